@@ -1,0 +1,387 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "btc_config.h"
+#include "device.h"
+#include "gen.h"
+#include "table.h"
+
+#define MAX_OVERRIDES 32
+
+static const char usage_text[] =
+	"usage: btc <command> [options]\n"
+	"       btc APP.yaml --device DEV [options]   (generate; `btc gen`)\n"
+	"\n"
+	"btc compiles a streaming app (stages with OpenMP, CUDA and Vulkan\n"
+	"kernels) into a software pipeline for a heterogeneous device, following\n"
+	"the BetterTogether method: profile, schedule (Z3), generate, tune.\n"
+	"\n"
+	"commands:\n"
+	"  check APP.yaml [--device DEV] [--table T [--mode M]]\n"
+	"                      validate an app (and device, table); print the model\n"
+	"  devices             list the device library\n"
+	"  device DEV          print a device description as YAML ('host' = this machine)\n"
+	"  header APP.yaml [--glsl] [-o FILE]\n"
+	"                      write the TaskObject header (or the GLSL layout) for kernels\n"
+	"\n"
+	"common options:\n"
+	"  --device DEV        device name from the library, a YAML file, or 'host'\n"
+	"  --cpu-groups N      split each CPU cluster into N PUs of consecutive cores\n"
+	"  --table FILE        profiling table (btc CSV or the reference layout)\n"
+	"  --mode M            isolated | interference (default interference)\n"
+	"  -D NAME=VALUE       override an app param\n"
+	"  -h, --help          this help;  --version  print the version\n"
+	"\n"
+	"environment: BTC_DEVICE_DIR (device library, default <source>/devices)\n";
+
+const char *btc_device_dir(void)
+{
+	const char *e = getenv("BTC_DEVICE_DIR");
+	return e && *e ? e : BTC_SOURCE_ROOT "/devices";
+}
+
+/* Options shared by the subcommands. */
+struct opts {
+	const char *positional[4];
+	int n_positional;
+	const char *device;
+	const char *table;
+	const char *output;
+	enum btc_mode mode;
+	int cpu_groups;
+	bool glsl;
+	struct btc_param_override overrides[MAX_OVERRIDES];
+	int n_overrides;
+};
+
+enum { OPT_DEVICE = 256, OPT_TABLE, OPT_MODE, OPT_CPU_GROUPS, OPT_GLSL };
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"device", required_argument, NULL, OPT_DEVICE},
+		{"table", required_argument, NULL, OPT_TABLE},
+		{"mode", required_argument, NULL, OPT_MODE},
+		{"cpu-groups", required_argument, NULL, OPT_CPU_GROUPS},
+		{"glsl", no_argument, NULL, OPT_GLSL},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{0, 0, 0, 0},
+	};
+	memset(o, 0, sizeof(*o));
+	o->mode = BTC_MODE_INTERFERENCE;
+	optind = 1;
+	opterr = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "D:o:h", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case OPT_DEVICE: o->device = optarg; break;
+		case OPT_TABLE: o->table = optarg; break;
+		case 'o': o->output = optarg; break;
+		case OPT_GLSL: o->glsl = true; break;
+		case OPT_MODE:
+			if (!btc_mode_parse(optarg, &o->mode)) {
+				fprintf(stderr, "btc: --mode must be isolated or interference, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_CPU_GROUPS:
+			o->cpu_groups = (int)strtol(optarg, &end, 10);
+			if (*end || o->cpu_groups < 1 || o->cpu_groups > 64) {
+				fprintf(stderr, "btc: --cpu-groups must be 1..64, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'D': {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || o->n_overrides == MAX_OVERRIDES) {
+				fprintf(stderr, "btc: -D expects NAME=VALUE, not '%s'\n", optarg);
+				return 2;
+			}
+			*eq = '\0';
+			errno = 0;
+			long long v = strtoll(eq + 1, &end, 10);
+			if (*end || !eq[1] || errno) {
+				fprintf(stderr, "btc: -D %s: '%s' is not an integer\n", optarg, eq + 1);
+				return 2;
+			}
+			o->overrides[o->n_overrides++] =
+				(struct btc_param_override){optarg, v};
+			break;
+		}
+		case 'h': fputs(usage_text, stdout); exit(0);
+		default: return 2;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (o->n_positional == 4) {
+			fprintf(stderr, "btc: too many arguments\n");
+			return 2;
+		}
+		o->positional[o->n_positional++] = argv[i];
+	}
+	return 0;
+}
+
+static struct btc_device *load_device(const struct opts *o, struct btc_diag *d)
+{
+	struct btc_device *dev = btc_device_load(o->device, btc_device_dir(), NULL, d);
+	if (dev && o->cpu_groups > 1 && !btc_device_split_cpus(dev, o->cpu_groups, d)) {
+		btc_device_free(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+static void print_app(const struct btc_app *app, FILE *out)
+{
+	fprintf(out, "app %s (%s): %d stages, %d buffers, %d params\n", app->name,
+		app->path, app->n_stages, app->n_buffers, app->n_params);
+	if (app->n_params) {
+		fputs("params:\n", out);
+		for (int i = 0; i < app->n_params; i++)
+			fprintf(out, "  %-20s %lld\n", app->params[i].name,
+				(long long)app->params[i].value);
+	}
+	fputs("buffers (TaskObject layout):\n", out);
+	int64_t total = 0;
+	for (int i = 0; i < app->n_buffers; i++) {
+		const struct btc_buffer *b = &app->buffers[i];
+		int64_t bytes = b->count_value * btc_elem_size(b->elem);
+		total += bytes;
+		fprintf(out, "  %2d %-20s %-4s x %-12lld %10.1f KiB  %-8s  count: %s\n", i,
+			b->name, btc_elem_name(b->elem), (long long)b->count_value,
+			(double)bytes / 1024.0, btc_placement_name(b->placement),
+			btc_expr_text(b->count));
+	}
+	fprintf(out, "  TaskObject size: %.1f KiB\n", (double)total / 1024.0);
+	fputs("stages:\n", out);
+	for (int i = 0; i < app->n_stages; i++) {
+		const struct btc_stage *s = &app->stages[i];
+		fprintf(out, "  %2d %-16s kernels:", i, s->name);
+		for (int b = 0; b < BTC_N_BACKENDS; b++)
+			if (btc_stage_has(s, (enum btc_backend)b))
+				fprintf(out, " %s", btc_backend_name((enum btc_backend)b));
+		if (s->n_vk) {
+			int64_t n = 0;
+			for (int k = 0; k < s->n_vk; k++)
+				n += s->vk[k].repeat;
+			fprintf(out, " (%lld dispatches)", (long long)n);
+		}
+		fputs("\n       reads:", out);
+		for (int k = 0; k < s->n_reads; k++)
+			fprintf(out, " %s", app->buffers[s->reads[k]].name);
+		fputs("  writes:", out);
+		for (int k = 0; k < s->n_writes; k++)
+			fprintf(out, " %s", app->buffers[s->writes[k]].name);
+		fputc('\n', out);
+	}
+}
+
+static void print_device(const struct btc_device *dev, FILE *out)
+{
+	fprintf(out, "device %s (%s, %s): %d PUs\n", dev->name, dev->os, dev->arch,
+		dev->n_pus);
+	for (int p = 0; p < dev->n_pus; p++) {
+		const struct btc_pu *pu = &dev->pus[p];
+		fprintf(out, "  %-10s %-6s", pu->name, btc_backend_name(pu->kind));
+		if (pu->kind == BTC_BACKEND_CPU) {
+			fputs(" cores", out);
+			for (int c = 0; c < pu->n_cores; c++)
+				fprintf(out, "%s%d", c ? "," : " ", pu->cores[c]);
+			if (pu->core_type)
+				fprintf(out, "  %s", pu->core_type);
+			if (pu->max_freq_mhz)
+				fprintf(out, " @ %d MHz", pu->max_freq_mhz);
+		} else {
+			fprintf(out, " %s", pu->gpu_name ? pu->gpu_name : "GPU");
+			if (pu->subgroup_size)
+				fprintf(out, ", subgroup %d", pu->subgroup_size);
+			if (pu->cpu_backed)
+				fputs(", CPU-backed (shares the CPU cores)", out);
+			else if (pu->unified_memory)
+				fputs(", unified memory", out);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void print_table(const struct btc_table *t, const struct btc_app *app,
+			const struct btc_device *dev, FILE *out)
+{
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		if (!t->has_mode[m])
+			continue;
+		fprintf(out, "profiling table (%s, ms):\n  %-16s",
+			btc_mode_name((enum btc_mode)m), "stage");
+		for (int p = 0; p < dev->n_pus; p++)
+			fprintf(out, " %10s", dev->pus[p].name);
+		fputc('\n', out);
+		for (int s = 0; s < app->n_stages; s++) {
+			fprintf(out, "  %-16s", app->stages[s].name);
+			for (int p = 0; p < dev->n_pus; p++) {
+				const struct btc_table_entry *e =
+					btc_table_at(t, (enum btc_mode)m, s, p);
+				if (e->present && btc_stage_has(&app->stages[s], dev->pus[p].kind))
+					fprintf(out, " %10.4f", e->mean_ms);
+				else
+					fprintf(out, " %10s", "-");
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.n_positional != 1) {
+		fputs("usage: btc check APP.yaml [--device DEV] [--table FILE [--mode M]]\n", stderr);
+		return 2;
+	}
+	if (o.table && !o.device) {
+		fputs("btc: --table needs --device\n", stderr);
+		return 2;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(o.positional[0], NULL, o.overrides,
+					   o.n_overrides, &d);
+	struct btc_device *dev = o.device ? load_device(&o, &d) : NULL;
+	struct btc_table *t = NULL;
+	if (app && dev && o.table)
+		t = btc_table_load(o.table, NULL, app, dev, o.mode, &d);
+	if (app)
+		print_app(app, stdout);
+	if (dev)
+		print_device(dev, stdout);
+	if (app && dev) {
+		for (int s = 0; s < app->n_stages; s++) {
+			bool any = false;
+			for (int p = 0; p < dev->n_pus; p++)
+				any |= btc_stage_has(&app->stages[s], dev->pus[p].kind);
+			if (!any)
+				btc_error(&d, app->stages[s].loc,
+					  "stage '%s' has no kernel for any PU of device '%s'",
+					  app->stages[s].name, dev->name);
+		}
+	}
+	if (t)
+		print_table(t, app, dev, stdout);
+	if (d.errors)
+		fprintf(stderr, "btc: %d error%s\n", d.errors, d.errors == 1 ? "" : "s");
+	else
+		puts("ok");
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
+	return d.errors ? 1 : 0;
+}
+
+static int cmd_devices(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	return btc_device_list(btc_device_dir(), stdout, &d) ? 1 : 0;
+}
+
+static int cmd_device(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.n_positional != 1) {
+		fputs("usage: btc device DEV [--cpu-groups N]\n", stderr);
+		return 2;
+	}
+	o.device = o.positional[0];
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_device *dev = load_device(&o, &d);
+	if (!dev)
+		return 1;
+	btc_device_write_yaml(dev, stdout);
+	btc_device_free(dev);
+	return 0;
+}
+
+static int cmd_header(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.n_positional != 1) {
+		fputs("usage: btc header APP.yaml [--glsl] [-o FILE] [-D NAME=VALUE]\n", stderr);
+		return 2;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(o.positional[0], NULL, o.overrides,
+					   o.n_overrides, &d);
+	if (!app)
+		return 1;
+	struct btc_out out;
+	btc_out_init(&out);
+	if (o.glsl)
+		btc_gen_layout_glsl(&out, app);
+	else
+		btc_gen_task_header(&out, app);
+	bool ok = true;
+	if (o.output)
+		ok = btc_out_write_file(&out, o.output, &d);
+	else
+		fputs(out.buf, stdout);
+	btc_out_free(&out);
+	btc_app_free(app);
+	return ok ? 0 : 1;
+}
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{"check", cmd_check},
+	{"devices", cmd_devices},
+	{"device", cmd_device},
+	{"header", cmd_header},
+};
+
+int btc_cli_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("btc %s (runtime btrt %d.%d)\n", BTC_VERSION, BTC_RUNTIME_MAJOR,
+		       BTC_RUNTIME_MINOR);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "btc: unknown command '%s' (see btc --help)\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,77 @@
+/* Diagnostics: user errors as `file:line:col: error: message`, counted,
+ * reported all at once; internal bugs through btc_panic.
+ * (STYLE.md lessons 8 and 9.) */
+#ifndef BTC_DIAG_H
+#define BTC_DIAG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Status codes of btc-core functions, defined once (X-macro). */
+#define BTC_STATUS_LIST(X)                                        \
+	X(BTC_OK, "success")                                      \
+	X(BTC_ERR_NOMEM, "out of memory")                         \
+	X(BTC_ERR_IO, "input/output error")                       \
+	X(BTC_ERR_SYNTAX, "syntax error")                         \
+	X(BTC_ERR_SCHEMA, "invalid description")                  \
+	X(BTC_ERR_TABLE, "invalid profiling table")               \
+	X(BTC_ERR_EXPR, "invalid expression")                     \
+	X(BTC_ERR_UNSAT, "no schedule satisfies the constraints") \
+	X(BTC_ERR_LIMIT, "problem too large")                     \
+	X(BTC_ERR_TOOL, "external tool failed")                   \
+	X(BTC_ERR_USAGE, "invalid usage")
+
+enum btc_status {
+#define BTC_X_ENUM(code, text) code,
+	BTC_STATUS_LIST(BTC_X_ENUM)
+#undef BTC_X_ENUM
+	BTC_STATUS_COUNT
+};
+
+/* Human-readable text of a status code (static storage; never NULL). */
+const char *btc_strerror(enum btc_status status);
+
+/* A source position, 1-based. line == 0 means "no position". */
+struct btc_loc {
+	const char *file;  /* borrowed; must outlive the diagnostic call */
+	int line;
+	int col;
+};
+
+/* Sink for user diagnostics. Messages are formatted immediately and written
+ * to `stream` (stderr by default); the last message is also kept in `last`
+ * so tests can assert the exact text. Not thread-safe. */
+struct btc_diag {
+	FILE *stream;          /* NULL: collect silently (count + last only) */
+	int errors;            /* number of errors reported so far */
+	int warnings;
+	char last[512];        /* last formatted diagnostic, without newline */
+};
+
+/* Initialises d to write to stream (may be NULL for silent collection). */
+void btc_diag_init(struct btc_diag *d, FILE *stream);
+
+/* Reports `loc: error: fmt...` (positions omitted when loc.line == 0, and
+ * the file omitted when loc.file == NULL). Always increments d->errors. */
+void btc_error(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt,
+		va_list ap);
+void btc_warning(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Internal invariant violated: prints file:line and aborts. */
+_Noreturn void btc_panic_at(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define btc_panic(...) btc_panic_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* Allocation that panics on failure (only for small bookkeeping objects:
+ * btc is a compiler, an out-of-memory there is not a user error). */
+void *btc_xmalloc(size_t n);
+void *btc_xcalloc(size_t n, size_t size);
+void *btc_xrealloc(void *p, size_t n);
+char *btc_xstrdup(const char *s);
+char *btc_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
