@@ -35,6 +35,8 @@ static void report(struct btc_diag *d, struct btc_loc loc, const char *kind,
 			 msg);
 	else
 		snprintf(d->last, sizeof(d->last), "%s: %s", kind, msg);
+	if (d->errors + d->warnings == 1)
+		memcpy(d->first, d->last, sizeof(d->first));
 	if (d->stream)
 		fprintf(d->stream, "%s\n", d->last);
 }

@@ -46,6 +46,7 @@ struct btc_diag {
 	FILE *stream;          /* NULL: collect silently (count + last only) */
 	int errors;            /* number of errors reported so far */
 	int warnings;
+	char first[512];       /* first formatted diagnostic, without newline */
 	char last[512];        /* last formatted diagnostic, without newline */
 };
 

@@ -108,6 +108,11 @@ static struct btc_expr *parse_primary(struct parser *ps)
 		skip(ps);
 		if (ps->failed)
 			return e;
+		if (*ps->p == '\0') {
+			fail(ps, ps->p, "unexpected end of expression in call%s",
+			     " (quote expressions that contain ',' inside [ ] or { })");
+			return e;
+		}
 		if (*ps->p != ',') {
 			fail(ps, ps->p, "expected ',' in call%s", "");
 			return e;

@@ -1,0 +1,227 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "suites.h"
+
+/* Apps are parsed from text but named as if they lived in the fixture
+ * directory, so that relative shader and source paths resolve there. */
+#define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
+#define P APP_PATH ":"
+
+#define HEAD "app: demo\nparams:\n  n: 1024\n"
+#define BUFS "buffers:\n  - {name: input, type: f32, count: n}\n  - {name: output, type: f32, count: n}\n"
+
+static const char good_app[] =
+	"app: demo\n"
+	"params:\n"
+	"  n: 1024\n"
+	"  groups: 4\n"
+	"buffers:\n"
+	"  - {name: input, type: f32, count: n}\n"
+	"  - {name: output, type: f32, count: n * 2, placement: unified}\n"
+	"  - {name: scratch, type: u32, count: \"ceil_div(n, 256)\", placement: device}\n"
+	"  - {name: total, type: u64, count: 1, placement: host}\n"
+	"stages:\n"
+	"  - name: scale\n"
+	"    reads: [input]\n"
+	"    writes: [output]\n"
+	"    cpu: demo_scale_cpu\n"
+	"    cuda: demo_scale_cuda\n"
+	"    vulkan:\n"
+	"      - shader: noop.comp\n"
+	"        groups: [\"ceil_div(n, 256)\"]\n"
+	"        push: [n, groups]\n"
+	"      - shader: noop.comp\n"
+	"        groups: [1, groups]\n"
+	"        push: [i]\n"
+	"        repeat: 4\n"
+	"  - name: sum\n"
+	"    reads: [output]\n"
+	"    writes: [total]\n"
+	"    cpu: demo_sum_cpu\n"
+	"io: demo_io\n"
+	"sources:\n"
+	"  cpu: [noop.comp]\n";
+
+static void test_good(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(APP_PATH, good_app, NULL, 0, &d);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(app);
+	CU_ASSERT_STRING_EQUAL(app->name, "demo");
+	CU_ASSERT_EQUAL(app->n_params, 2);
+	CU_ASSERT_EQUAL(app->n_buffers, 4);
+	CU_ASSERT_EQUAL(app->buffers[1].count_value, 2048);
+	CU_ASSERT_EQUAL(app->buffers[2].count_value, 4);
+	CU_ASSERT_EQUAL(app->buffers[2].placement, BTC_PLACE_DEVICE);
+	CU_ASSERT_EQUAL(app->buffers[3].elem, BTC_U64);
+	CU_ASSERT_EQUAL(app->n_stages, 2);
+	CU_ASSERT_TRUE(btc_stage_has(&app->stages[0], BTC_BACKEND_VULKAN));
+	CU_ASSERT_FALSE(btc_stage_has(&app->stages[1], BTC_BACKEND_CUDA));
+	CU_ASSERT_EQUAL(app->stages[0].n_vk, 2);
+	CU_ASSERT_EQUAL(app->stages[0].vk[1].repeat, 4);
+	CU_ASSERT_EQUAL(app->stages[1].reads[0], 1);
+	CU_ASSERT_EQUAL(app->stages[1].writes[0], 3);
+	CU_ASSERT_STRING_EQUAL(app->io, "demo_io");
+	btc_app_free(app);
+
+	/* -D overrides change the evaluated counts. */
+	struct btc_param_override ov = {"n", 10};
+	app = btc_app_load(APP_PATH, good_app, &ov, 1, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(app);
+	CU_ASSERT_EQUAL(app->buffers[1].count_value, 20);
+	CU_ASSERT_EQUAL(app->buffers[2].count_value, 1);
+	btc_app_free(app);
+}
+
+static const struct bad_case bad[] = {
+	{"yaml unclosed flow", "app: [demo\n",
+	 P "2:1: error: YAML syntax: did not find expected ',' or ']' while parsing a flow sequence"},
+	{"yaml bad indent", "app: demo\n  x: 1\n",
+	 P "2:4: error: YAML syntax: mapping values are not allowed in this context"},
+	{"yaml unclosed quote", "app: \"demo\n",
+	 P "2:1: error: YAML syntax: found unexpected end of stream while scanning a quoted scalar"},
+	{"yaml tab", "app: demo\n\tparams: 1\n",
+	 P "2:1: error: YAML syntax: found a tab character that violates indentation while scanning a plain scalar"},
+	{"empty document", "", P "1:1: error: empty document"},
+	{"root is a list", "- app\n", P "1:1: error: app description must be a mapping, not a list"},
+	{"unknown top key", HEAD BUFS "stages: []\nstagez: 1\n",
+	 P "8:1: error: unknown key 'stagez' in app description"},
+	{"missing app", "buffers: []\nstages: []\n",
+	 P "1:1: error: app description is missing required key 'app'"},
+	{"missing stages", HEAD BUFS, P "1:1: error: app description is missing required key 'stages'"},
+	{"app not identifier", "app: 3d-demo\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name '3d-demo' is not a C identifier"},
+	{"duplicate top key", "app: demo\napp: demo2\nbuffers: []\nstages: []\n",
+	 P "2:1: error: duplicate key 'app' in app description (first at line 1)"},
+	{"param not integer", "app: demo\nparams:\n  n: 1.5\nbuffers: []\nstages: []\n",
+	 P "3:6: error: param value must be an integer, not '1.5'"},
+	{"param duplicate", "app: demo\nparams:\n  n: 1\n  n: 2\nbuffers: []\nstages: []\n",
+	 P "4:3: error: duplicate param 'n'"},
+	{"param named i", "app: demo\nparams:\n  i: 1\nbuffers: []\nstages: []\n",
+	 P "3:3: error: param name 'i' is reserved for repeat indices"},
+	{"params not mapping", "app: demo\nparams: [1]\nbuffers: []\nstages: []\n",
+	 P "2:9: error: params must be a mapping of name: integer"},
+	{"buffer unknown type", HEAD "buffers:\n  - {name: a, type: float, count: n}\nstages: []\n",
+	 P "5:21: error: unknown element type 'float' (expected u8, i8, u16, i16, u32, i32, u64, i64, f32 or f64)"},
+	{"buffer missing count", HEAD "buffers:\n  - {name: a, type: f32}\nstages: []\n",
+	 P "5:5: error: buffer is missing required key 'count'"},
+	{"buffer duplicate", HEAD "buffers:\n  - {name: a, type: f32, count: 1}\n  - {name: a, type: f32, count: 1}\nstages: []\n",
+	 P "6:12: error: duplicate name 'a' (buffers and params share one namespace)"},
+	{"buffer named like param", HEAD "buffers:\n  - {name: n, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: duplicate name 'n' (buffers and params share one namespace)"},
+	{"buffer bad placement", HEAD "buffers:\n  - {name: a, type: f32, count: 1, placement: gpu}\nstages: []\n",
+	 P "5:47: error: unknown placement 'gpu' (expected unified, host or device)"},
+	{"buffer unknown key", HEAD "buffers:\n  - {name: a, type: f32, count: 1, size: 4}\nstages: []\n",
+	 P "5:36: error: unknown key 'size' in buffer"},
+	{"count undefined name", HEAD "buffers:\n  - {name: a, type: f32, count: n * m}\nstages: []\n",
+	 P "5:37: error: undefined name 'm' in expression"},
+	{"count division by zero", HEAD "buffers:\n  - {name: a, type: f32, count: n / (n - 1024)}\nstages: []\n",
+	 P "5:35: error: division by zero in expression"},
+	{"count syntax", HEAD "buffers:\n  - {name: a, type: f32, count: \"n *\"}\nstages: []\n",
+	 P "5:37: error: unexpected end of expression"},
+	{"count zero", HEAD "buffers:\n  - {name: a, type: f32, count: n - n}\nstages: []\n",
+	 P "5:33: error: count of buffer 'a' is 0; it must be at least 1"},
+	{"count overflow", HEAD "buffers:\n  - {name: a, type: f32, count: n * 9223372036854775807}\nstages: []\n",
+	 P "5:35: error: integer overflow in expression"},
+	{"count unknown function", HEAD "buffers:\n  - {name: a, type: f32, count: sqrt(n)}\nstages: []\n",
+	 P "5:33: error: unknown function 'sqrt' (expected ceil_div, min or max)"},
+	{"stages empty", HEAD BUFS "stages: []\n", P "7:9: error: an app needs at least one stage"},
+	{"stage missing name", HEAD BUFS "stages:\n  - cpu: f\n",
+	 P "8:5: error: stage is missing required key 'name'"},
+	{"stage duplicate", HEAD BUFS "stages:\n  - {name: a, cpu: f}\n  - {name: a, cpu: g}\n",
+	 P "9:12: error: duplicate stage 'a'"},
+	{"stage without kernel", HEAD BUFS "stages:\n  - {name: a, reads: [input]}\n",
+	 P "8:5: error: stage 'a' has no kernel (needs cpu, cuda or vulkan)"},
+	{"reads undefined buffer", HEAD BUFS "stages:\n  - {name: a, reads: [inptu], cpu: f}\n",
+	 P "8:23: error: undefined buffer 'inptu' in reads"},
+	{"writes twice", HEAD BUFS "stages:\n  - {name: a, writes: [output, output], cpu: f}\n",
+	 P "8:32: error: buffer 'output' listed twice in writes"},
+	{"reads not list", HEAD BUFS "stages:\n  - {name: a, reads: input, cpu: f}\n",
+	 P "8:22: error: reads must be a list, not a scalar"},
+	{"cpu not identifier", HEAD BUFS "stages:\n  - {name: a, cpu: my-kernel}\n",
+	 P "8:20: error: cpu kernel symbol 'my-kernel' is not a C identifier"},
+	{"vulkan not list", HEAD BUFS "stages:\n  - name: a\n    vulkan: {shader: noop.comp, groups: [1]}\n",
+	 P "9:13: error: vulkan (a list of dispatches) must be a list, not a mapping"},
+	{"shader missing", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: nope.comp, groups: [1]}\n",
+	 P "10:18: error: shader file '" FRONTEND_DATA_DIR "/nope.comp' not found"},
+	{"groups too many", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1, 1, 1, 1]}\n",
+	 P "10:37: error: groups needs 1 to 3 expressions, not 4"},
+	{"push overflow", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1], push: [n * 10000000]}\n",
+	 P "10:9: error: push constant 0 = 10240000000 does not fit in 32 bits"},
+	{"groups zero", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [n - 1024 * (i + 1)], repeat: 2}\n",
+	 P "10:9: error: dispatch group count 0 (dimension 0, i = 0) is out of range"},
+	{"repeat zero", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1], repeat: 0}\n",
+	 P "10:50: error: repeat must be between 1 and 1048576, not 0"},
+	{"dispatch missing groups", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp}\n",
+	 P "10:9: error: vulkan dispatch is missing required key 'groups'"},
+	{"vulkan empty", HEAD BUFS "stages:\n  - name: a\n    vulkan: []\n",
+	 P "9:13: error: vulkan needs at least one dispatch"},
+	{"source missing", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nsources:\n  cpu: [missing.c]\n",
+	 P "10:9: error: source file '" FRONTEND_DATA_DIR "/missing.c' not found"},
+	{"sources unknown key", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nsources:\n  c: [noop.comp]\n",
+	 P "10:3: error: unknown key 'c' in sources"},
+	{"comma in flow list", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [ceil_div(n, 256)]}\n",
+	 P "10:48: error: unexpected end of expression in call (quote expressions that contain ',' inside [ ] or { })"},
+	{"io not identifier", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nio: 12\n",
+	 P "9:5: error: io symbol '12' is not a C identifier"},
+};
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct btc_diag d;
+		btc_diag_init(&d, NULL);
+		struct btc_app *app = btc_app_load(APP_PATH, bad[i].text, NULL, 0, &d);
+		CU_ASSERT_PTR_NULL(app); /* never a partial result */
+		btc_app_free(app);
+		assert_first_error(&d, bad[i].name, bad[i].expect);
+	}
+}
+
+static void test_all_errors_reported(void)
+{
+	static const char text[] = HEAD
+		"buffers:\n"
+		"  - {name: a, type: f31, count: 1}\n"
+		"  - {name: b, type: f32, count: zz}\n"
+		"stages:\n"
+		"  - {name: s, reads: [c]}\n";
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_app *app = btc_app_load(APP_PATH, text, NULL, 0, &d);
+	CU_ASSERT_PTR_NULL(app);
+	CU_ASSERT_EQUAL(d.errors, 4);
+	CU_ASSERT_STRING_EQUAL(d.last, P "8:5: error: stage 's' has no kernel (needs cpu, cuda or vulkan)");
+}
+
+static void test_unknown_override(void)
+{
+	struct btc_param_override ov = {"nn", 3};
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_app *app = btc_app_load(APP_PATH, good_app, &ov, 1, &d);
+	CU_ASSERT_PTR_NULL(app);
+	assert_first_error(&d, "unknown -D", APP_PATH ": error: -D nn: the app has no param 'nn'");
+}
+
+static void test_missing_file(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_PTR_NULL(btc_app_load("/nonexistent/app.yaml", NULL, NULL, 0, &d));
+	assert_first_error(&d, "missing file", "/nonexistent/app.yaml: error: cannot open: No such file or directory");
+}
+
+int register_app_suite(void)
+{
+	CU_pSuite s = CU_add_suite("app", NULL, NULL);
+	return !s || !CU_add_test(s, "good app", test_good) ||
+	       !CU_add_test(s, "bad apps", test_bad) ||
+	       !CU_add_test(s, "all errors reported", test_all_errors_reported) ||
+	       !CU_add_test(s, "unknown override", test_unknown_override) ||
+	       !CU_add_test(s, "missing file", test_missing_file);
+}

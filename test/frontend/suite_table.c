@@ -1,0 +1,223 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites.h"
+#include "table.h"
+
+#define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
+#define T "t.csv:"
+
+static const char app_text[] =
+	"app: demo\n"
+	"buffers:\n  - {name: x, type: f32, count: 16}\n"
+	"stages:\n"
+	"  - {name: a, cpu: a_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: b, cpu: b_cpu}\n";
+static const char dev_text[] =
+	"device: testdev\nos: linux\narch: aarch64\npus:\n"
+	"  - {name: little, kind: cpu, cores: [0, 1]}\n"
+	"  - {name: big, kind: cpu, cores: [2]}\n"
+	"  - {name: gpu, kind: vulkan}\n";
+
+#define HDR "stage,pu,mode,mean_ms,stddev_ms,samples\n"
+#define FULL_ISO "a,little,isolated,2,0.1,30\na,big,isolated,1,0.1,30\na,gpu,isolated,0.5,0.01,30\nb,little,isolated,4,0.2,30\nb,big,isolated,3,0.1,30\n"
+
+static struct btc_app *app;
+static struct btc_device *dev;
+
+static int setup(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	app = btc_app_load(APP_PATH, app_text, NULL, 0, &d);
+	dev = btc_device_load("dev.yaml", NULL, dev_text, &d);
+	return !app || !dev;
+}
+
+static int teardown(void)
+{
+	btc_app_free(app);
+	btc_device_free(dev);
+	return 0;
+}
+
+static void test_good(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("t.csv", "# app: demo\n" HDR FULL_ISO
+					     "b,gpu,isolated,9,0,1\n",
+					     app, dev, BTC_MODE_INTERFERENCE, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_TRUE(t->has_mode[BTC_MODE_ISOLATED]);
+	CU_ASSERT_FALSE(t->has_mode[BTC_MODE_INTERFERENCE]);
+	CU_ASSERT_DOUBLE_EQUAL(btc_table_at(t, BTC_MODE_ISOLATED, 0, 2)->mean_ms, 0.5, 1e-12);
+	CU_ASSERT_EQUAL(btc_table_at(t, BTC_MODE_ISOLATED, 1, 1)->samples, 30);
+
+	/* Writing and reading back gives the same table. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	btc_table_write(t, app, dev, f);
+	fclose(f);
+	struct btc_table *t2 = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+	for (int s = 0; s < 2; s++)
+		for (int p = 0; p < 3; p++) {
+			struct btc_table_entry *a = btc_table_at(t, BTC_MODE_ISOLATED, s, p);
+			struct btc_table_entry *b = btc_table_at(t2, BTC_MODE_ISOLATED, s, p);
+			CU_ASSERT_EQUAL(a->present, b->present);
+			CU_ASSERT_DOUBLE_EQUAL(a->mean_ms, b->mean_ms, 1e-9);
+		}
+	free(text);
+	btc_table_free(t2);
+	btc_table_free(t);
+}
+
+static void test_reference_layout(void)
+{
+	/* Two appended runs: means are averaged per stage and PU. */
+	static const char ref[] =
+		"stage,little,medium,big,vulkan,cuda,device,run\n"
+		"1,2.0,9.0,1.0,0.5,0.0,X,1\n"
+		"2,4.0,9.0,3.0,7.0,0.0,X,1\n"
+		"1,4.0,9.0,3.0,1.5,0.0,X,2\n"
+		"2,6.0,9.0,5.0,7.0,0.0,X,2\n";
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("ref.csv", ref, app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_TRUE(t->reference_layout);
+	CU_ASSERT_TRUE(t->has_mode[BTC_MODE_ISOLATED]);
+	struct btc_table_entry *e = btc_table_at(t, BTC_MODE_ISOLATED, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(e->mean_ms, 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->stddev_ms, sqrt(2.0), 1e-12);
+	CU_ASSERT_EQUAL(e->samples, 2);
+	CU_ASSERT_DOUBLE_EQUAL(btc_table_at(t, BTC_MODE_ISOLATED, 0, 2)->mean_ms, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btc_table_at(t, BTC_MODE_ISOLATED, 1, 1)->mean_ms, 4.0, 1e-12);
+	btc_table_free(t);
+}
+
+/* An app of n stages with kernels for every backend. */
+static struct btc_app *stages_app(int n)
+{
+	char text[4096];
+	int len = snprintf(text, sizeof(text),
+			   "app: s%d\nbuffers:\n  - {name: x, type: f32, count: 1}\nstages:\n", n);
+	for (int i = 0; i < n; i++)
+		len += snprintf(text + len, sizeof(text) - (size_t)len,
+				"  - {name: s%d, cpu: f%d, cuda: g%d, vulkan: [{shader: noop.comp, groups: [1]}]}\n",
+				i, i, i);
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	return btc_app_load(APP_PATH, text, NULL, 0, &d);
+}
+
+/* All twelve tables of the paper's devices load against the matching
+ * device description and an app with the paper's stage count. */
+static void test_real_reference_tables(void)
+{
+	static const struct {
+		const char *device, *app;
+		int stages;
+	} cases[] = {
+		{"pixel7a", "octree", 7}, {"pixel7a", "alexnet-dense", 9},
+		{"pixel7a", "alexnet-sparse", 9}, {"jetson-orin-nano", "octree", 7},
+		{"jetson-orin-nano", "alexnet-dense", 9},
+		{"jetson-orin-nano", "alexnet-sparse", 9},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct btc_diag d;
+		btc_diag_init(&d, stderr);
+		struct btc_device *rdev = btc_device_load(cases[i].device, DEVICE_DIR, NULL, &d);
+		struct btc_app *rapp = stages_app(cases[i].stages);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(rdev);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(rapp);
+		for (int m = 0; m < BTC_N_MODES; m++) {
+			char path[512];
+			snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv", DATA_DIR,
+				 cases[i].device, cases[i].app, btc_mode_name((enum btc_mode)m));
+			struct btc_table *t = btc_table_load(path, NULL, rapp, rdev, (enum btc_mode)m, &d);
+			CU_ASSERT_PTR_NOT_NULL(t);
+			if (t) {
+				for (int s = 0; s < rapp->n_stages; s++)
+					for (int p = 0; p < rdev->n_pus; p++) {
+						struct btc_table_entry *e = btc_table_at(t, (enum btc_mode)m, s, p);
+						CU_ASSERT_TRUE(e->present);
+						CU_ASSERT(e->mean_ms > 0 && e->samples >= 1);
+					}
+			}
+			btc_table_free(t);
+		}
+		/* The stage count must match: a 6-stage app rejects the table. */
+		struct btc_app *short_app = stages_app(cases[i].stages - 1);
+		char path[512];
+		snprintf(path, sizeof(path), "%s/profiles/%s/%s/isolated.csv", DATA_DIR,
+			 cases[i].device, cases[i].app);
+		btc_diag_init(&d, NULL);
+		CU_ASSERT_PTR_NULL(btc_table_load(path, NULL, short_app, rdev, BTC_MODE_ISOLATED, &d));
+		CU_ASSERT(d.errors > 0);
+		btc_app_free(short_app);
+		btc_app_free(rapp);
+		btc_device_free(rdev);
+	}
+}
+
+static const struct bad_case bad[] = {
+	{"unknown header", "stage,pu,time\n",
+	 T "1:1: error: unknown table header (expected 'stage,pu,mode,mean_ms,stddev_ms,samples' or the reference layout 'stage,little,medium,big,vulkan,cuda,device,run')"},
+	{"empty table", "# only a comment\n", "t.csv: error: empty profiling table"},
+	{"unknown stage", HDR FULL_ISO "c,big,isolated,1,0,1\n", T "7:1: error: unknown stage 'c' (app 'demo')"},
+	{"unknown PU", HDR FULL_ISO "b,medium,isolated,1,0,1\n", T "7:3: error: unknown PU 'medium' (device 'testdev')"},
+	{"unknown mode", HDR FULL_ISO "b,big,loaded,1,0,1\n",
+	 T "7:7: error: unknown mode 'loaded' (expected isolated or interference)"},
+	{"NaN time", HDR "a,little,isolated,nan,0.1,30\n", T "2:19: error: stage a on PU little: time is NaN"},
+	{"negative time", HDR "a,little,isolated,-2,0.1,30\n", T "2:19: error: stage a on PU little: negative time -2 ms"},
+	{"not a number", HDR "a,little,isolated,fast,0.1,30\n", T "2:19: error: stage a on PU little: 'fast' is not a number"},
+	{"negative stddev", HDR "a,little,isolated,1,-0.1,30\n", T "2:21: error: stage a on PU little: negative time -0.1 ms"},
+	{"bad samples", HDR "a,little,isolated,1,0.1,0\n", T "2:25: error: stage a on PU little: samples must be a positive integer, not '0'"},
+	{"field count", HDR "a,little,isolated,1,0.1\n", T "2:1: error: expected 6 fields (stage,pu,mode,mean_ms,stddev_ms,samples), found 5"},
+	{"duplicate row", HDR FULL_ISO "a,big,isolated,1,0.1,30\n", T "7:1: error: duplicate row for stage a on PU big (isolated)"},
+	{"lacks PU", HDR "a,little,isolated,2,0.1,30\na,big,isolated,1,0.1,30\nb,little,isolated,4,0.2,30\nb,big,isolated,3,0.1,30\n",
+	 "t.csv: error: table lacks stage 1 'a' on PU 'gpu' (isolated)"},
+	{"lacks stage", HDR "a,little,isolated,2,0.1,30\na,big,isolated,1,0.1,30\na,gpu,isolated,0.5,0.01,30\n",
+	 "t.csv: error: table lacks stage 2 'b' on PU 'little' (isolated)"},
+	{"lacks mode entry", HDR FULL_ISO "a,gpu,interference,0.5,0.01,30\n",
+	 "t.csv: error: table lacks stage 1 'a' on PU 'little' (interference)"},
+	{"other app", "# app: octree\n" HDR FULL_ISO, "t.csv: error: table was measured for app 'octree', not 'demo'"},
+	{"ref stage beyond app", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,1,1,0,X,1\n2,1,0,1,1,0,X,1\n3,1,0,1,1,0,X,1\n",
+	 T "4:1: error: stage 3 does not exist: app 'demo' has 2 stages"},
+	{"ref NaN", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,NaN,1,0,X,1\n",
+	 T "2:7: error: stage 1 (a) on big: time is NaN"},
+	{"ref negative", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,1,-1,0,X,1\n",
+	 T "2:9: error: stage 1 (a) on vulkan: negative time -1 ms"},
+	{"ref missing PU", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,0,1,0,X,1\n2,1,0,0,1,0,X,1\n",
+	 "t.csv: error: table lacks stage 1 'a' on PU 'big' (isolated)"},
+	{"ref bad stage", "stage,little,medium,big,vulkan,cuda,device,run\nzero,1,0,1,1,0,X,1\n",
+	 T "2:1: error: stage must be a 1-based number, not 'zero'"},
+	{"ref field count", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,1,1\n",
+	 T "2:1: error: expected 8 fields (stage,little,medium,big,vulkan,cuda,device,run), found 5"},
+};
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct btc_diag d;
+		btc_diag_init(&d, NULL);
+		struct btc_table *t = btc_table_load("t.csv", bad[i].text, app, dev,
+						     BTC_MODE_ISOLATED, &d);
+		CU_ASSERT_PTR_NULL(t);
+		btc_table_free(t);
+		assert_first_error(&d, bad[i].name, bad[i].expect);
+	}
+}
+
+int register_table_suite(void)
+{
+	CU_pSuite s = CU_add_suite("table", setup, teardown);
+	return !s || !CU_add_test(s, "good table", test_good) ||
+	       !CU_add_test(s, "reference layout", test_reference_layout) ||
+	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
+	       !CU_add_test(s, "bad tables", test_bad);
+}

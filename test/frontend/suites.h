@@ -1,0 +1,27 @@
+/* CUnit suites of the btc front end; each file registers one suite. */
+#ifndef FRONTEND_SUITES_H
+#define FRONTEND_SUITES_H
+
+#include <CUnit/CUnit.h>
+
+#include "diag.h"
+
+int register_expr_suite(void);
+int register_app_suite(void);
+int register_device_suite(void);
+int register_table_suite(void);
+int register_gen_suite(void);
+
+/* A bad input and the first diagnostic it must produce, exactly. */
+struct bad_case {
+	const char *name;
+	const char *text;
+	const char *expect;
+};
+
+/* Asserts that diagnostic sink d reported an error whose first message is
+ * exactly `expect`; prints both on mismatch. */
+void assert_first_error(const struct btc_diag *d, const char *name,
+			const char *expect);
+
+#endif
