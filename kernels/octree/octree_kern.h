@@ -1,0 +1,199 @@
+/* octree_kern.h: per-element work of the octree stages, shared verbatim by
+ * the OpenMP kernels (C) and the CUDA kernels (.cu); the GLSL shaders in
+ * shaders/octree/ are line-by-line ports. The sequential reference
+ * (reference.c) does not use this file: it is written independently.
+ *
+ * Radix tree: Karras 2012, Sec. 4, Fig. 4 (determineRange / findSplit over
+ * unique sorted keys). Octree: Karras 2012, Sec. 4 "octrees": the radix
+ * node i with parent p owns edge_count[i] = prefix_n[i]/3 - prefix_n[p]/3
+ * octree nodes (the root: prefix_n[0]/3 + 1), stored top first at
+ * offsets[i]. Each node is written whole by the thread of its radix node
+ * (no atomics), so the array is the same on every backend. */
+#ifndef OCTREE_KERN_H
+#define OCTREE_KERN_H
+
+#include "octree_defs.h"
+
+#ifdef __CUDACC__
+#define OCTREE_FN static __device__ __forceinline__
+#define OCTREE_CLZ(x) __clz((int)(x))
+#else
+#define OCTREE_FN static inline
+#define OCTREE_CLZ(x) __builtin_clz(x)
+#endif
+
+/* Quantises one coordinate into 0..1023: floor((v - lo) * scale), clamped.
+ * One IEEE subtraction and one multiplication, both correctly rounded on
+ * every backend, so all backends agree bit for bit. */
+OCTREE_FN uint32_t octree_quantise(float v, float lo, float scale)
+{
+	float q = (v - lo) * scale;
+	if (!(q > 0.0f))
+		return 0;
+	if (q >= 1023.0f)
+		return 1023;
+	return (uint32_t)q;
+}
+
+/* Spreads the 10 low bits of v to bits 0, 3, 6, ..., 27. */
+OCTREE_FN uint32_t octree_spread10(uint32_t v)
+{
+	v &= 0x3ffu;
+	v = (v | (v << 16)) & 0x030000ffu;
+	v = (v | (v << 8)) & 0x0300f00fu;
+	v = (v | (v << 4)) & 0x030c30c3u;
+	v = (v | (v << 2)) & 0x09249249u;
+	return v;
+}
+
+/* 30-bit Morton code of point p (x y z w) in the cube (lo x y z, scale). */
+OCTREE_FN uint32_t octree_morton(const float *p, const float *cube)
+{
+	return (octree_spread10(octree_quantise(p[0], cube[0], cube[3])) << 2) |
+	       (octree_spread10(octree_quantise(p[1], cube[1], cube[3])) << 1) |
+	       octree_spread10(octree_quantise(p[2], cube[2], cube[3]));
+}
+
+/* Karras' delta: length of the common prefix of keys i and j (32-bit
+ * words), -1 when j is outside [0, n). Keys are unique. */
+OCTREE_FN int octree_delta(const uint32_t *k, int n, int i, int j)
+{
+	if (j < 0 || j >= n)
+		return -1;
+	return OCTREE_CLZ(k[i] ^ k[j]);
+}
+
+/* Internal node i (0 <= i < n - 1) of the binary radix tree over the n >= 2
+ * unique sorted keys k: its children gamma (left) and gamma + 1 (right),
+ * which are leaves when they end the node's range, the node's prefix
+ * length in 30-bit code bits, and the parent links of internal children. */
+OCTREE_FN void octree_radix_node(const uint32_t *k, int n, int i, uint32_t *prefix_n,
+				 uint32_t *has_leaf_left, uint32_t *has_leaf_right,
+				 int32_t *left_child, int32_t *parent)
+{
+	int d = octree_delta(k, n, i, i + 1) - octree_delta(k, n, i, i - 1) > 0 ? 1 : -1;
+	int dmin = octree_delta(k, n, i, i - d);
+	int lmax = 2;
+	while (octree_delta(k, n, i, i + lmax * d) > dmin)
+		lmax *= 2;
+	int l = 0;
+	for (int t = lmax / 2; t >= 1; t /= 2)
+		if (octree_delta(k, n, i, i + (l + t) * d) > dmin)
+			l += t;
+	int j = i + l * d;
+	int dnode = octree_delta(k, n, i, j);
+	int s = 0;
+	for (int div = 2;; div *= 2) {
+		int t = (l + div - 1) / div;
+		if (octree_delta(k, n, i, i + (s + t) * d) > dnode)
+			s += t;
+		if (t <= 1)
+			break;
+	}
+	int gamma = i + s * d + (d < 0 ? -1 : 0);
+	int lo = i < j ? i : j, hi = i < j ? j : i;
+	prefix_n[i] = (uint32_t)(dnode - (32 - OCTREE_CODE_BITS));
+	has_leaf_left[i] = lo == gamma;
+	has_leaf_right[i] = hi == gamma + 1;
+	left_child[i] = gamma;
+	if (lo != gamma)
+		parent[gamma] = i;
+	if (hi != gamma + 1)
+		parent[gamma + 1] = i;
+	if (i == 0)
+		parent[0] = -1;
+}
+
+/* Octree nodes owned by radix node i (Karras 2012 Sec. 4). */
+OCTREE_FN uint32_t octree_edge(const uint32_t *prefix_n, const int32_t *parent, int i)
+{
+	if (i == 0)
+		return prefix_n[0] / 3 + 1;
+	return prefix_n[i] / 3 - prefix_n[parent[i]] / 3;
+}
+
+/* Writes the edge_count[i] octree nodes of radix node i (n >= 2 unique
+ * codes). Returns 0, or 1 if the tree is malformed (never for valid input). */
+OCTREE_FN int octree_build_nodes(const uint32_t *ucodes, const uint32_t *prefix_n,
+				 const uint32_t *has_leaf_left, const uint32_t *has_leaf_right,
+				 const int32_t *left_child, const int32_t *parent,
+				 const uint32_t *edge_count, const uint32_t *offsets,
+				 int32_t *nodes, int i)
+{
+	uint32_t e = edge_count[i];
+	if (e == 0)
+		return 0;
+	uint32_t code = ucodes[i];
+	uint32_t top = prefix_n[i] / 3 + 1 - e;
+	int32_t up = -1;
+	if (i != 0) {
+		int a = parent[i];
+		while (edge_count[a] == 0)
+			a = parent[a];
+		up = (int32_t)(offsets[a] + edge_count[a] - 1);
+	}
+	for (uint32_t j = 0; j < e; j++) {
+		uint32_t lvl = top + j;
+		int32_t self = (int32_t)(offsets[i] + j);
+		int32_t *nd = nodes + (size_t)self * OCTREE_NODE_WORDS;
+		uint32_t masks = 0;
+		uint32_t shift = OCTREE_CODE_BITS - 3 * (lvl + 1);
+		for (int c = 0; c < 8; c++)
+			nd[c] = -1;
+		if (j + 1 < e) {
+			uint32_t slot = (code >> shift) & 7u;
+			nd[slot] = self + 1;
+			masks = 1u << slot;
+		} else {
+			/* children: the radix children of i, looking through radix
+			 * nodes that own no octree node (at most 2 levels deep) */
+			int stack[16], leaf[16], sp = 0;
+			stack[sp] = left_child[i] + 1;
+			leaf[sp++] = (int)has_leaf_right[i];
+			stack[sp] = left_child[i];
+			leaf[sp++] = (int)has_leaf_left[i];
+			while (sp > 0) {
+				sp--;
+				int c = stack[sp], is_leaf = leaf[sp];
+				if (!is_leaf && edge_count[c] == 0) {
+					if (sp + 2 > 16)
+						return 1;
+					stack[sp] = left_child[c] + 1;
+					leaf[sp++] = (int)has_leaf_right[c];
+					stack[sp] = left_child[c];
+					leaf[sp++] = (int)has_leaf_left[c];
+					continue;
+				}
+				uint32_t slot = (ucodes[c] >> shift) & 7u;
+				if (is_leaf) {
+					nd[slot] = c;
+					masks |= 1u << (slot + 8);
+				} else {
+					nd[slot] = (int32_t)offsets[c];
+					masks |= 1u << slot;
+				}
+			}
+		}
+		nd[8] = j ? self - 1 : up;
+		nd[9] = (int32_t)(code >> (OCTREE_CODE_BITS - 3 * lvl));
+		nd[10] = (int32_t)lvl;
+		nd[11] = (int32_t)masks;
+	}
+	return 0;
+}
+
+/* The octree of a frame with exactly one unique code: the root with that
+ * code attached as a leaf. */
+OCTREE_FN void octree_build_single(const uint32_t *ucodes, int32_t *nodes)
+{
+	uint32_t slot = ucodes[0] >> (OCTREE_CODE_BITS - 3);
+	for (int c = 0; c < 8; c++)
+		nodes[c] = -1;
+	nodes[slot] = 0;
+	nodes[8] = -1;
+	nodes[9] = 0;
+	nodes[10] = 0;
+	nodes[11] = (int32_t)(1u << (slot + 8));
+}
+
+#endif

@@ -1,0 +1,116 @@
+/* test_cpu.c: the OpenMP kernels, stage by stage and as a whole pipeline,
+ * against the sequential reference on every real frame; the reference's
+ * own octrees against the structural invariants; octree_io end to end. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "btc_config.h"
+#include "common.h"
+#include "io.h"
+#include "suites.h"
+
+static struct frames frames;
+static struct host_task task;
+
+static int init(void)
+{
+	struct octree_params p = OCTREE_DEFAULT_PARAMS;
+	if (frames_load(&frames, 0) || host_task_init(&task, &p))
+		return -1;
+	return 0;
+}
+
+static int clean(void)
+{
+	frames_free(&frames);
+	host_task_free(&task);
+	return 0;
+}
+
+static void test_reference_valid(void)
+{
+	for (int f = 0; f < frames.n; f++) {
+		const struct octree_ref *r = &frames.refs[f];
+		char err[256];
+		int rc = octree_validate(r->nodes, r->n_nodes, r->ucodes, r->n_unique, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "\n  %s: %s\n", frames.paths[f], err);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT(r->n_unique > 1000);
+	}
+}
+
+static void test_stages(void)
+{
+	for (int f = 0; f < frames.n; f++)
+		for (int s = 0; s < OCTREE_N_STAGES; s++) {
+			char err[256];
+			task_fill_from_ref(&task.t, &frames.refs[f], frames.clouds[f].xyzw);
+			task_poison_outputs(&task.t, s);
+			CU_ASSERT_EQUAL(run_cpu_stage(&task.t, s), 0);
+			if (task_compare_stage(&task.t, &frames.refs[f], s, err, sizeof err)) {
+				fprintf(stderr, "\n  %s stage %s: %s\n", frames.paths[f],
+					octree_stage_names[s], err);
+				CU_FAIL("stage differs from the reference");
+			}
+		}
+}
+
+/* octree_io: open the data directory, run the CPU pipeline on each task,
+ * check; then corrupt one node and expect a mismatch. */
+static void test_io_pipeline(void)
+{
+	char err[512];
+	struct octree_params p = OCTREE_DEFAULT_PARAMS;
+	void *st = octree_io.open(BTC_DATA_DIR "/pointclouds", &p, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	for (uint64_t seq = 0; seq < 7; seq++) {
+		CU_ASSERT_EQUAL(octree_io.load(st, seq, &task.t, err, sizeof err), 1);
+		for (int s = 0; s < OCTREE_N_STAGES; s++)
+			CU_ASSERT_EQUAL(run_cpu_stage(&task.t, s), 0);
+		int rc = octree_io.check(st, seq, &task.t, stdout, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "\n  %s\n", err);
+		CU_ASSERT_EQUAL(rc, 0);
+	}
+	task.t.nodes[12 * 5 + 9] ^= 1;
+	CU_ASSERT_EQUAL(octree_io.check(st, 6, &task.t, NULL, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "differs from the reference"));
+	octree_io.close(st, stdout);
+	CU_ASSERT_PTR_NULL(octree_io.open(BTC_SOURCE_ROOT "/test/octree/pcd/truncated.pcd",
+					  &p, err, sizeof err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated binary data"));
+	CU_ASSERT_PTR_NULL(octree_io.open("/nonexistent", &p, err, sizeof err));
+}
+
+/* Degenerate frames: no point, one point, all points equal, two points. */
+static void test_tiny(void)
+{
+	static const float pts[3][4] = { { 1, 2, 3, 0 }, { 1, 2, 3, 0 }, { 4, 2, 3, 0 } };
+	static const uint32_t counts[] = { 0, 1, 2, 3 };
+	for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+		struct octree_ref r;
+		char err[256];
+		octree_fill_task(&task.t, &pts[0][0], counts[k]);
+		CU_ASSERT_EQUAL_FATAL(octree_reference(&pts[0][0], counts[k], task.t.cube, &r,
+						       err, sizeof err), 0);
+		for (int s = 0; s < OCTREE_N_STAGES; s++)
+			CU_ASSERT_EQUAL(run_cpu_stage(&task.t, s), 0);
+		CU_ASSERT_EQUAL(task_compare_stage(&task.t, &r, 6, err, sizeof err), 0);
+		CU_ASSERT_EQUAL(octree_validate(r.nodes, r.n_nodes, r.ucodes, r.n_unique,
+						err, sizeof err), 0);
+		octree_ref_free(&r);
+	}
+}
+
+int octree_cpu_register(void)
+{
+	CU_pSuite s = CU_add_suite("cpu", init, clean);
+	if (!s || !CU_add_test(s, "reference octrees are valid", test_reference_valid) ||
+	    !CU_add_test(s, "each stage equals the reference", test_stages) ||
+	    !CU_add_test(s, "octree_io with the CPU pipeline", test_io_pipeline) ||
+	    !CU_add_test(s, "degenerate frames", test_tiny))
+		return -1;
+	return 0;
+}
