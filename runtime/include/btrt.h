@@ -49,14 +49,66 @@ struct btrt_buffer {
 	void *backend;             /* backend handle (Vulkan buffer record), or NULL */
 };
 
-/* Runtime part of a TaskObject; generated APP_task structs embed it first. */
+/* Runtime part of a TaskObject; generated APP_task structs embed it first.
+ * The pool (btrt_pool.h) fills every field; kernels only read them. */
 struct btrt_task {
 	uint64_t seq;              /* 0-based input sequence number of the item */
 	uint32_t slot;             /* index of this TaskObject in the pool */
 	uint32_t n_buffers;
 	struct btrt_buffer *buffers; /* [n_buffers], layout order; owned by the pool */
-	void *vk_set;              /* Vulkan descriptor set prepared for this slot */
+	void *vk_set;              /* Vulkan descriptor set prepared for this slot
+				      (VkDescriptorSet), NULL without Vulkan */
+	void *pool;                /* struct btrt_pool * that owns this TaskObject */
 };
+
+/* Error codes of the runtime (btrt_strerror). Kernel errors keep the
+ * kernel's own nonzero return value in btrt_error.code and set
+ * btrt_error.kind = BTRT_E_KERNEL. */
+#define BTRT_ERRORS(X) \
+	X(BTRT_OK,        0, "success") \
+	X(BTRT_E_KERNEL,  1, "kernel failed") \
+	X(BTRT_E_NOMEM,   2, "out of memory") \
+	X(BTRT_E_INVAL,   3, "invalid argument") \
+	X(BTRT_E_SYS,     4, "system call failed") \
+	X(BTRT_E_VULKAN,  5, "Vulkan error") \
+	X(BTRT_E_CUDA,    6, "CUDA error") \
+	X(BTRT_E_IO,      7, "input or output check failed") \
+	X(BTRT_E_NODEV,   8, "no such device") \
+	X(BTRT_E_STOPPED, 9, "stopped by another error")
+#define BTRT_ERR_ENUM_(name, val, str) name = val,
+enum btrt_errkind { BTRT_ERRORS(BTRT_ERR_ENUM_) };
+#undef BTRT_ERR_ENUM_
+
+/* Returns a static string for an error kind ("unknown error" if invalid). */
+const char *btrt_strerror(enum btrt_errkind kind);
+
+/* Where and why something failed. Filled by the runtime; chunk, stage and
+ * seq are -1 / UINT64_MAX when they do not apply (e.g. a setup error).
+ * msg always names chunk, stage and task when they apply, e.g.
+ * "chunk 1 'gpu' stage 3 'sort' task 17 (slot 2): kernel returned 5". */
+struct btrt_error {
+	enum btrt_errkind kind;
+	int code;                  /* kernel return value, VkResult, cudaError_t, errno */
+	int chunk;                 /* chunk index, or -1 */
+	int stage;                 /* stage index (app order), or -1 */
+	uint64_t seq;              /* task sequence number, or UINT64_MAX */
+	char msg[320];
+};
+
+/* Resets err to "no error" (kind BTRT_OK, indices -1, empty msg). */
+void btrt_error_clear(struct btrt_error *err);
+/* Fills err (if non-NULL) with kind, code and a printf-style message;
+ * returns -1 so callers can `return btrt_error_set(...)`. Does not touch
+ * chunk/stage/seq. */
+int btrt_error_set(struct btrt_error *err, enum btrt_errkind kind, int code,
+		   const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* Monotonic clock (CLOCK_MONOTONIC) in nanoseconds. */
+uint64_t btrt_now_ns(void);
 
 /* Input and output check of an app (docs/app-format.md, "io"). */
 struct btrt_app_io {

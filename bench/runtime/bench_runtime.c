@@ -1,0 +1,238 @@
+/* Runtime benchmarks, printed side by side in one run:
+ *  1. per-item handoff cost of btrt_ring_spsc against Concurrency Kit's
+ *     ck_ring (SPSC) on the same two pinned cores, same loop shape;
+ *  2. overhead per task per chunk of empty-stage CPU pipelines.
+ * usage: bench_runtime [-n ring_items] [-t pipeline_items] [-r rounds]
+ * Timings on a shared 2-core box are noisy: compare the columns, which
+ * are measured alternately in the same run. */
+#include <btrt.h>
+#include <btrt_pipeline.h>
+#include <btrt_pool.h>
+#include <btrt_ring.h>
+#include <btrt_trace.h>
+#include <ck_ring.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define relax() _mm_pause()
+#else
+#define relax() ((void)0)
+#endif
+
+#define RING_CAP 1024u
+#define P(i) ((void *)(uintptr_t)(i))
+
+static int core_a, core_b;
+
+static void pick_cores(void)
+{
+	cpu_set_t set;
+	core_a = core_b = 0;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return;
+	int k = 0;
+	for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
+		if (CPU_ISSET(c, &set)) {
+			if (k == 0)
+				core_a = c;
+			else
+				core_b = c;
+			k++;
+		}
+	if (k == 1)
+		core_b = core_a;
+}
+
+/* ---- 1. ring handoff --------------------------------------------------- */
+
+struct ring_bench {
+	int use_ck;
+	uint64_t n;
+	struct btrt_ring_spsc *bt;
+	struct ck_ring *ck;
+	struct ck_ring_buffer *ckbuf;
+	uint64_t bad;
+	uint64_t t_start, t_end;
+};
+
+static void *ring_producer(void *arg)
+{
+	struct ring_bench *b = arg;
+	btrt_pin_self(&core_a, 1, NULL);
+	if (b->use_ck) {
+		for (uint64_t i = 1; i <= b->n; i++)
+			while (!ck_ring_enqueue_spsc(b->ck, b->ckbuf, P(i)))
+				relax();
+	} else {
+		for (uint64_t i = 1; i <= b->n; i++)
+			while (!btrt_ring_spsc_try_push(b->bt, P(i)))
+				relax();
+	}
+	return NULL;
+}
+
+/* Returns ns per item for one run. */
+static double ring_once(int use_ck, uint64_t n)
+{
+	static struct btrt_ring_spsc bt;
+	static struct ck_ring ck;
+	static struct ck_ring_buffer ckbuf[RING_CAP];
+	struct ring_bench b = { .use_ck = use_ck, .n = n, .bt = &bt, .ck = &ck, .ckbuf = ckbuf };
+	if (use_ck)
+		ck_ring_init(&ck, RING_CAP);
+	else if (btrt_ring_spsc_init(&bt, RING_CAP))
+		return -1;
+	btrt_pin_self(&core_b, 1, NULL);
+	pthread_t th;
+	uint64_t t0 = btrt_now_ns();
+	pthread_create(&th, NULL, ring_producer, &b);
+	uint64_t bad = 0;
+	if (use_ck) {
+		for (uint64_t i = 1; i <= n; i++) {
+			void *p;
+			while (!ck_ring_dequeue_spsc(&ck, ckbuf, &p))
+				relax();
+			bad += p != P(i);
+		}
+	} else {
+		for (uint64_t i = 1; i <= n; i++) {
+			void *p;
+			while (!(p = btrt_ring_spsc_try_pop(&bt)))
+				relax();
+			bad += p != P(i);
+		}
+	}
+	uint64_t t1 = btrt_now_ns();
+	pthread_join(th, NULL);
+	if (!use_ck)
+		btrt_ring_spsc_destroy(&bt);
+	if (bad) {
+		fprintf(stderr, "ring bench: %llu items out of order\n", (unsigned long long)bad);
+		exit(1);
+	}
+	return (double)(t1 - t0) / (double)n;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void ring_bench(uint64_t n, int rounds)
+{
+	double bt[32], ck[32];
+	if (rounds > 32)
+		rounds = 32;
+	for (int r = 0; r < rounds; r++) { /* alternate to share the noise */
+		bt[r] = ring_once(0, n);
+		ck[r] = ring_once(1, n);
+	}
+	qsort(bt, (size_t)rounds, sizeof *bt, cmp_d);
+	qsort(ck, (size_t)rounds, sizeof *ck, cmp_d);
+	printf("== SPSC ring handoff: %llu items, capacity %u, producer core %d, consumer core %d, %d rounds alternating\n",
+	       (unsigned long long)n, RING_CAP, core_a, core_b, rounds);
+	printf("%-22s %12s %12s %12s\n", "ns/item", "best", "median", "worst");
+	printf("%-22s %12.2f %12.2f %12.2f\n", "btrt_ring_spsc", bt[0], bt[rounds / 2], bt[rounds - 1]);
+	printf("%-22s %12.2f %12.2f %12.2f\n", "ck_ring (spsc)", ck[0], ck[rounds / 2], ck[rounds - 1]);
+	printf("%-22s %12.2f %12.2f\n", "ratio btrt/ck", bt[0] / ck[0], bt[rounds / 2] / ck[rounds / 2]);
+}
+
+/* ---- 2. empty-stage pipeline -------------------------------------------- */
+
+static int empty_kernel(void *t) { return 0; }
+static int load_nothing(void *s, uint64_t seq, void *t, char *e, size_t el) { return 1; }
+static const struct btrt_app_io empty_io = { NULL, load_nothing, NULL, NULL };
+
+#define MAX_CHUNKS 8
+
+static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, double *per_item,
+		      double *disp_mean)
+{
+	struct btrt_stage st[MAX_CHUNKS];
+	struct btrt_chunk ch[MAX_CHUNKS];
+	int cores[2] = { core_a, core_b };
+	for (uint32_t i = 0; i < n_chunks; i++) {
+		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
+		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, &cores[i % 2], 1, i, 1, NULL, NULL };
+	}
+	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = pool_size,
+				       .backend = BTRT_BACKEND_HOST };
+	struct btrt_pool *pool;
+	struct btrt_error err;
+	if (btrt_pool_create(&pool, &pc, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	struct btrt_pipeline_config cfg = {
+		.app = "empty", .stages = st, .n_stages = n_chunks, .chunks = ch, .n_chunks = n_chunks,
+		.pool = pool, .io = &empty_io, .n_items = items,
+	};
+	struct btrt_run *run;
+	if (btrt_pipeline_run(&cfg, &run, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	*per_item = (double)btrt_run_wall_ns(run) / (double)btrt_run_items(run);
+	double sum = 0;
+	for (uint32_t c = 0; c < n_chunks; c++) {
+		struct btrt_summary s;
+		btrt_run_chunk_summary(run, c, &s);
+		sum += s.mean_ns;
+	}
+	*disp_mean = sum / n_chunks;
+	btrt_run_free(run);
+	btrt_pool_destroy(pool);
+}
+
+static void pipe_bench(uint64_t items)
+{
+	static const uint32_t chunks[] = { 1, 3, 5 };
+	printf("\n== Empty-stage CPU pipelines: %llu items, chunks pinned alternately to cores %d/%d, io thread unpinned\n",
+	       (unsigned long long)items, core_a, core_b);
+	printf("%-8s %-6s %14s %22s %22s\n", "chunks", "pool", "wall ns/item", "wall ns/(item*chunk)",
+	       "in-chunk ns/task");
+	for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+		uint32_t pools[] = { chunks[i] + 1, 16 };
+		for (int k = 0; k < 2; k++) {
+			double per_item, disp;
+			pipe_once(chunks[i], pools[k], items, &per_item, &disp);
+			printf("%-8u %-6u %14.1f %22.1f %22.1f\n", chunks[i], pools[k], per_item,
+			       per_item / chunks[i], disp);
+		}
+	}
+	/* One TaskObject: every handoff finds its consumer waiting. */
+	double per_item, disp;
+	uint64_t lat_items = items / 20 ? items / 20 : 1;
+	pipe_once(3, 1, lat_items, &per_item, &disp);
+	printf("%-8u %-6u %14.1f %22.1f %22.1f   (pool of 1: latency-bound)\n", 3u, 1u, per_item,
+	       per_item / 3, disp);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t ring_items = 10000000, pipe_items = 200000;
+	int rounds = 5, opt;
+	while ((opt = getopt(argc, argv, "n:t:r:")) != -1) {
+		if (opt == 'n')
+			ring_items = strtoull(optarg, NULL, 10);
+		else if (opt == 't')
+			pipe_items = strtoull(optarg, NULL, 10);
+		else if (opt == 'r')
+			rounds = atoi(optarg);
+		else {
+			fprintf(stderr, "usage: %s [-n ring_items] [-t pipeline_items] [-r rounds]\n", argv[0]);
+			return 2;
+		}
+	}
+	pick_cores();
+	ring_bench(ring_items, rounds < 1 ? 1 : rounds);
+	pipe_bench(pipe_items);
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* btrt_cuda.h: CUDA backend (device, unified buffers, chunk execution).
+ *
+ * Each CUDA chunk owns one non-blocking stream (created by the pipeline in
+ * its dispatcher thread). Per task it: makes the chunk's declared
+ * read/write buffers available to the GPU (integrated GPUs without
+ * concurrent managed access: cudaStreamAttachMemAsync to the stream; a
+ * discrete GPU with managed memory: cudaMemPrefetchAsync to the device),
+ * launches every stage's launcher asynchronously with an event before and
+ * after each stage, hands written managed buffers back to the host
+ * (attach-to-host / prefetch to the CPU), and synchronises once
+ * (cudaStreamSynchronize). Per-stage GPU time comes from the events. Every
+ * CUDA call is checked; a failure names the call, the chunk, stage and task.
+ *
+ * Environment: BTRT_CUDA_DEVICE=N selects the device (default 0). */
+#ifndef BTRT_CUDA_H
+#define BTRT_CUDA_H
+
+#include "btrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct btrt_cuda;
+
+/* How unified buffers are allocated. */
+enum btrt_cuda_mem {
+	BTRT_CUDA_MEM_AUTO = 0,    /* managed on integrated GPUs; on discrete GPUs
+				      measure managed+prefetch vs pinned per buffer
+				      size and pick the faster */
+	BTRT_CUDA_MEM_MANAGED = 1, /* cudaMallocManaged always */
+	BTRT_CUDA_MEM_PINNED = 2,  /* cudaHostAlloc(Mapped|Portable) always */
+};
+
+struct btrt_cuda_config {
+	int device;                /* CUDA device ordinal; -1: $BTRT_CUDA_DEVICE or 0 */
+	enum btrt_cuda_mem mem;
+};
+
+/* Creates the context. Returns 0, or -1 with err: BTRT_E_NODEV if the
+ * build has no CUDA or no device is present (tests exit 77 then),
+ * BTRT_E_CUDA (code = cudaError_t) otherwise. */
+int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_config *cfg,
+		     struct btrt_error *err);
+void btrt_cuda_destroy(struct btrt_cuda *cu);
+const char *btrt_cuda_device_name(const struct btrt_cuda *cu);
+/* 1 on integrated GPUs (Jetson), 0 on discrete ones. */
+int btrt_cuda_integrated(const struct btrt_cuda *cu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+/* btrt_pipeline.h: statically wired software pipelines (paper Sec. III-E).
+ *
+ * Generated code describes the app's stages and the schedule's chunks as
+ * static const tables and calls btrt_pipeline_run():
+ *
+ *   io thread (the caller) --ring0--> chunk 0 --ring1--> ... chunk n-1 --ringn--+
+ *        ^ load / check / recycle                                              |
+ *        +---------------------------------------------------------------------+
+ *
+ * - One dispatcher thread per chunk, pinned to the chunk's cores. A CPU chunk
+ *   runs its stages' OpenMP kernels on a team of n_cores threads pinned to
+ *   the same cores (the dispatcher is the team's master; it does no other
+ *   work). A Vulkan chunk submits one pre-recorded command buffer per task
+ *   (one fence wait); a CUDA chunk launches all its stages on its stream and
+ *   synchronises once.
+ * - A fixed pool of TaskObjects circulates: the caller's thread loads an
+ *   item into a free TaskObject and pushes it into ring 0; the last chunk
+ *   pushes it back; the caller checks the output (in input order) and
+ *   reuses the TaskObject for the next item. Rings are SPSC
+ *   (btrt_ring.h) with capacity > pool size, so a push never waits.
+ * - End of input: an end-of-stream marker follows the last item through
+ *   every chunk; the run returns once every loaded item has been checked.
+ * - Errors: the first failing kernel, load or check sets a stop flag; every
+ *   thread leaves its wait within BTRT_BACKOFF_MAX_SLEEP_NS (after
+ *   finishing the kernel it is running) and btrt_pipeline_run returns -1
+ *   with the error naming chunk, stage and task.
+ * - Ordering: rings are FIFO and every chunk handles tasks one at a time,
+ *   so tasks leave in input order; the caller's thread verifies that the
+ *   sequence numbers come back as 0, 1, 2, ... (an internal error
+ *   otherwise). */
+#ifndef BTRT_PIPELINE_H
+#define BTRT_PIPELINE_H
+
+#include "btrt.h"
+#include "btrt_pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum btrt_pu_kind {
+	BTRT_PU_CPU = 0,
+	BTRT_PU_VULKAN = 1,
+	BTRT_PU_CUDA = 2,
+};
+
+/* Kernel entry points (docs/app-format.md, "Kernel ABI"); task is a
+ * `struct APP_task *`, stream a cudaStream_t. 0 = success. */
+typedef int (*btrt_cpu_kernel)(void *task);
+typedef int (*btrt_cuda_kernel)(void *task, void *stream);
+
+#define BTRT_VK_MAX_PUSH 32        /* uint32 push constants per dispatch (128 bytes) */
+
+/* One Vulkan compute dispatch of a stage (static: sizes derive from params). */
+struct btrt_vk_dispatch {
+	uint32_t pipeline;         /* index into btrt_vk_config.shaders */
+	uint32_t groups[3];        /* workgroup counts x, y, z (each >= 1) */
+	uint32_t n_push;           /* <= BTRT_VK_MAX_PUSH */
+	const uint32_t *push;      /* [n_push] push constants, offset 0, in order */
+};
+
+/* One stage of the app, app order. Kernels a stage lacks are NULL / 0. */
+struct btrt_stage {
+	const char *name;
+	btrt_cpu_kernel cpu;
+	btrt_cuda_kernel cuda;
+	const struct btrt_vk_dispatch *vk; /* [n_vk] dispatches, in order */
+	uint32_t n_vk;
+	const uint32_t *reads;     /* [n_reads] buffer indices the stage reads */
+	uint32_t n_reads;
+	const uint32_t *writes;    /* [n_writes] buffer indices it writes */
+	uint32_t n_writes;
+};
+
+/* Optional custom chunk body (instead of the stage table): runs stages
+ * first_stage .. first_stage+n_stages-1 on task t. Returns 0, or nonzero
+ * after filling err (kind, code, msg; stage if known). */
+typedef int (*btrt_chunk_body)(void *ctx, struct btrt_task *t,
+			       struct btrt_error *err);
+
+/* One chunk of the schedule: consecutive stages on one PU. */
+struct btrt_chunk {
+	const char *name;          /* PU name, e.g. "big", "gpu" */
+	enum btrt_pu_kind pu;
+	const int *cores;          /* [n_cores] CPU ids the dispatcher (and, for
+				      CPU chunks, its OpenMP team) is pinned to */
+	uint32_t n_cores;          /* 0: not pinned, OpenMP default team */
+	uint32_t first_stage;      /* index into btrt_pipeline_config.stages */
+	uint32_t n_stages;         /* >= 1 */
+	btrt_chunk_body body;      /* NULL: the runtime runs the stage table */
+	void *body_ctx;
+};
+
+struct btrt_pipeline_config {
+	const char *app;           /* app name (trace metadata) */
+	const struct btrt_stage *stages; /* [n_stages] */
+	uint32_t n_stages;
+	const struct btrt_chunk *chunks; /* [n_chunks], covering the stages in order */
+	uint32_t n_chunks;         /* >= 1 */
+	struct btrt_pool *pool;
+	const struct btrt_app_io *io;
+	void *io_state;            /* from io->open */
+	uint64_t n_items;          /* items to stream; 0: until io->load returns 0 */
+	int check;                 /* nonzero: io->check every finished task */
+	FILE *check_out;           /* digest lines from io->check (NULL: silent) */
+	const int *io_cores;       /* [n_io_cores] pin the caller's thread while
+				      running (restored afterwards); NULL: unpinned */
+	uint32_t n_io_cores;
+	struct btrt_vk *vk;        /* for BTRT_PU_VULKAN chunks */
+	struct btrt_cuda *cuda;    /* for BTRT_PU_CUDA chunks */
+};
+
+struct btrt_run; /* records of one run: btrt_trace.h */
+
+/* Runs the pipeline on the caller's thread (the io thread) plus one
+ * dispatcher thread per chunk, until n_items items (or the input) are
+ * through, or the first error. Environment: BTRT_NO_PIN=1 disables all
+ * pinning (e.g. to run a phone's schedule on a small dev box).
+ * If run is non-NULL, *run receives the timing records (also after an
+ * error; free with btrt_run_free). Returns 0, or -1 with err filled:
+ * BTRT_E_INVAL (bad tables: msg says which), BTRT_E_SYS (threads, pinning),
+ * BTRT_E_KERNEL / BTRT_E_VULKAN / BTRT_E_CUDA (chunk, stage, seq set),
+ * BTRT_E_IO (load or check failed; seq set). */
+int btrt_pipeline_run(const struct btrt_pipeline_config *cfg,
+		      struct btrt_run **run, struct btrt_error *err);
+
+/* Pins the calling thread to cores[0..n-1] (pthread_setaffinity_np).
+ * Returns 0, or -1 with err filled (BTRT_E_SYS). n == 0 is a no-op. */
+int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err);
+
+/* OpenMP wait policy. libgomp's default keeps idle workers spinning for
+ * ~300k iterations after every parallel region (LLVM's libomp: 200 ms), which
+ * starves the dispatchers and kernels of other chunks whenever PUs share
+ * cores (a small dev box) and burns power on phones. The policy is read
+ * once when the OpenMP runtime loads, before main, so the generated main()
+ * calls this first: if none of OMP_WAIT_POLICY, GOMP_SPINCOUNT and
+ * KMP_BLOCKTIME is set it sets OMP_WAIT_POLICY=passive and re-executes the
+ * program (/proc/self/exe, same argv, once). Returns 0 when nothing had to be
+ * done, -1 if the re-exec failed (the program then continues with the
+ * OpenMP default). Set OMP_WAIT_POLICY=active to opt out, e.g. when every
+ * PU has cores of its own. */
+int btrt_omp_env_init(char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

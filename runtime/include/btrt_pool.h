@@ -1,0 +1,80 @@
+/* btrt_pool.h: the pool of TaskObjects and their unified buffers (UsmBuffer).
+ *
+ * A pool holds n_tasks TaskObjects (the multi-buffering depth of the
+ * pipeline). Each TaskObject is a generated `struct APP_task` whose first
+ * member is `struct btrt_task`; the pool allocates every buffer of the
+ * layout for every TaskObject with one backend:
+ *
+ *   BTRT_BACKEND_HOST    aligned host memory (64-byte, posix_memalign)
+ *   BTRT_BACKEND_VULKAN  one VkBuffer per buffer in HOST_VISIBLE memory,
+ *                        mapped persistently (btrt_buffer.host); device
+ *                        placement in DEVICE_LOCAL memory (host == NULL).
+ *                        One VkDescriptorSet per TaskObject covering all
+ *                        layout buffers, binding = buffer index.
+ *   BTRT_BACKEND_CUDA    cudaMallocManaged (integrated GPUs, and discrete
+ *                        ones where it measures faster), or pinned host
+ *                        memory (cudaHostAlloc, mapped), chosen per buffer;
+ *                        device placement via cudaMalloc (host == NULL).
+ *
+ * Generated code picks the backend from the PUs of the build: Vulkan if a
+ * Vulkan PU exists, CUDA if a CUDA PU exists, else host (a pipeline uses at
+ * most one GPU API). */
+#ifndef BTRT_POOL_H
+#define BTRT_POOL_H
+
+#include "btrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum btrt_backend {
+	BTRT_BACKEND_HOST = 0,
+	BTRT_BACKEND_VULKAN = 1,
+	BTRT_BACKEND_CUDA = 2,
+};
+
+struct btrt_vk;    /* btrt_vk.h */
+struct btrt_cuda;  /* btrt_cuda.h */
+struct btrt_pool;
+
+struct btrt_pool_config {
+	size_t task_size;          /* sizeof(struct APP_task), >= sizeof(struct btrt_task) */
+	uint32_t n_tasks;          /* TaskObjects in the pool, >= 1 */
+	const struct btrt_buffer_desc *buffers; /* [n_buffers], layout order */
+	const size_t *counts;      /* [n_buffers] element counts (APP_buffer_count) */
+	uint32_t n_buffers;
+	enum btrt_backend backend;
+	struct btrt_vk *vk;        /* required for BTRT_BACKEND_VULKAN */
+	struct btrt_cuda *cuda;    /* required for BTRT_BACKEND_CUDA */
+};
+
+/* Allocates the pool: n_tasks zeroed TaskObjects of task_size bytes (each
+ * 64-byte aligned) and all their buffers (zero-filled where the CPU can see
+ * them). Fills btrt_task.slot, n_buffers, buffers, vk_set and pool; seq is
+ * set by the pipeline. The generated code then sets its typed fields
+ * (APP_task_bind, params). Returns 0, or -1 with err filled (BTRT_E_NOMEM,
+ * BTRT_E_VULKAN, BTRT_E_CUDA, BTRT_E_INVAL); on error nothing is leaked.
+ * The vk / cuda context must outlive the pool. */
+int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
+		     struct btrt_error *err);
+/* Frees all buffers and TaskObjects. NULL is allowed. */
+void btrt_pool_destroy(struct btrt_pool *pool);
+
+uint32_t btrt_pool_size(const struct btrt_pool *pool);
+/* TaskObject i (0 <= i < size) as a `struct APP_task *` (cast it). */
+void *btrt_pool_task(struct btrt_pool *pool, uint32_t i);
+enum btrt_backend btrt_pool_backend(const struct btrt_pool *pool);
+
+/* Short name of the memory kind chosen for buffer b ("host", "vk-coherent",
+ * "vk-noncoherent", "vk-device", "cuda-managed", "cuda-pinned",
+ * "cuda-device"), the same for every TaskObject. */
+const char *btrt_pool_buffer_memory(const struct btrt_pool *pool, uint32_t b);
+/* Prints one line per buffer: name, bytes, memory kind, and for CUDA on a
+ * discrete GPU the measured managed+prefetch vs pinned times (us). */
+void btrt_pool_print(const struct btrt_pool *pool, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

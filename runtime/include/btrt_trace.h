@@ -1,0 +1,63 @@
+/* btrt_trace.h: timing records of a pipeline run, summary statistics and
+ * Chrome/Perfetto trace-event JSON.
+ *
+ * All host times are CLOCK_MONOTONIC nanoseconds (btrt_now_ns). GPU stage
+ * times come from Vulkan timestamp queries or CUDA events; their durations
+ * are exact (device clock), their start is placed on the host time line at
+ * the chunk's submission time plus the device-side offset, so GPU tracks
+ * line up with the dispatcher's to within the submission latency. */
+#ifndef BTRT_TRACE_H
+#define BTRT_TRACE_H
+
+#include "btrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct btrt_run;
+
+/* Summary of a set of durations, in nanoseconds (percentiles by the
+ * nearest-rank method on the sorted sample). All zero when n == 0. */
+struct btrt_summary {
+	uint64_t n;
+	double mean_ns, median_ns, p90_ns, p99_ns, min_ns, max_ns;
+};
+
+/* Summarises n durations (ns). vals is sorted in place. */
+void btrt_summarize(uint64_t *vals, uint64_t n, struct btrt_summary *out);
+
+/* Items that went through (loaded and checked) and the wall time from the
+ * first load to the last check, in ns. */
+uint64_t btrt_run_items(const struct btrt_run *run);
+uint64_t btrt_run_wall_ns(const struct btrt_run *run);
+uint32_t btrt_run_chunks(const struct btrt_run *run);
+
+/* Per-task time of chunk c from popping the task to finishing its last
+ * stage (ns); the dispatcher's own work included, queue waits excluded. */
+int btrt_run_chunk_summary(const struct btrt_run *run, uint32_t c,
+			   struct btrt_summary *out);
+/* Per-task time of stage s (app index) where it ran: CPU stages on the
+ * host clock, GPU stages from timestamps / events (ns). gpu: set to 1 if
+ * the stage ran on a GPU. Returns -1 if s never ran. */
+int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
+			   struct btrt_summary *out, int *gpu);
+/* End-to-end latency per item: load start to check end (ns). */
+int btrt_run_latency_summary(const struct btrt_run *run, struct btrt_summary *out);
+
+/* Prints throughput and per-chunk / per-stage / latency statistics (us). */
+void btrt_run_print(const struct btrt_run *run, FILE *out);
+
+/* Writes the run as Chrome trace-event JSON (chrome://tracing, Perfetto):
+ * one track per chunk ("X" events per task, nested per-stage events), one
+ * GPU track per GPU chunk, one io track (load, check). Times in us
+ * relative to the run's start. Returns 0, or -1 with err (BTRT_E_SYS). */
+int btrt_run_write_trace(const struct btrt_run *run, const char *path,
+			 struct btrt_error *err);
+
+void btrt_run_free(struct btrt_run *run);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

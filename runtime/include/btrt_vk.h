@@ -1,0 +1,69 @@
+/* btrt_vk.h: Vulkan backend (instance, device, pipelines, chunk execution).
+ *
+ * One context per program: a VkInstance, one VkDevice with one compute
+ * queue, one descriptor set layout with n_buffers storage-buffer bindings
+ * (binding = buffer index in the TaskObject layout, set 0), one pipeline
+ * layout with a push-constant range of push_bytes, and one compute pipeline
+ * per shader (SPIR-V embedded as uint32_t arrays, see runtime/tools/glsl2h.py).
+ * The pool (btrt_pool.h) allocates buffers and one descriptor set per
+ * TaskObject from it; the pipeline records one command buffer per
+ * (chunk, TaskObject) ahead of time and submits it with one VkFence per
+ * chunk submission.
+ *
+ * Environment:
+ *   BTRT_VK_DEVICE=N|name   physical device by index (vkEnumeratePhysicalDevices
+ *                           order) or case-insensitive name substring
+ *                           ("llvmpipe", "H100"); default: first discrete,
+ *                           else integrated, virtual, CPU (llvmpipe), other.
+ *   BTRT_VK_VALIDATION=1    enable VK_LAYER_KHRONOS_validation (a warning on
+ *                           stderr if it is not installed) and count its
+ *                           error messages (btrt_vk_validation_errors). */
+#ifndef BTRT_VK_H
+#define BTRT_VK_H
+
+#include "btrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct btrt_vk;
+
+/* One compute shader: SPIR-V words and entry point. */
+struct btrt_vk_shader {
+	const char *name;          /* for messages */
+	const uint32_t *spirv;     /* SPIR-V words */
+	size_t bytes;              /* size of spirv in bytes (sizeof the array) */
+	const char *entry;         /* entry point; NULL: "main" */
+};
+
+struct btrt_vk_config {
+	const char *device;        /* index or name substring; NULL: $BTRT_VK_DEVICE, else default order */
+	int validation;            /* 1 on, 0 off, -1: $BTRT_VK_VALIDATION */
+	uint32_t n_buffers;        /* bindings 0 .. n_buffers-1 (the layout) */
+	uint32_t push_bytes;       /* push-constant range; 0: 128 */
+	const struct btrt_vk_shader *shaders; /* [n_shaders]; dispatch records index it */
+	uint32_t n_shaders;
+};
+
+/* Creates the context. Returns 0, or -1 with err: BTRT_E_NODEV when there
+ * is no Vulkan loader, no device, or no device matches (tests map this to
+ * exit 77), BTRT_E_VULKAN (code = VkResult) otherwise. */
+int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg,
+		   struct btrt_error *err);
+/* Waits for the device to go idle and destroys everything. NULL allowed.
+ * Destroy pools that use the context first. */
+void btrt_vk_destroy(struct btrt_vk *vk);
+
+/* deviceName of the selected physical device. */
+const char *btrt_vk_device_name(const struct btrt_vk *vk);
+/* Validation-layer errors reported so far (0 when validation is off). */
+uint32_t btrt_vk_validation_errors(const struct btrt_vk *vk);
+/* Lists the physical devices ("index: name (type)") to out. Returns the
+ * number of devices, or -1 if no Vulkan instance can be created. */
+int btrt_vk_list_devices(FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,435 @@
+// CUDA backend: device, unified buffers (managed / pinned / device), and
+// chunk execution (one stream per chunk, asynchronous launches, events per
+// stage, one synchronisation per task). Written against the CUDA runtime
+// API; compiled by nvcc as C++ with C linkage for the runtime's entry points.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "btrt_cuda.h"
+#include "btrt_internal.h"
+}
+
+struct btrt_cuda {
+	int device;
+	int integrated;            // shares memory with the CPU (Jetson)
+	int concurrent_managed;    // CPU may touch managed memory while kernels run
+	enum btrt_cuda_mem mem;
+	char name[256];
+	// Probe results by size (discrete GPUs, BTRT_CUDA_MEM_AUTO).
+	size_t probe_bytes[64];
+	double probe_managed_us[64], probe_pinned_us[64];
+	int n_probe;
+};
+
+enum buf_kind { BK_HOST, BK_MANAGED, BK_PINNED, BK_DEVICE };
+
+struct cuda_pool_state {
+	unsigned char *kind;       // [n_buffers] enum buf_kind
+};
+
+struct cuda_chunk {
+	struct btrt_cuda *cu;
+	const struct btrt_pipeline_config *cfg;
+	const struct btrt_chunk *c;
+	struct btrt_pool *pool;
+	cudaStream_t stream;
+	cudaEvent_t *ev;           // [n_stages + 1]
+	uint32_t *sync;            // managed buffers read or written
+	uint32_t n_sync;
+	uint32_t *back;            // managed buffers written
+	uint32_t n_back;
+};
+
+#define CUCHECK(call, err, what)                                                     \
+	do {                                                                         \
+		cudaError_t e_ = (call);                                             \
+		if (e_ != cudaSuccess) {                                             \
+			btrt_error_set(err, BTRT_E_CUDA, (int)e_, "%s: %s (%s)", what,   \
+				       cudaGetErrorName(e_), cudaGetErrorString(e_));   \
+			goto fail;                                                   \
+		}                                                                    \
+	} while (0)
+
+static cudaError_t prefetch(const void *p, size_t bytes, int device, cudaStream_t s)
+{
+#if CUDART_VERSION >= 13000
+	struct cudaMemLocation loc;
+	memset(&loc, 0, sizeof loc);
+	if (device == cudaCpuDeviceId) {
+		loc.type = cudaMemLocationTypeHost;
+		loc.id = 0;
+	} else {
+		loc.type = cudaMemLocationTypeDevice;
+		loc.id = device;
+	}
+	return cudaMemPrefetchAsync(p, bytes, loc, 0, s);
+#else
+	return cudaMemPrefetchAsync(p, bytes, device, s);
+#endif
+}
+
+extern "C" int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_config *cfg,
+				struct btrt_error *err)
+{
+	*out = NULL;
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess || n == 0)
+		return btrt_error_set(err, BTRT_E_NODEV, (int)e, "no CUDA device (%s)",
+				      e != cudaSuccess ? cudaGetErrorString(e) : "count 0");
+	struct btrt_cuda *cu = (struct btrt_cuda *)calloc(1, sizeof *cu);
+	if (!cu)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	cu->device = cfg && cfg->device >= 0 ? cfg->device : 0;
+	if (!cfg || cfg->device < 0) {
+		const char *d = getenv("BTRT_CUDA_DEVICE");
+		if (d && *d)
+			cu->device = atoi(d);
+	}
+	cu->mem = cfg ? cfg->mem : BTRT_CUDA_MEM_AUTO;
+	if (cu->device >= n) {
+		free(cu);
+		return btrt_error_set(err, BTRT_E_NODEV, 0, "CUDA device %d of %d", cu->device, n);
+	}
+	struct cudaDeviceProp prop;
+	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
+	CUCHECK(cudaGetDeviceProperties(&prop, cu->device), err, "cudaGetDeviceProperties");
+	snprintf(cu->name, sizeof cu->name, "%s", prop.name);
+	CUCHECK(cudaDeviceGetAttribute(&cu->integrated, cudaDevAttrIntegrated, cu->device), err,
+		"cudaDeviceGetAttribute(Integrated)");
+	CUCHECK(cudaDeviceGetAttribute(&cu->concurrent_managed, cudaDevAttrConcurrentManagedAccess,
+				       cu->device), err, "cudaDeviceGetAttribute(ConcurrentManagedAccess)");
+	*out = cu;
+	return 0;
+fail:
+	free(cu);
+	return -1;
+}
+
+extern "C" void btrt_cuda_destroy(struct btrt_cuda *cu)
+{
+	free(cu);
+}
+
+extern "C" const char *btrt_cuda_device_name(const struct btrt_cuda *cu)
+{
+	return cu->name;
+}
+
+extern "C" int btrt_cuda_integrated(const struct btrt_cuda *cu)
+{
+	return cu->integrated;
+}
+
+// ---- unified buffers ------------------------------------------------------
+
+__global__ void btrt_touch(uint32_t *p, size_t n)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		p[i] += 1u;
+}
+
+// Time (us, best of 3) of one GPU read+write pass over `bytes` in managed
+// memory with prefetch to the device and back, and in pinned host memory.
+static int probe(struct btrt_cuda *cu, size_t bytes, double *managed_us, double *pinned_us,
+		 struct btrt_error *err)
+{
+	for (int i = 0; i < cu->n_probe; i++)
+		if (cu->probe_bytes[i] == bytes) {
+			*managed_us = cu->probe_managed_us[i];
+			*pinned_us = cu->probe_pinned_us[i];
+			return 0;
+		}
+	void *m = NULL, *h = NULL;
+	cudaStream_t s = NULL;
+	size_t words = bytes / 4 ? bytes / 4 : 1;
+	unsigned blocks = (unsigned)((words + 255) / 256 < 1024 ? (words + 255) / 256 : 1024);
+	double best_m = 1e30, best_h = 1e30;
+	CUCHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), err, "cudaStreamCreate (probe)");
+	CUCHECK(cudaMallocManaged(&m, words * 4, cudaMemAttachGlobal), err, "cudaMallocManaged (probe)");
+	CUCHECK(cudaHostAlloc(&h, words * 4, cudaHostAllocMapped | cudaHostAllocPortable), err,
+		"cudaHostAlloc (probe)");
+	memset(m, 0, words * 4);
+	memset(h, 0, words * 4);
+	for (int rep = 0; rep < 4; rep++) {
+		uint64_t a = btrt_now_ns();
+		CUCHECK(prefetch(m, words * 4, cu->device, s), err, "cudaMemPrefetchAsync (probe)");
+		btrt_touch<<<blocks, 256, 0, s>>>((uint32_t *)m, words);
+		CUCHECK(cudaGetLastError(), err, "probe kernel launch");
+		CUCHECK(prefetch(m, words * 4, cudaCpuDeviceId, s), err, "cudaMemPrefetchAsync (probe)");
+		CUCHECK(cudaStreamSynchronize(s), err, "cudaStreamSynchronize (probe)");
+		uint64_t b = btrt_now_ns();
+		btrt_touch<<<blocks, 256, 0, s>>>((uint32_t *)h, words);
+		CUCHECK(cudaGetLastError(), err, "probe kernel launch");
+		CUCHECK(cudaStreamSynchronize(s), err, "cudaStreamSynchronize (probe)");
+		uint64_t c = btrt_now_ns();
+		if (rep == 0)
+			continue; // warm-up (module load, first migration)
+		if ((double)(b - a) / 1e3 < best_m)
+			best_m = (double)(b - a) / 1e3;
+		if ((double)(c - b) / 1e3 < best_h)
+			best_h = (double)(c - b) / 1e3;
+	}
+	cudaFree(m);
+	cudaFreeHost(h);
+	cudaStreamDestroy(s);
+	*managed_us = best_m;
+	*pinned_us = best_h;
+	if (cu->n_probe < 64) {
+		cu->probe_bytes[cu->n_probe] = bytes;
+		cu->probe_managed_us[cu->n_probe] = best_m;
+		cu->probe_pinned_us[cu->n_probe] = best_h;
+		cu->n_probe++;
+	}
+	return 0;
+fail:
+	if (m)
+		cudaFree(m);
+	if (h)
+		cudaFreeHost(h);
+	if (s)
+		cudaStreamDestroy(s);
+	return -1;
+}
+
+extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool, struct btrt_error *err)
+{
+	uint32_t nb = pool->cfg.n_buffers, nt = pool->cfg.n_tasks;
+	struct cuda_pool_state *ps = (struct cuda_pool_state *)calloc(1, sizeof *ps);
+	if (!ps)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	pool->backend_state = ps;
+	ps->kind = (unsigned char *)calloc(nb + 1, 1);
+	if (!ps->kind)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
+	// Memory kind per buffer (the same for every TaskObject).
+	for (uint32_t b = 0; b < nb; b++) {
+		enum btrt_placement pl = pool->descs[b].placement;
+		size_t bytes = btrt_pool_buf(pool, 0, b)->bytes;
+		enum buf_kind k;
+		if (pl == BTRT_PLACE_HOST)
+			k = BK_HOST;
+		else if (pl == BTRT_PLACE_DEVICE)
+			k = BK_DEVICE;
+		else if (cu->mem == BTRT_CUDA_MEM_MANAGED)
+			k = BK_MANAGED;
+		else if (cu->mem == BTRT_CUDA_MEM_PINNED)
+			k = BK_PINNED;
+		else if (cu->integrated || !cu->concurrent_managed)
+			k = BK_MANAGED; // Jetson: one memory; attach per stream
+		else {
+			if (!pool->probe_managed_us) {
+				pool->probe_managed_us = (double *)calloc(nb + 1, sizeof(double));
+				pool->probe_pinned_us = (double *)calloc(nb + 1, sizeof(double));
+				if (!pool->probe_managed_us || !pool->probe_pinned_us)
+					return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+			}
+			if (probe(cu, bytes, &pool->probe_managed_us[b], &pool->probe_pinned_us[b], err))
+				return -1;
+			k = pool->probe_managed_us[b] < pool->probe_pinned_us[b] ? BK_MANAGED : BK_PINNED;
+		}
+		ps->kind[b] = (unsigned char)k;
+		static const char *names[] = { "host", "cuda-managed", "cuda-pinned", "cuda-device" };
+		pool->mem_kind[b] = names[k];
+	}
+	for (uint32_t s = 0; s < nt; s++)
+		for (uint32_t b = 0; b < nb; b++) {
+			struct btrt_buffer *bf = btrt_pool_buf(pool, s, b);
+			size_t bytes = bf->bytes ? (bf->bytes + 63) / 64 * 64 : 64;
+			void *p = NULL;
+			switch ((enum buf_kind)ps->kind[b]) {
+			case BK_HOST:
+				if (posix_memalign(&p, 64, bytes))
+					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'",
+							      pool->descs[b].name);
+				memset(p, 0, bytes);
+				bf->host = bf->dev = p;
+				break;
+			case BK_MANAGED:
+				// Without concurrent managed access, start attached to the
+				// host; GPU chunks attach to their stream per task.
+				CUCHECK(cudaMallocManaged(&p, bytes, cu->concurrent_managed ? cudaMemAttachGlobal
+											    : cudaMemAttachHost),
+					err, "cudaMallocManaged");
+				memset(p, 0, bytes);
+				bf->host = bf->dev = p;
+				break;
+			case BK_PINNED:
+				CUCHECK(cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
+					err, "cudaHostAlloc");
+				memset(p, 0, bytes);
+				bf->host = p;
+				CUCHECK(cudaHostGetDevicePointer(&bf->dev, p, 0), err, "cudaHostGetDevicePointer");
+				break;
+			case BK_DEVICE:
+				CUCHECK(cudaMalloc(&p, bytes), err, "cudaMalloc");
+				CUCHECK(cudaMemset(p, 0, bytes), err, "cudaMemset");
+				bf->host = NULL;
+				bf->dev = p;
+				break;
+			}
+		}
+	CUCHECK(cudaDeviceSynchronize(), err, "cudaDeviceSynchronize");
+	return 0;
+fail:
+	return -1;
+}
+
+extern "C" void btrt_cuda_pool_fini(struct btrt_cuda *cu, struct btrt_pool *pool)
+{
+	struct cuda_pool_state *ps = (struct cuda_pool_state *)pool->backend_state;
+	if (!ps)
+		return;
+	cudaDeviceSynchronize();
+	uint32_t nb = pool->cfg.n_buffers, nt = pool->cfg.n_tasks;
+	for (uint32_t s = 0; s < nt; s++)
+		for (uint32_t b = 0; b < nb; b++) {
+			struct btrt_buffer *bf = btrt_pool_buf(pool, s, b);
+			if (!bf->host && !bf->dev)
+				continue;
+			switch ((enum buf_kind)ps->kind[b]) {
+			case BK_HOST: free(bf->host); break;
+			case BK_MANAGED: cudaFree(bf->dev); break;
+			case BK_PINNED: cudaFreeHost(bf->host); break;
+			case BK_DEVICE: cudaFree(bf->dev); break;
+			}
+			bf->host = bf->dev = NULL;
+		}
+	free(ps->kind);
+	free(ps);
+	pool->backend_state = NULL;
+}
+
+// ---- chunks ---------------------------------------------------------------
+
+static void add_unique(uint32_t *l, uint32_t *n, uint32_t x)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		if (l[i] == x)
+			return;
+	l[(*n)++] = x;
+}
+
+extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipeline_config *cfg,
+				    uint32_t ci, void **state, struct btrt_error *err)
+{
+	const struct btrt_chunk *c = &cfg->chunks[ci];
+	struct btrt_pool *pool = cfg->pool;
+	struct cuda_pool_state *ps = (struct cuda_pool_state *)pool->backend_state;
+	uint32_t nb = pool->cfg.n_buffers;
+	*state = NULL;
+	struct cuda_chunk *cc = (struct cuda_chunk *)calloc(1, sizeof *cc);
+	if (!cc)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	cc->cu = cu;
+	cc->cfg = cfg;
+	cc->c = c;
+	cc->pool = pool;
+	cc->ev = (cudaEvent_t *)calloc(c->n_stages + 1, sizeof *cc->ev);
+	cc->sync = (uint32_t *)calloc(nb + 1, sizeof *cc->sync);
+	cc->back = (uint32_t *)calloc(nb + 1, sizeof *cc->back);
+	if (!cc->ev || !cc->sync || !cc->back) {
+		btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	for (uint32_t s = c->first_stage; s < c->first_stage + c->n_stages; s++) {
+		const struct btrt_stage *st = &cfg->stages[s];
+		for (uint32_t i = 0; i < st->n_reads; i++)
+			if (st->reads[i] < nb && ps->kind[st->reads[i]] == BK_MANAGED)
+				add_unique(cc->sync, &cc->n_sync, st->reads[i]);
+		for (uint32_t i = 0; i < st->n_writes; i++)
+			if (st->writes[i] < nb && ps->kind[st->writes[i]] == BK_MANAGED) {
+				add_unique(cc->sync, &cc->n_sync, st->writes[i]);
+				add_unique(cc->back, &cc->n_back, st->writes[i]);
+			}
+	}
+	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
+	CUCHECK(cudaStreamCreateWithFlags(&cc->stream, cudaStreamNonBlocking), err, "cudaStreamCreate");
+	for (uint32_t k = 0; k <= c->n_stages; k++)
+		CUCHECK(cudaEventCreate(&cc->ev[k]), err, "cudaEventCreate");
+	*state = cc;
+	return 0;
+fail:
+	btrt_cuda_chunk_fini(cc);
+	return -1;
+}
+
+extern "C" int btrt_cuda_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *times,
+				    struct btrt_error *err)
+{
+	struct cuda_chunk *cc = (struct cuda_chunk *)state;
+	struct btrt_cuda *cu = cc->cu;
+	const struct btrt_chunk *c = cc->c;
+	cudaStream_t s = cc->stream;
+	int attach = !cu->concurrent_managed; // Jetson-style managed memory
+	uint64_t t0 = btrt_now_ns();
+	// Make the declared buffers available to the GPU.
+	for (uint32_t i = 0; i < cc->n_sync; i++) {
+		struct btrt_buffer *bf = &t->buffers[cc->sync[i]];
+		if (attach)
+			CUCHECK(cudaStreamAttachMemAsync(s, bf->dev, 0, cudaMemAttachSingle), err,
+				"cudaStreamAttachMemAsync(single)");
+		else
+			CUCHECK(prefetch(bf->dev, bf->bytes, cu->device, s), err, "cudaMemPrefetchAsync(device)");
+	}
+	CUCHECK(cudaEventRecord(cc->ev[0], s), err, "cudaEventRecord");
+	for (uint32_t k = 0; k < c->n_stages; k++) {
+		uint32_t st = c->first_stage + k;
+		int rc = cc->cfg->stages[st].cuda(t, (void *)s);
+		if (rc != 0) {
+			cudaStreamSynchronize(s); // leave nothing in flight on this TaskObject
+			err->stage = (int)st;
+			return btrt_error_set(err, BTRT_E_KERNEL, rc, "cuda launcher returned %d (%s)", rc,
+					      cudaGetErrorName((cudaError_t)rc));
+		}
+		CUCHECK(cudaEventRecord(cc->ev[k + 1], s), err, "cudaEventRecord");
+	}
+	// Hand the buffers back to the host.
+	if (attach) {
+		for (uint32_t i = 0; i < cc->n_sync; i++)
+			CUCHECK(cudaStreamAttachMemAsync(s, t->buffers[cc->sync[i]].dev, 0, cudaMemAttachHost),
+				err, "cudaStreamAttachMemAsync(host)");
+	} else {
+		for (uint32_t i = 0; i < cc->n_back; i++) {
+			struct btrt_buffer *bf = &t->buffers[cc->back[i]];
+			CUCHECK(prefetch(bf->dev, bf->bytes, cudaCpuDeviceId, s), err, "cudaMemPrefetchAsync(host)");
+		}
+	}
+	// The one synchronisation of this chunk for this task.
+	CUCHECK(cudaStreamSynchronize(s), err, "cudaStreamSynchronize");
+	for (uint32_t k = 0; k < c->n_stages; k++) {
+		float a = 0, b = 0;
+		CUCHECK(cudaEventElapsedTime(&a, cc->ev[0], cc->ev[k]), err, "cudaEventElapsedTime");
+		CUCHECK(cudaEventElapsedTime(&b, cc->ev[0], cc->ev[k + 1]), err, "cudaEventElapsedTime");
+		times[k].start_ns = t0 + (uint64_t)(a * 1e6);
+		times[k].end_ns = t0 + (uint64_t)(b * 1e6);
+		if (times[k].end_ns <= times[k].start_ns)
+			times[k].end_ns = times[k].start_ns + 1;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+extern "C" void btrt_cuda_chunk_fini(void *state)
+{
+	struct cuda_chunk *cc = (struct cuda_chunk *)state;
+	if (!cc)
+		return;
+	if (cc->stream)
+		cudaStreamSynchronize(cc->stream);
+	if (cc->ev)
+		for (uint32_t k = 0; k <= cc->c->n_stages; k++)
+			if (cc->ev[k])
+				cudaEventDestroy(cc->ev[k]);
+	if (cc->stream)
+		cudaStreamDestroy(cc->stream);
+	free(cc->ev);
+	free(cc->sync);
+	free(cc->back);
+	free(cc);
+}

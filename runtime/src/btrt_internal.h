@@ -1,0 +1,82 @@
+/* Internal interfaces between the runtime's files (not installed). */
+#ifndef BTRT_INTERNAL_H
+#define BTRT_INTERNAL_H
+
+#include "btrt.h"
+#include "btrt_pipeline.h"
+#include "btrt_pool.h"
+
+struct btrt_pool {
+	struct btrt_pool_config cfg;
+	struct btrt_buffer_desc *descs;   /* copy of cfg.buffers */
+	size_t *counts;                   /* copy of cfg.counts */
+	size_t stride;                    /* bytes per TaskObject (64-aligned) */
+	unsigned char *tasks;             /* n_tasks * stride */
+	struct btrt_buffer *bufs;         /* n_tasks * n_buffers */
+	const char **mem_kind;            /* [n_buffers] */
+	double *probe_managed_us;         /* [n_buffers] CUDA discrete AUTO, else NULL */
+	double *probe_pinned_us;
+	void *backend_state;              /* Vulkan: descriptor pool etc. */
+};
+
+static inline struct btrt_buffer *btrt_pool_buf(struct btrt_pool *p, uint32_t slot, uint32_t b)
+{
+	return &p->bufs[(size_t)slot * p->cfg.n_buffers + b];
+}
+
+/* A GPU stage's time: host-aligned start/end in ns. */
+struct btrt_gpu_time {
+	uint64_t start_ns, end_ns;
+};
+
+/* Backend hooks (btrt_vk.c / btrt_cuda.cu, or the *_none.c fallbacks). */
+int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_error *err);
+void btrt_vk_pool_fini(struct btrt_vk *vk, struct btrt_pool *pool);
+/* Chunk state: created by the io thread before the dispatchers start. */
+int btrt_vk_chunk_init(struct btrt_vk *vk, const struct btrt_pipeline_config *cfg,
+		       uint32_t c, void **state, struct btrt_error *err);
+/* Runs the chunk's stages for task t; times[k] for the chunk's k-th stage
+ * (left zero when timestamps are unsupported). */
+int btrt_vk_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *times,
+		       struct btrt_error *err);
+void btrt_vk_chunk_fini(void *state);
+
+int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool, struct btrt_error *err);
+void btrt_cuda_pool_fini(struct btrt_cuda *cu, struct btrt_pool *pool);
+/* CUDA chunk state is created in the dispatcher thread (stream, events). */
+int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipeline_config *cfg,
+			 uint32_t c, void **state, struct btrt_error *err);
+int btrt_cuda_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *times,
+			 struct btrt_error *err);
+void btrt_cuda_chunk_fini(void *state);
+
+/* Growable array helper: ensures room for n+1 elements of size sz. */
+int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz);
+
+#endif
+
+/* ---- run records (btrt_trace.c) ---------------------------------------- */
+struct btrt_rec_task { uint64_t seq, start, end; };
+struct btrt_rec_stage { uint64_t seq; uint32_t stage; uint32_t gpu; uint64_t start, end; };
+struct btrt_rec_io { uint64_t load_start, load_end, check_start, check_end; };
+
+struct btrt_chunk_rec {
+	const char *name;
+	enum btrt_pu_kind pu;
+	uint32_t first_stage, n_stages;
+	struct btrt_rec_task *tasks; size_t n_tasks, cap_tasks;
+	struct btrt_rec_stage *stages; size_t n_stages_rec, cap_stages;
+};
+
+struct btrt_run {
+	const char *app;
+	uint32_t n_chunks, n_stages;
+	const char **stage_names;         /* [n_stages], borrowed from the config */
+	struct btrt_chunk_rec *chunks;    /* [n_chunks] */
+	struct btrt_rec_io *io;           /* indexed by seq */
+	size_t n_io, cap_io;
+	uint64_t items;                   /* checked / completed items */
+	uint64_t t0, t_end;               /* first load start, last completion */
+};
+
+struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg);

@@ -1,0 +1,506 @@
+/* Dispatcher threads, the io loop, end of stream and error stop. */
+#include "btrt_internal.h"
+#include "btrt_ring.h"
+#include "btrt_trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* End-of-stream marker: follows the last item through every ring. */
+static char eos_marker;
+#define BTRT_EOS ((void *)&eos_marker)
+
+struct pipe;
+
+struct chunk_rt {
+	struct pipe *p;
+	uint32_t idx;
+	const struct btrt_chunk *c;
+	struct btrt_ring_spsc *in, *out;
+	void *gpu_state;
+	struct btrt_gpu_time *gtimes;     /* [c->n_stages] */
+	struct btrt_chunk_rec *rec;
+	pthread_t th;
+	int started;
+};
+
+struct pipe {
+	const struct btrt_pipeline_config *cfg;
+	atomic_int stop;                  /* nonzero: every thread leaves */
+	atomic_uint ready;                /* dispatchers done with their setup */
+	pthread_mutex_t mu;               /* guards failed / err */
+	int failed;
+	struct btrt_error err;            /* the first error */
+	int pin;                          /* 0 when BTRT_NO_PIN is set */
+	struct btrt_ring_spsc *rings;     /* [n_chunks + 1] */
+	struct chunk_rt *ch;              /* [n_chunks] */
+	struct btrt_run *run;
+};
+
+/* Records the first error and asks every thread to stop. */
+static void pipe_fail(struct pipe *p, const struct btrt_error *e)
+{
+	pthread_mutex_lock(&p->mu);
+	if (!p->failed) {
+		p->failed = 1;
+		p->err = *e;
+	}
+	pthread_mutex_unlock(&p->mu);
+	/* release: pairs with nothing that needs data (err is under mu); the
+	 * flag only makes waiting threads give up. */
+	atomic_store_explicit(&p->stop, 1, memory_order_release);
+}
+
+int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err)
+{
+	if (n == 0)
+		return 0;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	for (uint32_t i = 0; i < n; i++) {
+		if (cores[i] < 0 || cores[i] >= CPU_SETSIZE)
+			return btrt_error_set(err, BTRT_E_INVAL, cores[i], "core id %d out of range", cores[i]);
+		CPU_SET(cores[i], &set);
+	}
+	int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+	if (rc != 0)
+		return btrt_error_set(err, BTRT_E_SYS, rc,
+			"pthread_setaffinity_np(core %d, ... %u cores): %s (set BTRT_NO_PIN=1 to run unpinned)",
+			cores[0], n, strerror(rc));
+	return 0;
+}
+
+static void cores_str(const struct btrt_chunk *c, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < c->n_cores && o + 12 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "," : "", c->cores[i]);
+}
+
+/* Fills e's location and prefixes its message with chunk, stage and task. */
+static void locate(struct btrt_error *e, const struct pipe *p, uint32_t ci,
+		   int stage, const struct btrt_task *t)
+{
+	const struct btrt_chunk *c = &p->cfg->chunks[ci];
+	char tmp[sizeof e->msg];
+	memcpy(tmp, e->msg, sizeof tmp);
+	e->chunk = (int)ci;
+	e->stage = stage;
+	e->seq = t ? t->seq : UINT64_MAX;
+	char where[160];
+	int n = snprintf(where, sizeof where, "chunk %u '%s'", ci, c->name ? c->name : "");
+	if (stage >= 0)
+		n += snprintf(where + n, sizeof where - (size_t)n, " stage %d '%s'", stage,
+			      p->cfg->stages[stage].name ? p->cfg->stages[stage].name : "");
+	if (t)
+		snprintf(where + n, sizeof where - (size_t)n, " task %" PRIu64 " (slot %u)", t->seq, t->slot);
+	snprintf(e->msg, sizeof e->msg, "%s: %s", where, tmp);
+}
+
+static int rec_stage(struct btrt_chunk_rec *r, uint64_t seq, uint32_t s, uint32_t gpu,
+		     uint64_t a, uint64_t b)
+{
+	if (btrt_vec_reserve((void **)&r->stages, &r->cap_stages, r->n_stages_rec, sizeof *r->stages))
+		return -1;
+	r->stages[r->n_stages_rec++] = (struct btrt_rec_stage){ seq, s, gpu, a, b };
+	return 0;
+}
+
+/* Runs chunk ch's stages on t. Returns 0 or -1 with e located. */
+static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_error *e)
+{
+	const struct btrt_chunk *c = ch->c;
+	const struct btrt_stage *st = ch->p->cfg->stages;
+	btrt_error_clear(e);
+	if (c->body) {
+		if (c->body(c->body_ctx, t, e) == 0)
+			return 0;
+		if (e->kind == BTRT_OK)
+			btrt_error_set(e, BTRT_E_KERNEL, -1, "chunk body failed");
+		locate(e, ch->p, ch->idx, e->stage, t);
+		return -1;
+	}
+	switch (c->pu) {
+	case BTRT_PU_CPU:
+		for (uint32_t k = 0; k < c->n_stages; k++) {
+			uint32_t s = c->first_stage + k;
+			uint64_t a = btrt_now_ns();
+			int rc = st[s].cpu(t);
+			uint64_t b = btrt_now_ns();
+			rec_stage(ch->rec, t->seq, s, 0, a, b);
+			if (rc != 0) {
+				btrt_error_set(e, BTRT_E_KERNEL, rc, "cpu kernel returned %d", rc);
+				locate(e, ch->p, ch->idx, (int)s, t);
+				return -1;
+			}
+		}
+		return 0;
+	case BTRT_PU_VULKAN:
+	case BTRT_PU_CUDA: {
+		memset(ch->gtimes, 0, c->n_stages * sizeof *ch->gtimes);
+		e->stage = -1;
+		int rc = c->pu == BTRT_PU_VULKAN
+			? btrt_vk_chunk_exec(ch->gpu_state, t, ch->gtimes, e)
+			: btrt_cuda_chunk_exec(ch->gpu_state, t, ch->gtimes, e);
+		if (rc != 0) {
+			locate(e, ch->p, ch->idx, e->stage, t);
+			return -1;
+		}
+		for (uint32_t k = 0; k < c->n_stages; k++)
+			if (ch->gtimes[k].end_ns)
+				rec_stage(ch->rec, t->seq, c->first_stage + k, 1,
+					  ch->gtimes[k].start_ns, ch->gtimes[k].end_ns);
+		return 0;
+	}
+	}
+	return -1;
+}
+
+static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
+{
+	const struct btrt_chunk *c = ch->c;
+	struct pipe *p = ch->p;
+	char cs[128];
+	if (p->pin && btrt_pin_self(c->cores, c->n_cores, e)) {
+		cores_str(c, cs, sizeof cs);
+		char tmp[sizeof e->msg];
+		snprintf(tmp, sizeof tmp, "cannot pin dispatcher to cores {%s}: %s", cs, e->msg);
+		memcpy(e->msg, tmp, sizeof tmp);
+		return -1;
+	}
+#ifdef _OPENMP
+	if (c->pu == BTRT_PU_CPU && c->n_cores > 0) {
+		/* The dispatcher is the master of its own libgomp team (libgomp
+		 * keeps one thread pool per master thread): size it to the PU and
+		 * pin every worker to the same cores. */
+		omp_set_dynamic(0);
+		omp_set_num_threads((int)c->n_cores);
+		int bad = 0;
+		if (p->pin) {
+#pragma omp parallel reduction(+ : bad)
+			{
+				struct btrt_error ignored;
+				if (btrt_pin_self(c->cores, c->n_cores, &ignored))
+					bad++;
+			}
+		}
+		if (bad)
+			return btrt_error_set(e, BTRT_E_SYS, 0, "cannot pin %d OpenMP workers", bad);
+	}
+#endif
+	if (c->pu == BTRT_PU_CUDA && !c->body)
+		return btrt_cuda_chunk_init(p->cfg->cuda, p->cfg, ch->idx, &ch->gpu_state, e);
+	return 0;
+}
+
+static void *dispatcher(void *arg)
+{
+	struct chunk_rt *ch = arg;
+	struct pipe *p = ch->p;
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	if (dispatcher_setup(ch, &e)) {
+		locate(&e, p, ch->idx, -1, NULL);
+		pipe_fail(p, &e);
+	}
+	/* release: the setup above (pinning, CUDA stream) happens before the io
+	 * thread starts streaming (it acquires ready). */
+	atomic_fetch_add_explicit(&p->ready, 1, memory_order_release);
+	struct btrt_chunk_rec *r = ch->rec;
+	for (;;) {
+		void *x = btrt_ring_spsc_pop(ch->in, &p->stop);
+		if (!x)
+			break; /* stopped by an error */
+		if (x == BTRT_EOS) {
+			btrt_ring_spsc_push(ch->out, BTRT_EOS, &p->stop);
+			break;
+		}
+		struct btrt_task *t = x;
+		uint64_t a = btrt_now_ns();
+		int rc = chunk_exec(ch, t, &e);
+		uint64_t b = btrt_now_ns();
+		if (btrt_vec_reserve((void **)&r->tasks, &r->cap_tasks, r->n_tasks, sizeof *r->tasks) == 0)
+			r->tasks[r->n_tasks++] = (struct btrt_rec_task){ t->seq, a, b };
+		if (rc) {
+			pipe_fail(p, &e);
+			break;
+		}
+		/* Never waits: every ring has room for the whole pool plus EOS. */
+		if (!btrt_ring_spsc_push(ch->out, t, &p->stop))
+			break;
+	}
+	if (ch->gpu_state && ch->c->pu == BTRT_PU_CUDA) {
+		btrt_cuda_chunk_fini(ch->gpu_state);
+		ch->gpu_state = NULL;
+	}
+	return NULL;
+}
+
+static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *err)
+{
+	if (!cfg->stages || !cfg->n_stages || !cfg->chunks || !cfg->n_chunks)
+		return btrt_error_set(err, BTRT_E_INVAL, 0, "pipeline: no stages or no chunks");
+	if (!cfg->pool || !cfg->io || !cfg->io->load)
+		return btrt_error_set(err, BTRT_E_INVAL, 0, "pipeline: pool and io->load are required");
+	if (cfg->check && !cfg->io->check)
+		return btrt_error_set(err, BTRT_E_INVAL, 0, "pipeline: check requested but io->check is NULL");
+	uint32_t next = 0;
+	for (uint32_t i = 0; i < cfg->n_chunks; i++) {
+		const struct btrt_chunk *c = &cfg->chunks[i];
+		if (c->first_stage != next || c->n_stages == 0 ||
+		    c->first_stage + c->n_stages > cfg->n_stages)
+			return btrt_error_set(err, BTRT_E_INVAL, 0,
+				"pipeline: chunk %u covers stages %u..+%u, expected to start at %u",
+				i, c->first_stage, c->n_stages, next);
+		next += c->n_stages;
+		if (c->n_cores && !c->cores)
+			return btrt_error_set(err, BTRT_E_INVAL, 0, "pipeline: chunk %u has n_cores but no cores", i);
+		if (c->pu == BTRT_PU_VULKAN && (!cfg->vk || btrt_pool_backend(cfg->pool) != BTRT_BACKEND_VULKAN))
+			return btrt_error_set(err, BTRT_E_INVAL, 0,
+				"pipeline: Vulkan chunk %u needs cfg->vk and a Vulkan pool", i);
+		if (c->pu == BTRT_PU_CUDA && (!cfg->cuda || btrt_pool_backend(cfg->pool) != BTRT_BACKEND_CUDA))
+			return btrt_error_set(err, BTRT_E_INVAL, 0,
+				"pipeline: CUDA chunk %u needs cfg->cuda and a CUDA pool", i);
+		if (c->body)
+			continue;
+		for (uint32_t s = c->first_stage; s < c->first_stage + c->n_stages; s++) {
+			const struct btrt_stage *st = &cfg->stages[s];
+			int ok = c->pu == BTRT_PU_CPU ? st->cpu != NULL
+				: c->pu == BTRT_PU_CUDA ? st->cuda != NULL
+				: c->pu == BTRT_PU_VULKAN ? (st->vk && st->n_vk) : 0;
+			if (!ok)
+				return btrt_error_set(err, BTRT_E_INVAL, 0,
+					"pipeline: stage %u '%s' has no kernel for chunk %u's PU kind %d",
+					s, st->name ? st->name : "", i, (int)c->pu);
+		}
+	}
+	if (next != cfg->n_stages)
+		return btrt_error_set(err, BTRT_E_INVAL, 0,
+			"pipeline: chunks cover %u of %u stages", next, cfg->n_stages);
+	return 0;
+}
+
+static int io_rec(struct btrt_run *run, uint64_t seq)
+{
+	while (run->n_io <= seq) {
+		if (btrt_vec_reserve((void **)&run->io, &run->cap_io, run->n_io, sizeof *run->io))
+			return -1;
+		memset(&run->io[run->n_io++], 0, sizeof *run->io);
+	}
+	return 0;
+}
+
+/* Checks a finished task on the io thread. Returns 0 or -1 (p failed). */
+static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	if (t->seq != *expect) {
+		btrt_error_set(&e, BTRT_E_SYS, 0,
+			"internal: task %" PRIu64 " (slot %u) left the pipeline, expected %" PRIu64,
+			t->seq, t->slot, *expect);
+		e.seq = t->seq;
+		pipe_fail(p, &e);
+		return -1;
+	}
+	(*expect)++;
+	uint64_t a = btrt_now_ns();
+	if (cfg->check) {
+		char msg[256] = "";
+		if (cfg->io->check(cfg->io_state, t->seq, t, cfg->check_out, msg, sizeof msg) != 0) {
+			btrt_error_set(&e, BTRT_E_IO, -1, "check of task %" PRIu64 " (slot %u) failed: %s",
+				       t->seq, t->slot, msg);
+			e.seq = t->seq;
+			pipe_fail(p, &e);
+			return -1;
+		}
+	}
+	uint64_t b = btrt_now_ns();
+	if (t->seq < p->run->n_io) {
+		p->run->io[t->seq].check_start = a;
+		p->run->io[t->seq].check_end = b;
+	}
+	p->run->items++;
+	p->run->t_end = b;
+	return 0;
+}
+
+static void io_loop(struct pipe *p)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	struct btrt_pool *pool = cfg->pool;
+	uint32_t n_tasks = btrt_pool_size(pool);
+	struct btrt_ring_spsc *first = &p->rings[0];
+	struct btrt_ring_spsc *done = &p->rings[cfg->n_chunks];
+	uint32_t next_free = 0;
+	uint64_t seq = 0, expect = 0;
+	int eos_sent = 0;
+	struct btrt_error e;
+	p->run->t0 = btrt_now_ns();
+	for (;;) {
+		struct btrt_task *t;
+		if (!eos_sent && next_free < n_tasks) {
+			t = btrt_pool_task(pool, next_free++);
+		} else {
+			void *x = btrt_ring_spsc_pop(done, &p->stop);
+			if (!x || x == BTRT_EOS)
+				return; /* stopped, or drained */
+			t = x;
+			if (finish(p, t, &expect))
+				return;
+			if (eos_sent)
+				continue;
+		}
+		if (cfg->n_items && seq == cfg->n_items) {
+			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
+			eos_sent = 1;
+			continue;
+		}
+		char msg[256] = "";
+		t->seq = seq;
+		if (io_rec(p->run, seq) == 0)
+			p->run->io[seq].load_start = btrt_now_ns();
+		int rc = cfg->io->load(cfg->io_state, seq, t, msg, sizeof msg);
+		if (rc < 0) {
+			btrt_error_clear(&e);
+			btrt_error_set(&e, BTRT_E_IO, rc, "load of task %" PRIu64 " (slot %u) failed: %s",
+				       seq, t->slot, msg);
+			e.seq = seq;
+			pipe_fail(p, &e);
+			return;
+		}
+		if (rc == 0) {
+			p->run->n_io = seq; /* the last record was never loaded */
+			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
+			eos_sent = 1;
+			continue;
+		}
+		if (seq < p->run->n_io)
+			p->run->io[seq].load_end = btrt_now_ns();
+		seq++;
+		/* Never waits (see dispatcher). The ring's release store publishes
+		 * the loaded buffers to chunk 0. */
+		btrt_ring_spsc_push(first, t, &p->stop);
+	}
+}
+
+int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **run_out,
+		      struct btrt_error *err)
+{
+	btrt_error_clear(err);
+	if (run_out)
+		*run_out = NULL;
+	if (validate(cfg, err))
+		return -1;
+	struct pipe p;
+	memset(&p, 0, sizeof p);
+	p.cfg = cfg;
+	atomic_init(&p.stop, 0);
+	atomic_init(&p.ready, 0);
+	pthread_mutex_init(&p.mu, NULL);
+	const char *np = getenv("BTRT_NO_PIN");
+	p.pin = !(np && *np && strcmp(np, "0") != 0);
+	uint32_t nc = cfg->n_chunks;
+	size_t cap = 1;
+	while (cap < (size_t)btrt_pool_size(cfg->pool) + 1)
+		cap <<= 1;
+	p.rings = calloc(nc + 1, sizeof *p.rings);
+	p.ch = calloc(nc, sizeof *p.ch);
+	p.run = btrt_run_alloc(cfg);
+	int rc = -1;
+	uint32_t n_rings = 0;
+	if (!p.rings || !p.ch || !p.run) {
+		btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
+		goto out;
+	}
+	for (; n_rings <= nc; n_rings++)
+		if (btrt_ring_spsc_init(&p.rings[n_rings], cap)) {
+			btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
+			goto out;
+		}
+	for (uint32_t i = 0; i < nc; i++) {
+		struct chunk_rt *ch = &p.ch[i];
+		ch->p = &p;
+		ch->idx = i;
+		ch->c = &cfg->chunks[i];
+		ch->in = &p.rings[i];
+		ch->out = &p.rings[i + 1];
+		ch->rec = &p.run->chunks[i];
+		ch->gtimes = calloc(ch->c->n_stages, sizeof *ch->gtimes);
+		if (!ch->gtimes) {
+			btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
+			goto out;
+		}
+		/* Vulkan command buffers are recorded here, before streaming. */
+		if (ch->c->pu == BTRT_PU_VULKAN && !ch->c->body &&
+		    btrt_vk_chunk_init(cfg->vk, cfg, i, &ch->gpu_state, err)) {
+			locate(err, &p, i, err->stage, NULL);
+			goto out;
+		}
+	}
+	/* Pin the io thread (restored at the end). */
+	cpu_set_t old_set;
+	int restore = 0;
+	if (p.pin && cfg->n_io_cores) {
+		if (pthread_getaffinity_np(pthread_self(), sizeof old_set, &old_set) == 0)
+			restore = 1;
+		if (btrt_pin_self(cfg->io_cores, cfg->n_io_cores, err))
+			goto out;
+	}
+	for (uint32_t i = 0; i < nc; i++) {
+		int e = pthread_create(&p.ch[i].th, NULL, dispatcher, &p.ch[i]);
+		if (e) {
+			struct btrt_error pe;
+			btrt_error_clear(&pe);
+			btrt_error_set(&pe, BTRT_E_SYS, e, "pthread_create for chunk %u: %s", i, strerror(e));
+			pipe_fail(&p, &pe);
+			break;
+		}
+		p.ch[i].started = 1;
+	}
+	/* Wait until every dispatcher is set up (or one failed). */
+	struct btrt_backoff bo;
+	btrt_backoff_reset(&bo);
+	/* acquire: pairs with the dispatchers' release increments. */
+	while (!atomic_load_explicit(&p.stop, memory_order_relaxed) &&
+	       atomic_load_explicit(&p.ready, memory_order_acquire) < nc)
+		btrt_backoff_wait(&bo);
+	if (!atomic_load_explicit(&p.stop, memory_order_relaxed))
+		io_loop(&p);
+	for (uint32_t i = 0; i < nc; i++)
+		if (p.ch[i].started)
+			pthread_join(p.ch[i].th, NULL);
+	if (restore)
+		pthread_setaffinity_np(pthread_self(), sizeof old_set, &old_set);
+	if (p.failed) {
+		*err = p.err;
+	} else {
+		rc = 0;
+	}
+out:
+	if (p.ch)
+		for (uint32_t i = 0; i < nc; i++) {
+			if (p.ch[i].gpu_state && p.ch[i].c->pu == BTRT_PU_VULKAN)
+				btrt_vk_chunk_fini(p.ch[i].gpu_state);
+			free(p.ch[i].gtimes);
+		}
+	for (uint32_t i = 0; i < n_rings; i++)
+		btrt_ring_spsc_destroy(&p.rings[i]);
+	free(p.rings);
+	free(p.ch);
+	pthread_mutex_destroy(&p.mu);
+	if (run_out)
+		*run_out = p.run;
+	else
+		btrt_run_free(p.run);
+	return rc;
+}

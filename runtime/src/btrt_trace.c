@@ -1,0 +1,267 @@
+/* Run records, summary statistics and Chrome trace-event JSON. */
+#include "btrt_internal.h"
+#include "btrt_trace.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
+{
+	struct btrt_run *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->app = cfg->app ? cfg->app : "app";
+	r->n_chunks = cfg->n_chunks;
+	r->n_stages = cfg->n_stages;
+	r->chunks = calloc(cfg->n_chunks, sizeof *r->chunks);
+	r->stage_names = calloc(cfg->n_stages, sizeof *r->stage_names);
+	if (!r->chunks || !r->stage_names) {
+		btrt_run_free(r);
+		return NULL;
+	}
+	for (uint32_t s = 0; s < cfg->n_stages; s++)
+		r->stage_names[s] = cfg->stages[s].name ? cfg->stages[s].name : "";
+	for (uint32_t c = 0; c < cfg->n_chunks; c++) {
+		r->chunks[c].name = cfg->chunks[c].name ? cfg->chunks[c].name : "";
+		r->chunks[c].pu = cfg->chunks[c].pu;
+		r->chunks[c].first_stage = cfg->chunks[c].first_stage;
+		r->chunks[c].n_stages = cfg->chunks[c].n_stages;
+	}
+	return r;
+}
+
+void btrt_run_free(struct btrt_run *r)
+{
+	if (!r)
+		return;
+	if (r->chunks)
+		for (uint32_t c = 0; c < r->n_chunks; c++) {
+			free(r->chunks[c].tasks);
+			free(r->chunks[c].stages);
+		}
+	free(r->chunks);
+	free(r->stage_names);
+	free(r->io);
+	free(r);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of a sorted sample. */
+static double pct(const uint64_t *v, uint64_t n, double q)
+{
+	uint64_t k = (uint64_t)(q * (double)n + 0.999999);
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return (double)v[k - 1];
+}
+
+void btrt_summarize(uint64_t *v, uint64_t n, struct btrt_summary *o)
+{
+	memset(o, 0, sizeof *o);
+	if (n == 0)
+		return;
+	qsort(v, n, sizeof *v, cmp_u64);
+	double sum = 0;
+	for (uint64_t i = 0; i < n; i++)
+		sum += (double)v[i];
+	o->n = n;
+	o->mean_ns = sum / (double)n;
+	o->median_ns = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	o->p90_ns = pct(v, n, 0.90);
+	o->p99_ns = pct(v, n, 0.99);
+	o->min_ns = (double)v[0];
+	o->max_ns = (double)v[n - 1];
+}
+
+uint64_t btrt_run_items(const struct btrt_run *r) { return r->items; }
+uint64_t btrt_run_wall_ns(const struct btrt_run *r) { return r->t_end > r->t0 ? r->t_end - r->t0 : 0; }
+uint32_t btrt_run_chunks(const struct btrt_run *r) { return r->n_chunks; }
+
+int btrt_run_chunk_summary(const struct btrt_run *r, uint32_t c, struct btrt_summary *o)
+{
+	memset(o, 0, sizeof *o);
+	if (c >= r->n_chunks)
+		return -1;
+	const struct btrt_chunk_rec *cr = &r->chunks[c];
+	uint64_t *v = malloc((cr->n_tasks + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < cr->n_tasks; i++)
+		v[i] = cr->tasks[i].end - cr->tasks[i].start;
+	btrt_summarize(v, cr->n_tasks, o);
+	free(v);
+	return 0;
+}
+
+int btrt_run_stage_summary(const struct btrt_run *r, uint32_t s, struct btrt_summary *o, int *gpu)
+{
+	memset(o, 0, sizeof *o);
+	for (uint32_t c = 0; c < r->n_chunks; c++) {
+		const struct btrt_chunk_rec *cr = &r->chunks[c];
+		if (s < cr->first_stage || s >= cr->first_stage + cr->n_stages)
+			continue;
+		uint64_t *v = malloc((cr->n_stages_rec + 1) * sizeof *v);
+		if (!v)
+			return -1;
+		uint64_t n = 0;
+		int g = 0;
+		for (size_t i = 0; i < cr->n_stages_rec; i++)
+			if (cr->stages[i].stage == s) {
+				v[n++] = cr->stages[i].end - cr->stages[i].start;
+				g |= (int)cr->stages[i].gpu;
+			}
+		btrt_summarize(v, n, o);
+		free(v);
+		if (gpu)
+			*gpu = g;
+		return n ? 0 : -1;
+	}
+	return -1;
+}
+
+int btrt_run_latency_summary(const struct btrt_run *r, struct btrt_summary *o)
+{
+	uint64_t *v = malloc((r->n_io + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	uint64_t n = 0;
+	for (size_t i = 0; i < r->n_io; i++)
+		if (r->io[i].check_end)
+			v[n++] = r->io[i].check_end - r->io[i].load_start;
+	btrt_summarize(v, n, o);
+	free(v);
+	return 0;
+}
+
+static void print_sum(FILE *out, const char *what, const struct btrt_summary *s)
+{
+	fprintf(out, "  %-28s n=%-8llu mean %10.2f  median %10.2f  p90 %10.2f  p99 %10.2f us\n",
+		what, (unsigned long long)s->n, s->mean_ns / 1e3, s->median_ns / 1e3,
+		s->p90_ns / 1e3, s->p99_ns / 1e3);
+}
+
+static const char *pu_name(enum btrt_pu_kind k)
+{
+	return k == BTRT_PU_CPU ? "cpu" : k == BTRT_PU_VULKAN ? "vulkan" : "cuda";
+}
+
+void btrt_run_print(const struct btrt_run *r, FILE *out)
+{
+	uint64_t wall = btrt_run_wall_ns(r);
+	fprintf(out, "%s: %llu items in %.3f ms, %.2f items/s, %.2f us/item\n", r->app,
+		(unsigned long long)r->items, (double)wall / 1e6,
+		wall ? (double)r->items * 1e9 / (double)wall : 0.0,
+		r->items ? (double)wall / 1e3 / (double)r->items : 0.0);
+	struct btrt_summary s;
+	char what[96];
+	for (uint32_t c = 0; c < r->n_chunks; c++) {
+		btrt_run_chunk_summary(r, c, &s);
+		snprintf(what, sizeof what, "chunk %u %s (%s)", c, r->chunks[c].name, pu_name(r->chunks[c].pu));
+		print_sum(out, what, &s);
+	}
+	for (uint32_t st = 0; st < r->n_stages; st++) {
+		int gpu = 0;
+		if (btrt_run_stage_summary(r, st, &s, &gpu))
+			continue;
+		snprintf(what, sizeof what, "stage %u %s%s", st, r->stage_names[st], gpu ? " [gpu]" : "");
+		print_sum(out, what, &s);
+	}
+	btrt_run_latency_summary(r, &s);
+	print_sum(out, "latency (load..check)", &s);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void ev(FILE *f, int *first, const char *name, uint32_t tid, uint64_t t0,
+	       uint64_t a, uint64_t b, uint64_t seq)
+{
+	if (a < t0)
+		a = t0;
+	if (b < a)
+		b = a;
+	fprintf(f, "%s\n{\"name\":", *first ? "" : ",");
+	*first = 0;
+	json_str(f, name);
+	fprintf(f, ",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"seq\":%llu}}",
+		tid, (double)(a - t0) / 1e3, (double)(b - a) / 1e3, (unsigned long long)seq);
+}
+
+static void track(FILE *f, int *first, uint32_t tid, const char *name)
+{
+	fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":",
+		*first ? "" : ",", tid);
+	*first = 0;
+	json_str(f, name);
+	fprintf(f, "}}");
+	fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+		tid, tid);
+}
+
+int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt_error *err)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path, strerror(errno));
+	uint64_t t0 = r->t0;
+	int first = 1;
+	char name[160];
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"app\":");
+	json_str(f, r->app);
+	fprintf(f, "},\"traceEvents\":[");
+	fprintf(f, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":");
+	json_str(f, r->app);
+	fprintf(f, "}}");
+	first = 0;
+	/* tid 0: io thread; 1 + c: chunk c; 1001 + c: GPU of chunk c. */
+	track(f, &first, 0, "io (load, check)");
+	for (size_t i = 0; i < r->n_io; i++) {
+		if (r->io[i].load_end)
+			ev(f, &first, "load", 0, t0, r->io[i].load_start, r->io[i].load_end, i);
+		if (r->io[i].check_end)
+			ev(f, &first, "check", 0, t0, r->io[i].check_start, r->io[i].check_end, i);
+	}
+	for (uint32_t c = 0; c < r->n_chunks; c++) {
+		const struct btrt_chunk_rec *cr = &r->chunks[c];
+		snprintf(name, sizeof name, "chunk %u %s (%s)", c, cr->name, pu_name(cr->pu));
+		track(f, &first, 1 + c, name);
+		int has_gpu = 0;
+		for (size_t i = 0; i < cr->n_tasks; i++) {
+			snprintf(name, sizeof name, "task %llu", (unsigned long long)cr->tasks[i].seq);
+			ev(f, &first, name, 1 + c, t0, cr->tasks[i].start, cr->tasks[i].end, cr->tasks[i].seq);
+		}
+		for (size_t i = 0; i < cr->n_stages_rec; i++) {
+			const struct btrt_rec_stage *s = &cr->stages[i];
+			has_gpu |= (int)s->gpu;
+			ev(f, &first, r->stage_names[s->stage], s->gpu ? 1001 + c : 1 + c, t0,
+			   s->start, s->end, s->seq);
+		}
+		if (has_gpu) {
+			snprintf(name, sizeof name, "gpu of chunk %u %s", c, cr->name);
+			track(f, &first, 1001 + c, name);
+		}
+	}
+	fprintf(f, "\n]}\n");
+	if (fclose(f) != 0)
+		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path, strerror(errno));
+	return 0;
+}

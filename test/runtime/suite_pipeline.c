@@ -1,0 +1,242 @@
+/* CPU-only toy pipelines: 1, 3 and 5 chunks, results and order; end of
+ * input; errors in a kernel, in load and in check stop the pipeline with
+ * the right error and no hang; bad tables; trace output. */
+#include "suites.h"
+#include "toy.h"
+
+#include <btrt_trace.h>
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cores[2];
+
+/* 3 chunks: [scale offset] [square] [mix seal]. */
+static struct btrt_chunk three[3];
+/* 5 chunks, one per stage. */
+static struct btrt_chunk five[5];
+
+static int init(void)
+{
+	test_two_cores(cores);
+	struct btrt_chunk c3[3] = {
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 2, NULL, NULL },
+		{ "mid", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL },
+		{ "little", BTRT_PU_CPU, cores, 2, 3, 2, NULL, NULL },
+	};
+	memcpy(three, c3, sizeof c3);
+	for (int i = 0; i < 5; i++)
+		five[i] = (struct btrt_chunk){ "c", BTRT_PU_CPU, &cores[i % 2], 1, (uint32_t)i, 1, NULL, NULL };
+	return 0;
+}
+
+static void expect_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool, uint64_t items)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, ch, n, pool, items, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	if (rc)
+		fprintf(stderr, "pipeline: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, items);
+	CU_ASSERT_EQUAL(io.next_seq, items);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+}
+
+static void test_one_chunk(void)
+{
+	struct btrt_chunk one = { "all", BTRT_PU_CPU, cores, 2, 0, 5, NULL, NULL };
+	expect_ok(&one, 1, 2, 50);
+}
+
+static void test_three_chunks(void) { expect_ok(three, 3, 4, 300); }
+static void test_five_chunks(void) { expect_ok(five, 5, 6, 300); }
+static void test_pool_of_one(void) { expect_ok(three, 3, 1, 40); }
+
+static void test_end_of_input(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	struct toy_io_state io = { .limit = 77, .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 0, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, 77);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+}
+
+static void test_kernel_error(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.fail_seq = 37;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, five, 5, 6, 1000, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_KERNEL);
+	CU_ASSERT_EQUAL(err.code, 42);
+	CU_ASSERT_EQUAL(err.chunk, 2);
+	CU_ASSERT_EQUAL(err.stage, 2);
+	CU_ASSERT_EQUAL(err.seq, 37);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "chunk 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "stage 2 'square'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "task 37"));
+	CU_ASSERT_TRUE(io.checked <= 37);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	fprintf(stderr, "  (error: %s) ", err.msg);
+}
+
+static void test_kernel_error_first_task(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.fail_seq = 0;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 0, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.chunk, 1);
+	CU_ASSERT_EQUAL(err.seq, 0);
+	CU_ASSERT_EQUAL(io.checked, 0);
+}
+
+static void test_load_error(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	struct toy_io_state io = { .load_fail_seq = 50 };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 0, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.seq, 50);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "planted load failure"));
+}
+
+static void test_check_error(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.corrupt_seq = 20;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 100, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.seq, 20);
+	CU_ASSERT_EQUAL(io.checked, 21);
+}
+
+static void test_bad_tables(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	struct btrt_error err;
+	struct btrt_chunk gap[2] = {
+		{ "a", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL },
+		{ "b", BTRT_PU_CPU, NULL, 0, 3, 2, NULL, NULL },
+	};
+	CU_ASSERT_EQUAL(toy_run(&p, toy_stages_cpu, gap, 2, 2, 10, BTRT_BACKEND_HOST, NULL, NULL, NULL, NULL, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	struct btrt_chunk gpu[1] = { { "g", BTRT_PU_VULKAN, NULL, 0, 0, 5, NULL, NULL } };
+	CU_ASSERT_EQUAL(toy_run(&p, toy_stages_cpu, gpu, 1, 2, 10, BTRT_BACKEND_HOST, NULL, NULL, NULL, NULL, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	int bad_core = 100000;
+	struct btrt_chunk pin[1] = { { "x", BTRT_PU_CPU, &bad_core, 1, 0, 5, NULL, NULL } };
+	CU_ASSERT_EQUAL(toy_run(&p, toy_stages_cpu, pin, 1, 2, 10, BTRT_BACKEND_HOST, NULL, NULL, NULL, NULL, &err), -1);
+	CU_ASSERT_TRUE(err.kind == BTRT_E_INVAL || err.kind == BTRT_E_SYS);
+	CU_ASSERT_EQUAL(err.chunk, 0);
+}
+
+/* A custom chunk body (generated code may use one instead of the table). */
+static int body_ctx_calls;
+static int body(void *ctx, struct btrt_task *t, struct btrt_error *err)
+{
+	int *calls = ctx;
+	(*calls)++;
+	for (uint32_t s = 3; s < 5; s++)
+		if (toy_stages_cpu[s].cpu(t)) {
+			err->stage = (int)s;
+			return btrt_error_set(err, BTRT_E_KERNEL, 1, "body failed");
+		}
+	return 0;
+}
+
+static void test_custom_body(void)
+{
+	struct btrt_chunk ch[2] = {
+		{ "table", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL },
+		{ "body", BTRT_PU_CPU, &cores[1], 1, 3, 2, body, &body_ctx_calls },
+	};
+	body_ctx_calls = 0;
+	expect_ok(ch, 2, 3, 64);
+	CU_ASSERT_EQUAL(body_ctx_calls, 64);
+}
+
+static void test_trace(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	char path[] = "/tmp/btrt_trace_XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 30, BTRT_BACKEND_HOST, NULL, NULL, &io, path, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	FILE *f = fdopen(fd, "r");
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	remove(path);
+	CU_ASSERT_TRUE(n > 100);
+	CU_ASSERT_EQUAL(buf[0], '{');
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"traceEvents\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"name\":\"square\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "chunk 2 little (cpu)"));
+}
+
+static void test_summary(void)
+{
+	uint64_t v[100];
+	for (int i = 0; i < 100; i++)
+		v[i] = (uint64_t)(100 - i) * 10; /* 10 .. 1000 */
+	struct btrt_summary s;
+	btrt_summarize(v, 100, &s);
+	CU_ASSERT_EQUAL(s.n, 100);
+	CU_ASSERT_DOUBLE_EQUAL(s.mean_ns, 505.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.median_ns, 505.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.p90_ns, 900.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.p99_ns, 990.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.min_ns, 10.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.max_ns, 1000.0, 1e-9);
+	btrt_summarize(v, 0, &s);
+	CU_ASSERT_EQUAL(s.n, 0);
+}
+
+int suite_pipeline_register(void)
+{
+	CU_pSuite s = CU_add_suite("pipeline", init, NULL);
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "one chunk", test_one_chunk) ||
+	    !CU_add_test(s, "three chunks, in order", test_three_chunks) ||
+	    !CU_add_test(s, "five chunks, in order", test_five_chunks) ||
+	    !CU_add_test(s, "pool of one TaskObject", test_pool_of_one) ||
+	    !CU_add_test(s, "end of input drains", test_end_of_input) ||
+	    !CU_add_test(s, "kernel error mid-stream", test_kernel_error) ||
+	    !CU_add_test(s, "kernel error on the first task", test_kernel_error_first_task) ||
+	    !CU_add_test(s, "load error", test_load_error) ||
+	    !CU_add_test(s, "check error", test_check_error) ||
+	    !CU_add_test(s, "bad tables", test_bad_tables) ||
+	    !CU_add_test(s, "custom chunk body", test_custom_body) ||
+	    !CU_add_test(s, "trace file", test_trace) ||
+	    !CU_add_test(s, "summary statistics", test_summary))
+		return -1;
+	return 0;
+}

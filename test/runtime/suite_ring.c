@@ -1,0 +1,139 @@
+/* SPSC ring: capacity rules, wrap-around, full/empty, and 10^7 items
+ * across two pinned threads with sequence checks. */
+#include "suites.h"
+
+#include <btrt_pipeline.h>
+#include <btrt_ring.h>
+#include <CUnit/CUnit.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef BTRT_TEST_RING_ITEMS
+#define BTRT_TEST_RING_ITEMS 10000000ull
+#endif
+
+#define P(i) ((void *)(uintptr_t)(i))
+
+static void test_init_capacity(void)
+{
+	struct btrt_ring_spsc r;
+	CU_ASSERT_EQUAL(btrt_ring_spsc_init(&r, 0), -1);
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	CU_ASSERT_EQUAL(btrt_ring_spsc_init(&r, 6), -1);
+	CU_ASSERT_EQUAL(btrt_ring_spsc_init(&r, 1), 0);
+	CU_ASSERT_EQUAL(btrt_ring_spsc_capacity(&r), 1);
+	CU_ASSERT_TRUE(btrt_ring_spsc_try_push(&r, P(5)));
+	CU_ASSERT_FALSE(btrt_ring_spsc_try_push(&r, P(6)));
+	CU_ASSERT_PTR_EQUAL(btrt_ring_spsc_try_pop(&r), P(5));
+	CU_ASSERT_PTR_NULL(btrt_ring_spsc_try_pop(&r));
+	btrt_ring_spsc_destroy(&r);
+}
+
+static void test_layout(void)
+{
+	struct btrt_ring_spsc r;
+	uintptr_t h = (uintptr_t)&r.head, t = (uintptr_t)&r.tail, s = (uintptr_t)&r.slots;
+	CU_ASSERT_TRUE(h / BTRT_CACHE_LINE != t / BTRT_CACHE_LINE);
+	CU_ASSERT_TRUE(s / BTRT_CACHE_LINE != t / BTRT_CACHE_LINE);
+	CU_ASSERT_TRUE(s / BTRT_CACHE_LINE != h / BTRT_CACHE_LINE);
+	CU_ASSERT_EQUAL(sizeof r % BTRT_CACHE_LINE, 0);
+}
+
+static void test_wrap_around(void)
+{
+	struct btrt_ring_spsc r;
+	CU_ASSERT_EQUAL_FATAL(btrt_ring_spsc_init(&r, 4), 0);
+	uintptr_t next_in = 1, next_out = 1;
+	/* Uneven fill levels so the indices cross the mask at every offset. */
+	for (int round = 0; round < 1000; round++) {
+		int fill = 1 + round % 4;
+		for (int k = 0; k < fill; k++)
+			CU_ASSERT_TRUE(btrt_ring_spsc_try_push(&r, P(next_in++)));
+		if (fill == 4)
+			CU_ASSERT_FALSE(btrt_ring_spsc_try_push(&r, P(999999)));
+		CU_ASSERT_EQUAL(btrt_ring_spsc_size(&r), (size_t)fill);
+		int drain = fill - (round % 2);
+		for (int k = 0; k < drain; k++)
+			CU_ASSERT_PTR_EQUAL(btrt_ring_spsc_try_pop(&r), P(next_out++));
+		while (btrt_ring_spsc_size(&r) > 0)
+			CU_ASSERT_PTR_EQUAL(btrt_ring_spsc_try_pop(&r), P(next_out++));
+		CU_ASSERT_PTR_NULL(btrt_ring_spsc_try_pop(&r));
+	}
+	CU_ASSERT_EQUAL(next_in, next_out);
+	CU_ASSERT_TRUE(next_in > 2000);
+	btrt_ring_spsc_destroy(&r);
+}
+
+struct xfer {
+	struct btrt_ring_spsc ring;
+	int core;
+	uint64_t n;
+	uint64_t errors;
+	atomic_int stop;
+};
+
+static void *producer(void *arg)
+{
+	struct xfer *x = arg;
+	btrt_pin_self(&x->core, 1, NULL);
+	for (uint64_t i = 1; i <= x->n; i++)
+		if (!btrt_ring_spsc_push(&x->ring, P(i), &x->stop))
+			break;
+	return NULL;
+}
+
+static void test_two_threads(void)
+{
+	static struct xfer x; /* cache-line aligned members: keep off the stack */
+	int cores[2];
+	test_two_cores(cores);
+	CU_ASSERT_EQUAL_FATAL(btrt_ring_spsc_init(&x.ring, 1024), 0);
+	x.n = BTRT_TEST_RING_ITEMS;
+	x.core = cores[0];
+	x.errors = 0;
+	atomic_init(&x.stop, 0);
+	pthread_t th;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, producer, &x), 0);
+	btrt_pin_self(&cores[1], 1, NULL);
+	for (uint64_t i = 1; i <= x.n; i++) {
+		void *p = btrt_ring_spsc_pop(&x.ring, NULL);
+		if (p != P(i)) {
+			x.errors++;
+			if (x.errors < 5)
+				fprintf(stderr, "ring: got %p, expected item %llu\n", p, (unsigned long long)i);
+		}
+	}
+	pthread_join(th, NULL);
+	CU_ASSERT_EQUAL(x.errors, 0);
+	CU_ASSERT_PTR_NULL(btrt_ring_spsc_try_pop(&x.ring));
+	btrt_ring_spsc_destroy(&x.ring);
+}
+
+static void test_stop_unblocks(void)
+{
+	struct btrt_ring_spsc r;
+	atomic_int stop;
+	atomic_init(&stop, 1);
+	CU_ASSERT_EQUAL_FATAL(btrt_ring_spsc_init(&r, 2), 0);
+	CU_ASSERT_PTR_NULL(btrt_ring_spsc_pop(&r, &stop));
+	CU_ASSERT_TRUE(btrt_ring_spsc_push(&r, P(1), &stop));
+	CU_ASSERT_TRUE(btrt_ring_spsc_push(&r, P(2), &stop));
+	CU_ASSERT_FALSE(btrt_ring_spsc_push(&r, P(3), &stop));
+	btrt_ring_spsc_destroy(&r);
+}
+
+int suite_ring_register(void)
+{
+	CU_pSuite s = CU_add_suite("ring", NULL, NULL);
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "init and capacity", test_init_capacity) ||
+	    !CU_add_test(s, "cache-line layout", test_layout) ||
+	    !CU_add_test(s, "wrap-around", test_wrap_around) ||
+	    !CU_add_test(s, "stop unblocks waits", test_stop_unblocks) ||
+	    !CU_add_test(s, "items across two pinned threads", test_two_threads))
+		return -1;
+	return 0;
+}

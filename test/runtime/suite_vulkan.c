@@ -1,0 +1,174 @@
+/* CPU+Vulkan toy pipelines (llvmpipe in CI; any device via BTRT_VK_DEVICE):
+ * results in order with 1, 3 and 5 chunks, GPU tracks in the trace,
+ * clean under validation when BTRT_VK_VALIDATION=1. Skips (77) without a
+ * Vulkan device. */
+#include "suites.h"
+#include "toy.h"
+
+#include <btc_config.h>
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if BTC_HAVE_VULKAN
+#include <btrt_vk.h>
+
+#include "scale.spv.h"
+#include "offset.spv.h"
+#include "square.spv.h"
+#include "mix.spv.h"
+#include "seal.spv.h"
+
+static struct btrt_vk *vk;
+static struct btrt_stage stages[TOY_N_STAGES];
+static uint32_t push[2];
+static struct btrt_vk_dispatch disp[TOY_N_STAGES];
+static struct toy_params params;
+static int cores[2];
+
+static const struct btrt_vk_shader shaders[TOY_N_STAGES] = {
+	{ "scale", scale_spv, sizeof scale_spv, NULL },
+	{ "offset", offset_spv, sizeof offset_spv, NULL },
+	{ "square", square_spv, sizeof square_spv, NULL },
+	{ "mix", mix_spv, sizeof mix_spv, NULL },
+	{ "seal", seal_spv, sizeof seal_spv, NULL },
+};
+
+static int cleanup(void)
+{
+	btrt_vk_destroy(vk);
+	vk = NULL;
+	return 0;
+}
+
+static void run_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool, uint64_t items, const char *trace)
+{
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&params, stages, ch, n, pool, items, BTRT_BACKEND_VULKAN, vk, NULL, &io, trace, &err);
+	if (rc)
+		fprintf(stderr, "vulkan pipeline: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, items);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	CU_ASSERT_EQUAL(btrt_vk_validation_errors(vk), 0);
+}
+
+static void test_gpu_only(void)
+{
+	struct btrt_chunk ch = { "gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 5, NULL, NULL };
+	run_ok(&ch, 1, 2, 20, NULL);
+}
+
+static void test_three_chunks(void)
+{
+	struct btrt_chunk ch[3] = {
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
+		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL },
+		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL },
+	};
+	char path[] = "/tmp/btrt_vktrace_XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	run_ok(ch, 3, 3, 60, path);
+	FILE *f = fdopen(fd, "r");
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	remove(path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "gpu of chunk 1"));
+}
+
+static void test_five_chunks(void)
+{
+	struct btrt_chunk ch[5] = {
+		{ "c0", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
+		{ "g1", BTRT_PU_VULKAN, &cores[1], 1, 1, 1, NULL, NULL },
+		{ "c2", BTRT_PU_CPU, &cores[0], 1, 2, 1, NULL, NULL },
+		{ "g3", BTRT_PU_VULKAN, &cores[1], 1, 3, 1, NULL, NULL },
+		{ "c4", BTRT_PU_CPU, cores, 2, 4, 1, NULL, NULL },
+	};
+	run_ok(ch, 5, 4, 60, NULL);
+}
+
+static void test_kernel_error(void)
+{
+	struct toy_params p = params;
+	p.fail_seq = 9;
+	struct btrt_chunk ch[3] = {
+		{ "gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 2, NULL, NULL },
+		{ "cpu", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL },
+		{ "gpu2", BTRT_PU_VULKAN, &cores[0], 1, 3, 2, NULL, NULL },
+	};
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	int rc = toy_run(&p, stages, ch, 3, 3, 100, BTRT_BACKEND_VULKAN, vk, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_KERNEL);
+	CU_ASSERT_EQUAL(err.chunk, 1);
+	CU_ASSERT_EQUAL(err.stage, 2);
+	CU_ASSERT_EQUAL(err.seq, 9);
+}
+
+static void test_memory_kind(void)
+{
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(&params, counts);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(struct toy_task), .n_tasks = 2, .buffers = toy_buffers,
+		.counts = counts, .n_buffers = TOY_N_BUFFERS, .backend = BTRT_BACKEND_VULKAN, .vk = vk,
+	};
+	struct btrt_pool *pool;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(&pool, &pc, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(btrt_pool_buffer_memory(pool, 0), "vk-"));
+	struct btrt_task *t = btrt_pool_task(pool, 1);
+	CU_ASSERT_PTR_NOT_NULL(t->vk_set);
+	CU_ASSERT_PTR_NOT_NULL(t->buffers[TOY_BUF_OUT].host);
+	btrt_pool_print(pool, stderr);
+	btrt_pool_destroy(pool);
+}
+
+int suite_vulkan_register(void)
+{
+	struct btrt_error err;
+	test_two_cores(cores);
+	toy_default_params(&params);
+	params.n = 1000; /* not a multiple of the workgroup size */
+	push[0] = (uint32_t)params.n;
+	push[1] = TOY_OFFSET;
+	memcpy(stages, toy_stages_cpu, sizeof stages);
+	for (uint32_t s = 0; s < TOY_N_STAGES; s++) {
+		disp[s] = (struct btrt_vk_dispatch){ s, { (uint32_t)BTRT_CEIL_DIV(params.n, 64), 1, 1 }, 2, push };
+		stages[s].vk = &disp[s];
+		stages[s].n_vk = 1;
+	}
+	struct btrt_vk_config cfg = {
+		.device = NULL, .validation = -1, .n_buffers = TOY_N_BUFFERS,
+		.shaders = shaders, .n_shaders = TOY_N_STAGES,
+	};
+	if (btrt_vk_create(&vk, &cfg, &err)) {
+		fprintf(stderr, "vulkan: %s\n", err.msg);
+		return err.kind == BTRT_E_NODEV ? 77 : -1;
+	}
+	fprintf(stderr, "vulkan: device %s\n", btrt_vk_device_name(vk));
+	CU_pSuite s = CU_add_suite("vulkan", NULL, cleanup);
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "memory kinds and descriptor sets", test_memory_kind) ||
+	    !CU_add_test(s, "GPU-only chunk", test_gpu_only) ||
+	    !CU_add_test(s, "cpu -> vulkan -> cpu", test_three_chunks) ||
+	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||
+	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error))
+		return -1;
+	return 0;
+}
+#else
+int suite_vulkan_register(void)
+{
+	fprintf(stderr, "vulkan: built without Vulkan\n");
+	return 77;
+}
+#endif

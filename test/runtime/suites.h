@@ -1,0 +1,11 @@
+/* Suites of the runtime test runner; each returns 0 when registered, 77
+ * when the hardware it needs is absent, -1 on a CUnit error. */
+#ifndef RUNTIME_SUITES_H
+#define RUNTIME_SUITES_H
+int suite_ring_register(void);
+int suite_pipeline_register(void);
+int suite_vulkan_register(void);
+int suite_cuda_register(void);
+/* Cores to pin two test threads to: {0, 1} when available, else {0, 0}. */
+void test_two_cores(int cores[2]);
+#endif

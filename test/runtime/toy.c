@@ -1,0 +1,238 @@
+#include "toy.h"
+
+#include <btrt_pool.h>
+#include <btrt_trace.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#define TOY_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define TOY_PARALLEL_FOR
+#endif
+
+const struct btrt_buffer_desc toy_buffers[TOY_N_BUFFERS] = {
+	{ "in", BTRT_U32, 4, BTRT_PLACE_UNIFIED },
+	{ "a", BTRT_U32, 4, BTRT_PLACE_UNIFIED },
+	{ "b", BTRT_U32, 4, BTRT_PLACE_UNIFIED },
+	{ "out", BTRT_U32, 4, BTRT_PLACE_UNIFIED },
+	{ "meta", BTRT_U32, 4, BTRT_PLACE_UNIFIED },
+};
+
+void toy_default_params(struct toy_params *p)
+{
+	p->n = 4096;
+	p->fail_seq = UINT64_MAX;
+	p->fail_code = 42;
+	p->corrupt_seq = UINT64_MAX;
+}
+
+void toy_counts(const struct toy_params *p, size_t c[TOY_N_BUFFERS])
+{
+	c[TOY_BUF_IN] = c[TOY_BUF_A] = c[TOY_BUF_B] = c[TOY_BUF_OUT] = (size_t)p->n;
+	c[TOY_BUF_META] = 4;
+}
+
+void toy_task_bind(struct toy_task *t, const struct toy_params *p)
+{
+	t->params = p;
+	t->in = t->base.buffers[TOY_BUF_IN].host;
+	t->a = t->base.buffers[TOY_BUF_A].host;
+	t->b = t->base.buffers[TOY_BUF_B].host;
+	t->out = t->base.buffers[TOY_BUF_OUT].host;
+	t->meta = t->base.buffers[TOY_BUF_META].host;
+}
+
+int toy_scale_cpu(void *tp)
+{
+	struct toy_task *t = tp;
+	int64_t n = t->params->n;
+	TOY_PARALLEL_FOR
+	for (int64_t i = 0; i < n; i++)
+		t->a[i] = t->in[i] * 3u;
+	t->meta[1]++;
+	return 0;
+}
+
+int toy_offset_cpu(void *tp)
+{
+	struct toy_task *t = tp;
+	int64_t n = t->params->n;
+	TOY_PARALLEL_FOR
+	for (int64_t i = 0; i < n; i++)
+		t->b[i] = t->a[i] + TOY_OFFSET;
+	t->meta[1]++;
+	return 0;
+}
+
+int toy_square_cpu(void *tp)
+{
+	struct toy_task *t = tp;
+	if (t->base.seq == t->params->fail_seq)
+		return t->params->fail_code;
+	int64_t n = t->params->n;
+	TOY_PARALLEL_FOR
+	for (int64_t i = 0; i < n; i++)
+		t->a[i] = t->b[i] * t->b[i];
+	t->meta[1]++;
+	return 0;
+}
+
+int toy_mix_cpu(void *tp)
+{
+	struct toy_task *t = tp;
+	int64_t n = t->params->n;
+	TOY_PARALLEL_FOR
+	for (int64_t i = 0; i < n; i++)
+		t->out[i] = t->a[i] + t->in[i];
+	t->meta[1]++;
+	return 0;
+}
+
+int toy_seal_cpu(void *tp)
+{
+	struct toy_task *t = tp;
+	int64_t n = t->params->n;
+	uint32_t s = t->meta[0];
+	TOY_PARALLEL_FOR
+	for (int64_t i = 0; i < n; i++)
+		t->out[i] ^= s;
+	if (t->base.seq == t->params->corrupt_seq)
+		t->out[n / 2] ^= 1;
+	t->meta[1]++;
+	return 0;
+}
+
+static const uint32_t r_in[] = { TOY_BUF_IN, TOY_BUF_META };
+static const uint32_t w_a[] = { TOY_BUF_A, TOY_BUF_META };
+static const uint32_t r_a[] = { TOY_BUF_A, TOY_BUF_META };
+static const uint32_t w_b[] = { TOY_BUF_B, TOY_BUF_META };
+static const uint32_t r_b[] = { TOY_BUF_B, TOY_BUF_META };
+static const uint32_t r_mix[] = { TOY_BUF_A, TOY_BUF_IN, TOY_BUF_META };
+static const uint32_t w_out[] = { TOY_BUF_OUT, TOY_BUF_META };
+static const uint32_t r_out[] = { TOY_BUF_OUT, TOY_BUF_META };
+
+const struct btrt_stage toy_stages_cpu[TOY_N_STAGES] = {
+	{ .name = "scale", .cpu = toy_scale_cpu, .reads = r_in, .n_reads = 2, .writes = w_a, .n_writes = 2 },
+	{ .name = "offset", .cpu = toy_offset_cpu, .reads = r_a, .n_reads = 2, .writes = w_b, .n_writes = 2 },
+	{ .name = "square", .cpu = toy_square_cpu, .reads = r_b, .n_reads = 2, .writes = w_a, .n_writes = 2 },
+	{ .name = "mix", .cpu = toy_mix_cpu, .reads = r_mix, .n_reads = 3, .writes = w_out, .n_writes = 2 },
+	{ .name = "seal", .cpu = toy_seal_cpu, .reads = r_out, .n_reads = 2, .writes = w_out, .n_writes = 2 },
+};
+
+static void *toy_open(const char *path, const void *params, char *err, size_t errlen)
+{
+	return NULL; /* the tests pass their own state */
+}
+
+static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
+{
+	struct toy_io_state *s = state;
+	struct toy_task *t = task;
+	if (seq == s->load_fail_seq) {
+		snprintf(err, errlen, "planted load failure");
+		return -1;
+	}
+	if (s->limit && seq >= s->limit)
+		return 0;
+	int64_t n = s->p->n;
+	for (int64_t i = 0; i < n; i++)
+		t->in[i] = (uint32_t)(seq * 7 + (uint64_t)i);
+	memset(t->a, 0, (size_t)n * 4);
+	memset(t->b, 0, (size_t)n * 4);
+	memset(t->out, 0, (size_t)n * 4);
+	t->meta[0] = (uint32_t)seq;
+	t->meta[1] = 0;
+	return 1;
+}
+
+static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, char *err, size_t errlen)
+{
+	struct toy_io_state *s = state;
+	const struct toy_task *t = task;
+	if (seq != s->next_seq || t->base.seq != seq)
+		s->order_errors++;
+	s->next_seq = seq + 1;
+	s->checked++;
+	if (t->meta[1] != TOY_N_STAGES) {
+		snprintf(err, errlen, "item %llu: %u stage visits, expected %d",
+			 (unsigned long long)seq, t->meta[1], TOY_N_STAGES);
+		return -1;
+	}
+	for (int64_t i = 0; i < s->p->n; i++) {
+		uint32_t in = (uint32_t)(seq * 7 + (uint64_t)i);
+		uint32_t b = in * 3u + TOY_OFFSET;
+		uint32_t want = (b * b + in) ^ (uint32_t)seq;
+		if (t->out[i] != want) {
+			snprintf(err, errlen, "item %llu: out[%lld] = %u, expected %u",
+				 (unsigned long long)seq, (long long)i, t->out[i], want);
+			return -1;
+		}
+	}
+	if (out)
+		fprintf(out, "%llu ok\n", (unsigned long long)seq);
+	return 0;
+}
+
+static void toy_close(void *state, FILE *out) {}
+
+const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close };
+
+int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
+	    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
+	    uint64_t n_items, enum btrt_backend backend, struct btrt_vk *vk,
+	    struct btrt_cuda *cuda, struct toy_io_state *io_out, const char *trace,
+	    struct btrt_error *err)
+{
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(p, counts);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(struct toy_task),
+		.n_tasks = pool_size,
+		.buffers = toy_buffers,
+		.counts = counts,
+		.n_buffers = TOY_N_BUFFERS,
+		.backend = backend,
+		.vk = vk,
+		.cuda = cuda,
+	};
+	struct btrt_pool *pool;
+	if (btrt_pool_create(&pool, &pc, err))
+		return -1;
+	for (uint32_t i = 0; i < pool_size; i++)
+		toy_task_bind(btrt_pool_task(pool, i), p);
+	struct toy_io_state st = { .p = p, .limit = 0, .load_fail_seq = UINT64_MAX };
+	if (io_out) {
+		st.limit = io_out->limit;
+		st.load_fail_seq = io_out->load_fail_seq;
+	}
+	struct btrt_pipeline_config cfg = {
+		.app = "toy",
+		.stages = stages,
+		.n_stages = TOY_N_STAGES,
+		.chunks = chunks,
+		.n_chunks = n_chunks,
+		.pool = pool,
+		.io = &toy_io,
+		.io_state = &st,
+		.n_items = n_items,
+		.check = 1,
+		.vk = vk,
+		.cuda = cuda,
+	};
+	struct btrt_run *run = NULL;
+	int rc = btrt_pipeline_run(&cfg, &run, err);
+	if (trace && run) {
+		struct btrt_error te;
+		if (btrt_run_write_trace(run, trace, &te))
+			fprintf(stderr, "%s\n", te.msg);
+	}
+	if (getenv("TOY_VERBOSE") && run)
+		btrt_run_print(run, stderr);
+	btrt_run_free(run);
+	btrt_pool_destroy(pool);
+	if (io_out)
+		*io_out = st;
+	return rc;
+}

@@ -1,0 +1,77 @@
+/* The toy app of the runtime tests: 5 stages over u32 buffers, written the
+ * way btc generates apps (struct btrt_task first, typed fields bound to the
+ * pool's buffers). Expected output for item seq, element i:
+ *   in  = seq * 7 + i
+ *   out = (((in * 3) + 11)^2 + in) ^ seq      (u32 arithmetic)
+ * and meta[1] counts stage visits (5 when every stage ran exactly once). */
+#ifndef TOY_H
+#define TOY_H
+
+#include <btrt.h>
+#include <btrt_pipeline.h>
+
+enum toy_buffer {
+	TOY_BUF_IN = 0,
+	TOY_BUF_A = 1,
+	TOY_BUF_B = 2,
+	TOY_BUF_OUT = 3,
+	TOY_BUF_META = 4,
+	TOY_N_BUFFERS = 5
+};
+#define TOY_N_STAGES 5
+#define TOY_OFFSET 11u
+
+struct toy_params {
+	int64_t n;                 /* elements per buffer */
+	uint64_t fail_seq;         /* stage 2 fails on this task (UINT64_MAX: never) */
+	int fail_code;             /* what it returns */
+	uint64_t corrupt_seq;      /* stage 4 writes a wrong value (UINT64_MAX: never) */
+};
+
+struct toy_task {
+	struct btrt_task base;
+	const struct toy_params *params;
+	uint32_t *in, *a, *b, *out, *meta;
+};
+
+extern const struct btrt_buffer_desc toy_buffers[TOY_N_BUFFERS];
+void toy_counts(const struct toy_params *p, size_t counts[TOY_N_BUFFERS]);
+void toy_task_bind(struct toy_task *t, const struct toy_params *p);
+
+/* CPU kernels (OpenMP when built with it). */
+int toy_scale_cpu(void *t);
+int toy_offset_cpu(void *t);
+int toy_square_cpu(void *t);
+int toy_mix_cpu(void *t);
+int toy_seal_cpu(void *t);
+
+/* The io of the toy: loads up to `limit` items (then end of input), fails
+ * to load item load_fail_seq, and checks outputs and their order. */
+struct toy_io_state {
+	const struct toy_params *p;
+	uint64_t limit;            /* load returns 0 at seq == limit */
+	uint64_t load_fail_seq;    /* UINT64_MAX: never */
+	uint64_t checked;          /* number of checks */
+	uint64_t next_seq;         /* expected next checked seq */
+	int order_errors;
+};
+extern const struct btrt_app_io toy_io;
+
+/* Stage table with the CPU kernels and read/write sets; the Vulkan and
+ * CUDA tests copy it and add their kernels. */
+extern const struct btrt_stage toy_stages_cpu[TOY_N_STAGES];
+
+/* Creates a pool (host backend unless vk/cuda given), runs `chunks` over
+ * `n_items` items and checks them. Returns btrt_pipeline_run's result;
+ * err filled; io (if non-NULL) receives the io state. */
+struct btrt_vk;
+struct btrt_cuda;
+int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
+	    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
+	    uint64_t n_items, enum btrt_backend backend, struct btrt_vk *vk,
+	    struct btrt_cuda *cuda, struct toy_io_state *io, const char *trace,
+	    struct btrt_error *err);
+
+void toy_default_params(struct toy_params *p);
+
+#endif
