@@ -123,6 +123,9 @@ void btc_app_free(struct btc_app *app)
 	free(app->cpu_sources);
 	free(app->cuda_sources);
 	free(app->includes);
+	for (int i = 0; i < app->n_libs; i++)
+		free(app->libs[i]);
+	free(app->libs);
 	free(app->params);
 	free(app->buffers);
 	free(app->stages);
@@ -454,8 +457,8 @@ static char **load_paths(struct loader *l, yaml_node_t *n, const char *what,
 
 static void load_sources(struct loader *l, yaml_node_t *n)
 {
-	static const char *const keys[] = {"cpu", "cuda", "include", NULL};
-	yaml_node_t *v[3];
+	static const char *const keys[] = {"cpu", "cuda", "include", "libs", NULL};
+	yaml_node_t *v[4];
 	struct btc_app *app = l->app;
 	btc_yaml_map(&l->y, n, "sources", keys, v, l->d);
 	if (v[0])
@@ -464,6 +467,16 @@ static void load_sources(struct loader *l, yaml_node_t *n)
 		app->cuda_sources = load_paths(l, v[1], "cuda sources", &app->n_cuda_sources, false);
 	if (v[2])
 		app->includes = load_paths(l, v[2], "include", &app->n_includes, true);
+	int len;
+	if (v[3] && btc_yaml_seq(&l->y, v[3], "libs", &len, l->d)) {
+		app->libs = btc_xcalloc((size_t)len, sizeof(char *));
+		for (int i = 0; i < len; i++) {
+			const char *lib;
+			if (btc_yaml_ident(&l->y, btc_yaml_item(&l->y, v[3], i),
+					   "library name", &lib, l->d))
+				app->libs[app->n_libs++] = btc_xstrdup(lib);
+		}
+	}
 }
 
 static void apply_overrides(struct loader *l,

@@ -76,6 +76,8 @@ struct btc_app {
 	char *input;             /* default input path (resolved), or NULL */
 	char **cpu_sources, **cuda_sources, **includes; /* resolved paths */
 	int n_cpu_sources, n_cuda_sources, n_includes;
+	char **libs;             /* system libraries to link ("lzf"), -l names */
+	int n_libs;
 };
 
 /* A `-D name=value` override of a param. */

@@ -5,10 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spawn.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "app.h"
 #include "btc_config.h"
 #include "device.h"
 #include "gen.h"
+#include "plan.h"
 #include "table.h"
 
 #define MAX_OVERRIDES 32
@@ -28,6 +34,17 @@ static const char usage_text[] =
 	"  device DEV          print a device description as YAML ('host' = this machine)\n"
 	"  header APP.yaml [--glsl] [-o FILE]\n"
 	"                      write the TaskObject header (or the GLSL layout) for kernels\n"
+	"  gen APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build]\n"
+	"                      generate the pipeline project (the default action)\n"
+	"\n"
+	"generation options:\n"
+	"  -o, --output DIR    project directory (default build/btc/APP-DEV)\n"
+	"  --chunks SPEC       a schedule to build, e.g. big:0-2,gpu:3-6 (0-based\n"
+	"                      inclusive stage ranges; repeat for several)\n"
+	"  --top K             candidates from the optimizer (default 20)\n"
+	"  --objective O       bt | gapness | latency (default bt)\n"
+	"  --gpu API           cuda | vulkan: the GPU API when the device has both\n"
+	"  --build             also configure and build the project (meson, ninja)\n"
 	"\n"
 	"common options:\n"
 	"  --device DEV        device name from the library, a YAML file, or 'host'\n"
@@ -54,12 +71,18 @@ struct opts {
 	const char *output;
 	enum btc_mode mode;
 	int cpu_groups;
-	bool glsl;
+	bool glsl, build;
+	const char *gpu;
+	const char *chunks[BTC_PLAN_MAX_SPECS];
+	int n_chunks;
+	int top_k;
+	const char *objective;
 	struct btc_param_override overrides[MAX_OVERRIDES];
 	int n_overrides;
 };
 
-enum { OPT_DEVICE = 256, OPT_TABLE, OPT_MODE, OPT_CPU_GROUPS, OPT_GLSL };
+enum { OPT_DEVICE = 256, OPT_TABLE, OPT_MODE, OPT_CPU_GROUPS, OPT_GLSL,
+       OPT_BUILD, OPT_GPU, OPT_CHUNKS, OPT_TOP, OPT_OBJECTIVE };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -69,6 +92,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"mode", required_argument, NULL, OPT_MODE},
 		{"cpu-groups", required_argument, NULL, OPT_CPU_GROUPS},
 		{"glsl", no_argument, NULL, OPT_GLSL},
+		{"build", no_argument, NULL, OPT_BUILD},
+		{"gpu", required_argument, NULL, OPT_GPU},
+		{"chunks", required_argument, NULL, OPT_CHUNKS},
+		{"top", required_argument, NULL, OPT_TOP},
+		{"objective", required_argument, NULL, OPT_OBJECTIVE},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{0, 0, 0, 0},
@@ -85,6 +113,23 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_TABLE: o->table = optarg; break;
 		case 'o': o->output = optarg; break;
 		case OPT_GLSL: o->glsl = true; break;
+		case OPT_BUILD: o->build = true; break;
+		case OPT_GPU: o->gpu = optarg; break;
+		case OPT_OBJECTIVE: o->objective = optarg; break;
+		case OPT_CHUNKS:
+			if (o->n_chunks == BTC_PLAN_MAX_SPECS) {
+				fprintf(stderr, "btc: at most %d --chunks\n", BTC_PLAN_MAX_SPECS);
+				return 2;
+			}
+			o->chunks[o->n_chunks++] = optarg;
+			break;
+		case OPT_TOP:
+			o->top_k = (int)strtol(optarg, &end, 10);
+			if (*end || o->top_k < 1 || o->top_k > 1000) {
+				fprintf(stderr, "btc: --top must be 1..1000, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case OPT_MODE:
 			if (!btc_mode_parse(optarg, &o->mode)) {
 				fprintf(stderr, "btc: --mode must be isolated or interference, not '%s'\n", optarg);
@@ -351,6 +396,156 @@ static int cmd_header(int argc, char **argv)
 	return ok ? 0 : 1;
 }
 
+/* Runs argv (PATH lookup), waits, returns its exit status (or 127). */
+static int run_command(char *const argv[])
+{
+	for (int i = 0; argv[i]; i++)
+		fprintf(stderr, "%s%s", i ? " " : "+ ", argv[i]);
+	fputc('\n', stderr);
+	pid_t pid;
+	extern char **environ;
+	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0) {
+		fprintf(stderr, "btc: cannot run %s: %s\n", argv[0], strerror(errno));
+		return 127;
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Is `prog` an executable on PATH (or a path)? */
+static bool have_program(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	const char *path = getenv("PATH");
+	char *copy = btc_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+	bool found = false;
+	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = btc_xasprintf("%s/%s", dir, prog);
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+/* Configures and builds a generated project, cross-building when the
+ * device is not this machine's architecture. Where the toolchain is
+ * absent (an Android NDK here) prints the exact commands instead. */
+static int build_project(const char *dir, const struct btc_device *dev)
+{
+	struct utsname u;
+	const char *host_arch = uname(&u) == 0 ? u.machine : "x86_64";
+	char *build = btc_xasprintf("%s/build", dir);
+	char *cross = NULL;
+	bool runnable = true;
+	if (strcmp(dev->arch, host_arch) || !strcmp(dev->os, "android")) {
+		if (!dev->cross_file) {
+			fprintf(stderr, "btc: device '%s' (%s) has no cross_file to build with\n",
+				dev->name, dev->arch);
+			free(build);
+			return 1;
+		}
+		cross = btc_xasprintf("%s/%s", BTC_SOURCE_ROOT, dev->cross_file);
+		/* The cross file's C compiler must exist; the Android NDK's does not here. */
+		runnable = !strcmp(dev->os, "linux") && have_program("aarch64-linux-gnu-gcc");
+	}
+	if (!runnable) {
+		printf("The %s toolchain is not installed here; build the project on a machine that has it with:\n"
+		       "  meson setup %s %s --cross-file %s\n  ninja -C %s\n",
+		       dev->os, build, dir, cross, build);
+		free(build);
+		free(cross);
+		return 0;
+	}
+	int rc;
+	if (access(build, F_OK) == 0) {
+		char *argv[] = {"meson", "setup", "--reconfigure", build, (char *)dir,
+				cross ? "--cross-file" : NULL, cross, NULL};
+		rc = run_command(argv);
+	} else {
+		char *argv[] = {"meson", "setup", build, (char *)dir,
+				cross ? "--cross-file" : NULL, cross, NULL};
+		rc = run_command(argv);
+	}
+	if (rc == 0) {
+		char *argv[] = {"ninja", "-C", build, NULL};
+		rc = run_command(argv);
+	}
+	free(build);
+	free(cross);
+	return rc ? 1 : 0;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.n_positional != 1 || !o.device) {
+		fputs("usage: btc gen APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build]\n", stderr);
+		return 2;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(o.positional[0], NULL, o.overrides,
+					   o.n_overrides, &d);
+	struct btc_device *dev = load_device(&o, &d);
+	struct btc_table *t = NULL;
+	if (app && dev && o.table)
+		t = btc_table_load(o.table, NULL, app, dev, o.mode, &d);
+	struct btc_plan_options po;
+	btc_plan_options_init(&po);
+	po.mode = o.mode;
+	po.gpu = o.gpu;
+	if (o.top_k)
+		po.sched.top_k = o.top_k;
+	if (o.objective && btc_sched_objective_parse(o.objective, &po.sched.objective)) {
+		btc_error(&d, (struct btc_loc){0}, "--objective must be bt, gapness or latency, not '%s'",
+			  o.objective);
+	}
+	for (int i = 0; i < o.n_chunks; i++)
+		po.specs[po.n_specs++] = o.chunks[i];
+	struct btc_gen_schedule *scheds = NULL;
+	int n_scheds = 0;
+	char *provenance = NULL;
+	struct btc_gen_ctx ctx = {0};
+	char *dir = NULL;
+	if (!app || !dev || (o.table && !t) || d.errors)
+		goto out;
+	if (!btc_plan(app, dev, t, o.table, &po, &scheds, &n_scheds, &provenance, &d))
+		goto out;
+	ctx = (struct btc_gen_ctx){app, dev, scheds, n_scheds, NULL, 0, provenance};
+	bool has_vk = false;
+	for (int u = 0; u < dev->n_pus; u++)
+		has_vk |= dev->pus[u].kind == BTC_BACKEND_VULKAN;
+	if (has_vk && !btc_gen_compile_shaders(&ctx, &d))
+		goto out;
+	dir = o.output ? btc_xstrdup(o.output)
+		       : btc_xasprintf("build/btc/%s-%s", app->name, dev->name);
+	if (!btc_gen_project(&ctx, dir, &d))
+		goto out;
+	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
+	       n_scheds == 1 ? "" : "s", scheds[0].baseline ? "baselines" : "candidates + baselines",
+	       ctx.n_shaders, ctx.n_shaders == 1 ? "" : "s");
+	if (o.build && build_project(dir, dev))
+		btc_error(&d, (struct btc_loc){dir, 0, 0}, "building the generated project failed");
+out:
+	btc_gen_free_shaders(&ctx);
+	free(dir);
+	free(scheds);
+	free(provenance);
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
+	return d.errors ? 1 : 0;
+}
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -361,6 +556,7 @@ static const struct command commands[] = {
 	{"devices", cmd_devices},
 	{"device", cmd_device},
 	{"header", cmd_header},
+	{"gen", cmd_gen},
 };
 
 int btc_cli_main(int argc, char **argv)
@@ -382,6 +578,10 @@ int btc_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
+	/* The default action: `btc APP.yaml --device DEV ...` generates. */
+	size_t n = strlen(argv[1]);
+	if (n > 5 && !strcmp(argv[1] + n - 5, ".yaml"))
+		return cmd_gen(argc, argv);
 	fprintf(stderr, "btc: unknown command '%s' (see btc --help)\n", argv[1]);
 	return 2;
 }

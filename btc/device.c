@@ -53,8 +53,8 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
 	static const char *const keys[] = {
 		"!name", "!kind", "cores", "core_type", "max_freq_mhz", "gpu",
 		"select", "subgroup_size", "unified_memory", "cpu_backed",
-		"table_column", NULL};
-	yaml_node_t *v[11];
+		"table_column", "compute_capability", NULL};
+	yaml_node_t *v[12];
 	const char *s;
 	if (!btc_yaml_map(y, n, "PU", keys, v, d) && !v[0])
 		return;
@@ -121,6 +121,19 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
 		btc_yaml_bool(y, v[9], "cpu_backed", &pu->cpu_backed, d);
 	if (v[10] && btc_yaml_str(y, v[10], "table_column", &s, d))
 		pu->ref_column = btc_xstrdup(s);
+	if (v[11] && btc_yaml_str(y, v[11], "compute_capability", &s, d)) {
+		int major, minor;
+		char tail;
+		if (sscanf(s, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 ||
+		    major > 20 || minor < 0 || minor > 9)
+			btc_error(d, btc_yaml_loc(y, v[11]),
+				  "compute_capability must look like 8.7, not '%s'", s);
+		else
+			pu->cuda_arch = major * 10 + minor;
+	}
+	if (pu->kind != BTC_BACKEND_CUDA && v[11])
+		btc_error(d, btc_yaml_loc(y, v[11]),
+			  "compute_capability is only for CUDA PUs");
 	if (pu->kind == BTC_BACKEND_CPU && (v[5] || v[6] || v[7] || v[8] || v[9]))
 		btc_error(d, pu->loc,
 			  "CPU PU '%s' cannot have GPU keys (gpu, select, subgroup_size, unified_memory, cpu_backed)",
@@ -348,6 +361,9 @@ void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
 		}
 		if (pu->subgroup_size)
 			fprintf(out, "    subgroup_size: %d\n", pu->subgroup_size);
+		if (pu->cuda_arch)
+			fprintf(out, "    compute_capability: \"%d.%d\"\n", pu->cuda_arch / 10,
+				pu->cuda_arch % 10);
 		if (pu->kind != BTC_BACKEND_CPU)
 			fprintf(out, "    unified_memory: %s\n    cpu_backed: %s\n",
 				pu->unified_memory ? "true" : "false",

@@ -24,6 +24,7 @@ struct btc_pu {
 	char *select;             /* GPU: device selector for the runtime
 				     (index or name substring), or NULL */
 	int subgroup_size;        /* GPU: warp/subgroup width, 0 unknown */
+	int cuda_arch;            /* CUDA: compute capability * 10 (87 = sm_87), 0 unknown */
 	bool unified_memory;      /* GPU shares DRAM with the CPU (SoC) */
 	bool cpu_backed;          /* GPU is emulated on CPU cores (llvmpipe) */
 	char *ref_column;         /* column name in reference-layout tables

@@ -27,9 +27,12 @@ static void report(struct btc_diag *d, struct btc_loc loc, const char *kind,
 {
 	char msg[400];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (loc.file && loc.line > 0)
+	if (loc.file && loc.line > 0 && loc.col > 0)
 		snprintf(d->last, sizeof(d->last), "%s:%d:%d: %s: %s", loc.file,
 			 loc.line, loc.col, kind, msg);
+	else if (loc.file && loc.line > 0)
+		snprintf(d->last, sizeof(d->last), "%s:%d: %s: %s", loc.file,
+			 loc.line, kind, msg);
 	else if (loc.file)
 		snprintf(d->last, sizeof(d->last), "%s: %s: %s", loc.file, kind,
 			 msg);

@@ -220,7 +220,8 @@ typedef int (*cu_count_fn)(int *);
 typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_name_fn)(char *, int, int);
 typedef int (*cu_attr_fn)(int *, int, int);
-enum { CU_ATTR_WARP_SIZE = 10, CU_ATTR_INTEGRATED = 18 };
+enum { CU_ATTR_WARP_SIZE = 10, CU_ATTR_INTEGRATED = 18, CU_ATTR_CC_MAJOR = 75,
+       CU_ATTR_CC_MINOR = 76 };
 
 static void detect_cuda(struct btc_device *dev)
 {
@@ -240,13 +241,15 @@ static void detect_cuda(struct btc_device *dev)
 	int n = 0;
 	if (init && count && get && name && attr && init(0) == 0 && count(&n) == 0) {
 		for (int i = 0; i < n && dev->n_pus < BTC_MAX_PUS; i++) {
-			int d, warp = 0, integrated = 0;
+			int d, warp = 0, integrated = 0, major = 0, minor = 0;
 			char buf[256] = "";
 			if (get(&d, i) != 0)
 				continue;
 			name(buf, sizeof(buf), d);
 			attr(&warp, CU_ATTR_WARP_SIZE, d);
 			attr(&integrated, CU_ATTR_INTEGRATED, d);
+			attr(&major, CU_ATTR_CC_MAJOR, d);
+			attr(&minor, CU_ATTR_CC_MINOR, d);
 			struct btc_pu *pu = &dev->pus[dev->n_pus++];
 			pu->name = n == 1 ? btc_xstrdup("cuda") : btc_xasprintf("cuda%d", i);
 			pu->kind = BTC_BACKEND_CUDA;
@@ -254,6 +257,7 @@ static void detect_cuda(struct btc_device *dev)
 			pu->select = btc_xasprintf("%d", i);
 			pu->subgroup_size = warp;
 			pu->unified_memory = integrated != 0;
+			pu->cuda_arch = major * 10 + minor;
 			pu->ref_column = btc_xstrdup("cuda");
 		}
 	}
