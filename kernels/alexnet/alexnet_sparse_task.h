@@ -23,31 +23,11 @@ enum alexnet_sparse_buffer {
     ALEXNET_SPARSE_BUF_POOL3_OUT = 8,
     ALEXNET_SPARSE_BUF_LOGITS = 9,
     ALEXNET_SPARSE_BUF_PRED = 10,
-    ALEXNET_SPARSE_BUF_CONV1_ROWPTR = 11,
-    ALEXNET_SPARSE_BUF_CONV1_COLIDX = 12,
-    ALEXNET_SPARSE_BUF_CONV1_VAL = 13,
-    ALEXNET_SPARSE_BUF_CONV1_B = 14,
-    ALEXNET_SPARSE_BUF_CONV2_ROWPTR = 15,
-    ALEXNET_SPARSE_BUF_CONV2_COLIDX = 16,
-    ALEXNET_SPARSE_BUF_CONV2_VAL = 17,
-    ALEXNET_SPARSE_BUF_CONV2_B = 18,
-    ALEXNET_SPARSE_BUF_CONV3_ROWPTR = 19,
-    ALEXNET_SPARSE_BUF_CONV3_COLIDX = 20,
-    ALEXNET_SPARSE_BUF_CONV3_VAL = 21,
-    ALEXNET_SPARSE_BUF_CONV3_B = 22,
-    ALEXNET_SPARSE_BUF_CONV4_ROWPTR = 23,
-    ALEXNET_SPARSE_BUF_CONV4_COLIDX = 24,
-    ALEXNET_SPARSE_BUF_CONV4_VAL = 25,
-    ALEXNET_SPARSE_BUF_CONV4_B = 26,
-    ALEXNET_SPARSE_BUF_CONV5_ROWPTR = 27,
-    ALEXNET_SPARSE_BUF_CONV5_COLIDX = 28,
-    ALEXNET_SPARSE_BUF_CONV5_VAL = 29,
-    ALEXNET_SPARSE_BUF_CONV5_B = 30,
-    ALEXNET_SPARSE_BUF_LINEAR_ROWPTR = 31,
-    ALEXNET_SPARSE_BUF_LINEAR_COLIDX = 32,
-    ALEXNET_SPARSE_BUF_LINEAR_VAL = 33,
-    ALEXNET_SPARSE_BUF_LINEAR_B = 34,
-    ALEXNET_SPARSE_N_BUFFERS = 35
+    ALEXNET_SPARSE_BUF_CSR_ROWPTR = 11,
+    ALEXNET_SPARSE_BUF_CSR_COLIDX = 12,
+    ALEXNET_SPARSE_BUF_CSR_VAL = 13,
+    ALEXNET_SPARSE_BUF_BIAS = 14,
+    ALEXNET_SPARSE_N_BUFFERS = 15
 };
 
 /* The TaskObject: one element of the pool that circulates through the pipeline. */
@@ -65,30 +45,10 @@ struct alexnet_sparse_task {
     float *pool3_out;          /* [batch * 64 * 4 * 4], unified */
     float *logits;             /* [batch * 10], unified */
     int32_t *pred;             /* [batch], unified */
-    uint32_t *conv1_rowptr;    /* [16 + 1], unified */
-    uint32_t *conv1_colidx;    /* [16 * 3 * 9], unified */
-    float *conv1_val;          /* [16 * 3 * 9], unified */
-    float *conv1_b;            /* [16], unified */
-    uint32_t *conv2_rowptr;    /* [32 + 1], unified */
-    uint32_t *conv2_colidx;    /* [32 * 16 * 9], unified */
-    float *conv2_val;          /* [32 * 16 * 9], unified */
-    float *conv2_b;            /* [32], unified */
-    uint32_t *conv3_rowptr;    /* [64 + 1], unified */
-    uint32_t *conv3_colidx;    /* [64 * 32 * 9], unified */
-    float *conv3_val;          /* [64 * 32 * 9], unified */
-    float *conv3_b;            /* [64], unified */
-    uint32_t *conv4_rowptr;    /* [64 + 1], unified */
-    uint32_t *conv4_colidx;    /* [64 * 64 * 9], unified */
-    float *conv4_val;          /* [64 * 64 * 9], unified */
-    float *conv4_b;            /* [64], unified */
-    uint32_t *conv5_rowptr;    /* [64 + 1], unified */
-    uint32_t *conv5_colidx;    /* [64 * 64 * 9], unified */
-    float *conv5_val;          /* [64 * 64 * 9], unified */
-    float *conv5_b;            /* [64], unified */
-    uint32_t *linear_rowptr;   /* [10 + 1], unified */
-    uint32_t *linear_colidx;   /* [10 * 1024], unified */
-    float *linear_val;         /* [10 * 1024], unified */
-    float *linear_b;           /* [10], unified */
+    uint32_t *csr_rowptr;      /* [17 + 33 + 65 + 65 + 65 + 11], unified */
+    uint32_t *csr_colidx;      /* [16*3*9 + 32*16*9 + 64*32*9 + 2*64*64*9 + 10*1024], unified */
+    float *csr_val;            /* [16*3*9 + 32*16*9 + 64*32*9 + 2*64*64*9 + 10*1024], unified */
+    float *bias;               /* [16 + 32 + 64 + 64 + 64 + 10], unified */
 };
 
 /* Element count of buffer b for params p. */
@@ -106,30 +66,10 @@ static inline size_t alexnet_sparse_buffer_count(const struct alexnet_sparse_par
     case 8: return (size_t)(p->batch * 64 * 4 * 4);
     case 9: return (size_t)(p->batch * 10);
     case 10: return (size_t)(p->batch);
-    case 11: return (size_t)(16 + 1);
-    case 12: return (size_t)(16 * 3 * 9);
-    case 13: return (size_t)(16 * 3 * 9);
-    case 14: return (size_t)(16);
-    case 15: return (size_t)(32 + 1);
-    case 16: return (size_t)(32 * 16 * 9);
-    case 17: return (size_t)(32 * 16 * 9);
-    case 18: return (size_t)(32);
-    case 19: return (size_t)(64 + 1);
-    case 20: return (size_t)(64 * 32 * 9);
-    case 21: return (size_t)(64 * 32 * 9);
-    case 22: return (size_t)(64);
-    case 23: return (size_t)(64 + 1);
-    case 24: return (size_t)(64 * 64 * 9);
-    case 25: return (size_t)(64 * 64 * 9);
-    case 26: return (size_t)(64);
-    case 27: return (size_t)(64 + 1);
-    case 28: return (size_t)(64 * 64 * 9);
-    case 29: return (size_t)(64 * 64 * 9);
-    case 30: return (size_t)(64);
-    case 31: return (size_t)(10 + 1);
-    case 32: return (size_t)(10 * 1024);
-    case 33: return (size_t)(10 * 1024);
-    case 34: return (size_t)(10);
+    case 11: return (size_t)(17 + 33 + 65 + 65 + 65 + 11);
+    case 12: return (size_t)(16*3*9 + 32*16*9 + 64*32*9 + 2*64*64*9 + 10*1024);
+    case 13: return (size_t)(16*3*9 + 32*16*9 + 64*32*9 + 2*64*64*9 + 10*1024);
+    case 14: return (size_t)(16 + 32 + 64 + 64 + 64 + 10);
     default: return 0;
     }
 }
@@ -147,30 +87,10 @@ static const struct btrt_buffer_desc alexnet_sparse_buffers[ALEXNET_SPARSE_N_BUF
     {"pool3_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
     {"logits", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
     {"pred", BTRT_I32, 4, BTRT_PLACE_UNIFIED},
-    {"conv1_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv1_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv1_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv1_b", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv2_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv2_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv2_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv2_b", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv3_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv3_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv3_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv3_b", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv4_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv4_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv4_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv4_b", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv5_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv5_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"conv5_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"conv5_b", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"linear_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"linear_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
-    {"linear_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
-    {"linear_b", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
+    {"csr_rowptr", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
+    {"csr_colidx", BTRT_U32, 4, BTRT_PLACE_UNIFIED},
+    {"csr_val", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
+    {"bias", BTRT_F32, 4, BTRT_PLACE_UNIFIED},
 };
 
 /* Points the typed fields at t->base.buffers[i].host (after allocation). */
@@ -187,30 +107,10 @@ static inline void alexnet_sparse_task_bind(struct alexnet_sparse_task *t)
     t->pool3_out = (float *)t->base.buffers[8].host;
     t->logits = (float *)t->base.buffers[9].host;
     t->pred = (int32_t *)t->base.buffers[10].host;
-    t->conv1_rowptr = (uint32_t *)t->base.buffers[11].host;
-    t->conv1_colidx = (uint32_t *)t->base.buffers[12].host;
-    t->conv1_val = (float *)t->base.buffers[13].host;
-    t->conv1_b = (float *)t->base.buffers[14].host;
-    t->conv2_rowptr = (uint32_t *)t->base.buffers[15].host;
-    t->conv2_colidx = (uint32_t *)t->base.buffers[16].host;
-    t->conv2_val = (float *)t->base.buffers[17].host;
-    t->conv2_b = (float *)t->base.buffers[18].host;
-    t->conv3_rowptr = (uint32_t *)t->base.buffers[19].host;
-    t->conv3_colidx = (uint32_t *)t->base.buffers[20].host;
-    t->conv3_val = (float *)t->base.buffers[21].host;
-    t->conv3_b = (float *)t->base.buffers[22].host;
-    t->conv4_rowptr = (uint32_t *)t->base.buffers[23].host;
-    t->conv4_colidx = (uint32_t *)t->base.buffers[24].host;
-    t->conv4_val = (float *)t->base.buffers[25].host;
-    t->conv4_b = (float *)t->base.buffers[26].host;
-    t->conv5_rowptr = (uint32_t *)t->base.buffers[27].host;
-    t->conv5_colidx = (uint32_t *)t->base.buffers[28].host;
-    t->conv5_val = (float *)t->base.buffers[29].host;
-    t->conv5_b = (float *)t->base.buffers[30].host;
-    t->linear_rowptr = (uint32_t *)t->base.buffers[31].host;
-    t->linear_colidx = (uint32_t *)t->base.buffers[32].host;
-    t->linear_val = (float *)t->base.buffers[33].host;
-    t->linear_b = (float *)t->base.buffers[34].host;
+    t->csr_rowptr = (uint32_t *)t->base.buffers[11].host;
+    t->csr_colidx = (uint32_t *)t->base.buffers[12].host;
+    t->csr_val = (float *)t->base.buffers[13].host;
+    t->bias = (float *)t->base.buffers[14].host;
 }
 
 int alexnet_sparse_conv1_cpu(struct alexnet_sparse_task *t);

@@ -30,6 +30,27 @@ extern const struct alexnet_layer alexnet_layers[ALEXNET_N_LAYERS];
 /* Weight count of layer l (cout * cin * k * k). */
 size_t alexnet_weight_count(int l);
 
+/* The sparse app keeps the CSR arrays and biases of all six layers in one
+   buffer each (apps/alexnet-sparse.yaml); layer l's part starts at these
+   static offsets (prefix sums of cout + 1, cout * cin * k * k and cout), so
+   the layout does not depend on the sparsity. Row pointers are relative
+   to the layer's part. */
+static inline size_t alexnet_row_offset(int l)
+{
+	static const size_t off[ALEXNET_N_LAYERS + 1] = {0, 17, 50, 115, 180, 245, 256};
+	return off[l];
+}
+static inline size_t alexnet_nz_offset(int l)
+{
+	static const size_t off[ALEXNET_N_LAYERS + 1] = {0, 432, 5040, 23472, 60336, 97200, 107440};
+	return off[l];
+}
+static inline size_t alexnet_bias_offset(int l)
+{
+	static const size_t off[ALEXNET_N_LAYERS + 1] = {0, 16, 48, 112, 176, 240, 250};
+	return off[l];
+}
+
 /* Dense weights, OIHW (linear: 10 x 1024), float32, malloc'ed. */
 struct alexnet_weights {
 	float *w[ALEXNET_N_LAYERS];

@@ -21,7 +21,7 @@ static int sparse_load(void *state, uint64_t seq, void *task, char *err, size_t 
 {
 	struct alexnet_io *s = state;
 	struct alexnet_sparse_task *t = task;
-	int fill = alexnet_io_claim_slot(s, t->base.slot, t->conv1_val);
+	int fill = alexnet_io_claim_slot(s, t->base.slot, t->csr_val);
 	if (fill < 0) {
 		snprintf(err, errlen, "alexnet_sparse: out of memory");
 		return -1;
@@ -29,19 +29,14 @@ static int sparse_load(void *state, uint64_t seq, void *task, char *err, size_t 
 	if (fill) {
 		const struct alexnet_csr *c = alexnet_io_csr(s);
 		const struct alexnet_weights *w = alexnet_io_weights(s);
-		uint32_t *rp[ALEXNET_N_LAYERS] = {t->conv1_rowptr, t->conv2_rowptr, t->conv3_rowptr,
-						  t->conv4_rowptr, t->conv5_rowptr, t->linear_rowptr};
-		uint32_t *ci[ALEXNET_N_LAYERS] = {t->conv1_colidx, t->conv2_colidx, t->conv3_colidx,
-						  t->conv4_colidx, t->conv5_colidx, t->linear_colidx};
-		float *va[ALEXNET_N_LAYERS] = {t->conv1_val, t->conv2_val, t->conv3_val,
-					       t->conv4_val, t->conv5_val, t->linear_val};
-		float *bi[ALEXNET_N_LAYERS] = {t->conv1_b, t->conv2_b, t->conv3_b,
-					       t->conv4_b, t->conv5_b, t->linear_b};
 		for (int l = 0; l < ALEXNET_N_LAYERS; l++) {
-			memcpy(rp[l], c[l].row_ptr, ((size_t)c[l].rows + 1) * sizeof(uint32_t));
-			memcpy(ci[l], c[l].col_idx, (size_t)c[l].nnz * sizeof(uint32_t));
-			memcpy(va[l], c[l].val, (size_t)c[l].nnz * sizeof(float));
-			memcpy(bi[l], w->b[l], (size_t)alexnet_layers[l].cout * sizeof(float));
+			memcpy(t->csr_rowptr + alexnet_row_offset(l), c[l].row_ptr,
+			       ((size_t)c[l].rows + 1) * sizeof(uint32_t));
+			memcpy(t->csr_colidx + alexnet_nz_offset(l), c[l].col_idx,
+			       (size_t)c[l].nnz * sizeof(uint32_t));
+			memcpy(t->csr_val + alexnet_nz_offset(l), c[l].val, (size_t)c[l].nnz * sizeof(float));
+			memcpy(t->bias + alexnet_bias_offset(l), w->b[l],
+			       (size_t)alexnet_layers[l].cout * sizeof(float));
 		}
 	}
 	alexnet_io_fill_images(s, seq, t->image);

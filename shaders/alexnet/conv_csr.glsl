@@ -3,7 +3,9 @@
 // are visited. One invocation per output element (n, oc, y, x), x fastest,
 // so a subgroup walks one row in step.
 // The including wrapper defines IN_BINDING, OUT_BINDING, ROWPTR_BINDING,
-// COLIDX_BINDING, VAL_BINDING, B_BINDING, CIN, COUT and SIDE.
+// COLIDX_BINDING, VAL_BINDING, B_BINDING, CIN, COUT and SIDE, and the
+// layer's offsets in the shared weight buffers: ROW_OFF (row pointers,
+// relative to NZ_OFF), NZ_OFF (column indices and values), BIAS_OFF.
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = IN_BINDING) readonly buffer In { float x[]; };
 layout(std430, set = 0, binding = OUT_BINDING) writeonly buffer Out { float y[]; };
@@ -21,9 +23,9 @@ void main()
 		return;
 	int ox = int(gid % SIDE), oy = int((gid / SIDE) % SIDE);
 	uint oc = (gid / P) % COUT, n = gid / (P * COUT);
-	float acc = bias[oc];
-	uint end = row_ptr[oc + 1];
-	for (uint j = row_ptr[oc]; j < end; j++) {
+	float acc = bias[BIAS_OFF + oc];
+	uint end = NZ_OFF + row_ptr[ROW_OFF + oc + 1];
+	for (uint j = NZ_OFF + row_ptr[ROW_OFF + oc]; j < end; j++) {
 		uint c = col_idx[j], ic = c / 9, k = c % 9;
 		int iy = oy + int(k / 3) - 1, ix = ox + int(k % 3) - 1;
 		if (iy < 0 || iy >= SIDE || ix < 0 || ix >= SIDE)

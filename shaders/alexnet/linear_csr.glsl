@@ -1,7 +1,8 @@
 // Linear layer 1024 -> 10, weights in CSR (row = output, column = input):
 // only the stored non-zeros are visited. One invocation per (image, output).
 // The including wrapper defines IN_BINDING, OUT_BINDING, ROWPTR_BINDING,
-// COLIDX_BINDING, VAL_BINDING, B_BINDING.
+// COLIDX_BINDING, VAL_BINDING, B_BINDING, and ROW_OFF, NZ_OFF, BIAS_OFF as
+// in conv_csr.glsl.
 #define NIN 1024
 #define NOUT 10
 layout(local_size_x = 64) in;
@@ -20,7 +21,8 @@ void main()
 		return;
 	uint o = gid % NOUT, n = gid / NOUT;
 	float acc = 0.0;
-	for (uint j = row_ptr[o]; j < row_ptr[o + 1]; j++)
+	uint end = NZ_OFF + row_ptr[ROW_OFF + o + 1];
+	for (uint j = NZ_OFF + row_ptr[ROW_OFF + o]; j < end; j++)
 		acc += val[j] * x[n * NIN + col_idx[j]];
-	y[gid] = acc + bias[o];
+	y[gid] = acc + bias[BIAS_OFF + o];
 }

@@ -111,7 +111,8 @@ void alexnet_app_init(struct alexnet_app *a, int sparse, int64_t batch, int64_t 
 		a->reads[i][n++] = (uint32_t)i;
 		int l = stage_layer[i];
 		if (l >= 0) {
-			uint32_t per = sparse ? 4 : 2, first = 11 + per * (uint32_t)l;
+			/* dense: conv<l>_w, conv<l>_b; sparse: csr_rowptr, csr_colidx, csr_val, bias */
+			uint32_t per = sparse ? 4 : 2, first = sparse ? 11 : 11 + 2 * (uint32_t)l;
 			for (uint32_t k = 0; k < per; k++)
 				a->reads[i][n++] = first + k;
 		}

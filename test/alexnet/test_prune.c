@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "btc_config.h"
+#include "alexnet_sparse_task.h"
 #include "net.h"
 #include "suites.h"
 
@@ -78,10 +79,34 @@ static void test_prune_levels(void)
 		check_sparsity(levels[i]);
 }
 
+static void test_offsets(void)
+{
+	/* The static offsets of the sparse app's shared weight buffers are the
+	   prefix sums of the layer shapes and fill the buffers exactly. */
+	size_t r = 0, z = 0, b = 0;
+	for (int l = 0; l < ALEXNET_N_LAYERS; l++) {
+		CU_ASSERT_EQUAL(alexnet_row_offset(l), r);
+		CU_ASSERT_EQUAL(alexnet_nz_offset(l), z);
+		CU_ASSERT_EQUAL(alexnet_bias_offset(l), b);
+		r += (size_t)alexnet_layers[l].cout + 1;
+		z += alexnet_weight_count(l);
+		b += (size_t)alexnet_layers[l].cout;
+	}
+	struct alexnet_sparse_params p = ALEXNET_SPARSE_DEFAULT_PARAMS;
+	CU_ASSERT_EQUAL(alexnet_row_offset(ALEXNET_N_LAYERS), r);
+	CU_ASSERT_EQUAL(alexnet_sparse_buffer_count(&p, ALEXNET_SPARSE_BUF_CSR_ROWPTR), r);
+	CU_ASSERT_EQUAL(alexnet_sparse_buffer_count(&p, ALEXNET_SPARSE_BUF_CSR_COLIDX), z);
+	CU_ASSERT_EQUAL(alexnet_sparse_buffer_count(&p, ALEXNET_SPARSE_BUF_CSR_VAL), z);
+	CU_ASSERT_EQUAL(alexnet_sparse_buffer_count(&p, ALEXNET_SPARSE_BUF_BIAS), b);
+	CU_ASSERT_EQUAL(alexnet_nz_offset(ALEXNET_N_LAYERS), z);
+	CU_ASSERT_EQUAL(alexnet_bias_offset(ALEXNET_N_LAYERS), b);
+}
+
 int alexnet_register_prune(void)
 {
 	CU_pSuite s = CU_add_suite("prune", init, cleanup);
-	if (!s || !CU_add_test(s, "magnitude pruning and CSR at 0/20/50/90/100 %", test_prune_levels))
+	if (!s || !CU_add_test(s, "magnitude pruning and CSR at 0/20/50/90/100 %", test_prune_levels) ||
+	    !CU_add_test(s, "offsets of the shared sparse weight buffers", test_offsets))
 		return -1;
 	return 0;
 }

@@ -118,9 +118,9 @@ static void test_npy_bad(void)
    replace (written as the given .npy header and data size). */
 static const char *weights_with(const char *sub, const char *replace, const char *dict, size_t n)
 {
-	static char dir[512];
+	static char dir[128];
 	snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
-	char cmd[1024];
+	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s'/*.npy '%s'/", dir, ALEXNET_WEIGHTS, dir);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
 	char name[600];
