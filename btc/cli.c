@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <spawn.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -15,6 +13,8 @@
 #include "device.h"
 #include "gen.h"
 #include "plan.h"
+#include "job.h"
+#include "proc.h"
 #include "table.h"
 
 #define MAX_OVERRIDES 32
@@ -45,6 +45,18 @@ static const char usage_text[] =
 	"  --objective O       bt | gapness | latency (default bt)\n"
 	"  --gpu API           cuda | vulkan: the GPU API when the device has both\n"
 	"  --build             also configure and build the project (meson, ninja)\n"
+	"  --run               the main job: profile (or cached table), schedule,\n"
+	"                      generate, build, tune, run the winner verified\n"
+	"  --report FILE       main job: write the report JSON\n"
+	"  --tasks N           main job: tasks of the final run (default 64)\n"
+	"  --input PATH        main job: the pipeline's input (default: the app's)\n"
+	"  --reprofile         ignore the cached profiling table\n"
+	"  --max-reps N        profiler repetition cap (default 30)\n"
+	"\n"
+	"  profile APP.yaml --device DEV [-o TABLE.csv]\n"
+	"                      BT-Profiler: time every stage on every PU (cached)\n"
+	"  tune APP.yaml --device DEV [--table T]\n"
+	"                      schedule, build and tune the top K on this machine\n"
 	"\n"
 	"common options:\n"
 	"  --device DEV        device name from the library, a YAML file, or 'host'\n"
@@ -71,7 +83,9 @@ struct opts {
 	const char *output;
 	enum btc_mode mode;
 	int cpu_groups;
-	bool glsl, build;
+	bool glsl, build, run, reprofile;
+	const char *report, *input, *cache;
+	int tasks, max_reps;
 	const char *gpu;
 	const char *chunks[BTC_PLAN_MAX_SPECS];
 	int n_chunks;
@@ -82,7 +96,8 @@ struct opts {
 };
 
 enum { OPT_DEVICE = 256, OPT_TABLE, OPT_MODE, OPT_CPU_GROUPS, OPT_GLSL,
-       OPT_BUILD, OPT_GPU, OPT_CHUNKS, OPT_TOP, OPT_OBJECTIVE };
+       OPT_BUILD, OPT_GPU, OPT_CHUNKS, OPT_TOP, OPT_OBJECTIVE, OPT_RUN,
+       OPT_REPORT, OPT_INPUT, OPT_CACHE, OPT_TASKS, OPT_MAX_REPS, OPT_REPROFILE };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -97,6 +112,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"chunks", required_argument, NULL, OPT_CHUNKS},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"objective", required_argument, NULL, OPT_OBJECTIVE},
+		{"run", no_argument, NULL, OPT_RUN},
+		{"report", required_argument, NULL, OPT_REPORT},
+		{"input", required_argument, NULL, OPT_INPUT},
+		{"cache", required_argument, NULL, OPT_CACHE},
+		{"tasks", required_argument, NULL, OPT_TASKS},
+		{"max-reps", required_argument, NULL, OPT_MAX_REPS},
+		{"reprofile", no_argument, NULL, OPT_REPROFILE},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{0, 0, 0, 0},
@@ -115,6 +137,22 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_GLSL: o->glsl = true; break;
 		case OPT_BUILD: o->build = true; break;
 		case OPT_GPU: o->gpu = optarg; break;
+		case OPT_RUN: o->run = true; break;
+		case OPT_REPROFILE: o->reprofile = true; break;
+		case OPT_REPORT: o->report = optarg; break;
+		case OPT_INPUT: o->input = optarg; break;
+		case OPT_CACHE: o->cache = optarg; break;
+		case OPT_TASKS:
+		case OPT_MAX_REPS: {
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 2 || v > 1000000) {
+				fprintf(stderr, "btc: --%s must be 2..1000000, not '%s'\n",
+					c == OPT_TASKS ? "tasks" : "max-reps", optarg);
+				return 2;
+			}
+			*(c == OPT_TASKS ? &o->tasks : &o->max_reps) = (int)v;
+			break;
+		}
 		case OPT_OBJECTIVE: o->objective = optarg; break;
 		case OPT_CHUNKS:
 			if (o->n_chunks == BTC_PLAN_MAX_SPECS) {
@@ -396,91 +434,6 @@ static int cmd_header(int argc, char **argv)
 	return ok ? 0 : 1;
 }
 
-/* Runs argv (PATH lookup), waits, returns its exit status (or 127). */
-static int run_command(char *const argv[])
-{
-	for (int i = 0; argv[i]; i++)
-		fprintf(stderr, "%s%s", i ? " " : "+ ", argv[i]);
-	fputc('\n', stderr);
-	pid_t pid;
-	extern char **environ;
-	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0) {
-		fprintf(stderr, "btc: cannot run %s: %s\n", argv[0], strerror(errno));
-		return 127;
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* Is `prog` an executable on PATH (or a path)? */
-static bool have_program(const char *prog)
-{
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	const char *path = getenv("PATH");
-	char *copy = btc_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-	bool found = false;
-	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *p = btc_xasprintf("%s/%s", dir, prog);
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(copy);
-	return found;
-}
-
-/* Configures and builds a generated project, cross-building when the
- * device is not this machine's architecture. Where the toolchain is
- * absent (an Android NDK here) prints the exact commands instead. */
-static int build_project(const char *dir, const struct btc_device *dev)
-{
-	struct utsname u;
-	const char *host_arch = uname(&u) == 0 ? u.machine : "x86_64";
-	char *build = btc_xasprintf("%s/build", dir);
-	char *cross = NULL;
-	bool runnable = true;
-	if (strcmp(dev->arch, host_arch) || !strcmp(dev->os, "android")) {
-		if (!dev->cross_file) {
-			fprintf(stderr, "btc: device '%s' (%s) has no cross_file to build with\n",
-				dev->name, dev->arch);
-			free(build);
-			return 1;
-		}
-		cross = btc_xasprintf("%s/%s", BTC_SOURCE_ROOT, dev->cross_file);
-		/* The cross file's C compiler must exist; the Android NDK's does not here. */
-		runnable = !strcmp(dev->os, "linux") && have_program("aarch64-linux-gnu-gcc");
-	}
-	if (!runnable) {
-		printf("The %s toolchain is not installed here; build the project on a machine that has it with:\n"
-		       "  meson setup %s %s --cross-file %s\n  ninja -C %s\n",
-		       dev->os, build, dir, cross, build);
-		free(build);
-		free(cross);
-		return 0;
-	}
-	int rc;
-	if (access(build, F_OK) == 0) {
-		char *argv[] = {"meson", "setup", "--reconfigure", build, (char *)dir,
-				cross ? "--cross-file" : NULL, cross, NULL};
-		rc = run_command(argv);
-	} else {
-		char *argv[] = {"meson", "setup", build, (char *)dir,
-				cross ? "--cross-file" : NULL, cross, NULL};
-		rc = run_command(argv);
-	}
-	if (rc == 0) {
-		char *argv[] = {"ninja", "-C", build, NULL};
-		rc = run_command(argv);
-	}
-	free(build);
-	free(cross);
-	return rc ? 1 : 0;
-}
-
 static int cmd_gen(int argc, char **argv)
 {
 	struct opts o;
@@ -518,6 +471,47 @@ static int cmd_gen(int argc, char **argv)
 	char *dir = NULL;
 	if (!app || !dev || (o.table && !t) || d.errors)
 		goto out;
+	if (o.run || !strcmp(argv[0], "profile") || !strcmp(argv[0], "tune")) {
+		struct btc_job_options jo;
+		btc_job_options_init(&jo);
+		jo.plan = po;
+		jo.out_dir = o.output;
+		jo.table = o.table;
+		jo.reprofile = o.reprofile;
+		jo.cache_dir = o.cache;
+		jo.input = o.input;
+		jo.report = o.report;
+		if (o.tasks)
+			jo.final_tasks = o.tasks;
+		if (o.max_reps)
+			jo.profile_max_reps = o.max_reps;
+		if (!strcmp(argv[0], "profile")) {
+			struct btc_table *pt = NULL;
+			char *path = NULL;
+			jo.out_dir = NULL;
+			if (btc_job_profile(app, dev, &jo, &pt, &path, &d)) {
+				printf("profiling table: %s\n", path);
+				if (o.output) {
+					FILE *f = fopen(o.output, "w");
+					if (!f)
+						btc_error(&d, (struct btc_loc){o.output, 0, 0}, "cannot write: %s",
+							  strerror(errno));
+					else {
+						pt->btc_version = btc_xstrdup(BTC_VERSION);
+						btc_table_write(pt, app, dev, f);
+						fclose(f);
+					}
+				}
+			}
+			btc_table_free(pt);
+			free(path);
+		} else {
+			int st = btc_job_main(app, dev, &jo, &d);
+			if (st && !d.errors)
+				d.errors = 1;
+		}
+		goto out;
+	}
 	if (!btc_plan(app, dev, t, o.table, &po, &scheds, &n_scheds, &provenance, &d))
 		goto out;
 	ctx = (struct btc_gen_ctx){app, dev, scheds, n_scheds, NULL, 0, provenance};
@@ -533,8 +527,9 @@ static int cmd_gen(int argc, char **argv)
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
 	       n_scheds == 1 ? "" : "s", scheds[0].baseline ? "baselines" : "candidates + baselines",
 	       ctx.n_shaders, ctx.n_shaders == 1 ? "" : "s");
-	if (o.build && build_project(dir, dev))
-		btc_error(&d, (struct btc_loc){dir, 0, 0}, "building the generated project failed");
+	bool built;
+	if (o.build)
+		btc_job_build(dir, dev, &built, &d);
 out:
 	btc_gen_free_shaders(&ctx);
 	free(dir);
@@ -557,6 +552,8 @@ static const struct command commands[] = {
 	{"device", cmd_device},
 	{"header", cmd_header},
 	{"gen", cmd_gen},
+	{"profile", cmd_gen},
+	{"tune", cmd_gen},
 };
 
 int btc_cli_main(int argc, char **argv)

@@ -61,6 +61,9 @@ void btc_gen_free_shaders(struct btc_gen_ctx *ctx);
 /* pipeline.c from templates/pipeline.c.in. */
 bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
 			struct btc_diag *d);
+/* profiler.c from templates/profiler.c.in: BT-Profiler for this device. */
+bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
+			struct btc_diag *d);
 /* APP_spirv.h: the SPIR-V arrays and the btrt_vk_shader table. */
 void btc_gen_spirv_header(struct btc_out *o, const struct btc_gen_ctx *ctx);
 /* schedule.yaml: which schedules, table and btc version made the project. */

@@ -295,6 +295,12 @@ bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
 		btc_out_free(&o);
 
 	btc_out_init(&o);
+	if (btc_gen_profiler_c(&o, ctx, d))
+		write_out(&o, out_dir, "profiler.c", d);
+	else
+		btc_out_free(&o);
+
+	btc_out_init(&o);
 	btc_gen_schedule_yaml(&o, ctx);
 	write_out(&o, out_dir, "schedule.yaml", d);
 

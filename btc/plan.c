@@ -174,7 +174,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 		free(times);
 		return false;
 	}
-	if (!t && !opt->n_specs) {
+	if (!t && !opt->n_specs && !opt->baselines_only) {
 		btc_error(d, (struct btc_loc){0},
 			  "no profiling table for app '%s' on device '%s': pass --table (from `btc profile`) or --chunks",
 			  app->name, dev->name);
@@ -213,6 +213,8 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 			g->baseline = g->s.n_chunks == 1;
 			n++;
 		}
+	} else if (opt->baselines_only) {
+		btc_outl(&prov, "origin: baselines (profiling build)");
 	} else {
 		static const char *const objective_names[] = {"bt", "gapness", "latency"};
 		enum btc_status st = btc_sched_solve_z3(&prob, &so, &res, d);

@@ -21,6 +21,7 @@ struct btc_plan_options {
 	const char *specs[BTC_PLAN_MAX_SPECS]; /* "big:0-2,gpu:3-6" */
 	int n_specs;
 	bool baselines;                   /* append the homogeneous baselines */
+	bool baselines_only;              /* no candidates (the profiling build) */
 };
 
 void btc_plan_options_init(struct btc_plan_options *o);

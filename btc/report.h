@@ -1,0 +1,24 @@
+/* SVG pictures of a profiling table and of a pipeline run. */
+#ifndef BTC_REPORT_H
+#define BTC_REPORT_H
+
+#include <stdbool.h>
+
+#include "app.h"
+#include "device.h"
+#include "diag.h"
+#include "table.h"
+
+/* Heatmap of the table's `mode`: stages x PUs, ms per stage, log colour
+ * scale; grey where a stage has no kernel. Writes path. */
+bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app,
+			    const struct btc_device *dev, enum btc_mode mode,
+			    const char *path, struct btc_diag *d);
+
+/* Gantt chart of the "X" events of a Chrome trace-event JSON file (as
+ * btrt writes it): one row per track, one box per task and stage, the
+ * last window_ms of the run (0: all). */
+bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
+			  double window_ms, struct btc_diag *d);
+
+#endif
