@@ -112,6 +112,22 @@ OCTREE_FN uint32_t octree_edge(const uint32_t *prefix_n, const int32_t *parent, 
 	return prefix_n[i] / 3 - prefix_n[parent[i]] / 3;
 }
 
+/* Puts radix child c (a leaf: unique code c; else the top octree node of
+ * radix node c) into the octant of node nd given by its code bits below
+ * shift. */
+OCTREE_FN void octree_take(const uint32_t *ucodes, const uint32_t *offsets, int c,
+			   uint32_t is_leaf, uint32_t shift, int32_t *nd, uint32_t *masks)
+{
+	uint32_t slot = (ucodes[c] >> shift) & 7u;
+	if (is_leaf) {
+		nd[slot] = c;
+		*masks |= 1u << (slot + 8);
+	} else {
+		nd[slot] = (int32_t)offsets[c];
+		*masks |= 1u << slot;
+	}
+}
+
 /* Writes the edge_count[i] octree nodes of radix node i (n >= 2 unique
  * codes). Returns 0, or 1 if the tree is malformed (never for valid input). */
 OCTREE_FN int octree_build_nodes(const uint32_t *ucodes, const uint32_t *prefix_n,
@@ -128,7 +144,7 @@ OCTREE_FN int octree_build_nodes(const uint32_t *ucodes, const uint32_t *prefix_
 	int32_t up = -1;
 	if (i != 0) {
 		int a = parent[i];
-		while (edge_count[a] == 0)
+		for (int k = 0; k < 2 && edge_count[a] == 0; k++) /* at most 2 steps */
 			a = parent[a];
 		up = (int32_t)(offsets[a] + edge_count[a] - 1);
 	}
@@ -146,31 +162,29 @@ OCTREE_FN int octree_build_nodes(const uint32_t *ucodes, const uint32_t *prefix_
 			masks = 1u << slot;
 		} else {
 			/* children: the radix children of i, looking through radix
-			 * nodes that own no octree node (at most 2 levels deep) */
-			int stack[16], leaf[16], sp = 0;
-			stack[sp] = left_child[i] + 1;
-			leaf[sp++] = (int)has_leaf_right[i];
-			stack[sp] = left_child[i];
-			leaf[sp++] = (int)has_leaf_left[i];
-			while (sp > 0) {
-				sp--;
-				int c = stack[sp], is_leaf = leaf[sp];
-				if (!is_leaf && edge_count[c] == 0) {
-					if (sp + 2 > 16)
-						return 1;
-					stack[sp] = left_child[c] + 1;
-					leaf[sp++] = (int)has_leaf_right[c];
-					stack[sp] = left_child[c];
-					leaf[sp++] = (int)has_leaf_left[c];
+			 * nodes that own no octree node; those share i's level, so
+			 * there are at most two such levels below i (unrolled) */
+			for (int a = 0; a < 2; a++) {
+				int c1 = left_child[i] + a;
+				uint32_t l1 = a == 0 ? has_leaf_left[i] : has_leaf_right[i];
+				if (l1 || edge_count[c1]) {
+					octree_take(ucodes, offsets, c1, l1, shift, nd, &masks);
 					continue;
 				}
-				uint32_t slot = (ucodes[c] >> shift) & 7u;
-				if (is_leaf) {
-					nd[slot] = c;
-					masks |= 1u << (slot + 8);
-				} else {
-					nd[slot] = (int32_t)offsets[c];
-					masks |= 1u << slot;
+				for (int b = 0; b < 2; b++) {
+					int c2 = left_child[c1] + b;
+					uint32_t l2 = b == 0 ? has_leaf_left[c1] : has_leaf_right[c1];
+					if (l2 || edge_count[c2]) {
+						octree_take(ucodes, offsets, c2, l2, shift, nd, &masks);
+						continue;
+					}
+					for (int d = 0; d < 2; d++) {
+						int c3 = left_child[c2] + d;
+						uint32_t l3 = d == 0 ? has_leaf_left[c2] : has_leaf_right[c2];
+						if (!l3 && !edge_count[c3])
+							return 1; /* deeper than a level allows */
+						octree_take(ucodes, offsets, c3, l3, shift, nd, &masks);
+					}
 				}
 			}
 		}
