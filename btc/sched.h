@@ -219,6 +219,11 @@ void btc_sched_result_begin(const struct btc_sched_problem *p,
 			    const struct btc_sched_prep *prep,
 			    struct btc_sched_result *res);
 
+/* Tests only: the most schedules the Z3 solver enumerates in a window
+ * before it falls back to ranking one candidate at a time; 0 = 8 K + 64.
+ * Both paths give the same result. */
+extern int btc_sched_z3_window_cap;
+
 /* Monotonic wall clock in ms. */
 double btc_sched_now_ms(void);
 

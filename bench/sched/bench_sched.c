@@ -1,0 +1,279 @@
+/* BT-Optimizer benchmark (not a test; timings are machine- and load-
+ * dependent). Prints:
+ *   1. whole-process time of `btc schedule` (K = 20) on
+ *      pixel7a/alexnet-sparse/interference: fork + exec + wait, median and
+ *      minimum of 21 runs; also of this program's own one-shot mode (read
+ *      the table, create the Z3 context, solve, print JSON) as the floor;
+ *   2. a scale series of random problems up to 64 stages x 8 PUs (K = 20,
+ *      each objective, 20 s time budget per solve);
+ *   3. the exhaustive enumerator where its size limit allows;
+ *   4. with --reference, the markdown results table of docs/scheduler.md.
+ *
+ * usage: sched-bench [--btc PATH] [--quick] [--reference]
+ *        sched-bench --one TABLE.csv   (one solve, used by 1.) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "btc_config.h"
+#include "ref_table.h"
+#include "sched.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Runs argv to completion with stdout to /dev/null; wall ms, or -1. */
+static double run_process(char *const argv[])
+{
+	double t0 = btc_sched_now_ms();
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	int status;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	double t = btc_sched_now_ms() - t0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+}
+
+static void time_process(const char *label, char *const argv[], int reps)
+{
+	double t[64];
+	for (int i = 0; i < reps; i++) {
+		t[i] = run_process(argv);
+		if (t[i] < 0) {
+			printf("  %-44s failed (exit status != 0)\n", label);
+			return;
+		}
+	}
+	qsort(t, (size_t)reps, sizeof(double), cmp_double);
+	printf("  %-44s median %7.1f ms   min %7.1f ms   (%d runs)\n", label,
+	       t[reps / 2], t[0], reps);
+}
+
+static int one_shot(const char *path)
+{
+	struct ref_table t;
+	if (ref_table_load(path, &t))
+		return 1;
+	struct btc_sched_problem p = { .n_stages = t.n_stages,
+				       .n_pus = t.n_pus, .time_ms = t.time_ms,
+				       .pu_names = t.pu_names };
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_sched_result r;
+	if (btc_sched_solve_z3(&p, &o, &r, &d) != BTC_OK)
+		return 1;
+	btc_sched_print_json(stdout, &p, &r, true);
+	btc_sched_result_free(&r);
+	ref_table_free(&t);
+	return 0;
+}
+
+static uint64_t rng;
+
+static double rnd01(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+/* A random table in the shape of real ones: per-stage work w in
+ * [0.1, 10] ms, per-PU speed s in [0.5, 4], time w / s with +-20 % noise,
+ * 4 decimals; one PU in 8 lacks 10 % of the kernels. */
+static double *random_table(int n, int np, uint64_t seed)
+{
+	rng = seed;
+	double *t = malloc(sizeof(double) * (size_t)(n * np));
+	double speed[BTC_SCHED_MAX_PUS];
+	for (int c = 0; c < np; c++)
+		speed[c] = 0.5 + 3.5 * rnd01();
+	for (int i = 0; i < n; i++) {
+		double w = 0.1 + 9.9 * rnd01();
+		for (int c = 0; c < np; c++) {
+			double v = w / speed[c] * (0.8 + 0.4 * rnd01());
+			t[i * np + c] = round(v * 1e4) / 1e4;
+			if (c == np - 1 && np > 2 && rnd01() < 0.1)
+				t[i * np + c] = NAN;
+		}
+	}
+	return t;
+}
+
+static void scale_series(bool quick)
+{
+	static const int stages[] = { 8, 12, 16, 24, 32, 48, 64 };
+	static const int pus[] = { 4, 8 };
+	printf("\n2./3. scale series (random tables, K = 20, time budget "
+	       "20 s; solve_ms includes the Z3 context)\n");
+	printf("  %6s %4s  %-8s %10s %7s %8s %12s %14s\n", "stages", "PUs",
+	       "obj", "z3 ms", "checks", "optimal", "exhaust. ms",
+	       "schedules");
+	for (unsigned si = 0; si < sizeof(stages) / sizeof(*stages); si++)
+		for (unsigned pi = 0; pi < 2; pi++) {
+			int n = stages[si], np = pus[pi];
+			if (quick && n > 32)
+				continue;
+			double *t = random_table(n, np, 1000u * (unsigned)n +
+							      (unsigned)np);
+			struct btc_sched_problem p = { .n_stages = n,
+						       .n_pus = np,
+						       .time_ms = t };
+			for (int ob = 0; ob < 3; ob++) {
+				struct btc_sched_options o;
+				btc_sched_options_init(&o);
+				o.objective = (enum btc_sched_objective)ob;
+				o.time_budget_ms = 20000;
+				struct btc_diag d;
+				btc_diag_init(&d, NULL);
+				struct btc_sched_result r, e;
+				btc_sched_solve_z3(&p, &o, &r, &d);
+				double count = btc_sched_count(&p, &o);
+				char ex[32] = "-";
+				if (btc_sched_solve_exhaustive(&p, &o, &e,
+							       &d) == BTC_OK)
+					snprintf(ex, sizeof(ex), "%.1f",
+						 e.solve_ms);
+				printf("  %6d %4d  %-8s %10.1f %7ld %8s %12s "
+				       "%14.3g\n",
+				       n, np, btc_sched_objective_name(o.objective),
+				       r.solve_ms, r.n_checks,
+				       r.optimal ? "yes" : "NO", ex, count);
+				fflush(stdout);
+				btc_sched_result_free(&r);
+				btc_sched_result_free(&e);
+			}
+			free(t);
+		}
+}
+
+static void reference_table(void)
+{
+	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
+	static const char *const apps[] = { "octree", "alexnet-dense",
+					    "alexnet-sparse" };
+	static const char *const modes[] = { "interference", "isolated" };
+	printf("\n4. reference tables (K = 20): rank-1 T_max in ms (its "
+	       "gapness), number of candidates, z3 = exhaustive\n\n");
+	printf("| device | app | mode | best baseline | G* | bt | gapness | "
+	       "latency | z3 ms (bt/gap/lat) |\n");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
+	for (int dv = 0; dv < 2; dv++)
+		for (int ap = 0; ap < 3; ap++)
+			for (int md = 0; md < 2; md++) {
+				char path[512];
+				snprintf(path, sizeof(path),
+					 "%s/profiles/%s/%s/%s.csv",
+					 BTC_DATA_DIR, devs[dv], apps[ap],
+					 modes[md]);
+				struct ref_table t;
+				if (ref_table_load(path, &t))
+					continue;
+				struct btc_sched_problem p = {
+					.n_stages = t.n_stages,
+					.n_pus = t.n_pus, .time_ms = t.time_ms,
+					.pu_names = t.pu_names };
+				char cell[3][96];
+				double ms[3], gstar = -1;
+				struct btc_sched_result base = { 0 };
+				bool all_same = true;
+				for (int ob = 0; ob < 3; ob++) {
+					struct btc_sched_options o;
+					btc_sched_options_init(&o);
+					o.objective = (enum btc_sched_objective)ob;
+					struct btc_diag d;
+					btc_diag_init(&d, stderr);
+					struct btc_sched_result r, e;
+					btc_sched_solve_z3(&p, &o, &r, &d);
+					btc_sched_solve_exhaustive(&p, &o, &e, &d);
+					bool same = r.n_candidates == e.n_candidates;
+					for (int k = 0; same && k < r.n_candidates; k++)
+						same = btc_sched_cmp_tmax(&r.candidates[k],
+									  &e.candidates[k]) == 0;
+					all_same = all_same && same;
+					const struct btc_schedule *s = &r.candidates[0];
+					snprintf(cell[ob], sizeof(cell[ob]),
+						 "%.3f (%.3f) x%.2f, %d",
+						 s->tmax_ms, s->gapness_ms,
+						 btc_sched_speedup(&r, s),
+						 r.n_candidates);
+					ms[ob] = r.solve_ms;
+					if (ob == 0) {
+						gstar = r.gstar_ms;
+						base = r;
+					} else {
+						btc_sched_result_free(&r);
+					}
+					btc_sched_result_free(&e);
+				}
+				const struct btc_sched_baseline *b =
+					&base.baselines[base.best_baseline];
+				printf("| %s | %s | %s | %s %.3f | %.3f | %s | %s | "
+				       "%s | %.0f/%.0f/%.0f%s |\n",
+				       devs[dv], apps[ap], modes[md],
+				       t.pu_names[b->pu], b->time_ms, gstar,
+				       cell[0], cell[1], cell[2], ms[0], ms[1],
+				       ms[2], all_same ? "" : " MISMATCH");
+				btc_sched_result_free(&base);
+				ref_table_free(&t);
+			}
+}
+
+int main(int argc, char **argv)
+{
+	const char *btc = NULL;
+	bool quick = false, reference = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
+			return one_shot(argv[i + 1]);
+		else if (strcmp(argv[i], "--btc") == 0 && i + 1 < argc)
+			btc = argv[++i];
+		else if (strcmp(argv[i], "--quick") == 0)
+			quick = true;
+		else if (strcmp(argv[i], "--reference") == 0)
+			reference = true;
+	}
+	char table[512], self[1024];
+	snprintf(table, sizeof(table),
+		 "%s/profiles/pixel7a/alexnet-sparse/interference.csv",
+		 BTC_DATA_DIR);
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+
+	printf("1. whole-process time, K = 20, objective bt, "
+	       "pixel7a/alexnet-sparse/interference (goal <= 20 ms)\n");
+	if (btc) {
+		char app[512];
+		snprintf(app, sizeof(app), "%s/apps/alexnet-sparse.yaml",
+			 BTC_SOURCE_ROOT);
+		char *av[] = { (char *)btc, "schedule", app, "--device",
+			       "pixel7a", "--table", table, "--top", "20",
+			       "--format", "json", NULL };
+		time_process("btc schedule (loaders + Z3 + JSON)", av, 21);
+		av[10] = "text";
+		time_process("btc schedule --format text", av, 5);
+	}
+	char *one[] = { self, "--one", table, NULL };
+	time_process("sched-bench --one (table + Z3 + JSON)", one, 21);
+	char *tru[] = { "/bin/true", NULL };
+	time_process("/bin/true (process floor)", tru, 21);
+
+	scale_series(quick);
+	if (reference)
+		reference_table();
+	return 0;
+}

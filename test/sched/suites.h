@@ -1,0 +1,29 @@
+/* Scheduler test suites (one CUnit runner: `sched-tests [-r SUITE]`). */
+#ifndef BTC_TEST_SCHED_SUITES_H
+#define BTC_TEST_SCHED_SUITES_H
+
+#include <stdbool.h>
+
+#include "sched.h"
+
+int register_oracle_suite(void);   /* the 12 reference tables, 3 objectives */
+int register_property_suite(void); /* 500 random tables, z3 vs exhaustive */
+int register_input_suite(void);    /* bad tables, options, output */
+
+/* Checks one candidate of a result: C1 (every stage on exactly one PU, in
+ * order), C2 (each PU at most one chunk), kernels present and allowed by
+ * the options, at least two chunks, and every time equal to the sum
+ * recomputed from the table. Reports through CUnit; returns the verdict. */
+bool check_candidate(const struct btc_sched_problem *p,
+		     const struct btc_sched_options *opt,
+		     const struct btc_schedule *s);
+
+/* Same ranking: same length, and candidate by candidate the same chunks
+ * (hence the same T_max and order). Prints the first difference. */
+bool same_ranking(const char *what, const struct btc_sched_result *a,
+		  const struct btc_sched_result *b);
+
+/* No two candidates are the same schedule. */
+bool no_duplicates(const struct btc_sched_result *r);
+
+#endif
