@@ -11,7 +11,8 @@
  * (cudaStreamSynchronize). Per-stage GPU time comes from the events. Every
  * CUDA call is checked; a failure names the call, the chunk, stage and task.
  *
- * Environment: BTRT_CUDA_DEVICE=N selects the device (default 0). */
+ * Environment: BTRT_CUDA_DEVICE=N selects the device (default 0);
+ * BTRT_CUDA_MEM=managed|pinned overrides BTRT_CUDA_MEM_AUTO. */
 #ifndef BTRT_CUDA_H
 #define BTRT_CUDA_H
 

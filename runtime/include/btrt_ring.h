@@ -101,23 +101,27 @@ static inline size_t btrt_ring_spsc_size(struct btrt_ring_spsc *r)
 	return (size_t)(t - h);
 }
 
-/* Bounded backoff for waiting on an empty or full ring: BTRT_BACKOFF_SPINS
- * pause-spins, then BTRT_BACKOFF_YIELDS sched_yield calls, then nanosleep
- * doubling from 1 us up to BTRT_BACKOFF_MAX_SLEEP_NS (so a stop request is
- * seen within about that time and an idle pipeline costs ~nothing). */
-#define BTRT_BACKOFF_SPINS 256u
-#define BTRT_BACKOFF_YIELDS 64u
+/* Bounded backoff for waiting on an empty or full ring, by elapsed time
+ * (so it behaves the same whatever a pause instruction costs): pause-spin
+ * for BTRT_BACKOFF_SPIN_NS, then sched_yield until BTRT_BACKOFF_YIELD_NS,
+ * then nanosleep doubling from 1 us up to BTRT_BACKOFF_MAX_SLEEP_NS. A
+ * stop request is therefore seen within about 200 us, and an idle pipeline
+ * costs almost no CPU. */
+#define BTRT_BACKOFF_SPIN_NS 20000u       /* 20 us */
+#define BTRT_BACKOFF_YIELD_NS 200000u     /* 200 us */
 #define BTRT_BACKOFF_MAX_SLEEP_NS 200000u /* 200 us */
 
 struct btrt_backoff {
 	uint32_t n;               /* rounds waited so far */
 	uint32_t sleep_ns;        /* next sleep, once sleeping */
+	uint64_t t0;              /* first clock read (ns), 0 before */
 };
 
 static inline void btrt_backoff_reset(struct btrt_backoff *b)
 {
 	b->n = 0;
 	b->sleep_ns = 0;
+	b->t0 = 0;
 }
 
 /* One round of waiting (out of line: it may enter the kernel). */

@@ -45,6 +45,16 @@ int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
 /* End-to-end latency per item: load start to check end (ns). */
 int btrt_run_latency_summary(const struct btrt_run *run, struct btrt_summary *out);
 
+/* Steady-state time per item (ns): from the completion (check) of item
+ * warmup-1 to that of the last item, divided by the items in between, so
+ * pipeline fill and warm-up are excluded. warmup >= items counts all. */
+double btrt_run_steady_ns(const struct btrt_run *run, uint64_t warmup);
+
+/* Copies the per-task times (ns, pop to finish) of chunk c, in task
+ * order, into ns[0..max-1]; returns how many were copied. */
+uint64_t btrt_run_chunk_times(const struct btrt_run *run, uint32_t c, uint64_t *ns,
+			      uint64_t max);
+
 /* Prints throughput and per-chunk / per-stage / latency statistics (us). */
 void btrt_run_print(const struct btrt_run *run, FILE *out);
 

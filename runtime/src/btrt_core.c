@@ -107,12 +107,21 @@ void btrt_ring_spsc_destroy(struct btrt_ring_spsc *r)
 
 void btrt_backoff_wait(struct btrt_backoff *b)
 {
-	uint32_t n = b->n++;
-	if (n < BTRT_BACKOFF_SPINS) {
+	/* The first rounds spin without reading the clock. */
+	if (b->n++ < 64) {
 		btrt_cpu_relax();
 		return;
 	}
-	if (n < BTRT_BACKOFF_SPINS + BTRT_BACKOFF_YIELDS) {
+	uint64_t now = btrt_now_ns();
+	if (b->t0 == 0)
+		b->t0 = now;
+	uint64_t waited = now - b->t0;
+	if (waited < BTRT_BACKOFF_SPIN_NS) {
+		for (int i = 0; i < 16; i++)
+			btrt_cpu_relax();
+		return;
+	}
+	if (waited < BTRT_BACKOFF_YIELD_NS) {
 		sched_yield();
 		return;
 	}

@@ -89,6 +89,13 @@ extern "C" int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_c
 			cu->device = atoi(d);
 	}
 	cu->mem = cfg ? cfg->mem : BTRT_CUDA_MEM_AUTO;
+	const char *mem = getenv("BTRT_CUDA_MEM");
+	if (cu->mem == BTRT_CUDA_MEM_AUTO && mem) {
+		if (strcmp(mem, "managed") == 0)
+			cu->mem = BTRT_CUDA_MEM_MANAGED;
+		else if (strcmp(mem, "pinned") == 0)
+			cu->mem = BTRT_CUDA_MEM_PINNED;
+	}
 	if (cu->device >= n) {
 		free(cu);
 		return btrt_error_set(err, BTRT_E_NODEV, 0, "CUDA device %d of %d", cu->device, n);

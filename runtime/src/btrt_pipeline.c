@@ -114,14 +114,20 @@ static int rec_stage(struct btrt_chunk_rec *r, uint64_t seq, uint32_t s, uint32_
 	return 0;
 }
 
-/* Runs chunk ch's stages on t. Returns 0 or -1 with e located. */
-static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_error *e)
+/* Runs chunk ch's stages on t, starting at time a (ns); *b receives the
+ * end time. CPU stages are timed back to back (one clock read per stage).
+ * Returns 0 or -1 with e located. */
+static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_error *e,
+		      uint64_t a, uint64_t *b)
 {
+	int rc = 0;
 	const struct btrt_chunk *c = ch->c;
 	const struct btrt_stage *st = ch->p->cfg->stages;
 	btrt_error_clear(e);
 	if (c->body) {
-		if (c->body(c->body_ctx, t, e) == 0)
+		rc = c->body(c->body_ctx, t, e);
+		*b = btrt_now_ns();
+		if (rc == 0)
 			return 0;
 		if (e->kind == BTRT_OK)
 			btrt_error_set(e, BTRT_E_KERNEL, -1, "chunk body failed");
@@ -132,10 +138,10 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	case BTRT_PU_CPU:
 		for (uint32_t k = 0; k < c->n_stages; k++) {
 			uint32_t s = c->first_stage + k;
-			uint64_t a = btrt_now_ns();
-			int rc = st[s].cpu(t);
-			uint64_t b = btrt_now_ns();
-			rec_stage(ch->rec, t->seq, s, 0, a, b);
+			rc = st[s].cpu(t);
+			*b = btrt_now_ns();
+			rec_stage(ch->rec, t->seq, s, 0, a, *b);
+			a = *b;
 			if (rc != 0) {
 				btrt_error_set(e, BTRT_E_KERNEL, rc, "cpu kernel returned %d", rc);
 				locate(e, ch->p, ch->idx, (int)s, t);
@@ -147,9 +153,10 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	case BTRT_PU_CUDA: {
 		memset(ch->gtimes, 0, c->n_stages * sizeof *ch->gtimes);
 		e->stage = -1;
-		int rc = c->pu == BTRT_PU_VULKAN
+		rc = c->pu == BTRT_PU_VULKAN
 			? btrt_vk_chunk_exec(ch->gpu_state, t, ch->gtimes, e)
 			: btrt_cuda_chunk_exec(ch->gpu_state, t, ch->gtimes, e);
+		*b = btrt_now_ns();
 		if (rc != 0) {
 			locate(e, ch->p, ch->idx, e->stage, t);
 			return -1;
@@ -224,9 +231,8 @@ static void *dispatcher(void *arg)
 			break;
 		}
 		struct btrt_task *t = x;
-		uint64_t a = btrt_now_ns();
-		int rc = chunk_exec(ch, t, &e);
-		uint64_t b = btrt_now_ns();
+		uint64_t a = btrt_now_ns(), b = a;
+		int rc = chunk_exec(ch, t, &e, a, &b);
 		if (btrt_vec_reserve((void **)&r->tasks, &r->cap_tasks, r->n_tasks, sizeof *r->tasks) == 0)
 			r->tasks[r->n_tasks++] = (struct btrt_rec_task){ t->seq, a, b };
 		if (rc) {

@@ -265,3 +265,29 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path, strerror(errno));
 	return 0;
 }
+
+double btrt_run_steady_ns(const struct btrt_run *r, uint64_t warmup)
+{
+	uint64_t n = r->n_io < r->items ? r->n_io : r->items;
+	if (n == 0)
+		return 0.0;
+	if (warmup >= n)
+		warmup = 0;
+	/* From the completion of the last warm-up item to the completion of
+	 * the last item: the pipeline is full in between. */
+	uint64_t start = warmup ? r->io[warmup - 1].check_end : r->t0;
+	uint64_t end = r->io[n - 1].check_end;
+	return end > start ? (double)(end - start) / (double)(n - warmup) : 0.0;
+}
+
+uint64_t btrt_run_chunk_times(const struct btrt_run *r, uint32_t c, uint64_t *ns,
+			      uint64_t max)
+{
+	if (c >= r->n_chunks)
+		return 0;
+	const struct btrt_chunk_rec *cr = &r->chunks[c];
+	uint64_t n = cr->n_tasks < max ? cr->n_tasks : max;
+	for (uint64_t i = 0; i < n; i++)
+		ns[i] = cr->tasks[i].end - cr->tasks[i].start;
+	return n;
+}
