@@ -29,24 +29,20 @@
 #define P(i) ((void *)(uintptr_t)(i))
 
 static int core_a, core_b;
+static int all_cores[64], n_cores; /* the cores this process may use */
 
 static void pick_cores(void)
 {
 	cpu_set_t set;
 	core_a = core_b = 0;
+	n_cores = 0;
 	if (sched_getaffinity(0, sizeof set, &set))
 		return;
-	int k = 0;
-	for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
-		if (CPU_ISSET(c, &set)) {
-			if (k == 0)
-				core_a = c;
-			else
-				core_b = c;
-			k++;
-		}
-	if (k == 1)
-		core_b = core_a;
+	for (int c = 0; c < CPU_SETSIZE && n_cores < 64; c++)
+		if (CPU_ISSET(c, &set))
+			all_cores[n_cores++] = c;
+	core_a = n_cores > 0 ? all_cores[0] : 0;
+	core_b = n_cores > 1 ? all_cores[1] : core_a;
 }
 
 /* ---- 1. ring handoff --------------------------------------------------- */
@@ -157,10 +153,13 @@ static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, dou
 {
 	struct btrt_stage st[MAX_CHUNKS];
 	struct btrt_chunk ch[MAX_CHUNKS];
-	int cores[2] = { core_a, core_b };
+	/* One core per chunk (the io thread gets the next one) when there are
+	 * enough cores, else chunks alternate over the first two. */
+	int dedicated = n_cores > (int)n_chunks;
 	for (uint32_t i = 0; i < n_chunks; i++) {
 		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
-		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, &cores[i % 2], 1, i, 1, NULL, NULL };
+		const int *core = dedicated ? &all_cores[i] : (i % 2 ? &core_b : &core_a);
+		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, core, 1, i, 1, NULL, NULL };
 	}
 	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = pool_size,
 				       .backend = BTRT_BACKEND_HOST };
@@ -173,6 +172,7 @@ static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, dou
 	struct btrt_pipeline_config cfg = {
 		.app = "empty", .stages = st, .n_stages = n_chunks, .chunks = ch, .n_chunks = n_chunks,
 		.pool = pool, .io = &empty_io, .n_items = items,
+		.io_cores = dedicated ? &all_cores[n_chunks] : NULL, .n_io_cores = dedicated ? 1 : 0,
 	};
 	struct btrt_run *run;
 	if (btrt_pipeline_run(&cfg, &run, &err)) {
@@ -194,8 +194,9 @@ static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, dou
 static void pipe_bench(uint64_t items)
 {
 	static const uint32_t chunks[] = { 1, 3, 5 };
-	printf("\n== Empty-stage CPU pipelines: %llu items, chunks pinned alternately to cores %d/%d, io thread unpinned\n",
-	       (unsigned long long)items, core_a, core_b);
+	printf("\n== Empty-stage CPU pipelines: %llu items; %s\n", (unsigned long long)items,
+	       n_cores > 5 ? "each chunk and the io thread on a core of its own"
+			   : "where cores < chunks + 1, chunks alternate over 2 cores and the io thread is unpinned");
 	printf("%-8s %-6s %14s %22s %22s\n", "chunks", "pool", "wall ns/item", "wall ns/(item*chunk)",
 	       "in-chunk ns/task");
 	for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
