@@ -10,7 +10,9 @@
 
 #include "octree_task.h"
 
+#ifndef OCTREE_N_STAGES
 #define OCTREE_N_STAGES 7
+#endif
 #define OCTREE_N_SHADERS 7
 
 /* The stage table for params p; Vulkan dispatch sizes derive from p

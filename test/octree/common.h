@@ -10,7 +10,9 @@
 #include "pcd.h"
 #include "reference.h"
 
+#ifndef OCTREE_N_STAGES
 #define OCTREE_N_STAGES 7
+#endif
 extern const char *const octree_stage_names[OCTREE_N_STAGES];
 
 /* A TaskObject whose buffers are plain host memory (CPU kernels only). */
