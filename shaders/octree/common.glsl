@@ -10,24 +10,39 @@
 #define SYNC() memoryBarrierShared(); barrier()
 
 shared uint s_scan[WG];
+shared uint s_part[16];
 shared uint s_total;
 
 // Exclusive scan of one value per invocation over the workgroup; the total
-// is in s_total afterwards. Call from uniform control flow.
+// is in s_total afterwards. Call from uniform control flow. Two levels of
+// 16 sequential sums (four barriers: cheap on CPU drivers like llvmpipe,
+// where a barrier switches between all invocations of the group).
 uint wg_scan(uint v)
 {
 	uint t = gl_LocalInvocationID.x;
 	s_scan[t] = v;
 	SYNC();
-	for (uint off = 1u; off < WG; off <<= 1u) {
-		uint add = t >= off ? s_scan[t - off] : 0u;
-		SYNC();
-		s_scan[t] += add;
-		SYNC();
+	if (t < 16u) {
+		uint a = 0u;
+		for (uint j = 0u; j < 16u; j++) {
+			uint x = s_scan[t * 16u + j];
+			s_scan[t * 16u + j] = a;
+			a += x;
+		}
+		s_part[t] = a;
 	}
-	uint incl = s_scan[t];
-	if (t == WG - 1u)
-		s_total = incl;
 	SYNC();
-	return incl - v;
+	if (t == 0u) {
+		uint a = 0u;
+		for (uint j = 0u; j < 16u; j++) {
+			uint x = s_part[j];
+			s_part[j] = a;
+			a += x;
+		}
+		s_total = a;
+	}
+	SYNC();
+	uint r = s_scan[t] + s_part[t / 16u];
+	SYNC();
+	return r;
 }

@@ -21,14 +21,15 @@ layout(std430, set = 0, binding = BINDING_n_nodes) writeonly buffer NNodes { uin
 
 // Puts radix child c (a leaf: unique code c; else its top octree node)
 // into the octant given by its code bits below shift.
-void take(int c, uint is_leaf, uint shift, inout int ch[8], inout uint masks)
+// Writes straight into the node (words base .. base + 7).
+void take(int c, uint is_leaf, uint shift, int base, inout uint masks)
 {
 	uint slot = (ucodes[c] >> shift) & 7u;
 	if (is_leaf != 0u) {
-		ch[slot] = c;
+		nodes[base + int(slot)] = c;
 		masks |= 1u << (slot + 8u);
 	} else {
-		ch[slot] = int(offsets[c]);
+		nodes[base + int(slot)] = int(offsets[c]);
 		masks |= 1u << slot;
 	}
 }
@@ -53,10 +54,11 @@ void build_nodes(int i)
 		int base = self * WORDS;
 		uint masks = 0u;
 		uint shift = 30u - 3u * (lvl + 1u);
-		int ch[8] = int[8](-1, -1, -1, -1, -1, -1, -1, -1);
+		for (int c = 0; c < 8; c++)
+			nodes[base + c] = -1;
 		if (j + 1u < e) {
 			uint slot = (code >> shift) & 7u;
-			ch[slot] = self + 1;
+			nodes[base + int(slot)] = self + 1;
 			masks = 1u << slot;
 		} else {
 			// children: the radix children of i, looking through radix
@@ -66,26 +68,24 @@ void build_nodes(int i)
 				int c1 = left_child[i] + a;
 				uint l1 = a == 0 ? has_leaf_left[i] : has_leaf_right[i];
 				if (l1 != 0u || edge_count[c1] != 0u) {
-					take(c1, l1, shift, ch, masks);
+					take(c1, l1, shift, base, masks);
 					continue;
 				}
 				for (int b = 0; b < 2; b++) {
 					int c2 = left_child[c1] + b;
 					uint l2 = b == 0 ? has_leaf_left[c1] : has_leaf_right[c1];
 					if (l2 != 0u || edge_count[c2] != 0u) {
-						take(c2, l2, shift, ch, masks);
+						take(c2, l2, shift, base, masks);
 						continue;
 					}
 					for (int d = 0; d < 2; d++) {
 						int c3 = left_child[c2] + d;
 						take(c3, d == 0 ? has_leaf_left[c2] : has_leaf_right[c2],
-						     shift, ch, masks);
+						     shift, base, masks);
 					}
 				}
 			}
 		}
-		for (int c = 0; c < 8; c++)
-			nodes[base + c] = ch[c];
 		nodes[base + 8] = j != 0u ? self - 1 : up;
 		nodes[base + 9] = int(code >> (30u - 3u * lvl));
 		nodes[base + 10] = int(lvl);

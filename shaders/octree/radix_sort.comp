@@ -55,26 +55,37 @@ void main()
 		if (t < RADIX)
 			s_hist[t] = 0u;
 		SYNC();
+		uint dig[ITEMS];
 		for (uint k = 0u; k < ITEMS; k++)
-			if (first + k < n)
-				atomicAdd(s_hist[(load_key(pass, first + k) >> shift) & 15u], 1u);
+			dig[k] = first + k < n ? (load_key(pass, first + k) >> shift) & 15u : RADIX;
+		for (uint d = 0u; d < RADIX; d++) {
+			uint c = 0u;
+			for (uint k = 0u; k < ITEMS; k++)
+				c += dig[k] == d ? 1u : 0u;
+			if (c != 0u)
+				atomicAdd(s_hist[d], c);
+		}
 		SYNC();
 		if (t < RADIX)
 			scratch[t * n_tiles + tile] = s_hist[t];
 		return;
 	}
-	// phase 2: scatter
+	// phase 2: scatter. Counts and ranks use loops with constant bounds
+	// only (no data-dependent indexing of private arrays, which some
+	// drivers spill to memory).
+	uint dig[ITEMS];
 	uint keys[ITEMS];
-	uint mine[RADIX];
-	for (uint d = 0u; d < RADIX; d++)
-		mine[d] = 0u;
 	for (uint k = 0u; k < ITEMS; k++) {
-		keys[k] = first + k < n ? load_key(pass, first + k) : 0u;
-		if (first + k < n)
-			mine[(keys[k] >> shift) & 15u]++;
+		bool valid = first + k < n;
+		keys[k] = valid ? load_key(pass, first + k) : 0u;
+		dig[k] = valid ? (keys[k] >> shift) & 15u : RADIX;   // RADIX: no key
 	}
-	for (uint d = 0u; d < RADIX; d++)
-		s_cnt[d * WG + t] = mine[d];
+	for (uint d = 0u; d < RADIX; d++) {
+		uint c = 0u;
+		for (uint k = 0u; k < ITEMS; k++)
+			c += dig[k] == d ? 1u : 0u;
+		s_cnt[d * WG + t] = c;
+	}
 	SYNC();
 	// exclusive scan of s_cnt (digit-major), 16 consecutive entries each
 	uint sum = 0u;
@@ -87,12 +98,17 @@ void main()
 		acc += v;
 	}
 	SYNC();
-	for (uint d = 0u; d < RADIX; d++)
-		mine[d] = scratch[d * n_tiles + tile] + s_cnt[d * WG + t] - s_cnt[d * WG];
-	for (uint k = 0u; k < ITEMS; k++)
-		if (first + k < n) {
-			uint d = (keys[k] >> shift) & 15u;
-			store_key(pass, mine[d], keys[k]);
-			mine[d]++;
-		}
+	// s_hist[d]: where this tile's digit-d keys start in the output,
+	// minus where they start within the tile
+	if (t < RADIX)
+		s_hist[t] = scratch[t * n_tiles + tile] - s_cnt[t * WG];
+	SYNC();
+	for (uint k = 0u; k < ITEMS; k++) {
+		if (dig[k] == RADIX)
+			continue;
+		uint d = dig[k], rank = 0u;
+		for (uint j = 0u; j < k; j++)
+			rank += dig[j] == d ? 1u : 0u;
+		store_key(pass, s_hist[d] + s_cnt[d * WG + t] + rank, keys[k]);
+	}
 }
