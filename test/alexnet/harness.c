@@ -127,9 +127,12 @@ void alexnet_app_init(struct alexnet_app *a, int sparse, int64_t batch, int64_t 
 
 int alexnet_app_load_spirv(struct alexnet_app *a, char *err, size_t errlen)
 {
+	const char *dir = getenv("ALEXNET_SPV_DIR");
+	if (!dir)
+		dir = ALEXNET_SPV_DIR;
 	for (int i = 0; i < ALEXNET_N_STAGES + 1; i++) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/%s_%s.spv", ALEXNET_SPV_DIR, a->name, stage_names[i]);
+		snprintf(path, sizeof path, "%s/%s_%s.spv", dir, a->name, stage_names[i]);
 		FILE *f = fopen(path, "rb");
 		long n = -1;
 		if (f && fseek(f, 0, SEEK_END) == 0)

@@ -44,7 +44,8 @@ struct alexnet_app {
 /* Fills the stage table (CPU kernels and Vulkan dispatches) of the dense
    (sparse = 0) or sparse app with the given batch (and sparsity for sparse). */
 void alexnet_app_init(struct alexnet_app *a, int sparse, int64_t batch, int64_t sparsity);
-/* Reads the app's SPIR-V files from ALEXNET_SPV_DIR. 0, or -1 with msg. */
+/* Reads the app's SPIR-V files from $ALEXNET_SPV_DIR if set, else from the
+   build's kernels/alexnet folder. 0, or -1 with msg. */
 int alexnet_app_load_spirv(struct alexnet_app *a, char *err, size_t errlen);
 void alexnet_app_free(struct alexnet_app *a);
 
