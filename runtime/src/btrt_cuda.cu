@@ -97,8 +97,9 @@ extern "C" int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_c
 			cu->mem = BTRT_CUDA_MEM_PINNED;
 	}
 	if (cu->device >= n) {
+		int d = cu->device;
 		free(cu);
-		return btrt_error_set(err, BTRT_E_NODEV, 0, "CUDA device %d of %d", cu->device, n);
+		return btrt_error_set(err, BTRT_E_NODEV, 0, "CUDA device %d of %d", d, n);
 	}
 	struct cudaDeviceProp prop;
 	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
@@ -288,6 +289,7 @@ fail:
 
 extern "C" void btrt_cuda_pool_fini(struct btrt_cuda *cu, struct btrt_pool *pool)
 {
+	(void)cu;
 	struct cuda_pool_state *ps = (struct cuda_pool_state *)pool->backend_state;
 	if (!ps)
 		return;

@@ -179,7 +179,7 @@ static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 	if (p->pin && btrt_pin_self(c->cores, c->n_cores, e)) {
 		cores_str(c, cs, sizeof cs);
 		char tmp[sizeof e->msg];
-		snprintf(tmp, sizeof tmp, "cannot pin dispatcher to cores {%s}: %s", cs, e->msg);
+		snprintf(tmp, sizeof tmp, "cannot pin dispatcher to cores {%.100s}: %.200s", cs, e->msg);
 		memcpy(e->msg, tmp, sizeof tmp);
 		return -1;
 	}

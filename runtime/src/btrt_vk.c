@@ -349,7 +349,7 @@ int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struc
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
 	};
-	VKCHECK(vkCreateDevice(vk->phys, &di, NULL, &vk->dev), err, "vkCreateDevice(%s)",
+	VKCHECK(vkCreateDevice(vk->phys, &di, NULL, &vk->dev), err, "vkCreateDevice(%.100s)",
 		vk->props.deviceName);
 	vkGetDeviceQueue(vk->dev, vk->qfam, 0, &vk->queue);
 

@@ -6,9 +6,14 @@
 
 #include <btrt_trace.h>
 #include <CUnit/CUnit.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static int cores[2];
 
@@ -177,6 +182,72 @@ static void test_custom_body(void)
 	CU_ASSERT_EQUAL(body_ctx_calls, 64);
 }
 
+/* The dispatcher and its OpenMP team run on the chunk's cores, with one
+ * worker per core. */
+struct pin_probe {
+	int cores[2];
+	int bad_affinity;
+	int team;
+};
+
+static int outside(const int *want, int n)
+{
+	cpu_set_t set;
+	if (pthread_getaffinity_np(pthread_self(), sizeof set, &set))
+		return 1;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		int ok = 0;
+		for (int i = 0; i < n; i++)
+			ok |= want[i] == c;
+		if (!ok)
+			return 1;
+	}
+	return 0;
+}
+
+static int pin_body(void *ctx, struct btrt_task *t, struct btrt_error *err)
+{
+	struct pin_probe *pp = ctx;
+	int bad = outside(pp->cores, 2), team = 1;
+#ifdef _OPENMP
+#pragma omp parallel reduction(+ : bad)
+	{
+		bad += outside(pp->cores, 2);
+#pragma omp single
+		team = omp_get_num_threads();
+	}
+#endif
+	pp->bad_affinity += bad;
+	pp->team = team;
+	for (uint32_t s = 3; s < 5; s++)
+		if (toy_stages_cpu[s].cpu(t))
+			return btrt_error_set(err, BTRT_E_KERNEL, 1, "stage failed");
+	return 0;
+}
+
+static void test_pinning(void)
+{
+	static struct pin_probe pp;
+	pp.cores[0] = cores[0];
+	pp.cores[1] = cores[1];
+	pp.bad_affinity = 0;
+	pp.team = 0;
+	struct btrt_chunk ch[2] = {
+		{ "first", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL },
+		{ "pinned", BTRT_PU_CPU, pp.cores, 2, 3, 2, pin_body, &pp },
+	};
+	const char *np = getenv("BTRT_NO_PIN");
+	if (np && *np && strcmp(np, "0") != 0)
+		return; /* pinning disabled on purpose */
+	expect_ok(ch, 2, 3, 20);
+	CU_ASSERT_EQUAL(pp.bad_affinity, 0);
+#ifdef _OPENMP
+	CU_ASSERT_EQUAL(pp.team, 2);
+#endif
+}
+
 static void test_trace(void)
 {
 	struct toy_params p;
@@ -235,6 +306,7 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "check error", test_check_error) ||
 	    !CU_add_test(s, "bad tables", test_bad_tables) ||
 	    !CU_add_test(s, "custom chunk body", test_custom_body) ||
+	    !CU_add_test(s, "dispatcher and OpenMP team pinned", test_pinning) ||
 	    !CU_add_test(s, "trace file", test_trace) ||
 	    !CU_add_test(s, "summary statistics", test_summary))
 		return -1;

@@ -131,6 +131,30 @@ static void test_memory_kind(void)
 	btrt_pool_destroy(pool);
 }
 
+static void test_device_selection(void)
+{
+	struct btrt_vk_config cfg = {
+		.device = "no-such-gpu-xyz", .validation = 0, .n_buffers = TOY_N_BUFFERS,
+		.shaders = shaders, .n_shaders = 1,
+	};
+	struct btrt_vk *v2 = NULL;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_vk_create(&v2, &cfg, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_NODEV);
+	CU_ASSERT_PTR_NULL(v2);
+	/* By a name substring (case-insensitive) of the selected device. */
+	char name[8];
+	snprintf(name, sizeof name, "%s", btrt_vk_device_name(vk));
+	for (char *c = name; *c; c++)
+		*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+	cfg.device = name;
+	CU_ASSERT_EQUAL(btrt_vk_create(&v2, &cfg, &err), 0);
+	if (v2)
+		CU_ASSERT_STRING_EQUAL(btrt_vk_device_name(v2), btrt_vk_device_name(vk));
+	btrt_vk_destroy(v2);
+	CU_ASSERT_TRUE(btrt_vk_list_devices(stderr) >= 1);
+}
+
 int suite_vulkan_register(void)
 {
 	struct btrt_error err;
@@ -157,7 +181,8 @@ int suite_vulkan_register(void)
 	CU_pSuite s = CU_add_suite("vulkan", NULL, cleanup);
 	if (!s)
 		return -1;
-	if (!CU_add_test(s, "memory kinds and descriptor sets", test_memory_kind) ||
+	if (!CU_add_test(s, "device selection", test_device_selection) ||
+	    !CU_add_test(s, "memory kinds and descriptor sets", test_memory_kind) ||
 	    !CU_add_test(s, "GPU-only chunk", test_gpu_only) ||
 	    !CU_add_test(s, "cpu -> vulkan -> cpu", test_three_chunks) ||
 	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||
