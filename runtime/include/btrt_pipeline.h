@@ -108,7 +108,12 @@ struct btrt_pipeline_config {
 	uint32_t n_io_cores;
 	struct btrt_vk *vk;        /* for BTRT_PU_VULKAN chunks */
 	struct btrt_cuda *cuda;    /* for BTRT_PU_CUDA chunks */
+	uint64_t record_limit;     /* timing records kept: the first N tasks per
+				      chunk and io (~100 bytes per task for 5
+				      stages); 0: BTRT_DEFAULT_RECORD_LIMIT */
 };
+
+#define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)
 
 struct btrt_run; /* records of one run: btrt_trace.h */
 

@@ -64,6 +64,7 @@ struct btrt_chunk_rec {
 	const char *name;
 	enum btrt_pu_kind pu;
 	uint32_t first_stage, n_stages;
+	uint64_t limit;                   /* tasks recorded at most */
 	struct btrt_rec_task *tasks; size_t n_tasks, cap_tasks;
 	struct btrt_rec_stage *stages; size_t n_stages_rec, cap_stages;
 };
@@ -75,6 +76,7 @@ struct btrt_run {
 	struct btrt_chunk_rec *chunks;    /* [n_chunks] */
 	struct btrt_rec_io *io;           /* indexed by seq */
 	size_t n_io, cap_io;
+	uint64_t limit;                   /* io records at most (by seq) */
 	uint64_t items;                   /* checked / completed items */
 	uint64_t t0, t_end;               /* first load start, last completion */
 };

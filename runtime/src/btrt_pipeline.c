@@ -108,6 +108,8 @@ static void locate(struct btrt_error *e, const struct pipe *p, uint32_t ci,
 static int rec_stage(struct btrt_chunk_rec *r, uint64_t seq, uint32_t s, uint32_t gpu,
 		     uint64_t a, uint64_t b)
 {
+	if (r->n_stages_rec >= r->limit * r->n_stages)
+		return 0;
 	if (btrt_vec_reserve((void **)&r->stages, &r->cap_stages, r->n_stages_rec, sizeof *r->stages))
 		return -1;
 	r->stages[r->n_stages_rec++] = (struct btrt_rec_stage){ seq, s, gpu, a, b };
@@ -179,7 +181,7 @@ static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 	if (p->pin && btrt_pin_self(c->cores, c->n_cores, e)) {
 		cores_str(c, cs, sizeof cs);
 		char tmp[sizeof e->msg];
-		snprintf(tmp, sizeof tmp, "cannot pin dispatcher to cores {%.100s}: %.200s", cs, e->msg);
+		snprintf(tmp, sizeof tmp, "cannot pin dispatcher to cores {%.60s}: %.200s", cs, e->msg);
 		memcpy(e->msg, tmp, sizeof tmp);
 		return -1;
 	}
@@ -233,7 +235,8 @@ static void *dispatcher(void *arg)
 		struct btrt_task *t = x;
 		uint64_t a = btrt_now_ns(), b = a;
 		int rc = chunk_exec(ch, t, &e, a, &b);
-		if (btrt_vec_reserve((void **)&r->tasks, &r->cap_tasks, r->n_tasks, sizeof *r->tasks) == 0)
+		if (r->n_tasks < r->limit &&
+		    btrt_vec_reserve((void **)&r->tasks, &r->cap_tasks, r->n_tasks, sizeof *r->tasks) == 0)
 			r->tasks[r->n_tasks++] = (struct btrt_rec_task){ t->seq, a, b };
 		if (rc) {
 			pipe_fail(p, &e);
@@ -296,6 +299,8 @@ static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *e
 
 static int io_rec(struct btrt_run *run, uint64_t seq)
 {
+	if (seq >= run->limit)
+		return -1;
 	while (run->n_io <= seq) {
 		if (btrt_vec_reserve((void **)&run->io, &run->cap_io, run->n_io, sizeof *run->io))
 			return -1;
@@ -385,7 +390,8 @@ static void io_loop(struct pipe *p)
 			return;
 		}
 		if (rc == 0) {
-			p->run->n_io = seq; /* the last record was never loaded */
+			if (p->run->n_io > seq)
+				p->run->n_io = seq; /* the last record was never loaded */
 			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
 			eos_sent = 1;
 			continue;

@@ -14,6 +14,7 @@ struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
 	r->app = cfg->app ? cfg->app : "app";
 	r->n_chunks = cfg->n_chunks;
 	r->n_stages = cfg->n_stages;
+	r->limit = cfg->record_limit ? cfg->record_limit : BTRT_DEFAULT_RECORD_LIMIT;
 	r->chunks = calloc(cfg->n_chunks, sizeof *r->chunks);
 	r->stage_names = calloc(cfg->n_stages, sizeof *r->stage_names);
 	if (!r->chunks || !r->stage_names) {
@@ -27,6 +28,7 @@ struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
 		r->chunks[c].pu = cfg->chunks[c].pu;
 		r->chunks[c].first_stage = cfg->chunks[c].first_stage;
 		r->chunks[c].n_stages = cfg->chunks[c].n_stages;
+		r->chunks[c].limit = r->limit;
 	}
 	return r;
 }

@@ -272,6 +272,33 @@ static void test_trace(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "chunk 2 little (cpu)"));
 }
 
+static void test_records(void)
+{
+	struct btrt_run *run = NULL;
+	struct btrt_summary sm;
+	toy_keep_run = &run;
+	toy_record_limit = 25;
+	expect_ok(three, 3, 4, 100);
+	toy_keep_run = NULL;
+	toy_record_limit = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_EQUAL(btrt_run_items(run), 100);
+	CU_ASSERT_EQUAL(btrt_run_chunks(run), 3);
+	CU_ASSERT_TRUE(btrt_run_wall_ns(run) > 0);
+	CU_ASSERT_EQUAL(btrt_run_chunk_summary(run, 1, &sm), 0);
+	CU_ASSERT_EQUAL(sm.n, 25);
+	CU_ASSERT_TRUE(sm.median_ns > 0 && sm.p99_ns >= sm.median_ns);
+	int gpu = 1;
+	CU_ASSERT_EQUAL(btrt_run_stage_summary(run, 4, &sm, &gpu), 0);
+	CU_ASSERT_EQUAL(sm.n, 25);
+	CU_ASSERT_EQUAL(gpu, 0);
+	CU_ASSERT_EQUAL(btrt_run_latency_summary(run, &sm), 0);
+	CU_ASSERT_EQUAL(sm.n, 25);
+	CU_ASSERT_TRUE(btrt_run_steady_ns(run, 5) > 0);
+	btrt_run_print(run, stderr);
+	btrt_run_free(run);
+}
+
 static void test_summary(void)
 {
 	uint64_t v[100];
@@ -308,6 +335,7 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "custom chunk body", test_custom_body) ||
 	    !CU_add_test(s, "dispatcher and OpenMP team pinned", test_pinning) ||
 	    !CU_add_test(s, "trace file", test_trace) ||
+	    !CU_add_test(s, "run records and their limit", test_records) ||
 	    !CU_add_test(s, "summary statistics", test_summary))
 		return -1;
 	return 0;

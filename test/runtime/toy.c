@@ -179,6 +179,9 @@ static void toy_close(void *state, FILE *out) {}
 
 const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close };
 
+uint64_t toy_record_limit;
+struct btrt_run **toy_keep_run;
+
 int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 	    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
 	    uint64_t n_items, enum btrt_backend backend, struct btrt_vk *vk,
@@ -220,6 +223,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.check = 1,
 		.vk = vk,
 		.cuda = cuda,
+		.record_limit = toy_record_limit,
 	};
 	struct btrt_run *run = NULL;
 	int rc = btrt_pipeline_run(&cfg, &run, err);
@@ -230,7 +234,10 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 	}
 	if (getenv("TOY_VERBOSE") && run)
 		btrt_run_print(run, stderr);
-	btrt_run_free(run);
+	if (toy_keep_run)
+		*toy_keep_run = run;
+	else
+		btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	if (io_out)
 		*io_out = st;

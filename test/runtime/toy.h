@@ -74,4 +74,9 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 
 void toy_default_params(struct toy_params *p);
 
+/* Test hooks of toy_run: the record limit of the next runs (0: default),
+ * and where to keep the run's records (NULL: freed). */
+extern uint64_t toy_record_limit;
+extern struct btrt_run **toy_keep_run;
+
 #endif
