@@ -35,6 +35,10 @@ static int bench(struct col *c, const char *frame, int items)
 		return rc;
 	snprintf(c->device, sizeof c->device, "%s", c->be == BTRT_BACKEND_HOST ? "" : g.device);
 	struct octree_sched one = { c->name, 1, { c->pu }, { 0 }, { OCTREE_N_STAGES } };
+	if (c->be != BTRT_BACKEND_HOST) {
+		printf("%s buffers:\n", c->name);
+		btrt_pool_print(g.pool, stdout);
+	}
 	rc = gpu_run_schedule(&g, &one, frame, (uint64_t)items, digest, sizeof digest, &run);
 	if (rc == 0) {
 		for (uint32_t s = 0; s < OCTREE_N_STAGES; s++) {
