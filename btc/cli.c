@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "btc_config.h"
+#include "cmd_schedule.h"
 #include "device.h"
 #include "gen.h"
 #include "plan.h"
@@ -34,6 +35,9 @@ static const char usage_text[] =
 	"  device DEV          print a device description as YAML ('host' = this machine)\n"
 	"  header APP.yaml [--glsl] [-o FILE]\n"
 	"                      write the TaskObject header (or the GLSL layout) for kernels\n"
+	"  schedule APP.yaml --device DEV --table T [--top K] [--objective O] [--format json]\n"
+	"                      BT-Optimizer: the K best schedules and the baselines\n"
+	"                      (`btc schedule --help` for all options)\n"
 	"  gen APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build]\n"
 	"                      generate the pipeline project (the default action)\n"
 	"\n"
@@ -552,6 +556,7 @@ static const struct command commands[] = {
 	{"device", cmd_device},
 	{"header", cmd_header},
 	{"gen", cmd_gen},
+	{"schedule", btc_cmd_schedule},
 	{"profile", cmd_gen},
 	{"tune", cmd_gen},
 };

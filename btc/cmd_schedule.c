@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "device.h"
 #include "plan.h"
-#include "sched.h"
+#include "optimizer.h"
 #include "table.h"
 
 static const char usage[] =

@@ -9,7 +9,7 @@
 #include "app.h"
 #include "device.h"
 #include "out.h"
-#include "sched.h"
+#include "optimizer.h"
 
 /* "X.Y": the version printed in banners of generated files. */
 #define BTC_VERSION_SHORT "0.1"

@@ -9,7 +9,7 @@
 #include "app.h"
 #include "device.h"
 #include "gen.h"
-#include "sched.h"
+#include "optimizer.h"
 #include "table.h"
 
 #define BTC_PLAN_MAX_SPECS 32

@@ -1,7 +1,7 @@
 /* BT-Optimizer, the parts both solvers share: validation, quantisation of
  * the table into the ranking key's integer unit, schedules from stage-to-PU
  * vectors, the total orders, and baselines. */
-#include "sched.h"
+#include "optimizer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -396,4 +396,147 @@ double btc_sched_count(const struct btc_sched_problem *p,
 		total += cuts * perm;
 	}
 	return total;
+}
+
+/* ---- presolve: dynamic programming over (stage, used PU set) ---- */
+
+static int dp_kmax(const struct btc_sched_prep *prep, int max_chunks)
+{
+	return max_chunks > 0 && max_chunks < prep->p ? max_chunks : prep->p;
+}
+
+double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
+			  int64_t hi)
+{
+	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
+	if (np > BTC_SCHED_DP_MAX_PUS)
+		return -1;
+	size_t sets = (size_t)1 << np;
+	/* ways[i][S]: completions from stage i with PUs S already used */
+	double *ways = btc_xcalloc((size_t)(n + 1) * sets, sizeof(double));
+	for (size_t S = 0; S < sets; S++)
+		ways[(size_t)n * sets + S] =
+			__builtin_popcount((unsigned)S) >= 2 ? 1 : 0;
+	for (int i = n - 1; i >= 0; i--)
+		for (size_t S = 0; S < sets; S++) {
+			if (__builtin_popcount((unsigned)S) >= kmax)
+				continue;
+			double sum = 0;
+			for (int c = 0; c < np; c++) {
+				if (S & ((size_t)1 << c))
+					continue;
+				size_t T = S | ((size_t)1 << c);
+				int64_t w = 0;
+				for (int j = i; j < n; j++) {
+					int64_t t = prep->tq[j * np + c];
+					if (t < 0 || (w += t) > hi)
+						break;
+					sum += ways[(size_t)(j + 1) * sets + T];
+				}
+			}
+			ways[(size_t)i * sets + S] = sum;
+		}
+	double r = ways[0];
+	free(ways);
+	return r;
+}
+
+int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
+			      int max_chunks)
+{
+	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
+	if (np > BTC_SCHED_DP_MAX_PUS)
+		return -1;
+	size_t sets = (size_t)1 << np;
+	int64_t *best = btc_xmalloc((size_t)(n + 1) * sets * sizeof(int64_t));
+	for (size_t S = 0; S < sets; S++)
+		best[(size_t)n * sets + S] =
+			__builtin_popcount((unsigned)S) >= 2 ? 0 : INT64_MAX;
+	for (int i = n - 1; i >= 0; i--)
+		for (size_t S = 0; S < sets; S++) {
+			int64_t b = INT64_MAX;
+			if (__builtin_popcount((unsigned)S) < kmax) {
+				for (int c = 0; c < np; c++) {
+					if (S & ((size_t)1 << c))
+						continue;
+					size_t T = S | ((size_t)1 << c);
+					int64_t w = 0;
+					for (int j = i; j < n; j++) {
+						int64_t t = prep->tq[j * np + c];
+						if (t < 0 || (w += t) >= b)
+							break;
+						int64_t rest =
+							best[(size_t)(j + 1) *
+								     sets + T];
+						int64_t m = rest > w ? rest : w;
+						if (m < b)
+							b = m;
+					}
+				}
+			}
+			best[(size_t)i * sets + S] = b;
+		}
+	int64_t r = best[0];
+	free(best);
+	return r;
+}
+
+int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
+			int64_t hi, unsigned char *useful)
+{
+	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
+	if (np > BTC_SCHED_DP_MAX_PUS)
+		return -1;
+	size_t sets = (size_t)1 << np;
+	unsigned char *fwd = btc_xcalloc((size_t)(n + 1) * sets, 1);
+	unsigned char *bwd = btc_xcalloc((size_t)(n + 1) * sets, 1);
+	memset(useful, 0, (size_t)n * (size_t)np * (size_t)n);
+	fwd[0] = 1;
+	for (int i = 0; i < n; i++)
+		for (size_t S = 0; S < sets; S++) {
+			if (!fwd[(size_t)i * sets + S] ||
+			    __builtin_popcount((unsigned)S) >= kmax)
+				continue;
+			for (int c = 0; c < np; c++) {
+				if (S & ((size_t)1 << c))
+					continue;
+				int64_t w = 0;
+				for (int j = i; j < n; j++) {
+					int64_t t = prep->tq[j * np + c];
+					if (t < 0 || (w += t) > hi)
+						break;
+					fwd[(size_t)(j + 1) * sets +
+					    (S | ((size_t)1 << c))] = 1;
+				}
+			}
+		}
+	for (size_t S = 0; S < sets; S++)
+		bwd[(size_t)n * sets + S] = __builtin_popcount((unsigned)S) >= 2;
+	for (int i = n - 1; i >= 0; i--)
+		for (size_t S = 0; S < sets; S++) {
+			if (__builtin_popcount((unsigned)S) >= kmax)
+				continue;
+			bool live = fwd[(size_t)i * sets + S];
+			for (int c = 0; c < np; c++) {
+				if (S & ((size_t)1 << c))
+					continue;
+				size_t T = S | ((size_t)1 << c);
+				int64_t w = 0;
+				for (int j = i; j < n; j++) {
+					int64_t t = prep->tq[j * np + c];
+					if (t < 0 || (w += t) > hi)
+						break;
+					if (!bwd[(size_t)(j + 1) * sets + T])
+						continue;
+					bwd[(size_t)i * sets + S] = 1;
+					if (live)
+						useful[((size_t)i * (size_t)np +
+							(size_t)c) * (size_t)n +
+						       (size_t)j] = 1;
+				}
+			}
+		}
+	free(fwd);
+	free(bwd);
+	return 0;
 }

@@ -2,7 +2,7 @@
  * distinct PUs, C1 and C2 by construction), keeps the K best under the
  * objective's total order. Independent of the Z3 encoding; shares only the
  * quantisation and the orders (btc/sched.c). */
-#include "sched.h"
+#include "optimizer.h"
 
 #include <stdlib.h>
 #include <string.h>

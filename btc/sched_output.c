@@ -1,7 +1,7 @@
 /* BT-Optimizer output: the ranked candidates and the baselines as a
- * readable table or as JSON (contract in btc/sched.h). Deterministic: no
+ * readable table or as JSON (contract in btc/optimizer.h). Deterministic: no
  * timestamps, fixed formats, input order. */
-#include "sched.h"
+#include "optimizer.h"
 
 #include <math.h>
 

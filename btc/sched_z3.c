@@ -23,7 +23,7 @@
  * smallest stage-to-PU vector under both (greedy, stage by stage, asking for
  * a lower PU through assumptions !x[i][d], d >= current). The result is
  * therefore exactly the oracle's ranking, independent of Z3's choices. */
-#include "sched.h"
+#include "optimizer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +55,8 @@ struct z3s {
 	int *a;                 /* [n] assignment of the last model */
 	int64_t *sums;          /* sorted distinct chunk sums: every T_max */
 	int n_sums;
+	int max_chunks;         /* the option (0 = none), for the presolve */
+	bool filtered;          /* bt's utilisation filter is asserted */
 	double deadline;        /* ms, 0 = none */
 	bool expired;
 	long checks;
@@ -225,6 +227,54 @@ static void assert_pairs(struct z3s *z, Z3_ast g, int num, int den,
 	}
 }
 
+/* Implied constraints from the presolve, under g: a chunk (PU c, stages
+ * f..l) on no schedule with T_max <= B cannot occur,
+ * !g | !x[f][c] | x[f-1][c] | !x[l][c] | x[l+1][c], and a start (c, f)
+ * that begins no such chunk cannot occur, !g | !x[f][c] | x[f-1][c]. They
+ * are implied by T_max <= B and the base constraints, and turn most checks
+ * under the bound into little more than propagation. */
+static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
+{
+	int n = z->n, np = z->np;
+	unsigned char *useful = btc_xmalloc((size_t)n * (size_t)np * (size_t)n);
+	if (btc_sched_dp_useful(z->prep, z->max_chunks, B, useful) < 0) {
+		free(useful);
+		return;
+	}
+	for (int c = 0; c < np; c++)
+		for (int f = 0; f < n; f++) {
+			if (!X(z, f, c))
+				continue;
+			Z3_ast head[3];
+			unsigned k = 0;
+			head[k++] = neg(z, g);
+			head[k++] = neg(z, X(z, f, c));
+			if (f > 0 && X(z, f - 1, c))
+				head[k++] = X(z, f - 1, c);
+			bool any = false;
+			int64_t w = 0;
+			for (int l = f; l < n && X(z, l, c); l++) {
+				if ((w += TQ(z, l, c)) > B)
+					break; /* the T_max clauses cover it */
+				if (useful[((size_t)f * (size_t)np + (size_t)c) *
+						   (size_t)n + (size_t)l]) {
+					any = true;
+					continue;
+				}
+				Z3_ast cl[5];
+				memcpy(cl, head, sizeof(Z3_ast) * k);
+				unsigned m = k;
+				cl[m++] = neg(z, X(z, l, c));
+				if (l + 1 < n && X(z, l + 1, c))
+					cl[m++] = X(z, l + 1, c);
+				add(z, Z3_mk_or(z->ctx, m, cl));
+			}
+			if (!any)
+				add(z, Z3_mk_or(z->ctx, k, head));
+		}
+	free(useful);
+}
+
 /* C3a, T_max <= B, as clauses: by C2, stages f and l on PU c put f..l on
  * c, so it suffices to forbid, for every first stage f, f together with
  * the first stage L(f)+1 that would push the sum over B:
@@ -232,6 +282,7 @@ static void assert_pairs(struct z3s *z, Z3_ast g, int num, int den,
  * that pseudo-Boolean reasoning over large coefficients does badly. */
 static void tmax_clauses(struct z3s *z, Z3_ast g, int64_t B)
 {
+	add_useful_clauses(z, g, B);
 	for (int c = 0; c < z->np; c++) {
 		if (!z->used[c] || z->pu_sum[c] <= B)
 			continue;
@@ -703,6 +754,69 @@ static int cmp_gap_qsort(const void *x, const void *y)
 	return btc_sched_cmp_gap(x, y);
 }
 
+
+static void take_best(struct btc_sched_result *res, struct found *f, int K,
+		      enum key primary)
+{
+	qsort(f->s, (size_t)f->n, sizeof(*f->s),
+	      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
+	int m = f->n < K ? f->n : K;
+	memcpy(res->candidates, f->s, sizeof(*f->s) * (size_t)m);
+	res->n_candidates = m;
+}
+
+/* The latency ranking with the presolve: the dynamic program gives the
+ * number of schedules with T_max <= B for any B, so B_K (the smallest
+ * chunk sum with at least K schedules at or below it) and their number N
+ * are known; Z3 then finds exactly those N schedules (N satisfiable checks,
+ * each blocking the last), and none of the hard optimality proofs is
+ * needed. Returns as enumerate_window. */
+static int enumerate_counted(struct z3s *z, struct btc_sched_result *res,
+			     int K, int cap)
+{
+	int a = 0, b = z->n_sums - 1;
+	double total = btc_sched_dp_count(z->prep, z->max_chunks,
+					  b >= 0 ? z->sums[b] : 0);
+	if (total < 1)
+		return 1;
+	if (total >= K) {
+		while (a < b) { /* first index with count >= K */
+			int m = a + (b - a) / 2;
+			if (btc_sched_dp_count(z->prep, z->max_chunks,
+					       z->sums[m]) >= K)
+				b = m;
+			else
+				a = m + 1;
+		}
+	}
+	int64_t B = z->sums[b];
+	double N = btc_sched_dp_count(z->prep, z->max_chunks, B);
+	if (N > cap)
+		return 0;
+	struct found f = { 0 };
+	Z3_ast g = fresh(z);
+	int rc = 1;
+	for (int k = 0; k < (int)N; k++) {
+		assume_reset(z, 0);
+		assume(z, g);
+		assume(z, key_guard(z, K_TMAX, B, -1));
+		int r = check(z);
+		if (r < 0) {
+			rc = -1;
+			res->optimal = false;
+			break;
+		}
+		if (r == 0)
+			btc_panic("presolve counts %.0f schedules with T_max "
+				  "<= %lld, Z3 finds %d", N, (long long)B, k);
+		found_add(z, &f, g);
+	}
+	take_best(res, &f, K, K_TMAX);
+	free(f.s);
+	assume_reset(z, 0);
+	return rc;
+}
+
 /* The K best by enumeration in a window: every schedule with primary key
  * <= B is enumerated (blocking clauses under a guard g), where B starts
  * just above the minimum, doubles its distance from it until K schedules
@@ -717,13 +831,20 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res,
 {
 	struct found f = { 0 };
 	int rc = 1;
+	if (primary == K_TMAX && !z->filtered &&
+	    z->np <= BTC_SCHED_DP_MAX_PUS)
+		return enumerate_counted(z, res, K, cap);
 	assume_reset(z, 0);
 	int r = check(z);
 	if (r <= 0)
 		return r; /* no multi-chunk schedule, or expired */
-	int64_t v1;
+	int64_t v1, lo = 0;
+	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
+		/* the filter only removes schedules: a lower bound */
+		lo = btc_sched_dp_min_tmax(z->prep, z->max_chunks);
+	}
 	Z3_ast g = fresh(z);
-	if (minimise(z, 0, primary, 0, false, -1, &v1) < 0) {
+	if (minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
 		found_add(z, &f, g);
 		rc = -1;
 		goto out;
@@ -822,7 +943,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	z.bool_sort = Z3_mk_bool_sort(z.ctx);
 	/* The SMT core: on these problems faster than the SAT core of
 	 * QF_FD, whose per-check preprocessing dominates (docs). */
-	z.s = Z3_mk_simple_solver(z.ctx);
+	z.s = getenv("QFFD") ? Z3_mk_solver_for_logic(z.ctx, Z3_mk_string_symbol(z.ctx, "QF_FD")) : Z3_mk_simple_solver(z.ctx);
 	Z3_solver_inc_ref(z.ctx, z.s);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
 	z.used = btc_xcalloc((size_t)z.np, sizeof(Z3_ast));
@@ -832,6 +953,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		z.a[i] = -1;
 	if (opt->time_budget_ms > 0)
 		z.deadline = t0 + opt->time_budget_ms;
+	z.max_chunks = opt->max_chunks;
 
 	encode(&z, opt);
 	collect_sums(&z);
@@ -846,9 +968,11 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 					(double)prep.quantum_ns / 1e6;
 			/* Level 2 filter: U T_max - T_min <= G*, i.e. for
 			 * every pair of used PUs a T_c - b T_d <= b G*. */
-			if (prep.util_num > 0)
+			if (prep.util_num > 0) {
 				assert_pairs(&z, NULL, prep.util_num,
 					     prep.util_den, gstar);
+				z.filtered = true;
+			}
 			for (int i = 0; i < z.n; i++)
 				z.a[i] = -1;
 			enumerate(&z, res, K, K_TMAX, K_GAP);

@@ -20,7 +20,7 @@
 
 #include "btc_config.h"
 #include "ref_table.h"
-#include "sched.h"
+#include "optimizer.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -31,6 +31,7 @@ static int cmp_double(const void *a, const void *b)
 /* Runs argv to completion with stdout to /dev/null; wall ms, or -1. */
 static double run_process(char *const argv[])
 {
+	fflush(stdout); /* else the child's freopen writes it again */
 	double t0 = btc_sched_now_ms();
 	pid_t pid = fork();
 	if (pid == 0) {

@@ -6,7 +6,7 @@
 #ifndef BTC_TEST_SCHED_REF_TABLE_H
 #define BTC_TEST_SCHED_REF_TABLE_H
 
-#include "sched.h"
+#include "optimizer.h"
 
 struct ref_table {
 	int n_stages, n_pus;

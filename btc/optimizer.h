@@ -24,8 +24,8 @@
  * order fixed by the table alone, whichever solver computes it. Reported
  * times are exact double sums recomputed from time_ms.
  */
-#ifndef BTC_SCHED_H
-#define BTC_SCHED_H
+#ifndef BTC_OPTIMIZER_H
+#define BTC_OPTIMIZER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -218,6 +218,25 @@ void btc_sched_result_begin(const struct btc_sched_problem *p,
 			    const struct btc_sched_options *opt,
 			    const struct btc_sched_prep *prep,
 			    struct btc_sched_result *res);
+
+/* Presolve by dynamic programming over (next stage, set of PUs used so
+ * far), for at most BTC_SCHED_DP_MAX_PUS PUs (else they return -1):
+ * the number of multi-chunk schedules allowed by prep and max_chunks (0 =
+ * no limit) whose chunk times are all <= hi quanta (a double, exact below
+ * 2^53), and the minimum T_max of those schedules (INT64_MAX: none).
+ * O(n^2 * p * 2^p). The Z3 solver uses them to skip its hardest proofs;
+ * the exhaustive oracle does not. */
+#define BTC_SCHED_DP_MAX_PUS 12
+double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
+			  int64_t hi);
+int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
+			      int max_chunks);
+
+/* Marks in useful[(f * p + c) * n + l] (size n * p * n, 0/1) every chunk
+ * (PU c, stages f..l) that lies on some multi-chunk schedule with all
+ * chunk times <= hi; -1 when p > BTC_SCHED_DP_MAX_PUS, else 0. */
+int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
+			int64_t hi, unsigned char *useful);
 
 /* Tests only: the most schedules the Z3 solver enumerates in a window
  * before it falls back to ranking one candidate at a time; 0 = 8 K + 64.
