@@ -231,7 +231,7 @@ static bool copy_dir(const char *src, const char *dst, const char *const *exts,
 		size_t len = strlen(e->d_name);
 		for (const char *const *x = exts; x && *x; x++) {
 			size_t xl = strlen(*x);
-			want |= len > xl && !strcmp(e->d_name + len - xl, *x);
+			want |= len >= xl && !strcmp(e->d_name + len - xl, *x);
 		}
 		if (want)
 			names[n++] = btc_xstrdup(e->d_name);

@@ -70,7 +70,18 @@ bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
 	if (access(ninja_file, F_OK) != 0) {
 		char *argv[] = {"meson", "setup", build, (char *)dir,
 				cross ? "--cross-file" : NULL, cross, NULL};
-		rc = btc_run(argv, "/dev/null", true);
+		char *log = btc_xasprintf("%s/setup.log", dir);
+		rc = btc_run(argv, log, true);
+		if (rc != 0) {
+			fprintf(stderr, "btc: meson setup failed; its output:\n");
+			char *text = btc_read_file(log, NULL);
+			fputs(text ? text : "(none)\n", stderr);
+			free(text);
+			/* A failed configuration leaves a build dir meson will not reuse. */
+			char *rm[] = {"rm", "-rf", build, NULL};
+			btc_run(rm, NULL, false);
+		}
+		free(log);
 	}
 	if (rc == 0 && !btc_interrupted()) {
 		char *argv[] = {"ninja", "-C", build, NULL};
