@@ -21,7 +21,7 @@ struct col {
 	enum btrt_backend be;
 	enum btrt_pu_kind pu;
 	int ok;
-	char device[96];
+	char device[256];
 	double median[OCTREE_N_STAGES + 1], mean[OCTREE_N_STAGES + 1];
 };
 
