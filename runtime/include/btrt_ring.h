@@ -124,6 +124,12 @@ static inline void btrt_backoff_reset(struct btrt_backoff *b)
 	b->t0 = 0;
 }
 
+/* Sets the calling thread's spin phase (ns; BTRT_BACKOFF_SPIN_NS by
+ * default). The pipeline shortens it for dispatchers whose cores other
+ * pipeline threads share, where spinning only delays the thread it waits
+ * for. The environment variable BTRT_SPIN_NS overrides both. */
+void btrt_backoff_set_spin(uint32_t spin_ns);
+
 /* One round of waiting (out of line: it may enter the kernel). */
 void btrt_backoff_wait(struct btrt_backoff *b);
 

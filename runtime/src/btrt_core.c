@@ -4,6 +4,7 @@
 #include "btrt_internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -105,6 +106,25 @@ void btrt_ring_spsc_destroy(struct btrt_ring_spsc *r)
 	r->slots = NULL;
 }
 
+static _Thread_local uint32_t thread_spin_ns = BTRT_BACKOFF_SPIN_NS;
+
+void btrt_backoff_set_spin(uint32_t spin_ns)
+{
+	thread_spin_ns = spin_ns;
+}
+
+static uint32_t spin_budget(void)
+{
+	static atomic_long env_spin = -2; /* -2 unread, -1 unset */
+	long e = atomic_load_explicit(&env_spin, memory_order_relaxed);
+	if (e == -2) {
+		const char *v = getenv("BTRT_SPIN_NS");
+		e = v && *v ? strtol(v, NULL, 10) : -1;
+		atomic_store_explicit(&env_spin, e, memory_order_relaxed);
+	}
+	return e >= 0 ? (uint32_t)e : thread_spin_ns;
+}
+
 void btrt_backoff_wait(struct btrt_backoff *b)
 {
 	/* The first rounds spin without reading the clock. */
@@ -116,7 +136,7 @@ void btrt_backoff_wait(struct btrt_backoff *b)
 	if (b->t0 == 0)
 		b->t0 = now;
 	uint64_t waited = now - b->t0;
-	if (waited < BTRT_BACKOFF_SPIN_NS) {
+	if (waited < spin_budget()) {
 		for (int i = 0; i < 16; i++)
 			btrt_cpu_relax();
 		return;

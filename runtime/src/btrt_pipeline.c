@@ -173,8 +173,43 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	return -1;
 }
 
+/* Whether chunk c (or the io thread, c == n_chunks) shares a core with
+ * another thread of the pipeline: its cores overlap another chunk's or the
+ * io thread's, it is unpinned, or the pipeline has more threads than the
+ * process has CPUs (a small dev box). */
+static int shares_cores(const struct btrt_pipeline_config *cfg, uint32_t c)
+{
+	cpu_set_t avail;
+	if (sched_getaffinity(0, sizeof avail, &avail) == 0 &&
+	    (uint32_t)CPU_COUNT(&avail) < cfg->n_chunks + 1)
+		return 1;
+	const int *mine = c < cfg->n_chunks ? cfg->chunks[c].cores : cfg->io_cores;
+	uint32_t n = c < cfg->n_chunks ? cfg->chunks[c].n_cores : cfg->n_io_cores;
+	if (n == 0)
+		return 1;
+	for (uint32_t o = 0; o <= cfg->n_chunks; o++) {
+		if (o == c)
+			continue;
+		const int *other = o < cfg->n_chunks ? cfg->chunks[o].cores : cfg->io_cores;
+		uint32_t m = o < cfg->n_chunks ? cfg->chunks[o].n_cores : cfg->n_io_cores;
+		if (o < cfg->n_chunks && m == 0)
+			return 1; /* an unpinned chunk may run anywhere */
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = 0; j < m; j++)
+				if (mine[i] == other[j])
+					return 1;
+	}
+	return 0;
+}
+
+/* Spin phase of a waiting thread that shares its cores (ns): spinning
+ * there only delays the thread it waits for. */
+#define BTRT_SHARED_SPIN_NS 2000u
+
 static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 {
+	btrt_backoff_set_spin(shares_cores(ch->p->cfg, ch->idx) ? BTRT_SHARED_SPIN_NS
+							       : BTRT_BACKOFF_SPIN_NS);
 	const struct btrt_chunk *c = ch->c;
 	struct pipe *p = ch->p;
 	char cs[128];
@@ -479,6 +514,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		}
 		p.ch[i].started = 1;
 	}
+	btrt_backoff_set_spin(shares_cores(cfg, nc) ? BTRT_SHARED_SPIN_NS : BTRT_BACKOFF_SPIN_NS);
 	/* Wait until every dispatcher is set up (or one failed). */
 	struct btrt_backoff bo;
 	btrt_backoff_reset(&bo);
@@ -493,6 +529,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			pthread_join(p.ch[i].th, NULL);
 	if (restore)
 		pthread_setaffinity_np(pthread_self(), sizeof old_set, &old_set);
+	btrt_backoff_set_spin(BTRT_BACKOFF_SPIN_NS);
 	if (p.failed) {
 		*err = p.err;
 	} else {
