@@ -77,7 +77,10 @@ static void test_three_chunks(void)
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	remove(path);
+	if (getenv("TOY_KEEP_TRACE"))
+		fprintf(stderr, "trace kept: %s\n", path);
+	else
+		remove(path);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "gpu of chunk 1"));
 }
 
