@@ -68,8 +68,10 @@ bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
 	int rc = 0;
 	char *ninja_file = btc_xasprintf("%s/build.ninja", build);
 	if (access(ninja_file, F_OK) != 0) {
+		/* nvcc cannot cross-compile for the boards here: CUDA is off in
+		 * cross builds (build on the Jetson itself for CUDA). */
 		char *argv[] = {"meson", "setup", build, (char *)dir,
-				cross ? "--cross-file" : NULL, cross, NULL};
+				cross ? "-Dcuda=disabled" : NULL, "--cross-file", cross, NULL};
 		char *log = btc_xasprintf("%s/setup.log", dir);
 		rc = btc_run(argv, log, true);
 		if (rc != 0) {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# A CPU-only pipeline generated for the Jetson (aarch64 Linux) cross-builds
+# with Debian's gcc-aarch64-linux-gnu and runs under qemu-user.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
+  command -v $tool > /dev/null || { echo "$tool is not installed (scripts/setup installs it)"; exit 77; }
+done
+rm -rf "$work" && mkdir -p "$work"
+"$btc" gen "$src/examples/vecadd/vecadd.yaml" --device jetson-orin-nano \
+  --chunks cpu:0-2 -o "$work/vecadd-jetson" --build > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+prog=$work/vecadd-jetson/build/vecadd-pipeline
+file "$prog" | grep -q "ARM aarch64" || { file "$prog"; echo "FAIL: not an aarch64 binary"; exit 1; }
+out=$(BTRT_NO_PIN=1 qemu-aarch64 -L /usr/aarch64-linux-gnu "$prog" --schedule 0 --tasks 12 --quiet)
+echo "$out"
+grep -q "^verified 12 tasks" <<< "$out"
