@@ -129,7 +129,8 @@ struct btrt_run; /* records of one run: btrt_trace.h */
 int btrt_pipeline_run(const struct btrt_pipeline_config *cfg,
 		      struct btrt_run **run, struct btrt_error *err);
 
-/* Pins the calling thread to cores[0..n-1] (pthread_setaffinity_np).
+/* Pins the calling thread to cores[0..n-1] (sched_setaffinity on the
+ * calling thread: glibc and Android's bionic alike).
  * Returns 0, or -1 with err filled (BTRT_E_SYS). n == 0 is a no-op. */
 int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err);
 

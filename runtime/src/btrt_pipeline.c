@@ -69,11 +69,14 @@ int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err)
 			return btrt_error_set(err, BTRT_E_INVAL, cores[i], "core id %d out of range", cores[i]);
 		CPU_SET(cores[i], &set);
 	}
-	int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-	if (rc != 0)
+	/* sched_setaffinity(0, ...) sets the calling thread's mask on Linux and
+	 * exists in bionic too (pthread_setaffinity_np does not). */
+	if (sched_setaffinity(0, sizeof set, &set) != 0) {
+		int rc = errno;
 		return btrt_error_set(err, BTRT_E_SYS, rc,
-			"pthread_setaffinity_np(core %d, ... %u cores): %s (set BTRT_NO_PIN=1 to run unpinned)",
+			"sched_setaffinity(core %d, ... %u cores): %s (set BTRT_NO_PIN=1 to run unpinned)",
 			cores[0], n, strerror(rc));
+	}
 	return 0;
 }
 
@@ -498,7 +501,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 	cpu_set_t old_set;
 	int restore = 0;
 	if (p.pin && cfg->n_io_cores) {
-		if (pthread_getaffinity_np(pthread_self(), sizeof old_set, &old_set) == 0)
+		if (sched_getaffinity(0, sizeof old_set, &old_set) == 0)
 			restore = 1;
 		if (btrt_pin_self(cfg->io_cores, cfg->n_io_cores, err))
 			goto out;
@@ -528,7 +531,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		if (p.ch[i].started)
 			pthread_join(p.ch[i].th, NULL);
 	if (restore)
-		pthread_setaffinity_np(pthread_self(), sizeof old_set, &old_set);
+		sched_setaffinity(0, sizeof old_set, &old_set);
 	btrt_backoff_set_spin(BTRT_BACKOFF_SPIN_NS);
 	if (p.failed) {
 		*err = p.err;
