@@ -74,6 +74,68 @@ int frames_load(struct frames *f, int max)
 	return 0;
 }
 
+static uint32_t lcg(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+int frames_synthetic(struct frames *f)
+{
+	enum { N_SYN = 7 };
+	static const uint32_t sizes[N_SYN] = { 0, 1, 2, 3, 5000, 20000, 4097 };
+	char err[256];
+	uint32_t seed = 12345;
+	memset(f, 0, sizeof *f);
+	f->paths = calloc(N_SYN, sizeof *f->paths);
+	f->clouds = calloc(N_SYN, sizeof *f->clouds);
+	f->cubes = calloc(N_SYN, sizeof *f->cubes);
+	f->refs = calloc(N_SYN, sizeof *f->refs);
+	if (!f->paths || !f->clouds || !f->cubes || !f->refs)
+		return -1;
+	f->n = N_SYN;
+	for (int k = 0; k < N_SYN; k++) {
+		uint32_t n = sizes[k];
+		float *p = calloc((size_t)(n ? n : 1) * 4, sizeof *p);
+		char name[32];
+		if (!p)
+			return -1;
+		snprintf(name, sizeof name, "synthetic-%d", k);
+		f->paths[k] = strdup(name);
+		for (uint32_t i = 0; i < n; i++) {
+			float *q = p + (size_t)i * 4;
+			float r[3] = { (float)(lcg(&seed) % 100000) / 1e5f,
+				       (float)(lcg(&seed) % 100000) / 1e5f,
+				       (float)(lcg(&seed) % 100000) / 1e5f };
+			if (k <= 3) {          /* 1, 2 equal, 2 equal + 1 */
+				q[0] = i == 2 ? 2.0f : 1.0f;
+				q[1] = -0.5f;
+				q[2] = 3.0f;
+			} else if (k == 4) {   /* random, every 5th a duplicate */
+				memcpy(q, i % 5 == 4 ? q - 4 : r, 3 * sizeof *q);
+			} else if (k == 5) {   /* flat */
+				q[0] = r[0] * 4.0f - 2.0f;
+				q[1] = r[1];
+				q[2] = 1.5f;
+			} else {               /* a cluster ~6 quanta wide, one far point */
+				q[0] = i == n - 1 ? 10.0f : 1.0f + r[0] * 0.05f;
+				q[1] = i == n - 1 ? 10.0f : 1.0f + r[1] * 0.05f;
+				q[2] = i == n - 1 ? 10.0f : 1.0f + r[2] * 0.05f;
+			}
+		}
+		f->clouds[k].xyzw = p;
+		f->clouds[k].n = f->clouds[k].n_declared = n;
+		octree_bounding_cube(p, n, f->cubes[k]);
+		if (octree_reference(p, n, f->cubes[k], &f->refs[k], err, sizeof err) ||
+		    octree_validate(f->refs[k].nodes, f->refs[k].n_nodes, f->refs[k].ucodes,
+				    f->refs[k].n_unique, err, sizeof err)) {
+			fprintf(stderr, "synthetic frame %d: %s\n", k, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void frames_free(struct frames *f)
 {
 	for (int i = 0; i < f->n; i++) {

@@ -36,6 +36,10 @@ struct frames {
  * stderr). */
 int frames_load(struct frames *f, int max);
 void frames_free(struct frames *f);
+/* Synthetic edge cases with references: 0, 1, 2 equal and 3 points, random
+ * points with duplicates, a flat frame, and a tight cluster plus one far
+ * point (octree chains down to level 9). Returns 0 or -1. */
+int frames_synthetic(struct frames *f);
 
 /* Writes the points xyzw ([r->n_points * 4]) and every reference array of
  * r into the task (the inputs of any stage). */

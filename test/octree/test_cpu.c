@@ -10,13 +10,13 @@
 #include "io.h"
 #include "suites.h"
 
-static struct frames frames;
+static struct frames frames, syn;
 static struct host_task task;
 
 static int init(void)
 {
 	struct octree_params p = OCTREE_DEFAULT_PARAMS;
-	if (frames_load(&frames, 0) || host_task_init(&task, &p))
+	if (frames_load(&frames, 0) || frames_synthetic(&syn) || host_task_init(&task, &p))
 		return -1;
 	return 0;
 }
@@ -24,6 +24,7 @@ static int init(void)
 static int clean(void)
 {
 	frames_free(&frames);
+	frames_free(&syn);
 	host_task_free(&task);
 	return 0;
 }
@@ -41,20 +42,40 @@ static void test_reference_valid(void)
 	}
 }
 
-static void test_stages(void)
+static void check_stages(const struct frames *fr)
 {
-	for (int f = 0; f < frames.n; f++)
+	for (int f = 0; f < fr->n; f++)
 		for (int s = 0; s < OCTREE_N_STAGES; s++) {
 			char err[256];
-			task_fill_from_ref(&task.t, &frames.refs[f], frames.clouds[f].xyzw);
+			task_fill_from_ref(&task.t, &fr->refs[f], fr->clouds[f].xyzw);
 			task_poison_outputs(&task.t, s);
 			CU_ASSERT_EQUAL(run_cpu_stage(&task.t, s), 0);
-			if (task_compare_stage(&task.t, &frames.refs[f], s, err, sizeof err)) {
-				fprintf(stderr, "\n  %s stage %s: %s\n", frames.paths[f],
+			if (task_compare_stage(&task.t, &fr->refs[f], s, err, sizeof err)) {
+				fprintf(stderr, "\n  %s stage %s: %s\n", fr->paths[f],
 					octree_stage_names[s], err);
 				CU_FAIL("stage differs from the reference");
 			}
 		}
+}
+
+static void test_stages(void)
+{
+	check_stages(&frames);
+}
+
+static void test_stages_synthetic(void)
+{
+	const struct octree_ref *deep = &syn.refs[syn.n - 1];
+	uint32_t max_level = 0;
+	for (uint32_t v = 0; v < deep->n_nodes; v++)
+		if (deep->nodes[v].level > max_level)
+			max_level = deep->nodes[v].level;
+	CU_ASSERT_EQUAL(max_level, OCTREE_MAX_LEVEL);
+	CU_ASSERT_EQUAL(syn.refs[0].n_nodes, 0);
+	CU_ASSERT_EQUAL(syn.refs[1].n_nodes, 1);
+	CU_ASSERT_EQUAL(syn.refs[2].n_unique, 1);
+	CU_ASSERT_EQUAL(syn.refs[3].n_unique, 2);
+	check_stages(&syn);
 }
 
 /* octree_io: open the data directory, run the CPU pipeline on each task,
@@ -109,6 +130,7 @@ int octree_cpu_register(void)
 	CU_pSuite s = CU_add_suite("cpu", init, clean);
 	if (!s || !CU_add_test(s, "reference octrees are valid", test_reference_valid) ||
 	    !CU_add_test(s, "each stage equals the reference", test_stages) ||
+	    !CU_add_test(s, "each stage on synthetic edge cases", test_stages_synthetic) ||
 	    !CU_add_test(s, "octree_io with the CPU pipeline", test_io_pipeline) ||
 	    !CU_add_test(s, "degenerate frames", test_tiny))
 		return -1;

@@ -2,7 +2,9 @@
  * on the GPU machine as built): `octree_gpu_test cuda|vulkan`.
  * 1. each stage alone on the GPU for all six real frames, inputs from the
  *    sequential reference, outputs compared with it;
- * 2. the whole app under five CPU/GPU schedules over 8 frames, octree_io
+ * 2. each stage alone on seven synthetic edge cases (0..3 points,
+ *    duplicates, a flat frame, a cluster down to level 9);
+ * 3. the whole app under five CPU/GPU schedules over 8 frames, octree_io
  *    checking every octree byte for byte; the digest lines of all
  *    schedules must be identical.
  * Exit 0 pass, 1 fail, 77 when the backend has no device (meson SKIP). */
@@ -37,6 +39,18 @@ int main(int argc, char **argv)
 		       r == 0 ? "equal to the reference" : "FAIL");
 		fails += r != 0;
 	}
+	struct frames syn;
+	if (frames_synthetic(&syn)) {
+		gpu_close(&g);
+		return 1;
+	}
+	for (int s = 0; s < OCTREE_N_STAGES; s++) {
+		int r = gpu_check_stage(&g, &syn, s, pu);
+		printf("stage %-10s on %s, %d synthetic edge cases: %s\n", octree_stage_names[s],
+		       which, syn.n, r == 0 ? "equal to the reference" : "FAIL");
+		fails += r != 0;
+	}
+	frames_free(&syn);
 	struct octree_sched sc[OCTREE_N_SCHEDS];
 	static char dig[OCTREE_N_SCHEDS][8192];
 	octree_scheds(sc, pu);

@@ -19,7 +19,7 @@
 
 static struct gpu_ctx g;
 static int opened;
-static struct frames frames;
+static struct frames frames, syn;
 
 static void vk_close(void)
 {
@@ -43,12 +43,13 @@ static int vk_open(void)
 
 static int frames_init(void)
 {
-	return frames_load(&frames, 0);
+	return frames_load(&frames, 0) || frames_synthetic(&syn) ? -1 : 0;
 }
 
 static int frames_clean(void)
 {
 	frames_free(&frames);
+	frames_free(&syn);
 	return 0;
 }
 
@@ -64,6 +65,14 @@ static void test_vk_radix_tree(void) { stage_test(3, BTRT_PU_VULKAN); }
 static void test_vk_edge_count(void) { stage_test(4, BTRT_PU_VULKAN); }
 static void test_vk_prefix_sum(void) { stage_test(5, BTRT_PU_VULKAN); }
 static void test_vk_octree(void) { stage_test(6, BTRT_PU_VULKAN); }
+
+/* every stage on the synthetic edge cases (0..3 points, duplicates, flat,
+ * deep cluster) */
+static void test_vk_synthetic(void)
+{
+	for (int s = 0; s < OCTREE_N_STAGES; s++)
+		CU_ASSERT_EQUAL(gpu_check_stage(&g, &syn, s, BTRT_PU_VULKAN), 0);
+}
 
 /* the CPU kernels through the same pipeline on Vulkan-mapped buffers */
 static void test_cpu_on_vk_buffers(void)
@@ -85,6 +94,7 @@ int octree_vk_register(void)
 	    !CU_add_test(s, "edge_count", test_vk_edge_count) ||
 	    !CU_add_test(s, "prefix_sum", test_vk_prefix_sum) ||
 	    !CU_add_test(s, "octree", test_vk_octree) ||
+	    !CU_add_test(s, "every stage on synthetic edge cases", test_vk_synthetic) ||
 	    !CU_add_test(s, "CPU stages on Vulkan buffers", test_cpu_on_vk_buffers))
 		return -1;
 	return 0;
