@@ -13,7 +13,7 @@ for app in apps/octree.yaml apps/alexnet-dense.yaml apps/alexnet-sparse.yaml exa
   for dev in pixel7a oneplus11 jetson-orin-nano jetson-orin-nano-lp testbox; do
     case $dev in
       pixel7a|oneplus11)
-        specs=("little:0-$((half - 1)),big:$half-$last" "medium:0,big:1-$((half - 1)),gpu:$half-$last" "gpu:0-$((half - 1)),little:$half-$last") ;;
+        specs=("little:0-$((half - 1)),big:$half-$last" "medium:0,big:1-$((last - 1)),gpu:$last" "gpu:0-$((half - 1)),little:$half-$last") ;;
       jetson*)
         specs=("cpu:0-$((half - 1)),gpu:$half-$last" "gpu:0-$((half - 1)),cpu:$half-$last") ;;
       testbox)
