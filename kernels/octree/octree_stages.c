@@ -94,7 +94,7 @@ void octree_stage_table_init(struct octree_stage_table *tab, const struct octree
 				      N_OF(w5), N_OF(w6) };
 	/* apps/octree.yaml: dispatches per stage (repeat), groups */
 	const uint32_t repeat[OCTREE_N_STAGES] = { 1, 24, 3, 1, 1, 3, 1 };
-	const uint32_t per_group[OCTREE_N_STAGES] = { 256, 2048, 2048, 256, 256, 2048, 256 };
+	const uint32_t per_group[OCTREE_N_STAGES] = { 256, 4096, 2048, 256, 256, 2048, 256 };
 	const int has_push[OCTREE_N_STAGES] = { 0, 1, 1, 0, 0, 1, 0 };
 	uint32_t mp = (uint32_t)p->max_points, d = 0;
 

@@ -4,8 +4,10 @@
 // 2048 elements, 8 consecutive elements per invocation, so that ranks
 // within a tile follow element order (stable, deterministic).
 #define WG 256u
-#define ITEMS 8u
-#define TILE 2048u
+#ifndef ITEMS
+#define ITEMS 8u     // elements per invocation; a shader may define its own
+#endif
+#define TILE (WG * ITEMS)
 
 #define SYNC() memoryBarrierShared(); barrier()
 

@@ -8,6 +8,7 @@
 // Keys: codes -> sort_tmp -> sorted -> sort_tmp -> ... -> sorted (pass 7).
 #extension GL_GOOGLE_include_directive : require
 #include "octree_layout.glsl"
+#define ITEMS 16u    // tiles of 4096 keys: half the tiles (and barriers) of 8
 #include "common.glsl"
 
 layout(local_size_x = 256) in;
