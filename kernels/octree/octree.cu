@@ -98,6 +98,8 @@ extern "C" int octree_sort_cuda(struct octree_task *t, void *stream)
 	int n = host_n_points(t);
 	size_t need = 0, have = t->base.buffers[OCTREE_BUF_CUB_TEMP].bytes;
 	void *temp = t->base.buffers[OCTREE_BUF_CUB_TEMP].dev;
+	if (n == 0)
+		return 0;
 	cudaError_t e = cub::DeviceRadixSort::SortKeys(NULL, need, DEV(t, CODES, const uint32_t),
 						       DEV(t, SORTED, uint32_t), n, 0,
 						       OCTREE_CODE_BITS, (cudaStream_t)stream);
@@ -116,6 +118,8 @@ extern "C" int octree_unique_cuda(struct octree_task *t, void *stream)
 	int n = host_n_points(t);
 	size_t need = 0, have = t->base.buffers[OCTREE_BUF_CUB_TEMP].bytes;
 	void *temp = t->base.buffers[OCTREE_BUF_CUB_TEMP].dev;
+	if (n == 0)
+		return (int)cudaMemsetAsync(DEV(t, N_UNIQUE, uint32_t), 0, 4, (cudaStream_t)stream);
 	cudaError_t e = cub::DeviceSelect::Unique(NULL, need, DEV(t, SORTED, const uint32_t),
 						  DEV(t, UCODES, uint32_t),
 						  DEV(t, N_UNIQUE, uint32_t), n, (cudaStream_t)stream);
