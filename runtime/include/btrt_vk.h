@@ -17,7 +17,9 @@
  *                           else integrated, virtual, CPU (llvmpipe), other.
  *   BTRT_VK_VALIDATION=1    enable VK_LAYER_KHRONOS_validation (a warning on
  *                           stderr if it is not installed) and count its
- *                           error messages (btrt_vk_validation_errors). */
+ *                           error messages (btrt_vk_validation_errors).
+ *   BTRT_VK_FORCE_NONCOHERENT=1  (testing) flush/invalidate mapped memory
+ *                           as if it were not HOST_COHERENT. */
 #ifndef BTRT_VK_H
 #define BTRT_VK_H
 

@@ -498,6 +498,10 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
 	};
 	static const VkMemoryPropertyFlags devonly[] = { VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0 };
+	/* Test knob: treat coherent memory as non-coherent, so the flush /
+	 * invalidate path runs on devices (llvmpipe, NVIDIA) that never need it. */
+	const char *fnc = getenv("BTRT_VK_FORCE_NONCOHERENT");
+	int force_nc = fnc && *fnc && strcmp(fnc, "0") != 0;
 	for (uint32_t s = 0; s < nt; s++) {
 		for (uint32_t b = 0; b < nb; b++) {
 			struct btrt_buffer *bf = btrt_pool_buf(pool, s, b);
@@ -538,7 +542,7 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 			VKCHECK(vkAllocateMemory(vk->dev, &ai, NULL, &vb->mem), err,
 				"vkAllocateMemory(%s, %llu bytes)", name, (unsigned long long)mr.size);
 			VKCHECK(vkBindBufferMemory(vk->dev, vb->buf, vb->mem, 0), err, "vkBindBufferMemory(%s)", name);
-			vb->coherent = dev || (fl & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+			vb->coherent = dev || ((fl & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) && !force_nc);
 			if (!dev) {
 				void *m = NULL;
 				VKCHECK(vkMapMemory(vk->dev, vb->mem, 0, VK_WHOLE_SIZE, 0, &m), err,

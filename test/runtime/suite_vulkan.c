@@ -96,6 +96,31 @@ static void test_five_chunks(void)
 	run_ok(ch, 5, 4, 60, NULL);
 }
 
+/* The flush / invalidate path of non-coherent memory, forced on memory
+ * that is coherent (valid, and the results must not change). */
+static void test_noncoherent_path(void)
+{
+	struct btrt_chunk ch[3] = {
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
+		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL },
+		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL },
+	};
+	setenv("BTRT_VK_FORCE_NONCOHERENT", "1", 1);
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(&params, counts);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(struct toy_task), .n_tasks = 1, .buffers = toy_buffers,
+		.counts = counts, .n_buffers = TOY_N_BUFFERS, .backend = BTRT_BACKEND_VULKAN, .vk = vk,
+	};
+	struct btrt_pool *pool;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(&pool, &pc, &err), 0);
+	CU_ASSERT_STRING_EQUAL(btrt_pool_buffer_memory(pool, TOY_BUF_OUT), "vk-noncoherent");
+	btrt_pool_destroy(pool);
+	run_ok(ch, 3, 3, 40, NULL);
+	unsetenv("BTRT_VK_FORCE_NONCOHERENT");
+}
+
 static void test_kernel_error(void)
 {
 	struct toy_params p = params;
@@ -189,6 +214,7 @@ int suite_vulkan_register(void)
 	    !CU_add_test(s, "GPU-only chunk", test_gpu_only) ||
 	    !CU_add_test(s, "cpu -> vulkan -> cpu", test_three_chunks) ||
 	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||
+	    !CU_add_test(s, "non-coherent flush/invalidate path", test_noncoherent_path) ||
 	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error))
 		return -1;
 	return 0;
