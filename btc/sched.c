@@ -442,7 +442,7 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
 }
 
 int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
-			      int max_chunks)
+			      int max_chunks, int64_t lo)
 {
 	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
 	if (np > BTC_SCHED_DP_MAX_PUS)
@@ -465,6 +465,8 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 						int64_t t = prep->tq[j * np + c];
 						if (t < 0 || (w += t) >= b)
 							break;
+						if (w < lo)
+							continue;
 						int64_t rest =
 							best[(size_t)(j + 1) *
 								     sets + T];

@@ -841,7 +841,7 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res,
 	int64_t v1, lo = 0;
 	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
 		/* the filter only removes schedules: a lower bound */
-		lo = btc_sched_dp_min_tmax(z->prep, z->max_chunks);
+		lo = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
 	}
 	Z3_ast g = fresh(z);
 	if (minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
@@ -909,6 +909,68 @@ static void enumerate(struct z3s *z, struct btc_sched_result *res, int K,
 	}
 }
 
+/* G* by the presolve: G* = min over L of (minT(L) - L), where minT(L)
+ * is the least T_max of the schedules whose chunks all take >= L (the
+ * schedule attaining G* with T_min = L* gives minT(L*) - L* <= G*; the one
+ * attaining minT(L) has gapness <= minT(L) - L). L runs over the chunk
+ * sums: downwards from minT(0) until L <= minT(0) - best, then upwards,
+ * skipping every L <= minT(previous L) - best, to the last feasible L.
+ * Returns -1 when p is too large or the passes would exceed a fixed work
+ * limit (then Z3 bisects with the gapness constraints). */
+static int64_t dp_gstar(struct z3s *z)
+{
+	if (z->np > BTC_SCHED_DP_MAX_PUS || z->n_sums == 0)
+		return -1;
+	double pass = (double)z->n * z->n * z->np * (double)(1u << z->np);
+	const double limit = 2e9;
+	double work = 0;
+	int64_t v1 = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
+	if (v1 == INT64_MAX)
+		return -1; /* no multi-chunk schedule: Z3 says so */
+	/* largest index a with minT(sums[a]) finite */
+	int a = 0, b = z->n_sums - 1;
+	while (a < b) {
+		int m = a + (b - a + 1) / 2;
+		work += pass;
+		if (btc_sched_dp_min_tmax(z->prep, z->max_chunks,
+					  z->sums[m]) != INT64_MAX)
+			a = m;
+		else
+			b = m - 1;
+	}
+	/* Downwards from the largest sum <= v1 first (where T_min of
+	 * balanced schedules lies), then upwards to the last feasible L. */
+	int i0 = first_sum_ge(z, v1 + 1) - 1;
+	if (i0 > a)
+		i0 = a;
+	int64_t best = INT64_MAX;
+	for (int i = i0; i >= 0; i--) {
+		int64_t L = z->sums[i];
+		if (best != INT64_MAX && L <= v1 - best)
+			break;
+		if ((work += pass) > limit)
+			return -1;
+		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
+		if (m != INT64_MAX && m - L < best)
+			best = m - L;
+	}
+	/* Upwards minT only grows: after minT(L) = m, a smaller gapness
+	 * needs L' > m - best, so skip to the first such sum. */
+	for (int i = i0 + 1; i <= a;) {
+		int64_t L = z->sums[i];
+		if ((work += pass) > limit)
+			return -1;
+		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
+		if (m == INT64_MAX)
+			break;
+		if (m - L < best)
+			best = m - L;
+		int next = first_sum_ge(z, m - best + 1);
+		i = next > i + 1 ? next : i + 1;
+	}
+	return best;
+}
+
 static void set_global_params(void)
 {
 	/* Pinned seeds: the search is deterministic; the result would be
@@ -943,7 +1005,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	z.bool_sort = Z3_mk_bool_sort(z.ctx);
 	/* The SMT core: on these problems faster than the SAT core of
 	 * QF_FD, whose per-check preprocessing dominates (docs). */
-	z.s = getenv("QFFD") ? Z3_mk_solver_for_logic(z.ctx, Z3_mk_string_symbol(z.ctx, "QF_FD")) : Z3_mk_simple_solver(z.ctx);
+	z.s = Z3_mk_simple_solver(z.ctx);
 	Z3_solver_inc_ref(z.ctx, z.s);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
 	z.used = btc_xcalloc((size_t)z.np, sizeof(Z3_ast));
@@ -960,9 +1022,15 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 
 	if (opt->objective == BTC_SCHED_BT) {
 		/* Level 1: G* = minimum gapness over multi-chunk schedules. */
-		int r = check(&z);
-		int64_t gstar = -1;
-		if (r == 1 && minimise(&z, 0, K_GAP, 0, false, -1, &gstar) == 0) {
+		int64_t gstar = dp_gstar(&z);
+		int r = 1;
+		if (gstar < 0) {
+			r = check(&z);
+			if (r == 1 && minimise(&z, 0, K_GAP, 0, false, -1,
+					       &gstar) < 0)
+				r = -1;
+		}
+		if (r == 1) {
 			res->gstar_q = gstar;
 			res->gstar_ms = (double)gstar *
 					(double)prep.quantum_ns / 1e6;
