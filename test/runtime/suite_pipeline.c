@@ -8,6 +8,7 @@
 #include <CUnit/CUnit.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,36 @@ static void test_records(void)
 	btrt_run_free(run);
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Waiting dispatchers back off to sleeping: while the input trickles in
+ * (50 ms per item), 3 dispatchers must use a small fraction of a core, not
+ * three spinning cores. */
+static void test_idle_pipeline(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.load_sleep_us = 50000;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	double c0 = cpu_seconds();
+	uint64_t t0 = btrt_now_ns();
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 6, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	double wall = (double)(btrt_now_ns() - t0) / 1e9;
+	double cpu = cpu_seconds() - c0;
+	fprintf(stderr, "  (idle: %.3f s CPU over %.3f s wall) ", cpu, wall);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, 6);
+	CU_ASSERT_TRUE(wall >= 0.25);
+	CU_ASSERT_TRUE(cpu < 0.25 * wall);
+}
+
 static void test_summary(void)
 {
 	uint64_t v[100];
@@ -336,6 +367,7 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "dispatcher and OpenMP team pinned", test_pinning) ||
 	    !CU_add_test(s, "trace file", test_trace) ||
 	    !CU_add_test(s, "run records and their limit", test_records) ||
+	    !CU_add_test(s, "an idle pipeline sleeps", test_idle_pipeline) ||
 	    !CU_add_test(s, "summary statistics", test_summary))
 		return -1;
 	return 0;

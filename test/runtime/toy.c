@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef _OPENMP
 #define TOY_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
@@ -26,6 +27,7 @@ void toy_default_params(struct toy_params *p)
 	p->fail_seq = UINT64_MAX;
 	p->fail_code = 42;
 	p->corrupt_seq = UINT64_MAX;
+	p->load_sleep_us = 0;
 }
 
 void toy_counts(const struct toy_params *p, size_t c[TOY_N_BUFFERS])
@@ -136,6 +138,11 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 	}
 	if (s->limit && seq >= s->limit)
 		return 0;
+	if (s->p->load_sleep_us) {
+		struct timespec ts = { (time_t)(s->p->load_sleep_us / 1000000u),
+				       (long)(s->p->load_sleep_us % 1000000u) * 1000L };
+		nanosleep(&ts, NULL);
+	}
 	int64_t n = s->p->n;
 	for (int64_t i = 0; i < n; i++)
 		t->in[i] = (uint32_t)(seq * 7 + (uint64_t)i);

@@ -26,6 +26,7 @@ struct toy_params {
 	uint64_t fail_seq;         /* stage 2 fails on this task (UINT64_MAX: never) */
 	int fail_code;             /* what it returns */
 	uint64_t corrupt_seq;      /* stage 4 writes a wrong value (UINT64_MAX: never) */
+	uint32_t load_sleep_us;    /* load sleeps this long per item (an idle pipeline) */
 };
 
 struct toy_task {
