@@ -410,14 +410,18 @@ extern "C" int btrt_cuda_chunk_exec(void *state, struct btrt_task *t, struct btr
 	}
 	// The one synchronisation of this chunk for this task.
 	CUCHECK(cudaStreamSynchronize(s), err, "cudaStreamSynchronize");
-	for (uint32_t k = 0; k < c->n_stages; k++) {
-		float a = 0, b = 0;
-		CUCHECK(cudaEventElapsedTime(&a, cc->ev[0], cc->ev[k]), err, "cudaEventElapsedTime");
-		CUCHECK(cudaEventElapsedTime(&b, cc->ev[0], cc->ev[k + 1]), err, "cudaEventElapsedTime");
-		times[k].start_ns = t0 + (uint64_t)(a * 1e6);
-		times[k].end_ns = t0 + (uint64_t)(b * 1e6);
-		if (times[k].end_ns <= times[k].start_ns)
-			times[k].end_ns = times[k].start_ns + 1;
+	// Stage k ran between events k and k+1 (ms since event 0).
+	{
+		float prev = 0;
+		for (uint32_t k = 0; k < c->n_stages; k++) {
+			float b = 0;
+			CUCHECK(cudaEventElapsedTime(&b, cc->ev[0], cc->ev[k + 1]), err, "cudaEventElapsedTime");
+			times[k].start_ns = t0 + (uint64_t)((double)prev * 1e6);
+			times[k].end_ns = t0 + (uint64_t)((double)b * 1e6);
+			if (times[k].end_ns <= times[k].start_ns)
+				times[k].end_ns = times[k].start_ns + 1;
+			prev = b;
+		}
 	}
 	return 0;
 fail:
