@@ -261,6 +261,9 @@ static void write_report(const char *path, const struct options *o,
 
 int main(int argc, char **argv)
 {
+	/* OpenMP teams wait passively between kernels (an idle pipeline must
+	 * not burn the cores other chunks need); may re-execute once. */
+	btrt_omp_env_init(argv);
 	struct options o;
 	if (parse_options(argc, argv, &o))
 		return 2;
