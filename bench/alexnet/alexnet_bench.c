@@ -5,7 +5,8 @@
    for CPU stages, Vulkan timestamps / CUDA events for GPU stages) are
    summarised.
 
-   alexnet_bench [-a dense|sparse] [-b cpu|vk|cuda] [-n ITEMS] [-w WARMUP]
+   alexnet_bench [-a dense|sparse] [-b cpu|vk|cuda] [-n ITEMS] [-m auto|managed|pinned]
+   (-m: how btrt allocates unified buffers for CUDA, btrt_cuda.h)
    Defaults: both apps, every backend present, 200 dense items (one image
    each) and 8 sparse items (128 images each), after a warm-up run of 5%. */
 #include <stdio.h>
@@ -57,6 +58,7 @@ static int bench(struct alexnet_app *a, const char *pu, uint64_t items, struct b
 	       total / 1e3, wall / 1e6, (double)items / (wall / 1e9),
 	       (double)items * (double)a->batch / (wall / 1e9));
 	btrt_run_free(r.run);
+	fflush(stdout);
 	return 0;
 }
 
@@ -65,14 +67,20 @@ int main(int argc, char **argv)
 	const char *app_only = NULL, *pu_only = NULL;
 	long n_items = 0;
 	int opt;
-	while ((opt = getopt(argc, argv, "a:b:n:")) != -1) {
+	enum btrt_cuda_mem mem = BTRT_CUDA_MEM_AUTO;
+	while ((opt = getopt(argc, argv, "a:b:n:m:")) != -1) {
 		switch (opt) {
 		case 'a': app_only = optarg; break;
 		case 'b': pu_only = optarg; break;
 		case 'n': n_items = atol(optarg); break;
+		case 'm':
+			mem = strcmp(optarg, "managed") == 0  ? BTRT_CUDA_MEM_MANAGED
+			      : strcmp(optarg, "pinned") == 0 ? BTRT_CUDA_MEM_PINNED
+							      : BTRT_CUDA_MEM_AUTO;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-a dense|sparse] [-b cpu|vk|cuda] [-n ITEMS]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-a dense|sparse] [-b cpu|vk|cuda] [-n ITEMS] "
+					"[-m auto|managed|pinned]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -104,17 +112,22 @@ int main(int argc, char **argv)
 				btrt_vk_destroy(vk);
 			}
 		}
-#if HAVE_CUDA
+#if !HAVE_CUDA
+		(void)mem;
+#else
 		if (!pu_only || strcmp(pu_only, "cuda") == 0) {
 			struct btrt_cuda *cu = NULL;
 			struct btrt_error err;
 			btrt_error_clear(&err);
-			struct btrt_cuda_config cfg = {.device = -1, .mem = BTRT_CUDA_MEM_AUTO};
+			struct btrt_cuda_config cfg = {.device = -1, .mem = mem};
 			if (btrt_cuda_create(&cu, &cfg, &err) != 0) {
 				printf("%s on cuda: skipped (%s)\n", a.name, err.msg);
 			} else {
 				alexnet_app_set_cuda(&a);
-				rc |= bench(&a, "cuda", items, NULL, cu, btrt_cuda_device_name(cu));
+				char dev[160];
+				static const char *const mems[] = {"auto", "managed", "pinned"};
+				snprintf(dev, sizeof dev, "%s, memory %s", btrt_cuda_device_name(cu), mems[mem]);
+				rc |= bench(&a, "cuda", items, NULL, cu, dev);
 				btrt_cuda_destroy(cu);
 			}
 		}

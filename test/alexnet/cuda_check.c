@@ -65,6 +65,19 @@ int main(void)
 	alexnet_app_set_cuda(&dense);
 	stages(&dense, cu, 0);
 	stages(&dense, cu, 3);
+	alexnet_app_free(&dense);
+	/* Batch 8: conv1/conv2 take the thread-per-output kernel, conv3-5 the
+	   warp-per-output one (ops.cu); sparse batch 2 the warp one. */
+	alexnet_app_init(&dense, 0, 8, -1);
+	alexnet_app_set_cuda(&dense);
+	stages(&dense, cu, 1);
+	alexnet_app_free(&dense);
+	alexnet_app_init(&sparse, 1, 2, 20);
+	alexnet_app_set_cuda(&sparse);
+	stages(&sparse, cu, 1);
+	alexnet_app_free(&sparse);
+	alexnet_app_init(&dense, 0, 1, -1);
+	alexnet_app_set_cuda(&dense);
 	run(&dense, cu, "cuda:0-8", 1153, 722);
 	run(&dense, cu, "cpu:0-3,cuda:4-8", 1153, 722);
 	run(&dense, cu, "cuda:0-4,cpu:5-8", 300, 0);

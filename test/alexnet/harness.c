@@ -93,8 +93,8 @@ void alexnet_app_init(struct alexnet_app *a, int sparse, int64_t batch, int64_t 
 		d->pipeline = (uint32_t)i;
 		if (i < 8)      /* conv, pool: one invocation per output element */
 			d->groups[0] = (uint32_t)BTRT_CEIL_DIV(a->counts[i + 1], 256);
-		else if (i == 8) /* linear: one per logit */
-			d->groups[0] = (uint32_t)BTRT_CEIL_DIV(batch * 10, 64);
+		else if (i == 8) /* linear: one workgroup per logit */
+			d->groups[0] = (uint32_t)(batch * 10);
 		else            /* argmax: one per image */
 			d->groups[0] = (uint32_t)BTRT_CEIL_DIV(batch, 64);
 		d->groups[1] = d->groups[2] = 1;
