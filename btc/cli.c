@@ -70,12 +70,56 @@ static const char usage_text[] =
 	"  -D NAME=VALUE       override an app param\n"
 	"  -h, --help          this help;  --version  print the version\n"
 	"\n"
-	"environment: BTC_DEVICE_DIR (device library, default <source>/devices)\n";
+	"environment: BTC_ROOT (btc's source tree), BTC_DEVICE_DIR (device library,\n"
+	"default <source>/devices), BTC_TEMPLATE_DIR\n";
+
+static bool is_source_root(const char *dir)
+{
+	char *p = btc_xasprintf("%s/templates/pipeline.c.in", dir);
+	bool ok = access(p, R_OK) == 0;
+	free(p);
+	return ok;
+}
+
+const char *btc_source_root(void)
+{
+	static char root[4096];
+	if (root[0])
+		return root;
+	const char *e = getenv("BTC_ROOT");
+	if (e && *e) {
+		snprintf(root, sizeof(root), "%s", e);
+		return root;
+	}
+	if (is_source_root(BTC_SOURCE_ROOT)) {
+		snprintf(root, sizeof(root), "%s", BTC_SOURCE_ROOT);
+		return root;
+	}
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		for (char *slash = strrchr(exe, '/'); slash && slash != exe;
+		     slash = strrchr(exe, '/')) {
+			*slash = '\0';
+			if (is_source_root(exe)) {
+				snprintf(root, sizeof(root), "%s", exe);
+				return root;
+			}
+		}
+	}
+	snprintf(root, sizeof(root), "%s", BTC_SOURCE_ROOT);
+	return root;
+}
 
 const char *btc_device_dir(void)
 {
+	static char dir[4200];
 	const char *e = getenv("BTC_DEVICE_DIR");
-	return e && *e ? e : BTC_SOURCE_ROOT "/devices";
+	if (e && *e)
+		return e;
+	snprintf(dir, sizeof(dir), "%s/devices", btc_source_root());
+	return dir;
 }
 
 /* Options shared by the subcommands. */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "btc_config.h"
+#include "cli.h"
 #include "gen.h"
 #include "template.h"
 
@@ -344,7 +345,7 @@ bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
 	}
 
 	/* The runtime: headers, sources and their meson.build. */
-	char *rt = btc_xasprintf("%s/runtime", BTC_SOURCE_ROOT);
+	char *rt = btc_xasprintf("%s/runtime", btc_source_root());
 	char *src = btc_xasprintf("%s/include", rt), *dst = btc_xasprintf("%s/btrt/include", out_dir);
 	static const char *const rt_exts[] = {".h", NULL};
 	copy_dir(src, dst, rt_exts, d);

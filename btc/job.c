@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "btc_config.h"
+#include "cli.h"
 #include "gen.h"
 #include "out.h"
 #include "proc.h"
@@ -53,7 +54,7 @@ bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
 			free(build);
 			return false;
 		}
-		cross = btc_xasprintf("%s/%s", BTC_SOURCE_ROOT, dev->cross_file);
+		cross = btc_xasprintf("%s/%s", btc_source_root(), dev->cross_file);
 		/* The cross file's C compiler must exist; the Android NDK's does not here. */
 		runnable = !strcmp(dev->os, "linux") && btc_have_program("aarch64-linux-gnu-gcc");
 	}
@@ -166,8 +167,12 @@ static uint64_t profile_key(const struct btc_app *app, const struct btc_device *
 	for (int s = 0; s < app->n_stages; s++)
 		for (int k = 0; k < app->stages[s].n_vk; k++)
 			h = hash_file(h, app->stages[s].vk[k].shader_path);
-	h = hash_dir(h, BTC_SOURCE_ROOT "/runtime/src");
-	h = hash_file(h, BTC_SOURCE_ROOT "/templates/profiler.c.in");
+	char *rt = btc_xasprintf("%s/runtime/src", btc_source_root());
+	char *prof = btc_xasprintf("%s/templates/profiler.c.in", btc_source_root());
+	h = hash_dir(h, rt);
+	h = hash_file(h, prof);
+	free(rt);
+	free(prof);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);

@@ -909,6 +909,11 @@ static void enumerate(struct z3s *z, struct btc_sched_result *res, int K,
 	}
 }
 
+static bool out_of_time(const struct z3s *z)
+{
+	return z->deadline > 0 && btc_sched_now_ms() > z->deadline;
+}
+
 /* G* by the presolve: G* = min over L of (minT(L) - L), where minT(L)
  * is the least T_max of the schedules whose chunks all take >= L (the
  * schedule attaining G* with T_min = L* gives minT(L*) - L* <= G*; the one
@@ -922,7 +927,7 @@ static int64_t dp_gstar(struct z3s *z)
 	if (z->np > BTC_SCHED_DP_MAX_PUS || z->n_sums == 0)
 		return -1;
 	double pass = (double)z->n * z->n * z->np * (double)(1u << z->np);
-	const double limit = 2e9;
+	const double limit = 2e10; /* about 10 s */
 	double work = 0;
 	int64_t v1 = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
 	if (v1 == INT64_MAX)
@@ -948,7 +953,7 @@ static int64_t dp_gstar(struct z3s *z)
 		int64_t L = z->sums[i];
 		if (best != INT64_MAX && L <= v1 - best)
 			break;
-		if ((work += pass) > limit)
+		if ((work += pass) > limit || out_of_time(z))
 			return -1;
 		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
 		if (m != INT64_MAX && m - L < best)
@@ -958,7 +963,7 @@ static int64_t dp_gstar(struct z3s *z)
 	 * needs L' > m - best, so skip to the first such sum. */
 	for (int i = i0 + 1; i <= a;) {
 		int64_t L = z->sums[i];
-		if ((work += pass) > limit)
+		if ((work += pass) > limit || out_of_time(z))
 			return -1;
 		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
 		if (m == INT64_MAX)

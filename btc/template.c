@@ -2,14 +2,19 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "btc_config.h"
+#include "cli.h"
 
 const char *btc_template_dir(void)
 {
+	static char dir[4200];
 	const char *e = getenv("BTC_TEMPLATE_DIR");
-	return e && *e ? e : BTC_SOURCE_ROOT "/templates";
+	if (e && *e)
+		return e;
+	snprintf(dir, sizeof(dir), "%s/templates", btc_source_root());
+	return dir;
 }
 
 /* If line (without newline) is an insertion point, stores its name (in a
