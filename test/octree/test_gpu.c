@@ -7,9 +7,13 @@
  * 3. the whole app under five CPU/GPU schedules over 8 frames, octree_io
  *    checking every octree byte for byte; the digest lines of all
  *    schedules must be identical.
- * Exit 0 pass, 1 fail, 77 when the backend has no device (meson SKIP). */
+ * With BTRT_VK_VALIDATION=1 a Vulkan run also fails on any validation
+ * error. Exit 0 pass, 1 fail, 77 when the backend has no device (meson
+ * SKIP). */
 #include <stdio.h>
 #include <string.h>
+
+#include <btrt_vk.h>
 
 #include "btc_config.h"
 #include "gpu_ctx.h"
@@ -63,6 +67,11 @@ int main(int argc, char **argv)
 		fails += rc || !same;
 	}
 	printf("%s", dig[0]);
+	if (g.vk) {
+		uint32_t ve = btrt_vk_validation_errors(g.vk);
+		printf("Vulkan validation errors: %u\n", ve);
+		fails += ve != 0;
+	}
 	frames_free(&f);
 	gpu_close(&g);
 	printf("octree %s: %s\n", which, fails ? "FAIL" : "PASS");
