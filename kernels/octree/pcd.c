@@ -226,15 +226,18 @@ static int check_header(struct pcd_header *h, uint32_t max_points, uint64_t *rec
 		if (h->f[i].type != 'F' || h->f[i].count != 1)
 			return fail(err, errlen, "field '%s' must be TYPE F with COUNT 1", axes[a]);
 	}
+	/* WIDTH and HEIGHT are at most 2^32 - 1 each: the product fits uint64 */
+	uint64_t wh = (uint64_t)h->width * (uint64_t)(h->have_height ? h->height : 1);
 	if (!h->have_points) {
 		if (!h->have_width)
 			return fail(err, errlen, "neither POINTS nor WIDTH given");
-		h->points = h->width * (h->have_height ? h->height : 1);
-	} else if (h->have_width) {
-		int64_t wh = h->width * (h->have_height ? h->height : 1);
-		if (wh != h->points)
-			return fail(err, errlen, "POINTS %lld does not match WIDTH*HEIGHT %lld",
-				    (long long)h->points, (long long)wh);
+		if (wh > (uint64_t)max_points)
+			return fail(err, errlen, "WIDTH*HEIGHT %llu exceeds the limit of %u points",
+				    (unsigned long long)wh, max_points);
+		h->points = (int64_t)wh;
+	} else if (h->have_width && wh != (uint64_t)h->points) {
+		return fail(err, errlen, "POINTS %lld does not match WIDTH*HEIGHT %llu",
+			    (long long)h->points, (unsigned long long)wh);
 	}
 	if (h->points > (int64_t)max_points)
 		return fail(err, errlen, "POINTS %lld exceeds the limit of %u points",
@@ -376,6 +379,10 @@ int pcd_parse(const uint8_t *data, size_t size, uint32_t max_points,
 			rc = fail(err, errlen, "binary_compressed: uncompressed size %u, "
 				  "expected %llu (POINTS x point size)", usize,
 				  (unsigned long long)(rec * n));
+		else if (usize > 88ull * csize + 8)
+			/* an LZF token of at most 3 bytes expands to at most 264 */
+			rc = fail(err, errlen, "corrupt LZF block: %u bytes cannot expand to %u",
+				  csize, usize);
 		else if (csize > size - pos)
 			rc = fail(err, errlen, "truncated binary_compressed data: block of %u "
 				  "bytes, %zu left", csize, size - pos);

@@ -132,6 +132,10 @@ static void test_header_errors(void)
 		{ "FIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 1\n", "no DATA line" },
 		{ "FIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH -1\nDATA ascii\n", "bad WIDTH" },
 		{ "FIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 1\nDATA binary_compressed\n\1\0\0", "no block sizes" },
+		{ "FIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 4294967295\nHEIGHT 4294967295\nDATA ascii\n",
+		  "WIDTH*HEIGHT 18446744065119617025 exceeds the limit" },
+		{ "FIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 70000\nHEIGHT 70000\nPOINTS 1\nDATA ascii\n",
+		  "POINTS 1 does not match WIDTH*HEIGHT 4900000000" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct pcd_cloud c;
@@ -144,6 +148,23 @@ static void test_header_errors(void)
 			CU_FAIL("unexpected error message");
 		}
 	}
+}
+
+/* An LZF block that claims to expand beyond what LZF can (88:1) is
+ * rejected before anything is allocated for it. */
+static void test_lzf_ratio(void)
+{
+	static const char head[] = "FIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nWIDTH 100\n"
+				   "DATA binary_compressed\n";
+	uint8_t buf[sizeof head + 16];
+	uint32_t sizes[2] = { 1, 1200 };   /* 1 byte -> 100 points x 12 bytes */
+	struct pcd_cloud c;
+	char err[256] = "";
+	memcpy(buf, head, sizeof head - 1);
+	memcpy(buf + sizeof head - 1, sizes, 8);
+	buf[sizeof head - 1 + 8] = 0;
+	CU_ASSERT_EQUAL(pcd_parse(buf, sizeof head - 1 + 9, 1000, &c, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "corrupt LZF block: 1 bytes cannot expand to 1200"));
 }
 
 static void test_real_frames(void)
@@ -177,6 +198,7 @@ int octree_pcd_register(void)
 	    !CU_add_test(s, "binary_compressed", test_compressed) ||
 	    !CU_add_test(s, "bad files: clear errors", test_bad) ||
 	    !CU_add_test(s, "header errors", test_header_errors) ||
+	    !CU_add_test(s, "impossible LZF ratio", test_lzf_ratio) ||
 	    !CU_add_test(s, "real frame cut or damaged", test_real_damaged) ||
 	    !CU_add_test(s, "real Kinect frames", test_real_frames))
 		return -1;
