@@ -222,14 +222,14 @@ void btc_sched_result_begin(const struct btc_sched_problem *p,
 /* Presolve by dynamic programming over (next stage, set of PUs used so
  * far), for at most BTC_SCHED_DP_MAX_PUS PUs (else they return -1):
  * the number of multi-chunk schedules allowed by prep and max_chunks (0 =
- * no limit) whose chunk times are all <= hi quanta (a double, exact below
+ * no limit) whose chunk times all lie in [lo, hi] quanta (a double, exact below
  * 2^53); and the minimum T_max of the schedules whose chunk times are
  * all >= lo (INT64_MAX: none).
  * O(n^2 * p * 2^p). The Z3 solver uses them to skip its hardest proofs;
  * the exhaustive oracle does not. */
 #define BTC_SCHED_DP_MAX_PUS 12
 double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
-			  int64_t hi);
+			  int64_t lo, int64_t hi);
 int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 			      int max_chunks, int64_t lo);
 

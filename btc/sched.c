@@ -406,7 +406,7 @@ static int dp_kmax(const struct btc_sched_prep *prep, int max_chunks)
 }
 
 double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
-			  int64_t hi)
+			  int64_t lo, int64_t hi)
 {
 	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
 	if (np > BTC_SCHED_DP_MAX_PUS)
@@ -431,7 +431,9 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
 					int64_t t = prep->tq[j * np + c];
 					if (t < 0 || (w += t) > hi)
 						break;
-					sum += ways[(size_t)(j + 1) * sets + T];
+					if (w >= lo)
+						sum += ways[(size_t)(j + 1) *
+							    sets + T];
 				}
 			}
 			ways[(size_t)i * sets + S] = sum;

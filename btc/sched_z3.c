@@ -57,6 +57,7 @@ struct z3s {
 	int n_sums;
 	int max_chunks;         /* the option (0 = none), for the presolve */
 	bool filtered;          /* bt's utilisation filter is asserted */
+	int64_t gstar;          /* G* of that filter, quanta */
 	double deadline;        /* ms, 0 = none */
 	bool expired;
 	long checks;
@@ -434,6 +435,11 @@ static int check(struct z3s *z)
 	return 1;
 }
 
+static bool out_of_time(const struct z3s *z)
+{
+	return z->deadline > 0 && btc_sched_now_ms() > z->deadline;
+}
+
 /* ---- keys of the model in z->a ---- */
 
 struct keys {
@@ -765,56 +771,120 @@ static void take_best(struct btc_sched_result *res, struct found *f, int K,
 	res->n_candidates = m;
 }
 
-/* The latency ranking with the presolve: the dynamic program gives the
- * number of schedules with T_max <= B for any B, so B_K (the smallest
- * chunk sum with at least K schedules at or below it) and their number N
- * are known; Z3 then finds exactly those N schedules (N satisfiable checks,
- * each blocking the last), and none of the hard optimality proofs is
- * needed. Returns as enumerate_window. */
+/* The T_max ranking with the presolve. With the dynamic program's counts
+ * cnt(L, B) (schedules whose chunks all lie in [L, B]), the number of
+ * admitted schedules with T_max exactly v is
+ *   c(v) = cnt(lo(v), v) - cnt(lo(v), v - 1),
+ * lo(v) = 0 for latency, ceil((a v - b G*) / b) under bt's filter
+ * (a T_max - b T_min <= b G*). Walking v up the chunk sums gives B, the
+ * T_max of the K-th candidate, and `below`, the number of candidates with
+ * T_max < B. Within the tie level T_max = B the best `need` = K - below by
+ * (gapness, vector) are those with the largest T_min: the largest L with
+ * at least `need` schedules of T_max = B and T_min >= L is found by
+ * bisection over the chunk sums. Z3 then finds exactly the `below`
+ * schedules under T_max <= B - 1, and the `at` schedules under T_max <= B
+ * and T_min >= L (the first ones blocked): only satisfiable checks, no
+ * optimality proof, and the exact ranking after sorting. Returns 1 done,
+ * 0 (more than `cap` schedules to enumerate: fall back), -1 (expired), or
+ * 2 (the counting passes would exceed a work limit: use the window). */
+static int64_t filter_lo(const struct z3s *z, int64_t v)
+{
+	if (!z->filtered)
+		return 0;
+	int64_t a = z->prep->util_num, b = z->prep->util_den;
+	int64_t num = a * v - b * z->gstar;
+	if (num <= 0)
+		return 0;
+	return (num + b - 1) / b;
+}
+
+/* Schedules with T_max == v and every chunk >= L. */
+static double count_at(const struct z3s *z, int64_t v, int64_t L)
+{
+	double r = btc_sched_dp_count(z->prep, z->max_chunks, L, v) -
+		   btc_sched_dp_count(z->prep, z->max_chunks, L, v - 1);
+	return r;
+}
+
+static int enumerate_phase(struct z3s *z, struct found *f, Z3_ast g,
+			   double n, int64_t tmax, int64_t tmin)
+{
+	for (int k = 0; k < (int)n; k++) {
+		assume_reset(z, 0);
+		assume(z, g);
+		assume(z, key_guard(z, K_TMAX, tmax, -1));
+		if (tmin > 0)
+			assume(z, guard(z, G_TMIN_GE, tmin));
+		int r = check(z);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			btc_panic("presolve counts %.0f schedules with T_max "
+				  "<= %lld, T_min >= %lld; Z3 finds %d", n,
+				  (long long)tmax, (long long)tmin, k);
+		found_add(z, f, g);
+	}
+	return 0;
+}
+
 static int enumerate_counted(struct z3s *z, struct btc_sched_result *res,
 			     int K, int cap)
 {
-	int a = 0, b = z->n_sums - 1;
-	double total = btc_sched_dp_count(z->prep, z->max_chunks,
-					  b >= 0 ? z->sums[b] : 0);
-	if (total < 1)
-		return 1;
-	if (total >= K) {
-		while (a < b) { /* first index with count >= K */
-			int m = a + (b - a) / 2;
-			if (btc_sched_dp_count(z->prep, z->max_chunks,
-					       z->sums[m]) >= K)
-				b = m;
-			else
-				a = m + 1;
+	double pass = (double)z->n * z->n * z->np * (double)(1u << z->np);
+	const double limit = 2e9;
+	double work = 0, below = 0, at = 0;
+	int64_t v1 = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
+	if (v1 == INT64_MAX)
+		return 1; /* no multi-chunk schedule */
+	int i = first_sum_ge(z, v1), last = -1;
+	for (; i < z->n_sums; i++) {
+		if ((work += 2 * pass) > limit || out_of_time(z))
+			return 2;
+		int64_t v = z->sums[i];
+		double c = count_at(z, v, filter_lo(z, v));
+		if (c <= 0)
+			continue;
+		last = i;
+		if (below + c >= K) {
+			at = c;
+			break;
 		}
+		below += c;
 	}
-	int64_t B = z->sums[b];
-	double N = btc_sched_dp_count(z->prep, z->max_chunks, B);
-	if (N > cap)
+	if (last < 0)
+		return 1; /* nothing admitted (cannot happen under bt) */
+	int64_t B = z->sums[last], L = filter_lo(z, B);
+	if (i < z->n_sums) {
+		/* the tie level: largest L' >= L keeping `need` schedules */
+		double need = K - below;
+		int lo = first_sum_ge(z, L), hi = first_sum_ge(z, B + 1) - 1;
+		while (lo < hi) {
+			int m = lo + (hi - lo + 1) / 2;
+			if (count_at(z, B, z->sums[m] > L ? z->sums[m] : L) >= need)
+				lo = m;
+			else
+				hi = m - 1;
+		}
+		if (lo < z->n_sums && z->sums[lo] > L)
+			L = z->sums[lo];
+		at = count_at(z, B, L);
+	} else {
+		at = 0; /* fewer than K in all: `below` holds them all */
+		B = z->sums[last] + 1;
+	}
+	if (below + at > cap)
 		return 0;
 	struct found f = { 0 };
 	Z3_ast g = fresh(z);
-	int rc = 1;
-	for (int k = 0; k < (int)N; k++) {
-		assume_reset(z, 0);
-		assume(z, g);
-		assume(z, key_guard(z, K_TMAX, B, -1));
-		int r = check(z);
-		if (r < 0) {
-			rc = -1;
-			res->optimal = false;
-			break;
-		}
-		if (r == 0)
-			btc_panic("presolve counts %.0f schedules with T_max "
-				  "<= %lld, Z3 finds %d", N, (long long)B, k);
-		found_add(z, &f, g);
-	}
+	int rc = enumerate_phase(z, &f, g, below, B - 1, 0);
+	if (rc == 0 && at > 0)
+		rc = enumerate_phase(z, &f, g, at, B, L);
+	if (rc < 0)
+		res->optimal = false;
 	take_best(res, &f, K, K_TMAX);
 	free(f.s);
 	assume_reset(z, 0);
-	return rc;
+	return rc < 0 ? -1 : 1;
 }
 
 /* The K best by enumeration in a window: every schedule with primary key
@@ -829,11 +899,13 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res,
 static int enumerate_window(struct z3s *z, struct btc_sched_result *res,
 			    int K, enum key primary, int cap)
 {
+	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
+		int counted = enumerate_counted(z, res, K, cap);
+		if (counted != 2)
+			return counted;
+	}
 	struct found f = { 0 };
 	int rc = 1;
-	if (primary == K_TMAX && !z->filtered &&
-	    z->np <= BTC_SCHED_DP_MAX_PUS)
-		return enumerate_counted(z, res, K, cap);
 	assume_reset(z, 0);
 	int r = check(z);
 	if (r <= 0)
@@ -907,11 +979,6 @@ static void enumerate(struct z3s *z, struct btc_sched_result *res, int K,
 			z->a[i] = -1;
 		enumerate_exact(z, res, K, primary, secondary);
 	}
-}
-
-static bool out_of_time(const struct z3s *z)
-{
-	return z->deadline > 0 && btc_sched_now_ms() > z->deadline;
 }
 
 /* G* by the presolve: G* = min over L of (minT(L) - L), where minT(L)
@@ -1045,6 +1112,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 				assert_pairs(&z, NULL, prep.util_num,
 					     prep.util_den, gstar);
 				z.filtered = true;
+				z.gstar = gstar;
 			}
 			for (int i = 0; i < z.n; i++)
 				z.a[i] = -1;
