@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "job.h"
 #include "proc.h"
+#include "report.h"
 #include "table.h"
 
 #define MAX_OVERRIDES 32
@@ -56,7 +57,11 @@ static const char usage_text[] =
 	"  --input PATH        main job: the pipeline's input (default: the app's)\n"
 	"  --reprofile         ignore the cached profiling table\n"
 	"  --max-reps N        profiler repetition cap (default 30)\n"
+	"  --tune-tasks N      tuning: measured tasks in the first round (default 12)\n"
+	"  --no-race           tuning: measure every schedule once, none eliminated\n"
 	"\n"
+	"  report R.json... [--csv OUT] [--candidates OUT]\n"
+	"                      tabulate main-job reports (markdown on stdout)\n"
 	"  profile APP.yaml --device DEV [-o TABLE.csv]\n"
 	"                      BT-Profiler: time every stage on every PU (cached)\n"
 	"  tune APP.yaml --device DEV [--table T]\n"
@@ -131,7 +136,8 @@ struct opts {
 	const char *output;
 	enum btc_mode mode;
 	int cpu_groups;
-	bool glsl, build, run, reprofile;
+	bool glsl, build, run, reprofile, no_race;
+	int tune_tasks;
 	const char *report, *input, *cache;
 	int tasks, max_reps;
 	const char *gpu;
@@ -145,7 +151,8 @@ struct opts {
 
 enum { OPT_DEVICE = 256, OPT_TABLE, OPT_MODE, OPT_CPU_GROUPS, OPT_GLSL,
        OPT_BUILD, OPT_GPU, OPT_CHUNKS, OPT_TOP, OPT_OBJECTIVE, OPT_RUN,
-       OPT_REPORT, OPT_INPUT, OPT_CACHE, OPT_TASKS, OPT_MAX_REPS, OPT_REPROFILE };
+       OPT_REPORT, OPT_INPUT, OPT_CACHE, OPT_TASKS, OPT_MAX_REPS, OPT_REPROFILE,
+       OPT_NO_RACE, OPT_TUNE_TASKS };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -167,6 +174,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"tasks", required_argument, NULL, OPT_TASKS},
 		{"max-reps", required_argument, NULL, OPT_MAX_REPS},
 		{"reprofile", no_argument, NULL, OPT_REPROFILE},
+		{"no-race", no_argument, NULL, OPT_NO_RACE},
+		{"tune-tasks", required_argument, NULL, OPT_TUNE_TASKS},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{0, 0, 0, 0},
@@ -187,10 +196,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_GPU: o->gpu = optarg; break;
 		case OPT_RUN: o->run = true; break;
 		case OPT_REPROFILE: o->reprofile = true; break;
+		case OPT_NO_RACE: o->no_race = true; break;
 		case OPT_REPORT: o->report = optarg; break;
 		case OPT_INPUT: o->input = optarg; break;
 		case OPT_CACHE: o->cache = optarg; break;
 		case OPT_TASKS:
+		case OPT_TUNE_TASKS:
 		case OPT_MAX_REPS: {
 			long v = strtol(optarg, &end, 10);
 			if (*end || v < 2 || v > 1000000) {
@@ -198,7 +209,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 					c == OPT_TASKS ? "tasks" : "max-reps", optarg);
 				return 2;
 			}
-			*(c == OPT_TASKS ? &o->tasks : &o->max_reps) = (int)v;
+			*(c == OPT_TASKS ? &o->tasks : c == OPT_TUNE_TASKS ? &o->tune_tasks
+							    : &o->max_reps) = (int)v;
 			break;
 		}
 		case OPT_OBJECTIVE: o->objective = optarg; break;
@@ -533,6 +545,10 @@ static int cmd_gen(int argc, char **argv)
 			jo.final_tasks = o.tasks;
 		if (o.max_reps)
 			jo.profile_max_reps = o.max_reps;
+		if (o.tune_tasks)
+			jo.tune.tasks = o.tune_tasks;
+		if (o.no_race)
+			jo.tune.rounds = 1; /* every schedule measured alike */
 		if (!strcmp(argv[0], "profile")) {
 			struct btc_table *pt = NULL;
 			char *path = NULL;
@@ -589,6 +605,43 @@ out:
 	return d.errors ? 1 : 0;
 }
 
+/* btc report R.json... [--csv OUT] [--candidates OUT]: tables of main jobs. */
+static int cmd_report(int argc, char **argv)
+{
+	const char *csv_path = NULL, *cand_path = NULL;
+	char *files[256];
+	int n = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+			csv_path = argv[++i];
+		else if (!strcmp(argv[i], "--candidates") && i + 1 < argc)
+			cand_path = argv[++i];
+		else if (argv[i][0] == '-' || n == 256) {
+			fputs("usage: btc report REPORT.json... [--csv OUT.csv] [--candidates OUT.csv]\n", stderr);
+			return 2;
+		} else
+			files[n++] = argv[i];
+	}
+	if (!n) {
+		fputs("usage: btc report REPORT.json... [--csv OUT.csv] [--candidates OUT.csv]\n", stderr);
+		return 2;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+	FILE *cand = cand_path ? fopen(cand_path, "w") : NULL;
+	if ((csv_path && !csv) || (cand_path && !cand)) {
+		fprintf(stderr, "btc: cannot write %s: %s\n", csv ? cand_path : csv_path, strerror(errno));
+		return 1;
+	}
+	btc_report_tables(files, n, stdout, csv, cand, &d);
+	if (csv)
+		fclose(csv);
+	if (cand)
+		fclose(cand);
+	return d.errors ? 1 : 0;
+}
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -601,6 +654,7 @@ static const struct command commands[] = {
 	{"header", cmd_header},
 	{"gen", cmd_gen},
 	{"schedule", btc_cmd_schedule},
+	{"report", cmd_report},
 	{"profile", cmd_gen},
 	{"tune", cmd_gen},
 };

@@ -278,48 +278,97 @@ static const char *pu_of(const struct btc_device *dev, const struct btc_gen_sche
 	return dev->pus[g->s.chunks[0].pu].name;
 }
 
-static void write_report_json(const char *path, const struct btc_app *app,
-			      const struct btc_device *dev,
-			      const struct btc_gen_schedule *win, double predicted,
-			      double measured, const struct btc_gen_schedule *scheds,
-			      const struct btc_tune_entry *entries, int n, double speedup,
-			      double r, bool verified, const double phases[5],
+/* What a main job found, for the report JSON. */
+struct job_result {
+	const struct btc_app *app;
+	const struct btc_device *dev;
+	const struct btc_gen_schedule *scheds;
+	const struct btc_tune_entry *entries;
+	int n, winner;
+	double win_ms, speedup;
+	double *pred[BTC_N_MODES];   /* [n] T_max under each table mode, NAN if absent */
+	double r[BTC_N_MODES];       /* Pearson r of pred[mode] vs measured */
+	enum btc_mode mode;          /* the mode the optimizer used */
+	const char *objective, *gpu;
+	bool racing;
+	double phases[5];
+};
+
+static void json_num(struct btc_out *o, double v)
+{
+	if (isnan(v))
+		btc_out_puts(o, "null");
+	else
+		btc_outf(o, "%.6f", v);
+}
+
+static void write_report_json(const char *path, const struct job_result *r,
 			      struct btc_diag *d)
 {
+	const struct btc_gen_schedule *win = &r->scheds[r->winner];
+	const struct btc_device *dev = r->dev;
 	struct btc_out o;
 	btc_out_init(&o);
-	btc_outf(&o, "{\"app\": \"%s\", \"device\": \"%s\",\n \"schedule\": {\"chunks\": [",
-		 app->name, dev->name);
+	btc_outf(&o, "{\"app\": \"%s\", \"device\": \"%s\", \"mode\": \"%s\", \"objective\": \"%s\", \"gpu\": \"%s\",\n \"schedule\": {\"chunks\": [",
+		 r->app->name, dev->name, btc_mode_name(r->mode), r->objective,
+		 r->gpu ? r->gpu : "auto");
 	for (int c = 0; c < win->s.n_chunks; c++)
 		btc_outf(&o, "%s{\"pu\": \"%s\", \"first_stage\": %d, \"last_stage\": %d}",
 			 c ? ", " : "", dev->pus[win->s.chunks[c].pu].name,
 			 win->s.chunks[c].first_stage, win->s.chunks[c].last_stage);
-	btc_outf(&o, "]},\n \"predicted_ms\": %.6f, \"measured_ms_per_task\": %.6f,\n \"baselines\": [",
-		 predicted, measured);
+	btc_out_puts(&o, "]},\n \"predicted_ms\": ");
+	json_num(&o, win->predicted ? win->s.tmax_ms : NAN);
+	btc_outf(&o, ", \"measured_ms_per_task\": %.6f,\n \"baselines\": [", r->win_ms);
 	int k = 0;
-	for (int i = 0; i < n; i++)
-		if (scheds[i].baseline && entries[i].ok)
+	for (int i = 0; i < r->n; i++)
+		if (r->scheds[i].baseline && r->entries[i].ok)
 			btc_outf(&o, "%s{\"pu\": \"%s\", \"measured_ms_per_task\": %.6f}", k++ ? ", " : "",
-				 pu_of(dev, &scheds[i]), entries[i].measured_ms);
-	btc_outf(&o, "],\n \"speedup_vs_best_baseline\": %.4f, \"pearson_r\": ", speedup);
-	if (isnan(r))
-		btc_out_puts(&o, "null");
-	else
-		btc_outf(&o, "%.4f", r);
-	btc_outf(&o, ", \"verified\": %s,\n \"phases_s\": {\"profile\": %.3f, \"schedule\": %.3f, \"build\": %.3f, \"tune\": %.3f, \"run\": %.3f},\n",
-		 verified ? "true" : "false", phases[0], phases[1], phases[2], phases[3], phases[4]);
+				 pu_of(dev, &r->scheds[i]), r->entries[i].measured_ms);
+	btc_outf(&o, "],\n \"speedup_vs_best_baseline\": %.4f, \"pearson_r\": ", r->speedup);
+	json_num(&o, r->r[r->mode]);
+	btc_out_puts(&o, ", \"pearson_r_isolated\": ");
+	json_num(&o, r->r[BTC_MODE_ISOLATED]);
+	btc_out_puts(&o, ", \"pearson_r_interference\": ");
+	json_num(&o, r->r[BTC_MODE_INTERFERENCE]);
+	btc_outf(&o, ", \"verified\": true, \"racing\": %s,\n \"phases_s\": {\"profile\": %.3f, \"schedule\": %.3f, \"build\": %.3f, \"tune\": %.3f, \"run\": %.3f},\n",
+		 r->racing ? "true" : "false", r->phases[0], r->phases[1], r->phases[2],
+		 r->phases[3], r->phases[4]);
 	btc_out_puts(&o, " \"candidates\": [");
-	for (int i = 0; i < n; i++) {
-		char *label = btc_gen_schedule_label(&scheds[i].s, dev);
-		btc_outf(&o, "%s\n  {\"index\": %d, \"kind\": \"%s\", \"label\": \"%s\", \"predicted_ms\": %.6f, \"measured_ms_per_task\": %.6f, \"rounds\": %d, \"ok\": %s}",
-			 i ? "," : "", i, scheds[i].baseline ? "baseline" : "candidate", label,
-			 entries[i].predicted_ms, entries[i].measured_ms, entries[i].rounds,
-			 entries[i].ok ? "true" : "false");
+	for (int i = 0; i < r->n; i++) {
+		char *label = btc_gen_schedule_label(&r->scheds[i].s, dev);
+		btc_outf(&o, "%s\n  {\"index\": %d, \"kind\": \"%s\", \"label\": \"%s\", \"predicted_isolated_ms\": ",
+			 i ? "," : "", i, r->scheds[i].baseline ? "baseline" : "candidate", label);
+		json_num(&o, r->pred[BTC_MODE_ISOLATED][i]);
+		btc_out_puts(&o, ", \"predicted_interference_ms\": ");
+		json_num(&o, r->pred[BTC_MODE_INTERFERENCE][i]);
+		btc_outf(&o, ", \"measured_ms_per_task\": %.6f, \"tasks\": %d, \"rounds\": %d, \"ok\": %s}",
+			 r->entries[i].measured_ms, r->entries[i].tasks, r->entries[i].rounds,
+			 r->entries[i].ok ? "true" : "false");
 		free(label);
 	}
 	btc_out_puts(&o, "]}\n");
 	btc_out_write_file(&o, path, d);
 	btc_out_free(&o);
+}
+
+/* T_max of schedule s under the table's mode m; NAN when a time is absent. */
+static double tmax_in_mode(const struct btc_schedule *s, const struct btc_table *t,
+			   enum btc_mode m)
+{
+	if (!t->has_mode[m])
+		return NAN;
+	double tmax = 0;
+	for (int c = 0; c < s->n_chunks; c++) {
+		double sum = 0;
+		for (int i = s->chunks[c].first_stage; i <= s->chunks[c].last_stage; i++) {
+			const struct btc_table_entry *e = btc_table_at(t, m, i, s->chunks[c].pu);
+			if (!e->present)
+				return NAN;
+			sum += e->mean_ms;
+		}
+		tmax = fmax(tmax, sum);
+	}
+	return tmax;
 }
 
 int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
@@ -414,14 +463,29 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	char *heat = btc_xasprintf("%s/profile.svg", dir);
 	btc_report_gantt_svg(trace, svg, 10 * win_ms, d);
 	btc_report_heatmap_svg(table, app, dev, opt->plan.mode, heat, d);
-	double *px = btc_xcalloc((size_t)n, sizeof(double)), *py = btc_xcalloc((size_t)n, sizeof(double));
+	struct job_result res = {
+		.app = app, .dev = dev, .scheds = scheds, .entries = entries, .n = n,
+		.winner = winner, .win_ms = win_ms, .mode = opt->plan.mode,
+		.objective = btc_sched_objective_name(opt->plan.sched.objective),
+		.gpu = opt->plan.gpu, .racing = to.rounds > 1,
+	};
+	double *py = btc_xcalloc((size_t)n, sizeof(double)), *px = btc_xcalloc((size_t)n, sizeof(double));
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		res.pred[m] = btc_xcalloc((size_t)n, sizeof(double));
+		int np = 0;
+		for (int i = 0; i < n; i++) {
+			res.pred[m][i] = tmax_in_mode(&scheds[i].s, table, (enum btc_mode)m);
+			if (entries[i].ok && !isnan(res.pred[m][i])) {
+				px[np] = res.pred[m][i];
+				py[np++] = entries[i].measured_ms;
+			}
+		}
+		res.r[m] = btc_pearson(px, py, np);
+	}
+	double r = res.r[opt->plan.mode];
 	int np = 0;
 	for (int i = 0; i < n; i++)
-		if (entries[i].ok && scheds[i].predicted) {
-			px[np] = entries[i].predicted_ms;
-			py[np++] = entries[i].measured_ms;
-		}
-	double r = btc_pearson(px, py, np);
+		np += entries[i].ok && !isnan(res.pred[opt->plan.mode][i]);
 	double speedup = base_ms > 0 && win_ms > 0 ? base_ms / win_ms : 0;
 	const struct btc_gen_schedule *w = &scheds[winner];
 	char *label = btc_gen_schedule_label(&w->s, dev);
@@ -441,15 +505,20 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	if (best_base >= 0)
 		printf("best baseline: %s, %.3f ms/task measured side by side: speedup %.2fx\n",
 		       pu_of(dev, &scheds[best_base]), base_ms, speedup);
-	printf("prediction: Pearson r = %.3f over %d schedules\n", r, np);
+	printf("prediction: Pearson r = %.3f over %d schedules (%s table; isolated %.3f, interference %.3f)\n",
+	       r, np, btc_mode_name(opt->plan.mode), res.r[BTC_MODE_ISOLATED],
+	       res.r[BTC_MODE_INTERFERENCE]);
 	printf("verified: every task of every run matched the sequential reference\n");
 	printf("phases: profile %.1f s, schedule %.3f s, build %.1f s, tune %.1f s, run %.1f s (total %.1f s)\n",
 	       phases[0], phases[1], phases[2], phases[3], phases[4], now_s() - t_all);
 	printf("files: %s (Perfetto), %s, %s%s%s\n", trace, svg, heat,
 	       opt->report ? ", " : "", opt->report ? opt->report : "");
+	res.speedup = speedup;
+	memcpy(res.phases, phases, sizeof(phases));
 	if (opt->report)
-		write_report_json(opt->report, app, dev, w, w->predicted ? w->s.tmax_ms : 0, win_ms,
-				  scheds, entries, n, speedup, r, true, phases, d);
+		write_report_json(opt->report, &res, d);
+	for (int m = 0; m < BTC_N_MODES; m++)
+		free(res.pred[m]);
 	free(label);
 	free(px);
 	free(py);

@@ -157,3 +157,86 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 	btc_out_free(&o);
 	return ok;
 }
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = get(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = get(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
+		       FILE *cand_csv, struct btc_diag *d)
+{
+	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s |\n");
+	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	if (csv)
+		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s\n");
+	if (cand_csv)
+		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,measured_ms,tasks,rounds\n");
+	bool ok = true;
+	for (int i = 0; i < n; i++) {
+		char *text = btc_read_file(paths[i], NULL);
+		cJSON *j = text ? cJSON_Parse(text) : NULL;
+		free(text);
+		if (!j) {
+			btc_error(d, (struct btc_loc){paths[i], 0, 0}, "not a btc report (JSON)");
+			ok = false;
+			continue;
+		}
+		/* The chosen schedule's label: from the candidates list. */
+		const cJSON *cands = get(j, "candidates"), *c;
+		double win_ms = num(j, "measured_ms_per_task");
+		char chosen[256] = "";
+		const cJSON *chunks = get(get(j, "schedule"), "chunks");
+		cJSON_ArrayForEach(c, chunks) {
+			size_t len = strlen(chosen);
+			snprintf(chosen + len, sizeof(chosen) - len, "%s%s:%d-%d", len ? " " : "",
+				 str(c, "pu"), (int)num(c, "first_stage"), (int)num(c, "last_stage"));
+		}
+		char bases[256] = "", best[64] = "";
+		double best_ms = INFINITY;
+		const cJSON *b;
+		cJSON_ArrayForEach(b, get(j, "baselines")) {
+			size_t len = strlen(bases);
+			double ms = num(b, "measured_ms_per_task");
+			snprintf(bases + len, sizeof(bases) - len, "%s%s=%.3f", len ? " " : "",
+				 str(b, "pu"), ms);
+			if (ms < best_ms) {
+				best_ms = ms;
+				snprintf(best, sizeof(best), "%s", str(b, "pu"));
+			}
+		}
+		const cJSON *ph = get(j, "phases_s");
+		fprintf(md, "| %s | %s | %s | %.3f | %.3f | %s | %.3f | %.2fx | %.3f | %.3f | %.1f | %.1f |\n",
+			str(j, "app"), str(j, "gpu"), chosen, win_ms, num(j, "predicted_ms"), best,
+			best_ms, num(j, "speedup_vs_best_baseline"), num(j, "pearson_r_isolated"),
+			num(j, "pearson_r_interference"), num(ph, "profile"), num(ph, "tune"));
+		if (csv)
+			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+				str(j, "app"), str(j, "gpu"), str(j, "device"), chosen, win_ms,
+				num(j, "predicted_ms"), bases, best, best_ms,
+				num(j, "speedup_vs_best_baseline"), num(j, "pearson_r_isolated"),
+				num(j, "pearson_r_interference"), num(ph, "profile"), num(ph, "schedule"),
+				num(ph, "build"), num(ph, "tune"), num(ph, "run"));
+		cJSON_ArrayForEach(c, cands)
+			if (cand_csv)
+				fprintf(cand_csv, "%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%d,%d\n", str(j, "app"),
+					str(j, "gpu"), (int)num(c, "index"), str(c, "kind"), str(c, "label"),
+					num(c, "predicted_isolated_ms"), num(c, "predicted_interference_ms"),
+					num(c, "measured_ms_per_task"), (int)num(c, "tasks"),
+					(int)num(c, "rounds"));
+		cJSON_Delete(j);
+	}
+	return ok;
+}

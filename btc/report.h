@@ -3,6 +3,7 @@
 #define BTC_REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "app.h"
 #include "device.h"
@@ -20,5 +21,12 @@ bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app
  * last window_ms of the run (0: all). */
 bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 			  double window_ms, struct btc_diag *d);
+
+/* Tabulates main-job report JSON files (btc ... --run --report): one
+ * markdown row per report to md, the same as CSV to csv, and every tuned
+ * schedule (predicted under both table modes, measured) to cand_csv;
+ * csv and cand_csv may be NULL. Reports unreadable files. */
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
+		       FILE *cand_csv, struct btc_diag *d);
 
 #endif

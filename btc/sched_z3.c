@@ -787,6 +787,8 @@ static void take_best(struct btc_sched_result *res, struct found *f, int K,
  * optimality proof, and the exact ranking after sorting. Returns 1 done,
  * 0 (more than `cap` schedules to enumerate: fall back), -1 (expired), or
  * 2 (the counting passes would exceed a work limit: use the window). */
+static int64_t dp_gstar(struct z3s *z);
+
 static int64_t filter_lo(const struct z3s *z, int64_t v)
 {
 	if (!z->filtered)
@@ -914,6 +916,10 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res,
 	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
 		/* the filter only removes schedules: a lower bound */
 		lo = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
+	} else if (primary == K_GAP) {
+		/* G* from the presolve: the minimum needs no proof */
+		int64_t g = dp_gstar(z);
+		lo = g > 0 ? g : 0;
 	}
 	Z3_ast g = fresh(z);
 	if (minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
