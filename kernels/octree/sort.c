@@ -1,15 +1,19 @@
-/* sort.c: stage 2, parallel LSD radix sort of the Morton codes (OpenMP).
- * Four passes of 8 bits; each thread histograms a contiguous block, the
- * (digit, thread) counts are scanned digit-major, and each thread scatters
- * its block in order, so every pass is stable. codes -> sort_tmp -> sorted
- * -> sort_tmp -> sorted. */
+/* sort.c: stage 2, parallel LSD radix sort of the 30-bit Morton codes
+ * (OpenMP). Three passes of 10 bits; each thread histograms a contiguous
+ * block, the (digit, thread) counts are scanned digit-major, and each
+ * thread scatters its block in order, so every pass is stable.
+ * codes -> sorted -> sort_tmp -> sorted. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_common.h"
+#include "octree_defs.h"
 
-#define RADIX 256
+#define BITS 10
+#define RADIX (1 << BITS)
+#define PASSES 3
+_Static_assert(BITS * PASSES == OCTREE_CODE_BITS, "passes must cover the code");
 
 int octree_sort_cpu(struct octree_task *t)
 {
@@ -22,17 +26,17 @@ int octree_sort_cpu(struct octree_task *t)
 	uint32_t *hist = malloc((size_t)nt * RADIX * sizeof *hist);
 	if (!hist)
 		return OCTREE_E_NOMEM;
-	const uint32_t *src[4] = { t->codes, t->sort_tmp, t->sorted, t->sort_tmp };
-	uint32_t *dst[4] = { t->sort_tmp, t->sorted, t->sort_tmp, t->sorted };
+	const uint32_t *src[PASSES] = { t->codes, t->sorted, t->sort_tmp };
+	uint32_t *dst[PASSES] = { t->sorted, t->sort_tmp, t->sorted };
 #pragma omp parallel num_threads(nt)
 	{
 		int me = omp_get_thread_num(), T = omp_get_num_threads();
 		size_t lo = n * (size_t)me / (size_t)T, hi = n * (size_t)(me + 1) / (size_t)T;
 		uint32_t *h = hist + (size_t)me * RADIX;
-		for (int pass = 0; pass < 4; pass++) {
+		for (int pass = 0; pass < PASSES; pass++) {
 			const uint32_t *in = src[pass];
 			uint32_t *out = dst[pass];
-			unsigned shift = 8u * (unsigned)pass;
+			unsigned shift = BITS * (unsigned)pass;
 			memset(h, 0, RADIX * sizeof *h);
 			for (size_t i = lo; i < hi; i++)
 				h[(in[i] >> shift) & (RADIX - 1)]++;
