@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "btc_config.h"
 #include "pcd.h"
 #include "reference.h"
 
@@ -141,8 +140,11 @@ static void *io_open(const char *path, const void *params, char *err, size_t err
 	}
 	s->params = params ? *(const struct octree_params *)params : defaults;
 	pthread_mutex_init(&s->lock, NULL);
-	if (!path)
-		path = BTC_DATA_DIR "/pointclouds";
+	if (!path) {
+		msg(err, errlen, "no input: pass a directory of .pcd files or one .pcd file");
+		io_close(s, NULL);
+		return NULL;
+	}
 	s->n_frames = octree_list_inputs(path, &s->paths, err, errlen);
 	if (s->n_frames < 0) {
 		s->n_frames = 0;

@@ -7,7 +7,7 @@
 #include "pcd.h"
 
 #include <errno.h>
-#include <lzf.h>
+#include <liblzf/lzf.h> /* Debian's liblzf-dev: /usr/include/liblzf/lzf.h */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
