@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "btc_config.h"
 
 static const char *const stage_names[ALEXNET_N_STAGES + 1] = {
 	"conv1", "pool1", "conv2", "pool2", "conv3", "conv4", "conv5", "pool3", "linear", "argmax",
@@ -245,6 +248,19 @@ int harness_schedule(const char *s, struct btrt_chunk chunks[ALEXNET_N_STAGES])
 	return next == ALEXNET_N_STAGES ? n : -1;
 }
 
+/* The sample batch: $ALEXNET_IMAGES, else the project's data folder when it
+   exists (tests run in the build folder), else NULL: the io's default,
+   data/cifar10/sample_batch.bin relative to the working directory (carried
+   binaries on the GPU machine run from the checkout's root). */
+static const char *images_path(void)
+{
+	const char *p = getenv("ALEXNET_IMAGES");
+	if (p)
+		return p;
+	p = BTC_DATA_DIR "/cifar10/sample_batch.bin";
+	return access(p, R_OK) == 0 ? p : NULL;
+}
+
 static const void *app_params(const struct alexnet_app *a)
 {
 	return a->sparse ? (const void *)&a->sparse_params : (const void *)&a->dense_params;
@@ -268,7 +284,7 @@ static int run_pipeline(const struct alexnet_app *a, const char *schedule, uint6
 			backend = BTRT_BACKEND_VULKAN;
 		else if (chunks[i].pu == BTRT_PU_CUDA)
 			backend = BTRT_BACKEND_CUDA;
-	void *state = a->io->open(NULL, app_params(a), msg, msglen);
+	void *state = a->io->open(images_path(), app_params(a), msg, msglen);
 	if (!state)
 		return -1;
 	struct btrt_error err;
