@@ -94,8 +94,12 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app)
 		const struct btc_buffer *b = &app->buffers[i];
 		char *E = upper(btc_elem_name(b->elem));
 		char *P = upper(btc_placement_name(b->placement));
-		btc_outl(o, "\t{ \"%s\", BTRT_%s, sizeof(%s), BTRT_PLACE_%s },", b->name, E,
-			 btc_elem_ctype(b->elem), P);
+		bool written = false;
+		for (int s = 0; s < app->n_stages; s++)
+			for (int k = 0; k < app->stages[s].n_writes; k++)
+				written |= app->stages[s].writes[k] == i;
+		btc_outl(o, "\t{ \"%s\", BTRT_%s, sizeof(%s), BTRT_PLACE_%s, %d },", b->name, E,
+			 btc_elem_ctype(b->elem), P, !written);
 		free(E);
 		free(P);
 	}

@@ -38,6 +38,11 @@ struct btrt_buffer_desc {
 	enum btrt_elem elem;
 	size_t elem_size;          /* bytes per element */
 	enum btrt_placement placement;
+	int stage_read_only;       /* 1: no stage writes it (inputs, weights): the
+				      CPU fills it, GPU stages only read it.
+				      On a discrete GPU it then lives in managed
+				      memory, which migrates to the GPU once and
+				      stays while the CPU leaves it alone. */
 };
 
 /* One allocated buffer of one TaskObject. */
