@@ -144,7 +144,7 @@ static void ring_bench(uint64_t n, int rounds)
 
 static int empty_kernel(void *t) { return 0; }
 static int load_nothing(void *s, uint64_t seq, void *t, char *e, size_t el) { return 1; }
-static const struct btrt_app_io empty_io = { NULL, load_nothing, NULL, NULL };
+static const struct btrt_app_io empty_io = { NULL, load_nothing, NULL, NULL, NULL };
 
 #define MAX_CHUNKS 8
 

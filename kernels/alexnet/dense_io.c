@@ -51,4 +51,5 @@ const struct btrt_app_io alexnet_dense_io = {
 	.load = dense_load,
 	.check = dense_check,
 	.close = dense_close,
+	.prepare = alexnet_io_prepare,
 };

@@ -53,6 +53,11 @@ const struct alexnet_csr *alexnet_io_csr(const struct alexnet_io *s);
 /* Compares logits[batch][10] and pred[batch] of item seq with the reference
    (computed once per image and cached), tallies the accuracy and writes a
    digest line to out (NULL: silent). 0 on match, -1 with message in err. */
+/* btrt_app_io.prepare: computes the sequential reference logits of every
+ * image items 0..n_items-1 hold (n_items = 0: one pass over all images),
+ * so checks during a timed run only compare. Returns 0. */
+int alexnet_io_prepare(void *state, uint64_t n_items, char *err, size_t errlen);
+
 int alexnet_io_check(struct alexnet_io *s, uint64_t seq, const float *logits,
 		     const int32_t *pred, FILE *out, char *err, size_t errlen);
 /* Accuracy so far: images counted and correctly classified (NULL allowed). */

@@ -60,4 +60,5 @@ const struct btrt_app_io alexnet_sparse_io = {
 	.load = sparse_load,
 	.check = sparse_check,
 	.close = sparse_close,
+	.prepare = alexnet_io_prepare,
 };

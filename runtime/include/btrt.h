@@ -122,6 +122,11 @@ struct btrt_app_io {
 	int (*check)(void *state, uint64_t seq, const void *task, FILE *out,
 		     char *err, size_t errlen);
 	void (*close)(void *state, FILE *out);
+	/* Optional (NULL): computes what check will need for items 0..n-1
+	 * (n = 0: unknown), e.g. the sequential reference outputs, so that the
+	 * run's timing does not include them. btrt_pipeline_run calls it
+	 * before it starts, when it checks. Returns 0, or -1 with a message. */
+	int (*prepare)(void *state, uint64_t n_items, char *err, size_t errlen);
 };
 
 #define BTRT_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))

@@ -451,6 +451,13 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		*run_out = NULL;
 	if (validate(cfg, err))
 		return -1;
+	/* Whatever the checks of this run will need (reference outputs) is
+	 * computed now, before anything is timed. */
+	if (cfg->check && cfg->io->prepare) {
+		char msg[256] = "";
+		if (cfg->io->prepare(cfg->io_state, cfg->n_items, msg, sizeof msg) != 0)
+			return btrt_error_set(err, BTRT_E_IO, -1, "preparing the output check: %s", msg);
+	}
 	struct pipe p;
 	memset(&p, 0, sizeof p);
 	p.cfg = cfg;

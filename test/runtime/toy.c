@@ -184,7 +184,7 @@ static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, cha
 
 static void toy_close(void *state, FILE *out) {}
 
-const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close };
+const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NULL };
 
 uint64_t toy_record_limit;
 struct btrt_run **toy_keep_run;

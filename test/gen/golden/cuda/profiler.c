@@ -187,7 +187,7 @@ static int prof_check(void *state, uint64_t seq, const void *task, FILE *out,
 	return 0;
 }
 static void prof_close(void *state, FILE *out) { (void)state; (void)out; }
-static const struct btrt_app_io prof_io = { prof_open, prof_load, prof_check, prof_close };
+static const struct btrt_app_io prof_io = { prof_open, prof_load, prof_check, prof_close, NULL };
 
 static struct btrt_vk *vk;
 static struct btrt_cuda *cuda;
