@@ -432,8 +432,11 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		goto out;
 	}
 
-	/* 5. The winner, and the best baseline side by side, on real input,
-	 * verified; the winner's run is traced. */
+	/* 5. Head to head on real input, verified: the tuning winner against
+	 * the best baseline, alternating (W B W B) so that drift hits both
+	 * alike; the faster by its best run is chosen, so the chosen schedule
+	 * is never slower than the best baseline as measured here. Then the
+	 * chosen one runs once more, traced. */
 	t = now_s();
 	int best_base = -1;
 	for (int i = 0; i < n; i++)
@@ -442,17 +445,37 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 			best_base = i;
 	char *trace = btc_xasprintf("%s/trace.json", dir);
 	char *run_report = btc_xasprintf("%s/run.json", dir);
-	double win_ms = 0, base_ms = 0;
-	bool verified = btc_tune_run_once(prog, winner, to.warmup, opt->final_tasks, opt->input,
-					  run_report, trace, false, &win_ms, d);
-	if (verified && best_base >= 0 && best_base != winner && !btc_interrupted())
-		verified = btc_tune_run_once(prog, best_base, to.warmup, opt->final_tasks,
-					     opt->input, run_report, NULL, true, &base_ms, d);
-	else
-		base_ms = win_ms;
+	double win_ms = INFINITY, base_ms = INFINITY;
+	bool verified = true;
+	int h2h = best_base >= 0 && best_base != winner ? 2 : 0;
+	for (int k = 0; k < h2h && verified && !btc_interrupted(); k++) {
+		double ms;
+		verified = btc_tune_run_once(prog, winner, to.warmup, opt->final_tasks, opt->input,
+					     run_report, NULL, true, &ms, d);
+		win_ms = fmin(win_ms, ms);
+		verified = verified && btc_tune_run_once(prog, best_base, to.warmup, opt->final_tasks,
+							 opt->input, run_report, NULL, true, &ms, d);
+		base_ms = fmin(base_ms, ms);
+	}
+	if (h2h && verified) {
+		printf("head to head (best of %d runs of %d tasks): %s %.3f ms, baseline %s %.3f ms\n",
+		       h2h, opt->final_tasks, scheds[winner].baseline ? "baseline" : "candidate",
+		       win_ms, pu_of(dev, &scheds[best_base]), base_ms);
+		if (base_ms < win_ms) {
+			winner = best_base;
+			win_ms = base_ms;
+		}
+	}
+	double traced_ms = 0;
+	if (verified && !btc_interrupted())
+		verified = btc_tune_run_once(prog, winner, to.warmup, opt->final_tasks, opt->input,
+					     run_report, trace, false, &traced_ms, d);
+	if (!h2h) {
+		win_ms = base_ms = traced_ms;
+	}
 	phases[4] = now_s() - t;
 	free(prog);
-	if (!verified) {
+	if (!verified || btc_interrupted()) {
 		free(trace);
 		free(run_report);
 		goto out;
@@ -503,7 +526,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	printf("chosen: %s, %.3f ms/task (%.1f tasks/s), predicted %.3f ms\n", label, win_ms,
 	       1000.0 / win_ms, w->predicted ? w->s.tmax_ms : 0.0);
 	if (best_base >= 0)
-		printf("best baseline: %s, %.3f ms/task measured side by side: speedup %.2fx\n",
+		printf("best baseline: %s, %.3f ms/task measured head to head: speedup %.2fx\n",
 		       pu_of(dev, &scheds[best_base]), base_ms, speedup);
 	printf("prediction: Pearson r = %.3f over %d schedules (%s table; isolated %.3f, interference %.3f)\n",
 	       r, np, btc_mode_name(opt->plan.mode), res.r[BTC_MODE_ISOLATED],
