@@ -286,6 +286,8 @@ struct job_result {
 	const struct btc_tune_entry *entries;
 	int n, winner;
 	double win_ms, speedup;
+	int best_base;               /* index of the best baseline, or -1 */
+	double base_ms;              /* its head-to-head time */
 	double *pred[BTC_N_MODES];   /* [n] T_max under each table mode, NAN if absent */
 	double r[BTC_N_MODES];       /* Pearson r of pred[mode] vs measured */
 	enum btc_mode mode;          /* the mode the optimizer used */
@@ -324,7 +326,13 @@ static void write_report_json(const char *path, const struct job_result *r,
 		if (r->scheds[i].baseline && r->entries[i].ok)
 			btc_outf(&o, "%s{\"pu\": \"%s\", \"measured_ms_per_task\": %.6f}", k++ ? ", " : "",
 				 pu_of(dev, &r->scheds[i]), r->entries[i].measured_ms);
-	btc_outf(&o, "],\n \"speedup_vs_best_baseline\": %.4f, \"pearson_r\": ", r->speedup);
+	btc_out_puts(&o, "],\n \"best_baseline\": ");
+	if (r->best_base >= 0)
+		btc_outf(&o, "{\"pu\": \"%s\", \"measured_ms_per_task\": %.6f}",
+			 pu_of(dev, &r->scheds[r->best_base]), r->base_ms);
+	else
+		btc_out_puts(&o, "null");
+	btc_outf(&o, ",\n \"speedup_vs_best_baseline\": %.4f, \"pearson_r\": ", r->speedup);
 	json_num(&o, r->r[r->mode]);
 	btc_out_puts(&o, ", \"pearson_r_isolated\": ");
 	json_num(&o, r->r[BTC_MODE_ISOLATED]);
@@ -537,6 +545,8 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	printf("files: %s (Perfetto), %s, %s%s%s\n", trace, svg, heat,
 	       opt->report ? ", " : "", opt->report ? opt->report : "");
 	res.speedup = speedup;
+	res.best_base = best_base;
+	res.base_ms = base_ms;
 	memcpy(res.phases, phases, sizeof(phases));
 	if (opt->report)
 		write_report_json(opt->report, &res, d);

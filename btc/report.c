@@ -217,6 +217,12 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 				snprintf(best, sizeof(best), "%s", str(b, "pu"));
 			}
 		}
+		/* The head-to-head figure, where the report has one. */
+		const cJSON *bb = get(j, "best_baseline");
+		if (cJSON_IsObject(bb)) {
+			best_ms = num(bb, "measured_ms_per_task");
+			snprintf(best, sizeof(best), "%s", str(bb, "pu"));
+		}
 		const cJSON *ph = get(j, "phases_s");
 		fprintf(md, "| %s | %s | %s | %.3f | %.3f | %s | %.3f | %.2fx | %.3f | %.3f | %.1f | %.1f |\n",
 			str(j, "app"), str(j, "gpu"), chosen, win_ms, num(j, "predicted_ms"), best,
