@@ -158,7 +158,9 @@ static void test_exhaustive_limit(void)
 
 static void test_time_budget(void)
 {
-	/* 48 stages x 8 PUs, gapness objective: not provable in 50 ms */
+	/* 48 stages x 8 PUs, gapness objective: not provable within the budget
+	 * (minutes), while the first candidates come within milliseconds; the
+	 * budget leaves room for a loaded CI machine. */
 	int n = 48, np = 8;
 	double *t = malloc(sizeof(double) * (size_t)(n * np));
 	uint32_t s = 7;
@@ -171,14 +173,14 @@ static void test_time_budget(void)
 	struct btc_sched_options o;
 	btc_sched_options_init(&o);
 	o.objective = BTC_SCHED_GAPNESS;
-	o.time_budget_ms = 50;
+	o.time_budget_ms = 1000;
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_sched_result r;
 	CU_ASSERT_EQUAL(btc_sched_solve_z3(&p, &o, &r, &d), BTC_OK);
 	CU_ASSERT(!r.optimal);
 	CU_ASSERT(r.n_candidates >= 1);
-	CU_ASSERT(r.solve_ms < 10000); /* the budget, plus set-up on a loaded machine */
+	CU_ASSERT(r.solve_ms < 20000); /* the budget, plus set-up on a loaded machine */
 	for (int k = 0; k < r.n_candidates; k++)
 		check_candidate(&p, &o, &r.candidates[k]);
 	btc_sched_result_free(&r);
