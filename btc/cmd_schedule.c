@@ -255,6 +255,7 @@ int btc_cmd_schedule(int argc, char **argv)
 		btc_device_load(o.device, btc_device_dir(), NULL, &d);
 	struct btc_table *t = NULL;
 	double *times = NULL;
+	const char **names = NULL;
 	int *pin = NULL;
 	struct btc_sched_result res = { 0 };
 	rc = 1;
@@ -272,8 +273,9 @@ int btc_cmd_schedule(int argc, char **argv)
 		goto out;
 	times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus,
 			    sizeof(double));
+	names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
 	struct btc_sched_problem p;
-	if (!btc_plan_problem(app, dev, t, o.mode, &p, times, &d))
+	if (!btc_plan_problem(app, dev, t, o.mode, &p, times, names, &d))
 		goto out;
 	enum btc_status st =
 		o.exhaustive ? btc_sched_solve_exhaustive(&p, &o.so, &res, &d)
@@ -287,6 +289,7 @@ int btc_cmd_schedule(int argc, char **argv)
 	rc = fflush(stdout) ? 1 : 0;
 out:
 	btc_sched_result_free(&res);
+	free(names);
 	free(times);
 	free(pin);
 	if (t)

@@ -160,50 +160,39 @@ static struct btc_expr *parse_unary(struct parser *ps)
 	return parse_primary(ps);
 }
 
-static struct btc_expr *parse_product(struct parser *ps)
+/* The binary operators by precedence level, loosest first; every level is
+ * left-associative. */
+static const struct {
+	char ch;
+	enum expr_op op;
+} levels[2][4] = {
+	{{'+', OP_ADD}, {'-', OP_SUB}},
+	{{'*', OP_MUL}, {'/', OP_DIV}, {'%', OP_MOD}},
+};
+
+static struct btc_expr *parse_level(struct parser *ps, int level)
 {
-	struct btc_expr *l = parse_unary(ps);
+	if (level == 2)
+		return parse_unary(ps);
+	struct btc_expr *l = parse_level(ps, level + 1);
 	for (;;) {
 		skip(ps);
-		enum expr_op op;
-		if (*ps->p == '*')
-			op = OP_MUL;
-		else if (*ps->p == '/')
-			op = OP_DIV;
-		else if (*ps->p == '%')
-			op = OP_MOD;
-		else
+		int k = 0;
+		while (k < 4 && levels[level][k].ch && levels[level][k].ch != *ps->p)
+			k++;
+		if (k == 4 || !levels[level][k].ch || ps->failed)
 			return l;
-		if (ps->failed)
-			return l;
-		struct btc_expr *e = node(op, at(ps, ps->p));
+		struct btc_expr *e = node(levels[level][k].op, at(ps, ps->p));
 		ps->p++;
 		e->a = l;
-		e->b = parse_unary(ps);
+		e->b = parse_level(ps, level + 1);
 		l = e;
 	}
 }
 
 static struct btc_expr *parse_sum(struct parser *ps)
 {
-	struct btc_expr *l = parse_product(ps);
-	for (;;) {
-		skip(ps);
-		enum expr_op op;
-		if (*ps->p == '+')
-			op = OP_ADD;
-		else if (*ps->p == '-')
-			op = OP_SUB;
-		else
-			return l;
-		if (ps->failed)
-			return l;
-		struct btc_expr *e = node(op, at(ps, ps->p));
-		ps->p++;
-		e->a = l;
-		e->b = parse_product(ps);
-		l = e;
-	}
+	return parse_level(ps, 0);
 }
 
 struct btc_expr *btc_expr_parse(const char *text, struct btc_loc loc,

@@ -315,10 +315,9 @@ static const char *pu_kind_enum(enum btc_backend b)
 	       : b == BTC_BACKEND_CUDA ? "BTRT_PU_CUDA" : "BTRT_PU_VULKAN";
 }
 
-static void emit_schedules(struct btc_out *o, const void *p)
+/* `static const int pu_NAME_cores[]` for every PU that names cores. */
+static void emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 {
-	const struct btc_gen_ctx *ctx = p;
-	const struct btc_device *dev = ctx->dev;
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
 		if (!pu->n_cores)
@@ -328,6 +327,13 @@ static void emit_schedules(struct btc_out *o, const void *p)
 			btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
 		btc_outl(o, " };");
 	}
+}
+
+static void emit_schedules(struct btc_out *o, const void *p)
+{
+	const struct btc_gen_ctx *ctx = p;
+	const struct btc_device *dev = ctx->dev;
+	emit_pu_cores(o, dev);
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_schedule *s = &ctx->scheds[i].s;
 		btc_outl(o, "static const struct btrt_chunk schedule%d_chunks[] = {", i);
@@ -368,15 +374,7 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "\tuint32_t n_cores;");
 	btc_outl(o, "\tint interferes; /* runs during other PUs' interference measurements */");
 	btc_outl(o, "};");
-	for (int u = 0; u < dev->n_pus; u++) {
-		const struct btc_pu *pu = &dev->pus[u];
-		if (!pu->n_cores)
-			continue;
-		btc_outf(o, "static const int pu_%s_cores[] = {", pu->name);
-		for (int c = 0; c < pu->n_cores; c++)
-			btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
-		btc_outl(o, " };");
-	}
+	emit_pu_cores(o, dev);
 	/* One GPU API interferes: CUDA and Vulkan PUs are the same GPU, and a
 	 * pipeline uses only one of them. */
 	int first_gpu = -1;

@@ -178,7 +178,8 @@ static uint64_t profile_key(const struct btc_app *app, const struct btc_device *
 	FILE *f = open_memstream(&text, &len);
 	btc_device_write_yaml(dev, f);
 	fclose(f);
-	/* The description line names the machine; the PUs are what matter. */
+	/* The whole description, machine name included: a table measured on
+	 * one box is not reused on another with the same PUs. */
 	h = fnv(h, text, len);
 	free(text);
 	return h;

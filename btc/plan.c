@@ -44,7 +44,7 @@ bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode,
 		      struct btc_sched_problem *p, double *time_buf,
-		      struct btc_diag *d)
+		      const char **name_buf, struct btc_diag *d)
 {
 	if (!t->has_mode[mode]) {
 		btc_error(d, (struct btc_loc){0},
@@ -59,9 +59,8 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 				btc_stage_has(&app->stages[s], dev->pus[u].kind) && e->present
 					? e->mean_ms : NAN;
 		}
-	static const char *stage_names[BTC_SCHED_MAX_STAGES];
-	static const char *pu_names[BTC_MAX_PUS];
-	for (int s = 0; s < app->n_stages && s < BTC_SCHED_MAX_STAGES; s++)
+	const char **stage_names = name_buf, **pu_names = name_buf + app->n_stages;
+	for (int s = 0; s < app->n_stages; s++)
 		stage_names[s] = app->stages[s].name;
 	for (int u = 0; u < dev->n_pus; u++)
 		pu_names[u] = dev->pus[u].name;
@@ -168,9 +167,11 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 {
 	int before = d->errors;
 	double *times = btc_xcalloc((size_t)(app->n_stages * dev->n_pus), sizeof(double));
+	const char **names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
 	struct btc_sched_problem prob;
-	bool have_prob = t && btc_plan_problem(app, dev, t, opt->mode, &prob, times, d);
+	bool have_prob = t && btc_plan_problem(app, dev, t, opt->mode, &prob, times, names, d);
 	if (t && !have_prob) {
+		free(names);
 		free(times);
 		return false;
 	}
@@ -178,12 +179,14 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 		btc_error(d, (struct btc_loc){0},
 			  "no profiling table for app '%s' on device '%s': pass --table (from `btc profile`) or --chunks",
 			  app->name, dev->name);
+		free(names);
 		free(times);
 		return false;
 	}
 	struct btc_sched_options so = opt->sched;
 	uint32_t gpu_forbid;
 	if (!btc_plan_gpu_mask(dev, opt->gpu, &gpu_forbid, d)) {
+		free(names);
 		free(times);
 		return false;
 	}
@@ -222,6 +225,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 			btc_sched_result_free(&res);
 			btc_out_free(&prov);
 			free(list);
+			free(names);
 			free(times);
 			return false;
 		}
@@ -259,6 +263,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 		}
 	}
 	btc_sched_result_free(&res);
+	free(names);
 	free(times);
 	if (d->errors != before || n == 0) {
 		if (n == 0 && d->errors == before)

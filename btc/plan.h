@@ -33,13 +33,15 @@ void btc_plan_options_init(struct btc_plan_options *o);
 bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
 		       uint32_t *forbid, struct btc_diag *d);
 
-/* Fills p (time_buf: caller's [n_stages * n_pus] array) from the table's
- * `mode`: NAN where the stage has no kernel for the PU's backend.
- * Reports a table without that mode. */
+/* Fills p from the table's `mode`: times in ms, NAN where the stage has no
+ * kernel for the PU's backend. time_buf: caller's [n_stages * n_pus]
+ * array, name_buf: caller's [n_stages + n_pus] array; p borrows both, and
+ * the app's and device's names, for as long as it is used. Reports a
+ * table without that mode and returns false. */
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode,
 		      struct btc_sched_problem *p, double *time_buf,
-		      struct btc_diag *d);
+		      const char **name_buf, struct btc_diag *d);
 
 /* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
  * stage indices, chunks in stage order covering every stage once, each PU

@@ -5,6 +5,7 @@
  * two little-endian uint32 (compressed size, uncompressed size) and an
  * LZF block that expands to field-major arrays (all x, then all y, ...). */
 #include "pcd.h"
+#include "errmsg.h"
 
 #include <errno.h>
 #include <liblzf/lzf.h> /* Debian's liblzf-dev: /usr/include/liblzf/lzf.h */
@@ -35,22 +36,6 @@ struct pcd_header {
 	char data[20];
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* Splits the line [s, e) into at most max whitespace-separated tokens,
  * copied NUL-terminated into buf (size bufsz). Returns the token count, or
@@ -119,11 +104,11 @@ static int parse_header(const uint8_t *data, size_t size, struct pcd_header *h,
 		lineno++;
 		p = (size_t)(e - (const char *)data) + (nl ? 1 : 0);
 		if (p > PCD_MAX_HEADER)
-			return fail(err, errlen, "line %d: header longer than %u bytes "
+			return octree_fail(err, errlen, "line %d: header longer than %u bytes "
 				    "(no DATA line?)", lineno, PCD_MAX_HEADER);
 		n = split(s, e, buf, sizeof buf, tok, PCD_MAX_FIELDS + 1);
 		if (n < 0)
-			return fail(err, errlen, "line %d: header line too long "
+			return octree_fail(err, errlen, "line %d: header line too long "
 				    "(at most %d fields)", lineno, PCD_MAX_FIELDS);
 		if (n == 0 || tok[0][0] == '#')
 			continue;
@@ -134,34 +119,34 @@ static int parse_header(const uint8_t *data, size_t size, struct pcd_header *h,
 			continue;
 		} else if (!strcmp(kw, "FIELDS") || !strcmp(kw, "COLUMNS")) {
 			if (nv < 1)
-				return fail(err, errlen, "line %d: FIELDS without names", lineno);
+				return octree_fail(err, errlen, "line %d: FIELDS without names", lineno);
 			h->n_fields = nv;
 			for (int i = 0; i < nv; i++) {
 				if (strlen(v[i]) >= sizeof h->f[i].name)
-					return fail(err, errlen, "line %d: field name too long", lineno);
+					return octree_fail(err, errlen, "line %d: field name too long", lineno);
 				strcpy(h->f[i].name, v[i]);
 			}
 		} else if (!strcmp(kw, "SIZE") || !strcmp(kw, "TYPE") || !strcmp(kw, "COUNT")) {
 			if (!h->n_fields)
-				return fail(err, errlen, "line %d: %s before FIELDS", lineno, kw);
+				return octree_fail(err, errlen, "line %d: %s before FIELDS", lineno, kw);
 			if (nv != h->n_fields)
-				return fail(err, errlen, "line %d: %s has %d values for %d fields",
+				return octree_fail(err, errlen, "line %d: %s has %d values for %d fields",
 					    lineno, kw, nv, h->n_fields);
 			for (int i = 0; i < nv; i++) {
 				int64_t x;
 				if (kw[0] == 'T') {
 					if (strlen(v[i]) != 1 || !strchr("IUF", v[i][0]))
-						return fail(err, errlen, "line %d: TYPE '%s' is not I, U or F",
+						return octree_fail(err, errlen, "line %d: TYPE '%s' is not I, U or F",
 							    lineno, v[i]);
 					h->f[i].type = v[i][0];
 				} else if (kw[0] == 'S') {
 					if (parse_uint(v[i], 8, &x) || (x != 1 && x != 2 && x != 4 && x != 8))
-						return fail(err, errlen, "line %d: SIZE '%s' is not 1, 2, 4 or 8",
+						return octree_fail(err, errlen, "line %d: SIZE '%s' is not 1, 2, 4 or 8",
 							    lineno, v[i]);
 					h->f[i].size = (unsigned)x;
 				} else {
 					if (parse_uint(v[i], PCD_MAX_COUNT, &x) || x < 1)
-						return fail(err, errlen, "line %d: bad COUNT '%s'", lineno, v[i]);
+						return octree_fail(err, errlen, "line %d: bad COUNT '%s'", lineno, v[i]);
 					h->f[i].count = (unsigned)x;
 				}
 			}
@@ -174,7 +159,7 @@ static int parse_header(const uint8_t *data, size_t size, struct pcd_header *h,
 		} else if (!strcmp(kw, "WIDTH") || !strcmp(kw, "HEIGHT") || !strcmp(kw, "POINTS")) {
 			int64_t x;
 			if (nv != 1 || parse_uint(v[0], UINT32_MAX, &x))
-				return fail(err, errlen, "line %d: bad %s value", lineno, kw);
+				return octree_fail(err, errlen, "line %d: bad %s value", lineno, kw);
 			if (kw[0] == 'W') {
 				h->width = x;
 				h->have_width = 1;
@@ -187,15 +172,15 @@ static int parse_header(const uint8_t *data, size_t size, struct pcd_header *h,
 			}
 		} else if (!strcmp(kw, "DATA")) {
 			if (nv != 1 || strlen(v[0]) >= sizeof h->data)
-				return fail(err, errlen, "line %d: bad DATA line", lineno);
+				return octree_fail(err, errlen, "line %d: bad DATA line", lineno);
 			strcpy(h->data, v[0]);
 			*pos = p;
 			return 0;
 		} else {
-			return fail(err, errlen, "line %d: unknown header keyword '%.40s'", lineno, kw);
+			return octree_fail(err, errlen, "line %d: unknown header keyword '%.40s'", lineno, kw);
 		}
 	}
-	return fail(err, errlen, "no DATA line (file truncated in the header?)");
+	return octree_fail(err, errlen, "no DATA line (file truncated in the header?)");
 }
 
 /* Checks the header and fills offsets; returns the point record size. */
@@ -204,15 +189,15 @@ static int check_header(struct pcd_header *h, uint32_t max_points, uint64_t *rec
 {
 	uint64_t off = 0, nval = 0;
 	if (!h->n_fields)
-		return fail(err, errlen, "no FIELDS line");
+		return octree_fail(err, errlen, "no FIELDS line");
 	if (h->n_size != h->n_fields || h->n_type != h->n_fields)
-		return fail(err, errlen, "SIZE and TYPE must give one value per field");
+		return octree_fail(err, errlen, "SIZE and TYPE must give one value per field");
 	for (int i = 0; i < h->n_fields; i++) {
 		struct pcd_field *f = &h->f[i];
 		if (!h->n_count)
 			f->count = 1;
 		if (f->type == 'F' && f->size != 4 && f->size != 8)
-			return fail(err, errlen, "field '%s': float of SIZE %u", f->name, f->size);
+			return octree_fail(err, errlen, "field '%s': float of SIZE %u", f->name, f->size);
 		f->offset = off;
 		f->index = nval;
 		off += (uint64_t)f->size * f->count;
@@ -222,25 +207,25 @@ static int check_header(struct pcd_header *h, uint32_t max_points, uint64_t *rec
 	for (int a = 0; a < 3; a++) {
 		int i = find_field(h, axes[a]);
 		if (i < 0)
-			return fail(err, errlen, "no field '%s'", axes[a]);
+			return octree_fail(err, errlen, "no field '%s'", axes[a]);
 		if (h->f[i].type != 'F' || h->f[i].count != 1)
-			return fail(err, errlen, "field '%s' must be TYPE F with COUNT 1", axes[a]);
+			return octree_fail(err, errlen, "field '%s' must be TYPE F with COUNT 1", axes[a]);
 	}
 	/* WIDTH and HEIGHT are at most 2^32 - 1 each: the product fits uint64 */
 	uint64_t wh = (uint64_t)h->width * (uint64_t)(h->have_height ? h->height : 1);
 	if (!h->have_points) {
 		if (!h->have_width)
-			return fail(err, errlen, "neither POINTS nor WIDTH given");
+			return octree_fail(err, errlen, "neither POINTS nor WIDTH given");
 		if (wh > (uint64_t)max_points)
-			return fail(err, errlen, "WIDTH*HEIGHT %llu exceeds the limit of %u points",
+			return octree_fail(err, errlen, "WIDTH*HEIGHT %llu exceeds the limit of %u points",
 				    (unsigned long long)wh, max_points);
 		h->points = (int64_t)wh;
 	} else if (h->have_width && wh != (uint64_t)h->points) {
-		return fail(err, errlen, "POINTS %lld does not match WIDTH*HEIGHT %llu",
+		return octree_fail(err, errlen, "POINTS %lld does not match WIDTH*HEIGHT %llu",
 			    (long long)h->points, (unsigned long long)wh);
 	}
 	if (h->points > (int64_t)max_points)
-		return fail(err, errlen, "POINTS %lld exceeds the limit of %u points",
+		return octree_fail(err, errlen, "POINTS %lld exceeds the limit of %u points",
 			    (long long)h->points, max_points);
 	*rec = off;
 	*values = nval;
@@ -282,7 +267,7 @@ static int read_ascii(const struct pcd_header *h, const uint8_t *data, size_t si
 	char buf[256];
 	while (got < (uint64_t)h->points) {
 		if (pos >= size)
-			return fail(err, errlen, "truncated ascii data: %llu of %lld points",
+			return octree_fail(err, errlen, "truncated ascii data: %llu of %lld points",
 				    (unsigned long long)got, (long long)h->points);
 		const char *s = (const char *)data + pos;
 		const char *nl = memchr(s, '\n', size - pos);
@@ -306,13 +291,13 @@ static int read_ascii(const struct pcd_header *h, const uint8_t *data, size_t si
 				size_t len = (size_t)(q - p);
 				char *end;
 				if (len >= sizeof buf)
-					return fail(err, errlen, "point %llu: value too long",
+					return octree_fail(err, errlen, "point %llu: value too long",
 						    (unsigned long long)got);
 				memcpy(buf, p, len);
 				buf[len] = '\0';
 				xyz[a] = strtod(buf, &end);
 				if (*end)
-					return fail(err, errlen, "point %llu: bad number '%.40s'",
+					return octree_fail(err, errlen, "point %llu: bad number '%.40s'",
 						    (unsigned long long)got, buf);
 			}
 			k++;
@@ -321,7 +306,7 @@ static int read_ascii(const struct pcd_header *h, const uint8_t *data, size_t si
 		if (k == 0)
 			continue; /* blank line */
 		if (k != nval)
-			return fail(err, errlen, "point %llu: %llu values, expected %llu",
+			return octree_fail(err, errlen, "point %llu: %llu values, expected %llu",
 				    (unsigned long long)got, (unsigned long long)k,
 				    (unsigned long long)nval);
 		keep(c, xyz[0], xyz[1], xyz[2]);
@@ -344,7 +329,7 @@ int pcd_parse(const uint8_t *data, size_t size, uint32_t max_points,
 	if (n)
 		out->xyzw = malloc(n * 4 * sizeof(float));
 	if (n && !out->xyzw)
-		return fail(err, errlen, "out of memory for %llu points", (unsigned long long)n);
+		return octree_fail(err, errlen, "out of memory for %llu points", (unsigned long long)n);
 	out->n_declared = (uint32_t)n;
 	out->width = (uint32_t)(h.have_width ? h.width : h.points);
 	out->height = (uint32_t)(h.have_height ? h.height : 1);
@@ -356,7 +341,7 @@ int pcd_parse(const uint8_t *data, size_t size, uint32_t max_points,
 		rc = read_ascii(&h, data, size, pos, nval, out, err, errlen);
 	} else if (!strcmp(h.data, "binary")) {
 		if (n && rec > (size - pos) / n)
-			rc = fail(err, errlen, "truncated binary data: need %llu bytes, have %zu",
+			rc = octree_fail(err, errlen, "truncated binary data: need %llu bytes, have %zu",
 				  (unsigned long long)(rec * n), size - pos);
 		for (uint64_t i = 0; !rc && i < n; i++) {
 			const uint8_t *r = data + pos + i * rec;
@@ -367,7 +352,7 @@ int pcd_parse(const uint8_t *data, size_t size, uint32_t max_points,
 	} else if (!strcmp(h.data, "binary_compressed")) {
 		uint32_t csize = 0, usize = 0;
 		if (size - pos < 8) {
-			rc = fail(err, errlen, "truncated binary_compressed data: no block sizes");
+			rc = octree_fail(err, errlen, "truncated binary_compressed data: no block sizes");
 		} else {
 			memcpy(&csize, data + pos, 4);
 			memcpy(&usize, data + pos + 4, 4);
@@ -376,24 +361,24 @@ int pcd_parse(const uint8_t *data, size_t size, uint32_t max_points,
 		if (rc)
 			;
 		else if ((uint64_t)usize != rec * n)
-			rc = fail(err, errlen, "binary_compressed: uncompressed size %u, "
+			rc = octree_fail(err, errlen, "binary_compressed: uncompressed size %u, "
 				  "expected %llu (POINTS x point size)", usize,
 				  (unsigned long long)(rec * n));
 		else if (usize > 88ull * csize + 8)
 			/* an LZF token of at most 3 bytes expands to at most 264 */
-			rc = fail(err, errlen, "corrupt LZF block: %u bytes cannot expand to %u",
+			rc = octree_fail(err, errlen, "corrupt LZF block: %u bytes cannot expand to %u",
 				  csize, usize);
 		else if (csize > size - pos)
-			rc = fail(err, errlen, "truncated binary_compressed data: block of %u "
+			rc = octree_fail(err, errlen, "truncated binary_compressed data: block of %u "
 				  "bytes, %zu left", csize, size - pos);
 		else if (usize) {
 			uint8_t *u = malloc(usize);
 			if (!u) {
-				rc = fail(err, errlen, "out of memory (%u bytes)", usize);
+				rc = octree_fail(err, errlen, "out of memory (%u bytes)", usize);
 			} else {
 				unsigned got = lzf_decompress(data + pos, csize, u, usize);
 				if (got != usize) {
-					rc = fail(err, errlen, "corrupt LZF block: expanded to %u of "
+					rc = octree_fail(err, errlen, "corrupt LZF block: expanded to %u of "
 						  "%u bytes", got, usize);
 				} else {
 					/* field-major: field j's values start at offset_j * n */
@@ -407,7 +392,7 @@ int pcd_parse(const uint8_t *data, size_t size, uint32_t max_points,
 			}
 		}
 	} else {
-		rc = fail(err, errlen, "unknown DATA kind '%.20s' (ascii, binary or "
+		rc = octree_fail(err, errlen, "unknown DATA kind '%.20s' (ascii, binary or "
 			  "binary_compressed)", h.data);
 	}
 	if (rc)
@@ -423,23 +408,23 @@ int pcd_read_file(const char *path, uint32_t max_points, struct pcd_cloud *out,
 	long len;
 	memset(out, 0, sizeof *out);
 	if (!fp)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return octree_fail(err, errlen, "%s: %s", path, strerror(errno));
 	if (fseek(fp, 0, SEEK_END) || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
 		fclose(fp);
-		return fail(err, errlen, "%s: cannot seek", path);
+		return octree_fail(err, errlen, "%s: cannot seek", path);
 	}
 	buf = malloc(len ? (size_t)len : 1);
 	if (!buf || fread(buf, 1, (size_t)len, fp) != (size_t)len) {
 		free(buf);
 		fclose(fp);
-		return fail(err, errlen, "%s: read failed", path);
+		return octree_fail(err, errlen, "%s: read failed", path);
 	}
 	fclose(fp);
 	char msg[256];
 	int rc = pcd_parse(buf, (size_t)len, max_points, out, msg, sizeof msg);
 	free(buf);
 	if (rc)
-		return fail(err, errlen, "%s: %s", path, msg);
+		return octree_fail(err, errlen, "%s: %s", path, msg);
 	return 0;
 }
 

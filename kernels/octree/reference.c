@@ -1,27 +1,12 @@
 /* reference.c: sequential reference of the octree pipeline (reference.h). */
 #include "reference.h"
+#include "errmsg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void octree_bounding_cube(const float *xyzw, uint32_t n, float cube[4])
 {
@@ -123,7 +108,7 @@ static int build_octree(struct octree_ref *r, char *err, size_t errlen)
 	r->n_nodes = r->n_unique == 0 ? 0 : r->n_unique == 1 ? 1 : r->offsets[m];
 	r->nodes = calloc(r->n_nodes ? r->n_nodes : 1, sizeof *r->nodes);
 	if (!r->nodes)
-		return fail(err, errlen, "out of memory");
+		return octree_fail(err, errlen, "out of memory");
 	for (uint32_t v = 0; v < r->n_nodes; v++) {
 		memset(r->nodes[v].children, 0xff, sizeof r->nodes[v].children);
 		r->nodes[v].parent = -1;
@@ -147,7 +132,7 @@ static int build_octree(struct octree_ref *r, char *err, size_t errlen)
 	for (uint32_t v = 1; v < r->n_nodes; v++) {
 		struct octree_node *nd = &r->nodes[v];
 		if (nd->parent < 0 || attach(&r->nodes[nd->parent], nd->prefix & 7, (int32_t)v, 0))
-			return fail(err, errlen, "octree node %u: bad parent link", v);
+			return octree_fail(err, errlen, "octree node %u: bad parent link", v);
 	}
 	for (uint32_t i = 0; i < m; i++)
 		for (int side = 0; side < 2; side++) {
@@ -157,7 +142,7 @@ static int build_octree(struct octree_ref *r, char *err, size_t errlen)
 			struct octree_node *nd = &r->nodes[owner(r, (int32_t)i)];
 			uint32_t slot = (r->ucodes[leaf] >> (OCTREE_CODE_BITS - 3 * (nd->level + 1))) & 7;
 			if (attach(nd, slot, (int32_t)leaf, 1))
-				return fail(err, errlen, "code %u: octant taken", leaf);
+				return octree_fail(err, errlen, "code %u: octant taken", leaf);
 		}
 	return 0;
 }
@@ -182,7 +167,7 @@ int octree_reference(const float *xyzw, uint32_t n, const float cube[4],
 	if (!r->codes || !r->sorted || !r->ucodes || !r->prefix_n || !r->has_leaf_left ||
 	    !r->has_leaf_right || !r->left_child || !r->parent || !r->edge_count || !r->offsets) {
 		octree_ref_free(r);
-		return fail(err, errlen, "out of memory");
+		return octree_fail(err, errlen, "out of memory");
 	}
 	/* 1 Morton codes, bit by bit: x bit b -> 3b+2, y -> 3b+1, z -> 3b */
 	for (uint32_t i = 0; i < n; i++) {
@@ -249,19 +234,19 @@ int octree_validate(const struct octree_node *nodes, uint32_t n_nodes,
 	uint8_t *seen;
 	int rc = 0;
 	if (n_unique == 0)
-		return n_nodes ? fail(err, errlen, "nodes without codes") : 0;
+		return n_nodes ? octree_fail(err, errlen, "nodes without codes") : 0;
 	if (n_nodes == 0 || nodes[0].parent != -1 || nodes[0].level != 0)
-		return fail(err, errlen, "node 0 is not the root");
+		return octree_fail(err, errlen, "node 0 is not the root");
 	seen = calloc(n_unique, 1);
 	if (!seen)
-		return fail(err, errlen, "out of memory");
+		return octree_fail(err, errlen, "out of memory");
 	for (uint32_t v = 0; v < n_nodes && !rc; v++) {
 		const struct octree_node *nd = &nodes[v];
 		uint32_t nm = OCTREE_NODE_MASK(nd->masks), lm = OCTREE_LEAF_MASK(nd->masks);
 		if (nd->level > OCTREE_MAX_LEVEL || (nd->masks >> 16) || (nm & lm) || !(nm | lm))
-			rc = fail(err, errlen, "node %u: bad level or masks", v);
+			rc = octree_fail(err, errlen, "node %u: bad level or masks", v);
 		else if (v && (nd->parent < 0 || (uint32_t)nd->parent >= n_nodes))
-			rc = fail(err, errlen, "node %u: bad parent", v);
+			rc = octree_fail(err, errlen, "node %u: bad parent", v);
 		for (uint32_t c = 0; c < 8 && !rc; c++) {
 			int32_t ch = nd->children[c];
 			if (nm >> c & 1) {
@@ -269,21 +254,21 @@ int octree_validate(const struct octree_node *nodes, uint32_t n_nodes,
 					&nodes[ch] : NULL;
 				if (!cn || cn->parent != (int32_t)v || cn->level != nd->level + 1 ||
 				    cn->prefix != (nd->prefix << 3 | c))
-					rc = fail(err, errlen, "node %u: bad child %u", v, c);
+					rc = octree_fail(err, errlen, "node %u: bad child %u", v, c);
 			} else if (lm >> c & 1) {
 				if (ch < 0 || (uint32_t)ch >= n_unique || seen[ch] ||
 				    ucodes[ch] >> (OCTREE_CODE_BITS - 3 * (nd->level + 1)) !=
 				    (nd->prefix << 3 | c))
-					rc = fail(err, errlen, "node %u: bad leaf %u", v, c);
+					rc = octree_fail(err, errlen, "node %u: bad leaf %u", v, c);
 				else
 					seen[ch] = 1, attached++;
 			} else if (ch != -1) {
-				rc = fail(err, errlen, "node %u: stray child %u", v, c);
+				rc = octree_fail(err, errlen, "node %u: stray child %u", v, c);
 			}
 		}
 	}
 	free(seen);
 	if (!rc && attached != n_unique)
-		rc = fail(err, errlen, "%u of %u codes attached", attached, n_unique);
+		rc = octree_fail(err, errlen, "%u of %u codes attached", attached, n_unique);
 	return rc;
 }
