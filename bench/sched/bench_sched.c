@@ -22,7 +22,7 @@
 
 #include "btc_config.h"
 #include "ref_table.h"
-#include "optimizer.h"
+#include "sched/optimizer.h"
 
 static int cmp_double(const void *a, const void *b)
 {

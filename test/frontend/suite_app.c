@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "front/app.h"
 #include "suites.h"
 
 /* Apps are parsed from text but named as if they lived in the fixture

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
+#include "front/device.h"
 #include "suites.h"
 
 #define DEV_PATH "dev.yaml"

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "front/expr.h"
 #include "suites.h"
 
 static bool lookup(void *env, const char *name, int64_t *v)

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "gen/gen.h"
 #include "suites.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "table.h"
+#include "front/table.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
 #define T "t.csv:"

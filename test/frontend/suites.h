@@ -4,7 +4,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "diag.h"
+#include "util/diag.h"
 
 int register_expr_suite(void);
 int register_app_suite(void);

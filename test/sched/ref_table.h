@@ -6,7 +6,7 @@
 #ifndef BTC_TEST_SCHED_REF_TABLE_H
 #define BTC_TEST_SCHED_REF_TABLE_H
 
-#include "optimizer.h"
+#include "sched/optimizer.h"
 
 struct ref_table {
 	int n_stages, n_pus;

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "optimizer.h"
+#include "sched/optimizer.h"
 
 int register_oracle_suite(void);   /* the 12 reference tables, 3 objectives */
 int register_property_suite(void); /* 500 random tables, z3 vs exhaustive */

@@ -1,0 +1,32 @@
+/* SVG pictures of a profiling table and of a pipeline run. */
+#ifndef BTC_REPORT_H
+#define BTC_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "front/app.h"
+#include "front/device.h"
+#include "util/diag.h"
+#include "front/table.h"
+
+/* Heatmap of the table's `mode`: stages x PUs, ms per stage, log colour
+ * scale; grey where a stage has no kernel. Writes path. */
+bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app,
+			    const struct btc_device *dev, enum btc_mode mode,
+			    const char *path, struct btc_diag *d);
+
+/* Gantt chart of the "X" events of a Chrome trace-event JSON file (as
+ * btrt writes it): one row per track, one box per task and stage, the
+ * last window_ms of the run (0: all). */
+bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
+			  double window_ms, struct btc_diag *d);
+
+/* Tabulates main-job report JSON files (btc ... --run --report): one
+ * markdown row per report to md, the same as CSV to csv, and every tuned
+ * schedule (predicted under both table modes, measured) to cand_csv;
+ * csv and cand_csv may be NULL. Reports unreadable files. */
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
+		       FILE *cand_csv, struct btc_diag *d);
+
+#endif

@@ -1,0 +1,542 @@
+#include "front/app.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "front/yamldoc.h"
+
+static const char *const backend_names[] = {"cpu", "cuda", "vulkan"};
+static const struct {
+	const char *name, *ctype;
+	int size;
+} elems[] = {
+	[BTC_U8] = {"u8", "uint8_t", 1},     [BTC_I8] = {"i8", "int8_t", 1},
+	[BTC_U16] = {"u16", "uint16_t", 2},  [BTC_I16] = {"i16", "int16_t", 2},
+	[BTC_U32] = {"u32", "uint32_t", 4},  [BTC_I32] = {"i32", "int32_t", 4},
+	[BTC_U64] = {"u64", "uint64_t", 8},  [BTC_I64] = {"i64", "int64_t", 8},
+	[BTC_F32] = {"f32", "float", 4},     [BTC_F64] = {"f64", "double", 8},
+};
+static const char *const placement_names[] = {"unified", "host", "device"};
+
+const char *btc_backend_name(enum btc_backend b) { return backend_names[b]; }
+const char *btc_elem_name(enum btc_elem e) { return elems[e].name; }
+const char *btc_elem_ctype(enum btc_elem e) { return elems[e].ctype; }
+int btc_elem_size(enum btc_elem e) { return elems[e].size; }
+const char *btc_placement_name(enum btc_placement p) { return placement_names[p]; }
+
+bool btc_stage_has(const struct btc_stage *s, enum btc_backend b)
+{
+	switch (b) {
+	case BTC_BACKEND_CPU: return s->cpu != NULL;
+	case BTC_BACKEND_CUDA: return s->cuda != NULL;
+	case BTC_BACKEND_VULKAN: return s->n_vk > 0;
+	default: return false;
+	}
+}
+
+int btc_app_stage_index(const struct btc_app *app, const char *name)
+{
+	for (int i = 0; i < app->n_stages; i++)
+		if (!strcmp(app->stages[i].name, name))
+			return i;
+	return -1;
+}
+
+int btc_app_buffer_index(const struct btc_app *app, const char *name)
+{
+	for (int i = 0; i < app->n_buffers; i++)
+		if (!strcmp(app->buffers[i].name, name))
+			return i;
+	return -1;
+}
+
+static int param_index(const struct btc_app *app, const char *name)
+{
+	for (int i = 0; i < app->n_params; i++)
+		if (!strcmp(app->params[i].name, name))
+			return i;
+	return -1;
+}
+
+struct eval_env {
+	const struct btc_app *app;
+	int64_t repeat_index;   /* < 0: `i` undefined */
+};
+
+static bool lookup(void *envp, const char *name, int64_t *value)
+{
+	struct eval_env *env = envp;
+	if (env->repeat_index >= 0 && !strcmp(name, "i")) {
+		*value = env->repeat_index;
+		return true;
+	}
+	int p = param_index(env->app, name);
+	if (p < 0)
+		return false;
+	*value = env->app->params[p].value;
+	return true;
+}
+
+bool btc_app_eval(const struct btc_app *app, const struct btc_expr *e,
+		  int64_t repeat_index, int64_t *value, struct btc_diag *d)
+{
+	struct eval_env env = {app, repeat_index};
+	return btc_expr_eval(e, lookup, &env, value, d);
+}
+
+void btc_app_free(struct btc_app *app)
+{
+	if (!app)
+		return;
+	for (int i = 0; i < app->n_params; i++)
+		free(app->params[i].name);
+	for (int i = 0; i < app->n_buffers; i++) {
+		free(app->buffers[i].name);
+		btc_expr_free(app->buffers[i].count);
+	}
+	for (int i = 0; i < app->n_stages; i++) {
+		struct btc_stage *s = &app->stages[i];
+		free(s->name);
+		free(s->reads);
+		free(s->writes);
+		free(s->cpu);
+		free(s->cuda);
+		for (int k = 0; k < s->n_vk; k++) {
+			struct btc_vk_dispatch *v = &s->vk[k];
+			free(v->shader);
+			free(v->shader_path);
+			for (int j = 0; j < 3; j++)
+				btc_expr_free(v->groups[j]);
+			for (int j = 0; j < v->n_push; j++)
+				btc_expr_free(v->push[j]);
+			free(v->push);
+		}
+		free(s->vk);
+	}
+	for (int i = 0; i < app->n_cpu_sources; i++)
+		free(app->cpu_sources[i]);
+	for (int i = 0; i < app->n_cuda_sources; i++)
+		free(app->cuda_sources[i]);
+	for (int i = 0; i < app->n_includes; i++)
+		free(app->includes[i]);
+	free(app->cpu_sources);
+	free(app->cuda_sources);
+	free(app->includes);
+	for (int i = 0; i < app->n_libs; i++)
+		free(app->libs[i]);
+	free(app->libs);
+	free(app->params);
+	free(app->buffers);
+	free(app->stages);
+	free(app->name);
+	free(app->path);
+	free(app->dir);
+	free(app->io);
+	free(app->input);
+	free(app);
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+struct loader {
+	struct btc_yaml y;
+	struct btc_diag *d;
+	struct btc_app *app;
+};
+
+static char *resolve(const struct btc_app *app, const char *rel)
+{
+	if (rel[0] == '/' || !strcmp(app->dir, "."))
+		return btc_xstrdup(rel);
+	return btc_xasprintf("%s/%s", app->dir, rel);
+}
+
+static struct btc_expr *parse_expr(struct loader *l, yaml_node_t *n,
+				   const char *what)
+{
+	const char *text;
+	if (!btc_yaml_str(&l->y, n, what, &text, l->d))
+		return NULL;
+	struct btc_loc loc = btc_yaml_loc(&l->y, n);
+	loc.col += btc_yaml_value_offset(n);
+	return btc_expr_parse(text, loc, l->d);
+}
+
+static void load_params(struct loader *l, yaml_node_t *n)
+{
+	struct btc_app *app = l->app;
+	if (n->type != YAML_MAPPING_NODE) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "params must be a mapping of name: integer");
+		return;
+	}
+	int cap = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	app->params = btc_xcalloc((size_t)cap, sizeof(*app->params));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+	     p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&l->y.doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&l->y.doc, p->value);
+		const char *name;
+		int64_t value;
+		if (!btc_yaml_ident(&l->y, k, "param name", &name, l->d))
+			continue;
+		if (!strcmp(name, "i")) {
+			btc_error(l->d, btc_yaml_loc(&l->y, k),
+				  "param name 'i' is reserved for repeat indices");
+			continue;
+		}
+		if (param_index(app, name) >= 0) {
+			btc_error(l->d, btc_yaml_loc(&l->y, k), "duplicate param '%s'", name);
+			continue;
+		}
+		if (!btc_yaml_int(&l->y, v, "param value", INT64_MIN, INT64_MAX,
+				  &value, l->d))
+			continue;
+		struct btc_param *pp = &app->params[app->n_params++];
+		pp->name = btc_xstrdup(name);
+		pp->value = value;
+		pp->loc = btc_yaml_loc(&l->y, k);
+	}
+}
+
+static void load_buffers(struct loader *l, yaml_node_t *n)
+{
+	static const char *const keys[] = {"!name", "!type", "!count",
+					   "placement", "description", NULL};
+	struct btc_app *app = l->app;
+	int len;
+	if (!btc_yaml_seq(&l->y, n, "buffers", &len, l->d))
+		return;
+	app->buffers = btc_xcalloc((size_t)len, sizeof(*app->buffers));
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[5];
+		if (!btc_yaml_map(&l->y, item, "buffer", keys, v, l->d) && !v[0])
+			continue;
+		const char *name = NULL, *type = NULL;
+		if (!v[0] || !btc_yaml_ident(&l->y, v[0], "buffer name", &name, l->d))
+			continue;
+		if (btc_app_buffer_index(app, name) >= 0 || param_index(app, name) >= 0) {
+			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
+				  "duplicate name '%s' (buffers and params share one namespace)",
+				  name);
+			continue;
+		}
+		struct btc_buffer *b = &app->buffers[app->n_buffers++];
+		b->name = btc_xstrdup(name);
+		b->loc = btc_yaml_loc(&l->y, item);
+		if (v[1] && btc_yaml_str(&l->y, v[1], "buffer type", &type, l->d)) {
+			int e;
+			for (e = 0; e < BTC_N_ELEMS; e++)
+				if (!strcmp(type, elems[e].name))
+					break;
+			if (e == BTC_N_ELEMS)
+				btc_error(l->d, btc_yaml_loc(&l->y, v[1]),
+					  "unknown element type '%s' (expected u8, i8, u16, i16, u32, i32, u64, i64, f32 or f64)",
+					  type);
+			else
+				b->elem = (enum btc_elem)e;
+		}
+		if (v[2]) {
+			b->count = parse_expr(l, v[2], "buffer count");
+			if (b->count) {
+				int before = l->d->errors;
+				if (btc_app_eval(app, b->count, -1, &b->count_value, l->d) &&
+				    b->count_value <= 0)
+					btc_error(l->d, btc_yaml_loc(&l->y, v[2]),
+						  "count of buffer '%s' is %lld; it must be at least 1",
+						  name, (long long)b->count_value);
+				else if (l->d->errors == before &&
+					 b->count_value > INT64_MAX / 8)
+					btc_error(l->d, btc_yaml_loc(&l->y, v[2]),
+						  "count of buffer '%s' is too large", name);
+			}
+		}
+		if (v[3]) {
+			const char *pl;
+			if (btc_yaml_str(&l->y, v[3], "placement", &pl, l->d)) {
+				int p;
+				for (p = 0; p < 3; p++)
+					if (!strcmp(pl, placement_names[p]))
+						break;
+				if (p == 3)
+					btc_error(l->d, btc_yaml_loc(&l->y, v[3]),
+						  "unknown placement '%s' (expected unified, host or device)",
+						  pl);
+				else
+					b->placement = (enum btc_placement)p;
+			}
+		}
+	}
+}
+
+static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
+			     int *count)
+{
+	int len;
+	*count = 0;
+	if (!btc_yaml_seq(&l->y, n, what, &len, l->d))
+		return NULL;
+	int *idx = btc_xcalloc((size_t)len, sizeof(int));
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *item = btc_yaml_item(&l->y, n, i);
+		const char *name;
+		if (!btc_yaml_str(&l->y, item, what, &name, l->d))
+			continue;
+		int b = btc_app_buffer_index(l->app, name);
+		if (b < 0) {
+			btc_error(l->d, btc_yaml_loc(&l->y, item),
+				  "undefined buffer '%s' in %s", name, what);
+			continue;
+		}
+		for (int j = 0; j < *count; j++)
+			if (idx[j] == b) {
+				btc_error(l->d, btc_yaml_loc(&l->y, item),
+					  "buffer '%s' listed twice in %s", name, what);
+				b = -1;
+				break;
+			}
+		if (b >= 0)
+			idx[(*count)++] = b;
+	}
+	return idx;
+}
+
+static void check_dispatch_values(struct loader *l, struct btc_vk_dispatch *v)
+{
+	for (int64_t r = 0; r < v->repeat; r++) {
+		for (int j = 0; j < 3; j++) {
+			int64_t g;
+			if (!v->groups[j])
+				continue;
+			if (!btc_app_eval(l->app, v->groups[j], r, &g, l->d))
+				return;
+			if (g < 1 || g > 65535 * 1024) {
+				btc_error(l->d, v->loc,
+					  "dispatch group count %lld (dimension %d, i = %lld) is out of range",
+					  (long long)g, j, (long long)r);
+				return;
+			}
+		}
+		for (int j = 0; j < v->n_push; j++) {
+			int64_t p;
+			if (!btc_app_eval(l->app, v->push[j], r, &p, l->d))
+				return;
+			if (p < INT32_MIN || p > (int64_t)UINT32_MAX) {
+				btc_error(l->d, v->loc,
+					  "push constant %d = %lld does not fit in 32 bits",
+					  j, (long long)p);
+				return;
+			}
+		}
+	}
+}
+
+static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
+{
+	static const char *const keys[] = {"!shader", "!groups", "push", "repeat", NULL};
+	int len;
+	if (!btc_yaml_seq(&l->y, n, "vulkan (a list of dispatches)", &len, l->d))
+		return;
+	if (len == 0) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "vulkan needs at least one dispatch");
+		return;
+	}
+	s->vk = btc_xcalloc((size_t)len, sizeof(*s->vk));
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[4];
+		struct btc_vk_dispatch *vd = &s->vk[s->n_vk++];
+		vd->repeat = 1;
+		vd->loc = btc_yaml_loc(&l->y, item);
+		int before = l->d->errors;
+		btc_yaml_map(&l->y, item, "vulkan dispatch", keys, v, l->d);
+		const char *shader;
+		if (v[0] && btc_yaml_str(&l->y, v[0], "shader", &shader, l->d)) {
+			vd->shader = btc_xstrdup(shader);
+			vd->shader_path = resolve(l->app, shader);
+			vd->shader_loc = btc_yaml_loc(&l->y, v[0]);
+			if (access(vd->shader_path, R_OK) != 0)
+				btc_error(l->d, vd->shader_loc,
+					  "shader file '%s' not found", vd->shader_path);
+		}
+		if (v[3])
+			btc_yaml_int(&l->y, v[3], "repeat", 1, 1 << 20, &vd->repeat, l->d);
+		if (v[1]) {
+			int ng;
+			if (btc_yaml_seq(&l->y, v[1], "groups", &ng, l->d)) {
+				if (ng < 1 || ng > 3)
+					btc_error(l->d, btc_yaml_loc(&l->y, v[1]),
+						  "groups needs 1 to 3 expressions, not %d", ng);
+				else
+					for (int j = 0; j < ng; j++)
+						vd->groups[j] = parse_expr(
+							l, btc_yaml_item(&l->y, v[1], j),
+							"group count");
+			}
+		}
+		if (v[2]) {
+			int np;
+			if (btc_yaml_seq(&l->y, v[2], "push", &np, l->d)) {
+				vd->push = btc_xcalloc((size_t)np, sizeof(*vd->push));
+				for (int j = 0; j < np; j++)
+					if ((vd->push[vd->n_push] = parse_expr(
+						     l, btc_yaml_item(&l->y, v[2], j),
+						     "push constant")))
+						vd->n_push++;
+			}
+		}
+		if (l->d->errors == before)
+			check_dispatch_values(l, vd);
+	}
+}
+
+static void load_stages(struct loader *l, yaml_node_t *n)
+{
+	static const char *const keys[] = {"!name", "reads", "writes", "cpu",
+					   "cuda", "vulkan", "description", NULL};
+	struct btc_app *app = l->app;
+	int len;
+	if (!btc_yaml_seq(&l->y, n, "stages", &len, l->d))
+		return;
+	if (len == 0) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "an app needs at least one stage");
+		return;
+	}
+	app->stages = btc_xcalloc((size_t)len, sizeof(*app->stages));
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[7];
+		if (!btc_yaml_map(&l->y, item, "stage", keys, v, l->d) && !v[0])
+			continue;
+		const char *name, *sym;
+		if (!btc_yaml_ident(&l->y, v[0], "stage name", &name, l->d))
+			continue;
+		if (btc_app_stage_index(app, name) >= 0) {
+			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
+				  "duplicate stage '%s'", name);
+			continue;
+		}
+		struct btc_stage *s = &app->stages[app->n_stages++];
+		s->name = btc_xstrdup(name);
+		s->loc = btc_yaml_loc(&l->y, item);
+		if (v[1])
+			s->reads = load_buffer_list(l, v[1], "reads", &s->n_reads);
+		if (v[2])
+			s->writes = load_buffer_list(l, v[2], "writes", &s->n_writes);
+		if (v[3] && btc_yaml_ident(&l->y, v[3], "cpu kernel symbol", &sym, l->d))
+			s->cpu = btc_xstrdup(sym);
+		if (v[4] && btc_yaml_ident(&l->y, v[4], "cuda launcher symbol", &sym, l->d))
+			s->cuda = btc_xstrdup(sym);
+		if (v[5])
+			load_vulkan(l, s, v[5]);
+		if (!v[3] && !v[4] && !v[5])
+			btc_error(l->d, s->loc,
+				  "stage '%s' has no kernel (needs cpu, cuda or vulkan)", name);
+	}
+}
+
+static char **load_paths(struct loader *l, yaml_node_t *n, const char *what,
+			 int *count, bool dirs)
+{
+	int len;
+	*count = 0;
+	if (!btc_yaml_seq(&l->y, n, what, &len, l->d))
+		return NULL;
+	char **out = btc_xcalloc((size_t)len, sizeof(char *));
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *item = btc_yaml_item(&l->y, n, i);
+		const char *p;
+		if (!btc_yaml_str(&l->y, item, what, &p, l->d))
+			continue;
+		char *path = resolve(l->app, p);
+		if (access(path, R_OK) != 0)
+			btc_error(l->d, btc_yaml_loc(&l->y, item), "%s '%s' not found",
+				  dirs ? "include directory" : "source file", path);
+		out[(*count)++] = path;
+	}
+	return out;
+}
+
+static void load_sources(struct loader *l, yaml_node_t *n)
+{
+	static const char *const keys[] = {"cpu", "cuda", "include", "libs", NULL};
+	yaml_node_t *v[4];
+	struct btc_app *app = l->app;
+	btc_yaml_map(&l->y, n, "sources", keys, v, l->d);
+	if (v[0])
+		app->cpu_sources = load_paths(l, v[0], "cpu sources", &app->n_cpu_sources, false);
+	if (v[1])
+		app->cuda_sources = load_paths(l, v[1], "cuda sources", &app->n_cuda_sources, false);
+	if (v[2])
+		app->includes = load_paths(l, v[2], "include", &app->n_includes, true);
+	int len;
+	if (v[3] && btc_yaml_seq(&l->y, v[3], "libs", &len, l->d)) {
+		app->libs = btc_xcalloc((size_t)len, sizeof(char *));
+		for (int i = 0; i < len; i++) {
+			const char *lib;
+			if (btc_yaml_ident(&l->y, btc_yaml_item(&l->y, v[3], i),
+					   "library name", &lib, l->d))
+				app->libs[app->n_libs++] = btc_xstrdup(lib);
+		}
+	}
+}
+
+static void apply_overrides(struct loader *l,
+			    const struct btc_param_override *ov, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int p = param_index(l->app, ov[i].name);
+		if (p < 0)
+			btc_error(l->d, (struct btc_loc){l->app->path, 0, 0},
+				  "-D %s: the app has no param '%s'", ov[i].name,
+				  ov[i].name);
+		else
+			l->app->params[p].value = ov[i].value;
+	}
+}
+
+struct btc_app *btc_app_load(const char *path, const char *text,
+			     const struct btc_param_override *overrides,
+			     int n_overrides, struct btc_diag *d)
+{
+	static const char *const keys[] = {"!app", "params", "!buffers", "!stages",
+					   "io", "input", "sources", "description",
+					   NULL};
+	struct loader l = {.d = d};
+	int before = d->errors;
+
+	if (!btc_yaml_load(&l.y, path, text, d))
+		return NULL;
+	l.app = btc_xcalloc(1, sizeof(*l.app));
+	l.app->path = btc_xstrdup(path);
+	const char *slash = strrchr(path, '/');
+	l.app->dir = slash ? strndup(path, (size_t)(slash - path)) : btc_xstrdup(".");
+	if (slash == path) {
+		free(l.app->dir);
+		l.app->dir = btc_xstrdup("/");
+	}
+
+	yaml_node_t *v[8];
+	btc_yaml_map(&l.y, btc_yaml_root(&l.y), "app description", keys, v, d);
+	const char *s;
+	if (v[0] && btc_yaml_ident(&l.y, v[0], "app name", &s, d))
+		l.app->name = btc_xstrdup(s);
+	if (v[1])
+		load_params(&l, v[1]);
+	apply_overrides(&l, overrides, n_overrides);
+	if (v[2])
+		load_buffers(&l, v[2]);
+	if (v[3])
+		load_stages(&l, v[3]);
+	if (v[4] && btc_yaml_ident(&l.y, v[4], "io symbol", &s, d))
+		l.app->io = btc_xstrdup(s);
+	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d))
+		l.app->input = resolve(l.app, s);
+	if (v[6])
+		load_sources(&l, v[6]);
+
+	btc_yaml_free(&l.y);
+	if (d->errors != before) {
+		btc_app_free(l.app);
+		return NULL;
+	}
+	return l.app;
+}

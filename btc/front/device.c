@@ -1,0 +1,419 @@
+#include "front/device.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/yamldoc.h"
+
+int btc_device_pu_index(const struct btc_device *dev, const char *name)
+{
+	for (int i = 0; i < dev->n_pus; i++)
+		if (!strcmp(dev->pus[i].name, name))
+			return i;
+	return -1;
+}
+
+static void pu_free(struct btc_pu *pu)
+{
+	free(pu->name);
+	free(pu->cores);
+	free(pu->core_type);
+	free(pu->gpu_name);
+	free(pu->select);
+	free(pu->ref_column);
+}
+
+void btc_device_free(struct btc_device *dev)
+{
+	if (!dev)
+		return;
+	for (int i = 0; i < dev->n_pus; i++)
+		pu_free(&dev->pus[i]);
+	free(dev->name);
+	free(dev->description);
+	free(dev->os);
+	free(dev->arch);
+	free(dev->cross_file);
+	free(dev->path);
+	free(dev);
+}
+
+static bool one_of(const char *s, const char *const *allowed)
+{
+	for (; *allowed; allowed++)
+		if (!strcmp(s, *allowed))
+			return true;
+	return false;
+}
+
+static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
+		    struct btc_diag *d)
+{
+	static const char *const keys[] = {
+		"!name", "!kind", "cores", "core_type", "max_freq_mhz", "gpu",
+		"select", "subgroup_size", "unified_memory", "cpu_backed",
+		"table_column", "compute_capability", NULL};
+	yaml_node_t *v[12];
+	const char *s;
+	if (!btc_yaml_map(y, n, "PU", keys, v, d) && !v[0])
+		return;
+	if (!btc_yaml_ident(y, v[0], "PU name", &s, d))
+		return;
+	if (btc_device_pu_index(dev, s) >= 0) {
+		btc_error(d, btc_yaml_loc(y, v[0]), "duplicate PU '%s'", s);
+		return;
+	}
+	if (dev->n_pus == BTC_MAX_PUS) {
+		btc_error(d, btc_yaml_loc(y, n), "too many PUs (at most %d)",
+			  BTC_MAX_PUS);
+		return;
+	}
+	struct btc_pu *pu = &dev->pus[dev->n_pus++];
+	pu->name = btc_xstrdup(s);
+	pu->loc = btc_yaml_loc(y, n);
+	if (v[1] && btc_yaml_str(y, v[1], "PU kind", &s, d)) {
+		int k;
+		for (k = 0; k < BTC_N_BACKENDS; k++)
+			if (!strcmp(s, btc_backend_name((enum btc_backend)k)))
+				break;
+		if (k == BTC_N_BACKENDS)
+			btc_error(d, btc_yaml_loc(y, v[1]),
+				  "unknown PU kind '%s' (expected cpu, cuda or vulkan)", s);
+		else
+			pu->kind = (enum btc_backend)k;
+	}
+	int len;
+	if (v[2] && btc_yaml_seq(y, v[2], "cores", &len, d)) {
+		pu->cores = btc_xcalloc((size_t)len, sizeof(int));
+		for (int i = 0; i < len; i++) {
+			int64_t c;
+			yaml_node_t *item = btc_yaml_item(y, v[2], i);
+			if (!btc_yaml_int(y, item, "core id", 0, 1023, &c, d))
+				continue;
+			for (int j = 0; j < pu->n_cores; j++)
+				if (pu->cores[j] == c) {
+					btc_error(d, btc_yaml_loc(y, item),
+						  "core %d listed twice", (int)c);
+					c = -1;
+					break;
+				}
+			if (c >= 0)
+				pu->cores[pu->n_cores++] = (int)c;
+		}
+	}
+	if (pu->kind == BTC_BACKEND_CPU && pu->n_cores == 0 && v[1])
+		btc_error(d, pu->loc, "CPU PU '%s' has no cores", pu->name);
+	if (v[3] && btc_yaml_str(y, v[3], "core_type", &s, d))
+		pu->core_type = btc_xstrdup(s);
+	int64_t i64;
+	if (v[4] && btc_yaml_int(y, v[4], "max_freq_mhz", 1, 100000, &i64, d))
+		pu->max_freq_mhz = (int)i64;
+	if (v[5] && btc_yaml_str(y, v[5], "gpu", &s, d))
+		pu->gpu_name = btc_xstrdup(s);
+	if (v[6] && btc_yaml_str(y, v[6], "select", &s, d))
+		pu->select = btc_xstrdup(s);
+	if (v[7] && btc_yaml_int(y, v[7], "subgroup_size", 1, 1024, &i64, d))
+		pu->subgroup_size = (int)i64;
+	if (v[8])
+		btc_yaml_bool(y, v[8], "unified_memory", &pu->unified_memory, d);
+	if (v[9])
+		btc_yaml_bool(y, v[9], "cpu_backed", &pu->cpu_backed, d);
+	if (v[10] && btc_yaml_str(y, v[10], "table_column", &s, d))
+		pu->ref_column = btc_xstrdup(s);
+	if (v[11] && btc_yaml_str(y, v[11], "compute_capability", &s, d)) {
+		int major, minor;
+		char tail;
+		if (sscanf(s, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 ||
+		    major > 20 || minor < 0 || minor > 9)
+			btc_error(d, btc_yaml_loc(y, v[11]),
+				  "compute_capability must look like 8.7, not '%s'", s);
+		else
+			pu->cuda_arch = major * 10 + minor;
+	}
+	if (pu->kind != BTC_BACKEND_CUDA && v[11])
+		btc_error(d, btc_yaml_loc(y, v[11]),
+			  "compute_capability is only for CUDA PUs");
+	if (pu->kind == BTC_BACKEND_CPU && (v[5] || v[6] || v[7] || v[8] || v[9]))
+		btc_error(d, pu->loc,
+			  "CPU PU '%s' cannot have GPU keys (gpu, select, subgroup_size, unified_memory, cpu_backed)",
+			  pu->name);
+}
+
+static void check_core_overlap(struct btc_device *dev, struct btc_diag *d)
+{
+	for (int a = 0; a < dev->n_pus; a++)
+		for (int b = a + 1; b < dev->n_pus; b++) {
+			struct btc_pu *pa = &dev->pus[a], *pb = &dev->pus[b];
+			if (pa->kind != BTC_BACKEND_CPU || pb->kind != BTC_BACKEND_CPU)
+				continue;
+			for (int i = 0; i < pa->n_cores; i++)
+				for (int j = 0; j < pb->n_cores; j++)
+					if (pa->cores[i] == pb->cores[j]) {
+						btc_error(d, pb->loc,
+							  "core %d belongs to both PU '%s' and PU '%s'",
+							  pa->cores[i], pa->name, pb->name);
+						return;
+					}
+		}
+}
+
+static struct btc_device *load_yaml(const char *path, const char *text,
+				    struct btc_diag *d)
+{
+	static const char *const keys[] = {"!device", "description", "!os", "!arch",
+					   "cross_file", "!pus", "cpu_groups", NULL};
+	static const char *const oses[] = {"linux", "android", NULL};
+	static const char *const arches[] = {"x86_64", "aarch64", NULL};
+	struct btc_yaml y;
+	int before = d->errors;
+	if (!btc_yaml_load(&y, path, text, d))
+		return NULL;
+	struct btc_device *dev = btc_xcalloc(1, sizeof(*dev));
+	dev->path = btc_xstrdup(path);
+	yaml_node_t *v[7];
+	const char *s;
+	btc_yaml_map(&y, btc_yaml_root(&y), "device description", keys, v, d);
+	if (v[0] && btc_yaml_str(&y, v[0], "device name", &s, d))
+		dev->name = btc_xstrdup(s);
+	if (v[1] && btc_yaml_str(&y, v[1], "description", &s, d))
+		dev->description = btc_xstrdup(s);
+	if (v[2] && btc_yaml_str(&y, v[2], "os", &s, d)) {
+		if (!one_of(s, oses))
+			btc_error(d, btc_yaml_loc(&y, v[2]),
+				  "unknown os '%s' (expected linux or android)", s);
+		dev->os = btc_xstrdup(s);
+	}
+	if (v[3] && btc_yaml_str(&y, v[3], "arch", &s, d)) {
+		if (!one_of(s, arches))
+			btc_error(d, btc_yaml_loc(&y, v[3]),
+				  "unknown arch '%s' (expected x86_64 or aarch64)", s);
+		dev->arch = btc_xstrdup(s);
+	}
+	if (v[4] && btc_yaml_str(&y, v[4], "cross_file", &s, d))
+		dev->cross_file = btc_xstrdup(s);
+	int len;
+	if (v[5] && btc_yaml_seq(&y, v[5], "pus", &len, d)) {
+		if (len == 0)
+			btc_error(d, btc_yaml_loc(&y, v[5]), "a device needs at least one PU");
+		for (int i = 0; i < len; i++)
+			load_pu(&y, btc_yaml_item(&y, v[5], i), dev, d);
+	}
+	if (d->errors == before)
+		check_core_overlap(dev, d);
+	int64_t groups = 1;
+	if (v[6] && btc_yaml_int(&y, v[6], "cpu_groups", 1, 64, &groups, d) &&
+	    d->errors == before)
+		btc_device_split_cpus(dev, (int)groups, d);
+	btc_yaml_free(&y);
+	if (d->errors != before) {
+		btc_device_free(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+struct btc_device *btc_device_load(const char *name_or_path,
+				   const char *device_dir, const char *text,
+				   struct btc_diag *d)
+{
+	if (!text && !strcmp(name_or_path, "host"))
+		return btc_device_detect_host("/sys");
+	size_t n = strlen(name_or_path);
+	bool is_path = strchr(name_or_path, '/') ||
+		       (n > 5 && !strcmp(name_or_path + n - 5, ".yaml"));
+	if (text || is_path)
+		return load_yaml(name_or_path, text, d);
+	if (!btc_is_ident(name_or_path) && !strchr(name_or_path, '-')) {
+		btc_error(d, (struct btc_loc){0}, "bad device name '%s'", name_or_path);
+		return NULL;
+	}
+	char *path = btc_xasprintf("%s/%s.yaml", device_dir, name_or_path);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		btc_error(d, (struct btc_loc){0},
+			  "unknown device '%s' (no %s; `btc devices` lists the known ones)",
+			  name_or_path, path);
+		free(path);
+		return NULL;
+	}
+	fclose(f);
+	struct btc_device *dev = load_yaml(path, NULL, d);
+	free(path);
+	return dev;
+}
+
+bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d)
+{
+	if (n <= 1)
+		return true;
+	int needed = 0, split = 0;
+	for (int i = 0; i < dev->n_pus; i++) {
+		bool s = dev->pus[i].kind == BTC_BACKEND_CPU && dev->pus[i].n_cores >= n;
+		split += s;
+		needed += s ? n : 1;
+	}
+	if (!split) {
+		btc_error(d, (struct btc_loc){dev->path, 0, 0},
+			  "cannot split CPU PUs into %d groups: no CPU PU has %d cores",
+			  n, n);
+		return false;
+	}
+	if (needed > BTC_MAX_PUS) {
+		btc_error(d, (struct btc_loc){dev->path, 0, 0},
+			  "splitting CPU PUs into %d groups exceeds %d PUs", n,
+			  BTC_MAX_PUS);
+		return false;
+	}
+	struct btc_pu out[BTC_MAX_PUS];
+	int n_out = 0;
+	for (int i = 0; i < dev->n_pus; i++) {
+		struct btc_pu *pu = &dev->pus[i];
+		if (pu->kind != BTC_BACKEND_CPU || pu->n_cores < n) {
+			out[n_out++] = *pu;
+			continue;
+		}
+		for (int g = 0; g < n; g++) {
+			int lo = pu->n_cores * g / n, hi = pu->n_cores * (g + 1) / n;
+			struct btc_pu *q = &out[n_out++];
+			*q = *pu;
+			q->name = btc_xasprintf("%s%d", pu->name, g);
+			q->cores = btc_xcalloc((size_t)(hi - lo), sizeof(int));
+			memcpy(q->cores, pu->cores + lo, (size_t)(hi - lo) * sizeof(int));
+			q->n_cores = hi - lo;
+			q->core_type = pu->core_type ? btc_xstrdup(pu->core_type) : NULL;
+			q->ref_column = NULL;
+		}
+		pu_free(pu);
+	}
+	memcpy(dev->pus, out, sizeof(out[0]) * (size_t)n_out);
+	dev->n_pus = n_out;
+	return true;
+}
+
+/* Quotes s for YAML when it is not a plain safe scalar. */
+static void put_scalar(FILE *out, const char *s)
+{
+	bool plain = *s && !strchr(":#{}[],&*!|>'\"%@`", s[0]) && s[0] != ' ';
+	for (const char *p = s; *p && plain; p++)
+		plain = (*p >= 0x20 && *p != '"' && *p != '\\') &&
+			!(p[0] == ':' && (p[1] == ' ' || !p[1])) &&
+			!(p[0] == ' ' && p[1] == '#');
+	if (plain) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		if ((unsigned char)*p < 0x20)
+			fprintf(out, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
+{
+	fputs("device: ", out);
+	put_scalar(out, dev->name);
+	fputc('\n', out);
+	if (dev->description) {
+		fputs("description: ", out);
+		put_scalar(out, dev->description);
+		fputc('\n', out);
+	}
+	fprintf(out, "os: %s\narch: %s\n", dev->os, dev->arch);
+	if (dev->cross_file) {
+		fputs("cross_file: ", out);
+		put_scalar(out, dev->cross_file);
+		fputc('\n', out);
+	}
+	fputs("pus:\n", out);
+	for (int i = 0; i < dev->n_pus; i++) {
+		const struct btc_pu *pu = &dev->pus[i];
+		fprintf(out, "  - name: %s\n    kind: %s\n", pu->name,
+			btc_backend_name(pu->kind));
+		if (pu->n_cores) {
+			fputs("    cores: [", out);
+			for (int c = 0; c < pu->n_cores; c++)
+				fprintf(out, "%s%d", c ? ", " : "", pu->cores[c]);
+			fputs("]\n", out);
+		}
+		if (pu->core_type) {
+			fputs("    core_type: ", out);
+			put_scalar(out, pu->core_type);
+			fputc('\n', out);
+		}
+		if (pu->max_freq_mhz)
+			fprintf(out, "    max_freq_mhz: %d\n", pu->max_freq_mhz);
+		if (pu->gpu_name) {
+			fputs("    gpu: ", out);
+			put_scalar(out, pu->gpu_name);
+			fputc('\n', out);
+		}
+		if (pu->select) {
+			fputs("    select: ", out);
+			put_scalar(out, pu->select);
+			fputc('\n', out);
+		}
+		if (pu->subgroup_size)
+			fprintf(out, "    subgroup_size: %d\n", pu->subgroup_size);
+		if (pu->cuda_arch)
+			fprintf(out, "    compute_capability: \"%d.%d\"\n", pu->cuda_arch / 10,
+				pu->cuda_arch % 10);
+		if (pu->kind != BTC_BACKEND_CPU)
+			fprintf(out, "    unified_memory: %s\n    cpu_backed: %s\n",
+				pu->unified_memory ? "true" : "false",
+				pu->cpu_backed ? "true" : "false");
+		if (pu->ref_column)
+			fprintf(out, "    table_column: %s\n", pu->ref_column);
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int btc_device_list(const char *device_dir, FILE *out, struct btc_diag *d)
+{
+	DIR *dir = opendir(device_dir);
+	if (!dir) {
+		btc_error(d, (struct btc_loc){device_dir, 0, 0},
+			  "cannot open device directory");
+		return -1;
+	}
+	char *names[256];
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(dir)) && n < 256) {
+		size_t len = strlen(e->d_name);
+		if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
+			names[n++] = strndup(e->d_name, len - 5);
+	}
+	closedir(dir);
+	qsort(names, (size_t)n, sizeof(char *), cmp_str);
+	fprintf(out, "%-24s %-8s %-8s %s\n", "DEVICE", "OS", "ARCH", "PUS");
+	fprintf(out, "%-24s %-8s %-8s %s\n", "host", "-", "-",
+		"detected at run time (`btc device host`)");
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		struct btc_device *dev = btc_device_load(names[i], device_dir, NULL, d);
+		if (!dev) {
+			bad++;
+			free(names[i]);
+			continue;
+		}
+		fprintf(out, "%-24s %-8s %-8s", names[i], dev->os, dev->arch);
+		for (int p = 0; p < dev->n_pus; p++)
+			fprintf(out, "%s%s(%s)", p ? ", " : " ", dev->pus[p].name,
+				btc_backend_name(dev->pus[p].kind));
+		fputc('\n', out);
+		btc_device_free(dev);
+		free(names[i]);
+	}
+	return bad ? -1 : 0;
+}

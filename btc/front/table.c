@@ -1,0 +1,356 @@
+#include "front/table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REF_HEADER "stage,little,medium,big,vulkan,cuda,device,run"
+#define BTC_HEADER "stage,pu,mode,mean_ms,stddev_ms,samples"
+#define MAX_FIELDS 16
+
+static const char *const mode_names[] = {"isolated", "interference"};
+
+const char *btc_mode_name(enum btc_mode m) { return mode_names[m]; }
+
+bool btc_mode_parse(const char *s, enum btc_mode *m)
+{
+	for (int i = 0; i < BTC_N_MODES; i++)
+		if (!strcmp(s, mode_names[i])) {
+			*m = (enum btc_mode)i;
+			return true;
+		}
+	return false;
+}
+
+struct btc_table *btc_table_new(const struct btc_app *app,
+				const struct btc_device *dev)
+{
+	struct btc_table *t = btc_xcalloc(1, sizeof(*t));
+	t->n_stages = app->n_stages;
+	t->n_pus = dev->n_pus;
+	for (int m = 0; m < BTC_N_MODES; m++)
+		t->e[m] = btc_xcalloc((size_t)(t->n_stages * t->n_pus),
+				      sizeof(struct btc_table_entry));
+	return t;
+}
+
+void btc_table_free(struct btc_table *t)
+{
+	if (!t)
+		return;
+	for (int m = 0; m < BTC_N_MODES; m++)
+		free(t->e[m]);
+	free(t->app);
+	free(t->device);
+	free(t->btc_version);
+	free(t);
+}
+
+/* One CSV line split in place; col[i] is the 1-based column of field i. */
+struct row {
+	char *f[MAX_FIELDS];
+	int col[MAX_FIELDS];
+	int n;
+};
+
+static void split(char *line, struct row *r)
+{
+	r->n = 0;
+	char *p = line;
+	for (;;) {
+		if (r->n == MAX_FIELDS)
+			return;
+		r->f[r->n] = p;
+		r->col[r->n] = (int)(p - line) + 1;
+		r->n++;
+		char *c = strchr(p, ',');
+		if (!c)
+			return;
+		*c = '\0';
+		p = c + 1;
+	}
+}
+
+/* Parses a finite, non-negative time in ms; reports and returns false
+ * otherwise. `what` names the cell ("stage morton on PU big"). */
+static bool parse_time(const char *s, struct btc_loc loc, const char *what,
+		       double *out, struct btc_diag *d)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
+		btc_error(d, loc, "%s: '%s' is not a number", what, s);
+		return false;
+	}
+	if (isnan(v) || isinf(v)) {
+		btc_error(d, loc, "%s: time is %s", what, isnan(v) ? "NaN" : "infinite");
+		return false;
+	}
+	if (v < 0) {
+		btc_error(d, loc, "%s: negative time %g ms", what, v);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static int ref_pu_for_column(const struct btc_device *dev, const char *col)
+{
+	for (int p = 0; p < dev->n_pus; p++) {
+		const struct btc_pu *pu = &dev->pus[p];
+		const char *name = pu->ref_column ? pu->ref_column
+				   : pu->kind == BTC_BACKEND_CPU ? pu->name
+				   : btc_backend_name(pu->kind);
+		if (!strcmp(name, col))
+			return p;
+	}
+	return -1;
+}
+
+/* Reference layout: per (stage, PU) the mean over appended runs. */
+static void load_reference(FILE *f, const char *path, struct btc_table *t,
+			   const struct btc_app *app, const struct btc_device *dev,
+			   enum btc_mode mode, struct btc_diag *d)
+{
+	static const char *const cols[] = {"little", "medium", "big", "vulkan", "cuda"};
+	int pu_of_col[5];
+	for (int c = 0; c < 5; c++)
+		pu_of_col[c] = ref_pu_for_column(dev, cols[c]);
+	int nsp = t->n_stages * t->n_pus;
+	double *sum = btc_xcalloc((size_t)nsp, sizeof(double));
+	double *sum2 = btc_xcalloc((size_t)nsp, sizeof(double));
+	int *count = btc_xcalloc((size_t)nsp, sizeof(int));
+	char line[1024];
+	int lineno = 1;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0])
+			continue;
+		struct row r;
+		split(line, &r);
+		if (r.n != 8) {
+			btc_error(d, (struct btc_loc){path, lineno, 1},
+				  "expected 8 fields (" REF_HEADER "), found %d", r.n);
+			continue;
+		}
+		char *end;
+		long s = strtol(r.f[0], &end, 10);
+		if (*end || s < 1) {
+			btc_error(d, (struct btc_loc){path, lineno, 1},
+				  "stage must be a 1-based number, not '%s'", r.f[0]);
+			continue;
+		}
+		if (s > app->n_stages) {
+			btc_error(d, (struct btc_loc){path, lineno, 1},
+				  "stage %ld does not exist: app '%s' has %d stages",
+				  s, app->name, app->n_stages);
+			continue;
+		}
+		for (int c = 0; c < 5; c++) {
+			double v;
+			char what[160];
+			snprintf(what, sizeof(what), "stage %ld (%s) on %s", s,
+				 app->stages[s - 1].name, cols[c]);
+			if (!parse_time(r.f[c + 1], (struct btc_loc){path, lineno, r.col[c + 1]},
+					what, &v, d))
+				continue;
+			if (v == 0.0)
+				continue; /* the processor does not exist */
+			int p = pu_of_col[c];
+			if (p < 0)
+				continue; /* a column this device does not model */
+			int k = (int)(s - 1) * t->n_pus + p;
+			sum[k] += v;
+			sum2[k] += v * v;
+			count[k]++;
+		}
+	}
+	for (int k = 0; k < nsp; k++) {
+		if (!count[k])
+			continue;
+		struct btc_table_entry *e = &t->e[mode][k];
+		e->present = true;
+		e->samples = count[k];
+		e->mean_ms = sum[k] / count[k];
+		double var = count[k] > 1
+			? (sum2[k] - count[k] * e->mean_ms * e->mean_ms) / (count[k] - 1)
+			: 0.0;
+		e->stddev_ms = var > 0 ? sqrt(var) : 0.0;
+	}
+	t->has_mode[mode] = true;
+	t->reference_layout = true;
+	free(sum);
+	free(sum2);
+	free(count);
+}
+
+static void load_tidy(FILE *f, const char *path, struct btc_table *t,
+		      const struct btc_app *app, const struct btc_device *dev,
+		      struct btc_diag *d)
+{
+	char line[1024];
+	int lineno = 1;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		struct row r;
+		split(line, &r);
+		if (r.n != 6) {
+			btc_error(d, (struct btc_loc){path, lineno, 1},
+				  "expected 6 fields (" BTC_HEADER "), found %d", r.n);
+			continue;
+		}
+		int s = btc_app_stage_index(app, r.f[0]);
+		int p = btc_device_pu_index(dev, r.f[1]);
+		enum btc_mode m;
+		if (s < 0) {
+			btc_error(d, (struct btc_loc){path, lineno, r.col[0]},
+				  "unknown stage '%s' (app '%s')", r.f[0], app->name);
+			continue;
+		}
+		if (p < 0) {
+			btc_error(d, (struct btc_loc){path, lineno, r.col[1]},
+				  "unknown PU '%s' (device '%s')", r.f[1], dev->name);
+			continue;
+		}
+		if (!btc_mode_parse(r.f[2], &m)) {
+			btc_error(d, (struct btc_loc){path, lineno, r.col[2]},
+				  "unknown mode '%s' (expected isolated or interference)",
+				  r.f[2]);
+			continue;
+		}
+		char what[160];
+		snprintf(what, sizeof(what), "stage %s on PU %s", r.f[0], r.f[1]);
+		double mean, sd;
+		bool ok = parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]},
+				     what, &mean, d);
+		ok &= parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]},
+				 what, &sd, d);
+		char *end;
+		long n = strtol(r.f[5], &end, 10);
+		if (*end || !*r.f[5] || n < 1 || n > 100000000) {
+			btc_error(d, (struct btc_loc){path, lineno, r.col[5]},
+				  "%s: samples must be a positive integer, not '%s'",
+				  what, r.f[5]);
+			ok = false;
+		}
+		if (!ok)
+			continue;
+		struct btc_table_entry *e = btc_table_at(t, m, s, p);
+		if (e->present) {
+			btc_error(d, (struct btc_loc){path, lineno, 1},
+				  "duplicate row for %s (%s)", what, r.f[2]);
+			continue;
+		}
+		*e = (struct btc_table_entry){mean, sd, (int)n, true};
+		t->has_mode[m] = true;
+	}
+}
+
+static void read_meta(char *line, struct btc_table *t)
+{
+	char *p = line + 1;
+	while (*p == ' ')
+		p++;
+	char **slot = !strncmp(p, "app: ", 5)      ? &t->app
+		      : !strncmp(p, "device: ", 8) ? &t->device
+		      : !strncmp(p, "btc: ", 5)    ? &t->btc_version
+						   : NULL;
+	if (!slot)
+		return;
+	free(*slot);
+	*slot = btc_xstrdup(strchr(p, ' ') + 1);
+}
+
+static void check_complete(const char *path, const struct btc_table *t,
+			   const struct btc_app *app, const struct btc_device *dev,
+			   struct btc_diag *d)
+{
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		if (!t->has_mode[m])
+			continue;
+		for (int s = 0; s < app->n_stages; s++)
+			for (int p = 0; p < dev->n_pus; p++)
+				if (btc_stage_has(&app->stages[s], dev->pus[p].kind) &&
+				    !btc_table_at(t, (enum btc_mode)m, s, p)->present)
+					btc_error(d, (struct btc_loc){path, 0, 0},
+						  "table lacks stage %d '%s' on PU '%s' (%s)",
+						  s + 1, app->stages[s].name,
+						  dev->pus[p].name, mode_names[m]);
+	}
+}
+
+struct btc_table *btc_table_load(const char *path, const char *text,
+				 const struct btc_app *app,
+				 const struct btc_device *dev,
+				 enum btc_mode ref_mode, struct btc_diag *d)
+{
+	int before = d->errors;
+	FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "r");
+	if (!f) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
+			  strerror(errno));
+		return NULL;
+	}
+	struct btc_table *t = btc_table_new(app, dev);
+	char line[1024];
+	int lineno = 0;
+	bool found_header = false;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '#') {
+			read_meta(line, t);
+			continue;
+		}
+		if (!line[0])
+			continue;
+		found_header = true;
+		if (!strcmp(line, REF_HEADER))
+			load_reference(f, path, t, app, dev, ref_mode, d);
+		else if (!strcmp(line, BTC_HEADER))
+			load_tidy(f, path, t, app, dev, d);
+		else
+			btc_error(d, (struct btc_loc){path, lineno, 1},
+				  "unknown table header (expected '" BTC_HEADER
+				  "' or the reference layout '" REF_HEADER "')");
+		break;
+	}
+	fclose(f);
+	if (!found_header)
+		btc_error(d, (struct btc_loc){path, 0, 0}, "empty profiling table");
+	if (d->errors == before && t->app && strcmp(t->app, app->name))
+		btc_error(d, (struct btc_loc){path, 0, 0},
+			  "table was measured for app '%s', not '%s'", t->app, app->name);
+	if (d->errors == before)
+		check_complete(path, t, app, dev, d);
+	if (d->errors != before) {
+		btc_table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void btc_table_write(const struct btc_table *t, const struct btc_app *app,
+		     const struct btc_device *dev, FILE *out)
+{
+	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n",
+		app->name, dev->name, t->btc_version ? t->btc_version : "unknown");
+	fputs(BTC_HEADER "\n", out);
+	for (int m = 0; m < BTC_N_MODES; m++)
+		for (int s = 0; s < t->n_stages; s++)
+			for (int p = 0; p < t->n_pus; p++) {
+				const struct btc_table_entry *e =
+					btc_table_at(t, (enum btc_mode)m, s, p);
+				if (e->present)
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n",
+						app->stages[s].name, dev->pus[p].name,
+						mode_names[m], e->mean_ms, e->stddev_ms,
+						e->samples);
+			}
+}

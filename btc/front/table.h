@@ -1,0 +1,75 @@
+/* Profiling tables: the measured time of every stage on every PU, in the two
+ * modes of BT-Profiler (paper Sec. III-C): isolated, and interference-heavy.
+ *
+ * btc's own format is a tidy CSV, one row per (stage, PU, mode):
+ *
+ *     # btc profiling table
+ *     # app: octree
+ *     # device: pixel7a
+ *     # btc: 0.1.0
+ *     stage,pu,mode,mean_ms,stddev_ms,samples
+ *     morton,big,isolated,0.4953,0.0121,30
+ *
+ * The reader also accepts the BetterTogether reference layout
+ * (`stage,little,medium,big,vulkan,cuda,device,run`; 1-based stages; 0.0
+ * means "no such PU"; several runs appended), detected from its header. */
+#ifndef BTC_TABLE_H
+#define BTC_TABLE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "front/app.h"
+#include "front/device.h"
+#include "util/diag.h"
+
+enum btc_mode { BTC_MODE_ISOLATED, BTC_MODE_INTERFERENCE, BTC_N_MODES };
+const char *btc_mode_name(enum btc_mode m);
+/* Parses "isolated"/"interference"; returns false when neither. */
+bool btc_mode_parse(const char *s, enum btc_mode *m);
+
+struct btc_table_entry {
+	double mean_ms;     /* mean time of one execution of the stage, ms */
+	double stddev_ms;   /* sample standard deviation, ms (0 if 1 sample) */
+	int samples;        /* number of measurements behind the mean */
+	bool present;
+};
+
+struct btc_table {
+	int n_stages, n_pus;   /* shapes follow the app and device it was loaded for */
+	struct btc_table_entry *e[BTC_N_MODES]; /* [n_stages * n_pus], stage-major */
+	bool has_mode[BTC_N_MODES];
+	bool reference_layout;  /* read from the reference layout */
+	char *app, *device, *btc_version; /* header metadata, or NULL */
+};
+
+/* The entry of stage s on PU p in mode m. */
+static inline struct btc_table_entry *btc_table_at(const struct btc_table *t,
+						   enum btc_mode m, int s, int p)
+{
+	return &t->e[m][s * t->n_pus + p];
+}
+
+/* Loads the table at path (or `text`, for tests) for the given app and
+ * device, detecting the layout from the header line. A reference-layout
+ * file holds one mode: `ref_mode` says which. Checks every row (unknown
+ * stage or PU, NaN, negative or non-numeric times, duplicates) and
+ * completeness: every mode present must time every stage on every PU
+ * whose backend has a kernel for it. Reports every error with file:line:col
+ * and returns NULL on any; on success the caller owns the table. */
+struct btc_table *btc_table_load(const char *path, const char *text,
+				 const struct btc_app *app,
+				 const struct btc_device *dev,
+				 enum btc_mode ref_mode, struct btc_diag *d);
+
+/* A new empty table for app x dev (no modes present). */
+struct btc_table *btc_table_new(const struct btc_app *app,
+				const struct btc_device *dev);
+
+/* Writes t in btc's tidy CSV (deterministic order: mode, stage, PU). */
+void btc_table_write(const struct btc_table *t, const struct btc_app *app,
+		     const struct btc_device *dev, FILE *out);
+
+void btc_table_free(struct btc_table *t);
+
+#endif

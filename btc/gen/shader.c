@@ -1,0 +1,130 @@
+#include "gen/shader.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shaderc/shaderc.h>
+
+#include "gen/out.h"
+
+struct include_ctx {
+	const char *virtual_name;
+	const char *virtual_text;
+};
+
+/* One resolved include: the result shaderc reads plus what we must free. */
+struct include_item {
+	shaderc_include_result result;
+	char *name;
+	char *text;
+};
+
+static shaderc_include_result *resolve(void *user, const char *requested,
+				       int type, const char *requesting,
+				       size_t depth)
+{
+	(void)type;
+	(void)depth;
+	struct include_ctx *ctx = user;
+	struct include_item *it = btc_xcalloc(1, sizeof(*it));
+	if (ctx->virtual_name && !strcmp(requested, ctx->virtual_name)) {
+		it->name = btc_xstrdup(requested);
+		it->text = btc_xstrdup(ctx->virtual_text);
+	} else {
+		const char *slash = strrchr(requesting, '/');
+		it->name = slash ? btc_xasprintf("%.*s/%s", (int)(slash - requesting),
+						 requesting, requested)
+				 : btc_xstrdup(requested);
+		it->text = btc_read_file(it->name, NULL);
+		if (!it->text) {
+			/* shaderc reports an empty source name as a failed include,
+			 * with the message in the content. */
+			it->text = btc_xasprintf("cannot read included file '%s': %s",
+						 it->name, strerror(errno));
+			free(it->name);
+			it->name = btc_xstrdup("");
+		}
+	}
+	it->result.source_name = it->name;
+	it->result.source_name_length = strlen(it->name);
+	it->result.content = it->text;
+	it->result.content_length = strlen(it->text);
+	it->result.user_data = it;
+	return &it->result;
+}
+
+static void release(void *user, shaderc_include_result *r)
+{
+	(void)user;
+	struct include_item *it = r->user_data;
+	free(it->name);
+	free(it->text);
+	free(it);
+}
+
+/* shaderc's log has lines "file:line: error: msg"; report each one. */
+static void report_log(const char *path, const char *log, struct btc_diag *d)
+{
+	int reported = 0;
+	for (const char *p = log; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = btc_xasprintf("%.*s", (int)len, p);
+		char *e = strstr(line, ": error: ");
+		if (e) {
+			/* Keep "file:line" as the location, the rest as the message. */
+			*e = '\0';
+			char *colon = strrchr(line, ':');
+			int lineno = colon ? atoi(colon + 1) : 0;
+			if (colon)
+				*colon = '\0';
+			btc_error(d, (struct btc_loc){line, lineno, 0}, "%s", e + 9);
+			reported++;
+		}
+		free(line);
+		p += len + (nl != NULL);
+	}
+	if (!reported)
+		btc_error(d, (struct btc_loc){path, 0, 0}, "shader compilation failed: %s", log);
+}
+
+bool btc_shader_compile(const char *path, const char *virtual_name,
+			const char *virtual_text, uint32_t **words,
+			size_t *n_words, struct btc_diag *d)
+{
+	size_t len;
+	char *src = btc_read_file(path, &len);
+	if (!src) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read shader: %s",
+			  strerror(errno));
+		return false;
+	}
+	shaderc_compiler_t compiler = shaderc_compiler_initialize();
+	shaderc_compile_options_t opts = shaderc_compile_options_initialize();
+	if (!compiler || !opts)
+		btc_panic("shaderc initialisation failed");
+	struct include_ctx ctx = {virtual_name, virtual_text};
+	shaderc_compile_options_set_include_callbacks(opts, resolve, release, &ctx);
+	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan,
+					       shaderc_env_version_vulkan_1_1);
+	shaderc_compile_options_set_optimization_level(opts,
+		shaderc_optimization_level_performance);
+	shaderc_compilation_result_t r = shaderc_compile_into_spv(
+		compiler, src, len, shaderc_compute_shader, path, "main", opts);
+	bool ok = shaderc_result_get_compilation_status(r) ==
+		  shaderc_compilation_status_success;
+	if (!ok) {
+		report_log(path, shaderc_result_get_error_message(r), d);
+	} else {
+		size_t bytes = shaderc_result_get_length(r);
+		*n_words = bytes / 4;
+		*words = btc_xmalloc(bytes);
+		memcpy(*words, shaderc_result_get_bytes(r), bytes);
+	}
+	shaderc_result_release(r);
+	shaderc_compile_options_release(opts);
+	shaderc_compiler_release(compiler);
+	free(src);
+	return ok;
+}

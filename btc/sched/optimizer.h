@@ -1,0 +1,250 @@
+/* BT-Optimizer: the pipeline scheduler (BetterTogether paper, Sec. III-D).
+ *
+ * Pure and loader-independent: a problem is a profiling table (mean time of
+ * every stage on every PU) plus options; a result is a ranked list of
+ * candidate schedules plus the homogeneous baselines. Two solvers implement
+ * the same contract: btc_sched_solve_z3 (the Z3 C API, exact and fast) and
+ * btc_sched_solve_exhaustive (plain enumeration, the oracle of the tests).
+ * docs/scheduler.md gives the formulation and the precise objectives.
+ *
+ * Terms. Stages are 0-based in app order, PUs 0-based in table order. A
+ * schedule assigns every stage one PU (paper C1) such that the stages of one
+ * PU are consecutive (C2, contiguity). Its chunks are the maximal runs of
+ * consecutive stages on one PU, so a PU runs at most one chunk and a
+ * schedule has at most n_pus chunks. A chunk's time is the sum of its stages'
+ * times on its PU; T_max and T_min are the largest and smallest chunk times
+ * (C3a/C3b) and the gapness is T_max - T_min (O1). T_max is the predicted
+ * steady-state period (latency per item) of the pipeline.
+ *
+ * Ranking key. The solvers compare times in integer quanta (1 ns, or a
+ * coarser power of ten when the table's sums would not fit the 31-bit
+ * pseudo-Boolean coefficients; result.quantum_ns says which), each stage's
+ * mean rounded once. Ties are broken by the other time, then by the
+ * stage-to-PU vector in lexicographic order, so the ranking is a total
+ * order fixed by the table alone, whichever solver computes it. Reported
+ * times are exact double sums recomputed from time_ms.
+ */
+#ifndef BTC_OPTIMIZER_H
+#define BTC_OPTIMIZER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/diag.h"
+
+#define BTC_SCHED_MAX_PUS 32          /* forbid_mask is one bit per PU */
+#define BTC_SCHED_MAX_STAGES 1024
+#define BTC_SCHED_DEFAULT_K 20
+#define BTC_SCHED_DEFAULT_UTIL_PCT 50 /* see docs/scheduler.md */
+/* The exhaustive solver refuses problems with more schedules than this
+ * (counted before enumerating). */
+#define BTC_SCHED_EXHAUSTIVE_LIMIT 20000000.0
+
+/* The profiling table of one mode. Borrowed by the solvers, never freed. */
+struct btc_sched_problem {
+	int n_stages;                    /* 1..BTC_SCHED_MAX_STAGES */
+	int n_pus;                       /* 1..BTC_SCHED_MAX_PUS */
+	/* [n_stages * n_pus], row-major: time_ms[stage * n_pus + pu] is the
+	 * mean time in milliseconds of the stage on the PU; NAN means no
+	 * kernel for that PU's backend (no x[i][c] variable exists). Finite
+	 * and >= 0 otherwise. */
+	const double *time_ms;
+	const char *const *stage_names;  /* [n_stages] or NULL ("stage<i>") */
+	const char *const *pu_names;     /* [n_pus] or NULL ("pu<c>") */
+	const char *app, *device, *mode; /* labels for the output, or NULL */
+};
+
+enum btc_sched_objective {
+	/* Level 1: minimum gapness G* over multi-chunk schedules. Level 2:
+	 * the K lowest-T_max multi-chunk schedules with
+	 * U * T_max - T_min <= G*  (U = util_pct / 100), i.e. gapness at most
+	 * G* + (1 - U) * T_max. U = 0 is `latency`, U = 1 keeps only
+	 * minimum-gapness schedules. */
+	BTC_SCHED_BT,
+	/* The K lowest-gapness multi-chunk schedules (ties by T_max),
+	 * reported in T_max order: the paper's O1 with C5 blocking. */
+	BTC_SCHED_GAPNESS,
+	/* The K lowest-T_max multi-chunk schedules (ties by gapness): the
+	 * paper's latency-only comparison model. */
+	BTC_SCHED_LATENCY,
+};
+
+struct btc_sched_options {
+	enum btc_sched_objective objective; /* default BTC_SCHED_BT */
+	int top_k;              /* K >= 1; default BTC_SCHED_DEFAULT_K */
+	uint32_t forbid_mask;   /* bit c set: PU c runs nothing */
+	/* [n_stages] PU index or -1, or NULL: pin[i] = c forces stage i on
+	 * PU c. Borrowed. */
+	const int *pin;
+	int max_chunks;         /* 0: no limit; else at most this many chunks */
+	int time_budget_ms;     /* 0: none; on expiry the best schedules found
+				 * so far are returned with optimal = false
+				 * (z3 only; the result is then timing-
+				 * dependent) */
+	int util_pct;           /* U of BTC_SCHED_BT in percent, 0..100 */
+};
+
+/* Sets the defaults above. */
+void btc_sched_options_init(struct btc_sched_options *opt);
+
+struct btc_sched_chunk {
+	int pu;
+	int first_stage, last_stage; /* inclusive, 0-based */
+	double time_ms;              /* sum of the chunk's stage times */
+};
+
+/* One schedule: chunks in stage order. */
+struct btc_schedule {
+	int n_chunks;
+	struct btc_sched_chunk chunks[BTC_SCHED_MAX_PUS];
+	double tmax_ms, tmin_ms, gapness_ms; /* exact, from time_ms */
+	int64_t tmax_q, tmin_q, gap_q;        /* ranking key, in quanta */
+};
+
+/* A homogeneous (single-chunk) schedule: every stage on one PU. */
+struct btc_sched_baseline {
+	int pu;
+	double time_ms;
+};
+
+struct btc_sched_result {
+	/* Ranked candidates (rank 1 first; order: T_max, gapness, stage-to-PU
+	 * vector), all multi-chunk; at most top_k, fewer when fewer exist. */
+	struct btc_schedule *candidates;
+	int n_candidates;
+	/* Every PU that is not forbidden and has a kernel for every stage, in
+	 * PU order (pins and max_chunks do not apply to baselines). */
+	struct btc_sched_baseline *baselines;
+	int n_baselines;
+	int best_baseline;      /* index into baselines of the fastest, or -1 */
+	bool optimal;           /* false: time budget expired (z3) */
+	double solve_ms;        /* wall time of the solver call */
+	enum btc_sched_objective objective;
+	int util_pct;           /* U used (BTC_SCHED_BT) */
+	int64_t quantum_ns;     /* the ranking key's time unit */
+	int64_t gstar_q;        /* BTC_SCHED_BT: G* in quanta, else -1 */
+	double gstar_ms;        /* G* * quantum (approximate), or -1 */
+	long n_checks;          /* Z3 check calls, or schedules enumerated */
+};
+
+/* Checks the problem and the options; reports each user error (naming the
+ * stage and the PU) through d and returns BTC_ERR_TABLE or BTC_ERR_USAGE,
+ * or BTC_OK. Called by both solvers. */
+enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt,
+				   struct btc_diag *d);
+
+/* Both solvers: fill *res (zeroed first; release with
+ * btc_sched_result_free, also after an error). Return BTC_OK (also when
+ * there is no multi-chunk schedule: n_candidates = 0), BTC_ERR_TABLE /
+ * BTC_ERR_USAGE (reported through d), BTC_ERR_UNSAT (the pins, forbidden
+ * PUs and missing kernels leave no schedule at all, reported), or
+ * BTC_ERR_LIMIT (exhaustive only: too many schedules, reported). */
+enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt,
+				   struct btc_sched_result *res,
+				   struct btc_diag *d);
+enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
+					   const struct btc_sched_options *opt,
+					   struct btc_sched_result *res,
+					   struct btc_diag *d);
+
+void btc_sched_result_free(struct btc_sched_result *res);
+
+/* Number of schedules (single- and multi-chunk) the exhaustive solver would
+ * enumerate for p under opt, as a double (it may exceed 2^63). */
+double btc_sched_count(const struct btc_sched_problem *p,
+		       const struct btc_sched_options *opt);
+
+/* Speedup of a candidate over the best baseline (baseline time / T_max),
+ * or 0 when there is no baseline. */
+double btc_sched_speedup(const struct btc_sched_result *res,
+			 const struct btc_schedule *s);
+
+/* Output (btc schedule --format text|json). JSON contract:
+ * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
+ * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
+ * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],"optimal",
+ * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. With
+ * with_time = false solve_ms is written as 0 so that the bytes depend on
+ * the input alone. Return 0, or -1 on a write error. */
+int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
+			 const struct btc_sched_result *res, bool with_time);
+int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
+			 const struct btc_sched_result *res, bool with_time);
+
+const char *btc_sched_objective_name(enum btc_sched_objective o);
+/* "bt", "gapness", "latency" -> 0 and *o; else -1. */
+int btc_sched_objective_parse(const char *s, enum btc_sched_objective *o);
+
+/* ---- shared by the two solvers (btc/sched/sched.c); not for other callers ---- */
+
+/* The problem in quanta, after validation. */
+struct btc_sched_prep {
+	int n, p;               /* stages, PUs */
+	int64_t quantum_ns;
+	int64_t *tq;            /* [n * p] quantised times, -1 = not allowed
+				 * (no kernel, forbidden, or pinned elsewhere) */
+	int util_num, util_den; /* U reduced: util_pct / 100 */
+	bool min_chunks2;       /* always true: candidates are multi-chunk */
+};
+
+enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
+				  const struct btc_sched_options *opt,
+				  struct btc_sched_prep *prep,
+				  struct btc_diag *d);
+void btc_sched_prep_free(struct btc_sched_prep *prep);
+
+/* Builds the schedule of a stage-to-PU vector a[n] (must satisfy C1/C2);
+ * exact ms sums from p->time_ms, keys from prep->tq. */
+void btc_sched_from_assignment(const struct btc_sched_problem *p,
+			       const struct btc_sched_prep *prep,
+			       const int *a, struct btc_schedule *s);
+
+/* Total orders: <0, 0, >0. by_tmax: (T_max, gapness, vector);
+ * by_gap: (gapness, T_max, vector). The vector is compared chunk-wise,
+ * which equals comparing the stage-to-PU vectors lexicographically. */
+int btc_sched_cmp_tmax(const struct btc_schedule *x,
+		       const struct btc_schedule *y);
+int btc_sched_cmp_gap(const struct btc_schedule *x,
+		      const struct btc_schedule *y);
+
+/* qsort adapter of btc_sched_cmp_tmax over struct btc_schedule. */
+int btc_sched_qsort_tmax(const void *x, const void *y);
+
+/* Fills res->baselines / best_baseline and the header fields. */
+void btc_sched_result_begin(const struct btc_sched_problem *p,
+			    const struct btc_sched_options *opt,
+			    const struct btc_sched_prep *prep,
+			    struct btc_sched_result *res);
+
+/* Presolve by dynamic programming over (next stage, set of PUs used so
+ * far), for at most BTC_SCHED_DP_MAX_PUS PUs (else they return -1):
+ * the number of multi-chunk schedules allowed by prep and max_chunks (0 =
+ * no limit) whose chunk times all lie in [lo, hi] quanta (a double, exact below
+ * 2^53); and the minimum T_max of the schedules whose chunk times are
+ * all >= lo (INT64_MAX: none).
+ * O(n^2 * p * 2^p). The Z3 solver uses them to skip its hardest proofs;
+ * the exhaustive oracle does not. */
+#define BTC_SCHED_DP_MAX_PUS 12
+double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
+			  int64_t lo, int64_t hi);
+int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
+			      int max_chunks, int64_t lo);
+
+/* Marks in useful[(f * p + c) * n + l] (size n * p * n, 0/1) every chunk
+ * (PU c, stages f..l) that lies on some multi-chunk schedule with all
+ * chunk times <= hi; -1 when p > BTC_SCHED_DP_MAX_PUS, else 0. */
+int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
+			int64_t hi, unsigned char *useful);
+
+/* Tests only: the most schedules the Z3 solver enumerates in a window
+ * before it falls back to ranking one candidate at a time; 0 = 8 K + 64.
+ * Both paths give the same result. */
+extern int btc_sched_z3_window_cap;
+
+/* Monotonic wall clock in ms. */
+double btc_sched_now_ms(void);
+
+#endif

@@ -1,0 +1,63 @@
+/* Planning a build: which schedules a generated project holds. Either the
+ * schedules the user spells out (--chunks), or the optimizer's top K on a
+ * profiling table; always followed by every homogeneous baseline. */
+#ifndef BTC_PLAN_H
+#define BTC_PLAN_H
+
+#include <stdbool.h>
+
+#include "front/app.h"
+#include "front/device.h"
+#include "gen/gen.h"
+#include "sched/optimizer.h"
+#include "front/table.h"
+
+#define BTC_PLAN_MAX_SPECS 32
+
+struct btc_plan_options {
+	enum btc_mode mode;               /* which table mode to schedule on */
+	struct btc_sched_options sched;   /* objective, K, forbid, pins, ... */
+	const char *gpu;                  /* "cuda", "vulkan" or NULL (auto) */
+	const char *specs[BTC_PLAN_MAX_SPECS]; /* "big:0-2,gpu:3-6" */
+	int n_specs;
+	bool baselines;                   /* append the homogeneous baselines */
+	bool baselines_only;              /* no candidates (the profiling build) */
+};
+
+void btc_plan_options_init(struct btc_plan_options *o);
+
+/* Forbids the PUs of the GPU API not chosen when the device has both CUDA
+ * and Vulkan PUs (a pipeline uses one GPU API): `gpu` names the API to
+ * keep; NULL keeps CUDA. Returns the PU mask to forbid; reports an unknown
+ * name. */
+bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
+		       uint32_t *forbid, struct btc_diag *d);
+
+/* Fills p from the table's `mode`: times in ms, NAN where the stage has no
+ * kernel for the PU's backend. time_buf: caller's [n_stages * n_pus]
+ * array, name_buf: caller's [n_stages + n_pus] array; p borrows both, and
+ * the app's and device's names, for as long as it is used. Reports a
+ * table without that mode and returns false. */
+bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
+		      const struct btc_table *t, enum btc_mode mode,
+		      struct btc_sched_problem *p, double *time_buf,
+		      const char **name_buf, struct btc_diag *d);
+
+/* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
+ * stage indices, chunks in stage order covering every stage once, each PU
+ * at most once, every stage with a kernel for its PU). Reports problems
+ * naming the spec. */
+bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
+			 const struct btc_device *dev, struct btc_schedule *out,
+			 struct btc_diag *d);
+
+/* Plans a build. `t` may be NULL when specs are given. On success stores a
+ * new array of schedules (free with free()) and a provenance text for
+ * schedule.yaml (free with free()). */
+bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
+	      const struct btc_table *t, const char *table_path,
+	      const struct btc_plan_options *opt,
+	      struct btc_gen_schedule **out, int *n_out, char **provenance,
+	      struct btc_diag *d);
+
+#endif

@@ -1,0 +1,155 @@
+/* BT-Optimizer's oracle: enumerates every schedule (chunk sequences with
+ * distinct PUs, C1 and C2 by construction), keeps the K best under the
+ * objective's total order. Independent of the Z3 encoding; shares only the
+ * quantisation and the orders (btc/sched/sched.c). */
+#include "sched/optimizer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct enum_state {
+	const struct btc_sched_problem *p;
+	const struct btc_sched_prep *prep;
+	const struct btc_sched_options *opt;
+	int *a;                 /* stage-to-PU vector being built */
+	int kmax;               /* most chunks allowed */
+	/* pass 1 (bt): minimum gapness; pass 2: the K best */
+	bool pass_gstar;
+	int64_t gstar;
+	bool filter_util;       /* keep a*T_max - b*T_min <= b*G* only */
+	int (*cmp)(const struct btc_schedule *, const struct btc_schedule *);
+	bool by_gap;            /* selection key: gapness first */
+	struct btc_schedule *best; /* sorted by cmp, at most k */
+	int n_best, k;
+	long visited;
+};
+
+static void leaf(struct enum_state *st, int n_chunks, int64_t qmax,
+		 int64_t qmin)
+{
+	st->visited++;
+	if (n_chunks < 2)
+		return;
+	int64_t gap = qmax - qmin;
+	if (st->pass_gstar) {
+		if (gap < st->gstar)
+			st->gstar = gap;
+		return;
+	}
+	if (st->filter_util &&
+	    st->prep->util_num * qmax - st->prep->util_den * qmin >
+		    st->prep->util_den * st->gstar)
+		return;
+	if (st->n_best == st->k) {
+		/* Cheap rejection on the two time keys before building. */
+		const struct btc_schedule *w = &st->best[st->k - 1];
+		int64_t k1 = st->by_gap ? gap : qmax;
+		int64_t k2 = st->by_gap ? qmax : gap;
+		int64_t w1 = st->by_gap ? w->gap_q : w->tmax_q;
+		int64_t w2 = st->by_gap ? w->tmax_q : w->gap_q;
+		if (k1 > w1 || (k1 == w1 && k2 > w2))
+			return;
+	}
+	struct btc_schedule s;
+	btc_sched_from_assignment(st->p, st->prep, st->a, &s);
+	int pos = st->n_best;
+	while (pos > 0 && st->cmp(&s, &st->best[pos - 1]) < 0)
+		pos--;
+	if (pos >= st->k)
+		return;
+	int last = st->n_best < st->k ? st->n_best : st->k - 1;
+	memmove(&st->best[pos + 1], &st->best[pos],
+		sizeof(s) * (size_t)(last - pos));
+	st->best[pos] = s;
+	if (st->n_best < st->k)
+		st->n_best++;
+}
+
+/* Chunks start at stage `first`; `used` is the mask of PUs already used. */
+static void extend(struct enum_state *st, int first, uint32_t used,
+		   int n_chunks, int64_t qmax, int64_t qmin)
+{
+	int n = st->prep->n, np = st->prep->p;
+	if (first == n) {
+		leaf(st, n_chunks, qmax, qmin);
+		return;
+	}
+	if (n_chunks == st->kmax)
+		return;
+	for (int c = 0; c < np; c++) {
+		if (used & (1u << c))
+			continue;
+		int64_t sum = 0;
+		for (int last = first; last < n; last++) {
+			int64_t t = st->prep->tq[last * np + c];
+			if (t < 0)
+				break;
+			sum += t;
+			st->a[last] = c;
+			extend(st, last + 1, used | (1u << c), n_chunks + 1,
+			       sum > qmax ? sum : qmax,
+			       sum < qmin ? sum : qmin);
+		}
+	}
+}
+
+enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
+					   const struct btc_sched_options *opt,
+					   struct btc_sched_result *res,
+					   struct btc_diag *d)
+{
+	double t0 = btc_sched_now_ms();
+	memset(res, 0, sizeof(*res));
+	struct btc_sched_prep prep;
+	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
+	if (status != BTC_OK)
+		return status;
+	double count = btc_sched_count(p, opt);
+	if (count > BTC_SCHED_EXHAUSTIVE_LIMIT) {
+		btc_error(d, (struct btc_loc){ 0 },
+			  "schedule: the exhaustive solver is limited to %.0f "
+			  "schedules; %d stages x %d PUs have %.3g: use "
+			  "--solver z3",
+			  BTC_SCHED_EXHAUSTIVE_LIMIT, p->n_stages, p->n_pus,
+			  count);
+		btc_sched_prep_free(&prep);
+		return BTC_ERR_LIMIT;
+	}
+	btc_sched_result_begin(p, opt, &prep, res);
+
+	struct enum_state st = {
+		.p = p, .prep = &prep, .opt = opt,
+		.a = btc_xcalloc((size_t)prep.n, sizeof(int)),
+		.kmax = opt->max_chunks > 0 ? opt->max_chunks : prep.p,
+		.k = opt->top_k,
+	};
+	st.best = btc_xcalloc((size_t)st.k, sizeof(*st.best));
+
+	if (opt->objective == BTC_SCHED_BT) {
+		st.pass_gstar = true;
+		st.gstar = INT64_MAX;
+		extend(&st, 0, 0, 0, 0, INT64_MAX);
+		st.pass_gstar = false;
+		st.filter_util = st.gstar != INT64_MAX;
+		if (st.filter_util) {
+			res->gstar_q = st.gstar;
+			res->gstar_ms = (double)st.gstar *
+					(double)prep.quantum_ns / 1e6;
+		}
+	}
+	st.by_gap = opt->objective == BTC_SCHED_GAPNESS;
+	st.cmp = st.by_gap ? btc_sched_cmp_gap : btc_sched_cmp_tmax;
+	if (opt->objective != BTC_SCHED_BT || st.filter_util)
+		extend(&st, 0, 0, 0, 0, INT64_MAX);
+	if (st.by_gap)
+		qsort(st.best, (size_t)st.n_best, sizeof(*st.best),
+		      btc_sched_qsort_tmax);
+
+	res->candidates = st.best;
+	res->n_candidates = st.n_best;
+	res->n_checks = st.visited;
+	free(st.a);
+	btc_sched_prep_free(&prep);
+	res->solve_ms = btc_sched_now_ms() - t0;
+	return BTC_OK;
+}

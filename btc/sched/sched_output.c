@@ -1,0 +1,144 @@
+/* BT-Optimizer output: the ranked candidates and the baselines as a
+ * readable table or as JSON (contract in btc/sched/optimizer.h). Deterministic: no
+ * timestamps, fixed formats, input order. */
+#include "sched/optimizer.h"
+
+#include <math.h>
+
+static void pu_name(FILE *out, const struct btc_sched_problem *p, int c)
+{
+	if (p->pu_names && p->pu_names[c])
+		fputs(p->pu_names[c], out);
+	else
+		fprintf(out, "pu%d", c);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void json_pu(FILE *out, const struct btc_sched_problem *p, int c)
+{
+	if (p->pu_names && p->pu_names[c]) {
+		json_string(out, p->pu_names[c]);
+	} else {
+		fprintf(out, "\"pu%d\"", c);
+	}
+}
+
+static void json_label(FILE *out, const char *s)
+{
+	if (s)
+		json_string(out, s);
+	else
+		fputs("null", out);
+}
+
+int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
+			 const struct btc_sched_result *res, bool with_time)
+{
+	fputs("{\"app\":", out);
+	json_label(out, p->app);
+	fputs(",\"device\":", out);
+	json_label(out, p->device);
+	fputs(",\"mode\":", out);
+	json_label(out, p->mode);
+	fprintf(out, ",\"objective\":\"%s\",\"candidates\":[",
+		btc_sched_objective_name(res->objective));
+	for (int k = 0; k < res->n_candidates; k++) {
+		const struct btc_schedule *s = &res->candidates[k];
+		fprintf(out,
+			"%s\n{\"rank\":%d,\"tmax_ms\":%.6f,\"tmin_ms\":%.6f,"
+			"\"gapness_ms\":%.6f,\"speedup\":%.4f,\"chunks\":[",
+			k ? "," : "", k + 1, s->tmax_ms, s->tmin_ms,
+			s->gapness_ms, btc_sched_speedup(res, s));
+		for (int j = 0; j < s->n_chunks; j++) {
+			const struct btc_sched_chunk *ch = &s->chunks[j];
+			fprintf(out, "%s{\"pu\":", j ? "," : "");
+			json_pu(out, p, ch->pu);
+			fprintf(out,
+				",\"first_stage\":%d,\"last_stage\":%d,"
+				"\"time_ms\":%.6f}",
+				ch->first_stage, ch->last_stage, ch->time_ms);
+		}
+		fputs("]}", out);
+	}
+	fputs("],\n\"baselines\":[", out);
+	for (int k = 0; k < res->n_baselines; k++) {
+		fprintf(out, "%s{\"pu\":", k ? "," : "");
+		json_pu(out, p, res->baselines[k].pu);
+		fprintf(out, ",\"time_ms\":%.6f}", res->baselines[k].time_ms);
+	}
+	fprintf(out, "],\n\"optimal\":%s,\"solve_ms\":%.3f}\n",
+		res->optimal ? "true" : "false",
+		with_time ? res->solve_ms : 0.0);
+	return ferror(out) ? -1 : 0;
+}
+
+int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
+			 const struct btc_sched_result *res, bool with_time)
+{
+	fprintf(out, "schedule %s on %s (%s), objective %s",
+		p->app ? p->app : "app", p->device ? p->device : "device",
+		p->mode ? p->mode : "table",
+		btc_sched_objective_name(res->objective));
+	if (res->objective == BTC_SCHED_BT && res->gstar_q >= 0)
+		fprintf(out, ": gapness <= G* + %.2f * T_max, G* = %.4f ms",
+			1.0 - res->util_pct / 100.0, res->gstar_ms);
+	fputs("\n\n", out);
+	if (res->n_candidates == 0)
+		fputs("no multi-chunk schedule satisfies the constraints\n",
+		      out);
+	else
+		fputs("rank   T_max ms   T_min ms  gapness ms  speedup  "
+		      "chunks: PU[first-last] ms\n",
+		      out);
+	for (int k = 0; k < res->n_candidates; k++) {
+		const struct btc_schedule *s = &res->candidates[k];
+		fprintf(out, "%4d %10.4f %10.4f %11.4f %7.2fx  ", k + 1,
+			s->tmax_ms, s->tmin_ms, s->gapness_ms,
+			btc_sched_speedup(res, s));
+		for (int j = 0; j < s->n_chunks; j++) {
+			const struct btc_sched_chunk *ch = &s->chunks[j];
+			if (j)
+				fputs(" | ", out);
+			pu_name(out, p, ch->pu);
+			if (ch->first_stage == ch->last_stage)
+				fprintf(out, "[%d]", ch->first_stage);
+			else
+				fprintf(out, "[%d-%d]", ch->first_stage,
+					ch->last_stage);
+			fprintf(out, " %.4f", ch->time_ms);
+		}
+		fputc('\n', out);
+	}
+	fputs("\nbaselines (every stage on one PU):\n", out);
+	if (res->n_baselines == 0)
+		fputs("  none: no PU has a kernel for every stage\n", out);
+	for (int k = 0; k < res->n_baselines; k++) {
+		fputs("  ", out);
+		pu_name(out, p, res->baselines[k].pu);
+		fprintf(out, " %.4f ms%s\n", res->baselines[k].time_ms,
+			k == res->best_baseline ? "  (best)" : "");
+	}
+	fprintf(out, "\n%s; %d candidate%s; ranking unit %lld ns",
+		res->optimal ? "proven optimal"
+			     : "NOT proven optimal (time budget spent)",
+		res->n_candidates, res->n_candidates == 1 ? "" : "s",
+		(long long)res->quantum_ns);
+	if (with_time)
+		fprintf(out, "; solved in %.1f ms", res->solve_ms);
+	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
