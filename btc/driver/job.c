@@ -13,7 +13,7 @@
 #include "btc_config.h"
 #include "util/paths.h"
 #include "gen/gen.h"
-#include "gen/out.h"
+#include "util/out.h"
 #include "util/proc.h"
 #include "driver/report.h"
 

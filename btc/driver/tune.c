@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/out.h"
+#include "util/out.h"
 #include "util/proc.h"
 
 void btc_tune_options_init(struct btc_tune_options *o)

@@ -1,6 +1,6 @@
 /* Code generators. Each writes one artefact through a struct btc_out;
  * output is deterministic: declaration order, no timestamps, no absolute
- * paths (STYLE.md 5). */
+ * paths (docs/conventions.md, "Generated code"). */
 #ifndef BTC_GEN_H
 #define BTC_GEN_H
 
@@ -8,7 +8,7 @@
 
 #include "front/app.h"
 #include "front/device.h"
-#include "gen/out.h"
+#include "util/out.h"
 #include "sched/optimizer.h"
 
 /* "X.Y": the version printed in banners of generated files. */

@@ -11,6 +11,7 @@
 #include "util/paths.h"
 #include "gen/gen.h"
 #include "gen/template.h"
+#include "util/str.h"
 
 /* The app files the project copies, relative to their common root. */
 struct app_files {
@@ -25,13 +26,6 @@ static char *real(const char *path)
 {
 	char buf[PATH_MAX];
 	return realpath(path, buf) ? btc_xstrdup(buf) : btc_xstrdup(path);
-}
-
-static char *dir_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s && s != path ? btc_xasprintf("%.*s", (int)(s - path), path)
-			      : btc_xstrdup("/");
 }
 
 /* Longest common directory of a and b (both absolute). */
@@ -80,9 +74,9 @@ static void collect(struct app_files *f, const struct btc_app *app,
 		all[n++] = real(app->cuda_sources[i]);
 	for (int i = 0; i < app->n_includes && n < 1024; i++)
 		all[n++] = real(app->includes[i]);
-	f->root = n ? dir_of(all[0]) : real(app->dir);
+	f->root = n ? btc_dir_name(all[0]) : real(app->dir);
 	for (int i = 0; i < n; i++) {
-		char *d = i < app->n_cpu_sources + app->n_cuda_sources ? dir_of(all[i])
+		char *d = i < app->n_cpu_sources + app->n_cuda_sources ? btc_dir_name(all[i])
 								      : btc_xstrdup(all[i]);
 		common_dir(f->root, d);
 		free(d);
@@ -199,16 +193,11 @@ static bool copy_file(const char *src, const char *dst, struct btc_diag *d)
 		return false;
 	}
 	struct btc_out o = {.buf = text, .len = len, .cap = len + 1};
-	char *dir = dir_of(dst);
+	char *dir = btc_dir_name(dst);
 	bool ok = btc_mkdirs(dir, d) && btc_out_write_file(&o, dst, d);
 	free(dir);
 	free(text);
 	return ok;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Copies the regular files of directory src (not recursive) whose names
@@ -238,7 +227,7 @@ static bool copy_dir(const char *src, const char *dst, const char *const *exts,
 			names[n++] = btc_xstrdup(e->d_name);
 	}
 	closedir(dir);
-	qsort(names, (size_t)n, sizeof(char *), cmp_str);
+	qsort(names, (size_t)n, sizeof(char *), btc_str_qsort_cmp);
 	bool ok = true;
 	for (int i = 0; i < n; i++) {
 		char *s = btc_xasprintf("%s/%s", src, names[i]);
