@@ -478,7 +478,7 @@ static int cmd_gen(int argc, char **argv)
 	}
 	for (int i = 0; i < o.n_chunks; i++)
 		po.specs[po.n_specs++] = o.chunks[i];
-	struct btc_gen_schedule *scheds = NULL;
+	struct btc_plan_schedule *scheds = NULL;
 	int n_scheds = 0;
 	char *provenance = NULL;
 	struct btc_gen_ctx ctx = {0};

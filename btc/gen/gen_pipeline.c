@@ -22,23 +22,6 @@ static char *upper(const char *s)
 	return u;
 }
 
-char *btc_gen_schedule_label(const struct btc_schedule *s,
-			     const struct btc_device *dev)
-{
-	struct btc_out o;
-	btc_out_init(&o);
-	for (int c = 0; c < s->n_chunks; c++) {
-		const struct btc_sched_chunk *ch = &s->chunks[c];
-		if (ch->first_stage == ch->last_stage)
-			btc_outf(&o, "%s%s:%d", c ? " " : "", dev->pus[ch->pu].name,
-				 ch->first_stage);
-		else
-			btc_outf(&o, "%s%s:%d-%d", c ? " " : "", dev->pus[ch->pu].name,
-				 ch->first_stage, ch->last_stage);
-	}
-	return o.buf;
-}
-
 /* ---- shaders -------------------------------------------------------- */
 
 static int shader_index(const struct btc_gen_ctx *ctx, const char *path)
@@ -352,8 +335,8 @@ static void emit_schedules(struct btc_out *o, const void *p)
 	btc_out_nl(o);
 	btc_outl(o, "static const struct pipeline_schedule schedules[N_SCHEDULES] = {");
 	for (int i = 0; i < ctx->n_scheds; i++) {
-		const struct btc_gen_schedule *g = &ctx->scheds[i];
-		char *label = btc_gen_schedule_label(&g->s, dev);
+		const struct btc_plan_schedule *g = &ctx->scheds[i];
+		char *label = btc_plan_schedule_label(&g->s, dev);
 		btc_outl(o, "\t{ \"%s\", \"%s\", %.6f, schedule%d_chunks, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
 			 g->predicted ? g->s.tmax_ms : 0.0, i, g->s.n_chunks);
@@ -449,7 +432,7 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx)
 			 (long long)ctx->app->params[i].value);
 	btc_outl(o, "schedules:              # --schedule N selects one at run time");
 	for (int i = 0; i < ctx->n_scheds; i++) {
-		const struct btc_gen_schedule *g = &ctx->scheds[i];
+		const struct btc_plan_schedule *g = &ctx->scheds[i];
 		btc_outl(o, "  - index: %d", i);
 		btc_outl(o, "    kind: %s", g->baseline ? "baseline" : "candidate");
 		if (g->predicted)
