@@ -68,4 +68,11 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx);
 bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
 		     struct btc_diag *d);
 
+/* Compiles the app's shaders when the device has a Vulkan PU (into
+ * ctx->shaders: release with btc_gen_free_shaders, also after a failure),
+ * then writes the project (btc_gen_project). Reports and returns false
+ * when either fails. */
+bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir,
+			   struct btc_diag *d);
+
 #endif
