@@ -38,9 +38,14 @@ void btc_cli_usage(FILE *out)
 		indented(cmd->summary, 22, out);
 		fputc('\n', out);
 	}
-	fputs("\n`btc COMMAND --help` lists the options of a command.\n"
-	      "  -h, --help          this help\n"
-	      "  --version           print the version\n\n", out);
+	fputs("\noptions, and the commands that take them (`btc COMMAND --help` explains\n"
+	      "a command's options):\n", out);
+	const char *names[BTC_CLI_N_CMDS];
+	for (int c = 0; c < BTC_CLI_N_CMDS; c++)
+		names[c] = btc_cli_commands[c].name;
+	btc_cli_print_option_index(names, out);
+	fputs("  -h, --help           this help (every command)\n"
+	      "  --version            print the version\n\n", out);
 	fputs(environment, out);
 }
 

@@ -381,26 +381,35 @@ int btc_cli_parse(enum btc_cli_cmd cmd, const char *cmd_name, int argc, char **a
 	return 0;
 }
 
+/* "-o, --output DIR", "--mode isolated|interference": the row as --help
+ * shows it. */
+static const char *head_of(const struct row *r, char *head, size_t size)
+{
+	char names[64], arg[160] = "";
+	if (r->kind == KIND_ENUM) {
+		size_t len = 0;
+		for (int k = 0; r->enum_name(k); k++)
+			len += (size_t)snprintf(arg + len, len < sizeof(arg) ? sizeof(arg) - len : 0,
+						"%s%s", k ? "|" : "", r->enum_name(k));
+	} else if (r->arg) {
+		snprintf(arg, sizeof(arg), "%s", r->arg);
+	}
+	if (r->short_name && r->name)
+		snprintf(names, sizeof(names), "-%c, --%s", r->short_name, r->name);
+	else
+		spelling(r, names, sizeof(names));
+	snprintf(head, size, "%s%s%s", names, *arg ? " " : "", arg);
+	return head;
+}
+
 void btc_cli_print_options(enum btc_cli_cmd cmd, FILE *out)
 {
 	for (int i = 0; i < N_ROWS; i++) {
 		const struct row *r = &rows[i];
 		if (!(r->cmds & BTC_CMD_BIT(cmd)))
 			continue;
-		char names[256] = "", arg[256] = "", head[300];
-		if (r->kind == KIND_ENUM) {
-			size_t len = 0;
-			for (int k = 0; r->enum_name(k); k++)
-				len += (size_t)snprintf(arg + len, sizeof(arg) - len, "%s%s",
-							k ? "|" : "", r->enum_name(k));
-		} else if (r->arg) {
-			snprintf(arg, sizeof(arg), "%s", r->arg);
-		}
-		if (r->short_name && r->name)
-			snprintf(names, sizeof(names), "-%c, --%s", r->short_name, r->name);
-		else
-			spelling(r, names, sizeof(names));
-		snprintf(head, sizeof(head), "%s%s%s", names, *arg ? " " : "", arg);
+		char head[256];
+		head_of(r, head, sizeof(head));
 		fprintf(out, "  %-20s", head);
 		if (strlen(head) > 19)
 			fprintf(out, "\n  %-20s", "");
@@ -412,4 +421,30 @@ void btc_cli_print_options(enum btc_cli_cmd cmd, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "  %-20s%s\n", "-h, --help", "this help");
+}
+
+void btc_cli_print_option_index(const char *const cmd_names[BTC_CLI_N_CMDS], FILE *out)
+{
+	for (int i = 0; i < N_ROWS; i++) {
+		const struct row *r = &rows[i];
+		unsigned cmds = 0;
+		bool first = true;
+		for (int k = 0; k < N_ROWS; k++) {
+			if (rows[k].id != r->id)
+				continue;
+			first &= k >= i;
+			cmds |= rows[k].cmds;
+		}
+		if (!first)
+			continue; /* listed with its first row */
+		char head[256];
+		head_of(r, head, sizeof(head));
+		fprintf(out, "  %-20s", head);
+		if (strlen(head) > 19)
+			fprintf(out, "\n  %-20s", "");
+		for (int c = 0; c < BTC_CLI_N_CMDS; c++)
+			if (cmds & BTC_CMD_BIT(c))
+				fprintf(out, " %s", cmd_names[c]);
+		fputc('\n', out);
+	}
 }

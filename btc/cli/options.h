@@ -128,4 +128,8 @@ const char *btc_cli_gpu_name(const struct btc_cli_options *o);
  * then -h, --help), one option per line, help text from column 23. */
 void btc_cli_print_options(enum btc_cli_cmd cmd, FILE *out);
 
+/* Every option once, with the subcommands that take it (named by
+ * cmd_names[cmd]), for `btc --help`. */
+void btc_cli_print_option_index(const char *const cmd_names[BTC_CLI_N_CMDS], FILE *out);
+
 #endif
