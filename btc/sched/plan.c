@@ -75,6 +75,24 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 	return true;
 }
 
+double btc_plan_tmax_ms(const struct btc_app *app, const struct btc_device *dev,
+			const struct btc_table *t, enum btc_mode mode,
+			const struct btc_schedule *s)
+{
+	if (!t->has_mode[mode])
+		return NAN;
+	double *times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus, sizeof(double));
+	const char **names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
+	struct btc_sched_problem p;
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	double tmax = btc_plan_problem(app, dev, t, mode, &p, times, names, &quiet)
+			      ? btc_sched_tmax_ms(&p, s) : NAN;
+	free(names);
+	free(times);
+	return tmax;
+}
+
 bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 			 const struct btc_device *dev, struct btc_schedule *out,
 			 struct btc_diag *d)

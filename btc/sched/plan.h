@@ -57,6 +57,13 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      struct btc_sched_problem *p, double *time_buf,
 		      const char **name_buf, struct btc_diag *d);
 
+/* T_max in ms of schedule s predicted by the table's `mode`
+ * (btc_sched_tmax_ms over btc_plan_problem); NAN when the table has no
+ * such mode or lacks a time the schedule needs. Reports nothing. */
+double btc_plan_tmax_ms(const struct btc_app *app, const struct btc_device *dev,
+			const struct btc_table *t, enum btc_mode mode,
+			const struct btc_schedule *s);
+
 /* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
  * stage indices, chunks in stage order covering every stage once, each PU
  * at most once, every stage with a kernel for its PU). Reports problems
