@@ -1,302 +1,127 @@
 /* `btc schedule APP.yaml --device DEV --table TABLE [options]`: BT-Optimizer
  * on a profiling table, printing the ranked candidates and the baselines
- * (docs/scheduler.md). Option parsing only; the work is in sched*.c. */
-#include "cli/cmd_schedule.h"
-
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
+ * (docs/scheduler.md). The work is in sched/. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/app.h"
-#include "util/paths.h"
-#include "front/device.h"
-#include "sched/plan.h"
-#include "sched/optimizer.h"
+#include "cli/commands.h"
+#include "cli/load.h"
 #include "front/table.h"
+#include "sched/optimizer.h"
+#include "sched/plan.h"
 
-static const char usage[] =
-	"usage: btc schedule APP.yaml --device DEV --table TABLE [options]\n"
-	"\n"
-	"BT-Optimizer: rank pipeline schedules of APP on DEV from a profiling\n"
-	"table with Z3 (docs/scheduler.md).\n"
-	"\n"
-	"  --top K             candidates (default 20)\n"
-	"  --objective O       bt (default): lowest T_max among schedules with\n"
-	"                      gapness <= G* + (1-U) T_max; gapness: lowest\n"
-	"                      gapness; latency: lowest T_max\n"
-	"  --min-util U        U of bt, in percent (default 50)\n"
-	"  --mode M            interference (default) | isolated\n"
-	"  --format F          text (default) | json\n"
-	"  --forbid PU         the PU runs nothing (repeatable)\n"
-	"  --pin STAGE=PU      put a stage (name or 0-based index) on a PU\n"
-	"                      (repeatable)\n"
-	"  --max-chunks N      at most N chunks\n"
-	"  --time-budget MS    stop after MS ms with the best found so far\n"
-	"                      (flagged not optimal)\n"
-	"  --gpu API           cuda | vulkan: the GPU API when DEV has both\n"
-	"  --solver S          z3 (default) | exhaustive (small problems only)\n"
-	"  --no-time           print solve_ms as 0 (byte-stable output)\n";
-
-enum { O_DEVICE = 256, O_TABLE, O_TOP, O_OBJECTIVE, O_UTIL, O_MODE,
-       O_FORMAT, O_FORBID, O_PIN, O_MAX_CHUNKS, O_BUDGET, O_GPU, O_SOLVER,
-       O_NO_TIME };
-
-#define MAX_LIST 64
-
-struct sched_opts {
-	const char *app, *device, *table, *gpu;
-	const char *forbid[MAX_LIST], *pin[MAX_LIST];
-	int n_forbid, n_pin;
-	enum btc_mode mode;
-	bool json, exhaustive, no_time;
-	struct btc_sched_options so;
-};
-
-static bool parse_int(const char *opt, const char *s, int lo, int hi,
-		      int *out)
+/* A stage by name, or by 0-based index; -1 when neither. */
+static int stage_of(const struct btc_app *app, const char *s)
 {
+	int i = btc_app_stage_index(app, s);
+	if (i >= 0)
+		return i;
 	char *end;
-	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (*s == '\0' || *end || errno || v < lo || v > hi) {
-		fprintf(stderr, "btc schedule: --%s must be %d..%d, not '%s'\n",
-			opt, lo, hi, s);
-		return false;
-	}
-	*out = (int)v;
-	return true;
+	return *s && !*end && v >= 0 && v < app->n_stages ? (int)v : -1;
 }
 
-static int parse(int argc, char **argv, struct sched_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, O_DEVICE },
-		{ "table", required_argument, NULL, O_TABLE },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "objective", required_argument, NULL, O_OBJECTIVE },
-		{ "min-util", required_argument, NULL, O_UTIL },
-		{ "mode", required_argument, NULL, O_MODE },
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "forbid", required_argument, NULL, O_FORBID },
-		{ "pin", required_argument, NULL, O_PIN },
-		{ "max-chunks", required_argument, NULL, O_MAX_CHUNKS },
-		{ "time-budget", required_argument, NULL, O_BUDGET },
-		{ "gpu", required_argument, NULL, O_GPU },
-		{ "solver", required_argument, NULL, O_SOLVER },
-		{ "no-time", no_argument, NULL, O_NO_TIME },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0, 0, 0, 0 },
-	};
-	memset(o, 0, sizeof(*o));
-	o->mode = BTC_MODE_INTERFERENCE;
-	btc_sched_options_init(&o->so);
-	optind = 1;
-	int c;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_DEVICE: o->device = optarg; break;
-		case O_TABLE: o->table = optarg; break;
-		case O_GPU: o->gpu = optarg; break;
-		case O_NO_TIME: o->no_time = true; break;
-		case O_TOP:
-			if (!parse_int("top", optarg, 1, 100000, &o->so.top_k))
-				return 2;
-			break;
-		case O_UTIL:
-			if (!parse_int("min-util", optarg, 0, 100,
-				       &o->so.util_pct))
-				return 2;
-			break;
-		case O_MAX_CHUNKS:
-			if (!parse_int("max-chunks", optarg, 1,
-				       BTC_SCHED_MAX_PUS, &o->so.max_chunks))
-				return 2;
-			break;
-		case O_BUDGET:
-			if (!parse_int("time-budget", optarg, 1, INT_MAX,
-				       &o->so.time_budget_ms))
-				return 2;
-			break;
-		case O_OBJECTIVE:
-			if (btc_sched_objective_parse(optarg,
-						      &o->so.objective)) {
-				fprintf(stderr, "btc schedule: --objective must "
-						"be bt, gapness or latency, "
-						"not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case O_MODE:
-			if (!btc_mode_parse(optarg, &o->mode)) {
-				fprintf(stderr, "btc schedule: --mode must be "
-						"isolated or interference, "
-						"not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case O_FORMAT:
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				fprintf(stderr, "btc schedule: --format must "
-						"be text or json, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			o->json = strcmp(optarg, "json") == 0;
-			break;
-		case O_SOLVER:
-			if (strcmp(optarg, "z3") &&
-			    strcmp(optarg, "exhaustive")) {
-				fprintf(stderr, "btc schedule: --solver must "
-						"be z3 or exhaustive, not "
-						"'%s'\n", optarg);
-				return 2;
-			}
-			o->exhaustive = strcmp(optarg, "exhaustive") == 0;
-			break;
-		case O_FORBID:
-		case O_PIN: {
-			int *n = c == O_FORBID ? &o->n_forbid : &o->n_pin;
-			if (*n == MAX_LIST) {
-				fprintf(stderr, "btc schedule: too many --%s\n",
-					c == O_FORBID ? "forbid" : "pin");
-				return 2;
-			}
-			(c == O_FORBID ? o->forbid : o->pin)[(*n)++] = optarg;
-			break;
-		}
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1 || !o->device || !o->table) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	o->app = argv[optind];
-	return 0;
-}
-
-static int find_pu(const struct btc_device *dev, const char *name)
-{
-	for (int u = 0; u < dev->n_pus; u++)
-		if (strcmp(dev->pus[u].name, name) == 0)
-			return u;
-	return -1;
-}
-
-static int find_stage(const struct btc_app *app, const char *name)
-{
-	for (int s = 0; s < app->n_stages; s++)
-		if (strcmp(app->stages[s].name, name) == 0)
-			return s;
-	char *end;
-	long v = strtol(name, &end, 10);
-	if (*name && !*end && v >= 0 && v < app->n_stages)
-		return (int)v;
-	return -1;
-}
-
-/* --forbid and --pin by name, onto the options. */
-static bool resolve(struct sched_opts *o, const struct btc_app *app,
-		    const struct btc_device *dev, int *pin,
+/* --forbid and --pin by name, onto the solver options; pin: [n_stages]. */
+static bool resolve(const struct btc_cli_options *o, const struct btc_app *app,
+		    const struct btc_device *dev, struct btc_sched_options *so, int *pin,
 		    struct btc_diag *d)
 {
-	const struct btc_loc none = { 0 };
-	for (int k = 0; k < o->n_forbid; k++) {
-		int u = find_pu(dev, o->forbid[k]);
+	const struct btc_loc none = {0};
+	for (int k = 0; k < o->forbid.n; k++) {
+		int u = btc_device_pu_index(dev, o->forbid.v[k]);
 		if (u < 0)
-			btc_error(d, none, "--forbid %s: device %s has no such "
-				  "PU", o->forbid[k], dev->name);
+			btc_error(d, none, "--forbid %s: device %s has no such PU", o->forbid.v[k],
+				  dev->name);
 		else
-			o->so.forbid_mask |= 1u << u;
+			so->forbid_mask |= 1u << u;
 	}
 	for (int s = 0; s < app->n_stages; s++)
 		pin[s] = -1;
-	for (int k = 0; k < o->n_pin; k++) {
-		char buf[256];
-		snprintf(buf, sizeof(buf), "%s", o->pin[k]);
-		char *eq = strchr(buf, '=');
+	for (int k = 0; k < o->pin.n; k++) {
+		const char *arg = o->pin.v[k], *eq = strchr(arg, '=');
 		if (!eq) {
-			btc_error(d, none, "--pin %s: expected STAGE=PU",
-				  o->pin[k]);
+			btc_error(d, none, "--pin %s: expected STAGE=PU", arg);
 			continue;
 		}
-		*eq = '\0';
-		int s = find_stage(app, buf), u = find_pu(dev, eq + 1);
+		char *stage = btc_xasprintf("%.*s", (int)(eq - arg), arg);
+		int s = stage_of(app, stage), u = btc_device_pu_index(dev, eq + 1);
 		if (s < 0)
-			btc_error(d, none, "--pin %s: app %s has no stage '%s'",
-				  o->pin[k], app->name, buf);
+			btc_error(d, none, "--pin %s: app %s has no stage '%s'", arg, app->name, stage);
 		else if (u < 0)
-			btc_error(d, none, "--pin %s: device %s has no PU '%s'",
-				  o->pin[k], dev->name, eq + 1);
+			btc_error(d, none, "--pin %s: device %s has no PU '%s'", arg, dev->name, eq + 1);
 		else
 			pin[s] = u;
+		free(stage);
 	}
-	o->so.pin = pin;
+	so->pin = pin;
 	return d->errors == 0;
 }
 
-int btc_cmd_schedule(int argc, char **argv)
+static void solver_options(const struct btc_cli_options *o, struct btc_sched_options *so)
 {
-	struct sched_opts o;
-	int rc = parse(argc, argv, &o);
-	if (rc)
-		return rc;
+	btc_sched_options_init(so);
+	if (o->top_k)
+		so->top_k = o->top_k;
+	if (o->objective >= 0)
+		so->objective = (enum btc_sched_objective)o->objective;
+	if (btc_cli_given(o, BTC_OPT_MIN_UTIL))
+		so->util_pct = o->min_util;
+	so->max_chunks = o->max_chunks;
+	so->time_budget_ms = o->time_budget_ms;
+}
+
+int btc_cmd_schedule(const struct btc_cli_options *o)
+{
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
-	struct btc_app *app = btc_app_load(o.app, NULL, NULL, 0, &d);
-	struct btc_device *dev =
-		btc_device_load(o.device, btc_device_dir(), NULL, &d);
+	struct btc_app *app = btc_cli_load_app(o, &d);
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
 	struct btc_table *t = NULL;
 	double *times = NULL;
 	const char **names = NULL;
-	int *pin = NULL;
-	struct btc_sched_result res = { 0 };
-	rc = 1;
+	int *pin = NULL, rc = 1;
+	struct btc_sched_result res = {0};
+	struct btc_sched_options so;
+	solver_options(o, &so);
 	if (!app || !dev)
 		goto out;
-	t = btc_table_load(o.table, NULL, app, dev, o.mode, &d);
+	enum btc_mode mode = (enum btc_mode)o->mode;
+	t = btc_table_load(o->table, NULL, app, dev, mode, &d);
 	if (!t)
 		goto out;
 	uint32_t gpu_forbid = 0;
-	if (!btc_plan_gpu_mask(dev, o.gpu, &gpu_forbid, &d))
+	if (!btc_plan_gpu_mask(dev, btc_cli_gpu_name(o), &gpu_forbid, &d))
 		goto out;
-	o.so.forbid_mask |= gpu_forbid;
+	so.forbid_mask |= gpu_forbid;
 	pin = btc_xcalloc((size_t)app->n_stages, sizeof(int));
-	if (!resolve(&o, app, dev, pin, &d))
+	if (!resolve(o, app, dev, &so, pin, &d))
 		goto out;
-	times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus,
-			    sizeof(double));
+	times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus, sizeof(double));
 	names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
 	struct btc_sched_problem p;
-	if (!btc_plan_problem(app, dev, t, o.mode, &p, times, names, &d))
+	if (!btc_plan_problem(app, dev, t, mode, &p, times, names, &d))
 		goto out;
-	enum btc_status st =
-		o.exhaustive ? btc_sched_solve_exhaustive(&p, &o.so, &res, &d)
-			     : btc_sched_solve_z3(&p, &o.so, &res, &d);
-	if (st != BTC_OK)
+	bool exhaustive = o->solver == 1;
+	enum btc_status st = exhaustive ? btc_sched_solve_exhaustive(&p, &so, &res, &d)
+					: btc_sched_solve_z3(&p, &so, &res, &d);
+	if (st != BTC_OK) {
+		if (!d.errors) /* the solvers report; this is a safety net */
+			fprintf(stderr, "btc: schedule: %s\n", btc_strerror(st));
 		goto out;
-	if (o.json)
-		btc_sched_print_json(stdout, &p, &res, !o.no_time);
+	}
+	bool json = o->format == 1;
+	if (json)
+		btc_sched_print_json(stdout, &p, &res, !o->no_time);
 	else
-		btc_sched_print_text(stdout, &p, &res, !o.no_time);
+		btc_sched_print_text(stdout, &p, &res, !o->no_time);
 	rc = fflush(stdout) ? 1 : 0;
 out:
 	btc_sched_result_free(&res);
 	free(names);
 	free(times);
 	free(pin);
-	if (t)
-		btc_table_free(t);
-	if (dev)
-		btc_device_free(dev);
-	if (app)
-		btc_app_free(app);
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
 	return rc;
 }

@@ -13,7 +13,7 @@
 #include "btc_config.h"
 #include "util/paths.h"
 #include "gen/gen.h"
-#include "gen/out.h"
+#include "util/out.h"
 #include "util/proc.h"
 #include "driver/report.h"
 
@@ -187,7 +187,7 @@ static uint64_t profile_key(const struct btc_app *app, const struct btc_device *
 
 /* Generates the project in dir with the given schedules and builds it. */
 static bool gen_and_build(const struct btc_app *app, const struct btc_device *dev,
-			  const struct btc_gen_schedule *scheds, int n_scheds,
+			  const struct btc_plan_schedule *scheds, int n_scheds,
 			  const char *provenance, const char *dir, bool *built,
 			  struct btc_diag *d)
 {
@@ -226,7 +226,7 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 	struct btc_plan_options po = opt->plan;
 	po.n_specs = 0;
 	po.baselines_only = true;
-	struct btc_gen_schedule *scheds = NULL;
+	struct btc_plan_schedule *scheds = NULL;
 	int n = 0;
 	char *prov = NULL;
 	bool built = false, ok = false;
@@ -274,7 +274,7 @@ out:
 	return ok;
 }
 
-static const char *pu_of(const struct btc_device *dev, const struct btc_gen_schedule *g)
+static const char *pu_of(const struct btc_device *dev, const struct btc_plan_schedule *g)
 {
 	return dev->pus[g->s.chunks[0].pu].name;
 }
@@ -283,7 +283,7 @@ static const char *pu_of(const struct btc_device *dev, const struct btc_gen_sche
 struct job_result {
 	const struct btc_app *app;
 	const struct btc_device *dev;
-	const struct btc_gen_schedule *scheds;
+	const struct btc_plan_schedule *scheds;
 	const struct btc_tune_entry *entries;
 	int n, winner;
 	double win_ms, speedup;
@@ -308,7 +308,7 @@ static void json_num(struct btc_out *o, double v)
 static void write_report_json(const char *path, const struct job_result *r,
 			      struct btc_diag *d)
 {
-	const struct btc_gen_schedule *win = &r->scheds[r->winner];
+	const struct btc_plan_schedule *win = &r->scheds[r->winner];
 	const struct btc_device *dev = r->dev;
 	struct btc_out o;
 	btc_out_init(&o);
@@ -344,7 +344,7 @@ static void write_report_json(const char *path, const struct job_result *r,
 		 r->phases[3], r->phases[4]);
 	btc_out_puts(&o, " \"candidates\": [");
 	for (int i = 0; i < r->n; i++) {
-		char *label = btc_gen_schedule_label(&r->scheds[i].s, dev);
+		char *label = btc_plan_schedule_label(&r->scheds[i].s, dev);
 		btc_outf(&o, "%s\n  {\"index\": %d, \"kind\": \"%s\", \"label\": \"%s\", \"predicted_isolated_ms\": ",
 			 i ? "," : "", i, r->scheds[i].baseline ? "baseline" : "candidate", label);
 		json_num(&o, r->pred[BTC_MODE_ISOLATED][i]);
@@ -387,7 +387,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	char *dir = opt->out_dir ? btc_xstrdup(opt->out_dir) : btc_job_default_dir(app, dev);
 	struct btc_table *table = NULL;
 	char *table_path = NULL;
-	struct btc_gen_schedule *scheds = NULL;
+	struct btc_plan_schedule *scheds = NULL;
 	char *prov = NULL;
 	struct btc_tune_entry *entries = NULL;
 	int n = 0, status = 1;
@@ -519,14 +519,14 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	for (int i = 0; i < n; i++)
 		np += entries[i].ok && !isnan(res.pred[opt->plan.mode][i]);
 	double speedup = base_ms > 0 && win_ms > 0 ? base_ms / win_ms : 0;
-	const struct btc_gen_schedule *w = &scheds[winner];
-	char *label = btc_gen_schedule_label(&w->s, dev);
+	const struct btc_plan_schedule *w = &scheds[winner];
+	char *label = btc_plan_schedule_label(&w->s, dev);
 
 	printf("\n== btc report: %s on %s ==\n", app->name, dev->name);
 	printf("%-4s %-9s %-34s %12s %12s %6s\n", "N", "kind", "schedule (PU:stages)", "predicted_ms",
 	       "measured_ms", "rounds");
 	for (int i = 0; i < n; i++) {
-		char *l = btc_gen_schedule_label(&scheds[i].s, dev);
+		char *l = btc_plan_schedule_label(&scheds[i].s, dev);
 		printf("%-4d %-9s %-34s %12.3f %12.3f %6d%s\n", i,
 		       scheds[i].baseline ? "baseline" : "candidate", l, entries[i].predicted_ms,
 		       entries[i].measured_ms, entries[i].rounds, i == winner ? "  <- chosen" : "");

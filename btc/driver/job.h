@@ -23,6 +23,7 @@ struct btc_job_options {
 	int profile_max_reps;       /* profiler repetition cap (default 30) */
 	const char *input;          /* pipeline input, NULL: the app's */
 	const char *report;         /* report JSON path, or NULL */
+	bool keep_going;            /* --keep-going: go on past a failed schedule or check */
 };
 
 void btc_job_options_init(struct btc_job_options *o);

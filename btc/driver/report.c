@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/out.h"
+#include "util/out.h"
 
 static void svg_text(struct btc_out *o, double x, double y, const char *anchor,
 		     int size, const char *text)

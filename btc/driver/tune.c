@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/out.h"
+#include "util/out.h"
 #include "util/proc.h"
 
 void btc_tune_options_init(struct btc_tune_options *o)
@@ -88,7 +88,7 @@ bool btc_tune_run_once(const char *program, int index, int warmup, int tasks,
 	return ok;
 }
 
-bool btc_tune(const char *program, const struct btc_gen_schedule *scheds, int n,
+bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
 	      int *winner, struct btc_diag *d)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "util/diag.h"
-#include "gen/gen.h"
+#include "sched/plan.h"
 
 struct btc_tune_options {
 	int warmup;           /* warm-up tasks per run, excluded (default 4) */
@@ -19,6 +19,7 @@ struct btc_tune_options {
 	const char *input;    /* --input for the program, or NULL */
 	const char *work_dir; /* where per-run reports go */
 	bool verbose;
+	unsigned seed;        /* --seed: random seed of the tuner, 0 by default */
 };
 
 void btc_tune_options_init(struct btc_tune_options *o);
@@ -36,7 +37,7 @@ struct btc_tune_entry {
 /* Tunes the n schedules of `program` (a generated APP-pipeline). entries:
  * [n], filled. *winner: index of the fastest verified schedule. Returns
  * false (reported) when no schedule ran, or when interrupted. */
-bool btc_tune(const char *program, const struct btc_gen_schedule *scheds, int n,
+bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
 	      int *winner, struct btc_diag *d);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "front/yamldoc.h"
+#include "util/str.h"
 
 int btc_device_pu_index(const struct btc_device *dev, const char *name)
 {
@@ -373,11 +374,6 @@ void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int btc_device_list(const char *device_dir, FILE *out, struct btc_diag *d)
 {
 	DIR *dir = opendir(device_dir);
@@ -395,7 +391,7 @@ int btc_device_list(const char *device_dir, FILE *out, struct btc_diag *d)
 			names[n++] = strndup(e->d_name, len - 5);
 	}
 	closedir(dir);
-	qsort(names, (size_t)n, sizeof(char *), cmp_str);
+	qsort(names, (size_t)n, sizeof(char *), btc_str_qsort_cmp);
 	fprintf(out, "%-24s %-8s %-8s %s\n", "DEVICE", "OS", "ARCH", "PUS");
 	fprintf(out, "%-24s %-8s %-8s %s\n", "host", "-", "-",
 		"detected at run time (`btc device host`)");

@@ -1,6 +1,6 @@
 /* Code generators. Each writes one artefact through a struct btc_out;
  * output is deterministic: declaration order, no timestamps, no absolute
- * paths (STYLE.md 5). */
+ * paths (docs/conventions.md, "Generated code"). */
 #ifndef BTC_GEN_H
 #define BTC_GEN_H
 
@@ -8,8 +8,8 @@
 
 #include "front/app.h"
 #include "front/device.h"
-#include "gen/out.h"
-#include "sched/optimizer.h"
+#include "sched/plan.h"
+#include "util/out.h"
 
 /* "X.Y": the version printed in banners of generated files. */
 #define BTC_VERSION_SHORT "0.1"
@@ -25,14 +25,6 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app);
  * `#define PARAM_<param> <value>` for shaders. */
 void btc_gen_layout_glsl(struct btc_out *o, const struct btc_app *app);
 
-/* One schedule of a build: chunks over device PU indices. predicted:
- * T_max from the profiling table (tmax_ms valid). */
-struct btc_gen_schedule {
-	struct btc_schedule s;
-	bool baseline;             /* every stage on one PU */
-	bool predicted;
-};
-
 /* A compiled shader (unique by path), embedded as SPIR-V. */
 struct btc_gen_shader {
 	const char *path;          /* resolved path (borrowed from the app) */
@@ -45,7 +37,7 @@ struct btc_gen_shader {
 struct btc_gen_ctx {
 	const struct btc_app *app;
 	const struct btc_device *dev;
-	const struct btc_gen_schedule *scheds;   /* [n_scheds]: selectable at run time */
+	const struct btc_plan_schedule *scheds;   /* [n_scheds]: selectable at run time */
 	int n_scheds;
 	struct btc_gen_shader *shaders;          /* [n_shaders], filled by btc_gen_compile_shaders */
 	int n_shaders;
@@ -68,9 +60,6 @@ bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
 void btc_gen_spirv_header(struct btc_out *o, const struct btc_gen_ctx *ctx);
 /* schedule.yaml: which schedules, table and btc version made the project. */
 void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx);
-/* meson.build from templates/project.meson.build.in. */
-bool btc_gen_meson_build(struct btc_out *o, const struct btc_gen_ctx *ctx,
-			 struct btc_diag *d);
 
 /* Writes the whole project into out_dir: pipeline.c, APP_task.h,
  * APP_spirv.h, schedule.yaml, meson.build, meson_options.txt, the app's
@@ -79,8 +68,11 @@ bool btc_gen_meson_build(struct btc_out *o, const struct btc_gen_ctx *ctx,
 bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
 		     struct btc_diag *d);
 
-/* "big:0-2 gpu:3-6" (stage indices inclusive); caller frees. */
-char *btc_gen_schedule_label(const struct btc_schedule *s,
-			     const struct btc_device *dev);
+/* Compiles the app's shaders when the device has a Vulkan PU (into
+ * ctx->shaders: release with btc_gen_free_shaders, also after a failure),
+ * then writes the project (btc_gen_project). Reports and returns false
+ * when either fails. */
+bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir,
+			   struct btc_diag *d);
 
 #endif

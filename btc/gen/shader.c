@@ -6,7 +6,7 @@
 
 #include <shaderc/shaderc.h>
 
-#include "gen/out.h"
+#include "util/out.h"
 
 struct include_ctx {
 	const char *virtual_name;

@@ -44,7 +44,7 @@ bool btc_template_expand(struct btc_out *o, const char *name,
 			 const struct btc_section *sections, int n_sections,
 			 const void *ctx, struct btc_diag *d)
 {
-	char *path = btc_xasprintf("%s/%s", btc_template_dir(), name);
+	char *path = btc_template_path(name);
 	char *text = btc_read_file(path, NULL);
 	if (!text) {
 		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read template: %s",

@@ -1,5 +1,5 @@
-/* Skeleton files with named insertion points (STYLE.md 3, lemon's
- * tplt_xfer). A template line whose only content is a C comment holding
+/* Skeleton files with named insertion points (docs/conventions.md,
+ * "Generated code"; lemon's tplt_xfer). A template line whose only content is a C comment holding
  * `@ NAME @` (slash, star, at ... at, star, slash), or `#@ NAME @` in meson
  * and YAML templates, is replaced by the section NAME between matching
  * Begin/End banner comments; every other line is copied. */
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "util/diag.h"
-#include "gen/out.h"
+#include "util/out.h"
 
 struct btc_section {
 	const char *name;

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/times.h"
+#include "util/out.h"
+
 void btc_plan_options_init(struct btc_plan_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -70,6 +73,24 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		.app = app->name, .device = dev->name, .mode = btc_mode_name(mode),
 	};
 	return true;
+}
+
+double btc_plan_tmax_ms(const struct btc_app *app, const struct btc_device *dev,
+			const struct btc_table *t, enum btc_mode mode,
+			const struct btc_schedule *s)
+{
+	if (!t->has_mode[mode])
+		return NAN;
+	double *times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus, sizeof(double));
+	const char **names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
+	struct btc_sched_problem p;
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	double tmax = btc_plan_problem(app, dev, t, mode, &p, times, names, &quiet)
+			      ? btc_sched_tmax_ms(&p, s) : NAN;
+	free(names);
+	free(times);
+	return tmax;
 }
 
 bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
@@ -143,26 +164,34 @@ bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 	return ok;
 }
 
-/* Fills the chunk times and T_max/T_min/gapness of s from the problem. */
-static void fill_times(struct btc_schedule *s, const struct btc_sched_problem *p)
+char *btc_plan_schedule_label(const struct btc_schedule *s,
+			      const struct btc_device *dev)
 {
-	s->tmax_ms = 0;
-	s->tmin_ms = INFINITY;
+	struct btc_out o;
+	btc_out_init(&o);
 	for (int c = 0; c < s->n_chunks; c++) {
-		struct btc_sched_chunk *ch = &s->chunks[c];
-		ch->time_ms = 0;
-		for (int i = ch->first_stage; i <= ch->last_stage; i++)
-			ch->time_ms += p->time_ms[i * p->n_pus + ch->pu];
-		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
-		s->tmin_ms = fmin(s->tmin_ms, ch->time_ms);
+		const struct btc_sched_chunk *ch = &s->chunks[c];
+		if (ch->first_stage == ch->last_stage)
+			btc_outf(&o, "%s%s:%d", c ? " " : "", dev->pus[ch->pu].name,
+				 ch->first_stage);
+		else
+			btc_outf(&o, "%s%s:%d-%d", c ? " " : "", dev->pus[ch->pu].name,
+				 ch->first_stage, ch->last_stage);
 	}
-	s->gapness_ms = s->tmax_ms - s->tmin_ms;
+	return o.buf;
+}
+
+/* Fills s's times from the problem; true when every stage has a time. */
+static bool predict(struct btc_schedule *s, const struct btc_sched_problem *p)
+{
+	btc_sched_fill_times(p, s);
+	return !isnan(s->tmax_ms);
 }
 
 bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 	      const struct btc_table *t, const char *table_path,
 	      const struct btc_plan_options *opt,
-	      struct btc_gen_schedule **out, int *n_out, char **provenance,
+	      struct btc_plan_schedule **out, int *n_out, char **provenance,
 	      struct btc_diag *d)
 {
 	int before = d->errors;
@@ -193,7 +222,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 	so.forbid_mask |= gpu_forbid;
 
 	int cap = opt->n_specs + so.top_k + dev->n_pus;
-	struct btc_gen_schedule *list = btc_xcalloc((size_t)cap, sizeof(*list));
+	struct btc_plan_schedule *list = btc_xcalloc((size_t)cap, sizeof(*list));
 	int n = 0;
 	struct btc_out prov;
 	btc_out_init(&prov);
@@ -206,20 +235,17 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 	if (opt->n_specs) {
 		btc_outl(&prov, "origin: --chunks");
 		for (int i = 0; i < opt->n_specs; i++) {
-			struct btc_gen_schedule *g = &list[n];
+			struct btc_plan_schedule *g = &list[n];
 			if (!btc_plan_parse_spec(opt->specs[i], app, dev, &g->s, d))
 				continue;
-			if (have_prob) {
-				fill_times(&g->s, &prob);
-				g->predicted = true;
-			}
+			if (have_prob)
+				g->predicted = predict(&g->s, &prob);
 			g->baseline = g->s.n_chunks == 1;
 			n++;
 		}
 	} else if (opt->baselines_only) {
 		btc_outl(&prov, "origin: baselines (profiling build)");
 	} else {
-		static const char *const objective_names[] = {"bt", "gapness", "latency"};
 		enum btc_status st = btc_sched_solve_z3(&prob, &so, &res, d);
 		if (st != BTC_OK && st != BTC_ERR_UNSAT) {
 			btc_sched_result_free(&res);
@@ -230,7 +256,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 			return false;
 		}
 		btc_outl(&prov, "origin: {optimizer: z3, objective: %s, top_k: %d, utilisation_pct: %d, optimal: %s}",
-			 objective_names[so.objective], so.top_k, res.util_pct,
+			 btc_sched_objective_name(so.objective), so.top_k, res.util_pct,
 			 res.optimal ? "true" : "false");
 		for (int i = 0; i < res.n_candidates; i++) {
 			list[n].s = res.candidates[i];
@@ -252,14 +278,12 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 				dup |= list[i].s.n_chunks == 1 && list[i].s.chunks[0].pu == u;
 			if (dup)
 				continue;
-			struct btc_gen_schedule *g = &list[n++];
+			struct btc_plan_schedule *g = &list[n++];
 			g->s.n_chunks = 1;
 			g->s.chunks[0] = (struct btc_sched_chunk){u, 0, app->n_stages - 1, 0};
 			g->baseline = true;
-			if (have_prob) {
-				fill_times(&g->s, &prob);
-				g->predicted = true;
-			}
+			if (have_prob)
+				g->predicted = predict(&g->s, &prob);
 		}
 	}
 	btc_sched_result_free(&res);

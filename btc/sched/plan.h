@@ -8,11 +8,25 @@
 
 #include "front/app.h"
 #include "front/device.h"
-#include "gen/gen.h"
 #include "sched/optimizer.h"
 #include "front/table.h"
 
 #define BTC_PLAN_MAX_SPECS 32
+
+/* One schedule of a build, the planner's output and the generator's
+ * input: chunks over device PU indices. predicted: s.tmax_ms and the chunk
+ * times come from the profiling table (every stage of the schedule has a
+ * time there). */
+struct btc_plan_schedule {
+	struct btc_schedule s;
+	bool baseline;             /* every stage on one PU */
+	bool predicted;
+};
+
+/* "big:0-2 gpu:3-6": the schedule's chunks as PU:FIRST-LAST (0-based,
+ * inclusive; PU:STAGE for one stage), space-separated. Caller frees. */
+char *btc_plan_schedule_label(const struct btc_schedule *s,
+			      const struct btc_device *dev);
 
 struct btc_plan_options {
 	enum btc_mode mode;               /* which table mode to schedule on */
@@ -43,6 +57,13 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      struct btc_sched_problem *p, double *time_buf,
 		      const char **name_buf, struct btc_diag *d);
 
+/* T_max in ms of schedule s predicted by the table's `mode`
+ * (btc_sched_tmax_ms over btc_plan_problem); NAN when the table has no
+ * such mode or lacks a time the schedule needs. Reports nothing. */
+double btc_plan_tmax_ms(const struct btc_app *app, const struct btc_device *dev,
+			const struct btc_table *t, enum btc_mode mode,
+			const struct btc_schedule *s);
+
 /* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
  * stage indices, chunks in stage order covering every stage once, each PU
  * at most once, every stage with a kernel for its PU). Reports problems
@@ -53,11 +74,13 @@ bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 
 /* Plans a build. `t` may be NULL when specs are given. On success stores a
  * new array of schedules (free with free()) and a provenance text for
- * schedule.yaml (free with free()). */
+ * schedule.yaml (YAML lines: table, origin; free with free()). Schedules
+ * are the --chunks specs in order, or the optimizer's candidates in rank
+ * order, then the baselines in PU order. */
 bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 	      const struct btc_table *t, const char *table_path,
 	      const struct btc_plan_options *opt,
-	      struct btc_gen_schedule **out, int *n_out, char **provenance,
+	      struct btc_plan_schedule **out, int *n_out, char **provenance,
 	      struct btc_diag *d);
 
 #endif

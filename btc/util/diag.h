@@ -1,6 +1,6 @@
 /* Diagnostics: user errors as `file:line:col: error: message`, counted,
- * reported all at once; internal bugs through btc_panic.
- * (STYLE.md lessons 8 and 9.) */
+ * reported all at once; internal bugs through btc_panic
+ * (docs/conventions.md, "Errors and diagnostics"). */
 #ifndef BTC_DIAG_H
 #define BTC_DIAG_H
 
@@ -8,18 +8,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Status codes of btc-core functions, defined once (X-macro). */
+/* Status codes of btc-core functions that return one (the optimizer's
+ * solvers), defined once with their text (X-macro); btc_strerror() gives
+ * the text. Most functions report through struct btc_diag and return
+ * bool instead. */
 #define BTC_STATUS_LIST(X)                                        \
 	X(BTC_OK, "success")                                      \
-	X(BTC_ERR_NOMEM, "out of memory")                         \
-	X(BTC_ERR_IO, "input/output error")                       \
-	X(BTC_ERR_SYNTAX, "syntax error")                         \
-	X(BTC_ERR_SCHEMA, "invalid description")                  \
 	X(BTC_ERR_TABLE, "invalid profiling table")               \
-	X(BTC_ERR_EXPR, "invalid expression")                     \
 	X(BTC_ERR_UNSAT, "no schedule satisfies the constraints") \
 	X(BTC_ERR_LIMIT, "problem too large")                     \
-	X(BTC_ERR_TOOL, "external tool failed")                   \
 	X(BTC_ERR_USAGE, "invalid usage")
 
 enum btc_status {

@@ -68,3 +68,8 @@ const char *btc_template_dir(void)
 	snprintf(dir, sizeof(dir), "%s/templates", btc_source_root());
 	return dir;
 }
+
+char *btc_template_path(const char *name)
+{
+	return btc_xasprintf("%s/%s", btc_template_dir(), name);
+}

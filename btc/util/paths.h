@@ -16,4 +16,9 @@ const char *btc_device_dir(void);
 /* $BTC_TEMPLATE_DIR, or the source tree's templates/. */
 const char *btc_template_dir(void);
 
+/* The template file `name` (e.g. "profiler.c.in") in btc_template_dir():
+ * a new string (caller frees). The generators read templates through it,
+ * and whatever hashes a template (the profiling cache key) must too. */
+char *btc_template_path(const char *name);
+
 #endif

@@ -1,4 +1,4 @@
-#include "gen/out.h"
+#include "util/out.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,7 @@
 /* The output context every generator writes through: text accumulates in
- * memory and reaches the file system once, at the end (STYLE.md 2 and 4). */
+ * memory and reaches the file system once, at the end (docs/conventions.md,
+ * "Generated code"). Also used for any text built in pieces (the plan's
+ * provenance, reports). */
 #ifndef BTC_OUT_H
 #define BTC_OUT_H
 

@@ -1,0 +1,48 @@
+/* `btc gen APP.yaml --device DEV [--table T | --chunks SPEC...]` (also
+ * `btc APP.yaml ...`): plan the schedules, generate the project, and with
+ * --build build it. */
+#include <stdlib.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "driver/job.h"
+#include "driver/project.h"
+#include "front/table.h"
+
+int btc_cmd_gen(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_cli_load_app(o, &d);
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	struct btc_table *t = NULL;
+	struct btc_plan_schedule *scheds = NULL;
+	int n_scheds = 0, n_shaders = 0;
+	char *provenance = NULL, *dir = NULL;
+	bool built;
+	if (app && dev && o->table)
+		t = btc_table_load(o->table, NULL, app, dev, (enum btc_mode)o->mode, &d);
+	if (!app || !dev || (o->table && !t))
+		goto out;
+	struct btc_plan_options po;
+	btc_cli_plan_options(o, &po);
+	if (!btc_plan(app, dev, t, o->table, &po, &scheds, &n_scheds, &provenance, &d))
+		goto out;
+	dir = o->output ? btc_xstrdup(o->output) : btc_job_default_dir(app, dev);
+	if (!btc_project_make(app, dev, scheds, n_scheds, provenance, dir, false, &built,
+			      &n_shaders, &d))
+		goto out;
+	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
+	       n_scheds == 1 ? "" : "s", scheds[0].baseline ? "baselines" : "candidates + baselines",
+	       n_shaders, n_shaders == 1 ? "" : "s");
+	if (o->build)
+		btc_job_build(dir, dev, &built, &d);
+out:
+	free(dir);
+	free(scheds);
+	free(provenance);
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
+	return d.errors ? 1 : 0;
+}

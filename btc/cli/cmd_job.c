@@ -1,0 +1,70 @@
+/* The commands that run on this machine: `btc profile` (BT-Profiler) and
+ * `btc tune`, the main job (also `btc APP.yaml --run`). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btc_config.h"
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "driver/job.h"
+#include "front/table.h"
+
+/* Copies the profiling table to path (--output of btc profile). */
+static void write_table(struct btc_table *t, const struct btc_app *app,
+			const struct btc_device *dev, const char *path, struct btc_diag *d)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
+		return;
+	}
+	t->btc_version = btc_xstrdup(BTC_VERSION);
+	btc_table_write(t, app, dev, f);
+	if (fclose(f))
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
+}
+
+int btc_cmd_profile(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_cli_load_app(o, &d);
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	if (app && dev) {
+		struct btc_job_options jo;
+		btc_cli_job_options(o, &jo);
+		jo.out_dir = NULL; /* -o is the table's copy; the project goes to the default */
+		struct btc_table *t = NULL;
+		char *path = NULL;
+		if (btc_job_profile(app, dev, &jo, &t, &path, &d)) {
+			printf("profiling table: %s\n", path);
+			if (o->output)
+				write_table(t, app, dev, o->output, &d);
+		}
+		btc_table_free(t);
+		free(path);
+	}
+	btc_device_free(dev);
+	btc_app_free(app);
+	return d.errors ? 1 : 0;
+}
+
+int btc_cmd_tune(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_cli_load_app(o, &d);
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	int status = 1;
+	if (app && dev) {
+		struct btc_job_options jo;
+		btc_cli_job_options(o, &jo);
+		status = btc_job_main(app, dev, &jo, &d);
+		if (!status && d.errors)
+			status = 1;
+	}
+	btc_device_free(dev);
+	btc_app_free(app);
+	return status;
+}

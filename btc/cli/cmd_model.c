@@ -1,0 +1,93 @@
+/* The model commands: `btc check`, `btc devices`, `btc device`,
+ * `btc header`. */
+#include <stdlib.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/print.h"
+#include "front/table.h"
+#include "gen/gen.h"
+#include "util/paths.h"
+
+int btc_cmd_check(const struct btc_cli_options *o)
+{
+	if (o->table && !o->device) {
+		fputs("btc: --table needs --device\n", stderr);
+		btc_cli_command_usage(BTC_CMD_CHECK, stderr);
+		return 2;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_cli_load_app(o, &d);
+	struct btc_device *dev = o->device ? btc_cli_load_device(o->device, o, &d) : NULL;
+	struct btc_table *t = NULL;
+	if (app && dev && o->table)
+		t = btc_table_load(o->table, NULL, app, dev, (enum btc_mode)o->mode, &d);
+	if (app)
+		btc_cli_print_app(app, stdout);
+	if (dev)
+		btc_cli_print_device(dev, stdout);
+	if (app && dev) {
+		for (int s = 0; s < app->n_stages; s++) {
+			bool any = false;
+			for (int p = 0; p < dev->n_pus; p++)
+				any |= btc_stage_has(&app->stages[s], dev->pus[p].kind);
+			if (!any)
+				btc_error(&d, app->stages[s].loc,
+					  "stage '%s' has no kernel for any PU of device '%s'",
+					  app->stages[s].name, dev->name);
+		}
+	}
+	if (t)
+		btc_cli_print_table(t, app, dev, stdout);
+	if (d.errors)
+		fprintf(stderr, "btc: %d error%s\n", d.errors, d.errors == 1 ? "" : "s");
+	else
+		puts("ok");
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
+	return d.errors ? 1 : 0;
+}
+
+int btc_cmd_devices(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	return btc_device_list(btc_device_dir(), stdout, &d) ? 1 : 0;
+}
+
+int btc_cmd_device(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_device *dev = btc_cli_load_device(o->positional[0], o, &d);
+	if (!dev)
+		return 1;
+	btc_device_write_yaml(dev, stdout);
+	btc_device_free(dev);
+	return 0;
+}
+
+int btc_cmd_header(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_cli_load_app(o, &d);
+	if (!app)
+		return 1;
+	struct btc_out out;
+	btc_out_init(&out);
+	if (o->glsl)
+		btc_gen_layout_glsl(&out, app);
+	else
+		btc_gen_task_header(&out, app);
+	bool ok = true;
+	if (o->output)
+		ok = btc_out_write_file(&out, o->output, &d);
+	else
+		fputs(out.buf, stdout);
+	btc_out_free(&out);
+	btc_app_free(app);
+	return ok ? 0 : 1;
+}

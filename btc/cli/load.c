@@ -1,0 +1,54 @@
+#include "cli/load.h"
+
+#include "util/paths.h"
+
+struct btc_app *btc_cli_load_app(const struct btc_cli_options *o, struct btc_diag *d)
+{
+	return btc_app_load(o->positional[0], NULL, o->defines.v, o->defines.n, d);
+}
+
+struct btc_device *btc_cli_load_device(const char *name, const struct btc_cli_options *o,
+				       struct btc_diag *d)
+{
+	struct btc_device *dev = btc_device_load(name, btc_device_dir(), NULL, d);
+	if (dev && o->cpu_groups > 1 && !btc_device_split_cpus(dev, o->cpu_groups, d)) {
+		btc_device_free(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_options *po)
+{
+	btc_plan_options_init(po);
+	po->mode = (enum btc_mode)o->mode;
+	po->gpu = btc_cli_gpu_name(o);
+	if (o->top_k)
+		po->sched.top_k = o->top_k;
+	if (o->objective >= 0)
+		po->sched.objective = (enum btc_sched_objective)o->objective;
+	for (int i = 0; i < o->chunks.n; i++)
+		po->specs[po->n_specs++] = o->chunks.v[i];
+}
+
+void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options *jo)
+{
+	btc_job_options_init(jo);
+	btc_cli_plan_options(o, &jo->plan);
+	jo->out_dir = o->output;
+	jo->table = o->table;
+	jo->reprofile = o->reprofile;
+	jo->cache_dir = o->cache;
+	jo->input = o->input;
+	jo->report = o->report;
+	jo->keep_going = o->keep_going;
+	if (o->tasks)
+		jo->final_tasks = o->tasks;
+	if (o->max_reps)
+		jo->profile_max_reps = o->max_reps;
+	if (o->tune_tasks)
+		jo->tune.tasks = o->tune_tasks;
+	if (o->no_race)
+		jo->tune.rounds = 1; /* every schedule measured alike */
+	jo->tune.seed = o->seed;
+}

@@ -1,0 +1,29 @@
+/* From parsed options to btc-core: loading the app and the device the
+ * options name, and filling btc-core's option structs. */
+#ifndef BTC_CLI_LOAD_H
+#define BTC_CLI_LOAD_H
+
+#include "cli/options.h"
+#include "driver/job.h"
+#include "front/app.h"
+#include "front/device.h"
+#include "sched/plan.h"
+
+/* The app of the first positional argument, with the -D overrides.
+ * Reports and returns NULL on failure. */
+struct btc_app *btc_cli_load_app(const struct btc_cli_options *o, struct btc_diag *d);
+
+/* The device `name` (library name, YAML file or "host"), its CPU clusters
+ * split by --cpu-groups. Reports and returns NULL on failure. */
+struct btc_device *btc_cli_load_device(const char *name, const struct btc_cli_options *o,
+				       struct btc_diag *d);
+
+/* Plan options from --mode, --gpu, --top, --objective, --chunks. */
+void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_options *po);
+
+/* Main-job options: the plan options and --output, --table, --cache,
+ * --input, --report, --reprofile, --tasks, --max-reps, --tune-tasks,
+ * --no-race, --keep-going, --seed. */
+void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options *jo);
+
+#endif

@@ -1,0 +1,450 @@
+/* The option table and its parser (cli/options.h). */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/table.h"
+#include "sched/optimizer.h"
+#include "sched/plan.h"
+
+enum kind {
+	KIND_FLAG,      /* bool */
+	KIND_STRING,    /* const char * */
+	KIND_INT,       /* int in min..max */
+	KIND_UINT,      /* unsigned in min..max */
+	KIND_ENUM,      /* int: index of the value in enum_name(0, 1, ...) */
+	KIND_LIST,      /* struct btc_cli_list, at most max values */
+	KIND_DEFINE,    /* struct btc_cli_defines: NAME=INTEGER */
+};
+
+struct row {
+	enum btc_cli_opt id;
+	const char *name;       /* long name, without "--" */
+	char short_name;        /* or 0 */
+	enum kind kind;
+	size_t offset;          /* of the field in struct btc_cli_options */
+	unsigned cmds;          /* BTC_CMD_BIT mask of the subcommands taking it */
+	const char *arg;        /* the value's name in --help (NULL: generated) */
+	const char *help;       /* '\n' continues on the next line */
+	long long min, max;     /* KIND_INT, KIND_UINT: range; KIND_LIST: max count */
+	const char *(*enum_name)(int i); /* KIND_ENUM: NULL past the last */
+};
+
+#define F(field) offsetof(struct btc_cli_options, field)
+#define C(cmd) BTC_CMD_BIT(BTC_CMD_##cmd)
+
+static const char *mode_name(int i)
+{
+	return i >= 0 && i < BTC_N_MODES ? btc_mode_name((enum btc_mode)i) : NULL;
+}
+
+static const char *objective_name(int i)
+{
+	return i >= 0 && i <= BTC_SCHED_LATENCY
+		       ? btc_sched_objective_name((enum btc_sched_objective)i) : NULL;
+}
+
+static const char *gpu_name(int i)
+{
+	static const char *const names[] = {"cuda", "vulkan", NULL};
+	return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
+static const char *solver_name(int i)
+{
+	static const char *const names[] = {"z3", "exhaustive", NULL};
+	return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
+static const char *format_name(int i)
+{
+	static const char *const names[] = {"text", "json", NULL};
+	return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
+#define MODEL (C(CHECK) | C(GEN) | C(SCHEDULE) | C(PROFILE) | C(TUNE))
+
+/* Row constructors: option id, long name, short name, field, subcommands,
+ * value name, help, and the kind's range, maximum count or names. */
+#define ROW(id_, name_, short_, kind_, field, cmds_, arg_, help_, min_, max_, names_)     \
+	{.id = BTC_OPT_##id_, .name = name_, .short_name = short_, .kind = KIND_##kind_,      \
+	 .offset = F(field), .cmds = cmds_, .arg = arg_, .help = help_, .min = min_,          \
+	 .max = max_, .enum_name = names_}
+#define FLAG(id, name, field, cmds, help) ROW(id, name, 0, FLAG, field, cmds, NULL, help, 0, 0, NULL)
+#define STRING(id, name, short_, field, cmds, arg, help) \
+	ROW(id, name, short_, STRING, field, cmds, arg, help, 0, 0, NULL)
+#define INT(id, name, field, cmds, arg, help, lo, hi) \
+	ROW(id, name, 0, INT, field, cmds, arg, help, lo, hi, NULL)
+#define ENUM(id, name, field, cmds, help, names) \
+	ROW(id, name, 0, ENUM, field, cmds, NULL, help, 0, 0, names)
+#define LIST(id, name, field, cmds, arg, help, n) \
+	ROW(id, name, 0, LIST, field, cmds, arg, help, 0, n, NULL)
+
+static const struct row rows[] = {
+	STRING(DEVICE, "device", 0, device, MODEL, "DEV",
+	       "device name from the library, a YAML file, or 'host'"),
+	INT(CPU_GROUPS, "cpu-groups", cpu_groups, MODEL | C(DEVICE), "N",
+	    "split each CPU cluster into N PUs of consecutive cores", 1, 64),
+	STRING(TABLE, "table", 0, table, C(CHECK) | C(GEN) | C(SCHEDULE) | C(TUNE), "FILE",
+	       "profiling table (btc CSV or the reference layout)"),
+	ENUM(MODE, "mode", mode, C(CHECK) | C(GEN) | C(SCHEDULE) | C(TUNE),
+	     "the table's mode to read and schedule on (default\ninterference)", mode_name),
+	ROW(DEFINE, NULL, 'D', DEFINE, defines, MODEL | C(HEADER), "NAME=VALUE",
+	    "override an app param (an integer)", 0, BTC_CLI_MAX_DEFINES, NULL),
+	STRING(OUTPUT, "output", 'o', output, C(HEADER), "FILE", "write to FILE instead of stdout"),
+	STRING(OUTPUT, "output", 'o', output, C(GEN) | C(TUNE), "DIR",
+	       "project directory (default build/btc/APP-DEV)"),
+	STRING(OUTPUT, "output", 'o', output, C(PROFILE), "FILE",
+	       "also write the profiling table to FILE"),
+	FLAG(GLSL, "glsl", glsl, C(HEADER), "write the GLSL layout (APP_layout.glsl) instead"),
+	LIST(CHUNKS, "chunks", chunks, C(GEN) | C(TUNE), "SPEC",
+	     "a schedule to build, e.g. big:0-2,gpu:3-6 (0-based\ninclusive stage ranges; "
+	     "repeat for several)", BTC_PLAN_MAX_SPECS),
+	INT(TOP, "top", top_k, C(GEN) | C(SCHEDULE) | C(TUNE), "K",
+	    "candidates from the optimizer (default 20)", 1, 1000),
+	ENUM(OBJECTIVE, "objective", objective, C(GEN) | C(SCHEDULE) | C(TUNE),
+	     "bt (default): lowest T_max among schedules with\ngapness <= G* + (1-U) T_max; "
+	     "gapness: lowest\ngapness; latency: lowest T_max", objective_name),
+	INT(MIN_UTIL, "min-util", min_util, C(SCHEDULE), "U", "U of bt, in percent (default 50)",
+	    0, 100),
+	LIST(FORBID, "forbid", forbid, C(SCHEDULE), "PU", "the PU runs nothing (repeatable)",
+	     BTC_CLI_MAX_LIST),
+	LIST(PIN, "pin", pin, C(SCHEDULE), "STAGE=PU",
+	     "put a stage (name or 0-based index) on a PU\n(repeatable)", BTC_CLI_MAX_LIST),
+	INT(MAX_CHUNKS, "max-chunks", max_chunks, C(SCHEDULE), "N", "at most N chunks", 1,
+	    BTC_SCHED_MAX_PUS),
+	INT(TIME_BUDGET, "time-budget", time_budget_ms, C(SCHEDULE), "MS",
+	    "stop after MS ms with the best found so far\n(flagged not optimal)", 1, INT_MAX),
+	ENUM(GPU, "gpu", gpu, C(GEN) | C(SCHEDULE) | C(PROFILE) | C(TUNE),
+	     "the GPU API when the device has both", gpu_name),
+	ENUM(SOLVER, "solver", solver, C(SCHEDULE),
+	     "z3 (default); exhaustive: small problems only", solver_name),
+	ENUM(FORMAT, "format", format, C(SCHEDULE), "output format (default text)", format_name),
+	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),
+	FLAG(BUILD, "build", build, C(GEN), "also configure and build the project (meson, ninja)"),
+	FLAG(RUN, "run", run, C(GEN) | C(TUNE),
+	     "the main job (= btc tune): profile (or cached table),\nschedule, generate, "
+	     "build, tune, run the winner verified"),
+	STRING(REPORT, "report", 0, report, C(TUNE), "FILE", "write the report JSON"),
+	INT(TASKS, "tasks", tasks, C(TUNE), "N", "tasks of the final run (default 64)", 2,
+	    1000000),
+	STRING(INPUT, "input", 0, input, C(PROFILE) | C(TUNE), "PATH",
+	       "the pipeline's input (default: the app's)"),
+	FLAG(REPROFILE, "reprofile", reprofile, C(PROFILE) | C(TUNE),
+	     "ignore the cached profiling table"),
+	INT(MAX_REPS, "max-reps", max_reps, C(PROFILE) | C(TUNE), "N",
+	    "profiler repetition cap (default 30)", 2, 1000000),
+	INT(TUNE_TASKS, "tune-tasks", tune_tasks, C(TUNE), "N",
+	    "tuning: measured tasks in the first round (default 12)", 2, 1000000),
+	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
+	     "tuning: measure every schedule once, none eliminated"),
+	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE), "go on past a failed schedule or check"),
+	ROW(SEED, "seed", 0, UINT, seed, C(TUNE), "N", "tuning: random seed (default 0)", 0,
+	    UINT32_MAX, NULL),
+	STRING(CACHE, "cache", 0, cache, C(PROFILE) | C(TUNE), "DIR",
+	       "profiling tables cache (default build/btc/cache)"),
+	STRING(CSV, "csv", 0, csv, C(REPORT), "FILE", "also write one line per report as CSV"),
+	STRING(CANDIDATES, "candidates", 0, candidates, C(REPORT), "FILE",
+	       "write every schedule of every report as CSV"),
+};
+#define N_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
+
+static const char *spelling(const struct row *r, char *buf, size_t size);
+
+/* Pairs of options that cannot be given together, and why. */
+static const struct {
+	enum btc_cli_opt a, b;
+	const char *why;
+} conflicts[] = {
+	{BTC_OPT_TABLE, BTC_OPT_REPROFILE, "a given table is not profiled"},
+	{BTC_OPT_CHUNKS, BTC_OPT_TOP, "--chunks schedules are not ranked"},
+	{BTC_OPT_CHUNKS, BTC_OPT_OBJECTIVE, "--chunks schedules are not ranked"},
+};
+
+const char *btc_cli_opt_spelling(enum btc_cli_opt id)
+{
+	static char buf[40];
+	for (int i = 0; i < N_ROWS; i++)
+		if (rows[i].id == id)
+			return spelling(&rows[i], buf, sizeof(buf));
+	return "?";
+}
+
+const char *btc_cli_gpu_name(const struct btc_cli_options *o)
+{
+	return o->gpu >= 0 ? gpu_name(o->gpu) : NULL;
+}
+
+/* "a, b or c" into buf. */
+static const char *enum_names(const struct row *r, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; r->enum_name(i); i++) {
+		const char *sep = i == 0 ? "" : r->enum_name(i + 1) ? ", " : " or ";
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s", sep,
+					r->enum_name(i));
+	}
+	return buf;
+}
+
+/* "--name" or "-c" as the user may spell the row. */
+static const char *spelling(const struct row *r, char *buf, size_t size)
+{
+	if (r->name)
+		snprintf(buf, size, "--%s", r->name);
+	else
+		snprintf(buf, size, "-%c", r->short_name);
+	return buf;
+}
+
+/* Parses a base-10 integer, all of s, into *v; false on anything else. */
+static bool parse_ll(const char *s, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return *s && !*end && !errno;
+}
+
+static int set_value(const struct row *r, const char *opt, char *value,
+		     struct btc_cli_options *o)
+{
+	char *field = (char *)o + r->offset;
+	long long v;
+	switch (r->kind) {
+	case KIND_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case KIND_STRING:
+		*(const char **)field = value;
+		return 0;
+	case KIND_INT:
+	case KIND_UINT:
+		if (!parse_ll(value, &v) || v < r->min || v > r->max) {
+			fprintf(stderr, "btc: %s must be %lld..%lld, not '%s'\n", opt, r->min,
+				r->max, value);
+			return 2;
+		}
+		if (r->kind == KIND_INT)
+			*(int *)field = (int)v;
+		else
+			*(unsigned *)field = (unsigned)v;
+		return 0;
+	case KIND_ENUM:
+		for (int i = 0; r->enum_name(i); i++)
+			if (!strcmp(value, r->enum_name(i))) {
+				*(int *)field = i;
+				return 0;
+			}
+		char names[256];
+		fprintf(stderr, "btc: %s must be %s, not '%s'\n", opt,
+			enum_names(r, names, sizeof(names)), value);
+		return 2;
+	case KIND_LIST: {
+		struct btc_cli_list *l = (struct btc_cli_list *)field;
+		if (l->n == r->max) {
+			fprintf(stderr, "btc: at most %lld %s\n", r->max, opt);
+			return 2;
+		}
+		l->v[l->n++] = value;
+		return 0;
+	}
+	case KIND_DEFINE: {
+		struct btc_cli_defines *l = (struct btc_cli_defines *)field;
+		char *eq = strchr(value, '=');
+		if (!eq || eq == value) {
+			fprintf(stderr, "btc: -D expects NAME=VALUE, not '%s'\n", value);
+			return 2;
+		}
+		if (!parse_ll(eq + 1, &v)) {
+			fprintf(stderr, "btc: -D %.*s: '%s' is not an integer\n", (int)(eq - value),
+				value, eq + 1);
+			return 2;
+		}
+		if (l->n == r->max) {
+			fprintf(stderr, "btc: at most %lld -D\n", r->max);
+			return 2;
+		}
+		*eq = '\0';
+		l->v[l->n++] = (struct btc_param_override){value, (int64_t)v};
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* The row of an option spelt `name` (long, without "--") or `short_name`
+ * for cmd; *other: whether some other subcommand takes it. */
+static const struct row *find_row(enum btc_cli_cmd cmd, const char *name, size_t len,
+				  char short_name, bool *other)
+{
+	*other = false;
+	for (int i = 0; i < N_ROWS; i++) {
+		const struct row *r = &rows[i];
+		bool match = name ? r->name && strlen(r->name) == len && !strncmp(r->name, name, len)
+				  : r->short_name == short_name;
+		if (!match)
+			continue;
+		if (r->cmds & BTC_CMD_BIT(cmd))
+			return r;
+		*other = true;
+	}
+	return NULL;
+}
+
+static void init(struct btc_cli_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = BTC_MODE_INTERFERENCE;
+	o->objective = -1;
+	o->gpu = -1;
+	o->solver = 0;
+	o->format = 0;
+}
+
+int btc_cli_parse(enum btc_cli_cmd cmd, const char *cmd_name, int argc, char **argv,
+		  int first, struct btc_cli_options *o)
+{
+	init(o);
+	bool options_end = false;
+	for (int i = first; i < argc; i++) {
+		char *a = argv[i];
+		if (options_end || a[0] != '-' || a[1] == '\0') {
+			if (o->n_positional == BTC_CLI_MAX_POSITIONAL) {
+				fprintf(stderr, "btc: too many arguments\n");
+				return 2;
+			}
+			o->positional[o->n_positional++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			options_end = true;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return -1;
+		bool is_long = a[1] == '-';
+		const char *name = is_long ? a + 2 : NULL;
+		char *eq = is_long ? strchr(a, '=') : NULL;
+		size_t len = is_long ? (eq ? (size_t)(eq - name) : strlen(name)) : 0;
+		bool other;
+		const struct row *r = find_row(cmd, name, len, is_long ? 0 : a[1], &other);
+		char opt[80];
+		if (is_long)
+			snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
+		else
+			snprintf(opt, sizeof(opt), "-%c", a[1]);
+		if (!r) {
+			if (other)
+				fprintf(stderr, "btc: %s is not an option of '%s' (see %s --help)\n",
+					opt, cmd_name, cmd_name);
+			else
+				fprintf(stderr, "btc: unknown option '%s' (see %s --help)\n",
+					is_long ? opt : a, cmd_name);
+			return 2;
+		}
+		spelling(r, opt, sizeof(opt));
+		char *value = NULL;
+		if (r->kind == KIND_FLAG) {
+			if (eq || (!is_long && a[2])) {
+				fprintf(stderr, "btc: %s takes no value\n", opt);
+				return 2;
+			}
+		} else if (eq) {
+			value = eq + 1;
+		} else if (!is_long && a[2]) {
+			value = a + 2;
+		} else if (i + 1 < argc) {
+			value = argv[++i];
+		} else {
+			fprintf(stderr, "btc: %s needs a value\n", opt);
+			return 2;
+		}
+		int rc = set_value(r, opt, value, o);
+		if (rc)
+			return rc;
+		o->given |= UINT64_C(1) << r->id;
+	}
+	for (size_t k = 0; k < sizeof(conflicts) / sizeof(conflicts[0]); k++)
+		if (btc_cli_given(o, conflicts[k].a) && btc_cli_given(o, conflicts[k].b)) {
+			char a[40];
+			snprintf(a, sizeof(a), "%s", btc_cli_opt_spelling(conflicts[k].a));
+			const char *b = btc_cli_opt_spelling(conflicts[k].b);
+			fprintf(stderr, "btc: %s and %s cannot be given together (%s)\n", a, b,
+				conflicts[k].why);
+			return 2;
+		}
+	return 0;
+}
+
+/* "-o, --output DIR", "--mode isolated|interference": the row as --help
+ * shows it. */
+static const char *head_of(const struct row *r, char *head, size_t size)
+{
+	char names[64], arg[160] = "";
+	if (r->kind == KIND_ENUM) {
+		size_t len = 0;
+		for (int k = 0; r->enum_name(k); k++)
+			len += (size_t)snprintf(arg + len, len < sizeof(arg) ? sizeof(arg) - len : 0,
+						"%s%s", k ? "|" : "", r->enum_name(k));
+	} else if (r->arg) {
+		snprintf(arg, sizeof(arg), "%s", r->arg);
+	}
+	if (r->short_name && r->name)
+		snprintf(names, sizeof(names), "-%c, --%s", r->short_name, r->name);
+	else
+		spelling(r, names, sizeof(names));
+	snprintf(head, size, "%s%s%s", names, *arg ? " " : "", arg);
+	return head;
+}
+
+void btc_cli_print_options(enum btc_cli_cmd cmd, FILE *out)
+{
+	for (int i = 0; i < N_ROWS; i++) {
+		const struct row *r = &rows[i];
+		if (!(r->cmds & BTC_CMD_BIT(cmd)))
+			continue;
+		char head[256];
+		head_of(r, head, sizeof(head));
+		fprintf(out, "  %-20s", head);
+		if (strlen(head) > 19)
+			fprintf(out, "\n  %-20s", "");
+		for (const char *h = r->help; *h; h++) {
+			fputc(*h, out);
+			if (*h == '\n')
+				fprintf(out, "  %-20s", "");
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  %-20s%s\n", "-h, --help", "this help");
+}
+
+void btc_cli_print_option_index(const char *const cmd_names[BTC_CLI_N_CMDS], FILE *out)
+{
+	for (int i = 0; i < N_ROWS; i++) {
+		const struct row *r = &rows[i];
+		unsigned cmds = 0;
+		bool first = true;
+		for (int k = 0; k < N_ROWS; k++) {
+			if (rows[k].id != r->id)
+				continue;
+			first &= k >= i;
+			cmds |= rows[k].cmds;
+		}
+		if (!first)
+			continue; /* listed with its first row */
+		char head[256];
+		head_of(r, head, sizeof(head));
+		fprintf(out, "  %-20s", head);
+		if (strlen(head) > 19)
+			fprintf(out, "\n  %-20s", "");
+		for (int c = 0; c < BTC_CLI_N_CMDS; c++)
+			if (cmds & BTC_CMD_BIT(c))
+				fprintf(out, " %s", cmd_names[c]);
+		fputc('\n', out);
+	}
+}

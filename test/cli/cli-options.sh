@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The command line's own tests (after libxkbcommon's
+# test/tool-option-parsing.py): run build/btc/btc with good and bad options
+# and check the exit status (0 ok, 1 input error, 2 usage error) and the
+# message. Usage: cli-options.sh BTC SOURCE_ROOT WORK_DIR
+set -uo pipefail
+btc=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+cd "$src" || exit 1
+
+app=apps/octree.yaml
+dev=pixel7a
+table=data/profiles/pixel7a/octree/interference.csv
+vecadd=examples/vecadd/vecadd.yaml
+testbox=test/gen/data/testbox.yaml
+printf 'app: [unclosed\n' > "$work/bad.yaml"
+
+n=0 failed=0
+
+# expect RC PATTERN ARGS...: btc ARGS exits RC and its output (stdout and
+# stderr) contains PATTERN (a fixed string; "" matches anything).
+expect() {
+	local want=$1 pat=$2 out rc
+	shift 2
+	n=$((n + 1))
+	out=$("$btc" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
+		echo "FAIL $n: btc $* -> exit $rc (want $want), output:"
+		sed 's/^/    /' <<<"$out" | head -20
+		echo "    (want the text: $pat)"
+		failed=$((failed + 1))
+	fi
+}
+
+# lacks PATTERN ARGS...: btc ARGS exits 0 and its output lacks PATTERN.
+lacks() {
+	local pat=$1 out rc
+	shift
+	n=$((n + 1))
+	out=$("$btc" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" != 0 ] || grep -qF -- "$pat" <<<"$out"; then
+		echo "FAIL $n: btc $* -> exit $rc, should not mention: $pat"
+		failed=$((failed + 1))
+	fi
+}
+
+# ---- every integer option: bad value, out of range, overflow -> 2 -------
+expect 2 "btc: --top must be 1..1000, not 'x'" schedule $app --device $dev --table $table --top x
+expect 2 "btc: --top must be 1..1000, not '0'" gen $app --device $dev --top 0
+expect 2 "btc: --top must be 1..1000, not '1001'" schedule $app --device $dev --table $table --top 1001
+expect 2 "btc: --top must be 1..1000, not '1001'" gen $app --device $dev --top 1001
+expect 2 "btc: --top must be 1..1000, not '99999999999999999999'" gen $app --device $dev --top 99999999999999999999
+expect 2 "btc: --top must be 1..1000, not '5x'" $app --device $dev --top 5x
+expect 2 "btc: --tune-tasks must be 2..1000000, not 'x'" tune $app --device host --tune-tasks x
+expect 2 "btc: --tasks must be 2..1000000, not '1'" tune $app --device host --tasks 1
+expect 2 "btc: --max-reps must be 2..1000000, not 'abc'" tune $app --device host --max-reps abc
+expect 2 "btc: --max-reps must be 2..1000000, not '0'" profile $app --device host --max-reps 0
+expect 2 "btc: --seed must be 0..4294967295, not '-1'" tune $app --device host --seed -1
+expect 2 "btc: --seed must be 0..4294967295, not '4294967296'" tune $app --device host --seed 4294967296
+expect 2 "btc: --cpu-groups must be 1..64, not '0'" gen $app --device $dev --cpu-groups 0
+expect 2 "btc: --cpu-groups must be 1..64, not '65'" device host --cpu-groups 65
+expect 2 "btc: --min-util must be 0..100, not '101'" schedule $app --device $dev --table $table --min-util 101
+expect 2 "btc: --max-chunks must be 1..32, not '0'" schedule $app --device $dev --table $table --max-chunks 0
+expect 2 "btc: --time-budget must be 1..2147483647, not '0'" schedule $app --device $dev --table $table --time-budget 0
+expect 2 "btc: --tasks must be 2..1000000, not ''" $app --device host --run --tasks=
+
+# ---- every enum option ---------------------------------------------------
+expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" gen $app --device $dev --objective foo
+expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" schedule $app --device $dev --table $table --objective foo
+expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" tune $app --device host --objective foo
+expect 2 "btc: --mode must be isolated or interference, not 'foo'" check $app --mode foo
+expect 2 "btc: --format must be text or json, not 'xml'" schedule $app --device $dev --table $table --format xml
+expect 2 "btc: --solver must be z3 or exhaustive, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
+expect 2 "btc: --gpu must be cuda or vulkan, not 'opencl'" gen $app --device $dev --gpu opencl
+
+# ---- -D, values, flags -----------------------------------------------------
+expect 2 "btc: -D expects NAME=VALUE, not 'max_points'" check $app -D max_points
+expect 2 "btc: -D max_points: 'abc' is not an integer" check $app -D max_points=abc
+expect 2 "btc: -D max_points: '99999999999999999999' is not an integer" header $app -D max_points=99999999999999999999
+expect 2 "btc: --top needs a value" schedule $app --device $dev --table $table --top
+expect 2 "btc: --build takes no value" gen $app --device $dev --build=yes
+expect 2 "btc: at most 32 --chunks" gen $vecadd --device $testbox $(for i in $(seq 33); do echo --chunks big:0-2; done)
+
+# ---- unknown, misplaced and conflicting options -------------------------
+expect 2 "btc: unknown option '--bogus' (see btc gen --help)" gen $app --device $dev --bogus
+expect 2 "btc: unknown option '-x'" schedule $app --device $dev --table $table -x
+expect 2 "btc: --glsl is not an option of 'btc schedule'" schedule $app --device $dev --table $table --glsl
+expect 2 "btc: --device is not an option of 'btc header'" header $app --device $dev
+expect 2 "btc: --build is not an option of 'btc tune'" $app --device host --run --build
+expect 2 "btc: --reprofile is not an option of 'btc gen'" $app --device $dev --reprofile
+expect 2 "btc: --table and --reprofile cannot be given together" tune $app --device host --table $table --reprofile
+expect 2 "btc: --chunks and --top cannot be given together" gen $vecadd --device $testbox --chunks big:0-2 --top 3
+expect 2 "btc: unknown command 'frobnicate'" frobnicate
+expect 2 "usage: btc <command>"
+
+# ---- missing arguments and required options -------------------------------
+expect 2 "btc: missing argument" gen --device $dev
+expect 2 "btc: too many arguments" devices extra
+expect 2 "btc: too many arguments" check $app $app
+expect 2 "btc: 'btc schedule' needs --table" schedule $app --device $dev
+expect 2 "btc: 'btc gen' needs --device" gen $app
+expect 2 "btc: 'btc profile' needs --device" profile $app
+expect 2 "btc: --table needs --device" check $app --table $table
+expect 2 "btc: missing argument" report
+
+# ---- --help: exit 0, exactly the command's options ------------------------
+expect 0 "--cache DIR" --help
+expect 0 "commands:" --help
+expect 0 "btc " --version
+expect 0 "--mode isolated|interference" check --help
+expect 0 "-h, --help" devices --help
+expect 0 "--cpu-groups N" device --help
+expect 0 "--glsl" header --help
+expect 0 "--chunks SPEC" gen --help
+expect 0 "--pin STAGE=PU" schedule --help
+expect 0 "-D NAME=VALUE" schedule --help
+expect 0 "--cpu-groups N" schedule --help
+expect 0 "--cache DIR" profile --help
+expect 0 "--keep-going" tune --help
+expect 0 "--seed N" tune --help
+expect 0 "--cache DIR" tune --help
+expect 0 "--candidates FILE" report --help
+expect 0 "usage: btc tune" $app --run --help
+expect 0 "usage: btc gen" gen --help --bogus
+lacks "--glsl" schedule --help
+lacks "--device" header --help
+lacks "--reprofile" gen --help
+lacks "--keep-going" gen --help
+lacks "--table" profile --help
+lacks "--build" tune --help
+
+# ---- exit 0 and 1 ----------------------------------------------------------
+expect 0 "ok" check $app
+expect 0 "ok" check -- $app
+expect 0 "ok" check $app --device $dev --mode=isolated --table data/profiles/pixel7a/octree/isolated.csv
+expect 1 "error" check "$work/missing.yaml"
+expect 1 "error" check "$work/bad.yaml"
+expect 1 "the app has no param 'nope'" check $app -D nope=1
+expect 1 "" device no-such-device
+expect 1 "error" schedule $app --device $dev --table "$work/missing.csv"
+expect 1 "not a btc report" report "$work/missing.json"
+expect 0 '"candidates"' schedule $app --device $dev --table $table --top 3 --format json --no-time -D max_points=307200
+expect 0 "" header $app -o"$work/octree_task.h"
+expect 0 "" header $app --output="$work/octree_task2.h"
+n=$((n + 1))
+if ! cmp -s "$work/octree_task.h" "$work/octree_task2.h"; then
+	echo "FAIL $n: header -oFILE and --output=FILE differ"
+	failed=$((failed + 1))
+fi
+
+# ---- --top means the same to gen and schedule -----------------------------
+n=$((n + 1))
+"$btc" schedule $app --device $dev --table $table --top 4 --format json --no-time > "$work/s.json"
+"$btc" gen $app --device $dev --table $table --top 4 -o "$work/gen" > /dev/null
+c_sched=$(grep -o '"rank"' "$work/s.json" | wc -l)
+c_gen=$(grep -c 'kind: candidate' "$work/gen/schedule.yaml")
+if [ "$c_sched" != 4 ] || [ "$c_gen" != 4 ]; then
+	echo "FAIL $n: --top 4: schedule ranked $c_sched, gen built $c_gen candidates"
+	failed=$((failed + 1))
+fi
+
+echo "$((n - failed))/$n cases passed"
+[ "$failed" = 0 ]
