@@ -29,13 +29,26 @@ extern "C" {
 
 #define BTRT_CACHE_LINE 64
 
+/* How one side of a ring waited, counted by that side's thread (plain
+ * counters: read them after the thread is joined). Only the blocking
+ * btrt_ring_spsc_push/pop count; the counts do not depend on how fast the
+ * machine is, only on how often the ring ran empty (full). */
+struct btrt_wait_stats {
+	uint64_t waits;            /* push/pop calls that found the ring full/empty */
+	uint64_t polls;            /* checks of the ring after the spin phase */
+	uint64_t blocks;           /* times the thread blocked in the kernel */
+	uint64_t wakes;            /* wake-ups it issued to the other side */
+};
+
 struct btrt_ring_spsc {
 	/* Producer line: written by the producer only. */
 	_Alignas(BTRT_CACHE_LINE) _Atomic uint64_t tail; /* next slot to fill */
 	uint64_t head_cache;       /* producer's last view of head */
+	struct btrt_wait_stats push_stats;
 	/* Consumer line: written by the consumer only. */
 	_Alignas(BTRT_CACHE_LINE) _Atomic uint64_t head; /* next slot to drain */
 	uint64_t tail_cache;       /* consumer's last view of tail */
+	struct btrt_wait_stats pop_stats;
 	/* Read-only after init. */
 	_Alignas(BTRT_CACHE_LINE) void **slots;
 	uint64_t mask;             /* capacity - 1 */
@@ -130,8 +143,9 @@ static inline void btrt_backoff_reset(struct btrt_backoff *b)
  * for. The environment variable BTRT_SPIN_NS overrides both. */
 void btrt_backoff_set_spin(uint32_t spin_ns);
 
-/* One round of waiting (out of line: it may enter the kernel). */
-void btrt_backoff_wait(struct btrt_backoff *b);
+/* One round of waiting (out of line: it may enter the kernel). Returns
+ * nonzero when the round yielded or slept (past the spin phase). */
+int btrt_backoff_wait(struct btrt_backoff *b);
 
 /* Blocking push/pop with backoff. They give up and return false / NULL as
  * soon as *stop (if stop is non-NULL) reads nonzero, which is how the

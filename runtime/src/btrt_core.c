@@ -125,12 +125,12 @@ static uint32_t spin_budget(void)
 	return e >= 0 ? (uint32_t)e : thread_spin_ns;
 }
 
-void btrt_backoff_wait(struct btrt_backoff *b)
+int btrt_backoff_wait(struct btrt_backoff *b)
 {
 	/* The first rounds spin without reading the clock. */
 	if (b->n++ < 64) {
 		btrt_cpu_relax();
-		return;
+		return 0;
 	}
 	uint64_t now = btrt_now_ns();
 	if (b->t0 == 0)
@@ -139,11 +139,11 @@ void btrt_backoff_wait(struct btrt_backoff *b)
 	if (waited < spin_budget()) {
 		for (int i = 0; i < 16; i++)
 			btrt_cpu_relax();
-		return;
+		return 0;
 	}
 	if (waited < BTRT_BACKOFF_YIELD_NS) {
 		sched_yield();
-		return;
+		return 1;
 	}
 	if (b->sleep_ns == 0) {
 		b->sleep_ns = 1000;
@@ -163,18 +163,22 @@ void btrt_backoff_wait(struct btrt_backoff *b)
 	b->sleep_ns *= 2;
 	if (b->sleep_ns > BTRT_BACKOFF_MAX_SLEEP_NS)
 		b->sleep_ns = BTRT_BACKOFF_MAX_SLEEP_NS;
+	return 1;
 }
 
 bool btrt_ring_spsc_push(struct btrt_ring_spsc *r, void *p, const atomic_int *stop)
 {
 	struct btrt_backoff b;
 	btrt_backoff_reset(&b);
+	if (btrt_ring_spsc_try_push(r, p))
+		return true;
+	r->push_stats.waits++;
 	while (!btrt_ring_spsc_try_push(r, p)) {
 		/* relaxed: stop is a hint to give up; the error itself is
 		 * published under the pipeline's mutex. */
 		if (stop && atomic_load_explicit(stop, memory_order_relaxed))
 			return false;
-		btrt_backoff_wait(&b);
+		r->push_stats.polls += (uint64_t)btrt_backoff_wait(&b);
 	}
 	return true;
 }
@@ -183,12 +187,15 @@ void *btrt_ring_spsc_pop(struct btrt_ring_spsc *r, const atomic_int *stop)
 {
 	struct btrt_backoff b;
 	btrt_backoff_reset(&b);
-	void *p;
+	void *p = btrt_ring_spsc_try_pop(r);
+	if (p)
+		return p;
+	r->pop_stats.waits++;
 	while (!(p = btrt_ring_spsc_try_pop(r))) {
 		/* relaxed: see btrt_ring_spsc_push. */
 		if (stop && atomic_load_explicit(stop, memory_order_relaxed))
 			return NULL;
-		btrt_backoff_wait(&b);
+		r->pop_stats.polls += (uint64_t)btrt_backoff_wait(&b);
 	}
 	return p;
 }

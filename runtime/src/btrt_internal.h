@@ -79,6 +79,7 @@ struct btrt_run {
 	uint64_t limit;                   /* io records at most (by seq) */
 	uint64_t items;                   /* checked / completed items */
 	uint64_t t0, t_end;               /* first load start, last completion */
+	struct btrt_wait_stats *waits;    /* [n_chunks + 1]: chunks, then io */
 };
 
 struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg);

@@ -539,6 +539,15 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			pthread_join(p.ch[i].th, NULL);
 	if (restore)
 		sched_setaffinity(0, sizeof old_set, &old_set);
+	/* Thread t pops ring t and pushes ring t + 1 (the io thread, t == nc,
+	 * pops ring nc and pushes ring 0); every thread is joined. */
+	for (uint32_t t = 0; t <= nc; t++) {
+		const struct btrt_wait_stats *in = &p.rings[t].pop_stats;
+		const struct btrt_wait_stats *out = &p.rings[t < nc ? t + 1 : 0].push_stats;
+		p.run->waits[t] = (struct btrt_wait_stats){
+			.waits = in->waits + out->waits, .polls = in->polls + out->polls,
+			.blocks = in->blocks + out->blocks, .wakes = in->wakes + out->wakes };
+	}
 	btrt_backoff_set_spin(BTRT_BACKOFF_SPIN_NS);
 	if (p.failed) {
 		*err = p.err;
