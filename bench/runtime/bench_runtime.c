@@ -286,6 +286,14 @@ static void idle_bench(void)
 	printf("\n== Idle pipeline: 3 empty chunks on cores %d,%d, %d items %ld ms apart\n",
 	       core_a, core_b, IDLE_ITEMS, IDLE_GAP_NS / 1000000);
 	printf("CPU %.4f s over wall %.4f s = %.2f %% of one core\n", cpu, wall, 100.0 * cpu / wall);
+	for (uint32_t t = 0; t <= 3; t++) {
+		struct btrt_wait_stats w;
+		btrt_run_wait_stats(run, t, &w);
+		printf("%s%s %llu waits, %llu polls, %llu blocks", t ? "; " : "waits: ",
+		       t < 3 ? "chunk" : "io", (unsigned long long)w.waits,
+		       (unsigned long long)w.polls, (unsigned long long)w.blocks);
+	}
+	printf("\n");
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 }

@@ -20,8 +20,11 @@
  *   (btrt_ring.h) with capacity > pool size, so a push never waits.
  * - End of input: an end-of-stream marker follows the last item through
  *   every chunk; the run returns once every loaded item has been checked.
- * - Errors: the first failing kernel, load or check sets a stop flag; every
- *   thread leaves its wait within BTRT_BACKOFF_MAX_SLEEP_NS (after
+ * - Waiting: a thread waiting on an empty ring spins briefly, then blocks
+ *   in the kernel until the task arrives (btrt_ring.h), so an idle
+ *   pipeline costs no CPU.
+ * - Errors: the first failing kernel, load or check sets a stop flag and
+ *   wakes every blocked thread; each thread leaves its wait at once (after
  *   finishing the kernel it is running) and btrt_pipeline_run returns -1
  *   with the error naming chunk, stage and task.
  * - Ordering: rings are FIFO and every chunk handles tasks one at a time,
