@@ -285,6 +285,10 @@ static void *dispatcher(void *arg)
 		void *x = btrt_ring_spsc_pop(ch->in, &p->stop);
 		if (!x)
 			break; /* stopped by an error */
+		/* relaxed: a stop only ends the loop; tasks still queued are
+		 * dropped instead of run. */
+		if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+			break;
 		if (x == BTRT_EOS) {
 			btrt_ring_spsc_push(ch->out, BTRT_EOS, &p->stop);
 			break;
@@ -402,6 +406,23 @@ static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
 	return 0;
 }
 
+/* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Returns 0, or
+ * -1 (p failed). */
+static int check_interrupt(struct pipe *p, uint64_t loaded)
+{
+	const atomic_int *flag = p->cfg->interrupt;
+	/* relaxed: a signal handler's flag; nothing is published with it. */
+	if (!flag || !atomic_load_explicit(flag, memory_order_relaxed))
+		return 0;
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	btrt_error_set(&e, BTRT_E_INTR, atomic_load_explicit(flag, memory_order_relaxed),
+		       "interrupted after %" PRIu64 " items were loaded and %" PRIu64 " checked",
+		       loaded, p->run->items);
+	pipe_fail(p, &e);
+	return -1;
+}
+
 static void io_loop(struct pipe *p)
 {
 	const struct btrt_pipeline_config *cfg = p->cfg;
@@ -415,6 +436,8 @@ static void io_loop(struct pipe *p)
 	struct btrt_error e;
 	p->run->t0 = btrt_now_ns();
 	for (;;) {
+		if (check_interrupt(p, seq))
+			return;
 		struct btrt_task *t;
 		if (!eos_sent && next_free < n_tasks) {
 			t = btrt_pool_task(pool, next_free++);
@@ -427,6 +450,8 @@ static void io_loop(struct pipe *p)
 				return;
 			if (eos_sent)
 				continue;
+			if (check_interrupt(p, seq))
+				return;
 		}
 		if (cfg->n_items && seq == cfg->n_items) {
 			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
@@ -477,6 +502,10 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		if (cfg->io->prepare(cfg->io_state, cfg->n_items, msg, sizeof msg) != 0)
 			return btrt_error_set(err, BTRT_E_IO, -1, "preparing the output check: %s", msg);
 	}
+	/* relaxed: a signal handler's flag (see check_interrupt). */
+	if (cfg->interrupt && atomic_load_explicit(cfg->interrupt, memory_order_relaxed))
+		return btrt_error_set(err, BTRT_E_INTR, atomic_load_explicit(cfg->interrupt, memory_order_relaxed),
+				      "interrupted before the run started");
 	struct pipe p;
 	memset(&p, 0, sizeof p);
 	p.cfg = cfg;

@@ -6,8 +6,11 @@
 
 #include <btrt_trace.h>
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +343,78 @@ static void test_idle_pipeline(void)
 	btrt_run_free(run);
 }
 
+/* Threads of this process (/proc/self/task), or -1. */
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static btrt_atomic_int got_signal;
+
+/* Async-signal-safe: one lock-free atomic store. */
+static void on_signal(int sig)
+{
+	atomic_store(&got_signal, sig);
+}
+
+/* A SIGINT arriving mid-run (sent by the toy's load of item 5 to the
+ * process, so any thread may take it) stops the pipeline: nothing is
+ * loaded after the item being loaded, the run returns BTRT_E_INTR, and
+ * every thread it started is gone. */
+static void test_interrupt(void)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	CU_ASSERT_EQUAL_FATAL(sigaction(SIGINT, &sa, &old), 0);
+	atomic_store(&got_signal, 0);
+	int before = count_threads();
+	struct toy_params p;
+	toy_default_params(&p);
+	p.load_sleep_us = 2000;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .signal_seq = 5 };
+	struct btrt_error err;
+	toy_interrupt = &got_signal;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 1000, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	toy_interrupt = NULL;
+	sigaction(SIGINT, &old, NULL);
+	fprintf(stderr, "  (%s; %llu loaded, %llu checked) ", err.msg,
+		(unsigned long long)io.loaded, (unsigned long long)io.checked);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INTR);
+	CU_ASSERT_EQUAL(err.code, SIGINT);
+	CU_ASSERT_EQUAL(io.loaded, 6);   /* items 0-5: the signal came during 5 */
+	CU_ASSERT_TRUE(io.checked <= 5);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	/* OpenMP team threads leave shortly after their dispatcher. */
+	int after = count_threads();
+	for (int i = 0; i < 100 && after != before; i++) {
+		struct timespec ts = { 0, 10000000 };
+		nanosleep(&ts, NULL);
+		after = count_threads();
+	}
+	CU_ASSERT_EQUAL(after, before);
+
+	/* Set before the run: nothing is loaded. */
+	atomic_store(&got_signal, SIGTERM);
+	struct toy_io_state io2 = { .load_fail_seq = UINT64_MAX };
+	toy_interrupt = &got_signal;
+	rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 10, BTRT_BACKEND_HOST, NULL, NULL, &io2, NULL, &err);
+	toy_interrupt = NULL;
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INTR);
+	CU_ASSERT_EQUAL(io2.loaded, 0);
+}
+
 static void test_summary(void)
 {
 	uint64_t v[100];
@@ -378,6 +453,7 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "trace file", test_trace) ||
 	    !CU_add_test(s, "run records and their limit", test_records) ||
 	    !CU_add_test(s, "an idle pipeline sleeps", test_idle_pipeline) ||
+	    !CU_add_test(s, "SIGINT stops the run, threads joined", test_interrupt) ||
 	    !CU_add_test(s, "summary statistics", test_summary))
 		return -1;
 	return 0;
