@@ -7,8 +7,15 @@
  * (btc templates/pipeline.c.in).
  *
  * usage: see usage() below, or run with --help.
+ *
+ * SIGINT / SIGTERM stop the run: no further task is admitted, the
+ * pipeline stops and joins its threads, GPU work finishes, nothing is
+ * written to --report or --trace, and the program exits 128 + the signal
+ * (130 for SIGINT, 143 for SIGTERM). A second signal ends it at once. A
+ * signal that was ignored when the program started stays ignored.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,14 +232,59 @@ static void list_schedules(FILE *out)
 			schedules[i].predicted_ms, schedules[i].label);
 }
 
-static void write_report(const char *path, const struct options *o,
-			 const struct pipeline_schedule *s, const struct btrt_run *run,
-			 double ms_per_task, int verified)
+/* The signal that asked the run to stop, 0 before. The handler only
+ * stores it (a lock-free atomic store is async-signal-safe); the runtime's
+ * io thread reads it between tasks (btrt_pipeline_config.interrupt). */
+static btrt_atomic_int interrupted;
+
+static void on_signal(int sig)
+{
+	if (atomic_exchange(&interrupted, sig) != 0) {
+		/* the second signal: the default action, now */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART; /* the app's own reads and writes go on */
+	static const int sigs[] = { SIGINT, SIGTERM };
+	for (int i = 0; i < 2; i++) {
+		/* Ignored when we started (nohup, a background job of a
+		 * script): stays ignored, as the parent asked. */
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* PATH.tmp, malloc'ed (NULL: out of memory). Outputs are written there and
+ * renamed into place only if no signal came, so they appear whole or not
+ * at all. */
+static char *tmp_path(const char *path)
+{
+	size_t n = strlen(path) + 5;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%s.tmp", path);
+	return t;
+}
+
+/* Returns 0, or -1 after a message. */
+static int write_report(const char *path, const struct options *o,
+			const struct pipeline_schedule *s, const struct btrt_run *run,
+			double ms_per_task, int verified)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-		return;
+		return -1;
 	}
 	fprintf(f, "{\"app\": \"%s\", \"device\": \"%s\", \"schedule_index\": %ld,\n",
 		PIPELINE_APP, PIPELINE_DEVICE, o->schedule);
@@ -256,7 +308,11 @@ static void write_report(const char *path, const struct options *o,
 			sum.median_ns / 1e6, sum.p90_ns / 1e6, sum.p99_ns / 1e6);
 	}
 	fprintf(f, "]}\n");
-	fclose(f);
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -264,6 +320,7 @@ int main(int argc, char **argv)
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
+	catch_signals();
 	struct options o;
 	if (parse_options(argc, argv, &o))
 		return 2;
@@ -287,6 +344,7 @@ int main(int argc, char **argv)
 	struct btrt_pool *pool = NULL;
 	struct btrt_run *run = NULL;
 	void *io_state = NULL;
+	char *trace_tmp = NULL, *report_tmp = NULL;
 	int rc = 1;
 	static const APP_PARAMS params = APP_DEFAULT_PARAMS;
 
@@ -331,6 +389,7 @@ int main(int argc, char **argv)
 		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n",
 		       PIPELINE_APP, PIPELINE_DEVICE, o.schedule, s->kind, s->label,
 		       o.tasks, btrt_pool_size(pool));
+	fflush(stdout);
 	struct btrt_pipeline_config cfg = {
 		.app = PIPELINE_APP,
 		.stages = app_stages, .n_stages = APP_N_STAGES,
@@ -339,9 +398,12 @@ int main(int argc, char **argv)
 		.n_items = (uint64_t)o.tasks, .check = 1,
 		.check_out = o.digests ? stdout : NULL,
 		.vk = vk, .cuda = cuda,
+		.interrupt = &interrupted,
 	};
 	if (btrt_pipeline_run(&cfg, &run, &err))
 		goto fail;
+	if (atomic_load(&interrupted))
+		goto out;
 
 	uint64_t items = btrt_run_items(run);
 	double ms_per_task = btrt_run_steady_ns(run, (uint64_t)o.warmup) / 1e6;
@@ -351,19 +413,49 @@ int main(int argc, char **argv)
 	       "(steady state after %ld warm-up tasks), %.1f tasks/s\n",
 	       (unsigned long long)items, ms_per_task, o.warmup,
 	       ms_per_task > 0 ? 1000.0 / ms_per_task : 0.0);
-	if (o.trace && btrt_run_write_trace(run, o.trace, &err))
-		goto fail;
-	if (o.report)
-		write_report(o.report, &o, s, run, ms_per_task, 1);
+	if (o.trace) {
+		if (!(trace_tmp = tmp_path(o.trace)))
+			goto out;
+		if (btrt_run_write_trace(run, trace_tmp, &err))
+			goto fail;
+	}
+	if (o.report) {
+		if (!(report_tmp = tmp_path(o.report)) ||
+		    write_report(report_tmp, &o, s, run, ms_per_task, 1))
+			goto out;
+	}
+	/* Only whole outputs of an uninterrupted run appear. */
+	if (atomic_load(&interrupted))
+		goto out;
+	if ((trace_tmp && rename(trace_tmp, o.trace)) ||
+	    (report_tmp && rename(report_tmp, o.report))) {
+		fprintf(stderr, "%s: cannot rename the outputs into place: %s\n", argv[0], strerror(errno));
+		goto out;
+	}
 	rc = 0;
 	goto out;
 fail:
+	if (atomic_load(&interrupted))
+		goto out; /* the run stopped because it was asked to */
 	fprintf(stderr, "%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
 	if (run && o.report)
 		write_report(o.report, &o, s, run, 0.0, 0);
 out:
+	if (trace_tmp)
+		remove(trace_tmp); /* still there: not renamed */
+	if (report_tmp)
+		remove(report_tmp);
+	free(trace_tmp);
+	free(report_tmp);
+	int sig = atomic_load(&interrupted);
+	if (sig && rc != 0) {
+		fprintf(stderr, "%s: %s: stopped after %llu checked tasks; no report or trace written\n",
+			argv[0], sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal",
+			(unsigned long long)(run ? btrt_run_items(run) : 0));
+		rc = 128 + sig;
+	}
 	if (io_state)
-		APP_IO.close(io_state, o.quiet ? NULL : stdout);
+		APP_IO.close(io_state, o.quiet || sig ? NULL : stdout);
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	btrt_vk_destroy(vk);
