@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The generated program at its edges (examples/vecadd, CPU-only and, with a
-# Vulkan device, CPU+Vulkan): SIGINT and SIGTERM in the middle of a long
-# run stop it within seconds with exit 128 + signal, a message, no report
-# and no trace, and no process left behind.
+# Vulkan device, CPU+Vulkan): its integer options are range-checked and a
+# pool that cannot fit in memory is refused (exit 2 with a message, before
+# anything is allocated); SIGINT and SIGTERM in the middle of a long run
+# stop it within seconds with exit 128 + signal, a message, no report and
+# no trace, and no process left behind.
 set -euo pipefail
 btc=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
@@ -68,8 +70,42 @@ interrupt() {
   echo "SIG$sig: exit $rc: $(cat "$err")"
 }
 
+# refused MESSAGE ARGS: exit status 2, MESSAGE on stderr, nothing run.
+refused() {
+  local want=$1 rc=0
+  shift
+  # 2 GB of address space at most: a pool that got allocated would fail
+  # with another status.
+  (ulimit -v 2097152 && "$cpu_prog" --quiet "$@") > "$work/refused.out" 2> "$work/refused.err" || rc=$?
+  if [ "$rc" != 2 ] || ! grep -q -- "$want" "$work/refused.err" || [ -s "$work/refused.out" ]; then
+    echo "FAIL: $*: exit status $rc, expected 2 and '$want'"
+    cat "$work/refused.out" "$work/refused.err"
+    exit 1
+  fi
+  echo "refused $*: $(cat "$work/refused.err")"
+}
+
 build cpu --chunks "$cpu:0-2"
 cpu_prog=$work/cpu/build/vecadd-pipeline
+n=$("$cpu_prog" --list | tail -n +2 | wc -l)
+refused "out of range (1..4294967295)" --tasks 20 --pool 4294967297 # was silently 1
+refused "out of range (1..4294967295)" --tasks 20 --pool 4294967296
+refused "out of range (1..4294967295)" --pool 0
+refused "not a decimal number" --pool -1
+refused "not a decimal number" --pool 12x
+refused "not a decimal number" --pool " 5"
+refused "not a decimal number" --pool ""
+refused "more than --tasks (64)" --pool 100000 # allocated 10 GB before
+refused "MiB of memory" --tasks 10000000000 --pool 4294967295
+refused "out of range (1..9223372036854775807)" --tasks 99999999999999999999
+refused "out of range (1..9223372036854775807)" --tasks 0
+refused "out of range (0..$((n - 1)))" --schedule "$n"
+refused "out of range (0..$((n - 1)))" --schedule 4294967296
+refused "must be less than --tasks (10)" --tasks 10 --warmup 10
+refused "not a decimal number" --warmup 1e3
+out=$(BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 20 --warmup 19 --pool 20 --schedule $((n - 1)))
+grep -q "^verified 20 tasks" <<< "$out"
+echo "accepted --tasks 20 --warmup 19 --pool 20 --schedule $((n - 1)): $out"
 interrupt "$cpu_prog" INT 130
 interrupt "$cpu_prog" TERM 143
 if [ -n "$gpu" ]; then

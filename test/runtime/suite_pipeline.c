@@ -415,6 +415,35 @@ static void test_interrupt(void)
 	CU_ASSERT_EQUAL(io2.loaded, 0);
 }
 
+/* The memory a pool would take, computed before allocating it (the
+ * generated program refuses a --pool that does not fit). */
+static void test_pool_bytes(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.n = 1000; /* 4000 bytes: 4032 rounded to 64 */
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(&p, counts);
+	struct btrt_buffer_desc descs[TOY_N_BUFFERS];
+	memcpy(descs, toy_buffers, sizeof descs);
+	struct btrt_pool_config pc = { .task_size = sizeof(struct toy_task), .n_tasks = 3,
+				       .buffers = descs, .counts = counts,
+				       .n_buffers = TOY_N_BUFFERS, .backend = BTRT_BACKEND_HOST };
+	uint64_t bytes = 0, task = (sizeof(struct toy_task) + 63) / 64 * 64 +
+				   TOY_N_BUFFERS * sizeof(struct btrt_buffer);
+	CU_ASSERT_EQUAL(btrt_pool_host_bytes(&pc, &bytes), 0);
+	CU_ASSERT_EQUAL(bytes, 3 * (task + 4 * 4032 + 64));
+	descs[TOY_BUF_A].placement = BTRT_PLACE_DEVICE; /* not host memory */
+	CU_ASSERT_EQUAL(btrt_pool_host_bytes(&pc, &bytes), 0);
+	CU_ASSERT_EQUAL(bytes, 3 * (task + 3 * 4032 + 64));
+	pc.n_tasks = UINT32_MAX;
+	counts[TOY_BUF_IN] = SIZE_MAX / 8; /* 2^61 elements of 4 bytes */
+	CU_ASSERT_EQUAL(btrt_pool_host_bytes(&pc, &bytes), -1);
+	counts[TOY_BUF_IN] = (size_t)1 << 40; /* 4 TiB per TaskObject, 2^32 of them */
+	CU_ASSERT_EQUAL(btrt_pool_host_bytes(&pc, &bytes), -1);
+	CU_ASSERT_TRUE(btrt_mem_available() > 0); /* Linux: /proc/meminfo */
+}
+
 static void test_summary(void)
 {
 	uint64_t v[100];
@@ -454,6 +483,7 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "run records and their limit", test_records) ||
 	    !CU_add_test(s, "an idle pipeline sleeps", test_idle_pipeline) ||
 	    !CU_add_test(s, "SIGINT stops the run, threads joined", test_interrupt) ||
+	    !CU_add_test(s, "pool memory estimate", test_pool_bytes) ||
 	    !CU_add_test(s, "summary statistics", test_summary))
 		return -1;
 	return 0;

@@ -15,6 +15,7 @@
  * signal that was ignored when the program started stays ignored.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,7 +143,7 @@ static void usage(FILE *out, const char *argv0)
 		"  --list           list the schedules and exit\n"
 		"  --tasks N        stream N tasks (default %d; the input repeats as needed)\n"
 		"  --warmup N       tasks excluded from the steady-state figures (default %d)\n"
-		"  --pool N         TaskObjects in flight (default: chunks + 1)\n"
+		"  --pool N         TaskObjects in flight (default: chunks + 1; must fit in memory)\n"
 		"  --input PATH     input (default: %s)\n"
 		"  --trace FILE     write a Chrome/Perfetto trace-event JSON\n"
 		"  --report FILE    write a JSON report of the run\n"
@@ -156,16 +157,32 @@ static void usage(FILE *out, const char *argv0)
 struct options {
 	long schedule, tasks, warmup, pool;
 	const char *input, *trace, *report;
-	int list, digests, quiet;
+	int list, digests, quiet, warmup_set;
 };
 
-static int parse_long(const char *s, long min, long *out)
+/* The largest --pool: btrt_pool_config.n_tasks is a uint32_t. */
+#define POOL_MAX ((long)BTRT_MIN((unsigned long)LONG_MAX, (unsigned long)UINT32_MAX))
+
+/* Parses the value s of option opt: a decimal integer in [min, max], digits
+ * only (no sign, blank or suffix), no overflow, so that it is never
+ * truncated on its way into a narrower type. Returns 0, or -1 after a
+ * message. */
+static int parse_long(const char *argv0, const char *opt, const char *s, long min, long max,
+		      long *out)
 {
-	char *end;
+	char *end = NULL;
+	long v = 0;
 	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < min)
+	if (*s >= '0' && *s <= '9')
+		v = strtol(s, &end, 10);
+	if (!end || *end) {
+		fprintf(stderr, "%s: %s '%s': not a decimal number (digits only)\n", argv0, opt, s);
 		return -1;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		fprintf(stderr, "%s: %s %s: out of range (%ld..%ld)\n", argv0, opt, s, min, max);
+		return -1;
+	}
 	*out = v;
 	return 0;
 }
@@ -191,13 +208,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 		} else if (!v) {
 			bad = 1;
 		} else if (!strcmp(a, "--schedule")) {
-			bad = parse_long(v, 0, &o->schedule); i++;
+			if (parse_long(argv[0], a, v, 0, N_SCHEDULES - 1, &o->schedule))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--tasks")) {
-			bad = parse_long(v, 1, &o->tasks); i++;
+			if (parse_long(argv[0], a, v, 1, LONG_MAX, &o->tasks))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--warmup")) {
-			bad = parse_long(v, 0, &o->warmup); i++;
+			if (parse_long(argv[0], a, v, 0, LONG_MAX, &o->warmup))
+				return -1;
+			o->warmup_set = 1;
+			i++;
 		} else if (!strcmp(a, "--pool")) {
-			bad = parse_long(v, 1, &o->pool); i++;
+			if (parse_long(argv[0], a, v, 1, POOL_MAX, &o->pool))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--input")) {
 			o->input = v; i++;
 		} else if (!strcmp(a, "--trace")) {
@@ -214,13 +240,44 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
-	if (o->schedule >= (long)N_SCHEDULES) {
-		fprintf(stderr, "%s: --schedule %ld: this build has %d schedules (0..%d)\n",
-			argv[0], o->schedule, N_SCHEDULES, N_SCHEDULES - 1);
+	if (o->warmup >= o->tasks) {
+		if (o->warmup_set) {
+			fprintf(stderr, "%s: --warmup %ld: must be less than --tasks (%ld)\n",
+				argv[0], o->warmup, o->tasks);
+			return -1;
+		}
+		o->warmup = o->tasks / 4; /* the default is for the default --tasks */
+	}
+	if (o->pool > o->tasks) {
+		fprintf(stderr, "%s: --pool %ld: more than --tasks (%ld), which is as many "
+			"TaskObjects as can ever be in flight\n", argv[0], o->pool, o->tasks);
 		return -1;
 	}
-	if (o->warmup >= o->tasks)
-		o->warmup = o->tasks / 4;
+	return 0;
+}
+
+/* Refuses a pool that cannot fit in the memory the system has left
+ * (btrt_mem_available), instead of paging the machine to death: its
+ * TaskObjects and buffers (btrt_pool_host_bytes) and the slots of the
+ * n_chunks + 1 rings (fewer than 2 (pool + 1) pointers each). Returns 0, or
+ * -1 after a message. */
+static int check_pool_memory(const char *argv0, const struct btrt_pool_config *pc,
+			     uint32_t n_chunks)
+{
+	uint64_t bytes, avail = btrt_mem_available();
+	uint64_t rings = (uint64_t)(n_chunks + 1) * 2 * ((uint64_t)pc->n_tasks + 1) * sizeof(void *);
+	int overflow = btrt_pool_host_bytes(pc, &bytes) != 0 || bytes > UINT64_MAX - rings;
+	if (!overflow)
+		bytes += rings;
+	if (overflow || (avail && bytes > avail)) {
+		fprintf(stderr, "%s: a pool of %u TaskObjects needs %s%.1f MiB of memory "
+			"(%.3f MiB each), more than the %.1f MiB available: use a smaller --pool\n",
+			argv0, pc->n_tasks, overflow ? "over " : "",
+			overflow ? (double)UINT64_MAX / 1048576.0 : (double)bytes / 1048576.0,
+			overflow ? 0.0 : (double)bytes / 1048576.0 / pc->n_tasks,
+			(double)avail / 1048576.0);
+		return -1;
+	}
 	return 0;
 }
 
@@ -337,6 +394,19 @@ int main(int argc, char **argv)
 			backend = BTRT_BACKEND_CUDA;
 	}
 
+	static const APP_PARAMS params = APP_DEFAULT_PARAMS;
+	size_t counts[APP_N_BUFFERS];
+	for (int b = 0; b < APP_N_BUFFERS; b++)
+		counts[b] = APP_BUFFER_COUNT(&params, b);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(APP_TASK),
+		.n_tasks = (uint32_t)(o.pool ? o.pool : (long)s->n_chunks + 1),
+		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
+		.backend = backend,
+	};
+	if (check_pool_memory(argv[0], &pc, s->n_chunks))
+		return 2;
+
 	struct btrt_error err;
 	btrt_error_clear(&err);
 	struct btrt_vk *vk = NULL;
@@ -346,7 +416,6 @@ int main(int argc, char **argv)
 	void *io_state = NULL;
 	char *trace_tmp = NULL, *report_tmp = NULL;
 	int rc = 1;
-	static const APP_PARAMS params = APP_DEFAULT_PARAMS;
 
 	if (backend == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
@@ -361,15 +430,8 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 
-	size_t counts[APP_N_BUFFERS];
-	for (int b = 0; b < APP_N_BUFFERS; b++)
-		counts[b] = APP_BUFFER_COUNT(&params, b);
-	struct btrt_pool_config pc = {
-		.task_size = sizeof(APP_TASK),
-		.n_tasks = (uint32_t)(o.pool ? o.pool : (long)s->n_chunks + 1),
-		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
-		.backend = backend, .vk = vk, .cuda = cuda,
-	};
+	pc.vk = vk;
+	pc.cuda = cuda;
 	if (btrt_pool_create(&pool, &pc, &err))
 		goto fail;
 	for (uint32_t i = 0; i < btrt_pool_size(pool); i++) {
