@@ -1,7 +1,9 @@
 /* Runtime benchmarks, printed side by side in one run:
  *  1. per-item handoff cost of btrt_ring_spsc against Concurrency Kit's
- *     ck_ring (SPSC) on the same two pinned cores, same loop shape;
- *  2. overhead per task per chunk of empty-stage CPU pipelines.
+ *     ck_ring (SPSC) on the same two pinned cores, same loop shape, and of
+ *     the blocking btrt_ring_spsc_push/pop (their waiting path);
+ *  2. overhead per task per chunk of empty-stage CPU pipelines;
+ *  3. CPU time of an idle pipeline (input trickling in) over its wall time.
  * usage: bench_runtime [-n ring_items] [-t pipeline_items] [-r rounds]
  * Timings on a shared 2-core box are noisy: compare the columns, which
  * are measured alternately in the same run. */
@@ -14,6 +16,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,8 +51,10 @@ static void pick_cores(void)
 
 /* ---- 1. ring handoff --------------------------------------------------- */
 
+enum ring_kind { RING_BTRT, RING_CK, RING_BTRT_BLOCKING };
+
 struct ring_bench {
-	int use_ck;
+	enum ring_kind kind;
 	uint64_t n;
 	struct btrt_ring_spsc *bt;
 	struct ck_ring *ck;
@@ -61,10 +67,13 @@ static void *ring_producer(void *arg)
 {
 	struct ring_bench *b = arg;
 	btrt_pin_self(&core_a, 1, NULL);
-	if (b->use_ck) {
+	if (b->kind == RING_CK) {
 		for (uint64_t i = 1; i <= b->n; i++)
 			while (!ck_ring_enqueue_spsc(b->ck, b->ckbuf, P(i)))
 				relax();
+	} else if (b->kind == RING_BTRT_BLOCKING) {
+		for (uint64_t i = 1; i <= b->n; i++)
+			btrt_ring_spsc_push(b->bt, P(i), NULL);
 	} else {
 		for (uint64_t i = 1; i <= b->n; i++)
 			while (!btrt_ring_spsc_try_push(b->bt, P(i)))
@@ -74,12 +83,13 @@ static void *ring_producer(void *arg)
 }
 
 /* Returns ns per item for one run. */
-static double ring_once(int use_ck, uint64_t n)
+static double ring_once(enum ring_kind kind, uint64_t n)
 {
 	static struct btrt_ring_spsc bt;
 	static struct ck_ring ck;
 	static struct ck_ring_buffer ckbuf[RING_CAP];
-	struct ring_bench b = { .use_ck = use_ck, .n = n, .bt = &bt, .ck = &ck, .ckbuf = ckbuf };
+	struct ring_bench b = { .kind = kind, .n = n, .bt = &bt, .ck = &ck, .ckbuf = ckbuf };
+	int use_ck = kind == RING_CK;
 	if (use_ck)
 		ck_ring_init(&ck, RING_CAP);
 	else if (btrt_ring_spsc_init(&bt, RING_CAP))
@@ -96,6 +106,9 @@ static double ring_once(int use_ck, uint64_t n)
 				relax();
 			bad += p != P(i);
 		}
+	} else if (kind == RING_BTRT_BLOCKING) {
+		for (uint64_t i = 1; i <= n; i++)
+			bad += btrt_ring_spsc_pop(&bt, NULL) != P(i);
 	} else {
 		for (uint64_t i = 1; i <= n; i++) {
 			void *p;
@@ -123,21 +136,24 @@ static int cmp_d(const void *a, const void *b)
 
 static void ring_bench(uint64_t n, int rounds)
 {
-	double bt[32], ck[32];
+	double bt[32], ck[32], bb[32];
 	if (rounds > 32)
 		rounds = 32;
 	for (int r = 0; r < rounds; r++) { /* alternate to share the noise */
-		bt[r] = ring_once(0, n);
-		ck[r] = ring_once(1, n);
+		bt[r] = ring_once(RING_BTRT, n);
+		ck[r] = ring_once(RING_CK, n);
+		bb[r] = ring_once(RING_BTRT_BLOCKING, n);
 	}
 	qsort(bt, (size_t)rounds, sizeof *bt, cmp_d);
 	qsort(ck, (size_t)rounds, sizeof *ck, cmp_d);
+	qsort(bb, (size_t)rounds, sizeof *bb, cmp_d);
 	printf("== SPSC ring handoff: %llu items, capacity %u, producer core %d, consumer core %d, %d rounds alternating\n",
 	       (unsigned long long)n, RING_CAP, core_a, core_b, rounds);
 	printf("%-22s %12s %12s %12s\n", "ns/item", "best", "median", "worst");
 	printf("%-22s %12.2f %12.2f %12.2f\n", "btrt_ring_spsc", bt[0], bt[rounds / 2], bt[rounds - 1]);
 	printf("%-22s %12.2f %12.2f %12.2f\n", "ck_ring (spsc)", ck[0], ck[rounds / 2], ck[rounds - 1]);
 	printf("%-22s %12.2f %12.2f\n", "ratio btrt/ck", bt[0] / ck[0], bt[rounds / 2] / ck[rounds / 2]);
+	printf("%-22s %12.2f %12.2f %12.2f\n", "btrt blocking push/pop", bb[0], bb[rounds / 2], bb[rounds - 1]);
 }
 
 /* ---- 2. empty-stage pipeline -------------------------------------------- */
@@ -216,6 +232,72 @@ static void pipe_bench(uint64_t items)
 	       per_item / 3, disp);
 }
 
+/* ---- 3. idle pipeline ---------------------------------------------------- */
+
+#define IDLE_ITEMS 10
+#define IDLE_GAP_NS 20000000L /* 20 ms between items */
+
+static int load_slowly(void *s, uint64_t seq, void *t, char *e, size_t el)
+{
+	struct timespec ts = { 0, IDLE_GAP_NS };
+	nanosleep(&ts, NULL);
+	return 1;
+}
+static const struct btrt_app_io slow_io = { NULL, load_slowly, NULL, NULL, NULL };
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* CPU seconds the whole process used while 3 empty chunks waited for
+ * input that arrives every 20 ms, over the wall seconds of the run. */
+static void idle_bench(void)
+{
+	struct btrt_stage st[3];
+	struct btrt_chunk ch[3];
+	for (uint32_t i = 0; i < 3; i++) {
+		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
+		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, i % 2 ? &core_b : &core_a, 1, i, 1, NULL, NULL };
+	}
+	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = 4,
+				       .backend = BTRT_BACKEND_HOST };
+	struct btrt_pool *pool;
+	struct btrt_error err;
+	if (btrt_pool_create(&pool, &pc, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	struct btrt_pipeline_config cfg = {
+		.app = "idle", .stages = st, .n_stages = 3, .chunks = ch, .n_chunks = 3,
+		.pool = pool, .io = &slow_io, .n_items = IDLE_ITEMS,
+	};
+	double c0 = cpu_seconds();
+	uint64_t t0 = btrt_now_ns();
+	struct btrt_run *run;
+	if (btrt_pipeline_run(&cfg, &run, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	double wall = (double)(btrt_now_ns() - t0) / 1e9, cpu = cpu_seconds() - c0;
+	printf("\n== Idle pipeline: 3 empty chunks on cores %d,%d, %d items %ld ms apart\n",
+	       core_a, core_b, IDLE_ITEMS, IDLE_GAP_NS / 1000000);
+	printf("CPU %.4f s over wall %.4f s = %.2f %% of one core\n", cpu, wall, 100.0 * cpu / wall);
+	for (uint32_t t = 0; t <= 3; t++) {
+		struct btrt_wait_stats w;
+		btrt_run_wait_stats(run, t, &w);
+		printf("%s%s %llu waits, %llu polls, %llu blocks", t ? "; " : "waits: ",
+		       t < 3 ? "chunk" : "io", (unsigned long long)w.waits,
+		       (unsigned long long)w.polls, (unsigned long long)w.blocks);
+	}
+	printf("\n");
+	btrt_run_free(run);
+	btrt_pool_destroy(pool);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t ring_items = 10000000, pipe_items = 200000;
@@ -235,5 +317,6 @@ int main(int argc, char **argv)
 	pick_cores();
 	ring_bench(ring_items, rounds < 1 ? 1 : rounds);
 	pipe_bench(pipe_items);
+	idle_bench();
 	return 0;
 }

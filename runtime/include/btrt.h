@@ -79,7 +79,8 @@ struct btrt_task {
 	X(BTRT_E_CUDA,    6, "CUDA error") \
 	X(BTRT_E_IO,      7, "input or output check failed") \
 	X(BTRT_E_NODEV,   8, "no such device") \
-	X(BTRT_E_STOPPED, 9, "stopped by another error")
+	X(BTRT_E_STOPPED, 9, "stopped by another error") \
+	X(BTRT_E_INTR,   10, "interrupted")
 #define BTRT_ERR_ENUM_(name, val, str) name = val,
 enum btrt_errkind { BTRT_ERRORS(BTRT_ERR_ENUM_) };
 #undef BTRT_ERR_ENUM_

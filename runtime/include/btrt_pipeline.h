@@ -20,10 +20,17 @@
  *   (btrt_ring.h) with capacity > pool size, so a push never waits.
  * - End of input: an end-of-stream marker follows the last item through
  *   every chunk; the run returns once every loaded item has been checked.
- * - Errors: the first failing kernel, load or check sets a stop flag; every
- *   thread leaves its wait within BTRT_BACKOFF_MAX_SLEEP_NS (after
+ * - Waiting: a thread waiting on an empty ring spins briefly, then blocks
+ *   in the kernel until the task arrives (btrt_ring.h), so an idle
+ *   pipeline costs no CPU.
+ * - Errors: the first failing kernel, load or check sets a stop flag and
+ *   wakes every blocked thread; each thread leaves its wait at once (after
  *   finishing the kernel it is running) and btrt_pipeline_run returns -1
  *   with the error naming chunk, stage and task.
+ * - Interruption: when *interrupt (optional) reads nonzero, e.g. set by
+ *   the program's SIGINT handler, the io thread loads no further item and
+ *   stops the pipeline as on an error; btrt_pipeline_run returns -1 with
+ *   BTRT_E_INTR once every thread is joined and GPU work is finished.
  * - Ordering: rings are FIFO and every chunk handles tasks one at a time,
  *   so tasks leave in input order; the caller's thread verifies that the
  *   sequence numbers come back as 0, 1, 2, ... (an internal error
@@ -33,6 +40,18 @@
 
 #include "btrt.h"
 #include "btrt_pool.h"
+
+/* An atomic int for C and C++ alike (C++23 defines C's atomic_int as
+ * std::atomic<int>; GCC and Clang give both the same lock-free layout). */
+#ifdef __cplusplus
+extern "C++" { /* also when included inside extern "C" */
+#include <atomic>
+}
+typedef std::atomic<int> btrt_atomic_int;
+#else
+#include <stdatomic.h>
+typedef atomic_int btrt_atomic_int;
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,6 +130,12 @@ struct btrt_pipeline_config {
 	uint64_t record_limit;     /* timing records kept: the first N tasks per
 				      chunk and io (~100 bytes per task for 5
 				      stages); 0: BTRT_DEFAULT_RECORD_LIMIT */
+	const btrt_atomic_int *interrupt; /* NULL, or a flag that a signal handler may
+				      set (a lock-free atomic store is
+				      async-signal-safe): nonzero stops the run
+				      with BTRT_E_INTR. Read by the io thread
+				      before each load and after each finished
+				      task. */
 };
 
 #define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)
@@ -125,7 +150,8 @@ struct btrt_run; /* records of one run: btrt_trace.h */
  * error; free with btrt_run_free). Returns 0, or -1 with err filled:
  * BTRT_E_INVAL (bad tables: msg says which), BTRT_E_SYS (threads, pinning),
  * BTRT_E_KERNEL / BTRT_E_VULKAN / BTRT_E_CUDA (chunk, stage, seq set),
- * BTRT_E_IO (load or check failed; seq set). */
+ * BTRT_E_IO (load or check failed; seq set), BTRT_E_INTR (cfg->interrupt
+ * was set; the run's records hold what finished before). */
 int btrt_pipeline_run(const struct btrt_pipeline_config *cfg,
 		      struct btrt_run **run, struct btrt_error *err);
 

@@ -58,6 +58,19 @@ struct btrt_pool_config {
  * The vk / cuda context must outlive the pool. */
 int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 		     struct btrt_error *err);
+/* Host memory in bytes that btrt_pool_create(cfg) would allocate: the
+ * TaskObjects (task_size rounded up to 64 bytes), their buffer records,
+ * and every buffer not placed on the device (each rounded up to 64 bytes;
+ * Vulkan and CUDA unified memory counts as host memory). For checking a
+ * requested pool size before allocating it. Returns 0 and sets *bytes, or
+ * -1 if the total does not fit in 64 bits (or cfg is NULL). */
+int btrt_pool_host_bytes(const struct btrt_pool_config *cfg, uint64_t *bytes);
+
+/* Memory the system can still give this process without swapping, in
+ * bytes: MemAvailable of /proc/meminfo (Linux, Android), else
+ * sysconf(_SC_AVPHYS_PAGES) times the page size; 0 if unknown. */
+uint64_t btrt_mem_available(void);
+
 /* Frees all buffers and TaskObjects. NULL is allowed. */
 void btrt_pool_destroy(struct btrt_pool *pool);
 

@@ -10,6 +10,7 @@
 #define BTRT_TRACE_H
 
 #include "btrt.h"
+#include "btrt_ring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,13 @@ double btrt_run_steady_ns(const struct btrt_run *run, uint64_t warmup);
  * order, into ns[0..max-1]; returns how many were copied. */
 uint64_t btrt_run_chunk_times(const struct btrt_run *run, uint32_t c, uint64_t *ns,
 			      uint64_t max);
+
+/* How thread t of the run waited on its rings: t < chunks is chunk t's
+ * dispatcher, t == chunks the io thread. Sums its pops of its input ring
+ * and its pushes into its output ring (struct btrt_wait_stats in
+ * btrt_ring.h). Returns 0, or -1 if t is out of range. */
+int btrt_run_wait_stats(const struct btrt_run *run, uint32_t t,
+			struct btrt_wait_stats *out);
 
 /* Prints throughput and per-chunk / per-stage / latency statistics (us). */
 void btrt_run_print(const struct btrt_run *run, FILE *out);

@@ -1,9 +1,11 @@
-/* Errors, clock, backoff and the out-of-line parts of the SPSC ring. */
+/* Errors, clock, futex, and the out-of-line parts of the SPSC ring: the
+ * spin phase and the blocking waits. */
 #include "btrt.h"
 #include "btrt_ring.h"
 #include "btrt_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -12,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
-#include <sys/prctl.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -80,7 +84,55 @@ int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
+/* ---- futex ------------------------------------------------------------ */
+
+int btrt_futex_wait(void *word, uint32_t expect)
+{
+#ifdef __linux__
+	/* Sleeps only while *word == expect (checked by the kernel atomically
+	 * with queueing us), so a wake between our last check and this call
+	 * is never lost. Returns on a wake, a signal (EINTR) or a mismatch
+	 * (EAGAIN); every caller re-checks its condition. */
+	return (int)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expect, NULL, NULL, 0);
+#else
+	(void)word;
+	(void)expect;
+	struct timespec ts = { 0, 50000 }; /* no futex: poll every 50 us */
+	return nanosleep(&ts, NULL);
+#endif
+}
+
+void btrt_futex_wake(void *word, int n)
+{
+#ifdef __linux__
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+#else
+	(void)word;
+	(void)n;
+#endif
+}
+
 /* ---- ring ------------------------------------------------------------- */
+
+atomic_int btrt_ring_membarrier_;
+static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
+
+/* Decides, once per process, how the two sides of every ring order their
+ * Dekker pairs (btrt_ring.h): membarrier if the kernel lets us register. */
+static void membarrier_init(void)
+{
+	int ok = 0;
+#if defined(__linux__) && defined(SYS_membarrier)
+	const char *no = getenv("BTRT_NO_MEMBARRIER");
+	if (!(no && *no && strcmp(no, "0") != 0)) {
+		long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+		ok = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+		     syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+	}
+#endif
+	/* relaxed: pthread_once orders this store before every ring use. */
+	atomic_store_explicit(&btrt_ring_membarrier_, ok, memory_order_relaxed);
+}
 
 int btrt_ring_spsc_init(struct btrt_ring_spsc *r, size_t capacity)
 {
@@ -88,6 +140,7 @@ int btrt_ring_spsc_init(struct btrt_ring_spsc *r, size_t capacity)
 		errno = EINVAL;
 		return -1;
 	}
+	pthread_once(&membarrier_once, membarrier_init);
 	memset(r, 0, sizeof *r);
 	r->slots = calloc(capacity, sizeof *r->slots);
 	if (!r->slots) {
@@ -97,6 +150,8 @@ int btrt_ring_spsc_init(struct btrt_ring_spsc *r, size_t capacity)
 	r->mask = capacity - 1;
 	atomic_init(&r->head, 0);
 	atomic_init(&r->tail, 0);
+	atomic_init(&r->pop_sleep, 0);
+	atomic_init(&r->push_sleep, 0);
 	return 0;
 }
 
@@ -107,90 +162,201 @@ void btrt_ring_spsc_destroy(struct btrt_ring_spsc *r)
 }
 
 static _Thread_local uint32_t thread_spin_ns = BTRT_BACKOFF_SPIN_NS;
+static _Thread_local uint32_t thread_yield_ns = 0;
 
-void btrt_backoff_set_spin(uint32_t spin_ns)
+void btrt_backoff_set(uint32_t spin_ns, uint32_t yield_ns)
 {
 	thread_spin_ns = spin_ns;
+	thread_yield_ns = yield_ns;
 }
 
-static uint32_t spin_budget(void)
+/* A budget from the environment variable name (ns), read once into *cache
+ * (-2 unread, -1 unset); else the thread's own. */
+static uint32_t budget(atomic_long *cache, const char *name, uint32_t own)
 {
-	static atomic_long env_spin = -2; /* -2 unread, -1 unset */
-	long e = atomic_load_explicit(&env_spin, memory_order_relaxed);
+	long e = atomic_load_explicit(cache, memory_order_relaxed);
 	if (e == -2) {
-		const char *v = getenv("BTRT_SPIN_NS");
+		const char *v = getenv(name);
 		e = v && *v ? strtol(v, NULL, 10) : -1;
-		atomic_store_explicit(&env_spin, e, memory_order_relaxed);
+		/* relaxed: every thread computes the same value. */
+		atomic_store_explicit(cache, e, memory_order_relaxed);
 	}
-	return e >= 0 ? (uint32_t)e : thread_spin_ns;
+	return e >= 0 ? (uint32_t)e : own;
 }
 
-void btrt_backoff_wait(struct btrt_backoff *b)
+bool btrt_backoff_spin(struct btrt_backoff *b)
 {
+	static atomic_long env_spin = -2, env_yield = -2;
 	/* The first rounds spin without reading the clock. */
-	if (b->n++ < 64) {
+	if (b->n < 64) {
+		b->n++;
 		btrt_cpu_relax();
-		return;
+		return true;
 	}
 	uint64_t now = btrt_now_ns();
 	if (b->t0 == 0)
 		b->t0 = now;
 	uint64_t waited = now - b->t0;
-	if (waited < spin_budget()) {
+	uint64_t spin = budget(&env_spin, "BTRT_SPIN_NS", thread_spin_ns);
+	if (waited < spin) {
 		for (int i = 0; i < 16; i++)
 			btrt_cpu_relax();
-		return;
+		return true;
 	}
-	if (waited < BTRT_BACKOFF_YIELD_NS) {
+	if (waited < spin + budget(&env_yield, "BTRT_YIELD_NS", thread_yield_ns)) {
 		sched_yield();
+		return true;
+	}
+	return false;
+}
+
+static void wake_side(_Atomic uint32_t *sleep, struct btrt_wait_stats *st)
+{
+	/* relaxed: the sleeper re-checks the index itself (acquire) once
+	 * awake; clearing the flag first makes its futex wait return at once
+	 * if it has not started sleeping yet. Only one wake per sleep. */
+	if (atomic_exchange_explicit(sleep, 0, memory_order_relaxed)) {
+		btrt_futex_wake(sleep, 1);
+		st->wakes++;
+	}
+}
+
+void btrt_ring_spsc_wake_pop_(struct btrt_ring_spsc *r)
+{
+	wake_side(&r->pop_sleep, &r->push_stats);
+}
+
+void btrt_ring_spsc_wake_push_(struct btrt_ring_spsc *r)
+{
+	wake_side(&r->push_sleep, &r->pop_stats);
+}
+
+void btrt_ring_spsc_wake(struct btrt_ring_spsc *r)
+{
+	/* seq_cst: a Dekker pair with a sleeper's flag store and seq_cst stop
+	 * load (block_on): after the caller's seq_cst stop store, either the
+	 * sleeper sees stop or this exchange sees its flag. */
+	if (atomic_exchange_explicit(&r->pop_sleep, 0, memory_order_seq_cst))
+		btrt_futex_wake(&r->pop_sleep, 1);
+	/* seq_cst: the same for the producer's side. */
+	if (atomic_exchange_explicit(&r->push_sleep, 0, memory_order_seq_cst))
+		btrt_futex_wake(&r->push_sleep, 1);
+}
+
+/* membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): 0, or -1. */
+static int heavy_barrier(void)
+{
+#if defined(__linux__) && defined(SYS_membarrier)
+	/* The call is opaque to the compiler, so it orders our accesses
+	 * around it too. */
+	return (int)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+#else
+	return -1;
+#endif
+}
+
+static bool stopped(const atomic_int *stop)
+{
+	/* relaxed: stop is a hint to give up; the error itself is published
+	 * under the pipeline's mutex. */
+	return stop && atomic_load_explicit(stop, memory_order_relaxed);
+}
+
+/* One blocking round of a waiting side: announces the sleep in *sleep,
+ * re-checks that the other side's index *peer still reads `seen` and that
+ * no stop was requested, then sleeps until woken. Returns when the caller
+ * should check the ring again. */
+static void block_on(_Atomic uint32_t *sleep, _Atomic uint64_t *peer, uint64_t seen,
+		     const atomic_int *stop, struct btrt_wait_stats *st)
+{
+	/* relaxed: a flag decided before the ring was shared. */
+	if (atomic_load_explicit(&btrt_ring_membarrier_, memory_order_relaxed)) {
+		/* relaxed: ordered by the membarrier below. */
+		atomic_store_explicit(sleep, 1, memory_order_relaxed);
+		/* Dekker, heavy side: a full barrier on every running thread
+		 * of the process and on this one: either the other side's
+		 * index store is visible to our re-load below, or its load of
+		 * our flag, which follows that store, sees the 1. */
+		if (heavy_barrier() != 0) {
+			/* cannot order it: do not sleep, poll again */
+			atomic_store_explicit(sleep, 0, memory_order_relaxed);
+			sched_yield();
+			return;
+		}
+	} else {
+		/* seq_cst: Dekker with the other side's seq_cst index store
+		 * and flag load (btrt_ring_spsc_publish_). */
+		atomic_store_explicit(sleep, 1, memory_order_seq_cst);
+	}
+	/* seq_cst: the re-check of both Dekker pairs: the other side's index
+	 * (above) and a stop (its store, then btrt_ring_spsc_wake's
+	 * exchange of our flag). */
+	if (atomic_load_explicit(peer, memory_order_seq_cst) != seen ||
+	    (stop && atomic_load_explicit(stop, memory_order_seq_cst))) {
+		/* relaxed: nobody needs to wake us any more. */
+		atomic_store_explicit(sleep, 0, memory_order_relaxed);
 		return;
 	}
-	if (b->sleep_ns == 0) {
-		b->sleep_ns = 1000;
-#ifdef __linux__
-		/* Linux pads every sleep by the thread's timer slack (50 us by
-		 * default), which would dominate short waits: ask for 1 us, once
-		 * per thread. */
-		static _Thread_local int slack_set;
-		if (!slack_set) {
-			prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-			slack_set = 1;
-		}
-#endif
-	}
-	struct timespec ts = { 0, (long)b->sleep_ns };
-	nanosleep(&ts, NULL);
-	b->sleep_ns *= 2;
-	if (b->sleep_ns > BTRT_BACKOFF_MAX_SLEEP_NS)
-		b->sleep_ns = BTRT_BACKOFF_MAX_SLEEP_NS;
+	st->blocks++;
+	btrt_futex_wait(sleep, 1);
+	/* relaxed: a waker cleared it already, or this was a signal or a
+	 * spurious return; the caller checks the ring again either way. */
+	atomic_store_explicit(sleep, 0, memory_order_relaxed);
 }
 
 bool btrt_ring_spsc_push(struct btrt_ring_spsc *r, void *p, const atomic_int *stop)
 {
+	if (btrt_ring_spsc_try_push(r, p))
+		return true;
+	struct btrt_wait_stats *st = &r->push_stats;
+	st->waits++;
 	struct btrt_backoff b;
 	btrt_backoff_reset(&b);
-	while (!btrt_ring_spsc_try_push(r, p)) {
-		/* relaxed: stop is a hint to give up; the error itself is
-		 * published under the pipeline's mutex. */
-		if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+	while (btrt_backoff_spin(&b)) {
+		if (btrt_ring_spsc_try_push(r, p))
+			return true;
+		if (stopped(stop))
 			return false;
-		btrt_backoff_wait(&b);
 	}
-	return true;
+	for (;;) {
+		st->polls++;
+		if (btrt_ring_spsc_try_push(r, p))
+			return true;
+		if (stopped(stop))
+			return false;
+		/* Full: head is our tail minus the capacity until the consumer
+		 * pops. relaxed: only this thread writes tail. */
+		uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+		block_on(&r->push_sleep, &r->head, t - r->mask - 1, stop, st);
+	}
 }
 
 void *btrt_ring_spsc_pop(struct btrt_ring_spsc *r, const atomic_int *stop)
 {
+	void *p = btrt_ring_spsc_try_pop(r);
+	if (p)
+		return p;
+	struct btrt_wait_stats *st = &r->pop_stats;
+	st->waits++;
 	struct btrt_backoff b;
 	btrt_backoff_reset(&b);
-	void *p;
-	while (!(p = btrt_ring_spsc_try_pop(r))) {
-		/* relaxed: see btrt_ring_spsc_push. */
-		if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+	while (btrt_backoff_spin(&b)) {
+		if ((p = btrt_ring_spsc_try_pop(r)))
+			return p;
+		if (stopped(stop))
 			return NULL;
-		btrt_backoff_wait(&b);
 	}
-	return p;
+	for (;;) {
+		st->polls++;
+		if ((p = btrt_ring_spsc_try_pop(r)))
+			return p;
+		if (stopped(stop))
+			return NULL;
+		/* Empty: tail equals our head until the producer pushes.
+		 * relaxed: only this thread writes head. */
+		uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+		block_on(&r->pop_sleep, &r->tail, h, stop, st);
+	}
 }
 
 int btrt_omp_env_init(char **argv)

@@ -50,6 +50,13 @@ int btrt_cuda_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time 
 			 struct btrt_error *err);
 void btrt_cuda_chunk_fini(void *state);
 
+/* Futex on a 32-bit atomic word (Linux; elsewhere a 50 us sleep and a
+ * no-op). btrt_futex_wait sleeps while *word == expect, until a wake, a
+ * signal or a spurious return: callers re-check their condition.
+ * btrt_futex_wake wakes up to n sleepers of word. Private to the process. */
+int btrt_futex_wait(void *word, uint32_t expect);
+void btrt_futex_wake(void *word, int n);
+
 /* Growable array helper: ensures room for n+1 elements of size sz. */
 int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz);
 
@@ -79,6 +86,7 @@ struct btrt_run {
 	uint64_t limit;                   /* io records at most (by seq) */
 	uint64_t items;                   /* checked / completed items */
 	uint64_t t0, t_end;               /* first load start, last completion */
+	struct btrt_wait_stats *waits;    /* [n_chunks + 1]: chunks, then io */
 };
 
 struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -53,9 +54,14 @@ static void pipe_fail(struct pipe *p, const struct btrt_error *e)
 		p->err = *e;
 	}
 	pthread_mutex_unlock(&p->mu);
-	/* release: pairs with nothing that needs data (err is under mu); the
-	 * flag only makes waiting threads give up. */
-	atomic_store_explicit(&p->stop, 1, memory_order_release);
+	/* seq_cst: the first half of the Dekker pair with a sleeping thread's
+	 * flag (btrt_ring_spsc_wake); err itself is under mu, the flag only
+	 * makes waiting threads give up. */
+	atomic_store_explicit(&p->stop, 1, memory_order_seq_cst);
+	for (uint32_t i = 0; i <= p->cfg->n_chunks; i++)
+		btrt_ring_spsc_wake(&p->rings[i]);
+	/* Wakes the io thread if it waits for the dispatchers' setup. */
+	btrt_futex_wake(&p->ready, INT_MAX);
 }
 
 int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err)
@@ -205,14 +211,26 @@ static int shares_cores(const struct btrt_pipeline_config *cfg, uint32_t c)
 	return 0;
 }
 
-/* Spin phase of a waiting thread that shares its cores (ns): spinning
- * there only delays the thread it waits for. */
+/* Spin and yield phases of a waiting thread that shares its cores (ns):
+ * spinning there only delays the thread it waits for; yielding hands it
+ * the core, and blocking at once would make every handoff a wake-up
+ * (2-core dev box, 3 chunks, pool 4: ~1.2 us per task per chunk with the
+ * yield phase, ~7 us blocking right after the spin). */
 #define BTRT_SHARED_SPIN_NS 2000u
+#define BTRT_SHARED_YIELD_NS 50000u
+
+/* Sets the calling thread's wait budgets for chunk (or io thread) c. */
+static void set_backoff(const struct btrt_pipeline_config *cfg, uint32_t c)
+{
+	if (shares_cores(cfg, c))
+		btrt_backoff_set(BTRT_SHARED_SPIN_NS, BTRT_SHARED_YIELD_NS);
+	else
+		btrt_backoff_set(BTRT_BACKOFF_SPIN_NS, 0);
+}
 
 static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 {
-	btrt_backoff_set_spin(shares_cores(ch->p->cfg, ch->idx) ? BTRT_SHARED_SPIN_NS
-							       : BTRT_BACKOFF_SPIN_NS);
+	set_backoff(ch->p->cfg, ch->idx);
 	const struct btrt_chunk *c = ch->c;
 	struct pipe *p = ch->p;
 	char cs[128];
@@ -261,11 +279,16 @@ static void *dispatcher(void *arg)
 	/* release: the setup above (pinning, CUDA stream) happens before the io
 	 * thread starts streaming (it acquires ready). */
 	atomic_fetch_add_explicit(&p->ready, 1, memory_order_release);
+	btrt_futex_wake(&p->ready, INT_MAX);
 	struct btrt_chunk_rec *r = ch->rec;
 	for (;;) {
 		void *x = btrt_ring_spsc_pop(ch->in, &p->stop);
 		if (!x)
 			break; /* stopped by an error */
+		/* relaxed: a stop only ends the loop; tasks still queued are
+		 * dropped instead of run. */
+		if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+			break;
 		if (x == BTRT_EOS) {
 			btrt_ring_spsc_push(ch->out, BTRT_EOS, &p->stop);
 			break;
@@ -383,6 +406,23 @@ static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
 	return 0;
 }
 
+/* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Returns 0, or
+ * -1 (p failed). */
+static int check_interrupt(struct pipe *p, uint64_t loaded)
+{
+	const atomic_int *flag = p->cfg->interrupt;
+	/* relaxed: a signal handler's flag; nothing is published with it. */
+	if (!flag || !atomic_load_explicit(flag, memory_order_relaxed))
+		return 0;
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	btrt_error_set(&e, BTRT_E_INTR, atomic_load_explicit(flag, memory_order_relaxed),
+		       "interrupted after %" PRIu64 " items were loaded and %" PRIu64 " checked",
+		       loaded, p->run->items);
+	pipe_fail(p, &e);
+	return -1;
+}
+
 static void io_loop(struct pipe *p)
 {
 	const struct btrt_pipeline_config *cfg = p->cfg;
@@ -396,6 +436,8 @@ static void io_loop(struct pipe *p)
 	struct btrt_error e;
 	p->run->t0 = btrt_now_ns();
 	for (;;) {
+		if (check_interrupt(p, seq))
+			return;
 		struct btrt_task *t;
 		if (!eos_sent && next_free < n_tasks) {
 			t = btrt_pool_task(pool, next_free++);
@@ -408,6 +450,8 @@ static void io_loop(struct pipe *p)
 				return;
 			if (eos_sent)
 				continue;
+			if (check_interrupt(p, seq))
+				return;
 		}
 		if (cfg->n_items && seq == cfg->n_items) {
 			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
@@ -458,6 +502,10 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		if (cfg->io->prepare(cfg->io_state, cfg->n_items, msg, sizeof msg) != 0)
 			return btrt_error_set(err, BTRT_E_IO, -1, "preparing the output check: %s", msg);
 	}
+	/* relaxed: a signal handler's flag (see check_interrupt). */
+	if (cfg->interrupt && atomic_load_explicit(cfg->interrupt, memory_order_relaxed))
+		return btrt_error_set(err, BTRT_E_INTR, atomic_load_explicit(cfg->interrupt, memory_order_relaxed),
+				      "interrupted before the run started");
 	struct pipe p;
 	memset(&p, 0, sizeof p);
 	p.cfg = cfg;
@@ -524,14 +572,18 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		}
 		p.ch[i].started = 1;
 	}
-	btrt_backoff_set_spin(shares_cores(cfg, nc) ? BTRT_SHARED_SPIN_NS : BTRT_BACKOFF_SPIN_NS);
-	/* Wait until every dispatcher is set up (or one failed). */
-	struct btrt_backoff bo;
-	btrt_backoff_reset(&bo);
-	/* acquire: pairs with the dispatchers' release increments. */
-	while (!atomic_load_explicit(&p.stop, memory_order_relaxed) &&
-	       atomic_load_explicit(&p.ready, memory_order_acquire) < nc)
-		btrt_backoff_wait(&bo);
+	set_backoff(cfg, nc);
+	/* Wait until every dispatcher is set up (or one failed): block on
+	 * ready, which every dispatcher increments and wakes (a failing one
+	 * sets stop first). */
+	for (;;) {
+		/* acquire: pairs with the dispatchers' release increments. */
+		unsigned r = atomic_load_explicit(&p.ready, memory_order_acquire);
+		/* relaxed: the stop flag only ends the wait. */
+		if (r >= nc || atomic_load_explicit(&p.stop, memory_order_relaxed))
+			break;
+		btrt_futex_wait(&p.ready, r); /* sleeps only while ready == r */
+	}
 	if (!atomic_load_explicit(&p.stop, memory_order_relaxed))
 		io_loop(&p);
 	for (uint32_t i = 0; i < nc; i++)
@@ -539,7 +591,16 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			pthread_join(p.ch[i].th, NULL);
 	if (restore)
 		sched_setaffinity(0, sizeof old_set, &old_set);
-	btrt_backoff_set_spin(BTRT_BACKOFF_SPIN_NS);
+	/* Thread t pops ring t and pushes ring t + 1 (the io thread, t == nc,
+	 * pops ring nc and pushes ring 0); every thread is joined. */
+	for (uint32_t t = 0; t <= nc; t++) {
+		const struct btrt_wait_stats *in = &p.rings[t].pop_stats;
+		const struct btrt_wait_stats *out = &p.rings[t < nc ? t + 1 : 0].push_stats;
+		p.run->waits[t] = (struct btrt_wait_stats){
+			.waits = in->waits + out->waits, .polls = in->polls + out->polls,
+			.blocks = in->blocks + out->blocks, .wakes = in->wakes + out->wakes };
+	}
+	btrt_backoff_set(BTRT_BACKOFF_SPIN_NS, 0);
 	if (p.failed) {
 		*err = p.err;
 	} else {

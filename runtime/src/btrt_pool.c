@@ -1,14 +1,60 @@
 /* The TaskObject pool; host buffers here, GPU buffers in the backends. */
 #include "btrt_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define BTRT_ALIGN 64
 
 static size_t round_up(size_t x, size_t a)
 {
 	return (x + a - 1) / a * a;
+}
+
+int btrt_pool_host_bytes(const struct btrt_pool_config *cfg, uint64_t *bytes)
+{
+	if (!cfg || (cfg->n_buffers && (!cfg->buffers || !cfg->counts)))
+		return -1;
+	uint64_t per_task = round_up(cfg->task_size, BTRT_ALIGN), total;
+	if (__builtin_add_overflow(per_task, (uint64_t)cfg->n_buffers * sizeof(struct btrt_buffer),
+				   &per_task))
+		return -1;
+	for (uint32_t b = 0; b < cfg->n_buffers; b++) {
+		uint64_t n;
+		if (cfg->buffers[b].placement == BTRT_PLACE_DEVICE)
+			continue;
+		if (__builtin_mul_overflow((uint64_t)cfg->counts[b], (uint64_t)cfg->buffers[b].elem_size, &n) ||
+		    __builtin_add_overflow(n, (uint64_t)BTRT_ALIGN - 1, &n) ||
+		    __builtin_add_overflow(per_task, n / BTRT_ALIGN * BTRT_ALIGN, &per_task))
+			return -1;
+	}
+	if (__builtin_mul_overflow(per_task, (uint64_t)cfg->n_tasks, &total))
+		return -1;
+	*bytes = total;
+	return 0;
+}
+
+uint64_t btrt_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (f) {
+		char line[128];
+		unsigned long long kb;
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+				fclose(f);
+				return (uint64_t)kb * 1024u;
+			}
+		fclose(f);
+	}
+#ifdef _SC_AVPHYS_PAGES
+	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && size > 0)
+		return (uint64_t)pages * (uint64_t)size;
+#endif
+	return 0;
 }
 
 static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
@@ -63,14 +109,16 @@ int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 	p->bufs = calloc((size_t)nt * nb + 1, sizeof *p->bufs);
 	p->stride = round_up(cfg->task_size, BTRT_ALIGN);
 	void *tasks = NULL;
-	if (posix_memalign(&tasks, BTRT_ALIGN, p->stride * nt) != 0)
+	size_t task_bytes;
+	if (__builtin_mul_overflow(p->stride, (size_t)nt, &task_bytes) ||
+	    posix_memalign(&tasks, BTRT_ALIGN, task_bytes) != 0)
 		tasks = NULL;
 	p->tasks = tasks;
 	if (!p->descs || !p->counts || !p->mem_kind || !p->bufs || !p->tasks) {
 		btrt_pool_destroy(p);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
 	}
-	memset(p->tasks, 0, p->stride * nt);
+	memset(p->tasks, 0, task_bytes);
 	if (nb) {
 		memcpy(p->descs, cfg->buffers, nb * sizeof *p->descs);
 		memcpy(p->counts, cfg->counts, nb * sizeof *p->counts);

@@ -17,7 +17,8 @@ struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
 	r->limit = cfg->record_limit ? cfg->record_limit : BTRT_DEFAULT_RECORD_LIMIT;
 	r->chunks = calloc(cfg->n_chunks, sizeof *r->chunks);
 	r->stage_names = calloc(cfg->n_stages, sizeof *r->stage_names);
-	if (!r->chunks || !r->stage_names) {
+	r->waits = calloc(cfg->n_chunks + 1, sizeof *r->waits);
+	if (!r->chunks || !r->stage_names || !r->waits) {
 		btrt_run_free(r);
 		return NULL;
 	}
@@ -44,8 +45,17 @@ void btrt_run_free(struct btrt_run *r)
 		}
 	free(r->chunks);
 	free(r->stage_names);
+	free(r->waits);
 	free(r->io);
 	free(r);
+}
+
+int btrt_run_wait_stats(const struct btrt_run *run, uint32_t t, struct btrt_wait_stats *out)
+{
+	if (!run || t > run->n_chunks)
+		return -1;
+	*out = run->waits[t];
+	return 0;
 }
 
 static int cmp_u64(const void *a, const void *b)

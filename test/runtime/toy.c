@@ -2,10 +2,12 @@
 
 #include <btrt_pool.h>
 #include <btrt_trace.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef _OPENMP
 #define TOY_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
@@ -138,6 +140,8 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 	}
 	if (s->limit && seq >= s->limit)
 		return 0;
+	if (s->signal_seq && seq == s->signal_seq)
+		kill(getpid(), SIGINT);
 	if (s->p->load_sleep_us) {
 		struct timespec ts = { (time_t)(s->p->load_sleep_us / 1000000u),
 				       (long)(s->p->load_sleep_us % 1000000u) * 1000L };
@@ -151,6 +155,7 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 	memset(t->out, 0, (size_t)n * 4);
 	t->meta[0] = (uint32_t)seq;
 	t->meta[1] = 0;
+	s->loaded++;
 	return 1;
 }
 
@@ -188,6 +193,7 @@ const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NU
 
 uint64_t toy_record_limit;
 struct btrt_run **toy_keep_run;
+const btrt_atomic_int *toy_interrupt;
 
 int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 	    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
@@ -216,6 +222,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 	if (io_out) {
 		st.limit = io_out->limit;
 		st.load_fail_seq = io_out->load_fail_seq;
+		st.signal_seq = io_out->signal_seq;
 	}
 	struct btrt_pipeline_config cfg = {
 		.app = "toy",
@@ -231,6 +238,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.vk = vk,
 		.cuda = cuda,
 		.record_limit = toy_record_limit,
+		.interrupt = toy_interrupt,
 	};
 	struct btrt_run *run = NULL;
 	int rc = btrt_pipeline_run(&cfg, &run, err);

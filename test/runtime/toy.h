@@ -52,6 +52,9 @@ struct toy_io_state {
 	const struct toy_params *p;
 	uint64_t limit;            /* load returns 0 at seq == limit */
 	uint64_t load_fail_seq;    /* UINT64_MAX: never */
+	uint64_t signal_seq;       /* load sends SIGINT to the process before
+				      loading this item (0: never) */
+	uint64_t loaded;           /* items loaded */
 	uint64_t checked;          /* number of checks */
 	uint64_t next_seq;         /* expected next checked seq */
 	int order_errors;
@@ -79,5 +82,7 @@ void toy_default_params(struct toy_params *p);
  * and where to keep the run's records (NULL: freed). */
 extern uint64_t toy_record_limit;
 extern struct btrt_run **toy_keep_run;
+/* The interrupt flag of the next runs (btrt_pipeline_config.interrupt). */
+extern const btrt_atomic_int *toy_interrupt;
 
 #endif

@@ -7,8 +7,16 @@
  * (btc templates/pipeline.c.in).
  *
  * usage: see usage() below, or run with --help.
+ *
+ * SIGINT / SIGTERM stop the run: no further task is admitted, the
+ * pipeline stops and joins its threads, GPU work finishes, nothing is
+ * written to --report or --trace, and the program exits 128 + the signal
+ * (130 for SIGINT, 143 for SIGTERM). A second signal ends it at once. A
+ * signal that was ignored when the program started stays ignored.
  */
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +143,7 @@ static void usage(FILE *out, const char *argv0)
 		"  --list           list the schedules and exit\n"
 		"  --tasks N        stream N tasks (default %d; the input repeats as needed)\n"
 		"  --warmup N       tasks excluded from the steady-state figures (default %d)\n"
-		"  --pool N         TaskObjects in flight (default: chunks + 1)\n"
+		"  --pool N         TaskObjects in flight (default: chunks + 1; must fit in memory)\n"
 		"  --input PATH     input (default: %s)\n"
 		"  --trace FILE     write a Chrome/Perfetto trace-event JSON\n"
 		"  --report FILE    write a JSON report of the run\n"
@@ -149,16 +157,32 @@ static void usage(FILE *out, const char *argv0)
 struct options {
 	long schedule, tasks, warmup, pool;
 	const char *input, *trace, *report;
-	int list, digests, quiet;
+	int list, digests, quiet, warmup_set;
 };
 
-static int parse_long(const char *s, long min, long *out)
+/* The largest --pool: btrt_pool_config.n_tasks is a uint32_t. */
+#define POOL_MAX ((long)BTRT_MIN((unsigned long)LONG_MAX, (unsigned long)UINT32_MAX))
+
+/* Parses the value s of option opt: a decimal integer in [min, max], digits
+ * only (no sign, blank or suffix), no overflow, so that it is never
+ * truncated on its way into a narrower type. Returns 0, or -1 after a
+ * message. */
+static int parse_long(const char *argv0, const char *opt, const char *s, long min, long max,
+		      long *out)
 {
-	char *end;
+	char *end = NULL;
+	long v = 0;
 	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < min)
+	if (*s >= '0' && *s <= '9')
+		v = strtol(s, &end, 10);
+	if (!end || *end) {
+		fprintf(stderr, "%s: %s '%s': not a decimal number (digits only)\n", argv0, opt, s);
 		return -1;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		fprintf(stderr, "%s: %s %s: out of range (%ld..%ld)\n", argv0, opt, s, min, max);
+		return -1;
+	}
 	*out = v;
 	return 0;
 }
@@ -184,13 +208,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 		} else if (!v) {
 			bad = 1;
 		} else if (!strcmp(a, "--schedule")) {
-			bad = parse_long(v, 0, &o->schedule); i++;
+			if (parse_long(argv[0], a, v, 0, N_SCHEDULES - 1, &o->schedule))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--tasks")) {
-			bad = parse_long(v, 1, &o->tasks); i++;
+			if (parse_long(argv[0], a, v, 1, LONG_MAX, &o->tasks))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--warmup")) {
-			bad = parse_long(v, 0, &o->warmup); i++;
+			if (parse_long(argv[0], a, v, 0, LONG_MAX, &o->warmup))
+				return -1;
+			o->warmup_set = 1;
+			i++;
 		} else if (!strcmp(a, "--pool")) {
-			bad = parse_long(v, 1, &o->pool); i++;
+			if (parse_long(argv[0], a, v, 1, POOL_MAX, &o->pool))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--input")) {
 			o->input = v; i++;
 		} else if (!strcmp(a, "--trace")) {
@@ -207,13 +240,44 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
-	if (o->schedule >= (long)N_SCHEDULES) {
-		fprintf(stderr, "%s: --schedule %ld: this build has %d schedules (0..%d)\n",
-			argv[0], o->schedule, N_SCHEDULES, N_SCHEDULES - 1);
+	if (o->warmup >= o->tasks) {
+		if (o->warmup_set) {
+			fprintf(stderr, "%s: --warmup %ld: must be less than --tasks (%ld)\n",
+				argv[0], o->warmup, o->tasks);
+			return -1;
+		}
+		o->warmup = o->tasks / 4; /* the default is for the default --tasks */
+	}
+	if (o->pool > o->tasks) {
+		fprintf(stderr, "%s: --pool %ld: more than --tasks (%ld), which is as many "
+			"TaskObjects as can ever be in flight\n", argv[0], o->pool, o->tasks);
 		return -1;
 	}
-	if (o->warmup >= o->tasks)
-		o->warmup = o->tasks / 4;
+	return 0;
+}
+
+/* Refuses a pool that cannot fit in the memory the system has left
+ * (btrt_mem_available), instead of paging the machine to death: its
+ * TaskObjects and buffers (btrt_pool_host_bytes) and the slots of the
+ * n_chunks + 1 rings (fewer than 2 (pool + 1) pointers each). Returns 0, or
+ * -1 after a message. */
+static int check_pool_memory(const char *argv0, const struct btrt_pool_config *pc,
+			     uint32_t n_chunks)
+{
+	uint64_t bytes, avail = btrt_mem_available();
+	uint64_t rings = (uint64_t)(n_chunks + 1) * 2 * ((uint64_t)pc->n_tasks + 1) * sizeof(void *);
+	int overflow = btrt_pool_host_bytes(pc, &bytes) != 0 || bytes > UINT64_MAX - rings;
+	if (!overflow)
+		bytes += rings;
+	if (overflow || (avail && bytes > avail)) {
+		fprintf(stderr, "%s: a pool of %u TaskObjects needs %s%.1f MiB of memory "
+			"(%.3f MiB each), more than the %.1f MiB available: use a smaller --pool\n",
+			argv0, pc->n_tasks, overflow ? "over " : "",
+			overflow ? (double)UINT64_MAX / 1048576.0 : (double)bytes / 1048576.0,
+			overflow ? 0.0 : (double)bytes / 1048576.0 / pc->n_tasks,
+			(double)avail / 1048576.0);
+		return -1;
+	}
 	return 0;
 }
 
@@ -225,14 +289,59 @@ static void list_schedules(FILE *out)
 			schedules[i].predicted_ms, schedules[i].label);
 }
 
-static void write_report(const char *path, const struct options *o,
-			 const struct pipeline_schedule *s, const struct btrt_run *run,
-			 double ms_per_task, int verified)
+/* The signal that asked the run to stop, 0 before. The handler only
+ * stores it (a lock-free atomic store is async-signal-safe); the runtime's
+ * io thread reads it between tasks (btrt_pipeline_config.interrupt). */
+static btrt_atomic_int interrupted;
+
+static void on_signal(int sig)
+{
+	if (atomic_exchange(&interrupted, sig) != 0) {
+		/* the second signal: the default action, now */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART; /* the app's own reads and writes go on */
+	static const int sigs[] = { SIGINT, SIGTERM };
+	for (int i = 0; i < 2; i++) {
+		/* Ignored when we started (nohup, a background job of a
+		 * script): stays ignored, as the parent asked. */
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* PATH.tmp, malloc'ed (NULL: out of memory). Outputs are written there and
+ * renamed into place only if no signal came, so they appear whole or not
+ * at all. */
+static char *tmp_path(const char *path)
+{
+	size_t n = strlen(path) + 5;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%s.tmp", path);
+	return t;
+}
+
+/* Returns 0, or -1 after a message. */
+static int write_report(const char *path, const struct options *o,
+			const struct pipeline_schedule *s, const struct btrt_run *run,
+			double ms_per_task, int verified)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-		return;
+		return -1;
 	}
 	fprintf(f, "{\"app\": \"%s\", \"device\": \"%s\", \"schedule_index\": %ld,\n",
 		PIPELINE_APP, PIPELINE_DEVICE, o->schedule);
@@ -256,7 +365,11 @@ static void write_report(const char *path, const struct options *o,
 			sum.median_ns / 1e6, sum.p90_ns / 1e6, sum.p99_ns / 1e6);
 	}
 	fprintf(f, "]}\n");
-	fclose(f);
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -264,6 +377,7 @@ int main(int argc, char **argv)
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
+	catch_signals();
 	struct options o;
 	if (parse_options(argc, argv, &o))
 		return 2;
@@ -280,6 +394,19 @@ int main(int argc, char **argv)
 			backend = BTRT_BACKEND_CUDA;
 	}
 
+	static const APP_PARAMS params = APP_DEFAULT_PARAMS;
+	size_t counts[APP_N_BUFFERS];
+	for (int b = 0; b < APP_N_BUFFERS; b++)
+		counts[b] = APP_BUFFER_COUNT(&params, b);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(APP_TASK),
+		.n_tasks = (uint32_t)(o.pool ? o.pool : (long)s->n_chunks + 1),
+		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
+		.backend = backend,
+	};
+	if (check_pool_memory(argv[0], &pc, s->n_chunks))
+		return 2;
+
 	struct btrt_error err;
 	btrt_error_clear(&err);
 	struct btrt_vk *vk = NULL;
@@ -287,8 +414,8 @@ int main(int argc, char **argv)
 	struct btrt_pool *pool = NULL;
 	struct btrt_run *run = NULL;
 	void *io_state = NULL;
+	char *trace_tmp = NULL, *report_tmp = NULL;
 	int rc = 1;
-	static const APP_PARAMS params = APP_DEFAULT_PARAMS;
 
 	if (backend == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
@@ -303,15 +430,8 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 
-	size_t counts[APP_N_BUFFERS];
-	for (int b = 0; b < APP_N_BUFFERS; b++)
-		counts[b] = APP_BUFFER_COUNT(&params, b);
-	struct btrt_pool_config pc = {
-		.task_size = sizeof(APP_TASK),
-		.n_tasks = (uint32_t)(o.pool ? o.pool : (long)s->n_chunks + 1),
-		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
-		.backend = backend, .vk = vk, .cuda = cuda,
-	};
+	pc.vk = vk;
+	pc.cuda = cuda;
 	if (btrt_pool_create(&pool, &pc, &err))
 		goto fail;
 	for (uint32_t i = 0; i < btrt_pool_size(pool); i++) {
@@ -331,6 +451,7 @@ int main(int argc, char **argv)
 		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n",
 		       PIPELINE_APP, PIPELINE_DEVICE, o.schedule, s->kind, s->label,
 		       o.tasks, btrt_pool_size(pool));
+	fflush(stdout);
 	struct btrt_pipeline_config cfg = {
 		.app = PIPELINE_APP,
 		.stages = app_stages, .n_stages = APP_N_STAGES,
@@ -339,9 +460,12 @@ int main(int argc, char **argv)
 		.n_items = (uint64_t)o.tasks, .check = 1,
 		.check_out = o.digests ? stdout : NULL,
 		.vk = vk, .cuda = cuda,
+		.interrupt = &interrupted,
 	};
 	if (btrt_pipeline_run(&cfg, &run, &err))
 		goto fail;
+	if (atomic_load(&interrupted))
+		goto out;
 
 	uint64_t items = btrt_run_items(run);
 	double ms_per_task = btrt_run_steady_ns(run, (uint64_t)o.warmup) / 1e6;
@@ -351,19 +475,49 @@ int main(int argc, char **argv)
 	       "(steady state after %ld warm-up tasks), %.1f tasks/s\n",
 	       (unsigned long long)items, ms_per_task, o.warmup,
 	       ms_per_task > 0 ? 1000.0 / ms_per_task : 0.0);
-	if (o.trace && btrt_run_write_trace(run, o.trace, &err))
-		goto fail;
-	if (o.report)
-		write_report(o.report, &o, s, run, ms_per_task, 1);
+	if (o.trace) {
+		if (!(trace_tmp = tmp_path(o.trace)))
+			goto out;
+		if (btrt_run_write_trace(run, trace_tmp, &err))
+			goto fail;
+	}
+	if (o.report) {
+		if (!(report_tmp = tmp_path(o.report)) ||
+		    write_report(report_tmp, &o, s, run, ms_per_task, 1))
+			goto out;
+	}
+	/* Only whole outputs of an uninterrupted run appear. */
+	if (atomic_load(&interrupted))
+		goto out;
+	if ((trace_tmp && rename(trace_tmp, o.trace)) ||
+	    (report_tmp && rename(report_tmp, o.report))) {
+		fprintf(stderr, "%s: cannot rename the outputs into place: %s\n", argv[0], strerror(errno));
+		goto out;
+	}
 	rc = 0;
 	goto out;
 fail:
+	if (atomic_load(&interrupted))
+		goto out; /* the run stopped because it was asked to */
 	fprintf(stderr, "%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
 	if (run && o.report)
 		write_report(o.report, &o, s, run, 0.0, 0);
 out:
+	if (trace_tmp)
+		remove(trace_tmp); /* still there: not renamed */
+	if (report_tmp)
+		remove(report_tmp);
+	free(trace_tmp);
+	free(report_tmp);
+	int sig = atomic_load(&interrupted);
+	if (sig && rc != 0) {
+		fprintf(stderr, "%s: %s: stopped after %llu checked tasks; no report or trace written\n",
+			argv[0], sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal",
+			(unsigned long long)(run ? btrt_run_items(run) : 0));
+		rc = 128 + sig;
+	}
 	if (io_state)
-		APP_IO.close(io_state, o.quiet ? NULL : stdout);
+		APP_IO.close(io_state, o.quiet || sig ? NULL : stdout);
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	btrt_vk_destroy(vk);
