@@ -68,6 +68,9 @@ static const char usage_text[] =
 	"  --max-reps N        profiler repetition cap (default 30)\n"
 	"  --tune-tasks N      tuning: measured tasks in the first round (default 12)\n"
 	"  --no-race           tuning: measure every schedule once, none eliminated\n"
+	"  --keep-going        main job: a schedule that fails its check is marked\n"
+	"                      failed and left out, not fatal (exit 0 if the chosen\n"
+	"                      one verified, 1 if none did)\n"
 
 	"\n"
 	"common options:\n"
@@ -90,7 +93,7 @@ struct opts {
 	const char *output;
 	enum btc_mode mode;
 	int cpu_groups;
-	bool glsl, build, run, reprofile, no_race;
+	bool glsl, build, run, reprofile, no_race, keep_going;
 	int tune_tasks;
 	const char *report, *input, *cache;
 	int tasks, max_reps;
@@ -106,7 +109,7 @@ struct opts {
 enum { OPT_DEVICE = 256, OPT_TABLE, OPT_MODE, OPT_CPU_GROUPS, OPT_GLSL,
        OPT_BUILD, OPT_GPU, OPT_CHUNKS, OPT_TOP, OPT_OBJECTIVE, OPT_RUN,
        OPT_REPORT, OPT_INPUT, OPT_CACHE, OPT_TASKS, OPT_MAX_REPS, OPT_REPROFILE,
-       OPT_NO_RACE, OPT_TUNE_TASKS };
+       OPT_NO_RACE, OPT_TUNE_TASKS, OPT_KEEP_GOING };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -130,6 +133,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"reprofile", no_argument, NULL, OPT_REPROFILE},
 		{"no-race", no_argument, NULL, OPT_NO_RACE},
 		{"tune-tasks", required_argument, NULL, OPT_TUNE_TASKS},
+		{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{0, 0, 0, 0},
@@ -151,6 +155,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_RUN: o->run = true; break;
 		case OPT_REPROFILE: o->reprofile = true; break;
 		case OPT_NO_RACE: o->no_race = true; break;
+		case OPT_KEEP_GOING: o->keep_going = true; break;
 		case OPT_REPORT: o->report = optarg; break;
 		case OPT_INPUT: o->input = optarg; break;
 		case OPT_CACHE: o->cache = optarg; break;
@@ -495,6 +500,7 @@ static int cmd_gen(int argc, char **argv)
 		jo.cache_dir = o.cache;
 		jo.input = o.input;
 		jo.report = o.report;
+		jo.keep_going = o.keep_going;
 		if (o.tasks)
 			jo.final_tasks = o.tasks;
 		if (o.max_reps)
@@ -525,8 +531,8 @@ static int cmd_gen(int argc, char **argv)
 			free(path);
 		} else {
 			int st = btc_job_main(app, dev, &jo, &d);
-			if (st && !d.errors)
-				d.errors = 1;
+			if (st) /* 1, or 130 when interrupted */
+				rc = st;
 		}
 		goto out;
 	}
@@ -538,9 +544,8 @@ static int cmd_gen(int argc, char **argv)
 		has_vk |= dev->pus[u].kind == BTC_BACKEND_VULKAN;
 	if (has_vk && !btc_gen_compile_shaders(&ctx, &d))
 		goto out;
-	dir = o.output ? btc_xstrdup(o.output)
-		       : btc_xasprintf("build/btc/%s-%s", app->name, dev->name);
-	if (!btc_gen_project(&ctx, dir, &d))
+	dir = btc_job_dir(o.output, app, dev, &d);
+	if (!dir || !btc_gen_project(&ctx, dir, &d))
 		goto out;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
 	       n_scheds == 1 ? "" : "s", scheds[0].baseline ? "baselines" : "candidates + baselines",
@@ -556,7 +561,9 @@ out:
 	btc_table_free(t);
 	btc_device_free(dev);
 	btc_app_free(app);
-	return d.errors ? 1 : 0;
+	if (btc_interrupted())
+		return BTC_EXIT_INTERRUPTED;
+	return rc ? rc : d.errors ? 1 : 0;
 }
 
 /* btc report R.json... [--csv OUT] [--candidates OUT]: tables of main jobs. */
