@@ -63,7 +63,7 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
  * failed schedules are marked and left out of every choice and the status
  * is 0 when the chosen schedule verified, 1 when none did;
  * BTC_EXIT_INTERRUPTED (130) after SIGINT or SIGTERM, children stopped and
- * temporary files and the report removed (docs/app-format.md). */
+ * temporary files and the report removed (docs/report.md). */
 int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		 const struct btc_job_options *opt, struct btc_diag *d);
 

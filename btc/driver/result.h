@@ -1,6 +1,6 @@
 /* The main job's report (btc APP.yaml --run --report R.json): its schema
  * as a C struct, written as JSON with cJSON and read back (btc report).
- * docs/app-format.md "The report" describes every field. */
+ * docs/report.md describes every field. */
 #ifndef BTC_DRIVER_RESULT_H
 #define BTC_DRIVER_RESULT_H
 

@@ -29,7 +29,7 @@ int btc_run(char *const argv[], const char *stdout_path, bool echo);
 bool btc_interrupted(void);
 
 /* The exit status of an interrupted btc: 130 (for SIGINT and SIGTERM
- * alike, docs/app-format.md "Exit status"). */
+ * alike, docs/report.md "Exit status"). */
 #define BTC_EXIT_INTERRUPTED 130
 
 /* Installs btc's SIGINT and SIGTERM handlers (no SA_RESTART: a blocking
