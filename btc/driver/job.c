@@ -423,9 +423,10 @@ static void phase_report(struct job *j)
 	struct btc_report r;
 	fill_report(j, &r);
 	print_summary(j, &r);
-	printf("files: %s%s%s, %s%s%s\n", j->final_verified ? j->trace : "",
-	       j->final_verified ? " (Perfetto), " : "", j->final_verified ? svg : "", heat,
-	       j->opt->report ? ", " : "", j->opt->report ? j->opt->report : "");
+	printf("files: ");
+	if (j->final_verified)
+		printf("%s (Perfetto), %s, ", j->trace, svg);
+	printf("%s%s%s\n", heat, j->opt->report ? ", " : "", j->opt->report ? j->opt->report : "");
 	if (j->opt->report && !btc_interrupted())
 		btc_report_write(&r, j->opt->report, j->d);
 	btc_report_free(&r);

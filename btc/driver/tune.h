@@ -19,7 +19,6 @@ struct btc_tune_options {
 	int rounds;           /* racing rounds (default 3) */
 	double keep;          /* round r keeps schedules within keep^(1/r) of the
 				 best (default 1.30: 30 %, then 14 %, then 9 %) */
-	unsigned seed;        /* reserved for a randomised run order (0) */
 	const char *input;    /* --input for the program, or NULL */
 	const char *work_dir; /* where per-run reports and stderr logs go */
 	const struct btc_app *app;       /* for stage names in errors, or NULL */
