@@ -41,12 +41,12 @@ char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *de
 char *btc_job_dir(const char *out_dir, const struct btc_app *app,
 		  const struct btc_device *dev, struct btc_diag *d)
 {
-	if (out_dir)
-		return btc_xstrdup(out_dir);
+	/* Checked also with an explicit out_dir: the names become file names
+	 * inside it (APP_task.h, build/APP-pipeline, the cache table). */
 	if (!btc_files_check_name("app name", app->name, d) ||
 	    !btc_files_check_name("device name", dev->name, d))
 		return NULL;
-	return btc_job_default_dir(app, dev);
+	return out_dir ? btc_xstrdup(out_dir) : btc_job_default_dir(app, dev);
 }
 
 static double now_s(void)

@@ -33,7 +33,8 @@ void btc_job_options_init(struct btc_job_options *o);
 char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *dev);
 
 /* The project directory: out_dir when not NULL, else the default; NULL
- * (reported) when the default cannot be built from the names. */
+ * (reported) when the app or device name cannot be part of a file name
+ * (checked either way: the names become file names inside the project). */
 char *btc_job_dir(const char *out_dir, const struct btc_app *app,
 		  const struct btc_device *dev, struct btc_diag *d);
 

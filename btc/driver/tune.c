@@ -155,10 +155,11 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "verified");
 	bool ok = rc == 0 && cJSON_IsNumber(m) && cJSON_IsTrue(v) && m->valuedouble > 0;
+	double measured = ok ? m->valuedouble : NAN;
 	cJSON_Delete(j);
 	char *msg = last_message(err_path, run->program);
 	if (ok) {
-		*ms = m->valuedouble;
+		*ms = measured;
 		/* A verified run's warnings, for the runs people watch. */
 		char *all = run->quiet ? NULL : btc_read_file(err_path, NULL);
 		if (all)

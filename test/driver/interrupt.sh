@@ -13,7 +13,7 @@ app=$src/examples/vecadd/vecadd.yaml
 host_table "$btc" "$app" "$work/table.csv"
 pid=
 # Whatever happens, the btc this test started does not outlive it.
-trap '[ -n "$pid" ] && kill -INT "$pid" 2> /dev/null; true' EXIT
+trap 'if [ -n "$pid" ]; then kill -INT "$pid" 2> /dev/null || true; fi' EXIT
 
 # wait_for LOG PATTERN PID: until the log shows the pattern (60 s at most).
 wait_for() {

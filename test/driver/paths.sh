@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A device named "../../../../victim" must not make btc write or delete
 # outside its output and cache directories: `btc gen --build` (default
-# project dir), `btc profile` (cache file name) and the main job all exit
-# non-zero, and nothing appears outside the working directory's build/
-# (where a victim/meson.build used to be overwritten).
+# project dir, and with -o), `btc profile` (cache file name) and the main
+# job all exit non-zero, and nothing appears outside the working
+# directory's build/ (where a victim/meson.build used to be overwritten).
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
@@ -35,3 +35,4 @@ run() { # NAME ARGS...: must exit non-zero
 run gen gen "$app" --device "$work/victim.yaml" --chunks "$cpu:0-2" --build
 run profile profile "$app" --device "$work/victim.yaml" --cache "$cwd/cache"
 run job "$app" --device "$work/victim.yaml" --run --cache "$cwd/cache"
+run gen-o gen "$app" --device "$work/victim.yaml" --chunks "$cpu:0-2" -o out --build
