@@ -28,8 +28,8 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	btc_cli_plan_options(o, &po);
 	if (!btc_plan(app, dev, t, o->table, &po, &scheds, &n_scheds, &provenance, &d))
 		goto out;
-	dir = o->output ? btc_xstrdup(o->output) : btc_job_default_dir(app, dev);
-	if (!btc_project_make(app, dev, scheds, n_scheds, provenance, dir, false, &built,
+	dir = btc_job_dir(o->output, app, dev, &d);
+	if (!dir || !btc_project_make(app, dev, scheds, n_scheds, provenance, dir, false, &built,
 			      &n_shaders, &d))
 		goto out;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,

@@ -9,6 +9,7 @@
 #include "cli/load.h"
 #include "driver/job.h"
 #include "front/table.h"
+#include "util/proc.h"
 
 /* Copies the profiling table to path (--output of btc profile). */
 static void write_table(struct btc_table *t, const struct btc_app *app,
@@ -47,6 +48,8 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 	}
 	btc_device_free(dev);
 	btc_app_free(app);
+	if (btc_interrupted())
+		return BTC_EXIT_INTERRUPTED;
 	return d.errors ? 1 : 0;
 }
 

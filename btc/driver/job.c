@@ -1,21 +1,24 @@
+/* The main job as phases over one job struct: profile, schedule, build,
+ * tune, head to head, final run, report. Every run of every schedule is
+ * checked; a failed check is binding (the job fails, naming schedule,
+ * stage and task) unless --keep-going, which marks the schedule failed
+ * and leaves it out of every choice. */
 #include "driver/job.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "btc_config.h"
-#include "util/paths.h"
-#include "gen/gen.h"
-#include "util/out.h"
-#include "util/proc.h"
+#include "driver/build.h"
+#include "driver/project.h"
+#include "driver/files.h"
 #include "driver/report.h"
+#include "driver/result.h"
+#include "gen/gen.h"
+#include "util/proc.h"
 
 void btc_job_options_init(struct btc_job_options *o)
 {
@@ -28,7 +31,23 @@ void btc_job_options_init(struct btc_job_options *o)
 
 char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *dev)
 {
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	if (!btc_files_check_name("app name", app->name, &quiet) ||
+	    !btc_files_check_name("device name", dev->name, &quiet))
+		return NULL;
 	return btc_xasprintf("build/btc/%s-%s", app->name, dev->name);
+}
+
+char *btc_job_dir(const char *out_dir, const struct btc_app *app,
+		  const struct btc_device *dev, struct btc_diag *d)
+{
+	/* Checked also with an explicit out_dir: the names become file names
+	 * inside it (APP_task.h, build/APP-pipeline, the cache table). */
+	if (!btc_files_check_name("app name", app->name, d) ||
+	    !btc_files_check_name("device name", dev->name, d))
+		return NULL;
+	return out_dir ? btc_xstrdup(out_dir) : btc_job_default_dir(app, dev);
 }
 
 static double now_s(void)
@@ -38,539 +57,418 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
-		   struct btc_diag *d)
-{
-	struct utsname u;
-	const char *host_arch = uname(&u) == 0 ? u.machine : "x86_64";
-	char *build = btc_xasprintf("%s/build", dir);
-	char *cross = NULL;
-	bool runnable = true;
-	*built = false;
-	if (strcmp(dev->arch, host_arch) || !strcmp(dev->os, "android")) {
-		if (!dev->cross_file) {
-			btc_error(d, (struct btc_loc){0}, "device '%s' (%s) has no cross_file to build with",
-				  dev->name, dev->arch);
-			free(build);
-			return false;
-		}
-		cross = btc_xasprintf("%s/%s", btc_source_root(), dev->cross_file);
-		/* The cross file's C compiler must exist; the Android NDK's does not here. */
-		runnable = !strcmp(dev->os, "linux") && btc_have_program("aarch64-linux-gnu-gcc");
-	}
-	if (!runnable) {
-		printf("The %s toolchain is not installed here; build the project where it is:\n"
-		       "  meson setup %s %s --cross-file %s\n  ninja -C %s\n",
-		       dev->os, build, dir, cross, build);
-		free(build);
-		free(cross);
-		return true;
-	}
-	int rc = 0;
-	char *ninja_file = btc_xasprintf("%s/build.ninja", build);
-	if (access(ninja_file, F_OK) != 0) {
-		/* nvcc cannot cross-compile for the boards here: CUDA is off in
-		 * cross builds (build on the Jetson itself for CUDA). */
-		char *argv[] = {"meson", "setup", build, (char *)dir,
-				cross ? "-Dcuda=disabled" : NULL, "--cross-file", cross, NULL};
-		char *log = btc_xasprintf("%s/setup.log", dir);
-		rc = btc_run(argv, log, true);
-		if (rc != 0) {
-			fprintf(stderr, "btc: meson setup failed; its output:\n");
-			char *text = btc_read_file(log, NULL);
-			fputs(text ? text : "(none)\n", stderr);
-			free(text);
-			/* A failed configuration leaves a build dir meson will not reuse. */
-			char *rm[] = {"rm", "-rf", build, NULL};
-			btc_run(rm, NULL, false);
-		}
-		free(log);
-	}
-	if (rc == 0 && !btc_interrupted()) {
-		char *argv[] = {"ninja", "-C", build, NULL};
-		rc = btc_run(argv, "/dev/null", true);
-		if (rc != 0) /* again, with the compiler's output in view */
-			rc = btc_run(argv, NULL, false);
-	}
-	if (rc != 0)
-		btc_error(d, (struct btc_loc){dir, 0, 0}, "building the generated project failed");
-	*built = rc == 0;
-	free(ninja_file);
-	free(build);
-	free(cross);
-	return rc == 0;
-}
+enum { PH_PROFILE, PH_SCHEDULE, PH_BUILD, PH_TUNE, PH_RUN, N_PHASES };
 
-/* ---- cache key: FNV-1a over everything that changes the timings ---- */
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static uint64_t hash_file(uint64_t h, const char *path)
-{
-	size_t len;
-	char *text = btc_read_file(path, &len);
-	h = fnv(h, path, strlen(path));
-	if (text)
-		h = fnv(h, text, len);
-	free(text);
-	return h;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static uint64_t hash_dir(uint64_t h, const char *dir)
-{
-	DIR *dd = opendir(dir);
-	if (!dd)
-		return h;
-	char *names[512];
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(dd)) && n < 512)
-		if (e->d_name[0] != '.')
-			names[n++] = btc_xstrdup(e->d_name);
-	closedir(dd);
-	qsort(names, (size_t)n, sizeof(char *), cmp_str);
-	for (int i = 0; i < n; i++) {
-		char *p = btc_xasprintf("%s/%s", dir, names[i]);
-		h = hash_file(h, p);
-		free(p);
-		free(names[i]);
-	}
-	return h;
-}
-
-static uint64_t profile_key(const struct btc_app *app, const struct btc_device *dev)
-{
-	uint64_t h = 14695981039346656037ULL;
-	h = fnv(h, BTC_VERSION, strlen(BTC_VERSION));
-	h = hash_file(h, app->path);
-	for (int i = 0; i < app->n_params; i++)
-		h = fnv(h, &app->params[i].value, sizeof(int64_t));
-	for (int i = 0; i < app->n_cpu_sources; i++)
-		h = hash_file(h, app->cpu_sources[i]);
-	for (int i = 0; i < app->n_cuda_sources; i++)
-		h = hash_file(h, app->cuda_sources[i]);
-	for (int i = 0; i < app->n_includes; i++)
-		h = hash_dir(h, app->includes[i]);
-	for (int s = 0; s < app->n_stages; s++)
-		for (int k = 0; k < app->stages[s].n_vk; k++)
-			h = hash_file(h, app->stages[s].vk[k].shader_path);
-	char *rt = btc_xasprintf("%s/runtime/src", btc_source_root());
-	char *prof = btc_xasprintf("%s/templates/profiler.c.in", btc_source_root());
-	h = hash_dir(h, rt);
-	h = hash_file(h, prof);
-	free(rt);
-	free(prof);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	btc_device_write_yaml(dev, f);
-	fclose(f);
-	/* The whole description, machine name included: a table measured on
-	 * one box is not reused on another with the same PUs. */
-	h = fnv(h, text, len);
-	free(text);
-	return h;
-}
-
-/* Generates the project in dir with the given schedules and builds it. */
-static bool gen_and_build(const struct btc_app *app, const struct btc_device *dev,
-			  const struct btc_plan_schedule *scheds, int n_scheds,
-			  const char *provenance, const char *dir, bool *built,
-			  struct btc_diag *d)
-{
-	struct btc_gen_ctx ctx = {app, dev, scheds, n_scheds, NULL, 0, provenance};
-	bool has_vk = false;
-	for (int u = 0; u < dev->n_pus; u++)
-		has_vk |= dev->pus[u].kind == BTC_BACKEND_VULKAN;
-	bool ok = (!has_vk || btc_gen_compile_shaders(&ctx, d)) &&
-		  btc_gen_project(&ctx, dir, d) && btc_job_build(dir, dev, built, d);
-	btc_gen_free_shaders(&ctx);
-	return ok;
-}
-
-bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
-		     const struct btc_job_options *opt, struct btc_table **table,
-		     char **path, struct btc_diag *d)
-{
-	const char *cache_dir = opt->cache_dir ? opt->cache_dir : "build/btc/cache";
-	uint64_t key = profile_key(app, dev);
-	char *cached = btc_xasprintf("%s/%s-%s-%016llx.csv", cache_dir, app->name,
-				     dev->name, (unsigned long long)key);
-	if (!opt->reprofile && access(cached, R_OK) == 0) {
-		struct btc_diag quiet;
-		btc_diag_init(&quiet, stderr);
-		*table = btc_table_load(cached, NULL, app, dev, BTC_MODE_INTERFERENCE, &quiet);
-		if (*table) {
-			printf("profile: cached table %s (same app, device and kernel sources)\n", cached);
-			*path = cached;
-			return true;
-		}
-		fprintf(stderr, "btc: ignoring the unreadable cached table %s\n", cached);
-	}
-
-	/* A project with the baselines only: the profiler lives beside them. */
-	char *dir = opt->out_dir ? btc_xstrdup(opt->out_dir) : btc_job_default_dir(app, dev);
-	struct btc_plan_options po = opt->plan;
-	po.n_specs = 0;
-	po.baselines_only = true;
-	struct btc_plan_schedule *scheds = NULL;
-	int n = 0;
-	char *prov = NULL;
-	bool built = false, ok = false;
-	if (!btc_plan(app, dev, NULL, NULL, &po, &scheds, &n, &prov, d) ||
-	    !gen_and_build(app, dev, scheds, n, prov, dir, &built, d))
-		goto out;
-	if (!built || strcmp(dev->name, "host")) {
-		printf("profile: the profiler for %s is in %s; build it for the device, run\n"
-		       "  %s-profiler -o %s-%s.csv\n"
-		       "there, and pass the table back with --table.\n",
-		       dev->name, dir, app->name, app->name, dev->name);
-		goto out;
-	}
-	if (!btc_mkdirs(cache_dir, d))
-		goto out;
-	char *prog = btc_xasprintf("%s/build/%s-profiler", dir, app->name);
-	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
-	char reps[16];
-	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
-	char *argv[] = {prog, "-o", tmp, "--max-reps", reps,
-			opt->input ? "--input" : NULL, (char *)opt->input, NULL};
-	printf("profile: %s on %s, every stage on every PU, isolated and under interference\n",
-	       app->name, dev->name);
-	fflush(stdout);
-	int rc = btc_run(argv, NULL, false);
-	if (rc == 0 && !btc_interrupted()) {
-		*table = btc_table_load(tmp, NULL, app, dev, BTC_MODE_INTERFERENCE, d);
-		if (*table && rename(tmp, cached) == 0) {
-			ok = true;
-			*path = cached;
-			cached = NULL;
-		}
-	} else {
-		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (exit %d)",
-			  btc_interrupted() ? "profiling interrupted" : "the profiler failed", rc);
-	}
-	unlink(tmp);
-	free(tmp);
-	free(prog);
-out:
-	free(cached);
-	free(scheds);
-	free(prov);
-	free(dir);
-	return ok;
-}
-
-static const char *pu_of(const struct btc_device *dev, const struct btc_plan_schedule *g)
-{
-	return dev->pus[g->s.chunks[0].pu].name;
-}
-
-/* What a main job found, for the report JSON. */
-struct job_result {
+struct job {
 	const struct btc_app *app;
 	const struct btc_device *dev;
-	const struct btc_plan_schedule *scheds;
-	const struct btc_tune_entry *entries;
-	int n, winner;
-	double win_ms, speedup;
-	int best_base;               /* index of the best baseline, or -1 */
-	double base_ms;              /* its head-to-head time */
-	double *pred[BTC_N_MODES];   /* [n] T_max under each table mode, NAN if absent */
-	double r[BTC_N_MODES];       /* Pearson r of pred[mode] vs measured */
-	enum btc_mode mode;          /* the mode the optimizer used */
-	const char *objective, *gpu;
-	bool racing;
-	double phases[5];
+	const struct btc_job_options *opt;
+	struct btc_diag *d;
+	struct btc_tune_options tune;
+	char *dir, *prog, *trace, *run_report;
+	struct btc_table *table;
+	char *table_path;
+	struct btc_plan_schedule *scheds;  /* [n] */
+	int n;
+	char *prov;
+	struct btc_tune_entry *entries;   /* [n], once tuning began */
+	bool tuned;                       /* tuning ran to its end */
+	int chosen, best_base;            /* schedule indices, -1: none */
+	double chosen_ms, base_ms;        /* head to head (or final run), NAN: none */
+	bool final_verified;              /* the chosen one's final run verified */
+	double phases[N_PHASES], t0;
 };
 
-static void json_num(struct btc_out *o, double v)
+static const char *pu_of(const struct job *j, int i)
 {
-	if (isnan(v))
-		btc_out_puts(o, "null");
-	else
-		btc_outf(o, "%.6f", v);
+	return j->dev->pus[j->scheds[i].s.chunks[0].pu].name;
 }
 
-static void write_report_json(const char *path, const struct job_result *r,
-			      struct btc_diag *d)
+/* Schedule i failed (error: owned, says where): marked, and reported as an
+ * error, or as a warning under --keep-going. */
+static void schedule_failed(struct job *j, int i, char *error)
 {
-	const struct btc_plan_schedule *win = &r->scheds[r->winner];
-	const struct btc_device *dev = r->dev;
-	struct btc_out o;
-	btc_out_init(&o);
-	btc_outf(&o, "{\"app\": \"%s\", \"device\": \"%s\", \"mode\": \"%s\", \"objective\": \"%s\", \"gpu\": \"%s\",\n \"schedule\": {\"chunks\": [",
-		 r->app->name, dev->name, btc_mode_name(r->mode), r->objective,
-		 r->gpu ? r->gpu : "auto");
-	for (int c = 0; c < win->s.n_chunks; c++)
-		btc_outf(&o, "%s{\"pu\": \"%s\", \"first_stage\": %d, \"last_stage\": %d}",
-			 c ? ", " : "", dev->pus[win->s.chunks[c].pu].name,
-			 win->s.chunks[c].first_stage, win->s.chunks[c].last_stage);
-	btc_out_puts(&o, "]},\n \"predicted_ms\": ");
-	json_num(&o, win->predicted ? win->s.tmax_ms : NAN);
-	btc_outf(&o, ", \"measured_ms_per_task\": %.6f,\n \"baselines\": [", r->win_ms);
-	int k = 0;
-	for (int i = 0; i < r->n; i++)
-		if (r->scheds[i].baseline && r->entries[i].ok)
-			btc_outf(&o, "%s{\"pu\": \"%s\", \"measured_ms_per_task\": %.6f}", k++ ? ", " : "",
-				 pu_of(dev, &r->scheds[i]), r->entries[i].measured_ms);
-	btc_out_puts(&o, "],\n \"best_baseline\": ");
-	if (r->best_base >= 0)
-		btc_outf(&o, "{\"pu\": \"%s\", \"measured_ms_per_task\": %.6f}",
-			 pu_of(dev, &r->scheds[r->best_base]), r->base_ms);
-	else
-		btc_out_puts(&o, "null");
-	btc_outf(&o, ",\n \"speedup_vs_best_baseline\": %.4f, \"pearson_r\": ", r->speedup);
-	json_num(&o, r->r[r->mode]);
-	btc_out_puts(&o, ", \"pearson_r_isolated\": ");
-	json_num(&o, r->r[BTC_MODE_ISOLATED]);
-	btc_out_puts(&o, ", \"pearson_r_interference\": ");
-	json_num(&o, r->r[BTC_MODE_INTERFERENCE]);
-	btc_outf(&o, ", \"verified\": true, \"racing\": %s,\n \"phases_s\": {\"profile\": %.3f, \"schedule\": %.3f, \"build\": %.3f, \"tune\": %.3f, \"run\": %.3f},\n",
-		 r->racing ? "true" : "false", r->phases[0], r->phases[1], r->phases[2],
-		 r->phases[3], r->phases[4]);
-	btc_out_puts(&o, " \"candidates\": [");
-	for (int i = 0; i < r->n; i++) {
-		char *label = btc_plan_schedule_label(&r->scheds[i].s, dev);
-		btc_outf(&o, "%s\n  {\"index\": %d, \"kind\": \"%s\", \"label\": \"%s\", \"predicted_isolated_ms\": ",
-			 i ? "," : "", i, r->scheds[i].baseline ? "baseline" : "candidate", label);
-		json_num(&o, r->pred[BTC_MODE_ISOLATED][i]);
-		btc_out_puts(&o, ", \"predicted_interference_ms\": ");
-		json_num(&o, r->pred[BTC_MODE_INTERFERENCE][i]);
-		btc_outf(&o, ", \"measured_ms_per_task\": %.6f, \"tasks\": %d, \"rounds\": %d, \"ok\": %s}",
-			 r->entries[i].measured_ms, r->entries[i].tasks, r->entries[i].rounds,
-			 r->entries[i].ok ? "true" : "false");
-		free(label);
+	struct btc_tune_entry *e = &j->entries[i];
+	e->status = BTC_RUN_FAILED;
+	if (error) {
+		free(e->error);
+		e->error = error;
 	}
-	btc_out_puts(&o, "]}\n");
-	btc_out_write_file(&o, path, d);
-	btc_out_free(&o);
+	if (j->opt->keep_going)
+		btc_warning(j->d, (struct btc_loc){0}, "%s (--keep-going: marked failed)", e->error);
+	else
+		btc_error(j->d, (struct btc_loc){0}, "%s", e->error);
 }
 
-/* T_max of schedule s under the table's mode m; NAN when a time is absent. */
-static double tmax_in_mode(const struct btc_schedule *s, const struct btc_table *t,
-			   enum btc_mode m)
+/* One checked run of schedule i; a failure is marked and reported. */
+static bool run_checked(struct job *j, int i, const char *phase, const char *trace,
+			bool quiet, double *ms)
 {
-	if (!t->has_mode[m])
-		return NAN;
-	double tmax = 0;
-	for (int c = 0; c < s->n_chunks; c++) {
-		double sum = 0;
-		for (int i = s->chunks[c].first_stage; i <= s->chunks[c].last_stage; i++) {
-			const struct btc_table_entry *e = btc_table_at(t, m, i, s->chunks[c].pu);
-			if (!e->present)
-				return NAN;
-			sum += e->mean_ms;
+	struct btc_tune_run run = {
+		.program = j->prog, .index = i, .sched = &j->scheds[i],
+		.warmup = j->tune.warmup, .tasks = j->opt->final_tasks, .input = j->opt->input,
+		.report = j->run_report, .trace = trace, .quiet = quiet, .phase = phase,
+	};
+	char *error = NULL;
+	if (btc_tune_run_once(&run, &j->tune, ms, &error))
+		return true;
+	if (!btc_interrupted())
+		schedule_failed(j, i, error);
+	return false;
+}
+
+/* The fastest verified schedule of the latest round (btc_tune's rule). */
+static int pick_chosen(const struct job *j)
+{
+	int w = -1;
+	for (int i = 0; i < j->n; i++) {
+		const struct btc_tune_entry *e = &j->entries[i];
+		if (e->status == BTC_RUN_VERIFIED &&
+		    (w < 0 || e->rounds > j->entries[w].rounds ||
+		     (e->rounds == j->entries[w].rounds && e->measured_ms < j->entries[w].measured_ms)))
+			w = i;
+	}
+	return w;
+}
+
+static int pick_best_baseline(const struct job *j)
+{
+	int b = -1;
+	for (int i = 0; i < j->n; i++)
+		if (j->scheds[i].baseline && j->entries[i].status == BTC_RUN_VERIFIED &&
+		    (b < 0 || j->entries[i].measured_ms < j->entries[b].measured_ms))
+			b = i;
+	return b;
+}
+
+/* ---- phases ---- */
+
+/* 1. Profile (BT-Profiler), or reuse the cached table, or --table. */
+static bool phase_profile(struct job *j)
+{
+	double t = now_s();
+	if (j->opt->table) {
+		j->table = btc_table_load(j->opt->table, NULL, j->app, j->dev, j->opt->plan.mode, j->d);
+		j->table_path = btc_xstrdup(j->opt->table);
+	} else if (!btc_job_profile(j->app, j->dev, j->opt, &j->table, &j->table_path, j->d)) {
+		return false;
+	}
+	j->phases[PH_PROFILE] = now_s() - t;
+	return j->table && !btc_interrupted();
+}
+
+/* 2. Schedule (BT-Optimizer): the top K and the baselines. */
+static bool phase_schedule(struct job *j)
+{
+	double t = now_s();
+	bool ok = btc_plan(j->app, j->dev, j->table, j->table_path, &j->opt->plan, &j->scheds,
+			   &j->n, &j->prov, j->d);
+	/* Whatever a solver did to the signal handlers, btc's are back. */
+	btc_install_signal_handlers();
+	j->phases[PH_SCHEDULE] = now_s() - t;
+	if (!ok || btc_interrupted())
+		return false;
+	int n_cand = 0;
+	for (int i = 0; i < j->n; i++)
+		n_cand += !j->scheds[i].baseline;
+	printf("schedule: %d candidates (objective %s, %s table) + %d baselines in %.0f ms\n",
+	       n_cand, btc_sched_objective_name(j->opt->plan.sched.objective),
+	       btc_mode_name(j->opt->plan.mode), j->n - n_cand, j->phases[PH_SCHEDULE] * 1000);
+	return true;
+}
+
+/* 3. Generate and build the multi-schedule program. */
+static bool phase_build(struct job *j)
+{
+	double t = now_s();
+	bool built;
+	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->dir, true, &built, NULL, j->d) ||
+	    !built || btc_interrupted())
+		return false;
+	j->phases[PH_BUILD] = now_s() - t;
+	printf("build: %s (%.1f s)\n", j->dir, j->phases[PH_BUILD]);
+	fflush(stdout);
+	j->prog = btc_xasprintf("%s/build/%s-pipeline", j->dir, j->app->name);
+	return true;
+}
+
+/* 4. Tune on the device (racing); every failure is named. */
+static bool phase_tune(struct job *j)
+{
+	double t = now_s();
+	j->entries = btc_xcalloc((size_t)j->n, sizeof(*j->entries));
+	int winner;
+	bool any = btc_tune(j->prog, j->scheds, j->n, &j->tune, j->entries, &winner, j->d);
+	j->phases[PH_TUNE] = now_s() - t;
+	if (btc_interrupted())
+		return false;
+	j->tuned = true;
+	bool failed = false;
+	for (int i = 0; i < j->n; i++)
+		if (j->entries[i].status == BTC_RUN_FAILED) {
+			schedule_failed(j, i, NULL);
+			failed = true;
 		}
-		tmax = fmax(tmax, sum);
-	}
-	return tmax;
+	return any && (!failed || j->opt->keep_going);
 }
+
+/* 5. Head to head on real input, verified: the tuning winner against the
+ * best baseline, alternating (W B W B) so that drift hits both alike; the
+ * faster by its best run is chosen, so the chosen schedule is never slower
+ * than the best baseline as measured here. */
+static bool phase_head_to_head(struct job *j)
+{
+	for (;;) {
+		j->chosen = pick_chosen(j);
+		j->best_base = pick_best_baseline(j);
+		j->chosen_ms = j->base_ms = NAN;
+		if (j->chosen < 0)
+			return false;
+		if (j->best_base < 0 || j->best_base == j->chosen)
+			return true;
+		double w = INFINITY, b = INFINITY, ms;
+		bool ok = true;
+		for (int k = 0; k < 2 && ok; k++) {
+			ok = run_checked(j, j->chosen, "head to head", NULL, true, &ms);
+			w = fmin(w, ok ? ms : INFINITY);
+			ok = ok && run_checked(j, j->best_base, "head to head", NULL, true, &ms);
+			b = fmin(b, ok ? ms : INFINITY);
+		}
+		if (btc_interrupted() || (!ok && !j->opt->keep_going))
+			return false;
+		if (!ok)
+			continue; /* --keep-going: the next pair */
+		printf("head to head (best of 2 runs of %d tasks): %s %.3f ms, baseline %s %.3f ms\n",
+		       j->opt->final_tasks, j->scheds[j->chosen].baseline ? "baseline" : "candidate",
+		       w, pu_of(j, j->best_base), b);
+		j->chosen_ms = w;
+		j->base_ms = b;
+		if (b < w) {
+			j->chosen = j->best_base;
+			j->chosen_ms = b;
+		}
+		return true;
+	}
+}
+
+/* 6. The chosen schedule once more, traced. Returns 1 when it verified, 0
+ * when the job stops, -1 when --keep-going must choose again. */
+static int phase_final_run(struct job *j)
+{
+	double ms;
+	if (!run_checked(j, j->chosen, "final run", j->trace, false, &ms))
+		return btc_interrupted() || !j->opt->keep_going ? 0 : -1;
+	if (isnan(j->chosen_ms)) { /* no head to head: this run is the measurement */
+		j->chosen_ms = ms;
+		if (j->best_base == j->chosen)
+			j->base_ms = ms;
+	}
+	j->final_verified = true;
+	return 1;
+}
+
+/* The report struct from what the job found: verified and the speedup
+ * computed from the runs, null reasons where a value is absent. */
+static void fill_report(const struct job *j, struct btc_report *r)
+{
+	const struct btc_device *dev = j->dev;
+	btc_report_init(r);
+	r->app = btc_xstrdup(j->app->name);
+	r->device = btc_xstrdup(dev->name);
+	r->mode = btc_xstrdup(btc_mode_name(j->opt->plan.mode));
+	r->objective = btc_xstrdup(btc_sched_objective_name(j->opt->plan.sched.objective));
+	r->gpu = btc_xstrdup(j->opt->plan.gpu ? j->opt->plan.gpu : "auto");
+	r->racing = j->tune.rounds > 1;
+	memcpy(r->phases_s, j->phases, sizeof(r->phases_s));
+	r->n_candidates = j->n;
+	r->candidates = btc_xcalloc((size_t)j->n, sizeof(*r->candidates));
+	int n_base = 0;
+	for (int i = 0; i < j->n; i++) {
+		const struct btc_tune_entry *e = &j->entries[i];
+		struct btc_report_candidate *c = &r->candidates[i];
+		c->index = i;
+		c->baseline = j->scheds[i].baseline;
+		c->label = btc_plan_schedule_label(&j->scheds[i].s, dev);
+		c->pu = c->baseline ? btc_xstrdup(pu_of(j, i)) : NULL;
+		for (int m = 0; m < BTC_N_MODES; m++)
+			c->predicted_ms[m] = btc_plan_tmax_ms(j->app, j->dev, j->table, (enum btc_mode)m, &j->scheds[i].s);
+		c->status = e->status;
+		c->measured_ms = e->status == BTC_RUN_VERIFIED ? e->measured_ms : NAN;
+		c->tasks = e->tasks;
+		c->rounds = e->rounds;
+		c->error = e->error ? btc_xstrdup(e->error) : NULL;
+		r->n_failed += e->status == BTC_RUN_FAILED;
+		n_base += c->baseline;
+	}
+	/* Pearson r of predicted vs measured, over the verified schedules. */
+	double *px = btc_xcalloc((size_t)j->n + 1, sizeof(double));
+	double *py = btc_xcalloc((size_t)j->n + 1, sizeof(double));
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		int np = 0;
+		for (int i = 0; i < j->n; i++)
+			if (r->candidates[i].status == BTC_RUN_VERIFIED &&
+			    !isnan(r->candidates[i].predicted_ms[m])) {
+				px[np] = r->candidates[i].predicted_ms[m];
+				py[np++] = r->candidates[i].measured_ms;
+			}
+		r->pearson_r[m] = btc_pearson(px, py, np);
+	}
+	free(px);
+	free(py);
+	r->pearson_r_used = r->pearson_r[j->opt->plan.mode];
+
+	r->chosen_verified = j->final_verified;
+	r->verified = j->final_verified && r->n_failed == 0;
+	if (j->final_verified) {
+		const struct btc_schedule *s = &j->scheds[j->chosen].s;
+		r->chosen = j->chosen;
+		r->n_chunks = s->n_chunks;
+		r->chunks = btc_xcalloc((size_t)s->n_chunks, sizeof(*r->chunks));
+		for (int c = 0; c < s->n_chunks; c++)
+			r->chunks[c] = (struct btc_report_chunk){
+				btc_xstrdup(dev->pus[s->chunks[c].pu].name), s->chunks[c].first_stage,
+				s->chunks[c].last_stage};
+		r->predicted_ms = j->scheds[j->chosen].predicted ? s->tmax_ms : NAN;
+		r->measured_ms = j->chosen_ms;
+	}
+	if (j->best_base >= 0 && j->entries[j->best_base].status == BTC_RUN_VERIFIED) {
+		r->best_baseline = j->best_base;
+		r->best_baseline_ms = j->base_ms;
+	} else {
+		r->best_baseline_null_reason = btc_xstrdup(
+			n_base == 0 ? "no baseline: no PU of the device runs every stage"
+				    : "no baseline verified: every baseline failed its check");
+	}
+	if (!j->final_verified)
+		r->speedup_null_reason = btc_xstrdup("no schedule verified");
+	else if (r->best_baseline < 0)
+		r->speedup_null_reason = btc_xstrdup(r->best_baseline_null_reason);
+	else if (isnan(r->measured_ms) || isnan(r->best_baseline_ms) || r->measured_ms <= 0)
+		r->speedup_null_reason = btc_xstrdup("the best baseline was not measured head to head");
+	else
+		r->speedup = r->best_baseline_ms / r->measured_ms;
+}
+
+static void print_summary(const struct job *j, const struct btc_report *r)
+{
+	printf("\n== btc report: %s on %s ==\n", j->app->name, j->dev->name);
+	printf("%-4s %-9s %-34s %12s %12s %6s\n", "N", "kind", "schedule (PU:stages)",
+	       "predicted_ms", "measured_ms", "rounds");
+	for (int i = 0; i < j->n; i++) {
+		const struct btc_report_candidate *c = &r->candidates[i];
+		char measured[32];
+		if (c->status == BTC_RUN_VERIFIED)
+			snprintf(measured, sizeof(measured), "%.3f", c->measured_ms);
+		else
+			snprintf(measured, sizeof(measured), "%s", btc_run_status_name(c->status));
+		printf("%-4d %-9s %-34s %12.3f %12s %6d%s\n", i,
+		       c->baseline ? "baseline" : "candidate", c->label, j->entries[i].predicted_ms,
+		       measured, c->rounds, i == r->chosen ? "  <- chosen" : "");
+	}
+	if (r->chosen >= 0)
+		printf("chosen: %s, %.3f ms/task (%.1f tasks/s), predicted %.3f ms\n",
+		       r->candidates[r->chosen].label, r->measured_ms, 1000.0 / r->measured_ms,
+		       isnan(r->predicted_ms) ? 0.0 : r->predicted_ms);
+	else
+		printf("chosen: none (no schedule verified)\n");
+	if (r->best_baseline >= 0 && !isnan(r->speedup))
+		printf("best baseline: %s, %.3f ms/task measured head to head: speedup %.2fx\n",
+		       r->candidates[r->best_baseline].pu, r->best_baseline_ms, r->speedup);
+	else
+		printf("speedup: none (%s)\n", r->speedup_null_reason);
+	int np = 0;
+	for (int i = 0; i < j->n; i++)
+		np += r->candidates[i].status == BTC_RUN_VERIFIED &&
+		      !isnan(r->candidates[i].predicted_ms[j->opt->plan.mode]);
+	printf("prediction: Pearson r = %.3f over %d schedules (%s table; isolated %.3f, interference %.3f)\n",
+	       r->pearson_r_used, np, btc_mode_name(j->opt->plan.mode),
+	       r->pearson_r[BTC_MODE_ISOLATED], r->pearson_r[BTC_MODE_INTERFERENCE]);
+	if (r->verified)
+		printf("verified: every task of every run matched the sequential reference\n");
+	else
+		printf("NOT verified: %d of %d schedules failed their check%s\n", r->n_failed, j->n,
+		       r->chosen_verified ? " (the chosen one verified in every run)" : "");
+	printf("phases: profile %.1f s, schedule %.3f s, build %.1f s, tune %.1f s, run %.1f s (total %.1f s)\n",
+	       j->phases[PH_PROFILE], j->phases[PH_SCHEDULE], j->phases[PH_BUILD],
+	       j->phases[PH_TUNE], j->phases[PH_RUN], now_s() - j->t0);
+}
+
+/* 7. Pictures, the summary, the report JSON. */
+static void phase_report(struct job *j)
+{
+	char *svg = btc_xasprintf("%s/timeline.svg", j->dir);
+	char *heat = btc_xasprintf("%s/profile.svg", j->dir);
+	if (j->final_verified)
+		btc_report_gantt_svg(j->trace, svg, 10 * j->chosen_ms, j->d);
+	btc_report_heatmap_svg(j->table, j->app, j->dev, j->opt->plan.mode, heat, j->d);
+	struct btc_report r;
+	fill_report(j, &r);
+	print_summary(j, &r);
+	printf("files: ");
+	if (j->final_verified)
+		printf("%s (Perfetto), %s, ", j->trace, svg);
+	printf("%s%s%s\n", heat, j->opt->report ? ", " : "", j->opt->report ? j->opt->report : "");
+	if (j->opt->report && !btc_interrupted())
+		btc_report_write(&r, j->opt->report, j->d);
+	btc_report_free(&r);
+	free(svg);
+	free(heat);
+}
+
+/* ---- the job ---- */
 
 int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		 const struct btc_job_options *opt, struct btc_diag *d)
 {
-	double phases[5] = {0}, t = now_s(), t_all = t;
-	char *dir = opt->out_dir ? btc_xstrdup(opt->out_dir) : btc_job_default_dir(app, dev);
-	struct btc_table *table = NULL;
-	char *table_path = NULL;
-	struct btc_plan_schedule *scheds = NULL;
-	char *prov = NULL;
-	struct btc_tune_entry *entries = NULL;
-	int n = 0, status = 1;
-	btc_install_signal_handlers();
-
-	/* 1. Profile (BT-Profiler), or reuse the cached table. */
-	if (opt->table) {
-		table = btc_table_load(opt->table, NULL, app, dev, opt->plan.mode, d);
-		table_path = btc_xstrdup(opt->table);
-	} else if (!btc_job_profile(app, dev, opt, &table, &table_path, d)) {
-		goto out;
-	}
-	if (!table)
-		goto out;
-	phases[0] = now_s() - t;
-
-	/* 2. Schedule (BT-Optimizer): the top K and the baselines. */
-	t = now_s();
-	if (!btc_plan(app, dev, table, table_path, &opt->plan, &scheds, &n, &prov, d))
-		goto out;
-	phases[1] = now_s() - t;
-	int n_cand = 0;
-	for (int i = 0; i < n; i++)
-		n_cand += !scheds[i].baseline;
-	printf("schedule: %d candidates (objective %s, %s table) + %d baselines in %.0f ms\n",
-	       n_cand, btc_sched_objective_name(opt->plan.sched.objective),
-	       btc_mode_name(opt->plan.mode), n - n_cand, phases[1] * 1000);
-
-	/* 3. Generate and build the multi-schedule program. */
-	t = now_s();
-	bool built;
-	if (!gen_and_build(app, dev, scheds, n, prov, dir, &built, d) || !built)
-		goto out;
-	phases[2] = now_s() - t;
-	printf("build: %s (%.1f s)\n", dir, phases[2]);
-	fflush(stdout);
-
-	/* 4. Tune on the device (racing). */
-	t = now_s();
-	char *prog = btc_xasprintf("%s/build/%s-pipeline", dir, app->name);
-	entries = btc_xcalloc((size_t)n, sizeof(*entries));
-	struct btc_tune_options to = opt->tune;
-	to.work_dir = dir;
-	to.input = opt->input;
-	to.verbose = true;
-	int winner;
-	bool tuned = btc_tune(prog, scheds, n, &to, entries, &winner, d);
-	phases[3] = now_s() - t;
-	if (!tuned) {
-		free(prog);
-		goto out;
-	}
-
-	/* 5. Head to head on real input, verified: the tuning winner against
-	 * the best baseline, alternating (W B W B) so that drift hits both
-	 * alike; the faster by its best run is chosen, so the chosen schedule
-	 * is never slower than the best baseline as measured here. Then the
-	 * chosen one runs once more, traced. */
-	t = now_s();
-	int best_base = -1;
-	for (int i = 0; i < n; i++)
-		if (scheds[i].baseline && entries[i].ok &&
-		    (best_base < 0 || entries[i].measured_ms < entries[best_base].measured_ms))
-			best_base = i;
-	char *trace = btc_xasprintf("%s/trace.json", dir);
-	char *run_report = btc_xasprintf("%s/run.json", dir);
-	double win_ms = INFINITY, base_ms = INFINITY;
-	bool verified = true;
-	int h2h = best_base >= 0 && best_base != winner ? 2 : 0;
-	for (int k = 0; k < h2h && verified && !btc_interrupted(); k++) {
-		double ms;
-		verified = btc_tune_run_once(prog, winner, to.warmup, opt->final_tasks, opt->input,
-					     run_report, NULL, true, &ms, d);
-		win_ms = fmin(win_ms, ms);
-		verified = verified && btc_tune_run_once(prog, best_base, to.warmup, opt->final_tasks,
-							 opt->input, run_report, NULL, true, &ms, d);
-		base_ms = fmin(base_ms, ms);
-	}
-	if (h2h && verified) {
-		printf("head to head (best of %d runs of %d tasks): %s %.3f ms, baseline %s %.3f ms\n",
-		       h2h, opt->final_tasks, scheds[winner].baseline ? "baseline" : "candidate",
-		       win_ms, pu_of(dev, &scheds[best_base]), base_ms);
-		if (base_ms < win_ms) {
-			winner = best_base;
-			win_ms = base_ms;
-		}
-	}
-	double traced_ms = 0;
-	if (verified && !btc_interrupted())
-		verified = btc_tune_run_once(prog, winner, to.warmup, opt->final_tasks, opt->input,
-					     run_report, trace, false, &traced_ms, d);
-	if (!h2h) {
-		win_ms = base_ms = traced_ms;
-	}
-	phases[4] = now_s() - t;
-	free(prog);
-	if (!verified || btc_interrupted()) {
-		free(trace);
-		free(run_report);
-		goto out;
-	}
-
-	/* 6. Pictures and the report. */
-	char *svg = btc_xasprintf("%s/timeline.svg", dir);
-	char *heat = btc_xasprintf("%s/profile.svg", dir);
-	btc_report_gantt_svg(trace, svg, 10 * win_ms, d);
-	btc_report_heatmap_svg(table, app, dev, opt->plan.mode, heat, d);
-	struct job_result res = {
-		.app = app, .dev = dev, .scheds = scheds, .entries = entries, .n = n,
-		.winner = winner, .win_ms = win_ms, .mode = opt->plan.mode,
-		.objective = btc_sched_objective_name(opt->plan.sched.objective),
-		.gpu = opt->plan.gpu, .racing = to.rounds > 1,
+	struct job j = {
+		.app = app, .dev = dev, .opt = opt, .d = d, .tune = opt->tune,
+		.chosen = -1, .best_base = -1, .chosen_ms = NAN, .base_ms = NAN, .t0 = now_s(),
 	};
-	double *py = btc_xcalloc((size_t)n, sizeof(double)), *px = btc_xcalloc((size_t)n, sizeof(double));
-	for (int m = 0; m < BTC_N_MODES; m++) {
-		res.pred[m] = btc_xcalloc((size_t)n, sizeof(double));
-		int np = 0;
-		for (int i = 0; i < n; i++) {
-			res.pred[m][i] = tmax_in_mode(&scheds[i].s, table, (enum btc_mode)m);
-			if (entries[i].ok && !isnan(res.pred[m][i])) {
-				px[np] = res.pred[m][i];
-				py[np++] = entries[i].measured_ms;
-			}
-		}
-		res.r[m] = btc_pearson(px, py, np);
-	}
-	double r = res.r[opt->plan.mode];
-	int np = 0;
-	for (int i = 0; i < n; i++)
-		np += entries[i].ok && !isnan(res.pred[opt->plan.mode][i]);
-	double speedup = base_ms > 0 && win_ms > 0 ? base_ms / win_ms : 0;
-	const struct btc_plan_schedule *w = &scheds[winner];
-	char *label = btc_plan_schedule_label(&w->s, dev);
-
-	printf("\n== btc report: %s on %s ==\n", app->name, dev->name);
-	printf("%-4s %-9s %-34s %12s %12s %6s\n", "N", "kind", "schedule (PU:stages)", "predicted_ms",
-	       "measured_ms", "rounds");
-	for (int i = 0; i < n; i++) {
-		char *l = btc_plan_schedule_label(&scheds[i].s, dev);
-		printf("%-4d %-9s %-34s %12.3f %12.3f %6d%s\n", i,
-		       scheds[i].baseline ? "baseline" : "candidate", l, entries[i].predicted_ms,
-		       entries[i].measured_ms, entries[i].rounds, i == winner ? "  <- chosen" : "");
-		free(l);
-	}
-	printf("chosen: %s, %.3f ms/task (%.1f tasks/s), predicted %.3f ms\n", label, win_ms,
-	       1000.0 / win_ms, w->predicted ? w->s.tmax_ms : 0.0);
-	if (best_base >= 0)
-		printf("best baseline: %s, %.3f ms/task measured head to head: speedup %.2fx\n",
-		       pu_of(dev, &scheds[best_base]), base_ms, speedup);
-	printf("prediction: Pearson r = %.3f over %d schedules (%s table; isolated %.3f, interference %.3f)\n",
-	       r, np, btc_mode_name(opt->plan.mode), res.r[BTC_MODE_ISOLATED],
-	       res.r[BTC_MODE_INTERFERENCE]);
-	printf("verified: every task of every run matched the sequential reference\n");
-	printf("phases: profile %.1f s, schedule %.3f s, build %.1f s, tune %.1f s, run %.1f s (total %.1f s)\n",
-	       phases[0], phases[1], phases[2], phases[3], phases[4], now_s() - t_all);
-	printf("files: %s (Perfetto), %s, %s%s%s\n", trace, svg, heat,
-	       opt->report ? ", " : "", opt->report ? opt->report : "");
-	res.speedup = speedup;
-	res.best_base = best_base;
-	res.base_ms = base_ms;
-	memcpy(res.phases, phases, sizeof(phases));
+	btc_install_signal_handlers();
+	/* The report always reflects this run: a stale one goes first. */
 	if (opt->report)
-		write_report_json(opt->report, &res, d);
-	for (int m = 0; m < BTC_N_MODES; m++)
-		free(res.pred[m]);
-	free(label);
-	free(px);
-	free(py);
-	free(svg);
-	free(heat);
-	free(trace);
-	free(run_report);
-	status = d->errors ? 1 : 0;
-out:
+		unlink(opt->report);
+	j.dir = btc_job_dir(opt->out_dir, app, dev, d);
+	if (!j.dir)
+		return 1;
+	j.tune.work_dir = j.dir;
+	j.tune.input = opt->input;
+	j.tune.verbose = true;
+	j.tune.app = app;
+	j.tune.dev = dev;
+	j.trace = btc_xasprintf("%s/trace.json", j.dir);
+	j.run_report = btc_xasprintf("%s/run.json", j.dir);
+
+	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j);
+	double t = now_s();
+	for (int final = -1; ok && final == -1;) {
+		ok = phase_head_to_head(&j);
+		final = ok ? phase_final_run(&j) : 0;
+		ok = final == 1;
+	}
+	j.phases[PH_RUN] = now_s() - t;
+	if (j.tuned && !btc_interrupted() && pick_chosen(&j) < 0)
+		btc_error(d, (struct btc_loc){0}, "no schedule ran to a verified result");
+	/* A report when the job ran to its end, or under --keep-going. */
+	if (j.tuned && !btc_interrupted() && (ok || opt->keep_going))
+		phase_report(&j);
+
+	int status = d->errors ? 1 : 0;
 	if (btc_interrupted()) {
 		fprintf(stderr, "btc: interrupted\n");
-		status = 130;
+		if (opt->report)
+			unlink(opt->report);
+		status = BTC_EXIT_INTERRUPTED;
 	}
-	free(entries);
-	free(scheds);
-	free(prov);
-	free(table_path);
-	btc_table_free(table);
-	free(dir);
+	btc_tune_entries_clear(j.entries, j.n);
+	free(j.entries);
+	free(j.scheds);
+	free(j.prov);
+	free(j.table_path);
+	btc_table_free(j.table);
+	free(j.prog);
+	free(j.trace);
+	free(j.run_report);
+	free(j.dir);
 	return status;
 }

@@ -28,8 +28,15 @@ struct btc_job_options {
 
 void btc_job_options_init(struct btc_job_options *o);
 
-/* Default project directory "build/btc/APP-DEV" (caller frees). */
+/* Default project directory "build/btc/APP-DEV" (caller frees); NULL when
+ * the app or device name cannot be part of a file name (driver/files.h). */
 char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *dev);
+
+/* The project directory: out_dir when not NULL, else the default; NULL
+ * (reported) when the app or device name cannot be part of a file name
+ * (checked either way: the names become file names inside the project). */
+char *btc_job_dir(const char *out_dir, const struct btc_app *app,
+		  const struct btc_device *dev, struct btc_diag *d);
 
 /* Configures (if needed) and builds the generated project in dir,
  * cross-building when the device is not this machine's architecture.
@@ -50,7 +57,14 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 
 /* The main job: profile (or cache), schedule, generate, build, tune, run
  * the winner with verification, write trace, SVG timeline, heatmap and the
- * report JSON, print a summary. Returns the exit status. */
+ * report JSON (driver/result.h), print a summary. Every run of every
+ * schedule is checked against the sequential reference. Returns the exit
+ * status: 0 when every run verified; 1 on an error, or when a schedule
+ * failed (named: schedule, stage, task), unless opt->keep_going, where
+ * failed schedules are marked and left out of every choice and the status
+ * is 0 when the chosen schedule verified, 1 when none did;
+ * BTC_EXIT_INTERRUPTED (130) after SIGINT or SIGTERM, children stopped and
+ * temporary files and the report removed (docs/report.md). */
 int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		 const struct btc_job_options *opt, struct btc_diag *d);
 

@@ -1,5 +1,6 @@
-/* Pictures for people: a heatmap of the profiling table and a timeline
- * (Gantt chart) of a pipeline run, both as standalone SVG. */
+/* For people: a heatmap of the profiling table and a timeline (Gantt
+ * chart) of a pipeline run, both as standalone SVG, and tables (markdown,
+ * CSV) of main-job reports read through driver/result.h. */
 #include "driver/report.h"
 
 #include <cjson/cJSON.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/result.h"
 #include "util/out.h"
 
 static void svg_text(struct btc_out *o, double x, double y, const char *anchor,
@@ -158,91 +160,85 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 	return ok;
 }
 
-static const cJSON *get(const cJSON *o, const char *k)
+/* "%.3f", or `none` where a value is absent (NAN). */
+static const char *fmt_ms(char *buf, size_t n, double v, const char *none)
 {
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *str(const cJSON *o, const char *k)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsString(v) ? v->valuestring : "";
+	if (isnan(v))
+		snprintf(buf, n, "%s", none);
+	else
+		snprintf(buf, n, "%.3f", v);
+	return buf;
 }
 
 bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 		       FILE *cand_csv, struct btc_diag *d)
 {
-	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s |\n");
-	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
+	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
-		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s\n");
+		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules\n");
 	if (cand_csv)
-		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,measured_ms,tasks,rounds\n");
+		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,measured_ms,tasks,rounds,status\n");
 	bool ok = true;
 	for (int i = 0; i < n; i++) {
-		char *text = btc_read_file(paths[i], NULL);
-		cJSON *j = text ? cJSON_Parse(text) : NULL;
-		free(text);
-		if (!j) {
-			btc_error(d, (struct btc_loc){paths[i], 0, 0}, "not a btc report (JSON)");
+		struct btc_report r;
+		if (!btc_report_read(paths[i], &r, d)) {
+			btc_report_free(&r);
 			ok = false;
 			continue;
 		}
-		/* The chosen schedule's label: from the candidates list. */
-		const cJSON *cands = get(j, "candidates"), *c;
-		double win_ms = num(j, "measured_ms_per_task");
+		const char *app = r.app ? r.app : "", *gpu = r.gpu ? r.gpu : "";
 		char chosen[256] = "";
-		const cJSON *chunks = get(get(j, "schedule"), "chunks");
-		cJSON_ArrayForEach(c, chunks) {
+		for (int c = 0; c < r.n_chunks; c++) {
 			size_t len = strlen(chosen);
 			snprintf(chosen + len, sizeof(chosen) - len, "%s%s:%d-%d", len ? " " : "",
-				 str(c, "pu"), (int)num(c, "first_stage"), (int)num(c, "last_stage"));
+				 r.chunks[c].pu ? r.chunks[c].pu : "?", r.chunks[c].first_stage,
+				 r.chunks[c].last_stage);
 		}
-		char bases[256] = "", best[64] = "";
-		double best_ms = INFINITY;
-		const cJSON *b;
-		cJSON_ArrayForEach(b, get(j, "baselines")) {
+		if (!r.n_chunks)
+			snprintf(chosen, sizeof(chosen), "none verified");
+		char bases[256] = "", b1[32], b2[32], b3[32], b4[32];
+		for (int k = 0; k < r.n_candidates; k++) {
+			const struct btc_report_candidate *c = &r.candidates[k];
+			if (!c->baseline)
+				continue;
 			size_t len = strlen(bases);
-			double ms = num(b, "measured_ms_per_task");
-			snprintf(bases + len, sizeof(bases) - len, "%s%s=%.3f", len ? " " : "",
-				 str(b, "pu"), ms);
-			if (ms < best_ms) {
-				best_ms = ms;
-				snprintf(best, sizeof(best), "%s", str(b, "pu"));
-			}
+			snprintf(bases + len, sizeof(bases) - len, "%s%s=%s", len ? " " : "",
+				 c->pu ? c->pu : "?",
+				 c->status == BTC_RUN_VERIFIED ? fmt_ms(b1, sizeof(b1), c->measured_ms, "nan")
+							       : btc_run_status_name(c->status));
 		}
-		/* The head-to-head figure, where the report has one. */
-		const cJSON *bb = get(j, "best_baseline");
-		if (cJSON_IsObject(bb)) {
-			best_ms = num(bb, "measured_ms_per_task");
-			snprintf(best, sizeof(best), "%s", str(bb, "pu"));
+		const char *best = r.best_baseline >= 0 && r.candidates[r.best_baseline].pu
+					   ? r.candidates[r.best_baseline].pu : "";
+		char speedup[32] = "n/a";
+		if (!isnan(r.speedup))
+			snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
+		const char *verified = r.verified ? "yes"
+				       : r.chosen_verified ? "chosen only" : "no";
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
+			app, gpu, chosen, fmt_ms(b1, sizeof(b1), r.measured_ms, "n/a"),
+			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
+			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
+			r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
+			r.phases_s[0], r.phases_s[3], verified);
+		if (csv) {
+			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
+			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d\n",
+				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
+				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
+				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
+				r.phases_s[0], r.phases_s[1], r.phases_s[2], r.phases_s[3],
+				r.phases_s[4], r.verified ? "true" : "false", r.n_failed);
 		}
-		const cJSON *ph = get(j, "phases_s");
-		fprintf(md, "| %s | %s | %s | %.3f | %.3f | %s | %.3f | %.2fx | %.3f | %.3f | %.1f | %.1f |\n",
-			str(j, "app"), str(j, "gpu"), chosen, win_ms, num(j, "predicted_ms"), best,
-			best_ms, num(j, "speedup_vs_best_baseline"), num(j, "pearson_r_isolated"),
-			num(j, "pearson_r_interference"), num(ph, "profile"), num(ph, "tune"));
-		if (csv)
-			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-				str(j, "app"), str(j, "gpu"), str(j, "device"), chosen, win_ms,
-				num(j, "predicted_ms"), bases, best, best_ms,
-				num(j, "speedup_vs_best_baseline"), num(j, "pearson_r_isolated"),
-				num(j, "pearson_r_interference"), num(ph, "profile"), num(ph, "schedule"),
-				num(ph, "build"), num(ph, "tune"), num(ph, "run"));
-		cJSON_ArrayForEach(c, cands)
-			if (cand_csv)
-				fprintf(cand_csv, "%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%d,%d\n", str(j, "app"),
-					str(j, "gpu"), (int)num(c, "index"), str(c, "kind"), str(c, "label"),
-					num(c, "predicted_isolated_ms"), num(c, "predicted_interference_ms"),
-					num(c, "measured_ms_per_task"), (int)num(c, "tasks"),
-					(int)num(c, "rounds"));
-		cJSON_Delete(j);
+		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
+			const struct btc_report_candidate *c = &r.candidates[k];
+			fprintf(cand_csv, "%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%d,%d,%s\n", app, gpu,
+				c->index, c->baseline ? "baseline" : "candidate",
+				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
+				c->predicted_ms[BTC_MODE_INTERFERENCE], c->measured_ms, c->tasks,
+				c->rounds, btc_run_status_name(c->status));
+		}
+		btc_report_free(&r);
 	}
 	return ok;
 }

@@ -1,4 +1,5 @@
-/* SVG pictures of a profiling table and of a pipeline run. */
+/* For people: SVG pictures of a profiling table and of a pipeline run,
+ * tables of main-job reports. */
 #ifndef BTC_REPORT_H
 #define BTC_REPORT_H
 
@@ -22,10 +23,12 @@ bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app
 bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 			  double window_ms, struct btc_diag *d);
 
-/* Tabulates main-job report JSON files (btc ... --run --report): one
- * markdown row per report to md, the same as CSV to csv, and every tuned
- * schedule (predicted under both table modes, measured) to cand_csv;
- * csv and cand_csv may be NULL. Reports unreadable files. */
+/* Tabulates main-job report JSON files (btc ... --run --report, read by
+ * btc_report_read): one markdown row per report to md, the same as CSV to
+ * csv, and every tuned schedule (predicted under both table modes,
+ * measured, status) to cand_csv; csv and cand_csv may be NULL. Absent
+ * values (a failed schedule's time, a speedup without both sides) print
+ * as n/a in markdown and nan or empty in CSV. Reports unreadable files. */
 bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 		       FILE *cand_csv, struct btc_diag *d);
 

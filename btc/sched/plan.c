@@ -6,6 +6,7 @@
 
 #include "sched/times.h"
 #include "util/out.h"
+#include "util/sha256.h"
 
 void btc_plan_options_init(struct btc_plan_options *o)
 {
@@ -226,10 +227,14 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 	int n = 0;
 	struct btc_out prov;
 	btc_out_init(&prov);
+	/* The table by name and content hash, never its path (no machine
+	 * paths in generated files; the same bytes from any directory). */
+	char *table_id = t && table_path ? btc_sha256_file_identity(table_path) : NULL;
 	if (t)
-		btc_outl(&prov, "table: {file: %s, mode: %s, layout: %s}",
-			 table_path ? table_path : "profiled", btc_mode_name(opt->mode),
+		btc_outl(&prov, "table: {%s, mode: %s, layout: %s}",
+			 table_id ? table_id : "file: profiled", btc_mode_name(opt->mode),
 			 t->reference_layout ? "reference" : "btc");
+	free(table_id);
 
 	struct btc_sched_result res = {0};
 	if (opt->n_specs) {

@@ -1085,6 +1085,13 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	 * QF_FD, whose per-check preprocessing dominates (docs). */
 	z.s = Z3_mk_simple_solver(z.ctx);
 	Z3_solver_inc_ref(z.ctx, z.s);
+	/* ctrl_c off: Z3 would swap in its own SIGINT handler during each
+	 * check and restore btc's with SA_RESTART (util/proc.c). */
+	Z3_params no_ctrl_c = Z3_mk_params(z.ctx);
+	Z3_params_inc_ref(z.ctx, no_ctrl_c);
+	Z3_params_set_bool(z.ctx, no_ctrl_c, Z3_mk_string_symbol(z.ctx, "ctrl_c"), false);
+	Z3_solver_set_params(z.ctx, z.s, no_ctrl_c);
+	Z3_params_dec_ref(z.ctx, no_ctrl_c);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
 	z.used = btc_xcalloc((size_t)z.np, sizeof(Z3_ast));
 	z.pu_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));

@@ -1,3 +1,6 @@
+/* Child processes and signals: btc_run starts a tool in a process group of
+ * its own and waits for it; SIGINT / SIGTERM to btc are recorded and
+ * forwarded to that group, and the child is reaped before btc goes on. */
 #include "util/proc.h"
 
 #include <errno.h>
@@ -8,17 +11,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/diag.h"
 
 extern char **environ;
+
+/* The signal that interrupted btc (0: none), and the process group of the
+ * running child (0: none). Written by the handler, read by btc_run. */
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t child_pgid;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	int saved = errno;
+	interrupted = sig;
+	/* kill(2) is async-signal-safe: the child learns of it at once,
+	 * whether or not our waitpid returns EINTR. */
+	if (child_pgid > 0)
+		kill(-(pid_t)child_pgid, sig);
+	errno = saved;
 }
 
 void btc_install_signal_handlers(void)
@@ -27,6 +40,7 @@ void btc_install_signal_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: waits return EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
@@ -36,37 +50,98 @@ bool btc_interrupted(void)
 	return interrupted != 0;
 }
 
-int btc_run(char *const argv[], const char *stdout_path, bool echo)
+static double now_s(void)
 {
-	if (echo) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Waits for pid (without reaping it) until it exits; after an interrupt,
+ * gives it 5 s, then kills its group. */
+static void wait_exit(pid_t pid)
+{
+	double deadline = 0;
+	bool killed = false;
+	for (;;) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		int flags = WEXITED | WNOWAIT | (interrupted ? WNOHANG : 0);
+		int rc = waitid(P_PID, (id_t)pid, &si, flags);
+		if (rc == 0 && si.si_pid == pid)
+			return;
+		if (rc < 0 && errno != EINTR)
+			return; /* ECHILD: nothing to wait for */
+		if (!interrupted)
+			continue; /* EINTR for another signal */
+		/* Interrupted: the handler forwarded the signal; poll. */
+		if (deadline == 0)
+			deadline = now_s() + 5.0;
+		if (!killed && now_s() > deadline) {
+			kill(-pid, SIGKILL);
+			killed = true;
+		}
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+int btc_run_io(char *const argv[], const struct btc_run_io *io)
+{
+	if (interrupted)
+		return 128 + interrupted;
+	if (io->echo) {
 		for (int i = 0; argv[i]; i++)
 			fprintf(stderr, "%s%s", i ? " " : "+ ", argv[i]);
 		fputc('\n', stderr);
 	}
+	fflush(stdout);
+	fflush(stderr);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
-	if (stdout_path)
-		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, stdout_path,
+	if (io->stdout_path)
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, io->stdout_path,
 						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (io->stderr_path)
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, io->stderr_path,
+						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	/* A group of its own: btc forwards signals to it (and to whatever
+	 * it starts: ninja's compilers, meson's probes). */
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0) {
 		fprintf(stderr, "btc: cannot run %s: %s\n", argv[0], strerror(rc));
 		return 127;
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return 127;
-		/* A signal for btc also went to the child (same process
-		 * group from a terminal); if not, pass it on. */
-		if (interrupted)
-			kill(pid, SIGINT);
-	}
-	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
-		interrupted = 1;
+	child_pgid = pid;
+	if (interrupted) /* arrived between the check above and now */
+		kill(-pid, interrupted);
+	wait_exit(pid);
+	child_pgid = 0;
+	/* The group outlives its leader while anything in it runs: after an
+	 * interrupt, nothing of it may survive btc. The leader is not reaped
+	 * yet, so the group id cannot have been reused. */
+	if (interrupted)
+		kill(-pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM) &&
+	    !interrupted)
+		interrupted = WTERMSIG(status);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int btc_run(char *const argv[], const char *stdout_path, bool echo)
+{
+	struct btc_run_io io = {stdout_path, NULL, echo};
+	return btc_run_io(argv, &io);
 }
 
 bool btc_have_program(const char *prog)

@@ -1,0 +1,101 @@
+/* BT-Profiler as a job: find the cached table for (app, device, kernel
+ * sources), or build the profiler beside the baselines, run it into a
+ * temporary file in the cache directory and rename that into place. An
+ * interrupt stops the profiler and removes the temporary file. */
+#include "driver/job.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver/build.h"
+#include "driver/project.h"
+#include "driver/cache.h"
+#include "util/out.h"
+#include "util/proc.h"
+
+/* Runs the built profiler into a temporary file and renames it to cached. */
+static bool run_profiler(const struct btc_app *app, const struct btc_device *dev,
+			 const struct btc_job_options *opt, const char *dir,
+			 const char *cached, struct btc_table **table, struct btc_diag *d)
+{
+	char *prog = btc_xasprintf("%s/build/%s-profiler", dir, app->name);
+	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
+	char reps[16];
+	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
+	char *argv[] = {prog, "-o", tmp, "--max-reps", reps,
+			opt->input ? "--input" : NULL, (char *)opt->input, NULL};
+	printf("profile: %s on %s, every stage on every PU, isolated and under interference\n",
+	       app->name, dev->name);
+	fflush(stdout);
+	int rc = btc_run(argv, NULL, false);
+	bool ok = false;
+	if (rc == 0 && !btc_interrupted()) {
+		*table = btc_table_load(tmp, NULL, app, dev, BTC_MODE_INTERFERENCE, d);
+		ok = *table && rename(tmp, cached) == 0;
+	} else {
+		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (exit %d)",
+			  btc_interrupted() ? "profiling interrupted" : "the profiler failed", rc);
+	}
+	unlink(tmp); /* whatever is left of it */
+	free(tmp);
+	free(prog);
+	return ok;
+}
+
+bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
+		     const struct btc_job_options *opt, struct btc_table **table,
+		     char **path, struct btc_diag *d)
+{
+	btc_install_signal_handlers(); /* `btc profile` comes here directly */
+	*table = NULL;
+	const char *cache_dir = opt->cache_dir ? opt->cache_dir : "build/btc/cache";
+	char *cached = btc_cache_table_path(cache_dir, app, dev, d);
+	if (!cached)
+		return false;
+	if (!opt->reprofile && access(cached, R_OK) == 0) {
+		struct btc_diag quiet;
+		btc_diag_init(&quiet, stderr);
+		*table = btc_table_load(cached, NULL, app, dev, BTC_MODE_INTERFERENCE, &quiet);
+		if (*table) {
+			printf("profile: cached table %s (same app, device and kernel sources)\n", cached);
+			*path = cached;
+			return true;
+		}
+		fprintf(stderr, "btc: ignoring the unreadable cached table %s\n", cached);
+	}
+
+	/* A project with the baselines only: the profiler lives beside them. */
+	char *dir = btc_job_dir(opt->out_dir, app, dev, d);
+	struct btc_plan_options po = opt->plan;
+	po.n_specs = 0;
+	po.baselines_only = true;
+	struct btc_plan_schedule *scheds = NULL;
+	int n = 0;
+	char *prov = NULL;
+	bool built = false, ok = false;
+	if (!dir || !btc_plan(app, dev, NULL, NULL, &po, &scheds, &n, &prov, d) ||
+	    !btc_project_make(app, dev, scheds, n, prov, dir, true, &built, NULL, d))
+		goto out;
+	if (!built || strcmp(dev->name, "host")) {
+		printf("profile: the profiler for %s is in %s; build it for the device, run\n"
+		       "  %s-profiler -o %s-%s.csv\n"
+		       "there, and pass the table back with --table.\n",
+		       dev->name, dir, app->name, app->name, dev->name);
+		goto out;
+	}
+	if (!btc_mkdirs(cache_dir, d))
+		goto out;
+	ok = run_profiler(app, dev, opt, dir, cached, table, d);
+	if (ok) {
+		*path = cached;
+		cached = NULL;
+	}
+out:
+	free(cached);
+	free(scheds);
+	free(prov);
+	free(dir);
+	return ok;
+}

@@ -1,0 +1,300 @@
+/* The main job's report: struct btc_report <-> JSON (cJSON), both
+ * directions in one place so that the writer and `btc report` agree on
+ * every field. Schema 2; schema 1 files (no "schema_version") still read. */
+#include "driver/result.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/out.h"
+
+static const char *const status_names[] = {"not_run", "verified", "failed"};
+
+const char *btc_run_status_name(enum btc_run_status s)
+{
+	return status_names[s];
+}
+
+void btc_report_init(struct btc_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = BTC_REPORT_SCHEMA;
+	r->chosen = r->best_baseline = -1;
+	r->predicted_ms = r->measured_ms = r->best_baseline_ms = r->speedup = NAN;
+	r->pearson_r_used = NAN;
+	for (int m = 0; m < BTC_N_MODES; m++)
+		r->pearson_r[m] = NAN;
+}
+
+void btc_report_free(struct btc_report *r)
+{
+	free(r->app);
+	free(r->device);
+	free(r->mode);
+	free(r->objective);
+	free(r->gpu);
+	for (int c = 0; c < r->n_chunks; c++)
+		free(r->chunks[c].pu);
+	free(r->chunks);
+	free(r->best_baseline_null_reason);
+	free(r->speedup_null_reason);
+	for (int i = 0; i < r->n_candidates; i++) {
+		free(r->candidates[i].label);
+		free(r->candidates[i].pu);
+		free(r->candidates[i].error);
+	}
+	free(r->candidates);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- writing ---- */
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (isnan(v) || isinf(v))
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, round(v * 1e6) / 1e6);
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *candidate_json(const struct btc_report_candidate *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "index", c->index);
+	cJSON_AddStringToObject(o, "kind", c->baseline ? "baseline" : "candidate");
+	add_str(o, "label", c->label);
+	cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
+	add_num(o, "predicted_isolated_ms", c->predicted_ms[BTC_MODE_ISOLATED]);
+	add_num(o, "predicted_interference_ms", c->predicted_ms[BTC_MODE_INTERFERENCE]);
+	add_num(o, "measured_ms_per_task", c->measured_ms);
+	cJSON_AddNumberToObject(o, "tasks", c->tasks);
+	cJSON_AddNumberToObject(o, "rounds", c->rounds);
+	cJSON_AddBoolToObject(o, "ok", c->status == BTC_RUN_VERIFIED); /* schema 1 readers */
+	if (c->error)
+		cJSON_AddStringToObject(o, "error", c->error);
+	return o;
+}
+
+bool btc_report_write(const struct btc_report *r, const char *path, struct btc_diag *d)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "schema_version", r->schema_version);
+	add_str(j, "app", r->app);
+	add_str(j, "device", r->device);
+	add_str(j, "mode", r->mode);
+	add_str(j, "objective", r->objective);
+	add_str(j, "gpu", r->gpu);
+	cJSON_AddBoolToObject(j, "verified", r->verified);
+	cJSON_AddBoolToObject(j, "chosen_verified", r->chosen_verified);
+	cJSON_AddNumberToObject(j, "failed_schedules", r->n_failed);
+	if (r->chosen >= 0) {
+		cJSON *s = cJSON_AddObjectToObject(j, "schedule");
+		cJSON_AddNumberToObject(s, "index", r->candidates[r->chosen].index);
+		add_str(s, "label", r->candidates[r->chosen].label);
+		cJSON *chunks = cJSON_AddArrayToObject(s, "chunks");
+		for (int c = 0; c < r->n_chunks; c++) {
+			cJSON *o = cJSON_CreateObject();
+			add_str(o, "pu", r->chunks[c].pu);
+			cJSON_AddNumberToObject(o, "first_stage", r->chunks[c].first_stage);
+			cJSON_AddNumberToObject(o, "last_stage", r->chunks[c].last_stage);
+			cJSON_AddItemToArray(chunks, o);
+		}
+	} else {
+		cJSON_AddNullToObject(j, "schedule");
+	}
+	add_num(j, "predicted_ms", r->predicted_ms);
+	add_num(j, "measured_ms_per_task", r->measured_ms);
+	cJSON *bases = cJSON_AddArrayToObject(j, "baselines");
+	for (int i = 0; i < r->n_candidates; i++) {
+		const struct btc_report_candidate *c = &r->candidates[i];
+		if (!c->baseline)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "index", c->index);
+		add_str(o, "pu", c->pu);
+		cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
+		add_num(o, "measured_ms_per_task", c->measured_ms);
+		cJSON_AddItemToArray(bases, o);
+	}
+	if (r->best_baseline >= 0) {
+		const struct btc_report_candidate *b = &r->candidates[r->best_baseline];
+		cJSON *o = cJSON_AddObjectToObject(j, "best_baseline");
+		cJSON_AddNumberToObject(o, "index", b->index);
+		add_str(o, "pu", b->pu);
+		add_num(o, "measured_ms_per_task", r->best_baseline_ms);
+	} else {
+		cJSON_AddNullToObject(j, "best_baseline");
+		add_str(j, "best_baseline_null_reason", r->best_baseline_null_reason);
+	}
+	add_num(j, "speedup_vs_best_baseline", r->speedup);
+	if (isnan(r->speedup))
+		add_str(j, "speedup_null_reason", r->speedup_null_reason);
+	add_num(j, "pearson_r", r->pearson_r_used);
+	add_num(j, "pearson_r_isolated", r->pearson_r[BTC_MODE_ISOLATED]);
+	add_num(j, "pearson_r_interference", r->pearson_r[BTC_MODE_INTERFERENCE]);
+	cJSON_AddBoolToObject(j, "racing", r->racing);
+	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
+	cJSON *ph = cJSON_AddObjectToObject(j, "phases_s");
+	for (int p = 0; p < 5; p++)
+		cJSON_AddNumberToObject(ph, phase_names[p], round(r->phases_s[p] * 1000) / 1000);
+	cJSON *cands = cJSON_AddArrayToObject(j, "candidates");
+	for (int i = 0; i < r->n_candidates; i++)
+		cJSON_AddItemToArray(cands, candidate_json(&r->candidates[i]));
+
+	char *text = cJSON_Print(j);
+	cJSON_Delete(j);
+	if (!text) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "out of memory writing the report");
+		return false;
+	}
+	struct btc_out o;
+	btc_out_init(&o);
+	btc_outl(&o, "%s", text);
+	free(text);
+	bool ok = btc_out_write_file(&o, path, d);
+	btc_out_free(&o);
+	return ok;
+}
+
+/* ---- reading ---- */
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = get(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = get(o, k);
+	return cJSON_IsString(v) ? btc_xstrdup(v->valuestring) : NULL;
+}
+
+static void read_candidate(const cJSON *c, int schema, struct btc_report_candidate *rc)
+{
+	rc->index = (int)num(c, "index");
+	char *kind = str(c, "kind");
+	rc->baseline = kind && !strcmp(kind, "baseline");
+	free(kind);
+	rc->label = str(c, "label");
+	if (rc->baseline && rc->label) { /* a baseline's label is "PU:0-N" */
+		rc->pu = btc_xstrdup(rc->label);
+		rc->pu[strcspn(rc->pu, ":")] = '\0';
+	}
+	rc->predicted_ms[BTC_MODE_ISOLATED] = num(c, "predicted_isolated_ms");
+	rc->predicted_ms[BTC_MODE_INTERFERENCE] = num(c, "predicted_interference_ms");
+	rc->measured_ms = num(c, "measured_ms_per_task");
+	rc->tasks = (int)fmax(0, num(c, "tasks"));
+	rc->rounds = (int)fmax(0, num(c, "rounds"));
+	rc->error = str(c, "error");
+	char *status = str(c, "status");
+	rc->status = BTC_RUN_NOT_RUN;
+	for (int s = 0; status && s < 3; s++)
+		if (!strcmp(status, status_names[s]))
+			rc->status = (enum btc_run_status)s;
+	if (schema < 2) /* "ok": true or false, 0.0 ms for a failed one */
+		rc->status = cJSON_IsTrue(get(c, "ok")) ? BTC_RUN_VERIFIED : BTC_RUN_FAILED;
+	if (rc->status != BTC_RUN_VERIFIED && schema < 2)
+		rc->measured_ms = NAN;
+	free(status);
+}
+
+bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
+{
+	btc_report_init(r);
+	char *text = btc_read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (!cJSON_IsObject(j) || !cJSON_IsString(get(j, "app"))) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "not a btc report (JSON)");
+		cJSON_Delete(j);
+		return false;
+	}
+	double schema = num(j, "schema_version");
+	r->schema_version = isnan(schema) ? 1 : (int)schema;
+	r->app = str(j, "app");
+	r->device = str(j, "device");
+	r->mode = str(j, "mode");
+	r->objective = str(j, "objective");
+	r->gpu = str(j, "gpu");
+	r->verified = cJSON_IsTrue(get(j, "verified"));
+	r->predicted_ms = num(j, "predicted_ms");
+	r->measured_ms = num(j, "measured_ms_per_task");
+	r->speedup = num(j, "speedup_vs_best_baseline");
+	r->speedup_null_reason = str(j, "speedup_null_reason");
+	r->best_baseline_null_reason = str(j, "best_baseline_null_reason");
+	r->pearson_r_used = num(j, "pearson_r");
+	r->pearson_r[BTC_MODE_ISOLATED] = num(j, "pearson_r_isolated");
+	r->pearson_r[BTC_MODE_INTERFERENCE] = num(j, "pearson_r_interference");
+	r->racing = cJSON_IsTrue(get(j, "racing"));
+	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
+	for (int p = 0; p < 5; p++)
+		r->phases_s[p] = num(get(j, "phases_s"), phase_names[p]);
+
+	const cJSON *cands = get(j, "candidates"), *c;
+	r->candidates = btc_xcalloc((size_t)cJSON_GetArraySize(cands) + 1, sizeof(*r->candidates));
+	cJSON_ArrayForEach(c, cands)
+		read_candidate(c, r->schema_version, &r->candidates[r->n_candidates++]);
+	for (int i = 0; i < r->n_candidates; i++)
+		r->n_failed += r->candidates[i].status == BTC_RUN_FAILED;
+
+	const cJSON *sched = get(j, "schedule"), *chunks = get(sched, "chunks");
+	r->chunks = btc_xcalloc((size_t)cJSON_GetArraySize(chunks) + 1, sizeof(*r->chunks));
+	cJSON_ArrayForEach(c, chunks) {
+		struct btc_report_chunk *ch = &r->chunks[r->n_chunks++];
+		ch->pu = str(c, "pu");
+		ch->first_stage = (int)num(c, "first_stage");
+		ch->last_stage = (int)num(c, "last_stage");
+	}
+	/* The chosen and the best baseline as candidate indices: by index in
+	 * schema 2; schema 1 names the best baseline by PU and the chosen one
+	 * by its chunks only (r->chunks). */
+	double chosen = num(sched, "index");
+	const cJSON *bb = get(j, "best_baseline");
+	double best = num(bb, "index");
+	char *best_pu = str(bb, "pu");
+	for (int i = 0; i < r->n_candidates; i++) {
+		const struct btc_report_candidate *rc = &r->candidates[i];
+		if (!isnan(chosen) && rc->index == (int)chosen)
+			r->chosen = i;
+		if (!isnan(best) ? rc->index == (int)best
+				 : best_pu && rc->baseline && rc->pu && !strcmp(rc->pu, best_pu))
+			r->best_baseline = i;
+	}
+	free(best_pu);
+	r->best_baseline_ms = num(bb, "measured_ms_per_task");
+	if (r->schema_version < 2 && !cJSON_IsObject(bb)) {
+		/* Early schema 1: no head to head; the fastest tuned baseline. */
+		for (int i = 0; i < r->n_candidates; i++) {
+			const struct btc_report_candidate *rc = &r->candidates[i];
+			if (rc->baseline && rc->status == BTC_RUN_VERIFIED &&
+			    (r->best_baseline < 0 ||
+			     rc->measured_ms < r->candidates[r->best_baseline].measured_ms))
+				r->best_baseline = i;
+		}
+		if (r->best_baseline >= 0)
+			r->best_baseline_ms = r->candidates[r->best_baseline].measured_ms;
+	}
+	if (r->schema_version < 2) {
+		r->chosen_verified = r->verified;
+	} else {
+		r->chosen_verified = cJSON_IsTrue(get(j, "chosen_verified"));
+	}
+	cJSON_Delete(j);
+	return true;
+}

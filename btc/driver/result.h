@@ -1,0 +1,79 @@
+/* The main job's report (btc APP.yaml --run --report R.json): its schema
+ * as a C struct, written as JSON with cJSON and read back (btc report).
+ * docs/report.md describes every field. */
+#ifndef BTC_DRIVER_RESULT_H
+#define BTC_DRIVER_RESULT_H
+
+#include <stdbool.h>
+
+#include "front/table.h"
+#include "util/diag.h"
+
+/* The schema version this btc writes ("schema_version"); reports without
+ * the field are version 1 (btc 0.1 before honest results). */
+#define BTC_REPORT_SCHEMA 2
+
+/* What became of one schedule of the build. */
+enum btc_run_status {
+	BTC_RUN_NOT_RUN,   /* never measured (interrupted before its turn) */
+	BTC_RUN_VERIFIED,  /* every run of it matched the sequential reference */
+	BTC_RUN_FAILED,    /* a run crashed, or its output check failed */
+};
+const char *btc_run_status_name(enum btc_run_status s);
+
+struct btc_report_chunk {
+	char *pu;
+	int first_stage, last_stage;
+};
+
+/* One schedule of the build ("candidates" in the JSON, baselines too). */
+struct btc_report_candidate {
+	int index;                    /* --schedule N of the generated program */
+	bool baseline;
+	char *label;                  /* "cpu:0-1 vulkan:2" */
+	char *pu;                     /* a baseline's PU, else NULL */
+	double predicted_ms[BTC_N_MODES]; /* T_max under each table mode, NAN if none */
+	double measured_ms;           /* ms per task of its last tuning run, NAN if none */
+	int tasks, rounds;            /* measured tasks of that run, racing rounds */
+	enum btc_run_status status;
+	char *error;                  /* why it failed (schedule, stage, task), or NULL */
+};
+
+struct btc_report {
+	int schema_version;
+	char *app, *device, *mode, *objective, *gpu;
+	int chosen;                   /* index into candidates, -1: none verified */
+	struct btc_report_chunk *chunks; /* [n_chunks]: the chosen schedule */
+	int n_chunks;
+	double predicted_ms;          /* chosen's T_max, NAN if no table time */
+	double measured_ms;           /* chosen's ms per task head to head, NAN if none */
+	int best_baseline;            /* index into candidates, -1: none */
+	double best_baseline_ms;      /* its head-to-head ms per task, NAN if none */
+	char *best_baseline_null_reason; /* when best_baseline < 0 */
+	double speedup;               /* best_baseline_ms / measured_ms, NAN: see reason */
+	char *speedup_null_reason;    /* when speedup is NAN */
+	double pearson_r[BTC_N_MODES];/* predicted vs measured over verified schedules */
+	double pearson_r_used;        /* under the mode the optimizer used */
+	bool verified;                /* every run of every schedule matched */
+	bool chosen_verified;         /* every run of the chosen schedule matched */
+	int n_failed;                 /* schedules with status failed */
+	bool racing;
+	double phases_s[5];           /* profile, schedule, build, tune, run */
+	struct btc_report_candidate *candidates; /* [n_candidates] */
+	int n_candidates;
+};
+
+/* An empty report: every number NAN, indices -1, the current schema. */
+void btc_report_init(struct btc_report *r);
+/* Frees every string and array the report owns (not r itself). */
+void btc_report_free(struct btc_report *r);
+
+/* Writes r to path as JSON, atomically (a temporary file renamed into
+ * place: an interrupted btc leaves no partial report). */
+bool btc_report_write(const struct btc_report *r, const char *path, struct btc_diag *d);
+
+/* Reads a report JSON file (schema 1 or 2) into r (btc_report_free it,
+ * also after a failure). Missing or null numbers read as NAN. */
+bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d);
+
+#endif

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SIGINT or SIGTERM to btc's PID alone (not its process group, so only
+# btc's own forwarding can reach the children) stops the job: exit 130, no
+# child left, no temporary file in the cache, no report. Once in the tune
+# phase of the main job (after the Z3 solve, which used to reinstall btc's
+# handler with SA_RESTART so the running pipeline never heard of it), once
+# while `btc profile` runs the profiler.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/driver/lib.sh"
+rm -rf "$work" && mkdir -p "$work/cache"
+app=$src/examples/vecadd/vecadd.yaml
+host_table "$btc" "$app" "$work/table.csv"
+pid=
+# Whatever happens, the btc this test started does not outlive it.
+trap 'if [ -n "$pid" ]; then kill -INT "$pid" 2> /dev/null || true; fi' EXIT
+
+# wait_for LOG PATTERN PID: until the log shows the pattern (60 s at most).
+wait_for() {
+  for _ in $(seq 1 600); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    kill -0 "$3" 2>/dev/null || fail "btc ended before '$2'" "$1"
+    sleep 0.1
+  done
+  fail "no '$2' within 60 s" "$1"
+}
+
+# interrupted SIGNAL LOG PID PROGRAM: btc exited 130 and left nothing behind.
+interrupted() {
+  local sig=$1 log=$2 pid=$3 prog=$4 rc=0
+  sleep 1 # well inside the phase: a child is running
+  pgrep -f "$prog" > /dev/null || fail "no $prog running when the signal was sent" "$log"
+  kill "-$sig" "$pid"
+  wait "$pid" || rc=$?
+  [ $rc -eq 130 ] || fail "SIG$sig: exit status $rc, expected 130" "$log"
+  sleep 0.2
+  if pgrep -fa "$prog"; then fail "SIG$sig: a child outlived btc" "$log"; fi
+  if ls "$work/cache" | grep -q '\.tmp\.'; then fail "SIG$sig: a temporary file is left in the cache"; fi
+  [ ! -e "$work/report.json" ] || fail "SIG$sig: a report was written"
+  grep -q "interrupted" "$log" || fail "SIG$sig: btc did not say it was interrupted" "$log"
+}
+
+# 1. The main job, in its tune phase: SIGINT, then SIGTERM.
+for sig in INT TERM; do
+  log=$work/job-$sig.log
+  "$btc" "$app" --device host --run --table "$work/table.csv" -D n=2000000 \
+    --tune-tasks 2000 --no-race -o "$work/out" --cache "$work/cache" \
+    --report "$work/report.json" > "$log" 2>&1 &
+  pid=$!
+  wait_for "$log" "tune: round 1" $pid
+  interrupted $sig "$log" $pid "$work/out/build/vecadd-pipeline"
+  echo "ok: SIG$sig in the tune phase: exit 130, no child, no report"
+done
+
+# 2. btc profile, while the profiler measures.
+log=$work/profile.log
+(cd "$work" && exec "$btc" profile "$app" --device host -D n=2000000 --max-reps 100000 \
+   --cache "$work/cache" > "$log" 2>&1) &
+pid=$!
+wait_for "$log" "every stage on every PU" $pid
+# (btc names it by its relative path: its default project dir)
+interrupted INT "$log" $pid "vecadd-host/build/vecadd-profiler"
+if ls "$work/cache" | grep -q '\.csv$'; then fail "an interrupted profile left a table"; fi
+echo "ok: SIGINT while profiling: exit 130, no child, no partial table"

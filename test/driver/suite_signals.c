@@ -1,0 +1,120 @@
+/* util/proc and the Z3 solve: after BT-Optimizer has run, btc's SIGINT
+ * handler is still its own and still without SA_RESTART; and a signal to
+ * btc reaches the running child even when some library re-installed the
+ * handler with SA_RESTART (a blocking wait that never returns EINTR). */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "front/app.h"
+#include "front/device.h"
+#include "front/table.h"
+#include "sched/plan.h"
+#include "suites.h"
+#include "util/proc.h"
+
+#ifndef SOURCE_ROOT
+#error "SOURCE_ROOT must name the source tree"
+#endif
+
+static void test_z3_keeps_handler(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(SOURCE_ROOT "/examples/vecadd/vecadd.yaml", NULL, NULL, 0, &d);
+	struct btc_device *dev = btc_device_load(SOURCE_ROOT "/test/gen/data/testbox.yaml", NULL, NULL, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(app);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+	static const char *const stages[] = {"scale", "add", "square"};
+	static const char *const pus[] = {"little", "big", "gpu", "cuda"};
+	char text[4096] = "stage,pu,mode,mean_ms,stddev_ms,samples\n";
+	for (int s = 0; s < 3; s++)
+		for (int p = 0; p < 4; p++) {
+			size_t n = strlen(text);
+			snprintf(text + n, sizeof(text) - n, "%s,%s,interference,%d.0,0.1,10\n",
+				 stages[s], pus[p], 1 + s + p);
+		}
+	struct btc_table *t = btc_table_load("mem.csv", text, app, dev, BTC_MODE_INTERFERENCE, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+
+	btc_install_signal_handlers();
+	struct sigaction before, after;
+	sigaction(SIGINT, NULL, &before);
+	struct btc_plan_options po;
+	btc_plan_options_init(&po);
+	struct btc_plan_schedule *scheds = NULL;
+	int n = 0;
+	char *prov = NULL;
+	CU_ASSERT_TRUE(btc_plan(app, dev, t, NULL, &po, &scheds, &n, &prov, &d));
+	CU_ASSERT_TRUE(n > 1);
+	sigaction(SIGINT, NULL, &after);
+	CU_ASSERT_TRUE(after.sa_handler == before.sa_handler);
+	CU_ASSERT_EQUAL(after.sa_flags & SA_RESTART, 0);
+	free(scheds);
+	free(prov);
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+static void *send_sigint(void *arg)
+{
+	(void)arg;
+	struct timespec ts = {0, 300 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+	kill(getpid(), SIGINT); /* to the process, as `kill -INT PID` does */
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* In a child process (the interrupt is sticky): 0 when `sleep 30` was
+ * stopped within 5 s and btc_run said so. */
+static int forwarded_child(void)
+{
+	btc_install_signal_handlers();
+	struct sigaction sa;
+	sigaction(SIGINT, NULL, &sa);
+	sa.sa_flags |= SA_RESTART; /* what Z3's scoped_ctrl_c used to leave behind */
+	sigaction(SIGINT, &sa, NULL);
+	pthread_t th;
+	pthread_create(&th, NULL, send_sigint, NULL);
+	double t0 = now_s();
+	char *argv[] = {"sleep", "30", NULL};
+	int rc = btc_run(argv, NULL, false);
+	double took = now_s() - t0;
+	pthread_join(th, NULL);
+	/* Interrupted now: nothing more is started. */
+	char *again[] = {"true", NULL};
+	int rc2 = btc_run(again, NULL, false);
+	return rc == 128 + SIGINT && btc_interrupted() && took < 5 && rc2 == 128 + SIGINT ? 0 : 1;
+}
+
+static void test_forwarded_under_sa_restart(void)
+{
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(forwarded_child());
+	int status;
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+int register_signals_suite(void)
+{
+	CU_pSuite s = CU_add_suite("signals", NULL, NULL);
+	return !s || !CU_add_test(s, "Z3 keeps btc's SIGINT handler", test_z3_keeps_handler) ||
+	       !CU_add_test(s, "forwarded under SA_RESTART", test_forwarded_under_sa_restart);
+}

@@ -1,0 +1,12 @@
+/* CUnit suites of the driver (and its util helpers); one file per suite. */
+#ifndef DRIVER_SUITES_H
+#define DRIVER_SUITES_H
+
+#include <CUnit/CUnit.h>
+
+int register_sha256_suite(void);
+int register_files_suite(void);
+int register_result_suite(void);
+int register_signals_suite(void);
+
+#endif
