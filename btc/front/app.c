@@ -143,6 +143,7 @@ struct loader {
 	struct btc_yaml y;
 	struct btc_diag *d;
 	struct btc_app *app;
+	bool layout_only;   /* btc_app_load_layout: shader and source files need not exist */
 };
 
 static char *resolve(const struct btc_app *app, const char *rel)
@@ -354,7 +355,7 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 			vd->shader = btc_xstrdup(shader);
 			vd->shader_path = resolve(l->app, shader);
 			vd->shader_loc = btc_yaml_loc(&l->y, v[0]);
-			if (access(vd->shader_path, R_OK) != 0)
+			if (!l->layout_only && access(vd->shader_path, R_OK) != 0)
 				btc_error(l->d, vd->shader_loc,
 					  "shader file '%s' not found", vd->shader_path);
 		}
@@ -447,7 +448,7 @@ static char **load_paths(struct loader *l, yaml_node_t *n, const char *what,
 		if (!btc_yaml_str(&l->y, item, what, &p, l->d))
 			continue;
 		char *path = resolve(l->app, p);
-		if (access(path, R_OK) != 0)
+		if (!l->layout_only && access(path, R_OK) != 0)
 			btc_error(l->d, btc_yaml_loc(&l->y, item), "%s '%s' not found",
 				  dirs ? "include directory" : "source file", path);
 		out[(*count)++] = path;
@@ -493,14 +494,32 @@ static void apply_overrides(struct loader *l,
 	}
 }
 
+static struct btc_app *load(const char *path, const char *text,
+			    const struct btc_param_override *overrides, int n_overrides,
+			    bool layout_only, struct btc_diag *d);
+
 struct btc_app *btc_app_load(const char *path, const char *text,
 			     const struct btc_param_override *overrides,
 			     int n_overrides, struct btc_diag *d)
 {
+	return load(path, text, overrides, n_overrides, false, d);
+}
+
+struct btc_app *btc_app_load_layout(const char *path,
+				    const struct btc_param_override *overrides,
+				    int n_overrides, struct btc_diag *d)
+{
+	return load(path, NULL, overrides, n_overrides, true, d);
+}
+
+static struct btc_app *load(const char *path, const char *text,
+			    const struct btc_param_override *overrides, int n_overrides,
+			    bool layout_only, struct btc_diag *d)
+{
 	static const char *const keys[] = {"!app", "params", "!buffers", "!stages",
 					   "io", "input", "sources", "description",
 					   NULL};
-	struct loader l = {.d = d};
+	struct loader l = {.d = d, .layout_only = layout_only};
 	int before = d->errors;
 
 	if (!btc_yaml_load(&l.y, path, text, d))
