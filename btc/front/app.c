@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "front/yamldoc.h"
+#include "util/str.h"
 
 static const char *const backend_names[] = {"cpu", "cuda", "vulkan"};
 static const struct {
@@ -285,8 +286,16 @@ static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
 			continue;
 		int b = btc_app_buffer_index(l->app, name);
 		if (b < 0) {
-			btc_error(l->d, btc_yaml_loc(&l->y, item),
-				  "undefined buffer '%s' in %s", name, what);
+			const char *near = NULL; /* "did you mean": within max(2, a third of the name) edits */
+			int best = ((int)strlen(name) / 3 > 2 ? (int)strlen(name) / 3 : 2) + 1;
+			for (int k = 0; k < l->app->n_buffers; k++) {
+				int dist = btc_str_distance(name, l->app->buffers[k].name);
+				if (dist < best)
+					best = dist, near = l->app->buffers[k].name;
+			}
+			btc_error(l->d, btc_yaml_loc(&l->y, item), "undefined buffer '%s' in %s%s%s%s",
+				  name, what, near ? " (did you mean '" : "", near ? near : "",
+				  near ? "'?)" : "");
 			continue;
 		}
 		for (int j = 0; j < *count; j++)

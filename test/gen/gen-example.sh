@@ -53,6 +53,12 @@ has "$out" "edges.yaml:32:5: note: in the shader of stage 'hist' (vulkan dispatc
 has "$out" "note: 3 more errors on the same line follow from the first"
 has "$out" "btc: 1 error"
 
+# ---- 6. an unknown buffer name: did you mean -------------------------------
+copy bad6
+sed -i 's/reads: \[edge\]/reads: [egde]/' "$work/bad6/edges.yaml"
+out=$("$btc" check "$work/bad6/edges.yaml" 2>&1)
+has "$out" "undefined buffer 'egde' in reads (did you mean 'edge'?)"
+
 # ---- 4. btc header needs only the YAML ---------------------------------------
 mkdir -p "$work/hdr" && cp "$ex/edges.yaml" "$work/hdr/"
 out=$("$btc" header "$work/hdr/edges.yaml" 2>&1); rc=$?
