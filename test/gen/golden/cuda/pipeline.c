@@ -522,9 +522,11 @@ int main(int argc, char **argv)
 fail:
 	if (atomic_load(&interrupted))
 		goto out; /* the run stopped because it was asked to */
-	fprintf(stderr, "%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
+	/* The explanation first: the error stays the last line (btc's tuner
+	 * quotes the program's last line). */
 	if (err.kind == BTRT_E_IO && strstr(err.msg, "check of task"))
 		explain_check_failure(argv[0], &o, s);
+	fprintf(stderr, "%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
 	if (run && o.report)
 		write_report(o.report, &o, s, run, 0.0, 0);
 out:
