@@ -7,7 +7,16 @@
 #include "cli/print.h"
 #include "front/table.h"
 #include "gen/gen.h"
+#include "gen/shader_check.h"
 #include "util/paths.h"
+
+/* ", 2 warnings" (static storage). */
+static const char *warnings_text(int n)
+{
+	static char buf[32];
+	snprintf(buf, sizeof(buf), ", %d warning%s", n, n == 1 ? "" : "s");
+	return buf;
+}
 
 int btc_cmd_check(const struct btc_cli_options *o)
 {
@@ -25,6 +34,8 @@ int btc_cmd_check(const struct btc_cli_options *o)
 		t = btc_table_load(o->table, NULL, app, dev, (enum btc_mode)o->mode, &d);
 	if (app)
 		btc_cli_print_app(app, stdout);
+	if (app)
+		btc_gen_check_shaders(app, &d);
 	if (dev)
 		btc_cli_print_device(dev, stdout);
 	if (app && dev) {
@@ -41,9 +52,10 @@ int btc_cmd_check(const struct btc_cli_options *o)
 	if (t)
 		btc_cli_print_table(t, app, dev, stdout);
 	if (d.errors)
-		fprintf(stderr, "btc: %d error%s\n", d.errors, d.errors == 1 ? "" : "s");
+		fprintf(stderr, "btc: %d error%s%s\n", d.errors, d.errors == 1 ? "" : "s",
+			d.warnings ? warnings_text(d.warnings) : "");
 	else
-		puts("ok");
+		printf("ok%s\n", d.warnings ? warnings_text(d.warnings) : "");
 	btc_table_free(t);
 	btc_device_free(dev);
 	btc_app_free(app);
@@ -73,7 +85,9 @@ int btc_cmd_header(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
-	struct btc_app *app = btc_cli_load_app(o, &d);
+	/* Only the YAML: the shaders and sources are written from this output. */
+	struct btc_app *app = btc_app_load_layout(o->positional[0], o->defines.v,
+						  o->defines.n, &d);
 	if (!app)
 		return 1;
 	struct btc_out out;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "driver/build.h"
+#include "driver/diagnose.h"
 #include "driver/project.h"
 #include "driver/files.h"
 #include "driver/report.h"
@@ -385,9 +386,18 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	       r->pearson_r[BTC_MODE_ISOLATED], r->pearson_r[BTC_MODE_INTERFERENCE]);
 	if (r->verified)
 		printf("verified: every task of every run matched the sequential reference\n");
-	else
+	else {
 		printf("NOT verified: %d of %d schedules failed their check%s\n", r->n_failed, j->n,
 		       r->chosen_verified ? " (the chosen one verified in every run)" : "");
+		bool *failed = btc_xcalloc((size_t)j->n + 1, sizeof(bool));
+		for (int i = 0; i < j->n; i++)
+			failed[i] = r->candidates[i].status == BTC_RUN_FAILED;
+		char *why = btc_diagnose_failures(j->app, j->dev, j->scheds, failed, j->n);
+		if (why)
+			printf("where: %s\n", why);
+		free(why);
+		free(failed);
+	}
 	printf("phases: profile %.1f s, schedule %.3f s, build %.1f s, tune %.1f s, run %.1f s (total %.1f s)\n",
 	       j->phases[PH_PROFILE], j->phases[PH_SCHEDULE], j->phases[PH_BUILD],
 	       j->phases[PH_TUNE], j->phases[PH_RUN], now_s() - j->t0);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "front/yamldoc.h"
+#include "util/str.h"
 
 static const char *const backend_names[] = {"cpu", "cuda", "vulkan"};
 static const struct {
@@ -143,6 +144,7 @@ struct loader {
 	struct btc_yaml y;
 	struct btc_diag *d;
 	struct btc_app *app;
+	bool layout_only;   /* btc_app_load_layout: shader and source files need not exist */
 };
 
 static char *resolve(const struct btc_app *app, const char *rel)
@@ -284,8 +286,16 @@ static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
 			continue;
 		int b = btc_app_buffer_index(l->app, name);
 		if (b < 0) {
-			btc_error(l->d, btc_yaml_loc(&l->y, item),
-				  "undefined buffer '%s' in %s", name, what);
+			const char *near = NULL; /* "did you mean": within max(2, a third of the name) edits */
+			int best = ((int)strlen(name) / 3 > 2 ? (int)strlen(name) / 3 : 2) + 1;
+			for (int k = 0; k < l->app->n_buffers; k++) {
+				int dist = btc_str_distance(name, l->app->buffers[k].name);
+				if (dist < best)
+					best = dist, near = l->app->buffers[k].name;
+			}
+			btc_error(l->d, btc_yaml_loc(&l->y, item), "undefined buffer '%s' in %s%s%s%s",
+				  name, what, near ? " (did you mean '" : "", near ? near : "",
+				  near ? "'?)" : "");
 			continue;
 		}
 		for (int j = 0; j < *count; j++)
@@ -354,7 +364,7 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 			vd->shader = btc_xstrdup(shader);
 			vd->shader_path = resolve(l->app, shader);
 			vd->shader_loc = btc_yaml_loc(&l->y, v[0]);
-			if (access(vd->shader_path, R_OK) != 0)
+			if (!l->layout_only && access(vd->shader_path, R_OK) != 0)
 				btc_error(l->d, vd->shader_loc,
 					  "shader file '%s' not found", vd->shader_path);
 		}
@@ -447,7 +457,7 @@ static char **load_paths(struct loader *l, yaml_node_t *n, const char *what,
 		if (!btc_yaml_str(&l->y, item, what, &p, l->d))
 			continue;
 		char *path = resolve(l->app, p);
-		if (access(path, R_OK) != 0)
+		if (!l->layout_only && access(path, R_OK) != 0)
 			btc_error(l->d, btc_yaml_loc(&l->y, item), "%s '%s' not found",
 				  dirs ? "include directory" : "source file", path);
 		out[(*count)++] = path;
@@ -493,14 +503,32 @@ static void apply_overrides(struct loader *l,
 	}
 }
 
+static struct btc_app *load(const char *path, const char *text,
+			    const struct btc_param_override *overrides, int n_overrides,
+			    bool layout_only, struct btc_diag *d);
+
 struct btc_app *btc_app_load(const char *path, const char *text,
 			     const struct btc_param_override *overrides,
 			     int n_overrides, struct btc_diag *d)
 {
+	return load(path, text, overrides, n_overrides, false, d);
+}
+
+struct btc_app *btc_app_load_layout(const char *path,
+				    const struct btc_param_override *overrides,
+				    int n_overrides, struct btc_diag *d)
+{
+	return load(path, NULL, overrides, n_overrides, true, d);
+}
+
+static struct btc_app *load(const char *path, const char *text,
+			    const struct btc_param_override *overrides, int n_overrides,
+			    bool layout_only, struct btc_diag *d)
+{
 	static const char *const keys[] = {"!app", "params", "!buffers", "!stages",
 					   "io", "input", "sources", "description",
 					   NULL};
-	struct loader l = {.d = d};
+	struct loader l = {.d = d, .layout_only = layout_only};
 	int before = d->errors;
 
 	if (!btc_yaml_load(&l.y, path, text, d))

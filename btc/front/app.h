@@ -96,6 +96,13 @@ struct btc_app *btc_app_load(const char *path, const char *text,
 			     int n_overrides, struct btc_diag *d);
 void btc_app_free(struct btc_app *app);
 
+/* btc_app_load for `btc header`: the same model and checks, except that
+ * the shader and source files it names need not exist yet (the header is
+ * what their author needs to write them). */
+struct btc_app *btc_app_load_layout(const char *path,
+				    const struct btc_param_override *overrides,
+				    int n_overrides, struct btc_diag *d);
+
 /* True if stage s has a kernel for backend b. */
 bool btc_stage_has(const struct btc_stage *s, enum btc_backend b);
 

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -86,8 +87,16 @@ static void collect(struct btc_gen_files *f, const struct btc_app *app,
 	for (int i = 0; i < n; i++)
 		free(all[i]);
 	if (app->input) {
+		/* An input the YAML names by an absolute path stays absolute (it
+		 * must not break when the output folder moves); one relative to
+		 * the YAML (resolved under its folder) becomes relative to the
+		 * output folder. */
+		size_t dl = strlen(app->dir);
+		bool absolute = app->input[0] == '/' &&
+				!(app->dir[0] == '/' && !strncmp(app->input, app->dir, dl) &&
+				  app->input[dl] == '/');
 		char *in = real(app->input);
-		f->rel_input = relative(out_abs, in);
+		f->rel_input = absolute ? btc_xstrdup(in) : relative(out_abs, in);
 		free(in);
 	}
 }

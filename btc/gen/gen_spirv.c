@@ -43,8 +43,11 @@ bool btc_gen_compile_shaders(struct btc_gen_ctx *ctx, struct btc_diag *d)
 					*p = '_';
 			sh->ident = btc_xasprintf("spirv_%d_%s", ctx->n_shaders - 1, stem);
 			free(stem);
-			btc_shader_compile(path, layout_name, layout.buf, &sh->words,
-					   &sh->n_words, d);
+			if (!btc_shader_compile(path, layout_name, layout.buf, &sh->words,
+						&sh->n_words, d))
+				btc_note(d, app->stages[s].loc,
+					 "in the shader of stage '%s' (vulkan dispatch %d)",
+					 app->stages[s].name, k);
 		}
 	free(layout_name);
 	btc_out_free(&layout);

@@ -63,10 +63,44 @@ static void release(void *user, shaderc_include_result *r)
 	free(it);
 }
 
-/* shaderc's log has lines "file:line: error: msg"; report each one. */
+/* The column of glslang's message `msg` on line `lineno` of `file`: where
+ * the message's first quoted token ('BINDING_x' : undeclared identifier)
+ * starts on that line; 1 when it cannot be found. */
+static int message_col(const char *file, int lineno, const char *msg)
+{
+	const char *q = strchr(msg, '\'');
+	const char *e = q ? strchr(q + 1, '\'') : NULL;
+	if (!e || e == q + 1 || lineno < 1)
+		return 1;
+	char *text = btc_read_file(file, NULL);
+	if (!text)
+		return 1;
+	const char *line = text;
+	for (int i = 1; i < lineno && line; i++) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	int col = 1;
+	if (line) {
+		size_t len = strcspn(line, "\n");
+		char *tok = btc_xasprintf("%.*s", (int)(e - q - 1), q + 1);
+		char *l = btc_xasprintf("%.*s", (int)len, line);
+		char *at = strstr(l, tok);
+		if (at)
+			col = (int)(at - l) + 1;
+		free(tok);
+		free(l);
+	}
+	free(text);
+	return col;
+}
+
+/* shaderc's log has lines "file:line: error: msg"; report each one, with
+ * the column where the message's token can be found (else 1). */
 static void report_log(const char *path, const char *log, struct btc_diag *d)
 {
-	int reported = 0;
+	int reported = 0, follow_on = 0, prev_line = -1;
+	char *prev_file = NULL;
 	for (const char *p = log; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -79,12 +113,25 @@ static void report_log(const char *path, const char *log, struct btc_diag *d)
 			int lineno = colon ? atoi(colon + 1) : 0;
 			if (colon)
 				*colon = '\0';
-			btc_error(d, (struct btc_loc){line, lineno, 0}, "%s", e + 9);
-			reported++;
+			if (lineno > 0 && lineno == prev_line && prev_file && !strcmp(prev_file, line)) {
+				/* glslang's cascade after the first error of a line */
+				follow_on++;
+			} else {
+				int col = lineno > 0 ? message_col(line, lineno, e + 9) : 0;
+				btc_error(d, (struct btc_loc){line, lineno, col}, "%s", e + 9);
+				reported++;
+				free(prev_file);
+				prev_file = btc_xstrdup(line);
+				prev_line = lineno;
+			}
 		}
 		free(line);
 		p += len + (nl != NULL);
 	}
+	if (follow_on)
+		btc_note(d, (struct btc_loc){0}, "%d more error%s on the same line follow from the first",
+			 follow_on, follow_on == 1 ? "" : "s");
+	free(prev_file);
 	if (!reported)
 		btc_error(d, (struct btc_loc){path, 0, 0}, "shader compilation failed: %s", log);
 }

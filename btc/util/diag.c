@@ -25,23 +25,25 @@ void btc_diag_init(struct btc_diag *d, FILE *stream)
 static void report(struct btc_diag *d, struct btc_loc loc, const char *kind,
 		   const char *fmt, va_list ap)
 {
-	char msg[400];
+	char msg[400], line[sizeof(d->last)];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (loc.file && loc.line > 0 && loc.col > 0)
-		snprintf(d->last, sizeof(d->last), "%s:%d:%d: %s: %s", loc.file,
+		snprintf(line, sizeof(line), "%s:%d:%d: %s: %s", loc.file,
 			 loc.line, loc.col, kind, msg);
 	else if (loc.file && loc.line > 0)
-		snprintf(d->last, sizeof(d->last), "%s:%d: %s: %s", loc.file,
+		snprintf(line, sizeof(line), "%s:%d: %s: %s", loc.file,
 			 loc.line, kind, msg);
 	else if (loc.file)
-		snprintf(d->last, sizeof(d->last), "%s: %s: %s", loc.file, kind,
-			 msg);
+		snprintf(line, sizeof(line), "%s: %s: %s", loc.file, kind, msg);
 	else
-		snprintf(d->last, sizeof(d->last), "%s: %s", kind, msg);
-	if (d->errors + d->warnings == 1)
-		memcpy(d->first, d->last, sizeof(d->first));
+		snprintf(line, sizeof(line), "%s: %s", kind, msg);
+	if (strcmp(kind, "note")) { /* a note keeps first and last as they are */
+		memcpy(d->last, line, sizeof(d->last));
+		if (d->errors + d->warnings == 1)
+			memcpy(d->first, line, sizeof(d->first));
+	}
 	if (d->stream)
-		fprintf(d->stream, "%s\n", d->last);
+		fprintf(d->stream, "%s\n", line);
 }
 
 void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt,
@@ -65,6 +67,14 @@ void btc_warning(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	d->warnings++;
 	report(d, loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void btc_note(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(d, loc, "note", fmt, ap);
 	va_end(ap);
 }
 

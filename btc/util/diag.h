@@ -58,6 +58,10 @@ void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt,
 		va_list ap);
 void btc_warning(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Reports `loc: note: fmt...`: where an error or warning just reported
+ * comes from (e.g. the YAML stage of a shader error). Counts nothing. */
+void btc_note(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Internal invariant violated: prints file:line and aborts. */
 _Noreturn void btc_panic_at(const char *file, int line, const char *fmt, ...)

@@ -21,4 +21,8 @@ const char *btc_base_name(const char *path);
  * in the root, "." when path has no '/' (caller frees). */
 char *btc_dir_name(const char *path);
 
+/* Edit distance (insertions, deletions, substitutions) between a and b,
+ * capped at 100 (longer strings count as 100). For "did you mean". */
+int btc_str_distance(const char *a, const char *b);
+
 #endif

@@ -8,5 +8,6 @@ int register_sha256_suite(void);
 int register_files_suite(void);
 int register_result_suite(void);
 int register_signals_suite(void);
+int register_diagnose_suite(void);
 
 #endif

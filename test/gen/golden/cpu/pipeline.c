@@ -284,9 +284,13 @@ static int check_pool_memory(const char *argv0, const struct btrt_pool_config *p
 static void list_schedules(FILE *out)
 {
 	fprintf(out, "%-4s %-10s %12s  %s\n", "N", "kind", "predicted_ms", "chunks (PU:stages)");
-	for (int i = 0; i < N_SCHEDULES; i++)
-		fprintf(out, "%-4d %-10s %12.4f  %s\n", i, schedules[i].kind,
-			schedules[i].predicted_ms, schedules[i].label);
+	for (int i = 0; i < N_SCHEDULES; i++) {
+		char predicted[32] = "-"; /* 0: no profiling table predicted it */
+		if (schedules[i].predicted_ms > 0)
+			snprintf(predicted, sizeof(predicted), "%.4f", schedules[i].predicted_ms);
+		fprintf(out, "%-4d %-10s %12s  %s\n", i, schedules[i].kind, predicted,
+			schedules[i].label);
+	}
 }
 
 /* The signal that asked the run to stop, 0 before. The handler only
@@ -370,6 +374,25 @@ static int write_report(const char *path, const struct options *o,
 		return -1;
 	}
 	return 0;
+}
+
+/* A failed check compares the final output: names the stage that wrote
+ * it, its chunk and PU, and the schedule's placement (which stages ran
+ * where), so that the author knows which kernel to suspect. */
+static void explain_check_failure(const char *argv0, const struct options *o,
+				  const struct pipeline_schedule *s)
+{
+	const struct btrt_chunk *last = &s->chunks[s->n_chunks - 1];
+	uint32_t stage = last->first_stage + last->n_stages - 1;
+	fprintf(stderr,
+		"%s: the check compares the final output, written by stage %u '%s' (the last), "
+		"run by chunk %u on PU '%s' (%s kernel); schedule %ld places the stages %s\n",
+		argv0, stage, app_stages[stage].name, s->n_chunks - 1, last->name,
+		last->pu == BTRT_PU_VULKAN ? "vulkan" : last->pu == BTRT_PU_CUDA ? "cuda" : "cpu",
+		o->schedule, s->label);
+	fprintf(stderr,
+		"%s: a wrong kernel of any stage may show here; run the other schedules "
+		"(--list) to see which placements fail\n", argv0);
 }
 
 int main(int argc, char **argv)
@@ -499,6 +522,10 @@ int main(int argc, char **argv)
 fail:
 	if (atomic_load(&interrupted))
 		goto out; /* the run stopped because it was asked to */
+	/* The explanation first: the error stays the last line (btc's tuner
+	 * quotes the program's last line). */
+	if (err.kind == BTRT_E_IO && strstr(err.msg, "check of task"))
+		explain_check_failure(argv[0], &o, s);
 	fprintf(stderr, "%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
 	if (run && o.report)
 		write_report(o.report, &o, s, run, 0.0, 0);
