@@ -137,7 +137,7 @@ static const struct bad_case bad[] = {
 	{"stage without kernel", HEAD BUFS "stages:\n  - {name: a, reads: [input]}\n",
 	 P "8:5: error: stage 'a' has no kernel (needs cpu, cuda or vulkan)"},
 	{"reads undefined buffer", HEAD BUFS "stages:\n  - {name: a, reads: [inptu], cpu: f}\n",
-	 P "8:23: error: undefined buffer 'inptu' in reads"},
+	 P "8:23: error: undefined buffer 'inptu' in reads (did you mean 'input'?)"},
 	{"writes twice", HEAD BUFS "stages:\n  - {name: a, writes: [output, output], cpu: f}\n",
 	 P "8:32: error: buffer 'output' listed twice in writes"},
 	{"reads not list", HEAD BUFS "stages:\n  - {name: a, reads: input, cpu: f}\n",
