@@ -27,7 +27,9 @@ static const char usage[] =
 	"                      gapness <= G* + (1-U) T_max; gapness: lowest\n"
 	"                      gapness; latency: lowest T_max\n"
 	"  --min-util U        U of bt, in percent (default 50)\n"
-	"  --mode M            interference (default) | isolated\n"
+	"  --mode M            interference (default) | isolated | placed\n"
+	"  --paper-model       chunk time = sum of the stage times, ignoring\n"
+	"                      the table's chunk-model terms (F, X, T_io)\n"
 	"  --format F          text (default) | json\n"
 	"  --forbid PU         the PU runs nothing (repeatable)\n"
 	"  --pin STAGE=PU      put a stage (name or 0-based index) on a PU\n"
@@ -39,7 +41,7 @@ static const char usage[] =
 	"  --solver S          z3 (default) | exhaustive (small problems only)\n"
 	"  --no-time           print solve_ms as 0 (byte-stable output)\n";
 
-enum { O_DEVICE = 256, O_TABLE, O_TOP, O_OBJECTIVE, O_UTIL, O_MODE,
+enum { O_DEVICE = 256, O_TABLE, O_TOP, O_OBJECTIVE, O_UTIL, O_MODE, O_PAPER_MODEL,
        O_FORMAT, O_FORBID, O_PIN, O_MAX_CHUNKS, O_BUDGET, O_GPU, O_SOLVER,
        O_NO_TIME };
 
@@ -50,6 +52,7 @@ struct sched_opts {
 	const char *forbid[MAX_LIST], *pin[MAX_LIST];
 	int n_forbid, n_pin;
 	enum btc_mode mode;
+	bool paper_model;
 	bool json, exhaustive, no_time;
 	struct btc_sched_options so;
 };
@@ -78,6 +81,7 @@ static int parse(int argc, char **argv, struct sched_opts *o)
 		{ "objective", required_argument, NULL, O_OBJECTIVE },
 		{ "min-util", required_argument, NULL, O_UTIL },
 		{ "mode", required_argument, NULL, O_MODE },
+		{ "paper-model", no_argument, NULL, O_PAPER_MODEL },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "forbid", required_argument, NULL, O_FORBID },
 		{ "pin", required_argument, NULL, O_PIN },
@@ -128,10 +132,13 @@ static int parse(int argc, char **argv, struct sched_opts *o)
 				return 2;
 			}
 			break;
+		case O_PAPER_MODEL:
+			o->paper_model = true;
+			break;
 		case O_MODE:
 			if (!btc_mode_parse(optarg, &o->mode)) {
 				fprintf(stderr, "btc schedule: --mode must be "
-						"isolated or interference, "
+						"isolated, interference or placed, "
 						"not '%s'\n", optarg);
 				return 2;
 			}
@@ -254,8 +261,7 @@ int btc_cmd_schedule(int argc, char **argv)
 	struct btc_device *dev =
 		btc_device_load(o.device, btc_device_dir(), NULL, &d);
 	struct btc_table *t = NULL;
-	double *times = NULL;
-	const char **names = NULL;
+	struct btc_plan_buf pb = {0};
 	int *pin = NULL;
 	struct btc_sched_result res = { 0 };
 	rc = 1;
@@ -271,11 +277,9 @@ int btc_cmd_schedule(int argc, char **argv)
 	pin = btc_xcalloc((size_t)app->n_stages, sizeof(int));
 	if (!resolve(&o, app, dev, pin, &d))
 		goto out;
-	times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus,
-			    sizeof(double));
-	names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
+	btc_plan_buf_init(&pb, app, dev);
 	struct btc_sched_problem p;
-	if (!btc_plan_problem(app, dev, t, o.mode, &p, times, names, &d))
+	if (!btc_plan_problem(app, dev, t, o.mode, !o.paper_model, &p, &pb, &d))
 		goto out;
 	enum btc_status st =
 		o.exhaustive ? btc_sched_solve_exhaustive(&p, &o.so, &res, &d)
@@ -289,8 +293,7 @@ int btc_cmd_schedule(int argc, char **argv)
 	rc = fflush(stdout) ? 1 : 0;
 out:
 	btc_sched_result_free(&res);
-	free(names);
-	free(times);
+	btc_plan_buf_free(&pb);
 	free(pin);
 	if (t)
 		btc_table_free(t);

@@ -16,6 +16,8 @@
 #include "gen/out.h"
 #include "util/proc.h"
 #include "driver/report.h"
+#include "sched/model.h"
+#include "sched/plan.h"
 
 void btc_job_options_init(struct btc_job_options *o)
 {
@@ -290,6 +292,7 @@ struct job_result {
 	int best_base;               /* index of the best baseline, or -1 */
 	double base_ms;              /* its head-to-head time */
 	double *pred[BTC_N_MODES];   /* [n] T_max under each table mode, NAN if absent */
+	double *model[BTC_N_MODES];  /* [n] chunk-model period P per mode, NAN if absent */
 	double r[BTC_N_MODES];       /* Pearson r of pred[mode] vs measured */
 	enum btc_mode mode;          /* the mode the optimizer used */
 	const char *objective, *gpu;
@@ -320,7 +323,7 @@ static void write_report_json(const char *path, const struct job_result *r,
 			 c ? ", " : "", dev->pus[win->s.chunks[c].pu].name,
 			 win->s.chunks[c].first_stage, win->s.chunks[c].last_stage);
 	btc_out_puts(&o, "]},\n \"predicted_ms\": ");
-	json_num(&o, win->predicted ? win->s.tmax_ms : NAN);
+	json_num(&o, win->predicted ? win->s.period_ms : NAN);
 	btc_outf(&o, ", \"measured_ms_per_task\": %.6f,\n \"baselines\": [", r->win_ms);
 	int k = 0;
 	for (int i = 0; i < r->n; i++)
@@ -350,6 +353,12 @@ static void write_report_json(const char *path, const struct job_result *r,
 		json_num(&o, r->pred[BTC_MODE_ISOLATED][i]);
 		btc_out_puts(&o, ", \"predicted_interference_ms\": ");
 		json_num(&o, r->pred[BTC_MODE_INTERFERENCE][i]);
+		btc_out_puts(&o, ", \"predicted_placed_ms\": ");
+		json_num(&o, r->pred[BTC_MODE_PLACED][i]);
+		for (int m = 0; m < BTC_N_MODES; m++) {
+			btc_outf(&o, ", \"model_%s_ms\": ", btc_mode_name((enum btc_mode)m));
+			json_num(&o, r->model[m][i]);
+		}
 		btc_outf(&o, ", \"measured_ms_per_task\": %.6f, \"tasks\": %d, \"rounds\": %d, \"ok\": %s}",
 			 r->entries[i].measured_ms, r->entries[i].tasks, r->entries[i].rounds,
 			 r->entries[i].ok ? "true" : "false");
@@ -360,23 +369,35 @@ static void write_report_json(const char *path, const struct job_result *r,
 	btc_out_free(&o);
 }
 
-/* T_max of schedule s under the table's mode m; NAN when a time is absent. */
-static double tmax_in_mode(const struct btc_schedule *s, const struct btc_table *t,
-			   enum btc_mode m)
+/* Predicted period of schedule s under the table's mode m: the paper's
+ * T_max (model false) or the chunk model's P (model true; equal to T_max
+ * for a table without the model's terms); NAN when a time is absent. */
+static double predict_in_mode(const struct btc_schedule *s, const struct btc_app *app,
+			      const struct btc_device *dev, const struct btc_table *t,
+			      enum btc_mode m, bool model)
 {
 	if (!t->has_mode[m])
 		return NAN;
-	double tmax = 0;
-	for (int c = 0; c < s->n_chunks; c++) {
-		double sum = 0;
-		for (int i = s->chunks[c].first_stage; i <= s->chunks[c].last_stage; i++) {
-			const struct btc_table_entry *e = btc_table_at(t, m, i, s->chunks[c].pu);
-			if (!e->present)
-				return NAN;
-			sum += e->mean_ms;
+	struct btc_plan_buf pb;
+	btc_plan_buf_init(&pb, app, dev);
+	struct btc_sched_problem p;
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	double tmax = NAN;
+	if (btc_plan_problem(app, dev, t, m, model, &p, &pb, &quiet)) {
+		tmax = 0;
+		for (int c = 0; c < s->n_chunks && !isnan(tmax); c++) {
+			const struct btc_sched_chunk *ch = &s->chunks[c];
+			tmax = fmax(tmax, btc_model_chunk_ms(&p, ch->pu, ch->first_stage,
+							     ch->last_stage));
+			for (int i = ch->first_stage; i <= ch->last_stage; i++)
+				if (!btc_table_at(t, m, i, ch->pu)->present)
+					tmax = NAN;
 		}
-		tmax = fmax(tmax, sum);
+		if (!isnan(tmax))
+			tmax = btc_model_period_ms(&p, tmax);
 	}
+	btc_plan_buf_free(&pb);
 	return tmax;
 }
 
@@ -504,9 +525,13 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	double *py = btc_xcalloc((size_t)n, sizeof(double)), *px = btc_xcalloc((size_t)n, sizeof(double));
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		res.pred[m] = btc_xcalloc((size_t)n, sizeof(double));
+		res.model[m] = btc_xcalloc((size_t)n, sizeof(double));
 		int np = 0;
 		for (int i = 0; i < n; i++) {
-			res.pred[m][i] = tmax_in_mode(&scheds[i].s, table, (enum btc_mode)m);
+			res.model[m][i] = predict_in_mode(&scheds[i].s, app, dev, table,
+							  (enum btc_mode)m, true);
+			res.pred[m][i] = predict_in_mode(&scheds[i].s, app, dev, table,
+							 (enum btc_mode)m, false);
 			if (entries[i].ok && !isnan(res.pred[m][i])) {
 				px[np] = res.pred[m][i];
 				py[np++] = entries[i].measured_ms;
@@ -533,7 +558,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		free(l);
 	}
 	printf("chosen: %s, %.3f ms/task (%.1f tasks/s), predicted %.3f ms\n", label, win_ms,
-	       1000.0 / win_ms, w->predicted ? w->s.tmax_ms : 0.0);
+	       1000.0 / win_ms, w->predicted ? w->s.period_ms : 0.0);
 	if (best_base >= 0)
 		printf("best baseline: %s, %.3f ms/task measured head to head: speedup %.2fx\n",
 		       pu_of(dev, &scheds[best_base]), base_ms, speedup);
@@ -551,8 +576,10 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	memcpy(res.phases, phases, sizeof(phases));
 	if (opt->report)
 		write_report_json(opt->report, &res, d);
-	for (int m = 0; m < BTC_N_MODES; m++)
+	for (int m = 0; m < BTC_N_MODES; m++) {
 		free(res.pred[m]);
+		free(res.model[m]);
+	}
 	free(label);
 	free(px);
 	free(py);

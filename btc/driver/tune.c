@@ -95,7 +95,7 @@ bool btc_tune(const char *program, const struct btc_gen_schedule *scheds, int n,
 	bool *alive = btc_xcalloc((size_t)n, sizeof(bool));
 	for (int i = 0; i < n; i++) {
 		entries[i] = (struct btc_tune_entry){
-			.predicted_ms = scheds[i].predicted ? scheds[i].s.tmax_ms : 0,
+			.predicted_ms = scheds[i].predicted ? scheds[i].s.period_ms : 0,
 			.baseline = scheds[i].baseline,
 		};
 		alive[i] = true;

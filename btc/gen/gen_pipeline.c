@@ -356,7 +356,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		char *label = btc_gen_schedule_label(&g->s, dev);
 		btc_outl(o, "\t{ \"%s\", \"%s\", %.6f, schedule%d_chunks, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
-			 g->predicted ? g->s.tmax_ms : 0.0, i, g->s.n_chunks);
+			 g->predicted ? g->s.period_ms : 0.0, i, g->s.n_chunks);
 		free(label);
 	}
 	btc_outl(o, "};");
@@ -453,7 +453,7 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx)
 		btc_outl(o, "  - index: %d", i);
 		btc_outl(o, "    kind: %s", g->baseline ? "baseline" : "candidate");
 		if (g->predicted)
-			btc_outl(o, "    predicted_ms: %.6f", g->s.tmax_ms);
+			btc_outl(o, "    predicted_ms: %.6f", g->s.period_ms);
 		btc_outl(o, "    chunks:");
 		for (int c = 0; c < g->s.n_chunks; c++) {
 			const struct btc_sched_chunk *ch = &g->s.chunks[c];
