@@ -315,7 +315,33 @@ static const char *pu_kind_enum(enum btc_backend b)
 	       : b == BTC_BACKEND_CUDA ? "BTRT_PU_CUDA" : "BTRT_PU_VULKAN";
 }
 
-/* `static const int pu_NAME_cores[]` for every PU that names cores. */
+/* The service core (docs/runtime.md, "Placement"): on a device with a GPU
+ * PU and a CPU PU of at least BTC_SERVICE_MIN_CORES cores, the last core
+ * of the largest such PU runs the io thread and the GPU dispatchers, and
+ * that PU's chunks exclude it, so a GPU's driver thread never competes
+ * with a full OpenMP team. Returns the owning PU (its last core is the
+ * service core), or -1: none (every device of the paper: at most 6 cores
+ * per PU; a 2-core dev box). */
+#define BTC_SERVICE_MIN_CORES 8
+static int service_owner(const struct btc_device *dev)
+{
+	int owner = -1;
+	bool gpu = false;
+	for (int u = 0; u < dev->n_pus; u++) {
+		const struct btc_pu *pu = &dev->pus[u];
+		gpu |= pu->kind != BTC_BACKEND_CPU;
+		if (pu->kind == BTC_BACKEND_CPU && pu->n_cores >= BTC_SERVICE_MIN_CORES &&
+		    (owner < 0 || pu->n_cores > dev->pus[owner].n_cores))
+			owner = u;
+	}
+	return gpu ? owner : -1;
+}
+
+/* `static const int pu_NAME_cores[]` for every PU that names cores (as the
+ * device declares them: the profiler's isolated and interference modes),
+ * and the placement of the generated pipeline (the profiler's placed
+ * mode): SERVICE_CORES / N_SERVICE_CORES (NULL / 0 without a service core)
+ * and `pu_NAME_placed_cores[]` of the PU that gives up its service core. */
 static void emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 {
 	for (int u = 0; u < dev->n_pus; u++) {
@@ -327,6 +353,42 @@ static void emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 			btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
 		btc_outl(o, " };");
 	}
+	int owner = service_owner(dev);
+	if (owner < 0) {
+		btc_outl(o, "#define SERVICE_CORES NULL");
+		btc_outl(o, "#define N_SERVICE_CORES 0");
+		return;
+	}
+	const struct btc_pu *pu = &dev->pus[owner];
+	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
+	for (int c = 0; c < pu->n_cores - 1; c++)
+		btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
+	btc_outl(o, " };");
+	btc_outl(o, "static const int service_cores[] = { %d };", pu->cores[pu->n_cores - 1]);
+	btc_outl(o, "#define SERVICE_CORES service_cores");
+	btc_outl(o, "#define N_SERVICE_CORES 1");
+}
+
+/* The cores a chunk on PU u is pinned to in the generated pipeline: the
+ * array's name into buf and the count. */
+static int placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
+{
+	const struct btc_pu *pu = &dev->pus[u];
+	int owner = service_owner(dev);
+	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
+		snprintf(buf, len, "SERVICE_CORES");
+		return 1;
+	}
+	if (!pu->n_cores) {
+		snprintf(buf, len, "NULL");
+		return 0;
+	}
+	if (u == owner) {
+		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
+		return pu->n_cores - 1;
+	}
+	snprintf(buf, len, "pu_%s_cores", pu->name);
+	return pu->n_cores;
 }
 
 static void emit_schedules(struct btc_out *o, const void *p)
@@ -340,11 +402,10 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		for (int c = 0; c < s->n_chunks; c++) {
 			const struct btc_sched_chunk *ch = &s->chunks[c];
 			const struct btc_pu *pu = &dev->pus[ch->pu];
-			char cores[64] = "NULL";
-			if (pu->n_cores)
-				snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
+			char cores[64];
+			int n_cores = placed_cores(dev, ch->pu, cores, sizeof(cores));
 			btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d, %d, NULL, NULL },", pu->name,
-				 pu_kind_enum(pu->kind), cores, pu->n_cores, ch->first_stage,
+				 pu_kind_enum(pu->kind), cores, n_cores, ch->first_stage,
 				 ch->last_stage - ch->first_stage + 1);
 		}
 		btc_outl(o, "};");
@@ -373,6 +434,8 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "\tconst int *cores;");
 	btc_outl(o, "\tuint32_t n_cores;");
 	btc_outl(o, "\tint interferes; /* runs during other PUs' interference measurements */");
+	btc_outl(o, "\tconst int *placed_cores; /* as the generated pipeline pins it */");
+	btc_outl(o, "\tuint32_t n_placed_cores;");
 	btc_outl(o, "};");
 	emit_pu_cores(o, dev);
 	/* One GPU API interferes: CUDA and Vulkan PUs are the same GPU, and a
@@ -384,11 +447,13 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "static const struct profiler_pu profiler_pus[] = {");
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
-		char cores[64] = "NULL";
+		char cores[64] = "NULL", placed[64];
 		if (pu->n_cores)
 			snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
-		btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d },", pu->name, pu_kind_enum(pu->kind),
-			 cores, pu->n_cores, pu->kind == BTC_BACKEND_CPU || u == first_gpu);
+		int n_placed = placed_cores(dev, u, placed, sizeof(placed));
+		btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d, %s, %d },", pu->name, pu_kind_enum(pu->kind),
+			 cores, pu->n_cores, pu->kind == BTC_BACKEND_CPU || u == first_gpu, placed,
+			 n_placed);
 	}
 	btc_outl(o, "};");
 	btc_outl(o, "#define N_PROFILER_PUS %d", dev->n_pus);
