@@ -18,9 +18,10 @@
  * within --precision of the mean, or --max-reps.
  *
  * The chunk model's terms (docs/scheduler.md, "The chunk model"), per mode:
- *   @fixed   F_c: median over the stages of (one-stage chunk time - the
- *            stage's own time as the runtime records it: GPU timestamps /
- *            CUDA events, the CPU clock around the kernel); on a discrete
+ *   @fixed   F_c: median over the stages of the mean over the same items
+ *            of (one-stage chunk time - the stage's own time as the
+ *            runtime records it: GPU timestamps / CUDA events, the CPU
+ *            clock around the kernel); on a discrete
  *            CUDA GPU the minimum instead (the other stages' difference
  *            also holds their prefetches, which X models);
  *   @in_*, @out_*  discrete CUDA GPUs only: cudaMemPrefetchAsync + sync of
@@ -287,10 +288,11 @@ static void rig_free(struct rig *r)
 
 /* Runs stage s on the rig's PU as a one-chunk pipeline. With limit > 0
  * runs that many items and stores their chunk times (ns) in times, and
- * the stage's own median time (ms: GPU timestamps or the CPU clock around
- * the kernel) in *stage_ms when not NULL. r->placed: the threads as the
+ * the mean over the same items of (chunk time - the stage's own time as
+ * the runtime records it: GPU timestamps / CUDA events, the CPU clock
+ * around the kernel) in *overhead_ms when not NULL (NAN: not recorded). r->placed: the threads as the
  * generated pipeline places them. */
-static int rig_run(struct rig *r, uint64_t limit, uint64_t *times, double *stage_ms,
+static int rig_run(struct rig *r, uint64_t limit, uint64_t *times, double *overhead_ms,
 		   struct btrt_error *err)
 {
 	r->limit = limit;
@@ -319,9 +321,15 @@ static int rig_run(struct rig *r, uint64_t limit, uint64_t *times, double *stage
 					    (unsigned long long)limit, (unsigned long long)n);
 		struct btrt_summary sum;
 		int gpu = 0;
-		if (stage_ms)
-			*stage_ms = btrt_run_stage_summary(run, 0, &sum, &gpu) == 0
-				? sum.median_ns / 1e6 : NAN;
+		if (overhead_ms && n > 0 && btrt_run_stage_summary(run, 0, &sum, &gpu) == 0 &&
+		    sum.n == n) {
+			double chunk = 0;
+			for (uint64_t i = 0; i < n; i++)
+				chunk += (double)times[i];
+			*overhead_ms = (chunk / (double)n - sum.mean_ns) / 1e6;
+		} else if (overhead_ms) {
+			*overhead_ms = NAN;
+		}
 	}
 	btrt_run_free(run);
 	return rc;
@@ -617,8 +625,8 @@ int main(int argc, char **argv)
 				}
 				/* Warm-up, then batches until the CI is tight enough. */
 				long n = o.min_reps;
-				double mean = 0, sd = 0, stage_ms = NAN;
-				int rc = rig_run(&rigs[p], (uint64_t)(o.warmup + n), times, &stage_ms, &err);
+				double mean = 0, sd = 0, over_ms = NAN;
+				int rc = rig_run(&rigs[p], (uint64_t)(o.warmup + n), times, &over_ms, &err);
 				while (rc == 0) {
 					double sum = 0, sum2 = 0;
 					for (long i = o.warmup; i < o.warmup + n; i++) {
@@ -633,7 +641,7 @@ int main(int argc, char **argv)
 					if (half <= o.precision * mean || n >= o.max_reps)
 						break;
 					n = n * 2 > o.max_reps ? o.max_reps : n * 2;
-					rc = rig_run(&rigs[p], (uint64_t)(o.warmup + n), times, &stage_ms, &err);
+					rc = rig_run(&rigs[p], (uint64_t)(o.warmup + n), times, &over_ms, &err);
 				}
 				atomic_store(&stop, 1);
 				for (int k = 0; k < n_others; k++) {
@@ -648,8 +656,8 @@ int main(int argc, char **argv)
 				fprintf(out, "%s,%s,%s,%.6f,%.6f,%ld\n", app_stages[s].name,
 					profiler_pus[p].name, mode_name, mean, sd, n);
 				fflush(out);
-				if (!isnan(stage_ms))
-					overhead[p * APP_N_STAGES + n_over[p]++] = fmax(0, mean - stage_ms);
+				if (!isnan(over_ms))
+					overhead[p * APP_N_STAGES + n_over[p]++] = fmax(0, over_ms);
 				done++;
 			}
 		}
