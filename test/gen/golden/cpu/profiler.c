@@ -419,34 +419,49 @@ static int cmp_double(const void *a, const void *b)
 
 /* The buffers io.load writes per task: load item 0, fill every host
  * buffer with a pattern, load item 1; a buffer with any byte changed is
- * loaded. Writes `# io_loads: a,b` (nothing when none). */
+ * loaded. The others (weights that io writes once) get their contents
+ * back. Writes `# io_loads: a,b` (nothing when none). */
 static int measure_io_loads(struct rig *r, FILE *out, struct btrt_error *err)
 {
 	APP_TASK *t = btrt_pool_task(r->pool, 0);
 	char msg[256] = "";
+	void *saved[APP_N_BUFFERS];
 	r->stage = -1;
 	if (APP_IO.load(io_state, 0, t, msg, sizeof(msg)) != 1)
 		return btrt_error_set(err, BTRT_E_IO, 0, "loading input item 0: %s", msg);
-	for (int b = 0; b < APP_N_BUFFERS; b++)
-		if (t->base.buffers[b].host)
-			memset(t->base.buffers[b].host, 0xa5, t->base.buffers[b].bytes);
+	for (int b = 0; b < APP_N_BUFFERS; b++) {
+		struct btrt_buffer *bf = &t->base.buffers[b];
+		saved[b] = bf->host ? malloc(bf->bytes ? bf->bytes : 1) : NULL;
+		if (bf->host && !saved[b]) {
+			while (b-- > 0)
+				free(saved[b]);
+			return btrt_error_set(err, BTRT_E_NOMEM, 0, "io_loads snapshot");
+		}
+		if (bf->host) {
+			memcpy(saved[b], bf->host, bf->bytes);
+			memset(bf->host, 0xa5, bf->bytes);
+		}
+	}
 	t->base.seq = 1;
-	if (APP_IO.load(io_state, 1, t, msg, sizeof(msg)) != 1)
-		return btrt_error_set(err, BTRT_E_IO, 0, "loading input item 1: %s", msg);
+	int rc = APP_IO.load(io_state, 1, t, msg, sizeof(msg)) == 1 ? 0
+		 : btrt_error_set(err, BTRT_E_IO, 0, "loading input item 1: %s", msg);
 	const char *sep = "# io_loads: ";
 	for (int b = 0; b < APP_N_BUFFERS; b++) {
-		const unsigned char *h = t->base.buffers[b].host;
+		unsigned char *h = t->base.buffers[b].host;
 		size_t k = 0, n = h ? t->base.buffers[b].bytes : 0;
 		while (k < n && h[k] == 0xa5)
 			k++;
-		if (k < n) {
+		if (rc == 0 && k < n) {
 			fprintf(out, "%s%s", sep, APP_BUFFERS[b].name);
 			sep = ",";
+		} else if (h) {
+			memcpy(h, saved[b], n);
 		}
+		free(saved[b]);
 	}
 	if (*sep == ',')
 		fputc('\n', out);
-	return 0;
+	return rc;
 }
 
 /* T_io: load + check per task as the pipeline's io thread does them, with
