@@ -29,7 +29,8 @@
  *            latency + ms per MiB from the two sizes; host memory (CPU,
  *            Vulkan HOST_VISIBLE, integrated GPUs) moves nothing: no rows;
  *   @io      T_io: load + check per task with the app's real io on the
- *            real input (the stages run on the CPU in between, untimed);
+ *            real input, after io.prepare as the pipeline calls it (the
+ *            stages run on the CPU in between, untimed);
  *   # io_loads: the buffers that io.load writes per task (filled with a
  *            pattern before loading the second item; changed = loaded).
  *
@@ -473,6 +474,10 @@ static int measure_io(struct rig *r, long reps, double *mean, double *sd, struct
 	char msg[256] = "";
 	double sum = 0, sum2 = 0;
 	r->stage = -1;
+	/* as btrt_pipeline_run does before the items flow (e.g. the
+	 * sequential reference of every item, computed once) */
+	if (APP_IO.prepare && APP_IO.prepare(io_state, (uint64_t)reps + 1, msg, sizeof(msg)))
+		return btrt_error_set(err, BTRT_E_IO, 0, "preparing the check: %s", msg);
 	for (long k = 0; k < reps + 1; k++) {
 		t->base.seq = (uint64_t)k;
 		uint64_t a = btrt_now_ns();
