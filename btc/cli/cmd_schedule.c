@@ -77,8 +77,7 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 	struct btc_app *app = btc_cli_load_app(o, &d);
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
 	struct btc_table *t = NULL;
-	double *times = NULL;
-	const char **names = NULL;
+	struct btc_plan_buf pb = {0};
 	int *pin = NULL, rc = 1;
 	struct btc_sched_result res = {0};
 	struct btc_sched_options so;
@@ -96,10 +95,9 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 	pin = btc_xcalloc((size_t)app->n_stages, sizeof(int));
 	if (!resolve(o, app, dev, &so, pin, &d))
 		goto out;
-	times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus, sizeof(double));
-	names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
+	btc_plan_buf_init(&pb, app, dev);
 	struct btc_sched_problem p;
-	if (!btc_plan_problem(app, dev, t, mode, &p, times, names, &d))
+	if (!btc_plan_problem(app, dev, t, mode, !o->paper_model, &p, &pb, &d))
 		goto out;
 	bool exhaustive = o->solver == 1;
 	enum btc_status st = exhaustive ? btc_sched_solve_exhaustive(&p, &so, &res, &d)
@@ -117,8 +115,7 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 	rc = fflush(stdout) ? 1 : 0;
 out:
 	btc_sched_result_free(&res);
-	free(names);
-	free(times);
+	btc_plan_buf_free(&pb);
 	free(pin);
 	btc_table_free(t);
 	btc_device_free(dev);

@@ -124,6 +124,8 @@ static const struct row rows[] = {
 	     "z3 (default); exhaustive: small problems only", solver_name),
 	ENUM(FORMAT, "format", format, C(SCHEDULE), "output format (default text)", format_name),
 	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),
+	FLAG(PAPER_MODEL, "paper-model", paper_model, C(SCHEDULE),
+	     "chunk time = sum of the stage times, ignoring the\ntable's chunk-model terms (F, X, T_io)"),
 	FLAG(BUILD, "build", build, C(GEN), "also configure and build the project (meson, ninja)"),
 	FLAG(RUN, "run", run, C(GEN) | C(TUNE),
 	     "the main job (= btc tune): profile (or cached table),\nschedule, generate, "

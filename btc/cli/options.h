@@ -40,7 +40,7 @@ enum btc_cli_opt {
 	BTC_OPT_RUN, BTC_OPT_REPORT, BTC_OPT_TASKS, BTC_OPT_INPUT,
 	BTC_OPT_REPROFILE, BTC_OPT_MAX_REPS, BTC_OPT_TUNE_TASKS,
 	BTC_OPT_NO_RACE, BTC_OPT_KEEP_GOING, BTC_OPT_SEED, BTC_OPT_CACHE,
-	BTC_OPT_CSV, BTC_OPT_CANDIDATES,
+	BTC_OPT_CSV, BTC_OPT_CANDIDATES, BTC_OPT_PAPER_MODEL,
 	BTC_CLI_N_OPTS
 };
 
@@ -87,6 +87,7 @@ struct btc_cli_options {
 	int solver;                 /* index into {"z3", "exhaustive"} */
 	int format;                 /* index into {"text", "json"} */
 	bool no_time;
+	bool paper_model;            /* chunk time = sum of stage times only */
 	/* build and the main job */
 	bool build, run;
 	const char *report;

@@ -291,8 +291,12 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		c->baseline = j->scheds[i].baseline;
 		c->label = btc_plan_schedule_label(&j->scheds[i].s, dev);
 		c->pu = c->baseline ? btc_xstrdup(pu_of(j, i)) : NULL;
-		for (int m = 0; m < BTC_N_MODES; m++)
-			c->predicted_ms[m] = btc_plan_tmax_ms(j->app, j->dev, j->table, (enum btc_mode)m, &j->scheds[i].s);
+		for (int m = 0; m < BTC_N_MODES; m++) {
+			c->predicted_ms[m] = btc_plan_period_ms(j->app, j->dev, j->table, (enum btc_mode)m,
+								true, &j->scheds[i].s);
+			c->paper_ms[m] = btc_plan_period_ms(j->app, j->dev, j->table, (enum btc_mode)m,
+							    false, &j->scheds[i].s);
+		}
 		c->status = e->status;
 		c->measured_ms = e->status == BTC_RUN_VERIFIED ? e->measured_ms : NAN;
 		c->tasks = e->tasks;
@@ -329,7 +333,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 			r->chunks[c] = (struct btc_report_chunk){
 				btc_xstrdup(dev->pus[s->chunks[c].pu].name), s->chunks[c].first_stage,
 				s->chunks[c].last_stage};
-		r->predicted_ms = j->scheds[j->chosen].predicted ? s->tmax_ms : NAN;
+		r->predicted_ms = j->scheds[j->chosen].predicted ? s->period_ms : NAN;
 		r->measured_ms = j->chosen_ms;
 	}
 	if (j->best_base >= 0 && j->entries[j->best_base].status == BTC_RUN_VERIFIED) {

@@ -26,7 +26,7 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
 	char *argv[] = {prog, "-o", tmp, "--max-reps", reps,
 			opt->input ? "--input" : NULL, (char *)opt->input, NULL};
-	printf("profile: %s on %s, every stage on every PU, isolated and under interference\n",
+	printf("profile: %s on %s, every stage on every PU, isolated, under interference and placed\n",
 	       app->name, dev->name);
 	fflush(stdout);
 	int rc = btc_run(argv, NULL, false);

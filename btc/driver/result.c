@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,13 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	cJSON_AddStringToObject(o, "kind", c->baseline ? "baseline" : "candidate");
 	add_str(o, "label", c->label);
 	cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
-	add_num(o, "predicted_isolated_ms", c->predicted_ms[BTC_MODE_ISOLATED]);
-	add_num(o, "predicted_interference_ms", c->predicted_ms[BTC_MODE_INTERFERENCE]);
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		char key[64];
+		snprintf(key, sizeof(key), "predicted_%s_ms", btc_mode_name((enum btc_mode)m));
+		add_num(o, key, c->predicted_ms[m]);
+		snprintf(key, sizeof(key), "paper_%s_ms", btc_mode_name((enum btc_mode)m));
+		add_num(o, key, c->paper_ms[m]);
+	}
 	add_num(o, "measured_ms_per_task", c->measured_ms);
 	cJSON_AddNumberToObject(o, "tasks", c->tasks);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
@@ -142,6 +148,7 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	add_num(j, "pearson_r", r->pearson_r_used);
 	add_num(j, "pearson_r_isolated", r->pearson_r[BTC_MODE_ISOLATED]);
 	add_num(j, "pearson_r_interference", r->pearson_r[BTC_MODE_INTERFERENCE]);
+	add_num(j, "pearson_r_placed", r->pearson_r[BTC_MODE_PLACED]);
 	cJSON_AddBoolToObject(j, "racing", r->racing);
 	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
 	cJSON *ph = cJSON_AddObjectToObject(j, "phases_s");
@@ -196,8 +203,13 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 		rc->pu = btc_xstrdup(rc->label);
 		rc->pu[strcspn(rc->pu, ":")] = '\0';
 	}
-	rc->predicted_ms[BTC_MODE_ISOLATED] = num(c, "predicted_isolated_ms");
-	rc->predicted_ms[BTC_MODE_INTERFERENCE] = num(c, "predicted_interference_ms");
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		char key[64];
+		snprintf(key, sizeof(key), "predicted_%s_ms", btc_mode_name((enum btc_mode)m));
+		rc->predicted_ms[m] = num(c, key);
+		snprintf(key, sizeof(key), "paper_%s_ms", btc_mode_name((enum btc_mode)m));
+		rc->paper_ms[m] = num(c, key);
+	}
 	rc->measured_ms = num(c, "measured_ms_per_task");
 	rc->tasks = (int)fmax(0, num(c, "tasks"));
 	rc->rounds = (int)fmax(0, num(c, "rounds"));
@@ -241,6 +253,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 	r->pearson_r_used = num(j, "pearson_r");
 	r->pearson_r[BTC_MODE_ISOLATED] = num(j, "pearson_r_isolated");
 	r->pearson_r[BTC_MODE_INTERFERENCE] = num(j, "pearson_r_interference");
+	r->pearson_r[BTC_MODE_PLACED] = num(j, "pearson_r_placed");
 	r->racing = cJSON_IsTrue(get(j, "racing"));
 	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
 	for (int p = 0; p < 5; p++)

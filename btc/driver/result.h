@@ -32,7 +32,8 @@ struct btc_report_candidate {
 	bool baseline;
 	char *label;                  /* "cpu:0-1 vulkan:2" */
 	char *pu;                     /* a baseline's PU, else NULL */
-	double predicted_ms[BTC_N_MODES]; /* T_max under each table mode, NAN if none */
+	double predicted_ms[BTC_N_MODES]; /* chunk-model period P under each table mode, NAN if none */
+	double paper_ms[BTC_N_MODES];     /* the paper's T_max (sum of stage times) per mode */
 	double measured_ms;           /* ms per task of its last tuning run, NAN if none */
 	int tasks, rounds;            /* measured tasks of that run, racing rounds */
 	enum btc_run_status status;
@@ -45,7 +46,7 @@ struct btc_report {
 	int chosen;                   /* index into candidates, -1: none verified */
 	struct btc_report_chunk *chunks; /* [n_chunks]: the chosen schedule */
 	int n_chunks;
-	double predicted_ms;          /* chosen's T_max, NAN if no table time */
+	double predicted_ms;          /* chosen's predicted period P, NAN if no table time */
 	double measured_ms;           /* chosen's ms per task head to head, NAN if none */
 	int best_baseline;            /* index into candidates, -1: none */
 	double best_baseline_ms;      /* its head-to-head ms per task, NAN if none */

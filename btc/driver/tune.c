@@ -181,7 +181,7 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 	bool *alive = btc_xcalloc((size_t)n, sizeof(bool));
 	for (int i = 0; i < n; i++) {
 		entries[i] = (struct btc_tune_entry){
-			.predicted_ms = scheds[i].predicted ? scheds[i].s.tmax_ms : 0,
+			.predicted_ms = scheds[i].predicted ? scheds[i].s.period_ms : 0,
 			.measured_ms = NAN,
 			.baseline = scheds[i].baseline,
 		};

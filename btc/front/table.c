@@ -9,7 +9,11 @@
 #define BTC_HEADER "stage,pu,mode,mean_ms,stddev_ms,samples"
 #define MAX_FIELDS 16
 
-static const char *const mode_names[] = {"isolated", "interference"};
+static const char *const mode_names[] = {"isolated", "interference", "placed"};
+static const char *const term_names[] = {"@fixed", "@in_latency", "@in_per_mib",
+					 "@out_latency", "@out_per_mib"};
+
+const char *btc_table_term_name(enum btc_table_term k) { return term_names[k]; }
 
 const char *btc_mode_name(enum btc_mode m) { return mode_names[m]; }
 
@@ -29,9 +33,14 @@ struct btc_table *btc_table_new(const struct btc_app *app,
 	struct btc_table *t = btc_xcalloc(1, sizeof(*t));
 	t->n_stages = app->n_stages;
 	t->n_pus = dev->n_pus;
-	for (int m = 0; m < BTC_N_MODES; m++)
+	t->n_buffers = app->n_buffers;
+	for (int m = 0; m < BTC_N_MODES; m++) {
 		t->e[m] = btc_xcalloc((size_t)(t->n_stages * t->n_pus),
 				      sizeof(struct btc_table_entry));
+		t->term[m] = btc_xcalloc((size_t)(t->n_pus * BTC_N_TERMS),
+					 sizeof(struct btc_table_entry));
+	}
+	t->io_loaded = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
 	return t;
 }
 
@@ -39,8 +48,11 @@ void btc_table_free(struct btc_table *t)
 {
 	if (!t)
 		return;
-	for (int m = 0; m < BTC_N_MODES; m++)
+	for (int m = 0; m < BTC_N_MODES; m++) {
 		free(t->e[m]);
+		free(t->term[m]);
+	}
+	free(t->io_loaded);
 	free(t->app);
 	free(t->device);
 	free(t->btc_version);
@@ -187,6 +199,80 @@ static void load_reference(FILE *f, const char *path, struct btc_table *t,
 	free(count);
 }
 
+/* Mean, stddev and samples of a tidy row (fields 3..5); reports and
+ * returns false on a bad field. */
+static bool parse_stats(const struct row *r, const char *path, int lineno,
+			const char *what, struct btc_table_entry *e,
+			struct btc_diag *d)
+{
+	double mean, sd;
+	bool ok = parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]},
+			     what, &mean, d);
+	ok &= parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]},
+			 what, &sd, d);
+	char *end;
+	long n = strtol(r->f[5], &end, 10);
+	if (*end || !*r->f[5] || n < 1 || n > 100000000) {
+		btc_error(d, (struct btc_loc){path, lineno, r->col[5]},
+			  "%s: samples must be a positive integer, not '%s'",
+			  what, r->f[5]);
+		ok = false;
+	}
+	if (ok)
+		*e = (struct btc_table_entry){mean, sd, (int)n, true};
+	return ok;
+}
+
+/* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`. */
+static void load_term_row(const struct row *r, const char *path, int lineno,
+			  struct btc_table *t, const struct btc_device *dev,
+			  struct btc_diag *d)
+{
+	enum btc_mode m;
+	if (!btc_mode_parse(r->f[2], &m)) {
+		btc_error(d, (struct btc_loc){path, lineno, r->col[2]},
+			  "unknown mode '%s' (expected isolated, interference or placed)",
+			  r->f[2]);
+		return;
+	}
+	struct btc_table_entry *e = NULL;
+	if (!strcmp(r->f[0], "@io")) {
+		if (strcmp(r->f[1], "io")) {
+			btc_error(d, (struct btc_loc){path, lineno, r->col[1]},
+				  "@io rows name the PU 'io', not '%s'", r->f[1]);
+			return;
+		}
+		e = &t->io[m];
+	} else {
+		int k = 0;
+		while (k < BTC_N_TERMS && strcmp(term_names[k], r->f[0]))
+			k++;
+		if (k == BTC_N_TERMS) {
+			btc_error(d, (struct btc_loc){path, lineno, r->col[0]},
+				  "unknown term '%s' (expected @fixed, @in_latency, "
+				  "@in_per_mib, @out_latency, @out_per_mib or @io)",
+				  r->f[0]);
+			return;
+		}
+		int p = btc_device_pu_index(dev, r->f[1]);
+		if (p < 0) {
+			btc_error(d, (struct btc_loc){path, lineno, r->col[1]},
+				  "unknown PU '%s' (device '%s')", r->f[1], dev->name);
+			return;
+		}
+		e = &t->term[m][p * BTC_N_TERMS + k];
+	}
+	char what[160];
+	snprintf(what, sizeof(what), "%s on %s", r->f[0], r->f[1]);
+	if (e->present) {
+		btc_error(d, (struct btc_loc){path, lineno, 1},
+			  "duplicate row for %s (%s)", what, r->f[2]);
+		return;
+	}
+	if (parse_stats(r, path, lineno, what, e, d))
+		t->has_terms[m] = true;
+}
+
 static void load_tidy(FILE *f, const char *path, struct btc_table *t,
 		      const struct btc_app *app, const struct btc_device *dev,
 		      struct btc_diag *d)
@@ -205,6 +291,10 @@ static void load_tidy(FILE *f, const char *path, struct btc_table *t,
 				  "expected 6 fields (" BTC_HEADER "), found %d", r.n);
 			continue;
 		}
+		if (r.f[0][0] == '@') {
+			load_term_row(&r, path, lineno, t, dev, d);
+			continue;
+		}
 		int s = btc_app_stage_index(app, r.f[0]);
 		int p = btc_device_pu_index(dev, r.f[1]);
 		enum btc_mode m;
@@ -220,7 +310,7 @@ static void load_tidy(FILE *f, const char *path, struct btc_table *t,
 		}
 		if (!btc_mode_parse(r.f[2], &m)) {
 			btc_error(d, (struct btc_loc){path, lineno, r.col[2]},
-				  "unknown mode '%s' (expected isolated or interference)",
+				  "unknown mode '%s' (expected isolated, interference or placed)",
 				  r.f[2]);
 			continue;
 		}
@@ -252,11 +342,35 @@ static void load_tidy(FILE *f, const char *path, struct btc_table *t,
 	}
 }
 
-static void read_meta(char *line, struct btc_table *t)
+/* `# io_loads: a,b`: the buffers io.load fills per task. */
+static void read_io_loads(const char *list, struct btc_table *t,
+			  const struct btc_app *app, struct btc_loc loc,
+			  struct btc_diag *d)
+{
+	char *copy = btc_xstrdup(list), *save = NULL;
+	for (char *b = strtok_r(copy, ", ", &save); b; b = strtok_r(NULL, ", ", &save)) {
+		int k = 0;
+		while (k < app->n_buffers && strcmp(app->buffers[k].name, b))
+			k++;
+		if (k == app->n_buffers)
+			btc_error(d, loc, "io_loads: unknown buffer '%s' (app '%s')", b,
+				  app->name);
+		else
+			t->io_loaded[k] = true;
+	}
+	free(copy);
+}
+
+static void read_meta(char *line, struct btc_table *t, const struct btc_app *app,
+		      struct btc_loc loc, struct btc_diag *d)
 {
 	char *p = line + 1;
 	while (*p == ' ')
 		p++;
+	if (!strncmp(p, "io_loads: ", 10)) {
+		read_io_loads(p + 10, t, app, loc, d);
+		return;
+	}
 	char **slot = !strncmp(p, "app: ", 5)      ? &t->app
 		      : !strncmp(p, "device: ", 8) ? &t->device
 		      : !strncmp(p, "btc: ", 5)    ? &t->btc_version
@@ -305,7 +419,7 @@ struct btc_table *btc_table_load(const char *path, const char *text,
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#') {
-			read_meta(line, t);
+			read_meta(line, t, app, (struct btc_loc){path, lineno, 1}, d);
 			continue;
 		}
 		if (!line[0])
@@ -341,8 +455,16 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 {
 	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n",
 		app->name, dev->name, t->btc_version ? t->btc_version : "unknown");
+	const char *sep = "# io_loads: ";
+	for (int k = 0; k < t->n_buffers; k++)
+		if (t->io_loaded[k]) {
+			fprintf(out, "%s%s", sep, app->buffers[k].name);
+			sep = ",";
+		}
+	if (*sep == ',')
+		fputc('\n', out);
 	fputs(BTC_HEADER "\n", out);
-	for (int m = 0; m < BTC_N_MODES; m++)
+	for (int m = 0; m < BTC_N_MODES; m++) {
 		for (int s = 0; s < t->n_stages; s++)
 			for (int p = 0; p < t->n_pus; p++) {
 				const struct btc_table_entry *e =
@@ -353,4 +475,19 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 						mode_names[m], e->mean_ms, e->stddev_ms,
 						e->samples);
 			}
+		for (int p = 0; p < t->n_pus; p++)
+			for (int k = 0; k < BTC_N_TERMS; k++) {
+				const struct btc_table_entry *e =
+					&t->term[m][p * BTC_N_TERMS + k];
+				if (e->present)
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n",
+						term_names[k], dev->pus[p].name,
+						mode_names[m], e->mean_ms, e->stddev_ms,
+						e->samples);
+			}
+		const struct btc_table_entry *e = &t->io[m];
+		if (e->present)
+			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", mode_names[m],
+				e->mean_ms, e->stddev_ms, e->samples);
+	}
 }

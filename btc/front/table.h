@@ -10,6 +10,13 @@
  *     stage,pu,mode,mean_ms,stddev_ms,samples
  *     morton,big,isolated,0.4953,0.0121,30
  *
+ * The chunk model's terms (docs/scheduler.md) are further rows whose stage
+ * field names the term, `@fixed`, `@in_latency`, `@in_per_mib`,
+ * `@out_latency`, `@out_per_mib` (per PU), and `@io` (PU field `io`), and a
+ * metadata line `# io_loads: BUF,BUF` naming the buffers io.load fills per
+ * task. A table without them (today's files, the reference layout) has
+ * F = X = T_io = 0: the paper's model (docs/app-format.md).
+ *
  * The reader also accepts the BetterTogether reference layout
  * (`stage,little,medium,big,vulkan,cuda,device,run`; 1-based stages; 0.0
  * means "no such PU"; several runs appended), detected from its header. */
@@ -23,9 +30,13 @@
 #include "front/device.h"
 #include "util/diag.h"
 
-enum btc_mode { BTC_MODE_ISOLATED, BTC_MODE_INTERFERENCE, BTC_N_MODES };
+/* isolated and interference: the paper's BT-Profiler modes; placed: every
+ * other PU runs the stage while the threads are placed as the generated
+ * pipeline places them (docs/scheduler.md, "Interference modes"). */
+enum btc_mode { BTC_MODE_ISOLATED, BTC_MODE_INTERFERENCE, BTC_MODE_PLACED,
+		BTC_N_MODES };
 const char *btc_mode_name(enum btc_mode m);
-/* Parses "isolated"/"interference"; returns false when neither. */
+/* Parses "isolated"/"interference"/"placed"; returns false otherwise. */
 bool btc_mode_parse(const char *s, enum btc_mode *m);
 
 struct btc_table_entry {
@@ -35,10 +46,28 @@ struct btc_table_entry {
 	bool present;
 };
 
+/* Per-PU terms of the chunk model, ms (per_mib: ms per MiB). */
+enum btc_table_term {
+	BTC_TERM_FIXED,        /* F_c: fixed cost of a chunk per task */
+	BTC_TERM_IN_LATENCY,   /* per buffer moved host -> PU */
+	BTC_TERM_IN_PER_MIB,
+	BTC_TERM_OUT_LATENCY,  /* per buffer moved PU -> host */
+	BTC_TERM_OUT_PER_MIB,
+	BTC_N_TERMS
+};
+const char *btc_table_term_name(enum btc_table_term k); /* "@fixed", ... */
+
 struct btc_table {
 	int n_stages, n_pus;   /* shapes follow the app and device it was loaded for */
+	int n_buffers;
 	struct btc_table_entry *e[BTC_N_MODES]; /* [n_stages * n_pus], stage-major */
 	bool has_mode[BTC_N_MODES];
+	/* The chunk model's terms, per mode: term[m][pu * BTC_N_TERMS + k]
+	 * (absent: 0) and io[m] (T_io: load + check per task, ms). */
+	struct btc_table_entry *term[BTC_N_MODES];
+	struct btc_table_entry io[BTC_N_MODES];
+	bool has_terms[BTC_N_MODES];  /* any term row of that mode */
+	bool *io_loaded;              /* [n_buffers] from `# io_loads:` */
 	bool reference_layout;  /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };

@@ -17,11 +17,10 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		for (int c = 0; c < s->n_chunks; c++) {
 			const struct btc_sched_chunk *ch = &s->chunks[c];
 			const struct btc_pu *pu = &dev->pus[ch->pu];
-			char cores[64] = "NULL";
-			if (pu->n_cores)
-				snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
+			char cores[64];
+			int n_cores = btc_gen_placed_cores(dev, ch->pu, cores, sizeof(cores));
 			btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d, %d, NULL, NULL },", pu->name,
-				 btc_gen_pu_kind_enum(pu->kind), cores, pu->n_cores, ch->first_stage,
+				 btc_gen_pu_kind_enum(pu->kind), cores, n_cores, ch->first_stage,
 				 ch->last_stage - ch->first_stage + 1);
 		}
 		btc_outl(o, "};");
@@ -33,7 +32,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		char *label = btc_plan_schedule_label(&g->s, dev);
 		btc_outl(o, "\t{ \"%s\", \"%s\", %.6f, schedule%d_chunks, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
-			 g->predicted ? g->s.tmax_ms : 0.0, i, g->s.n_chunks);
+			 g->predicted ? g->s.period_ms : 0.0, i, g->s.n_chunks);
 		free(label);
 	}
 	btc_outl(o, "};");

@@ -17,6 +17,8 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "\tconst int *cores;");
 	btc_outl(o, "\tuint32_t n_cores;");
 	btc_outl(o, "\tint interferes; /* runs during other PUs' interference measurements */");
+	btc_outl(o, "\tconst int *placed_cores; /* as the generated pipeline pins it */");
+	btc_outl(o, "\tuint32_t n_placed_cores;");
 	btc_outl(o, "};");
 	btc_gen_emit_pu_cores(o, dev);
 	/* One GPU API interferes: CUDA and Vulkan PUs are the same GPU, and a
@@ -28,11 +30,13 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "static const struct profiler_pu profiler_pus[] = {");
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
-		char cores[64] = "NULL";
+		char cores[64] = "NULL", placed[64];
 		if (pu->n_cores)
 			snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
-		btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d },", pu->name, btc_gen_pu_kind_enum(pu->kind),
-			 cores, pu->n_cores, pu->kind == BTC_BACKEND_CPU || u == first_gpu);
+		int n_placed = btc_gen_placed_cores(dev, u, placed, sizeof(placed));
+		btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d, %s, %d },", pu->name,
+			 btc_gen_pu_kind_enum(pu->kind), cores, pu->n_cores,
+			 pu->kind == BTC_BACKEND_CPU || u == first_gpu, placed, n_placed);
 	}
 	btc_outl(o, "};");
 	btc_outl(o, "#define N_PROFILER_PUS %d", dev->n_pus);

@@ -21,7 +21,7 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx)
 		btc_outl(o, "  - index: %d", i);
 		btc_outl(o, "    kind: %s", g->baseline ? "baseline" : "candidate");
 		if (g->predicted)
-			btc_outl(o, "    predicted_ms: %.6f", g->s.tmax_ms);
+			btc_outl(o, "    predicted_ms: %.6f", g->s.period_ms);
 		btc_outl(o, "    chunks:");
 		for (int c = 0; c < g->s.n_chunks; c++) {
 			const struct btc_sched_chunk *ch = &g->s.chunks[c];

@@ -191,7 +191,28 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
 	       : b == BTC_BACKEND_CUDA ? "BTRT_PU_CUDA" : "BTRT_PU_VULKAN";
 }
 
-/* `static const int pu_NAME_cores[]` for every PU that names cores. */
+/* The service core (docs/runtime.md, "Placement"): on a device with a GPU
+ * PU and a CPU PU of at least BTC_SERVICE_MIN_CORES cores, the last core
+ * of the largest such PU runs the io thread and the GPU dispatchers, and
+ * that PU's chunks exclude it, so a GPU's driver thread never competes
+ * with a full OpenMP team. Returns the owning PU (its last core is the
+ * service core), or -1: none (every device of the paper: at most 6 cores
+ * per PU; a 2-core dev box). */
+#define BTC_SERVICE_MIN_CORES 8
+static int service_owner(const struct btc_device *dev)
+{
+	int owner = -1;
+	bool gpu = false;
+	for (int u = 0; u < dev->n_pus; u++) {
+		const struct btc_pu *pu = &dev->pus[u];
+		gpu |= pu->kind != BTC_BACKEND_CPU;
+		if (pu->kind == BTC_BACKEND_CPU && pu->n_cores >= BTC_SERVICE_MIN_CORES &&
+		    (owner < 0 || pu->n_cores > dev->pus[owner].n_cores))
+			owner = u;
+	}
+	return gpu ? owner : -1;
+}
+
 void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 {
 	for (int u = 0; u < dev->n_pus; u++) {
@@ -203,4 +224,38 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 			btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
 		btc_outl(o, " };");
 	}
+	int owner = service_owner(dev);
+	if (owner < 0) {
+		btc_outl(o, "#define SERVICE_CORES NULL");
+		btc_outl(o, "#define N_SERVICE_CORES 0");
+		return;
+	}
+	const struct btc_pu *pu = &dev->pus[owner];
+	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
+	for (int c = 0; c < pu->n_cores - 1; c++)
+		btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
+	btc_outl(o, " };");
+	btc_outl(o, "static const int service_cores[] = { %d };", pu->cores[pu->n_cores - 1]);
+	btc_outl(o, "#define SERVICE_CORES service_cores");
+	btc_outl(o, "#define N_SERVICE_CORES 1");
+}
+
+int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
+{
+	const struct btc_pu *pu = &dev->pus[u];
+	int owner = service_owner(dev);
+	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
+		snprintf(buf, len, "SERVICE_CORES");
+		return 1;
+	}
+	if (!pu->n_cores) {
+		snprintf(buf, len, "NULL");
+		return 0;
+	}
+	if (u == owner) {
+		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
+		return pu->n_cores - 1;
+	}
+	snprintf(buf, len, "pu_%s_cores", pu->name);
+	return pu->n_cores;
 }

@@ -18,8 +18,15 @@ void btc_gen_emit_app_macros(struct btc_out *o, const void *ctx);
 void btc_gen_emit_stage_kernels(struct btc_out *o, const void *ctx);
 /* The btrt_stage table: kernels, Vulkan dispatches, buffers read/written. */
 void btc_gen_emit_stage_table(struct btc_out *o, const void *ctx);
-/* `static const int pu_NAME_cores[]` for every PU that names cores. */
+/* `static const int pu_NAME_cores[]` for every PU that names cores (as the
+ * device declares them: the profiler's isolated and interference modes),
+ * and the placement of the generated pipeline (the profiler's placed
+ * mode): SERVICE_CORES / N_SERVICE_CORES (NULL / 0 without a service core)
+ * and `pu_NAME_placed_cores[]` of the PU that gives up its service core. */
 void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev);
+/* The cores a chunk on PU u is pinned to in the generated pipeline: the
+ * array's name into buf (len bytes) and the count as the return value. */
+int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len);
 
 /* "BTRT_PU_CPU", "BTRT_PU_CUDA" or "BTRT_PU_VULKAN". */
 const char *btc_gen_pu_kind_enum(enum btc_backend b);

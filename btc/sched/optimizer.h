@@ -50,6 +50,17 @@ struct btc_sched_problem {
 	 * kernel for that PU's backend (no x[i][c] variable exists). Finite
 	 * and >= 0 otherwise. */
 	const double *time_ms;
+	/* The chunk model's further terms (sched/model.h, docs/scheduler.md
+	 * "The chunk model"); all absent (NULL, 0) is the paper's model.
+	 * fixed_ms: [n_pus] F_c, ms per chunk per task, finite >= 0, or NULL.
+	 * xfer_ms: [n_stages * n_pus * n_stages] X_c(f, l) at
+	 * btc_model_xfer_index(n_stages, n_pus, c, f, l), ms, finite >= 0
+	 * for f <= l, or NULL. With the model terms, time_ms holds t_{i,c},
+	 * the stage's compute time alone. io_ms: T_io, ms per task (>= 0);
+	 * the predicted period is max(T_io, T_max). */
+	const double *fixed_ms;
+	const double *xfer_ms;
+	double io_ms;
 	const char *const *stage_names;  /* [n_stages] or NULL ("stage<i>") */
 	const char *const *pu_names;     /* [n_pus] or NULL ("pu<c>") */
 	const char *app, *device, *mode; /* labels for the output, or NULL */
@@ -91,21 +102,23 @@ void btc_sched_options_init(struct btc_sched_options *opt);
 struct btc_sched_chunk {
 	int pu;
 	int first_stage, last_stage; /* inclusive, 0-based */
-	double time_ms;              /* sum of the chunk's stage times */
+	double time_ms;              /* btc_model_chunk_ms: F + sum t + X */
 };
 
 /* One schedule: chunks in stage order. */
 struct btc_schedule {
 	int n_chunks;
 	struct btc_sched_chunk chunks[BTC_SCHED_MAX_PUS];
-	double tmax_ms, tmin_ms, gapness_ms; /* exact, from time_ms */
+	double tmax_ms, tmin_ms, gapness_ms; /* exact, from the chunk times */
+	double period_ms;                    /* P = max(T_io, T_max) */
 	int64_t tmax_q, tmin_q, gap_q;        /* ranking key, in quanta */
 };
 
 /* A homogeneous (single-chunk) schedule: every stage on one PU. */
 struct btc_sched_baseline {
 	int pu;
-	double time_ms;
+	double time_ms;   /* the one chunk's time */
+	double period_ms; /* max(T_io, time_ms) */
 };
 
 struct btc_sched_result {
@@ -157,7 +170,8 @@ void btc_sched_result_free(struct btc_sched_result *res);
 double btc_sched_count(const struct btc_sched_problem *p,
 		       const struct btc_sched_options *opt);
 
-/* Speedup of a candidate over the best baseline (baseline time / T_max),
+/* Speedup of a candidate over the best baseline (baseline period /
+ * candidate period; without T_io: baseline time / T_max),
  * or 0 when there is no baseline. */
 double btc_sched_speedup(const struct btc_sched_result *res,
 			 const struct btc_schedule *s);
@@ -186,6 +200,12 @@ struct btc_sched_prep {
 	int64_t quantum_ns;
 	int64_t *tq;            /* [n * p] quantised times, -1 = not allowed
 				 * (no kernel, forbidden, or pinned elsewhere) */
+	int64_t *fq;            /* [p] quantised F_c (0 without the term) */
+	int64_t *xq;            /* [n * p * n] quantised X_c(f, l) at
+				 * btc_model_xfer_index, or NULL */
+	bool mono;              /* chunk costs grow with the chunk (no X):
+				 * the solvers may stop extending a chunk
+				 * once it exceeds a bound */
 	int util_num, util_den; /* U reduced: util_pct / 100 */
 	bool min_chunks2;       /* always true: candidates are multi-chunk */
 };
@@ -195,6 +215,19 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 				  struct btc_sched_prep *prep,
 				  struct btc_diag *d);
 void btc_sched_prep_free(struct btc_sched_prep *prep);
+
+/* Quantised cost of the chunk (PU c, stages f..l) whose stage sum in
+ * quanta is sum_tq: F_c + sum_tq + X_c(f, l), the integer twin of
+ * btc_model_chunk_ms. */
+static inline int64_t btc_sched_chunk_q(const struct btc_sched_prep *prep,
+					int c, int f, int l, int64_t sum_tq)
+{
+	int64_t q = prep->fq[c] + sum_tq;
+	if (prep->xq)
+		q += prep->xq[((size_t)f * (size_t)prep->p + (size_t)c) *
+				      (size_t)prep->n + (size_t)l];
+	return q;
+}
 
 /* Builds the schedule of a stage-to-PU vector a[n] (must satisfy C1/C2);
  * exact ms sums from p->time_ms, keys from prep->tq. */

@@ -1,10 +1,10 @@
 #include "sched/plan.h"
+#include "sched/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/times.h"
 #include "util/out.h"
 #include "util/sha256.h"
 
@@ -45,11 +45,90 @@ bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
 	return true;
 }
 
+void btc_plan_buf_init(struct btc_plan_buf *b, const struct btc_app *app,
+		       const struct btc_device *dev)
+{
+	size_t n = (size_t)app->n_stages, np = (size_t)dev->n_pus;
+	b->time = btc_xcalloc(n * np, sizeof(double));
+	b->fixed = btc_xcalloc(np, sizeof(double));
+	b->xfer = btc_xcalloc(n * np * n, sizeof(double));
+	b->names = btc_xcalloc(n + np, sizeof(char *));
+}
+
+void btc_plan_buf_free(struct btc_plan_buf *b)
+{
+	free(b->time);
+	free(b->fixed);
+	free(b->xfer);
+	free(b->names);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The chunk model's terms of the table's mode into p (see plan.h). */
+static void plan_model(const struct btc_app *app, const struct btc_device *dev,
+		       const struct btc_table *t, enum btc_mode mode,
+		       struct btc_sched_problem *p, struct btc_plan_buf *buf)
+{
+	int n = app->n_stages, np = dev->n_pus, nb = app->n_buffers;
+	struct btc_model_link *links = btc_xcalloc((size_t)np, sizeof(*links));
+	bool *has = btc_xcalloc((size_t)np, sizeof(bool));
+	bool any_link = false;
+	for (int c = 0; c < np; c++) {
+		const struct btc_table_entry *e = &t->term[mode][c * BTC_N_TERMS];
+		buf->fixed[c] = e[BTC_TERM_FIXED].mean_ms; /* 0 when absent */
+		links[c] = (struct btc_model_link){
+			e[BTC_TERM_IN_LATENCY].mean_ms, e[BTC_TERM_IN_PER_MIB].mean_ms,
+			e[BTC_TERM_OUT_LATENCY].mean_ms, e[BTC_TERM_OUT_PER_MIB].mean_ms,
+		};
+		has[c] = links[c].in_lat_ms > 0 || links[c].in_ms_per_mib > 0 ||
+			 links[c].out_lat_ms > 0 || links[c].out_ms_per_mib > 0;
+		any_link |= has[c];
+	}
+	double *bytes = btc_xcalloc((size_t)nb + 1, sizeof(double));
+	unsigned char *rd = btc_xcalloc((size_t)(n * nb) + 1, 1);
+	unsigned char *wr = btc_xcalloc((size_t)(n * nb) + 1, 1);
+	unsigned char *io = btc_xcalloc((size_t)nb + 1, 1);
+	for (int k = 0; k < nb; k++) {
+		bytes[k] = (double)btc_elem_size(app->buffers[k].elem) *
+			   (double)app->buffers[k].count_value;
+		io[k] = t->io_loaded[k];
+	}
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < app->stages[i].n_reads; j++)
+			rd[i * nb + app->stages[i].reads[j]] = 1;
+		for (int j = 0; j < app->stages[i].n_writes; j++)
+			wr[i * nb + app->stages[i].writes[j]] = 1;
+	}
+	struct btc_model_buffers mb = { n, nb, bytes, rd, wr, io };
+	btc_model_fill_transfers(&mb, links, has, np, buf->xfer);
+	/* t_{i,c}: the one-stage measurement minus what the model adds */
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < np; c++) {
+			double *v = &buf->time[i * np + c];
+			if (isnan(*v))
+				continue;
+			*v -= buf->fixed[c] +
+			      buf->xfer[btc_model_xfer_index(n, np, c, i, i)];
+			*v = *v > 0 ? *v : 0;
+		}
+	p->fixed_ms = buf->fixed;
+	p->xfer_ms = any_link ? buf->xfer : NULL;
+	p->io_ms = t->io[mode].present ? t->io[mode].mean_ms : 0;
+	free(links);
+	free(has);
+	free(bytes);
+	free(rd);
+	free(wr);
+	free(io);
+}
+
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode,
-		      struct btc_sched_problem *p, double *time_buf,
-		      const char **name_buf, struct btc_diag *d)
+		      bool chunk_model, struct btc_sched_problem *p,
+		      struct btc_plan_buf *buf, struct btc_diag *d)
 {
+	double *time_buf = buf->time;
+	const char **name_buf = buf->names;
 	if (!t->has_mode[mode]) {
 		btc_error(d, (struct btc_loc){0},
 			  "the profiling table has no %s times (profile in that mode or pass --mode)",
@@ -73,25 +152,27 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		.stage_names = stage_names, .pu_names = pu_names,
 		.app = app->name, .device = dev->name, .mode = btc_mode_name(mode),
 	};
+	if (chunk_model && t->has_terms[mode])
+		plan_model(app, dev, t, mode, p, buf);
 	return true;
 }
 
-double btc_plan_tmax_ms(const struct btc_app *app, const struct btc_device *dev,
-			const struct btc_table *t, enum btc_mode mode,
-			const struct btc_schedule *s)
+double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *dev,
+			  const struct btc_table *t, enum btc_mode mode, bool chunk_model,
+			  const struct btc_schedule *s)
 {
 	if (!t->has_mode[mode])
 		return NAN;
-	double *times = btc_xcalloc((size_t)app->n_stages * (size_t)dev->n_pus, sizeof(double));
-	const char **names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
+	struct btc_plan_buf pb;
+	btc_plan_buf_init(&pb, app, dev);
 	struct btc_sched_problem p;
 	struct btc_diag quiet;
 	btc_diag_init(&quiet, NULL);
-	double tmax = btc_plan_problem(app, dev, t, mode, &p, times, names, &quiet)
-			      ? btc_sched_tmax_ms(&p, s) : NAN;
-	free(names);
-	free(times);
-	return tmax;
+	double tmax = btc_plan_problem(app, dev, t, mode, chunk_model, &p, &pb, &quiet)
+			      ? btc_model_tmax_ms(&p, s) : NAN;
+	double period = isnan(tmax) ? NAN : btc_model_period_ms(&p, tmax);
+	btc_plan_buf_free(&pb);
+	return period;
 }
 
 bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
@@ -185,7 +266,7 @@ char *btc_plan_schedule_label(const struct btc_schedule *s,
 /* Fills s's times from the problem; true when every stage has a time. */
 static bool predict(struct btc_schedule *s, const struct btc_sched_problem *p)
 {
-	btc_sched_fill_times(p, s);
+	btc_model_fill_times(p, s);
 	return !isnan(s->tmax_ms);
 }
 
@@ -196,28 +277,25 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 	      struct btc_diag *d)
 {
 	int before = d->errors;
-	double *times = btc_xcalloc((size_t)(app->n_stages * dev->n_pus), sizeof(double));
-	const char **names = btc_xcalloc((size_t)(app->n_stages + dev->n_pus), sizeof(char *));
+	struct btc_plan_buf pb;
+	btc_plan_buf_init(&pb, app, dev);
 	struct btc_sched_problem prob;
-	bool have_prob = t && btc_plan_problem(app, dev, t, opt->mode, &prob, times, names, d);
+	bool have_prob = t && btc_plan_problem(app, dev, t, opt->mode, true, &prob, &pb, d);
 	if (t && !have_prob) {
-		free(names);
-		free(times);
+		btc_plan_buf_free(&pb);
 		return false;
 	}
 	if (!t && !opt->n_specs && !opt->baselines_only) {
 		btc_error(d, (struct btc_loc){0},
 			  "no profiling table for app '%s' on device '%s': pass --table (from `btc profile`) or --chunks",
 			  app->name, dev->name);
-		free(names);
-		free(times);
+		btc_plan_buf_free(&pb);
 		return false;
 	}
 	struct btc_sched_options so = opt->sched;
 	uint32_t gpu_forbid;
 	if (!btc_plan_gpu_mask(dev, opt->gpu, &gpu_forbid, d)) {
-		free(names);
-		free(times);
+		btc_plan_buf_free(&pb);
 		return false;
 	}
 	so.forbid_mask |= gpu_forbid;
@@ -256,8 +334,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 			btc_sched_result_free(&res);
 			btc_out_free(&prov);
 			free(list);
-			free(names);
-			free(times);
+			btc_plan_buf_free(&pb);
 			return false;
 		}
 		btc_outl(&prov, "origin: {optimizer: z3, objective: %s, top_k: %d, utilisation_pct: %d, optimal: %s}",
@@ -292,8 +369,7 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 		}
 	}
 	btc_sched_result_free(&res);
-	free(names);
-	free(times);
+	btc_plan_buf_free(&pb);
 	if (d->errors != before || n == 0) {
 		if (n == 0 && d->errors == before)
 			btc_error(d, (struct btc_loc){0}, "no schedule to generate");

@@ -47,22 +47,39 @@ void btc_plan_options_init(struct btc_plan_options *o);
 bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
 		       uint32_t *forbid, struct btc_diag *d);
 
+/* Caller-owned storage that a problem borrows: time [n_stages * n_pus],
+ * names [n_stages + n_pus], fixed [n_pus], xfer [n_stages * n_pus *
+ * n_stages] (the chunk model's F and X). */
+struct btc_plan_buf {
+	double *time, *fixed, *xfer;
+	const char **names;
+};
+void btc_plan_buf_init(struct btc_plan_buf *b, const struct btc_app *app,
+		       const struct btc_device *dev);
+void btc_plan_buf_free(struct btc_plan_buf *b);
+
 /* Fills p from the table's `mode`: times in ms, NAN where the stage has no
- * kernel for the PU's backend. time_buf: caller's [n_stages * n_pus]
- * array, name_buf: caller's [n_stages + n_pus] array; p borrows both, and
- * the app's and device's names, for as long as it is used. Reports a
- * table without that mode and returns false. */
+ * kernel for the PU's backend; p borrows buf, and the app's and device's
+ * names, for as long as it is used. With chunk_model and a table that has
+ * the model's terms in that mode (docs/scheduler.md, "The chunk model"),
+ * p also gets F_c, X_c(f, l) from the app's buffers and the measured links,
+ * and T_io, and time_ms holds t_{i,c} = one-stage chunk time - F_c -
+ * X_c(i, i) (clamped at 0), so that a one-stage chunk predicts what was
+ * measured; otherwise (or for a table without terms) p is the paper's
+ * model. Reports a table without that mode and returns false. */
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode,
-		      struct btc_sched_problem *p, double *time_buf,
-		      const char **name_buf, struct btc_diag *d);
+		      bool chunk_model, struct btc_sched_problem *p,
+		      struct btc_plan_buf *buf, struct btc_diag *d);
 
-/* T_max in ms of schedule s predicted by the table's `mode`
- * (btc_sched_tmax_ms over btc_plan_problem); NAN when the table has no
+/* Predicted period in ms of schedule s under the table's `mode`: with
+ * chunk_model, the chunk model's P = max(T_io, max chunk_ms) (docs/
+ * scheduler.md; equal to T_max for a table without model terms), else the
+ * paper's T_max (sum of stage times per chunk). NAN when the table has no
  * such mode or lacks a time the schedule needs. Reports nothing. */
-double btc_plan_tmax_ms(const struct btc_app *app, const struct btc_device *dev,
-			const struct btc_table *t, enum btc_mode mode,
-			const struct btc_schedule *s);
+double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *dev,
+			  const struct btc_table *t, enum btc_mode mode, bool chunk_model,
+			  const struct btc_schedule *s);
 
 /* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
  * stage indices, chunks in stage order covering every stage once, each PU

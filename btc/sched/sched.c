@@ -2,6 +2,7 @@
  * the table into the ranking key's integer unit, schedules from stage-to-PU
  * vectors, the total orders, and baselines. */
 #include "sched/optimizer.h"
+#include "sched/model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -108,6 +109,29 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 				  sl);
 		}
 	}
+	for (int c = 0; p->fixed_ms && c < p->n_pus; c++) {
+		double f = p->fixed_ms[c];
+		if (!isfinite(f) || f < 0) {
+			pu_label(p, c, pl, sizeof(pl));
+			btc_error(d, no_loc, "profiling table: %s: fixed cost %g ms "
+				  "per chunk (must be finite and >= 0)", pl, f);
+		}
+	}
+	for (int c = 0; p->xfer_ms && c < p->n_pus; c++)
+		for (int f = 0; f < p->n_stages; f++)
+			for (int l = f; l < p->n_stages; l++) {
+				double x = p->xfer_ms[btc_model_xfer_index(
+					p->n_stages, p->n_pus, c, f, l)];
+				if (isfinite(x) && x >= 0)
+					continue;
+				pu_label(p, c, pl, sizeof(pl));
+				btc_error(d, no_loc, "profiling table: %s: "
+					  "transfer time %g ms of stages %d..%d "
+					  "(must be finite and >= 0)", pl, x, f, l);
+			}
+	if (!isfinite(p->io_ms) || p->io_ms < 0)
+		btc_error(d, no_loc, "profiling table: io time %g ms (must be "
+			  "finite and >= 0)", p->io_ms);
 	if (d->errors > errors)
 		return BTC_ERR_TABLE;
 
@@ -178,21 +202,30 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 	/* Largest coefficient sum of any pseudo-Boolean constraint: the bt
 	 * filter a*T_c + b*sum(t_d * !x_d) <= b*G + b*sum(t_d) reaches
 	 * (a + 2b) * (largest whole-app sum of one PU). */
+	/* With the model terms a PU's sum also holds F_c and, when there
+	 * are transfers, every X_c(f, l) (the chunk variables' coefficients
+	 * of the Z3 encoding). */
 	double maxsum_ns = 0;
 	for (int c = 0; c < np; c++) {
-		double s = 0;
+		double s = p->fixed_ms ? p->fixed_ms[c] * 1e6 : 0;
 		for (int i = 0; i < n; i++) {
 			double t = p->time_ms[i * np + c];
 			if (!isnan(t))
 				s += t * 1e6;
 		}
+		for (int f = 0; p->xfer_ms && f < n; f++)
+			for (int l = f; l < n; l++)
+				s += p->xfer_ms[btc_model_xfer_index(n, np, c, f,
+								     l)] * 1e6;
 		if (s > maxsum_ns)
 			maxsum_ns = s;
 	}
 	double factor = prep->util_num + 2.0 * prep->util_den;
 	const double limit = (double)(1 << 30);
 	int64_t q = 1;
-	while ((maxsum_ns / (double)q + n) * factor > limit) {
+	/* + n (+ n^2 with transfers): rounding of every stage and chunk term */
+	double rounding = n + (p->xfer_ms ? (double)n * n : 0);
+	while ((maxsum_ns / (double)q + rounding) * factor > limit) {
 		if (q > INT64_MAX / 100) {
 			btc_error(d, no_loc, "profiling table: times too large");
 			return BTC_ERR_TABLE;
@@ -222,13 +255,35 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 			return BTC_ERR_UNSAT;
 		}
 	}
+	prep->fq = btc_xcalloc((size_t)np, sizeof(int64_t));
+	for (int c = 0; p->fixed_ms && c < np; c++)
+		prep->fq[c] = llround(p->fixed_ms[c] * 1e6 / (double)q);
+	prep->mono = true;
+	bool any_x = false;
+	for (size_t k = 0; p->xfer_ms && k < (size_t)n * np * n && !any_x; k++)
+		any_x = p->xfer_ms[k] > 0;
+	if (any_x) {
+		size_t m = (size_t)n * (size_t)np * (size_t)n;
+		prep->xq = btc_xcalloc(m, sizeof(int64_t));
+		for (int c = 0; c < np; c++)
+			for (int f = 0; f < n; f++)
+				for (int l = f; l < n; l++) {
+					size_t k = btc_model_xfer_index(n, np, c,
+									f, l);
+					prep->xq[k] = llround(p->xfer_ms[k] *
+							      1e6 / (double)q);
+				}
+		prep->mono = false;
+	}
 	return BTC_OK;
 }
 
 void btc_sched_prep_free(struct btc_sched_prep *prep)
 {
 	free(prep->tq);
-	prep->tq = NULL;
+	free(prep->fq);
+	free(prep->xq);
+	prep->tq = prep->fq = prep->xq = NULL;
 }
 
 void btc_sched_from_assignment(const struct btc_sched_problem *p,
@@ -245,24 +300,27 @@ void btc_sched_from_assignment(const struct btc_sched_problem *p,
 			ch->pu = a[i];
 			ch->first_stage = i;
 		}
-		struct btc_sched_chunk *ch = &s->chunks[s->n_chunks - 1];
-		ch->last_stage = i;
-		ch->time_ms += p->time_ms[i * np + a[i]];
+		s->chunks[s->n_chunks - 1].last_stage = i;
 	}
 	int64_t qmax = 0, qmin = INT64_MAX;
 	s->tmax_ms = 0;
 	s->tmin_ms = INFINITY;
 	for (int k = 0; k < s->n_chunks; k++) {
-		const struct btc_sched_chunk *ch = &s->chunks[k];
+		struct btc_sched_chunk *ch = &s->chunks[k];
+		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage,
+						 ch->last_stage);
 		int64_t q = 0;
 		for (int i = ch->first_stage; i <= ch->last_stage; i++)
 			q += prep->tq[i * np + ch->pu];
+		q = btc_sched_chunk_q(prep, ch->pu, ch->first_stage,
+				      ch->last_stage, q);
 		qmax = q > qmax ? q : qmax;
 		qmin = q < qmin ? q : qmin;
 		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
 		s->tmin_ms = fmin(s->tmin_ms, ch->time_ms);
 	}
 	s->gapness_ms = s->tmax_ms - s->tmin_ms;
+	s->period_ms = btc_model_period_ms(p, s->tmax_ms);
 	s->tmax_q = qmax;
 	s->tmin_q = qmin;
 	s->gap_q = qmax - qmin;
@@ -339,15 +397,16 @@ void btc_sched_result_begin(const struct btc_sched_problem *p,
 	for (int c = 0; c < np; c++) {
 		if (opt->forbid_mask & (1u << c))
 			continue;
-		double s = 0;
 		int i;
 		for (i = 0; i < n && !isnan(p->time_ms[i * np + c]); i++)
-			s += p->time_ms[i * np + c];
+			;
 		if (i < n)
 			continue;
+		double s = btc_model_chunk_ms(p, c, 0, n - 1);
 		struct btc_sched_baseline *b = &res->baselines[res->n_baselines];
 		b->pu = c;
 		b->time_ms = s;
+		b->period_ms = btc_model_period_ms(p, s);
 		if (res->best_baseline < 0 ||
 		    s < res->baselines[res->best_baseline].time_ms)
 			res->best_baseline = res->n_baselines;
@@ -367,9 +426,9 @@ void btc_sched_result_free(struct btc_sched_result *res)
 double btc_sched_speedup(const struct btc_sched_result *res,
 			 const struct btc_schedule *s)
 {
-	if (res->best_baseline < 0 || s->tmax_ms <= 0)
+	if (res->best_baseline < 0 || s->period_ms <= 0)
 		return 0;
-	return res->baselines[res->best_baseline].time_ms / s->tmax_ms;
+	return res->baselines[res->best_baseline].period_ms / s->period_ms;
 }
 
 /* Schedules with k chunks over a stage range, counted by dynamic
@@ -426,11 +485,19 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
 				if (S & ((size_t)1 << c))
 					continue;
 				size_t T = S | ((size_t)1 << c);
-				int64_t w = 0;
+				int64_t st = 0;
 				for (int j = i; j < n; j++) {
 					int64_t t = prep->tq[j * np + c];
-					if (t < 0 || (w += t) > hi)
+					if (t < 0)
 						break;
+					st += t;
+					int64_t w = btc_sched_chunk_q(prep, c, i,
+								      j, st);
+					if (w > hi) {
+						if (prep->mono)
+							break;
+						continue;
+					}
 					if (w >= lo)
 						sum += ways[(size_t)(j + 1) *
 							    sets + T];
@@ -462,11 +529,19 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 					if (S & ((size_t)1 << c))
 						continue;
 					size_t T = S | ((size_t)1 << c);
-					int64_t w = 0;
+					int64_t st = 0;
 					for (int j = i; j < n; j++) {
 						int64_t t = prep->tq[j * np + c];
-						if (t < 0 || (w += t) >= b)
+						if (t < 0)
 							break;
+						st += t;
+						int64_t w = btc_sched_chunk_q(
+							prep, c, i, j, st);
+						if (w >= b) {
+							if (prep->mono)
+								break;
+							continue;
+						}
 						if (w < lo)
 							continue;
 						int64_t rest =
@@ -504,11 +579,18 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
 			for (int c = 0; c < np; c++) {
 				if (S & ((size_t)1 << c))
 					continue;
-				int64_t w = 0;
+				int64_t st = 0;
 				for (int j = i; j < n; j++) {
 					int64_t t = prep->tq[j * np + c];
-					if (t < 0 || (w += t) > hi)
+					if (t < 0)
 						break;
+					st += t;
+					if (btc_sched_chunk_q(prep, c, i, j, st) >
+					    hi) {
+						if (prep->mono)
+							break;
+						continue;
+					}
 					fwd[(size_t)(j + 1) * sets +
 					    (S | ((size_t)1 << c))] = 1;
 				}
@@ -525,11 +607,18 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
 				if (S & ((size_t)1 << c))
 					continue;
 				size_t T = S | ((size_t)1 << c);
-				int64_t w = 0;
+				int64_t st = 0;
 				for (int j = i; j < n; j++) {
 					int64_t t = prep->tq[j * np + c];
-					if (t < 0 || (w += t) > hi)
+					if (t < 0)
 						break;
+					st += t;
+					if (btc_sched_chunk_q(prep, c, i, j, st) >
+					    hi) {
+						if (prep->mono)
+							break;
+						continue;
+					}
 					if (!bwd[(size_t)(j + 1) * sets + T])
 						continue;
 					bwd[(size_t)i * sets + S] = 1;

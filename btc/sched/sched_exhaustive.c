@@ -1,7 +1,8 @@
 /* BT-Optimizer's oracle: enumerates every schedule (chunk sequences with
  * distinct PUs, C1 and C2 by construction), keeps the K best under the
  * objective's total order. Independent of the Z3 encoding; shares only the
- * quantisation and the orders (btc/sched/sched.c). */
+ * quantisation, the chunk cost (btc_sched_chunk_q, the twin of
+ * btc_model_chunk_ms) and the orders (btc/sched/sched.c). */
 #include "sched/optimizer.h"
 
 #include <stdlib.h>
@@ -79,12 +80,14 @@ static void extend(struct enum_state *st, int first, uint32_t used,
 	for (int c = 0; c < np; c++) {
 		if (used & (1u << c))
 			continue;
-		int64_t sum = 0;
+		int64_t stages = 0;
 		for (int last = first; last < n; last++) {
 			int64_t t = st->prep->tq[last * np + c];
 			if (t < 0)
 				break;
-			sum += t;
+			stages += t;
+			int64_t sum = btc_sched_chunk_q(st->prep, c, first, last,
+							stages);
 			st->a[last] = c;
 			extend(st, last + 1, used | (1u << c), n_chunks + 1,
 			       sum > qmax ? sum : qmax,

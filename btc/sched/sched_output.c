@@ -2,6 +2,7 @@
  * readable table or as JSON (contract in btc/sched/optimizer.h). Deterministic: no
  * timestamps, fixed formats, input order. */
 #include "sched/optimizer.h"
+#include "sched/model.h"
 
 #include <math.h>
 
@@ -60,9 +61,12 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 		const struct btc_schedule *s = &res->candidates[k];
 		fprintf(out,
 			"%s\n{\"rank\":%d,\"tmax_ms\":%.6f,\"tmin_ms\":%.6f,"
-			"\"gapness_ms\":%.6f,\"speedup\":%.4f,\"chunks\":[",
+			"\"gapness_ms\":%.6f,\"speedup\":%.4f,",
 			k ? "," : "", k + 1, s->tmax_ms, s->tmin_ms,
 			s->gapness_ms, btc_sched_speedup(res, s));
+		if (btc_model_has_terms(p))
+			fprintf(out, "\"period_ms\":%.6f,", s->period_ms);
+		fputs("\"chunks\":[", out);
 		for (int j = 0; j < s->n_chunks; j++) {
 			const struct btc_sched_chunk *ch = &s->chunks[j];
 			fprintf(out, "%s{\"pu\":", j ? "," : "");
@@ -80,7 +84,10 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 		json_pu(out, p, res->baselines[k].pu);
 		fprintf(out, ",\"time_ms\":%.6f}", res->baselines[k].time_ms);
 	}
-	fprintf(out, "],\n\"optimal\":%s,\"solve_ms\":%.3f}\n",
+	fputc(']', out);
+	if (btc_model_has_terms(p))
+		fprintf(out, ",\"io_ms\":%.6f", p->io_ms);
+	fprintf(out, ",\n\"optimal\":%s,\"solve_ms\":%.3f}\n",
 		res->optimal ? "true" : "false",
 		with_time ? res->solve_ms : 0.0);
 	return ferror(out) ? -1 : 0;
@@ -93,6 +100,9 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 		p->app ? p->app : "app", p->device ? p->device : "device",
 		p->mode ? p->mode : "table",
 		btc_sched_objective_name(res->objective));
+	if (btc_model_has_terms(p))
+		fprintf(out, " (chunk model: F + sum t + X, T_io = %.4f ms)",
+			p->io_ms);
 	if (res->objective == BTC_SCHED_BT && res->gstar_q >= 0)
 		fprintf(out, ": gapness <= G* + %.2f * T_max, G* = %.4f ms",
 			1.0 - res->util_pct / 100.0, res->gstar_ms);

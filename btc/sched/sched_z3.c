@@ -24,6 +24,7 @@
  * a lower PU through assumptions !x[i][d], d >= current). The result is
  * therefore exactly the oracle's ranking, independent of Z3's choices. */
 #include "sched/optimizer.h"
+#include "sched/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,12 @@ struct z3s {
 	Z3_ast *x;              /* [n * np], NULL: not allowed */
 	Z3_ast *used;           /* [np], NULL: PU runs nothing */
 	int64_t *pu_sum;        /* [np] sum of allowed tq */
+	/* Chunk model with transfers (prep->xq): y[(f*np+c)*n+l] <-> the
+	 * chunk (PU c, stages f..l) exists, for the chunks with X > 0;
+	 * NULL otherwise. y_sum[c]: sum of their X quanta. */
+	Z3_ast *y;
+	int64_t *y_sum;
+	int64_t maxcost;        /* largest chunk cost: bound on T_max */
 	unsigned next_sym;
 	struct guard *guards;
 	int n_guards, cap_guards;
@@ -79,6 +86,20 @@ static int64_t TQ(const struct z3s *z, int i, int c)
 	return z->prep->tq[i * z->np + c];
 }
 
+static int64_t XQ(const struct z3s *z, int c, int f, int l)
+{
+	return z->prep->xq ? z->prep->xq[((size_t)f * (size_t)z->np +
+					  (size_t)c) * (size_t)z->n +
+					 (size_t)l]
+			   : 0;
+}
+
+static Z3_ast *Y(const struct z3s *z, int c, int f, int l)
+{
+	return &z->y[((size_t)f * (size_t)z->np + (size_t)c) * (size_t)z->n +
+		     (size_t)l];
+}
+
 static void add(struct z3s *z, Z3_ast f)
 {
 	Z3_solver_assert(z->ctx, z->s, f);
@@ -93,6 +114,46 @@ static void clause2(struct z3s *z, Z3_ast a, Z3_ast b)
 static Z3_ast neg(struct z3s *z, Z3_ast a)
 {
 	return Z3_mk_not(z->ctx, a);
+}
+
+/* The literals of "not the chunk (PU c, stages f..l)" into cl (at most 4):
+ * !x[f][c] | x[f-1][c] | !x[l][c] | x[l+1][c]. With C2, x[f] and x[l]
+ * put f..l on c, and the two others say the chunk neither starts earlier
+ * nor ends later. Returns the count. */
+static unsigned not_chunk(struct z3s *z, int c, int f, int l, Z3_ast *cl)
+{
+	unsigned k = 0;
+	cl[k++] = neg(z, X(z, f, c));
+	if (f > 0 && X(z, f - 1, c))
+		cl[k++] = X(z, f - 1, c);
+	if (l != f)
+		cl[k++] = neg(z, X(z, l, c));
+	if (l + 1 < z->n && X(z, l + 1, c))
+		cl[k++] = X(z, l + 1, c);
+	return k;
+}
+
+/* The chunk variables of the transfer term: y <-> chunk (c, f..l), for
+ * every chunk with X_c(f, l) > 0 on an allowed run of stages. */
+static void encode_chunks(struct z3s *z)
+{
+	int n = z->n, np = z->np;
+	z->y = btc_xcalloc((size_t)n * (size_t)np * (size_t)n, sizeof(Z3_ast));
+	for (int c = 0; c < np; c++)
+		for (int f = 0; f < n; f++)
+			for (int l = f; l < n && X(z, l, c); l++) {
+				if (XQ(z, c, f, l) <= 0)
+					continue;
+				Z3_ast y = fresh(z), cl[5];
+				*Y(z, c, f, l) = y;
+				z->y_sum[c] += XQ(z, c, f, l);
+				unsigned k = not_chunk(z, c, f, l, cl);
+				/* y -> each condition; all conditions -> y */
+				for (unsigned j = 0; j < k; j++)
+					clause2(z, neg(z, y), neg(z, cl[j]));
+				cl[k++] = y;
+				add(z, Z3_mk_or(z->ctx, k, cl));
+			}
 }
 
 /* ---- the formulation: C1, C2, multi-chunk, options ---- */
@@ -182,9 +243,32 @@ static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d,
 		      int64_t rhs)
 {
 	int n = z->n;
-	Z3_ast *args = btc_xmalloc(sizeof(Z3_ast) * 2 * (size_t)n);
-	int *coefs = btc_xmalloc(sizeof(int) * 2 * (size_t)n);
+	size_t cap = 2 * (size_t)n + 1 +
+		     (z->y ? 2 * (size_t)n * (size_t)n : 0);
+	Z3_ast *args = btc_xmalloc(sizeof(Z3_ast) * cap);
+	int *coefs = btc_xmalloc(sizeof(int) * cap);
 	unsigned k = 0;
+	/* F_c * used[c]; T_d's F_d is a constant under used[d] */
+	if (coef_c > 0 && z->prep->fq[c] > 0) {
+		args[k] = z->used[c];
+		coefs[k++] = (int)(coef_c * z->prep->fq[c]);
+	}
+	if (d >= 0)
+		rhs += coef_d * z->prep->fq[d];
+	/* X: coef_c X y_c, and -coef_d X y_d = coef_d X !y_d - coef_d X */
+	for (int f = 0; z->y && f < n; f++)
+		for (int l = f; l < n; l++) {
+			if (coef_c > 0 && *Y(z, c, f, l)) {
+				args[k] = *Y(z, c, f, l);
+				coefs[k++] = (int)(coef_c * XQ(z, c, f, l));
+			}
+			if (d >= 0 && *Y(z, d, f, l)) {
+				args[k] = neg(z, *Y(z, d, f, l));
+				coefs[k++] = (int)(coef_d * XQ(z, d, f, l));
+			}
+		}
+	if (d >= 0)
+		rhs += coef_d * z->y_sum[d];
 	for (int i = 0; i < n; i++) {
 		if (X(z, i, c) && TQ(z, i, c) > 0 && coef_c > 0) {
 			args[k] = X(z, i, c);
@@ -253,10 +337,14 @@ static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
 			if (f > 0 && X(z, f - 1, c))
 				head[k++] = X(z, f - 1, c);
 			bool any = false;
-			int64_t w = 0;
+			int64_t st = 0;
 			for (int l = f; l < n && X(z, l, c); l++) {
-				if ((w += TQ(z, l, c)) > B)
-					break; /* the T_max clauses cover it */
+				st += TQ(z, l, c);
+				if (btc_sched_chunk_q(z->prep, c, f, l, st) > B) {
+					if (z->prep->mono)
+						break; /* the T_max clauses cover it */
+					continue;
+				}
 				if (useful[((size_t)f * (size_t)np + (size_t)c) *
 						   (size_t)n + (size_t)l]) {
 					any = true;
@@ -281,16 +369,44 @@ static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
  * the first stage L(f)+1 that would push the sum over B:
  * !g | !x[f][c] | !x[L(f)+1][c]. Unit propagation then does the work
  * that pseudo-Boolean reasoning over large coefficients does badly. */
+/* Without transfers (prep->mono) a chunk's cost F_c + sum grows with the
+ * chunk in both directions, which the clauses above use. With transfers
+ * it need not (a longer chunk may keep an intermediate on the device), so
+ * every chunk over the bound is forbidden by itself: !g | not_chunk. */
+static void chunk_bound_clauses(struct z3s *z, Z3_ast g, int64_t lo,
+				int64_t hi)
+{
+	for (int c = 0; c < z->np; c++)
+		for (int f = 0; f < z->n; f++) {
+			int64_t st = 0;
+			for (int l = f; l < z->n && X(z, l, c); l++) {
+				st += TQ(z, l, c);
+				int64_t w = btc_sched_chunk_q(z->prep, c, f, l,
+							      st);
+				if (w >= lo && w <= hi)
+					continue;
+				Z3_ast cl[5];
+				cl[0] = neg(z, g);
+				unsigned k = 1 + not_chunk(z, c, f, l, cl + 1);
+				add(z, Z3_mk_or(z->ctx, k, cl));
+			}
+		}
+}
+
 static void tmax_clauses(struct z3s *z, Z3_ast g, int64_t B)
 {
 	add_useful_clauses(z, g, B);
+	if (!z->prep->mono) {
+		chunk_bound_clauses(z, g, INT64_MIN, B);
+		return;
+	}
 	for (int c = 0; c < z->np; c++) {
-		if (!z->used[c] || z->pu_sum[c] <= B)
+		if (!z->used[c] || z->pu_sum[c] + z->prep->fq[c] <= B)
 			continue;
 		for (int f = 0; f < z->n; f++) {
 			if (!X(z, f, c))
 				continue;
-			int64_t s = 0;
+			int64_t s = z->prep->fq[c];
 			int l = f;
 			while (l < z->n && X(z, l, c) && s + TQ(z, l, c) <= B) {
 				s += TQ(z, l, c);
@@ -315,13 +431,17 @@ static void tmin_clauses(struct z3s *z, Z3_ast g, int64_t L)
 {
 	if (L <= 0)
 		return;
+	if (!z->prep->mono) {
+		chunk_bound_clauses(z, g, L, INT64_MAX);
+		return;
+	}
 	for (int c = 0; c < z->np; c++) {
 		if (!z->used[c])
 			continue;
 		for (int f = 0; f < z->n; f++) {
 			if (!X(z, f, c))
 				continue;
-			int64_t s = 0;
+			int64_t s = z->prep->fq[c];
 			int r = f;
 			while (r < z->n && X(z, r, c)) {
 				s += TQ(z, r, c);
@@ -448,18 +568,16 @@ struct keys {
 
 static struct keys model_keys(const struct z3s *z)
 {
-	int64_t sum[BTC_SCHED_MAX_PUS] = { 0 };
-	uint32_t used = 0;
-	for (int i = 0; i < z->n; i++) {
-		sum[z->a[i]] += TQ(z, i, z->a[i]);
-		used |= 1u << z->a[i];
-	}
 	struct keys k = { 0, INT64_MAX };
-	for (int c = 0; c < z->np; c++) {
-		if (!(used & (1u << c)))
-			continue;
-		k.tmax = sum[c] > k.tmax ? sum[c] : k.tmax;
-		k.tmin = sum[c] < k.tmin ? sum[c] : k.tmin;
+	for (int f = 0; f < z->n;) {
+		int c = z->a[f], l = f;
+		int64_t st = TQ(z, f, c);
+		while (l + 1 < z->n && z->a[l + 1] == c)
+			st += TQ(z, ++l, c);
+		int64_t w = btc_sched_chunk_q(z->prep, c, f, l, st);
+		k.tmax = w > k.tmax ? w : k.tmax;
+		k.tmin = w < k.tmin ? w : k.tmin;
+		f = l + 1;
 	}
 	return k;
 }
@@ -512,12 +630,15 @@ static void collect_sums(struct z3s *z)
 	size_t cap = (size_t)z->n * (size_t)(z->n + 1) / 2 * (size_t)z->np;
 	z->sums = btc_xmalloc(sizeof(int64_t) * (cap ? cap : 1));
 	int k = 0;
+	z->maxcost = 0;
 	for (int c = 0; c < z->np; c++)
 		for (int f = 0; f < z->n; f++) {
 			int64_t s = 0;
 			for (int l = f; l < z->n && TQ(z, l, c) >= 0; l++) {
 				s += TQ(z, l, c);
-				z->sums[k++] = s;
+				int64_t w = btc_sched_chunk_q(z->prep, c, f, l, s);
+				z->sums[k++] = w;
+				z->maxcost = w > z->maxcost ? w : z->maxcost;
 			}
 		}
 	qsort(z->sums, (size_t)k, sizeof(int64_t), cmp_i64p);
@@ -927,9 +1048,7 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res,
 		rc = -1;
 		goto out;
 	}
-	int64_t maxkey = 0;
-	for (int c = 0; c < z->np; c++)
-		maxkey = z->pu_sum[c] > maxkey ? z->pu_sum[c] : maxkey;
+	int64_t maxkey = z->maxcost;
 	int64_t w = model_keys(z).tmax / 64;
 	w = w > 0 ? w : 1;
 	found_add(z, &f, g);
@@ -1102,7 +1221,10 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		z.deadline = t0 + opt->time_budget_ms;
 	z.max_chunks = opt->max_chunks;
 
+	z.y_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));
 	encode(&z, opt);
+	if (prep.xq)
+		encode_chunks(&z);
 	collect_sums(&z);
 
 	if (opt->objective == BTC_SCHED_BT) {
@@ -1149,6 +1271,8 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	free(z.x);
 	free(z.used);
 	free(z.pu_sum);
+	free(z.y);
+	free(z.y_sum);
 	free(z.a);
 	free(z.sums);
 	free(z.guards);

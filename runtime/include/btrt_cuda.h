@@ -48,6 +48,15 @@ const char *btrt_cuda_device_name(const struct btrt_cuda *cu);
 /* 1 on integrated GPUs (Jetson), 0 on discrete ones. */
 int btrt_cuda_integrated(const struct btrt_cuda *cu);
 
+/* What a chunk pays to move one managed buffer of `bytes` with the
+ * runtime's own mechanism (cudaMemPrefetchAsync to the device, then back
+ * to the host, each followed by a stream synchronisation), median of
+ * `reps` runs after a warm-up, in ms per direction. The profiler fits
+ * latency + bytes / bandwidth from two sizes (docs/scheduler.md). Returns
+ * 0, or -1 with err. */
+int btrt_cuda_prefetch_cost(struct btrt_cuda *cu, size_t bytes, int reps, double *in_ms,
+			    double *out_ms, struct btrt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

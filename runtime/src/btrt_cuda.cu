@@ -126,6 +126,54 @@ extern "C" const char *btrt_cuda_device_name(const struct btrt_cuda *cu)
 	return cu->name;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+extern "C" int btrt_cuda_prefetch_cost(struct btrt_cuda *cu, size_t bytes, int reps, double *in_ms,
+				       double *out_ms, struct btrt_error *err)
+{
+	void *m = NULL;
+	cudaStream_t s = NULL;
+	int rc = -1;
+	if (reps < 1 || reps > 1000)
+		reps = 1000;
+	double *tin = (double *)calloc((size_t)reps * 2, sizeof(double)), *tout = tin + reps;
+	if (!tin)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "prefetch cost samples");
+	CUCHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), err, "cudaStreamCreate (prefetch cost)");
+	CUCHECK(cudaMallocManaged(&m, bytes ? bytes : 1, cudaMemAttachGlobal), err,
+		"cudaMallocManaged (prefetch cost)");
+	for (int rep = -1; rep < reps; rep++) {
+		memset(m, rep & 0xff, bytes); // the host owns the pages, as after a CPU chunk
+		uint64_t a = btrt_now_ns();
+		CUCHECK(prefetch(m, bytes, cu->device, s), err, "cudaMemPrefetchAsync (prefetch cost)");
+		CUCHECK(cudaStreamSynchronize(s), err, "cudaStreamSynchronize (prefetch cost)");
+		uint64_t b = btrt_now_ns();
+		CUCHECK(prefetch(m, bytes, cudaCpuDeviceId, s), err, "cudaMemPrefetchAsync (prefetch cost)");
+		CUCHECK(cudaStreamSynchronize(s), err, "cudaStreamSynchronize (prefetch cost)");
+		uint64_t c = btrt_now_ns();
+		if (rep < 0)
+			continue; // warm-up
+		tin[rep] = (double)(b - a) / 1e6;
+		tout[rep] = (double)(c - b) / 1e6;
+	}
+	qsort(tin, (size_t)reps, sizeof(double), cmp_double);
+	qsort(tout, (size_t)reps, sizeof(double), cmp_double);
+	*in_ms = tin[reps / 2];
+	*out_ms = tout[reps / 2];
+	rc = 0;
+fail:
+	if (m)
+		cudaFree(m);
+	if (s)
+		cudaStreamDestroy(s);
+	free(tin);
+	return rc;
+}
+
 extern "C" int btrt_cuda_integrated(const struct btrt_cuda *cu)
 {
 	return cu->integrated;

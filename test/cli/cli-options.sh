@@ -70,7 +70,7 @@ expect 2 "btc: --tasks must be 2..1000000, not ''" $app --device host --run --ta
 expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" gen $app --device $dev --objective foo
 expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" schedule $app --device $dev --table $table --objective foo
 expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" tune $app --device host --objective foo
-expect 2 "btc: --mode must be isolated or interference, not 'foo'" check $app --mode foo
+expect 2 "btc: --mode must be isolated, interference or placed, not 'foo'" check $app --mode foo
 expect 2 "btc: --format must be text or json, not 'xml'" schedule $app --device $dev --table $table --format xml
 expect 2 "btc: --solver must be z3 or exhaustive, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
 expect 2 "btc: --gpu must be cuda or vulkan, not 'opencl'" gen $app --device $dev --gpu opencl

@@ -75,6 +75,45 @@ static void test_good(void)
 	btc_table_free(t);
 }
 
+/* The chunk model's rows: parsed per mode, written back, read again. */
+static void test_model_terms(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load(
+		"t.csv", "# io_loads: x\n" HDR FULL_ISO
+		"b,gpu,isolated,9,0,1\n@fixed,gpu,isolated,0.25,0.01,30\n"
+		"@in_per_mib,gpu,isolated,0.1,0,5\n@io,io,isolated,1.5,0.1,20\n"
+		"a,big,placed,1.1,0.1,30\na,little,placed,2.2,0.1,30\na,gpu,placed,0.6,0,30\n"
+		"b,big,placed,3.3,0.1,30\nb,little,placed,4.4,0.1,30\n",
+		app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (int pass = 0; pass < 2; pass++) {
+		CU_ASSERT_TRUE(t->has_terms[BTC_MODE_ISOLATED]);
+		CU_ASSERT_FALSE(t->has_terms[BTC_MODE_PLACED]);
+		CU_ASSERT_TRUE(t->has_mode[BTC_MODE_PLACED]);
+		CU_ASSERT_TRUE(t->io_loaded[0]);
+		CU_ASSERT_DOUBLE_EQUAL(t->term[BTC_MODE_ISOLATED][2 * BTC_N_TERMS + BTC_TERM_FIXED].mean_ms,
+				       0.25, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(t->term[BTC_MODE_ISOLATED][2 * BTC_N_TERMS + BTC_TERM_IN_PER_MIB].mean_ms,
+				       0.1, 1e-12);
+		CU_ASSERT_FALSE(t->term[BTC_MODE_ISOLATED][0].present);
+		CU_ASSERT_DOUBLE_EQUAL(t->io[BTC_MODE_ISOLATED].mean_ms, 1.5, 1e-12);
+		CU_ASSERT_EQUAL(t->io[BTC_MODE_ISOLATED].samples, 20);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_at(t, BTC_MODE_PLACED, 1, 1)->mean_ms, 3.3, 1e-12);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		btc_table_write(t, app, dev, f);
+		fclose(f);
+		btc_table_free(t);
+		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+		free(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	}
+	btc_table_free(t);
+}
+
 static void test_reference_layout(void)
 {
 	/* Two appended runs: means are averaged per stage and PU. */
@@ -134,7 +173,7 @@ static void test_real_reference_tables(void)
 		struct btc_app *rapp = stages_app(cases[i].stages);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rdev);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rapp);
-		for (int m = 0; m < BTC_N_MODES; m++) {
+		for (int m = 0; m <= BTC_MODE_INTERFERENCE; m++) { /* the paper's two */
 			char path[512];
 			snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv", DATA_DIR,
 				 cases[i].device, cases[i].app, btc_mode_name((enum btc_mode)m));
@@ -171,7 +210,15 @@ static const struct bad_case bad[] = {
 	{"unknown stage", HDR FULL_ISO "c,big,isolated,1,0,1\n", T "7:1: error: unknown stage 'c' (app 'demo')"},
 	{"unknown PU", HDR FULL_ISO "b,medium,isolated,1,0,1\n", T "7:3: error: unknown PU 'medium' (device 'testdev')"},
 	{"unknown mode", HDR FULL_ISO "b,big,loaded,1,0,1\n",
-	 T "7:7: error: unknown mode 'loaded' (expected isolated or interference)"},
+	 T "7:7: error: unknown mode 'loaded' (expected isolated, interference or placed)"},
+	{"unknown term", HDR FULL_ISO "@warp,gpu,isolated,1,0,1\n",
+	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib or @io)"},
+	{"io row PU", HDR FULL_ISO "@io,gpu,isolated,1,0,1\n",
+	 T "7:5: error: @io rows name the PU 'io', not 'gpu'"},
+	{"negative term", HDR FULL_ISO "@fixed,gpu,isolated,-1,0,1\n",
+	 T "7:21: error: @fixed on gpu: negative time -1 ms"},
+	{"io_loads buffer", "# io_loads: x,nope\n" HDR FULL_ISO,
+	 T "1:1: error: io_loads: unknown buffer 'nope' (app 'demo')"},
 	{"NaN time", HDR "a,little,isolated,nan,0.1,30\n", T "2:19: error: stage a on PU little: time is NaN"},
 	{"negative time", HDR "a,little,isolated,-2,0.1,30\n", T "2:19: error: stage a on PU little: negative time -2 ms"},
 	{"not a number", HDR "a,little,isolated,fast,0.1,30\n", T "2:19: error: stage a on PU little: 'fast' is not a number"},
@@ -218,6 +265,7 @@ int register_table_suite(void)
 	CU_pSuite s = CU_add_suite("table", setup, teardown);
 	return !s || !CU_add_test(s, "good table", test_good) ||
 	       !CU_add_test(s, "reference layout", test_reference_layout) ||
+	       !CU_add_test(s, "chunk-model terms and placed mode", test_model_terms) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
 	       !CU_add_test(s, "bad tables", test_bad);
 }

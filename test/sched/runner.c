@@ -6,6 +6,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "sched/model.h"
 #include "suites.h"
 
 bool check_candidate(const struct btc_sched_problem *p,
@@ -27,20 +28,26 @@ bool check_candidate(const struct btc_sched_problem *p,
 		if (!ok)
 			break;
 		used |= 1u << ch->pu;
-		double sum = 0;
+		/* the chunk model, in btc_model_chunk_ms's order */
+		double sum = p->fixed_ms ? p->fixed_ms[ch->pu] : 0;
 		for (int i = ch->first_stage; i <= ch->last_stage; i++) {
 			double t = p->time_ms[i * p->n_pus + ch->pu];
 			ok = ok && !isnan(t) &&
 			     !(opt->pin && opt->pin[i] >= 0 && opt->pin[i] != ch->pu);
 			sum += t;
 		}
+		if (p->xfer_ms)
+			sum += p->xfer_ms[btc_model_xfer_index(
+				p->n_stages, p->n_pus, ch->pu, ch->first_stage,
+				ch->last_stage)];
 		ok = ok && sum == ch->time_ms; /* same order of summation */
 		tmax = fmax(tmax, sum);
 		tmin = fmin(tmin, sum);
 		next = ch->last_stage + 1;
 	}
 	ok = ok && next == p->n_stages && tmax == s->tmax_ms &&
-	     tmin == s->tmin_ms && tmax - tmin == s->gapness_ms;
+	     tmin == s->tmin_ms && tmax - tmin == s->gapness_ms &&
+	     s->period_ms == fmax(p->io_ms, tmax);
 	/* maximal chunks: neighbours differ (implied by distinct PUs) */
 	CU_ASSERT(ok);
 	return ok;

@@ -11,9 +11,11 @@
 
 #include <CUnit/CUnit.h>
 
+#include "sched/model.h"
 #include "suites.h"
 
 #define N_TABLES 500
+#define N_MODEL_TABLES 200
 
 static uint64_t rng_state;
 
@@ -31,13 +33,62 @@ static int rnd_in(int lo, int hi) /* inclusive */
 	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
 }
 
-static void test_random_tables(void)
+/* The chunk model's terms for a random table: F_c on some PUs, T_io, and
+ * transfers X_c(f, l) either from random buffers read and written by the
+ * stages (what btc computes for an app; X is not monotone in the chunk)
+ * or arbitrary (adversarial); on the coarse grid too, for ties. */
+static void random_model(struct btc_sched_problem *p, bool coarse,
+			 double *fixed, double *xfer)
 {
-	rng_state = 20241121;
+	int n = p->n_stages, np = p->n_pus;
+	for (int c = 0; c < np; c++)
+		fixed[c] = rnd_in(0, 2) ? (coarse ? 0.5 * rnd_in(0, 2)
+						  : rnd_in(0, 20000) / 1e4)
+					: 0;
+	p->fixed_ms = rnd_in(0, 3) ? fixed : NULL;
+	p->io_ms = rnd_in(0, 2) ? 0 : rnd_in(0, 300000) / 1e4;
+	int kind = rnd_in(0, 2);
+	if (kind == 0) {
+		p->xfer_ms = NULL;
+		return;
+	}
+	if (kind == 1) {
+		for (size_t k = 0; k < (size_t)n * np * n; k++)
+			xfer[k] = coarse ? 0.5 * rnd_in(0, 3)
+					 : rnd_in(0, 30000) / 1e4;
+	} else {
+		enum { NB = 6 };
+		double bytes[NB];
+		unsigned char rd[10 * NB], wr[10 * NB], io[NB];
+		for (int b = 0; b < NB; b++) {
+			bytes[b] = rnd_in(1, 1 << 22);
+			io[b] = rnd_in(0, 3) == 0;
+		}
+		for (int k = 0; k < n * NB; k++) {
+			rd[k] = rnd_in(0, 3) == 0;
+			wr[k] = rnd_in(0, 4) == 0;
+		}
+		struct btc_model_buffers mb = { n, NB, bytes, rd, wr, io };
+		struct btc_model_link links[5];
+		bool has[5];
+		for (int c = 0; c < np; c++) {
+			has[c] = rnd_in(0, 1);
+			links[c] = (struct btc_model_link){
+				rnd_in(0, 500) / 1e4, rnd_in(0, 5000) / 1e4,
+				rnd_in(0, 500) / 1e4, rnd_in(0, 5000) / 1e4 };
+		}
+		btc_model_fill_transfers(&mb, links, has, np, xfer);
+	}
+	p->xfer_ms = xfer;
+}
+
+static void random_tables(int n_tables, bool model, uint64_t seed)
+{
+	rng_state = seed;
 	int compared = 0, with_candidates = 0;
-	for (int t = 0; t < N_TABLES; t++) {
+	for (int t = 0; t < n_tables; t++) {
 		int n = rnd_in(2, 10), np = rnd_in(2, 5);
-		double time_ms[10 * 5];
+		double time_ms[10 * 5], fixed[5], xfer[10 * 5 * 10];
 		bool coarse = rnd_in(0, 9) < 3; /* many equal sums: ties */
 		for (int i = 0; i < n; i++) {
 			int have = 0;
@@ -54,6 +105,8 @@ static void test_random_tables(void)
 		}
 		struct btc_sched_problem p = { .n_stages = n, .n_pus = np,
 					       .time_ms = time_ms };
+		if (model)
+			random_model(&p, coarse, fixed, xfer);
 		struct btc_sched_options o;
 		btc_sched_options_init(&o);
 		int pin[10];
@@ -81,7 +134,7 @@ static void test_random_tables(void)
 			struct btc_sched_result z, e;
 			/* the first 100 tables also through the one-by-one
 			 * fallback (window of 1 schedule) */
-			btc_sched_z3_window_cap = t < 100 ? 1 : 0;
+			btc_sched_z3_window_cap = t < n_tables / 5 ? 1 : 0;
 			enum btc_status sz = btc_sched_solve_z3(&p, &o, &z, &d);
 			btc_sched_z3_window_cap = 0;
 			enum btc_status se =
@@ -90,7 +143,8 @@ static void test_random_tables(void)
 			if (sz == BTC_OK && se == BTC_OK) {
 				char what[64];
 				snprintf(what, sizeof(what),
-					 "table %d (%dx%d, K %d, U %d) %s", t,
+					 "%stable %d (%dx%d, K %d, U %d) %s",
+					 model ? "model " : "", t,
 					 n, np, o.top_k, o.util_pct,
 					 btc_sched_objective_name(o.objective));
 				CU_ASSERT(z.optimal);
@@ -107,15 +161,27 @@ static void test_random_tables(void)
 		}
 	}
 	/* the generator must exercise the solvers, not only corner cases */
-	CU_ASSERT(compared >= 3 * N_TABLES * 9 / 10);
+	CU_ASSERT(compared >= 3 * n_tables * 9 / 10);
 	CU_ASSERT(with_candidates >= compared * 3 / 4);
+}
+
+static void test_random_tables(void)
+{
+	random_tables(N_TABLES, false, 20241121);
+}
+
+static void test_random_model_tables(void)
+{
+	random_tables(N_MODEL_TABLES, true, 20250301);
 }
 
 int register_property_suite(void)
 {
 	CU_pSuite s = CU_add_suite("property", NULL, NULL);
 	if (!s || !CU_add_test(s, "500 random tables: z3 == exhaustive",
-			       test_random_tables))
+			       test_random_tables) ||
+	    !CU_add_test(s, "200 random tables with F, X, T_io: z3 == "
+			 "exhaustive", test_random_model_tables))
 		return -1;
 	return 0;
 }

@@ -1,0 +1,138 @@
+/* The chunk model (sched/model.h, docs/scheduler.md "The chunk model"). */
+#include "sched/model.h"
+
+#include <math.h>
+
+#include "sched/optimizer.h"
+
+double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f,
+			  int l)
+{
+	int np = p->n_pus;
+	double t = p->fixed_ms ? p->fixed_ms[c] : 0;
+	for (int i = f; i <= l; i++)
+		t += p->time_ms[i * np + c];
+	if (p->xfer_ms)
+		t += p->xfer_ms[btc_model_xfer_index(p->n_stages, np, c, f, l)];
+	return t;
+}
+
+double btc_model_period_ms(const struct btc_sched_problem *p, double tmax_ms)
+{
+	return p->io_ms > tmax_ms ? p->io_ms : tmax_ms;
+}
+
+double btc_model_tmax_ms(const struct btc_sched_problem *p, const struct btc_schedule *s)
+{
+	double tmax = 0;
+	for (int c = 0; c < s->n_chunks; c++) {
+		const struct btc_sched_chunk *ch = &s->chunks[c];
+		double t = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
+		if (isnan(t))
+			return NAN;
+		tmax = fmax(tmax, t);
+	}
+	return tmax;
+}
+
+void btc_model_fill_times(const struct btc_sched_problem *p, struct btc_schedule *s)
+{
+	bool missing = false;
+	s->tmax_ms = 0;
+	s->tmin_ms = INFINITY;
+	for (int c = 0; c < s->n_chunks; c++) {
+		struct btc_sched_chunk *ch = &s->chunks[c];
+		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
+		missing |= isnan(ch->time_ms);
+		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
+		s->tmin_ms = fmin(s->tmin_ms, ch->time_ms);
+	}
+	if (missing)
+		s->tmax_ms = NAN;
+	s->gapness_ms = s->tmax_ms - s->tmin_ms;
+	s->period_ms = btc_model_period_ms(p, s->tmax_ms);
+}
+
+bool btc_model_has_terms(const struct btc_sched_problem *p)
+{
+	return p->fixed_ms || p->xfer_ms || p->io_ms > 0;
+}
+
+void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l,
+			   double *in_bytes, int *n_in, double *out_bytes,
+			   int *n_out)
+{
+	int nb = b->n_buffers, n = b->n_stages;
+	*in_bytes = *out_bytes = 0;
+	*n_in = *n_out = 0;
+	for (int k = 0; k < nb; k++) {
+		bool loaded = b->io_loaded && b->io_loaded[k];
+		/* in: the first access inside the chunk is a read (a write
+		 * first makes the old value dead), and the value lives
+		 * outside: written by an earlier stage or loaded by io. */
+		bool in = false;
+		for (int i = f; i <= l; i++) {
+			if (b->reads[i * nb + k]) {
+				bool before = loaded;
+				for (int j = 0; j < f && !before; j++)
+					before = b->writes[j * nb + k] != 0;
+				/* neither written by a stage nor loaded by
+				 * io: resident (weights), never moves */
+				in = before;
+				break;
+			}
+			if (b->writes[i * nb + k])
+				break;
+		}
+		if (in) {
+			*in_bytes += b->bytes[k];
+			(*n_in)++;
+		}
+		/* out: written in the chunk, and either read after l before
+		 * the next write, or never written again (final value). */
+		bool wrote = false;
+		for (int i = f; i <= l; i++)
+			wrote |= b->writes[i * nb + k] != 0;
+		if (!wrote)
+			continue;
+		bool out = true;
+		for (int j = l + 1; j < n; j++) {
+			if (b->reads[j * nb + k])
+				break; /* read after l: out */
+			if (b->writes[j * nb + k]) {
+				out = false; /* overwritten first: dead */
+				break;
+			}
+		}
+		if (out) {
+			*out_bytes += b->bytes[k];
+			(*n_out)++;
+		}
+	}
+}
+
+double btc_model_transfer_ms(const struct btc_model_buffers *b,
+			     const struct btc_model_link *k, int f, int l)
+{
+	double in, out;
+	int n_in, n_out;
+	btc_model_chunk_bytes(b, f, l, &in, &n_in, &out, &n_out);
+	const double mib = 1024.0 * 1024.0;
+	return n_in * k->in_lat_ms + in / mib * k->in_ms_per_mib +
+	       n_out * k->out_lat_ms + out / mib * k->out_ms_per_mib;
+}
+
+void btc_model_fill_transfers(const struct btc_model_buffers *b,
+			      const struct btc_model_link *links,
+			      const bool *has_link, int np, double *xfer_ms)
+{
+	int n = b->n_stages;
+	for (int c = 0; c < np; c++)
+		for (int f = 0; f < n; f++)
+			for (int l = 0; l < n; l++)
+				xfer_ms[btc_model_xfer_index(n, np, c, f, l)] =
+					l >= f && has_link[c]
+						? btc_model_transfer_ms(
+							  b, &links[c], f, l)
+						: 0;
+}

@@ -1,0 +1,97 @@
+/* The chunk model: what one chunk of a pipeline costs per task, and the
+ * predicted period (docs/scheduler.md, "The chunk model").
+ *
+ *   chunk_ms(c, f..l) = F_c + sum_{i=f..l} t_{i,c} + X_c(f, l)     [ms]
+ *   P = max(T_io, max over chunks chunk_ms)                         [ms]
+ *
+ * t_{i,c}: stage i's compute time alone on PU c; F_c: the fixed cost of a
+ * chunk on PU c per task (handoff, submission, sync); X_c(f, l): the
+ * transfers of a chunk on a PU whose memory is not the host's; T_io: the
+ * io thread's load + check per task. With F = X = T_io = 0 (a table with
+ * no model terms, e.g. the reference layout) this is the paper's model:
+ * chunk time = sum of the stages' profiled times, P = T_max.
+ *
+ * The one chunk-time function of sched/: the solvers (through their
+ * quantised copy in struct btc_sched_prep), the oracle, the planner and the
+ * report all use btc_model_chunk_ms. */
+#ifndef BTC_MODEL_H
+#define BTC_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct btc_sched_problem;
+struct btc_schedule;
+
+/* Time of the chunk (PU c, stages f..l inclusive) in ms: F_c + sum of the
+ * stage times + X_c(f, l), from p->time_ms, p->fixed_ms, p->xfer_ms (the
+ * last two may be NULL: 0). The stages must all have a time on c. */
+double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f,
+			  int l);
+
+/* Predicted period P = max(T_io, tmax_ms), ms. */
+double btc_model_period_ms(const struct btc_sched_problem *p, double tmax_ms);
+
+/* T_max of s in ms: the largest of its chunk times (btc_model_chunk_ms),
+ * recomputed from p (the times stored in s are not read). NAN when a
+ * chunk's time is NAN (a stage without a time on its PU). */
+double btc_model_tmax_ms(const struct btc_sched_problem *p, const struct btc_schedule *s);
+
+/* Fills s's chunk times, tmax_ms, tmin_ms, gapness_ms and period_ms from p
+ * (the ranking keys *_q are left as they are). tmax_ms is NAN when a
+ * chunk's time is. */
+void btc_model_fill_times(const struct btc_sched_problem *p, struct btc_schedule *s);
+
+/* Whether p has any term beyond the paper's model (F, X or T_io). */
+bool btc_model_has_terms(const struct btc_sched_problem *p);
+
+/* Index of X_c(f, l) in a transfer table of n stages and np PUs. */
+static inline size_t btc_model_xfer_index(int n, int np, int c, int f, int l)
+{
+	return ((size_t)f * (size_t)np + (size_t)c) * (size_t)n + (size_t)l;
+}
+
+/* The per-direction cost of moving one buffer between the host and a PU's
+ * memory, as the runtime moves it (CUDA: one cudaMemPrefetchAsync per
+ * buffer; Vulkan and CPU: host memory, nothing moves): latency per buffer
+ * (ms) plus bytes / bandwidth (ms per MiB). */
+struct btc_model_link {
+	double in_lat_ms, in_ms_per_mib;   /* host -> PU */
+	double out_lat_ms, out_ms_per_mib; /* PU -> host */
+};
+
+/* Buffers and their use by the stages, enough to know what a chunk moves. */
+struct btc_model_buffers {
+	int n_stages, n_buffers;
+	const double *bytes;          /* [n_buffers] element size x count */
+	const unsigned char *reads;   /* [n_stages * n_buffers] 0/1 */
+	const unsigned char *writes;  /* [n_stages * n_buffers] 0/1 */
+	const unsigned char *io_loaded; /* [n_buffers] 0/1: io.load fills it
+					 * per task, or NULL (none) */
+};
+
+/* Bytes the chunk f..l moves in and out (docs/scheduler.md):
+ * in:  read by a stage of f..l whose value comes from outside the chunk
+ *      (last written before f, or loaded by the io thread and not yet
+ *      written inside the chunk); buffers that no stage writes and the io
+ *      thread does not load stay resident and never move;
+ * out: written in f..l and read after l (before being written again), or
+ *      finally written in f..l (no later stage writes it: the output check
+ *      may read it).
+ * *n_in / *n_out receive the number of buffers (each costs a latency). */
+void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l,
+			   double *in_bytes, int *n_in, double *out_bytes,
+			   int *n_out);
+
+/* X(f, l) on a link, ms. */
+double btc_model_transfer_ms(const struct btc_model_buffers *b,
+			     const struct btc_model_link *k, int f, int l);
+
+/* Fills xfer_ms[btc_model_xfer_index(n, np, c, f, l)] for every f <= l and
+ * every PU c with links[c] (NULL entries of has_link: 0). xfer_ms has
+ * n * np * n doubles; entries with f > l are set to 0. */
+void btc_model_fill_transfers(const struct btc_model_buffers *b,
+			      const struct btc_model_link *links,
+			      const bool *has_link, int np, double *xfer_ms);
+
+#endif
