@@ -358,8 +358,14 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 			bool dup = false;
 			for (int i = 0; i < n; i++)
 				dup |= list[i].s.n_chunks == 1 && list[i].s.chunks[0].pu == u;
-			if (dup)
+			if (dup) {
+				/* A --chunks schedule that is this PU's baseline serves as
+				 * both: say so rather than merge silently. */
+				btc_note(d, (struct btc_loc){0},
+					 "--chunks schedule %s:0-%d is the %s baseline: built once",
+					 dev->pus[u].name, app->n_stages - 1, dev->pus[u].name);
 				continue;
+			}
 			struct btc_plan_schedule *g = &list[n++];
 			g->s.n_chunks = 1;
 			g->s.chunks[0] = (struct btc_sched_chunk){u, 0, app->n_stages - 1, 0};

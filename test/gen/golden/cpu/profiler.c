@@ -515,6 +515,7 @@ int main(int argc, char **argv)
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
+	const int tty = isatty(2); /* progress on one line only on a terminal */
 	struct options o;
 	if (parse_options(argc, argv, &o))
 		return 2;
@@ -638,14 +639,16 @@ int main(int argc, char **argv)
 				if (!o.quiet) {
 					double el = now_s() - t0;
 					double eta = done ? el / done * (total - done) : 0;
-					fprintf(stderr, "\r[%3d/%d] %-9s stage %d %-14s on %-8s  %5.0f s, ETA %4.0f s   ",
-						done + 1, total, mode_name, s, app_stages[s].name,
-						profiler_pus[p].name, el, eta);
+					/* One line per step when stderr is not a terminal. */
+					fprintf(stderr, "%s[%3d/%d] %-9s stage %d %-14s on %-8s  %5.0f s, ETA %4.0f s%s",
+						tty ? "\r" : "", done + 1, total, mode_name, s,
+						app_stages[s].name, profiler_pus[p].name, el, eta,
+						tty ? "   " : "\n");
 					fflush(stderr);
 				}
 				/* Warm-up, then batches until the CI is tight enough. */
 				long n = o.min_reps;
-				double mean = 0, sd = 0, over_ms = NAN;
+				double mean = 0, sd = 0, half = 0, over_ms = NAN;
 				int rc = rig_run(&rigs[p], (uint64_t)(o.warmup + n), times, &over_ms, &err);
 				while (rc == 0) {
 					double sum = 0, sum2 = 0;
@@ -657,7 +660,7 @@ int main(int argc, char **argv)
 					mean = sum / (double)n;
 					double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
 					sd = var > 0 ? sqrt(var) : 0;
-					double half = t975(n - 1) * sd / sqrt((double)n);
+					half = t975(n - 1) * sd / sqrt((double)n);
 					if (half <= o.precision * mean || n >= o.max_reps)
 						break;
 					n = n * 2 > o.max_reps ? o.max_reps : n * 2;
@@ -675,6 +678,19 @@ int main(int argc, char **argv)
 					goto fail;
 				fprintf(out, "%s,%s,%s,%.6f,%.6f,%ld\n", app_stages[s].name,
 					profiler_pus[p].name, mode_name, mean, sd, n);
+				/* A cell that stopped at the repetition cap without reaching
+				 * the precision target is flagged (a comment the table
+				 * reader skips, and a warning). */
+				if (half > o.precision * mean) {
+					fprintf(out, "# capped: %s,%s,%s: 95%% CI +-%.1f%% after %ld reps (target %.1f%%)\n",
+						app_stages[s].name, profiler_pus[p].name, mode_name,
+						mean > 0 ? 100 * half / mean : 0.0, n, o.precision * 100);
+					if (!o.quiet)
+						fprintf(stderr, "%swarning: %s on %s (%s): 95%% CI +-%.1f%% after %ld reps, above the %.1f%% target\n",
+							tty ? "\n" : "", app_stages[s].name, profiler_pus[p].name,
+							mode_name, mean > 0 ? 100 * half / mean : 0.0, n,
+							o.precision * 100);
+				}
 				fflush(out);
 				if (!isnan(over_ms))
 					overhead[p * APP_N_STAGES + n_over[p]++] = fmax(0, over_ms);
@@ -709,8 +725,8 @@ int main(int argc, char **argv)
 	}
 	free(overhead);
 	if (!o.quiet)
-		fprintf(stderr, "\rprofiled %d stage x PU x mode cells in %.1f s%40s\n", done,
-			now_s() - t0, "");
+		fprintf(stderr, "%sprofiled %d stage x PU x mode cells in %.1f s%s\n", tty ? "\r" : "",
+			done, now_s() - t0, tty ? "                                        " : "");
 	if (out != stdout)
 		fclose(out);
 	free(times);
