@@ -1,5 +1,6 @@
-/* The autotuner: one verified run of a schedule (btc_tune_run_once), and
- * racing over all of them (btc_tune). */
+/* The autotuner: one verified run of a schedule (btc_tune_run_once),
+ * interleaved rounds with racing over all of them (btc_tune), and the head
+ * to head of two (btc_tune_head_to_head); docs/report.md, "Measuring". */
 #include "driver/tune.h"
 
 #include <cjson/cJSON.h>
