@@ -331,7 +331,7 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
 	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
-		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules\n");
+		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode\n");
 	if (cand_csv)
 		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status\n");
 	bool ok = true;
@@ -382,12 +382,14 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 			r.phases_s[0], r.phases_s[3], verified);
 		if (csv) {
 			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
-			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d\n",
+			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s\n",
 				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
 				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
 				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
 				r.phases_s[0], r.phases_s[1], r.phases_s[2], r.phases_s[3],
-				r.phases_s[4], r.verified ? "true" : "false", r.n_failed);
+				r.phases_s[4], r.verified ? "true" : "false", r.n_failed,
+				r.speedup_ci_low, r.speedup_ci_high,
+				r.no_significant_gain ? "true" : "false", r.fit_mode ? r.fit_mode : "");
 		}
 		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];
