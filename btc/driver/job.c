@@ -358,7 +358,10 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		char measured[32], ci[48] = "";
 		if (c->status == BTC_RUN_VERIFIED) {
 			snprintf(measured, sizeof(measured), "%.3f", c->measured_ms);
-			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+			if (!isnan(c->ci_low_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+			else
+				snprintf(ci, sizeof(ci), "[n/a]");
 		} else {
 			snprintf(measured, sizeof(measured), "%s", btc_run_status_name(c->status));
 		}
@@ -369,12 +372,15 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	printf("(measured: median ms/task of the runs of %d tasks after %d warm-up, tuning and "
 	       "head to head; the same figure in the report and btc report)\n",
 	       j->tune.tasks, j->tune.warmup);
-	if (r->chosen >= 0)
-		printf("chosen: %s, %.3f ms/task [%.3f, %.3f] (%.1f tasks/s), predicted %.3f ms\n",
-		       r->candidates[r->chosen].label, r->measured_ms,
-		       r->candidates[r->chosen].ci_low_ms, r->candidates[r->chosen].ci_high_ms,
-		       1000.0 / r->measured_ms, isnan(r->predicted_ms) ? 0.0 : r->predicted_ms);
-	else
+	if (r->chosen >= 0) {
+		const struct btc_report_candidate *c = &r->candidates[r->chosen];
+		char ci[64] = "[n/a]";
+		if (!isnan(c->ci_low_ms))
+			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+		printf("chosen: %s, %.3f ms/task %s over %d runs (%.1f tasks/s), predicted %.3f ms\n",
+		       c->label, r->measured_ms, ci, c->runs, 1000.0 / r->measured_ms,
+		       isnan(r->predicted_ms) ? 0.0 : r->predicted_ms);
+	} else
 		printf("chosen: none (no schedule verified)\n");
 	if (r->best_baseline >= 0 && !isnan(r->speedup)) {
 		printf("best baseline: %s, %.3f ms/task: speedup %.2fx", r->candidates[r->best_baseline].pu,

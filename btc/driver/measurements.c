@@ -138,7 +138,10 @@ static void print_table(const struct btc_report *r, FILE *f)
 		char meas[32] = "not_run", ci[48] = "";
 		if (c->status == BTC_RUN_VERIFIED) {
 			snprintf(meas, sizeof(meas), "%.3f", c->measured_ms);
-			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+			if (!isnan(c->ci_low_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+			else
+				snprintf(ci, sizeof(ci), "[n/a]");
 		} else {
 			snprintf(meas, sizeof(meas), "%s", btc_run_status_name(c->status));
 		}

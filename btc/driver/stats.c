@@ -67,8 +67,10 @@ bool btc_stats_median_ci(const double *x, int n, double conf, double *median,
 		exact = j >= 1;
 		if (!exact)
 			j = 1;
-		*lo = s[j - 1];
-		*hi = s[m - j];
+		if (m >= 2) { /* one value has no spread */
+			*lo = s[j - 1];
+			*hi = s[m - j];
+		}
 	}
 	free(s);
 	return exact;

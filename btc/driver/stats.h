@@ -21,8 +21,8 @@ double btc_stats_median(const double *x, int n);
  * Nonparametric Statistics", 3.2; Hahn & Meeker table A.15). NAN values
  * are skipped. Returns true when the interval has that coverage; with too
  * few values (n < 6 at 95 %) the interval is [min, max], whose coverage is
- * 1 - 2^(1-n) (75 % at n = 3), and returns false. *lo, *hi, *median are
- * NAN when no value is left. */
+ * 1 - 2^(1-n) (75 % at n = 3), and returns false. *median is NAN when
+ * no value is left, *lo and *hi when fewer than 2 are. */
 bool btc_stats_median_ci(const double *x, int n, double conf, double *median,
 			 double *lo, double *hi);
 

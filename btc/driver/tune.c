@@ -227,14 +227,15 @@ static bool tune_run(const char *program, const struct btc_plan_schedule *scheds
 {
 	struct btc_tune_run run = {
 		.program = program, .index = i, .sched = &scheds[i],
-		.warmup = opt->warmup, .tasks = opt->tasks, .input = opt->input,
+		.warmup = e->warmup > 0 ? e->warmup : opt->warmup,
+		.tasks = e->tasks > 0 ? e->tasks : opt->tasks, .input = opt->input,
 		.report = report, .quiet = true, .phase = phase,
 	};
 	char *error;
 	if (btc_tune_run_once(&run, opt, ms, &error)) {
 		e->status = BTC_RUN_VERIFIED;
-		e->tasks = opt->tasks;
-		e->warmup = opt->warmup;
+		e->tasks = run.tasks;
+		e->warmup = run.warmup;
 		btc_tune_entry_add(e, *ms);
 		return true;
 	}
@@ -276,6 +277,42 @@ static void race(struct btc_tune_entry *entries, int n, bool verbose)
 		fprintf(stderr, "\n");
 }
 
+/* Run lengths: a schedule slower than the median schedule gets
+ * proportionally fewer tasks (at least 2, and 1 warm-up) so that each of
+ * its runs takes about as long as a typical run: one very slow schedule
+ * (a baseline on a software GPU) would otherwise spend the budget. Before
+ * round 1 by the predicted T_max, after it by the measured median. */
+static void scale_run_lengths(struct btc_tune_entry *entries, int n,
+			      const struct btc_tune_options *opt, bool predicted)
+{
+	double *m = btc_xcalloc((size_t)n + 1, sizeof(double));
+	for (int i = 0; i < n; i++)
+		m[i] = predicted ? (entries[i].predicted_ms > 0 ? entries[i].predicted_ms : NAN)
+				 : entries[i].status == BTC_RUN_VERIFIED ? entries[i].median_ms : NAN;
+	double ref = btc_stats_median(m, n);
+	bool printed = false;
+	for (int i = 0; i < n && !isnan(ref); i++) {
+		struct btc_tune_entry *e = &entries[i];
+		if (isnan(m[i]) || (predicted && !(m[i] > ref)))
+			continue;
+		double f = m[i] > ref ? ref / m[i] : 1; /* a short run that measured fast: full */
+		int tasks = (int)fmax(2, round(opt->tasks * f));
+		int warmup = (int)fmax(1, round(opt->warmup * f));
+		if (tasks == e->tasks && warmup == e->warmup)
+			continue;
+		e->tasks = tasks;
+		e->warmup = warmup;
+		if (opt->verbose)
+			fprintf(stderr, "%s %d: %d+%d", printed ? "," : predicted ?
+				"tune: shorter runs for the slowest by prediction:" :
+				"tune: shorter runs for the slowest:", i, warmup, tasks);
+		printed = true;
+	}
+	free(m);
+	if (printed && opt->verbose)
+		fprintf(stderr, " tasks\n");
+}
+
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
 	      int *winner, struct btc_tune_summary *sum, struct btc_diag *d)
@@ -293,6 +330,7 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 		fprintf(stderr, "tune: seed %u (--seed %u repeats these orders), %d+%d tasks per run, "
 			"budget %.0f s, at most %d rounds\n", sum->seed, sum->seed, opt->warmup,
 			opt->tasks, opt->budget_s, opt->max_rounds);
+	scale_run_lengths(entries, n, opt, true);
 	char *report = btc_xasprintf("%s/tune-run.json", opt->work_dir);
 	int *order = btc_xcalloc((size_t)n + 1, sizeof(int));
 	bool interrupted = false;
@@ -328,6 +366,8 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 		sum->rounds = r;
 		if (interrupted)
 			break;
+		if (r == 1)
+			scale_run_lengths(entries, n, opt, false);
 		if (opt->race && r >= opt->min_rounds)
 			race(entries, n, opt->verbose);
 		int left = 0, done = 0;
@@ -359,9 +399,12 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			const struct btc_tune_entry *e = &entries[i];
 			if (e->status != BTC_RUN_VERIFIED)
 				continue;
-			fprintf(stderr, "tune:   %2d %-9s predicted %9.3f ms  measured %9.3f ms [%.3f, %.3f] "
+			char ci[64] = "[n/a]";
+			if (!isnan(e->ci_lo_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->ci_lo_ms, e->ci_hi_ms);
+			fprintf(stderr, "tune:   %2d %-9s predicted %9.3f ms  measured %9.3f ms %s "
 				"%2d runs%s%s\n", i, e->baseline ? "baseline" : "candidate",
-				e->predicted_ms, e->median_ms, e->ci_lo_ms, e->ci_hi_ms, e->n_runs,
+				e->predicted_ms, e->median_ms, ci, e->n_runs,
 				e->finalist ? "  finalist" : "", i == *winner ? "  <- winner" : "");
 		}
 	}

@@ -24,6 +24,9 @@ static void test_median_ci(void)
 	double x[20], m, lo, hi;
 	for (int i = 0; i < 20; i++)
 		x[i] = 20 - i; /* 20 .. 1, unsorted on purpose */
+	CU_ASSERT_FALSE(btc_stats_median_ci(x + 19, 1, 0.95, &m, &lo, &hi));
+	CU_ASSERT_DOUBLE_EQUAL(m, 1, 0);
+	CU_ASSERT(isnan(lo) && isnan(hi));
 	CU_ASSERT_FALSE(btc_stats_median_ci(x + 15, 5, 0.95, &m, &lo, &hi));
 	CU_ASSERT_DOUBLE_EQUAL(lo, 1, 0);
 	CU_ASSERT_DOUBLE_EQUAL(hi, 5, 0);
