@@ -277,9 +277,9 @@ static void race(struct btc_tune_entry *entries, int n, bool verbose)
 		fprintf(stderr, "\n");
 }
 
-/* Run lengths: a schedule slower than the median schedule gets
- * proportionally fewer tasks (at least 2, and 1 warm-up) so that each of
- * its runs takes about as long as a typical run: one very slow schedule
+/* Run lengths: a schedule more than twice as slow as the median schedule
+ * gets proportionally fewer tasks (at least 2, and 1 warm-up) so that each
+ * of its runs takes at most about twice as long as a typical run: one very slow schedule
  * (a baseline on a software GPU) would otherwise spend the budget. Before
  * round 1 by the predicted T_max, after it by the measured median. */
 static void scale_run_lengths(struct btc_tune_entry *entries, int n,
@@ -293,9 +293,10 @@ static void scale_run_lengths(struct btc_tune_entry *entries, int n,
 	bool printed = false;
 	for (int i = 0; i < n && !isnan(ref); i++) {
 		struct btc_tune_entry *e = &entries[i];
-		if (isnan(m[i]) || (predicted && !(m[i] > ref)))
+		if (isnan(m[i]) || (predicted && !(m[i] > 2 * ref)))
 			continue;
-		double f = m[i] > ref ? ref / m[i] : 1; /* a short run that measured fast: full */
+		/* At most twice a typical run; a short run that measured fast: full. */
+		double f = m[i] > 2 * ref ? 2 * ref / m[i] : 1;
 		int tasks = (int)fmax(2, round(opt->tasks * f));
 		int warmup = (int)fmax(1, round(opt->warmup * f));
 		if (tasks == e->tasks && warmup == e->warmup)
