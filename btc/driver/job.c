@@ -369,7 +369,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		       c->baseline ? "baseline" : "candidate", c->label, j->entries[i].predicted_ms,
 		       measured, ci, c->runs, c->rounds, i == r->chosen ? "  <- chosen" : "");
 	}
-	printf("(measured: median ms/task of the runs of %d tasks after %d warm-up, tuning and "
+	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
 	       "head to head; the same figure in the report and btc report)\n",
 	       j->tune.tasks, j->tune.warmup);
 	if (r->chosen >= 0) {
