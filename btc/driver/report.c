@@ -295,6 +295,16 @@ static const char *fmt_ms(char *buf, size_t n, double v, const char *none)
 	return buf;
 }
 
+/* "12.3" (a fraction as %), or n/a. */
+static const char *fmt_pct(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.1f", 100 * v);
+	return buf;
+}
+
 /* The fit table: one row per report and model, markdown into fit_md
  * (a buffer printed after the main table) and CSV. */
 static void fit_rows(const char *path, const struct btc_report *r, struct btc_out *fit_md,
@@ -309,8 +319,8 @@ static void fit_rows(const char *path, const struct btc_report *r, struct btc_ou
 			 r->device ? r->device : "", m->name ? m->name : "", picked ? " *" : "", m->n,
 			 fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
 			 fmt_ms(b2, sizeof(b2), m->spearman_rho, "n/a"),
-			 fmt_ms(b3, sizeof(b3), 100 * m->median_abs_rel_err, "n/a"),
-			 fmt_ms(b4, sizeof(b4), 100 * m->max_abs_rel_err, "n/a"), best);
+			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
+			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best);
 		if (fit_csv)
 			fprintf(fit_csv, "%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s\n", path,
 				r->app ? r->app : "", r->gpu ? r->gpu : "", r->device ? r->device : "",
