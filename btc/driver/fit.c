@@ -84,6 +84,12 @@ static void add_model(struct btc_report *r, const char *name, enum btc_mode m, b
 		      const double *pred, const double *meas, int n)
 {
 	struct btc_calib_metrics x;
+	double *cm = btc_xcalloc((size_t)n + 1, sizeof(double));
+	for (int k = 0; k < n; k++)
+		cm[k] = r->candidates[k].baseline ? NAN : meas[k];
+	btc_calib_metrics(pred, cm, n, &x);
+	free(cm);
+	double rc = x.pearson_r, sc = x.spearman_rho;
 	btc_calib_metrics(pred, meas, n, &x);
 	struct btc_report_fit_model *o = &r->fit_models[r->n_fit_models++];
 	o->name = btc_xstrdup(name);
@@ -95,6 +101,8 @@ static void add_model(struct btc_report *r, const char *name, enum btc_mode m, b
 	o->median_abs_rel_err = x.median_abs_rel_err;
 	o->max_abs_rel_err = x.max_abs_rel_err;
 	o->best_within_5pct = x.n ? x.best_within_5pct : -1;
+	o->pearson_r_candidates = rc;
+	o->spearman_rho_candidates = sc;
 }
 
 /* a better than b: higher Spearman rho, ties by Pearson r; NAN loses. */
@@ -187,17 +195,19 @@ void btc_fit_print(const struct btc_report *r, FILE *f)
 		return;
 	}
 	fprintf(f, "fit: predicted vs measured median over the verified schedules\n");
-	fprintf(f, "fit:   %-32s %3s %9s %9s %9s %9s %s\n", "model", "n", "Pearson", "Spearman",
-		"med|err|", "max|err|", "best within 5%");
+	fprintf(f, "fit:   %-32s %3s %9s %9s %9s %9s %14s %s\n", "model", "n", "Pearson", "Spearman",
+		"med|err|", "max|err|", "best within 5%", "(candidates: Pearson Spearman)");
 	for (int i = 0; i < r->n_fit_models; i++) {
 		const struct btc_report_fit_model *m = &r->fit_models[i];
-		char a[16], b[16], c[16], d[16];
+		char a[16], b[16], c[16], d[16], e[16], g[16];
 		fmt(a, sizeof(a), "%.3f", m->pearson_r);
 		fmt(b, sizeof(b), "%.3f", m->spearman_rho);
 		fmt(c, sizeof(c), "%.1f%%", 100 * m->median_abs_rel_err);
 		fmt(d, sizeof(d), "%.1f%%", 100 * m->max_abs_rel_err);
-		fprintf(f, "fit:   %-32s %3d %9s %9s %9s %9s %s\n", m->name, m->n, a, b, c, d,
-			m->best_within_5pct < 0 ? "n/a" : m->best_within_5pct ? "yes" : "no");
+		fmt(e, sizeof(e), "%.3f", m->pearson_r_candidates);
+		fmt(g, sizeof(g), "%.3f", m->spearman_rho_candidates);
+		fprintf(f, "fit:   %-32s %3d %9s %9s %9s %9s %14s %9s %9s\n", m->name, m->n, a, b, c,
+			d, m->best_within_5pct < 0 ? "n/a" : m->best_within_5pct ? "yes" : "no", e, g);
 	}
 	if (r->fit_mode)
 		fprintf(f, "fit: table mode by fit (cross-validated Spearman, then Pearson): %s\n",

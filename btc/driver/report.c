@@ -315,19 +315,23 @@ static void fit_rows(const char *path, const struct btc_report *r, struct btc_ou
 		char b1[32], b2[32], b3[32], b4[32];
 		const char *best = m->best_within_5pct < 0 ? "n/a" : m->best_within_5pct ? "yes" : "no";
 		bool picked = m->calibrated && r->fit_mode && m->mode && !strcmp(m->mode, r->fit_mode);
-		btc_outl(fit_md, "| %s | %s | %s%s | %d | %s | %s | %s | %s | %s |", r->app ? r->app : "",
+		char b5[32], b6[32];
+		btc_outl(fit_md, "| %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |", r->app ? r->app : "",
 			 r->device ? r->device : "", m->name ? m->name : "", picked ? " *" : "", m->n,
 			 fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
 			 fmt_ms(b2, sizeof(b2), m->spearman_rho, "n/a"),
 			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
-			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best);
+			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best,
+			 fmt_ms(b5, sizeof(b5), m->pearson_r_candidates, "n/a"),
+			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"));
 		if (fit_csv)
-			fprintf(fit_csv, "%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s\n", path,
+			fprintf(fit_csv, "%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f\n", path,
 				r->app ? r->app : "", r->gpu ? r->gpu : "", r->device ? r->device : "",
 				m->name ? m->name : "", m->mode ? m->mode : "",
 				m->calibrated ? (picked ? "picked" : "true") : "false", m->n, m->pearson_r,
 				m->spearman_rho, m->median_abs_rel_err, m->max_abs_rel_err,
-				m->best_within_5pct < 0 ? "" : m->best_within_5pct ? "true" : "false");
+				m->best_within_5pct < 0 ? "" : m->best_within_5pct ? "true" : "false",
+				m->pearson_r_candidates, m->spearman_rho_candidates);
 	}
 }
 
@@ -337,7 +341,7 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 	struct btc_out fit_md;
 	btc_out_init(&fit_md);
 	if (fit_csv)
-		fprintf(fit_csv, "report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct\n");
+		fprintf(fit_csv, "report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates\n");
 	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
 	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
@@ -416,8 +420,8 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 		btc_report_free(&r);
 	}
 	if (fit_md.len) {
-		fprintf(md, "\n| app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% |\n");
-		fprintf(md, "|---|---|---|---|---|---|---|---|---|\n");
+		fprintf(md, "\n| app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
+		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|\n");
 		fputs(fit_md.buf, md);
 	}
 	btc_out_free(&fit_md);

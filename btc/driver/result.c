@@ -145,6 +145,8 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(o, "n", m->n);
 		add_num(o, "pearson_r", m->pearson_r);
 		add_num(o, "spearman_rho", m->spearman_rho);
+		add_num(o, "pearson_r_candidates", m->pearson_r_candidates);
+		add_num(o, "spearman_rho_candidates", m->spearman_rho_candidates);
 		add_num(o, "median_abs_rel_err", m->median_abs_rel_err);
 		add_num(o, "max_abs_rel_err", m->max_abs_rel_err);
 		if (m->best_within_5pct < 0)
@@ -388,6 +390,8 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 		m->n = (int)fmax(0, num(c, "n"));
 		m->pearson_r = num(c, "pearson_r");
 		m->spearman_rho = num(c, "spearman_rho");
+		m->pearson_r_candidates = num(c, "pearson_r_candidates");
+		m->spearman_rho_candidates = num(c, "spearman_rho_candidates");
 		m->median_abs_rel_err = num(c, "median_abs_rel_err");
 		m->max_abs_rel_err = num(c, "max_abs_rel_err");
 		const cJSON *b = get(c, "best_within_5pct");

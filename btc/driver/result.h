@@ -56,6 +56,8 @@ struct btc_report_fit_model {
 	double pearson_r, spearman_rho;
 	double median_abs_rel_err, max_abs_rel_err; /* of measured / predicted - 1 */
 	int best_within_5pct;         /* 1, 0; -1 unknown */
+	double pearson_r_candidates, spearman_rho_candidates; /* the same over the
+					 candidates alone: a slow baseline dominates r */
 };
 
 /* One PU's calibrated terms (fit.pus), for the fit mode. */

@@ -160,7 +160,7 @@ static void test_schema3(void)
 	r.fit_models = btc_xcalloc(1, sizeof(*r.fit_models));
 	r.fit_models[0] = (struct btc_report_fit_model){btc_xstrdup("calibrated interference (LOO)"),
 							 btc_xstrdup("interference"), true, 2, 0.9,
-							 1.0, 0.05, 0.1, 1};
+							 1.0, 0.05, 0.1, 1, 0.8, 0.9};
 	r.n_pu_fits = 1;
 	r.pu_fits = btc_xcalloc(1, sizeof(*r.pu_fits));
 	r.pu_fits[0] = (struct btc_report_pu_fit){btc_xstrdup("cpu"), 0.25, 1.5, 2};
