@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "driver/job.h"
+#include "driver/measurements.h"
 #include "front/table.h"
 #include "util/proc.h"
 
@@ -57,13 +58,22 @@ int btc_cmd_tune(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
+	if (o->measurements.n && !o->table) {
+		fprintf(stderr, "btc: --measurements needs --table (the table the device's build "
+				"was planned on)\n");
+		return 2;
+	}
 	struct btc_app *app = btc_cli_load_app(o, &d);
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
 	int status = 1;
 	if (app && dev) {
 		struct btc_job_options jo;
 		btc_cli_job_options(o, &jo);
-		status = btc_job_main(app, dev, &jo, &d);
+		if (o->measurements.n)
+			status = btc_job_calibrate(app, dev, &jo, o->measurements.v, o->measurements.n,
+						   &d);
+		else
+			status = btc_job_main(app, dev, &jo, &d);
 		if (!status && d.errors)
 			status = 1;
 	}

@@ -22,7 +22,19 @@ int btc_cmd_report(const struct btc_cli_options *o)
 			fclose(csv);
 		return 1;
 	}
-	btc_report_tables((char *const *)o->positional, o->n_positional, stdout, csv, cand, &d);
+	FILE *fit = o->fit_csv ? fopen(o->fit_csv, "w") : NULL;
+	if (o->fit_csv && !fit) {
+		fprintf(stderr, "btc: cannot write %s: %s\n", o->fit_csv, strerror(errno));
+		if (csv)
+			fclose(csv);
+		if (cand)
+			fclose(cand);
+		return 1;
+	}
+	btc_report_tables((char *const *)o->positional, o->n_positional, stdout, csv, cand, fit,
+			  &d);
+	if (fit && fclose(fit))
+		btc_error(&d, (struct btc_loc){o->fit_csv, 0, 0}, "cannot write: %s", strerror(errno));
 	if (csv && fclose(csv))
 		btc_error(&d, (struct btc_loc){o->csv, 0, 0}, "cannot write: %s", strerror(errno));
 	if (cand && fclose(cand))

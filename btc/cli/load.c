@@ -49,6 +49,8 @@ void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options
 	if (o->tune_tasks)
 		jo->tune.tasks = o->tune_tasks;
 	if (o->no_race)
-		jo->tune.rounds = 1; /* every schedule measured alike */
+		jo->tune.race = false; /* every schedule measured in every round */
+	if (o->tune_budget_s)
+		jo->tune.budget_s = o->tune_budget_s;
 	jo->tune.seed = o->seed;
 }

@@ -140,17 +140,26 @@ static const struct row rows[] = {
 	INT(MAX_REPS, "max-reps", max_reps, C(PROFILE) | C(TUNE), "N",
 	    "profiler repetition cap (default 30)", 2, 1000000),
 	INT(TUNE_TASKS, "tune-tasks", tune_tasks, C(TUNE), "N",
-	    "tuning: measured tasks in the first round (default 12)", 2, 1000000),
+	    "tuning: measured tasks per run (default 24)", 2, 1000000),
+	INT(TUNE_BUDGET, "tune-budget", tune_budget_s, C(TUNE), "SECONDS",
+	    "tuning, then the head to head: each starts no\nround after SECONDS (default 60)", 1,
+	    86400),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
-	     "tuning: measure every schedule once, none eliminated"),
+	     "tuning: no schedule eliminated (every one runs\nevery round)"),
 	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE), "go on past a failed schedule or check"),
-	ROW(SEED, "seed", 0, UINT, seed, C(TUNE), "N", "tuning: random seed (default 0)", 0,
-	    UINT32_MAX, NULL),
+	ROW(SEED, "seed", 0, UINT, seed, C(TUNE), "N",
+	    "tuning: seed of the run orders (default 0: from\nthe clock; printed)", 0, UINT32_MAX,
+	    NULL),
+	LIST(MEASUREMENTS, "measurements", measurements, C(TUNE), "FILE",
+	     "calibrate on measurements copied from the device\n(run reports JSON or CSV "
+	     "schedule_index,measured_ms);\nruns nothing (repeatable)", BTC_CLI_MAX_LIST),
 	STRING(CACHE, "cache", 0, cache, C(PROFILE) | C(TUNE), "DIR",
 	       "profiling tables cache (default build/btc/cache)"),
 	STRING(CSV, "csv", 0, csv, C(REPORT), "FILE", "also write one line per report as CSV"),
 	STRING(CANDIDATES, "candidates", 0, candidates, C(REPORT), "FILE",
 	       "write every schedule of every report as CSV"),
+	STRING(FIT_CSV, "fit-csv", 0, fit_csv, C(REPORT), "FILE",
+	       "write the fit of every model of every report as CSV"),
 };
 #define N_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
 
@@ -164,6 +173,8 @@ static const struct {
 	{BTC_OPT_TABLE, BTC_OPT_REPROFILE, "a given table is not profiled"},
 	{BTC_OPT_CHUNKS, BTC_OPT_TOP, "--chunks schedules are not ranked"},
 	{BTC_OPT_CHUNKS, BTC_OPT_OBJECTIVE, "--chunks schedules are not ranked"},
+	{BTC_OPT_MEASUREMENTS, BTC_OPT_RUN, "--measurements runs nothing"},
+	{BTC_OPT_MEASUREMENTS, BTC_OPT_REPROFILE, "--measurements runs nothing"},
 };
 
 const char *btc_cli_opt_spelling(enum btc_cli_opt id)

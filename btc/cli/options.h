@@ -40,7 +40,8 @@ enum btc_cli_opt {
 	BTC_OPT_RUN, BTC_OPT_REPORT, BTC_OPT_TASKS, BTC_OPT_INPUT,
 	BTC_OPT_REPROFILE, BTC_OPT_MAX_REPS, BTC_OPT_TUNE_TASKS,
 	BTC_OPT_NO_RACE, BTC_OPT_KEEP_GOING, BTC_OPT_SEED, BTC_OPT_CACHE,
-	BTC_OPT_CSV, BTC_OPT_CANDIDATES, BTC_OPT_PAPER_MODEL,
+	BTC_OPT_CSV, BTC_OPT_CANDIDATES, BTC_OPT_PAPER_MODEL, BTC_OPT_TUNE_BUDGET,
+	BTC_OPT_MEASUREMENTS, BTC_OPT_FIT_CSV,
 	BTC_CLI_N_OPTS
 };
 
@@ -98,8 +99,10 @@ struct btc_cli_options {
 	bool no_race, keep_going;
 	unsigned seed;
 	const char *cache;
+	int tune_budget_s;
+	struct btc_cli_list measurements;
 	/* btc report */
-	const char *csv, *candidates;
+	const char *csv, *candidates, *fit_csv;
 
 	uint64_t given;             /* bit BTC_OPT_*: on the command line */
 };

@@ -16,6 +16,7 @@
 #include "driver/diagnose.h"
 #include "driver/project.h"
 #include "driver/files.h"
+#include "driver/fit.h"
 #include "driver/report.h"
 #include "driver/result.h"
 #include "gen/gen.h"
@@ -74,8 +75,11 @@ struct job {
 	char *prov;
 	struct btc_tune_entry *entries;   /* [n], once tuning began */
 	bool tuned;                       /* tuning ran to its end */
+	struct btc_tune_summary tsum;
 	int chosen, best_base;            /* schedule indices, -1: none */
-	double chosen_ms, base_ms;        /* head to head (or final run), NAN: none */
+	struct btc_tune_h2h h2h;          /* valid when h2h_ran */
+	bool h2h_ran;
+	double final_ms;                  /* the final traced run (trace only), NAN: none */
 	bool final_verified;              /* the chosen one's final run verified */
 	double phases[N_PHASES], t0;
 };
@@ -116,30 +120,6 @@ static bool run_checked(struct job *j, int i, const char *phase, const char *tra
 	if (!btc_interrupted())
 		schedule_failed(j, i, error);
 	return false;
-}
-
-/* The fastest verified schedule of the latest round (btc_tune's rule). */
-static int pick_chosen(const struct job *j)
-{
-	int w = -1;
-	for (int i = 0; i < j->n; i++) {
-		const struct btc_tune_entry *e = &j->entries[i];
-		if (e->status == BTC_RUN_VERIFIED &&
-		    (w < 0 || e->rounds > j->entries[w].rounds ||
-		     (e->rounds == j->entries[w].rounds && e->measured_ms < j->entries[w].measured_ms)))
-			w = i;
-	}
-	return w;
-}
-
-static int pick_best_baseline(const struct job *j)
-{
-	int b = -1;
-	for (int i = 0; i < j->n; i++)
-		if (j->scheds[i].baseline && j->entries[i].status == BTC_RUN_VERIFIED &&
-		    (b < 0 || j->entries[i].measured_ms < j->entries[b].measured_ms))
-			b = i;
-	return b;
 }
 
 /* ---- phases ---- */
@@ -199,7 +179,8 @@ static bool phase_tune(struct job *j)
 	double t = now_s();
 	j->entries = btc_xcalloc((size_t)j->n, sizeof(*j->entries));
 	int winner;
-	bool any = btc_tune(j->prog, j->scheds, j->n, &j->tune, j->entries, &winner, j->d);
+	j->tune.seed = btc_tune_seed(&j->tune);
+	bool any = btc_tune(j->prog, j->scheds, j->n, &j->tune, j->entries, &winner, &j->tsum, j->d);
 	j->phases[PH_TUNE] = now_s() - t;
 	if (btc_interrupted())
 		return false;
@@ -213,63 +194,71 @@ static bool phase_tune(struct job *j)
 	return any && (!failed || j->opt->keep_going);
 }
 
-/* 5. Head to head on real input, verified: the tuning winner against the
- * best baseline, alternating (W B W B) so that drift hits both alike; the
- * faster by its best run is chosen, so the chosen schedule is never slower
- * than the best baseline as measured here. */
+/* 5. Head to head, verified: the tuning winner against the best baseline,
+ * in rounds of one run each in a shuffled order, until the interval of the
+ * median per-round time ratio (winner / baseline) is decided or the budget
+ * is out. The baseline is replaced only when that interval lies below 1;
+ * otherwise it is kept: "no significant gain". */
 static bool phase_head_to_head(struct job *j)
 {
 	for (;;) {
-		j->chosen = pick_chosen(j);
-		j->best_base = pick_best_baseline(j);
-		j->chosen_ms = j->base_ms = NAN;
+		j->chosen = btc_tune_pick(j->entries, j->n, false);
+		j->h2h_ran = false;
 		if (j->chosen < 0)
 			return false;
+		j->best_base = j->entries[j->chosen].baseline ? j->chosen
+							       : btc_tune_pick(j->entries, j->n, true);
 		if (j->best_base < 0 || j->best_base == j->chosen)
 			return true;
-		double w = INFINITY, b = INFINITY, ms;
-		bool ok = true;
-		for (int k = 0; k < 2 && ok; k++) {
-			ok = run_checked(j, j->chosen, "head to head", NULL, true, &ms);
-			w = fmin(w, ok ? ms : INFINITY);
-			ok = ok && run_checked(j, j->best_base, "head to head", NULL, true, &ms);
-			b = fmin(b, ok ? ms : INFINITY);
-		}
-		if (btc_interrupted() || (!ok && !j->opt->keep_going))
+		struct btc_rng rng;
+		btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x6832680000000000));
+		free(j->h2h.ratios);
+		j->h2h.ratios = NULL;
+		int failed;
+		bool ok = btc_tune_head_to_head(j->prog, j->scheds, &j->tune, j->entries, j->chosen,
+						j->best_base, &rng, &j->h2h, &failed);
+		if (!ok && (btc_interrupted() || failed < 0))
 			return false;
-		if (!ok)
+		if (!ok) {
+			schedule_failed(j, failed, NULL);
+			if (!j->opt->keep_going)
+				return false;
 			continue; /* --keep-going: the next pair */
-		printf("head to head (best of 2 runs of %d tasks): %s %.3f ms, baseline %s %.3f ms\n",
-		       j->opt->final_tasks, j->scheds[j->chosen].baseline ? "baseline" : "candidate",
-		       w, pu_of(j, j->best_base), b);
-		j->chosen_ms = w;
-		j->base_ms = b;
-		if (b < w) {
-			j->chosen = j->best_base;
-			j->chosen_ms = b;
 		}
+		j->h2h_ran = true;
+		const struct btc_tune_h2h *h = &j->h2h;
+		char *label = btc_plan_schedule_label(&j->scheds[j->chosen].s, j->dev);
+		printf("head to head: schedule %d (%s) / baseline %s time ratio %.3f [%.3f, %.3f] "
+		       "over %d rounds (%s): %s\n",
+		       j->chosen, label, pu_of(j, j->best_base), h->ratio_median, h->ratio_lo,
+		       h->ratio_hi, h->rounds, h->stop,
+		       h->gain ? "significant gain, keeping the candidate"
+			       : "no significant gain, keeping the baseline");
+		free(label);
+		if (!h->gain)
+			j->chosen = j->best_base;
 		return true;
 	}
 }
 
-/* 6. The chosen schedule once more, traced. Returns 1 when it verified, 0
- * when the job stops, -1 when --keep-going must choose again. */
+/* 6. The chosen schedule once more, traced: its figure is for the trace
+ * only, in no comparison. Returns 1 when it verified, 0 when the job
+ * stops, -1 when --keep-going must choose again. */
 static int phase_final_run(struct job *j)
 {
 	double ms;
 	if (!run_checked(j, j->chosen, "final run", j->trace, false, &ms))
 		return btc_interrupted() || !j->opt->keep_going ? 0 : -1;
-	if (isnan(j->chosen_ms)) { /* no head to head: this run is the measurement */
-		j->chosen_ms = ms;
-		if (j->best_base == j->chosen)
-			j->base_ms = ms;
-	}
+	j->final_ms = ms;
+	printf("final run (for the trace only): %d measured tasks after %d warm-up tasks, "
+	       "%.3f ms/task\n", j->opt->final_tasks, j->tune.warmup, ms);
 	j->final_verified = true;
 	return 1;
 }
 
 /* The report struct from what the job found: verified and the speedup
- * computed from the runs, null reasons where a value is absent. */
+ * computed from the runs, null reasons where a value is absent. Every
+ * schedule has one figure, the median of its verified runs. */
 static void fill_report(const struct job *j, struct btc_report *r)
 {
 	const struct btc_device *dev = j->dev;
@@ -279,31 +268,13 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	r->mode = btc_xstrdup(btc_mode_name(j->opt->plan.mode));
 	r->objective = btc_xstrdup(btc_sched_objective_name(j->opt->plan.sched.objective));
 	r->gpu = btc_xstrdup(j->opt->plan.gpu ? j->opt->plan.gpu : "auto");
-	r->racing = j->tune.rounds > 1;
+	r->racing = j->tune.race;
 	memcpy(r->phases_s, j->phases, sizeof(r->phases_s));
-	r->n_candidates = j->n;
-	r->candidates = btc_xcalloc((size_t)j->n, sizeof(*r->candidates));
+	btc_fit_candidates(j->app, dev, j->table, j->scheds, j->entries, j->n, r);
 	int n_base = 0;
 	for (int i = 0; i < j->n; i++) {
-		const struct btc_tune_entry *e = &j->entries[i];
-		struct btc_report_candidate *c = &r->candidates[i];
-		c->index = i;
-		c->baseline = j->scheds[i].baseline;
-		c->label = btc_plan_schedule_label(&j->scheds[i].s, dev);
-		c->pu = c->baseline ? btc_xstrdup(pu_of(j, i)) : NULL;
-		for (int m = 0; m < BTC_N_MODES; m++) {
-			c->predicted_ms[m] = btc_plan_period_ms(j->app, j->dev, j->table, (enum btc_mode)m,
-								true, &j->scheds[i].s);
-			c->paper_ms[m] = btc_plan_period_ms(j->app, j->dev, j->table, (enum btc_mode)m,
-							    false, &j->scheds[i].s);
-		}
-		c->status = e->status;
-		c->measured_ms = e->status == BTC_RUN_VERIFIED ? e->measured_ms : NAN;
-		c->tasks = e->tasks;
-		c->rounds = e->rounds;
-		c->error = e->error ? btc_xstrdup(e->error) : NULL;
-		r->n_failed += e->status == BTC_RUN_FAILED;
-		n_base += c->baseline;
+		r->n_failed += r->candidates[i].status == BTC_RUN_FAILED;
+		n_base += r->candidates[i].baseline;
 	}
 	/* Pearson r of predicted vs measured, over the verified schedules. */
 	double *px = btc_xcalloc((size_t)j->n + 1, sizeof(double));
@@ -321,7 +292,12 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	free(px);
 	free(py);
 	r->pearson_r_used = r->pearson_r[j->opt->plan.mode];
+	btc_fit_report(j->app, dev, j->table, j->scheds, j->n, r);
 
+	r->seed = j->tune.seed;
+	r->tune_rounds = j->tsum.rounds;
+	r->tune_stop = j->tsum.stop ? btc_xstrdup(j->tsum.stop) : NULL;
+	r->tune_budget_s = j->tune.budget_s;
 	r->chosen_verified = j->final_verified;
 	r->verified = j->final_verified && r->n_failed == 0;
 	if (j->final_verified) {
@@ -334,53 +310,96 @@ static void fill_report(const struct job *j, struct btc_report *r)
 				btc_xstrdup(dev->pus[s->chunks[c].pu].name), s->chunks[c].first_stage,
 				s->chunks[c].last_stage};
 		r->predicted_ms = j->scheds[j->chosen].predicted ? s->period_ms : NAN;
-		r->measured_ms = j->chosen_ms;
+		r->measured_ms = r->candidates[j->chosen].measured_ms;
+		r->final_ms = j->final_ms;
+		r->final_tasks = j->opt->final_tasks;
+		r->final_warmup = j->tune.warmup;
 	}
 	if (j->best_base >= 0 && j->entries[j->best_base].status == BTC_RUN_VERIFIED) {
 		r->best_baseline = j->best_base;
-		r->best_baseline_ms = j->base_ms;
+		r->best_baseline_ms = r->candidates[j->best_base].measured_ms;
 	} else {
 		r->best_baseline_null_reason = btc_xstrdup(
 			n_base == 0 ? "no baseline: no PU of the device runs every stage"
 				    : "no baseline verified: every baseline failed its check");
 	}
-	if (!j->final_verified)
+	if (j->h2h_ran) {
+		const struct btc_tune_h2h *h = &j->h2h;
+		r->h2h_candidate = h->candidate;
+		r->h2h_rounds = h->rounds;
+		r->ratio_median = h->ratio_median;
+		r->ratio_ci_low = h->ratio_lo;
+		r->ratio_ci_high = h->ratio_hi;
+		r->h2h_decided = h->decided;
+		r->no_significant_gain = !h->gain;
+	}
+	if (!j->final_verified) {
 		r->speedup_null_reason = btc_xstrdup("no schedule verified");
-	else if (r->best_baseline < 0)
+	} else if (r->best_baseline < 0) {
 		r->speedup_null_reason = btc_xstrdup(r->best_baseline_null_reason);
-	else if (isnan(r->measured_ms) || isnan(r->best_baseline_ms) || r->measured_ms <= 0)
+	} else if (j->chosen == j->best_base) {
+		r->speedup = 1; /* the chosen schedule is the best baseline */
+	} else if (j->h2h_ran && !isnan(j->h2h.ratio_median) && j->h2h.ratio_median > 0) {
+		/* The paired ratio's median and interval, inverted. */
+		r->speedup = 1 / j->h2h.ratio_median;
+		r->speedup_ci_low = 1 / j->h2h.ratio_hi;
+		r->speedup_ci_high = 1 / j->h2h.ratio_lo;
+	} else {
 		r->speedup_null_reason = btc_xstrdup("the best baseline was not measured head to head");
-	else
-		r->speedup = r->best_baseline_ms / r->measured_ms;
+	}
 }
 
 static void print_summary(const struct job *j, const struct btc_report *r)
 {
 	printf("\n== btc report: %s on %s ==\n", j->app->name, j->dev->name);
-	printf("%-4s %-9s %-34s %12s %12s %6s\n", "N", "kind", "schedule (PU:stages)",
-	       "predicted_ms", "measured_ms", "rounds");
+	printf("%-4s %-9s %-34s %12s %12s %21s %4s %6s\n", "N", "kind", "schedule (PU:stages)",
+	       "predicted_ms", "measured_ms", "95% interval", "runs", "rounds");
 	for (int i = 0; i < j->n; i++) {
 		const struct btc_report_candidate *c = &r->candidates[i];
-		char measured[32];
-		if (c->status == BTC_RUN_VERIFIED)
+		char measured[32], ci[48] = "";
+		if (c->status == BTC_RUN_VERIFIED) {
 			snprintf(measured, sizeof(measured), "%.3f", c->measured_ms);
-		else
+			if (!isnan(c->ci_low_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+			else
+				snprintf(ci, sizeof(ci), "[n/a]");
+		} else {
 			snprintf(measured, sizeof(measured), "%s", btc_run_status_name(c->status));
-		printf("%-4d %-9s %-34s %12.3f %12s %6d%s\n", i,
+		}
+		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d%s\n", i,
 		       c->baseline ? "baseline" : "candidate", c->label, j->entries[i].predicted_ms,
-		       measured, c->rounds, i == r->chosen ? "  <- chosen" : "");
+		       measured, ci, c->runs, c->rounds, i == r->chosen ? "  <- chosen" : "");
 	}
-	if (r->chosen >= 0)
-		printf("chosen: %s, %.3f ms/task (%.1f tasks/s), predicted %.3f ms\n",
-		       r->candidates[r->chosen].label, r->measured_ms, 1000.0 / r->measured_ms,
+	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
+	       "head to head; the same figure in the report and btc report)\n",
+	       j->tune.tasks, j->tune.warmup);
+	if (r->chosen >= 0) {
+		const struct btc_report_candidate *c = &r->candidates[r->chosen];
+		char ci[64] = "[n/a]";
+		if (!isnan(c->ci_low_ms))
+			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+		printf("chosen: %s, %.3f ms/task %s over %d runs (%.1f tasks/s), predicted %.3f ms\n",
+		       c->label, r->measured_ms, ci, c->runs, 1000.0 / r->measured_ms,
 		       isnan(r->predicted_ms) ? 0.0 : r->predicted_ms);
-	else
+	} else
 		printf("chosen: none (no schedule verified)\n");
-	if (r->best_baseline >= 0 && !isnan(r->speedup))
-		printf("best baseline: %s, %.3f ms/task measured head to head: speedup %.2fx\n",
-		       r->candidates[r->best_baseline].pu, r->best_baseline_ms, r->speedup);
-	else
+	if (r->best_baseline >= 0 && !isnan(r->speedup)) {
+		printf("best baseline: %s, %.3f ms/task: speedup %.2fx", r->candidates[r->best_baseline].pu,
+		       r->best_baseline_ms, r->speedup);
+		if (!isnan(r->speedup_ci_low))
+			printf(" [%.2f, %.2f] (median of %d paired head-to-head ratios)",
+			       r->speedup_ci_low, r->speedup_ci_high, r->h2h_rounds);
+		printf("\n");
+		if (r->no_significant_gain)
+			printf("no significant gain: schedule %d / baseline time ratio %.3f [%.3f, %.3f] "
+			       "over %d rounds; the baseline is kept\n", r->h2h_candidate,
+			       r->ratio_median, r->ratio_ci_low, r->ratio_ci_high, r->h2h_rounds);
+	} else {
 		printf("speedup: none (%s)\n", r->speedup_null_reason);
+	}
+	if (!isnan(r->final_ms))
+		printf("final run (trace only): %.3f ms/task over %d tasks after %d warm-up\n",
+		       r->final_ms, r->final_tasks, r->final_warmup);
 	int np = 0;
 	for (int i = 0; i < j->n; i++)
 		np += r->candidates[i].status == BTC_RUN_VERIFIED &&
@@ -388,6 +407,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	printf("prediction: Pearson r = %.3f over %d schedules (%s table; isolated %.3f, interference %.3f)\n",
 	       r->pearson_r_used, np, btc_mode_name(j->opt->plan.mode),
 	       r->pearson_r[BTC_MODE_ISOLATED], r->pearson_r[BTC_MODE_INTERFERENCE]);
+	btc_fit_print(r, stdout);
 	if (r->verified)
 		printf("verified: every task of every run matched the sequential reference\n");
 	else {
@@ -412,21 +432,25 @@ static void phase_report(struct job *j)
 {
 	char *svg = btc_xasprintf("%s/timeline.svg", j->dir);
 	char *heat = btc_xasprintf("%s/profile.svg", j->dir);
+	char *fit = btc_xasprintf("%s/fit.svg", j->dir);
 	if (j->final_verified)
-		btc_report_gantt_svg(j->trace, svg, 10 * j->chosen_ms, j->d);
+		btc_report_gantt_svg(j->trace, svg, 10 * j->final_ms, j->d);
 	btc_report_heatmap_svg(j->table, j->app, j->dev, j->opt->plan.mode, heat, j->d);
 	struct btc_report r;
 	fill_report(j, &r);
+	btc_report_fit_svg(&r, fit, j->d);
 	print_summary(j, &r);
 	printf("files: ");
 	if (j->final_verified)
 		printf("%s (Perfetto), %s, ", j->trace, svg);
+	printf("%s, ", fit);
 	printf("%s%s%s\n", heat, j->opt->report ? ", " : "", j->opt->report ? j->opt->report : "");
 	if (j->opt->report && !btc_interrupted())
 		btc_report_write(&r, j->opt->report, j->d);
 	btc_report_free(&r);
 	free(svg);
 	free(heat);
+	free(fit);
 }
 
 /* ---- the job ---- */
@@ -436,7 +460,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 {
 	struct job j = {
 		.app = app, .dev = dev, .opt = opt, .d = d, .tune = opt->tune,
-		.chosen = -1, .best_base = -1, .chosen_ms = NAN, .base_ms = NAN, .t0 = now_s(),
+		.chosen = -1, .best_base = -1, .final_ms = NAN, .t0 = now_s(),
 	};
 	btc_install_signal_handlers();
 	/* The report always reflects this run: a stale one goes first. */
@@ -461,7 +485,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		ok = final == 1;
 	}
 	j.phases[PH_RUN] = now_s() - t;
-	if (j.tuned && !btc_interrupted() && pick_chosen(&j) < 0)
+	if (j.tuned && !btc_interrupted() && btc_tune_pick(j.entries, j.n, false) < 0)
 		btc_error(d, (struct btc_loc){0}, "no schedule ran to a verified result");
 	/* A report when the job ran to its end, or under --keep-going. */
 	if (j.tuned && !btc_interrupted() && (ok || opt->keep_going))
@@ -476,6 +500,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	}
 	btc_tune_entries_clear(j.entries, j.n);
 	free(j.entries);
+	free(j.h2h.ratios);
 	free(j.scheds);
 	free(j.prov);
 	free(j.table_path);

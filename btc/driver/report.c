@@ -160,6 +160,131 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 	return ok;
 }
 
+/* One model's series in fit.svg: which prediction of a candidate, and
+ * its marker. */
+static double fit_x(const struct btc_report_candidate *c, int series, int mode)
+{
+	return series == 0 ? c->predicted_ms[mode] : c->calibrated_loo_ms[mode];
+}
+
+static void marker(struct btc_out *o, int style, double x, double y, const char *colour)
+{
+	if (style == 0)
+		btc_outl(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+			 x, y, colour);
+	else if (style == 1)
+		btc_outl(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+			 x - 4, y - 4, colour);
+	else
+		btc_outl(o, "<path d=\"M%.1f %.1f l5 8 h-10 z\" fill=\"%s\" fill-opacity=\"0.6\" stroke=\"%s\"/>",
+			 x, y - 5, colour, colour);
+}
+
+bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc_diag *d)
+{
+	/* Series: each table mode uncalibrated (circle, square), and the fit
+	 * mode calibrated LOO (triangle). Log-log axes. */
+	static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c"};
+	enum btc_mode fit_mode = BTC_MODE_INTERFERENCE;
+	bool calibrated = r->fit_mode && btc_mode_parse(r->fit_mode, &fit_mode);
+	double lo = INFINITY, hi = 0;
+	for (int i = 0; i < r->n_candidates; i++) {
+		const struct btc_report_candidate *c = &r->candidates[i];
+		if (c->status != BTC_RUN_VERIFIED || isnan(c->measured_ms))
+			continue;
+		lo = fmin(lo, isnan(c->ci_low_ms) ? c->measured_ms : c->ci_low_ms);
+		hi = fmax(hi, isnan(c->ci_high_ms) ? c->measured_ms : c->ci_high_ms);
+		for (int m = 0; m < BTC_N_MODES; m++)
+			for (int sr = 0; sr < 2; sr++) {
+				double x = fit_x(c, sr, m);
+				if (!isnan(x) && x > 0) {
+					lo = fmin(lo, x);
+					hi = fmax(hi, x);
+				}
+			}
+	}
+	if (!(lo > 0) || !(hi >= lo)) {
+		lo = 0.1;
+		hi = 10;
+	}
+	double l0 = log10(lo) - 0.05, l1 = log10(hi) + 0.05;
+	if (l1 - l0 < 0.2) {
+		l0 -= 0.1;
+		l1 += 0.1;
+	}
+	const double left = 70, top = 50, size = 460;
+#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
+#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
+	struct btc_out o;
+	btc_out_init(&o);
+	btc_outl(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
+		 (int)(left + size + 230), (int)(top + size + 60));
+	btc_outl(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
+	char title[256];
+	snprintf(title, sizeof(title), "%s on %s: predicted vs measured ms/task (median, 95%% interval)",
+		 r->app ? r->app : "?", r->device ? r->device : "?");
+	svg_text(&o, 10, 24, "start", 15, title);
+	btc_outl(&o, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
+		 left, top, size, size);
+	/* Decade ticks. */
+	for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
+		for (int k = 1; k < 10; k++) {
+			double v = k * pow(10, e);
+			if (log10(v) < l0 || log10(v) > l1)
+				continue;
+			char t[32];
+			snprintf(t, sizeof(t), "%g", v);
+			btc_outl(&o, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
+				 FX(v), top, FX(v), top + size);
+			btc_outl(&o, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
+				 left, FY(v), left + size, FY(v));
+			if (k == 1 || k == 2 || k == 5) {
+				svg_text(&o, FX(v), top + size + 16, "middle", 11, t);
+				svg_text(&o, left - 6, FY(v) + 4, "end", 11, t);
+			}
+		}
+	btc_outl(&o, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\" stroke-dasharray=\"4 3\"/>",
+		 left, top + size, left + size, top);
+	svg_text(&o, left + size / 2, top + size + 36, "middle", 13, "predicted ms/task");
+	btc_outl(&o, "<text x=\"16\" y=\"%.0f\" font-size=\"13\" font-family=\"sans-serif\" "
+		 "text-anchor=\"middle\" transform=\"rotate(-90 16 %.0f)\">measured ms/task</text>",
+		 top + size / 2, top + size / 2);
+	int n_series = 0;
+	for (int m = 0; m < BTC_N_MODES; m++)
+		for (int sr = 0; sr < 2; sr++) {
+			if (sr == 1 && (!calibrated || m != (int)fit_mode))
+				continue;
+			int style = sr == 1 ? 2 : m % 2, any = 0;
+			const char *colour = colours[sr == 1 ? 2 : m % 2];
+			for (int i = 0; i < r->n_candidates; i++) {
+				const struct btc_report_candidate *c = &r->candidates[i];
+				double x = fit_x(c, sr, m), y = c->measured_ms;
+				if (c->status != BTC_RUN_VERIFIED || isnan(x) || x <= 0 || isnan(y) || y <= 0)
+					continue;
+				any = 1;
+				if (!isnan(c->ci_low_ms) && !isnan(c->ci_high_ms) && c->ci_low_ms > 0)
+					btc_outl(&o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
+						 FX(x), FY(c->ci_low_ms), FX(x), FY(c->ci_high_ms), colour);
+				marker(&o, style, FX(x), FY(y), colour);
+			}
+			if (!any)
+				continue;
+			char name[64];
+			snprintf(name, sizeof(name), "%s%s%s", sr ? "calibrated " : "",
+				 btc_mode_name((enum btc_mode)m), sr ? " (LOO)" : "");
+			double ly = top + 10 + 22 * n_series++;
+			marker(&o, style, left + size + 20, ly, colour);
+			svg_text(&o, left + size + 32, ly + 4, "start", 12, name);
+		}
+	svg_text(&o, left + size + 14, top + 10 + 22 * n_series + 8, "start", 11, "dashed: y = x");
+#undef FX
+#undef FY
+	btc_outl(&o, "</svg>");
+	bool ok = btc_out_write_file(&o, path, d);
+	btc_out_free(&o);
+	return ok;
+}
+
 /* "%.3f", or `none` where a value is absent (NAN). */
 static const char *fmt_ms(char *buf, size_t n, double v, const char *none)
 {
@@ -170,15 +295,59 @@ static const char *fmt_ms(char *buf, size_t n, double v, const char *none)
 	return buf;
 }
 
-bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
-		       FILE *cand_csv, struct btc_diag *d)
+/* "12.3" (a fraction as %), or n/a. */
+static const char *fmt_pct(char *buf, size_t n, double v)
 {
+	if (isnan(v))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.1f", 100 * v);
+	return buf;
+}
+
+/* The fit table: one row per report and model, markdown into fit_md
+ * (a buffer printed after the main table) and CSV. */
+static void fit_rows(const char *path, const struct btc_report *r, struct btc_out *fit_md,
+		     FILE *fit_csv)
+{
+	for (int k = 0; k < r->n_fit_models; k++) {
+		const struct btc_report_fit_model *m = &r->fit_models[k];
+		char b1[32], b2[32], b3[32], b4[32];
+		const char *best = m->best_within_5pct < 0 ? "n/a" : m->best_within_5pct ? "yes" : "no";
+		bool picked = m->calibrated && r->fit_mode && m->mode && !strcmp(m->mode, r->fit_mode);
+		char b5[32], b6[32];
+		btc_outl(fit_md, "| %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |", r->app ? r->app : "",
+			 r->device ? r->device : "", m->name ? m->name : "", picked ? " *" : "", m->n,
+			 fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
+			 fmt_ms(b2, sizeof(b2), m->spearman_rho, "n/a"),
+			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
+			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best,
+			 fmt_ms(b5, sizeof(b5), m->pearson_r_candidates, "n/a"),
+			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"));
+		if (fit_csv)
+			fprintf(fit_csv, "%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f\n", path,
+				r->app ? r->app : "", r->gpu ? r->gpu : "", r->device ? r->device : "",
+				m->name ? m->name : "", m->mode ? m->mode : "",
+				m->calibrated ? (picked ? "picked" : "true") : "false", m->n, m->pearson_r,
+				m->spearman_rho, m->median_abs_rel_err, m->max_abs_rel_err,
+				m->best_within_5pct < 0 ? "" : m->best_within_5pct ? "true" : "false",
+				m->pearson_r_candidates, m->spearman_rho_candidates);
+	}
+}
+
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
+		       FILE *cand_csv, FILE *fit_csv, struct btc_diag *d)
+{
+	struct btc_out fit_md;
+	btc_out_init(&fit_md);
+	if (fit_csv)
+		fprintf(fit_csv, "report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates\n");
 	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
 	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
-		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules\n");
+		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode\n");
 	if (cand_csv)
-		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,measured_ms,tasks,rounds,status\n");
+		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status\n");
 	bool ok = true;
 	for (int i = 0; i < n; i++) {
 		struct btc_report r;
@@ -210,9 +379,13 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 		}
 		const char *best = r.best_baseline >= 0 && r.candidates[r.best_baseline].pu
 					   ? r.candidates[r.best_baseline].pu : "";
-		char speedup[32] = "n/a";
-		if (!isnan(r.speedup))
-			snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
+		char speedup[64] = "n/a";
+		if (!isnan(r.speedup) && !isnan(r.speedup_ci_low))
+			snprintf(speedup, sizeof(speedup), "%.2fx [%.2f, %.2f]", r.speedup,
+				 r.speedup_ci_low, r.speedup_ci_high);
+		else if (!isnan(r.speedup))
+			snprintf(speedup, sizeof(speedup), "%.2fx%s", r.speedup,
+				 r.no_significant_gain ? " (no significant gain)" : "");
 		const char *verified = r.verified ? "yes"
 				       : r.chosen_verified ? "chosen only" : "no";
 		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
@@ -223,22 +396,34 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 			r.phases_s[0], r.phases_s[3], verified);
 		if (csv) {
 			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
-			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d\n",
+			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s\n",
 				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
 				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
 				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
 				r.phases_s[0], r.phases_s[1], r.phases_s[2], r.phases_s[3],
-				r.phases_s[4], r.verified ? "true" : "false", r.n_failed);
+				r.phases_s[4], r.verified ? "true" : "false", r.n_failed,
+				r.speedup_ci_low, r.speedup_ci_high,
+				r.no_significant_gain ? "true" : "false", r.fit_mode ? r.fit_mode : "");
 		}
 		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];
-			fprintf(cand_csv, "%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%d,%d,%s\n", app, gpu,
-				c->index, c->baseline ? "baseline" : "candidate",
+			fprintf(cand_csv, "%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s\n",
+				app, gpu, c->index, c->baseline ? "baseline" : "candidate",
 				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
-				c->predicted_ms[BTC_MODE_INTERFERENCE], c->measured_ms, c->tasks,
-				c->rounds, btc_run_status_name(c->status));
+				c->predicted_ms[BTC_MODE_INTERFERENCE],
+				c->calibrated_loo_ms[BTC_MODE_ISOLATED],
+				c->calibrated_loo_ms[BTC_MODE_INTERFERENCE], c->measured_ms,
+				c->ci_low_ms, c->ci_high_ms, c->runs, c->tasks, c->rounds,
+				btc_run_status_name(c->status));
 		}
+		fit_rows(paths[i], &r, &fit_md, fit_csv);
 		btc_report_free(&r);
 	}
+	if (fit_md.len) {
+		fprintf(md, "\n| app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
+		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+		fputs(fit_md.buf, md);
+	}
+	btc_out_free(&fit_md);
 	return ok;
 }

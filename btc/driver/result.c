@@ -1,6 +1,6 @@
 /* The main job's report: struct btc_report <-> JSON (cJSON), both
  * directions in one place so that the writer and `btc report` agree on
- * every field. Schema 2; schema 1 files (no "schema_version") still read. */
+ * every field. Schema 3; schema 1 (no "schema_version") and 2 still read. */
 #include "driver/result.h"
 
 #include <cjson/cJSON.h>
@@ -27,6 +27,26 @@ void btc_report_init(struct btc_report *r)
 	r->pearson_r_used = NAN;
 	for (int m = 0; m < BTC_N_MODES; m++)
 		r->pearson_r[m] = NAN;
+	r->seed = -1;
+	r->tune_budget_s = NAN;
+	r->h2h_candidate = -1;
+	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
+	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
+}
+
+static void candidate_init(struct btc_report_candidate *c)
+{
+	c->measured_ms = c->ci_low_ms = c->ci_high_ms = c->calibrated_ms = NAN;
+	for (int m = 0; m < BTC_N_MODES; m++)
+		c->predicted_ms[m] = c->paper_ms[m] = c->calibrated_loo_ms[m] = NAN;
+}
+
+struct btc_report_candidate *btc_report_candidates_new(int n)
+{
+	struct btc_report_candidate *c = btc_xcalloc((size_t)n + 1, sizeof(*c));
+	for (int i = 0; i < n; i++)
+		candidate_init(&c[i]);
+	return c;
 }
 
 void btc_report_free(struct btc_report *r)
@@ -47,6 +67,16 @@ void btc_report_free(struct btc_report *r)
 		free(r->candidates[i].error);
 	}
 	free(r->candidates);
+	free(r->tune_stop);
+	free(r->fit_mode);
+	for (int i = 0; i < r->n_fit_models; i++) {
+		free(r->fit_models[i].name);
+		free(r->fit_models[i].mode);
+	}
+	free(r->fit_models);
+	for (int i = 0; i < r->n_pu_fits; i++)
+		free(r->pu_fits[i].pu);
+	free(r->pu_fits);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -75,20 +105,109 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	cJSON_AddStringToObject(o, "kind", c->baseline ? "baseline" : "candidate");
 	add_str(o, "label", c->label);
 	cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
+	add_num(o, "predicted_isolated_ms", c->predicted_ms[BTC_MODE_ISOLATED]);
+	add_num(o, "predicted_interference_ms", c->predicted_ms[BTC_MODE_INTERFERENCE]);
+	cJSON *pm = cJSON_AddObjectToObject(o, "predicted_ms");
+	cJSON *pp = cJSON_AddObjectToObject(o, "paper_ms");
+	cJSON *lm = cJSON_AddObjectToObject(o, "calibrated_loo_ms");
 	for (int m = 0; m < BTC_N_MODES; m++) {
-		char key[64];
-		snprintf(key, sizeof(key), "predicted_%s_ms", btc_mode_name((enum btc_mode)m));
-		add_num(o, key, c->predicted_ms[m]);
-		snprintf(key, sizeof(key), "paper_%s_ms", btc_mode_name((enum btc_mode)m));
-		add_num(o, key, c->paper_ms[m]);
+		add_num(pm, btc_mode_name((enum btc_mode)m), c->predicted_ms[m]);
+		add_num(pp, btc_mode_name((enum btc_mode)m), c->paper_ms[m]);
+		add_num(lm, btc_mode_name((enum btc_mode)m), c->calibrated_loo_ms[m]);
 	}
+	add_num(o, "calibrated_ms", c->calibrated_ms);
+	if (c->calibrated_rank > 0)
+		cJSON_AddNumberToObject(o, "calibrated_rank", c->calibrated_rank);
+	else
+		cJSON_AddNullToObject(o, "calibrated_rank");
 	add_num(o, "measured_ms_per_task", c->measured_ms);
+	add_num(o, "measured_ci_low_ms", c->ci_low_ms);
+	add_num(o, "measured_ci_high_ms", c->ci_high_ms);
+	cJSON_AddNumberToObject(o, "runs", c->runs);
 	cJSON_AddNumberToObject(o, "tasks", c->tasks);
+	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
+	cJSON_AddBoolToObject(o, "finalist", c->finalist);
 	cJSON_AddBoolToObject(o, "ok", c->status == BTC_RUN_VERIFIED); /* schema 1 readers */
 	if (c->error)
 		cJSON_AddStringToObject(o, "error", c->error);
 	return o;
+}
+
+static void write_fit(cJSON *j, const struct btc_report *r)
+{
+	cJSON *fit = cJSON_AddObjectToObject(j, "fit");
+	add_str(fit, "mode", r->fit_mode);
+	cJSON *models = cJSON_AddArrayToObject(fit, "models");
+	for (int i = 0; i < r->n_fit_models; i++) {
+		const struct btc_report_fit_model *m = &r->fit_models[i];
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "name", m->name);
+		add_str(o, "mode", m->mode);
+		cJSON_AddBoolToObject(o, "calibrated", m->calibrated);
+		cJSON_AddNumberToObject(o, "n", m->n);
+		add_num(o, "pearson_r", m->pearson_r);
+		add_num(o, "spearman_rho", m->spearman_rho);
+		add_num(o, "pearson_r_candidates", m->pearson_r_candidates);
+		add_num(o, "spearman_rho_candidates", m->spearman_rho_candidates);
+		add_num(o, "median_abs_rel_err", m->median_abs_rel_err);
+		add_num(o, "max_abs_rel_err", m->max_abs_rel_err);
+		if (m->best_within_5pct < 0)
+			cJSON_AddNullToObject(o, "best_within_5pct");
+		else
+			cJSON_AddBoolToObject(o, "best_within_5pct", m->best_within_5pct);
+		cJSON_AddItemToArray(models, o);
+	}
+	cJSON *pus = cJSON_AddArrayToObject(fit, "pus");
+	for (int i = 0; i < r->n_pu_fits; i++) {
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "pu", r->pu_fits[i].pu);
+		add_num(o, "a_ms", r->pu_fits[i].a_ms);
+		add_num(o, "b", r->pu_fits[i].b);
+		cJSON_AddNumberToObject(o, "bottleneck_of", r->pu_fits[i].n_bottleneck);
+		cJSON_AddItemToArray(pus, o);
+	}
+}
+
+/* The fields schema 3 added: tuning, head to head, final run, fit. */
+static void write_schema3(cJSON *j, const struct btc_report *r)
+{
+	cJSON *t = cJSON_AddObjectToObject(j, "tuning");
+	if (r->seed >= 0)
+		cJSON_AddNumberToObject(t, "seed", (double)r->seed);
+	else
+		cJSON_AddNullToObject(t, "seed");
+	cJSON_AddNumberToObject(t, "rounds", r->tune_rounds);
+	add_str(t, "stop", r->tune_stop);
+	add_num(t, "budget_s", r->tune_budget_s);
+	add_num(j, "speedup_ci_low", r->speedup_ci_low);
+	add_num(j, "speedup_ci_high", r->speedup_ci_high);
+	cJSON_AddBoolToObject(j, "no_significant_gain", r->no_significant_gain);
+	if (r->h2h_candidate >= 0) {
+		cJSON *h = cJSON_AddObjectToObject(j, "head_to_head");
+		cJSON_AddNumberToObject(h, "candidate", r->h2h_candidate);
+		if (r->best_baseline >= 0)
+			cJSON_AddNumberToObject(h, "baseline", r->candidates[r->best_baseline].index);
+		cJSON_AddNumberToObject(h, "rounds", r->h2h_rounds);
+		add_num(h, "ratio_median", r->ratio_median);
+		add_num(h, "ratio_ci_low", r->ratio_ci_low);
+		add_num(h, "ratio_ci_high", r->ratio_ci_high);
+		cJSON_AddBoolToObject(h, "decided", r->h2h_decided);
+		cJSON_AddStringToObject(h, "verdict", r->no_significant_gain ? "no significant gain"
+									    : "significant gain");
+	} else {
+		cJSON_AddNullToObject(j, "head_to_head");
+	}
+	if (!isnan(r->final_ms)) {
+		cJSON *f = cJSON_AddObjectToObject(j, "final_run");
+		cJSON_AddStringToObject(f, "use", "trace only");
+		cJSON_AddNumberToObject(f, "tasks", r->final_tasks);
+		cJSON_AddNumberToObject(f, "warmup", r->final_warmup);
+		add_num(f, "ms_per_task", r->final_ms);
+	} else {
+		cJSON_AddNullToObject(j, "final_run");
+	}
+	write_fit(j, r);
 }
 
 bool btc_report_write(const struct btc_report *r, const char *path, struct btc_diag *d)
@@ -150,6 +269,7 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	add_num(j, "pearson_r_interference", r->pearson_r[BTC_MODE_INTERFERENCE]);
 	add_num(j, "pearson_r_placed", r->pearson_r[BTC_MODE_PLACED]);
 	cJSON_AddBoolToObject(j, "racing", r->racing);
+	write_schema3(j, r);
 	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
 	cJSON *ph = cJSON_AddObjectToObject(j, "phases_s");
 	for (int p = 0; p < 5; p++)
@@ -213,6 +333,24 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	rc->measured_ms = num(c, "measured_ms_per_task");
 	rc->tasks = (int)fmax(0, num(c, "tasks"));
 	rc->rounds = (int)fmax(0, num(c, "rounds"));
+	rc->ci_low_ms = num(c, "measured_ci_low_ms");
+	rc->ci_high_ms = num(c, "measured_ci_high_ms");
+	rc->runs = (int)fmax(0, num(c, "runs"));
+	rc->warmup = (int)fmax(0, num(c, "warmup"));
+	rc->finalist = cJSON_IsTrue(get(c, "finalist"));
+	const cJSON *pm = get(c, "predicted_ms"), *lm = get(c, "calibrated_loo_ms");
+	const cJSON *pp = get(c, "paper_ms");
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		const char *name = btc_mode_name((enum btc_mode)m);
+		if (cJSON_IsObject(pm))
+			rc->predicted_ms[m] = num(pm, name);
+		if (cJSON_IsObject(pp))
+			rc->paper_ms[m] = num(pp, name);
+		rc->calibrated_loo_ms[m] = num(lm, name);
+	}
+	rc->calibrated_ms = num(c, "calibrated_ms");
+	rc->calibrated_rank = (int)fmax(0, num(c, "calibrated_rank"));
+
 	rc->error = str(c, "error");
 	char *status = str(c, "status");
 	rc->status = BTC_RUN_NOT_RUN;
@@ -223,7 +361,62 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 		rc->status = cJSON_IsTrue(get(c, "ok")) ? BTC_RUN_VERIFIED : BTC_RUN_FAILED;
 	if (rc->status != BTC_RUN_VERIFIED && schema < 2)
 		rc->measured_ms = NAN;
+	if (schema < 3 && rc->status == BTC_RUN_VERIFIED)
+		rc->runs = 1; /* one figure: its last tuning run */
 	free(status);
+}
+
+static void read_schema3(const cJSON *j, struct btc_report *r)
+{
+	const cJSON *t = get(j, "tuning");
+	double seed = num(t, "seed");
+	r->seed = isnan(seed) ? -1 : (long long)seed;
+	r->tune_rounds = (int)fmax(0, num(t, "rounds"));
+	r->tune_stop = str(t, "stop");
+	r->tune_budget_s = num(t, "budget_s");
+	r->speedup_ci_low = num(j, "speedup_ci_low");
+	r->speedup_ci_high = num(j, "speedup_ci_high");
+	r->no_significant_gain = cJSON_IsTrue(get(j, "no_significant_gain"));
+	const cJSON *h = get(j, "head_to_head");
+	if (cJSON_IsObject(h)) {
+		r->h2h_candidate = (int)num(h, "candidate");
+		r->h2h_rounds = (int)fmax(0, num(h, "rounds"));
+		r->ratio_median = num(h, "ratio_median");
+		r->ratio_ci_low = num(h, "ratio_ci_low");
+		r->ratio_ci_high = num(h, "ratio_ci_high");
+		r->h2h_decided = cJSON_IsTrue(get(h, "decided"));
+	}
+	const cJSON *f = get(j, "final_run");
+	r->final_ms = num(f, "ms_per_task");
+	r->final_tasks = (int)fmax(0, num(f, "tasks"));
+	r->final_warmup = (int)fmax(0, num(f, "warmup"));
+	const cJSON *fit = get(j, "fit"), *c;
+	r->fit_mode = str(fit, "mode");
+	const cJSON *models = get(fit, "models"), *pus = get(fit, "pus");
+	r->fit_models = btc_xcalloc((size_t)cJSON_GetArraySize(models) + 1, sizeof(*r->fit_models));
+	cJSON_ArrayForEach(c, models) {
+		struct btc_report_fit_model *m = &r->fit_models[r->n_fit_models++];
+		m->name = str(c, "name");
+		m->mode = str(c, "mode");
+		m->calibrated = cJSON_IsTrue(get(c, "calibrated"));
+		m->n = (int)fmax(0, num(c, "n"));
+		m->pearson_r = num(c, "pearson_r");
+		m->spearman_rho = num(c, "spearman_rho");
+		m->pearson_r_candidates = num(c, "pearson_r_candidates");
+		m->spearman_rho_candidates = num(c, "spearman_rho_candidates");
+		m->median_abs_rel_err = num(c, "median_abs_rel_err");
+		m->max_abs_rel_err = num(c, "max_abs_rel_err");
+		const cJSON *b = get(c, "best_within_5pct");
+		m->best_within_5pct = cJSON_IsBool(b) ? cJSON_IsTrue(b) : -1;
+	}
+	r->pu_fits = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->pu_fits));
+	cJSON_ArrayForEach(c, pus) {
+		struct btc_report_pu_fit *p = &r->pu_fits[r->n_pu_fits++];
+		p->pu = str(c, "pu");
+		p->a_ms = num(c, "a_ms");
+		p->b = num(c, "b");
+		p->n_bottleneck = (int)fmax(0, num(c, "bottleneck_of"));
+	}
 }
 
 bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
@@ -260,7 +453,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 		r->phases_s[p] = num(get(j, "phases_s"), phase_names[p]);
 
 	const cJSON *cands = get(j, "candidates"), *c;
-	r->candidates = btc_xcalloc((size_t)cJSON_GetArraySize(cands) + 1, sizeof(*r->candidates));
+	r->candidates = btc_report_candidates_new(cJSON_GetArraySize(cands));
 	cJSON_ArrayForEach(c, cands)
 		read_candidate(c, r->schema_version, &r->candidates[r->n_candidates++]);
 	for (int i = 0; i < r->n_candidates; i++)
@@ -303,6 +496,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 		if (r->best_baseline >= 0)
 			r->best_baseline_ms = r->candidates[r->best_baseline].measured_ms;
 	}
+	read_schema3(j, r);
 	if (r->schema_version < 2) {
 		r->chosen_verified = r->verified;
 	} else {

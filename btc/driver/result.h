@@ -10,8 +10,9 @@
 #include "util/diag.h"
 
 /* The schema version this btc writes ("schema_version"); reports without
- * the field are version 1 (btc 0.1 before honest results). */
-#define BTC_REPORT_SCHEMA 2
+ * the field are version 1 (btc 0.1 before honest results). 3: medians with
+ * their intervals, the head to head's ratio, the final run apart, the fit. */
+#define BTC_REPORT_SCHEMA 3
 
 /* What became of one schedule of the build. */
 enum btc_run_status {
@@ -34,10 +35,37 @@ struct btc_report_candidate {
 	char *pu;                     /* a baseline's PU, else NULL */
 	double predicted_ms[BTC_N_MODES]; /* chunk-model period P under each table mode, NAN if none */
 	double paper_ms[BTC_N_MODES];     /* the paper's T_max (sum of stage times) per mode */
-	double measured_ms;           /* ms per task of its last tuning run, NAN if none */
-	int tasks, rounds;            /* measured tasks of that run, racing rounds */
+	double measured_ms;           /* median ms per task of its verified runs (tuning
+					 and head to head: the one figure), NAN if none */
+	double ci_low_ms, ci_high_ms; /* 95 % interval of that median, NAN if none */
+	int runs;                     /* verified runs behind it */
+	int tasks, warmup, rounds;    /* per run: measured and warm-up tasks; tuning rounds */
+	bool finalist;                /* in the race at the end of tuning */
+	double calibrated_loo_ms[BTC_N_MODES]; /* calibrated on the others (LOO), NAN if none */
+	double calibrated_ms;         /* calibrated on all, fit mode (the re-ranking) */
+	int calibrated_rank;          /* 1-based rank by calibrated_ms, 0: none */
 	enum btc_run_status status;
 	char *error;                  /* why it failed (schedule, stage, task), or NULL */
+};
+
+/* How well one model predicts the measured medians (fit.models). */
+struct btc_report_fit_model {
+	char *name;                   /* "isolated", "calibrated interference (LOO)" */
+	char *mode;                   /* the table mode */
+	bool calibrated;
+	int n;                        /* schedules with both numbers */
+	double pearson_r, spearman_rho;
+	double median_abs_rel_err, max_abs_rel_err; /* of measured / predicted - 1 */
+	int best_within_5pct;         /* 1, 0; -1 unknown */
+	double pearson_r_candidates, spearman_rho_candidates; /* the same over the
+					 candidates alone: a slow baseline dominates r */
+};
+
+/* One PU's calibrated terms (fit.pus), for the fit mode. */
+struct btc_report_pu_fit {
+	char *pu;
+	double a_ms, b;
+	int n_bottleneck;
 };
 
 struct btc_report {
@@ -62,10 +90,31 @@ struct btc_report {
 	double phases_s[5];           /* profile, schedule, build, tune, run */
 	struct btc_report_candidate *candidates; /* [n_candidates] */
 	int n_candidates;
+	/* schema 3 */
+	long long seed;               /* tuning seed, -1: unknown */
+	int tune_rounds;
+	char *tune_stop;              /* why tuning stopped */
+	double tune_budget_s;
+	int h2h_candidate;            /* the candidate of the head to head, -1: none ran */
+	int h2h_rounds;
+	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */
+	bool h2h_decided;
+	bool no_significant_gain;     /* the head to head kept the baseline */
+	double speedup_ci_low, speedup_ci_high; /* of speedup, NAN: none */
+	double final_ms;              /* the final traced run (trace only), NAN if none */
+	int final_tasks, final_warmup;
+	char *fit_mode;               /* table mode with the best LOO fit, or NULL */
+	struct btc_report_fit_model *fit_models; /* [n_fit_models] */
+	int n_fit_models;
+	struct btc_report_pu_fit *pu_fits; /* [n_pu_fits] */
+	int n_pu_fits;
 };
 
 /* An empty report: every number NAN, indices -1, the current schema. */
 void btc_report_init(struct btc_report *r);
+/* n candidates with every number NAN (free with free() or through
+ * btc_report_free as r->candidates). */
+struct btc_report_candidate *btc_report_candidates_new(int n);
 /* Frees every string and array the report owns (not r itself). */
 void btc_report_free(struct btc_report *r);
 
@@ -73,7 +122,7 @@ void btc_report_free(struct btc_report *r);
  * place: an interrupted btc leaves no partial report). */
 bool btc_report_write(const struct btc_report *r, const char *path, struct btc_diag *d);
 
-/* Reads a report JSON file (schema 1 or 2) into r (btc_report_free it,
+/* Reads a report JSON file (schema 1, 2 or 3) into r (btc_report_free it,
  * also after a failure). Missing or null numbers read as NAN. */
 bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d);
 

@@ -1,5 +1,6 @@
-/* The autotuner: one verified run of a schedule (btc_tune_run_once), and
- * racing over all of them (btc_tune). */
+/* The autotuner: one verified run of a schedule (btc_tune_run_once),
+ * interleaved rounds with racing over all of them (btc_tune), and the head
+ * to head of two (btc_tune_head_to_head); docs/report.md, "Measuring". */
 #include "driver/tune.h"
 
 #include <cjson/cJSON.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/out.h"
 #include "util/proc.h"
@@ -16,10 +18,41 @@ void btc_tune_options_init(struct btc_tune_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->warmup = 4;
-	o->tasks = 12;
-	o->rounds = 3;
-	o->keep = 1.30;
+	o->tasks = 24;
+	o->min_rounds = 3;
+	o->max_rounds = 30;
+	o->h2h_min_rounds = 6;
+	o->h2h_max_rounds = 30;
+	o->budget_s = 60;
+	o->ci_rel = 0.03;
+	o->race = true;
 	o->work_dir = ".";
+}
+
+unsigned btc_tune_seed(const struct btc_tune_options *opt)
+{
+	if (opt->seed)
+		return opt->seed;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct btc_rng r;
+	btc_rng_seed(&r, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	unsigned seed = (unsigned)btc_rng_next(&r);
+	return seed ? seed : 1;
+}
+
+void btc_tune_entry_add(struct btc_tune_entry *e, double ms)
+{
+	if (e->n_runs == e->cap_runs) {
+		e->cap_runs = e->cap_runs ? 2 * e->cap_runs : 16;
+		double *r = realloc(e->runs_ms, (size_t)e->cap_runs * sizeof(double));
+		if (!r)
+			btc_panic("out of memory");
+		e->runs_ms = r;
+	}
+	e->runs_ms[e->n_runs++] = ms;
+	e->ci_exact = btc_stats_median_ci(e->runs_ms, e->n_runs, 0.95, &e->median_ms,
+					  &e->ci_lo_ms, &e->ci_hi_ms);
 }
 
 void btc_tune_entries_clear(struct btc_tune_entry *entries, int n)
@@ -27,27 +60,22 @@ void btc_tune_entries_clear(struct btc_tune_entry *entries, int n)
 	for (int i = 0; entries && i < n; i++) {
 		free(entries[i].error);
 		entries[i].error = NULL;
+		free(entries[i].runs_ms);
+		entries[i].runs_ms = NULL;
+		entries[i].n_runs = entries[i].cap_runs = 0;
 	}
 }
 
 double btc_pearson(const double *x, const double *y, int n)
 {
-	if (n < 2)
-		return NAN;
-	double mx = 0, my = 0;
-	for (int i = 0; i < n; i++) {
-		mx += x[i];
-		my += y[i];
-	}
-	mx /= n;
-	my /= n;
-	double sxy = 0, sxx = 0, syy = 0;
-	for (int i = 0; i < n; i++) {
-		sxy += (x[i] - mx) * (y[i] - my);
-		sxx += (x[i] - mx) * (x[i] - mx);
-		syy += (y[i] - my) * (y[i] - my);
-	}
-	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+	return btc_stats_pearson(x, y, n);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The program's last message: the last non-empty line of its stderr, with
@@ -174,93 +202,278 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	return ok;
 }
 
+int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only)
+{
+	int w = -1;
+	bool any_finalist = false;
+	for (int i = 0; i < n; i++)
+		any_finalist |= entries[i].finalist && entries[i].status == BTC_RUN_VERIFIED;
+	for (int i = 0; i < n; i++) {
+		const struct btc_tune_entry *e = &entries[i];
+		if (e->status != BTC_RUN_VERIFIED || isnan(e->median_ms) ||
+		    (baselines_only && !e->baseline) ||
+		    (!baselines_only && any_finalist && !e->finalist))
+			continue;
+		if (w < 0 || e->median_ms < entries[w].median_ms)
+			w = i;
+	}
+	return w;
+}
+
+/* One tuning run of schedule i; a failure takes it out of the race. */
+static bool tune_run(const char *program, const struct btc_plan_schedule *scheds, int i,
+		     const struct btc_tune_options *opt, const char *report, const char *phase,
+		     struct btc_tune_entry *e, double *ms)
+{
+	struct btc_tune_run run = {
+		.program = program, .index = i, .sched = &scheds[i],
+		.warmup = e->warmup > 0 ? e->warmup : opt->warmup,
+		.tasks = e->tasks > 0 ? e->tasks : opt->tasks, .input = opt->input,
+		.report = report, .quiet = true, .phase = phase,
+	};
+	char *error;
+	if (btc_tune_run_once(&run, opt, ms, &error)) {
+		e->status = BTC_RUN_VERIFIED;
+		e->tasks = run.tasks;
+		e->warmup = run.warmup;
+		btc_tune_entry_add(e, *ms);
+		return true;
+	}
+	if (btc_interrupted())
+		return false;
+	e->status = BTC_RUN_FAILED;
+	e->finalist = false;
+	free(e->error);
+	e->error = error;
+	return false;
+}
+
+/* The interval of e lies within rel of its median, with 95 % coverage. */
+static bool converged(const struct btc_tune_entry *e, double rel)
+{
+	return e->ci_exact && e->ci_hi_ms <= e->median_ms * (1 + rel) &&
+	       e->ci_lo_ms >= e->median_ms * (1 - rel);
+}
+
+/* Racing after round r: drops every finalist whose interval lies entirely
+ * above the best finalist's (the one with the lowest median), both
+ * intervals with their full 95 % coverage (6 runs or more: [min, max] of
+ * 3 runs covers 75 %, and with 20 schedules raced against the luckiest
+ * one that drops good schedules). */
+static void race(struct btc_tune_entry *entries, int n, bool verbose)
+{
+	int best = btc_tune_pick(entries, n, false);
+	if (best < 0)
+		return;
+	bool printed = false;
+	for (int i = 0; i < n; i++) {
+		struct btc_tune_entry *e = &entries[i];
+		if (e->finalist && i != best && e->ci_exact && entries[best].ci_exact &&
+		    e->ci_lo_ms > entries[best].ci_hi_ms) {
+			e->finalist = false;
+			if (verbose)
+				fprintf(stderr, "%s %d", printed ? "" : "tune:   dropped (interval above the best's):",
+					i);
+			printed = true;
+		}
+	}
+	if (printed && verbose)
+		fprintf(stderr, "\n");
+}
+
+/* Run lengths: a schedule more than twice as slow as the median schedule
+ * gets proportionally fewer tasks (at least 2, and 1 warm-up) so that each
+ * of its runs takes at most about twice as long as a typical run: one very slow schedule
+ * (a baseline on a software GPU) would otherwise spend the budget. Before
+ * round 1 by the predicted T_max, after it by the measured median. */
+static void scale_run_lengths(struct btc_tune_entry *entries, int n,
+			      const struct btc_tune_options *opt, bool predicted)
+{
+	double *m = btc_xcalloc((size_t)n + 1, sizeof(double));
+	for (int i = 0; i < n; i++)
+		m[i] = predicted ? (entries[i].predicted_ms > 0 ? entries[i].predicted_ms : NAN)
+				 : entries[i].status == BTC_RUN_VERIFIED ? entries[i].median_ms : NAN;
+	double ref = btc_stats_median(m, n);
+	bool printed = false;
+	for (int i = 0; i < n && !isnan(ref); i++) {
+		struct btc_tune_entry *e = &entries[i];
+		if (isnan(m[i]) || (predicted && !(m[i] > 2 * ref)))
+			continue;
+		/* At most twice a typical run; a short run that measured fast: full. */
+		double f = m[i] > 2 * ref ? 2 * ref / m[i] : 1;
+		int tasks = (int)fmax(2, round(opt->tasks * f));
+		int warmup = (int)fmax(1, round(opt->warmup * f));
+		if (tasks == e->tasks && warmup == e->warmup)
+			continue;
+		e->tasks = tasks;
+		e->warmup = warmup;
+		if (opt->verbose)
+			fprintf(stderr, "%s %d: %d+%d", printed ? "," : predicted ?
+				"tune: shorter runs for the slowest by prediction:" :
+				"tune: shorter runs for the slowest:", i, warmup, tasks);
+		printed = true;
+	}
+	free(m);
+	if (printed && opt->verbose)
+		fprintf(stderr, " tasks\n");
+}
+
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
-	      int *winner, struct btc_diag *d)
+	      int *winner, struct btc_tune_summary *sum, struct btc_diag *d)
 {
-	bool *alive = btc_xcalloc((size_t)n, sizeof(bool));
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		entries[i] = (struct btc_tune_entry){
 			.predicted_ms = scheds[i].predicted ? scheds[i].s.period_ms : 0,
-			.measured_ms = NAN,
-			.baseline = scheds[i].baseline,
+			.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN,
+			.baseline = scheds[i].baseline, .finalist = true,
 		};
-		alive[i] = true;
-	}
+	*sum = (struct btc_tune_summary){.seed = btc_tune_seed(opt), .stop = "max rounds"};
+	struct btc_rng rng;
+	btc_rng_seed(&rng, sum->seed);
+	if (opt->verbose)
+		fprintf(stderr, "tune: seed %u (--seed %u repeats these orders), %d+%d tasks per run, "
+			"budget %.0f s, at most %d rounds\n", sum->seed, sum->seed, opt->warmup,
+			opt->tasks, opt->budget_s, opt->max_rounds);
+	scale_run_lengths(entries, n, opt, true);
 	char *report = btc_xasprintf("%s/tune-run.json", opt->work_dir);
-	int tasks = opt->tasks;
+	int *order = btc_xcalloc((size_t)n + 1, sizeof(int));
 	bool interrupted = false;
-	*winner = -1;
-	for (int r = 1; r <= opt->rounds && !interrupted; r++) {
-		int n_alive = 0;
+	double t0 = now_s();
+	for (int r = 1; r <= opt->max_rounds; r++) {
+		double t_round = now_s();
+		int m = 0;
 		for (int i = 0; i < n; i++)
-			n_alive += alive[i];
-		if (n_alive == 0 || (n_alive == 1 && r > 1))
+			if (entries[i].finalist)
+				order[m++] = i;
+		if (m == 0) {
+			sum->stop = "no schedule left";
 			break;
-		if (opt->verbose)
-			fprintf(stderr, "tune: round %d: %d schedule%s x %d tasks\n", r, n_alive,
-				n_alive == 1 ? "" : "s", tasks);
-		double best = INFINITY;
-		for (int i = 0; i < n; i++) {
-			if (!alive[i])
-				continue;
-			struct btc_tune_run run = {
-				.program = program, .index = i, .sched = &scheds[i],
-				.warmup = opt->warmup, .tasks = tasks, .input = opt->input,
-				.report = report, .quiet = true, .phase = "tuning",
-			};
-			double ms;
-			char *error;
-			bool ok = btc_tune_run_once(&run, opt, &ms, &error);
-			if (btc_interrupted()) {
-				interrupted = true;
-				break;
-			}
-			entries[i].rounds = r;
-			if (!ok) {
-				/* Out of the race; the caller decides what it means. */
-				alive[i] = false;
-				entries[i].status = BTC_RUN_FAILED;
-				entries[i].measured_ms = NAN;
-				entries[i].error = error;
-				if (opt->verbose)
-					fprintf(stderr, "tune:   %2d %-9s predicted %9.3f ms  FAILED\n", i,
-						scheds[i].baseline ? "baseline" : "candidate",
-						entries[i].predicted_ms);
-				continue;
-			}
-			entries[i].status = BTC_RUN_VERIFIED;
-			entries[i].measured_ms = ms;
-			entries[i].tasks = tasks;
-			if (ms < best)
-				best = ms;
-			if (opt->verbose)
-				fprintf(stderr, "tune:   %2d %-9s predicted %9.3f ms  measured %9.3f ms\n", i,
-					scheds[i].baseline ? "baseline" : "candidate",
-					entries[i].predicted_ms, ms);
 		}
-		/* Racing: drop schedules clearly slower than the best. */
-		double keep = pow(opt->keep, 1.0 / r);
+		btc_stats_shuffle(order, m, &rng);
+		if (opt->verbose) {
+			fprintf(stderr, "tune: round %d order:", r);
+			for (int k = 0; k < m; k++)
+				fprintf(stderr, " %d", order[k]);
+			fprintf(stderr, "\n");
+		}
+		for (int k = 0; k < m && !interrupted; k++) {
+			int i = order[k];
+			double ms;
+			entries[i].rounds = r;
+			if (!tune_run(program, scheds, i, opt, report, "tuning", &entries[i], &ms)) {
+				interrupted = btc_interrupted();
+				if (!interrupted && opt->verbose)
+					fprintf(stderr, "tune:   %2d %-9s FAILED\n", i,
+						scheds[i].baseline ? "baseline" : "candidate");
+			}
+		}
+		sum->rounds = r;
+		if (interrupted)
+			break;
+		if (r == 1)
+			scale_run_lengths(entries, n, opt, false);
+		if (opt->race && r >= opt->min_rounds)
+			race(entries, n, opt->verbose);
+		int left = 0, done = 0;
 		for (int i = 0; i < n; i++)
-			if (alive[i] && entries[i].measured_ms > best * keep)
-				alive[i] = false;
-		tasks *= 2;
+			if (entries[i].finalist) {
+				left++;
+				done += converged(&entries[i], opt->ci_rel);
+			}
+		if (r >= opt->min_rounds && left > 0 && done == left) {
+			sum->stop = "converged";
+			break;
+		}
+		if (r >= opt->min_rounds && left == 1) {
+			sum->stop = "one finalist";
+			break;
+		}
+		double now = now_s();
+		if (now - t0 + (now - t_round) > opt->budget_s) {
+			sum->stop = "budget";
+			break;
+		}
 	}
-	/* The winner comes from the latest round with a verified run: those
-	 * runs are the longest and were measured side by side. */
-	for (int i = 0; i < n && !interrupted; i++) {
-		const struct btc_tune_entry *e = &entries[i], *w = *winner >= 0 ? &entries[*winner] : NULL;
-		if (e->status == BTC_RUN_VERIFIED &&
-		    (!w || e->rounds > w->rounds ||
-		     (e->rounds == w->rounds && e->measured_ms < w->measured_ms)))
-			*winner = i;
+	sum->elapsed_s = now_s() - t0;
+	*winner = interrupted ? -1 : btc_tune_pick(entries, n, false);
+	if (opt->verbose && !interrupted) {
+		fprintf(stderr, "tune: %d rounds in %.1f s (%s); median [95 %% interval] per schedule:\n",
+			sum->rounds, sum->elapsed_s, sum->stop);
+		for (int i = 0; i < n; i++) {
+			const struct btc_tune_entry *e = &entries[i];
+			if (e->status != BTC_RUN_VERIFIED)
+				continue;
+			char ci[64] = "[n/a]";
+			if (!isnan(e->ci_lo_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->ci_lo_ms, e->ci_hi_ms);
+			fprintf(stderr, "tune:   %2d %-9s predicted %9.3f ms  measured %9.3f ms %s "
+				"%2d runs%s%s\n", i, e->baseline ? "baseline" : "candidate",
+				e->predicted_ms, e->median_ms, ci, e->n_runs,
+				e->finalist ? "  finalist" : "", i == *winner ? "  <- winner" : "");
+		}
 	}
 	remove(report);
 	free(report);
-	free(alive);
+	free(order);
 	if (interrupted) {
 		btc_error(d, (struct btc_loc){0}, "tuning interrupted");
 		return false;
 	}
 	return *winner >= 0;
+}
+
+static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *opt)
+{
+	h->ci_exact = btc_stats_median_ci(h->ratios, h->rounds, 0.95, &h->ratio_median,
+					  &h->ratio_lo, &h->ratio_hi);
+	h->gain = h->ci_exact && h->ratio_hi < 1;
+	h->decided = h->ci_exact && (h->ratio_hi < 1 || h->ratio_lo > 1 ||
+				     (h->ratio_lo >= 1 - opt->ci_rel && h->ratio_hi <= 1 + opt->ci_rel));
+}
+
+bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
+			   const struct btc_tune_options *opt, struct btc_tune_entry *entries,
+			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
+			   int *failed)
+{
+	*h = (struct btc_tune_h2h){.candidate = cand, .baseline = base, .ratio_median = NAN,
+				   .ratio_lo = NAN, .ratio_hi = NAN, .stop = "max rounds"};
+	*failed = -1;
+	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
+	char *report = btc_xasprintf("%s/h2h-run.json", opt->work_dir);
+	double t0 = now_s();
+	bool ok = true;
+	for (int r = 1; r <= opt->h2h_max_rounds && ok; r++) {
+		double t_round = now_s();
+		int order[2] = {cand, base};
+		btc_stats_shuffle(order, 2, rng);
+		double ms[2];
+		for (int k = 0; k < 2 && ok; k++) {
+			int i = order[k];
+			ok = tune_run(program, scheds, i, opt, report, "head to head", &entries[i],
+				      &ms[i == cand ? 0 : 1]);
+			if (!ok && !btc_interrupted())
+				*failed = i;
+		}
+		if (!ok)
+			break;
+		if (opt->verbose)
+			fprintf(stderr, "h2h: round %d order: %d %d: ratio %.4f\n", r, order[0],
+				order[1], ms[0] / ms[1]);
+		h->ratios[h->rounds++] = ms[0] / ms[1];
+		h2h_update(h, opt);
+		if (r >= opt->h2h_min_rounds && h->decided) {
+			h->stop = "decided";
+			break;
+		}
+		double now = now_s();
+		if (now - t0 + (now - t_round) > opt->budget_s) {
+			h->stop = "budget";
+			break;
+		}
+	}
+	remove(report);
+	free(report);
+	return ok;
 }

@@ -1,9 +1,16 @@
 /* The autotuner (BetterTogether level 3): run the candidate schedules of a
  * multi-schedule build on the device, measure steady-state time per task,
- * keep the fastest. Racing: every schedule gets a short run; those clearly
- * slower than the best so far drop out; the rest get longer runs. A
- * schedule whose run fails (crash, output check) is out, and why is kept
- * with it: the caller decides whether that fails the job. */
+ * keep the fastest. Measurements that reproduce (/work/shared/STYLE.md
+ * item 15): each round runs every schedule still in the race once, in an
+ * order shuffled by a seeded generator (the seed is printed: --seed
+ * repeats the order); rounds repeat until the 95 % confidence interval of
+ * every finalist's median lies within ci_rel of it, or the time budget or
+ * the round limit is reached. Racing drops a schedule only when its
+ * interval lies entirely above the best's. The head to head compares the
+ * tuning winner with the best baseline the same way, by the per-round
+ * ratio of their times. A schedule whose run fails (crash, output check)
+ * is out, and why is kept with it: the caller decides whether that fails
+ * the job. */
 #ifndef BTC_TUNE_H
 #define BTC_TUNE_H
 
@@ -12,49 +19,116 @@
 #include "util/diag.h"
 #include "sched/plan.h"
 #include "driver/result.h"
+#include "driver/stats.h"
 
 struct btc_tune_options {
 	int warmup;           /* warm-up tasks per run, excluded (default 4) */
-	int tasks;            /* measured tasks in round 1; doubles each round (default 12) */
-	int rounds;           /* racing rounds (default 3) */
-	double keep;          /* round r keeps schedules within keep^(1/r) of the
-				 best (default 1.30: 30 %, then 14 %, then 9 %) */
+	int tasks;            /* measured tasks per run (default 24) */
+	int min_rounds;       /* rounds before stopping (default 3); racing needs
+				 95 % intervals, i.e. 6 runs */
+	int max_rounds;       /* tuning rounds at most (default 30) */
+	int h2h_min_rounds;   /* head-to-head rounds before deciding (default 6:
+				 the fewest with an exact 95 % interval) */
+	int h2h_max_rounds;   /* head-to-head rounds at most (default 30) */
+	double budget_s;      /* tuning, and then the head to head, each stop
+				 starting rounds after this many seconds
+				 (--tune-budget, default 60) */
+	double ci_rel;        /* stop when each finalist's 95 % interval is
+				 within this fraction of its median (0.03) */
+	bool race;            /* drop schedules whose interval lies above the
+				 best's (default true; --no-race: false) */
 	const char *input;    /* --input for the program, or NULL */
 	const char *work_dir; /* where per-run reports and stderr logs go */
 	const struct btc_app *app;       /* for stage names in errors, or NULL */
 	const struct btc_device *dev;    /* for schedule labels in errors, or NULL */
 	bool verbose;
-	unsigned seed;        /* --seed: random seed of the tuner, 0 by default */
+	unsigned seed;        /* --seed: the round orders' seed; 0: from the clock */
 };
 
 void btc_tune_options_init(struct btc_tune_options *o);
 
-/* The outcome for one schedule of the build. */
+/* The seed to use: opt->seed, or when 0 one derived from the clock
+ * (never 0). */
+unsigned btc_tune_seed(const struct btc_tune_options *opt);
+
+/* The outcome for one schedule of the build: every verified run's time
+ * (tuning and head to head pooled: one figure per schedule) and the
+ * median with its 95 % interval. */
 struct btc_tune_entry {
 	double predicted_ms;  /* T_max of the table, 0 when none */
-	double measured_ms;   /* steady-state ms per task of its last run, NAN if none */
-	int tasks;            /* measured tasks of that run */
-	int rounds;           /* rounds it took part in */
+	double *runs_ms;      /* [n_runs] ms per task of each verified run (owned) */
+	int n_runs, cap_runs;
+	double median_ms;     /* median of runs_ms, NAN if none */
+	double ci_lo_ms, ci_hi_ms; /* its 95 % interval (btc_stats_median_ci) */
+	bool ci_exact;        /* the interval has 95 % coverage (n_runs >= 6) */
+	int tasks, warmup;    /* measured and warm-up tasks of each run */
+	int rounds;           /* tuning rounds it ran in */
+	bool finalist;        /* in the race to the end of tuning */
 	bool baseline;
 	enum btc_run_status status;
 	char *error;          /* status failed: which schedule, stage, task (owned) */
 };
 
-/* Frees the error texts of entries[n] (not the array). */
+/* Adds one verified run's ms per task to e and updates its median and
+ * interval. */
+void btc_tune_entry_add(struct btc_tune_entry *e, double ms);
+
+/* Frees the runs and error texts of entries[n] (not the array). */
 void btc_tune_entries_clear(struct btc_tune_entry *entries, int n);
 
+/* How tuning ended, for the report. */
+struct btc_tune_summary {
+	unsigned seed;        /* the seed used */
+	int rounds;           /* rounds run */
+	const char *stop;     /* "converged", "one finalist", "budget",
+				 "max rounds", "no schedule left" (static) */
+	double elapsed_s;
+};
+
 /* Tunes the n schedules of `program` (a generated APP-pipeline). entries:
- * [n], filled (clear them with btc_tune_entries_clear). *winner: index of
- * the fastest verified schedule of the last round, -1 if none. Failed
- * schedules are not reported here (entries[i].error says why). Returns
- * false when interrupted (reported) and when no schedule verified (not
- * reported: the caller names the failures). */
+ * [n], filled (clear them with btc_tune_entries_clear). *winner: the
+ * verified finalist with the lowest median (btc_tune_pick), -1 if none.
+ * Failed schedules are not reported here (entries[i].error says why).
+ * Prints each round's order ("tune: round 2 order: 3 0 5 ...") when
+ * verbose. Returns false when interrupted (reported) and when no schedule
+ * verified (not reported: the caller names the failures). */
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
-	      int *winner, struct btc_diag *d);
+	      int *winner, struct btc_tune_summary *sum, struct btc_diag *d);
+
+/* The verified schedule with the lowest median: among the finalists when
+ * any is verified, else among all (baselines_only: among the baselines,
+ * finalists or not). -1 when none. */
+int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only);
 
 /* Pearson correlation of x and y (n values); NAN when undefined. */
 double btc_pearson(const double *x, const double *y, int n);
+
+/* The head to head of a candidate and a baseline: rounds of one run each,
+ * in an order shuffled per round, until the 95 % interval of the median
+ * of the per-round ratios (candidate time / baseline time) excludes 1 or
+ * lies within 1 +- ci_rel (decided), or the budget or round limit is
+ * reached. Both runs are added to their entries. */
+struct btc_tune_h2h {
+	int candidate, baseline;
+	double *ratios;       /* [rounds] candidate/baseline per round (owned) */
+	int rounds;
+	double ratio_median, ratio_lo, ratio_hi; /* NAN when no round */
+	bool ci_exact;
+	bool decided;         /* the interval excludes 1 or lies within 1 +- ci_rel */
+	bool gain;            /* ratio_hi < 1: the candidate is faster */
+	const char *stop;     /* "decided", "budget", "max rounds" (static) */
+};
+
+/* Runs the head to head of schedules cand and base (entries[] as from
+ * btc_tune; rng seeded by the caller). Returns true when every run
+ * verified; false when interrupted or when a run failed: *failed is then
+ * that schedule (its entry marked failed, with its error), -1 when
+ * interrupted. Free h->ratios with free(). */
+bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
+			   const struct btc_tune_options *opt, struct btc_tune_entry *entries,
+			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
+			   int *failed);
 
 /* One run of `program --schedule index`. */
 struct btc_tune_run {

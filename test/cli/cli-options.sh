@@ -59,6 +59,8 @@ expect 2 "btc: --max-reps must be 2..1000000, not 'abc'" tune $app --device host
 expect 2 "btc: --max-reps must be 2..1000000, not '0'" profile $app --device host --max-reps 0
 expect 2 "btc: --seed must be 0..4294967295, not '-1'" tune $app --device host --seed -1
 expect 2 "btc: --seed must be 0..4294967295, not '4294967296'" tune $app --device host --seed 4294967296
+expect 2 "btc: --tune-budget must be 1..86400, not '0'" tune $app --device host --tune-budget 0
+expect 2 "btc: --tune-budget must be 1..86400, not 'x'" $app --device host --run --tune-budget x
 expect 2 "btc: --cpu-groups must be 1..64, not '0'" gen $app --device $dev --cpu-groups 0
 expect 2 "btc: --cpu-groups must be 1..64, not '65'" device host --cpu-groups 65
 expect 2 "btc: --min-util must be 0..100, not '101'" schedule $app --device $dev --table $table --min-util 101
@@ -92,6 +94,9 @@ expect 2 "btc: --build is not an option of 'btc tune'" $app --device host --run 
 expect 2 "btc: --reprofile is not an option of 'btc gen'" $app --device $dev --reprofile
 expect 2 "btc: --table and --reprofile cannot be given together" tune $app --device host --table $table --reprofile
 expect 2 "btc: --chunks and --top cannot be given together" gen $vecadd --device $testbox --chunks big:0-2 --top 3
+expect 2 "btc: --measurements and --run cannot be given together" $app --device $dev --table $table --run --measurements x.csv
+expect 2 "btc: --measurements needs --table" tune $app --device $dev --measurements x.csv
+expect 1 "x.csv: error: cannot read" tune $app --device $dev --table $table --measurements "$work/x.csv"
 expect 2 "btc: unknown command 'frobnicate'" frobnicate
 expect 2 "usage: btc <command>"
 
@@ -122,6 +127,9 @@ expect 0 "--keep-going" tune --help
 expect 0 "--seed N" tune --help
 expect 0 "--cache DIR" tune --help
 expect 0 "--candidates FILE" report --help
+expect 0 "--fit-csv FILE" report --help
+expect 0 "--tune-budget SECONDS" tune --help
+expect 0 "--measurements FILE" tune --help
 expect 0 "usage: btc tune" $app --run --help
 expect 0 "usage: btc gen" gen --help --bogus
 lacks "--glsl" schedule --help

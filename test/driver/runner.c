@@ -20,7 +20,8 @@ int main(int argc, char **argv)
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	if (register_sha256_suite() || register_files_suite() || register_result_suite() ||
-	    register_signals_suite() || register_diagnose_suite()) {
+	    register_signals_suite() || register_diagnose_suite() || register_stats_suite() ||
+	    register_calib_suite()) {
 		CU_cleanup_registry();
 		return 1;
 	}

@@ -1,5 +1,6 @@
 /* driver/result: a report written and read back field for field (absent
- * values as null, reasons kept), and a schema-1 report still read. */
+ * values as null, reasons kept), the schema-3 fields, and schema-1 and
+ * schema-2 reports still read. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,9 +117,122 @@ static void test_schema1(void)
 	btc_report_free(&b);
 }
 
+/* Schema 3: the medians with their intervals, the head to head, the
+ * final run apart and the fit, written and read back. */
+static void test_schema3(void)
+{
+	struct btc_report r;
+	btc_report_init(&r);
+	r.app = btc_xstrdup("vecadd");
+	r.n_candidates = 2;
+	r.candidates = btc_report_candidates_new(2);
+	r.candidates[0].label = btc_xstrdup("cpu:0-1 vulkan:2");
+	r.candidates[0].status = BTC_RUN_VERIFIED;
+	r.candidates[0].measured_ms = 1.0;
+	r.candidates[0].ci_low_ms = 0.9;
+	r.candidates[0].ci_high_ms = 1.2;
+	r.candidates[0].runs = 7;
+	r.candidates[0].warmup = 4;
+	r.candidates[0].calibrated_loo_ms[BTC_MODE_INTERFERENCE] = 1.1;
+	r.candidates[0].calibrated_rank = 1;
+	r.candidates[1].index = 1;
+	r.candidates[1].baseline = true;
+	r.candidates[1].label = btc_xstrdup("cpu:0-2");
+	r.candidates[1].status = BTC_RUN_VERIFIED;
+	r.candidates[1].measured_ms = 1.5;
+	r.best_baseline = 1;
+	r.seed = 42;
+	r.tune_stop = btc_xstrdup("converged");
+	r.h2h_candidate = 0;
+	r.h2h_rounds = 9;
+	r.ratio_median = 0.7;
+	r.ratio_ci_low = 0.6;
+	r.ratio_ci_high = 0.8;
+	r.h2h_decided = true;
+	r.speedup = 1 / 0.7;
+	r.speedup_ci_low = 1 / 0.8;
+	r.speedup_ci_high = 1 / 0.6;
+	r.final_ms = 1.3;
+	r.final_tasks = 64;
+	r.final_warmup = 4;
+	r.fit_mode = btc_xstrdup("interference");
+	r.n_fit_models = 1;
+	r.fit_models = btc_xcalloc(1, sizeof(*r.fit_models));
+	r.fit_models[0] = (struct btc_report_fit_model){btc_xstrdup("calibrated interference (LOO)"),
+							 btc_xstrdup("interference"), true, 2, 0.9,
+							 1.0, 0.05, 0.1, 1, 0.8, 0.9};
+	r.n_pu_fits = 1;
+	r.pu_fits = btc_xcalloc(1, sizeof(*r.pu_fits));
+	r.pu_fits[0] = (struct btc_report_pu_fit){btc_xstrdup("cpu"), 0.25, 1.5, 2};
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	struct btc_report b;
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.schema_version, 3);
+	CU_ASSERT_EQUAL(b.seed, 42);
+	CU_ASSERT_STRING_EQUAL(b.tune_stop, "converged");
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].ci_low_ms, 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].ci_high_ms, 1.2, 1e-9);
+	CU_ASSERT_EQUAL(b.candidates[0].runs, 7);
+	CU_ASSERT_EQUAL(b.candidates[0].warmup, 4);
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].calibrated_loo_ms[BTC_MODE_INTERFERENCE], 1.1, 1e-9);
+	CU_ASSERT_TRUE(isnan(b.candidates[0].calibrated_loo_ms[BTC_MODE_ISOLATED]));
+	CU_ASSERT_EQUAL(b.candidates[0].calibrated_rank, 1);
+	CU_ASSERT_EQUAL(b.h2h_candidate, 0);
+	CU_ASSERT_EQUAL(b.h2h_rounds, 9);
+	CU_ASSERT_DOUBLE_EQUAL(b.ratio_ci_high, 0.8, 1e-9);
+	CU_ASSERT_TRUE(b.h2h_decided);
+	CU_ASSERT_FALSE(b.no_significant_gain);
+	CU_ASSERT_DOUBLE_EQUAL(b.speedup_ci_low, 1.25, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(b.final_ms, 1.3, 1e-9);
+	CU_ASSERT_EQUAL(b.final_tasks, 64);
+	CU_ASSERT_EQUAL(b.final_warmup, 4);
+	CU_ASSERT_STRING_EQUAL(b.fit_mode, "interference");
+	CU_ASSERT_EQUAL_FATAL(b.n_fit_models, 1);
+	CU_ASSERT_STRING_EQUAL(b.fit_models[0].name, "calibrated interference (LOO)");
+	CU_ASSERT_TRUE(b.fit_models[0].calibrated);
+	CU_ASSERT_DOUBLE_EQUAL(b.fit_models[0].spearman_rho, 1.0, 1e-9);
+	CU_ASSERT_EQUAL(b.fit_models[0].best_within_5pct, 1);
+	CU_ASSERT_EQUAL_FATAL(b.n_pu_fits, 1);
+	CU_ASSERT_DOUBLE_EQUAL(b.pu_fits[0].b, 1.5, 1e-9);
+	CU_ASSERT_EQUAL(b.pu_fits[0].n_bottleneck, 2);
+	btc_report_free(&b);
+	btc_report_free(&r);
+}
+
+/* Schema 2: one figure per candidate (its last run), no head to head
+ * object, no fit. */
+static void test_schema2(void)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("{\"schema_version\": 2, \"app\": \"a\", \"verified\": true, \"candidates\": "
+	      "[{\"index\": 0, \"kind\": \"candidate\", \"label\": \"cpu:0 vulkan:1-2\", "
+	      "\"status\": \"verified\", \"predicted_isolated_ms\": 1.0, "
+	      "\"predicted_interference_ms\": 2.0, \"measured_ms_per_task\": 0.4, \"tasks\": 48, "
+	      "\"rounds\": 3}]}\n", f);
+	fclose(f);
+	struct btc_report b;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.schema_version, 2);
+	CU_ASSERT_EQUAL(b.candidates[0].runs, 1);
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].predicted_ms[BTC_MODE_INTERFERENCE], 2.0, 1e-9);
+	CU_ASSERT_TRUE(isnan(b.candidates[0].ci_low_ms));
+	CU_ASSERT_EQUAL(b.h2h_candidate, -1);
+	CU_ASSERT_EQUAL(b.n_fit_models, 0);
+	CU_ASSERT_TRUE(isnan(b.final_ms));
+	CU_ASSERT_EQUAL(b.seed, -1);
+	btc_report_free(&b);
+}
+
 int register_result_suite(void)
 {
 	CU_pSuite s = CU_add_suite("result", setup, cleanup);
 	return !s || !CU_add_test(s, "write and read back", test_roundtrip) ||
-	       !CU_add_test(s, "schema 1", test_schema1);
+	       !CU_add_test(s, "schema 1", test_schema1) ||
+	       !CU_add_test(s, "schema 3", test_schema3) ||
+	       !CU_add_test(s, "schema 2", test_schema2);
 }

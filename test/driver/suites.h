@@ -9,5 +9,7 @@ int register_files_suite(void);
 int register_result_suite(void);
 int register_signals_suite(void);
 int register_diagnose_suite(void);
+int register_stats_suite(void);
+int register_calib_suite(void);
 
 #endif

@@ -1,0 +1,91 @@
+/* Calibration of the cost model against measured periods, pure (no I/O;
+ * docs/scheduler.md, "Calibration"). The model to calibrate is whatever
+ * predicts each chunk's time: per schedule k a list of (PU, predicted
+ * chunk ms) and a predicted io-thread time T_io (0 when the model has
+ * none). Per PU p a fixed cost a_p (ms) and a slowdown b_p are fitted so
+ * that
+ *
+ *   measured_k ~ max( max over chunks c of k (a_pu(c) + b_pu(c) x_c), T_io_k )
+ *
+ * by relative least squares (weights 1/measured^2: a slow baseline does
+ * not outweigh the candidates), regularised towards a = 0, b = 1 with the
+ * weight of prior_weight observations, so that a PU seen in few
+ * schedules stays near the model. The max makes it nonlinear; it is
+ * fitted by alternating (Magnani & Boyd 2009, "Convex piecewise-linear
+ * fitting"): assign each schedule its bottleneck chunk under the current
+ * fit, solve the per-PU 2x2 normal equations, repeat until the
+ * bottlenecks stop changing. */
+#ifndef BTC_CALIB_H
+#define BTC_CALIB_H
+
+#include <stdbool.h>
+
+struct btc_calib_chunk {
+	int pu;                /* 0..n_pus-1 */
+	double predicted_ms;   /* the model's chunk time */
+};
+
+struct btc_calib_schedule {
+	const struct btc_calib_chunk *chunks; /* [n_chunks], borrowed */
+	int n_chunks;
+	double io_ms;          /* predicted T_io, 0 when absent */
+	double measured_ms;    /* measured period (median); NAN: not measured
+				  (left out of every fit, still predicted) */
+};
+
+struct btc_calib_options {
+	double prior_weight;   /* observations' worth of a = 0, b = 1 (default 1) */
+	int max_iter;          /* bottleneck reassignments at most (default 50) */
+};
+
+void btc_calib_options_init(struct btc_calib_options *o);
+
+struct btc_calib_fit {
+	int n_pus;
+	double *a_ms;          /* [n_pus] fixed cost per chunk, ms */
+	double *b;             /* [n_pus] slowdown factor (>= 0) */
+	int *n_bottleneck;     /* [n_pus] fitted schedules bottlenecked there */
+	int n_io;              /* fitted schedules bottlenecked by T_io */
+	int iterations;
+	bool converged;        /* the bottlenecks stopped changing */
+};
+
+/* Fits a, b over the schedules s[k] with use[k] (NULL: all) and a
+ * measurement. fit: filled, free with btc_calib_fit_free. With no
+ * measurement the fit is the model (a = 0, b = 1). */
+void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus,
+		   const bool *use, const struct btc_calib_options *opt,
+		   struct btc_calib_fit *fit);
+
+void btc_calib_fit_free(struct btc_calib_fit *fit);
+
+/* The calibrated period of s, ms: max(max_c a + b x_c, T_io). NAN when a
+ * chunk's prediction is NAN. */
+double btc_calib_predict(const struct btc_calib_fit *fit, const struct btc_calib_schedule *s);
+
+/* The uncalibrated period of s, ms: max(max_c x_c, T_io). */
+double btc_calib_period(const struct btc_calib_schedule *s);
+
+/* Leave-one-out predictions, ms, into pred[n]: for a measured schedule k,
+ * the calibrated prediction of the fit over every measured schedule but
+ * k (k's measurement is never read); for an unmeasured one, that of the
+ * fit over all. */
+void btc_calib_loo(const struct btc_calib_schedule *s, int n, int n_pus,
+		   const struct btc_calib_options *opt, double *pred);
+
+/* How well predictions match measurements, over the pairs where both are
+ * numbers. */
+struct btc_calib_metrics {
+	int n;                     /* pairs */
+	double pearson_r, spearman_rho; /* NAN when undefined */
+	double median_abs_rel_err; /* median of |measured / predicted - 1| */
+	double max_abs_rel_err;
+	int predicted_best;        /* index with the lowest prediction, -1 none */
+	int measured_best;         /* index with the lowest measurement */
+	bool best_within_5pct;     /* measured[predicted_best] <= 1.05 measured[measured_best] */
+};
+
+void btc_calib_metrics(const double *predicted, const double *measured, int n,
+		       struct btc_calib_metrics *m);
+
+#endif

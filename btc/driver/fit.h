@@ -1,0 +1,37 @@
+/* The fit of the cost model to the measurements, for the report: per
+ * schedule the prediction under each table mode and calibrated
+ * (driver/calib.h, leave-one-out), the agreement figures of each model,
+ * the table mode whose calibrated model fits best (highest
+ * cross-validated Spearman rho, ties by Pearson r), and the re-ranking of
+ * the candidates by that model (docs/scheduler.md, "Calibration";
+ * docs/report.md). */
+#ifndef BTC_FIT_H
+#define BTC_FIT_H
+
+#include "front/app.h"
+#include "front/device.h"
+#include "front/table.h"
+#include "sched/plan.h"
+#include "driver/result.h"
+#include "driver/tune.h"
+
+/* r->candidates [n] from the schedules and their tuning entries: label,
+ * kind, status, error, predicted T_max under each mode of the table (NAN
+ * where it has none), the measured median with its interval and runs.
+ * r->n_candidates = n. */
+void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
+			const struct btc_table *t, const struct btc_plan_schedule *scheds,
+			const struct btc_tune_entry *entries, int n, struct btc_report *r);
+
+/* Calibrates the table's every mode against the candidates' measured
+ * medians (r->candidates, as from btc_fit_candidates), and fills the
+ * candidates' calibrated_* fields, r->fit_models (per mode: uncalibrated,
+ * then calibrated LOO), r->pu_fits and r->fit_mode. */
+void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
+		    const struct btc_table *t, const struct btc_plan_schedule *scheds, int n,
+		    struct btc_report *r);
+
+/* Prints the fit: one line per model, the PU terms, the re-ranking. */
+void btc_fit_print(const struct btc_report *r, FILE *f);
+
+#endif

@@ -1,0 +1,228 @@
+/* Measurements copied back from a device, and the calibration command
+ * over them (driver/measurements.h). */
+#include "driver/measurements.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/fit.h"
+#include "driver/report.h"
+#include "util/out.h"
+
+static bool read_json(const char *path, const char *text, const struct btc_plan_schedule *scheds,
+		      int n, const struct btc_device *dev, struct btc_tune_entry *entries,
+		      struct btc_diag *d)
+{
+	struct btc_loc at = {path, 0, 0};
+	cJSON *j = cJSON_Parse(text);
+	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(j, "schedule_index");
+	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
+	if (!cJSON_IsNumber(idx) || !cJSON_IsNumber(ms)) {
+		btc_error(d, at, "not a run report (expected schedule_index and measured_ms_per_task)");
+		cJSON_Delete(j);
+		return false;
+	}
+	int i = idx->valueint;
+	if (i < 0 || i >= n || idx->valuedouble != i) {
+		btc_error(d, at, "schedule_index %g: the build has schedules 0..%d", idx->valuedouble,
+			  n - 1);
+		cJSON_Delete(j);
+		return false;
+	}
+	bool ok = true;
+	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(j, "schedule");
+	const cJSON *label = cJSON_GetObjectItemCaseSensitive(sched, "label");
+	char *want = btc_plan_schedule_label(&scheds[i].s, dev);
+	if (cJSON_IsString(label) && strcmp(label->valuestring, want)) {
+		btc_error(d, at, "schedule %d is '%s' in this plan, the run report says '%s' "
+			  "(another table or other options?)", i, want, label->valuestring);
+		ok = false;
+	}
+	free(want);
+	struct btc_tune_entry *e = &entries[i];
+	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(j, "tasks");
+	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(j, "warmup");
+	if (ok && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "verified"))) {
+		e->status = BTC_RUN_FAILED;
+		free(e->error);
+		e->error = btc_xasprintf("schedule %d: the run report %s says it did not verify", i,
+					 path);
+	} else if (ok && !(ms->valuedouble > 0)) {
+		btc_error(d, at, "measured_ms_per_task %g: must be > 0", ms->valuedouble);
+		ok = false;
+	} else if (ok) {
+		if (e->status != BTC_RUN_FAILED)
+			e->status = BTC_RUN_VERIFIED;
+		btc_tune_entry_add(e, ms->valuedouble);
+		e->warmup = cJSON_IsNumber(warm) ? warm->valueint : 0;
+		/* The program's "tasks" counts the warm-up too. */
+		e->tasks = cJSON_IsNumber(tasks) ? tasks->valueint - e->warmup : 0;
+	}
+	cJSON_Delete(j);
+	return ok;
+}
+
+static bool read_csv(const char *path, char *text, int n, struct btc_tune_entry *entries,
+		     struct btc_diag *d)
+{
+	bool ok = true;
+	int line = 0;
+	for (char *p = text, *next; p && *p; p = next) {
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		line++;
+		p += strspn(p, " \t\r");
+		p[strcspn(p, "\r")] = '\0';
+		if (!*p || *p == '#' || !strncmp(p, "schedule_index", 14))
+			continue;
+		struct btc_loc at = {path, line, 1};
+		char *end;
+		errno = 0;
+		long i = strtol(p, &end, 10);
+		if (end == p || *end != ',' || errno) {
+			btc_error(d, at, "expected schedule_index,measured_ms, not '%s'", p);
+			ok = false;
+			continue;
+		}
+		if (i < 0 || i >= n) {
+			btc_error(d, at, "schedule_index %ld: the build has schedules 0..%d", i, n - 1);
+			ok = false;
+			continue;
+		}
+		char *v = end + 1;
+		double ms = strtod(v, &end);
+		if (end == v || (*end && *end != ',') || !(ms > 0) || isinf(ms)) {
+			btc_error(d, at, "measured_ms must be a number > 0, not '%.*s'",
+				  (int)strcspn(v, ","), v);
+			ok = false;
+			continue;
+		}
+		if (entries[i].status != BTC_RUN_FAILED)
+			entries[i].status = BTC_RUN_VERIFIED;
+		btc_tune_entry_add(&entries[i], ms);
+	}
+	return ok;
+}
+
+bool btc_measurements_read(const char *path, const struct btc_plan_schedule *scheds, int n,
+			   const struct btc_device *dev, struct btc_tune_entry *entries,
+			   struct btc_diag *d)
+{
+	char *text = btc_read_file(path, NULL);
+	if (!text) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read: %s", strerror(errno));
+		return false;
+	}
+	const char *first = text + strspn(text, " \t\r\n");
+	bool ok = *first == '{' ? read_json(path, text, scheds, n, dev, entries, d)
+				: read_csv(path, text, n, entries, d);
+	free(text);
+	return ok;
+}
+
+static void print_table(const struct btc_report *r, FILE *f)
+{
+	fprintf(f, "%-4s %-9s %-34s %12s %12s %12s %21s %4s %4s\n", "N", "kind",
+		"schedule (PU:stages)", "predicted_ms", "calib_ms", "measured_ms", "95% interval",
+		"runs", "rank");
+	enum btc_mode m = BTC_MODE_INTERFERENCE;
+	if (r->fit_mode)
+		btc_mode_parse(r->fit_mode, &m);
+	for (int i = 0; i < r->n_candidates; i++) {
+		const struct btc_report_candidate *c = &r->candidates[i];
+		char meas[32] = "not_run", ci[48] = "";
+		if (c->status == BTC_RUN_VERIFIED) {
+			snprintf(meas, sizeof(meas), "%.3f", c->measured_ms);
+			if (!isnan(c->ci_low_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+			else
+				snprintf(ci, sizeof(ci), "[n/a]");
+		} else {
+			snprintf(meas, sizeof(meas), "%s", btc_run_status_name(c->status));
+		}
+		fprintf(f, "%-4d %-9s %-34s %12.3f %12.3f %12s %21s %4d %4d\n", i,
+			c->baseline ? "baseline" : "candidate", c->label, c->predicted_ms[m],
+			c->calibrated_loo_ms[m], meas, ci, c->runs, c->calibrated_rank);
+	}
+	fprintf(f, "(predicted_ms: the %s table; calib_ms: calibrated on the other schedules' "
+		"measurements (LOO); rank: by the model calibrated on all)\n", btc_mode_name(m));
+}
+
+int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
+		      const struct btc_job_options *opt, const char *const *files, int n_files,
+		      struct btc_diag *d)
+{
+	if (opt->report)
+		remove(opt->report);
+	struct btc_table *t = btc_table_load(opt->table, NULL, app, dev, opt->plan.mode, d);
+	if (!t)
+		return 1;
+	struct btc_plan_schedule *scheds = NULL;
+	int n = 0;
+	char *prov = NULL;
+	if (!btc_plan(app, dev, t, opt->table, &opt->plan, &scheds, &n, &prov, d)) {
+		btc_table_free(t);
+		return 1;
+	}
+	struct btc_tune_entry *entries = btc_xcalloc((size_t)n + 1, sizeof(*entries));
+	for (int i = 0; i < n; i++)
+		entries[i] = (struct btc_tune_entry){.median_ms = NAN, .ci_lo_ms = NAN,
+						     .ci_hi_ms = NAN, .baseline = scheds[i].baseline};
+	bool ok = true;
+	for (int k = 0; k < n_files; k++)
+		ok &= btc_measurements_read(files[k], scheds, n, dev, entries, d);
+	if (ok) {
+		struct btc_report r;
+		btc_report_init(&r);
+		r.app = btc_xstrdup(app->name);
+		r.device = btc_xstrdup(dev->name);
+		r.mode = btc_xstrdup(btc_mode_name(opt->plan.mode));
+		r.objective = btc_xstrdup(btc_sched_objective_name(opt->plan.sched.objective));
+		r.gpu = btc_xstrdup(opt->plan.gpu ? opt->plan.gpu : "auto");
+		btc_fit_candidates(app, dev, t, scheds, entries, n, &r);
+		double *px = btc_xcalloc((size_t)n + 1, sizeof(double));
+		double *py = btc_xcalloc((size_t)n + 1, sizeof(double));
+		for (int m = 0; m < BTC_N_MODES; m++) {
+			int np = 0;
+			for (int i = 0; i < n; i++)
+				if (r.candidates[i].status == BTC_RUN_VERIFIED &&
+				    !isnan(r.candidates[i].predicted_ms[m])) {
+					px[np] = r.candidates[i].predicted_ms[m];
+					py[np++] = r.candidates[i].measured_ms;
+				}
+			r.pearson_r[m] = btc_pearson(px, py, np);
+		}
+		free(px);
+		free(py);
+		r.pearson_r_used = r.pearson_r[opt->plan.mode];
+		for (int i = 0; i < n; i++)
+			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
+		btc_fit_report(app, dev, t, scheds, n, &r);
+		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
+		       n_files, n_files == 1 ? "" : "s");
+		print_table(&r, stdout);
+		btc_fit_print(&r, stdout);
+		if (opt->report) {
+			char *svg = btc_xasprintf("%.*s-fit.svg",
+						  (int)(strlen(opt->report) -
+							(strstr(opt->report, ".json") ? 5 : 0)),
+						  opt->report);
+			btc_report_fit_svg(&r, svg, d);
+			btc_report_write(&r, opt->report, d);
+			printf("files: %s, %s\n", opt->report, svg);
+			free(svg);
+		}
+		btc_report_free(&r);
+	}
+	btc_tune_entries_clear(entries, n);
+	free(entries);
+	free(scheds);
+	free(prov);
+	btc_table_free(t);
+	return d->errors ? 1 : 0;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# btc tune --measurements: calibration from runs copied back from a
+# device (vecadd on pixel7a: a committed made-up table, CSV runs and one
+# run report JSON, periods from known per-PU terms), nothing run. Checks
+# the printed fit, the report's schema-3 fields, fit.svg, the errors of a
+# bad file, and `btc report --fit-csv`.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/driver/lib.sh"
+rm -rf "$work" && mkdir -p "$work"
+data=$src/test/driver/data/measurements
+app=$src/examples/vecadd/vecadd.yaml
+fit() { "$btc" tune "$app" --device pixel7a --table "$data/pixel7a-vecadd.csv" --top 8 "$@"; }
+
+# 1. Both formats: the fit printed and reported.
+fit --measurements "$data/pixel7a-vecadd-runs.csv" --measurements "$data/pixel7a-vecadd-run0.json" \
+  --report "$work/r.json" > "$work/1.log" 2>&1 || fail "exit status $?" "$work/1.log"
+grep -q "^fit:   calibrated interference (LOO) *12 " "$work/1.log" || fail "no calibrated fit line" "$work/1.log"
+grep -q "^fit: table mode by fit" "$work/1.log" || fail "no fit mode" "$work/1.log"
+grep -q "^fit: re-ranked by the calibrated model: 0 " "$work/1.log" || fail "no re-ranking" "$work/1.log"
+r=$work/r.json
+[ "$(json "$r" 'r["schema_version"]')" = 3 ] || fail "schema_version"
+[ "$(json "$r" 'len(r["fit"]["models"])')" = 4 ] || fail "fit.models" "$r"
+[ "$(json "$r" 'r["fit"]["mode"] in ("isolated", "interference")')" = True ] || fail "fit.mode" "$r"
+[ "$(json "$r" 'r["candidates"][0]["runs"]')" = 1 ] || fail "the JSON run not read" "$r"
+[ "$(json "$r" 'r["candidates"][1]["runs"]')" = 3 ] || fail "the CSV runs not read" "$r"
+[ "$(json "$r" 'all(c["calibrated_loo_ms"]["interference"] > 0 for c in r["candidates"])')" = True ] ||
+  fail "calibrated_loo_ms" "$r"
+[ "$(json "$r" 'r["fit"]["models"][3]["spearman_rho"] > 0.9')" = True ] || fail "LOO Spearman rho" "$r"
+grep -q "<svg" "$work/r-fit.svg" || fail "no fit.svg"
+echo "ok: CSV and JSON measurements, fit printed and reported"
+
+# 2. A bad file: exit 1, named with its line.
+printf 'schedule_index,measured_ms\n3,1.5\n42,1.0\n4,x\n' > "$work/bad.csv"
+set +e
+fit --measurements "$work/bad.csv" > "$work/2.log" 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "bad file: exit status $rc" "$work/2.log"
+grep -q "bad.csv:3:1: error: schedule_index 42: the build has schedules 0..11" "$work/2.log" ||
+  fail "no error naming line 3" "$work/2.log"
+grep -q "bad.csv:4:1: error: measured_ms must be a number > 0, not 'x'" "$work/2.log" ||
+  fail "no error naming line 4" "$work/2.log"
+echo "ok: a bad measurements file is named by line"
+
+# 3. A run report of another plan: the labels differ.
+sed 's/"label": "gpu:0-1 big:2"/"label": "big:0-2"/' "$data/pixel7a-vecadd-run0.json" > "$work/other.json"
+set +e
+fit --measurements "$work/other.json" > "$work/3.log" 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "schedule 0 is 'gpu:0-1 big:2' in this plan, the run report says 'big:0-2'" "$work/3.log" ||
+  fail "label mismatch not caught" "$work/3.log"
+echo "ok: a run report of another plan is refused"
+
+# 4. Usage: --measurements needs --table.
+set +e
+"$btc" tune "$app" --device pixel7a --measurements "$data/pixel7a-vecadd-runs.csv" > "$work/4.log" 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] || fail "without --table: exit status $rc" "$work/4.log"
+echo "ok: --measurements without --table is a usage error"
+
+# 5. btc report: the fit table, markdown and CSV.
+"$btc" report "$r" --fit-csv "$work/fit.csv" > "$work/5.md"
+grep -q "| vecadd | pixel7a | calibrated interference (LOO)" "$work/5.md" || fail "btc report fit table" "$work/5.md"
+[ "$(wc -l < "$work/fit.csv")" -eq 5 ] || fail "fit CSV rows" "$work/fit.csv"
+echo "ok: btc report tabulates the fit"
