@@ -9,6 +9,12 @@
 
 #include "util/diag.h"
 
+/* Limits on what btc_yaml_load accepts: the size of the text and the
+ * nesting of collections (both far beyond any real app or device file;
+ * they keep hostile input from exhausting time or stack). */
+#define BTC_YAML_MAX_BYTES (16 * 1024 * 1024)
+#define BTC_YAML_MAX_DEPTH 64
+
 struct btc_yaml {
 	yaml_document_t doc;
 	const char *file;  /* borrowed name used in diagnostics */
@@ -16,8 +22,10 @@ struct btc_yaml {
 };
 
 /* Parses the YAML file at `path`, or the NUL-terminated `text` when it is
- * not NULL (then `path` only names it in diagnostics). On a syntax error
- * reports it and returns false; on success returns true and the caller owns
+ * not NULL (then `path` only names it in diagnostics); only the first
+ * document of a stream. Text over BTC_YAML_MAX_BYTES and collections nested
+ * deeper than BTC_YAML_MAX_DEPTH are errors, found while parsing (at the
+ * first node past the limit). On a syntax error reports it and returns false; on success returns true and the caller owns
  * y (free with btc_yaml_free). An empty document is an error. */
 bool btc_yaml_load(struct btc_yaml *y, const char *path, const char *text,
 		   struct btc_diag *d);

@@ -1,7 +1,10 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "front/app.h"
+#include "front/yamldoc.h"
 #include "suites.h"
 
 /* Apps are parsed from text but named as if they lived in the fixture
@@ -216,6 +219,90 @@ static void test_missing_file(void)
 	assert_first_error(&d, "missing file", "/nonexistent/app.yaml: error: cannot open: No such file or directory");
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void expect_load_error(const char *text, const char *name,
+			      const char *expect)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	double t0 = now_s();
+	struct btc_app *app = btc_app_load(APP_PATH, text, NULL, 0, &d);
+	double dt = now_s() - t0;
+	CU_ASSERT_PTR_NULL(app);
+	btc_app_free(app);
+	assert_first_error(&d, name, expect);
+	if (dt > 0.5)
+		fprintf(stderr, "\n    %s: %.2f s\n", name, dt);
+	CU_ASSERT(dt < 0.5); /* linear, and stopped at the first node past the limit */
+}
+
+/* YAML limits (BTC_YAML_MAX_DEPTH, BTC_YAML_MAX_BYTES), enforced while
+ * parsing: 200,000 nested flow lists used to take over a minute. */
+static void test_yaml_limits(void)
+{
+	size_t n = 200000;
+	char *s = malloc(2 * n + 2), *p = s;
+	memset(p, '[', n);
+	memset(p + n, ']', n);
+	p[2 * n] = '\n';
+	p[2 * n + 1] = '\0';
+	expect_load_error(s, "200000 nested lists",
+			  P "1:65: error: YAML nested too deeply (more than 64 levels)");
+	memset(p, '{', n);
+	memset(p + n, '}', n);
+	expect_load_error(s, "200000 nested mappings",
+			  P "1:65: error: YAML nested too deeply (more than 64 levels)");
+	free(s);
+
+	/* Block nesting: 3000 levels of indentation. */
+	size_t levels = 3000, len = 0;
+	s = malloc(levels * (levels + 4) + 1);
+	for (size_t i = 0; i < levels; i++)
+		len += (size_t)sprintf(s + len, "%*sa:\n", (int)i, "");
+	expect_load_error(s, "3000 nested block mappings",
+			  P "65:65: error: YAML nested too deeply (more than 64 levels)");
+	free(s);
+
+	/* 64 levels are fine for the parser (the schema then objects). */
+	s = malloc(200);
+	memset(s, '[', 63);
+	strcpy(s + 63, "1");
+	memset(s + 64, ']', 63);
+	s[127] = '\0';
+	expect_load_error(s, "63 nested lists",
+			  P "1:1: error: app description must be a mapping, not a list");
+	free(s);
+
+	/* Over 16 MiB of text. */
+	size_t big = BTC_YAML_MAX_BYTES + 1;
+	s = malloc(big + 1);
+	memset(s, '#', big);
+	s[big] = '\0';
+	expect_load_error(s, "17 MiB", APP_PATH ": error: file too large (more than 16777216 bytes)");
+	free(s);
+
+	/* Anchors and aliases still work; an alias can never refer to its own
+	 * enclosing node. */
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(APP_PATH,
+		"app: demo\nbuffers:\n  - {name: a, type: &t f32, count: 4}\n"
+		"  - {name: b, type: *t, count: 4}\nstages:\n  - {name: s, cpu: f}\n",
+		NULL, 0, &d);
+	CU_ASSERT_PTR_NOT_NULL(app);
+	if (app)
+		CU_ASSERT_EQUAL(app->buffers[1].elem, BTC_F32);
+	btc_app_free(app);
+	expect_load_error("app: demo\nbuffers: &b [*b]\nstages: []\n", "self alias",
+			  P "2:14: error: YAML: undefined alias 'b'");
+}
+
 int register_app_suite(void)
 {
 	CU_pSuite s = CU_add_suite("app", NULL, NULL);
@@ -223,5 +310,6 @@ int register_app_suite(void)
 	       !CU_add_test(s, "bad apps", test_bad) ||
 	       !CU_add_test(s, "all errors reported", test_all_errors_reported) ||
 	       !CU_add_test(s, "unknown override", test_unknown_override) ||
-	       !CU_add_test(s, "missing file", test_missing_file);
+	       !CU_add_test(s, "missing file", test_missing_file) ||
+	       !CU_add_test(s, "YAML limits", test_yaml_limits);
 }
