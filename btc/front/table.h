@@ -23,6 +23,10 @@
 #include "front/device.h"
 #include "util/diag.h"
 
+/* The longest line a table may have, in bytes (a real row is under 200);
+ * a longer line is an error, never split into rows. */
+#define BTC_TABLE_MAX_LINE 65536
+
 enum btc_mode { BTC_MODE_ISOLATED, BTC_MODE_INTERFERENCE, BTC_N_MODES };
 const char *btc_mode_name(enum btc_mode m);
 /* Parses "isolated"/"interference"; returns false when neither. */
