@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "front/yamldoc.h"
@@ -213,12 +214,22 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 		if (!btc_yaml_map(&l->y, item, "buffer", keys, v, l->d) && !v[0])
 			continue;
 		const char *name = NULL, *type = NULL;
-		if (!v[0] || !btc_yaml_ident(&l->y, v[0], "buffer name", &name, l->d))
+		if (!v[0] || !btc_yaml_name(&l->y, v[0], "buffer name", BTC_NAME_C_BUFFER, &name, l->d))
 			continue;
 		if (btc_app_buffer_index(app, name) >= 0 || param_index(app, name) >= 0) {
 			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
 				  "duplicate name '%s' (buffers and params share one namespace)",
 				  name);
+			continue;
+		}
+		int same = -1;
+		for (int j = 0; j < app->n_buffers && same < 0; j++)
+			if (!strcasecmp(app->buffers[j].name, name))
+				same = j;
+		if (same >= 0) {
+			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
+				  "buffer name '%s' differs from '%s' only in case (the generated code upper-cases buffer names)",
+				  name, app->buffers[same].name);
 			continue;
 		}
 		struct btc_buffer *b = &app->buffers[app->n_buffers++];
@@ -407,7 +418,7 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 		if (!btc_yaml_map(&l->y, item, "stage", keys, v, l->d) && !v[0])
 			continue;
 		const char *name, *sym;
-		if (!btc_yaml_ident(&l->y, v[0], "stage name", &name, l->d))
+		if (!btc_yaml_name(&l->y, v[0], "stage name", BTC_NAME_C_LABEL, &name, l->d))
 			continue;
 		if (btc_app_stage_index(app, name) >= 0) {
 			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
@@ -472,8 +483,8 @@ static void load_sources(struct loader *l, yaml_node_t *n)
 		app->libs = btc_xcalloc((size_t)len, sizeof(char *));
 		for (int i = 0; i < len; i++) {
 			const char *lib;
-			if (btc_yaml_ident(&l->y, btc_yaml_item(&l->y, v[3], i),
-					   "library name", &lib, l->d))
+			if (btc_yaml_name(&l->y, btc_yaml_item(&l->y, v[3], i),
+					  "library name", BTC_NAME_FILE, &lib, l->d))
 				app->libs[app->n_libs++] = btc_xstrdup(lib);
 		}
 	}
@@ -517,7 +528,7 @@ struct btc_app *btc_app_load(const char *path, const char *text,
 	yaml_node_t *v[8];
 	btc_yaml_map(&l.y, btc_yaml_root(&l.y), "app description", keys, v, d);
 	const char *s;
-	if (v[0] && btc_yaml_ident(&l.y, v[0], "app name", &s, d))
+	if (v[0] && btc_yaml_name(&l.y, v[0], "app name", BTC_NAME_C_APP, &s, d))
 		l.app->name = btc_xstrdup(s);
 	if (v[1])
 		load_params(&l, v[1]);
@@ -528,8 +539,18 @@ struct btc_app *btc_app_load(const char *path, const char *text,
 		load_stages(&l, v[3]);
 	if (v[4] && btc_yaml_ident(&l.y, v[4], "io symbol", &s, d))
 		l.app->io = btc_xstrdup(s);
-	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d))
-		l.app->input = resolve(l.app, s);
+	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d)) {
+		/* The generated meson.build passes the path to C as a string
+		 * macro (templates/project.meson.build.in). */
+		bool bad = strpbrk(s, "\"\\") != NULL;
+		for (const char *c = s; *c; c++)
+			bad |= (unsigned char)*c < 0x20 || *c == 0x7f;
+		if (bad)
+			btc_error(d, btc_yaml_loc(&l.y, v[5]),
+				  "input path must not contain '\"', '\\' or control characters");
+		else
+			l.app->input = resolve(l.app, s);
+	}
 	if (v[6])
 		load_sources(&l, v[6]);
 

@@ -388,17 +388,23 @@ bool btc_is_ident(const char *s)
 	return true;
 }
 
-bool btc_yaml_ident(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		    const char **out, struct btc_diag *d)
+bool btc_yaml_name(struct btc_yaml *y, yaml_node_t *n, const char *what,
+		   enum btc_name_kind kind, const char **out, struct btc_diag *d)
 {
 	if (!btc_yaml_str(y, n, what, out, d))
 		return false;
-	if (!btc_is_ident(*out)) {
-		btc_error(d, btc_yaml_loc(y, n),
-			  "%s '%s' is not a C identifier", what, *out);
+	const char *why = btc_name_problem(*out, kind);
+	if (why) {
+		btc_error(d, btc_yaml_loc(y, n), "%s '%s' %s", what, *out, why);
 		return false;
 	}
 	return true;
+}
+
+bool btc_yaml_ident(struct btc_yaml *y, yaml_node_t *n, const char *what,
+		    const char **out, struct btc_diag *d)
+{
+	return btc_yaml_name(y, n, what, BTC_NAME_C, out, d);
 }
 
 bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
+#include "front/names.h"
 #include "util/diag.h"
 
 /* Limits on what btc_yaml_load accepts: the size of the text and the
@@ -50,7 +51,10 @@ bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what,
  * document, valid until btc_yaml_free). */
 bool btc_yaml_str(struct btc_yaml *y, yaml_node_t *n, const char *what,
 		  const char **out, struct btc_diag *d);
-/* A C identifier ([A-Za-z_][A-Za-z0-9_]*). */
+/* A name of the given kind (front/names.h): reports "<what> '<s>' <why>"
+ * at n when it is not one. btc_yaml_ident is kind BTC_NAME_C. */
+bool btc_yaml_name(struct btc_yaml *y, yaml_node_t *n, const char *what,
+		   enum btc_name_kind kind, const char **out, struct btc_diag *d);
 bool btc_yaml_ident(struct btc_yaml *y, yaml_node_t *n, const char *what,
 		    const char **out, struct btc_diag *d);
 bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what,

@@ -171,6 +171,48 @@ static const struct bad_case bad[] = {
 	 P "10:48: error: unexpected end of expression in call (quote expressions that contain ',' inside [ ] or { })"},
 	{"io not identifier", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nio: 12\n",
 	 P "9:5: error: io symbol '12' is not a C identifier"},
+	/* Names are C identifiers of the generated code, checked at load. */
+	{"buffer named return", HEAD "buffers:\n  - {name: return, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'return' is a C keyword"},
+	{"buffer named _Bool", HEAD "buffers:\n  - {name: _Bool, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name '_Bool' is a C keyword"},
+	{"buffer reserved", HEAD "buffers:\n  - {name: __x, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name '__x' is reserved in C (a leading '__' or '_' and a capital)"},
+	{"buffer reserved capital", HEAD "buffers:\n  - {name: _X, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name '_X' is reserved in C (a leading '__' or '_' and a capital)"},
+	{"buffer btrt prefix", HEAD "buffers:\n  - {name: btrt_pool, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'btrt_pool' clashes with names of the generated code or the runtime"},
+	{"buffer APP_ macro", HEAD "buffers:\n  - {name: APP_TASK, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'APP_TASK' clashes with names of the generated code or the runtime"},
+	{"buffer named NULL", HEAD "buffers:\n  - {name: NULL, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'NULL' clashes with names of the generated code or the runtime"},
+	{"buffer named base", HEAD "buffers:\n  - {name: base, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'base' clashes with a member of the TaskObject struct"},
+	{"buffers differ in case", HEAD "buffers:\n  - {name: a, type: f32, count: 1}\n  - {name: A, type: f32, count: 1}\nstages: []\n",
+	 P "6:12: error: buffer name 'A' differs from 'a' only in case (the generated code upper-cases buffer names)"},
+	{"buffer name too long", HEAD "buffers:\n  - {name: a234567890123456789012345678901234567890123456789012345678901234, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'a234567890123456789012345678901234567890123456789012345678901234' is longer than 63 characters"},
+	{"param keyword", "app: demo\nparams:\n  while: 1\nbuffers: []\nstages: []\n",
+	 P "3:3: error: param name 'while' is a C keyword"},
+	{"app keyword", "app: int\nbuffers: []\nstages: []\n", P "1:6: error: app name 'int' is a C keyword"},
+	{"app named pipeline", "app: Pipeline\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name 'Pipeline' clashes with names of the generated code or the runtime"},
+	{"app named btrt", "app: btrt\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name 'btrt' clashes with names of the generated code or the runtime"},
+	{"app injection", "app: 'x\" + system(\"id\") + \"'\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name 'x\" + system(\"id\") + \"' is not a C identifier"},
+	{"stage keyword", HEAD BUFS "stages:\n  - {name: for, cpu: f}\n",
+	 P "8:12: error: stage name 'for' is a C keyword"},
+	{"stage with dash", HEAD BUFS "stages:\n  - {name: my-stage, cpu: f}\n",
+	 P "8:12: error: stage name 'my-stage' is not a C identifier"},
+	{"cpu symbol main", HEAD BUFS "stages:\n  - {name: a, cpu: main}\n",
+	 P "8:20: error: cpu kernel symbol 'main' clashes with names of the generated code or the runtime"},
+	{"cuda symbol generated", HEAD BUFS "stages:\n  - {name: a, cuda: stage0_cuda}\n",
+	 P "8:21: error: cuda launcher symbol 'stage0_cuda' clashes with names of the generated code or the runtime"},
+	{"library with quote", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nsources:\n  libs: [\"m')\"]\n",
+	 P "10:10: error: library name 'm')' may only hold letters, digits, '_', '.' and '-'"},
+	{"input with quote", HEAD BUFS "stages:\n  - {name: a, cpu: f}\ninput: 'a\"b'\n",
+	 P "9:8: error: input path must not contain '\"', '\\' or control characters"},
 };
 
 static void test_bad(void)
@@ -199,6 +241,26 @@ static void test_all_errors_reported(void)
 	CU_ASSERT_PTR_NULL(app);
 	CU_ASSERT_EQUAL(d.errors, 4);
 	CU_ASSERT_STRING_EQUAL(d.last, P "8:5: error: stage 's' has no kernel (needs cpu, cuda or vulkan)");
+}
+
+/* Every bad name is reported, each at its own mark. */
+static void test_all_bad_names_reported(void)
+{
+	static const char text[] =
+		"app: int\n"
+		"params:\n  __p: 1\n"
+		"buffers:\n"
+		"  - {name: return, type: f32, count: 1}\n"
+		"  - {name: btrt_x, type: f32, count: 1}\n"
+		"stages:\n"
+		"  - {name: if, cpu: main}\n";
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_app *app = btc_app_load(APP_PATH, text, NULL, 0, &d);
+	CU_ASSERT_PTR_NULL(app);
+	CU_ASSERT_EQUAL(d.errors, 5);
+	CU_ASSERT_STRING_EQUAL(d.first, P "1:6: error: app name 'int' is a C keyword");
+	CU_ASSERT_STRING_EQUAL(d.last, P "8:12: error: stage name 'if' is a C keyword");
 }
 
 static void test_unknown_override(void)
@@ -309,6 +371,7 @@ int register_app_suite(void)
 	return !s || !CU_add_test(s, "good app", test_good) ||
 	       !CU_add_test(s, "bad apps", test_bad) ||
 	       !CU_add_test(s, "all errors reported", test_all_errors_reported) ||
+	       !CU_add_test(s, "all bad names reported", test_all_bad_names_reported) ||
 	       !CU_add_test(s, "unknown override", test_unknown_override) ||
 	       !CU_add_test(s, "missing file", test_missing_file) ||
 	       !CU_add_test(s, "YAML limits", test_yaml_limits);
