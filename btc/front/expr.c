@@ -181,7 +181,9 @@ static struct btc_expr *parse_primary(struct parser *ps)
 		struct btc_expr *e = parse_sum(ps);
 		ps->nest--;
 		skip(ps);
-		if (!ps->failed && *ps->p != ')')
+		if (ps->failed)
+			return e; /* never step past the end after an error */
+		if (*ps->p != ')')
 			fail(ps, ps->p, "expected ')'%s", "");
 		else
 			ps->p++;
