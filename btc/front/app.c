@@ -144,6 +144,7 @@ struct loader {
 	struct btc_yaml y;
 	struct btc_diag *d;
 	struct btc_app *app;
+	int64_t n_dispatches;    /* repeats so far, summed over the app */
 };
 
 static char *resolve(const struct btc_app *app, const char *rel)
@@ -172,6 +173,11 @@ static void load_params(struct loader *l, yaml_node_t *n)
 		return;
 	}
 	int cap = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (cap > BTC_APP_MAX_PARAMS) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many params (%d; at most %d)",
+			  cap, BTC_APP_MAX_PARAMS);
+		return;
+	}
 	app->params = btc_xcalloc((size_t)cap, sizeof(*app->params));
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
 	     p < n->data.mapping.pairs.top; p++) {
@@ -208,6 +214,11 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 	int len;
 	if (!btc_yaml_seq(&l->y, n, "buffers", &len, l->d))
 		return;
+	if (len > BTC_APP_MAX_BUFFERS) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many buffers (%d; at most %d)",
+			  len, BTC_APP_MAX_BUFFERS);
+		return;
+	}
 	app->buffers = btc_xcalloc((size_t)len, sizeof(*app->buffers));
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[5];
@@ -287,6 +298,12 @@ static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
 	*count = 0;
 	if (!btc_yaml_seq(&l->y, n, what, &len, l->d))
 		return NULL;
+	if (len > l->app->n_buffers) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n),
+			  "%s lists %d buffers; the app has %d", what, len,
+			  l->app->n_buffers);
+		return NULL;
+	}
 	int *idx = btc_xcalloc((size_t)len, sizeof(int));
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *item = btc_yaml_item(&l->y, n, i);
@@ -385,8 +402,13 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 			}
 		}
 		if (v[2]) {
-			int np;
-			if (btc_yaml_seq(&l->y, v[2], "push", &np, l->d)) {
+			int np = 0;
+			bool is_list = btc_yaml_seq(&l->y, v[2], "push", &np, l->d);
+			if (is_list && np > BTC_APP_MAX_PUSH)
+				btc_error(l->d, btc_yaml_loc(&l->y, v[2]),
+					  "push needs at most %d constants, not %d",
+					  BTC_APP_MAX_PUSH, np);
+			else if (is_list) {
 				vd->push = btc_xcalloc((size_t)np, sizeof(*vd->push));
 				for (int j = 0; j < np; j++)
 					if ((vd->push[vd->n_push] = parse_expr(
@@ -394,6 +416,13 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 						     "push constant")))
 						vd->n_push++;
 			}
+		}
+		l->n_dispatches += vd->repeat;
+		if (l->n_dispatches > BTC_APP_MAX_DISPATCHES) {
+			btc_error(l->d, vd->loc,
+				  "too many dispatches (repeats summed over the app exceed %d)",
+				  BTC_APP_MAX_DISPATCHES);
+			return;
 		}
 		if (l->d->errors == before)
 			check_dispatch_values(l, vd);
@@ -410,6 +439,11 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 		return;
 	if (len == 0) {
 		btc_error(l->d, btc_yaml_loc(&l->y, n), "an app needs at least one stage");
+		return;
+	}
+	if (len > BTC_APP_MAX_STAGES) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many stages (%d; at most %d)",
+			  len, BTC_APP_MAX_STAGES);
 		return;
 	}
 	app->stages = btc_xcalloc((size_t)len, sizeof(*app->stages));

@@ -211,6 +211,13 @@ static const struct bad_case bad[] = {
 	 P "8:21: error: cuda launcher symbol 'stage0_cuda' clashes with names of the generated code or the runtime"},
 	{"library with quote", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nsources:\n  libs: [\"m')\"]\n",
 	 P "10:10: error: library name 'm')' may only hold letters, digits, '_', '.' and '-'"},
+	{"push too many", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1], push: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}\n",
+	 P "10:48: error: push needs at most 32 constants, not 33"},
+	{"too many dispatches", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1], repeat: 1048576}\n"
+	 "      - {shader: noop.comp, groups: [1], repeat: 1}\n",
+	 P "11:9: error: too many dispatches (repeats summed over the app exceed 1048576)"},
+	{"reads longer than buffers", HEAD BUFS "stages:\n  - {name: a, reads: [input, output, input], cpu: f}\n",
+	 P "8:22: error: reads lists 3 buffers; the app has 2"},
 	{"input with quote", HEAD BUFS "stages:\n  - {name: a, cpu: f}\ninput: 'a\"b'\n",
 	 P "9:8: error: input path must not contain '\"', '\\' or control characters"},
 };
