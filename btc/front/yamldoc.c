@@ -78,18 +78,26 @@ struct composer {
 	int depth;
 	struct anchor *anchors;
 	int n_anchors, cap_anchors;
+	int n_nodes;             /* nodes and aliases so far */
 };
 
-static void add_anchor(struct composer *c, char *name, int node)
+static bool add_anchor(struct composer *c, char *name, int node,
+		       struct btc_loc loc, struct btc_diag *d)
 {
 	if (!name)
-		return;
+		return true;
+	if (c->n_anchors == BTC_YAML_MAX_ANCHORS) {
+		btc_error(d, loc, "YAML: too many anchors (at most %d)",
+			  BTC_YAML_MAX_ANCHORS);
+		return false;
+	}
 	if (c->n_anchors == c->cap_anchors) {
 		c->cap_anchors = c->cap_anchors ? 2 * c->cap_anchors : 8;
 		c->anchors = btc_xrealloc(c->anchors, sizeof(*c->anchors) *
 						      (size_t)c->cap_anchors);
 	}
 	c->anchors[c->n_anchors++] = (struct anchor){btc_xstrdup(name), node};
+	return true;
 }
 
 /* Attaches node id to the open collection (as an item, a key or a value). */
@@ -137,6 +145,15 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 				      (int)ev.start_mark.column + 1};
 		int id = 0;
 		bool fail = false;
+		if ((ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT ||
+		     ev.type == YAML_SEQUENCE_START_EVENT ||
+		     ev.type == YAML_MAPPING_START_EVENT) &&
+		    ++c.n_nodes > BTC_YAML_MAX_NODES) {
+			btc_error(d, loc, "YAML: too many nodes (at most %d)",
+				  BTC_YAML_MAX_NODES);
+			yaml_event_delete(&ev);
+			break;
+		}
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT: /* no document: empty */
 			done = ok = true;
@@ -166,7 +183,8 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 			fail = !id || !attach(&c, id);
 			if (!fail) {
 				set_marks(doc, id, &ev);
-				add_anchor(&c, (char *)ev.data.scalar.anchor, id);
+				fail = !add_anchor(&c, (char *)ev.data.scalar.anchor, id,
+						   loc, d);
 			}
 			break;
 		case YAML_SEQUENCE_START_EVENT:
@@ -203,8 +221,9 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 		case YAML_MAPPING_END_EVENT: {
 			struct frame *f = &c.stack[--c.depth];
 			yaml_document_get_node(doc, f->node)->end_mark = ev.end_mark;
-			add_anchor(&c, f->anchor, f->node);
+			fail = !add_anchor(&c, f->anchor, f->node, loc, d);
 			free(f->anchor);
+			f->anchor = NULL;
 			break;
 		}
 		default:

@@ -15,6 +15,8 @@
  * they keep hostile input from exhausting time or stack). */
 #define BTC_YAML_MAX_BYTES (16 * 1024 * 1024)
 #define BTC_YAML_MAX_DEPTH 64
+#define BTC_YAML_MAX_ANCHORS 1024 /* aliases are looked up linearly */
+#define BTC_YAML_MAX_NODES (1 << 20) /* about 100 MB of libyaml nodes */
 
 struct btc_yaml {
 	yaml_document_t doc;
@@ -24,8 +26,9 @@ struct btc_yaml {
 
 /* Parses the YAML file at `path`, or the NUL-terminated `text` when it is
  * not NULL (then `path` only names it in diagnostics); only the first
- * document of a stream. Text over BTC_YAML_MAX_BYTES and collections nested
- * deeper than BTC_YAML_MAX_DEPTH are errors, found while parsing (at the
+ * document of a stream. Text over BTC_YAML_MAX_BYTES, collections nested
+ * deeper than BTC_YAML_MAX_DEPTH and more than BTC_YAML_MAX_NODES nodes or
+ * BTC_YAML_MAX_ANCHORS anchors are errors, found while parsing (at the
  * first node past the limit). On a syntax error reports it and returns false; on success returns true and the caller owns
  * y (free with btc_yaml_free). An empty document is an error. */
 bool btc_yaml_load(struct btc_yaml *y, const char *path, const char *text,
