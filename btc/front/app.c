@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "front/yamldoc.h"
@@ -145,6 +146,7 @@ struct loader {
 	struct btc_diag *d;
 	struct btc_app *app;
 	bool layout_only;   /* btc_app_load_layout: shader and source files need not exist */
+	int64_t n_dispatches;  /* repeats so far, summed over the app */
 };
 
 static char *resolve(const struct btc_app *app, const char *rel)
@@ -173,6 +175,11 @@ static void load_params(struct loader *l, yaml_node_t *n)
 		return;
 	}
 	int cap = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (cap > BTC_APP_MAX_PARAMS) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many params (%d; at most %d)",
+			  cap, BTC_APP_MAX_PARAMS);
+		return;
+	}
 	app->params = btc_xcalloc((size_t)cap, sizeof(*app->params));
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
 	     p < n->data.mapping.pairs.top; p++) {
@@ -209,18 +216,33 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 	int len;
 	if (!btc_yaml_seq(&l->y, n, "buffers", &len, l->d))
 		return;
+	if (len > BTC_APP_MAX_BUFFERS) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many buffers (%d; at most %d)",
+			  len, BTC_APP_MAX_BUFFERS);
+		return;
+	}
 	app->buffers = btc_xcalloc((size_t)len, sizeof(*app->buffers));
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[5];
 		if (!btc_yaml_map(&l->y, item, "buffer", keys, v, l->d) && !v[0])
 			continue;
 		const char *name = NULL, *type = NULL;
-		if (!v[0] || !btc_yaml_ident(&l->y, v[0], "buffer name", &name, l->d))
+		if (!v[0] || !btc_yaml_name(&l->y, v[0], "buffer name", BTC_NAME_C_BUFFER, &name, l->d))
 			continue;
 		if (btc_app_buffer_index(app, name) >= 0 || param_index(app, name) >= 0) {
 			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
 				  "duplicate name '%s' (buffers and params share one namespace)",
 				  name);
+			continue;
+		}
+		int same = -1;
+		for (int j = 0; j < app->n_buffers && same < 0; j++)
+			if (!strcasecmp(app->buffers[j].name, name))
+				same = j;
+		if (same >= 0) {
+			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
+				  "buffer name '%s' differs from '%s' only in case (the generated code upper-cases buffer names)",
+				  name, app->buffers[same].name);
 			continue;
 		}
 		struct btc_buffer *b = &app->buffers[app->n_buffers++];
@@ -278,6 +300,12 @@ static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
 	*count = 0;
 	if (!btc_yaml_seq(&l->y, n, what, &len, l->d))
 		return NULL;
+	if (len > l->app->n_buffers) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n),
+			  "%s lists %d buffers; the app has %d", what, len,
+			  l->app->n_buffers);
+		return NULL;
+	}
 	int *idx = btc_xcalloc((size_t)len, sizeof(int));
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *item = btc_yaml_item(&l->y, n, i);
@@ -384,8 +412,13 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 			}
 		}
 		if (v[2]) {
-			int np;
-			if (btc_yaml_seq(&l->y, v[2], "push", &np, l->d)) {
+			int np = 0;
+			bool is_list = btc_yaml_seq(&l->y, v[2], "push", &np, l->d);
+			if (is_list && np > BTC_APP_MAX_PUSH)
+				btc_error(l->d, btc_yaml_loc(&l->y, v[2]),
+					  "push needs at most %d constants, not %d",
+					  BTC_APP_MAX_PUSH, np);
+			else if (is_list) {
 				vd->push = btc_xcalloc((size_t)np, sizeof(*vd->push));
 				for (int j = 0; j < np; j++)
 					if ((vd->push[vd->n_push] = parse_expr(
@@ -393,6 +426,13 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 						     "push constant")))
 						vd->n_push++;
 			}
+		}
+		l->n_dispatches += vd->repeat;
+		if (l->n_dispatches > BTC_APP_MAX_DISPATCHES) {
+			btc_error(l->d, vd->loc,
+				  "too many dispatches (repeats summed over the app exceed %d)",
+				  BTC_APP_MAX_DISPATCHES);
+			return;
 		}
 		if (l->d->errors == before)
 			check_dispatch_values(l, vd);
@@ -411,13 +451,18 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 		btc_error(l->d, btc_yaml_loc(&l->y, n), "an app needs at least one stage");
 		return;
 	}
+	if (len > BTC_APP_MAX_STAGES) {
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many stages (%d; at most %d)",
+			  len, BTC_APP_MAX_STAGES);
+		return;
+	}
 	app->stages = btc_xcalloc((size_t)len, sizeof(*app->stages));
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[7];
 		if (!btc_yaml_map(&l->y, item, "stage", keys, v, l->d) && !v[0])
 			continue;
 		const char *name, *sym;
-		if (!btc_yaml_ident(&l->y, v[0], "stage name", &name, l->d))
+		if (!btc_yaml_name(&l->y, v[0], "stage name", BTC_NAME_C_LABEL, &name, l->d))
 			continue;
 		if (btc_app_stage_index(app, name) >= 0) {
 			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
@@ -482,8 +527,8 @@ static void load_sources(struct loader *l, yaml_node_t *n)
 		app->libs = btc_xcalloc((size_t)len, sizeof(char *));
 		for (int i = 0; i < len; i++) {
 			const char *lib;
-			if (btc_yaml_ident(&l->y, btc_yaml_item(&l->y, v[3], i),
-					   "library name", &lib, l->d))
+			if (btc_yaml_name(&l->y, btc_yaml_item(&l->y, v[3], i),
+					  "library name", BTC_NAME_FILE, &lib, l->d))
 				app->libs[app->n_libs++] = btc_xstrdup(lib);
 		}
 	}
@@ -545,7 +590,7 @@ static struct btc_app *load(const char *path, const char *text,
 	yaml_node_t *v[8];
 	btc_yaml_map(&l.y, btc_yaml_root(&l.y), "app description", keys, v, d);
 	const char *s;
-	if (v[0] && btc_yaml_ident(&l.y, v[0], "app name", &s, d))
+	if (v[0] && btc_yaml_name(&l.y, v[0], "app name", BTC_NAME_C_APP, &s, d))
 		l.app->name = btc_xstrdup(s);
 	if (v[1])
 		load_params(&l, v[1]);
@@ -556,8 +601,18 @@ static struct btc_app *load(const char *path, const char *text,
 		load_stages(&l, v[3]);
 	if (v[4] && btc_yaml_ident(&l.y, v[4], "io symbol", &s, d))
 		l.app->io = btc_xstrdup(s);
-	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d))
-		l.app->input = resolve(l.app, s);
+	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d)) {
+		/* The generated meson.build passes the path to C as a string
+		 * macro (templates/project.meson.build.in). */
+		bool bad = strpbrk(s, "\"\\") != NULL;
+		for (const char *c = s; *c; c++)
+			bad |= (unsigned char)*c < 0x20 || *c == 0x7f;
+		if (bad)
+			btc_error(d, btc_yaml_loc(&l.y, v[5]),
+				  "input path must not contain '\"', '\\' or control characters");
+		else
+			l.app->input = resolve(l.app, s);
+	}
 	if (v[6])
 		load_sources(&l, v[6]);
 

@@ -23,6 +23,16 @@ int btc_elem_size(enum btc_elem e);
 enum btc_placement { BTC_PLACE_UNIFIED, BTC_PLACE_HOST, BTC_PLACE_DEVICE };
 const char *btc_placement_name(enum btc_placement p);
 
+/* Limits of one app, far above any real one (octree: 7 stages, 19
+ * buffers); they keep hostile files from making the loader quadratic.
+ * BTC_APP_MAX_STAGES is the scheduler's BTC_SCHED_MAX_STAGES; BTC_APP_MAX_PUSH
+ * is the runtime's BTRT_VK_MAX_PUSH. */
+#define BTC_APP_MAX_STAGES 1024
+#define BTC_APP_MAX_BUFFERS 1024
+#define BTC_APP_MAX_PARAMS 1024
+#define BTC_APP_MAX_PUSH 32
+#define BTC_APP_MAX_DISPATCHES (1 << 20) /* repeats summed over the app */
+
 struct btc_param {
 	char *name;
 	int64_t value;       /* default, possibly overridden with -D */

@@ -6,6 +6,7 @@
 
 #include "front/yamldoc.h"
 #include "util/str.h"
+#include "util/escape.h"
 
 int btc_device_pu_index(const struct btc_device *dev, const char *name)
 {
@@ -59,7 +60,7 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
 	const char *s;
 	if (!btc_yaml_map(y, n, "PU", keys, v, d) && !v[0])
 		return;
-	if (!btc_yaml_ident(y, v[0], "PU name", &s, d))
+	if (!btc_yaml_name(y, v[0], "PU name", BTC_NAME_C_LABEL, &s, d))
 		return;
 	if (btc_device_pu_index(dev, s) >= 0) {
 		btc_error(d, btc_yaml_loc(y, v[0]), "duplicate PU '%s'", s);
@@ -175,7 +176,7 @@ static struct btc_device *load_yaml(const char *path, const char *text,
 	yaml_node_t *v[7];
 	const char *s;
 	btc_yaml_map(&y, btc_yaml_root(&y), "device description", keys, v, d);
-	if (v[0] && btc_yaml_str(&y, v[0], "device name", &s, d))
+	if (v[0] && btc_yaml_name(&y, v[0], "device name", BTC_NAME_FILE, &s, d))
 		dev->name = btc_xstrdup(s);
 	if (v[1] && btc_yaml_str(&y, v[1], "description", &s, d))
 		dev->description = btc_xstrdup(s);
@@ -225,8 +226,9 @@ struct btc_device *btc_device_load(const char *name_or_path,
 		       (n > 5 && !strcmp(name_or_path + n - 5, ".yaml"));
 	if (text || is_path)
 		return load_yaml(name_or_path, text, d);
-	if (!btc_is_ident(name_or_path) && !strchr(name_or_path, '-')) {
-		btc_error(d, (struct btc_loc){0}, "bad device name '%s'", name_or_path);
+	const char *why = btc_name_problem(name_or_path, BTC_NAME_FILE);
+	if (why) {
+		btc_error(d, (struct btc_loc){0}, "device name '%s' %s", name_or_path, why);
 		return NULL;
 	}
 	char *path = btc_xasprintf("%s/%s.yaml", device_dir, name_or_path);
@@ -266,6 +268,38 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d)
 			  BTC_MAX_PUS);
 		return false;
 	}
+	/* The new names must stay names and stay unique ("a" split in 10 and
+	 * "a1" split in 2 would both make "a10"). */
+	char *names[BTC_MAX_PUS];
+	int n_names = 0;
+	bool ok = true;
+	for (int i = 0; i < dev->n_pus; i++) {
+		struct btc_pu *pu = &dev->pus[i];
+		bool s = pu->kind == BTC_BACKEND_CPU && pu->n_cores >= n;
+		for (int g = 0; g < (s ? n : 1); g++)
+			names[n_names++] = s ? btc_xasprintf("%s%d", pu->name, g)
+					     : btc_xstrdup(pu->name);
+	}
+	for (int i = 0; i < n_names && ok; i++) {
+		const char *why = btc_name_problem(names[i], BTC_NAME_C_LABEL);
+		if (why) {
+			btc_error(d, (struct btc_loc){dev->path, 0, 0},
+				  "splitting CPU PUs into %d groups: PU name '%s' %s",
+				  n, names[i], why);
+			ok = false;
+		}
+		for (int j = 0; j < i && ok; j++)
+			if (!strcmp(names[i], names[j])) {
+				btc_error(d, (struct btc_loc){dev->path, 0, 0},
+					  "splitting CPU PUs into %d groups makes two PUs named '%s'",
+					  n, names[i]);
+				ok = false;
+			}
+	}
+	for (int i = 0; i < n_names; i++)
+		free(names[i]);
+	if (!ok)
+		return false;
 	struct btc_pu out[BTC_MAX_PUS];
 	int n_out = 0;
 	for (int i = 0; i < dev->n_pus; i++) {
@@ -292,28 +326,11 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d)
 	return true;
 }
 
-/* Quotes s for YAML when it is not a plain safe scalar. */
 static void put_scalar(FILE *out, const char *s)
 {
-	bool plain = *s && !strchr(":#{}[],&*!|>'\"%@`", s[0]) && s[0] != ' ';
-	for (const char *p = s; *p && plain; p++)
-		plain = (*p >= 0x20 && *p != '"' && *p != '\\') &&
-			!(p[0] == ':' && (p[1] == ' ' || !p[1])) &&
-			!(p[0] == ' ' && p[1] == '#');
-	if (plain) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (const char *p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*p < 0x20)
-			fprintf(out, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
+	char *q = btc_yaml_scalar(s);
+	fputs(q, out);
+	free(q);
 }
 
 void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
@@ -369,8 +386,11 @@ void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
 			fprintf(out, "    unified_memory: %s\n    cpu_backed: %s\n",
 				pu->unified_memory ? "true" : "false",
 				pu->cpu_backed ? "true" : "false");
-		if (pu->ref_column)
-			fprintf(out, "    table_column: %s\n", pu->ref_column);
+		if (pu->ref_column) {
+			fputs("    table_column: ", out);
+			put_scalar(out, pu->ref_column);
+			fputc('\n', out);
+		}
 	}
 }
 

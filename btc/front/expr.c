@@ -17,12 +17,14 @@ struct btc_expr {
 	struct btc_loc loc;      /* position of this node's token */
 	struct btc_expr *a, *b;
 	char *text;              /* root only: source text */
+	int height;              /* 1 for a leaf; bounds every recursion */
 };
 
 struct parser {
 	const char *s, *p;
 	struct btc_loc loc;
 	struct btc_diag *d;
+	int nest;                /* parser recursion depth (unary, parens, calls) */
 	bool failed;
 };
 
@@ -52,7 +54,43 @@ static struct btc_expr *node(enum expr_op op, struct btc_loc loc)
 	struct btc_expr *e = btc_xcalloc(1, sizeof(*e));
 	e->op = op;
 	e->loc = loc;
+	e->height = 1;
 	return e;
+}
+
+/* Sets e's height from its operands; past BTC_EXPR_MAX_DEPTH reports at
+ * e's operator and fails the parse, so that no later walk (evaluation,
+ * C rendering, freeing) recurses deeper than the limit. */
+static void set_height(struct parser *ps, struct btc_expr *e)
+{
+	int h = 0;
+	if (e->a && e->a->height > h)
+		h = e->a->height;
+	if (e->b && e->b->height > h)
+		h = e->b->height;
+	e->height = h + 1;
+	if (e->height > BTC_EXPR_MAX_DEPTH && !ps->failed) {
+		btc_error(ps->d, e->loc,
+			  "expression nested too deeply (more than %d levels)",
+			  BTC_EXPR_MAX_DEPTH);
+		ps->failed = true;
+	}
+}
+
+/* Enters one level of parser recursion for the construct at `where`;
+ * false (reported there) past the limit. */
+static bool enter(struct parser *ps, const char *where)
+{
+	if (ps->nest >= BTC_EXPR_MAX_DEPTH) {
+		if (!ps->failed)
+			btc_error(ps->d, at(ps, where),
+				  "expression nested too deeply (more than %d levels)",
+				  BTC_EXPR_MAX_DEPTH);
+		ps->failed = true;
+		return false;
+	}
+	ps->nest++;
+	return true;
 }
 
 static struct btc_expr *parse_sum(struct parser *ps);
@@ -104,7 +142,10 @@ static struct btc_expr *parse_primary(struct parser *ps)
 		free(name);
 		ps->p++;
 		struct btc_expr *e = node(op, at(ps, start));
+		if (!enter(ps, start))
+			return e;
 		e->a = parse_sum(ps);
+		ps->nest--;
 		skip(ps);
 		if (ps->failed)
 			return e;
@@ -118,7 +159,11 @@ static struct btc_expr *parse_primary(struct parser *ps)
 			return e;
 		}
 		ps->p++;
+		if (!enter(ps, start))
+			return e;
 		e->b = parse_sum(ps);
+		ps->nest--;
+		set_height(ps, e);
 		skip(ps);
 		if (ps->failed)
 			return e;
@@ -130,10 +175,15 @@ static struct btc_expr *parse_primary(struct parser *ps)
 		return e;
 	}
 	if (*ps->p == '(') {
+		if (!enter(ps, ps->p))
+			return NULL;
 		ps->p++;
 		struct btc_expr *e = parse_sum(ps);
+		ps->nest--;
 		skip(ps);
-		if (!ps->failed && *ps->p != ')')
+		if (ps->failed)
+			return e; /* never step past the end after an error */
+		if (*ps->p != ')')
 			fail(ps, ps->p, "expected ')'%s", "");
 		else
 			ps->p++;
@@ -153,8 +203,13 @@ static struct btc_expr *parse_unary(struct parser *ps)
 	skip(ps);
 	if (*ps->p == '-') {
 		struct btc_expr *e = node(OP_NEG, at(ps, ps->p));
+		if (!enter(ps, ps->p))
+			return e;
 		ps->p++;
 		e->a = parse_unary(ps);
+		ps->nest--;
+		if (e->a)
+			set_height(ps, e);
 		return e;
 	}
 	return parse_primary(ps);
@@ -187,6 +242,7 @@ static struct btc_expr *parse_level(struct parser *ps, int level)
 		e->a = l;
 		e->b = parse_level(ps, level + 1);
 		l = e;
+		set_height(ps, e);
 	}
 }
 
@@ -198,6 +254,12 @@ static struct btc_expr *parse_sum(struct parser *ps)
 struct btc_expr *btc_expr_parse(const char *text, struct btc_loc loc,
 				struct btc_diag *d)
 {
+	size_t len = strlen(text);
+	if (len > BTC_EXPR_MAX_TEXT) {
+		btc_error(d, loc, "expression too long (%zu bytes; at most %d)",
+			  len, BTC_EXPR_MAX_TEXT);
+		return NULL;
+	}
 	struct parser ps = {.s = text, .p = text, .loc = loc, .d = d};
 	struct btc_expr *e = parse_sum(&ps);
 	skip(&ps);

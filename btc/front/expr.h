@@ -12,8 +12,15 @@
 
 struct btc_expr;
 
+/* Limits: an expression's text is at most BTC_EXPR_MAX_TEXT bytes and its
+ * tree at most BTC_EXPR_MAX_DEPTH levels deep (parentheses, calls, unary
+ * minus chains and operator chains all count), so that parsing, evaluation
+ * and rendering never recurse past it. Longer or deeper text is an error. */
+#define BTC_EXPR_MAX_TEXT 65536
+#define BTC_EXPR_MAX_DEPTH 256
+
 /* Parses `text`. `loc` is the position of text[0]; errors point at the
- * offending character. Returns a tree owned by the caller (btc_expr_free),
+ * offending character; text beyond the limits above is an error. Returns a tree owned by the caller (btc_expr_free),
  * or NULL after reporting a syntax error. */
 struct btc_expr *btc_expr_parse(const char *text, struct btc_loc loc,
 				struct btc_diag *d);

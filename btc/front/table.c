@@ -66,21 +66,55 @@ struct row {
 	int n;
 };
 
+/* Splits line at commas; r->n counts every field, the first MAX_FIELDS
+ * are stored. */
 static void split(char *line, struct row *r)
 {
 	r->n = 0;
 	char *p = line;
 	for (;;) {
-		if (r->n == MAX_FIELDS)
-			return;
-		r->f[r->n] = p;
-		r->col[r->n] = (int)(p - line) + 1;
+		if (r->n < MAX_FIELDS) {
+			r->f[r->n] = p;
+			r->col[r->n] = (int)(p - line) + 1;
+		}
 		r->n++;
 		char *c = strchr(p, ',');
 		if (!c)
 			return;
 		*c = '\0';
 		p = c + 1;
+	}
+}
+
+/* A line reader: whole lines of any length (never split into rows), line
+ * numbers counted, the line ending stripped. */
+struct lines {
+	FILE *f;
+	const char *path;
+	char *buf;
+	size_t cap;
+	int lineno;
+};
+
+/* Reads the next line into l->buf; false at the end of the file. A line
+ * longer than BTC_TABLE_MAX_LINE bytes is reported and skipped. */
+static bool next_line(struct lines *l, struct btc_diag *d)
+{
+	for (;;) {
+		ssize_t n = getline(&l->buf, &l->cap, l->f);
+		if (n < 0)
+			return false;
+		l->lineno++;
+		if (n > 0 && l->buf[n - 1] == '\n')
+			n--;
+		if (n > BTC_TABLE_MAX_LINE) {
+			btc_error(d, (struct btc_loc){l->path, l->lineno, 1},
+				  "line too long (%zd bytes; at most %d)", n,
+				  BTC_TABLE_MAX_LINE);
+			continue;
+		}
+		l->buf[strcspn(l->buf, "\r\n")] = '\0';
+		return true;
 	}
 }
 
@@ -122,7 +156,7 @@ static int ref_pu_for_column(const struct btc_device *dev, const char *col)
 }
 
 /* Reference layout: per (stage, PU) the mean over appended runs. */
-static void load_reference(FILE *f, const char *path, struct btc_table *t,
+static void load_reference(struct lines *l, const char *path, struct btc_table *t,
 			   const struct btc_app *app, const struct btc_device *dev,
 			   enum btc_mode mode, struct btc_diag *d)
 {
@@ -134,11 +168,9 @@ static void load_reference(FILE *f, const char *path, struct btc_table *t,
 	double *sum = btc_xcalloc((size_t)nsp, sizeof(double));
 	double *sum2 = btc_xcalloc((size_t)nsp, sizeof(double));
 	int *count = btc_xcalloc((size_t)nsp, sizeof(int));
-	char line[1024];
-	int lineno = 1;
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
+	while (next_line(l, d)) {
+		char *line = l->buf;
+		int lineno = l->lineno;
 		if (!line[0])
 			continue;
 		struct row r;
@@ -273,15 +305,13 @@ static void load_term_row(const struct row *r, const char *path, int lineno,
 		t->has_terms[m] = true;
 }
 
-static void load_tidy(FILE *f, const char *path, struct btc_table *t,
+static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 		      const struct btc_app *app, const struct btc_device *dev,
 		      struct btc_diag *d)
 {
-	char line[1024];
-	int lineno = 1;
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
+	while (next_line(l, d)) {
+		char *line = l->buf;
+		int lineno = l->lineno;
 		if (!line[0] || line[0] == '#')
 			continue;
 		struct row r;
@@ -412,12 +442,11 @@ struct btc_table *btc_table_load(const char *path, const char *text,
 		return NULL;
 	}
 	struct btc_table *t = btc_table_new(app, dev);
-	char line[1024];
-	int lineno = 0;
+	struct lines l = {.f = f, .path = path};
 	bool found_header = false;
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
+	while (next_line(&l, d)) {
+		char *line = l.buf;
+		int lineno = l.lineno;
 		if (line[0] == '#') {
 			read_meta(line, t, app, (struct btc_loc){path, lineno, 1}, d);
 			continue;
@@ -426,15 +455,16 @@ struct btc_table *btc_table_load(const char *path, const char *text,
 			continue;
 		found_header = true;
 		if (!strcmp(line, REF_HEADER))
-			load_reference(f, path, t, app, dev, ref_mode, d);
+			load_reference(&l, path, t, app, dev, ref_mode, d);
 		else if (!strcmp(line, BTC_HEADER))
-			load_tidy(f, path, t, app, dev, d);
+			load_tidy(&l, path, t, app, dev, d);
 		else
 			btc_error(d, (struct btc_loc){path, lineno, 1},
 				  "unknown table header (expected '" BTC_HEADER
 				  "' or the reference layout '" REF_HEADER "')");
 		break;
 	}
+	free(l.buf);
 	fclose(f);
 	if (!found_header)
 		btc_error(d, (struct btc_loc){path, 0, 0}, "empty profiling table");

@@ -30,6 +30,10 @@
 #include "front/device.h"
 #include "util/diag.h"
 
+/* The longest line a table may have, in bytes (a real row is under 200);
+ * a longer line is an error, never split into rows. */
+#define BTC_TABLE_MAX_LINE 65536
+
 /* isolated and interference: the paper's BT-Profiler modes; placed: every
  * other PU runs the stage while the threads are placed as the generated
  * pipeline places them (docs/scheduler.md, "Interference modes"). */

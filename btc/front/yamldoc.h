@@ -7,7 +7,16 @@
 #include <stdint.h>
 #include <yaml.h>
 
+#include "front/names.h"
 #include "util/diag.h"
+
+/* Limits on what btc_yaml_load accepts: the size of the text and the
+ * nesting of collections (both far beyond any real app or device file;
+ * they keep hostile input from exhausting time or stack). */
+#define BTC_YAML_MAX_BYTES (16 * 1024 * 1024)
+#define BTC_YAML_MAX_DEPTH 64
+#define BTC_YAML_MAX_ANCHORS 1024 /* aliases are looked up linearly */
+#define BTC_YAML_MAX_NODES (1 << 20) /* about 100 MB of libyaml nodes */
 
 struct btc_yaml {
 	yaml_document_t doc;
@@ -16,8 +25,11 @@ struct btc_yaml {
 };
 
 /* Parses the YAML file at `path`, or the NUL-terminated `text` when it is
- * not NULL (then `path` only names it in diagnostics). On a syntax error
- * reports it and returns false; on success returns true and the caller owns
+ * not NULL (then `path` only names it in diagnostics); only the first
+ * document of a stream. Text over BTC_YAML_MAX_BYTES, collections nested
+ * deeper than BTC_YAML_MAX_DEPTH and more than BTC_YAML_MAX_NODES nodes or
+ * BTC_YAML_MAX_ANCHORS anchors are errors, found while parsing (at the
+ * first node past the limit). On a syntax error reports it and returns false; on success returns true and the caller owns
  * y (free with btc_yaml_free). An empty document is an error. */
 bool btc_yaml_load(struct btc_yaml *y, const char *path, const char *text,
 		   struct btc_diag *d);
@@ -42,7 +54,10 @@ bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what,
  * document, valid until btc_yaml_free). */
 bool btc_yaml_str(struct btc_yaml *y, yaml_node_t *n, const char *what,
 		  const char **out, struct btc_diag *d);
-/* A C identifier ([A-Za-z_][A-Za-z0-9_]*). */
+/* A name of the given kind (front/names.h): reports "<what> '<s>' <why>"
+ * at n when it is not one. btc_yaml_ident is kind BTC_NAME_C. */
+bool btc_yaml_name(struct btc_yaml *y, yaml_node_t *n, const char *what,
+		   enum btc_name_kind kind, const char **out, struct btc_diag *d);
 bool btc_yaml_ident(struct btc_yaml *y, yaml_node_t *n, const char *what,
 		    const char **out, struct btc_diag *d);
 bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what,

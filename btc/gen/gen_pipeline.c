@@ -5,6 +5,7 @@
 #include "gen/gen.h"
 #include "gen/sections.h"
 #include "gen/template.h"
+#include "util/escape.h"
 
 static void emit_schedules(struct btc_out *o, const void *p)
 {
@@ -19,9 +20,11 @@ static void emit_schedules(struct btc_out *o, const void *p)
 			const struct btc_pu *pu = &dev->pus[ch->pu];
 			char cores[64];
 			int n_cores = btc_gen_placed_cores(dev, ch->pu, cores, sizeof(cores));
-			btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d, %d, NULL, NULL },", pu->name,
+			char *name = btc_c_string_literal(pu->name);
+			btc_outl(o, "\t{ %s, %s, %s, %d, %d, %d, NULL, NULL },", name,
 				 btc_gen_pu_kind_enum(pu->kind), cores, n_cores, ch->first_stage,
 				 ch->last_stage - ch->first_stage + 1);
+			free(name);
 		}
 		btc_outl(o, "};");
 	}
@@ -29,15 +32,16 @@ static void emit_schedules(struct btc_out *o, const void *p)
 	btc_outl(o, "static const struct pipeline_schedule schedules[N_SCHEDULES] = {");
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_plan_schedule *g = &ctx->scheds[i];
-		char *label = btc_plan_schedule_label(&g->s, dev);
-		btc_outl(o, "\t{ \"%s\", \"%s\", %.6f, schedule%d_chunks, %d },", label,
+		char *text = btc_plan_schedule_label(&g->s, dev);
+		char *label = btc_c_string_literal(text);
+		free(text);
+		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
 			 g->predicted ? g->s.period_ms : 0.0, i, g->s.n_chunks);
 		free(label);
 	}
 	btc_outl(o, "};");
 }
-
 
 bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
 			struct btc_diag *d)

@@ -1,10 +1,12 @@
 /* Generates profiler.c from templates/profiler.c.in: BT-Profiler for one
  * device (every stage on every PU, isolated and under interference). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "gen/gen.h"
 #include "gen/sections.h"
 #include "gen/template.h"
+#include "util/escape.h"
 
 /* The PUs the profiler measures, and which stages can run on each. */
 static void emit_profiler_pus(struct btc_out *o, const void *p)
@@ -34,9 +36,11 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 		if (pu->n_cores)
 			snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
 		int n_placed = btc_gen_placed_cores(dev, u, placed, sizeof(placed));
-		btc_outl(o, "\t{ \"%s\", %s, %s, %d, %d, %s, %d },", pu->name,
+		char *name = btc_c_string_literal(pu->name);
+		btc_outl(o, "\t{ %s, %s, %s, %d, %d, %s, %d },", name,
 			 btc_gen_pu_kind_enum(pu->kind), cores, pu->n_cores,
 			 pu->kind == BTC_BACKEND_CPU || u == first_gpu, placed, n_placed);
+		free(name);
 	}
 	btc_outl(o, "};");
 	btc_outl(o, "#define N_PROFILER_PUS %d", dev->n_pus);

@@ -210,6 +210,14 @@ struct btc_sched_prep {
 	bool min_chunks2;       /* always true: candidates are multi-chunk */
 };
 
+/* The largest relative error the quantisation may add to a nonzero stage
+ * time; btc_sched_prepare rejects a table that would need more. */
+#define BTC_SCHED_MAX_QUANT_ERR 0.01
+
+/* Validates, picks the quantum and quantises the table (prep->tq). A table
+ * whose times span so many orders of magnitude that the quantum would round
+ * a nonzero time to 0 or by more than BTC_SCHED_MAX_QUANT_ERR is an error
+ * naming the stage and the PU (BTC_ERR_TABLE). */
 enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 				  const struct btc_sched_options *opt,
 				  struct btc_sched_prep *prep,

@@ -234,8 +234,36 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 	}
 	prep->quantum_ns = q;
 
+	/* The quantum must not round a real time away: a nonzero time that
+	 * quantises to 0, or loses more than BTC_SCHED_MAX_QUANT_ERR of
+	 * itself, would make the ranking (and "proven optimal") a statement
+	 * about other numbers than the table's. Such a table spans too many
+	 * orders of magnitude for the 31-bit pseudo-Boolean coefficients. */
+	char sl[160], pl[160];
+	int before = d->errors;
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < np; c++) {
+			double t = p->time_ms[i * np + c];
+			if (isnan(t) || t == 0)
+				continue;
+			double ns = t * 1e6;
+			double back = (double)llround(ns / (double)q) * (double)q;
+			if (fabs(back - ns) <= BTC_SCHED_MAX_QUANT_ERR * ns)
+				continue;
+			stage_label(p, i, sl, sizeof(sl));
+			pu_label(p, c, pl, sizeof(pl));
+			btc_error(d, no_loc,
+				  "profiling table: %s on %s: time %g ms %s in the "
+				  "ranking quantum of %lld ns, which the largest PU "
+				  "sum (%g ms) forces: times span too many orders of "
+				  "magnitude to rank exactly",
+				  sl, pl, t, back == 0 ? "rounds to 0" : "loses over 1%",
+				  (long long)q, maxsum_ns / 1e6);
+		}
+	if (d->errors != before)
+		return BTC_ERR_TABLE;
+
 	prep->tq = btc_xmalloc(sizeof(int64_t) * (size_t)n * (size_t)np);
-	char sl[160];
 	for (int i = 0; i < n; i++) {
 		int allowed = 0;
 		for (int c = 0; c < np; c++) {

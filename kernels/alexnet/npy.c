@@ -150,6 +150,20 @@ int npy_read_f32(const char *path, struct npy_array *out, char *err, size_t errl
 		count *= (size_t)out->shape[i];
 	}
 	out->count = count;
+	/* The data must be in the file before anything is allocated for it:
+	   a header can claim any shape. */
+	long here = ftell(f), end = -1;
+	if (here >= 0 && fseek(f, 0, SEEK_END) == 0)
+		end = ftell(f);
+	if (here < 0 || end < 0 || fseek(f, here, SEEK_SET) != 0) {
+		snprintf(err, errlen, "%s: cannot determine the size: %s", path, strerror(errno));
+		goto out;
+	}
+	if ((size_t)(end - here) / sizeof(float) < count) {
+		snprintf(err, errlen, "%s: truncated data: dtype '%s', shape %s needs %zu bytes, the file has %ld",
+			 path, descr, shape_s, count * sizeof(float), end - here);
+		goto out;
+	}
 	out->data = malloc(count ? count * sizeof(float) : 1);
 	if (!out->data) {
 		snprintf(err, errlen, "%s: out of memory for shape %s", path, shape_s);

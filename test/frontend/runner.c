@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (register_expr_suite() || register_app_suite() ||
 	    register_device_suite() || register_table_suite() ||
-	    register_gen_suite()) {
+	    register_gen_suite() || register_escape_suite()) {
 		CU_cleanup_registry();
 		return 1;
 	}

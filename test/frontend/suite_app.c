@@ -1,7 +1,10 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "front/app.h"
+#include "front/yamldoc.h"
 #include "suites.h"
 
 /* Apps are parsed from text but named as if they lived in the fixture
@@ -168,6 +171,55 @@ static const struct bad_case bad[] = {
 	 P "10:48: error: unexpected end of expression in call (quote expressions that contain ',' inside [ ] or { })"},
 	{"io not identifier", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nio: 12\n",
 	 P "9:5: error: io symbol '12' is not a C identifier"},
+	/* Names are C identifiers of the generated code, checked at load. */
+	{"buffer named return", HEAD "buffers:\n  - {name: return, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'return' is a C keyword"},
+	{"buffer named _Bool", HEAD "buffers:\n  - {name: _Bool, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name '_Bool' is a C keyword"},
+	{"buffer reserved", HEAD "buffers:\n  - {name: __x, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name '__x' is reserved in C (a leading '__' or '_' and a capital)"},
+	{"buffer reserved capital", HEAD "buffers:\n  - {name: _X, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name '_X' is reserved in C (a leading '__' or '_' and a capital)"},
+	{"buffer btrt prefix", HEAD "buffers:\n  - {name: btrt_pool, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'btrt_pool' clashes with names of the generated code or the runtime"},
+	{"buffer APP_ macro", HEAD "buffers:\n  - {name: APP_TASK, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'APP_TASK' clashes with names of the generated code or the runtime"},
+	{"buffer named NULL", HEAD "buffers:\n  - {name: NULL, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'NULL' clashes with names of the generated code or the runtime"},
+	{"buffer named base", HEAD "buffers:\n  - {name: base, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'base' clashes with a member of the TaskObject struct"},
+	{"buffers differ in case", HEAD "buffers:\n  - {name: a, type: f32, count: 1}\n  - {name: A, type: f32, count: 1}\nstages: []\n",
+	 P "6:12: error: buffer name 'A' differs from 'a' only in case (the generated code upper-cases buffer names)"},
+	{"buffer name too long", HEAD "buffers:\n  - {name: a234567890123456789012345678901234567890123456789012345678901234, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'a234567890123456789012345678901234567890123456789012345678901234' is longer than 63 characters"},
+	{"param keyword", "app: demo\nparams:\n  while: 1\nbuffers: []\nstages: []\n",
+	 P "3:3: error: param name 'while' is a C keyword"},
+	{"app keyword", "app: int\nbuffers: []\nstages: []\n", P "1:6: error: app name 'int' is a C keyword"},
+	{"app named pipeline", "app: Pipeline\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name 'Pipeline' clashes with names of the generated code or the runtime"},
+	{"app named btrt", "app: btrt\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name 'btrt' clashes with names of the generated code or the runtime"},
+	{"app injection", "app: 'x\" + system(\"id\") + \"'\nbuffers: []\nstages: []\n",
+	 P "1:6: error: app name 'x\" + system(\"id\") + \"' is not a C identifier"},
+	{"stage keyword", HEAD BUFS "stages:\n  - {name: for, cpu: f}\n",
+	 P "8:12: error: stage name 'for' is a C keyword"},
+	{"stage with dash", HEAD BUFS "stages:\n  - {name: my-stage, cpu: f}\n",
+	 P "8:12: error: stage name 'my-stage' is not a C identifier"},
+	{"cpu symbol main", HEAD BUFS "stages:\n  - {name: a, cpu: main}\n",
+	 P "8:20: error: cpu kernel symbol 'main' clashes with names of the generated code or the runtime"},
+	{"cuda symbol generated", HEAD BUFS "stages:\n  - {name: a, cuda: stage0_cuda}\n",
+	 P "8:21: error: cuda launcher symbol 'stage0_cuda' clashes with names of the generated code or the runtime"},
+	{"library with quote", HEAD BUFS "stages:\n  - {name: a, cpu: f}\nsources:\n  libs: [\"m')\"]\n",
+	 P "10:10: error: library name 'm')' may only hold letters, digits, '_', '.' and '-'"},
+	{"push too many", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1], push: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}\n",
+	 P "10:48: error: push needs at most 32 constants, not 33"},
+	{"too many dispatches", HEAD BUFS "stages:\n  - name: a\n    vulkan:\n      - {shader: noop.comp, groups: [1], repeat: 1048576}\n"
+	 "      - {shader: noop.comp, groups: [1], repeat: 1}\n",
+	 P "11:9: error: too many dispatches (repeats summed over the app exceed 1048576)"},
+	{"reads longer than buffers", HEAD BUFS "stages:\n  - {name: a, reads: [input, output, input], cpu: f}\n",
+	 P "8:22: error: reads lists 3 buffers; the app has 2"},
+	{"input with quote", HEAD BUFS "stages:\n  - {name: a, cpu: f}\ninput: 'a\"b'\n",
+	 P "9:8: error: input path must not contain '\"', '\\' or control characters"},
 };
 
 static void test_bad(void)
@@ -198,6 +250,26 @@ static void test_all_errors_reported(void)
 	CU_ASSERT_STRING_EQUAL(d.last, P "8:5: error: stage 's' has no kernel (needs cpu, cuda or vulkan)");
 }
 
+/* Every bad name is reported, each at its own mark. */
+static void test_all_bad_names_reported(void)
+{
+	static const char text[] =
+		"app: int\n"
+		"params:\n  __p: 1\n"
+		"buffers:\n"
+		"  - {name: return, type: f32, count: 1}\n"
+		"  - {name: btrt_x, type: f32, count: 1}\n"
+		"stages:\n"
+		"  - {name: if, cpu: main}\n";
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_app *app = btc_app_load(APP_PATH, text, NULL, 0, &d);
+	CU_ASSERT_PTR_NULL(app);
+	CU_ASSERT_EQUAL(d.errors, 5);
+	CU_ASSERT_STRING_EQUAL(d.first, P "1:6: error: app name 'int' is a C keyword");
+	CU_ASSERT_STRING_EQUAL(d.last, P "8:12: error: stage name 'if' is a C keyword");
+}
+
 static void test_unknown_override(void)
 {
 	struct btc_param_override ov = {"nn", 3};
@@ -216,12 +288,128 @@ static void test_missing_file(void)
 	assert_first_error(&d, "missing file", "/nonexistent/app.yaml: error: cannot open: No such file or directory");
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void expect_load_error_within(const char *text, const char *name,
+				     const char *expect, double max_s)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	double t0 = now_s();
+	struct btc_app *app = btc_app_load(APP_PATH, text, NULL, 0, &d);
+	double dt = now_s() - t0;
+	CU_ASSERT_PTR_NULL(app);
+	btc_app_free(app);
+	assert_first_error(&d, name, expect);
+	if (dt > max_s)
+		fprintf(stderr, "\n    %s: %.2f s\n", name, dt);
+	CU_ASSERT(dt < max_s); /* linear, and stopped at the first node past the limit */
+}
+
+static void expect_load_error(const char *text, const char *name, const char *expect)
+{
+	expect_load_error_within(text, name, expect, 0.5);
+}
+
+/* YAML limits (BTC_YAML_MAX_DEPTH, BTC_YAML_MAX_BYTES), enforced while
+ * parsing: 200,000 nested flow lists used to take over a minute. */
+static void test_yaml_limits(void)
+{
+	size_t n = 200000;
+	char *s = malloc(2 * n + 2), *p = s;
+	memset(p, '[', n);
+	memset(p + n, ']', n);
+	p[2 * n] = '\n';
+	p[2 * n + 1] = '\0';
+	expect_load_error(s, "200000 nested lists",
+			  P "1:65: error: YAML nested too deeply (more than 64 levels)");
+	memset(p, '{', n);
+	memset(p + n, '}', n);
+	expect_load_error(s, "200000 nested mappings",
+			  P "1:65: error: YAML nested too deeply (more than 64 levels)");
+	free(s);
+
+	/* Block nesting: 3000 levels of indentation. */
+	size_t levels = 3000, len = 0;
+	s = malloc(levels * (levels + 4) + 1);
+	for (size_t i = 0; i < levels; i++)
+		len += (size_t)sprintf(s + len, "%*sa:\n", (int)i, "");
+	expect_load_error(s, "3000 nested block mappings",
+			  P "65:65: error: YAML nested too deeply (more than 64 levels)");
+	free(s);
+
+	/* 64 levels are fine for the parser (the schema then objects). */
+	s = malloc(200);
+	memset(s, '[', 63);
+	strcpy(s + 63, "1");
+	memset(s + 64, ']', 63);
+	s[127] = '\0';
+	expect_load_error(s, "63 nested lists",
+			  P "1:1: error: app description must be a mapping, not a list");
+	free(s);
+
+	/* Over 16 MiB of text. */
+	size_t big = BTC_YAML_MAX_BYTES + 1;
+	s = malloc(big + 1);
+	memset(s, '#', big);
+	s[big] = '\0';
+	expect_load_error(s, "17 MiB", APP_PATH ": error: file too large (more than 16777216 bytes)");
+	free(s);
+
+	/* Anchors and aliases still work; an alias can never refer to its own
+	 * enclosing node. */
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(APP_PATH,
+		"app: demo\nbuffers:\n  - {name: a, type: &t f32, count: 4}\n"
+		"  - {name: b, type: *t, count: 4}\nstages:\n  - {name: s, cpu: f}\n",
+		NULL, 0, &d);
+	CU_ASSERT_PTR_NOT_NULL(app);
+	if (app)
+		CU_ASSERT_EQUAL(app->buffers[1].elem, BTC_F32);
+	btc_app_free(app);
+	expect_load_error("app: demo\nbuffers: &b [*b]\nstages: []\n", "self alias",
+			  P "2:14: error: YAML: undefined alias 'b'");
+
+	/* 16 MiB of one-character list items: 8 million nodes would take a
+	 * gigabyte of libyaml nodes. */
+	size_t items = 8 * 1024 * 1024 - 16;
+	s = malloc(2 * items + 32);
+	p = stpcpy(s, "app: demo\nx: [");
+	for (size_t i = 0; i < items; i++) {
+		*p++ = '1';
+		*p++ = ',';
+	}
+	strcpy(p, "1]\n");
+	/* (a million nodes parsed and freed: allow for a loaded machine) */
+	expect_load_error_within(s, "8 million nodes",
+				 P "2:2097147: error: YAML: too many nodes (at most 1048576)", 5.0);
+	free(s);
+
+	/* Anchors are bounded too (aliases are looked up linearly). */
+	size_t cap = 64 * 2000 + 64;
+	s = malloc(cap);
+	len = (size_t)sprintf(s, "app: demo\nx: [");
+	for (int i = 0; i < 2000; i++)
+		len += (size_t)sprintf(s + len, "&a%d 1, ", i);
+	strcpy(s + len, "]\n");
+	expect_load_error(s, "2000 anchors", P "2:9135: error: YAML: too many anchors (at most 1024)");
+	free(s);
+}
+
 int register_app_suite(void)
 {
 	CU_pSuite s = CU_add_suite("app", NULL, NULL);
 	return !s || !CU_add_test(s, "good app", test_good) ||
 	       !CU_add_test(s, "bad apps", test_bad) ||
 	       !CU_add_test(s, "all errors reported", test_all_errors_reported) ||
+	       !CU_add_test(s, "all bad names reported", test_all_bad_names_reported) ||
 	       !CU_add_test(s, "unknown override", test_unknown_override) ||
-	       !CU_add_test(s, "missing file", test_missing_file);
+	       !CU_add_test(s, "missing file", test_missing_file) ||
+	       !CU_add_test(s, "YAML limits", test_yaml_limits);
 }

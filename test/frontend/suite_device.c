@@ -157,7 +157,38 @@ static const struct bad_case bad[] = {
 	 DEV_PATH ": error: cannot split CPU PUs into 3 groups: no CPU PU has 3 cores"},
 	{"unknown PU key", HEAD "pus:\n  - {name: a, kind: cpu, cores: [0], freq: 3}\n",
 	 P "5:38: error: unknown key 'freq' in PU"},
+	/* Device names become directory and file names; PU names C names. */
+	{"code injection", "device: 'x\" + 0 * system(\"touch /tmp/PWNED\") + 0 * sizeof \"'\nos: linux\narch: aarch64\n"
+	 "pus:\n  - {name: a, kind: cpu, cores: [0]}\n",
+	 P "1:9: error: device name 'x\" + 0 * system(\"touch /tmp/PWNED\") + 0 * sizeof \"' may only hold letters, digits, '_', '.' and '-'"},
+	{"path traversal", "device: ../../../../victim\nos: linux\narch: aarch64\npus:\n  - {name: a, kind: cpu, cores: [0]}\n",
+	 P "1:9: error: device name '../../../../victim' must start with a letter or a digit"},
+	{"dot dot", "device: a..b\nos: linux\narch: aarch64\npus:\n  - {name: a, kind: cpu, cores: [0]}\n",
+	 P "1:9: error: device name 'a..b' must not contain '..'"},
+	{"slash", "device: a/b\nos: linux\narch: aarch64\npus:\n  - {name: a, kind: cpu, cores: [0]}\n",
+	 P "1:9: error: device name 'a/b' may only hold letters, digits, '_', '.' and '-'"},
+	{"PU keyword", HEAD "pus:\n  - {name: int, kind: cpu, cores: [0]}\n",
+	 P "5:12: error: PU name 'int' is a C keyword"},
+	{"PU with dash", HEAD "pus:\n  - {name: big-core, kind: cpu, cores: [0]}\n",
+	 P "5:12: error: PU name 'big-core' is not a C identifier"},
+	{"split name clash", HEAD "cpu_groups: 2\npus:\n  - {name: a, kind: cpu, cores: [0, 1]}\n  - {name: a1, kind: cuda}\n",
+	 DEV_PATH ": error: splitting CPU PUs into 2 groups makes two PUs named 'a1'"},
 };
+
+/* Every bad name is reported; names from the command line too. */
+static void test_bad_names(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_PTR_NULL(btc_device_load(DEV_PATH, NULL,
+		"device: 'a b'\nos: linux\narch: aarch64\npus:\n"
+		"  - {name: return, kind: cpu, cores: [0]}\n  - {name: __g, kind: cuda}\n", &d));
+	CU_ASSERT_EQUAL(d.errors, 3);
+	CU_ASSERT_STRING_EQUAL(d.last, P "6:12: error: PU name '__g' is reserved in C (a leading '__' or '_' and a capital)");
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_PTR_NULL(btc_device_load("..", DEVICE_DIR, NULL, &d));
+	assert_first_error(&d, "name '..'", "error: device name '..' must start with a letter or a digit");
+}
 
 static void test_bad(void)
 {
@@ -177,5 +208,6 @@ int register_device_suite(void)
 	return !s || !CU_add_test(s, "good device", test_good) ||
 	       !CU_add_test(s, "device library", test_library) ||
 	       !CU_add_test(s, "host detection", test_host) ||
-	       !CU_add_test(s, "bad devices", test_bad);
+	       !CU_add_test(s, "bad devices", test_bad) ||
+	       !CU_add_test(s, "bad names", test_bad_names);
 }

@@ -97,10 +97,73 @@ static void test_to_c(void)
 	btc_expr_free(e);
 }
 
+/* Builds a string of `n` copies of `unit` between `head` and `tail`. */
+static char *repeat(const char *head, const char *unit, size_t n,
+		    const char *mid, const char *tail, const char *unit2)
+{
+	size_t len = strlen(head) + n * (strlen(unit) + strlen(unit2)) +
+		     strlen(mid) + strlen(tail) + 1;
+	char *s = malloc(len), *p = s;
+	p = stpcpy(p, head);
+	for (size_t i = 0; i < n; i++)
+		p = stpcpy(p, unit);
+	p = stpcpy(p, mid);
+	for (size_t i = 0; i < n; i++)
+		p = stpcpy(p, unit2);
+	stpcpy(p, tail);
+	return s;
+}
+
+static void expect_parse_error(char *text, const char *name, const char *expect)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_expr *e = btc_expr_parse(text, (struct btc_loc){"t", 1, 1}, &d);
+	CU_ASSERT_PTR_NULL(e);
+	btc_expr_free(e);
+	assert_first_error(&d, name, expect);
+	CU_ASSERT_EQUAL(d.errors, 1);
+	free(text);
+}
+
+/* Hostile sizes end in a clear error, never in a stack overflow: depth and
+ * length are bounded (BTC_EXPR_MAX_DEPTH, BTC_EXPR_MAX_TEXT). */
+static void test_limits(void)
+{
+	/* Within the limits: 200 parentheses, 200 minus signs, 255 terms. */
+	char *s = repeat("", "(", 200, "n", "", ")");
+	CU_ASSERT_EQUAL(eval_ok(s), 1000);
+	free(s);
+	s = repeat("", "--", 100, "k", "", "");
+	CU_ASSERT_EQUAL(eval_ok(s), 7);
+	free(s);
+	s = repeat("1", "+1", 255, "", "", "");
+	CU_ASSERT_EQUAL(eval_ok(s), 256);
+	free(s);
+
+	/* Past them: each case is as large as the 64 KiB text limit allows,
+	 * or larger. */
+	expect_parse_error(repeat("", "(", 60000, "1", "", ")"), "60000 parentheses",
+			   "t:1:1: error: expression too long (120001 bytes; at most 65536)");
+	expect_parse_error(repeat("", "(", 30000, "1", "", ")"), "30000 parentheses",
+			   "t:1:257: error: expression nested too deeply (more than 256 levels)");
+	expect_parse_error(repeat("", "-", 1000000, "1", "", ""), "a million minus signs",
+			   "t:1:1: error: expression too long (1000001 bytes; at most 65536)");
+	expect_parse_error(repeat("", "-", 65000, "1", "", ""), "65000 minus signs",
+			   "t:1:257: error: expression nested too deeply (more than 256 levels)");
+	expect_parse_error(repeat("1", "+1", 2000000, "", "", ""), "2 million terms",
+			   "t:1:1: error: expression too long (4000001 bytes; at most 65536)");
+	expect_parse_error(repeat("1", "+1", 32000, "", "", ""), "32000 terms",
+			   "t:1:512: error: expression nested too deeply (more than 256 levels)");
+	expect_parse_error(repeat("", "min(1, ", 8000, "1", "", ")"), "8000 calls",
+			   "t:1:1793: error: expression nested too deeply (more than 256 levels)");
+}
+
 int register_expr_suite(void)
 {
 	CU_pSuite s = CU_add_suite("expr", NULL, NULL);
 	return !s || !CU_add_test(s, "values", test_values) ||
 	       !CU_add_test(s, "bad expressions", test_bad) ||
-	       !CU_add_test(s, "render as C", test_to_c);
+	       !CU_add_test(s, "render as C", test_to_c) ||
+	       !CU_add_test(s, "depth and length limits", test_limits);
 }

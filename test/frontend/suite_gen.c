@@ -43,8 +43,82 @@ static void test_task_header(void)
 	free(h2);
 }
 
+static char *slurp(const char *path)
+{
+	size_t len;
+	char *text = btc_read_file(path, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	return text;
+}
+
+/* Strings that are not names (descriptions, GPU and core names from host
+ * detection, paths) reach generated C, meson and YAML only escaped: a
+ * device whose strings hold '"' and '\\' and an input path with a quote
+ * generate a project that compiles with -Wall -Wextra -Werror. */
+static void test_hostile_strings(void)
+{
+	static const char dev_text[] =
+		"device: edge-case_1.0\n"
+		"description: 'a \"quoted\" \\ board */ ?\?= with\ttab'\n"
+		"os: linux\narch: x86_64\npus:\n"
+		"  - {name: little, kind: cpu, cores: [0], core_type: 'Zen \"4\" \\'}\n"
+		"  - {name: big, kind: cpu, cores: [1]}\n"
+		"  - {name: gpu, kind: cuda, gpu: 'NVIDIA \"H100\" 80GB \\ HBM3', compute_capability: \"9.0\"}\n";
+	const char *app_path = SOURCE_ROOT "/examples/vecadd/vecadd.yaml";
+	char *yaml = slurp(app_path);
+	char *text = btc_xasprintf("%sinput: \"it's a file */.bin\"\n", yaml);
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(app_path, text, NULL, 0, &d);
+	struct btc_device *dev = btc_device_load("edge.yaml", NULL, dev_text, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(app);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+	struct btc_plan_schedule sched = {.baseline = true};
+	sched.s.n_chunks = 2;
+	sched.s.chunks[0] = (struct btc_sched_chunk){.pu = 0, .first_stage = 0, .last_stage = 0};
+	sched.s.chunks[1] = (struct btc_sched_chunk){.pu = 1, .first_stage = 1,
+						     .last_stage = app->n_stages - 1};
+	struct btc_gen_ctx ctx = {.app = app, .dev = dev, .scheds = &sched, .n_scheds = 1};
+	char dir[] = "/tmp/btc-gen-hostile-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char *out = btc_xasprintf("%s/project", dir);
+	CU_ASSERT_TRUE(btc_gen_project(&ctx, out, &d));
+	CU_ASSERT_EQUAL(d.errors, 0);
+
+	char *path = btc_xasprintf("%s/pipeline.c", out);
+	char *pipeline = slurp(path);
+	free(path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pipeline, "#define PIPELINE_DEVICE \"edge-case_1.0\""));
+	free(pipeline);
+	path = btc_xasprintf("%s/meson_options.txt", out);
+	char *options = slurp(path);
+	free(path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(options, "it\\'s a file */.bin', description:"));
+	free(options);
+
+	/* The C compiles warning-free (with and without CUDA). */
+	for (int cuda = 0; cuda < 2; cuda++) {
+		char *cmd = btc_xasprintf(
+			"cc -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsyntax-only -fopenmp "
+			"-DPIPELINE_HAVE_CUDA=%d -I %s -I %s/btrt/include -I %s/app "
+			"%s/pipeline.c %s/profiler.c",
+			cuda, out, out, out, out, out);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+		free(cmd);
+	}
+	char *rm = btc_xasprintf("rm -rf %s", dir);
+	CU_ASSERT_EQUAL(system(rm), 0);
+	free(rm);
+	free(out);
+	free(text);
+	free(yaml);
+	btc_app_free(app);
+	btc_device_free(dev);
+}
+
 int register_gen_suite(void)
 {
 	CU_pSuite s = CU_add_suite("gen", NULL, NULL);
-	return !s || !CU_add_test(s, "task header", test_task_header);
+	return !s || !CU_add_test(s, "task header", test_task_header) ||
+	       !CU_add_test(s, "hostile strings", test_hostile_strings);
 }

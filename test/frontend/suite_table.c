@@ -260,6 +260,56 @@ static void test_bad(void)
 	}
 }
 
+/* Lines of any length are read whole, never split into rows: a long
+ * comment is a comment, and a long field whose tail looks like a row is
+ * one bad row, not a good one. Past BTC_TABLE_MAX_LINE a line is an error. */
+static void test_long_lines(void)
+{
+	size_t pad = 5000;
+	char *text = malloc(pad + 1024), *p = text;
+	p = stpcpy(p, "# app: demo\n#");
+	memset(p, 'x', pad);
+	p += pad;
+	stpcpy(p, "\n" HDR FULL_ISO "b,gpu,isolated,9,0,1\n");
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("t.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL(t);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	btc_table_free(t);
+
+	/* 1023 bytes of junk, then a row that the old 1024-byte buffer read
+	 * as a row of its own (b on gpu, which the table otherwise lacks). */
+	p = text;
+	p = stpcpy(p, HDR FULL_ISO);
+	memset(p, 'z', 1023);
+	p += 1023;
+	stpcpy(p, "b,gpu,isolated,9,0,1\n");
+	btc_diag_init(&d, NULL);
+	t = btc_table_load("t.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NULL(t);
+	btc_table_free(t);
+	CU_ASSERT_EQUAL(d.errors, 1);
+	CU_ASSERT_EQUAL(strncmp(d.first, T "7:1: error: unknown stage 'zzz",
+				strlen(T "7:1: error: unknown stage 'zzz")), 0);
+	free(text);
+
+	/* Over the limit: reported, not split. */
+	size_t big = BTC_TABLE_MAX_LINE + 10;
+	text = malloc(big + 1024);
+	p = stpcpy(text, HDR FULL_ISO);
+	memset(p, 'y', big);
+	p += big;
+	stpcpy(p, ",gpu,isolated,9,0,1\n");
+	btc_diag_init(&d, NULL);
+	t = btc_table_load("t.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NULL(t);
+	btc_table_free(t);
+	assert_first_error(&d, "line over the limit",
+			   T "7:1: error: line too long (65565 bytes; at most 65536)");
+	free(text);
+}
+
 int register_table_suite(void)
 {
 	CU_pSuite s = CU_add_suite("table", setup, teardown);
@@ -267,5 +317,6 @@ int register_table_suite(void)
 	       !CU_add_test(s, "reference layout", test_reference_layout) ||
 	       !CU_add_test(s, "chunk-model terms and placed mode", test_model_terms) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
-	       !CU_add_test(s, "bad tables", test_bad);
+	       !CU_add_test(s, "bad tables", test_bad) ||
+	       !CU_add_test(s, "long lines", test_long_lines);
 }

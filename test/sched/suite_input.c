@@ -65,6 +65,37 @@ static void test_bad_tables(void)
 		     "error: schedule: 0 PUs (1 to 32 supported)");
 }
 
+/* One huge entry (1e11 ms) forces a coarse ranking quantum; the real times
+ * must not silently round to 0 (and the output must never claim an
+ * optimum over rounded-away times): the table is rejected, naming the
+ * stage and the PU. */
+static void test_quantum_precision(void)
+{
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	double huge[] = { 1e11, 0.5, 0.3, 0.4, 0.2, 0.6 };
+	expect_error(huge, 3, 2, &o, BTC_ERR_TABLE,
+		     "error: profiling table: stage 2 (unique) on PU 1 (gpu): "
+		     "time 0.6 ms rounds to 0 in the ranking quantum of "
+		     "1000000000 ns, which the largest PU sum (1e+11 ms) "
+		     "forces: times span too many orders of magnitude to rank "
+		     "exactly");
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL(solve_table(huge, 3, 2, &o, &d), BTC_ERR_TABLE);
+	CU_ASSERT_EQUAL(d.errors, 5); /* every real time is named */
+	/* Coarse but precise enough: 10 ns quanta, every time within 1 %. */
+	double fine[] = { 2000, 0.5, 0.3, 0.4, 0.2, 0.6 };
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL(solve_table(fine, 3, 2, &o, &d), BTC_OK);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	/* Exact zeros stay legal. */
+	double zero[] = { 1e11, 0, 0, 0, 0, 0 };
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL(solve_table(zero, 3, 2, &o, &d), BTC_OK);
+	CU_ASSERT_EQUAL(d.errors, 0);
+}
+
 static void test_bad_options(void)
 {
 	double t[] = { 1, 2, NAN, 4, 5, 6 };
@@ -256,6 +287,7 @@ int register_input_suite(void)
 {
 	CU_pSuite s = CU_add_suite("input", NULL, NULL);
 	if (!s || !CU_add_test(s, "bad tables", test_bad_tables) ||
+	    !CU_add_test(s, "quantum precision", test_quantum_precision) ||
 	    !CU_add_test(s, "bad options", test_bad_options) ||
 	    !CU_add_test(s, "forbid, pin, max chunks", test_options) ||
 	    !CU_add_test(s, "exhaustive size limit", test_exhaustive_limit) ||
