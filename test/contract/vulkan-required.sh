@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Vulkan tests never pass silently without Vulkan. With no Vulkan driver
 # (the loader pointed at a driver file that does not exist), every Vulkan
-# test skips (77) and fails (1) under BTC_REQUIRE_VULKAN=1, which
+# test (the CUnit suites, octree_gpu_test, gen-run, driver-checks) skips
+# (77) and fails (1) under BTC_REQUIRE_VULKAN=1, which
 # scripts/test sets; a validation run (BTRT_VK_VALIDATION=1) fails when the
 # validation layer is missing (the loader pointed at an empty layer path).
 #   vulkan-required.sh HAVE_VULKAN OCTREE_TEST OCTREE_GPU_TEST ALEXNET_TESTS \
@@ -42,9 +43,11 @@ for t in "$octree -r vulkan" "$octree -r schedules" "$octree_gpu vulkan" \
   expect 1 'FAIL: .*BTC_REQUIRE_VULKAN=1' "${no_driver[@]}" BTC_REQUIRE_VULKAN=1 -- $t
 done
 if [ -n "$btc" ]; then
-  expect 77 'SKIP: ' "${no_driver[@]}" -- "$src/test/gen/gen-run.sh" "$btc" "$src" "$work"
-  expect 1 'FAIL: .*BTC_REQUIRE_VULKAN=1' "${no_driver[@]}" BTC_REQUIRE_VULKAN=1 -- \
-    "$src/test/gen/gen-run.sh" "$btc" "$src" "$work"
+  for t in test/gen/gen-run.sh test/driver/checks.sh; do
+    expect 77 'SKIP: ' "${no_driver[@]}" -- "$src/$t" "$btc" "$src" "$work"
+    expect 1 'FAIL: .*BTC_REQUIRE_VULKAN=1' "${no_driver[@]}" BTC_REQUIRE_VULKAN=1 -- \
+      "$src/$t" "$btc" "$src" "$work"
+  done
 fi
 if [ "$have_vulkan" = 1 ]; then
   for t in "$octree_gpu vulkan" "$runtime -r vulkan" "$octree -r vulkan" "$alexnet -r vulkan"; do
