@@ -155,7 +155,6 @@ int main(int argc, char **argv)
 	}
 	if (btc_test_check_vk_validation(p->name))
 		return 1;
-	btc_test_hold_vk_drivers();
 	if (p->timeout_s)
 		alarm(p->timeout_s);
 	if (CU_initialize_registry() != CUE_SUCCESS) {

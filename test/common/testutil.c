@@ -116,29 +116,3 @@ int btc_test_check_vk_validation(const char *name)
 #endif
 	return 0;
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define BTC_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BTC_TEST_ASAN 1
-#endif
-#endif
-
-void btc_test_hold_vk_drivers(void)
-{
-#if BTC_HAVE_VULKAN && defined(BTC_TEST_ASAN)
-	static VkInstance held; /* reachable until exit: not a leak */
-	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-				  .pApplicationName = "btc test",
-				  .apiVersion = VK_API_VERSION_1_1 };
-	/* the validation layer too, when the tests load it (btrt_vk) */
-	const char *layer = "VK_LAYER_KHRONOS_validation";
-	VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-				    .pApplicationInfo = &app,
-				    .enabledLayerCount = env_on("BTRT_VK_VALIDATION"),
-				    .ppEnabledLayerNames = &layer };
-	if (!held && vkCreateInstance(&ci, NULL, &held) != VK_SUCCESS)
-		held = VK_NULL_HANDLE; /* no driver: nothing to hold */
-#endif
-}

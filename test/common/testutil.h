@@ -45,15 +45,4 @@ int btc_test_skip(enum btc_test_hw hw, const char *name, const char *fmt, ...)
  * btc was built without Vulkan (the Vulkan test then has no device). */
 int btc_test_check_vk_validation(const char *name);
 
-/* Under AddressSanitizer only (a no-op otherwise): loads the Vulkan
- * drivers once and holds them until exit. The loader unloads a driver
- * (dlclose) with the last instance, and LeakSanitizer then reports what
- * the driver's one-time initialisation allocated (reachable only from its
- * now unmapped globals) as a leak from "<unknown module>", with no frame
- * a suppression could name. Held, the driver's globals stay mapped and
- * reachable; leaks of ours are reported as before. With
- * $BTRT_VK_VALIDATION, the validation layer is held as well. The runner calls it
- * first thing; so do plain test programs that open Vulkan. */
-void btc_test_hold_vk_drivers(void);
-
 #endif

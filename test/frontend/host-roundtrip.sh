@@ -3,10 +3,6 @@
 # also with its cores split into two CPU PUs (where there are two cores).
 set -euo pipefail
 btc=$1 src=$2 work=$3
-# Under ASan (scripts/test): btc unloads the Vulkan driver it probed, and the
-# LeakSanitizer suppression of that (test/common/lsan.supp) needs whole
-# stacks. Ignored without ASan.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 "$btc" device host > "$work/host.yaml"
 "$btc" check "$src/apps/octree.yaml" --device "$work/host.yaml" | tail -3
 if [ "$(nproc)" -lt 2 ]; then

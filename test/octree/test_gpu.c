@@ -36,8 +36,6 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof name, "octree_gpu_test %s", which);
 	if (!cuda && btc_test_check_vk_validation(name))
 		return 1;
-	if (!cuda)
-		btc_test_hold_vk_drivers();
 	int rc = gpu_open(&g, cuda ? BTRT_BACKEND_CUDA : BTRT_BACKEND_VULKAN, 3);
 	if (rc > 0)
 		return btc_test_skip(cuda ? BTC_TEST_HW_CUDA : BTC_TEST_HW_VULKAN, name,
