@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btc_config.h"
+#include "testutil.h"
 
 static const char *const stage_names[ALEXNET_N_STAGES + 1] = {
 	"conv1", "pool1", "conv2", "pool2", "conv3", "conv4", "conv5", "pool3", "linear", "argmax",
@@ -248,8 +248,9 @@ int harness_schedule(const char *s, struct btrt_chunk chunks[ALEXNET_N_STAGES])
 	return next == ALEXNET_N_STAGES ? n : -1;
 }
 
-/* The sample batch: $ALEXNET_IMAGES, else the project's data folder when it
-   exists (tests run in the build folder), else NULL: the io's default,
+/* The sample batch: $ALEXNET_IMAGES, else the test data folder's when
+   $BTC_DATA_DIR is set or the checkout's data folder has it (tests run in
+   the build folder), else NULL: the io's default,
    data/cifar10/sample_batch.bin relative to the working directory (carried
    binaries on the GPU machine run from the checkout's root). */
 static const char *images_path(void)
@@ -257,8 +258,8 @@ static const char *images_path(void)
 	const char *p = getenv("ALEXNET_IMAGES");
 	if (p)
 		return p;
-	p = BTC_DATA_DIR "/cifar10/sample_batch.bin";
-	return access(p, R_OK) == 0 ? p : NULL;
+	p = btc_test_data("cifar10/sample_batch.bin");
+	return getenv("BTC_DATA_DIR") || access(p, R_OK) == 0 ? p : NULL;
 }
 
 static const void *app_params(const struct alexnet_app *a)

@@ -1,18 +1,28 @@
-/* CUnit suites of the AlexNet apps; one file per suite, run by runner.c. */
+/* CUnit suites of the AlexNet apps; one file per suite, listed in suites.c
+   and run by the shared runner (test/common/cunit_main.h). */
 #ifndef ALEXNET_SUITES_H
 #define ALEXNET_SUITES_H
 
 #include <CUnit/CUnit.h>
 
+#include "testutil.h"
+
 /* Each returns 0, or -1 if registration failed. */
 int alexnet_register_readers(void);
 int alexnet_register_prune(void);
 int alexnet_register_cpu(void);
-/* Returns 77 (and registers nothing) when there is no Vulkan device. */
+/* Registers nothing and returns btc_test_skip() when there is no Vulkan
+   device. */
 int alexnet_register_vulkan(void);
 
-/* Paths of the project's data (BTC_DATA_DIR). */
-#define ALEXNET_IMAGES BTC_DATA_DIR "/cifar10/sample_batch.bin"
-#define ALEXNET_WEIGHTS BTC_DATA_DIR "/alexnet-cifar10"
+/* Paths of the test data (btc_test_data: $BTC_DATA_DIR or data/). */
+#define ALEXNET_IMAGES_REL "cifar10/sample_batch.bin"
+#define ALEXNET_WEIGHTS_REL "alexnet-cifar10"
+#define ALEXNET_IMAGES btc_test_data(ALEXNET_IMAGES_REL)
+#define ALEXNET_WEIGHTS btc_test_data(ALEXNET_WEIGHTS_REL)
+/* For a suite's init: 0 when the sample batch and the weights folder are
+   there, else -1 with "missing test data: PATH" on stderr. */
+#define ALEXNET_NEED_DATA() \
+	(btc_test_need_data(ALEXNET_IMAGES_REL) || btc_test_need_data(ALEXNET_WEIGHTS_REL) ? -1 : 0)
 
 #endif

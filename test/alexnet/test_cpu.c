@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "btc_config.h"
 #include "harness.h"
 #include "suites.h"
 
@@ -139,9 +138,14 @@ static void test_check_mismatch(void)
 	alexnet_dense_io.close(s, NULL);
 }
 
+static int init(void)
+{
+	return ALEXNET_NEED_DATA();
+}
+
 int alexnet_register_cpu(void)
 {
-	CU_pSuite s = CU_add_suite("cpu", NULL, NULL);
+	CU_pSuite s = CU_add_suite("cpu", init, NULL);
 	if (!s || !CU_add_test(s, "dense stages vs reference", test_dense_stages) ||
 	    !CU_add_test(s, "sparse stages vs reference", test_sparse_stages) ||
 	    !CU_add_test(s, "io batches and wrap-around", test_io_batches) ||

@@ -22,11 +22,13 @@ json() {
   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-# need_vulkan BTC: skip (77) without a Vulkan device (not even llvmpipe).
+. "$(dirname "${BASH_SOURCE[0]}")/../common/skip.sh"
+
+# need_vulkan BTC: skip (77) without a Vulkan device (not even llvmpipe); a
+# failure under BTC_REQUIRE_VULKAN=1 (scripts/test).
 need_vulkan() {
   if ! "$1" device host | grep -q "kind: vulkan"; then
-    echo "SKIP: no Vulkan device here"
-    exit 77
+    btc_test_skip VULKAN "$(basename "$0")" "no Vulkan device here (not even llvmpipe)"
   fi
 }
 

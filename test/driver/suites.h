@@ -1,4 +1,6 @@
-/* CUnit suites of the driver (and its util helpers); one file per suite. */
+/* CUnit suites of the driver (and its util helpers); one file per suite,
+ * listed in suites.c and run by the shared runner
+ * (test/common/cunit_main.h). */
 #ifndef DRIVER_SUITES_H
 #define DRIVER_SUITES_H
 

@@ -4,6 +4,7 @@
 
 #include "suites.h"
 #include "front/table.h"
+#include "testutil.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
 #define T "t.csv:"
@@ -32,7 +33,7 @@ static int setup(void)
 	btc_diag_init(&d, stderr);
 	app = btc_app_load(APP_PATH, app_text, NULL, 0, &d);
 	dev = btc_device_load("dev.yaml", NULL, dev_text, &d);
-	return !app || !dev;
+	return !app || !dev || btc_test_need_data("profiles");
 }
 
 static int teardown(void)
@@ -175,7 +176,7 @@ static void test_real_reference_tables(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rapp);
 		for (int m = 0; m <= BTC_MODE_INTERFERENCE; m++) { /* the paper's two */
 			char path[512];
-			snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv", DATA_DIR,
+			snprintf(path, sizeof(path), "%s/%s/%s/%s.csv", btc_test_data("profiles"),
 				 cases[i].device, cases[i].app, btc_mode_name((enum btc_mode)m));
 			struct btc_table *t = btc_table_load(path, NULL, rapp, rdev, (enum btc_mode)m, &d);
 			CU_ASSERT_PTR_NOT_NULL(t);
@@ -192,7 +193,7 @@ static void test_real_reference_tables(void)
 		/* The stage count must match: a 6-stage app rejects the table. */
 		struct btc_app *short_app = stages_app(cases[i].stages - 1);
 		char path[512];
-		snprintf(path, sizeof(path), "%s/profiles/%s/%s/isolated.csv", DATA_DIR,
+		snprintf(path, sizeof(path), "%s/%s/%s/isolated.csv", btc_test_data("profiles"),
 			 cases[i].device, cases[i].app);
 		btc_diag_init(&d, NULL);
 		CU_ASSERT_PTR_NULL(btc_table_load(path, NULL, short_app, rdev, BTC_MODE_ISOLATED, &d));

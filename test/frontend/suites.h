@@ -1,4 +1,5 @@
-/* CUnit suites of the btc front end; each file registers one suite. */
+/* CUnit suites of the btc front end; each file registers one suite, listed
+ * in suites.c and run by the shared runner (test/common/cunit_main.h). */
 #ifndef FRONTEND_SUITES_H
 #define FRONTEND_SUITES_H
 
@@ -21,7 +22,7 @@ struct bad_case {
 };
 
 /* Asserts that diagnostic sink d reported an error whose first message is
- * exactly `expect`; prints both on mismatch. */
+ * exactly `expect`; prints both on mismatch (diag_assert.c). */
 void assert_first_error(const struct btc_diag *d, const char *name,
 			const char *expect);
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # A CPU-only pipeline generated for the Jetson (aarch64 Linux) cross-builds
-# with Debian's gcc-aarch64-linux-gnu and runs under qemu-user.
+# with Debian's gcc-aarch64-linux-gnu and runs under qemu-user. Without
+# them: SKIP, a failure under BTC_REQUIRE_CROSS=1 (scripts/test).
 set -euo pipefail
 btc=$1 src=$2 work=$3
+. "$src/test/common/skip.sh"
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
-  command -v $tool > /dev/null || { echo "$tool is not installed (scripts/setup installs it)"; exit 77; }
+  command -v $tool > /dev/null ||
+    btc_test_skip CROSS gen-cross "$tool is not installed (scripts/setup installs it)"
 done
 rm -rf "$work" && mkdir -p "$work"
 "$btc" gen "$src/examples/vecadd/vecadd.yaml" --device jetson-orin-nano \

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Generated pipelines build and pass their output checks: examples/vecadd
 # CPU-only and CPU+Vulkan (llvmpipe here), and alexnet-dense on real
-# CIFAR-10 images with CPU+Vulkan chunks.
+# CIFAR-10 images with CPU+Vulkan chunks. Without a Vulkan device: SKIP,
+# a failure under BTC_REQUIRE_VULKAN=1 (scripts/test).
 set -euo pipefail
 btc=$1 src=$2 work=$3
+. "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
 if ! "$btc" device host | grep -q "kind: vulkan"; then
-  echo "no Vulkan device (not even llvmpipe): cannot run the Vulkan pipelines"
-  exit 77
+  btc_test_skip VULKAN gen-run "no Vulkan device (not even llvmpipe): cannot run the Vulkan pipelines"
 fi
 gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
 cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btc_config.h"
 #include "io.h"
+#include "testutil.h"
 
 const char *const octree_stage_names[OCTREE_N_STAGES] = {
 	"morton", "sort", "unique", "radix_tree", "edge_count", "prefix_sum", "octree",
@@ -46,7 +46,9 @@ int frames_load(struct frames *f, int max)
 {
 	char err[512];
 	memset(f, 0, sizeof *f);
-	f->n = octree_list_inputs(BTC_DATA_DIR "/pointclouds", &f->paths, err, sizeof err);
+	if (btc_test_need_data("pointclouds"))
+		return -1;
+	f->n = octree_list_inputs(btc_test_data("pointclouds"), &f->paths, err, sizeof err);
 	if (f->n < 0) {
 		fprintf(stderr, "%s\n", err);
 		f->n = 0;

@@ -24,7 +24,8 @@ struct host_task {
 int host_task_init(struct host_task *h, const struct octree_params *p);
 void host_task_free(struct host_task *h);
 
-/* The real frames of BTC_DATA_DIR/pointclouds, with references. */
+/* The real frames of the test data's pointclouds/ ($BTC_DATA_DIR or
+ * data/: btc_test_data), with references. */
 struct frames {
 	int n;
 	char **paths;
@@ -33,7 +34,8 @@ struct frames {
 	struct octree_ref *refs;
 };
 /* Loads up to max frames (all when max <= 0); returns 0 or -1 (message on
- * stderr). */
+ * stderr naming the missing folder or the bad file: none there is an
+ * error, so a suite's init that calls it fails without its data). */
 int frames_load(struct frames *f, int max);
 void frames_free(struct frames *f);
 /* Synthetic edge cases with references: 0, 1, 2 equal and 3 points, random

@@ -1,4 +1,7 @@
-/* suites.h: the octree CUnit suites (one file each). */
+/* suites.h: the octree CUnit suites (one file each), listed in suites.c
+ * and run by the shared runner (test/common/cunit_main.h). Each register
+ * function returns 0, btc_test_skip()'s value when its hardware is
+ * absent, or -1. */
 #ifndef OCTREE_SUITES_H
 #define OCTREE_SUITES_H
 
@@ -6,8 +9,5 @@ int octree_pcd_register(void);
 int octree_cpu_register(void);
 int octree_vk_register(void);
 int octree_sched_register(void);
-
-/* Set by a suite whose hardware is absent; the runner exits 77 if nothing ran. */
-extern int octree_skip;
 
 #endif

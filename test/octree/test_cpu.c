@@ -9,6 +9,7 @@
 #include "common.h"
 #include "io.h"
 #include "suites.h"
+#include "testutil.h"
 
 static struct frames frames, syn;
 static struct host_task task;
@@ -84,7 +85,7 @@ static void test_io_pipeline(void)
 {
 	char err[512];
 	struct octree_params p = OCTREE_DEFAULT_PARAMS;
-	void *st = octree_io.open(BTC_DATA_DIR "/pointclouds", &p, err, sizeof err);
+	void *st = octree_io.open(btc_test_data("pointclouds"), &p, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	for (uint64_t seq = 0; seq < 7; seq++) {
 		CU_ASSERT_EQUAL(octree_io.load(st, seq, &task.t, err, sizeof err), 1);

@@ -8,29 +8,41 @@
  *    checking every octree byte for byte; the digest lines of all
  *    schedules must be identical.
  * With BTRT_VK_VALIDATION=1 a Vulkan run also fails on any validation
- * error. Exit 0 pass, 1 fail, 77 when the backend has no device (meson
- * SKIP). */
+ * error, and fails at once when the validation layer is not installed.
+ * Exit 0 pass, 1 fail, 77 when the backend has no device (meson SKIP; a
+ * failure under BTC_REQUIRE_VULKAN=1 / BTC_REQUIRE_CUDA=1). */
 #include <stdio.h>
 #include <string.h>
 
 #include <btrt_vk.h>
 
-#include "btc_config.h"
 #include "gpu_ctx.h"
 #include "scheds.h"
+#include "testutil.h"
 
 int main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "cuda";
 	int cuda = !strcmp(which, "cuda");
+	if (argc > 2 || (!cuda && strcmp(which, "vulkan") != 0)) {
+		fprintf(stderr, "usage: %s [cuda|vulkan]\n", argv[0]);
+		return 2;
+	}
 	enum btrt_pu_kind pu = cuda ? BTRT_PU_CUDA : BTRT_PU_VULKAN;
 	struct gpu_ctx g;
 	struct frames f;
 	int fails = 0;
+	char name[64];
+	snprintf(name, sizeof name, "octree_gpu_test %s", which);
+	if (!cuda && btc_test_check_vk_validation(name))
+		return 1;
 	int rc = gpu_open(&g, cuda ? BTRT_BACKEND_CUDA : BTRT_BACKEND_VULKAN, 3);
+	if (rc > 0)
+		return btc_test_skip(cuda ? BTC_TEST_HW_CUDA : BTC_TEST_HW_VULKAN, name,
+				     "no %s device (or built without it)", which);
 	if (rc) {
-		printf("octree %s: %s\n", which, rc > 0 ? "no device: SKIP" : "cannot open");
-		return rc > 0 ? 77 : 1;
+		printf("octree %s: cannot open\n", which);
+		return 1;
 	}
 	printf("octree %s: device %s\n", which, g.device);
 	if (frames_load(&f, 0)) {
@@ -59,7 +71,7 @@ int main(int argc, char **argv)
 	static char dig[OCTREE_N_SCHEDS][8192];
 	octree_scheds(sc, pu);
 	for (int k = 0; k < OCTREE_N_SCHEDS; k++) {
-		rc = gpu_run_schedule(&g, &sc[k], BTC_DATA_DIR "/pointclouds", 8, dig[k],
+		rc = gpu_run_schedule(&g, &sc[k], btc_test_data("pointclouds"), 8, dig[k],
 				      sizeof dig[k], NULL);
 		int same = k == 0 || !strcmp(dig[k], dig[0]);
 		printf("schedule '%s': %s\n", sc[k].name,

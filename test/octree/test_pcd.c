@@ -7,6 +7,7 @@
 #include "btc_config.h"
 #include "pcd.h"
 #include "suites.h"
+#include "testutil.h"
 
 #define PCD_DIR BTC_SOURCE_ROOT "/test/octree/pcd/"
 
@@ -86,7 +87,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 static void test_real_damaged(void)
 {
 	size_t len = 0;
-	uint8_t *buf = slurp(BTC_DATA_DIR "/pointclouds/office1.pcd", &len);
+	uint8_t *buf = slurp(btc_test_data("pointclouds/office1.pcd"), &len);
 	struct pcd_cloud c;
 	char err[256];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
@@ -181,7 +182,7 @@ static void test_real_frames(void)
 		char path[512];
 		struct pcd_cloud c;
 		char err[256];
-		snprintf(path, sizeof path, "%s/pointclouds/%s", BTC_DATA_DIR, frames[i].file);
+		snprintf(path, sizeof path, "%s/%s", btc_test_data("pointclouds"), frames[i].file);
 		CU_ASSERT_EQUAL_FATAL(pcd_read_file(path, 307200, &c, err, sizeof err), 0);
 		CU_ASSERT_EQUAL(c.n, frames[i].n);
 		CU_ASSERT_EQUAL(c.width, 640);
@@ -190,9 +191,15 @@ static void test_real_frames(void)
 	}
 }
 
+/* the real frames of the last two tests */
+static int init(void)
+{
+	return btc_test_need_data("pointclouds");
+}
+
 int octree_pcd_register(void)
 {
-	CU_pSuite s = CU_add_suite("pcd", NULL, NULL);
+	CU_pSuite s = CU_add_suite("pcd", init, NULL);
 	if (!s || !CU_add_test(s, "ascii, any field order, NaN dropped", test_ascii) ||
 	    !CU_add_test(s, "binary, padding field, double x", test_binary) ||
 	    !CU_add_test(s, "binary_compressed", test_compressed) ||

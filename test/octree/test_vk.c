@@ -6,16 +6,17 @@
  *    CPU/Vulkan schedules; octree_io checks every octree against the
  *    reference byte for byte and the digest lines of all schedules must be
  *    identical.
- * Both skip (exit 77) only when there is no Vulkan device at all. */
+ * Both skip (exit 77) only when there is no Vulkan device at all, and
+ * fail then under BTC_REQUIRE_VULKAN=1 (btc_test_skip). */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "btc_config.h"
 #include "gpu_ctx.h"
 #include "scheds.h"
 #include "suites.h"
+#include "testutil.h"
 
 static struct gpu_ctx g;
 static int opened;
@@ -26,8 +27,9 @@ static void vk_close(void)
 	gpu_close(&g);
 }
 
-/* 0 ready, 1 no device, -1 error */
-static int vk_open(void)
+/* For a register function: 0 ready, else what it returns (btc_test_skip's
+ * value without a device, -1 on an error). */
+static int vk_open(const char *suite)
 {
 	int rc;
 	if (opened)
@@ -38,7 +40,8 @@ static int vk_open(void)
 		opened = 1;
 		atexit(vk_close);
 	}
-	return rc;
+	return rc > 0 ? btc_test_skip(BTC_TEST_HW_VULKAN, suite,
+				      "no Vulkan device (or built without Vulkan)") : rc;
 }
 
 static int frames_init(void)
@@ -83,9 +86,9 @@ static void test_cpu_on_vk_buffers(void)
 
 int octree_vk_register(void)
 {
-	int rc = vk_open();
+	int rc = vk_open("octree vulkan");
 	if (rc)
-		return rc < 0 ? -1 : (octree_skip = 1, 0);
+		return rc;
 	CU_pSuite s = CU_add_suite("vulkan", frames_init, frames_clean);
 	if (!s || !CU_add_test(s, "morton", test_vk_morton) ||
 	    !CU_add_test(s, "sort", test_vk_sort) ||
@@ -104,12 +107,17 @@ int octree_vk_register(void)
 
 #define N_ITEMS 8  /* frames streamed per schedule: all six, then two again */
 
+static int sched_init(void)
+{
+	return btc_test_need_data("pointclouds");
+}
+
 static struct octree_sched scheds[OCTREE_N_SCHEDS];
 static char digests[OCTREE_N_SCHEDS][8192];
 
 static void run_sched(int k)
 {
-	int rc = gpu_run_schedule(&g, &scheds[k], BTC_DATA_DIR "/pointclouds", N_ITEMS,
+	int rc = gpu_run_schedule(&g, &scheds[k], btc_test_data("pointclouds"), N_ITEMS,
 				  digests[k], sizeof digests[k], NULL);
 	CU_ASSERT_EQUAL(rc, 0);
 	printf("\n  schedule '%s':\n%s", scheds[k].name, digests[k]);
@@ -126,11 +134,11 @@ static void test_sched4(void) { run_sched(4); }
 
 int octree_sched_register(void)
 {
-	int rc = vk_open();
+	int rc = vk_open("octree schedules");
 	if (rc)
-		return rc < 0 ? -1 : (octree_skip = 1, 0);
+		return rc;
 	octree_scheds(scheds, BTRT_PU_VULKAN);
-	CU_pSuite s = CU_add_suite("schedules", NULL, NULL);
+	CU_pSuite s = CU_add_suite("schedules", sched_init, NULL);
 	if (!s || !CU_add_test(s, "cpu", test_sched0) ||
 	    !CU_add_test(s, "vulkan", test_sched1) ||
 	    !CU_add_test(s, "cpu 0-2 | vulkan 3-6", test_sched2) ||

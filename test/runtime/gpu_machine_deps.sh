@@ -16,15 +16,18 @@ rm -rf $D/py/mesonbuild
 cp -r "$(python3 -c 'import mesonbuild, os; print(os.path.dirname(mesonbuild.__file__))' 2>/dev/null \
 	|| echo /usr/lib/python3/dist-packages/mesonbuild)" $D/py/mesonbuild
 find $D/py -name __pycache__ -prune -exec rm -rf {} +
-# A minimal project around runtime/, test/runtime/ and bench/runtime/, so the
-# run does not depend on the state of the rest of the tree.
+# A minimal project around runtime/, test/common/ (the shared CUnit runner),
+# test/runtime/ and bench/runtime/, so the run does not depend on the state
+# of the rest of the tree.
 ln -sfn ../../runtime $D/rtdev/runtime
+ln -sfn ../../../test/common $D/rtdev/test/common
 ln -sfn ../../../test/runtime $D/rtdev/test/runtime
 ln -sfn ../../../bench/runtime $D/rtdev/bench/runtime
 cat > $D/rtdev/meson_options.txt <<'EOF'
 option('cuda', type: 'feature', value: 'auto')
 option('vulkan', type: 'feature', value: 'auto')
 option('tests', type: 'boolean', value: true)
+option('tsan', type: 'feature', value: 'auto')
 EOF
 cat > $D/rtdev/meson.build <<'EOF'
 project('rtdev', 'c', default_options: ['c_std=c11', 'warning_level=3', 'buildtype=debugoptimized'])
@@ -55,6 +58,7 @@ conf.set10('BTC_HAVE_CUDA', have_cuda)
 configure_file(output: 'btc_config.h', configuration: conf)
 config_inc = include_directories('.')
 subdir('runtime')
+subdir('test/common')
 subdir('test/runtime')
 subdir('bench/runtime')
 EOF

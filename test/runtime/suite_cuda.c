@@ -1,5 +1,7 @@
-/* CPU+CUDA toy pipelines on the GPU machine; skips (77) without a GPU. */
+/* CPU+CUDA toy pipelines on the GPU machine; skips (77) without a GPU, and
+ * fails then under BTC_REQUIRE_CUDA=1 (btc_test_skip). */
 #include "suites.h"
+#include "testutil.h"
 #include "toy.h"
 
 #include <btc_config.h>
@@ -120,8 +122,11 @@ int suite_cuda_register(void)
 	stages[4].cuda = toy_seal_cuda;
 	struct btrt_cuda_config cfg = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
 	if (btrt_cuda_create(&cu, &cfg, &err)) {
+		if (err.kind == BTRT_E_NODEV)
+			return btc_test_skip(BTC_TEST_HW_CUDA, "runtime cuda",
+					     "no CUDA device: %s", err.msg);
 		fprintf(stderr, "cuda: %s\n", err.msg);
-		return err.kind == BTRT_E_NODEV ? 77 : -1;
+		return -1;
 	}
 	fprintf(stderr, "cuda: device %s (%s)\n", btrt_cuda_device_name(cu),
 		btrt_cuda_integrated(cu) ? "integrated" : "discrete");
@@ -139,7 +144,6 @@ int suite_cuda_register(void)
 #else
 int suite_cuda_register(void)
 {
-	fprintf(stderr, "cuda: built without CUDA\n");
-	return 77;
+	return btc_test_skip(BTC_TEST_HW_CUDA, "runtime cuda", "built without CUDA");
 }
 #endif

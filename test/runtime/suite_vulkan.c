@@ -1,8 +1,9 @@
 /* CPU+Vulkan toy pipelines (llvmpipe in CI; any device via BTRT_VK_DEVICE):
  * results in order with 1, 3 and 5 chunks, GPU tracks in the trace,
  * clean under validation when BTRT_VK_VALIDATION=1. Skips (77) without a
- * Vulkan device. */
+ * Vulkan device, and fails then under BTC_REQUIRE_VULKAN=1 (btc_test_skip). */
 #include "suites.h"
+#include "testutil.h"
 #include "toy.h"
 
 #include <btc_config.h>
@@ -202,8 +203,11 @@ int suite_vulkan_register(void)
 		.shaders = shaders, .n_shaders = TOY_N_STAGES,
 	};
 	if (btrt_vk_create(&vk, &cfg, &err)) {
+		if (err.kind == BTRT_E_NODEV)
+			return btc_test_skip(BTC_TEST_HW_VULKAN, "runtime vulkan",
+					     "no Vulkan device: %s", err.msg);
 		fprintf(stderr, "vulkan: %s\n", err.msg);
-		return err.kind == BTRT_E_NODEV ? 77 : -1;
+		return -1;
 	}
 	fprintf(stderr, "vulkan: device %s\n", btrt_vk_device_name(vk));
 	CU_pSuite s = CU_add_suite("vulkan", NULL, cleanup);
@@ -222,7 +226,6 @@ int suite_vulkan_register(void)
 #else
 int suite_vulkan_register(void)
 {
-	fprintf(stderr, "vulkan: built without Vulkan\n");
-	return 77;
+	return btc_test_skip(BTC_TEST_HW_VULKAN, "runtime vulkan", "built without Vulkan");
 }
 #endif

@@ -1,5 +1,7 @@
-/* Suites of the runtime test runner; each returns 0 when registered, 77
- * when the hardware it needs is absent, -1 on a CUnit error. */
+/* Suites of the runtime tests, listed in suites.c and run by the shared
+ * runner (test/common/cunit_main.h); each returns 0 when registered,
+ * btc_test_skip()'s value when the hardware it needs is absent, -1 on a
+ * CUnit error. */
 #ifndef RUNTIME_SUITES_H
 #define RUNTIME_SUITES_H
 int suite_ring_register(void);

@@ -9,9 +9,9 @@
 
 #include <CUnit/CUnit.h>
 
-#include "btc_config.h"
 #include "ref_table.h"
 #include "suites.h"
+#include "testutil.h"
 
 static const char *const devices[] = { "pixel7a", "jetson-orin-nano" };
 static const char *const apps[] = { "octree", "alexnet-dense",
@@ -56,10 +56,9 @@ static void test_reference_tables(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512], label[128];
-				snprintf(path, sizeof(path),
-					 "%s/profiles/%s/%s/%s.csv",
-					 BTC_DATA_DIR, devices[dv], apps[ap],
-					 modes[md]);
+				snprintf(path, sizeof(path), "%s/%s/%s/%s.csv",
+					 btc_test_data("profiles"), devices[dv],
+					 apps[ap], modes[md]);
 				struct ref_table t;
 				CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
 				struct btc_sched_problem p = {
@@ -103,8 +102,8 @@ static void test_reference_tables(void)
 static void test_baselines_apart(void)
 {
 	char path[512];
-	snprintf(path, sizeof(path), "%s/profiles/pixel7a/octree/interference.csv",
-		 BTC_DATA_DIR);
+	snprintf(path, sizeof(path), "%s/pixel7a/octree/interference.csv",
+		 btc_test_data("profiles"));
 	struct ref_table t;
 	CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
 	struct btc_sched_problem p = { .n_stages = t.n_stages, .n_pus = t.n_pus,
@@ -129,9 +128,15 @@ static void test_baselines_apart(void)
 	ref_table_free(&t);
 }
 
+/* the reference tables */
+static int init(void)
+{
+	return btc_test_need_data("profiles");
+}
+
 int register_oracle_suite(void)
 {
-	CU_pSuite s = CU_add_suite("oracle", NULL, NULL);
+	CU_pSuite s = CU_add_suite("oracle", init, NULL);
 	if (!s ||
 	    !CU_add_test(s, "24 reference problems x 3 objectives",
 			 test_reference_tables) ||

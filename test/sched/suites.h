@@ -1,4 +1,6 @@
-/* Scheduler test suites (one CUnit runner: `sched-tests [-r SUITE]`). */
+/* Scheduler test suites, listed in suites.c and run by the shared runner
+ * (test/common/cunit_main.h): `sched-tests [-r SUITE]`. The checks below
+ * live in checks.c. */
 #ifndef BTC_TEST_SCHED_SUITES_H
 #define BTC_TEST_SCHED_SUITES_H
 

@@ -1,10 +1,8 @@
-/* One CUnit runner for the scheduler suites: `sched-tests [-r SUITE]`. */
+/* checks.c: what the scheduler suites check of a result (suites.h). */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "sched/model.h"
 #include "suites.h"
@@ -95,39 +93,4 @@ bool no_duplicates(const struct btc_sched_result *r)
 						      &r->candidates[j]) != 0;
 	CU_ASSERT(ok);
 	return ok;
-}
-
-int main(int argc, char **argv)
-{
-	const char *only = NULL;
-	int c;
-	while ((c = getopt(argc, argv, "r:")) != -1) {
-		if (c != 'r') {
-			fprintf(stderr, "usage: %s [-r SUITE]\n", argv[0]);
-			return 2;
-		}
-		only = optarg;
-	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	if (register_oracle_suite() || register_property_suite() ||
-	    register_input_suite()) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	if (only) {
-		CU_pSuite s = CU_get_suite(only);
-		if (!s) {
-			fprintf(stderr, "no suite '%s'\n", only);
-			CU_cleanup_registry();
-			return 2;
-		}
-		CU_basic_run_suite(s);
-	} else {
-		CU_basic_run_tests();
-	}
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
 }

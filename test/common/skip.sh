@@ -1,0 +1,16 @@
+# skip.sh: the shell side of btc_test_skip (testutil.h), for test scripts:
+#   . "$src/test/common/skip.sh"
+#   btc_test_skip VULKAN "gen-run" "no Vulkan device"
+# exits 77 (meson: SKIP), or 1 when $BTC_REQUIRE_<HW> (BTC_REQUIRE_VULKAN,
+# BTC_REQUIRE_CUDA, BTC_REQUIRE_CROSS) is set and not "0": scripts/test
+# requires Vulkan and the cross toolchain, so they never skip there.
+btc_test_skip() {
+  local var="BTC_REQUIRE_$1" name=$2 why=$3
+  local v=${!var:-}
+  if [ -n "$v" ] && [ "$v" != 0 ]; then
+    echo "$name: FAIL: $why ($var=$v: this hardware must be there)" >&2
+    exit 1
+  fi
+  echo "$name: SKIP: $why" >&2
+  exit 77
+}

@@ -1,0 +1,19 @@
+/* The suites of frontend-tests, in `-l` order; main() is the shared runner
+ * (test/common/cunit_main.h). */
+#include "cunit_main.h"
+#include "suites.h"
+
+static const struct btc_test_suite suites[] = {
+	{ "expr", register_expr_suite },
+	{ "app", register_app_suite },
+	{ "device", register_device_suite },
+	{ "table", register_table_suite },
+	{ "gen", register_gen_suite },
+	{ "escape", register_escape_suite },
+};
+
+const struct btc_test_program btc_test_program = {
+	.name = "frontend-tests",
+	.suites = suites,
+	.n_suites = sizeof suites / sizeof suites[0],
+};

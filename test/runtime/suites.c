@@ -1,0 +1,36 @@
+/* The suites of test_runtime (and of test_runtime_tsan, built with
+ * RUNTIME_TEST_HOST_ONLY: ring and pipeline only), in `-l` order; main() is
+ * the shared runner (test/common/cunit_main.h). */
+#include "suites.h"
+
+#include <btrt_pipeline.h>
+
+#include "cunit_main.h"
+
+static const struct btc_test_suite suites[] = {
+	{ "ring", suite_ring_register },
+	{ "pipeline", suite_pipeline_register },
+#ifndef RUNTIME_TEST_HOST_ONLY
+	{ "vulkan", suite_vulkan_register },
+	{ "cuda", suite_cuda_register },
+#endif
+};
+
+static void start(char **argv)
+{
+	btrt_omp_env_init(argv); /* OMP_WAIT_POLICY=passive unless set */
+}
+
+#ifdef RUNTIME_TEST_HOST_ONLY
+#define PROGRAM "test_runtime_tsan"
+#else
+#define PROGRAM "test_runtime"
+#endif
+
+const struct btc_test_program btc_test_program = {
+	.name = PROGRAM,
+	.suites = suites,
+	.n_suites = sizeof suites / sizeof suites[0],
+	.start = start,
+	.timeout_s = 300, /* a hung pipeline must fail the test, not the CI job */
+};
