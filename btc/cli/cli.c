@@ -13,26 +13,28 @@
 #define OPT(id) (UINT64_C(1) << BTC_OPT_##id)
 
 const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
-	[BTC_CMD_CHECK] = {"check", btc_cmd_check,
-			   "APP.yaml [--device DEV] [--table T [--mode M]]",
+	[BTC_CMD_CHECK] = {"check", btc_cmd_check, "APP.yaml [--device DEV] [--table T [--mode M]]",
 			   "validate an app (and device, table); print the model", 1, 1, 0},
 	[BTC_CMD_DEVICES] = {"devices", btc_cmd_devices, "", "list the device library", 0, 0, 0},
 	[BTC_CMD_DEVICE] = {"device", btc_cmd_device, "DEV",
 			    "print a device description as YAML ('host' = this machine)", 1, 1, 0},
 	[BTC_CMD_HEADER] = {"header", btc_cmd_header, "APP.yaml [--glsl] [-o FILE]",
-			    "write the TaskObject header (or the GLSL layout) for kernels", 1, 1, 0},
-	[BTC_CMD_SCHEDULE] = {"schedule", btc_cmd_schedule,
-			      "APP.yaml --device DEV --table T [--top K] [--objective O] [--format json]",
-			      "BT-Optimizer: the K best schedules and the baselines\n"
-			      "(docs/scheduler.md)",
-			      1, 1, OPT(DEVICE) | OPT(TABLE)},
+			    "write the TaskObject header (or the GLSL layout) for kernels", 1, 1,
+			    0},
+	[BTC_CMD_SCHEDULE] =
+		{"schedule", btc_cmd_schedule,
+		 "APP.yaml --device DEV --table T [--top K] [--objective O] [--format json]",
+		 "BT-Optimizer: the K best schedules and the baselines\n"
+		 "(docs/scheduler.md)",
+		 1, 1, OPT(DEVICE) | OPT(TABLE)},
 	[BTC_CMD_GEN] = {"gen", btc_cmd_gen,
 			 "APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build]",
 			 "generate the pipeline project (the default action:\n"
 			 "btc APP.yaml --device DEV ...)",
 			 1, 1, OPT(DEVICE)},
 	[BTC_CMD_PROFILE] = {"profile", btc_cmd_profile, "APP.yaml --device DEV [-o TABLE.csv]",
-			     "BT-Profiler: time every stage on every PU (cached)", 1, 1, OPT(DEVICE)},
+			     "BT-Profiler: time every stage on every PU (cached)", 1, 1,
+			     OPT(DEVICE)},
 	[BTC_CMD_TUNE] = {"tune", btc_cmd_tune, "APP.yaml --device DEV [--table T] [--report FILE]",
 			  "the main job on this machine: profile (or cached table),\n"
 			  "schedule, generate, build, tune, run the winner verified\n"
@@ -66,13 +68,14 @@ static int run_command(enum btc_cli_cmd cmd, int argc, char **argv, int first)
 	if (rc)
 		return rc;
 	if (o.n_positional < c->min_args || o.n_positional > c->max_args) {
-		fprintf(stderr, "btc: %s\n", o.n_positional < c->min_args
-						     ? "missing argument" : "too many arguments");
+		fprintf(stderr, "btc: %s\n",
+			o.n_positional < c->min_args ? "missing argument" : "too many arguments");
 		btc_cli_command_usage(cmd, stderr);
 		return 2;
 	}
 	for (int id = 0; id < BTC_CLI_N_OPTS; id++)
-		if ((c->required & (UINT64_C(1) << id)) && !btc_cli_given(&o, (enum btc_cli_opt)id)) {
+		if ((c->required & (UINT64_C(1) << id)) &&
+		    !btc_cli_given(&o, (enum btc_cli_opt)id)) {
 			fprintf(stderr, "btc: '%s' needs %s\n", name,
 				btc_cli_opt_spelling((enum btc_cli_opt)id));
 			btc_cli_command_usage(cmd, stderr);

@@ -30,11 +30,12 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 		goto out;
 	dir = btc_job_dir(o->output, app, dev, &d);
 	if (!dir || !btc_project_make(app, dev, scheds, n_scheds, provenance, dir, false, &built,
-			      &n_shaders, &d))
+				      &n_shaders, &d))
 		goto out;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
-	       n_scheds == 1 ? "" : "s", scheds[0].baseline ? "baselines" : "candidates + baselines",
-	       n_shaders, n_shaders == 1 ? "" : "s");
+	       n_scheds == 1 ? "" : "s",
+	       scheds[0].baseline ? "baselines" : "candidates + baselines", n_shaders,
+	       n_shaders == 1 ? "" : "s");
 	if (o->build)
 		btc_job_build(dir, dev, &built, &d);
 out:

@@ -70,8 +70,8 @@ int btc_cmd_tune(const struct btc_cli_options *o)
 		struct btc_job_options jo;
 		btc_cli_job_options(o, &jo);
 		if (o->measurements.n)
-			status = btc_job_calibrate(app, dev, &jo, o->measurements.v, o->measurements.n,
-						   &d);
+			status = btc_job_calibrate(app, dev, &jo, o->measurements.v,
+						   o->measurements.n, &d);
 		else
 			status = btc_job_main(app, dev, &jo, &d);
 		if (!status && d.errors)

@@ -86,8 +86,7 @@ int btc_cmd_header(const struct btc_cli_options *o)
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	/* Only the YAML: the shaders and sources are written from this output. */
-	struct btc_app *app = btc_app_load_layout(o->positional[0], o->defines.v,
-						  o->defines.n, &d);
+	struct btc_app *app = btc_app_load_layout(o->positional[0], o->defines.v, o->defines.n, &d);
 	if (!app)
 		return 1;
 	struct btc_out out;

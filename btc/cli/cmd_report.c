@@ -34,7 +34,8 @@ int btc_cmd_report(const struct btc_cli_options *o)
 	btc_report_tables((char *const *)o->positional, o->n_positional, stdout, csv, cand, fit,
 			  &d);
 	if (fit && fclose(fit))
-		btc_error(&d, (struct btc_loc){o->fit_csv, 0, 0}, "cannot write: %s", strerror(errno));
+		btc_error(&d, (struct btc_loc){o->fit_csv, 0, 0}, "cannot write: %s",
+			  strerror(errno));
 	if (csv && fclose(csv))
 		btc_error(&d, (struct btc_loc){o->csv, 0, 0}, "cannot write: %s", strerror(errno));
 	if (cand && fclose(cand))

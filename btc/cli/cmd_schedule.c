@@ -46,9 +46,11 @@ static bool resolve(const struct btc_cli_options *o, const struct btc_app *app,
 		char *stage = btc_xasprintf("%.*s", (int)(eq - arg), arg);
 		int s = stage_of(app, stage), u = btc_device_pu_index(dev, eq + 1);
 		if (s < 0)
-			btc_error(d, none, "--pin %s: app %s has no stage '%s'", arg, app->name, stage);
+			btc_error(d, none, "--pin %s: app %s has no stage '%s'", arg, app->name,
+				  stage);
 		else if (u < 0)
-			btc_error(d, none, "--pin %s: device %s has no PU '%s'", arg, dev->name, eq + 1);
+			btc_error(d, none, "--pin %s: device %s has no PU '%s'", arg, dev->name,
+				  eq + 1);
 		else
 			pin[s] = u;
 		free(stage);

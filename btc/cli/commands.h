@@ -11,7 +11,7 @@
 #include "cli/options.h"
 
 struct btc_cli_command {
-	const char *name;       /* "gen" */
+	const char *name; /* "gen" */
 	int (*run)(const struct btc_cli_options *o);
 	const char *synopsis;   /* what follows "btc NAME" in a usage line */
 	const char *summary;    /* what it does; '\n' continues the text */

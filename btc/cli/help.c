@@ -28,24 +28,27 @@ void btc_cli_usage(FILE *out)
 	fputs("usage: btc <command> [options]\n"
 	      "       btc APP.yaml --device DEV [options]         (generate; `btc gen`)\n"
 	      "       btc APP.yaml --device host --run [options]  (the main job; `btc tune`)\n"
-	      "\n", out);
+	      "\n",
+	      out);
 	fputs(intro, out);
 	fputs("\ncommands:\n", out);
 	for (int c = 0; c < BTC_CLI_N_CMDS; c++) {
 		const struct btc_cli_command *cmd = &btc_cli_commands[c];
-		fprintf(out, "  %s%s%s\n%22s", cmd->name, *cmd->synopsis ? " " : "",
-			cmd->synopsis, "");
+		fprintf(out, "  %s%s%s\n%22s", cmd->name, *cmd->synopsis ? " " : "", cmd->synopsis,
+			"");
 		indented(cmd->summary, 22, out);
 		fputc('\n', out);
 	}
 	fputs("\noptions, and the commands that take them (`btc COMMAND --help` explains\n"
-	      "a command's options):\n", out);
+	      "a command's options):\n",
+	      out);
 	const char *names[BTC_CLI_N_CMDS];
 	for (int c = 0; c < BTC_CLI_N_CMDS; c++)
 		names[c] = btc_cli_commands[c].name;
 	btc_cli_print_option_index(names, out);
 	fputs("  -h, --help           this help (every command)\n"
-	      "  --version            print the version\n\n", out);
+	      "  --version            print the version\n\n",
+	      out);
 	fputs(environment, out);
 }
 

@@ -11,25 +11,25 @@
 #include "sched/plan.h"
 
 enum kind {
-	KIND_FLAG,      /* bool */
-	KIND_STRING,    /* const char * */
-	KIND_INT,       /* int in min..max */
-	KIND_UINT,      /* unsigned in min..max */
-	KIND_ENUM,      /* int: index of the value in enum_name(0, 1, ...) */
-	KIND_LIST,      /* struct btc_cli_list, at most max values */
-	KIND_DEFINE,    /* struct btc_cli_defines: NAME=INTEGER */
+	KIND_FLAG,   /* bool */
+	KIND_STRING, /* const char * */
+	KIND_INT,    /* int in min..max */
+	KIND_UINT,   /* unsigned in min..max */
+	KIND_ENUM,   /* int: index of the value in enum_name(0, 1, ...) */
+	KIND_LIST,   /* struct btc_cli_list, at most max values */
+	KIND_DEFINE, /* struct btc_cli_defines: NAME=INTEGER */
 };
 
 struct row {
 	enum btc_cli_opt id;
-	const char *name;       /* long name, without "--" */
-	char short_name;        /* or 0 */
+	const char *name; /* long name, without "--" */
+	char short_name;  /* or 0 */
 	enum kind kind;
-	size_t offset;          /* of the field in struct btc_cli_options */
-	unsigned cmds;          /* BTC_CMD_BIT mask of the subcommands taking it */
-	const char *arg;        /* the value's name in --help (NULL: generated) */
-	const char *help;       /* '\n' continues on the next line */
-	long long min, max;     /* KIND_INT, KIND_UINT: range; KIND_LIST: max count */
+	size_t offset;                   /* of the field in struct btc_cli_options */
+	unsigned cmds;                   /* BTC_CMD_BIT mask of the subcommands taking it */
+	const char *arg;                 /* the value's name in --help (NULL: generated) */
+	const char *help;                /* '\n' continues on the next line */
+	long long min, max;              /* KIND_INT, KIND_UINT: range; KIND_LIST: max count */
 	const char *(*enum_name)(int i); /* KIND_ENUM: NULL past the last */
 };
 
@@ -44,7 +44,8 @@ static const char *mode_name(int i)
 static const char *objective_name(int i)
 {
 	return i >= 0 && i <= BTC_SCHED_LATENCY
-		       ? btc_sched_objective_name((enum btc_sched_objective)i) : NULL;
+		       ? btc_sched_objective_name((enum btc_sched_objective)i)
+		       : NULL;
 }
 
 static const char *gpu_name(int i)
@@ -69,11 +70,14 @@ static const char *format_name(int i)
 
 /* Row constructors: option id, long name, short name, field, subcommands,
  * value name, help, and the kind's range, maximum count or names. */
-#define ROW(id_, name_, short_, kind_, field, cmds_, arg_, help_, min_, max_, names_)     \
-	{.id = BTC_OPT_##id_, .name = name_, .short_name = short_, .kind = KIND_##kind_,      \
-	 .offset = F(field), .cmds = cmds_, .arg = arg_, .help = help_, .min = min_,          \
-	 .max = max_, .enum_name = names_}
-#define FLAG(id, name, field, cmds, help) ROW(id, name, 0, FLAG, field, cmds, NULL, help, 0, 0, NULL)
+#define ROW(id_, name_, short_, kind_, field, cmds_, arg_, help_, min_, max_, names_)           \
+	{                                                                                       \
+		.id = BTC_OPT_##id_, .name = name_, .short_name = short_, .kind = KIND_##kind_, \
+		.offset = F(field), .cmds = cmds_, .arg = arg_, .help = help_, .min = min_,     \
+		.max = max_, .enum_name = names_                                                \
+	}
+#define FLAG(id, name, field, cmds, help) \
+	ROW(id, name, 0, FLAG, field, cmds, NULL, help, 0, 0, NULL)
 #define STRING(id, name, short_, field, cmds, arg, help) \
 	ROW(id, name, short_, STRING, field, cmds, arg, help, 0, 0, NULL)
 #define INT(id, name, field, cmds, arg, help, lo, hi) \
@@ -102,14 +106,16 @@ static const struct row rows[] = {
 	FLAG(GLSL, "glsl", glsl, C(HEADER), "write the GLSL layout (APP_layout.glsl) instead"),
 	LIST(CHUNKS, "chunks", chunks, C(GEN) | C(TUNE), "SPEC",
 	     "a schedule to build, e.g. big:0-2,gpu:3-6 (0-based\ninclusive stage ranges; "
-	     "repeat for several)", BTC_PLAN_MAX_SPECS),
+	     "repeat for several)",
+	     BTC_PLAN_MAX_SPECS),
 	INT(TOP, "top", top_k, C(GEN) | C(SCHEDULE) | C(TUNE), "K",
 	    "candidates from the optimizer (default 20)", 1, 1000),
 	ENUM(OBJECTIVE, "objective", objective, C(GEN) | C(SCHEDULE) | C(TUNE),
 	     "bt (default): lowest T_max among schedules with\ngapness <= G* + (1-U) T_max; "
-	     "gapness: lowest\ngapness; latency: lowest T_max", objective_name),
-	INT(MIN_UTIL, "min-util", min_util, C(SCHEDULE), "U", "U of bt, in percent (default 50)",
-	    0, 100),
+	     "gapness: lowest\ngapness; latency: lowest T_max",
+	     objective_name),
+	INT(MIN_UTIL, "min-util", min_util, C(SCHEDULE), "U", "U of bt, in percent (default 50)", 0,
+	    100),
 	LIST(FORBID, "forbid", forbid, C(SCHEDULE), "PU", "the PU runs nothing (repeatable)",
 	     BTC_CLI_MAX_LIST),
 	LIST(PIN, "pin", pin, C(SCHEDULE), "STAGE=PU",
@@ -120,8 +126,8 @@ static const struct row rows[] = {
 	    "stop after MS ms with the best found so far\n(flagged not optimal)", 1, INT_MAX),
 	ENUM(GPU, "gpu", gpu, C(GEN) | C(SCHEDULE) | C(PROFILE) | C(TUNE),
 	     "the GPU API when the device has both", gpu_name),
-	ENUM(SOLVER, "solver", solver, C(SCHEDULE),
-	     "z3 (default); exhaustive: small problems only", solver_name),
+	ENUM(SOLVER, "solver", solver, C(SCHEDULE), "z3 (default); exhaustive: small problems only",
+	     solver_name),
 	ENUM(FORMAT, "format", format, C(SCHEDULE), "output format (default text)", format_name),
 	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),
 	FLAG(PAPER_MODEL, "paper-model", paper_model, C(SCHEDULE),
@@ -131,8 +137,7 @@ static const struct row rows[] = {
 	     "the main job (= btc tune): profile (or cached table),\nschedule, generate, "
 	     "build, tune, run the winner verified"),
 	STRING(REPORT, "report", 0, report, C(TUNE), "FILE", "write the report JSON"),
-	INT(TASKS, "tasks", tasks, C(TUNE), "N", "tasks of the final run (default 64)", 2,
-	    1000000),
+	INT(TASKS, "tasks", tasks, C(TUNE), "N", "tasks of the final run (default 64)", 2, 1000000),
 	STRING(INPUT, "input", 0, input, C(PROFILE) | C(TUNE), "PATH",
 	       "the pipeline's input (default: the app's)"),
 	FLAG(REPROFILE, "reprofile", reprofile, C(PROFILE) | C(TUNE),
@@ -146,13 +151,15 @@ static const struct row rows[] = {
 	    86400),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),
-	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE), "go on past a failed schedule or check"),
+	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE),
+	     "go on past a failed schedule or check"),
 	ROW(SEED, "seed", 0, UINT, seed, C(TUNE), "N",
 	    "tuning: seed of the run orders (default 0: from\nthe clock; printed)", 0, UINT32_MAX,
 	    NULL),
 	LIST(MEASUREMENTS, "measurements", measurements, C(TUNE), "FILE",
 	     "calibrate on measurements copied from the device\n(run reports JSON or CSV "
-	     "schedule_index,measured_ms);\nruns nothing (repeatable)", BTC_CLI_MAX_LIST),
+	     "schedule_index,measured_ms);\nruns nothing (repeatable)",
+	     BTC_CLI_MAX_LIST),
 	STRING(CACHE, "cache", 0, cache, C(PROFILE) | C(TUNE), "DIR",
 	       "profiling tables cache (default build/btc/cache)"),
 	STRING(CSV, "csv", 0, csv, C(REPORT), "FILE", "also write one line per report as CSV"),
@@ -223,8 +230,7 @@ static bool parse_ll(const char *s, long long *v)
 	return *s && !*end && !errno;
 }
 
-static int set_value(const struct row *r, const char *opt, char *value,
-		     struct btc_cli_options *o)
+static int set_value(const struct row *r, const char *opt, char *value, struct btc_cli_options *o)
 {
 	char *field = (char *)o + r->offset;
 	long long v;
@@ -298,7 +304,8 @@ static const struct row *find_row(enum btc_cli_cmd cmd, const char *name, size_t
 	*other = false;
 	for (int i = 0; i < N_ROWS; i++) {
 		const struct row *r = &rows[i];
-		bool match = name ? r->name && strlen(r->name) == len && !strncmp(r->name, name, len)
+		bool match = name ? r->name && strlen(r->name) == len &&
+					     !strncmp(r->name, name, len)
 				  : r->short_name == short_name;
 		if (!match)
 			continue;
@@ -319,8 +326,8 @@ static void init(struct btc_cli_options *o)
 	o->format = 0;
 }
 
-int btc_cli_parse(enum btc_cli_cmd cmd, const char *cmd_name, int argc, char **argv,
-		  int first, struct btc_cli_options *o)
+int btc_cli_parse(enum btc_cli_cmd cmd, const char *cmd_name, int argc, char **argv, int first,
+		  struct btc_cli_options *o)
 {
 	init(o);
 	bool options_end = false;
@@ -353,8 +360,9 @@ int btc_cli_parse(enum btc_cli_cmd cmd, const char *cmd_name, int argc, char **a
 			snprintf(opt, sizeof(opt), "-%c", a[1]);
 		if (!r) {
 			if (other)
-				fprintf(stderr, "btc: %s is not an option of '%s' (see %s --help)\n",
-					opt, cmd_name, cmd_name);
+				fprintf(stderr,
+					"btc: %s is not an option of '%s' (see %s --help)\n", opt,
+					cmd_name, cmd_name);
 			else
 				fprintf(stderr, "btc: unknown option '%s' (see %s --help)\n",
 					is_long ? opt : a, cmd_name);
@@ -402,8 +410,9 @@ static const char *head_of(const struct row *r, char *head, size_t size)
 	if (r->kind == KIND_ENUM) {
 		size_t len = 0;
 		for (int k = 0; r->enum_name(k); k++)
-			len += (size_t)snprintf(arg + len, len < sizeof(arg) ? sizeof(arg) - len : 0,
-						"%s%s", k ? "|" : "", r->enum_name(k));
+			len += (size_t)snprintf(arg + len,
+						len < sizeof(arg) ? sizeof(arg) - len : 0, "%s%s",
+						k ? "|" : "", r->enum_name(k));
 	} else if (r->arg) {
 		snprintf(arg, sizeof(arg), "%s", r->arg);
 	}

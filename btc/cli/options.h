@@ -32,16 +32,43 @@ enum btc_cli_cmd {
  * name. Several rows may share one (the same option, described per
  * subcommand). */
 enum btc_cli_opt {
-	BTC_OPT_DEVICE, BTC_OPT_CPU_GROUPS, BTC_OPT_TABLE, BTC_OPT_MODE,
-	BTC_OPT_DEFINE, BTC_OPT_OUTPUT, BTC_OPT_GLSL, BTC_OPT_CHUNKS,
-	BTC_OPT_TOP, BTC_OPT_OBJECTIVE, BTC_OPT_MIN_UTIL, BTC_OPT_FORBID,
-	BTC_OPT_PIN, BTC_OPT_MAX_CHUNKS, BTC_OPT_TIME_BUDGET, BTC_OPT_GPU,
-	BTC_OPT_SOLVER, BTC_OPT_FORMAT, BTC_OPT_NO_TIME, BTC_OPT_BUILD,
-	BTC_OPT_RUN, BTC_OPT_REPORT, BTC_OPT_TASKS, BTC_OPT_INPUT,
-	BTC_OPT_REPROFILE, BTC_OPT_MAX_REPS, BTC_OPT_TUNE_TASKS,
-	BTC_OPT_NO_RACE, BTC_OPT_KEEP_GOING, BTC_OPT_SEED, BTC_OPT_CACHE,
-	BTC_OPT_CSV, BTC_OPT_CANDIDATES, BTC_OPT_PAPER_MODEL, BTC_OPT_TUNE_BUDGET,
-	BTC_OPT_MEASUREMENTS, BTC_OPT_FIT_CSV,
+	BTC_OPT_DEVICE,
+	BTC_OPT_CPU_GROUPS,
+	BTC_OPT_TABLE,
+	BTC_OPT_MODE,
+	BTC_OPT_DEFINE,
+	BTC_OPT_OUTPUT,
+	BTC_OPT_GLSL,
+	BTC_OPT_CHUNKS,
+	BTC_OPT_TOP,
+	BTC_OPT_OBJECTIVE,
+	BTC_OPT_MIN_UTIL,
+	BTC_OPT_FORBID,
+	BTC_OPT_PIN,
+	BTC_OPT_MAX_CHUNKS,
+	BTC_OPT_TIME_BUDGET,
+	BTC_OPT_GPU,
+	BTC_OPT_SOLVER,
+	BTC_OPT_FORMAT,
+	BTC_OPT_NO_TIME,
+	BTC_OPT_BUILD,
+	BTC_OPT_RUN,
+	BTC_OPT_REPORT,
+	BTC_OPT_TASKS,
+	BTC_OPT_INPUT,
+	BTC_OPT_REPROFILE,
+	BTC_OPT_MAX_REPS,
+	BTC_OPT_TUNE_TASKS,
+	BTC_OPT_NO_RACE,
+	BTC_OPT_KEEP_GOING,
+	BTC_OPT_SEED,
+	BTC_OPT_CACHE,
+	BTC_OPT_CSV,
+	BTC_OPT_CANDIDATES,
+	BTC_OPT_PAPER_MODEL,
+	BTC_OPT_TUNE_BUDGET,
+	BTC_OPT_MEASUREMENTS,
+	BTC_OPT_FIT_CSV,
 	BTC_CLI_N_OPTS
 };
 
@@ -72,23 +99,23 @@ struct btc_cli_options {
 	const char *device;
 	int cpu_groups;
 	const char *table;
-	int mode;                   /* enum btc_mode */
+	int mode; /* enum btc_mode */
 	struct btc_cli_defines defines;
 	const char *output;
 	bool glsl;
 	/* schedules */
 	struct btc_cli_list chunks;
 	int top_k;
-	int objective;              /* enum btc_sched_objective */
+	int objective; /* enum btc_sched_objective */
 	int min_util;
 	struct btc_cli_list forbid, pin;
 	int max_chunks;
 	int time_budget_ms;
-	int gpu;                    /* index into {"cuda", "vulkan"} */
-	int solver;                 /* index into {"z3", "exhaustive"} */
-	int format;                 /* index into {"text", "json"} */
+	int gpu;    /* index into {"cuda", "vulkan"} */
+	int solver; /* index into {"z3", "exhaustive"} */
+	int format; /* index into {"text", "json"} */
 	bool no_time;
-	bool paper_model;            /* chunk time = sum of stage times only */
+	bool paper_model; /* chunk time = sum of stage times only */
 	/* build and the main job */
 	bool build, run;
 	const char *report;
@@ -104,7 +131,7 @@ struct btc_cli_options {
 	/* btc report */
 	const char *csv, *candidates, *fit_csv;
 
-	uint64_t given;             /* bit BTC_OPT_*: on the command line */
+	uint64_t given; /* bit BTC_OPT_*: on the command line */
 };
 
 /* Parses argv[first..argc-1] for subcommand cmd into o (initialised here).
@@ -112,11 +139,10 @@ struct btc_cli_options {
  * 0, or 2 after printing a usage error (an unknown option, an option cmd
  * does not take, a missing or bad value, too many arguments, conflicting
  * options), or -1 when --help / -h was given (nothing else is checked). */
-int btc_cli_parse(enum btc_cli_cmd cmd, const char *name, int argc, char **argv,
-		  int first, struct btc_cli_options *o);
+int btc_cli_parse(enum btc_cli_cmd cmd, const char *name, int argc, char **argv, int first,
+		  struct btc_cli_options *o);
 
-static inline bool btc_cli_given(const struct btc_cli_options *o,
-				 enum btc_cli_opt id)
+static inline bool btc_cli_given(const struct btc_cli_options *o, enum btc_cli_opt id)
 {
 	return o->given & (UINT64_C(1) << id);
 }

@@ -3,8 +3,8 @@
 
 void btc_cli_print_app(const struct btc_app *app, FILE *out)
 {
-	fprintf(out, "app %s (%s): %d stages, %d buffers, %d params\n", app->name,
-		app->path, app->n_stages, app->n_buffers, app->n_params);
+	fprintf(out, "app %s (%s): %d stages, %d buffers, %d params\n", app->name, app->path,
+		app->n_stages, app->n_buffers, app->n_params);
 	if (app->n_params) {
 		fputs("params:\n", out);
 		for (int i = 0; i < app->n_params; i++)
@@ -17,10 +17,9 @@ void btc_cli_print_app(const struct btc_app *app, FILE *out)
 		const struct btc_buffer *b = &app->buffers[i];
 		int64_t bytes = b->count_value * btc_elem_size(b->elem);
 		total += bytes;
-		fprintf(out, "  %2d %-20s %-4s x %-12lld %10.1f KiB  %-8s  count: %s\n", i,
-			b->name, btc_elem_name(b->elem), (long long)b->count_value,
-			(double)bytes / 1024.0, btc_placement_name(b->placement),
-			btc_expr_text(b->count));
+		fprintf(out, "  %2d %-20s %-4s x %-12lld %10.1f KiB  %-8s  count: %s\n", i, b->name,
+			btc_elem_name(b->elem), (long long)b->count_value, (double)bytes / 1024.0,
+			btc_placement_name(b->placement), btc_expr_text(b->count));
 	}
 	fprintf(out, "  TaskObject size: %.1f KiB\n", (double)total / 1024.0);
 	fputs("stages:\n", out);
@@ -48,8 +47,7 @@ void btc_cli_print_app(const struct btc_app *app, FILE *out)
 
 void btc_cli_print_device(const struct btc_device *dev, FILE *out)
 {
-	fprintf(out, "device %s (%s, %s): %d PUs\n", dev->name, dev->os, dev->arch,
-		dev->n_pus);
+	fprintf(out, "device %s (%s, %s): %d PUs\n", dev->name, dev->os, dev->arch, dev->n_pus);
 	for (int p = 0; p < dev->n_pus; p++) {
 		const struct btc_pu *pu = &dev->pus[p];
 		fprintf(out, "  %-10s %-6s", pu->name, btc_backend_name(pu->kind));
@@ -80,16 +78,16 @@ void btc_cli_print_table(const struct btc_table *t, const struct btc_app *app,
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		if (!t->has_mode[m])
 			continue;
-		fprintf(out, "profiling table (%s, ms):\n  %-16s",
-			btc_mode_name((enum btc_mode)m), "stage");
+		fprintf(out, "profiling table (%s, ms):\n  %-16s", btc_mode_name((enum btc_mode)m),
+			"stage");
 		for (int p = 0; p < dev->n_pus; p++)
 			fprintf(out, " %10s", dev->pus[p].name);
 		fputc('\n', out);
 		for (int s = 0; s < app->n_stages; s++) {
 			fprintf(out, "  %-16s", app->stages[s].name);
 			for (int p = 0; p < dev->n_pus; p++) {
-				const struct btc_table_entry *e =
-					btc_table_at(t, (enum btc_mode)m, s, p);
+				const struct btc_table_entry *e = btc_table_at(t, (enum btc_mode)m,
+									       s, p);
 				if (e->present && btc_stage_has(&app->stages[s], dev->pus[p].kind))
 					fprintf(out, " %10.4f", e->mean_ms);
 				else

@@ -18,13 +18,18 @@
 
 /* meson setup DIR/build DIR [--cross-file ...]; on failure shows its log
  * and removes DIR/build, which meson would not reuse. */
-static int meson_setup(const char *dir, const char *build, const char *cross,
-		       struct btc_diag *d)
+static int meson_setup(const char *dir, const char *build, const char *cross, struct btc_diag *d)
 {
 	/* nvcc cannot cross-compile for the boards here: CUDA is off in
 	 * cross builds (build on the Jetson itself for CUDA). */
-	char *argv[] = {"meson", "setup", (char *)build, (char *)dir,
-			cross ? "-Dcuda=disabled" : NULL, "--cross-file", (char *)cross, NULL};
+	char *argv[] = {"meson",
+			"setup",
+			(char *)build,
+			(char *)dir,
+			cross ? "-Dcuda=disabled" : NULL,
+			"--cross-file",
+			(char *)cross,
+			NULL};
 	char *log = btc_xasprintf("%s/setup.log", dir);
 	int rc = btc_run(argv, log, true);
 	if (rc != 0 && !btc_interrupted()) {
@@ -41,8 +46,7 @@ static int meson_setup(const char *dir, const char *build, const char *cross,
 	return rc;
 }
 
-bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
-		   struct btc_diag *d)
+bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built, struct btc_diag *d)
 {
 	struct utsname u;
 	const char *host_arch = uname(&u) == 0 ? u.machine : "x86_64";
@@ -52,8 +56,9 @@ bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
 	*built = false;
 	if (strcmp(dev->arch, host_arch) || !strcmp(dev->os, "android")) {
 		if (!dev->cross_file) {
-			btc_error(d, (struct btc_loc){0}, "device '%s' (%s) has no cross_file to build with",
-				  dev->name, dev->arch);
+			btc_error(d, (struct btc_loc){0},
+				  "device '%s' (%s) has no cross_file to build with", dev->name,
+				  dev->arch);
 			free(build);
 			return false;
 		}

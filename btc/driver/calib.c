@@ -68,8 +68,8 @@ static bool usable(const struct btc_calib_schedule *s, const bool *use, int k)
 }
 
 /* The per-PU weighted ridge solve for the current bottlenecks bn[n]. */
-static void solve(const struct btc_calib_schedule *s, int n, const bool *use,
-		  const int *bn, const double *scale, double w0, struct btc_calib_fit *f)
+static void solve(const struct btc_calib_schedule *s, int n, const bool *use, const int *bn,
+		  const double *scale, double w0, struct btc_calib_fit *f)
 {
 	for (int p = 0; p < f->n_pus; p++) {
 		/* Prior: a = 0 with weight w0 / scale^2, b = 1 with weight w0
@@ -108,9 +108,8 @@ static void solve(const struct btc_calib_schedule *s, int n, const bool *use,
 	}
 }
 
-void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus,
-		   const bool *use, const struct btc_calib_options *opt,
-		   struct btc_calib_fit *f)
+void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const bool *use,
+		   const struct btc_calib_options *opt, struct btc_calib_fit *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->n_pus = n_pus;
@@ -205,7 +204,8 @@ void btc_calib_metrics(const double *predicted, const double *measured, int n,
 	m->max_abs_rel_err = NAN;
 	for (int i = 0; i < m->n; i++)
 		m->max_abs_rel_err = i ? fmax(m->max_abs_rel_err, err[i]) : err[i];
-	m->best_within_5pct = m->n > 0 && measured[m->predicted_best] <= 1.05 * measured[m->measured_best];
+	m->best_within_5pct = m->n > 0 &&
+			      measured[m->predicted_best] <= 1.05 * measured[m->measured_best];
 	free(px);
 	free(py);
 	free(err);

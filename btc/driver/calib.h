@@ -21,41 +21,40 @@
 #include <stdbool.h>
 
 struct btc_calib_chunk {
-	int pu;                /* 0..n_pus-1 */
-	double predicted_ms;   /* the model's chunk time */
+	int pu;              /* 0..n_pus-1 */
+	double predicted_ms; /* the model's chunk time */
 };
 
 struct btc_calib_schedule {
 	const struct btc_calib_chunk *chunks; /* [n_chunks], borrowed */
 	int n_chunks;
-	double io_ms;          /* predicted T_io, 0 when absent */
-	double measured_ms;    /* measured period (median); NAN: not measured
+	double io_ms;       /* predicted T_io, 0 when absent */
+	double measured_ms; /* measured period (median); NAN: not measured
 				  (left out of every fit, still predicted) */
 };
 
 struct btc_calib_options {
-	double prior_weight;   /* observations' worth of a = 0, b = 1 (default 1) */
-	int max_iter;          /* bottleneck reassignments at most (default 50) */
+	double prior_weight; /* observations' worth of a = 0, b = 1 (default 1) */
+	int max_iter;        /* bottleneck reassignments at most (default 50) */
 };
 
 void btc_calib_options_init(struct btc_calib_options *o);
 
 struct btc_calib_fit {
 	int n_pus;
-	double *a_ms;          /* [n_pus] fixed cost per chunk, ms */
-	double *b;             /* [n_pus] slowdown factor (>= 0) */
-	int *n_bottleneck;     /* [n_pus] fitted schedules bottlenecked there */
-	int n_io;              /* fitted schedules bottlenecked by T_io */
+	double *a_ms;      /* [n_pus] fixed cost per chunk, ms */
+	double *b;         /* [n_pus] slowdown factor (>= 0) */
+	int *n_bottleneck; /* [n_pus] fitted schedules bottlenecked there */
+	int n_io;          /* fitted schedules bottlenecked by T_io */
 	int iterations;
-	bool converged;        /* the bottlenecks stopped changing */
+	bool converged; /* the bottlenecks stopped changing */
 };
 
 /* Fits a, b over the schedules s[k] with use[k] (NULL: all) and a
  * measurement. fit: filled, free with btc_calib_fit_free. With no
  * measurement the fit is the model (a = 0, b = 1). */
-void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus,
-		   const bool *use, const struct btc_calib_options *opt,
-		   struct btc_calib_fit *fit);
+void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const bool *use,
+		   const struct btc_calib_options *opt, struct btc_calib_fit *fit);
 
 void btc_calib_fit_free(struct btc_calib_fit *fit);
 
@@ -76,13 +75,13 @@ void btc_calib_loo(const struct btc_calib_schedule *s, int n, int n_pus,
 /* How well predictions match measurements, over the pairs where both are
  * numbers. */
 struct btc_calib_metrics {
-	int n;                     /* pairs */
+	int n;                          /* pairs */
 	double pearson_r, spearman_rho; /* NAN when undefined */
-	double median_abs_rel_err; /* median of |measured / predicted - 1| */
+	double median_abs_rel_err;      /* median of |measured / predicted - 1| */
 	double max_abs_rel_err;
-	int predicted_best;        /* index with the lowest prediction, -1 none */
-	int measured_best;         /* index with the lowest measurement */
-	bool best_within_5pct;     /* measured[predicted_best] <= 1.05 measured[measured_best] */
+	int predicted_best;    /* index with the lowest prediction, -1 none */
+	int measured_best;     /* index with the lowest measurement */
+	bool best_within_5pct; /* measured[predicted_best] <= 1.05 measured[measured_best] */
 };
 
 void btc_calib_metrics(const double *predicted, const double *measured, int n,

@@ -22,7 +22,10 @@ static void put_pus(struct btc_out *o, const struct btc_device *dev, uint64_t ma
 	int k = 0, total = __builtin_popcountll(mask);
 	for (int p = 0; p < dev->n_pus && p < 64; p++)
 		if (mask >> p & 1) {
-			btc_outf(o, "%s%s", k == 0 ? "" : k == total - 1 ? " or " : ", ",
+			btc_outf(o, "%s%s",
+				 k == 0           ? ""
+				 : k == total - 1 ? " or "
+						  : ", ",
 				 dev->pus[p].name);
 			k++;
 		}
@@ -101,14 +104,17 @@ char *btc_diagnose_failures(const struct btc_app *app, const struct btc_device *
 				int k = 0;
 				for (int i = 0; i < n; i++)
 					k += failed[i] && pu_of_stage(&scheds[i].s, s) == p;
-				btc_outf(&o, "%sstage '%s' on %s runs only in failing schedules (%d of %d)",
-					 groups++ ? "; " : "", app->stages[s].name, dev->pus[p].name,
-					 k, nf);
+				btc_outf(
+					&o,
+					"%sstage '%s' on %s runs only in failing schedules (%d of %d)",
+					groups++ ? "; " : "", app->stages[s].name, dev->pus[p].name,
+					k, nf);
 			}
 		}
 		if (!groups)
-			btc_outf(&o, "no stage's PU tells the %d failing schedule%s from the %d "
-				     "passing one%s (suspect a race or state kept between tasks)",
+			btc_outf(&o,
+				 "no stage's PU tells the %d failing schedule%s from the %d "
+				 "passing one%s (suspect a race or state kept between tasks)",
 				 nf, nf == 1 ? "" : "s", n - nf, n - nf == 1 ? "" : "s");
 	}
 	free(fail_pus);

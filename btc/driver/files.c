@@ -68,7 +68,8 @@ bool btc_files_remove_under(const char *root, const char *sub, struct btc_diag *
 			     real_path[n + 1] != '\0';
 		if (!under)
 			btc_error(d, (struct btc_loc){path, 0, 0},
-				  "refusing to remove %s: it is not under %s", real_path, real_root);
+				  "refusing to remove %s: it is not under %s", real_path,
+				  real_root);
 		else if (nftw(real_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0)
 			btc_error(d, (struct btc_loc){path, 0, 0}, "cannot remove the directory");
 		else

@@ -31,8 +31,8 @@ void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
 			c->predicted_ms[m] = t ? btc_plan_period_ms(app, dev, t, (enum btc_mode)m,
 								    true, &scheds[i].s)
 					       : NAN;
-			c->paper_ms[m] = t ? btc_plan_period_ms(app, dev, t, (enum btc_mode)m, false,
-								&scheds[i].s)
+			c->paper_ms[m] = t ? btc_plan_period_ms(app, dev, t, (enum btc_mode)m,
+								false, &scheds[i].s)
 					   : NAN;
 		}
 		c->status = e->status;
@@ -125,12 +125,13 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 		    struct btc_report *r)
 {
 	struct btc_calib_schedule *cs = btc_xcalloc((size_t)n + 1, sizeof(*cs));
-	struct btc_calib_chunk *chunks =
-		btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1, sizeof(*chunks));
+	struct btc_calib_chunk *chunks = btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1,
+						     sizeof(*chunks));
 	double *meas = btc_xcalloc((size_t)n + 1, sizeof(double));
 	double *pred = btc_xcalloc((size_t)n + 1, sizeof(double));
 	for (int k = 0; k < n; k++)
-		meas[k] = r->candidates[k].status == BTC_RUN_VERIFIED ? r->candidates[k].measured_ms : NAN;
+		meas[k] = r->candidates[k].status == BTC_RUN_VERIFIED ? r->candidates[k].measured_ms
+								      : NAN;
 	r->fit_models = btc_xcalloc(2 * BTC_N_MODES + 1, sizeof(*r->fit_models));
 	struct btc_calib_options opt;
 	btc_calib_options_init(&opt);
@@ -140,12 +141,14 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 			continue;
 		for (int k = 0; k < n; k++)
 			pred[k] = btc_calib_period(&cs[k]);
-		add_model(r, btc_mode_name((enum btc_mode)m), (enum btc_mode)m, false, pred, meas, n);
+		add_model(r, btc_mode_name((enum btc_mode)m), (enum btc_mode)m, false, pred, meas,
+			  n);
 		btc_calib_loo(cs, n, dev->n_pus, &opt, pred);
 		for (int k = 0; k < n; k++)
 			r->candidates[k].calibrated_loo_ms[m] = pred[k];
 		char name[64];
-		snprintf(name, sizeof(name), "calibrated %s (LOO)", btc_mode_name((enum btc_mode)m));
+		snprintf(name, sizeof(name), "calibrated %s (LOO)",
+			 btc_mode_name((enum btc_mode)m));
 		add_model(r, name, (enum btc_mode)m, true, pred, meas, n);
 		if (best < 0 || better(&r->fit_models[r->n_fit_models - 1], &r->fit_models[best]))
 			best = r->n_fit_models - 1;
@@ -160,7 +163,8 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 		r->pu_fits = btc_xcalloc((size_t)dev->n_pus + 1, sizeof(*r->pu_fits));
 		for (int p = 0; p < dev->n_pus; p++)
 			r->pu_fits[r->n_pu_fits++] = (struct btc_report_pu_fit){
-				btc_xstrdup(dev->pus[p].name), f.a_ms[p], f.b[p], f.n_bottleneck[p]};
+				btc_xstrdup(dev->pus[p].name), f.a_ms[p], f.b[p],
+				f.n_bottleneck[p]};
 		for (int k = 0; k < n; k++)
 			r->candidates[k].calibrated_ms = btc_calib_predict(&f, &cs[k]);
 		btc_calib_fit_free(&f);
@@ -198,8 +202,9 @@ void btc_fit_print(const struct btc_report *r, FILE *f)
 		return;
 	}
 	fprintf(f, "fit: predicted vs measured median over the verified schedules\n");
-	fprintf(f, "fit:   %-32s %3s %9s %9s %9s %9s %14s %s\n", "model", "n", "Pearson", "Spearman",
-		"med|err|", "max|err|", "best within 5%", "(candidates: Pearson Spearman)");
+	fprintf(f, "fit:   %-32s %3s %9s %9s %9s %9s %14s %s\n", "model", "n", "Pearson",
+		"Spearman", "med|err|", "max|err|", "best within 5%",
+		"(candidates: Pearson Spearman)");
 	for (int i = 0; i < r->n_fit_models; i++) {
 		const struct btc_report_fit_model *m = &r->fit_models[i];
 		char a[16], b[16], c[16], d[16], e[16], g[16];
@@ -209,8 +214,12 @@ void btc_fit_print(const struct btc_report *r, FILE *f)
 		fmt(d, sizeof(d), "%.1f%%", 100 * m->max_abs_rel_err);
 		fmt(e, sizeof(e), "%.3f", m->pearson_r_candidates);
 		fmt(g, sizeof(g), "%.3f", m->spearman_rho_candidates);
-		fprintf(f, "fit:   %-32s %3d %9s %9s %9s %9s %14s %9s %9s\n", m->name, m->n, a, b, c,
-			d, m->best_within_5pct < 0 ? "n/a" : m->best_within_5pct ? "yes" : "no", e, g);
+		fprintf(f, "fit:   %-32s %3d %9s %9s %9s %9s %14s %9s %9s\n", m->name, m->n, a, b,
+			c, d,
+			m->best_within_5pct < 0 ? "n/a"
+			: m->best_within_5pct   ? "yes"
+						: "no",
+			e, g);
 	}
 	if (r->fit_mode)
 		fprintf(f, "fit: table mode by fit (cross-validated Spearman, then Pearson): %s\n",

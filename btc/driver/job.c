@@ -41,8 +41,8 @@ char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *de
 	return btc_xasprintf("build/btc/%s-%s", app->name, dev->name);
 }
 
-char *btc_job_dir(const char *out_dir, const struct btc_app *app,
-		  const struct btc_device *dev, struct btc_diag *d)
+char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct btc_device *dev,
+		  struct btc_diag *d)
 {
 	/* Checked also with an explicit out_dir: the names become file names
 	 * inside it (APP_task.h, build/APP-pipeline, the cache table). */
@@ -70,17 +70,17 @@ struct job {
 	char *dir, *prog, *trace, *run_report;
 	struct btc_table *table;
 	char *table_path;
-	struct btc_plan_schedule *scheds;  /* [n] */
+	struct btc_plan_schedule *scheds; /* [n] */
 	int n;
 	char *prov;
-	struct btc_tune_entry *entries;   /* [n], once tuning began */
-	bool tuned;                       /* tuning ran to its end */
+	struct btc_tune_entry *entries; /* [n], once tuning began */
+	bool tuned;                     /* tuning ran to its end */
 	struct btc_tune_summary tsum;
-	int chosen, best_base;            /* schedule indices, -1: none */
-	struct btc_tune_h2h h2h;          /* valid when h2h_ran */
+	int chosen, best_base;   /* schedule indices, -1: none */
+	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
-	double final_ms;                  /* the final traced run (trace only), NAN: none */
-	bool final_verified;              /* the chosen one's final run verified */
+	double final_ms;     /* the final traced run (trace only), NAN: none */
+	bool final_verified; /* the chosen one's final run verified */
 	double phases[N_PHASES], t0;
 };
 
@@ -100,19 +100,27 @@ static void schedule_failed(struct job *j, int i, char *error)
 		e->error = error;
 	}
 	if (j->opt->keep_going)
-		btc_warning(j->d, (struct btc_loc){0}, "%s (--keep-going: marked failed)", e->error);
+		btc_warning(j->d, (struct btc_loc){0}, "%s (--keep-going: marked failed)",
+			    e->error);
 	else
 		btc_error(j->d, (struct btc_loc){0}, "%s", e->error);
 }
 
 /* One checked run of schedule i; a failure is marked and reported. */
-static bool run_checked(struct job *j, int i, const char *phase, const char *trace,
-			bool quiet, double *ms)
+static bool run_checked(struct job *j, int i, const char *phase, const char *trace, bool quiet,
+			double *ms)
 {
 	struct btc_tune_run run = {
-		.program = j->prog, .index = i, .sched = &j->scheds[i],
-		.warmup = j->tune.warmup, .tasks = j->opt->final_tasks, .input = j->opt->input,
-		.report = j->run_report, .trace = trace, .quiet = quiet, .phase = phase,
+		.program = j->prog,
+		.index = i,
+		.sched = &j->scheds[i],
+		.warmup = j->tune.warmup,
+		.tasks = j->opt->final_tasks,
+		.input = j->opt->input,
+		.report = j->run_report,
+		.trace = trace,
+		.quiet = quiet,
+		.phase = phase,
 	};
 	char *error = NULL;
 	if (btc_tune_run_once(&run, &j->tune, ms, &error))
@@ -129,7 +137,8 @@ static bool phase_profile(struct job *j)
 {
 	double t = now_s();
 	if (j->opt->table) {
-		j->table = btc_table_load(j->opt->table, NULL, j->app, j->dev, j->opt->plan.mode, j->d);
+		j->table = btc_table_load(j->opt->table, NULL, j->app, j->dev, j->opt->plan.mode,
+					  j->d);
 		j->table_path = btc_xstrdup(j->opt->table);
 	} else if (!btc_job_profile(j->app, j->dev, j->opt, &j->table, &j->table_path, j->d)) {
 		return false;
@@ -163,7 +172,8 @@ static bool phase_build(struct job *j)
 {
 	double t = now_s();
 	bool built;
-	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->dir, true, &built, NULL, j->d) ||
+	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->dir, true, &built, NULL,
+			      j->d) ||
 	    !built || btc_interrupted())
 		return false;
 	j->phases[PH_BUILD] = now_s() - t;
@@ -180,7 +190,8 @@ static bool phase_tune(struct job *j)
 	j->entries = btc_xcalloc((size_t)j->n, sizeof(*j->entries));
 	int winner;
 	j->tune.seed = btc_tune_seed(&j->tune);
-	bool any = btc_tune(j->prog, j->scheds, j->n, &j->tune, j->entries, &winner, &j->tsum, j->d);
+	bool any = btc_tune(j->prog, j->scheds, j->n, &j->tune, j->entries, &winner, &j->tsum,
+			    j->d);
 	j->phases[PH_TUNE] = now_s() - t;
 	if (btc_interrupted())
 		return false;
@@ -206,8 +217,9 @@ static bool phase_head_to_head(struct job *j)
 		j->h2h_ran = false;
 		if (j->chosen < 0)
 			return false;
-		j->best_base = j->entries[j->chosen].baseline ? j->chosen
-							       : btc_tune_pick(j->entries, j->n, true);
+		j->best_base = j->entries[j->chosen].baseline
+				       ? j->chosen
+				       : btc_tune_pick(j->entries, j->n, true);
 		if (j->best_base < 0 || j->best_base == j->chosen)
 			return true;
 		struct btc_rng rng;
@@ -251,7 +263,8 @@ static int phase_final_run(struct job *j)
 		return btc_interrupted() || !j->opt->keep_going ? 0 : -1;
 	j->final_ms = ms;
 	printf("final run (for the trace only): %d measured tasks after %d warm-up tasks, "
-	       "%.3f ms/task\n", j->opt->final_tasks, j->tune.warmup, ms);
+	       "%.3f ms/task\n",
+	       j->opt->final_tasks, j->tune.warmup, ms);
 	j->final_verified = true;
 	return 1;
 }
@@ -307,8 +320,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->chunks = btc_xcalloc((size_t)s->n_chunks, sizeof(*r->chunks));
 		for (int c = 0; c < s->n_chunks; c++)
 			r->chunks[c] = (struct btc_report_chunk){
-				btc_xstrdup(dev->pus[s->chunks[c].pu].name), s->chunks[c].first_stage,
-				s->chunks[c].last_stage};
+				btc_xstrdup(dev->pus[s->chunks[c].pu].name),
+				s->chunks[c].first_stage, s->chunks[c].last_stage};
 		r->predicted_ms = j->scheds[j->chosen].predicted ? s->period_ms : NAN;
 		r->measured_ms = r->candidates[j->chosen].measured_ms;
 		r->final_ms = j->final_ms;
@@ -345,7 +358,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->speedup_ci_low = 1 / j->h2h.ratio_hi;
 		r->speedup_ci_high = 1 / j->h2h.ratio_lo;
 	} else {
-		r->speedup_null_reason = btc_xstrdup("the best baseline was not measured head to head");
+		r->speedup_null_reason = btc_xstrdup(
+			"the best baseline was not measured head to head");
 	}
 }
 
@@ -360,7 +374,8 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		if (c->status == BTC_RUN_VERIFIED) {
 			snprintf(measured, sizeof(measured), "%.3f", c->measured_ms);
 			if (!isnan(c->ci_low_ms))
-				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms,
+					 c->ci_high_ms);
 			else
 				snprintf(ci, sizeof(ci), "[n/a]");
 		} else {
@@ -384,16 +399,17 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	} else
 		printf("chosen: none (no schedule verified)\n");
 	if (r->best_baseline >= 0 && !isnan(r->speedup)) {
-		printf("best baseline: %s, %.3f ms/task: speedup %.2fx", r->candidates[r->best_baseline].pu,
-		       r->best_baseline_ms, r->speedup);
+		printf("best baseline: %s, %.3f ms/task: speedup %.2fx",
+		       r->candidates[r->best_baseline].pu, r->best_baseline_ms, r->speedup);
 		if (!isnan(r->speedup_ci_low))
 			printf(" [%.2f, %.2f] (median of %d paired head-to-head ratios)",
 			       r->speedup_ci_low, r->speedup_ci_high, r->h2h_rounds);
 		printf("\n");
 		if (r->no_significant_gain)
 			printf("no significant gain: schedule %d / baseline time ratio %.3f [%.3f, %.3f] "
-			       "over %d rounds; the baseline is kept\n", r->h2h_candidate,
-			       r->ratio_median, r->ratio_ci_low, r->ratio_ci_high, r->h2h_rounds);
+			       "over %d rounds; the baseline is kept\n",
+			       r->h2h_candidate, r->ratio_median, r->ratio_ci_low, r->ratio_ci_high,
+			       r->h2h_rounds);
 	} else {
 		printf("speedup: none (%s)\n", r->speedup_null_reason);
 	}
@@ -459,8 +475,15 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		 const struct btc_job_options *opt, struct btc_diag *d)
 {
 	struct job j = {
-		.app = app, .dev = dev, .opt = opt, .d = d, .tune = opt->tune,
-		.chosen = -1, .best_base = -1, .final_ms = NAN, .t0 = now_s(),
+		.app = app,
+		.dev = dev,
+		.opt = opt,
+		.d = d,
+		.tune = opt->tune,
+		.chosen = -1,
+		.best_base = -1,
+		.final_ms = NAN,
+		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();
 	/* The report always reflects this run: a stale one goes first. */

@@ -13,17 +13,17 @@
 #include "driver/tune.h"
 
 struct btc_job_options {
-	const char *out_dir;        /* generated project (default build/btc/APP-DEV) */
-	const char *cache_dir;      /* profiling tables (default build/btc/cache) */
-	const char *table;          /* use this table, skip profiling */
-	bool reprofile;             /* ignore the cache */
+	const char *out_dir;   /* generated project (default build/btc/APP-DEV) */
+	const char *cache_dir; /* profiling tables (default build/btc/cache) */
+	const char *table;     /* use this table, skip profiling */
+	bool reprofile;        /* ignore the cache */
 	struct btc_plan_options plan;
 	struct btc_tune_options tune;
-	int final_tasks;            /* measured tasks of the final run (default 64) */
-	int profile_max_reps;       /* profiler repetition cap (default 30) */
-	const char *input;          /* pipeline input, NULL: the app's */
-	const char *report;         /* report JSON path, or NULL */
-	bool keep_going;            /* --keep-going: go on past a failed schedule or check */
+	int final_tasks;      /* measured tasks of the final run (default 64) */
+	int profile_max_reps; /* profiler repetition cap (default 30) */
+	const char *input;    /* pipeline input, NULL: the app's */
+	const char *report;   /* report JSON path, or NULL */
+	bool keep_going;      /* --keep-going: go on past a failed schedule or check */
 };
 
 void btc_job_options_init(struct btc_job_options *o);
@@ -35,15 +35,14 @@ char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *de
 /* The project directory: out_dir when not NULL, else the default; NULL
  * (reported) when the app or device name cannot be part of a file name
  * (checked either way: the names become file names inside the project). */
-char *btc_job_dir(const char *out_dir, const struct btc_app *app,
-		  const struct btc_device *dev, struct btc_diag *d);
+char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct btc_device *dev,
+		  struct btc_diag *d);
 
 /* Configures (if needed) and builds the generated project in dir,
  * cross-building when the device is not this machine's architecture.
  * Where the toolchain is absent (an Android NDK here) prints the exact
  * commands and returns true with *built = false. */
-bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
-		   struct btc_diag *d);
+bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built, struct btc_diag *d);
 
 /* BT-Profiler on this machine: returns the cached table for (app, device,
  * hash of the kernel sources) when there is one, else generates the
@@ -52,8 +51,8 @@ bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built,
  * (caller frees). For a device that is not `host`, writes the profiler
  * project and prints how to run it there instead (returns false). */
 bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
-		     const struct btc_job_options *opt, struct btc_table **table,
-		     char **path, struct btc_diag *d);
+		     const struct btc_job_options *opt, struct btc_table **table, char **path,
+		     struct btc_diag *d);
 
 /* The main job: profile (or cache), schedule, generate, build, tune, run
  * the winner with verification, write trace, SVG timeline, heatmap and the

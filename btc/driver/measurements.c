@@ -22,14 +22,15 @@ static bool read_json(const char *path, const char *text, const struct btc_plan_
 	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(j, "schedule_index");
 	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
 	if (!cJSON_IsNumber(idx) || !cJSON_IsNumber(ms)) {
-		btc_error(d, at, "not a run report (expected schedule_index and measured_ms_per_task)");
+		btc_error(d, at,
+			  "not a run report (expected schedule_index and measured_ms_per_task)");
 		cJSON_Delete(j);
 		return false;
 	}
 	int i = idx->valueint;
 	if (i < 0 || i >= n || idx->valuedouble != i) {
-		btc_error(d, at, "schedule_index %g: the build has schedules 0..%d", idx->valuedouble,
-			  n - 1);
+		btc_error(d, at, "schedule_index %g: the build has schedules 0..%d",
+			  idx->valuedouble, n - 1);
 		cJSON_Delete(j);
 		return false;
 	}
@@ -38,8 +39,10 @@ static bool read_json(const char *path, const char *text, const struct btc_plan_
 	const cJSON *label = cJSON_GetObjectItemCaseSensitive(sched, "label");
 	char *want = btc_plan_schedule_label(&scheds[i].s, dev);
 	if (cJSON_IsString(label) && strcmp(label->valuestring, want)) {
-		btc_error(d, at, "schedule %d is '%s' in this plan, the run report says '%s' "
-			  "(another table or other options?)", i, want, label->valuestring);
+		btc_error(d, at,
+			  "schedule %d is '%s' in this plan, the run report says '%s' "
+			  "(another table or other options?)",
+			  i, want, label->valuestring);
 		ok = false;
 	}
 	free(want);
@@ -90,7 +93,8 @@ static bool read_csv(const char *path, char *text, int n, struct btc_tune_entry 
 			continue;
 		}
 		if (i < 0 || i >= n) {
-			btc_error(d, at, "schedule_index %ld: the build has schedules 0..%d", i, n - 1);
+			btc_error(d, at, "schedule_index %ld: the build has schedules 0..%d", i,
+				  n - 1);
 			ok = false;
 			continue;
 		}
@@ -139,7 +143,8 @@ static void print_table(const struct btc_report *r, FILE *f)
 		if (c->status == BTC_RUN_VERIFIED) {
 			snprintf(meas, sizeof(meas), "%.3f", c->measured_ms);
 			if (!isnan(c->ci_low_ms))
-				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms,
+					 c->ci_high_ms);
 			else
 				snprintf(ci, sizeof(ci), "[n/a]");
 		} else {
@@ -149,8 +154,10 @@ static void print_table(const struct btc_report *r, FILE *f)
 			c->baseline ? "baseline" : "candidate", c->label, c->predicted_ms[m],
 			c->calibrated_loo_ms[m], meas, ci, c->runs, c->calibrated_rank);
 	}
-	fprintf(f, "(predicted_ms: the %s table; calib_ms: calibrated on the other schedules' "
-		"measurements (LOO); rank: by the model calibrated on all)\n", btc_mode_name(m));
+	fprintf(f,
+		"(predicted_ms: the %s table; calib_ms: calibrated on the other schedules' "
+		"measurements (LOO); rank: by the model calibrated on all)\n",
+		btc_mode_name(m));
 }
 
 int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
@@ -171,8 +178,10 @@ int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
 	}
 	struct btc_tune_entry *entries = btc_xcalloc((size_t)n + 1, sizeof(*entries));
 	for (int i = 0; i < n; i++)
-		entries[i] = (struct btc_tune_entry){.median_ms = NAN, .ci_lo_ms = NAN,
-						     .ci_hi_ms = NAN, .baseline = scheds[i].baseline};
+		entries[i] = (struct btc_tune_entry){.median_ms = NAN,
+						     .ci_lo_ms = NAN,
+						     .ci_hi_ms = NAN,
+						     .baseline = scheds[i].baseline};
 	bool ok = true;
 	for (int k = 0; k < n_files; k++)
 		ok &= btc_measurements_read(files[k], scheds, n, dev, entries, d);
@@ -208,10 +217,10 @@ int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
 		print_table(&r, stdout);
 		btc_fit_print(&r, stdout);
 		if (opt->report) {
-			char *svg = btc_xasprintf("%.*s-fit.svg",
-						  (int)(strlen(opt->report) -
-							(strstr(opt->report, ".json") ? 5 : 0)),
-						  opt->report);
+			char *svg = btc_xasprintf(
+				"%.*s-fit.svg",
+				(int)(strlen(opt->report) - (strstr(opt->report, ".json") ? 5 : 0)),
+				opt->report);
 			btc_report_fit_svg(&r, svg, d);
 			btc_report_write(&r, opt->report, d);
 			printf("files: %s, %s\n", opt->report, svg);

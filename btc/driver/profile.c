@@ -17,15 +17,21 @@
 
 /* Runs the built profiler into a temporary file and renames it to cached. */
 static bool run_profiler(const struct btc_app *app, const struct btc_device *dev,
-			 const struct btc_job_options *opt, const char *dir,
-			 const char *cached, struct btc_table **table, struct btc_diag *d)
+			 const struct btc_job_options *opt, const char *dir, const char *cached,
+			 struct btc_table **table, struct btc_diag *d)
 {
 	char *prog = btc_xasprintf("%s/build/%s-profiler", dir, app->name);
 	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
 	char reps[16];
 	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
-	char *argv[] = {prog, "-o", tmp, "--max-reps", reps,
-			opt->input ? "--input" : NULL, (char *)opt->input, NULL};
+	char *argv[] = {prog,
+			"-o",
+			tmp,
+			"--max-reps",
+			reps,
+			opt->input ? "--input" : NULL,
+			(char *)opt->input,
+			NULL};
 	printf("profile: %s on %s, every stage on every PU, isolated, under interference and placed\n",
 	       app->name, dev->name);
 	fflush(stdout);
@@ -45,8 +51,8 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 }
 
 bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
-		     const struct btc_job_options *opt, struct btc_table **table,
-		     char **path, struct btc_diag *d)
+		     const struct btc_job_options *opt, struct btc_table **table, char **path,
+		     struct btc_diag *d)
 {
 	btc_install_signal_handlers(); /* `btc profile` comes here directly */
 	*table = NULL;
@@ -59,7 +65,8 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 		btc_diag_init(&quiet, stderr);
 		*table = btc_table_load(cached, NULL, app, dev, BTC_MODE_INTERFERENCE, &quiet);
 		if (*table) {
-			printf("profile: cached table %s (same app, device and kernel sources)\n", cached);
+			printf("profile: cached table %s (same app, device and kernel sources)\n",
+			       cached);
 			*path = cached;
 			return true;
 		}

@@ -17,8 +17,7 @@
  * were printed). *n_shaders, when not NULL: the number of shaders
  * embedded. Returns false when a step failed (reported). */
 bool btc_project_make(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_plan_schedule *scheds, int n_scheds,
-		      const char *provenance, const char *dir, bool build,
-		      bool *built, int *n_shaders, struct btc_diag *d);
+		      const struct btc_plan_schedule *scheds, int n_scheds, const char *provenance,
+		      const char *dir, bool build, bool *built, int *n_shaders, struct btc_diag *d);
 
 #endif

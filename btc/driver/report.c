@@ -11,11 +11,13 @@
 #include "driver/result.h"
 #include "util/out.h"
 
-static void svg_text(struct btc_out *o, double x, double y, const char *anchor,
-		     int size, const char *text)
+static void svg_text(struct btc_out *o, double x, double y, const char *anchor, int size,
+		     const char *text)
 {
-	btc_outf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" font-family=\"sans-serif\">",
-		 x, y, size, anchor);
+	btc_outf(
+		o,
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" font-family=\"sans-serif\">",
+		x, y, size, anchor);
 	for (const char *p = text; *p; p++) {
 		if (*p == '<')
 			btc_out_puts(o, "&lt;");
@@ -30,8 +32,8 @@ static void svg_text(struct btc_out *o, double x, double y, const char *anchor,
 }
 
 bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app,
-			    const struct btc_device *dev, enum btc_mode mode,
-			    const char *path, struct btc_diag *d)
+			    const struct btc_device *dev, enum btc_mode mode, const char *path,
+			    struct btc_diag *d)
 {
 	const int cw = 110, ch = 28, left = 150, top = 60;
 	int w = left + cw * dev->n_pus + 20, h = top + ch * app->n_stages + 40;
@@ -60,15 +62,19 @@ bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app
 			const struct btc_table_entry *e = btc_table_at(t, mode, s, p);
 			double x = left + cw * p, y = top + ch * s;
 			if (!e->present || !btc_stage_has(&app->stages[s], dev->pus[p].kind)) {
-				btc_outl(&o, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"#eee\" stroke=\"white\"/>",
-					 x, y, cw, ch);
+				btc_outl(
+					&o,
+					"<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"#eee\" stroke=\"white\"/>",
+					x, y, cw, ch);
 				continue;
 			}
 			/* Log scale: fast (green) to slow (red). */
 			double f = hi > lo ? (log10(fmax(e->mean_ms, 1e-9)) - lo) / (hi - lo) : 0;
 			int r = (int)(60 + 195 * f), g = (int)(200 - 140 * f), b = 80;
-			btc_outl(&o, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" stroke=\"white\"/>",
-				 x, y, cw, ch, r, g, b);
+			btc_outl(
+				&o,
+				"<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" stroke=\"white\"/>",
+				x, y, cw, ch, r, g, b);
 			char v[32];
 			snprintf(v, sizeof(v), "%.3f", e->mean_ms);
 			svg_text(&o, x + cw / 2.0, y + ch * 0.65, "middle", 12, v);
@@ -80,8 +86,8 @@ bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app
 	return ok;
 }
 
-bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
-			  double window_ms, struct btc_diag *d)
+bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double window_ms,
+			  struct btc_diag *d)
 {
 	char *text = btc_read_file(trace_path, NULL);
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
@@ -97,7 +103,7 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 	const char *names[64];
 	double t_end = 0, t_start = INFINITY;
 	const cJSON *e;
-	cJSON_ArrayForEach(e, events) {
+	cJSON_ArrayForEach (e, events) {
 		const cJSON *ph = cJSON_GetObjectItemCaseSensitive(e, "ph");
 		const cJSON *tid = cJSON_GetObjectItemCaseSensitive(e, "tid");
 		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
@@ -131,7 +137,7 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 	svg_text(&o, 10, 24, "start", 15, title);
 	for (int k = 0; k < n_tracks; k++)
 		svg_text(&o, left - 8, top + row * k + row * 0.65, "end", 12, names[k]);
-	cJSON_ArrayForEach(e, events) {
+	cJSON_ArrayForEach (e, events) {
 		const cJSON *ph = cJSON_GetObjectItemCaseSensitive(e, "ph");
 		if (!cJSON_IsString(ph) || strcmp(ph->valuestring, "X"))
 			continue;
@@ -149,9 +155,11 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
 		const cJSON *seq = cJSON_GetObjectItemCaseSensitive(args, "seq");
 		int hue = cJSON_IsNumber(seq) ? (seq->valueint * 47) % 360 : 0;
 		double x = left + (fmax(ts, from) - from) * scale;
-		btc_outl(&o, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"hsl(%d,65%%,55%%)\" stroke=\"black\" stroke-width=\"0.3\"/>",
-			 x, top + row * k + 3, fmax((ts + dur - fmax(ts, from)) * scale, 0.5),
-			 row - 6, hue);
+		btc_outl(
+			&o,
+			"<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"hsl(%d,65%%,55%%)\" stroke=\"black\" stroke-width=\"0.3\"/>",
+			x, top + row * k + 3, fmax((ts + dur - fmax(ts, from)) * scale, 0.5),
+			row - 6, hue);
 	}
 	btc_outl(&o, "</svg>");
 	cJSON_Delete(j);
@@ -170,14 +178,20 @@ static double fit_x(const struct btc_report_candidate *c, int series, int mode)
 static void marker(struct btc_out *o, int style, double x, double y, const char *colour)
 {
 	if (style == 0)
-		btc_outl(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-			 x, y, colour);
+		btc_outl(
+			o,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+			x, y, colour);
 	else if (style == 1)
-		btc_outl(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-			 x - 4, y - 4, colour);
+		btc_outl(
+			o,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+			x - 4, y - 4, colour);
 	else
-		btc_outl(o, "<path d=\"M%.1f %.1f l5 8 h-10 z\" fill=\"%s\" fill-opacity=\"0.6\" stroke=\"%s\"/>",
-			 x, y - 5, colour, colour);
+		btc_outl(
+			o,
+			"<path d=\"M%.1f %.1f l5 8 h-10 z\" fill=\"%s\" fill-opacity=\"0.6\" stroke=\"%s\"/>",
+			x, y - 5, colour, colour);
 }
 
 bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc_diag *d)
@@ -221,11 +235,14 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 		 (int)(left + size + 230), (int)(top + size + 60));
 	btc_outl(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
 	char title[256];
-	snprintf(title, sizeof(title), "%s on %s: predicted vs measured ms/task (median, 95%% interval)",
+	snprintf(title, sizeof(title),
+		 "%s on %s: predicted vs measured ms/task (median, 95%% interval)",
 		 r->app ? r->app : "?", r->device ? r->device : "?");
 	svg_text(&o, 10, 24, "start", 15, title);
-	btc_outl(&o, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
-		 left, top, size, size);
+	btc_outl(
+		&o,
+		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
+		left, top, size, size);
 	/* Decade ticks. */
 	for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
 		for (int k = 1; k < 10; k++) {
@@ -234,19 +251,26 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 				continue;
 			char t[32];
 			snprintf(t, sizeof(t), "%g", v);
-			btc_outl(&o, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
-				 FX(v), top, FX(v), top + size);
-			btc_outl(&o, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
-				 left, FY(v), left + size, FY(v));
+			btc_outl(
+				&o,
+				"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
+				FX(v), top, FX(v), top + size);
+			btc_outl(
+				&o,
+				"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
+				left, FY(v), left + size, FY(v));
 			if (k == 1 || k == 2 || k == 5) {
 				svg_text(&o, FX(v), top + size + 16, "middle", 11, t);
 				svg_text(&o, left - 6, FY(v) + 4, "end", 11, t);
 			}
 		}
-	btc_outl(&o, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\" stroke-dasharray=\"4 3\"/>",
-		 left, top + size, left + size, top);
+	btc_outl(
+		&o,
+		"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\" stroke-dasharray=\"4 3\"/>",
+		left, top + size, left + size, top);
 	svg_text(&o, left + size / 2, top + size + 36, "middle", 13, "predicted ms/task");
-	btc_outl(&o, "<text x=\"16\" y=\"%.0f\" font-size=\"13\" font-family=\"sans-serif\" "
+	btc_outl(&o,
+		 "<text x=\"16\" y=\"%.0f\" font-size=\"13\" font-family=\"sans-serif\" "
 		 "text-anchor=\"middle\" transform=\"rotate(-90 16 %.0f)\">measured ms/task</text>",
 		 top + size / 2, top + size / 2);
 	int n_series = 0;
@@ -259,12 +283,17 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 			for (int i = 0; i < r->n_candidates; i++) {
 				const struct btc_report_candidate *c = &r->candidates[i];
 				double x = fit_x(c, sr, m), y = c->measured_ms;
-				if (c->status != BTC_RUN_VERIFIED || isnan(x) || x <= 0 || isnan(y) || y <= 0)
+				if (c->status != BTC_RUN_VERIFIED || isnan(x) || x <= 0 ||
+				    isnan(y) || y <= 0)
 					continue;
 				any = 1;
-				if (!isnan(c->ci_low_ms) && !isnan(c->ci_high_ms) && c->ci_low_ms > 0)
-					btc_outl(&o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
-						 FX(x), FY(c->ci_low_ms), FX(x), FY(c->ci_high_ms), colour);
+				if (!isnan(c->ci_low_ms) && !isnan(c->ci_high_ms) &&
+				    c->ci_low_ms > 0)
+					btc_outl(
+						&o,
+						"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
+						FX(x), FY(c->ci_low_ms), FX(x), FY(c->ci_high_ms),
+						colour);
 				marker(&o, style, FX(x), FY(y), colour);
 			}
 			if (!any)
@@ -313,41 +342,53 @@ static void fit_rows(const char *path, const struct btc_report *r, struct btc_ou
 	for (int k = 0; k < r->n_fit_models; k++) {
 		const struct btc_report_fit_model *m = &r->fit_models[k];
 		char b1[32], b2[32], b3[32], b4[32];
-		const char *best = m->best_within_5pct < 0 ? "n/a" : m->best_within_5pct ? "yes" : "no";
-		bool picked = m->calibrated && r->fit_mode && m->mode && !strcmp(m->mode, r->fit_mode);
+		const char *best = m->best_within_5pct < 0 ? "n/a"
+				   : m->best_within_5pct   ? "yes"
+							   : "no";
+		bool picked = m->calibrated && r->fit_mode && m->mode &&
+			      !strcmp(m->mode, r->fit_mode);
 		char b5[32], b6[32];
-		btc_outl(fit_md, "| %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |", r->app ? r->app : "",
-			 r->device ? r->device : "", m->name ? m->name : "", picked ? " *" : "", m->n,
-			 fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
+		btc_outl(fit_md, "| %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |",
+			 r->app ? r->app : "", r->device ? r->device : "", m->name ? m->name : "",
+			 picked ? " *" : "", m->n, fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
 			 fmt_ms(b2, sizeof(b2), m->spearman_rho, "n/a"),
 			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
 			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best,
 			 fmt_ms(b5, sizeof(b5), m->pearson_r_candidates, "n/a"),
 			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"));
 		if (fit_csv)
-			fprintf(fit_csv, "%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f\n", path,
-				r->app ? r->app : "", r->gpu ? r->gpu : "", r->device ? r->device : "",
-				m->name ? m->name : "", m->mode ? m->mode : "",
-				m->calibrated ? (picked ? "picked" : "true") : "false", m->n, m->pearson_r,
-				m->spearman_rho, m->median_abs_rel_err, m->max_abs_rel_err,
-				m->best_within_5pct < 0 ? "" : m->best_within_5pct ? "true" : "false",
+			fprintf(fit_csv,
+				"%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f\n",
+				path, r->app ? r->app : "", r->gpu ? r->gpu : "",
+				r->device ? r->device : "", m->name ? m->name : "",
+				m->mode ? m->mode : "",
+				m->calibrated ? (picked ? "picked" : "true") : "false", m->n,
+				m->pearson_r, m->spearman_rho, m->median_abs_rel_err,
+				m->max_abs_rel_err,
+				m->best_within_5pct < 0 ? ""
+				: m->best_within_5pct   ? "true"
+							: "false",
 				m->pearson_r_candidates, m->spearman_rho_candidates);
 	}
 }
 
-bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
-		       FILE *cand_csv, FILE *fit_csv, struct btc_diag *d)
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
+		       FILE *fit_csv, struct btc_diag *d)
 {
 	struct btc_out fit_md;
 	btc_out_init(&fit_md);
 	if (fit_csv)
-		fprintf(fit_csv, "report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates\n");
-	fprintf(md, "| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
+		fprintf(fit_csv,
+			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates\n");
+	fprintf(md,
+		"| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
 	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
-		fprintf(csv, "app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode\n");
+		fprintf(csv,
+			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode\n");
 	if (cand_csv)
-		fprintf(cand_csv, "app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status\n");
+		fprintf(cand_csv,
+			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status\n");
 	bool ok = true;
 	for (int i = 0; i < n; i++) {
 		struct btc_report r;
@@ -374,11 +415,13 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 			size_t len = strlen(bases);
 			snprintf(bases + len, sizeof(bases) - len, "%s%s=%s", len ? " " : "",
 				 c->pu ? c->pu : "?",
-				 c->status == BTC_RUN_VERIFIED ? fmt_ms(b1, sizeof(b1), c->measured_ms, "nan")
-							       : btc_run_status_name(c->status));
+				 c->status == BTC_RUN_VERIFIED
+					 ? fmt_ms(b1, sizeof(b1), c->measured_ms, "nan")
+					 : btc_run_status_name(c->status));
 		}
 		const char *best = r.best_baseline >= 0 && r.candidates[r.best_baseline].pu
-					   ? r.candidates[r.best_baseline].pu : "";
+					   ? r.candidates[r.best_baseline].pu
+					   : "";
 		char speedup[64] = "n/a";
 		if (!isnan(r.speedup) && !isnan(r.speedup_ci_low))
 			snprintf(speedup, sizeof(speedup), "%.2fx [%.2f, %.2f]", r.speedup,
@@ -386,9 +429,11 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 		else if (!isnan(r.speedup))
 			snprintf(speedup, sizeof(speedup), "%.2fx%s", r.speedup,
 				 r.no_significant_gain ? " (no significant gain)" : "");
-		const char *verified = r.verified ? "yes"
-				       : r.chosen_verified ? "chosen only" : "no";
-		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
+		const char *verified = r.verified          ? "yes"
+				       : r.chosen_verified ? "chosen only"
+							   : "no";
+		fprintf(md,
+			"| %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
 			app, gpu, chosen, fmt_ms(b1, sizeof(b1), r.measured_ms, "n/a"),
 			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
 			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
@@ -396,18 +441,21 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 			r.phases_s[0], r.phases_s[3], verified);
 		if (csv) {
 			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
-			fprintf(csv, "%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s\n",
+			fprintf(csv,
+				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s\n",
 				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
 				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
 				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
 				r.phases_s[0], r.phases_s[1], r.phases_s[2], r.phases_s[3],
 				r.phases_s[4], r.verified ? "true" : "false", r.n_failed,
 				r.speedup_ci_low, r.speedup_ci_high,
-				r.no_significant_gain ? "true" : "false", r.fit_mode ? r.fit_mode : "");
+				r.no_significant_gain ? "true" : "false",
+				r.fit_mode ? r.fit_mode : "");
 		}
 		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];
-			fprintf(cand_csv, "%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s\n",
+			fprintf(cand_csv,
+				"%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s\n",
 				app, gpu, c->index, c->baseline ? "baseline" : "candidate",
 				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
 				c->predicted_ms[BTC_MODE_INTERFERENCE],
@@ -420,7 +468,8 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
 		btc_report_free(&r);
 	}
 	if (fit_md.len) {
-		fprintf(md, "\n| app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
+		fprintf(md,
+			"\n| app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
 		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|\n");
 		fputs(fit_md.buf, md);
 	}

@@ -14,14 +14,14 @@
 /* Heatmap of the table's `mode`: stages x PUs, ms per stage, log colour
  * scale; grey where a stage has no kernel. Writes path. */
 bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app,
-			    const struct btc_device *dev, enum btc_mode mode,
-			    const char *path, struct btc_diag *d);
+			    const struct btc_device *dev, enum btc_mode mode, const char *path,
+			    struct btc_diag *d);
 
 /* Gantt chart of the "X" events of a Chrome trace-event JSON file (as
  * btrt writes it): one row per track, one box per task and stage, the
  * last window_ms of the run (0: all). */
-bool btc_report_gantt_svg(const char *trace_path, const char *svg_path,
-			  double window_ms, struct btc_diag *d);
+bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double window_ms,
+			  struct btc_diag *d);
 
 struct btc_report;
 
@@ -41,7 +41,7 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
  * be NULL. Absent values (a failed schedule's time, a speedup without
  * both sides) print as n/a in markdown and nan or empty in CSV. Reports
  * unreadable files. */
-bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv,
-		       FILE *cand_csv, FILE *fit_csv, struct btc_diag *d);
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
+		       FILE *fit_csv, struct btc_diag *d);
 
 #endif

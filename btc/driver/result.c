@@ -187,14 +187,16 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON *h = cJSON_AddObjectToObject(j, "head_to_head");
 		cJSON_AddNumberToObject(h, "candidate", r->h2h_candidate);
 		if (r->best_baseline >= 0)
-			cJSON_AddNumberToObject(h, "baseline", r->candidates[r->best_baseline].index);
+			cJSON_AddNumberToObject(h, "baseline",
+						r->candidates[r->best_baseline].index);
 		cJSON_AddNumberToObject(h, "rounds", r->h2h_rounds);
 		add_num(h, "ratio_median", r->ratio_median);
 		add_num(h, "ratio_ci_low", r->ratio_ci_low);
 		add_num(h, "ratio_ci_high", r->ratio_ci_high);
 		cJSON_AddBoolToObject(h, "decided", r->h2h_decided);
-		cJSON_AddStringToObject(h, "verdict", r->no_significant_gain ? "no significant gain"
-									    : "significant gain");
+		cJSON_AddStringToObject(h, "verdict",
+					r->no_significant_gain ? "no significant gain"
+							       : "significant gain");
 	} else {
 		cJSON_AddNullToObject(j, "head_to_head");
 	}
@@ -394,7 +396,7 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	r->fit_mode = str(fit, "mode");
 	const cJSON *models = get(fit, "models"), *pus = get(fit, "pus");
 	r->fit_models = btc_xcalloc((size_t)cJSON_GetArraySize(models) + 1, sizeof(*r->fit_models));
-	cJSON_ArrayForEach(c, models) {
+	cJSON_ArrayForEach (c, models) {
 		struct btc_report_fit_model *m = &r->fit_models[r->n_fit_models++];
 		m->name = str(c, "name");
 		m->mode = str(c, "mode");
@@ -410,7 +412,7 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 		m->best_within_5pct = cJSON_IsBool(b) ? cJSON_IsTrue(b) : -1;
 	}
 	r->pu_fits = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->pu_fits));
-	cJSON_ArrayForEach(c, pus) {
+	cJSON_ArrayForEach (c, pus) {
 		struct btc_report_pu_fit *p = &r->pu_fits[r->n_pu_fits++];
 		p->pu = str(c, "pu");
 		p->a_ms = num(c, "a_ms");
@@ -454,14 +456,14 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 
 	const cJSON *cands = get(j, "candidates"), *c;
 	r->candidates = btc_report_candidates_new(cJSON_GetArraySize(cands));
-	cJSON_ArrayForEach(c, cands)
+	cJSON_ArrayForEach (c, cands)
 		read_candidate(c, r->schema_version, &r->candidates[r->n_candidates++]);
 	for (int i = 0; i < r->n_candidates; i++)
 		r->n_failed += r->candidates[i].status == BTC_RUN_FAILED;
 
 	const cJSON *sched = get(j, "schedule"), *chunks = get(sched, "chunks");
 	r->chunks = btc_xcalloc((size_t)cJSON_GetArraySize(chunks) + 1, sizeof(*r->chunks));
-	cJSON_ArrayForEach(c, chunks) {
+	cJSON_ArrayForEach (c, chunks) {
 		struct btc_report_chunk *ch = &r->chunks[r->n_chunks++];
 		ch->pu = str(c, "pu");
 		ch->first_stage = (int)num(c, "first_stage");

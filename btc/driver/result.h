@@ -16,9 +16,9 @@
 
 /* What became of one schedule of the build. */
 enum btc_run_status {
-	BTC_RUN_NOT_RUN,   /* never measured (interrupted before its turn) */
-	BTC_RUN_VERIFIED,  /* every run of it matched the sequential reference */
-	BTC_RUN_FAILED,    /* a run crashed, or its output check failed */
+	BTC_RUN_NOT_RUN,  /* never measured (interrupted before its turn) */
+	BTC_RUN_VERIFIED, /* every run of it matched the sequential reference */
+	BTC_RUN_FAILED,   /* a run crashed, or its output check failed */
 };
 const char *btc_run_status_name(enum btc_run_status s);
 
@@ -29,34 +29,34 @@ struct btc_report_chunk {
 
 /* One schedule of the build ("candidates" in the JSON, baselines too). */
 struct btc_report_candidate {
-	int index;                    /* --schedule N of the generated program */
+	int index; /* --schedule N of the generated program */
 	bool baseline;
-	char *label;                  /* "cpu:0-1 vulkan:2" */
-	char *pu;                     /* a baseline's PU, else NULL */
+	char *label;                      /* "cpu:0-1 vulkan:2" */
+	char *pu;                         /* a baseline's PU, else NULL */
 	double predicted_ms[BTC_N_MODES]; /* chunk-model period P under each table mode, NAN if none */
 	double paper_ms[BTC_N_MODES];     /* the paper's T_max (sum of stage times) per mode */
-	double measured_ms;           /* median ms per task of its verified runs (tuning
+	double measured_ms;               /* median ms per task of its verified runs (tuning
 					 and head to head: the one figure), NAN if none */
-	double ci_low_ms, ci_high_ms; /* 95 % interval of that median, NAN if none */
-	int runs;                     /* verified runs behind it */
-	int tasks, warmup, rounds;    /* per run: measured and warm-up tasks; tuning rounds */
-	bool finalist;                /* in the race at the end of tuning */
+	double ci_low_ms, ci_high_ms;     /* 95 % interval of that median, NAN if none */
+	int runs;                         /* verified runs behind it */
+	int tasks, warmup, rounds;        /* per run: measured and warm-up tasks; tuning rounds */
+	bool finalist;                    /* in the race at the end of tuning */
 	double calibrated_loo_ms[BTC_N_MODES]; /* calibrated on the others (LOO), NAN if none */
-	double calibrated_ms;         /* calibrated on all, fit mode (the re-ranking) */
-	int calibrated_rank;          /* 1-based rank by calibrated_ms, 0: none */
+	double calibrated_ms;                  /* calibrated on all, fit mode (the re-ranking) */
+	int calibrated_rank;                   /* 1-based rank by calibrated_ms, 0: none */
 	enum btc_run_status status;
-	char *error;                  /* why it failed (schedule, stage, task), or NULL */
+	char *error; /* why it failed (schedule, stage, task), or NULL */
 };
 
 /* How well one model predicts the measured medians (fit.models). */
 struct btc_report_fit_model {
-	char *name;                   /* "isolated", "calibrated interference (LOO)" */
-	char *mode;                   /* the table mode */
+	char *name; /* "isolated", "calibrated interference (LOO)" */
+	char *mode; /* the table mode */
 	bool calibrated;
-	int n;                        /* schedules with both numbers */
+	int n; /* schedules with both numbers */
 	double pearson_r, spearman_rho;
-	double median_abs_rel_err, max_abs_rel_err; /* of measured / predicted - 1 */
-	int best_within_5pct;         /* 1, 0; -1 unknown */
+	double median_abs_rel_err, max_abs_rel_err;           /* of measured / predicted - 1 */
+	int best_within_5pct;                                 /* 1, 0; -1 unknown */
 	double pearson_r_candidates, spearman_rho_candidates; /* the same over the
 					 candidates alone: a slow baseline dominates r */
 };
@@ -71,39 +71,39 @@ struct btc_report_pu_fit {
 struct btc_report {
 	int schema_version;
 	char *app, *device, *mode, *objective, *gpu;
-	int chosen;                   /* index into candidates, -1: none verified */
+	int chosen;                      /* index into candidates, -1: none verified */
 	struct btc_report_chunk *chunks; /* [n_chunks]: the chosen schedule */
 	int n_chunks;
-	double predicted_ms;          /* chosen's predicted period P, NAN if no table time */
-	double measured_ms;           /* chosen's ms per task head to head, NAN if none */
-	int best_baseline;            /* index into candidates, -1: none */
-	double best_baseline_ms;      /* its head-to-head ms per task, NAN if none */
+	double predicted_ms;             /* chosen's predicted period P, NAN if no table time */
+	double measured_ms;              /* chosen's ms per task head to head, NAN if none */
+	int best_baseline;               /* index into candidates, -1: none */
+	double best_baseline_ms;         /* its head-to-head ms per task, NAN if none */
 	char *best_baseline_null_reason; /* when best_baseline < 0 */
-	double speedup;               /* best_baseline_ms / measured_ms, NAN: see reason */
-	char *speedup_null_reason;    /* when speedup is NAN */
-	double pearson_r[BTC_N_MODES];/* predicted vs measured over verified schedules */
-	double pearson_r_used;        /* under the mode the optimizer used */
-	bool verified;                /* every run of every schedule matched */
-	bool chosen_verified;         /* every run of the chosen schedule matched */
-	int n_failed;                 /* schedules with status failed */
+	double speedup;                  /* best_baseline_ms / measured_ms, NAN: see reason */
+	char *speedup_null_reason;       /* when speedup is NAN */
+	double pearson_r[BTC_N_MODES];   /* predicted vs measured over verified schedules */
+	double pearson_r_used;           /* under the mode the optimizer used */
+	bool verified;                   /* every run of every schedule matched */
+	bool chosen_verified;            /* every run of the chosen schedule matched */
+	int n_failed;                    /* schedules with status failed */
 	bool racing;
-	double phases_s[5];           /* profile, schedule, build, tune, run */
+	double phases_s[5];                      /* profile, schedule, build, tune, run */
 	struct btc_report_candidate *candidates; /* [n_candidates] */
 	int n_candidates;
 	/* schema 3 */
-	long long seed;               /* tuning seed, -1: unknown */
+	long long seed; /* tuning seed, -1: unknown */
 	int tune_rounds;
-	char *tune_stop;              /* why tuning stopped */
+	char *tune_stop; /* why tuning stopped */
 	double tune_budget_s;
-	int h2h_candidate;            /* the candidate of the head to head, -1: none ran */
+	int h2h_candidate; /* the candidate of the head to head, -1: none ran */
 	int h2h_rounds;
 	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */
 	bool h2h_decided;
-	bool no_significant_gain;     /* the head to head kept the baseline */
+	bool no_significant_gain;               /* the head to head kept the baseline */
 	double speedup_ci_low, speedup_ci_high; /* of speedup, NAN: none */
-	double final_ms;              /* the final traced run (trace only), NAN if none */
+	double final_ms;                        /* the final traced run (trace only), NAN if none */
 	int final_tasks, final_warmup;
-	char *fit_mode;               /* table mode with the best LOO fit, or NULL */
+	char *fit_mode;                          /* table mode with the best LOO fit, or NULL */
 	struct btc_report_fit_model *fit_models; /* [n_fit_models] */
 	int n_fit_models;
 	struct btc_report_pu_fit *pu_fits; /* [n_pu_fits] */

@@ -50,8 +50,8 @@ static double binom_cdf_half(int n, int k)
 	return p;
 }
 
-bool btc_stats_median_ci(const double *x, int n, double conf, double *median,
-			 double *lo, double *hi)
+bool btc_stats_median_ci(const double *x, int n, double conf, double *median, double *lo,
+			 double *hi)
 {
 	int m;
 	double *s = sorted(x, n, &m);

@@ -23,8 +23,8 @@ double btc_stats_median(const double *x, int n);
  * few values (n < 6 at 95 %) the interval is [min, max], whose coverage is
  * 1 - 2^(1-n) (75 % at n = 3), and returns false. *median is NAN when
  * no value is left, *lo and *hi when fewer than 2 are. */
-bool btc_stats_median_ci(const double *x, int n, double conf, double *median,
-			 double *lo, double *hi);
+bool btc_stats_median_ci(const double *x, int n, double conf, double *median, double *lo,
+			 double *hi);
 
 /* Pearson's r of x and y (n pairs); NAN when undefined (n < 2 or a
  * constant series). */

@@ -51,8 +51,8 @@ void btc_tune_entry_add(struct btc_tune_entry *e, double ms)
 		e->runs_ms = r;
 	}
 	e->runs_ms[e->n_runs++] = ms;
-	e->ci_exact = btc_stats_median_ci(e->runs_ms, e->n_runs, 0.95, &e->median_ms,
-					  &e->ci_lo_ms, &e->ci_hi_ms);
+	e->ci_exact = btc_stats_median_ci(e->runs_ms, e->n_runs, 0.95, &e->median_ms, &e->ci_lo_ms,
+					  &e->ci_hi_ms);
 }
 
 void btc_tune_entries_clear(struct btc_tune_entry *entries, int n)
@@ -110,7 +110,8 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 					     : btc_xstrdup("?");
 	char *where = btc_xstrdup("");
 	if (run->sched && opt->app && opt->dev) {
-		const struct btc_sched_chunk *last = &run->sched->s.chunks[run->sched->s.n_chunks - 1];
+		const struct btc_sched_chunk *last =
+			&run->sched->s.chunks[run->sched->s.n_chunks - 1];
 		free(where);
 		where = btc_xasprintf(", output of stage '%s' (last, on %s)",
 				      opt->app->stages[last->last_stage].name,
@@ -121,11 +122,11 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	if (check) /* "check of task 0 (slot 0) failed: <the app's words>" */
 		what = btc_xstrdup(check);
 	else if (rc > 128 && rc < 128 + 65)
-		what = btc_xasprintf("the program died of signal %d%s%s", rc - 128,
-				     msg ? ": " : "", msg ? msg : "");
+		what = btc_xasprintf("the program died of signal %d%s%s", rc - 128, msg ? ": " : "",
+				     msg ? msg : "");
 	else if (rc != 0)
-		what = btc_xasprintf("the program exited with status %d%s%s", rc,
-				     msg ? ": " : "", msg ? msg : "");
+		what = btc_xasprintf("the program exited with status %d%s%s", rc, msg ? ": " : "",
+				     msg ? msg : "");
 	else
 		what = btc_xasprintf("the program's report does not say it verified");
 	char *text = btc_xasprintf("schedule %d (%s)%s, %s: %s", run->index, label, where,
@@ -226,10 +227,15 @@ static bool tune_run(const char *program, const struct btc_plan_schedule *scheds
 		     struct btc_tune_entry *e, double *ms)
 {
 	struct btc_tune_run run = {
-		.program = program, .index = i, .sched = &scheds[i],
+		.program = program,
+		.index = i,
+		.sched = &scheds[i],
 		.warmup = e->warmup > 0 ? e->warmup : opt->warmup,
-		.tasks = e->tasks > 0 ? e->tasks : opt->tasks, .input = opt->input,
-		.report = report, .quiet = true, .phase = phase,
+		.tasks = e->tasks > 0 ? e->tasks : opt->tasks,
+		.input = opt->input,
+		.report = report,
+		.quiet = true,
+		.phase = phase,
 	};
 	char *error;
 	if (btc_tune_run_once(&run, opt, ms, &error)) {
@@ -272,7 +278,9 @@ static void race(struct btc_tune_entry *entries, int n, bool verbose)
 		    e->ci_lo_ms > entries[best].ci_hi_ms) {
 			e->finalist = false;
 			if (verbose)
-				fprintf(stderr, "%s %d", printed ? "" : "tune:   dropped (interval above the best's):",
+				fprintf(stderr, "%s %d",
+					printed ? ""
+						: "tune:   dropped (interval above the best's):",
 					i);
 			printed = true;
 		}
@@ -292,7 +300,8 @@ static void scale_run_lengths(struct btc_tune_entry *entries, int n,
 	double *m = btc_xcalloc((size_t)n + 1, sizeof(double));
 	for (int i = 0; i < n; i++)
 		m[i] = predicted ? (entries[i].predicted_ms > 0 ? entries[i].predicted_ms : NAN)
-				 : entries[i].status == BTC_RUN_VERIFIED ? entries[i].median_ms : NAN;
+		       : entries[i].status == BTC_RUN_VERIFIED ? entries[i].median_ms
+							       : NAN;
 	double ref = btc_stats_median(m, n);
 	bool printed = false;
 	for (int i = 0; i < n && !isnan(ref); i++) {
@@ -308,9 +317,11 @@ static void scale_run_lengths(struct btc_tune_entry *entries, int n,
 		e->tasks = tasks;
 		e->warmup = warmup;
 		if (opt->verbose)
-			fprintf(stderr, "%s %d: %d+%d", printed ? "," : predicted ?
-				"tune: shorter runs for the slowest by prediction:" :
-				"tune: shorter runs for the slowest:", i, warmup, tasks);
+			fprintf(stderr, "%s %d: %d+%d",
+				printed     ? ","
+				: predicted ? "tune: shorter runs for the slowest by prediction:"
+					    : "tune: shorter runs for the slowest:",
+				i, warmup, tasks);
 		printed = true;
 	}
 	free(m);
@@ -319,22 +330,27 @@ static void scale_run_lengths(struct btc_tune_entry *entries, int n,
 }
 
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
-	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
-	      int *winner, struct btc_tune_summary *sum, struct btc_diag *d)
+	      const struct btc_tune_options *opt, struct btc_tune_entry *entries, int *winner,
+	      struct btc_tune_summary *sum, struct btc_diag *d)
 {
 	for (int i = 0; i < n; i++)
 		entries[i] = (struct btc_tune_entry){
 			.predicted_ms = scheds[i].predicted ? scheds[i].s.period_ms : 0,
-			.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN,
-			.baseline = scheds[i].baseline, .finalist = true,
+			.median_ms = NAN,
+			.ci_lo_ms = NAN,
+			.ci_hi_ms = NAN,
+			.baseline = scheds[i].baseline,
+			.finalist = true,
 		};
 	*sum = (struct btc_tune_summary){.seed = btc_tune_seed(opt), .stop = "max rounds"};
 	struct btc_rng rng;
 	btc_rng_seed(&rng, sum->seed);
 	if (opt->verbose)
-		fprintf(stderr, "tune: seed %u (--seed %u repeats these orders), %d+%d tasks per run, "
-			"budget %.0f s, at most %d rounds\n", sum->seed, sum->seed, opt->warmup,
-			opt->tasks, opt->budget_s, opt->max_rounds);
+		fprintf(stderr,
+			"tune: seed %u (--seed %u repeats these orders), %d+%d tasks per run, "
+			"budget %.0f s, at most %d rounds\n",
+			sum->seed, sum->seed, opt->warmup, opt->tasks, opt->budget_s,
+			opt->max_rounds);
 	scale_run_lengths(entries, n, opt, true);
 	char *report = btc_xasprintf("%s/tune-run.json", opt->work_dir);
 	int *order = btc_xcalloc((size_t)n + 1, sizeof(int));
@@ -361,7 +377,8 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			int i = order[k];
 			double ms;
 			entries[i].rounds = r;
-			if (!tune_run(program, scheds, i, opt, report, "tuning", &entries[i], &ms)) {
+			if (!tune_run(program, scheds, i, opt, report, "tuning", &entries[i],
+				      &ms)) {
 				interrupted = btc_interrupted();
 				if (!interrupted && opt->verbose)
 					fprintf(stderr, "tune:   %2d %-9s FAILED\n", i,
@@ -398,7 +415,8 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 	sum->elapsed_s = now_s() - t0;
 	*winner = interrupted ? -1 : btc_tune_pick(entries, n, false);
 	if (opt->verbose && !interrupted) {
-		fprintf(stderr, "tune: %d rounds in %.1f s (%s); median [95 %% interval] per schedule:\n",
+		fprintf(stderr,
+			"tune: %d rounds in %.1f s (%s); median [95 %% interval] per schedule:\n",
 			sum->rounds, sum->elapsed_s, sum->stop);
 		for (int i = 0; i < n; i++) {
 			const struct btc_tune_entry *e = &entries[i];
@@ -407,10 +425,12 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			char ci[64] = "[n/a]";
 			if (!isnan(e->ci_lo_ms))
 				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->ci_lo_ms, e->ci_hi_ms);
-			fprintf(stderr, "tune:   %2d %-9s predicted %9.3f ms  measured %9.3f ms %s "
-				"%2d runs%s%s\n", i, e->baseline ? "baseline" : "candidate",
-				e->predicted_ms, e->median_ms, ci, e->n_runs,
-				e->finalist ? "  finalist" : "", i == *winner ? "  <- winner" : "");
+			fprintf(stderr,
+				"tune:   %2d %-9s predicted %9.3f ms  measured %9.3f ms %s "
+				"%2d runs%s%s\n",
+				i, e->baseline ? "baseline" : "candidate", e->predicted_ms,
+				e->median_ms, ci, e->n_runs, e->finalist ? "  finalist" : "",
+				i == *winner ? "  <- winner" : "");
 		}
 	}
 	remove(report);
@@ -428,8 +448,9 @@ static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *op
 	h->ci_exact = btc_stats_median_ci(h->ratios, h->rounds, 0.95, &h->ratio_median,
 					  &h->ratio_lo, &h->ratio_hi);
 	h->gain = h->ci_exact && h->ratio_hi < 1;
-	h->decided = h->ci_exact && (h->ratio_hi < 1 || h->ratio_lo > 1 ||
-				     (h->ratio_lo >= 1 - opt->ci_rel && h->ratio_hi <= 1 + opt->ci_rel));
+	h->decided = h->ci_exact &&
+		     (h->ratio_hi < 1 || h->ratio_lo > 1 ||
+		      (h->ratio_lo >= 1 - opt->ci_rel && h->ratio_hi <= 1 + opt->ci_rel));
 }
 
 bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
@@ -437,8 +458,12 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
 			   int *failed)
 {
-	*h = (struct btc_tune_h2h){.candidate = cand, .baseline = base, .ratio_median = NAN,
-				   .ratio_lo = NAN, .ratio_hi = NAN, .stop = "max rounds"};
+	*h = (struct btc_tune_h2h){.candidate = cand,
+				   .baseline = base,
+				   .ratio_median = NAN,
+				   .ratio_lo = NAN,
+				   .ratio_hi = NAN,
+				   .stop = "max rounds"};
 	*failed = -1;
 	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
 	char *report = btc_xasprintf("%s/h2h-run.json", opt->work_dir);

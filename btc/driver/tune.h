@@ -22,27 +22,27 @@
 #include "driver/stats.h"
 
 struct btc_tune_options {
-	int warmup;           /* warm-up tasks per run, excluded (default 4) */
-	int tasks;            /* measured tasks per run (default 24) */
-	int min_rounds;       /* rounds before stopping (default 3); racing needs
+	int warmup;                   /* warm-up tasks per run, excluded (default 4) */
+	int tasks;                    /* measured tasks per run (default 24) */
+	int min_rounds;               /* rounds before stopping (default 3); racing needs
 				 95 % intervals, i.e. 6 runs */
-	int max_rounds;       /* tuning rounds at most (default 30) */
-	int h2h_min_rounds;   /* head-to-head rounds before deciding (default 6:
+	int max_rounds;               /* tuning rounds at most (default 30) */
+	int h2h_min_rounds;           /* head-to-head rounds before deciding (default 6:
 				 the fewest with an exact 95 % interval) */
-	int h2h_max_rounds;   /* head-to-head rounds at most (default 30) */
-	double budget_s;      /* tuning, and then the head to head, each stop
+	int h2h_max_rounds;           /* head-to-head rounds at most (default 30) */
+	double budget_s;              /* tuning, and then the head to head, each stop
 				 starting rounds after this many seconds
 				 (--tune-budget, default 60) */
-	double ci_rel;        /* stop when each finalist's 95 % interval is
+	double ci_rel;                /* stop when each finalist's 95 % interval is
 				 within this fraction of its median (0.03) */
-	bool race;            /* drop schedules whose interval lies above the
+	bool race;                    /* drop schedules whose interval lies above the
 				 best's (default true; --no-race: false) */
-	const char *input;    /* --input for the program, or NULL */
-	const char *work_dir; /* where per-run reports and stderr logs go */
-	const struct btc_app *app;       /* for stage names in errors, or NULL */
-	const struct btc_device *dev;    /* for schedule labels in errors, or NULL */
+	const char *input;            /* --input for the program, or NULL */
+	const char *work_dir;         /* where per-run reports and stderr logs go */
+	const struct btc_app *app;    /* for stage names in errors, or NULL */
+	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
 	bool verbose;
-	unsigned seed;        /* --seed: the round orders' seed; 0: from the clock */
+	unsigned seed; /* --seed: the round orders' seed; 0: from the clock */
 };
 
 void btc_tune_options_init(struct btc_tune_options *o);
@@ -55,18 +55,18 @@ unsigned btc_tune_seed(const struct btc_tune_options *opt);
  * (tuning and head to head pooled: one figure per schedule) and the
  * median with its 95 % interval. */
 struct btc_tune_entry {
-	double predicted_ms;  /* T_max of the table, 0 when none */
-	double *runs_ms;      /* [n_runs] ms per task of each verified run (owned) */
+	double predicted_ms; /* T_max of the table, 0 when none */
+	double *runs_ms;     /* [n_runs] ms per task of each verified run (owned) */
 	int n_runs, cap_runs;
-	double median_ms;     /* median of runs_ms, NAN if none */
+	double median_ms;          /* median of runs_ms, NAN if none */
 	double ci_lo_ms, ci_hi_ms; /* its 95 % interval (btc_stats_median_ci) */
-	bool ci_exact;        /* the interval has 95 % coverage (n_runs >= 6) */
-	int tasks, warmup;    /* measured and warm-up tasks of each run */
-	int rounds;           /* tuning rounds it ran in */
-	bool finalist;        /* in the race to the end of tuning */
+	bool ci_exact;             /* the interval has 95 % coverage (n_runs >= 6) */
+	int tasks, warmup;         /* measured and warm-up tasks of each run */
+	int rounds;                /* tuning rounds it ran in */
+	bool finalist;             /* in the race to the end of tuning */
 	bool baseline;
 	enum btc_run_status status;
-	char *error;          /* status failed: which schedule, stage, task (owned) */
+	char *error; /* status failed: which schedule, stage, task (owned) */
 };
 
 /* Adds one verified run's ms per task to e and updates its median and
@@ -78,9 +78,9 @@ void btc_tune_entries_clear(struct btc_tune_entry *entries, int n);
 
 /* How tuning ended, for the report. */
 struct btc_tune_summary {
-	unsigned seed;        /* the seed used */
-	int rounds;           /* rounds run */
-	const char *stop;     /* "converged", "one finalist", "budget",
+	unsigned seed;    /* the seed used */
+	int rounds;       /* rounds run */
+	const char *stop; /* "converged", "one finalist", "budget",
 				 "max rounds", "no schedule left" (static) */
 	double elapsed_s;
 };
@@ -93,8 +93,8 @@ struct btc_tune_summary {
  * verbose. Returns false when interrupted (reported) and when no schedule
  * verified (not reported: the caller names the failures). */
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
-	      const struct btc_tune_options *opt, struct btc_tune_entry *entries,
-	      int *winner, struct btc_tune_summary *sum, struct btc_diag *d);
+	      const struct btc_tune_options *opt, struct btc_tune_entry *entries, int *winner,
+	      struct btc_tune_summary *sum, struct btc_diag *d);
 
 /* The verified schedule with the lowest median: among the finalists when
  * any is verified, else among all (baselines_only: among the baselines,
@@ -111,13 +111,13 @@ double btc_pearson(const double *x, const double *y, int n);
  * reached. Both runs are added to their entries. */
 struct btc_tune_h2h {
 	int candidate, baseline;
-	double *ratios;       /* [rounds] candidate/baseline per round (owned) */
+	double *ratios; /* [rounds] candidate/baseline per round (owned) */
 	int rounds;
 	double ratio_median, ratio_lo, ratio_hi; /* NAN when no round */
 	bool ci_exact;
-	bool decided;         /* the interval excludes 1 or lies within 1 +- ci_rel */
-	bool gain;            /* ratio_hi < 1: the candidate is faster */
-	const char *stop;     /* "decided", "budget", "max rounds" (static) */
+	bool decided;     /* the interval excludes 1 or lies within 1 +- ci_rel */
+	bool gain;        /* ratio_hi < 1: the candidate is faster */
+	const char *stop; /* "decided", "budget", "max rounds" (static) */
 };
 
 /* Runs the head to head of schedules cand and base (entries[] as from
@@ -136,11 +136,11 @@ struct btc_tune_run {
 	int index;
 	const struct btc_plan_schedule *sched; /* for the error text, or NULL */
 	int warmup, tasks;
-	const char *input;    /* or NULL */
-	const char *report;   /* the program's report JSON (rewritten) */
-	const char *trace;    /* Perfetto trace to write, or NULL */
-	bool quiet;           /* the program's stdout to /dev/null */
-	const char *phase;    /* "tuning", "head to head", "final run": for errors */
+	const char *input;  /* or NULL */
+	const char *report; /* the program's report JSON (rewritten) */
+	const char *trace;  /* Perfetto trace to write, or NULL */
+	bool quiet;         /* the program's stdout to /dev/null */
+	const char *phase;  /* "tuning", "head to head", "final run": for errors */
 };
 
 /* Runs it once and reads its JSON report. Returns true when it ran and

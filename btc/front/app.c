@@ -13,27 +13,46 @@ static const struct {
 	const char *name, *ctype;
 	int size;
 } elems[] = {
-	[BTC_U8] = {"u8", "uint8_t", 1},     [BTC_I8] = {"i8", "int8_t", 1},
-	[BTC_U16] = {"u16", "uint16_t", 2},  [BTC_I16] = {"i16", "int16_t", 2},
-	[BTC_U32] = {"u32", "uint32_t", 4},  [BTC_I32] = {"i32", "int32_t", 4},
-	[BTC_U64] = {"u64", "uint64_t", 8},  [BTC_I64] = {"i64", "int64_t", 8},
-	[BTC_F32] = {"f32", "float", 4},     [BTC_F64] = {"f64", "double", 8},
+	[BTC_U8] = {"u8", "uint8_t", 1},    [BTC_I8] = {"i8", "int8_t", 1},
+	[BTC_U16] = {"u16", "uint16_t", 2}, [BTC_I16] = {"i16", "int16_t", 2},
+	[BTC_U32] = {"u32", "uint32_t", 4}, [BTC_I32] = {"i32", "int32_t", 4},
+	[BTC_U64] = {"u64", "uint64_t", 8}, [BTC_I64] = {"i64", "int64_t", 8},
+	[BTC_F32] = {"f32", "float", 4},    [BTC_F64] = {"f64", "double", 8},
 };
 static const char *const placement_names[] = {"unified", "host", "device"};
 
-const char *btc_backend_name(enum btc_backend b) { return backend_names[b]; }
-const char *btc_elem_name(enum btc_elem e) { return elems[e].name; }
-const char *btc_elem_ctype(enum btc_elem e) { return elems[e].ctype; }
-int btc_elem_size(enum btc_elem e) { return elems[e].size; }
-const char *btc_placement_name(enum btc_placement p) { return placement_names[p]; }
+const char *btc_backend_name(enum btc_backend b)
+{
+	return backend_names[b];
+}
+const char *btc_elem_name(enum btc_elem e)
+{
+	return elems[e].name;
+}
+const char *btc_elem_ctype(enum btc_elem e)
+{
+	return elems[e].ctype;
+}
+int btc_elem_size(enum btc_elem e)
+{
+	return elems[e].size;
+}
+const char *btc_placement_name(enum btc_placement p)
+{
+	return placement_names[p];
+}
 
 bool btc_stage_has(const struct btc_stage *s, enum btc_backend b)
 {
 	switch (b) {
-	case BTC_BACKEND_CPU: return s->cpu != NULL;
-	case BTC_BACKEND_CUDA: return s->cuda != NULL;
-	case BTC_BACKEND_VULKAN: return s->n_vk > 0;
-	default: return false;
+	case BTC_BACKEND_CPU:
+		return s->cpu != NULL;
+	case BTC_BACKEND_CUDA:
+		return s->cuda != NULL;
+	case BTC_BACKEND_VULKAN:
+		return s->n_vk > 0;
+	default:
+		return false;
 	}
 }
 
@@ -63,7 +82,7 @@ static int param_index(const struct btc_app *app, const char *name)
 
 struct eval_env {
 	const struct btc_app *app;
-	int64_t repeat_index;   /* < 0: `i` undefined */
+	int64_t repeat_index; /* < 0: `i` undefined */
 };
 
 static bool lookup(void *envp, const char *name, int64_t *value)
@@ -80,8 +99,8 @@ static bool lookup(void *envp, const char *name, int64_t *value)
 	return true;
 }
 
-bool btc_app_eval(const struct btc_app *app, const struct btc_expr *e,
-		  int64_t repeat_index, int64_t *value, struct btc_diag *d)
+bool btc_app_eval(const struct btc_app *app, const struct btc_expr *e, int64_t repeat_index,
+		  int64_t *value, struct btc_diag *d)
 {
 	struct eval_env env = {app, repeat_index};
 	return btc_expr_eval(e, lookup, &env, value, d);
@@ -145,8 +164,8 @@ struct loader {
 	struct btc_yaml y;
 	struct btc_diag *d;
 	struct btc_app *app;
-	bool layout_only;   /* btc_app_load_layout: shader and source files need not exist */
-	int64_t n_dispatches;  /* repeats so far, summed over the app */
+	bool layout_only;     /* btc_app_load_layout: shader and source files need not exist */
+	int64_t n_dispatches; /* repeats so far, summed over the app */
 };
 
 static char *resolve(const struct btc_app *app, const char *rel)
@@ -156,8 +175,7 @@ static char *resolve(const struct btc_app *app, const char *rel)
 	return btc_xasprintf("%s/%s", app->dir, rel);
 }
 
-static struct btc_expr *parse_expr(struct loader *l, yaml_node_t *n,
-				   const char *what)
+static struct btc_expr *parse_expr(struct loader *l, yaml_node_t *n, const char *what)
 {
 	const char *text;
 	if (!btc_yaml_str(&l->y, n, what, &text, l->d))
@@ -171,18 +189,19 @@ static void load_params(struct loader *l, yaml_node_t *n)
 {
 	struct btc_app *app = l->app;
 	if (n->type != YAML_MAPPING_NODE) {
-		btc_error(l->d, btc_yaml_loc(&l->y, n), "params must be a mapping of name: integer");
+		btc_error(l->d, btc_yaml_loc(&l->y, n),
+			  "params must be a mapping of name: integer");
 		return;
 	}
 	int cap = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 	if (cap > BTC_APP_MAX_PARAMS) {
-		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many params (%d; at most %d)",
-			  cap, BTC_APP_MAX_PARAMS);
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many params (%d; at most %d)", cap,
+			  BTC_APP_MAX_PARAMS);
 		return;
 	}
 	app->params = btc_xcalloc((size_t)cap, sizeof(*app->params));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-	     p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->y.doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&l->y.doc, p->value);
 		const char *name;
@@ -198,8 +217,7 @@ static void load_params(struct loader *l, yaml_node_t *n)
 			btc_error(l->d, btc_yaml_loc(&l->y, k), "duplicate param '%s'", name);
 			continue;
 		}
-		if (!btc_yaml_int(&l->y, v, "param value", INT64_MIN, INT64_MAX,
-				  &value, l->d))
+		if (!btc_yaml_int(&l->y, v, "param value", INT64_MIN, INT64_MAX, &value, l->d))
 			continue;
 		struct btc_param *pp = &app->params[app->n_params++];
 		pp->name = btc_xstrdup(name);
@@ -210,15 +228,15 @@ static void load_params(struct loader *l, yaml_node_t *n)
 
 static void load_buffers(struct loader *l, yaml_node_t *n)
 {
-	static const char *const keys[] = {"!name", "!type", "!count",
+	static const char *const keys[] = {"!name",     "!type",       "!count",
 					   "placement", "description", NULL};
 	struct btc_app *app = l->app;
 	int len;
 	if (!btc_yaml_seq(&l->y, n, "buffers", &len, l->d))
 		return;
 	if (len > BTC_APP_MAX_BUFFERS) {
-		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many buffers (%d; at most %d)",
-			  len, BTC_APP_MAX_BUFFERS);
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many buffers (%d; at most %d)", len,
+			  BTC_APP_MAX_BUFFERS);
 		return;
 	}
 	app->buffers = btc_xcalloc((size_t)len, sizeof(*app->buffers));
@@ -227,7 +245,8 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 		if (!btc_yaml_map(&l->y, item, "buffer", keys, v, l->d) && !v[0])
 			continue;
 		const char *name = NULL, *type = NULL;
-		if (!v[0] || !btc_yaml_name(&l->y, v[0], "buffer name", BTC_NAME_C_BUFFER, &name, l->d))
+		if (!v[0] ||
+		    !btc_yaml_name(&l->y, v[0], "buffer name", BTC_NAME_C_BUFFER, &name, l->d))
 			continue;
 		if (btc_app_buffer_index(app, name) >= 0 || param_index(app, name) >= 0) {
 			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
@@ -240,9 +259,10 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 			if (!strcasecmp(app->buffers[j].name, name))
 				same = j;
 		if (same >= 0) {
-			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
-				  "buffer name '%s' differs from '%s' only in case (the generated code upper-cases buffer names)",
-				  name, app->buffers[same].name);
+			btc_error(
+				l->d, btc_yaml_loc(&l->y, v[0]),
+				"buffer name '%s' differs from '%s' only in case (the generated code upper-cases buffer names)",
+				name, app->buffers[same].name);
 			continue;
 		}
 		struct btc_buffer *b = &app->buffers[app->n_buffers++];
@@ -254,9 +274,10 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 				if (!strcmp(type, elems[e].name))
 					break;
 			if (e == BTC_N_ELEMS)
-				btc_error(l->d, btc_yaml_loc(&l->y, v[1]),
-					  "unknown element type '%s' (expected u8, i8, u16, i16, u32, i32, u64, i64, f32 or f64)",
-					  type);
+				btc_error(
+					l->d, btc_yaml_loc(&l->y, v[1]),
+					"unknown element type '%s' (expected u8, i8, u16, i16, u32, i32, u64, i64, f32 or f64)",
+					type);
 			else
 				b->elem = (enum btc_elem)e;
 		}
@@ -266,11 +287,11 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 				int before = l->d->errors;
 				if (btc_app_eval(app, b->count, -1, &b->count_value, l->d) &&
 				    b->count_value <= 0)
-					btc_error(l->d, btc_yaml_loc(&l->y, v[2]),
-						  "count of buffer '%s' is %lld; it must be at least 1",
-						  name, (long long)b->count_value);
-				else if (l->d->errors == before &&
-					 b->count_value > INT64_MAX / 8)
+					btc_error(
+						l->d, btc_yaml_loc(&l->y, v[2]),
+						"count of buffer '%s' is %lld; it must be at least 1",
+						name, (long long)b->count_value);
+				else if (l->d->errors == before && b->count_value > INT64_MAX / 8)
 					btc_error(l->d, btc_yaml_loc(&l->y, v[2]),
 						  "count of buffer '%s' is too large", name);
 			}
@@ -283,9 +304,10 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 					if (!strcmp(pl, placement_names[p]))
 						break;
 				if (p == 3)
-					btc_error(l->d, btc_yaml_loc(&l->y, v[3]),
-						  "unknown placement '%s' (expected unified, host or device)",
-						  pl);
+					btc_error(
+						l->d, btc_yaml_loc(&l->y, v[3]),
+						"unknown placement '%s' (expected unified, host or device)",
+						pl);
 				else
 					b->placement = (enum btc_placement)p;
 			}
@@ -293,17 +315,15 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 	}
 }
 
-static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
-			     int *count)
+static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what, int *count)
 {
 	int len;
 	*count = 0;
 	if (!btc_yaml_seq(&l->y, n, what, &len, l->d))
 		return NULL;
 	if (len > l->app->n_buffers) {
-		btc_error(l->d, btc_yaml_loc(&l->y, n),
-			  "%s lists %d buffers; the app has %d", what, len,
-			  l->app->n_buffers);
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "%s lists %d buffers; the app has %d", what,
+			  len, l->app->n_buffers);
 		return NULL;
 	}
 	int *idx = btc_xcalloc((size_t)len, sizeof(int));
@@ -314,15 +334,17 @@ static int *load_buffer_list(struct loader *l, yaml_node_t *n, const char *what,
 			continue;
 		int b = btc_app_buffer_index(l->app, name);
 		if (b < 0) {
-			const char *near = NULL; /* "did you mean": within max(2, a third of the name) edits */
+			const char *near =
+				NULL; /* "did you mean": within max(2, a third of the name) edits */
 			int best = ((int)strlen(name) / 3 > 2 ? (int)strlen(name) / 3 : 2) + 1;
 			for (int k = 0; k < l->app->n_buffers; k++) {
 				int dist = btc_str_distance(name, l->app->buffers[k].name);
 				if (dist < best)
 					best = dist, near = l->app->buffers[k].name;
 			}
-			btc_error(l->d, btc_yaml_loc(&l->y, item), "undefined buffer '%s' in %s%s%s%s",
-				  name, what, near ? " (did you mean '" : "", near ? near : "",
+			btc_error(l->d, btc_yaml_loc(&l->y, item),
+				  "undefined buffer '%s' in %s%s%s%s", name, what,
+				  near ? " (did you mean '" : "", near ? near : "",
 				  near ? "'?)" : "");
 			continue;
 		}
@@ -349,9 +371,10 @@ static void check_dispatch_values(struct loader *l, struct btc_vk_dispatch *v)
 			if (!btc_app_eval(l->app, v->groups[j], r, &g, l->d))
 				return;
 			if (g < 1 || g > 65535 * 1024) {
-				btc_error(l->d, v->loc,
-					  "dispatch group count %lld (dimension %d, i = %lld) is out of range",
-					  (long long)g, j, (long long)r);
+				btc_error(
+					l->d, v->loc,
+					"dispatch group count %lld (dimension %d, i = %lld) is out of range",
+					(long long)g, j, (long long)r);
 				return;
 			}
 		}
@@ -361,8 +384,8 @@ static void check_dispatch_values(struct loader *l, struct btc_vk_dispatch *v)
 				return;
 			if (p < INT32_MIN || p > (int64_t)UINT32_MAX) {
 				btc_error(l->d, v->loc,
-					  "push constant %d = %lld does not fit in 32 bits",
-					  j, (long long)p);
+					  "push constant %d = %lld does not fit in 32 bits", j,
+					  (long long)p);
 				return;
 			}
 		}
@@ -393,8 +416,8 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 			vd->shader_path = resolve(l->app, shader);
 			vd->shader_loc = btc_yaml_loc(&l->y, v[0]);
 			if (!l->layout_only && access(vd->shader_path, R_OK) != 0)
-				btc_error(l->d, vd->shader_loc,
-					  "shader file '%s' not found", vd->shader_path);
+				btc_error(l->d, vd->shader_loc, "shader file '%s' not found",
+					  vd->shader_path);
 		}
 		if (v[3])
 			btc_yaml_int(&l->y, v[3], "repeat", 1, 1 << 20, &vd->repeat, l->d);
@@ -441,8 +464,8 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 
 static void load_stages(struct loader *l, yaml_node_t *n)
 {
-	static const char *const keys[] = {"!name", "reads", "writes", "cpu",
-					   "cuda", "vulkan", "description", NULL};
+	static const char *const keys[] = {"!name", "reads",  "writes",      "cpu",
+					   "cuda",  "vulkan", "description", NULL};
 	struct btc_app *app = l->app;
 	int len;
 	if (!btc_yaml_seq(&l->y, n, "stages", &len, l->d))
@@ -452,8 +475,8 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 		return;
 	}
 	if (len > BTC_APP_MAX_STAGES) {
-		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many stages (%d; at most %d)",
-			  len, BTC_APP_MAX_STAGES);
+		btc_error(l->d, btc_yaml_loc(&l->y, n), "too many stages (%d; at most %d)", len,
+			  BTC_APP_MAX_STAGES);
 		return;
 	}
 	app->stages = btc_xcalloc((size_t)len, sizeof(*app->stages));
@@ -465,8 +488,7 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 		if (!btc_yaml_name(&l->y, v[0], "stage name", BTC_NAME_C_LABEL, &name, l->d))
 			continue;
 		if (btc_app_stage_index(app, name) >= 0) {
-			btc_error(l->d, btc_yaml_loc(&l->y, v[0]),
-				  "duplicate stage '%s'", name);
+			btc_error(l->d, btc_yaml_loc(&l->y, v[0]), "duplicate stage '%s'", name);
 			continue;
 		}
 		struct btc_stage *s = &app->stages[app->n_stages++];
@@ -488,8 +510,7 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 	}
 }
 
-static char **load_paths(struct loader *l, yaml_node_t *n, const char *what,
-			 int *count, bool dirs)
+static char **load_paths(struct loader *l, yaml_node_t *n, const char *what, int *count, bool dirs)
 {
 	int len;
 	*count = 0;
@@ -519,7 +540,8 @@ static void load_sources(struct loader *l, yaml_node_t *n)
 	if (v[0])
 		app->cpu_sources = load_paths(l, v[0], "cpu sources", &app->n_cpu_sources, false);
 	if (v[1])
-		app->cuda_sources = load_paths(l, v[1], "cuda sources", &app->n_cuda_sources, false);
+		app->cuda_sources = load_paths(l, v[1], "cuda sources", &app->n_cuda_sources,
+					       false);
 	if (v[2])
 		app->includes = load_paths(l, v[2], "include", &app->n_includes, true);
 	int len;
@@ -527,22 +549,20 @@ static void load_sources(struct loader *l, yaml_node_t *n)
 		app->libs = btc_xcalloc((size_t)len, sizeof(char *));
 		for (int i = 0; i < len; i++) {
 			const char *lib;
-			if (btc_yaml_name(&l->y, btc_yaml_item(&l->y, v[3], i),
-					  "library name", BTC_NAME_FILE, &lib, l->d))
+			if (btc_yaml_name(&l->y, btc_yaml_item(&l->y, v[3], i), "library name",
+					  BTC_NAME_FILE, &lib, l->d))
 				app->libs[app->n_libs++] = btc_xstrdup(lib);
 		}
 	}
 }
 
-static void apply_overrides(struct loader *l,
-			    const struct btc_param_override *ov, int n)
+static void apply_overrides(struct loader *l, const struct btc_param_override *ov, int n)
 {
 	for (int i = 0; i < n; i++) {
 		int p = param_index(l->app, ov[i].name);
 		if (p < 0)
 			btc_error(l->d, (struct btc_loc){l->app->path, 0, 0},
-				  "-D %s: the app has no param '%s'", ov[i].name,
-				  ov[i].name);
+				  "-D %s: the app has no param '%s'", ov[i].name, ov[i].name);
 		else
 			l->app->params[p].value = ov[i].value;
 	}
@@ -553,14 +573,13 @@ static struct btc_app *load(const char *path, const char *text,
 			    bool layout_only, struct btc_diag *d);
 
 struct btc_app *btc_app_load(const char *path, const char *text,
-			     const struct btc_param_override *overrides,
-			     int n_overrides, struct btc_diag *d)
+			     const struct btc_param_override *overrides, int n_overrides,
+			     struct btc_diag *d)
 {
 	return load(path, text, overrides, n_overrides, false, d);
 }
 
-struct btc_app *btc_app_load_layout(const char *path,
-				    const struct btc_param_override *overrides,
+struct btc_app *btc_app_load_layout(const char *path, const struct btc_param_override *overrides,
 				    int n_overrides, struct btc_diag *d)
 {
 	return load(path, NULL, overrides, n_overrides, true, d);
@@ -570,9 +589,8 @@ static struct btc_app *load(const char *path, const char *text,
 			    const struct btc_param_override *overrides, int n_overrides,
 			    bool layout_only, struct btc_diag *d)
 {
-	static const char *const keys[] = {"!app", "params", "!buffers", "!stages",
-					   "io", "input", "sources", "description",
-					   NULL};
+	static const char *const keys[] = {"!app",  "params",  "!buffers",    "!stages", "io",
+					   "input", "sources", "description", NULL};
 	struct loader l = {.d = d, .layout_only = layout_only};
 	int before = d->errors;
 

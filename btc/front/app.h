@@ -9,12 +9,22 @@
 #include "util/diag.h"
 #include "front/expr.h"
 
-enum btc_backend { BTC_BACKEND_CPU, BTC_BACKEND_CUDA, BTC_BACKEND_VULKAN,
-		   BTC_N_BACKENDS };
+enum btc_backend { BTC_BACKEND_CPU, BTC_BACKEND_CUDA, BTC_BACKEND_VULKAN, BTC_N_BACKENDS };
 const char *btc_backend_name(enum btc_backend b);
 
-enum btc_elem { BTC_U8, BTC_I8, BTC_U16, BTC_I16, BTC_U32, BTC_I32,
-		BTC_U64, BTC_I64, BTC_F32, BTC_F64, BTC_N_ELEMS };
+enum btc_elem {
+	BTC_U8,
+	BTC_I8,
+	BTC_U16,
+	BTC_I16,
+	BTC_U32,
+	BTC_I32,
+	BTC_U64,
+	BTC_I64,
+	BTC_F32,
+	BTC_F64,
+	BTC_N_ELEMS
+};
 /* YAML spelling ("f32"), C type ("float"), size in bytes. */
 const char *btc_elem_name(enum btc_elem e);
 const char *btc_elem_ctype(enum btc_elem e);
@@ -35,15 +45,15 @@ const char *btc_placement_name(enum btc_placement p);
 
 struct btc_param {
 	char *name;
-	int64_t value;       /* default, possibly overridden with -D */
+	int64_t value; /* default, possibly overridden with -D */
 	struct btc_loc loc;
 };
 
 struct btc_buffer {
 	char *name;
 	enum btc_elem elem;
-	struct btc_expr *count;  /* element count over params */
-	int64_t count_value;     /* count evaluated with the current params */
+	struct btc_expr *count; /* element count over params */
+	int64_t count_value;    /* count evaluated with the current params */
 	enum btc_placement placement;
 	struct btc_loc loc;
 };
@@ -51,8 +61,8 @@ struct btc_buffer {
 /* One compute dispatch of a Vulkan stage (repeated `repeat` times, with the
  * name `i` bound to 0..repeat-1 in groups and push). */
 struct btc_vk_dispatch {
-	char *shader;            /* path as written, relative to the YAML dir */
-	char *shader_path;       /* resolved path */
+	char *shader;               /* path as written, relative to the YAML dir */
+	char *shader_path;          /* resolved path */
 	struct btc_expr *groups[3]; /* NULL entries mean 1 */
 	struct btc_expr **push;
 	int n_push;
@@ -63,30 +73,30 @@ struct btc_vk_dispatch {
 
 struct btc_stage {
 	char *name;
-	int *reads, n_reads;     /* buffer indices */
+	int *reads, n_reads; /* buffer indices */
 	int *writes, n_writes;
-	char *cpu;               /* C symbol or NULL */
-	char *cuda;              /* launcher symbol or NULL */
+	char *cpu;                  /* C symbol or NULL */
+	char *cuda;                 /* launcher symbol or NULL */
 	struct btc_vk_dispatch *vk; /* NULL when no Vulkan kernel */
 	int n_vk;
 	struct btc_loc loc;
 };
 
 struct btc_app {
-	char *name;              /* C identifier */
-	char *path;              /* the YAML file */
-	char *dir;               /* its directory ("." when none) */
+	char *name; /* C identifier */
+	char *path; /* the YAML file */
+	char *dir;  /* its directory ("." when none) */
 	struct btc_param *params;
 	int n_params;
 	struct btc_buffer *buffers;
 	int n_buffers;
 	struct btc_stage *stages;
 	int n_stages;
-	char *io;                /* symbol of the btrt_app_io, or NULL */
-	char *input;             /* default input path (resolved), or NULL */
+	char *io;                                       /* symbol of the btrt_app_io, or NULL */
+	char *input;                                    /* default input path (resolved), or NULL */
 	char **cpu_sources, **cuda_sources, **includes; /* resolved paths */
 	int n_cpu_sources, n_cuda_sources, n_includes;
-	char **libs;             /* system libraries to link ("lzf"), -l names */
+	char **libs; /* system libraries to link ("lzf"), -l names */
 	int n_libs;
 };
 
@@ -102,15 +112,14 @@ struct btc_param_override {
  * NULL (no partial result). `overrides` (may be NULL) replace param
  * defaults before counts are evaluated; an unknown name is an error. */
 struct btc_app *btc_app_load(const char *path, const char *text,
-			     const struct btc_param_override *overrides,
-			     int n_overrides, struct btc_diag *d);
+			     const struct btc_param_override *overrides, int n_overrides,
+			     struct btc_diag *d);
 void btc_app_free(struct btc_app *app);
 
 /* btc_app_load for `btc header`: the same model and checks, except that
  * the shader and source files it names need not exist yet (the header is
  * what their author needs to write them). */
-struct btc_app *btc_app_load_layout(const char *path,
-				    const struct btc_param_override *overrides,
+struct btc_app *btc_app_load_layout(const char *path, const struct btc_param_override *overrides,
 				    int n_overrides, struct btc_diag *d);
 
 /* True if stage s has a kernel for backend b. */
@@ -122,7 +131,7 @@ int btc_app_buffer_index(const struct btc_app *app, const char *name);
 
 /* Evaluates an expression against the app's params (and `i` = repeat_index
  * when repeat_index >= 0). Reports errors to d. */
-bool btc_app_eval(const struct btc_app *app, const struct btc_expr *e,
-		  int64_t repeat_index, int64_t *value, struct btc_diag *d);
+bool btc_app_eval(const struct btc_app *app, const struct btc_expr *e, int64_t repeat_index,
+		  int64_t *value, struct btc_diag *d);
 
 #endif

@@ -49,13 +49,13 @@ static bool one_of(const char *s, const char *const *allowed)
 	return false;
 }
 
-static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
-		    struct btc_diag *d)
+static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev, struct btc_diag *d)
 {
-	static const char *const keys[] = {
-		"!name", "!kind", "cores", "core_type", "max_freq_mhz", "gpu",
-		"select", "subgroup_size", "unified_memory", "cpu_backed",
-		"table_column", "compute_capability", NULL};
+	static const char *const keys[] = {"!name",      "!kind",         "cores",
+					   "core_type",  "max_freq_mhz",  "gpu",
+					   "select",     "subgroup_size", "unified_memory",
+					   "cpu_backed", "table_column",  "compute_capability",
+					   NULL};
 	yaml_node_t *v[12];
 	const char *s;
 	if (!btc_yaml_map(y, n, "PU", keys, v, d) && !v[0])
@@ -67,8 +67,7 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
 		return;
 	}
 	if (dev->n_pus == BTC_MAX_PUS) {
-		btc_error(d, btc_yaml_loc(y, n), "too many PUs (at most %d)",
-			  BTC_MAX_PUS);
+		btc_error(d, btc_yaml_loc(y, n), "too many PUs (at most %d)", BTC_MAX_PUS);
 		return;
 	}
 	struct btc_pu *pu = &dev->pus[dev->n_pus++];
@@ -95,8 +94,8 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
 				continue;
 			for (int j = 0; j < pu->n_cores; j++)
 				if (pu->cores[j] == c) {
-					btc_error(d, btc_yaml_loc(y, item),
-						  "core %d listed twice", (int)c);
+					btc_error(d, btc_yaml_loc(y, item), "core %d listed twice",
+						  (int)c);
 					c = -1;
 					break;
 				}
@@ -126,20 +125,20 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev,
 	if (v[11] && btc_yaml_str(y, v[11], "compute_capability", &s, d)) {
 		int major, minor;
 		char tail;
-		if (sscanf(s, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 ||
-		    major > 20 || minor < 0 || minor > 9)
+		if (sscanf(s, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 || major > 20 ||
+		    minor < 0 || minor > 9)
 			btc_error(d, btc_yaml_loc(y, v[11]),
 				  "compute_capability must look like 8.7, not '%s'", s);
 		else
 			pu->cuda_arch = major * 10 + minor;
 	}
 	if (pu->kind != BTC_BACKEND_CUDA && v[11])
-		btc_error(d, btc_yaml_loc(y, v[11]),
-			  "compute_capability is only for CUDA PUs");
+		btc_error(d, btc_yaml_loc(y, v[11]), "compute_capability is only for CUDA PUs");
 	if (pu->kind == BTC_BACKEND_CPU && (v[5] || v[6] || v[7] || v[8] || v[9]))
-		btc_error(d, pu->loc,
-			  "CPU PU '%s' cannot have GPU keys (gpu, select, subgroup_size, unified_memory, cpu_backed)",
-			  pu->name);
+		btc_error(
+			d, pu->loc,
+			"CPU PU '%s' cannot have GPU keys (gpu, select, subgroup_size, unified_memory, cpu_backed)",
+			pu->name);
 }
 
 static void check_core_overlap(struct btc_device *dev, struct btc_diag *d)
@@ -152,19 +151,19 @@ static void check_core_overlap(struct btc_device *dev, struct btc_diag *d)
 			for (int i = 0; i < pa->n_cores; i++)
 				for (int j = 0; j < pb->n_cores; j++)
 					if (pa->cores[i] == pb->cores[j]) {
-						btc_error(d, pb->loc,
-							  "core %d belongs to both PU '%s' and PU '%s'",
-							  pa->cores[i], pa->name, pb->name);
+						btc_error(
+							d, pb->loc,
+							"core %d belongs to both PU '%s' and PU '%s'",
+							pa->cores[i], pa->name, pb->name);
 						return;
 					}
 		}
 }
 
-static struct btc_device *load_yaml(const char *path, const char *text,
-				    struct btc_diag *d)
+static struct btc_device *load_yaml(const char *path, const char *text, struct btc_diag *d)
 {
-	static const char *const keys[] = {"!device", "description", "!os", "!arch",
-					   "cross_file", "!pus", "cpu_groups", NULL};
+	static const char *const keys[] = {"!device",    "description", "!os",        "!arch",
+					   "cross_file", "!pus",        "cpu_groups", NULL};
 	static const char *const oses[] = {"linux", "android", NULL};
 	static const char *const arches[] = {"x86_64", "aarch64", NULL};
 	struct btc_yaml y;
@@ -204,8 +203,7 @@ static struct btc_device *load_yaml(const char *path, const char *text,
 	if (d->errors == before)
 		check_core_overlap(dev, d);
 	int64_t groups = 1;
-	if (v[6] && btc_yaml_int(&y, v[6], "cpu_groups", 1, 64, &groups, d) &&
-	    d->errors == before)
+	if (v[6] && btc_yaml_int(&y, v[6], "cpu_groups", 1, 64, &groups, d) && d->errors == before)
 		btc_device_split_cpus(dev, (int)groups, d);
 	btc_yaml_free(&y);
 	if (d->errors != before) {
@@ -215,9 +213,8 @@ static struct btc_device *load_yaml(const char *path, const char *text,
 	return dev;
 }
 
-struct btc_device *btc_device_load(const char *name_or_path,
-				   const char *device_dir, const char *text,
-				   struct btc_diag *d)
+struct btc_device *btc_device_load(const char *name_or_path, const char *device_dir,
+				   const char *text, struct btc_diag *d)
 {
 	if (!text && !strcmp(name_or_path, "host"))
 		return btc_device_detect_host("/sys");
@@ -258,14 +255,12 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d)
 	}
 	if (!split) {
 		btc_error(d, (struct btc_loc){dev->path, 0, 0},
-			  "cannot split CPU PUs into %d groups: no CPU PU has %d cores",
-			  n, n);
+			  "cannot split CPU PUs into %d groups: no CPU PU has %d cores", n, n);
 		return false;
 	}
 	if (needed > BTC_MAX_PUS) {
 		btc_error(d, (struct btc_loc){dev->path, 0, 0},
-			  "splitting CPU PUs into %d groups exceeds %d PUs", n,
-			  BTC_MAX_PUS);
+			  "splitting CPU PUs into %d groups exceeds %d PUs", n, BTC_MAX_PUS);
 		return false;
 	}
 	/* The new names must stay names and stay unique ("a" split in 10 and
@@ -284,15 +279,16 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d)
 		const char *why = btc_name_problem(names[i], BTC_NAME_C_LABEL);
 		if (why) {
 			btc_error(d, (struct btc_loc){dev->path, 0, 0},
-				  "splitting CPU PUs into %d groups: PU name '%s' %s",
-				  n, names[i], why);
+				  "splitting CPU PUs into %d groups: PU name '%s' %s", n, names[i],
+				  why);
 			ok = false;
 		}
 		for (int j = 0; j < i && ok; j++)
 			if (!strcmp(names[i], names[j])) {
-				btc_error(d, (struct btc_loc){dev->path, 0, 0},
-					  "splitting CPU PUs into %d groups makes two PUs named '%s'",
-					  n, names[i]);
+				btc_error(
+					d, (struct btc_loc){dev->path, 0, 0},
+					"splitting CPU PUs into %d groups makes two PUs named '%s'",
+					n, names[i]);
 				ok = false;
 			}
 	}
@@ -352,8 +348,7 @@ void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
 	fputs("pus:\n", out);
 	for (int i = 0; i < dev->n_pus; i++) {
 		const struct btc_pu *pu = &dev->pus[i];
-		fprintf(out, "  - name: %s\n    kind: %s\n", pu->name,
-			btc_backend_name(pu->kind));
+		fprintf(out, "  - name: %s\n    kind: %s\n", pu->name, btc_backend_name(pu->kind));
 		if (pu->n_cores) {
 			fputs("    cores: [", out);
 			for (int c = 0; c < pu->n_cores; c++)
@@ -398,8 +393,7 @@ int btc_device_list(const char *device_dir, FILE *out, struct btc_diag *d)
 {
 	DIR *dir = opendir(device_dir);
 	if (!dir) {
-		btc_error(d, (struct btc_loc){device_dir, 0, 0},
-			  "cannot open device directory");
+		btc_error(d, (struct btc_loc){device_dir, 0, 0}, "cannot open device directory");
 		return -1;
 	}
 	char *names[256];

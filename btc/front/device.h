@@ -14,20 +14,20 @@
 /* One processing unit: a CPU cluster (or a group of its cores), or a GPU
  * reached through one backend. */
 struct btc_pu {
-	char *name;               /* unique, C identifier ("big", "gpu") */
-	enum btc_backend kind;    /* cpu, cuda or vulkan */
-	int *cores, n_cores;      /* CPU core ids: the cluster (cpu) or where the
+	char *name;            /* unique, C identifier ("big", "gpu") */
+	enum btc_backend kind; /* cpu, cuda or vulkan */
+	int *cores, n_cores;   /* CPU core ids: the cluster (cpu) or where the
 				     GPU dispatcher thread runs (may be empty) */
-	char *core_type;          /* "Cortex-X1", or NULL */
-	int max_freq_mhz;         /* 0 when unknown */
-	char *gpu_name;           /* GPU: model name, or NULL */
-	char *select;             /* GPU: device selector for the runtime
+	char *core_type;       /* "Cortex-X1", or NULL */
+	int max_freq_mhz;      /* 0 when unknown */
+	char *gpu_name;        /* GPU: model name, or NULL */
+	char *select;          /* GPU: device selector for the runtime
 				     (index or name substring), or NULL */
-	int subgroup_size;        /* GPU: warp/subgroup width, 0 unknown */
-	int cuda_arch;            /* CUDA: compute capability * 10 (87 = sm_87), 0 unknown */
-	bool unified_memory;      /* GPU shares DRAM with the CPU (SoC) */
-	bool cpu_backed;          /* GPU is emulated on CPU cores (llvmpipe) */
-	char *ref_column;         /* column name in reference-layout tables
+	int subgroup_size;     /* GPU: warp/subgroup width, 0 unknown */
+	int cuda_arch;         /* CUDA: compute capability * 10 (87 = sm_87), 0 unknown */
+	bool unified_memory;   /* GPU shares DRAM with the CPU (SoC) */
+	bool cpu_backed;       /* GPU is emulated on CPU cores (llvmpipe) */
+	char *ref_column;      /* column name in reference-layout tables
 				     (default: name; "vulkan"/"cuda" for GPUs) */
 	struct btc_loc loc;
 };
@@ -35,21 +35,20 @@ struct btc_pu {
 struct btc_device {
 	char *name;
 	char *description;
-	char *os;                 /* linux | android */
-	char *arch;               /* x86_64 | aarch64 */
-	char *cross_file;         /* meson cross file (repo-relative), or NULL */
+	char *os;         /* linux | android */
+	char *arch;       /* x86_64 | aarch64 */
+	char *cross_file; /* meson cross file (repo-relative), or NULL */
 	struct btc_pu pus[BTC_MAX_PUS];
 	int n_pus;
-	char *path;               /* YAML file, or "host" */
+	char *path; /* YAML file, or "host" */
 };
 
 /* Loads devices/NAME.yaml (when `name_or_path` has no '/' and no ".yaml"
  * suffix, it is looked up in `device_dir`), or a path to a YAML file, or
  * detects the machine for "host". `text` (tests) parses that text instead
  * of reading a file. Reports every problem; returns NULL on any error. */
-struct btc_device *btc_device_load(const char *name_or_path,
-				   const char *device_dir, const char *text,
-				   struct btc_diag *d);
+struct btc_device *btc_device_load(const char *name_or_path, const char *device_dir,
+				   const char *text, struct btc_diag *d);
 
 /* Detects this machine: CPU clusters from /sys (cpu_capacity, else
  * cpuinfo_max_freq; one cluster when neither exists), Vulkan physical

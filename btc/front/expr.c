@@ -6,25 +6,34 @@
 #include <string.h>
 
 enum expr_op {
-	OP_NUM, OP_NAME, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
-	OP_CEIL_DIV, OP_MIN, OP_MAX,
+	OP_NUM,
+	OP_NAME,
+	OP_NEG,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_MOD,
+	OP_CEIL_DIV,
+	OP_MIN,
+	OP_MAX,
 };
 
 struct btc_expr {
 	enum expr_op op;
 	int64_t num;
 	char *name;
-	struct btc_loc loc;      /* position of this node's token */
+	struct btc_loc loc; /* position of this node's token */
 	struct btc_expr *a, *b;
-	char *text;              /* root only: source text */
-	int height;              /* 1 for a leaf; bounds every recursion */
+	char *text; /* root only: source text */
+	int height; /* 1 for a leaf; bounds every recursion */
 };
 
 struct parser {
 	const char *s, *p;
 	struct btc_loc loc;
 	struct btc_diag *d;
-	int nest;                /* parser recursion depth (unary, parens, calls) */
+	int nest; /* parser recursion depth (unary, parens, calls) */
 	bool failed;
 };
 
@@ -35,8 +44,7 @@ static struct btc_loc at(struct parser *ps, const char *p)
 	return l;
 }
 
-static void fail(struct parser *ps, const char *p, const char *fmt,
-		 const char *arg)
+static void fail(struct parser *ps, const char *p, const char *fmt, const char *arg)
 {
 	if (!ps->failed)
 		btc_error(ps->d, at(ps, p), fmt, arg);
@@ -70,8 +78,7 @@ static void set_height(struct parser *ps, struct btc_expr *e)
 		h = e->b->height;
 	e->height = h + 1;
 	if (e->height > BTC_EXPR_MAX_DEPTH && !ps->failed) {
-		btc_error(ps->d, e->loc,
-			  "expression nested too deeply (more than %d levels)",
+		btc_error(ps->d, e->loc, "expression nested too deeply (more than %d levels)",
 			  BTC_EXPR_MAX_DEPTH);
 		ps->failed = true;
 	}
@@ -133,8 +140,7 @@ static struct btc_expr *parse_primary(struct parser *ps)
 		else if (!strcmp(name, "max"))
 			op = OP_MAX;
 		else {
-			fail(ps, start,
-			     "unknown function '%s' (expected ceil_div, min or max)",
+			fail(ps, start, "unknown function '%s' (expected ceil_div, min or max)",
 			     name);
 			free(name);
 			return NULL;
@@ -251,13 +257,12 @@ static struct btc_expr *parse_sum(struct parser *ps)
 	return parse_level(ps, 0);
 }
 
-struct btc_expr *btc_expr_parse(const char *text, struct btc_loc loc,
-				struct btc_diag *d)
+struct btc_expr *btc_expr_parse(const char *text, struct btc_loc loc, struct btc_diag *d)
 {
 	size_t len = strlen(text);
 	if (len > BTC_EXPR_MAX_TEXT) {
-		btc_error(d, loc, "expression too long (%zu bytes; at most %d)",
-			  len, BTC_EXPR_MAX_TEXT);
+		btc_error(d, loc, "expression too long (%zu bytes; at most %d)", len,
+			  BTC_EXPR_MAX_TEXT);
 		return NULL;
 	}
 	struct parser ps = {.s = text, .p = text, .loc = loc, .d = d};
@@ -291,8 +296,8 @@ const char *btc_expr_text(const struct btc_expr *e)
 	return e->text;
 }
 
-static bool eval(const struct btc_expr *e, btc_expr_lookup lookup, void *env,
-		 int64_t *v, struct btc_diag *d)
+static bool eval(const struct btc_expr *e, btc_expr_lookup lookup, void *env, int64_t *v,
+		 struct btc_diag *d)
 {
 	int64_t a = 0, b = 0;
 	switch (e->op) {
@@ -313,10 +318,18 @@ static bool eval(const struct btc_expr *e, btc_expr_lookup lookup, void *env,
 		return false;
 	bool ovf = false;
 	switch (e->op) {
-	case OP_NEG: ovf = __builtin_sub_overflow((int64_t)0, a, v); break;
-	case OP_ADD: ovf = __builtin_add_overflow(a, b, v); break;
-	case OP_SUB: ovf = __builtin_sub_overflow(a, b, v); break;
-	case OP_MUL: ovf = __builtin_mul_overflow(a, b, v); break;
+	case OP_NEG:
+		ovf = __builtin_sub_overflow((int64_t)0, a, v);
+		break;
+	case OP_ADD:
+		ovf = __builtin_add_overflow(a, b, v);
+		break;
+	case OP_SUB:
+		ovf = __builtin_sub_overflow(a, b, v);
+		break;
+	case OP_MUL:
+		ovf = __builtin_mul_overflow(a, b, v);
+		break;
 	case OP_DIV:
 	case OP_MOD:
 	case OP_CEIL_DIV:
@@ -337,9 +350,14 @@ static bool eval(const struct btc_expr *e, btc_expr_lookup lookup, void *env,
 			*v = q + ((a % b != 0) && ((a < 0) == (b < 0)));
 		}
 		break;
-	case OP_MIN: *v = a < b ? a : b; break;
-	case OP_MAX: *v = a > b ? a : b; break;
-	default: btc_panic("bad expression op %d", e->op);
+	case OP_MIN:
+		*v = a < b ? a : b;
+		break;
+	case OP_MAX:
+		*v = a > b ? a : b;
+		break;
+	default:
+		btc_panic("bad expression op %d", e->op);
 	}
 	if (ovf) {
 		btc_error(d, e->loc, "integer overflow in expression");
@@ -348,14 +366,14 @@ static bool eval(const struct btc_expr *e, btc_expr_lookup lookup, void *env,
 	return true;
 }
 
-bool btc_expr_eval(const struct btc_expr *e, btc_expr_lookup lookup,
-		   void *env, int64_t *value, struct btc_diag *d)
+bool btc_expr_eval(const struct btc_expr *e, btc_expr_lookup lookup, void *env, int64_t *value,
+		   struct btc_diag *d)
 {
 	return eval(e, lookup, env, value, d);
 }
 
-bool btc_expr_check_names(const struct btc_expr *e, btc_expr_lookup lookup,
-			  void *env, struct btc_diag *d)
+bool btc_expr_check_names(const struct btc_expr *e, btc_expr_lookup lookup, void *env,
+			  struct btc_diag *d)
 {
 	if (!e)
 		return true;
@@ -364,8 +382,7 @@ bool btc_expr_check_names(const struct btc_expr *e, btc_expr_lookup lookup,
 	if (e->op == OP_NAME) {
 		int64_t v;
 		if (!lookup || !lookup(env, e->name, &v)) {
-			btc_error(d, e->loc, "undefined name '%s' in expression",
-				  e->name);
+			btc_error(d, e->loc, "undefined name '%s' in expression", e->name);
 			return false;
 		}
 	}
@@ -388,8 +405,8 @@ static void put(struct strbuf *sb, const char *s)
 	sb->len += n;
 }
 
-static void to_c(const struct btc_expr *e, const char *prefix,
-		 const char *const *locals, struct strbuf *sb)
+static void to_c(const struct btc_expr *e, const char *prefix, const char *const *locals,
+		 struct strbuf *sb)
 {
 	static const char *const binop[] = {
 		[OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * ",
@@ -436,8 +453,7 @@ static void to_c(const struct btc_expr *e, const char *prefix,
 	}
 }
 
-char *btc_expr_to_c(const struct btc_expr *e, const char *prefix,
-		    const char *const *locals)
+char *btc_expr_to_c(const struct btc_expr *e, const char *prefix, const char *const *locals)
 {
 	struct strbuf sb = {0};
 	put(&sb, "");

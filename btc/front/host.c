@@ -105,7 +105,8 @@ static void detect_cpus(struct btc_device *dev, const char *root)
 	bool have_capacity = true;
 	for (int i = 0; i < n; i++) {
 		key[i] = read_long(root, "devices/system/cpu/cpu%d/cpu_capacity", ids[i]);
-		freq_khz[i] = read_long(root, "devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", ids[i]);
+		freq_khz[i] = read_long(root, "devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq",
+					ids[i]);
 		have_capacity &= key[i] >= 0;
 	}
 	if (!have_capacity)
@@ -166,8 +167,7 @@ static void detect_vulkan(struct btc_device *dev)
 	*(void **)&gipa = dlsym(lib, "vkGetInstanceProcAddr");
 	if (!gipa)
 		goto out;
-	PFN_vkCreateInstance create =
-		(PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
+	PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
 	if (!create)
 		goto out;
 	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -178,12 +178,11 @@ static void detect_vulkan(struct btc_device *dev)
 	VkInstance inst;
 	if (create(&ci, NULL, &inst) != VK_SUCCESS)
 		goto out;
-	PFN_vkEnumeratePhysicalDevices enumerate =
-		(PFN_vkEnumeratePhysicalDevices)gipa(inst, "vkEnumeratePhysicalDevices");
-	PFN_vkGetPhysicalDeviceProperties2 props2 =
-		(PFN_vkGetPhysicalDeviceProperties2)gipa(inst, "vkGetPhysicalDeviceProperties2");
-	PFN_vkDestroyInstance destroy =
-		(PFN_vkDestroyInstance)gipa(inst, "vkDestroyInstance");
+	PFN_vkEnumeratePhysicalDevices enumerate = (PFN_vkEnumeratePhysicalDevices)gipa(
+		inst, "vkEnumeratePhysicalDevices");
+	PFN_vkGetPhysicalDeviceProperties2 props2 = (PFN_vkGetPhysicalDeviceProperties2)gipa(
+		inst, "vkGetPhysicalDeviceProperties2");
+	PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(inst, "vkDestroyInstance");
 	VkPhysicalDevice pds[8];
 	uint32_t n = 8;
 	if (enumerate && props2 && enumerate(inst, &n, pds) >= 0) {
@@ -202,7 +201,8 @@ static void detect_vulkan(struct btc_device *dev)
 			pu->subgroup_size = (int)sg.subgroupSize;
 			pu->cpu_backed = p.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 			pu->unified_memory = pu->cpu_backed ||
-				p.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
+					     p.properties.deviceType ==
+						     VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
 			pu->ref_column = btc_xstrdup("vulkan");
 		}
 	}
@@ -220,8 +220,12 @@ typedef int (*cu_count_fn)(int *);
 typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_name_fn)(char *, int, int);
 typedef int (*cu_attr_fn)(int *, int, int);
-enum { CU_ATTR_WARP_SIZE = 10, CU_ATTR_INTEGRATED = 18, CU_ATTR_CC_MAJOR = 75,
-       CU_ATTR_CC_MINOR = 76 };
+enum {
+	CU_ATTR_WARP_SIZE = 10,
+	CU_ATTR_INTEGRATED = 18,
+	CU_ATTR_CC_MAJOR = 75,
+	CU_ATTR_CC_MINOR = 76
+};
 
 static void detect_cuda(struct btc_device *dev)
 {
@@ -271,8 +275,8 @@ struct btc_device *btc_device_detect_host(const char *sysfs_root)
 	dev->name = btc_xstrdup("host");
 	dev->path = btc_xstrdup("host");
 	dev->os = btc_xstrdup("linux");
-	dev->arch = btc_xstrdup(uname(&u) == 0 && !strcmp(u.machine, "aarch64")
-					? "aarch64" : "x86_64");
+	dev->arch = btc_xstrdup(uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64"
+										: "x86_64");
 	char host[256] = "this machine";
 	gethostname(host, sizeof(host) - 1);
 	dev->description = btc_xasprintf("detected on %s", host);

@@ -6,13 +6,18 @@
 
 /* The 44 keywords of C11 (6.4.1). */
 static const char *const c_keywords[] = {
-	"auto", "break", "case", "char", "const", "continue", "default", "do",
-	"double", "else", "enum", "extern", "float", "for", "goto", "if",
-	"inline", "int", "long", "register", "restrict", "return", "short",
-	"signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-	"unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
-	"_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
-	"_Static_assert", "_Thread_local", NULL,
+	"auto",       "break",     "case",           "char",
+	"const",      "continue",  "default",        "do",
+	"double",     "else",      "enum",           "extern",
+	"float",      "for",       "goto",           "if",
+	"inline",     "int",       "long",           "register",
+	"restrict",   "return",    "short",          "signed",
+	"sizeof",     "static",    "struct",         "switch",
+	"typedef",    "union",     "unsigned",       "void",
+	"volatile",   "while",     "_Alignas",       "_Alignof",
+	"_Atomic",    "_Bool",     "_Complex",       "_Generic",
+	"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+	NULL,
 };
 
 /* Identifiers of the generated pipeline.c and profiler.c
@@ -20,24 +25,24 @@ static const char *const c_keywords[] = {
  * headers they include, which a kernel symbol or a struct member of the
  * same name would break. */
 static const char *const generated[] = {
-	"main", "usage", "backend_of", "interfere", "list_schedules", "now_s",
-	"parse_long", "parse_options", "prof_check", "prof_close", "prof_load",
-	"prof_open", "restore", "rig_free", "rig_init", "rig_prepare",
-	"rig_run", "t975", "write_report", "cuda", "vk", "io_state", "params",
-	"prof_io", "app_stages", "app_shaders", "schedules", "profiler_pus",
-	"stage_runs_on", "pipeline_schedule", "profiler_pu", "N_SCHEDULES",
-	"N_PROFILER_PUS", "NULL", "EOF", "errno", "assert", "stdin", "stdout",
-	"stderr", "true", "false", "bool", "offsetof", "static_assert",
-	"alignas", "alignof", "noreturn", "thread_local",
-	NULL,
+	"main",        "usage",       "backend_of",     "interfere",     "list_schedules",
+	"now_s",       "parse_long",  "parse_options",  "prof_check",    "prof_close",
+	"prof_load",   "prof_open",   "restore",        "rig_free",      "rig_init",
+	"rig_prepare", "rig_run",     "t975",           "write_report",  "cuda",
+	"vk",          "io_state",    "params",         "prof_io",       "app_stages",
+	"app_shaders", "schedules",   "profiler_pus",   "stage_runs_on", "pipeline_schedule",
+	"profiler_pu", "N_SCHEDULES", "N_PROFILER_PUS", "NULL",          "EOF",
+	"errno",       "assert",      "stdin",          "stdout",        "stderr",
+	"true",        "false",       "bool",           "offsetof",      "static_assert",
+	"alignas",     "alignof",     "noreturn",       "thread_local",  NULL,
 };
 
 /* Prefixes of generated and runtime names (case as written). */
 static const char *const prefixes[] = {
-	"btrt_", "BTRT_", "APP_", "PIPELINE_", "STAGE_", "BINDING_", "PARAM_",
-	"INT8_", "INT16_", "INT32_", "INT64_", "INTMAX_", "INTPTR_", "UINT8_",
-	"UINT16_", "UINT32_", "UINT64_", "UINTMAX_", "UINTPTR_", "SIZE_",
-	"PTRDIFF_", NULL,
+	"btrt_",    "BTRT_",  "APP_",     "PIPELINE_", "STAGE_",  "BINDING_",
+	"PARAM_",   "INT8_",  "INT16_",   "INT32_",    "INT64_",  "INTMAX_",
+	"INTPTR_",  "UINT8_", "UINT16_",  "UINT32_",   "UINT64_", "UINTMAX_",
+	"UINTPTR_", "SIZE_",  "PTRDIFF_", NULL,
 };
 
 static bool in(const char *s, const char *const *list)
@@ -77,28 +82,26 @@ const char *btc_name_problem(const char *s, enum btc_name_kind kind)
 			return "must not contain '..'";
 		return NULL;
 	}
-	if (!(isalpha((unsigned char)s[0]) && (unsigned char)s[0] < 0x80) &&
-	    s[0] != '_')
+	if (!(isalpha((unsigned char)s[0]) && (unsigned char)s[0] < 0x80) && s[0] != '_')
 		return "is not a C identifier";
 	for (const char *p = s; *p; p++)
-		if (!((unsigned char)*p < 0x80 && isalnum((unsigned char)*p)) &&
-		    *p != '_')
+		if (!((unsigned char)*p < 0x80 && isalnum((unsigned char)*p)) && *p != '_')
 			return "is not a C identifier";
 	if (in(s, c_keywords))
 		return "is a C keyword";
 	if (s[0] == '_' && (s[1] == '_' || isupper((unsigned char)s[1])))
 		return "is reserved in C (a leading '__' or '_' and a capital)";
 	if (kind == BTC_NAME_C_LABEL)
-		return strncasecmp(s, "btrt_", 5) ? NULL
-			: "clashes with names of the generated code or the runtime";
+		return strncasecmp(s, "btrt_", 5)
+			       ? NULL
+			       : "clashes with names of the generated code or the runtime";
 	for (const char *const *p = prefixes; *p; p++)
 		if (!strncmp(s, *p, strlen(*p)))
 			return "clashes with names of the generated code or the runtime";
 	if (in(s, generated) || generated_pattern(s))
 		return "clashes with names of the generated code or the runtime";
 	if (kind == BTC_NAME_C_APP &&
-	    (!strcasecmp(s, "app") || !strcasecmp(s, "pipeline") ||
-	     !strncasecmp(s, "btrt", 4)))
+	    (!strcasecmp(s, "app") || !strcasecmp(s, "pipeline") || !strncasecmp(s, "btrt", 4)))
 		return "clashes with names of the generated code or the runtime";
 	if (kind == BTC_NAME_C_BUFFER && !strcmp(s, "base"))
 		return "clashes with a member of the TaskObject struct";

@@ -10,12 +10,18 @@
 #define MAX_FIELDS 16
 
 static const char *const mode_names[] = {"isolated", "interference", "placed"};
-static const char *const term_names[] = {"@fixed", "@in_latency", "@in_per_mib",
-					 "@out_latency", "@out_per_mib"};
+static const char *const term_names[] = {"@fixed", "@in_latency", "@in_per_mib", "@out_latency",
+					 "@out_per_mib"};
 
-const char *btc_table_term_name(enum btc_table_term k) { return term_names[k]; }
+const char *btc_table_term_name(enum btc_table_term k)
+{
+	return term_names[k];
+}
 
-const char *btc_mode_name(enum btc_mode m) { return mode_names[m]; }
+const char *btc_mode_name(enum btc_mode m)
+{
+	return mode_names[m];
+}
 
 bool btc_mode_parse(const char *s, enum btc_mode *m)
 {
@@ -27,8 +33,7 @@ bool btc_mode_parse(const char *s, enum btc_mode *m)
 	return false;
 }
 
-struct btc_table *btc_table_new(const struct btc_app *app,
-				const struct btc_device *dev)
+struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_device *dev)
 {
 	struct btc_table *t = btc_xcalloc(1, sizeof(*t));
 	t->n_stages = app->n_stages;
@@ -109,8 +114,7 @@ static bool next_line(struct lines *l, struct btc_diag *d)
 			n--;
 		if (n > BTC_TABLE_MAX_LINE) {
 			btc_error(d, (struct btc_loc){l->path, l->lineno, 1},
-				  "line too long (%zd bytes; at most %d)", n,
-				  BTC_TABLE_MAX_LINE);
+				  "line too long (%zd bytes; at most %d)", n, BTC_TABLE_MAX_LINE);
 			continue;
 		}
 		l->buf[strcspn(l->buf, "\r\n")] = '\0';
@@ -120,8 +124,8 @@ static bool next_line(struct lines *l, struct btc_diag *d)
 
 /* Parses a finite, non-negative time in ms; reports and returns false
  * otherwise. `what` names the cell ("stage morton on PU big"). */
-static bool parse_time(const char *s, struct btc_loc loc, const char *what,
-		       double *out, struct btc_diag *d)
+static bool parse_time(const char *s, struct btc_loc loc, const char *what, double *out,
+		       struct btc_diag *d)
 {
 	char *end;
 	errno = 0;
@@ -146,9 +150,9 @@ static int ref_pu_for_column(const struct btc_device *dev, const char *col)
 {
 	for (int p = 0; p < dev->n_pus; p++) {
 		const struct btc_pu *pu = &dev->pus[p];
-		const char *name = pu->ref_column ? pu->ref_column
+		const char *name = pu->ref_column                ? pu->ref_column
 				   : pu->kind == BTC_BACKEND_CPU ? pu->name
-				   : btc_backend_name(pu->kind);
+								 : btc_backend_name(pu->kind);
 		if (!strcmp(name, col))
 			return p;
 	}
@@ -189,8 +193,8 @@ static void load_reference(struct lines *l, const char *path, struct btc_table *
 		}
 		if (s > app->n_stages) {
 			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "stage %ld does not exist: app '%s' has %d stages",
-				  s, app->name, app->n_stages);
+				  "stage %ld does not exist: app '%s' has %d stages", s, app->name,
+				  app->n_stages);
 			continue;
 		}
 		for (int c = 0; c < 5; c++) {
@@ -219,9 +223,9 @@ static void load_reference(struct lines *l, const char *path, struct btc_table *
 		e->present = true;
 		e->samples = count[k];
 		e->mean_ms = sum[k] / count[k];
-		double var = count[k] > 1
-			? (sum2[k] - count[k] * e->mean_ms * e->mean_ms) / (count[k] - 1)
-			: 0.0;
+		double var = count[k] > 1 ? (sum2[k] - count[k] * e->mean_ms * e->mean_ms) /
+						    (count[k] - 1)
+					  : 0.0;
 		e->stddev_ms = var > 0 ? sqrt(var) : 0.0;
 	}
 	t->has_mode[mode] = true;
@@ -233,21 +237,17 @@ static void load_reference(struct lines *l, const char *path, struct btc_table *
 
 /* Mean, stddev and samples of a tidy row (fields 3..5); reports and
  * returns false on a bad field. */
-static bool parse_stats(const struct row *r, const char *path, int lineno,
-			const char *what, struct btc_table_entry *e,
-			struct btc_diag *d)
+static bool parse_stats(const struct row *r, const char *path, int lineno, const char *what,
+			struct btc_table_entry *e, struct btc_diag *d)
 {
 	double mean, sd;
-	bool ok = parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]},
-			     what, &mean, d);
-	ok &= parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]},
-			 what, &sd, d);
+	bool ok = parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]}, what, &mean, d);
+	ok &= parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]}, what, &sd, d);
 	char *end;
 	long n = strtol(r->f[5], &end, 10);
 	if (*end || !*r->f[5] || n < 1 || n > 100000000) {
 		btc_error(d, (struct btc_loc){path, lineno, r->col[5]},
-			  "%s: samples must be a positive integer, not '%s'",
-			  what, r->f[5]);
+			  "%s: samples must be a positive integer, not '%s'", what, r->f[5]);
 		ok = false;
 	}
 	if (ok)
@@ -256,15 +256,13 @@ static bool parse_stats(const struct row *r, const char *path, int lineno,
 }
 
 /* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`. */
-static void load_term_row(const struct row *r, const char *path, int lineno,
-			  struct btc_table *t, const struct btc_device *dev,
-			  struct btc_diag *d)
+static void load_term_row(const struct row *r, const char *path, int lineno, struct btc_table *t,
+			  const struct btc_device *dev, struct btc_diag *d)
 {
 	enum btc_mode m;
 	if (!btc_mode_parse(r->f[2], &m)) {
 		btc_error(d, (struct btc_loc){path, lineno, r->col[2]},
-			  "unknown mode '%s' (expected isolated, interference or placed)",
-			  r->f[2]);
+			  "unknown mode '%s' (expected isolated, interference or placed)", r->f[2]);
 		return;
 	}
 	struct btc_table_entry *e = NULL;
@@ -297,8 +295,8 @@ static void load_term_row(const struct row *r, const char *path, int lineno,
 	char what[160];
 	snprintf(what, sizeof(what), "%s on %s", r->f[0], r->f[1]);
 	if (e->present) {
-		btc_error(d, (struct btc_loc){path, lineno, 1},
-			  "duplicate row for %s (%s)", what, r->f[2]);
+		btc_error(d, (struct btc_loc){path, lineno, 1}, "duplicate row for %s (%s)", what,
+			  r->f[2]);
 		return;
 	}
 	if (parse_stats(r, path, lineno, what, e, d))
@@ -306,8 +304,7 @@ static void load_term_row(const struct row *r, const char *path, int lineno,
 }
 
 static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
-		      const struct btc_app *app, const struct btc_device *dev,
-		      struct btc_diag *d)
+		      const struct btc_app *app, const struct btc_device *dev, struct btc_diag *d)
 {
 	while (next_line(l, d)) {
 		char *line = l->buf;
@@ -347,24 +344,22 @@ static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 		char what[160];
 		snprintf(what, sizeof(what), "stage %s on PU %s", r.f[0], r.f[1]);
 		double mean, sd;
-		bool ok = parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]},
-				     what, &mean, d);
-		ok &= parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]},
-				 what, &sd, d);
+		bool ok = parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]}, what, &mean,
+				     d);
+		ok &= parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]}, what, &sd, d);
 		char *end;
 		long n = strtol(r.f[5], &end, 10);
 		if (*end || !*r.f[5] || n < 1 || n > 100000000) {
 			btc_error(d, (struct btc_loc){path, lineno, r.col[5]},
-				  "%s: samples must be a positive integer, not '%s'",
-				  what, r.f[5]);
+				  "%s: samples must be a positive integer, not '%s'", what, r.f[5]);
 			ok = false;
 		}
 		if (!ok)
 			continue;
 		struct btc_table_entry *e = btc_table_at(t, m, s, p);
 		if (e->present) {
-			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "duplicate row for %s (%s)", what, r.f[2]);
+			btc_error(d, (struct btc_loc){path, lineno, 1}, "duplicate row for %s (%s)",
+				  what, r.f[2]);
 			continue;
 		}
 		*e = (struct btc_table_entry){mean, sd, (int)n, true};
@@ -373,9 +368,8 @@ static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 }
 
 /* `# io_loads: a,b`: the buffers io.load fills per task. */
-static void read_io_loads(const char *list, struct btc_table *t,
-			  const struct btc_app *app, struct btc_loc loc,
-			  struct btc_diag *d)
+static void read_io_loads(const char *list, struct btc_table *t, const struct btc_app *app,
+			  struct btc_loc loc, struct btc_diag *d)
 {
 	char *copy = btc_xstrdup(list), *save = NULL;
 	for (char *b = strtok_r(copy, ", ", &save); b; b = strtok_r(NULL, ", ", &save)) {
@@ -383,8 +377,7 @@ static void read_io_loads(const char *list, struct btc_table *t,
 		while (k < app->n_buffers && strcmp(app->buffers[k].name, b))
 			k++;
 		if (k == app->n_buffers)
-			btc_error(d, loc, "io_loads: unknown buffer '%s' (app '%s')", b,
-				  app->name);
+			btc_error(d, loc, "io_loads: unknown buffer '%s' (app '%s')", b, app->name);
 		else
 			t->io_loaded[k] = true;
 	}
@@ -411,9 +404,8 @@ static void read_meta(char *line, struct btc_table *t, const struct btc_app *app
 	*slot = btc_xstrdup(strchr(p, ' ') + 1);
 }
 
-static void check_complete(const char *path, const struct btc_table *t,
-			   const struct btc_app *app, const struct btc_device *dev,
-			   struct btc_diag *d)
+static void check_complete(const char *path, const struct btc_table *t, const struct btc_app *app,
+			   const struct btc_device *dev, struct btc_diag *d)
 {
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		if (!t->has_mode[m])
@@ -424,21 +416,19 @@ static void check_complete(const char *path, const struct btc_table *t,
 				    !btc_table_at(t, (enum btc_mode)m, s, p)->present)
 					btc_error(d, (struct btc_loc){path, 0, 0},
 						  "table lacks stage %d '%s' on PU '%s' (%s)",
-						  s + 1, app->stages[s].name,
-						  dev->pus[p].name, mode_names[m]);
+						  s + 1, app->stages[s].name, dev->pus[p].name,
+						  mode_names[m]);
 	}
 }
 
-struct btc_table *btc_table_load(const char *path, const char *text,
-				 const struct btc_app *app,
-				 const struct btc_device *dev,
-				 enum btc_mode ref_mode, struct btc_diag *d)
+struct btc_table *btc_table_load(const char *path, const char *text, const struct btc_app *app,
+				 const struct btc_device *dev, enum btc_mode ref_mode,
+				 struct btc_diag *d)
 {
 	int before = d->errors;
 	FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "r");
 	if (!f) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
-			  strerror(errno));
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	struct btc_table *t = btc_table_new(app, dev);
@@ -483,8 +473,8 @@ struct btc_table *btc_table_load(const char *path, const char *text,
 void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 		     const struct btc_device *dev, FILE *out)
 {
-	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n",
-		app->name, dev->name, t->btc_version ? t->btc_version : "unknown");
+	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
+		dev->name, t->btc_version ? t->btc_version : "unknown");
 	const char *sep = "# io_loads: ";
 	for (int k = 0; k < t->n_buffers; k++)
 		if (t->io_loaded[k]) {
@@ -497,27 +487,24 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		for (int s = 0; s < t->n_stages; s++)
 			for (int p = 0; p < t->n_pus; p++) {
-				const struct btc_table_entry *e =
-					btc_table_at(t, (enum btc_mode)m, s, p);
+				const struct btc_table_entry *e = btc_table_at(t, (enum btc_mode)m,
+									       s, p);
 				if (e->present)
-					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n",
-						app->stages[s].name, dev->pus[p].name,
-						mode_names[m], e->mean_ms, e->stddev_ms,
-						e->samples);
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", app->stages[s].name,
+						dev->pus[p].name, mode_names[m], e->mean_ms,
+						e->stddev_ms, e->samples);
 			}
 		for (int p = 0; p < t->n_pus; p++)
 			for (int k = 0; k < BTC_N_TERMS; k++) {
-				const struct btc_table_entry *e =
-					&t->term[m][p * BTC_N_TERMS + k];
+				const struct btc_table_entry *e = &t->term[m][p * BTC_N_TERMS + k];
 				if (e->present)
-					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n",
-						term_names[k], dev->pus[p].name,
-						mode_names[m], e->mean_ms, e->stddev_ms,
-						e->samples);
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", term_names[k],
+						dev->pus[p].name, mode_names[m], e->mean_ms,
+						e->stddev_ms, e->samples);
 			}
 		const struct btc_table_entry *e = &t->io[m];
 		if (e->present)
-			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", mode_names[m],
-				e->mean_ms, e->stddev_ms, e->samples);
+			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", mode_names[m], e->mean_ms,
+				e->stddev_ms, e->samples);
 	}
 }

@@ -37,32 +37,31 @@
 /* isolated and interference: the paper's BT-Profiler modes; placed: every
  * other PU runs the stage while the threads are placed as the generated
  * pipeline places them (docs/scheduler.md, "Interference modes"). */
-enum btc_mode { BTC_MODE_ISOLATED, BTC_MODE_INTERFERENCE, BTC_MODE_PLACED,
-		BTC_N_MODES };
+enum btc_mode { BTC_MODE_ISOLATED, BTC_MODE_INTERFERENCE, BTC_MODE_PLACED, BTC_N_MODES };
 const char *btc_mode_name(enum btc_mode m);
 /* Parses "isolated"/"interference"/"placed"; returns false otherwise. */
 bool btc_mode_parse(const char *s, enum btc_mode *m);
 
 struct btc_table_entry {
-	double mean_ms;     /* mean time of one execution of the stage, ms */
-	double stddev_ms;   /* sample standard deviation, ms (0 if 1 sample) */
-	int samples;        /* number of measurements behind the mean */
+	double mean_ms;   /* mean time of one execution of the stage, ms */
+	double stddev_ms; /* sample standard deviation, ms (0 if 1 sample) */
+	int samples;      /* number of measurements behind the mean */
 	bool present;
 };
 
 /* Per-PU terms of the chunk model, ms (per_mib: ms per MiB). */
 enum btc_table_term {
-	BTC_TERM_FIXED,        /* F_c: fixed cost of a chunk per task */
-	BTC_TERM_IN_LATENCY,   /* per buffer moved host -> PU */
+	BTC_TERM_FIXED,      /* F_c: fixed cost of a chunk per task */
+	BTC_TERM_IN_LATENCY, /* per buffer moved host -> PU */
 	BTC_TERM_IN_PER_MIB,
-	BTC_TERM_OUT_LATENCY,  /* per buffer moved PU -> host */
+	BTC_TERM_OUT_LATENCY, /* per buffer moved PU -> host */
 	BTC_TERM_OUT_PER_MIB,
 	BTC_N_TERMS
 };
 const char *btc_table_term_name(enum btc_table_term k); /* "@fixed", ... */
 
 struct btc_table {
-	int n_stages, n_pus;   /* shapes follow the app and device it was loaded for */
+	int n_stages, n_pus; /* shapes follow the app and device it was loaded for */
 	int n_buffers;
 	struct btc_table_entry *e[BTC_N_MODES]; /* [n_stages * n_pus], stage-major */
 	bool has_mode[BTC_N_MODES];
@@ -70,15 +69,15 @@ struct btc_table {
 	 * (absent: 0) and io[m] (T_io: load + check per task, ms). */
 	struct btc_table_entry *term[BTC_N_MODES];
 	struct btc_table_entry io[BTC_N_MODES];
-	bool has_terms[BTC_N_MODES];  /* any term row of that mode */
-	bool *io_loaded;              /* [n_buffers] from `# io_loads:` */
-	bool reference_layout;  /* read from the reference layout */
+	bool has_terms[BTC_N_MODES];      /* any term row of that mode */
+	bool *io_loaded;                  /* [n_buffers] from `# io_loads:` */
+	bool reference_layout;            /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };
 
 /* The entry of stage s on PU p in mode m. */
-static inline struct btc_table_entry *btc_table_at(const struct btc_table *t,
-						   enum btc_mode m, int s, int p)
+static inline struct btc_table_entry *btc_table_at(const struct btc_table *t, enum btc_mode m,
+						   int s, int p)
 {
 	return &t->e[m][s * t->n_pus + p];
 }
@@ -90,14 +89,12 @@ static inline struct btc_table_entry *btc_table_at(const struct btc_table *t,
  * completeness: every mode present must time every stage on every PU
  * whose backend has a kernel for it. Reports every error with file:line:col
  * and returns NULL on any; on success the caller owns the table. */
-struct btc_table *btc_table_load(const char *path, const char *text,
-				 const struct btc_app *app,
-				 const struct btc_device *dev,
-				 enum btc_mode ref_mode, struct btc_diag *d);
+struct btc_table *btc_table_load(const char *path, const char *text, const struct btc_app *app,
+				 const struct btc_device *dev, enum btc_mode ref_mode,
+				 struct btc_diag *d);
 
 /* A new empty table for app x dev (no modes present). */
-struct btc_table *btc_table_new(const struct btc_app *app,
-				const struct btc_device *dev);
+struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_device *dev);
 
 /* Writes t in btc's tidy CSV (deterministic order: mode, stage, PU). */
 void btc_table_write(const struct btc_table *t, const struct btc_app *app,

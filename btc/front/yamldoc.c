@@ -5,14 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void syntax_error(yaml_parser_t *parser, const char *path,
-			 struct btc_diag *d)
+static void syntax_error(yaml_parser_t *parser, const char *path, struct btc_diag *d)
 {
 	struct btc_loc loc = {path, (int)parser->problem_mark.line + 1,
 			      (int)parser->problem_mark.column + 1};
 	if (parser->context)
-		btc_error(d, loc, "YAML syntax: %s %s", parser->problem,
-			  parser->context);
+		btc_error(d, loc, "YAML syntax: %s %s", parser->problem, parser->context);
 	else
 		btc_error(d, loc, "YAML syntax: %s",
 			  parser->problem ? parser->problem : "invalid document");
@@ -24,8 +22,7 @@ static char *read_limited(const char *path, size_t *len, struct btc_diag *d)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
-			  strerror(errno));
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;
@@ -49,8 +46,7 @@ static char *read_limited(const char *path, size_t *len, struct btc_diag *d)
 			btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read");
 		else
 			btc_error(d, (struct btc_loc){path, 0, 0},
-				  "file too large (more than %d bytes)",
-				  BTC_YAML_MAX_BYTES);
+				  "file too large (more than %d bytes)", BTC_YAML_MAX_BYTES);
 		free(buf);
 		return NULL;
 	}
@@ -78,23 +74,21 @@ struct composer {
 	int depth;
 	struct anchor *anchors;
 	int n_anchors, cap_anchors;
-	int n_nodes;             /* nodes and aliases so far */
+	int n_nodes; /* nodes and aliases so far */
 };
 
-static bool add_anchor(struct composer *c, char *name, int node,
-		       struct btc_loc loc, struct btc_diag *d)
+static bool add_anchor(struct composer *c, char *name, int node, struct btc_loc loc,
+		       struct btc_diag *d)
 {
 	if (!name)
 		return true;
 	if (c->n_anchors == BTC_YAML_MAX_ANCHORS) {
-		btc_error(d, loc, "YAML: too many anchors (at most %d)",
-			  BTC_YAML_MAX_ANCHORS);
+		btc_error(d, loc, "YAML: too many anchors (at most %d)", BTC_YAML_MAX_ANCHORS);
 		return false;
 	}
 	if (c->n_anchors == c->cap_anchors) {
 		c->cap_anchors = c->cap_anchors ? 2 * c->cap_anchors : 8;
-		c->anchors = btc_xrealloc(c->anchors, sizeof(*c->anchors) *
-						      (size_t)c->cap_anchors);
+		c->anchors = btc_xrealloc(c->anchors, sizeof(*c->anchors) * (size_t)c->cap_anchors);
 	}
 	c->anchors[c->n_anchors++] = (struct anchor){btc_xstrdup(name), node};
 	return true;
@@ -130,8 +124,8 @@ static void set_marks(yaml_document_t *doc, int id, const yaml_event_t *ev)
  * the limit (libyaml's own loader has no limit, and its scanner is
  * quadratic in the nesting depth). Returns true when the document is
  * complete; false after reporting an error. */
-static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
-		    const char *path, struct btc_diag *d)
+static bool compose(yaml_parser_t *parser, yaml_document_t *doc, const char *path,
+		    struct btc_diag *d)
 {
 	struct composer c = {.doc = doc};
 	bool ok = false, done = false;
@@ -146,11 +140,9 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 		int id = 0;
 		bool fail = false;
 		if ((ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT ||
-		     ev.type == YAML_SEQUENCE_START_EVENT ||
-		     ev.type == YAML_MAPPING_START_EVENT) &&
+		     ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) &&
 		    ++c.n_nodes > BTC_YAML_MAX_NODES) {
-			btc_error(d, loc, "YAML: too many nodes (at most %d)",
-				  BTC_YAML_MAX_NODES);
+			btc_error(d, loc, "YAML: too many nodes (at most %d)", BTC_YAML_MAX_NODES);
 			yaml_event_delete(&ev);
 			break;
 		}
@@ -164,8 +156,7 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 		case YAML_ALIAS_EVENT: {
 			int i;
 			for (i = c.n_anchors - 1; i >= 0; i--)
-				if (!strcmp(c.anchors[i].name,
-					    (const char *)ev.data.alias.anchor))
+				if (!strcmp(c.anchors[i].name, (const char *)ev.data.alias.anchor))
 					break;
 			if (i < 0) {
 				btc_error(d, loc, "YAML: undefined alias '%s'",
@@ -177,33 +168,29 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 			break;
 		}
 		case YAML_SCALAR_EVENT:
-			id = yaml_document_add_scalar(
-				doc, ev.data.scalar.tag, ev.data.scalar.value,
-				(int)ev.data.scalar.length, ev.data.scalar.style);
+			id = yaml_document_add_scalar(doc, ev.data.scalar.tag, ev.data.scalar.value,
+						      (int)ev.data.scalar.length,
+						      ev.data.scalar.style);
 			fail = !id || !attach(&c, id);
 			if (!fail) {
 				set_marks(doc, id, &ev);
-				fail = !add_anchor(&c, (char *)ev.data.scalar.anchor, id,
-						   loc, d);
+				fail = !add_anchor(&c, (char *)ev.data.scalar.anchor, id, loc, d);
 			}
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
 			if (c.depth == BTC_YAML_MAX_DEPTH) {
-				btc_error(d, loc,
-					  "YAML nested too deeply (more than %d levels)",
+				btc_error(d, loc, "YAML nested too deeply (more than %d levels)",
 					  BTC_YAML_MAX_DEPTH);
 				fail = true;
 				break;
 			}
 			if (ev.type == YAML_SEQUENCE_START_EVENT)
-				id = yaml_document_add_sequence(
-					doc, ev.data.sequence_start.tag,
-					ev.data.sequence_start.style);
+				id = yaml_document_add_sequence(doc, ev.data.sequence_start.tag,
+								ev.data.sequence_start.style);
 			else
-				id = yaml_document_add_mapping(
-					doc, ev.data.mapping_start.tag,
-					ev.data.mapping_start.style);
+				id = yaml_document_add_mapping(doc, ev.data.mapping_start.tag,
+							       ev.data.mapping_start.style);
 			fail = !id || !attach(&c, id);
 			if (fail)
 				break;
@@ -214,8 +201,8 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 					? (char *)ev.data.sequence_start.anchor
 					: (char *)ev.data.mapping_start.anchor};
 			if (c.stack[c.depth - 1].anchor)
-				c.stack[c.depth - 1].anchor =
-					btc_xstrdup(c.stack[c.depth - 1].anchor);
+				c.stack[c.depth - 1].anchor = btc_xstrdup(
+					c.stack[c.depth - 1].anchor);
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT: {
@@ -241,8 +228,7 @@ static bool compose(yaml_parser_t *parser, yaml_document_t *doc,
 	return ok;
 }
 
-bool btc_yaml_load(struct btc_yaml *y, const char *path, const char *text,
-		   struct btc_diag *d)
+bool btc_yaml_load(struct btc_yaml *y, const char *path, const char *text, struct btc_diag *d)
 {
 	yaml_parser_t parser;
 	char *buf = NULL;
@@ -256,8 +242,7 @@ bool btc_yaml_load(struct btc_yaml *y, const char *path, const char *text,
 		len = strlen(text);
 		if (len > BTC_YAML_MAX_BYTES) {
 			btc_error(d, (struct btc_loc){path, 0, 0},
-				  "file too large (more than %d bytes)",
-				  BTC_YAML_MAX_BYTES);
+				  "file too large (more than %d bytes)", BTC_YAML_MAX_BYTES);
 			return false;
 		}
 	} else {
@@ -320,16 +305,19 @@ int btc_yaml_value_offset(const yaml_node_t *n)
 static const char *node_kind(const yaml_node_t *n)
 {
 	switch (n->type) {
-	case YAML_SCALAR_NODE: return "a scalar";
-	case YAML_SEQUENCE_NODE: return "a list";
-	case YAML_MAPPING_NODE: return "a mapping";
-	default: return "empty";
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "empty";
 	}
 }
 
-bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what,
-		  const char *const keys[], yaml_node_t *out[],
-		  struct btc_diag *d)
+bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what, const char *const keys[],
+		  yaml_node_t *out[], struct btc_diag *d)
 {
 	int nkeys = 0;
 	int before = d->errors;
@@ -337,20 +325,19 @@ bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what,
 	while (keys[nkeys])
 		out[nkeys++] = NULL;
 	if (map->type != YAML_MAPPING_NODE) {
-		btc_error(d, btc_yaml_loc(y, map), "%s must be a mapping, not %s",
-			  what, node_kind(map));
+		btc_error(d, btc_yaml_loc(y, map), "%s must be a mapping, not %s", what,
+			  node_kind(map));
 		return false;
 	}
 	yaml_node_t *keynodes[64] = {0};
 	if (nkeys > 64)
 		btc_panic("too many keys");
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&y->doc, p->value);
 		if (k->type != YAML_SCALAR_NODE) {
-			btc_error(d, btc_yaml_loc(y, k), "%s keys must be scalars",
-				  what);
+			btc_error(d, btc_yaml_loc(y, k), "%s keys must be scalars", what);
 			continue;
 		}
 		const char *key = (const char *)k->data.scalar.value;
@@ -361,15 +348,14 @@ bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what,
 				break;
 		}
 		if (i == nkeys) {
-			btc_error(d, btc_yaml_loc(y, k), "unknown key '%s' in %s",
-				  key, what);
+			btc_error(d, btc_yaml_loc(y, k), "unknown key '%s' in %s", key, what);
 			continue;
 		}
 		if (keynodes[i]) {
 			struct btc_loc first = btc_yaml_loc(y, keynodes[i]);
 			btc_error(d, btc_yaml_loc(y, k),
-				  "duplicate key '%s' in %s (first at line %d)",
-				  key, what, first.line);
+				  "duplicate key '%s' in %s (first at line %d)", key, what,
+				  first.line);
 			continue;
 		}
 		keynodes[i] = k;
@@ -377,18 +363,16 @@ bool btc_yaml_map(struct btc_yaml *y, yaml_node_t *map, const char *what,
 	}
 	for (int i = 0; i < nkeys; i++)
 		if (keys[i][0] == '!' && !out[i])
-			btc_error(d, btc_yaml_loc(y, map),
-				  "%s is missing required key '%s'", what,
+			btc_error(d, btc_yaml_loc(y, map), "%s is missing required key '%s'", what,
 				  keys[i] + 1);
 	return d->errors == before;
 }
 
-bool btc_yaml_str(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		  const char **out, struct btc_diag *d)
+bool btc_yaml_str(struct btc_yaml *y, yaml_node_t *n, const char *what, const char **out,
+		  struct btc_diag *d)
 {
 	if (n->type != YAML_SCALAR_NODE) {
-		btc_error(d, btc_yaml_loc(y, n), "%s must be a scalar, not %s",
-			  what, node_kind(n));
+		btc_error(d, btc_yaml_loc(y, n), "%s must be a scalar, not %s", what, node_kind(n));
 		return false;
 	}
 	*out = (const char *)n->data.scalar.value;
@@ -397,18 +381,17 @@ bool btc_yaml_str(struct btc_yaml *y, yaml_node_t *n, const char *what,
 
 bool btc_is_ident(const char *s)
 {
-	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= 'A' && *s <= 'Z')))
+	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
 		return false;
 	for (s++; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
 			return false;
 	return true;
 }
 
-bool btc_yaml_name(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		   enum btc_name_kind kind, const char **out, struct btc_diag *d)
+bool btc_yaml_name(struct btc_yaml *y, yaml_node_t *n, const char *what, enum btc_name_kind kind,
+		   const char **out, struct btc_diag *d)
 {
 	if (!btc_yaml_str(y, n, what, out, d))
 		return false;
@@ -420,14 +403,14 @@ bool btc_yaml_name(struct btc_yaml *y, yaml_node_t *n, const char *what,
 	return true;
 }
 
-bool btc_yaml_ident(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		    const char **out, struct btc_diag *d)
+bool btc_yaml_ident(struct btc_yaml *y, yaml_node_t *n, const char *what, const char **out,
+		    struct btc_diag *d)
 {
 	return btc_yaml_name(y, n, what, BTC_NAME_C, out, d);
 }
 
-bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		  int64_t min, int64_t max, int64_t *out, struct btc_diag *d)
+bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what, int64_t min, int64_t max,
+		  int64_t *out, struct btc_diag *d)
 {
 	const char *s;
 	if (!btc_yaml_str(y, n, what, &s, d))
@@ -436,13 +419,11 @@ bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what,
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
 	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
-		btc_error(d, btc_yaml_loc(y, n), "%s must be an integer, not '%s'",
-			  what, s);
+		btc_error(d, btc_yaml_loc(y, n), "%s must be an integer, not '%s'", what, s);
 		return false;
 	}
 	if (v < min || v > max) {
-		btc_error(d, btc_yaml_loc(y, n),
-			  "%s must be between %lld and %lld, not %lld", what,
+		btc_error(d, btc_yaml_loc(y, n), "%s must be between %lld and %lld, not %lld", what,
 			  (long long)min, (long long)max, v);
 		return false;
 	}
@@ -450,8 +431,8 @@ bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what,
 	return true;
 }
 
-bool btc_yaml_bool(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		   bool *out, struct btc_diag *d)
+bool btc_yaml_bool(struct btc_yaml *y, yaml_node_t *n, const char *what, bool *out,
+		   struct btc_diag *d)
 {
 	const char *s;
 	if (!btc_yaml_str(y, n, what, &s, d))
@@ -464,17 +445,15 @@ bool btc_yaml_bool(struct btc_yaml *y, yaml_node_t *n, const char *what,
 		*out = false;
 		return true;
 	}
-	btc_error(d, btc_yaml_loc(y, n), "%s must be true or false, not '%s'",
-		  what, s);
+	btc_error(d, btc_yaml_loc(y, n), "%s must be true or false, not '%s'", what, s);
 	return false;
 }
 
-bool btc_yaml_seq(struct btc_yaml *y, yaml_node_t *n, const char *what,
-		  int *len, struct btc_diag *d)
+bool btc_yaml_seq(struct btc_yaml *y, yaml_node_t *n, const char *what, int *len,
+		  struct btc_diag *d)
 {
 	if (n->type != YAML_SEQUENCE_NODE) {
-		btc_error(d, btc_yaml_loc(y, n), "%s must be a list, not %s", what,
-			  node_kind(n));
+		btc_error(d, btc_yaml_loc(y, n), "%s must be a list, not %s", what, node_kind(n));
 		return false;
 	}
 	*len = (int)(n->data.sequence.items.top - n->data.sequence.items.start);

@@ -27,8 +27,8 @@ void btc_gen_layout_glsl(struct btc_out *o, const struct btc_app *app);
 
 /* A compiled shader (unique by path), embedded as SPIR-V. */
 struct btc_gen_shader {
-	const char *path;          /* resolved path (borrowed from the app) */
-	char *ident;               /* C identifier of its array */
+	const char *path; /* resolved path (borrowed from the app) */
+	char *ident;      /* C identifier of its array */
 	uint32_t *words;
 	size_t n_words;
 };
@@ -37,11 +37,11 @@ struct btc_gen_shader {
 struct btc_gen_ctx {
 	const struct btc_app *app;
 	const struct btc_device *dev;
-	const struct btc_plan_schedule *scheds;   /* [n_scheds]: selectable at run time */
+	const struct btc_plan_schedule *scheds; /* [n_scheds]: selectable at run time */
 	int n_scheds;
-	struct btc_gen_shader *shaders;          /* [n_shaders], filled by btc_gen_compile_shaders */
+	struct btc_gen_shader *shaders; /* [n_shaders], filled by btc_gen_compile_shaders */
 	int n_shaders;
-	const char *provenance;                  /* YAML lines for schedule.yaml (table, mode, objective) */
+	const char *provenance; /* YAML lines for schedule.yaml (table, mode, objective) */
 };
 
 /* Compiles every Vulkan shader the app uses (each path once) into
@@ -51,11 +51,9 @@ bool btc_gen_compile_shaders(struct btc_gen_ctx *ctx, struct btc_diag *d);
 void btc_gen_free_shaders(struct btc_gen_ctx *ctx);
 
 /* pipeline.c from templates/pipeline.c.in. */
-bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
-			struct btc_diag *d);
+bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d);
 /* profiler.c from templates/profiler.c.in: BT-Profiler for this device. */
-bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
-			struct btc_diag *d);
+bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d);
 /* APP_spirv.h: the SPIR-V arrays and the btrt_vk_shader table. */
 void btc_gen_spirv_header(struct btc_out *o, const struct btc_gen_ctx *ctx);
 /* schedule.yaml: which schedules, table and btc version made the project. */
@@ -65,14 +63,12 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx);
  * APP_spirv.h, schedule.yaml, meson.build, meson_options.txt, the app's
  * kernel sources (under app/) and the runtime sources (under btrt/).
  * Files whose bytes did not change are not rewritten. */
-bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
-		     struct btc_diag *d);
+bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d);
 
 /* Compiles the app's shaders when the device has a Vulkan PU (into
  * ctx->shaders: release with btc_gen_free_shaders, also after a failure),
  * then writes the project (btc_gen_project). Reports and returns false
  * when either fails. */
-bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir,
-			   struct btc_diag *d);
+bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d);
 
 #endif

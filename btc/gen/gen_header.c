@@ -21,10 +21,12 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app)
 	btc_out_nl(o);
 	btc_outl(o, "#include <btrt.h>");
 	btc_out_nl(o);
-	btc_outl(o, "#if BTRT_VERSION_MAJOR != %d || BTRT_VERSION_MINOR != %d",
-		 BTC_RUNTIME_MAJOR, BTC_RUNTIME_MINOR);
-	btc_outl(o, "#error \"generated for btrt %d.%d: regenerate with this btc or use the matching runtime\"",
-		 BTC_RUNTIME_MAJOR, BTC_RUNTIME_MINOR);
+	btc_outl(o, "#if BTRT_VERSION_MAJOR != %d || BTRT_VERSION_MINOR != %d", BTC_RUNTIME_MAJOR,
+		 BTC_RUNTIME_MINOR);
+	btc_outl(
+		o,
+		"#error \"generated for btrt %d.%d: regenerate with this btc or use the matching runtime\"",
+		BTC_RUNTIME_MAJOR, BTC_RUNTIME_MINOR);
 	btc_outl(o, "#endif");
 	btc_out_nl(o);
 	btc_outl(o, "#ifdef __cplusplus");
@@ -52,7 +54,9 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app)
 	btc_outl(o, "\t%s_N_BUFFERS = %d", U, app->n_buffers);
 	btc_outl(o, "};");
 	btc_out_nl(o);
-	btc_outl(o, "/* The TaskObject: one element of the pool that circulates through the pipeline. */");
+	btc_outl(
+		o,
+		"/* The TaskObject: one element of the pool that circulates through the pipeline. */");
 	btc_outl(o, "struct %s_task {", a);
 	btc_outl(o, "\tstruct btrt_task base; /* runtime bookkeeping; must be first */");
 	btc_outl(o, "\tconst struct %s_params *params;", a);

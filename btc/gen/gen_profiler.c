@@ -56,8 +56,7 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "}");
 }
 
-bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx,
-			struct btc_diag *d)
+bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)
 {
 	static const struct btc_section sections[] = {
 		{"banner", btc_gen_emit_banner},

@@ -55,8 +55,7 @@ static char *relative(const char *from, const char *to)
 	return o.buf;
 }
 
-static void collect(struct btc_gen_files *f, const struct btc_app *app,
-		    const char *out_abs)
+static void collect(struct btc_gen_files *f, const struct btc_app *app, const char *out_abs)
 {
 	char *all[1024];
 	int n = 0;
@@ -69,7 +68,7 @@ static void collect(struct btc_gen_files *f, const struct btc_app *app,
 	f->root = n ? btc_dir_name(all[0]) : real(app->dir);
 	for (int i = 0; i < n; i++) {
 		char *d = i < app->n_cpu_sources + app->n_cuda_sources ? btc_dir_name(all[i])
-								      : btc_xstrdup(all[i]);
+								       : btc_xstrdup(all[i]);
 		common_dir(f->root, d);
 		free(d);
 	}
@@ -136,8 +135,7 @@ static bool copy_file(const char *src, const char *dst, struct btc_diag *d)
 
 /* Copies the regular files of directory src (not recursive) whose names
  * end in one of the NULL-terminated `exts` (NULL: all) into dst. */
-static bool copy_dir(const char *src, const char *dst, const char *const *exts,
-		     struct btc_diag *d)
+static bool copy_dir(const char *src, const char *dst, const char *const *exts, struct btc_diag *d)
 {
 	DIR *dir = opendir(src);
 	if (!dir) {
@@ -176,8 +174,7 @@ static bool copy_dir(const char *src, const char *dst, const char *const *exts,
 	return ok;
 }
 
-static bool write_out(struct btc_out *o, const char *dir, const char *name,
-		      struct btc_diag *d)
+static bool write_out(struct btc_out *o, const char *dir, const char *name, struct btc_diag *d)
 {
 	char *path = btc_xasprintf("%s/%s", dir, name);
 	bool ok = btc_out_write_file(o, path, d);
@@ -186,8 +183,7 @@ static bool write_out(struct btc_out *o, const char *dir, const char *name,
 	return ok;
 }
 
-bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
-		     struct btc_diag *d)
+bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d)
 {
 	const struct btc_app *app = ctx->app;
 	if (!btc_mkdirs(out_dir, d))
@@ -259,7 +255,8 @@ bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
 
 	/* The runtime: headers, sources and their meson.build. */
 	char *rt = btc_xasprintf("%s/runtime", btc_source_root());
-	char *src = btc_xasprintf("%s/include", rt), *dst = btc_xasprintf("%s/btrt/include", out_dir);
+	char *src = btc_xasprintf("%s/include", rt),
+	     *dst = btc_xasprintf("%s/btrt/include", out_dir);
 	static const char *const rt_exts[] = {".h", NULL};
 	copy_dir(src, dst, rt_exts, d);
 	free(src);
@@ -285,12 +282,9 @@ bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir,
 	return d->errors == before;
 }
 
-
-bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir,
-			   struct btc_diag *d)
+bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d)
 {
-	if (btc_gen_device_has(ctx->dev, BTC_BACKEND_VULKAN) &&
-	    !btc_gen_compile_shaders(ctx, d))
+	if (btc_gen_device_has(ctx->dev, BTC_BACKEND_VULKAN) && !btc_gen_compile_shaders(ctx, d))
 		return false;
 	return btc_gen_project(ctx, out_dir, d);
 }

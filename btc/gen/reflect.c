@@ -27,10 +27,10 @@ enum {
 struct id_info {
 	int has_binding;
 	uint32_t binding, set;
-	bool non_writable;      /* on the id itself */
-	int n_members;          /* OpTypeStruct: member count, else -1 */
-	int n_nw_members;       /* members decorated NonWritable */
-	uint32_t pointee;       /* OpTypePointer: pointed-to type */
+	bool non_writable; /* on the id itself */
+	int n_members;     /* OpTypeStruct: member count, else -1 */
+	int n_nw_members;  /* members decorated NonWritable */
+	uint32_t pointee;  /* OpTypePointer: pointed-to type */
 	bool is_var;
 	uint32_t var_type, var_class;
 };
@@ -89,12 +89,12 @@ bool btc_spirv_reflect(const uint32_t *w, size_t n, struct btc_spirv_info *out)
 		if (!v->has_binding)
 			continue;
 		out->bindings = btc_xrealloc(out->bindings, (size_t)(out->n_bindings + 1) *
-						 sizeof(*out->bindings));
+								    sizeof(*out->bindings));
 		bool ro = v->non_writable ||
 			  (s && (s->non_writable ||
 				 (s->n_members > 0 && s->n_nw_members >= s->n_members)));
-		out->bindings[out->n_bindings++] =
-			(struct btc_spirv_binding){v->set, v->binding, !ro};
+		out->bindings[out->n_bindings++] = (struct btc_spirv_binding){v->set, v->binding,
+									      !ro};
 	}
 	free(ids);
 	if (!ok)

@@ -12,20 +12,19 @@
 
 struct btc_spirv_binding {
 	uint32_t set, binding;
-	bool writable;  /* no NonWritable on the variable nor on every member */
+	bool writable; /* no NonWritable on the variable nor on every member */
 };
 
 struct btc_spirv_info {
 	struct btc_spirv_binding *bindings; /* in declaration order (owned) */
 	int n_bindings;
-	int push_members;  /* members of the push-constant block, -1: none */
+	int push_members; /* members of the push-constant block, -1: none */
 };
 
 /* Reads `words[n_words]` (a SPIR-V module). Returns false on a malformed
  * module (bad magic, an instruction past the end), with nothing to free;
  * else fills `out` (free with btc_spirv_info_free). */
-bool btc_spirv_reflect(const uint32_t *words, size_t n_words,
-		       struct btc_spirv_info *out);
+bool btc_spirv_reflect(const uint32_t *words, size_t n_words, struct btc_spirv_info *out);
 void btc_spirv_info_free(struct btc_spirv_info *info);
 
 #endif

@@ -38,11 +38,11 @@ int btc_gen_shader_index(const struct btc_gen_ctx *ctx, const char *path);
 
 /* The app files a project copies, relative to their common root. */
 struct btc_gen_files {
-	char *root;             /* absolute common directory */
-	char **rel_sources;     /* cpu sources, relative to root */
+	char *root;         /* absolute common directory */
+	char **rel_sources; /* cpu sources, relative to root */
 	char **rel_cuda;
 	char **rel_includes;
-	char *rel_input;        /* input relative to the output dir, or NULL */
+	char *rel_input; /* input relative to the output dir, or NULL */
 };
 
 /* meson.build from templates/project.meson.build.in. */

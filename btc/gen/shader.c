@@ -20,9 +20,8 @@ struct include_item {
 	char *text;
 };
 
-static shaderc_include_result *resolve(void *user, const char *requested,
-				       int type, const char *requesting,
-				       size_t depth)
+static shaderc_include_result *resolve(void *user, const char *requested, int type,
+				       const char *requesting, size_t depth)
 {
 	(void)type;
 	(void)depth;
@@ -33,15 +32,15 @@ static shaderc_include_result *resolve(void *user, const char *requested,
 		it->text = btc_xstrdup(ctx->virtual_text);
 	} else {
 		const char *slash = strrchr(requesting, '/');
-		it->name = slash ? btc_xasprintf("%.*s/%s", (int)(slash - requesting),
-						 requesting, requested)
+		it->name = slash ? btc_xasprintf("%.*s/%s", (int)(slash - requesting), requesting,
+						 requested)
 				 : btc_xstrdup(requested);
 		it->text = btc_read_file(it->name, NULL);
 		if (!it->text) {
 			/* shaderc reports an empty source name as a failed include,
 			 * with the message in the content. */
-			it->text = btc_xasprintf("cannot read included file '%s': %s",
-						 it->name, strerror(errno));
+			it->text = btc_xasprintf("cannot read included file '%s': %s", it->name,
+						 strerror(errno));
 			free(it->name);
 			it->name = btc_xstrdup("");
 		}
@@ -113,7 +112,8 @@ static void report_log(const char *path, const char *log, struct btc_diag *d)
 			int lineno = colon ? atoi(colon + 1) : 0;
 			if (colon)
 				*colon = '\0';
-			if (lineno > 0 && lineno == prev_line && prev_file && !strcmp(prev_file, line)) {
+			if (lineno > 0 && lineno == prev_line && prev_file &&
+			    !strcmp(prev_file, line)) {
 				/* glslang's cascade after the first error of a line */
 				follow_on++;
 			} else {
@@ -129,16 +129,16 @@ static void report_log(const char *path, const char *log, struct btc_diag *d)
 		p += len + (nl != NULL);
 	}
 	if (follow_on)
-		btc_note(d, (struct btc_loc){0}, "%d more error%s on the same line follow from the first",
-			 follow_on, follow_on == 1 ? "" : "s");
+		btc_note(d, (struct btc_loc){0},
+			 "%d more error%s on the same line follow from the first", follow_on,
+			 follow_on == 1 ? "" : "s");
 	free(prev_file);
 	if (!reported)
 		btc_error(d, (struct btc_loc){path, 0, 0}, "shader compilation failed: %s", log);
 }
 
-bool btc_shader_compile(const char *path, const char *virtual_name,
-			const char *virtual_text, uint32_t **words,
-			size_t *n_words, struct btc_diag *d)
+bool btc_shader_compile(const char *path, const char *virtual_name, const char *virtual_text,
+			uint32_t **words, size_t *n_words, struct btc_diag *d)
 {
 	size_t len;
 	char *src = btc_read_file(path, &len);
@@ -156,11 +156,10 @@ bool btc_shader_compile(const char *path, const char *virtual_name,
 	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan,
 					       shaderc_env_version_vulkan_1_1);
 	shaderc_compile_options_set_optimization_level(opts,
-		shaderc_optimization_level_performance);
+						       shaderc_optimization_level_performance);
 	shaderc_compilation_result_t r = shaderc_compile_into_spv(
 		compiler, src, len, shaderc_compute_shader, path, "main", opts);
-	bool ok = shaderc_result_get_compilation_status(r) ==
-		  shaderc_compilation_status_success;
+	bool ok = shaderc_result_get_compilation_status(r) == shaderc_compilation_status_success;
 	if (!ok) {
 		report_log(path, shaderc_result_get_error_message(r), d);
 	} else {

@@ -17,8 +17,7 @@
  * array of SPIR-V words (caller frees) and its length in words. Shader
  * errors are reported as `file:line: error: message`, one per line of the
  * compiler's log; returns false then. */
-bool btc_shader_compile(const char *path, const char *virtual_name,
-			const char *virtual_text, uint32_t **words,
-			size_t *n_words, struct btc_diag *d);
+bool btc_shader_compile(const char *path, const char *virtual_name, const char *virtual_text,
+			uint32_t **words, size_t *n_words, struct btc_diag *d);
 
 #endif

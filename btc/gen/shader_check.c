@@ -90,11 +90,12 @@ static void check_dispatch(const struct btc_app *app, const struct btc_stage *s,
 		}
 		int b = (int)bi->binding;
 		if (!in_list(s->reads, s->n_reads, b) && !in_list(s->writes, s->n_writes, b)) {
-			btc_error(d, l,
-				  "shader binds buffer '%s' (BINDING_%s), which stage '%s' does not "
-				  "declare: add it to the stage's reads or writes (the runtime "
-				  "synchronises only declared buffers)",
-				  app->buffers[b].name, app->buffers[b].name, s->name);
+			btc_error(
+				d, l,
+				"shader binds buffer '%s' (BINDING_%s), which stage '%s' does not "
+				"declare: add it to the stage's reads or writes (the runtime "
+				"synchronises only declared buffers)",
+				app->buffers[b].name, app->buffers[b].name, s->name);
 			continue;
 		}
 		if (!at[b].file || (!bi->writable && writable[b]))
@@ -105,8 +106,8 @@ static void check_dispatch(const struct btc_app *app, const struct btc_stage *s,
 		btc_error(d, find_in_source(sh->path, sh->src, "push_constant"),
 			  "push-constant block has %d member%s, but dispatch %d of stage '%s' "
 			  "pushes %d value%s (push: in the YAML; one uint member per value)",
-			  sh->info.push_members, sh->info.push_members == 1 ? "" : "s", k,
-			  s->name, vd->n_push, vd->n_push == 1 ? "" : "s");
+			  sh->info.push_members, sh->info.push_members == 1 ? "" : "s", k, s->name,
+			  vd->n_push, vd->n_push == 1 ? "" : "s");
 	else if (sh->info.push_members < 0 && vd->n_push > 0)
 		btc_warning(d, (struct btc_loc){sh->path, 1, 1},
 			    "shader uses no push-constant block, but dispatch %d of stage '%s' "
@@ -137,9 +138,9 @@ static void check_access(const struct btc_app *app, const struct btc_stage *s,
 	}
 }
 
-static struct checked_shader *compile_once(struct checked_shader *shs, int *n,
-					   const char *path, const char *layout_name,
-					   const char *layout, struct btc_diag *d)
+static struct checked_shader *compile_once(struct checked_shader *shs, int *n, const char *path,
+					   const char *layout_name, const char *layout,
+					   struct btc_diag *d)
 {
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(shs[i].path, path))
@@ -189,7 +190,8 @@ bool btc_gen_check_shaders(const struct btc_app *app, struct btc_diag *d)
 								 layout_name, layout.buf, d);
 			if (!sh->compiled) {
 				if (n > had || d->errors + d->warnings > reported)
-					btc_note(d, s->loc, "in the shader of stage '%s' (vulkan dispatch %d)",
+					btc_note(d, s->loc,
+						 "in the shader of stage '%s' (vulkan dispatch %d)",
 						 s->name, k);
 				reported = d->errors + d->warnings;
 				all = false;

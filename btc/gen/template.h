@@ -20,8 +20,7 @@ struct btc_section {
  * calling sections[i].emit(o, ctx) at each insertion point. A missing
  * template or an insertion point without a section is reported (exit 1);
  * a section that the template never uses is an internal error. */
-bool btc_template_expand(struct btc_out *o, const char *name,
-			 const struct btc_section *sections, int n_sections,
-			 const void *ctx, struct btc_diag *d);
+bool btc_template_expand(struct btc_out *o, const char *name, const struct btc_section *sections,
+			 int n_sections, const void *ctx, struct btc_diag *d);
 
 #endif

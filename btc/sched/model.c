@@ -5,8 +5,7 @@
 
 #include "sched/optimizer.h"
 
-double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f,
-			  int l)
+double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l)
 {
 	int np = p->n_pus;
 	double t = p->fixed_ms ? p->fixed_ms[c] : 0;
@@ -58,9 +57,8 @@ bool btc_model_has_terms(const struct btc_sched_problem *p)
 	return p->fixed_ms || p->xfer_ms || p->io_ms > 0;
 }
 
-void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l,
-			   double *in_bytes, int *n_in, double *out_bytes,
-			   int *n_out)
+void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l, double *in_bytes,
+			   int *n_in, double *out_bytes, int *n_out)
 {
 	int nb = b->n_buffers, n = b->n_stages;
 	*in_bytes = *out_bytes = 0;
@@ -111,19 +109,18 @@ void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l,
 	}
 }
 
-double btc_model_transfer_ms(const struct btc_model_buffers *b,
-			     const struct btc_model_link *k, int f, int l)
+double btc_model_transfer_ms(const struct btc_model_buffers *b, const struct btc_model_link *k,
+			     int f, int l)
 {
 	double in, out;
 	int n_in, n_out;
 	btc_model_chunk_bytes(b, f, l, &in, &n_in, &out, &n_out);
 	const double mib = 1024.0 * 1024.0;
-	return n_in * k->in_lat_ms + in / mib * k->in_ms_per_mib +
-	       n_out * k->out_lat_ms + out / mib * k->out_ms_per_mib;
+	return n_in * k->in_lat_ms + in / mib * k->in_ms_per_mib + n_out * k->out_lat_ms +
+	       out / mib * k->out_ms_per_mib;
 }
 
-void btc_model_fill_transfers(const struct btc_model_buffers *b,
-			      const struct btc_model_link *links,
+void btc_model_fill_transfers(const struct btc_model_buffers *b, const struct btc_model_link *links,
 			      const bool *has_link, int np, double *xfer_ms)
 {
 	int n = b->n_stages;
@@ -132,7 +129,6 @@ void btc_model_fill_transfers(const struct btc_model_buffers *b,
 			for (int l = 0; l < n; l++)
 				xfer_ms[btc_model_xfer_index(n, np, c, f, l)] =
 					l >= f && has_link[c]
-						? btc_model_transfer_ms(
-							  b, &links[c], f, l)
+						? btc_model_transfer_ms(b, &links[c], f, l)
 						: 0;
 }

@@ -26,8 +26,7 @@ struct btc_schedule;
 /* Time of the chunk (PU c, stages f..l inclusive) in ms: F_c + sum of the
  * stage times + X_c(f, l), from p->time_ms, p->fixed_ms, p->xfer_ms (the
  * last two may be NULL: 0). The stages must all have a time on c. */
-double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f,
-			  int l);
+double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l);
 
 /* Predicted period P = max(T_io, tmax_ms), ms. */
 double btc_model_period_ms(const struct btc_sched_problem *p, double tmax_ms);
@@ -63,9 +62,9 @@ struct btc_model_link {
 /* Buffers and their use by the stages, enough to know what a chunk moves. */
 struct btc_model_buffers {
 	int n_stages, n_buffers;
-	const double *bytes;          /* [n_buffers] element size x count */
-	const unsigned char *reads;   /* [n_stages * n_buffers] 0/1 */
-	const unsigned char *writes;  /* [n_stages * n_buffers] 0/1 */
+	const double *bytes;            /* [n_buffers] element size x count */
+	const unsigned char *reads;     /* [n_stages * n_buffers] 0/1 */
+	const unsigned char *writes;    /* [n_stages * n_buffers] 0/1 */
 	const unsigned char *io_loaded; /* [n_buffers] 0/1: io.load fills it
 					 * per task, or NULL (none) */
 };
@@ -79,19 +78,17 @@ struct btc_model_buffers {
  *      finally written in f..l (no later stage writes it: the output check
  *      may read it).
  * *n_in / *n_out receive the number of buffers (each costs a latency). */
-void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l,
-			   double *in_bytes, int *n_in, double *out_bytes,
-			   int *n_out);
+void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l, double *in_bytes,
+			   int *n_in, double *out_bytes, int *n_out);
 
 /* X(f, l) on a link, ms. */
-double btc_model_transfer_ms(const struct btc_model_buffers *b,
-			     const struct btc_model_link *k, int f, int l);
+double btc_model_transfer_ms(const struct btc_model_buffers *b, const struct btc_model_link *k,
+			     int f, int l);
 
 /* Fills xfer_ms[btc_model_xfer_index(n, np, c, f, l)] for every f <= l and
  * every PU c with links[c] (NULL entries of has_link: 0). xfer_ms has
  * n * np * n doubles; entries with f > l are set to 0. */
-void btc_model_fill_transfers(const struct btc_model_buffers *b,
-			      const struct btc_model_link *links,
+void btc_model_fill_transfers(const struct btc_model_buffers *b, const struct btc_model_link *links,
 			      const bool *has_link, int np, double *xfer_ms);
 
 #endif

@@ -33,7 +33,7 @@
 
 #include "util/diag.h"
 
-#define BTC_SCHED_MAX_PUS 32          /* forbid_mask is one bit per PU */
+#define BTC_SCHED_MAX_PUS 32 /* forbid_mask is one bit per PU */
 #define BTC_SCHED_MAX_STAGES 1024
 #define BTC_SCHED_DEFAULT_K 20
 #define BTC_SCHED_DEFAULT_UTIL_PCT 50 /* see docs/scheduler.md */
@@ -43,8 +43,8 @@
 
 /* The profiling table of one mode. Borrowed by the solvers, never freed. */
 struct btc_sched_problem {
-	int n_stages;                    /* 1..BTC_SCHED_MAX_STAGES */
-	int n_pus;                       /* 1..BTC_SCHED_MAX_PUS */
+	int n_stages; /* 1..BTC_SCHED_MAX_STAGES */
+	int n_pus;    /* 1..BTC_SCHED_MAX_PUS */
 	/* [n_stages * n_pus], row-major: time_ms[stage * n_pus + pu] is the
 	 * mean time in milliseconds of the stage on the PU; NAN means no
 	 * kernel for that PU's backend (no x[i][c] variable exists). Finite
@@ -83,17 +83,17 @@ enum btc_sched_objective {
 
 struct btc_sched_options {
 	enum btc_sched_objective objective; /* default BTC_SCHED_BT */
-	int top_k;              /* K >= 1; default BTC_SCHED_DEFAULT_K */
-	uint32_t forbid_mask;   /* bit c set: PU c runs nothing */
+	int top_k;                          /* K >= 1; default BTC_SCHED_DEFAULT_K */
+	uint32_t forbid_mask;               /* bit c set: PU c runs nothing */
 	/* [n_stages] PU index or -1, or NULL: pin[i] = c forces stage i on
 	 * PU c. Borrowed. */
 	const int *pin;
-	int max_chunks;         /* 0: no limit; else at most this many chunks */
-	int time_budget_ms;     /* 0: none; on expiry the best schedules found
+	int max_chunks;     /* 0: no limit; else at most this many chunks */
+	int time_budget_ms; /* 0: none; on expiry the best schedules found
 				 * so far are returned with optimal = false
 				 * (z3 only; the result is then timing-
 				 * dependent) */
-	int util_pct;           /* U of BTC_SCHED_BT in percent, 0..100 */
+	int util_pct;       /* U of BTC_SCHED_BT in percent, 0..100 */
 };
 
 /* Sets the defaults above. */
@@ -111,7 +111,7 @@ struct btc_schedule {
 	struct btc_sched_chunk chunks[BTC_SCHED_MAX_PUS];
 	double tmax_ms, tmin_ms, gapness_ms; /* exact, from the chunk times */
 	double period_ms;                    /* P = max(T_io, T_max) */
-	int64_t tmax_q, tmin_q, gap_q;        /* ranking key, in quanta */
+	int64_t tmax_q, tmin_q, gap_q;       /* ranking key, in quanta */
 };
 
 /* A homogeneous (single-chunk) schedule: every stage on one PU. */
@@ -130,23 +130,22 @@ struct btc_sched_result {
 	 * PU order (pins and max_chunks do not apply to baselines). */
 	struct btc_sched_baseline *baselines;
 	int n_baselines;
-	int best_baseline;      /* index into baselines of the fastest, or -1 */
-	bool optimal;           /* false: time budget expired (z3) */
-	double solve_ms;        /* wall time of the solver call */
+	int best_baseline; /* index into baselines of the fastest, or -1 */
+	bool optimal;      /* false: time budget expired (z3) */
+	double solve_ms;   /* wall time of the solver call */
 	enum btc_sched_objective objective;
-	int util_pct;           /* U used (BTC_SCHED_BT) */
-	int64_t quantum_ns;     /* the ranking key's time unit */
-	int64_t gstar_q;        /* BTC_SCHED_BT: G* in quanta, else -1 */
-	double gstar_ms;        /* G* * quantum (approximate), or -1 */
-	long n_checks;          /* Z3 check calls, or schedules enumerated */
+	int util_pct;       /* U used (BTC_SCHED_BT) */
+	int64_t quantum_ns; /* the ranking key's time unit */
+	int64_t gstar_q;    /* BTC_SCHED_BT: G* in quanta, else -1 */
+	double gstar_ms;    /* G* * quantum (approximate), or -1 */
+	long n_checks;      /* Z3 check calls, or schedules enumerated */
 };
 
 /* Checks the problem and the options; reports each user error (naming the
  * stage and the PU) through d and returns BTC_ERR_TABLE or BTC_ERR_USAGE,
  * or BTC_OK. Called by both solvers. */
 enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
-				   const struct btc_sched_options *opt,
-				   struct btc_diag *d);
+				   const struct btc_sched_options *opt, struct btc_diag *d);
 
 /* Both solvers: fill *res (zeroed first; release with
  * btc_sched_result_free, also after an error). Return BTC_OK (also when
@@ -156,25 +155,21 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
  * BTC_ERR_LIMIT (exhaustive only: too many schedules, reported). */
 enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt,
-				   struct btc_sched_result *res,
-				   struct btc_diag *d);
+				   struct btc_sched_result *res, struct btc_diag *d);
 enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 					   const struct btc_sched_options *opt,
-					   struct btc_sched_result *res,
-					   struct btc_diag *d);
+					   struct btc_sched_result *res, struct btc_diag *d);
 
 void btc_sched_result_free(struct btc_sched_result *res);
 
 /* Number of schedules (single- and multi-chunk) the exhaustive solver would
  * enumerate for p under opt, as a double (it may exceed 2^63). */
-double btc_sched_count(const struct btc_sched_problem *p,
-		       const struct btc_sched_options *opt);
+double btc_sched_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt);
 
 /* Speedup of a candidate over the best baseline (baseline period /
  * candidate period; without T_io: baseline time / T_max),
  * or 0 when there is no baseline. */
-double btc_sched_speedup(const struct btc_sched_result *res,
-			 const struct btc_schedule *s);
+double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_schedule *s);
 
 /* Output (btc schedule --format text|json). JSON contract:
  * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
@@ -196,7 +191,7 @@ int btc_sched_objective_parse(const char *s, enum btc_sched_objective *o);
 
 /* The problem in quanta, after validation. */
 struct btc_sched_prep {
-	int n, p;               /* stages, PUs */
+	int n, p; /* stages, PUs */
 	int64_t quantum_ns;
 	int64_t *tq;            /* [n * p] quantised times, -1 = not allowed
 				 * (no kernel, forbidden, or pinned elsewhere) */
@@ -219,46 +214,40 @@ struct btc_sched_prep {
  * a nonzero time to 0 or by more than BTC_SCHED_MAX_QUANT_ERR is an error
  * naming the stage and the PU (BTC_ERR_TABLE). */
 enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
-				  const struct btc_sched_options *opt,
-				  struct btc_sched_prep *prep,
+				  const struct btc_sched_options *opt, struct btc_sched_prep *prep,
 				  struct btc_diag *d);
 void btc_sched_prep_free(struct btc_sched_prep *prep);
 
 /* Quantised cost of the chunk (PU c, stages f..l) whose stage sum in
  * quanta is sum_tq: F_c + sum_tq + X_c(f, l), the integer twin of
  * btc_model_chunk_ms. */
-static inline int64_t btc_sched_chunk_q(const struct btc_sched_prep *prep,
-					int c, int f, int l, int64_t sum_tq)
+static inline int64_t btc_sched_chunk_q(const struct btc_sched_prep *prep, int c, int f, int l,
+					int64_t sum_tq)
 {
 	int64_t q = prep->fq[c] + sum_tq;
 	if (prep->xq)
-		q += prep->xq[((size_t)f * (size_t)prep->p + (size_t)c) *
-				      (size_t)prep->n + (size_t)l];
+		q += prep->xq[((size_t)f * (size_t)prep->p + (size_t)c) * (size_t)prep->n +
+			      (size_t)l];
 	return q;
 }
 
 /* Builds the schedule of a stage-to-PU vector a[n] (must satisfy C1/C2);
  * exact ms sums from p->time_ms, keys from prep->tq. */
-void btc_sched_from_assignment(const struct btc_sched_problem *p,
-			       const struct btc_sched_prep *prep,
+void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
 			       const int *a, struct btc_schedule *s);
 
 /* Total orders: <0, 0, >0. by_tmax: (T_max, gapness, vector);
  * by_gap: (gapness, T_max, vector). The vector is compared chunk-wise,
  * which equals comparing the stage-to-PU vectors lexicographically. */
-int btc_sched_cmp_tmax(const struct btc_schedule *x,
-		       const struct btc_schedule *y);
-int btc_sched_cmp_gap(const struct btc_schedule *x,
-		      const struct btc_schedule *y);
+int btc_sched_cmp_tmax(const struct btc_schedule *x, const struct btc_schedule *y);
+int btc_sched_cmp_gap(const struct btc_schedule *x, const struct btc_schedule *y);
 
 /* qsort adapter of btc_sched_cmp_tmax over struct btc_schedule. */
 int btc_sched_qsort_tmax(const void *x, const void *y);
 
 /* Fills res->baselines / best_baseline and the header fields. */
-void btc_sched_result_begin(const struct btc_sched_problem *p,
-			    const struct btc_sched_options *opt,
-			    const struct btc_sched_prep *prep,
-			    struct btc_sched_result *res);
+void btc_sched_result_begin(const struct btc_sched_problem *p, const struct btc_sched_options *opt,
+			    const struct btc_sched_prep *prep, struct btc_sched_result *res);
 
 /* Presolve by dynamic programming over (next stage, set of PUs used so
  * far), for at most BTC_SCHED_DP_MAX_PUS PUs (else they return -1):
@@ -269,16 +258,15 @@ void btc_sched_result_begin(const struct btc_sched_problem *p,
  * O(n^2 * p * 2^p). The Z3 solver uses them to skip its hardest proofs;
  * the exhaustive oracle does not. */
 #define BTC_SCHED_DP_MAX_PUS 12
-double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
-			  int64_t lo, int64_t hi);
-int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
-			      int max_chunks, int64_t lo);
+double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks, int64_t lo,
+			  int64_t hi);
+int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep, int max_chunks, int64_t lo);
 
 /* Marks in useful[(f * p + c) * n + l] (size n * p * n, 0/1) every chunk
  * (PU c, stages f..l) that lies on some multi-chunk schedule with all
  * chunk times <= hi; -1 when p > BTC_SCHED_DP_MAX_PUS, else 0. */
-int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
-			int64_t hi, unsigned char *useful);
+int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64_t hi,
+			unsigned char *useful);
 
 /* Tests only: the most schedules the Z3 solver enumerates in a window
  * before it falls back to ranking one candidate at a time; 0 = 8 K + 64.

@@ -16,8 +16,8 @@ void btc_plan_options_init(struct btc_plan_options *o)
 	o->baselines = true;
 }
 
-bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
-		       uint32_t *forbid, struct btc_diag *d)
+bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu, uint32_t *forbid,
+		       struct btc_diag *d)
 {
 	bool has[BTC_N_BACKENDS] = {0};
 	for (int p = 0; p < dev->n_pus; p++)
@@ -66,8 +66,8 @@ void btc_plan_buf_free(struct btc_plan_buf *b)
 
 /* The chunk model's terms of the table's mode into p (see plan.h). */
 static void plan_model(const struct btc_app *app, const struct btc_device *dev,
-		       const struct btc_table *t, enum btc_mode mode,
-		       struct btc_sched_problem *p, struct btc_plan_buf *buf)
+		       const struct btc_table *t, enum btc_mode mode, struct btc_sched_problem *p,
+		       struct btc_plan_buf *buf)
 {
 	int n = app->n_stages, np = dev->n_pus, nb = app->n_buffers;
 	struct btc_model_link *links = btc_xcalloc((size_t)np, sizeof(*links));
@@ -77,8 +77,10 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 		const struct btc_table_entry *e = &t->term[mode][c * BTC_N_TERMS];
 		buf->fixed[c] = e[BTC_TERM_FIXED].mean_ms; /* 0 when absent */
 		links[c] = (struct btc_model_link){
-			e[BTC_TERM_IN_LATENCY].mean_ms, e[BTC_TERM_IN_PER_MIB].mean_ms,
-			e[BTC_TERM_OUT_LATENCY].mean_ms, e[BTC_TERM_OUT_PER_MIB].mean_ms,
+			e[BTC_TERM_IN_LATENCY].mean_ms,
+			e[BTC_TERM_IN_PER_MIB].mean_ms,
+			e[BTC_TERM_OUT_LATENCY].mean_ms,
+			e[BTC_TERM_OUT_PER_MIB].mean_ms,
 		};
 		has[c] = links[c].in_lat_ms > 0 || links[c].in_ms_per_mib > 0 ||
 			 links[c].out_lat_ms > 0 || links[c].out_ms_per_mib > 0;
@@ -99,7 +101,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 		for (int j = 0; j < app->stages[i].n_writes; j++)
 			wr[i * nb + app->stages[i].writes[j]] = 1;
 	}
-	struct btc_model_buffers mb = { n, nb, bytes, rd, wr, io };
+	struct btc_model_buffers mb = {n, nb, bytes, rd, wr, io};
 	btc_model_fill_transfers(&mb, links, has, np, buf->xfer);
 	/* t_{i,c}: the one-stage measurement minus what the model adds */
 	for (int i = 0; i < n; i++)
@@ -107,8 +109,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 			double *v = &buf->time[i * np + c];
 			if (isnan(*v))
 				continue;
-			*v -= buf->fixed[c] +
-			      buf->xfer[btc_model_xfer_index(n, np, c, i, i)];
+			*v -= buf->fixed[c] + buf->xfer[btc_model_xfer_index(n, np, c, i, i)];
 			*v = *v > 0 ? *v : 0;
 		}
 	p->fixed_ms = buf->fixed;
@@ -123,16 +124,16 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 }
 
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_table *t, enum btc_mode mode,
-		      bool chunk_model, struct btc_sched_problem *p,
-		      struct btc_plan_buf *buf, struct btc_diag *d)
+		      const struct btc_table *t, enum btc_mode mode, bool chunk_model,
+		      struct btc_sched_problem *p, struct btc_plan_buf *buf, struct btc_diag *d)
 {
 	double *time_buf = buf->time;
 	const char **name_buf = buf->names;
 	if (!t->has_mode[mode]) {
-		btc_error(d, (struct btc_loc){0},
-			  "the profiling table has no %s times (profile in that mode or pass --mode)",
-			  btc_mode_name(mode));
+		btc_error(
+			d, (struct btc_loc){0},
+			"the profiling table has no %s times (profile in that mode or pass --mode)",
+			btc_mode_name(mode));
 		return false;
 	}
 	for (int s = 0; s < app->n_stages; s++)
@@ -140,7 +141,8 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 			const struct btc_table_entry *e = btc_table_at(t, mode, s, u);
 			time_buf[s * dev->n_pus + u] =
 				btc_stage_has(&app->stages[s], dev->pus[u].kind) && e->present
-					? e->mean_ms : NAN;
+					? e->mean_ms
+					: NAN;
 		}
 	const char **stage_names = name_buf, **pu_names = name_buf + app->n_stages;
 	for (int s = 0; s < app->n_stages; s++)
@@ -148,9 +150,14 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 	for (int u = 0; u < dev->n_pus; u++)
 		pu_names[u] = dev->pus[u].name;
 	*p = (struct btc_sched_problem){
-		.n_stages = app->n_stages, .n_pus = dev->n_pus, .time_ms = time_buf,
-		.stage_names = stage_names, .pu_names = pu_names,
-		.app = app->name, .device = dev->name, .mode = btc_mode_name(mode),
+		.n_stages = app->n_stages,
+		.n_pus = dev->n_pus,
+		.time_ms = time_buf,
+		.stage_names = stage_names,
+		.pu_names = pu_names,
+		.app = app->name,
+		.device = dev->name,
+		.mode = btc_mode_name(mode),
 	};
 	if (chunk_model && t->has_terms[mode])
 		plan_model(app, dev, t, mode, p, buf);
@@ -169,23 +176,22 @@ double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *de
 	struct btc_diag quiet;
 	btc_diag_init(&quiet, NULL);
 	double tmax = btc_plan_problem(app, dev, t, mode, chunk_model, &p, &pb, &quiet)
-			      ? btc_model_tmax_ms(&p, s) : NAN;
+			      ? btc_model_tmax_ms(&p, s)
+			      : NAN;
 	double period = isnan(tmax) ? NAN : btc_model_period_ms(&p, tmax);
 	btc_plan_buf_free(&pb);
 	return period;
 }
 
-bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
-			 const struct btc_device *dev, struct btc_schedule *out,
-			 struct btc_diag *d)
+bool btc_plan_parse_spec(const char *spec, const struct btc_app *app, const struct btc_device *dev,
+			 struct btc_schedule *out, struct btc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
 	char *copy = btc_xstrdup(spec), *save = NULL;
 	int next = 0;
 	bool ok = true;
 	struct btc_loc loc = {0};
-	for (char *tok = strtok_r(copy, ",", &save); tok && ok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
 		int first, last;
 		char tail;
@@ -198,7 +204,8 @@ bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 		int pu = btc_device_pu_index(dev, tok);
 		if (sscanf(colon + 1, "%d-%d%c", &first, &last, &tail) != 2) {
 			if (sscanf(colon + 1, "%d%c", &first, &tail) != 1) {
-				btc_error(d, loc, "--chunks '%s': bad stage range '%s'", spec, colon + 1);
+				btc_error(d, loc, "--chunks '%s': bad stage range '%s'", spec,
+					  colon + 1);
 				ok = false;
 				break;
 			}
@@ -209,9 +216,10 @@ bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 				  dev->name, tok);
 			ok = false;
 		} else if (first != next || last < first || last >= app->n_stages) {
-			btc_error(d, loc,
-				  "--chunks '%s': chunk %s:%d-%d must start at stage %d and end by stage %d",
-				  spec, tok, first, last, next, app->n_stages - 1);
+			btc_error(
+				d, loc,
+				"--chunks '%s': chunk %s:%d-%d must start at stage %d and end by stage %d",
+				spec, tok, first, last, next, app->n_stages - 1);
 			ok = false;
 		} else if (out->n_chunks == BTC_SCHED_MAX_PUS) {
 			btc_error(d, loc, "--chunks '%s': too many chunks", spec);
@@ -225,14 +233,16 @@ bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 				}
 			for (int s = first; ok && s <= last; s++)
 				if (!btc_stage_has(&app->stages[s], dev->pus[pu].kind)) {
-					btc_error(d, loc,
-						  "--chunks '%s': stage %d '%s' has no %s kernel for PU '%s'",
-						  spec, s, app->stages[s].name,
-						  btc_backend_name(dev->pus[pu].kind), tok);
+					btc_error(
+						d, loc,
+						"--chunks '%s': stage %d '%s' has no %s kernel for PU '%s'",
+						spec, s, app->stages[s].name,
+						btc_backend_name(dev->pus[pu].kind), tok);
 					ok = false;
 				}
 			if (ok) {
-				out->chunks[out->n_chunks++] = (struct btc_sched_chunk){pu, first, last, 0};
+				out->chunks[out->n_chunks++] = (struct btc_sched_chunk){pu, first,
+											last, 0};
 				next = last + 1;
 			}
 		}
@@ -246,8 +256,7 @@ bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
 	return ok;
 }
 
-char *btc_plan_schedule_label(const struct btc_schedule *s,
-			      const struct btc_device *dev)
+char *btc_plan_schedule_label(const struct btc_schedule *s, const struct btc_device *dev)
 {
 	struct btc_out o;
 	btc_out_init(&o);
@@ -270,11 +279,9 @@ static bool predict(struct btc_schedule *s, const struct btc_sched_problem *p)
 	return !isnan(s->tmax_ms);
 }
 
-bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
-	      const struct btc_table *t, const char *table_path,
-	      const struct btc_plan_options *opt,
-	      struct btc_plan_schedule **out, int *n_out, char **provenance,
-	      struct btc_diag *d)
+bool btc_plan(const struct btc_app *app, const struct btc_device *dev, const struct btc_table *t,
+	      const char *table_path, const struct btc_plan_options *opt,
+	      struct btc_plan_schedule **out, int *n_out, char **provenance, struct btc_diag *d)
 {
 	int before = d->errors;
 	struct btc_plan_buf pb;
@@ -286,9 +293,10 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 		return false;
 	}
 	if (!t && !opt->n_specs && !opt->baselines_only) {
-		btc_error(d, (struct btc_loc){0},
-			  "no profiling table for app '%s' on device '%s': pass --table (from `btc profile`) or --chunks",
-			  app->name, dev->name);
+		btc_error(
+			d, (struct btc_loc){0},
+			"no profiling table for app '%s' on device '%s': pass --table (from `btc profile`) or --chunks",
+			app->name, dev->name);
 		btc_plan_buf_free(&pb);
 		return false;
 	}
@@ -337,9 +345,11 @@ bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
 			btc_plan_buf_free(&pb);
 			return false;
 		}
-		btc_outl(&prov, "origin: {optimizer: z3, objective: %s, top_k: %d, utilisation_pct: %d, optimal: %s}",
-			 btc_sched_objective_name(so.objective), so.top_k, res.util_pct,
-			 res.optimal ? "true" : "false");
+		btc_outl(
+			&prov,
+			"origin: {optimizer: z3, objective: %s, top_k: %d, utilisation_pct: %d, optimal: %s}",
+			btc_sched_objective_name(so.objective), so.top_k, res.util_pct,
+			res.optimal ? "true" : "false");
 		for (int i = 0; i < res.n_candidates; i++) {
 			list[n].s = res.candidates[i];
 			list[n].predicted = true;

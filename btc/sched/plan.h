@@ -19,23 +19,22 @@
  * time there). */
 struct btc_plan_schedule {
 	struct btc_schedule s;
-	bool baseline;             /* every stage on one PU */
+	bool baseline; /* every stage on one PU */
 	bool predicted;
 };
 
 /* "big:0-2 gpu:3-6": the schedule's chunks as PU:FIRST-LAST (0-based,
  * inclusive; PU:STAGE for one stage), space-separated. Caller frees. */
-char *btc_plan_schedule_label(const struct btc_schedule *s,
-			      const struct btc_device *dev);
+char *btc_plan_schedule_label(const struct btc_schedule *s, const struct btc_device *dev);
 
 struct btc_plan_options {
-	enum btc_mode mode;               /* which table mode to schedule on */
-	struct btc_sched_options sched;   /* objective, K, forbid, pins, ... */
-	const char *gpu;                  /* "cuda", "vulkan" or NULL (auto) */
+	enum btc_mode mode;                    /* which table mode to schedule on */
+	struct btc_sched_options sched;        /* objective, K, forbid, pins, ... */
+	const char *gpu;                       /* "cuda", "vulkan" or NULL (auto) */
 	const char *specs[BTC_PLAN_MAX_SPECS]; /* "big:0-2,gpu:3-6" */
 	int n_specs;
-	bool baselines;                   /* append the homogeneous baselines */
-	bool baselines_only;              /* no candidates (the profiling build) */
+	bool baselines;      /* append the homogeneous baselines */
+	bool baselines_only; /* no candidates (the profiling build) */
 };
 
 void btc_plan_options_init(struct btc_plan_options *o);
@@ -44,8 +43,8 @@ void btc_plan_options_init(struct btc_plan_options *o);
  * and Vulkan PUs (a pipeline uses one GPU API): `gpu` names the API to
  * keep; NULL keeps CUDA. Returns the PU mask to forbid; reports an unknown
  * name. */
-bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu,
-		       uint32_t *forbid, struct btc_diag *d);
+bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu, uint32_t *forbid,
+		       struct btc_diag *d);
 
 /* Caller-owned storage that a problem borrows: time [n_stages * n_pus],
  * names [n_stages + n_pus], fixed [n_pus], xfer [n_stages * n_pus *
@@ -68,9 +67,8 @@ void btc_plan_buf_free(struct btc_plan_buf *b);
  * measured; otherwise (or for a table without terms) p is the paper's
  * model. Reports a table without that mode and returns false. */
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_table *t, enum btc_mode mode,
-		      bool chunk_model, struct btc_sched_problem *p,
-		      struct btc_plan_buf *buf, struct btc_diag *d);
+		      const struct btc_table *t, enum btc_mode mode, bool chunk_model,
+		      struct btc_sched_problem *p, struct btc_plan_buf *buf, struct btc_diag *d);
 
 /* Predicted period in ms of schedule s under the table's `mode`: with
  * chunk_model, the chunk model's P = max(T_io, max chunk_ms) (docs/
@@ -85,19 +83,16 @@ double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *de
  * stage indices, chunks in stage order covering every stage once, each PU
  * at most once, every stage with a kernel for its PU). Reports problems
  * naming the spec. */
-bool btc_plan_parse_spec(const char *spec, const struct btc_app *app,
-			 const struct btc_device *dev, struct btc_schedule *out,
-			 struct btc_diag *d);
+bool btc_plan_parse_spec(const char *spec, const struct btc_app *app, const struct btc_device *dev,
+			 struct btc_schedule *out, struct btc_diag *d);
 
 /* Plans a build. `t` may be NULL when specs are given. On success stores a
  * new array of schedules (free with free()) and a provenance text for
  * schedule.yaml (YAML lines: table, origin; free with free()). Schedules
  * are the --chunks specs in order, or the optimizer's candidates in rank
  * order, then the baselines in PU order. */
-bool btc_plan(const struct btc_app *app, const struct btc_device *dev,
-	      const struct btc_table *t, const char *table_path,
-	      const struct btc_plan_options *opt,
-	      struct btc_plan_schedule **out, int *n_out, char **provenance,
-	      struct btc_diag *d);
+bool btc_plan(const struct btc_app *app, const struct btc_device *dev, const struct btc_table *t,
+	      const char *table_path, const struct btc_plan_options *opt,
+	      struct btc_plan_schedule **out, int *n_out, char **provenance, struct btc_diag *d);
 
 #endif

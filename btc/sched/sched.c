@@ -49,8 +49,7 @@ double btc_sched_now_ms(void)
 }
 
 /* Stage and PU labels for diagnostics. */
-static void stage_label(const struct btc_sched_problem *p, int i, char *buf,
-			size_t n)
+static void stage_label(const struct btc_sched_problem *p, int i, char *buf, size_t n)
 {
 	if (p->stage_names && p->stage_names[i])
 		snprintf(buf, n, "stage %d (%s)", i, p->stage_names[i]);
@@ -58,8 +57,7 @@ static void stage_label(const struct btc_sched_problem *p, int i, char *buf,
 		snprintf(buf, n, "stage %d", i);
 }
 
-static void pu_label(const struct btc_sched_problem *p, int c, char *buf,
-		     size_t n)
+static void pu_label(const struct btc_sched_problem *p, int c, char *buf, size_t n)
 {
 	if (p->pu_names && p->pu_names[c])
 		snprintf(buf, n, "PU %d (%s)", c, p->pu_names[c]);
@@ -67,23 +65,22 @@ static void pu_label(const struct btc_sched_problem *p, int c, char *buf,
 		snprintf(buf, n, "PU %d", c);
 }
 
-static const struct btc_loc no_loc = { 0 };
+static const struct btc_loc no_loc = {0};
 
 enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
-				   const struct btc_sched_options *opt,
-				   struct btc_diag *d)
+				   const struct btc_sched_options *opt, struct btc_diag *d)
 {
 	char sl[160], pl[160];
 	int errors = d->errors;
 
 	if (p->n_stages < 1 || p->n_stages > BTC_SCHED_MAX_STAGES) {
-		btc_error(d, no_loc, "schedule: %d stages (1 to %d supported)",
-			  p->n_stages, BTC_SCHED_MAX_STAGES);
+		btc_error(d, no_loc, "schedule: %d stages (1 to %d supported)", p->n_stages,
+			  BTC_SCHED_MAX_STAGES);
 		return BTC_ERR_TABLE;
 	}
 	if (p->n_pus < 1 || p->n_pus > BTC_SCHED_MAX_PUS) {
-		btc_error(d, no_loc, "schedule: %d PUs (1 to %d supported)",
-			  p->n_pus, BTC_SCHED_MAX_PUS);
+		btc_error(d, no_loc, "schedule: %d PUs (1 to %d supported)", p->n_pus,
+			  BTC_SCHED_MAX_PUS);
 		return BTC_ERR_TABLE;
 	}
 	for (int i = 0; i < p->n_stages; i++) {
@@ -104,43 +101,45 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 		}
 		if (kernels == 0) {
 			stage_label(p, i, sl, sizeof(sl));
-			btc_error(d, no_loc,
-				  "profiling table: %s has a time on no PU",
-				  sl);
+			btc_error(d, no_loc, "profiling table: %s has a time on no PU", sl);
 		}
 	}
 	for (int c = 0; p->fixed_ms && c < p->n_pus; c++) {
 		double f = p->fixed_ms[c];
 		if (!isfinite(f) || f < 0) {
 			pu_label(p, c, pl, sizeof(pl));
-			btc_error(d, no_loc, "profiling table: %s: fixed cost %g ms "
-				  "per chunk (must be finite and >= 0)", pl, f);
+			btc_error(d, no_loc,
+				  "profiling table: %s: fixed cost %g ms "
+				  "per chunk (must be finite and >= 0)",
+				  pl, f);
 		}
 	}
 	for (int c = 0; p->xfer_ms && c < p->n_pus; c++)
 		for (int f = 0; f < p->n_stages; f++)
 			for (int l = f; l < p->n_stages; l++) {
-				double x = p->xfer_ms[btc_model_xfer_index(
-					p->n_stages, p->n_pus, c, f, l)];
+				double x = p->xfer_ms[btc_model_xfer_index(p->n_stages, p->n_pus, c,
+									   f, l)];
 				if (isfinite(x) && x >= 0)
 					continue;
 				pu_label(p, c, pl, sizeof(pl));
-				btc_error(d, no_loc, "profiling table: %s: "
+				btc_error(d, no_loc,
+					  "profiling table: %s: "
 					  "transfer time %g ms of stages %d..%d "
-					  "(must be finite and >= 0)", pl, x, f, l);
+					  "(must be finite and >= 0)",
+					  pl, x, f, l);
 			}
 	if (!isfinite(p->io_ms) || p->io_ms < 0)
-		btc_error(d, no_loc, "profiling table: io time %g ms (must be "
-			  "finite and >= 0)", p->io_ms);
+		btc_error(d, no_loc,
+			  "profiling table: io time %g ms (must be "
+			  "finite and >= 0)",
+			  p->io_ms);
 	if (d->errors > errors)
 		return BTC_ERR_TABLE;
 
 	if (opt->top_k < 1)
-		btc_error(d, no_loc, "schedule: --top must be >= 1 (got %d)",
-			  opt->top_k);
+		btc_error(d, no_loc, "schedule: --top must be >= 1 (got %d)", opt->top_k);
 	if (opt->util_pct < 0 || opt->util_pct > 100)
-		btc_error(d, no_loc,
-			  "schedule: utilisation threshold %d%% outside 0..100",
+		btc_error(d, no_loc, "schedule: utilisation threshold %d%% outside 0..100",
 			  opt->util_pct);
 	if (opt->max_chunks < 0)
 		btc_error(d, no_loc, "schedule: --max-chunks must be >= 0");
@@ -156,18 +155,17 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 			continue;
 		stage_label(p, i, sl, sizeof(sl));
 		if (c >= p->n_pus) {
-			btc_error(d, no_loc, "schedule: %s pinned to PU %d of %d",
-				  sl, c, p->n_pus);
+			btc_error(d, no_loc, "schedule: %s pinned to PU %d of %d", sl, c, p->n_pus);
 			continue;
 		}
 		pu_label(p, c, pl, sizeof(pl));
 		if (isnan(p->time_ms[i * p->n_pus + c]))
 			btc_error(d, no_loc,
 				  "schedule: %s pinned to %s, which has no "
-				  "kernel for it", sl, pl);
+				  "kernel for it",
+				  sl, pl);
 		else if (opt->forbid_mask & (1u << c))
-			btc_error(d, no_loc,
-				  "schedule: %s pinned to forbidden %s", sl, pl);
+			btc_error(d, no_loc, "schedule: %s pinned to forbidden %s", sl, pl);
 	}
 	return d->errors > errors ? BTC_ERR_USAGE : BTC_OK;
 }
@@ -183,8 +181,7 @@ static int gcd(int a, int b)
 }
 
 enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
-				  const struct btc_sched_options *opt,
-				  struct btc_sched_prep *prep,
+				  const struct btc_sched_options *opt, struct btc_sched_prep *prep,
 				  struct btc_diag *d)
 {
 	memset(prep, 0, sizeof(*prep));
@@ -215,8 +212,7 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 		}
 		for (int f = 0; p->xfer_ms && f < n; f++)
 			for (int l = f; l < n; l++)
-				s += p->xfer_ms[btc_model_xfer_index(n, np, c, f,
-								     l)] * 1e6;
+				s += p->xfer_ms[btc_model_xfer_index(n, np, c, f, l)] * 1e6;
 		if (s > maxsum_ns)
 			maxsum_ns = s;
 	}
@@ -269,16 +265,13 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 		for (int c = 0; c < np; c++) {
 			double t = p->time_ms[i * np + c];
 			bool ok = !isnan(t) && !(opt->forbid_mask & (1u << c)) &&
-				  !(opt->pin && opt->pin[i] >= 0 &&
-				    opt->pin[i] != c);
-			prep->tq[i * np + c] =
-				ok ? llround(t * 1e6 / (double)q) : -1;
+				  !(opt->pin && opt->pin[i] >= 0 && opt->pin[i] != c);
+			prep->tq[i * np + c] = ok ? llround(t * 1e6 / (double)q) : -1;
 			allowed += ok;
 		}
 		if (!allowed) {
 			stage_label(p, i, sl, sizeof(sl));
-			btc_error(d, no_loc,
-				  "schedule: %s can run on no allowed PU", sl);
+			btc_error(d, no_loc, "schedule: %s can run on no allowed PU", sl);
 			btc_sched_prep_free(prep);
 			return BTC_ERR_UNSAT;
 		}
@@ -296,10 +289,8 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 		for (int c = 0; c < np; c++)
 			for (int f = 0; f < n; f++)
 				for (int l = f; l < n; l++) {
-					size_t k = btc_model_xfer_index(n, np, c,
-									f, l);
-					prep->xq[k] = llround(p->xfer_ms[k] *
-							      1e6 / (double)q);
+					size_t k = btc_model_xfer_index(n, np, c, f, l);
+					prep->xq[k] = llround(p->xfer_ms[k] * 1e6 / (double)q);
 				}
 		prep->mono = false;
 	}
@@ -314,8 +305,7 @@ void btc_sched_prep_free(struct btc_sched_prep *prep)
 	prep->tq = prep->fq = prep->xq = NULL;
 }
 
-void btc_sched_from_assignment(const struct btc_sched_problem *p,
-			       const struct btc_sched_prep *prep,
+void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
 			       const int *a, struct btc_schedule *s)
 {
 	int np = p->n_pus;
@@ -335,13 +325,11 @@ void btc_sched_from_assignment(const struct btc_sched_problem *p,
 	s->tmin_ms = INFINITY;
 	for (int k = 0; k < s->n_chunks; k++) {
 		struct btc_sched_chunk *ch = &s->chunks[k];
-		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage,
-						 ch->last_stage);
+		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
 		int64_t q = 0;
 		for (int i = ch->first_stage; i <= ch->last_stage; i++)
 			q += prep->tq[i * np + ch->pu];
-		q = btc_sched_chunk_q(prep, ch->pu, ch->first_stage,
-				      ch->last_stage, q);
+		q = btc_sched_chunk_q(prep, ch->pu, ch->first_stage, ch->last_stage, q);
 		qmax = q > qmax ? q : qmax;
 		qmin = q < qmin ? q : qmin;
 		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
@@ -355,8 +343,7 @@ void btc_sched_from_assignment(const struct btc_sched_problem *p,
 }
 
 /* Lexicographic order of the stage-to-PU vectors, walked chunk by chunk. */
-static int cmp_vector(const struct btc_schedule *x,
-		      const struct btc_schedule *y)
+static int cmp_vector(const struct btc_schedule *x, const struct btc_schedule *y)
 {
 	int kx = 0, ky = 0;
 	while (kx < x->n_chunks && ky < y->n_chunks) {
@@ -385,8 +372,7 @@ static int cmp_i64(int64_t a, int64_t b)
 	return a < b ? -1 : a > b;
 }
 
-int btc_sched_cmp_tmax(const struct btc_schedule *x,
-		       const struct btc_schedule *y)
+int btc_sched_cmp_tmax(const struct btc_schedule *x, const struct btc_schedule *y)
 {
 	int r = cmp_i64(x->tmax_q, y->tmax_q);
 	if (!r)
@@ -394,8 +380,7 @@ int btc_sched_cmp_tmax(const struct btc_schedule *x,
 	return r ? r : cmp_vector(x, y);
 }
 
-int btc_sched_cmp_gap(const struct btc_schedule *x,
-		      const struct btc_schedule *y)
+int btc_sched_cmp_gap(const struct btc_schedule *x, const struct btc_schedule *y)
 {
 	int r = cmp_i64(x->gap_q, y->gap_q);
 	if (!r)
@@ -408,10 +393,8 @@ int btc_sched_qsort_tmax(const void *x, const void *y)
 	return btc_sched_cmp_tmax(x, y);
 }
 
-void btc_sched_result_begin(const struct btc_sched_problem *p,
-			    const struct btc_sched_options *opt,
-			    const struct btc_sched_prep *prep,
-			    struct btc_sched_result *res)
+void btc_sched_result_begin(const struct btc_sched_problem *p, const struct btc_sched_options *opt,
+			    const struct btc_sched_prep *prep, struct btc_sched_result *res)
 {
 	int n = p->n_stages, np = p->n_pus;
 	res->objective = opt->objective;
@@ -435,8 +418,7 @@ void btc_sched_result_begin(const struct btc_sched_problem *p,
 		b->pu = c;
 		b->time_ms = s;
 		b->period_ms = btc_model_period_ms(p, s);
-		if (res->best_baseline < 0 ||
-		    s < res->baselines[res->best_baseline].time_ms)
+		if (res->best_baseline < 0 || s < res->baselines[res->best_baseline].time_ms)
 			res->best_baseline = res->n_baselines;
 		res->n_baselines++;
 	}
@@ -451,8 +433,7 @@ void btc_sched_result_free(struct btc_sched_result *res)
 	res->n_candidates = res->n_baselines = 0;
 }
 
-double btc_sched_speedup(const struct btc_sched_result *res,
-			 const struct btc_schedule *s)
+double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_schedule *s)
 {
 	if (res->best_baseline < 0 || s->period_ms <= 0)
 		return 0;
@@ -464,8 +445,7 @@ double btc_sched_speedup(const struct btc_sched_result *res,
  * sum over k of (ways to cut into k chunks whose PUs are allowed) is
  * bounded by C(n-1, k-1) * P(p, k); we count the bound, which is exact
  * without missing kernels, pins or forbidden PUs. */
-double btc_sched_count(const struct btc_sched_problem *p,
-		       const struct btc_sched_options *opt)
+double btc_sched_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
 {
 	int n = p->n_stages, np = 0;
 	for (int c = 0; c < p->n_pus; c++)
@@ -492,8 +472,7 @@ static int dp_kmax(const struct btc_sched_prep *prep, int max_chunks)
 	return max_chunks > 0 && max_chunks < prep->p ? max_chunks : prep->p;
 }
 
-double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
-			  int64_t lo, int64_t hi)
+double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks, int64_t lo, int64_t hi)
 {
 	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
 	if (np > BTC_SCHED_DP_MAX_PUS)
@@ -502,8 +481,7 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
 	/* ways[i][S]: completions from stage i with PUs S already used */
 	double *ways = btc_xcalloc((size_t)(n + 1) * sets, sizeof(double));
 	for (size_t S = 0; S < sets; S++)
-		ways[(size_t)n * sets + S] =
-			__builtin_popcount((unsigned)S) >= 2 ? 1 : 0;
+		ways[(size_t)n * sets + S] = __builtin_popcount((unsigned)S) >= 2 ? 1 : 0;
 	for (int i = n - 1; i >= 0; i--)
 		for (size_t S = 0; S < sets; S++) {
 			if (__builtin_popcount((unsigned)S) >= kmax)
@@ -519,16 +497,14 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
 					if (t < 0)
 						break;
 					st += t;
-					int64_t w = btc_sched_chunk_q(prep, c, i,
-								      j, st);
+					int64_t w = btc_sched_chunk_q(prep, c, i, j, st);
 					if (w > hi) {
 						if (prep->mono)
 							break;
 						continue;
 					}
 					if (w >= lo)
-						sum += ways[(size_t)(j + 1) *
-							    sets + T];
+						sum += ways[(size_t)(j + 1) * sets + T];
 				}
 			}
 			ways[(size_t)i * sets + S] = sum;
@@ -538,8 +514,7 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks,
 	return r;
 }
 
-int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
-			      int max_chunks, int64_t lo)
+int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep, int max_chunks, int64_t lo)
 {
 	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
 	if (np > BTC_SCHED_DP_MAX_PUS)
@@ -547,8 +522,7 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 	size_t sets = (size_t)1 << np;
 	int64_t *best = btc_xmalloc((size_t)(n + 1) * sets * sizeof(int64_t));
 	for (size_t S = 0; S < sets; S++)
-		best[(size_t)n * sets + S] =
-			__builtin_popcount((unsigned)S) >= 2 ? 0 : INT64_MAX;
+		best[(size_t)n * sets + S] = __builtin_popcount((unsigned)S) >= 2 ? 0 : INT64_MAX;
 	for (int i = n - 1; i >= 0; i--)
 		for (size_t S = 0; S < sets; S++) {
 			int64_t b = INT64_MAX;
@@ -563,8 +537,7 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 						if (t < 0)
 							break;
 						st += t;
-						int64_t w = btc_sched_chunk_q(
-							prep, c, i, j, st);
+						int64_t w = btc_sched_chunk_q(prep, c, i, j, st);
 						if (w >= b) {
 							if (prep->mono)
 								break;
@@ -572,9 +545,7 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 						}
 						if (w < lo)
 							continue;
-						int64_t rest =
-							best[(size_t)(j + 1) *
-								     sets + T];
+						int64_t rest = best[(size_t)(j + 1) * sets + T];
 						int64_t m = rest > w ? rest : w;
 						if (m < b)
 							b = m;
@@ -588,8 +559,8 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep,
 	return r;
 }
 
-int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
-			int64_t hi, unsigned char *useful)
+int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64_t hi,
+			unsigned char *useful)
 {
 	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
 	if (np > BTC_SCHED_DP_MAX_PUS)
@@ -601,8 +572,7 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
 	fwd[0] = 1;
 	for (int i = 0; i < n; i++)
 		for (size_t S = 0; S < sets; S++) {
-			if (!fwd[(size_t)i * sets + S] ||
-			    __builtin_popcount((unsigned)S) >= kmax)
+			if (!fwd[(size_t)i * sets + S] || __builtin_popcount((unsigned)S) >= kmax)
 				continue;
 			for (int c = 0; c < np; c++) {
 				if (S & ((size_t)1 << c))
@@ -613,14 +583,12 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
 					if (t < 0)
 						break;
 					st += t;
-					if (btc_sched_chunk_q(prep, c, i, j, st) >
-					    hi) {
+					if (btc_sched_chunk_q(prep, c, i, j, st) > hi) {
 						if (prep->mono)
 							break;
 						continue;
 					}
-					fwd[(size_t)(j + 1) * sets +
-					    (S | ((size_t)1 << c))] = 1;
+					fwd[(size_t)(j + 1) * sets + (S | ((size_t)1 << c))] = 1;
 				}
 			}
 		}
@@ -641,8 +609,7 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
 					if (t < 0)
 						break;
 					st += t;
-					if (btc_sched_chunk_q(prep, c, i, j, st) >
-					    hi) {
+					if (btc_sched_chunk_q(prep, c, i, j, st) > hi) {
 						if (prep->mono)
 							break;
 						continue;
@@ -651,8 +618,8 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks,
 						continue;
 					bwd[(size_t)i * sets + S] = 1;
 					if (live)
-						useful[((size_t)i * (size_t)np +
-							(size_t)c) * (size_t)n +
+						useful[((size_t)i * (size_t)np + (size_t)c) *
+							       (size_t)n +
 						       (size_t)j] = 1;
 				}
 			}

@@ -12,21 +12,20 @@ struct enum_state {
 	const struct btc_sched_problem *p;
 	const struct btc_sched_prep *prep;
 	const struct btc_sched_options *opt;
-	int *a;                 /* stage-to-PU vector being built */
-	int kmax;               /* most chunks allowed */
+	int *a;   /* stage-to-PU vector being built */
+	int kmax; /* most chunks allowed */
 	/* pass 1 (bt): minimum gapness; pass 2: the K best */
 	bool pass_gstar;
 	int64_t gstar;
-	bool filter_util;       /* keep a*T_max - b*T_min <= b*G* only */
+	bool filter_util; /* keep a*T_max - b*T_min <= b*G* only */
 	int (*cmp)(const struct btc_schedule *, const struct btc_schedule *);
-	bool by_gap;            /* selection key: gapness first */
+	bool by_gap;               /* selection key: gapness first */
 	struct btc_schedule *best; /* sorted by cmp, at most k */
 	int n_best, k;
 	long visited;
 };
 
-static void leaf(struct enum_state *st, int n_chunks, int64_t qmax,
-		 int64_t qmin)
+static void leaf(struct enum_state *st, int n_chunks, int64_t qmax, int64_t qmin)
 {
 	st->visited++;
 	if (n_chunks < 2)
@@ -38,8 +37,7 @@ static void leaf(struct enum_state *st, int n_chunks, int64_t qmax,
 		return;
 	}
 	if (st->filter_util &&
-	    st->prep->util_num * qmax - st->prep->util_den * qmin >
-		    st->prep->util_den * st->gstar)
+	    st->prep->util_num * qmax - st->prep->util_den * qmin > st->prep->util_den * st->gstar)
 		return;
 	if (st->n_best == st->k) {
 		/* Cheap rejection on the two time keys before building. */
@@ -59,16 +57,15 @@ static void leaf(struct enum_state *st, int n_chunks, int64_t qmax,
 	if (pos >= st->k)
 		return;
 	int last = st->n_best < st->k ? st->n_best : st->k - 1;
-	memmove(&st->best[pos + 1], &st->best[pos],
-		sizeof(s) * (size_t)(last - pos));
+	memmove(&st->best[pos + 1], &st->best[pos], sizeof(s) * (size_t)(last - pos));
 	st->best[pos] = s;
 	if (st->n_best < st->k)
 		st->n_best++;
 }
 
 /* Chunks start at stage `first`; `used` is the mask of PUs already used. */
-static void extend(struct enum_state *st, int first, uint32_t used,
-		   int n_chunks, int64_t qmax, int64_t qmin)
+static void extend(struct enum_state *st, int first, uint32_t used, int n_chunks, int64_t qmax,
+		   int64_t qmin)
 {
 	int n = st->prep->n, np = st->prep->p;
 	if (first == n) {
@@ -86,20 +83,17 @@ static void extend(struct enum_state *st, int first, uint32_t used,
 			if (t < 0)
 				break;
 			stages += t;
-			int64_t sum = btc_sched_chunk_q(st->prep, c, first, last,
-							stages);
+			int64_t sum = btc_sched_chunk_q(st->prep, c, first, last, stages);
 			st->a[last] = c;
 			extend(st, last + 1, used | (1u << c), n_chunks + 1,
-			       sum > qmax ? sum : qmax,
-			       sum < qmin ? sum : qmin);
+			       sum > qmax ? sum : qmax, sum < qmin ? sum : qmin);
 		}
 	}
 }
 
 enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 					   const struct btc_sched_options *opt,
-					   struct btc_sched_result *res,
-					   struct btc_diag *d)
+					   struct btc_sched_result *res, struct btc_diag *d)
 {
 	double t0 = btc_sched_now_ms();
 	memset(res, 0, sizeof(*res));
@@ -109,19 +103,20 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 		return status;
 	double count = btc_sched_count(p, opt);
 	if (count > BTC_SCHED_EXHAUSTIVE_LIMIT) {
-		btc_error(d, (struct btc_loc){ 0 },
+		btc_error(d, (struct btc_loc){0},
 			  "schedule: the exhaustive solver is limited to %.0f "
 			  "schedules; %d stages x %d PUs have %.3g: use "
 			  "--solver z3",
-			  BTC_SCHED_EXHAUSTIVE_LIMIT, p->n_stages, p->n_pus,
-			  count);
+			  BTC_SCHED_EXHAUSTIVE_LIMIT, p->n_stages, p->n_pus, count);
 		btc_sched_prep_free(&prep);
 		return BTC_ERR_LIMIT;
 	}
 	btc_sched_result_begin(p, opt, &prep, res);
 
 	struct enum_state st = {
-		.p = p, .prep = &prep, .opt = opt,
+		.p = p,
+		.prep = &prep,
+		.opt = opt,
 		.a = btc_xcalloc((size_t)prep.n, sizeof(int)),
 		.kmax = opt->max_chunks > 0 ? opt->max_chunks : prep.p,
 		.k = opt->top_k,
@@ -136,8 +131,7 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 		st.filter_util = st.gstar != INT64_MAX;
 		if (st.filter_util) {
 			res->gstar_q = st.gstar;
-			res->gstar_ms = (double)st.gstar *
-					(double)prep.quantum_ns / 1e6;
+			res->gstar_ms = (double)st.gstar * (double)prep.quantum_ns / 1e6;
 		}
 	}
 	st.by_gap = opt->objective == BTC_SCHED_GAPNESS;
@@ -145,8 +139,7 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 	if (opt->objective != BTC_SCHED_BT || st.filter_util)
 		extend(&st, 0, 0, 0, 0, INT64_MAX);
 	if (st.by_gap)
-		qsort(st.best, (size_t)st.n_best, sizeof(*st.best),
-		      btc_sched_qsort_tmax);
+		qsort(st.best, (size_t)st.n_best, sizeof(*st.best), btc_sched_qsort_tmax);
 
 	res->candidates = st.best;
 	res->n_candidates = st.n_best;

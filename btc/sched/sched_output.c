@@ -62,8 +62,8 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 		fprintf(out,
 			"%s\n{\"rank\":%d,\"tmax_ms\":%.6f,\"tmin_ms\":%.6f,"
 			"\"gapness_ms\":%.6f,\"speedup\":%.4f,",
-			k ? "," : "", k + 1, s->tmax_ms, s->tmin_ms,
-			s->gapness_ms, btc_sched_speedup(res, s));
+			k ? "," : "", k + 1, s->tmax_ms, s->tmin_ms, s->gapness_ms,
+			btc_sched_speedup(res, s));
 		if (btc_model_has_terms(p))
 			fprintf(out, "\"period_ms\":%.6f,", s->period_ms);
 		fputs("\"chunks\":[", out);
@@ -87,8 +87,7 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 	fputc(']', out);
 	if (btc_model_has_terms(p))
 		fprintf(out, ",\"io_ms\":%.6f", p->io_ms);
-	fprintf(out, ",\n\"optimal\":%s,\"solve_ms\":%.3f}\n",
-		res->optimal ? "true" : "false",
+	fprintf(out, ",\n\"optimal\":%s,\"solve_ms\":%.3f}\n", res->optimal ? "true" : "false",
 		with_time ? res->solve_ms : 0.0);
 	return ferror(out) ? -1 : 0;
 }
@@ -96,29 +95,25 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 			 const struct btc_sched_result *res, bool with_time)
 {
-	fprintf(out, "schedule %s on %s (%s), objective %s",
-		p->app ? p->app : "app", p->device ? p->device : "device",
-		p->mode ? p->mode : "table",
+	fprintf(out, "schedule %s on %s (%s), objective %s", p->app ? p->app : "app",
+		p->device ? p->device : "device", p->mode ? p->mode : "table",
 		btc_sched_objective_name(res->objective));
 	if (btc_model_has_terms(p))
-		fprintf(out, " (chunk model: F + sum t + X, T_io = %.4f ms)",
-			p->io_ms);
+		fprintf(out, " (chunk model: F + sum t + X, T_io = %.4f ms)", p->io_ms);
 	if (res->objective == BTC_SCHED_BT && res->gstar_q >= 0)
 		fprintf(out, ": gapness <= G* + %.2f * T_max, G* = %.4f ms",
 			1.0 - res->util_pct / 100.0, res->gstar_ms);
 	fputs("\n\n", out);
 	if (res->n_candidates == 0)
-		fputs("no multi-chunk schedule satisfies the constraints\n",
-		      out);
+		fputs("no multi-chunk schedule satisfies the constraints\n", out);
 	else
 		fputs("rank   T_max ms   T_min ms  gapness ms  speedup  "
 		      "chunks: PU[first-last] ms\n",
 		      out);
 	for (int k = 0; k < res->n_candidates; k++) {
 		const struct btc_schedule *s = &res->candidates[k];
-		fprintf(out, "%4d %10.4f %10.4f %11.4f %7.2fx  ", k + 1,
-			s->tmax_ms, s->tmin_ms, s->gapness_ms,
-			btc_sched_speedup(res, s));
+		fprintf(out, "%4d %10.4f %10.4f %11.4f %7.2fx  ", k + 1, s->tmax_ms, s->tmin_ms,
+			s->gapness_ms, btc_sched_speedup(res, s));
 		for (int j = 0; j < s->n_chunks; j++) {
 			const struct btc_sched_chunk *ch = &s->chunks[j];
 			if (j)
@@ -127,8 +122,7 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 			if (ch->first_stage == ch->last_stage)
 				fprintf(out, "[%d]", ch->first_stage);
 			else
-				fprintf(out, "[%d-%d]", ch->first_stage,
-					ch->last_stage);
+				fprintf(out, "[%d-%d]", ch->first_stage, ch->last_stage);
 			fprintf(out, " %.4f", ch->time_ms);
 		}
 		fputc('\n', out);
@@ -143,10 +137,8 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 			k == res->best_baseline ? "  (best)" : "");
 	}
 	fprintf(out, "\n%s; %d candidate%s; ranking unit %lld ns",
-		res->optimal ? "proven optimal"
-			     : "NOT proven optimal (time budget spent)",
-		res->n_candidates, res->n_candidates == 1 ? "" : "s",
-		(long long)res->quantum_ns);
+		res->optimal ? "proven optimal" : "NOT proven optimal (time budget spent)",
+		res->n_candidates, res->n_candidates == 1 ? "" : "s", (long long)res->quantum_ns);
 	if (with_time)
 		fprintf(out, "; solved in %.1f ms", res->solve_ms);
 	fputc('\n', out);

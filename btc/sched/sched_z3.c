@@ -45,35 +45,34 @@ struct z3s {
 	const struct btc_sched_problem *p;
 	const struct btc_sched_prep *prep;
 	int n, np;
-	Z3_ast *x;              /* [n * np], NULL: not allowed */
-	Z3_ast *used;           /* [np], NULL: PU runs nothing */
-	int64_t *pu_sum;        /* [np] sum of allowed tq */
+	Z3_ast *x;       /* [n * np], NULL: not allowed */
+	Z3_ast *used;    /* [np], NULL: PU runs nothing */
+	int64_t *pu_sum; /* [np] sum of allowed tq */
 	/* Chunk model with transfers (prep->xq): y[(f*np+c)*n+l] <-> the
 	 * chunk (PU c, stages f..l) exists, for the chunks with X > 0;
 	 * NULL otherwise. y_sum[c]: sum of their X quanta. */
 	Z3_ast *y;
 	int64_t *y_sum;
-	int64_t maxcost;        /* largest chunk cost: bound on T_max */
+	int64_t maxcost; /* largest chunk cost: bound on T_max */
 	unsigned next_sym;
 	struct guard *guards;
 	int n_guards, cap_guards;
-	Z3_ast *assume;         /* scratch: assumptions */
+	Z3_ast *assume; /* scratch: assumptions */
 	int n_assume, cap_assume;
-	int *a;                 /* [n] assignment of the last model */
-	int64_t *sums;          /* sorted distinct chunk sums: every T_max */
+	int *a;        /* [n] assignment of the last model */
+	int64_t *sums; /* sorted distinct chunk sums: every T_max */
 	int n_sums;
-	int max_chunks;         /* the option (0 = none), for the presolve */
-	bool filtered;          /* bt's utilisation filter is asserted */
-	int64_t gstar;          /* G* of that filter, quanta */
-	double deadline;        /* ms, 0 = none */
+	int max_chunks;  /* the option (0 = none), for the presolve */
+	bool filtered;   /* bt's utilisation filter is asserted */
+	int64_t gstar;   /* G* of that filter, quanta */
+	double deadline; /* ms, 0 = none */
 	bool expired;
 	long checks;
 };
 
 static Z3_ast fresh(struct z3s *z)
 {
-	return Z3_mk_const(z->ctx, Z3_mk_int_symbol(z->ctx, (int)z->next_sym++),
-			   z->bool_sort);
+	return Z3_mk_const(z->ctx, Z3_mk_int_symbol(z->ctx, (int)z->next_sym++), z->bool_sort);
 }
 
 static Z3_ast X(const struct z3s *z, int i, int c)
@@ -88,16 +87,14 @@ static int64_t TQ(const struct z3s *z, int i, int c)
 
 static int64_t XQ(const struct z3s *z, int c, int f, int l)
 {
-	return z->prep->xq ? z->prep->xq[((size_t)f * (size_t)z->np +
-					  (size_t)c) * (size_t)z->n +
+	return z->prep->xq ? z->prep->xq[((size_t)f * (size_t)z->np + (size_t)c) * (size_t)z->n +
 					 (size_t)l]
 			   : 0;
 }
 
 static Z3_ast *Y(const struct z3s *z, int c, int f, int l)
 {
-	return &z->y[((size_t)f * (size_t)z->np + (size_t)c) * (size_t)z->n +
-		     (size_t)l];
+	return &z->y[((size_t)f * (size_t)z->np + (size_t)c) * (size_t)z->n + (size_t)l];
 }
 
 static void add(struct z3s *z, Z3_ast f)
@@ -107,7 +104,7 @@ static void add(struct z3s *z, Z3_ast f)
 
 static void clause2(struct z3s *z, Z3_ast a, Z3_ast b)
 {
-	Z3_ast args[2] = { a, b };
+	Z3_ast args[2] = {a, b};
 	add(z, Z3_mk_or(z->ctx, 2, args));
 }
 
@@ -162,8 +159,7 @@ static void encode(struct z3s *z, const struct btc_sched_options *opt)
 {
 	Z3_context ctx = z->ctx;
 	int n = z->n, np = z->np;
-	Z3_ast *lits = btc_xcalloc((size_t)(n > np ? n : np) + 1,
-				   sizeof(Z3_ast));
+	Z3_ast *lits = btc_xcalloc((size_t)(n > np ? n : np) + 1, sizeof(Z3_ast));
 
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++)
@@ -205,7 +201,7 @@ static void encode(struct z3s *z, const struct btc_sched_options *opt)
 			Z3_ast xp = X(z, i - 1, c), xi = X(z, i, c);
 			if (xp) {
 				/* x[i-1] & !x[i] -> e */
-				Z3_ast cl[3] = { neg(z, xp), e, xi };
+				Z3_ast cl[3] = {neg(z, xp), e, xi};
 				add(z, Z3_mk_or(ctx, xi ? 3 : 2, cl));
 			}
 			if (prev_ended)
@@ -230,8 +226,7 @@ static void encode(struct z3s *z, const struct btc_sched_options *opt)
 		if (z->used[c])
 			lits[k++] = z->used[c];
 	if (opt->max_chunks > 0 && opt->max_chunks < k)
-		add(z, Z3_mk_atmost(ctx, (unsigned)k, lits,
-				    (unsigned)opt->max_chunks));
+		add(z, Z3_mk_atmost(ctx, (unsigned)k, lits, (unsigned)opt->max_chunks));
 	free(lits);
 }
 
@@ -239,12 +234,10 @@ static void encode(struct z3s *z, const struct btc_sched_options *opt)
 
 /* sum_i coef_c * t[i][c] x[i][c] + coef_d * sum_i t[i][d] !x[i][d]
  * <= rhs (d < 0: no second PU). */
-static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d,
-		      int64_t rhs)
+static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d, int64_t rhs)
 {
 	int n = z->n;
-	size_t cap = 2 * (size_t)n + 1 +
-		     (z->y ? 2 * (size_t)n * (size_t)n : 0);
+	size_t cap = 2 * (size_t)n + 1 + (z->y ? 2 * (size_t)n * (size_t)n : 0);
 	Z3_ast *args = btc_xmalloc(sizeof(Z3_ast) * cap);
 	int *coefs = btc_xmalloc(sizeof(int) * cap);
 	unsigned k = 0;
@@ -294,8 +287,7 @@ static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d,
 }
 
 /* used[d] -> num * T_c - den * T_d <= den * bound, for all c != d. */
-static void assert_pairs(struct z3s *z, Z3_ast g, int num, int den,
-			 int64_t bound)
+static void assert_pairs(struct z3s *z, Z3_ast g, int num, int den, int64_t bound)
 {
 	for (int d = 0; d < z->np; d++) {
 		if (!z->used[d])
@@ -303,11 +295,10 @@ static void assert_pairs(struct z3s *z, Z3_ast g, int num, int den,
 		for (int c = 0; c < z->np; c++) {
 			if (c == d || !z->used[c])
 				continue;
-			Z3_ast pre[2] = { z->used[d], g };
+			Z3_ast pre[2] = {z->used[d], g};
 			Z3_ast ante = g ? Z3_mk_and(z->ctx, 2, pre) : z->used[d];
-			add(z, Z3_mk_implies(z->ctx, ante,
-					     pb_pair(z, c, num, d, den,
-						     den * bound)));
+			add(z,
+			    Z3_mk_implies(z->ctx, ante, pb_pair(z, c, num, d, den, den * bound)));
 		}
 	}
 }
@@ -345,8 +336,8 @@ static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
 						break; /* the T_max clauses cover it */
 					continue;
 				}
-				if (useful[((size_t)f * (size_t)np + (size_t)c) *
-						   (size_t)n + (size_t)l]) {
+				if (useful[((size_t)f * (size_t)np + (size_t)c) * (size_t)n +
+					   (size_t)l]) {
 					any = true;
 					continue;
 				}
@@ -373,16 +364,14 @@ static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
  * chunk in both directions, which the clauses above use. With transfers
  * it need not (a longer chunk may keep an intermediate on the device), so
  * every chunk over the bound is forbidden by itself: !g | not_chunk. */
-static void chunk_bound_clauses(struct z3s *z, Z3_ast g, int64_t lo,
-				int64_t hi)
+static void chunk_bound_clauses(struct z3s *z, Z3_ast g, int64_t lo, int64_t hi)
 {
 	for (int c = 0; c < z->np; c++)
 		for (int f = 0; f < z->n; f++) {
 			int64_t st = 0;
 			for (int l = f; l < z->n && X(z, l, c); l++) {
 				st += TQ(z, l, c);
-				int64_t w = btc_sched_chunk_q(z->prep, c, f, l,
-							      st);
+				int64_t w = btc_sched_chunk_q(z->prep, c, f, l, st);
 				if (w >= lo && w <= hi)
 					continue;
 				Z3_ast cl[5];
@@ -415,8 +404,7 @@ static void tmax_clauses(struct z3s *z, Z3_ast g, int64_t B)
 			if (l == f) {
 				clause2(z, neg(z, g), neg(z, X(z, f, c)));
 			} else if (l < z->n && X(z, l, c)) {
-				Z3_ast cl[3] = { neg(z, g), neg(z, X(z, f, c)),
-						 neg(z, X(z, l, c)) };
+				Z3_ast cl[3] = {neg(z, g), neg(z, X(z, f, c)), neg(z, X(z, l, c))};
 				add(z, Z3_mk_or(z->ctx, 3, cl));
 			}
 		}
@@ -483,10 +471,9 @@ static Z3_ast guard(struct z3s *z, enum guard_kind kind, int64_t value)
 	}
 	if (z->n_guards == z->cap_guards) {
 		z->cap_guards = z->cap_guards ? 2 * z->cap_guards : 64;
-		z->guards = btc_xrealloc(z->guards, sizeof(*z->guards) *
-						    (size_t)z->cap_guards);
+		z->guards = btc_xrealloc(z->guards, sizeof(*z->guards) * (size_t)z->cap_guards);
 	}
-	z->guards[z->n_guards++] = (struct guard){ kind, value, g };
+	z->guards[z->n_guards++] = (struct guard){kind, value, g};
 	return g;
 }
 
@@ -501,8 +488,7 @@ static void assume(struct z3s *z, Z3_ast lit)
 {
 	if (z->n_assume == z->cap_assume) {
 		z->cap_assume = z->cap_assume ? 2 * z->cap_assume : 64;
-		z->assume = btc_xrealloc(z->assume, sizeof(Z3_ast) *
-						    (size_t)z->cap_assume);
+		z->assume = btc_xrealloc(z->assume, sizeof(Z3_ast) * (size_t)z->cap_assume);
 	}
 	z->assume[z->n_assume++] = lit;
 }
@@ -521,16 +507,13 @@ static int check(struct z3s *z)
 		}
 		Z3_params prm = Z3_mk_params(z->ctx);
 		Z3_params_inc_ref(z->ctx, prm);
-		Z3_params_set_uint(z->ctx, prm,
-				   Z3_mk_string_symbol(z->ctx, "timeout"),
+		Z3_params_set_uint(z->ctx, prm, Z3_mk_string_symbol(z->ctx, "timeout"),
 				   (unsigned)left);
 		Z3_solver_set_params(z->ctx, z->s, prm);
 		Z3_params_dec_ref(z->ctx, prm);
 	}
 	z->checks++;
-	Z3_lbool r = Z3_solver_check_assumptions(z->ctx, z->s,
-						 (unsigned)z->n_assume,
-						 z->assume);
+	Z3_lbool r = Z3_solver_check_assumptions(z->ctx, z->s, (unsigned)z->n_assume, z->assume);
 	if (r == Z3_L_UNDEF) {
 		z->expired = true;
 		return -1;
@@ -543,8 +526,7 @@ static int check(struct z3s *z)
 		z->a[i] = -1;
 		for (int c = 0; c < z->np && z->a[i] < 0; c++) {
 			Z3_ast v;
-			if (X(z, i, c) &&
-			    Z3_model_eval(z->ctx, m, X(z, i, c), true, &v) &&
+			if (X(z, i, c) && Z3_model_eval(z->ctx, m, X(z, i, c), true, &v) &&
 			    Z3_get_bool_value(z->ctx, v) == Z3_L_TRUE)
 				z->a[i] = c;
 		}
@@ -568,7 +550,7 @@ struct keys {
 
 static struct keys model_keys(const struct z3s *z)
 {
-	struct keys k = { 0, INT64_MAX };
+	struct keys k = {0, INT64_MAX};
 	for (int f = 0; f < z->n;) {
 		int c = z->a[f], l = f;
 		int64_t st = TQ(z, f, c);
@@ -594,8 +576,7 @@ static int64_t key_of(const struct z3s *z, enum key k)
 /* "key <= v" as a guard literal; `fixed_tmax` >= 0 says T_max is known to
  * equal it for every remaining schedule, so gap <= v is T_min >= tmax - v
  * (one PB per PU instead of one per pair). */
-static Z3_ast key_guard(struct z3s *z, enum key k, int64_t v,
-			int64_t fixed_tmax)
+static Z3_ast key_guard(struct z3s *z, enum key k, int64_t v, int64_t fixed_tmax)
 {
 	if (k == K_TMAX)
 		return guard(z, G_TMAX_LE, v);
@@ -654,8 +635,8 @@ static void collect_sums(struct z3s *z)
  * proven lower bound; probe_lo tries lo first. On return z->a is a model
  * with the minimum (or, after expiry, the best found) and *val its key.
  * Returns 0, or -1 on expiry. */
-static int minimise(struct z3s *z, int keep, enum key k, int64_t lo,
-		    bool probe_lo, int64_t fixed_tmax, int64_t *val)
+static int minimise(struct z3s *z, int keep, enum key k, int64_t lo, bool probe_lo,
+		    int64_t fixed_tmax, int64_t *val)
 {
 	int *best = btc_xmalloc(sizeof(int) * (size_t)z->n);
 	memcpy(best, z->a, sizeof(int) * (size_t)z->n);
@@ -712,8 +693,7 @@ static int lexmin(struct z3s *z, int keep)
 			bool any = false;
 			for (int c = 0; c < cur && !any; c++)
 				any = X(z, i, c) &&
-				      ((i > 0 && c == best[i - 1]) ||
-				       !(prefix_used & (1u << c)));
+				      ((i > 0 && c == best[i - 1]) || !(prefix_used & (1u << c)));
 			if (!any)
 				break;
 			assume_reset(z, keep);
@@ -748,19 +728,17 @@ static void block(struct z3s *z)
 	free(lits);
 }
 
-static void push_candidate(struct z3s *z, struct btc_sched_result *res,
-			   int cap)
+static void push_candidate(struct z3s *z, struct btc_sched_result *res, int cap)
 {
 	if (res->n_candidates == cap)
 		btc_panic("more candidates than K");
-	btc_sched_from_assignment(z->p, z->prep, z->a,
-				  &res->candidates[res->n_candidates++]);
+	btc_sched_from_assignment(z->p, z->prep, z->a, &res->candidates[res->n_candidates++]);
 }
 
 /* The K best in the order (primary, secondary, vector), one candidate at
  * a time (the fallback of enumerate_window). */
-static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K,
-		      enum key primary, enum key secondary)
+static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
+			    enum key secondary)
 {
 	int64_t prev_p = -1, prev_s = -1;
 	while (res->n_candidates < K) {
@@ -789,8 +767,7 @@ static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K,
 		assume(z, key_guard(z, primary, pv, -1));
 		int64_t fixed = primary == K_TMAX ? pv : -1;
 		bool same = pv == prev_p;
-		if (minimise(z, 1, secondary, same ? prev_s : 0, same, fixed,
-			     &sv) < 0)
+		if (minimise(z, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
 			break;
 		assume(z, key_guard(z, secondary, sv, fixed));
 		if (lexmin(z, 2) < 0)
@@ -813,9 +790,7 @@ static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K,
 			btc_sched_from_assignment(z->p, z->prep, z->a, &s);
 			bool dup = false;
 			for (int j = 0; j < res->n_candidates; j++)
-				dup = dup || (btc_sched_cmp_tmax(
-						      &s, &res->candidates[j]) ==
-					      0);
+				dup = dup || (btc_sched_cmp_tmax(&s, &res->candidates[j]) == 0);
 			if (!dup)
 				res->candidates[res->n_candidates++] = s;
 		}
@@ -857,8 +832,7 @@ static void found_add(struct z3s *z, struct found *f, Z3_ast g)
 
 /* The K-th smallest key among the found schedules with key <= bound, or
  * -1 when fewer than K have. */
-static int64_t kth_key(const struct found *f, enum key k, int K,
-		       int64_t bound)
+static int64_t kth_key(const struct found *f, enum key k, int K, int64_t bound)
 {
 	int64_t *keys = btc_xmalloc(sizeof(int64_t) * (size_t)(f->n + 1));
 	int m = 0;
@@ -881,9 +855,7 @@ static int cmp_gap_qsort(const void *x, const void *y)
 	return btc_sched_cmp_gap(x, y);
 }
 
-
-static void take_best(struct btc_sched_result *res, struct found *f, int K,
-		      enum key primary)
+static void take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary)
 {
 	qsort(f->s, (size_t)f->n, sizeof(*f->s),
 	      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
@@ -929,8 +901,8 @@ static double count_at(const struct z3s *z, int64_t v, int64_t L)
 	return r;
 }
 
-static int enumerate_phase(struct z3s *z, struct found *f, Z3_ast g,
-			   double n, int64_t tmax, int64_t tmin)
+static int enumerate_phase(struct z3s *z, struct found *f, Z3_ast g, double n, int64_t tmax,
+			   int64_t tmin)
 {
 	for (int k = 0; k < (int)n; k++) {
 		assume_reset(z, 0);
@@ -943,15 +915,14 @@ static int enumerate_phase(struct z3s *z, struct found *f, Z3_ast g,
 			return -1;
 		if (r == 0)
 			btc_panic("presolve counts %.0f schedules with T_max "
-				  "<= %lld, T_min >= %lld; Z3 finds %d", n,
-				  (long long)tmax, (long long)tmin, k);
+				  "<= %lld, T_min >= %lld; Z3 finds %d",
+				  n, (long long)tmax, (long long)tmin, k);
 		found_add(z, f, g);
 	}
 	return 0;
 }
 
-static int enumerate_counted(struct z3s *z, struct btc_sched_result *res,
-			     int K, int cap)
+static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K, int cap)
 {
 	double pass = (double)z->n * z->n * z->np * (double)(1u << z->np);
 	const double limit = 2e9;
@@ -997,7 +968,7 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res,
 	}
 	if (below + at > cap)
 		return 0;
-	struct found f = { 0 };
+	struct found f = {0};
 	Z3_ast g = fresh(z);
 	int rc = enumerate_phase(z, &f, g, below, B - 1, 0);
 	if (rc == 0 && at > 0)
@@ -1019,15 +990,15 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res,
  * (done), 0 (more than `cap` schedules in the window, usually a level of
  * massive ties: use enumerate_exact), -1 (time budget spent; the best
  * found so far are returned). */
-static int enumerate_window(struct z3s *z, struct btc_sched_result *res,
-			    int K, enum key primary, int cap)
+static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
+			    int cap)
 {
 	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
 		int counted = enumerate_counted(z, res, K, cap);
 		if (counted != 2)
 			return counted;
 	}
-	struct found f = { 0 };
+	struct found f = {0};
 	int rc = 1;
 	assume_reset(z, 0);
 	int r = check(z);
@@ -1093,11 +1064,10 @@ out:
 	return rc;
 }
 
-static void enumerate(struct z3s *z, struct btc_sched_result *res, int K,
-		      enum key primary, enum key secondary)
+static void enumerate(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
+		      enum key secondary)
 {
-	int cap = btc_sched_z3_window_cap > 0 ? btc_sched_z3_window_cap
-					      : 8 * K + 64;
+	int cap = btc_sched_z3_window_cap > 0 ? btc_sched_z3_window_cap : 8 * K + 64;
 	if (enumerate_window(z, res, K, primary, cap) == 0) {
 		res->n_candidates = 0;
 		for (int i = 0; i < z->n; i++)
@@ -1129,8 +1099,7 @@ static int64_t dp_gstar(struct z3s *z)
 	while (a < b) {
 		int m = a + (b - a + 1) / 2;
 		work += pass;
-		if (btc_sched_dp_min_tmax(z->prep, z->max_chunks,
-					  z->sums[m]) != INT64_MAX)
+		if (btc_sched_dp_min_tmax(z->prep, z->max_chunks, z->sums[m]) != INT64_MAX)
 			a = m;
 		else
 			b = m - 1;
@@ -1178,8 +1147,7 @@ static void set_global_params(void)
 
 enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt,
-				   struct btc_sched_result *res,
-				   struct btc_diag *d)
+				   struct btc_sched_result *res, struct btc_diag *d)
 {
 	double t0 = btc_sched_now_ms();
 	memset(res, 0, sizeof(*res));
@@ -1196,7 +1164,10 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	Z3_set_param_value(cfg, "model", "true");
 	struct z3s z = {
 		.ctx = Z3_mk_context(cfg),
-		.p = p, .prep = &prep, .n = prep.n, .np = prep.p,
+		.p = p,
+		.prep = &prep,
+		.n = prep.n,
+		.np = prep.p,
 	};
 	Z3_del_config(cfg);
 	z.bool_sort = Z3_mk_bool_sort(z.ctx);
@@ -1233,19 +1204,16 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		int r = 1;
 		if (gstar < 0) {
 			r = check(&z);
-			if (r == 1 && minimise(&z, 0, K_GAP, 0, false, -1,
-					       &gstar) < 0)
+			if (r == 1 && minimise(&z, 0, K_GAP, 0, false, -1, &gstar) < 0)
 				r = -1;
 		}
 		if (r == 1) {
 			res->gstar_q = gstar;
-			res->gstar_ms = (double)gstar *
-					(double)prep.quantum_ns / 1e6;
+			res->gstar_ms = (double)gstar * (double)prep.quantum_ns / 1e6;
 			/* Level 2 filter: U T_max - T_min <= G*, i.e. for
 			 * every pair of used PUs a T_c - b T_d <= b G*. */
 			if (prep.util_num > 0) {
-				assert_pairs(&z, NULL, prep.util_num,
-					     prep.util_den, gstar);
+				assert_pairs(&z, NULL, prep.util_num, prep.util_den, gstar);
 				z.filtered = true;
 				z.gstar = gstar;
 			}
@@ -1262,8 +1230,8 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	}
 	if (z.expired)
 		res->optimal = false;
-	qsort(res->candidates, (size_t)res->n_candidates,
-	      sizeof(*res->candidates), btc_sched_qsort_tmax);
+	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
+	      btc_sched_qsort_tmax);
 	res->n_checks = z.checks;
 
 	Z3_solver_dec_ref(z.ctx, z.s);

@@ -22,17 +22,16 @@ void btc_diag_init(struct btc_diag *d, FILE *stream)
 	d->stream = stream;
 }
 
-static void report(struct btc_diag *d, struct btc_loc loc, const char *kind,
-		   const char *fmt, va_list ap)
+static void report(struct btc_diag *d, struct btc_loc loc, const char *kind, const char *fmt,
+		   va_list ap)
 {
 	char msg[400], line[sizeof(d->last)];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (loc.file && loc.line > 0 && loc.col > 0)
-		snprintf(line, sizeof(line), "%s:%d:%d: %s: %s", loc.file,
-			 loc.line, loc.col, kind, msg);
+		snprintf(line, sizeof(line), "%s:%d:%d: %s: %s", loc.file, loc.line, loc.col, kind,
+			 msg);
 	else if (loc.file && loc.line > 0)
-		snprintf(line, sizeof(line), "%s:%d: %s: %s", loc.file,
-			 loc.line, kind, msg);
+		snprintf(line, sizeof(line), "%s:%d: %s: %s", loc.file, loc.line, kind, msg);
 	else if (loc.file)
 		snprintf(line, sizeof(line), "%s: %s: %s", loc.file, kind, msg);
 	else
@@ -46,8 +45,7 @@ static void report(struct btc_diag *d, struct btc_loc loc, const char *kind,
 		fprintf(d->stream, "%s\n", line);
 }
 
-void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt,
-		va_list ap)
+void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt, va_list ap)
 {
 	d->errors++;
 	report(d, loc, "error", fmt, ap);

@@ -23,7 +23,7 @@ enum btc_status {
 #define BTC_X_ENUM(code, text) code,
 	BTC_STATUS_LIST(BTC_X_ENUM)
 #undef BTC_X_ENUM
-	BTC_STATUS_COUNT
+		BTC_STATUS_COUNT
 };
 
 /* Human-readable text of a status code (static storage; never NULL). */
@@ -31,7 +31,7 @@ const char *btc_strerror(enum btc_status status);
 
 /* A source position, 1-based. line == 0 means "no position". */
 struct btc_loc {
-	const char *file;  /* borrowed; must outlive the diagnostic call */
+	const char *file; /* borrowed; must outlive the diagnostic call */
 	int line;
 	int col;
 };
@@ -40,11 +40,11 @@ struct btc_loc {
  * to `stream` (stderr by default); the last message is also kept in `last`
  * so tests can assert the exact text. Not thread-safe. */
 struct btc_diag {
-	FILE *stream;          /* NULL: collect silently (count + last only) */
-	int errors;            /* number of errors reported so far */
+	FILE *stream; /* NULL: collect silently (count + last only) */
+	int errors;   /* number of errors reported so far */
 	int warnings;
-	char first[512];       /* first formatted diagnostic, without newline */
-	char last[512];        /* last formatted diagnostic, without newline */
+	char first[512]; /* first formatted diagnostic, without newline */
+	char last[512];  /* last formatted diagnostic, without newline */
 };
 
 /* Initialises d to write to stream (may be NULL for silent collection). */
@@ -54,8 +54,7 @@ void btc_diag_init(struct btc_diag *d, FILE *stream);
  * the file omitted when loc.file == NULL). Always increments d->errors. */
 void btc_error(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt,
-		va_list ap);
+void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt, va_list ap);
 void btc_warning(struct btc_diag *d, struct btc_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Reports `loc: note: fmt...`: where an error or warning just reported

@@ -19,11 +19,21 @@ char *btc_c_string_literal(const char *s)
 	*p++ = '"';
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		switch (*c) {
-		case '"': p += sprintf(p, "\\\""); break;
-		case '\\': p += sprintf(p, "\\\\"); break;
-		case '?': p += sprintf(p, "\\?"); break;
-		case '\n': p += sprintf(p, "\\n"); break;
-		case '\t': p += sprintf(p, "\\t"); break;
+		case '"':
+			p += sprintf(p, "\\\"");
+			break;
+		case '\\':
+			p += sprintf(p, "\\\\");
+			break;
+		case '?':
+			p += sprintf(p, "\\?");
+			break;
+		case '\n':
+			p += sprintf(p, "\\n");
+			break;
+		case '\t':
+			p += sprintf(p, "\\t");
+			break;
 		default:
 			if (*c < 0x20 || *c >= 0x7f)
 				p += sprintf(p, "\\%03o", *c);

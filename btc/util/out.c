@@ -106,8 +106,7 @@ char *btc_read_file(const char *path, size_t *len)
 	return buf;
 }
 
-bool btc_out_write_file(const struct btc_out *o, const char *path,
-			struct btc_diag *d)
+bool btc_out_write_file(const struct btc_out *o, const char *path, struct btc_diag *d)
 {
 	size_t old_len;
 	char *old = btc_read_file(path, &old_len);
@@ -121,16 +120,14 @@ bool btc_out_write_file(const struct btc_out *o, const char *path,
 	if (f && fclose(f) != 0)
 		ok = false;
 	if (!ok) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s",
-			  strerror(errno));
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
 		if (f)
 			unlink(tmp);
 		free(tmp);
 		return false;
 	}
 	if (rename(tmp, path) != 0) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s",
-			  strerror(errno));
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return false;
@@ -148,8 +145,8 @@ bool btc_mkdirs(const char *path, struct btc_diag *d)
 		char c = *s;
 		*s = '\0';
 		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-			btc_error(d, (struct btc_loc){p, 0, 0},
-				  "cannot create directory: %s", strerror(errno));
+			btc_error(d, (struct btc_loc){p, 0, 0}, "cannot create directory: %s",
+				  strerror(errno));
 			free(p);
 			return false;
 		}

@@ -11,19 +11,17 @@
 #include "util/diag.h"
 
 struct btc_out {
-	char *buf;       /* NUL-terminated text so far (owned) */
+	char *buf; /* NUL-terminated text so far (owned) */
 	size_t len, cap;
-	int indent;      /* tabs prepended to each line started by btc_outl */
+	int indent; /* tabs prepended to each line started by btc_outl */
 };
 
 void btc_out_init(struct btc_out *o);
 void btc_out_free(struct btc_out *o);
 /* Appends formatted text verbatim. */
-void btc_outf(struct btc_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void btc_outf(struct btc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends one line: indent, formatted text, newline. */
-void btc_outl(struct btc_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void btc_outl(struct btc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void btc_out_puts(struct btc_out *o, const char *s);
 /* Appends an empty line. */
 void btc_out_nl(struct btc_out *o);
@@ -32,8 +30,7 @@ void btc_out_nl(struct btc_out *o);
  * nothing else. When the file already holds identical bytes it is left
  * untouched (keeps build systems from rebuilding). Reports I/O errors to d
  * and returns false. */
-bool btc_out_write_file(const struct btc_out *o, const char *path,
-			struct btc_diag *d);
+bool btc_out_write_file(const struct btc_out *o, const char *path, struct btc_diag *d);
 
 /* Creates directory path and its parents (mode 0755). Reports errors. */
 bool btc_mkdirs(const char *path, struct btc_diag *d);

@@ -7,9 +7,9 @@
 
 /* Where a child's output goes: NULL paths are inherited from btc. */
 struct btc_run_io {
-	const char *stdout_path;  /* truncated and written, or NULL */
-	const char *stderr_path;  /* truncated and written, or NULL */
-	bool echo;                /* print "+ argv..." to stderr first */
+	const char *stdout_path; /* truncated and written, or NULL */
+	const char *stderr_path; /* truncated and written, or NULL */
+	bool echo;               /* print "+ argv..." to stderr first */
 };
 
 /* Runs argv[0] (looked up on PATH) with argv in a process group of its

@@ -9,9 +9,9 @@
 
 struct btc_sha256 {
 	uint32_t h[8];
-	uint64_t bytes;          /* message length so far */
+	uint64_t bytes; /* message length so far */
 	unsigned char block[64];
-	size_t used;             /* bytes in block */
+	size_t used; /* bytes in block */
 };
 
 void btc_sha256_init(struct btc_sha256 *s);
