@@ -289,6 +289,14 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->n_failed += r->candidates[i].status == BTC_RUN_FAILED;
 		n_base += r->candidates[i].baseline;
 	}
+	if (r->n_failed) {
+		bool *failed = btc_xcalloc((size_t)j->n + 1, sizeof(bool));
+		for (int i = 0; i < j->n; i++)
+			failed[i] = r->candidates[i].status == BTC_RUN_FAILED;
+		r->failure_diagnosis = btc_diagnose_failures(j->app, j->dev, j->scheds, failed,
+							     j->n);
+		free(failed);
+	}
 	/* Pearson r of predicted vs measured, over the verified schedules. */
 	double *px = btc_xcalloc((size_t)j->n + 1, sizeof(double));
 	double *py = btc_xcalloc((size_t)j->n + 1, sizeof(double));
@@ -429,14 +437,8 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	else {
 		printf("NOT verified: %d of %d schedules failed their check%s\n", r->n_failed, j->n,
 		       r->chosen_verified ? " (the chosen one verified in every run)" : "");
-		bool *failed = btc_xcalloc((size_t)j->n + 1, sizeof(bool));
-		for (int i = 0; i < j->n; i++)
-			failed[i] = r->candidates[i].status == BTC_RUN_FAILED;
-		char *why = btc_diagnose_failures(j->app, j->dev, j->scheds, failed, j->n);
-		if (why)
-			printf("where: %s\n", why);
-		free(why);
-		free(failed);
+		if (r->failure_diagnosis)
+			printf("where: %s\n", r->failure_diagnosis);
 	}
 	printf("phases: profile %.1f s, schedule %.3f s, build %.1f s, tune %.1f s, run %.1f s (total %.1f s)\n",
 	       j->phases[PH_PROFILE], j->phases[PH_SCHEDULE], j->phases[PH_BUILD],

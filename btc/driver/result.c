@@ -51,6 +51,7 @@ struct btc_report_candidate *btc_report_candidates_new(int n)
 
 void btc_report_free(struct btc_report *r)
 {
+	free(r->failure_diagnosis);
 	free(r->app);
 	free(r->device);
 	free(r->mode);
@@ -224,6 +225,8 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	cJSON_AddBoolToObject(j, "verified", r->verified);
 	cJSON_AddBoolToObject(j, "chosen_verified", r->chosen_verified);
 	cJSON_AddNumberToObject(j, "failed_schedules", r->n_failed);
+	if (r->failure_diagnosis)
+		cJSON_AddStringToObject(j, "failure_diagnosis", r->failure_diagnosis);
 	if (r->chosen >= 0) {
 		cJSON *s = cJSON_AddObjectToObject(j, "schedule");
 		cJSON_AddNumberToObject(s, "index", r->candidates[r->chosen].index);
@@ -441,6 +444,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 	r->gpu = str(j, "gpu");
 	r->verified = cJSON_IsTrue(get(j, "verified"));
 	r->predicted_ms = num(j, "predicted_ms");
+	r->failure_diagnosis = str(j, "failure_diagnosis");
 	r->measured_ms = num(j, "measured_ms_per_task");
 	r->speedup = num(j, "speedup_vs_best_baseline");
 	r->speedup_null_reason = str(j, "speedup_null_reason");

@@ -86,6 +86,8 @@ struct btc_report {
 	bool verified;                   /* every run of every schedule matched */
 	bool chosen_verified;            /* every run of the chosen schedule matched */
 	int n_failed;                    /* schedules with status failed */
+	char *failure_diagnosis;         /* which stages and PUs tell failing schedules from
+					    passing ones (driver/diagnose.h), or NULL */
 	bool racing;
 	double phases_s[5];                      /* profile, schedule, build, tune, run */
 	struct btc_report_candidate *candidates; /* [n_candidates] */

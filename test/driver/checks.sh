@@ -50,6 +50,9 @@ r=$work/r2.json
 [ -n "$(json "$r" 'r["best_baseline_null_reason"]')" ] || fail "report: no best_baseline_null_reason"
 [ "$(json "$r" 'r["speedup_vs_best_baseline"]')" = None ] || fail "report: speedup is not null"
 [ -n "$(json "$r" 'r["speedup_null_reason"]')" ] || fail "report: no speedup_null_reason"
+# The wrong kernels are vulkan's add and cpu's square: the report says where.
+[ -n "$(json "$r" 'r.get("failure_diagnosis") or ""')" ] || fail "report: no failure_diagnosis"
+grep -q "^where: " "$work/2.log" || fail "console: no 'where:' line" "$work/2.log"
 [ "$(json "$r" 'r["candidates"][r["schedule"]["index"]]["status"]')" = verified ] ||
   fail "report: the chosen schedule is not a verified one"
 n=$(grep -cE "^[0-9]+ +(candidate|baseline) .* failed +[0-9]+" "$work/2.log")

@@ -497,9 +497,11 @@ int main(int argc, char **argv)
 	double ms_per_task = btrt_run_steady_ns(run, (uint64_t)o.warmup) / 1e6;
 	if (!o.quiet)
 		btrt_run_print(run, stdout);
-	printf("verified %llu tasks against the sequential reference; %.4f ms/task "
-	       "(steady state after %ld warm-up tasks), %.1f tasks/s\n",
-	       (unsigned long long)items, ms_per_task, o.warmup,
+	printf("verified %llu tasks (%ld warm-up + %llu measured) against the sequential "
+	       "reference; %.4f ms/task in steady state, %.1f tasks/s\n",
+	       (unsigned long long)items, o.warmup,
+	       (unsigned long long)(items > (uint64_t)o.warmup ? items - (uint64_t)o.warmup : 0),
+	       ms_per_task,
 	       ms_per_task > 0 ? 1000.0 / ms_per_task : 0.0);
 	if (o.trace) {
 		if (!(trace_tmp = tmp_path(o.trace)))
