@@ -306,9 +306,12 @@ static void expect_load_error_within(const char *text, const char *name,
 	CU_ASSERT_PTR_NULL(app);
 	btc_app_free(app);
 	assert_first_error(&d, name, expect);
+	/* No timing is asserted (a loaded machine must pass): the loader
+	 * stops at the first node past the limit, and a quadratic or hanging
+	 * load (over 60 s before the limits) runs into the meson test's
+	 * timeout. The time is printed when it is unusually long. */
 	if (dt > max_s)
 		fprintf(stderr, "\n    %s: %.2f s\n", name, dt);
-	CU_ASSERT(dt < max_s); /* linear, and stopped at the first node past the limit */
 }
 
 static void expect_load_error(const char *text, const char *name, const char *expect)
