@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks are binding: an app whose Vulkan `add` and CPU `square` kernels
-# are wrong (data/wrong-vecadd) fails 5 of its 6 schedules, both baselines
+# are wrong (examples/vecadd, made wrong here) fails 5 of its 6 schedules, both baselines
 # among them. btc must exit 1 naming each failed schedule and its task;
 # with --keep-going it exits 0 (the chosen schedule verified) and the
 # report says so honestly: verified false, failed candidates, no best
@@ -10,7 +10,18 @@ btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
 need_vulkan "$btc"
 rm -rf "$work" && mkdir -p "$work"
-app=$src/test/driver/data/wrong-vecadd/vecadd.yaml
+# examples/vecadd made wrong on purpose: the Vulkan `add` shader and the
+# CPU `square` kernel add 1, so only CPU `add` followed by Vulkan `square`
+# verifies. Each edit must hit its line, or the test would pass on a
+# correct app.
+cp -r "$src/examples/vecadd" "$work/wrong-vecadd"
+app=$work/wrong-vecadd/vecadd.yaml
+wrong() { # FILE FROM TO
+  grep -qF "$2" "$1" || { echo "FAIL: '$2' not in $1: the wrong app would be right"; exit 1; }
+  FROM=$2 TO=$3 perl -pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$1"
+}
+wrong "$work/wrong-vecadd/add.comp" "z[i] = y[i] + x[i];" "z[i] = y[i] + x[i] + 1.0;"
+wrong "$work/wrong-vecadd/vecadd.c" "t->z[i] = t->z[i] * t->z[i];" "t->z[i] = t->z[i] * t->z[i] + 1.0f;"
 host_table "$btc" "$app" "$work/table.csv"
 job() { "$btc" "$app" --device host --gpu vulkan --run --table "$work/table.csv" -o "$work/out" "$@"; }
 

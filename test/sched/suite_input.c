@@ -211,7 +211,9 @@ static void test_time_budget(void)
 	CU_ASSERT_EQUAL(btc_sched_solve_z3(&p, &o, &r, &d), BTC_OK);
 	CU_ASSERT(!r.optimal);
 	CU_ASSERT(r.n_candidates >= 1);
-	CU_ASSERT(r.solve_ms < 20000); /* the budget, plus set-up on a loaded machine */
+	/* !optimal says the budget stopped the search; no wall time is asserted
+	 * (a loaded machine must pass); a solver that ignored the budget runs
+	 * into the meson test's timeout. */
 	for (int k = 0; k < r.n_candidates; k++)
 		check_candidate(&p, &o, &r.candidates[k]);
 	btc_sched_result_free(&r);
