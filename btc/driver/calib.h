@@ -38,6 +38,7 @@ struct btc_calib_options {
 	int max_iter;        /* bottleneck reassignments at most (default 50) */
 };
 
+/* Sets the defaults above in *o (caller-owned). */
 void btc_calib_options_init(struct btc_calib_options *o);
 
 struct btc_calib_fit {
@@ -56,6 +57,8 @@ struct btc_calib_fit {
 void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const bool *use,
 		   const struct btc_calib_options *opt, struct btc_calib_fit *fit);
 
+/* Frees what btc_calib_fit allocated in *fit (not fit itself, which must
+ * not be NULL) and zeroes it. */
 void btc_calib_fit_free(struct btc_calib_fit *fit);
 
 /* The calibrated period of s, ms: max(max_c a + b x_c, T_io). NAN when a
@@ -84,6 +87,11 @@ struct btc_calib_metrics {
 	bool best_within_5pct; /* measured[predicted_best] <= 1.05 measured[measured_best] */
 };
 
+/* Agreement of predicted[n] with measured[n] (ms; pairs with a NAN or a
+ * prediction <= 0 are left out) into *m: the pairs used, Pearson r and
+ * Spearman rho (NAN below 2 pairs), median and max |measured/predicted - 1|
+ * (NAN with no pair), the indices of the predicted and measured best (-1
+ * with no pair). Allocates nothing that outlives the call. */
 void btc_calib_metrics(const double *predicted, const double *measured, int n,
 		       struct btc_calib_metrics *m);
 

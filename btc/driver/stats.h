@@ -39,7 +39,9 @@ double btc_stats_spearman(const double *x, const double *y, int n);
 struct btc_rng {
 	uint64_t state;
 };
+/* Seeds *r (caller-owned) so that the sequence depends on seed alone. */
 void btc_rng_seed(struct btc_rng *r, uint64_t seed);
+/* The next 64-bit word of *r's sequence (splitmix64). */
 uint64_t btc_rng_next(struct btc_rng *r);
 /* Uniform in 0..n-1 (n >= 1), without modulo bias. */
 uint32_t btc_rng_below(struct btc_rng *r, uint32_t n);

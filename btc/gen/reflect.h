@@ -25,6 +25,7 @@ struct btc_spirv_info {
  * module (bad magic, an instruction past the end), with nothing to free;
  * else fills `out` (free with btc_spirv_info_free). */
 bool btc_spirv_reflect(const uint32_t *words, size_t n_words, struct btc_spirv_info *out);
+/* Frees what the reader allocated in *info (not info itself). */
 void btc_spirv_info_free(struct btc_spirv_info *info);
 
 #endif

@@ -14,7 +14,9 @@ struct btc_sha256 {
 	size_t used; /* bytes in block */
 };
 
+/* Starts a digest in *s (caller-owned; no allocation, cannot fail). */
 void btc_sha256_init(struct btc_sha256 *s);
+/* Adds n bytes of data (borrowed) to the digest in *s; cannot fail. */
 void btc_sha256_update(struct btc_sha256 *s, const void *data, size_t n);
 /* Writes the 32-byte digest. */
 void btc_sha256_final(struct btc_sha256 *s, unsigned char digest[32]);
