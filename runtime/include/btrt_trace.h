@@ -43,6 +43,9 @@ int btrt_run_chunk_summary(const struct btrt_run *run, uint32_t c,
  * the stage ran on a GPU. Returns -1 if s never ran. */
 int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
 			   struct btrt_summary *out, int *gpu);
+/* Per-item time of the io thread's load (check = 0) or check (check = 1),
+ * ns: the io thread's share of the period (T_io of the chunk model). */
+int btrt_run_io_summary(const struct btrt_run *run, int check, struct btrt_summary *out);
 /* End-to-end latency per item: load start to check end (ns). */
 int btrt_run_latency_summary(const struct btrt_run *run, struct btrt_summary *out);
 

@@ -52,6 +52,14 @@ struct cuda_chunk {
 		}                                                                    \
 	} while (0)
 
+// BTRT_CUDA_IO_PINNED=0 keeps io-loaded inputs in managed memory (the
+// behaviour before btrt_pool_config.io_loaded), to measure the difference.
+static int io_pinned_wanted(void)
+{
+	const char *e = getenv("BTRT_CUDA_IO_PINNED");
+	return !(e && !strcmp(e, "0"));
+}
+
 static cudaError_t prefetch(const void *p, size_t bytes, int device, cudaStream_t s)
 {
 #if CUDART_VERSION >= 13000
@@ -103,6 +111,25 @@ extern "C" int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_c
 	}
 	struct cudaDeviceProp prop;
 	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
+	// How a dispatcher waits for its stream: CUDA's default (auto: spin
+	// while there are more cores than GPU contexts), or BTRT_CUDA_SYNC=
+	// spin|yield|block. Measured on an H100 (docs/results/h100-model/
+	// probe.md): block shortens octree's GPU-only period (the dispatcher
+	// and the io thread share the service core) but lengthens
+	// alexnet-dense's, whose chunks sync after short kernels; neither
+	// wins everywhere, so the default stays CUDA's.
+	{
+		const char *sy = getenv("BTRT_CUDA_SYNC");
+		unsigned flags = 0;
+		if (sy && !strcmp(sy, "spin"))
+			flags = cudaDeviceScheduleSpin;
+		else if (sy && !strcmp(sy, "yield"))
+			flags = cudaDeviceScheduleYield;
+		else if (sy && !strcmp(sy, "block"))
+			flags = cudaDeviceScheduleBlockingSync;
+		if (flags && cudaSetDeviceFlags(flags) != cudaSuccess)
+			(void)cudaGetLastError(); // context already active: keep its flags
+	}
 	CUCHECK(cudaGetDeviceProperties(&prop, cu->device), err, "cudaGetDeviceProperties");
 	snprintf(cu->name, sizeof cu->name, "%s", prop.name);
 	CUCHECK(cudaDeviceGetAttribute(&cu->integrated, cudaDevAttrIntegrated, cu->device), err,
@@ -277,6 +304,12 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 			k = BK_PINNED;
 		else if (cu->integrated || !cu->concurrent_managed)
 			k = BK_MANAGED; // Jetson: one memory; attach per stream
+		else if (pool->descs[b].stage_read_only && pool->cfg.io_loaded &&
+			 pool->cfg.io_loaded[b] && io_pinned_wanted())
+			// Refilled by io.load for every task and read by the GPU
+			// (octree's points): pinned host memory, so that neither
+			// the GPU's prefetch nor the next io.load migrates it.
+			k = BK_PINNED;
 		else if (pool->descs[b].stage_read_only)
 			// Discrete GPU, a buffer no stage writes (weights, inputs):
 			// kernels read it many times per stage, so it should sit in

@@ -150,6 +150,7 @@ int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 	case BTRT_BACKEND_CUDA: rc = btrt_cuda_pool_init(cfg->cuda, p, err); break;
 	default: rc = btrt_error_set(err, BTRT_E_INVAL, 0, "pool: unknown backend %d", (int)cfg->backend);
 	}
+	p->cfg.io_loaded = NULL; /* borrowed during creation only */
 	if (rc) {
 		btrt_pool_destroy(p);
 		return -1;

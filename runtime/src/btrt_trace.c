@@ -153,6 +153,24 @@ int btrt_run_latency_summary(const struct btrt_run *r, struct btrt_summary *o)
 	return 0;
 }
 
+int btrt_run_io_summary(const struct btrt_run *r, int check, struct btrt_summary *o)
+{
+	uint64_t *v = malloc((r->n_io + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	uint64_t n = 0;
+	for (size_t i = 0; i < r->n_io; i++) {
+		const struct btrt_rec_io *io = &r->io[i];
+		if (check && io->check_end)
+			v[n++] = io->check_end - io->check_start;
+		else if (!check && io->load_end)
+			v[n++] = io->load_end - io->load_start;
+	}
+	btrt_summarize(v, n, o);
+	free(v);
+	return 0;
+}
+
 static void print_sum(FILE *out, const char *what, const struct btrt_summary *s)
 {
 	fprintf(out, "  %-28s n=%-8llu mean %10.2f  median %10.2f  p90 %10.2f  p99 %10.2f us\n",
@@ -186,6 +204,10 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 		snprintf(what, sizeof what, "stage %u %s%s", st, r->stage_names[st], gpu ? " [gpu]" : "");
 		print_sum(out, what, &s);
 	}
+	btrt_run_io_summary(r, 0, &s);
+	print_sum(out, "io load", &s);
+	btrt_run_io_summary(r, 1, &s);
+	print_sum(out, "io check", &s);
 	btrt_run_latency_summary(r, &s);
 	print_sum(out, "latency (load..check)", &s);
 }
