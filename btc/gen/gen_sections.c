@@ -209,12 +209,14 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
 				       : "BTRT_PU_VULKAN";
 }
 
-/* The service core (docs/runtime.md, "Placement"): on a device with a GPU
- * PU and a CPU PU of at least BTC_SERVICE_MIN_CORES cores, the last core
- * of the largest such PU runs the io thread and the GPU dispatchers, and
- * that PU's chunks exclude it, so a GPU's driver thread never competes
- * with a full OpenMP team. Returns the owning PU (its last core is the
- * service core), or -1: none (every device of the paper: at most 6 cores
+/* The service cores (docs/runtime.md, "Placement"): on a device with a
+ * GPU PU and a CPU PU of at least BTC_SERVICE_MIN_CORES cores, the last
+ * core of the largest such PU runs the GPU dispatchers, the one before it
+ * the io thread, and that PU's chunks exclude both, so a GPU's driver
+ * thread never competes with a full OpenMP team nor with the io thread's
+ * load and check (CUDA's spin-wait sync on one shared core made the
+ * period about chunk + T_io: docs/results/h100-model/probe.md). Returns
+ * the owning PU, or -1: none (every device of the paper: at most 6 cores
  * per PU; a 2-core dev box). */
 #define BTC_SERVICE_MIN_CORES 8
 static int service_owner(const struct btc_device *dev)
@@ -250,12 +252,14 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 	}
 	const struct btc_pu *pu = &dev->pus[owner];
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
-	for (int c = 0; c < pu->n_cores - 1; c++)
+	for (int c = 0; c < pu->n_cores - 2; c++)
 		btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
 	btc_outl(o, " };");
-	btc_outl(o, "static const int service_cores[] = { %d };", pu->cores[pu->n_cores - 1]);
+	btc_outl(o, "static const int service_cores[] = { %d };", pu->cores[pu->n_cores - 2]);
+	btc_outl(o, "static const int gpu_service_cores[] = { %d };", pu->cores[pu->n_cores - 1]);
 	btc_outl(o, "#define SERVICE_CORES service_cores");
 	btc_outl(o, "#define N_SERVICE_CORES 1");
+	btc_outl(o, "#define GPU_SERVICE_CORES gpu_service_cores");
 }
 
 int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
@@ -263,7 +267,7 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 	const struct btc_pu *pu = &dev->pus[u];
 	int owner = service_owner(dev);
 	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
-		snprintf(buf, len, "SERVICE_CORES");
+		snprintf(buf, len, "GPU_SERVICE_CORES");
 		return 1;
 	}
 	if (!pu->n_cores) {
@@ -272,7 +276,7 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 	}
 	if (u == owner) {
 		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
-		return pu->n_cores - 1;
+		return pu->n_cores - 2;
 	}
 	snprintf(buf, len, "pu_%s_cores", pu->name);
 	return pu->n_cores;

@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # Golden files of generated code: one schedule per backend (CPU only,
-# CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device. Run with
+# CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device, and the
+# service-core placement on a fixed 16-core workstation. Run with
 # BTC_UPDATE_GOLDEN=1 to rewrite the goldens after an intended change.
 set -euo pipefail
 btc=$1 src=$2 work=$3
 golden=$src/test/gen/golden
 rm -rf "$work" && mkdir -p "$work"
 cases=(
-  "cpu --chunks little:0-1,big:2"
-  "vulkan --gpu vulkan --chunks big:0,gpu:1-2"
-  "cuda --gpu cuda --chunks little:0,cuda:1-2"
+  "cpu testbox --chunks little:0-1,big:2"
+  "vulkan testbox --gpu vulkan --chunks big:0,gpu:1-2"
+  "cuda testbox --gpu cuda --chunks little:0,cuda:1-2"
+  "service workstation --gpu cuda --chunks cpu:0,cuda:1-2"
 )
 status=0
 for c in "${cases[@]}"; do
   name=${c%% *}
-  args=${c#* }
+  rest=${c#* }
+  dev=${rest%% *}
+  args=${rest#* }
   # shellcheck disable=SC2086
-  "$btc" gen "$src/examples/vecadd/vecadd.yaml" --device "$src/test/gen/data/testbox.yaml" \
+  "$btc" gen "$src/examples/vecadd/vecadd.yaml" --device "$src/test/gen/data/$dev.yaml" \
     $args -o "$work/$name" > /dev/null
   for f in pipeline.c profiler.c vecadd_task.h meson.build meson_options.txt schedule.yaml btrt/meson.build; do
     if [ "${BTC_UPDATE_GOLDEN:-0}" = 1 ]; then
