@@ -46,6 +46,9 @@ struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_devi
 					 sizeof(struct btc_table_entry));
 	}
 	t->io_loaded = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
+	t->touched = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(double));
+	for (int k = 0; k < app->n_buffers; k++)
+		t->touched[k] = -1;
 	return t;
 }
 
@@ -58,6 +61,7 @@ void btc_table_free(struct btc_table *t)
 		free(t->term[m]);
 	}
 	free(t->io_loaded);
+	free(t->touched);
 	free(t->app);
 	free(t->device);
 	free(t->btc_version);
@@ -384,6 +388,31 @@ static void read_io_loads(const char *list, struct btc_table *t, const struct bt
 	free(copy);
 }
 
+/* `# touched: a=BYTES,b=BYTES`: the bytes of each buffer one task touches
+ * (the profiler's btrt_probe_touched). */
+static void read_touched(const char *list, struct btc_table *t, const struct btc_app *app,
+			 struct btc_loc loc, struct btc_diag *d)
+{
+	char *copy = btc_xstrdup(list), *save = NULL;
+	for (char *b = strtok_r(copy, ", ", &save); b; b = strtok_r(NULL, ", ", &save)) {
+		char *eq = strchr(b, '='), *end = NULL;
+		double v = eq ? strtod(eq + 1, &end) : NAN;
+		if (!eq || end == eq + 1 || *end || !(v >= 0) || isinf(v)) {
+			btc_error(d, loc, "touched: expected BUFFER=BYTES, got '%s'", b);
+			continue;
+		}
+		*eq = '\0';
+		int k = 0;
+		while (k < app->n_buffers && strcmp(app->buffers[k].name, b))
+			k++;
+		if (k == app->n_buffers)
+			btc_error(d, loc, "touched: unknown buffer '%s' (app '%s')", b, app->name);
+		else
+			t->touched[k] = v;
+	}
+	free(copy);
+}
+
 static void read_meta(char *line, struct btc_table *t, const struct btc_app *app,
 		      struct btc_loc loc, struct btc_diag *d)
 {
@@ -392,6 +421,10 @@ static void read_meta(char *line, struct btc_table *t, const struct btc_app *app
 		p++;
 	if (!strncmp(p, "io_loads: ", 10)) {
 		read_io_loads(p + 10, t, app, loc, d);
+		return;
+	}
+	if (!strncmp(p, "touched: ", 9)) {
+		read_touched(p + 9, t, app, loc, d);
 		return;
 	}
 	char **slot = !strncmp(p, "app: ", 5)      ? &t->app
@@ -479,6 +512,14 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 	for (int k = 0; k < t->n_buffers; k++)
 		if (t->io_loaded[k]) {
 			fprintf(out, "%s%s", sep, app->buffers[k].name);
+			sep = ",";
+		}
+	if (*sep == ',')
+		fputc('\n', out);
+	sep = "# touched: ";
+	for (int k = 0; k < t->n_buffers; k++)
+		if (t->touched[k] >= 0) {
+			fprintf(out, "%s%s=%.0f", sep, app->buffers[k].name, t->touched[k]);
 			sep = ",";
 		}
 	if (*sep == ',')

@@ -71,6 +71,8 @@ struct btc_table {
 	struct btc_table_entry io[BTC_N_MODES];
 	bool has_terms[BTC_N_MODES];      /* any term row of that mode */
 	bool *io_loaded;                  /* [n_buffers] from `# io_loads:` */
+	double *touched;                  /* [n_buffers] bytes one task touches,
+					   * from `# touched:`; -1: unknown */
 	bool reference_layout;            /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };

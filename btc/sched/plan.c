@@ -90,16 +90,25 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 	unsigned char *rd = btc_xcalloc((size_t)(n * nb) + 1, 1);
 	unsigned char *wr = btc_xcalloc((size_t)(n * nb) + 1, 1);
 	unsigned char *io = btc_xcalloc((size_t)nb + 1, 1);
-	for (int k = 0; k < nb; k++) {
-		bytes[k] = (double)btc_elem_size(app->buffers[k].elem) *
-			   (double)app->buffers[k].count_value;
-		io[k] = t->io_loaded[k];
-	}
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < app->stages[i].n_reads; j++)
 			rd[i * nb + app->stages[i].reads[j]] = 1;
 		for (int j = 0; j < app->stages[i].n_writes; j++)
 			wr[i * nb + app->stages[i].writes[j]] = 1;
+	}
+	for (int k = 0; k < nb; k++) {
+		/* What a task moves is what it touched (`# touched:`), not the
+		 * capacity sized for the largest input. */
+		bytes[k] = t->touched[k] >= 0 ? t->touched[k]
+					      : (double)btc_elem_size(app->buffers[k].elem) *
+							(double)app->buffers[k].count_value;
+		/* An io-loaded buffer that no stage writes lives in pinned host
+		 * memory on a discrete GPU (btrt_pool_config.io_loaded): read in
+		 * place, never moved, like a resident one. */
+		bool written = false;
+		for (int i = 0; i < n; i++)
+			written |= wr[i * nb + k];
+		io[k] = t->io_loaded[k] && written;
 	}
 	struct btc_model_buffers mb = {n, nb, bytes, rd, wr, io};
 	btc_model_fill_transfers(&mb, links, has, np, buf->xfer);

@@ -82,7 +82,7 @@ static void test_model_terms(void)
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_table *t = btc_table_load(
-		"t.csv", "# io_loads: x\n" HDR FULL_ISO
+		"t.csv", "# io_loads: x\n# touched: x=4096\n" HDR FULL_ISO
 		"b,gpu,isolated,9,0,1\n@fixed,gpu,isolated,0.25,0.01,30\n"
 		"@in_per_mib,gpu,isolated,0.1,0,5\n@io,io,isolated,1.5,0.1,20\n"
 		"a,big,placed,1.1,0.1,30\na,little,placed,2.2,0.1,30\na,gpu,placed,0.6,0,30\n"
@@ -94,6 +94,9 @@ static void test_model_terms(void)
 		CU_ASSERT_FALSE(t->has_terms[BTC_MODE_PLACED]);
 		CU_ASSERT_TRUE(t->has_mode[BTC_MODE_PLACED]);
 		CU_ASSERT_TRUE(t->io_loaded[0]);
+		CU_ASSERT_DOUBLE_EQUAL(t->touched[0], 4096, 1e-9);
+		for (int k = 1; k < t->n_buffers; k++)
+			CU_ASSERT_DOUBLE_EQUAL(t->touched[k], -1, 1e-9);
 		CU_ASSERT_DOUBLE_EQUAL(t->term[BTC_MODE_ISOLATED][2 * BTC_N_TERMS + BTC_TERM_FIXED].mean_ms,
 				       0.25, 1e-12);
 		CU_ASSERT_DOUBLE_EQUAL(t->term[BTC_MODE_ISOLATED][2 * BTC_N_TERMS + BTC_TERM_IN_PER_MIB].mean_ms,
@@ -220,6 +223,10 @@ static const struct bad_case bad[] = {
 	 T "7:21: error: @fixed on gpu: negative time -1 ms"},
 	{"io_loads buffer", "# io_loads: x,nope\n" HDR FULL_ISO,
 	 T "1:1: error: io_loads: unknown buffer 'nope' (app 'demo')"},
+	{"touched buffer", "# touched: nope=12\n" HDR FULL_ISO,
+	 T "1:1: error: touched: unknown buffer 'nope' (app 'demo')"},
+	{"touched bytes", "# touched: x=-3\n" HDR FULL_ISO,
+	 T "1:1: error: touched: expected BUFFER=BYTES, got 'x=-3'"},
 	{"NaN time", HDR "a,little,isolated,nan,0.1,30\n", T "2:19: error: stage a on PU little: time is NaN"},
 	{"negative time", HDR "a,little,isolated,-2,0.1,30\n", T "2:19: error: stage a on PU little: negative time -2 ms"},
 	{"not a number", HDR "a,little,isolated,fast,0.1,30\n", T "2:19: error: stage a on PU little: 'fast' is not a number"},

@@ -263,45 +263,12 @@ static int parse_options(int argc, char **argv, struct options *o)
  * TaskObjects and buffers (btrt_pool_host_bytes) and the slots of the
  * n_chunks + 1 rings (fewer than 2 (pool + 1) pointers each). Returns 0, or
  * -1 after a message. */
-/* The buffers io.load refills for every task, as the profiler's
- * `# io_loads:` finds them: items 0 and 1 are loaded into one TaskObject
- * in host memory, the second over a byte pattern; a buffer with any byte
- * changed is loaded per task (loaded[b] = 1). The CUDA runtime keeps
- * those that no stage writes in pinned host memory
- * (btrt_pool_config.io_loaded). Returns 0, or -1 with err filled. */
-static int detect_io_loads(void *io_state, const APP_PARAMS *params, const size_t *counts,
-			   unsigned char *loaded, struct btrt_error *err)
+/* Binds a TaskObject of a probe pool (btrt_probe_io_loads). */
+static void bind_task(void *task, const void *params)
 {
-	struct btrt_pool_config hc = {
-		.task_size = sizeof(APP_TASK), .n_tasks = 1, .buffers = APP_BUFFERS,
-		.counts = counts, .n_buffers = APP_N_BUFFERS, .backend = BTRT_BACKEND_HOST,
-	};
-	struct btrt_pool *hp = NULL;
-	if (btrt_pool_create(&hp, &hc, err))
-		return -1;
-	APP_TASK *t = btrt_pool_task(hp, 0);
+	APP_TASK *t = task;
 	t->params = params;
 	APP_TASK_BIND(t);
-	char msg[256] = "";
-	int rc = 0;
-	t->base.seq = 0;
-	if (APP_IO.load(io_state, 0, t, msg, sizeof(msg)) != 1)
-		rc = btrt_error_set(err, BTRT_E_IO, 0, "loading input item 0: %s", msg);
-	for (int b = 0; rc == 0 && b < APP_N_BUFFERS; b++)
-		if (t->base.buffers[b].host)
-			memset(t->base.buffers[b].host, 0xa5, t->base.buffers[b].bytes);
-	t->base.seq = 1;
-	if (rc == 0 && APP_IO.load(io_state, 1, t, msg, sizeof(msg)) != 1)
-		rc = btrt_error_set(err, BTRT_E_IO, 0, "loading input item 1: %s", msg);
-	for (int b = 0; b < APP_N_BUFFERS; b++) {
-		const unsigned char *h = t->base.buffers[b].host;
-		size_t k = 0, n = h ? t->base.buffers[b].bytes : 0;
-		while (k < n && h[k] == 0xa5)
-			k++;
-		loaded[b] = rc == 0 && k < n;
-	}
-	btrt_pool_destroy(hp);
-	return rc;
 }
 
 static int check_pool_memory(const char *argv0, const struct btrt_pool_config *pc,
@@ -504,7 +471,8 @@ int main(int argc, char **argv)
 	}
 	unsigned char io_loaded[APP_N_BUFFERS + 1];
 	if (backend == BTRT_BACKEND_CUDA) {
-		if (detect_io_loads(io_state, &params, counts, io_loaded, &err))
+		/* io-loaded inputs in pinned host memory (btrt_pool_config.io_loaded) */
+		if (btrt_probe_io_loads(&pc, &APP_IO, io_state, bind_task, &params, io_loaded, &err))
 			goto fail;
 		pc.io_loaded = io_loaded;
 	}

@@ -32,7 +32,10 @@
  *            real input, after io.prepare as the pipeline calls it (the
  *            stages run on the CPU in between, untimed);
  *   # io_loads: the buffers that io.load writes per task (filled with a
- *            pattern before loading the second item; changed = loaded).
+ *            pattern before loading the second item; changed = loaded);
+ *   # touched: the bytes of each buffer one task touches (4 KiB pages
+ *            changed from a pattern by io.load and the stages' CPU
+ *            kernels; btrt_probe_touched).
  *
  * Output: btc's tidy profiling-table CSV (docs/app-format.md). Progress
  * (stage, PU, mode, ETA) goes to stderr.
@@ -179,6 +182,10 @@ struct rig {
 };
 
 static void *io_state;
+/* probe_buffers(): io.load's buffers and the bytes a task touches */
+static unsigned char io_loaded[APP_N_BUFFERS + 1];
+static uint64_t touched[APP_N_BUFFERS + 1];
+static int have_touched;
 static const APP_PARAMS params = APP_DEFAULT_PARAMS;
 
 static int restore(struct rig *r, APP_TASK *t)
@@ -236,6 +243,7 @@ static int rig_init(struct rig *r, const struct profiler_pu *pu, struct btrt_err
 		.task_size = sizeof(APP_TASK), .n_tasks = 1,
 		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
 		.backend = backend_of(pu->kind), .vk = vk, .cuda = cuda,
+		.io_loaded = io_loaded,
 	};
 	if (btrt_pool_create(&r->pool, &pc, err))
 		return -1;
@@ -418,51 +426,58 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The buffers io.load writes per task: load item 0, fill every host
- * buffer with a pattern, load item 1; a buffer with any byte changed is
- * loaded. The others (weights that io writes once) get their contents
- * back. Writes `# io_loads: a,b` (nothing when none). */
-static int measure_io_loads(struct rig *r, FILE *out, struct btrt_error *err)
+/* What one task does to the buffers, probed once before the rigs exist
+ * (btrt_probe.c): which buffers io.load refills (`# io_loads:`; the CUDA
+ * rigs keep those in pinned host memory, as the generated pipeline does)
+ * and how many bytes of each a task touches (`# touched:`, the chunk
+ * model's transfer sizes). */
+
+static void bind_task(void *task, const void *prm)
 {
-	APP_TASK *t = btrt_pool_task(r->pool, 0);
-	char msg[256] = "";
-	void *saved[APP_N_BUFFERS];
-	r->stage = -1;
-	if (APP_IO.load(io_state, 0, t, msg, sizeof(msg)) != 1)
-		return btrt_error_set(err, BTRT_E_IO, 0, "loading input item 0: %s", msg);
-	for (int b = 0; b < APP_N_BUFFERS; b++) {
-		struct btrt_buffer *bf = &t->base.buffers[b];
-		saved[b] = bf->host ? malloc(bf->bytes ? bf->bytes : 1) : NULL;
-		if (bf->host && !saved[b]) {
-			while (b-- > 0)
-				free(saved[b]);
-			return btrt_error_set(err, BTRT_E_NOMEM, 0, "io_loads snapshot");
-		}
-		if (bf->host) {
-			memcpy(saved[b], bf->host, bf->bytes);
-			memset(bf->host, 0xa5, bf->bytes);
-		}
-	}
-	t->base.seq = 1;
-	int rc = APP_IO.load(io_state, 1, t, msg, sizeof(msg)) == 1 ? 0
-		 : btrt_error_set(err, BTRT_E_IO, 0, "loading input item 1: %s", msg);
+	APP_TASK *t = task;
+	t->params = prm;
+	APP_TASK_BIND(t);
+}
+
+static int probe_buffers(struct btrt_error *err)
+{
+	size_t counts[APP_N_BUFFERS];
+	for (int b = 0; b < APP_N_BUFFERS; b++)
+		counts[b] = APP_BUFFER_COUNT(&params, b);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(APP_TASK), .n_tasks = 1,
+		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
+		.backend = BTRT_BACKEND_HOST,
+	};
+	if (btrt_probe_io_loads(&pc, &APP_IO, io_state, bind_task, &params, io_loaded, err))
+		return -1;
+	int rc = btrt_probe_touched(&pc, app_stages, APP_N_STAGES, &APP_IO, io_state, bind_task,
+				    &params, touched, err);
+	if (rc < 0)
+		return -1;
+	have_touched = rc == 0;
+	return 0;
+}
+
+/* `# io_loads: a,b` (nothing when none) and `# touched: a=BYTES,...`. */
+static void print_buffer_probes(FILE *out)
+{
 	const char *sep = "# io_loads: ";
-	for (int b = 0; b < APP_N_BUFFERS; b++) {
-		unsigned char *h = t->base.buffers[b].host;
-		size_t k = 0, n = h ? t->base.buffers[b].bytes : 0;
-		while (k < n && h[k] == 0xa5)
-			k++;
-		if (rc == 0 && k < n) {
+	for (int b = 0; b < APP_N_BUFFERS; b++)
+		if (io_loaded[b]) {
 			fprintf(out, "%s%s", sep, APP_BUFFERS[b].name);
 			sep = ",";
-		} else if (h) {
-			memcpy(h, saved[b], n);
 		}
-		free(saved[b]);
-	}
 	if (*sep == ',')
 		fputc('\n', out);
-	return rc;
+	if (!have_touched)
+		return;
+	sep = "# touched: ";
+	for (int b = 0; b < APP_N_BUFFERS; b++) {
+		fprintf(out, "%s%s=%llu", sep, APP_BUFFERS[b].name, (unsigned long long)touched[b]);
+		sep = ",";
+	}
+	fputc('\n', out);
 }
 
 /* T_io: load + check per task as the pipeline's io thread does them, with
@@ -544,6 +559,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (probe_buffers(&err))
+		goto fail;
 	struct rig rigs[N_PROFILER_PUS];
 	struct interferer others[N_PROFILER_PUS];
 	int n_rigs = 0;
@@ -571,8 +588,8 @@ int main(int argc, char **argv)
 	double io_mean = 0, io_sd = 0;
 	long io_reps = o.max_reps;
 	if (host_rig >= 0) {
-		if (measure_io_loads(&rigs[host_rig], out, &err) ||
-		    measure_io(&rigs[host_rig], io_reps, &io_mean, &io_sd, &err))
+		print_buffer_probes(out);
+		if (measure_io(&rigs[host_rig], io_reps, &io_mean, &io_sd, &err))
 			goto fail;
 	}
 	double link[4] = { 0, 0, 0, 0 }; /* in lat, in per MiB, out lat, out per MiB */

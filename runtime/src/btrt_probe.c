@@ -1,0 +1,106 @@
+/* Probes of what one task does to the TaskObject's buffers, for the chunk
+ * model (docs/scheduler.md, "The chunk model") and the CUDA placement of
+ * io-loaded inputs: which buffers io.load refills per task, and how many
+ * bytes of each buffer a task touches. Both run on a one-TaskObject pool
+ * in host memory, outside any timing. */
+#include "btrt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PATTERN 0xa5
+#define PAGE 4096u
+
+/* A one-TaskObject host pool of cfg's buffers, bound. */
+static int host_task(const struct btrt_pool_config *cfg, btrt_task_bind bind, const void *params,
+		     struct btrt_pool **pool, struct btrt_task **task, struct btrt_error *err)
+{
+	struct btrt_pool_config hc = *cfg;
+	hc.n_tasks = 1;
+	hc.backend = BTRT_BACKEND_HOST;
+	hc.vk = NULL;
+	hc.cuda = NULL;
+	hc.io_loaded = NULL;
+	if (btrt_pool_create(pool, &hc, err))
+		return -1;
+	*task = btrt_pool_task(*pool, 0);
+	bind(*task, params);
+	return 0;
+}
+
+static void fill(struct btrt_task *t)
+{
+	for (uint32_t b = 0; b < t->n_buffers; b++)
+		if (t->buffers[b].host)
+			memset(t->buffers[b].host, PATTERN, t->buffers[b].bytes);
+}
+
+static int load(const struct btrt_app_io *io, void *io_state, struct btrt_task *t, uint64_t seq,
+		struct btrt_error *err)
+{
+	char msg[256] = "";
+	t->seq = seq;
+	if (io->load(io_state, seq, t, msg, sizeof msg) != 1)
+		return btrt_error_set(err, BTRT_E_IO, 0, "loading input item %llu: %s",
+				      (unsigned long long)seq, msg);
+	return 0;
+}
+
+int btrt_probe_io_loads(const struct btrt_pool_config *cfg, const struct btrt_app_io *io,
+			void *io_state, btrt_task_bind bind, const void *params,
+			unsigned char *loaded, struct btrt_error *err)
+{
+	struct btrt_pool *pool = NULL;
+	struct btrt_task *t = NULL;
+	memset(loaded, 0, cfg->n_buffers);
+	if (host_task(cfg, bind, params, &pool, &t, err))
+		return -1;
+	int rc = load(io, io_state, t, 0, err);
+	if (rc == 0) {
+		fill(t);
+		rc = load(io, io_state, t, 1, err);
+	}
+	for (uint32_t b = 0; rc == 0 && b < t->n_buffers; b++) {
+		const unsigned char *h = t->buffers[b].host;
+		size_t k = 0, n = h ? t->buffers[b].bytes : 0;
+		while (k < n && h[k] == PATTERN)
+			k++;
+		loaded[b] = k < n;
+	}
+	btrt_pool_destroy(pool);
+	return rc;
+}
+
+int btrt_probe_touched(const struct btrt_pool_config *cfg, const struct btrt_stage *stages,
+		       uint32_t n_stages, const struct btrt_app_io *io, void *io_state,
+		       btrt_task_bind bind, const void *params, uint64_t *touched,
+		       struct btrt_error *err)
+{
+	struct btrt_pool *pool = NULL;
+	struct btrt_task *t = NULL;
+	if (host_task(cfg, bind, params, &pool, &t, err))
+		return -1;
+	for (uint32_t b = 0; b < t->n_buffers; b++)
+		touched[b] = t->buffers[b].bytes;
+	fill(t);
+	int rc = load(io, io_state, t, 0, err);
+	for (uint32_t s = 0; rc == 0 && s < n_stages; s++)
+		if (!stages[s].cpu || stages[s].cpu(t) != 0)
+			rc = 1; /* cannot tell: the buffer sizes stand */
+	for (uint32_t b = 0; rc == 0 && b < t->n_buffers; b++) {
+		const unsigned char *h = t->buffers[b].host;
+		size_t n = h ? t->buffers[b].bytes : 0;
+		uint64_t bytes = 0;
+		for (size_t p = 0; p < n; p += PAGE) {
+			size_t e = p + PAGE < n ? p + PAGE : n;
+			for (size_t k = p; k < e; k++)
+				if (h[k] != PATTERN) {
+					bytes += e - p;
+					break;
+				}
+		}
+		touched[b] = h ? bytes : t->buffers[b].bytes;
+	}
+	btrt_pool_destroy(pool);
+	return rc;
+}

@@ -1,0 +1,84 @@
+/* btrt_probe.c on the toy app: which buffers io.load refills, and how many
+ * bytes of each a task touches when the buffers are larger than the item. */
+#include <CUnit/CUnit.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "suites.h"
+#include "toy.h"
+
+static void bind(void *task, const void *params)
+{
+	toy_task_bind(task, params);
+}
+
+/* A pool config whose buffers hold 4x the elements the item uses. */
+static void config(const struct toy_params *p, size_t counts[TOY_N_BUFFERS],
+		   struct btrt_pool_config *pc)
+{
+	toy_counts(p, counts);
+	for (int b = 0; b < TOY_N_BUFFERS; b++)
+		if (b != TOY_BUF_META)
+			counts[b] *= 4;
+	*pc = (struct btrt_pool_config){ .task_size = sizeof(struct toy_task), .n_tasks = 3,
+					 .buffers = toy_buffers, .counts = counts,
+					 .n_buffers = TOY_N_BUFFERS,
+					 .backend = BTRT_BACKEND_VULKAN /* ignored */ };
+}
+
+static void test_io_loads(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	size_t counts[TOY_N_BUFFERS];
+	struct btrt_pool_config pc;
+	config(&p, counts, &pc);
+	struct toy_io_state st = { .p = &p, .load_fail_seq = UINT64_MAX };
+	unsigned char loaded[TOY_N_BUFFERS];
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_io_loads(&pc, &toy_io, &st, bind, &p, loaded, &err), 0);
+	/* toy_load writes in (the item) and clears a, b, out and meta */
+	for (int b = 0; b < TOY_N_BUFFERS; b++)
+		CU_ASSERT_EQUAL(loaded[b], 1);
+	/* a failing load is an error naming the item */
+	st.load_fail_seq = 1;
+	CU_ASSERT_EQUAL(btrt_probe_io_loads(&pc, &toy_io, &st, bind, &p, loaded, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "item 1"));
+}
+
+static void test_touched(void)
+{
+	struct toy_params p;
+	toy_default_params(&p); /* n = 4096 elements: 16 KiB of each 64 KiB buffer */
+	size_t counts[TOY_N_BUFFERS];
+	struct btrt_pool_config pc;
+	config(&p, counts, &pc);
+	struct toy_io_state st = { .p = &p, .load_fail_seq = UINT64_MAX };
+	uint64_t touched[TOY_N_BUFFERS];
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_touched(&pc, toy_stages_cpu, TOY_N_STAGES, &toy_io, &st,
+						 bind, &p, touched, &err), 0);
+	for (int b = 0; b < TOY_N_BUFFERS; b++)
+		if (b != TOY_BUF_META)
+			CU_ASSERT_EQUAL(touched[b], (uint64_t)p.n * 4);
+	CU_ASSERT_EQUAL(touched[TOY_BUF_META], 4 * 4); /* one partial page: its size */
+	/* a stage without a CPU kernel: cannot tell, the sizes stand */
+	struct btrt_stage st2[TOY_N_STAGES];
+	memcpy(st2, toy_stages_cpu, sizeof st2);
+	st2[3].cpu = NULL;
+	CU_ASSERT_EQUAL(btrt_probe_touched(&pc, st2, TOY_N_STAGES, &toy_io, &st, bind, &p, touched,
+					   &err), 1);
+	CU_ASSERT_EQUAL(touched[TOY_BUF_IN], (uint64_t)counts[TOY_BUF_IN] * 4);
+}
+
+int suite_probe_register(void)
+{
+	CU_pSuite s = CU_add_suite("probe", NULL, NULL);
+	if (!s || !CU_add_test(s, "io loads", test_io_loads) ||
+	    !CU_add_test(s, "touched bytes", test_touched))
+		return -1;
+	return 0;
+}
