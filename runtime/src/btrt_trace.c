@@ -29,6 +29,9 @@ struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
 		r->chunks[c].pu = cfg->chunks[c].pu;
 		r->chunks[c].first_stage = cfg->chunks[c].first_stage;
 		r->chunks[c].n_stages = cfg->chunks[c].n_stages;
+		r->chunks[c].farm = cfg->chunks[c].farm;
+		if (c > 0 && cfg->chunks[c].farm && cfg->chunks[c].farm == cfg->chunks[c - 1].farm)
+			r->chunks[c].worker = r->chunks[c - 1].worker + 1;
 		r->chunks[c].limit = r->limit;
 	}
 	return r;
@@ -153,16 +156,25 @@ int btrt_run_latency_summary(const struct btrt_run *r, struct btrt_summary *o)
 	return 0;
 }
 
+/* "chunk 1 gpu (vulkan)", or for a farm's worker "chunk 2 gpu (vulkan,
+ * farm 1 worker 1)": the track and summary name of chunk c. */
+static void chunk_label(const struct btrt_run *r, uint32_t c, char *buf, size_t len)
+{
+	const struct btrt_chunk_rec *cr = &r->chunks[c];
+	static const char *const pus[] = { "cpu", "vulkan", "cuda" };
+	const char *pu = (unsigned)cr->pu < 3 ? pus[cr->pu] : "?";
+	if (cr->farm)
+		snprintf(buf, len, "chunk %u %s (%s, farm %u worker %u)", c, cr->name, pu,
+			 cr->farm, cr->worker);
+	else
+		snprintf(buf, len, "chunk %u %s (%s)", c, cr->name, pu);
+}
+
 static void print_sum(FILE *out, const char *what, const struct btrt_summary *s)
 {
 	fprintf(out, "  %-28s n=%-8llu mean %10.2f  median %10.2f  p90 %10.2f  p99 %10.2f us\n",
 		what, (unsigned long long)s->n, s->mean_ns / 1e3, s->median_ns / 1e3,
 		s->p90_ns / 1e3, s->p99_ns / 1e3);
-}
-
-static const char *pu_name(enum btrt_pu_kind k)
-{
-	return k == BTRT_PU_CPU ? "cpu" : k == BTRT_PU_VULKAN ? "vulkan" : "cuda";
 }
 
 void btrt_run_print(const struct btrt_run *r, FILE *out)
@@ -173,10 +185,10 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 		wall ? (double)r->items * 1e9 / (double)wall : 0.0,
 		r->items ? (double)wall / 1e3 / (double)r->items : 0.0);
 	struct btrt_summary s;
-	char what[96];
+	char what[160];
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		btrt_run_chunk_summary(r, c, &s);
-		snprintf(what, sizeof what, "chunk %u %s (%s)", c, r->chunks[c].name, pu_name(r->chunks[c].pu));
+		chunk_label(r, c, what, sizeof what);
 		print_sum(out, what, &s);
 	}
 	for (uint32_t st = 0; st < r->n_stages; st++) {
@@ -254,7 +266,7 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 	}
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
-		snprintf(name, sizeof name, "chunk %u %s (%s)", c, cr->name, pu_name(cr->pu));
+		chunk_label(r, c, name, sizeof name);
 		track(f, &first, 1 + c, name);
 		int has_gpu = 0;
 		for (size_t i = 0; i < cr->n_tasks; i++) {
