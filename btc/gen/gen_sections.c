@@ -210,23 +210,26 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
 }
 
 /* The service core (docs/runtime.md, "Placement"): on a device with a GPU
- * PU and a CPU PU of at least BTC_SERVICE_MIN_CORES cores, the last core
- * of the largest such PU runs the io thread and the GPU dispatchers, and
- * that PU's chunks exclude it, so a GPU's driver thread never competes
- * with a full OpenMP team. Returns the owning PU (its last core is the
- * service core), or -1: none (every device of the paper: at most 6 cores
- * per PU; a 2-core dev box). */
+ * PU and a CPU PU of at least BTC_SERVICE_MIN_CORES pinnable cores, the
+ * last pinnable core of the largest such PU runs the io thread and the GPU
+ * dispatchers, and that PU's chunks exclude it, so a GPU's driver thread
+ * never competes with a full OpenMP team. Returns the owning PU, or -1:
+ * none (every device of the paper: at most 6 cores per PU; a 2-core dev
+ * box). */
 #define BTC_SERVICE_MIN_CORES 8
 static int service_owner(const struct btc_device *dev)
 {
-	int owner = -1;
+	int owner = -1, owner_n = 0;
 	bool gpu = false;
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
+		const int *pin;
+		int n = btc_pu_pinnable(pu, &pin);
 		gpu |= pu->kind != BTC_BACKEND_CPU;
-		if (pu->kind == BTC_BACKEND_CPU && pu->n_cores >= BTC_SERVICE_MIN_CORES &&
-		    (owner < 0 || pu->n_cores > dev->pus[owner].n_cores))
+		if (pu->kind == BTC_BACKEND_CPU && n >= BTC_SERVICE_MIN_CORES && n > owner_n) {
 			owner = u;
+			owner_n = n;
+		}
 	}
 	return gpu ? owner : -1;
 }
@@ -235,11 +238,13 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 {
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
-		if (!pu->n_cores)
+		const int *pin;
+		int n = btc_pu_pinnable(pu, &pin);
+		if (!n)
 			continue;
 		btc_outf(o, "static const int pu_%s_cores[] = {", pu->name);
-		for (int c = 0; c < pu->n_cores; c++)
-			btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
+		for (int c = 0; c < n; c++)
+			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
 	int owner = service_owner(dev);
@@ -249,11 +254,13 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 		return;
 	}
 	const struct btc_pu *pu = &dev->pus[owner];
+	const int *pin;
+	int n = btc_pu_pinnable(pu, &pin);
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
-	for (int c = 0; c < pu->n_cores - 1; c++)
-		btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
+	for (int c = 0; c < n - 1; c++)
+		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	btc_outl(o, "static const int service_cores[] = { %d };", pu->cores[pu->n_cores - 1]);
+	btc_outl(o, "static const int service_cores[] = { %d };", pin[n - 1]);
 	btc_outl(o, "#define SERVICE_CORES service_cores");
 	btc_outl(o, "#define N_SERVICE_CORES 1");
 }
@@ -261,19 +268,43 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
 {
 	const struct btc_pu *pu = &dev->pus[u];
+	const int *pin;
+	int n = btc_pu_pinnable(pu, &pin);
 	int owner = service_owner(dev);
 	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
 		snprintf(buf, len, "SERVICE_CORES");
 		return 1;
 	}
-	if (!pu->n_cores) {
+	if (!n) {
 		snprintf(buf, len, "NULL");
 		return 0;
 	}
 	if (u == owner) {
 		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
-		return pu->n_cores - 1;
+		return n - 1;
 	}
 	snprintf(buf, len, "pu_%s_cores", pu->name);
-	return pu->n_cores;
+	return n;
+}
+
+int btc_gen_split_cores(const struct btc_device *dev, const struct btc_schedule *s, int c,
+			int *out)
+{
+	const struct btc_sched_chunk *ch = &s->chunks[c];
+	if (ch->farm || !ch->cores)
+		return 0;
+	const int *pin;
+	int n = btc_pu_pinnable(&dev->pus[ch->pu], &pin);
+	/* The PU's cores in the order chunks receive them: its pinnable cores,
+	 * the service core (its last pinnable one) last, so that a split uses
+	 * it only when the chunks ask for every pinnable core. */
+	int skip = 0;
+	for (int k = 0; k < c; k++)
+		if (!s->chunks[k].farm && s->chunks[k].pu == ch->pu)
+			skip += s->chunks[k].cores;
+	if (skip + ch->cores > n)
+		return -1;
+	for (int i = 0; i < ch->cores; i++)
+		out[i] = pin[skip + i];
+	return ch->cores;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Golden files of generated code: one schedule per backend (CPU only,
-# CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device. Run with
+# CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device, and a farm
+# and core splits (issue 16). Run with
 # BTC_UPDATE_GOLDEN=1 to rewrite the goldens after an intended change.
 set -euo pipefail
 btc=$1 src=$2 work=$3
@@ -10,6 +11,7 @@ cases=(
   "cpu --chunks little:0-1,big:2"
   "vulkan --gpu vulkan --chunks big:0,gpu:1-2"
   "cuda --gpu cuda --chunks little:0,cuda:1-2"
+  "farm --gpu vulkan --chunks {little,gpu}:0-1,big[1]:2 --chunks little[1]:0,little[1]:1-2"
 )
 status=0
 for c in "${cases[@]}"; do

@@ -2,9 +2,12 @@
 /*
  * A statically wired software pipeline (BetterTogether, paper Sec. III-E):
  * one dispatcher thread per chunk, SPSC queues between them, a fixed pool
- * of TaskObjects recycled from the last chunk to the first. The tables
- * below are generated; everything else is this fixed skeleton
- * (btc templates/pipeline.c.in).
+ * of TaskObjects recycled from the last chunk to the first. A farm
+ * (replicated chunk, "{cpu,gpu}:0-8") is one chunk entry per PU with the
+ * same .farm id: whichever is free takes the next task, and the tasks
+ * leave it in input order; a chunk with a core count ("big[2]:0-3") runs
+ * on its own share of its PU's cores. The tables below are generated;
+ * everything else is this fixed skeleton (btc templates/pipeline.c.in).
  *
  * usage: see usage() below, or run with --help.
  *
@@ -35,10 +38,10 @@
 
 /* One selectable schedule of this build. */
 struct pipeline_schedule {
-	const char *label;          /* "big:0-2 gpu:3-6" */
+	const char *label;          /* "big:0-2 gpu:3-6", "{big,gpu}:0-6", "big[2]:0-2 ..." */
 	const char *kind;           /* "candidate" or "baseline" */
 	double predicted_ms;        /* T_max from the profiling table; 0 = none */
-	const struct btrt_chunk *chunks;
+	const struct btrt_chunk *chunks; /* a farm: one entry per member */
 	uint32_t n_chunks;
 };
 
@@ -116,17 +119,17 @@ static const int pu_big_cores[] = { 2, 3 };
 #define SERVICE_CORES NULL
 #define N_SERVICE_CORES 0
 static const struct btrt_chunk schedule0_chunks[] = {
-	{ "little", BTRT_PU_CPU, pu_little_cores, 2, 0, 1, NULL, NULL },
-	{ "cuda", BTRT_PU_CUDA, NULL, 0, 1, 2, NULL, NULL },
+	{ .name = "little", .pu = BTRT_PU_CPU, .cores = pu_little_cores, .n_cores = 2, .first_stage = 0, .n_stages = 1 },
+	{ .name = "cuda", .pu = BTRT_PU_CUDA, .cores = NULL, .n_cores = 0, .first_stage = 1, .n_stages = 2 },
 };
 static const struct btrt_chunk schedule1_chunks[] = {
-	{ "little", BTRT_PU_CPU, pu_little_cores, 2, 0, 3, NULL, NULL },
+	{ .name = "little", .pu = BTRT_PU_CPU, .cores = pu_little_cores, .n_cores = 2, .first_stage = 0, .n_stages = 3 },
 };
 static const struct btrt_chunk schedule2_chunks[] = {
-	{ "big", BTRT_PU_CPU, pu_big_cores, 2, 0, 3, NULL, NULL },
+	{ .name = "big", .pu = BTRT_PU_CPU, .cores = pu_big_cores, .n_cores = 2, .first_stage = 0, .n_stages = 3 },
 };
 static const struct btrt_chunk schedule3_chunks[] = {
-	{ "cuda", BTRT_PU_CUDA, NULL, 0, 0, 3, NULL, NULL },
+	{ .name = "cuda", .pu = BTRT_PU_CUDA, .cores = NULL, .n_cores = 0, .first_stage = 0, .n_stages = 3 },
 };
 
 static const struct pipeline_schedule schedules[N_SCHEDULES] = {
@@ -261,13 +264,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 /* Refuses a pool that cannot fit in the memory the system has left
  * (btrt_mem_available), instead of paging the machine to death: its
  * TaskObjects and buffers (btrt_pool_host_bytes) and the slots of the
- * n_chunks + 1 rings (fewer than 2 (pool + 1) pointers each). Returns 0, or
- * -1 after a message. */
+ * n_chunks + 1 rings or farm links (fewer than 2 (pool + n_chunks + 1)
+ * pointers each). Returns 0, or -1 after a message. */
 static int check_pool_memory(const char *argv0, const struct btrt_pool_config *pc,
 			     uint32_t n_chunks)
 {
 	uint64_t bytes, avail = btrt_mem_available();
-	uint64_t rings = (uint64_t)(n_chunks + 1) * 2 * ((uint64_t)pc->n_tasks + 1) * sizeof(void *);
+	uint64_t rings = (uint64_t)(n_chunks + 1) * 2 * ((uint64_t)pc->n_tasks + n_chunks + 1) *
+			 sizeof(void *);
 	int overflow = btrt_pool_host_bytes(pc, &bytes) != 0 || bytes > UINT64_MAX - rings;
 	if (!overflow)
 		bytes += rings;
@@ -352,10 +356,14 @@ static int write_report(const char *path, const struct options *o,
 	fprintf(f, "{\"app\": \"%s\", \"device\": \"%s\", \"schedule_index\": %ld,\n",
 		PIPELINE_APP, PIPELINE_DEVICE, o->schedule);
 	fprintf(f, " \"schedule\": {\"kind\": \"%s\", \"label\": \"%s\", \"chunks\": [", s->kind, s->label);
-	for (uint32_t c = 0; c < s->n_chunks; c++)
-		fprintf(f, "%s{\"pu\": \"%s\", \"first_stage\": %u, \"last_stage\": %u}",
+	for (uint32_t c = 0; c < s->n_chunks; c++) {
+		fprintf(f, "%s{\"pu\": \"%s\", \"first_stage\": %u, \"last_stage\": %u, \"cores\": %u",
 			c ? ", " : "", s->chunks[c].name, s->chunks[c].first_stage,
-			s->chunks[c].first_stage + s->chunks[c].n_stages - 1);
+			s->chunks[c].first_stage + s->chunks[c].n_stages - 1, s->chunks[c].n_cores);
+		if (s->chunks[c].farm)
+			fprintf(f, ", \"farm\": %u", s->chunks[c].farm);
+		fprintf(f, "}");
+	}
 	fprintf(f, "]},\n \"predicted_ms\": %.6f, \"tasks\": %llu, \"warmup\": %ld,\n",
 		s->predicted_ms, (unsigned long long)btrt_run_items(run), o->warmup);
 	fprintf(f, " \"measured_ms_per_task\": %.6f, \"throughput_per_s\": %.3f,\n",

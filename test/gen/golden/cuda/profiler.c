@@ -300,7 +300,7 @@ static int rig_run(struct rig *r, uint64_t limit, uint64_t *times, double *overh
 	const struct profiler_pu *pu = r->pu;
 	struct btrt_chunk chunk = { pu->name, pu->kind, r->placed ? pu->placed_cores : pu->cores,
 				    r->placed ? pu->n_placed_cores : pu->n_cores,
-				    (uint32_t)r->stage, 1, NULL, NULL };
+				    (uint32_t)r->stage, 1, NULL, NULL, 0 };
 	struct btrt_pipeline_config cfg = {
 		.app = PIPELINE_APP, .stages = app_stages, .n_stages = APP_N_STAGES,
 		.chunks = &chunk, .n_chunks = 1, .pool = r->pool,
