@@ -217,7 +217,7 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
  * none (every device of the paper: at most 6 cores per PU; a 2-core dev
  * box). */
 #define BTC_SERVICE_MIN_CORES 8
-static int service_owner(const struct btc_device *dev)
+int btc_gen_service_owner(const struct btc_device *dev)
 {
 	int owner = -1, owner_n = 0;
 	bool gpu = false;
@@ -247,7 +247,7 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
-	int owner = service_owner(dev);
+	int owner = btc_gen_service_owner(dev);
 	if (owner < 0) {
 		btc_outl(o, "#define SERVICE_CORES NULL");
 		btc_outl(o, "#define N_SERVICE_CORES 0");
@@ -270,7 +270,7 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 	const struct btc_pu *pu = &dev->pus[u];
 	const int *pin;
 	int n = btc_pu_pinnable(pu, &pin);
-	int owner = service_owner(dev);
+	int owner = btc_gen_service_owner(dev);
 	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
 		snprintf(buf, len, "SERVICE_CORES");
 		return 1;
@@ -307,4 +307,12 @@ int btc_gen_split_cores(const struct btc_device *dev, const struct btc_schedule 
 	for (int i = 0; i < ch->cores; i++)
 		out[i] = pin[skip + i];
 	return ch->cores;
+}
+
+int btc_gen_core_counts(int n, int *out)
+{
+	int m = 0;
+	for (int k = 1; k < n; k *= 2)
+		out[m++] = k;
+	return m;
 }

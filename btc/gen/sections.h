@@ -37,6 +37,16 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 int btc_gen_split_cores(const struct btc_device *dev, const struct btc_schedule *s, int c,
 			int *out);
 
+/* The CPU PU whose last pinnable core is the service core (docs/runtime.md,
+ * "Placement"), or -1. */
+int btc_gen_service_owner(const struct btc_device *dev);
+
+/* The core counts the profiler measures below a CPU PU's n pinnable cores
+ * (its row NAME[k]; all n cores is the row NAME): 1, 2, 4, ... < n, so
+ * log2(n) extra measurements per stage and mode instead of n - 1 (16
+ * cores: 1, 2, 4, 8). Into out (room for 32); returns how many. */
+int btc_gen_core_counts(int n, int *out);
+
 /* "BTRT_PU_CPU", "BTRT_PU_CUDA" or "BTRT_PU_VULKAN". */
 const char *btc_gen_pu_kind_enum(enum btc_backend b);
 /* Does the device have a PU of backend b? Kernels of other backends are
