@@ -60,6 +60,24 @@ static int n_entries(const struct btc_schedule *s)
 	return n;
 }
 
+/* The default pool of schedule s: one TaskObject per chunk entry plus
+ * one (the paper's multi-buffering), and FARM_POOL_PER_WORKER more per
+ * farm worker. A farm delivers in input order, so while its slowest
+ * worker holds one task the faster ones finish others that wait behind it:
+ * to keep every worker busy the pool must cover the workers' speed ratio
+ * (1 extra TaskObject per task a fast worker finishes meanwhile). 8 per
+ * worker covers a ratio of about 8 per worker without the per-PU times,
+ * which the generator does not have; --pool overrides it. */
+#define FARM_POOL_PER_WORKER 8
+static int default_pool(const struct btc_schedule *s)
+{
+	int n = n_entries(s) + 1;
+	for (int c = 0; c < s->n_chunks; c++)
+		if (s->chunks[c].farm)
+			n += FARM_POOL_PER_WORKER * __builtin_popcount(s->chunks[c].farm);
+	return n;
+}
+
 static void emit_schedules(struct btc_out *o, const void *p)
 {
 	const struct btc_gen_ctx *ctx = p;
@@ -90,9 +108,10 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		char *text = btc_plan_schedule_label(&g->s, dev);
 		char *label = btc_c_string_literal(text);
 		free(text);
-		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d },", label,
+		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
-			 g->predicted ? g->s.period_ms : 0.0, i, n_entries(&g->s));
+			 g->predicted ? g->s.period_ms : 0.0, i, n_entries(&g->s),
+			 default_pool(&g->s));
 		free(label);
 	}
 	btc_outl(o, "};");
