@@ -116,28 +116,34 @@ int btrt_run_chunk_summary(const struct btrt_run *r, uint32_t c, struct btrt_sum
 	return 0;
 }
 
+/* Stage s's times in chunk c (which covers it). */
+static int chunk_stage_summary(const struct btrt_chunk_rec *cr, uint32_t s, struct btrt_summary *o,
+			       int *gpu)
+{
+	uint64_t *v = malloc((cr->n_stages_rec + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	uint64_t n = 0;
+	int g = 0;
+	for (size_t i = 0; i < cr->n_stages_rec; i++)
+		if (cr->stages[i].stage == s) {
+			v[n++] = cr->stages[i].end - cr->stages[i].start;
+			g |= (int)cr->stages[i].gpu;
+		}
+	btrt_summarize(v, n, o);
+	free(v);
+	if (gpu)
+		*gpu = g;
+	return n ? 0 : -1;
+}
+
 int btrt_run_stage_summary(const struct btrt_run *r, uint32_t s, struct btrt_summary *o, int *gpu)
 {
 	memset(o, 0, sizeof *o);
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
-		if (s < cr->first_stage || s >= cr->first_stage + cr->n_stages)
-			continue;
-		uint64_t *v = malloc((cr->n_stages_rec + 1) * sizeof *v);
-		if (!v)
-			return -1;
-		uint64_t n = 0;
-		int g = 0;
-		for (size_t i = 0; i < cr->n_stages_rec; i++)
-			if (cr->stages[i].stage == s) {
-				v[n++] = cr->stages[i].end - cr->stages[i].start;
-				g |= (int)cr->stages[i].gpu;
-			}
-		btrt_summarize(v, n, o);
-		free(v);
-		if (gpu)
-			*gpu = g;
-		return n ? 0 : -1;
+		if (s >= cr->first_stage && s < cr->first_stage + cr->n_stages)
+			return chunk_stage_summary(cr, s, o, gpu);
 	}
 	return -1;
 }
@@ -192,11 +198,21 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 		print_sum(out, what, &s);
 	}
 	for (uint32_t st = 0; st < r->n_stages; st++) {
-		int gpu = 0;
-		if (btrt_run_stage_summary(r, st, &s, &gpu))
-			continue;
-		snprintf(what, sizeof what, "stage %u %s%s", st, r->stage_names[st], gpu ? " [gpu]" : "");
-		print_sum(out, what, &s);
+		/* A farm's stage: one line per worker that ran it. */
+		for (uint32_t c = 0; c < r->n_chunks; c++) {
+			const struct btrt_chunk_rec *cr = &r->chunks[c];
+			int gpu = 0;
+			if (st < cr->first_stage || st >= cr->first_stage + cr->n_stages ||
+			    chunk_stage_summary(cr, st, &s, &gpu))
+				continue;
+			if (cr->farm)
+				snprintf(what, sizeof what, "stage %u %s%s (worker %u)", st,
+					 r->stage_names[st], gpu ? " [gpu]" : "", cr->worker);
+			else
+				snprintf(what, sizeof what, "stage %u %s%s", st, r->stage_names[st],
+					 gpu ? " [gpu]" : "");
+			print_sum(out, what, &s);
+		}
 	}
 	btrt_run_latency_summary(r, &s);
 	print_sum(out, "latency (load..check)", &s);
