@@ -308,6 +308,7 @@ static bool check_pu_sharing(const char *spec, const struct btc_schedule *s,
 			     const struct btc_device *dev, struct btc_diag *d)
 {
 	struct btc_loc loc = {0};
+	int api[BTC_N_BACKENDS] = {0}; /* a PU of each backend in use, + 1 */
 	for (int u = 0; u < dev->n_pus; u++) {
 		const char *name = dev->pus[u].name;
 		int uses = 0, whole = 0, in_farm = 0, sum = 0;
@@ -320,6 +321,15 @@ static bool check_pu_sharing(const char *spec, const struct btc_schedule *s,
 			in_farm += ch->farm != 0;
 			whole += ch->farm == 0 && ch->cores == 0;
 			sum += ch->farm ? 0 : ch->cores; /* a whole PU takes its pinnable cores */
+		}
+		if (uses && !api[dev->pus[u].kind])
+			api[dev->pus[u].kind] = u + 1;
+		if (api[BTC_BACKEND_CUDA] && api[BTC_BACKEND_VULKAN]) {
+			btc_error(d, loc,
+				  "--chunks '%s': PUs '%s' (cuda) and '%s' (vulkan): a pipeline uses one GPU API",
+				  spec, dev->pus[api[BTC_BACKEND_CUDA] - 1].name,
+				  dev->pus[api[BTC_BACKEND_VULKAN] - 1].name);
+			return false;
 		}
 		if (uses > 1 && in_farm) {
 			btc_error(d, loc,

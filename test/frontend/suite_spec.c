@@ -11,15 +11,15 @@
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
 
-/* Four stages: a, b, c with cpu and vulkan kernels, d with cpu only. */
+/* Four stages: a, b, c with cpu, cuda and vulkan kernels, d with cpu only. */
 static const char app_text[] =
 	"app: demo\nparams:\n  n: 1000\n"
 	"buffers:\n"
 	"  - {name: x, type: f32, count: n}\n"
 	"stages:\n"
-	"  - {name: a, cpu: demo_a_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
-	"  - {name: b, cpu: demo_b_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
-	"  - {name: c, cpu: demo_c_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: a, cpu: demo_a_cpu, cuda: demo_a_cuda, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: b, cpu: demo_b_cpu, cuda: demo_b_cuda, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: c, cpu: demo_c_cpu, cuda: demo_c_cuda, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
 	"  - {name: d, cpu: demo_d_cpu}\n"
 	"io: demo_io\n";
 
@@ -29,7 +29,8 @@ static const char dev_text[] =
 	"pus:\n"
 	"  - {name: little, kind: cpu, cores: [0, 1, 2, 3]}\n"
 	"  - {name: big, kind: cpu, cores: [4, 5, 6, 7], pinnable: [7, 5, 6]}\n"
-	"  - {name: gpu, kind: vulkan}\n";
+	"  - {name: gpu, kind: vulkan}\n"
+	"  - {name: cu, kind: cuda}\n";
 
 static struct btc_app *app;
 static struct btc_device *dev;
@@ -142,6 +143,8 @@ static const struct bad_case bad[] = {
 	{"farm out of order", "{little,big}:1-3", S "{little,big}:1-3': chunk {...}:1-3 must start at stage 0 and end by stage 3"},
 	{"stages left", "{little,big}:0-2", S "{little,big}:0-2': stages 3..3 are not scheduled"},
 	{"no range", "little", S "little': 'little' is not PU:FIRST-LAST"},
+	{"two GPU APIs in a farm", "{gpu,cu}:0-2,little:3",
+	 S "{gpu,cu}:0-2,little:3': PUs 'cu' (cuda) and 'gpu' (vulkan): a pipeline uses one GPU API"},
 };
 
 static void test_bad_specs(void)
