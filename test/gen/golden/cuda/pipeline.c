@@ -397,12 +397,19 @@ static void explain_check_failure(const char *argv0, const struct options *o,
 {
 	const struct btrt_chunk *last = &s->chunks[s->n_chunks - 1];
 	uint32_t stage = last->first_stage + last->n_stages - 1;
-	fprintf(stderr,
-		"%s: the check compares the final output, written by stage %u '%s' (the last), "
-		"run by chunk %u on PU '%s' (%s kernel); schedule %ld places the stages %s\n",
-		argv0, stage, app_stages[stage].name, s->n_chunks - 1, last->name,
-		last->pu == BTRT_PU_VULKAN ? "vulkan" : last->pu == BTRT_PU_CUDA ? "cuda" : "cpu",
-		o->schedule, s->label);
+	if (last->farm)
+		fprintf(stderr,
+			"%s: the check compares the final output, written by stage %u '%s' (the last), "
+			"run by a farm: whichever of its workers took the task (--trace shows which); "
+			"schedule %ld places the stages %s\n",
+			argv0, stage, app_stages[stage].name, o->schedule, s->label);
+	else
+		fprintf(stderr,
+			"%s: the check compares the final output, written by stage %u '%s' (the last), "
+			"run by chunk %u on PU '%s' (%s kernel); schedule %ld places the stages %s\n",
+			argv0, stage, app_stages[stage].name, s->n_chunks - 1, last->name,
+			last->pu == BTRT_PU_VULKAN ? "vulkan" : last->pu == BTRT_PU_CUDA ? "cuda" : "cpu",
+			o->schedule, s->label);
 	fprintf(stderr,
 		"%s: a wrong kernel of any stage may show here; run the other schedules "
 		"(--list) to see which placements fail\n", argv0);
