@@ -1,12 +1,14 @@
 /* Farm links (btrt_farm.h): sequence-indexed slots between a replicated
  * chunk and its neighbours, with claim-based self-scheduling and an
- * eventcount for blocking waits. */
+ * eventcount for blocking waits; the ports of the pipeline's threads, and
+ * the wiring of a pipeline's rings and farm links. */
 #include "btrt_farm.h"
 #include "btrt_internal.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 char btrt_eos_[2];
 
@@ -187,4 +189,112 @@ void btrt_port_wait_stats(const struct btrt_port *in, const struct btrt_port *ou
 	add_stats(sum, in->ring ? &in->ring->pop_stats : &in->link_stats);
 	if (out->ring)
 		add_stats(sum, &out->ring->push_stats);
+}
+
+/* ---- the links of a pipeline ------------------------------------------ */
+
+int btrt_same_farm(const struct btrt_pipeline_config *cfg, uint32_t i)
+{
+	return i > 0 && cfg->chunks[i].farm != 0 && cfg->chunks[i].farm == cfg->chunks[i - 1].farm;
+}
+
+/* Sets up link g's ring or farm link; width[g]: the threads that consume
+ * it, width[g - 1]: those that produce it. */
+static int link_init(struct btrt_links *l, uint32_t g, const uint32_t *width, size_t ring_cap,
+		     size_t link_cap)
+{
+	l->is_farm[g] = width[g] > 1 || (g > 0 && width[g - 1] > 1);
+	int rc = l->is_farm[g] ? btrt_farm_link_init(&l->links[g], link_cap, width[g])
+			       : btrt_ring_spsc_init(&l->rings[g], ring_cap);
+	l->inited[g] = rc == 0;
+	return rc;
+}
+
+int btrt_links_create(struct btrt_links *l, const struct btrt_pipeline_config *cfg,
+		      struct btrt_error *err)
+{
+	uint32_t nc = cfg->n_chunks, ng = 0;
+	for (uint32_t i = 0; i < nc; i++)
+		ng += !btrt_same_farm(cfg, i);
+	memset(l, 0, sizeof *l);
+	l->n_groups = ng;
+	l->rings = calloc(ng + 1, sizeof *l->rings);
+	l->links = calloc(ng + 1, sizeof *l->links);
+	l->is_farm = calloc(ng + 1, 1);
+	l->inited = calloc(ng + 1, 1);
+	l->in = calloc(nc + 1, sizeof *l->in);
+	l->out = calloc(nc + 1, sizeof *l->out);
+	uint32_t *width = calloc(ng + 1, sizeof *width);
+	int rc = -1;
+	if (!l->rings || !l->links || !l->is_farm || !l->inited || !l->in || !l->out || !width)
+		goto out;
+	uint32_t g = 0, max_width = 1;
+	for (uint32_t i = 0; i < nc; i++) {
+		g += i > 0 && !btrt_same_farm(cfg, i);
+		if (++width[g] > max_width)
+			max_width = width[g];
+	}
+	width[ng] = 1; /* the io thread */
+	/* Rings hold the pool plus the end marker; farm links a window of
+	 * pool + consumers sequence numbers. */
+	size_t pool = btrt_pool_size(cfg->pool), ring_cap = 1, link_cap = 1;
+	while (ring_cap < pool + 1)
+		ring_cap <<= 1;
+	while (link_cap < pool + max_width + 1)
+		link_cap <<= 1;
+	for (g = 0; g <= ng; g++)
+		if (link_init(l, g, width, ring_cap, link_cap))
+			goto out;
+	/* Group g (chunk i's) reads link g and writes link g + 1; the io
+	 * thread (i == nc) reads link ng and writes link 0. */
+	g = 0;
+	for (uint32_t i = 0; i <= nc; i++) {
+		g += i > 0 && i < nc && !btrt_same_farm(cfg, i);
+		uint32_t li = i < nc ? g : ng, lo = i < nc ? g + 1 : 0;
+		if (l->is_farm[li])
+			l->in[i].link = &l->links[li];
+		else
+			l->in[i].ring = &l->rings[li];
+		if (l->is_farm[lo])
+			l->out[i].link = &l->links[lo];
+		else
+			l->out[i].ring = &l->rings[lo];
+	}
+	rc = 0;
+out:
+	free(width);
+	if (rc)
+		btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
+	return rc;
+}
+
+void btrt_links_wake(struct btrt_links *l)
+{
+	for (uint32_t g = 0; l->inited && g <= l->n_groups; g++) {
+		if (!l->inited[g])
+			continue;
+		if (l->is_farm[g])
+			btrt_farm_link_wake(&l->links[g]);
+		else
+			btrt_ring_spsc_wake(&l->rings[g]);
+	}
+}
+
+void btrt_links_destroy(struct btrt_links *l)
+{
+	for (uint32_t g = 0; l->inited && g <= l->n_groups; g++) {
+		if (!l->inited[g])
+			continue;
+		if (l->is_farm[g])
+			btrt_farm_link_destroy(&l->links[g]);
+		else
+			btrt_ring_spsc_destroy(&l->rings[g]);
+	}
+	free(l->rings);
+	free(l->links);
+	free(l->is_farm);
+	free(l->inited);
+	free(l->in);
+	free(l->out);
+	memset(l, 0, sizeof *l);
 }

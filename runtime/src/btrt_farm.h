@@ -47,6 +47,8 @@
 #ifndef BTRT_FARM_H
 #define BTRT_FARM_H
 
+#include "btrt.h"
+#include "btrt_pipeline.h"
 #include "btrt_ring.h"
 
 #include <stdatomic.h>
@@ -123,5 +125,36 @@ int btrt_port_push(struct btrt_port *out, void *x, uint64_t seq, const atomic_in
 /* Adds the waits of the thread that pops `in` and pushes `out` to *sum. */
 void btrt_port_wait_stats(const struct btrt_port *in, const struct btrt_port *out,
 			  struct btrt_wait_stats *sum);
+
+/* Whether chunk i of cfg is a further worker of chunk i - 1's farm (the
+ * same nonzero btrt_chunk.farm id). */
+int btrt_same_farm(const struct btrt_pipeline_config *cfg, uint32_t i);
+
+/* The links of a pipeline. The chunk table falls into groups: an ordinary
+ * chunk, or the workers of a farm. Link g feeds group g, link n_groups the
+ * io thread, which feeds link 0. A link is an SPSC ring (capacity: the
+ * pool plus the end marker), or a farm link where a farm is on either side
+ * (capacity: pool + its consumers, btrt_farm.h). in[c] / out[c] are chunk
+ * c's ends, in[n_chunks] / out[n_chunks] the io thread's. */
+struct btrt_links {
+	uint32_t n_groups;
+	struct btrt_ring_spsc *rings;     /* [n_groups + 1], used where !is_farm */
+	struct btrt_farm_link *links;     /* [n_groups + 1], used where is_farm */
+	unsigned char *is_farm;           /* [n_groups + 1] */
+	unsigned char *inited;            /* [n_groups + 1]: ring or link set up */
+	struct btrt_port *in, *out;       /* [n_chunks + 1] */
+};
+
+/* Creates the links of cfg (a validated table) and wires every thread's
+ * ports. Returns 0, or -1 with err (BTRT_E_NOMEM); l is then safe to
+ * destroy, as is an all-zero l. */
+int btrt_links_create(struct btrt_links *l, const struct btrt_pipeline_config *cfg,
+		      struct btrt_error *err);
+
+/* Wakes every thread blocked on a link so that it re-checks its stop flag
+ * (after the seq_cst store of the flag). Any thread. */
+void btrt_links_wake(struct btrt_links *l);
+
+void btrt_links_destroy(struct btrt_links *l);
 
 #endif

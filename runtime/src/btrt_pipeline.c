@@ -22,7 +22,7 @@ struct chunk_rt {
 	struct pipe *p;
 	uint32_t idx;
 	const struct btrt_chunk *c;
-	struct btrt_port in, out;         /* link idx's group reads / writes */
+	struct btrt_port *in, *out;       /* its ends of the links (in p->links) */
 	void *gpu_state;
 	struct btrt_gpu_time *gtimes;     /* [c->n_stages] */
 	struct btrt_chunk_rec *rec;
@@ -38,15 +38,7 @@ struct pipe {
 	int failed;
 	struct btrt_error err;            /* the first error */
 	int pin;                          /* 0 when BTRT_NO_PIN is set */
-	/* Link g feeds group g (a chunk, or the workers of a farm); link
-	 * n_groups feeds the io thread. A link is an SPSC ring, or a farm link
-	 * when a farm is on either side of it. */
-	uint32_t n_groups;
-	struct btrt_ring_spsc *rings;     /* [n_groups + 1], used where !is_farm */
-	struct btrt_farm_link *links;     /* [n_groups + 1], used where is_farm */
-	unsigned char *is_farm;           /* [n_groups + 1] */
-	unsigned char *inited;            /* [n_groups + 1]: ring or link set up */
-	struct btrt_port io_in, io_out;   /* the io thread's ends */
+	struct btrt_links links;          /* rings and farm links (btrt_farm.h) */
 	struct chunk_rt *ch;              /* [n_chunks] */
 	struct btrt_run *run;
 };
@@ -64,14 +56,7 @@ static void pipe_fail(struct pipe *p, const struct btrt_error *e)
 	 * flag (btrt_ring_spsc_wake); err itself is under mu, the flag only
 	 * makes waiting threads give up. */
 	atomic_store_explicit(&p->stop, 1, memory_order_seq_cst);
-	for (uint32_t g = 0; g <= p->n_groups; g++) {
-		if (!p->inited[g])
-			continue;
-		if (p->is_farm[g])
-			btrt_farm_link_wake(&p->links[g]);
-		else
-			btrt_ring_spsc_wake(&p->rings[g]);
-	}
+	btrt_links_wake(&p->links);
 	/* Wakes the io thread if it waits for the dispatchers' setup. */
 	btrt_futex_wake(&p->ready, INT_MAX);
 }
@@ -308,7 +293,7 @@ static void *dispatcher(void *arg)
 		uint64_t seq;
 		/* A worker of a farm claims the next task whichever worker ran
 		 * the previous one (btrt_farm.h). */
-		void *x = btrt_port_pop(&ch->in, &p->stop, &seq);
+		void *x = btrt_port_pop(ch->in, &p->stop, &seq);
 		if (!x)
 			break; /* stopped by an error */
 		/* relaxed: a stop only ends the loop; tasks still queued are
@@ -318,7 +303,7 @@ static void *dispatcher(void *arg)
 		if (x == BTRT_EOS_EXTRA)
 			break; /* another worker of this farm forwards the end */
 		if (x == BTRT_EOS) {
-			if (btrt_port_push(&ch->out, BTRT_EOS, seq, &p->stop) == -2)
+			if (btrt_port_push(ch->out, BTRT_EOS, seq, &p->stop) == -2)
 				link_fail(p, ch->idx, seq);
 			break;
 		}
@@ -341,7 +326,7 @@ static void *dispatcher(void *arg)
 		}
 		/* Never waits: every ring has room for the whole pool plus EOS,
 		 * every farm link a slot for each task in flight. */
-		int prc = btrt_port_push(&ch->out, t, t->seq, &p->stop);
+		int prc = btrt_port_push(ch->out, t, t->seq, &p->stop);
 		if (prc == -2)
 			link_fail(p, ch->idx, t->seq);
 		if (prc)
@@ -352,22 +337,6 @@ static void *dispatcher(void *arg)
 		ch->gpu_state = NULL;
 	}
 	return NULL;
-}
-
-/* Whether chunk i is a further worker of chunk i - 1's farm. */
-static int same_farm(const struct btrt_pipeline_config *cfg, uint32_t i)
-{
-	return i > 0 && cfg->chunks[i].farm != 0 && cfg->chunks[i].farm == cfg->chunks[i - 1].farm;
-}
-
-/* Groups of the schedule: ordinary chunks, and farms (their workers
- * count once). */
-static uint32_t n_groups(const struct btrt_pipeline_config *cfg)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < cfg->n_chunks; i++)
-		n += !same_farm(cfg, i);
-	return n;
 }
 
 static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *err)
@@ -381,7 +350,7 @@ static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *e
 	uint32_t next = 0;
 	for (uint32_t i = 0; i < cfg->n_chunks; i++) {
 		const struct btrt_chunk *c = &cfg->chunks[i];
-		if (same_farm(cfg, i)) {
+		if (btrt_same_farm(cfg, i)) {
 			const struct btrt_chunk *w = &cfg->chunks[i - 1];
 			if (c->first_stage != w->first_stage || c->n_stages != w->n_stages)
 				return btrt_error_set(err, BTRT_E_INVAL, 0,
@@ -502,7 +471,8 @@ static void io_loop(struct pipe *p)
 	const struct btrt_pipeline_config *cfg = p->cfg;
 	struct btrt_pool *pool = cfg->pool;
 	uint32_t n_tasks = btrt_pool_size(pool);
-	struct btrt_port *first = &p->io_out, *done = &p->io_in;
+	uint32_t nc = cfg->n_chunks;
+	struct btrt_port *first = &p->links.out[nc], *done = &p->links.in[nc];
 	uint32_t next_free = 0;
 	uint64_t seq = 0, expect = 0;
 	int eos_sent = 0;
@@ -564,64 +534,6 @@ static void io_loop(struct pipe *p)
 	}
 }
 
-/* Sets up the links and connects every thread's ports: group g (chunk
- * i's group) reads link g and writes link g + 1; the io thread writes
- * link 0 and reads link n_groups. Returns 0 or -1 with err (NOMEM). */
-static int wire(struct pipe *p, struct btrt_error *err)
-{
-	const struct btrt_pipeline_config *cfg = p->cfg;
-	uint32_t ng = p->n_groups, nc = cfg->n_chunks;
-	uint32_t *width = calloc(ng + 1, sizeof *width);
-	if (!width)
-		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
-	uint32_t g = 0, max_width = 1;
-	for (uint32_t i = 0; i < nc; i++) {
-		if (i > 0 && !same_farm(cfg, i))
-			g++;
-		width[g]++;
-		if (width[g] > max_width)
-			max_width = width[g];
-		p->ch[i].p = p;
-		p->ch[i].idx = i;
-		p->ch[i].c = &cfg->chunks[i];
-	}
-	width[ng] = 1; /* the io thread */
-	/* Rings hold the pool plus the end marker; farm links a window of
-	 * pool + consumers sequence numbers (btrt_farm.h). */
-	size_t pool = btrt_pool_size(cfg->pool), ring_cap = 1, link_cap = 1;
-	while (ring_cap < pool + 1)
-		ring_cap <<= 1;
-	while (link_cap < pool + max_width + 1)
-		link_cap <<= 1;
-	int rc = 0;
-	for (uint32_t l = 0; l <= ng && rc == 0; l++) {
-		p->is_farm[l] = width[l] > 1 || (l > 0 && width[l - 1] > 1);
-		rc = p->is_farm[l] ? btrt_farm_link_init(&p->links[l], link_cap, width[l])
-				   : btrt_ring_spsc_init(&p->rings[l], ring_cap);
-		p->inited[l] = rc == 0;
-	}
-	free(width);
-	if (rc)
-		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
-	g = 0;
-	for (uint32_t i = 0; i <= nc; i++) {
-		if (i > 0 && i < nc && !same_farm(cfg, i))
-			g++;
-		struct btrt_port *in = i < nc ? &p->ch[i].in : &p->io_in;
-		struct btrt_port *out = i < nc ? &p->ch[i].out : &p->io_out;
-		uint32_t li = i < nc ? g : ng, lo = i < nc ? g + 1 : 0;
-		if (p->is_farm[li])
-			in->link = &p->links[li];
-		else
-			in->ring = &p->rings[li];
-		if (p->is_farm[lo])
-			out->link = &p->links[lo];
-		else
-			out->ring = &p->rings[lo];
-	}
-	return 0;
-}
-
 int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **run_out,
 		      struct btrt_error *err)
 {
@@ -650,23 +562,22 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 	const char *np = getenv("BTRT_NO_PIN");
 	p.pin = !(np && *np && strcmp(np, "0") != 0);
 	uint32_t nc = cfg->n_chunks;
-	p.n_groups = n_groups(cfg);
-	uint32_t ng = p.n_groups;
-	p.rings = calloc(ng + 1, sizeof *p.rings);
-	p.links = calloc(ng + 1, sizeof *p.links);
-	p.is_farm = calloc(ng + 1, 1);
-	p.inited = calloc(ng + 1, 1);
 	p.ch = calloc(nc, sizeof *p.ch);
 	p.run = btrt_run_alloc(cfg);
 	int rc = -1;
-	if (!p.rings || !p.links || !p.is_farm || !p.inited || !p.ch || !p.run) {
+	if (!p.ch || !p.run) {
 		btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
 		goto out;
 	}
-	if (wire(&p, err))
+	if (btrt_links_create(&p.links, cfg, err))
 		goto out;
 	for (uint32_t i = 0; i < nc; i++) {
 		struct chunk_rt *ch = &p.ch[i];
+		ch->p = &p;
+		ch->idx = i;
+		ch->c = &cfg->chunks[i];
+		ch->in = &p.links.in[i];
+		ch->out = &p.links.out[i];
 		ch->rec = &p.run->chunks[i];
 		ch->gtimes = calloc(ch->c->n_stages, sizeof *ch->gtimes);
 		if (!ch->gtimes) {
@@ -720,9 +631,8 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 	if (restore)
 		sched_setaffinity(0, sizeof old_set, &old_set);
 	/* Every thread is joined: its ports' counts are final. */
-	for (uint32_t t = 0; t < nc; t++)
-		btrt_port_wait_stats(&p.ch[t].in, &p.ch[t].out, &p.run->waits[t]);
-	btrt_port_wait_stats(&p.io_in, &p.io_out, &p.run->waits[nc]);
+	for (uint32_t t = 0; t <= nc; t++)
+		btrt_port_wait_stats(&p.links.in[t], &p.links.out[t], &p.run->waits[t]);
 	btrt_backoff_set(BTRT_BACKOFF_SPIN_NS, 0);
 	if (p.failed) {
 		*err = p.err;
@@ -736,18 +646,7 @@ out:
 				btrt_vk_chunk_fini(p.ch[i].gpu_state);
 			free(p.ch[i].gtimes);
 		}
-	for (uint32_t g = 0; p.inited && g <= p.n_groups; g++) {
-		if (!p.inited[g])
-			continue;
-		if (p.is_farm[g])
-			btrt_farm_link_destroy(&p.links[g]);
-		else
-			btrt_ring_spsc_destroy(&p.rings[g]);
-	}
-	free(p.rings);
-	free(p.links);
-	free(p.is_farm);
-	free(p.inited);
+	btrt_links_destroy(&p.links);
 	free(p.ch);
 	pthread_mutex_destroy(&p.mu);
 	if (run_out)

@@ -385,6 +385,42 @@ static void test_trace(void)
 	btrt_run_free(run);
 }
 
+/* Workers of an idle farm block instead of polling: with 6 items 50 ms
+ * apart, a worker's claim waits for its item, blocks on the farm link's
+ * eventcount and is woken by stores (every store wakes every sleeper, so
+ * a worker may wake for the other's item and check again). Each check is
+ * a poll: at most one per wait plus one per store into the link (items and
+ * end markers), where a polling wait would make hundreds. Counts, not
+ * times, are asserted. */
+static void test_idle_farm(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.load_sleep_us = 50000;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	struct btrt_run *run = NULL;
+	const uint64_t items = 6;
+	toy_keep_run = &run;
+	int rc = toy_run(&p, toy_stages_cpu, err_farm, 4, 6, items, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
+	toy_keep_run = NULL;
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, items);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	for (uint32_t t = 1; t <= 2; t++) {
+		struct btrt_wait_stats w;
+		CU_ASSERT_EQUAL_FATAL(btrt_run_wait_stats(run, t, &w), 0);
+		fprintf(stderr, "%s(%s: %llu waits, %llu polls, %llu blocks)", t == 1 ? "  " : " ",
+			err_farm[t].name, (unsigned long long)w.waits, (unsigned long long)w.polls,
+			(unsigned long long)w.blocks);
+		CU_ASSERT_TRUE(w.waits <= items + 1);
+		CU_ASSERT_TRUE(w.polls <= w.waits + items + 2);
+		CU_ASSERT_TRUE(w.blocks > 0);
+	}
+	fprintf(stderr, " ");
+	btrt_run_free(run);
+}
+
 int suite_farm_register(void)
 {
 	CU_pSuite s = CU_add_suite("farm", init, NULL);
@@ -399,6 +435,7 @@ int suite_farm_register(void)
 	    !CU_add_test(s, "load and check errors, end of input", test_io_errors) ||
 	    !CU_add_test(s, "SIGINT stops a farm, threads joined", test_interrupt) ||
 	    !CU_add_test(s, "bad farm tables", test_bad_tables) ||
+	    !CU_add_test(s, "an idle farm sleeps", test_idle_farm) ||
 	    !CU_add_test(s, "trace: a track per worker", test_trace))
 		return -1;
 	return 0;
