@@ -1,5 +1,6 @@
-/* Dispatcher threads, the io loop, end of stream and error stop. Farms
- * (replicated chunks) are wired here; their links are btrt_farm.c's. */
+/* Dispatcher threads, the io loop, end of stream and error stop. The
+ * links between the threads (SPSC rings, and the farm links around
+ * replicated chunks) are set up and wired by btrt_farm.c. */
 #include "btrt_farm.h"
 #include "btrt_internal.h"
 #include "btrt_ring.h"
