@@ -37,7 +37,7 @@ static int run(const char *what, enum btrt_pu_kind pu, enum btrt_backend be, str
 		fprintf(stderr, "%s: %s\n", what, err.msg);
 		return -1;
 	}
-	struct btrt_chunk ch = { "gpu", pu, &core, 1, 0, 1, NULL, NULL };
+	struct btrt_chunk ch = { "gpu", pu, &core, 1, 0, 1, NULL, NULL, 0 };
 	struct btrt_pipeline_config cfg = { .app = what, .stages = st, .n_stages = 1, .chunks = &ch,
 					    .n_chunks = 1, .pool = pool, .io = &io, .n_items = items,
 					    .vk = vk, .cuda = cu };

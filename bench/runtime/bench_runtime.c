@@ -175,7 +175,7 @@ static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, dou
 	for (uint32_t i = 0; i < n_chunks; i++) {
 		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
 		const int *core = dedicated ? &all_cores[i] : (i % 2 ? &core_b : &core_a);
-		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, core, 1, i, 1, NULL, NULL };
+		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, core, 1, i, 1, NULL, NULL, 0 };
 	}
 	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = pool_size,
 				       .backend = BTRT_BACKEND_HOST };
@@ -261,7 +261,7 @@ static void idle_bench(void)
 	struct btrt_chunk ch[3];
 	for (uint32_t i = 0; i < 3; i++) {
 		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
-		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, i % 2 ? &core_b : &core_a, 1, i, 1, NULL, NULL };
+		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, i % 2 ? &core_b : &core_a, 1, i, 1, NULL, NULL, 0 };
 	}
 	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = 4,
 				       .backend = BTRT_BACKEND_HOST };

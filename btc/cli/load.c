@@ -38,6 +38,7 @@ void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options
 	jo->out_dir = o->output;
 	jo->table = o->table;
 	jo->reprofile = o->reprofile;
+	jo->core_counts = o->core_counts;
 	jo->cache_dir = o->cache;
 	jo->input = o->input;
 	jo->report = o->report;

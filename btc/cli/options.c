@@ -142,6 +142,8 @@ static const struct row rows[] = {
 	       "the pipeline's input (default: the app's)"),
 	FLAG(REPROFILE, "reprofile", reprofile, C(PROFILE) | C(TUNE),
 	     "ignore the cached profiling table"),
+	FLAG(CORE_COUNTS, "core-counts", core_counts, C(PROFILE) | C(TUNE),
+	     "also profile every CPU stage on 1, 2, 4, ... of each\nCPU PU's cores (table rows PU[K])"),
 	INT(MAX_REPS, "max-reps", max_reps, C(PROFILE) | C(TUNE), "N",
 	    "profiler repetition cap (default 30)", 2, 1000000),
 	INT(TUNE_TASKS, "tune-tasks", tune_tasks, C(TUNE), "N",

@@ -69,6 +69,7 @@ enum btc_cli_opt {
 	BTC_OPT_TUNE_BUDGET,
 	BTC_OPT_MEASUREMENTS,
 	BTC_OPT_FIT_CSV,
+	BTC_OPT_CORE_COUNTS,
 	BTC_CLI_N_OPTS
 };
 
@@ -122,6 +123,7 @@ struct btc_cli_options {
 	int tasks;
 	const char *input;
 	bool reprofile;
+	bool core_counts; /* profile CPU stages on 1, 2, 4, ... cores too */
 	int max_reps, tune_tasks;
 	bool no_race, keep_going;
 	unsigned seed;

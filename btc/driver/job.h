@@ -17,6 +17,8 @@ struct btc_job_options {
 	const char *cache_dir; /* profiling tables (default build/btc/cache) */
 	const char *table;     /* use this table, skip profiling */
 	bool reprofile;        /* ignore the cache */
+	bool core_counts;      /* profile CPU stages on 1, 2, 4, ... cores too
+				  (table rows PU[K], issue 16) */
 	struct btc_plan_options plan;
 	struct btc_tune_options tune;
 	int final_tasks;      /* measured tasks of the final run (default 64) */

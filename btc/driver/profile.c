@@ -1,7 +1,9 @@
 /* BT-Profiler as a job: find the cached table for (app, device, kernel
  * sources), or build the profiler beside the baselines, run it into a
  * temporary file in the cache directory and rename that into place. An
- * interrupt stops the profiler and removes the temporary file. */
+ * interrupt stops the profiler and removes the temporary file. With core
+ * counts (issue 16) the profiler also measures every CPU stage on 1, 2,
+ * 4, ... of each CPU PU's cores, and the table is cached apart (NAME.cores.csv). */
 #include "driver/job.h"
 
 #include <stdio.h>
@@ -24,16 +26,18 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
 	char reps[16];
 	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
-	char *argv[] = {prog,
-			"-o",
-			tmp,
-			"--max-reps",
-			reps,
-			opt->input ? "--input" : NULL,
-			(char *)opt->input,
-			NULL};
-	printf("profile: %s on %s, every stage on every PU, isolated, under interference and placed\n",
-	       app->name, dev->name);
+	char *argv[8] = {prog, "-o", tmp, "--max-reps", reps};
+	int n = 5;
+	if (opt->core_counts)
+		argv[n++] = "--core-counts";
+	if (opt->input) {
+		argv[n++] = "--input";
+		argv[n++] = (char *)opt->input;
+	}
+	argv[n] = NULL;
+	printf("profile: %s on %s, every stage on every PU%s, isolated, under interference and placed\n",
+	       app->name, dev->name,
+	       opt->core_counts ? " (CPU PUs also on 1, 2, 4, ... of their cores)" : "");
 	fflush(stdout);
 	int rc = btc_run(argv, NULL, false);
 	bool ok = false;
@@ -60,6 +64,13 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 	char *cached = btc_cache_table_path(cache_dir, app, dev, d);
 	if (!cached)
 		return false;
+	size_t len = strlen(cached);
+	if (opt->core_counts && len > 4 && !strcmp(cached + len - 4, ".csv")) {
+		/* A table with the core-count rows is a different table. */
+		char *c = btc_xasprintf("%.*s.cores.csv", (int)(len - 4), cached);
+		free(cached);
+		cached = c;
+	}
 	if (!opt->reprofile && access(cached, R_OK) == 0) {
 		struct btc_diag quiet;
 		btc_diag_init(&quiet, stderr);
@@ -87,9 +98,10 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 		goto out;
 	if (!built || strcmp(dev->name, "host")) {
 		printf("profile: the profiler for %s is in %s; build it for the device, run\n"
-		       "  %s-profiler -o %s-%s.csv\n"
+		       "  %s-profiler -o %s-%s.csv%s\n"
 		       "there, and pass the table back with --table.\n",
-		       dev->name, dir, app->name, app->name, dev->name);
+		       dev->name, dir, app->name, app->name, dev->name,
+		       opt->core_counts ? " --core-counts" : "");
 		goto out;
 	}
 	if (!btc_mkdirs(cache_dir, d))

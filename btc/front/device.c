@@ -16,10 +16,21 @@ int btc_device_pu_index(const struct btc_device *dev, const char *name)
 	return -1;
 }
 
+int btc_pu_pinnable(const struct btc_pu *pu, const int **cores)
+{
+	if (pu->pinnable) {
+		*cores = pu->pinnable;
+		return pu->n_pinnable;
+	}
+	*cores = pu->cores;
+	return pu->n_cores;
+}
+
 static void pu_free(struct btc_pu *pu)
 {
 	free(pu->name);
 	free(pu->cores);
+	free(pu->pinnable);
 	free(pu->core_type);
 	free(pu->gpu_name);
 	free(pu->select);
@@ -49,14 +60,51 @@ static bool one_of(const char *s, const char *const *allowed)
 	return false;
 }
 
+/* `pinnable: [ids]`: a nonempty subset of the CPU PU's cores, no id twice. */
+static void load_pinnable(struct btc_yaml *y, yaml_node_t *n, struct btc_pu *pu, struct btc_diag *d)
+{
+	int len;
+	if (pu->kind != BTC_BACKEND_CPU) {
+		btc_error(d, btc_yaml_loc(y, n), "pinnable is only for CPU PUs");
+		return;
+	}
+	if (!btc_yaml_seq(y, n, "pinnable", &len, d))
+		return;
+	if (len == 0) {
+		btc_error(d, btc_yaml_loc(y, n),
+			  "PU '%s': pinnable lists no core (a CPU PU needs one to run on)",
+			  pu->name);
+		return;
+	}
+	pu->pinnable = btc_xcalloc((size_t)len, sizeof(int));
+	for (int i = 0; i < len; i++) {
+		int64_t c;
+		yaml_node_t *item = btc_yaml_item(y, n, i);
+		if (!btc_yaml_int(y, item, "core id", 0, 1023, &c, d))
+			continue;
+		bool in = false, twice = false;
+		for (int j = 0; j < pu->n_cores; j++)
+			in |= pu->cores[j] == c;
+		for (int j = 0; j < pu->n_pinnable; j++)
+			twice |= pu->pinnable[j] == c;
+		if (!in)
+			btc_error(d, btc_yaml_loc(y, item),
+				  "pinnable core %d is not one of PU '%s''s cores", (int)c, pu->name);
+		else if (twice)
+			btc_error(d, btc_yaml_loc(y, item), "pinnable core %d listed twice", (int)c);
+		else
+			pu->pinnable[pu->n_pinnable++] = (int)c;
+	}
+}
+
 static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev, struct btc_diag *d)
 {
 	static const char *const keys[] = {"!name",      "!kind",         "cores",
 					   "core_type",  "max_freq_mhz",  "gpu",
 					   "select",     "subgroup_size", "unified_memory",
 					   "cpu_backed", "table_column",  "compute_capability",
-					   NULL};
-	yaml_node_t *v[12];
+					   "pinnable",   NULL};
+	yaml_node_t *v[13];
 	const char *s;
 	if (!btc_yaml_map(y, n, "PU", keys, v, d) && !v[0])
 		return;
@@ -105,6 +153,8 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev, 
 	}
 	if (pu->kind == BTC_BACKEND_CPU && pu->n_cores == 0 && v[1])
 		btc_error(d, pu->loc, "CPU PU '%s' has no cores", pu->name);
+	if (v[12])
+		load_pinnable(y, v[12], pu, d);
 	if (v[3] && btc_yaml_str(y, v[3], "core_type", &s, d))
 		pu->core_type = btc_xstrdup(s);
 	int64_t i64;
@@ -314,6 +364,17 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d)
 			q->n_cores = hi - lo;
 			q->core_type = pu->core_type ? btc_xstrdup(pu->core_type) : NULL;
 			q->ref_column = NULL;
+			q->pinnable = NULL;
+			q->n_pinnable = 0;
+			if (pu->pinnable) {
+				/* The group's share of the pinnable cores (maybe none:
+				 * schedules then cannot use the group). */
+				q->pinnable = btc_xcalloc((size_t)(hi - lo), sizeof(int));
+				for (int k = 0; k < pu->n_pinnable; k++)
+					for (int c = lo; c < hi; c++)
+						if (pu->pinnable[k] == pu->cores[c])
+							q->pinnable[q->n_pinnable++] = pu->pinnable[k];
+			}
 		}
 		pu_free(pu);
 	}
@@ -353,6 +414,12 @@ void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
 			fputs("    cores: [", out);
 			for (int c = 0; c < pu->n_cores; c++)
 				fprintf(out, "%s%d", c ? ", " : "", pu->cores[c]);
+			fputs("]\n", out);
+		}
+		if (pu->pinnable) {
+			fputs("    pinnable: [", out);
+			for (int c = 0; c < pu->n_pinnable; c++)
+				fprintf(out, "%s%d", c ? ", " : "", pu->pinnable[c]);
 			fputs("]\n", out);
 		}
 		if (pu->core_type) {

@@ -29,6 +29,11 @@ struct btc_pu {
 	bool cpu_backed;       /* GPU is emulated on CPU cores (llvmpipe) */
 	char *ref_column;      /* column name in reference-layout tables
 				     (default: name; "vulkan"/"cuda" for GPUs) */
+	int *pinnable, n_pinnable; /* CPU: the cores threads may be pinned to
+				     (YAML `pinnable`: a subset of `cores`, in
+				     the order chunks receive them; some phones
+				     refuse a few); NULL / 0: all of `cores`.
+				     Read it through btc_pu_pinnable. */
 	struct btc_loc loc;
 };
 
@@ -66,6 +71,13 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d);
 
 /* Writes dev as device YAML that btc_device_load reads back. */
 void btc_device_write_yaml(const struct btc_device *dev, FILE *out);
+
+/* The cores of pu that threads may be pinned to (its `pinnable` list, or
+ * all its cores): *cores receives the array (borrowed from pu), the
+ * return value its length. Chunks with a core count (issue 16) receive
+ * disjoint runs of this list in chunk order; a schedule may not ask a PU
+ * for more cores than this. */
+int btc_pu_pinnable(const struct btc_pu *pu, const int **cores);
 
 /* Index of the named PU, or -1. */
 int btc_device_pu_index(const struct btc_device *dev, const char *name);

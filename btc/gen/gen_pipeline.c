@@ -1,11 +1,82 @@
 /* Generates pipeline.c from templates/pipeline.c.in: the statically wired
- * pipeline (stage table, schedules and their chunks). */
+ * pipeline (stage table, schedules and their chunks: farms as one entry
+ * per worker, chunks with a core count on their own core lists). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gen/gen.h"
 #include "gen/sections.h"
 #include "gen/template.h"
 #include "util/escape.h"
+
+/* One btrt_chunk entry: a chunk, or one worker of a farm (farm id > 0). */
+static void emit_entry(struct btc_out *o, const struct btc_pu *pu, const char *cores, int n_cores,
+		       const struct btc_sched_chunk *ch, int farm)
+{
+	char *name = btc_c_string_literal(pu->name);
+	btc_outf(o,
+		 "\t{ .name = %s, .pu = %s, .cores = %s, .n_cores = %d, .first_stage = %d, .n_stages = %d",
+		 name, btc_gen_pu_kind_enum(pu->kind), cores, n_cores, ch->first_stage,
+		 ch->last_stage - ch->first_stage + 1);
+	if (farm)
+		btc_outf(o, ", .farm = %d", farm);
+	btc_outl(o, " },");
+	free(name);
+}
+
+/* Chunk c of schedule i: an ordinary chunk on its PU's placed cores, a
+ * chunk with a core count on its share of them (scheduleI_chunkC_cores),
+ * or a farm: one entry per member PU in PU order, farm id c + 1. */
+static void emit_chunk(struct btc_out *o, const struct btc_device *dev, int i,
+		       const struct btc_schedule *s, int c)
+{
+	const struct btc_sched_chunk *ch = &s->chunks[c];
+	char cores[64];
+	if (ch->farm) {
+		for (int u = 0; u < dev->n_pus && u < 32; u++) {
+			if (!((ch->farm >> u) & 1u))
+				continue;
+			int n = btc_gen_placed_cores(dev, u, cores, sizeof(cores));
+			emit_entry(o, &dev->pus[u], cores, n, ch, c + 1);
+		}
+		return;
+	}
+	if (ch->cores) {
+		snprintf(cores, sizeof(cores), "schedule%d_chunk%d_cores", i, c);
+		emit_entry(o, &dev->pus[ch->pu], cores, ch->cores, ch, 0);
+		return;
+	}
+	int n = btc_gen_placed_cores(dev, ch->pu, cores, sizeof(cores));
+	emit_entry(o, &dev->pus[ch->pu], cores, n, ch, 0);
+}
+
+/* Entries of schedule s in the generated chunk table (a farm's members
+ * count one each). */
+static int n_entries(const struct btc_schedule *s)
+{
+	int n = 0;
+	for (int c = 0; c < s->n_chunks; c++)
+		n += s->chunks[c].farm ? __builtin_popcount(s->chunks[c].farm) : 1;
+	return n;
+}
+
+/* The default pool of schedule s: one TaskObject per chunk entry plus
+ * one (the paper's multi-buffering), and FARM_POOL_PER_WORKER more per
+ * farm worker. A farm delivers in input order, so while its slowest
+ * worker holds one task the faster ones finish others that wait behind it:
+ * to keep every worker busy the pool must cover the workers' speed ratio
+ * (1 extra TaskObject per task a fast worker finishes meanwhile). 8 per
+ * worker covers a ratio of about 8 per worker without the per-PU times,
+ * which the generator does not have; --pool overrides it. */
+#define FARM_POOL_PER_WORKER 8
+static int default_pool(const struct btc_schedule *s)
+{
+	int n = n_entries(s) + 1;
+	for (int c = 0; c < s->n_chunks; c++)
+		if (s->chunks[c].farm)
+			n += FARM_POOL_PER_WORKER * __builtin_popcount(s->chunks[c].farm);
+	return n;
+}
 
 static void emit_schedules(struct btc_out *o, const void *p)
 {
@@ -14,18 +85,20 @@ static void emit_schedules(struct btc_out *o, const void *p)
 	btc_gen_emit_pu_cores(o, dev);
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_schedule *s = &ctx->scheds[i].s;
-		btc_outl(o, "static const struct btrt_chunk schedule%d_chunks[] = {", i);
+		/* The core lists of chunks with a core count (issue 16). */
 		for (int c = 0; c < s->n_chunks; c++) {
-			const struct btc_sched_chunk *ch = &s->chunks[c];
-			const struct btc_pu *pu = &dev->pus[ch->pu];
-			char cores[64];
-			int n_cores = btc_gen_placed_cores(dev, ch->pu, cores, sizeof(cores));
-			char *name = btc_c_string_literal(pu->name);
-			btc_outl(o, "\t{ %s, %s, %s, %d, %d, %d, NULL, NULL },", name,
-				 btc_gen_pu_kind_enum(pu->kind), cores, n_cores, ch->first_stage,
-				 ch->last_stage - ch->first_stage + 1);
-			free(name);
+			int v[1024];
+			int n = btc_gen_split_cores(dev, s, c, v);
+			if (n <= 0)
+				continue;
+			btc_outf(o, "static const int schedule%d_chunk%d_cores[] = {", i, c);
+			for (int k = 0; k < n; k++)
+				btc_outf(o, "%s%d", k ? ", " : " ", v[k]);
+			btc_outl(o, " }; /* %d of %s's cores */", n, dev->pus[s->chunks[c].pu].name);
 		}
+		btc_outl(o, "static const struct btrt_chunk schedule%d_chunks[] = {", i);
+		for (int c = 0; c < s->n_chunks; c++)
+			emit_chunk(o, dev, i, s, c);
 		btc_outl(o, "};");
 	}
 	btc_out_nl(o);
@@ -35,12 +108,37 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		char *text = btc_plan_schedule_label(&g->s, dev);
 		char *label = btc_c_string_literal(text);
 		free(text);
-		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d },", label,
+		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
-			 g->predicted ? g->s.period_ms : 0.0, i, g->s.n_chunks);
+			 g->predicted ? g->s.period_ms : 0.0, i, n_entries(&g->s),
+			 default_pool(&g->s));
 		free(label);
 	}
 	btc_outl(o, "};");
+}
+
+/* Every chunk with a core count fits its PU's pinnable cores. */
+static bool check_cores(const struct btc_gen_ctx *ctx, struct btc_diag *d)
+{
+	bool ok = true;
+	for (int i = 0; i < ctx->n_scheds; i++) {
+		const struct btc_schedule *s = &ctx->scheds[i].s;
+		for (int c = 0; c < s->n_chunks; c++) {
+			int v[1024];
+			if (btc_gen_split_cores(ctx->dev, s, c, v) >= 0)
+				continue;
+			char *label = btc_plan_schedule_label(s, ctx->dev);
+			const int *pin;
+			const struct btc_pu *pu = &ctx->dev->pus[s->chunks[c].pu];
+			btc_error(d, (struct btc_loc){0},
+				  "schedule %d (%s): the chunks on PU '%s' need more than its %d pinnable cores",
+				  i, label, pu->name, btc_pu_pinnable(pu, &pin));
+			free(label);
+			ok = false;
+			break;
+		}
+	}
+	return ok;
 }
 
 bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)
@@ -53,6 +151,8 @@ bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct
 		{"stage_table", btc_gen_emit_stage_table},
 		{"schedules", emit_schedules},
 	};
+	if (!check_cores(ctx, d))
+		return false;
 	return btc_template_expand(o, "pipeline.c.in", sections,
 				   (int)(sizeof(sections) / sizeof(sections[0])), ctx, d);
 }

@@ -8,6 +8,83 @@
 #include "gen/template.h"
 #include "util/escape.h"
 
+static void emit_list(struct btc_out *o, const char *name, const int *v, int n)
+{
+	btc_outf(o, "static const int %s[] = {", name);
+	for (int i = 0; i < n; i++)
+		btc_outf(o, "%s%d", i ? ", " : " ", v[i]);
+	btc_outl(o, " };");
+}
+
+/* Core-count variants (issue 16): for every CPU PU of n >= 2 pinnable
+ * cores and every k of btc_gen_core_counts(n), the first k pinnable cores
+ * (the cores the first chunk with a count of k gets in the generated
+ * pipeline) and the rest, which runs the same stage during the variant's
+ * interference measurements as another chunk on the PU would (placed
+ * mode: without the service core). Emits the core lists; returns how
+ * many entries emit_variants adds. */
+static int emit_variant_cores(struct btc_out *o, const struct btc_device *dev)
+{
+	int n_entries = 0, owner = btc_gen_service_owner(dev);
+	for (int u = 0; u < dev->n_pus; u++) {
+		const struct btc_pu *pu = &dev->pus[u];
+		const int *pin;
+		int n = btc_pu_pinnable(pu, &pin), ks[32];
+		if (pu->kind != BTC_BACKEND_CPU)
+			continue;
+		int m = btc_gen_core_counts(n, ks);
+		for (int j = 0; j < m; j++) {
+			char name[96];
+			snprintf(name, sizeof(name), "pu_%s_k%d_cores", pu->name, ks[j]);
+			emit_list(o, name, pin, ks[j]);
+			snprintf(name, sizeof(name), "pu_%s_k%d_rest_cores", pu->name, ks[j]);
+			emit_list(o, name, pin + ks[j], n - ks[j]);
+			if (u == owner && n - ks[j] > 1) {
+				snprintf(name, sizeof(name), "pu_%s_k%d_rest_placed_cores", pu->name,
+					 ks[j]);
+				emit_list(o, name, pin + ks[j], n - ks[j] - 1);
+			}
+			n_entries += 2;
+		}
+	}
+	return n_entries;
+}
+
+/* The entries of the variants, after the device's PUs: "NAME[k]" (index
+ * n_pus + 2i) and its rest (n_pus + 2i + 1). */
+static void emit_variants(struct btc_out *o, const struct btc_device *dev)
+{
+	int owner = btc_gen_service_owner(dev), e = dev->n_pus;
+	for (int u = 0; u < dev->n_pus; u++) {
+		const struct btc_pu *pu = &dev->pus[u];
+		const int *pin;
+		int n = btc_pu_pinnable(pu, &pin), ks[32];
+		if (pu->kind != BTC_BACKEND_CPU)
+			continue;
+		int m = btc_gen_core_counts(n, ks);
+		for (int j = 0; j < m; j++, e += 2) {
+			int k = ks[j];
+			char *name = btc_xasprintf("%s[%d]", pu->name, k);
+			char *lit = btc_c_string_literal(name);
+			btc_outl(o, "\t{ %s, BTRT_PU_CPU, pu_%s_k%d_cores, %d, 1, pu_%s_k%d_cores, %d, %d, %d, 1 },",
+				 lit, pu->name, k, k, pu->name, k, k, u, e + 1);
+			free(lit);
+			free(name);
+			name = btc_xasprintf("%s[rest of %d]", pu->name, k);
+			lit = btc_c_string_literal(name);
+			bool placed = u == owner && n - k > 1;
+			/* placed mode on the service core's PU: the rest without the
+			 * service core (none left: the rest idles) */
+			btc_outl(o, "\t{ %s, BTRT_PU_CPU, pu_%s_k%d_rest_cores, %d, 1, pu_%s_k%d_rest%s, %d, %d, -1, 0 },",
+				 lit, pu->name, k, n - k, pu->name, k,
+				 placed ? "_placed_cores" : "_cores",
+				 placed ? n - k - 1 : u == owner ? 0 : n - k, u);
+			free(lit);
+			free(name);
+		}
+	}
+}
+
 /* The PUs the profiler measures, and which stages can run on each. */
 static void emit_profiler_pus(struct btc_out *o, const void *p)
 {
@@ -21,8 +98,12 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_outl(o, "\tint interferes; /* runs during other PUs' interference measurements */");
 	btc_outl(o, "\tconst int *placed_cores; /* as the generated pipeline pins it */");
 	btc_outl(o, "\tuint32_t n_placed_cores;");
+	btc_outl(o, "\tint base;       /* -1: a PU of the device; else a core-count variant of PU base */");
+	btc_outl(o, "\tint rest;       /* variant: the entry on the PU's other cores (-1: none) */");
+	btc_outl(o, "\tint measured;   /* 0: the rest of a variant (only interferes) */");
 	btc_outl(o, "};");
 	btc_gen_emit_pu_cores(o, dev);
+	int n_variants = emit_variant_cores(o, dev);
 	/* One GPU API interferes: CUDA and Vulkan PUs are the same GPU, and a
 	 * pipeline uses only one of them. */
 	int first_gpu = -1;
@@ -33,17 +114,23 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
 		char cores[64] = "NULL", placed[64];
-		if (pu->n_cores)
+		const int *pin0;
+		if (btc_pu_pinnable(pu, &pin0))
 			snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
 		int n_placed = btc_gen_placed_cores(dev, u, placed, sizeof(placed));
 		char *name = btc_c_string_literal(pu->name);
-		btc_outl(o, "\t{ %s, %s, %s, %d, %d, %s, %d },", name,
-			 btc_gen_pu_kind_enum(pu->kind), cores, pu->n_cores,
+		const int *pin;
+		int n_pin = btc_pu_pinnable(pu, &pin);
+		btc_outl(o, "\t{ %s, %s, %s, %d, %d, %s, %d, -1, -1, 1 },", name,
+			 btc_gen_pu_kind_enum(pu->kind), cores, n_pin,
 			 pu->kind == BTC_BACKEND_CPU || u == first_gpu, placed, n_placed);
 		free(name);
 	}
+	emit_variants(o, dev);
 	btc_outl(o, "};");
-	btc_outl(o, "#define N_PROFILER_PUS %d", dev->n_pus);
+	btc_outl(o, "#define N_PROFILER_PUS %d", dev->n_pus + n_variants);
+	btc_outl(o, "#define N_DEVICE_PUS %d /* the rest: core-count variants (--core-counts) */",
+		 dev->n_pus);
 	btc_out_nl(o);
 	btc_outl(o, "static int stage_runs_on(int s, const struct profiler_pu *pu)");
 	btc_outl(o, "{");

@@ -31,10 +31,27 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx)
 		btc_outl(o, "    chunks:");
 		for (int c = 0; c < g->s.n_chunks; c++) {
 			const struct btc_sched_chunk *ch = &g->s.chunks[c];
-			char *pu = btc_yaml_scalar(ctx->dev->pus[ch->pu].name);
-			btc_outl(o, "      - {pu: %s, first_stage: %d, last_stage: %d}", pu,
-				 ch->first_stage, ch->last_stage);
-			free(pu);
+			btc_outf(o, "      - {");
+			if (ch->farm) {
+				/* A farm: its PUs take the tasks in turn. */
+				btc_outf(o, "farm: [");
+				for (int u = 0, k = 0; u < ctx->dev->n_pus && u < 32; u++) {
+					if (!((ch->farm >> u) & 1u))
+						continue;
+					char *pu = btc_yaml_scalar(ctx->dev->pus[u].name);
+					btc_outf(o, "%s%s", k++ ? ", " : "", pu);
+					free(pu);
+				}
+				btc_outf(o, "]");
+			} else {
+				char *pu = btc_yaml_scalar(ctx->dev->pus[ch->pu].name);
+				btc_outf(o, "pu: %s", pu);
+				free(pu);
+				if (ch->cores)
+					btc_outf(o, ", cores: %d", ch->cores);
+			}
+			btc_outl(o, ", first_stage: %d, last_stage: %d}", ch->first_stage,
+				 ch->last_stage);
 		}
 	}
 }

@@ -210,8 +210,8 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
 }
 
 /* The service cores (docs/runtime.md, "Placement"): on a device with a
- * GPU PU and a CPU PU of at least BTC_SERVICE_MIN_CORES cores, the last
- * core of the largest such PU runs the GPU dispatchers, the one before it
+ * GPU PU and a CPU PU of at least BTC_SERVICE_MIN_CORES pinnable cores, the last
+ * pinnable core of the largest such PU runs the GPU dispatchers, the one before it
  * the io thread, and that PU's chunks exclude both, so a GPU's driver
  * thread never competes with a full OpenMP team nor with the io thread's
  * load and check (CUDA's spin-wait sync on one shared core made the
@@ -219,16 +219,19 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
  * the owning PU, or -1: none (every device of the paper: at most 6 cores
  * per PU; a 2-core dev box). */
 #define BTC_SERVICE_MIN_CORES 8
-static int service_owner(const struct btc_device *dev)
+int btc_gen_service_owner(const struct btc_device *dev)
 {
-	int owner = -1;
+	int owner = -1, owner_n = 0;
 	bool gpu = false;
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
+		const int *pin;
+		int n = btc_pu_pinnable(pu, &pin);
 		gpu |= pu->kind != BTC_BACKEND_CPU;
-		if (pu->kind == BTC_BACKEND_CPU && pu->n_cores >= BTC_SERVICE_MIN_CORES &&
-		    (owner < 0 || pu->n_cores > dev->pus[owner].n_cores))
+		if (pu->kind == BTC_BACKEND_CPU && n >= BTC_SERVICE_MIN_CORES && n > owner_n) {
 			owner = u;
+			owner_n = n;
+		}
 	}
 	return gpu ? owner : -1;
 }
@@ -237,26 +240,30 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 {
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
-		if (!pu->n_cores)
+		const int *pin;
+		int n = btc_pu_pinnable(pu, &pin);
+		if (!n)
 			continue;
 		btc_outf(o, "static const int pu_%s_cores[] = {", pu->name);
-		for (int c = 0; c < pu->n_cores; c++)
-			btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
+		for (int c = 0; c < n; c++)
+			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
-	int owner = service_owner(dev);
+	int owner = btc_gen_service_owner(dev);
 	if (owner < 0) {
 		btc_outl(o, "#define SERVICE_CORES NULL");
 		btc_outl(o, "#define N_SERVICE_CORES 0");
 		return;
 	}
 	const struct btc_pu *pu = &dev->pus[owner];
+	const int *pin;
+	int n = btc_pu_pinnable(pu, &pin);
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
-	for (int c = 0; c < pu->n_cores - 2; c++)
-		btc_outf(o, "%s%d", c ? ", " : " ", pu->cores[c]);
+	for (int c = 0; c < n - 2; c++)
+		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	btc_outl(o, "static const int service_cores[] = { %d };", pu->cores[pu->n_cores - 2]);
-	btc_outl(o, "static const int gpu_service_cores[] = { %d };", pu->cores[pu->n_cores - 1]);
+	btc_outl(o, "static const int service_cores[] = { %d };", pin[n - 2]);
+	btc_outl(o, "static const int gpu_service_cores[] = { %d };", pin[n - 1]);
 	btc_outl(o, "#define SERVICE_CORES service_cores");
 	btc_outl(o, "#define N_SERVICE_CORES 1");
 	btc_outl(o, "#define GPU_SERVICE_CORES gpu_service_cores");
@@ -265,19 +272,51 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
 {
 	const struct btc_pu *pu = &dev->pus[u];
-	int owner = service_owner(dev);
+	const int *pin;
+	int n = btc_pu_pinnable(pu, &pin);
+	int owner = btc_gen_service_owner(dev);
 	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
 		snprintf(buf, len, "GPU_SERVICE_CORES");
 		return 1;
 	}
-	if (!pu->n_cores) {
+	if (!n) {
 		snprintf(buf, len, "NULL");
 		return 0;
 	}
 	if (u == owner) {
 		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
-		return pu->n_cores - 2;
+		return n - 2;
 	}
 	snprintf(buf, len, "pu_%s_cores", pu->name);
-	return pu->n_cores;
+	return n;
+}
+
+int btc_gen_split_cores(const struct btc_device *dev, const struct btc_schedule *s, int c,
+			int *out)
+{
+	const struct btc_sched_chunk *ch = &s->chunks[c];
+	if (ch->farm || !ch->cores)
+		return 0;
+	const int *pin;
+	int n = btc_pu_pinnable(&dev->pus[ch->pu], &pin);
+	/* The PU's cores in the order chunks receive them: its pinnable cores,
+	 * the service cores (its last two pinnable ones) last, so that a split
+	 * uses them only when the chunks ask for every pinnable core. */
+	int skip = 0;
+	for (int k = 0; k < c; k++)
+		if (!s->chunks[k].farm && s->chunks[k].pu == ch->pu)
+			skip += s->chunks[k].cores;
+	if (skip + ch->cores > n)
+		return -1;
+	for (int i = 0; i < ch->cores; i++)
+		out[i] = pin[skip + i];
+	return ch->cores;
+}
+
+int btc_gen_core_counts(int n, int *out)
+{
+	int m = 0;
+	for (int k = 1; k < n; k *= 2)
+		out[m++] = k;
+	return m;
 }

@@ -30,6 +30,25 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev);
  * array's name into buf (len bytes) and the count as the return value. */
 int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len);
 
+/* The cores of chunk c of s when it has a core count (issue 16): its
+ * share of its PU's pinnable cores (btc_pu_pinnable), the PU's chunks
+ * taking disjoint runs in chunk order, into out (room for the PU's
+ * pinnable cores). Returns the count; 0 for a chunk without a core count
+ * (btc_gen_placed_cores then); -1 when the chunks on the PU ask for more
+ * pinnable cores than it has (btc_plan_parse_spec refuses such specs). */
+int btc_gen_split_cores(const struct btc_device *dev, const struct btc_schedule *s, int c,
+			int *out);
+
+/* The CPU PU whose last pinnable core is the service core (docs/runtime.md,
+ * "Placement"), or -1. */
+int btc_gen_service_owner(const struct btc_device *dev);
+
+/* The core counts the profiler measures below a CPU PU's n pinnable cores
+ * (its row NAME[k]; all n cores is the row NAME): 1, 2, 4, ... < n, so
+ * log2(n) extra measurements per stage and mode instead of n - 1 (16
+ * cores: 1, 2, 4, 8). Into out (room for 32); returns how many. */
+int btc_gen_core_counts(int n, int *out);
+
 /* "BTRT_PU_CPU", "BTRT_PU_CUDA" or "BTRT_PU_VULKAN". */
 const char *btc_gen_pu_kind_enum(enum btc_backend b);
 /* Does the device have a PU of backend b? Kernels of other backends are

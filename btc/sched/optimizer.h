@@ -103,6 +103,16 @@ struct btc_sched_chunk {
 	int pu;
 	int first_stage, last_stage; /* inclusive, 0-based */
 	double time_ms;              /* btc_model_chunk_ms: F + sum t + X */
+	/* Farm (replicated chunk, issue 16): 0 for an ordinary chunk on `pu`.
+	 * Otherwise the bit set of the PUs that take this chunk's tasks in
+	 * turn (dynamic self-scheduling, results reordered); bit `pu` is set
+	 * and `pu` is the lowest PU of the set. */
+	uint32_t farm;
+	/* CPU PU: the number of the PU's cores this chunk's team uses
+	 * (1..the PU's size); 0: all of them (the paper). Several chunks may
+	 * share a CPU PU when their cores sum to at most its size. For a farm
+	 * member that is a CPU PU: 0 (all its cores). */
+	int cores;
 };
 
 /* One schedule: chunks in stage order. */

@@ -24,7 +24,9 @@ struct btc_plan_schedule {
 };
 
 /* "big:0-2 gpu:3-6": the schedule's chunks as PU:FIRST-LAST (0-based,
- * inclusive; PU:STAGE for one stage), space-separated. Caller frees. */
+ * inclusive; PU:STAGE for one stage), space-separated; a chunk with a core
+ * count as PU[K]:..., a farm as {PU,PU,...}:... (members in PU order), the
+ * notation --chunks reads. Caller frees. */
 char *btc_plan_schedule_label(const struct btc_schedule *s, const struct btc_device *dev);
 
 struct btc_plan_options {
@@ -80,9 +82,14 @@ double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *de
 			  const struct btc_schedule *s);
 
 /* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
- * stage indices, chunks in stage order covering every stage once, each PU
- * at most once, every stage with a kernel for its PU). Reports problems
- * naming the spec. */
+ * stage indices, chunks in stage order covering every stage once, every
+ * stage with a kernel for its PU). A chunk may name a core count of a CPU
+ * PU, "big[2]:0-3" (1..the PU's cores; all of them is plain "big"), or a
+ * farm, "{cpu,gpu}:0-8" (two or more distinct PUs, each with kernels for
+ * every stage of the range and all its cores). A PU runs one chunk, or
+ * several that all have core counts summing to at most its cores and its
+ * pinnable cores (btc_pu_pinnable); a farm member runs nothing else.
+ * Reports problems naming the spec. */
 bool btc_plan_parse_spec(const char *spec, const struct btc_app *app, const struct btc_device *dev,
 			 struct btc_schedule *out, struct btc_diag *d);
 

@@ -34,7 +34,15 @@
  * - Ordering: rings are FIFO and every chunk handles tasks one at a time,
  *   so tasks leave in input order; the caller's thread verifies that the
  *   sequence numbers come back as 0, 1, 2, ... (an internal error
- *   otherwise). */
+ *   otherwise).
+ * - Farms (replicated chunks, btrt_chunk.farm): several workers, each a
+ *   chunk entry with its own PU and dispatcher, share one range of stages.
+ *   The links around a farm are sequence-indexed slot tables instead of
+ *   rings (runtime/src/btrt_farm.h): a free worker claims the next task
+ *   with one atomic fetch-add (dynamic self-scheduling) and the thread
+ *   after the farm takes the tasks by sequence number, i.e. in input order
+ *   whichever worker finished first. Every worker records its own tasks
+ *   (one trace track per worker). */
 #ifndef BTRT_PIPELINE_H
 #define BTRT_PIPELINE_H
 
@@ -108,6 +116,14 @@ struct btrt_chunk {
 	uint32_t n_stages;         /* >= 1 */
 	btrt_chunk_body body;      /* NULL: the runtime runs the stage table */
 	void *body_ctx;
+	uint32_t farm;             /* 0: an ordinary chunk. Otherwise a farm id:
+				      consecutive chunks with the same nonzero
+				      id are the workers of one replicated
+				      chunk (same first_stage and n_stages,
+				      each on its own PU); whichever worker is
+				      free takes the next task and the tasks
+				      leave the farm in input order. Two
+				      adjacent farms need different ids. */
 };
 
 struct btrt_pipeline_config {

@@ -40,7 +40,8 @@ int btrt_run_chunk_summary(const struct btrt_run *run, uint32_t c,
 			   struct btrt_summary *out);
 /* Per-task time of stage s (app index) where it ran: CPU stages on the
  * host clock, GPU stages from timestamps / events (ns). gpu: set to 1 if
- * the stage ran on a GPU. Returns -1 if s never ran. */
+ * the stage ran on a GPU. Returns -1 if s never ran. In a farm: the tasks
+ * of its first worker (btrt_run_print prints every worker's). */
 int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
 			   struct btrt_summary *out, int *gpu);
 /* Per-item time of the io thread's load (check = 0) or check (check = 1),

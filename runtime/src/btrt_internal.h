@@ -71,6 +71,8 @@ struct btrt_chunk_rec {
 	const char *name;
 	enum btrt_pu_kind pu;
 	uint32_t first_stage, n_stages;
+	uint32_t farm, worker;            /* farm id (0: none) and the worker's
+					     index in its farm */
 	uint64_t limit;                   /* tasks recorded at most */
 	struct btrt_rec_task *tasks; size_t n_tasks, cap_tasks;
 	struct btrt_rec_stage *stages; size_t n_stages_rec, cap_stages;

@@ -1,4 +1,7 @@
-/* Dispatcher threads, the io loop, end of stream and error stop. */
+/* Dispatcher threads, the io loop, end of stream and error stop. The
+ * links between the threads (SPSC rings, and the farm links around
+ * replicated chunks) are set up and wired by btrt_farm.c. */
+#include "btrt_farm.h"
 #include "btrt_internal.h"
 #include "btrt_ring.h"
 #include "btrt_trace.h"
@@ -14,17 +17,13 @@
 #include <omp.h>
 #endif
 
-/* End-of-stream marker: follows the last item through every ring. */
-static char eos_marker;
-#define BTRT_EOS ((void *)&eos_marker)
-
 struct pipe;
 
 struct chunk_rt {
 	struct pipe *p;
 	uint32_t idx;
 	const struct btrt_chunk *c;
-	struct btrt_ring_spsc *in, *out;
+	struct btrt_port *in, *out;       /* its ends of the links (in p->links) */
 	void *gpu_state;
 	struct btrt_gpu_time *gtimes;     /* [c->n_stages] */
 	struct btrt_chunk_rec *rec;
@@ -40,7 +39,7 @@ struct pipe {
 	int failed;
 	struct btrt_error err;            /* the first error */
 	int pin;                          /* 0 when BTRT_NO_PIN is set */
-	struct btrt_ring_spsc *rings;     /* [n_chunks + 1] */
+	struct btrt_links links;          /* rings and farm links (btrt_farm.h) */
 	struct chunk_rt *ch;              /* [n_chunks] */
 	struct btrt_run *run;
 };
@@ -58,10 +57,20 @@ static void pipe_fail(struct pipe *p, const struct btrt_error *e)
 	 * flag (btrt_ring_spsc_wake); err itself is under mu, the flag only
 	 * makes waiting threads give up. */
 	atomic_store_explicit(&p->stop, 1, memory_order_seq_cst);
-	for (uint32_t i = 0; i <= p->cfg->n_chunks; i++)
-		btrt_ring_spsc_wake(&p->rings[i]);
+	btrt_links_wake(&p->links);
 	/* Wakes the io thread if it waits for the dispatchers' setup. */
 	btrt_futex_wake(&p->ready, INT_MAX);
+}
+
+/* A farm link's slot was still occupied (its capacity rule broken). */
+static void link_fail(struct pipe *p, uint32_t ci, uint64_t seq)
+{
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	btrt_error_set(&e, BTRT_E_SYS, 0, "internal: farm link slot of item %" PRIu64
+		       " after chunk %u still occupied", seq, ci);
+	e.seq = seq;
+	pipe_fail(p, &e);
 }
 
 int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err)
@@ -282,18 +291,31 @@ static void *dispatcher(void *arg)
 	btrt_futex_wake(&p->ready, INT_MAX);
 	struct btrt_chunk_rec *r = ch->rec;
 	for (;;) {
-		void *x = btrt_ring_spsc_pop(ch->in, &p->stop);
+		uint64_t seq;
+		/* A worker of a farm claims the next task whichever worker ran
+		 * the previous one (btrt_farm.h). */
+		void *x = btrt_port_pop(ch->in, &p->stop, &seq);
 		if (!x)
 			break; /* stopped by an error */
 		/* relaxed: a stop only ends the loop; tasks still queued are
 		 * dropped instead of run. */
 		if (atomic_load_explicit(&p->stop, memory_order_relaxed))
 			break;
+		if (x == BTRT_EOS_EXTRA)
+			break; /* another worker of this farm forwards the end */
 		if (x == BTRT_EOS) {
-			btrt_ring_spsc_push(ch->out, BTRT_EOS, &p->stop);
+			if (btrt_port_push(ch->out, BTRT_EOS, seq, &p->stop) == -2)
+				link_fail(p, ch->idx, seq);
 			break;
 		}
 		struct btrt_task *t = x;
+		if (t->seq != seq) {
+			btrt_error_set(&e, BTRT_E_SYS, 0, "internal: task %" PRIu64
+				       " arrived as item %" PRIu64, t->seq, seq);
+			locate(&e, p, ch->idx, -1, t);
+			pipe_fail(p, &e);
+			break;
+		}
 		uint64_t a = btrt_now_ns(), b = a;
 		int rc = chunk_exec(ch, t, &e, a, &b);
 		if (r->n_tasks < r->limit &&
@@ -303,8 +325,12 @@ static void *dispatcher(void *arg)
 			pipe_fail(p, &e);
 			break;
 		}
-		/* Never waits: every ring has room for the whole pool plus EOS. */
-		if (!btrt_ring_spsc_push(ch->out, t, &p->stop))
+		/* Never waits: every ring has room for the whole pool plus EOS,
+		 * every farm link a slot for each task in flight. */
+		int prc = btrt_port_push(ch->out, t, t->seq, &p->stop);
+		if (prc == -2)
+			link_fail(p, ch->idx, t->seq);
+		if (prc)
 			break;
 	}
 	if (ch->gpu_state && ch->c->pu == BTRT_PU_CUDA) {
@@ -325,12 +351,20 @@ static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *e
 	uint32_t next = 0;
 	for (uint32_t i = 0; i < cfg->n_chunks; i++) {
 		const struct btrt_chunk *c = &cfg->chunks[i];
-		if (c->first_stage != next || c->n_stages == 0 ||
-		    c->first_stage + c->n_stages > cfg->n_stages)
-			return btrt_error_set(err, BTRT_E_INVAL, 0,
-				"pipeline: chunk %u covers stages %u..+%u, expected to start at %u",
-				i, c->first_stage, c->n_stages, next);
-		next += c->n_stages;
+		if (btrt_same_farm(cfg, i)) {
+			const struct btrt_chunk *w = &cfg->chunks[i - 1];
+			if (c->first_stage != w->first_stage || c->n_stages != w->n_stages)
+				return btrt_error_set(err, BTRT_E_INVAL, 0,
+					"pipeline: chunk %u (farm %u) covers stages %u..+%u, its farm %u..+%u",
+					i, c->farm, c->first_stage, c->n_stages, w->first_stage, w->n_stages);
+		} else {
+			if (c->first_stage != next || c->n_stages == 0 ||
+			    c->first_stage + c->n_stages > cfg->n_stages)
+				return btrt_error_set(err, BTRT_E_INVAL, 0,
+					"pipeline: chunk %u covers stages %u..+%u, expected to start at %u",
+					i, c->first_stage, c->n_stages, next);
+			next += c->n_stages;
+		}
 		if (c->n_cores && !c->cores)
 			return btrt_error_set(err, BTRT_E_INVAL, 0, "pipeline: chunk %u has n_cores but no cores", i);
 		if (c->pu == BTRT_PU_VULKAN && (!cfg->vk || btrt_pool_backend(cfg->pool) != BTRT_BACKEND_VULKAN))
@@ -423,13 +457,23 @@ static int check_interrupt(struct pipe *p, uint64_t loaded)
 	return -1;
 }
 
+/* The io thread's push of x (a task, or BTRT_EOS after seq items) into
+ * the first link. Returns 0, or -1 (stopped, or p failed). */
+static int io_push(struct pipe *p, struct btrt_port *first, void *x, uint64_t seq)
+{
+	int rc = btrt_port_push(first, x, seq, &p->stop);
+	if (rc == -2)
+		link_fail(p, p->cfg->n_chunks, seq);
+	return rc ? -1 : 0;
+}
+
 static void io_loop(struct pipe *p)
 {
 	const struct btrt_pipeline_config *cfg = p->cfg;
 	struct btrt_pool *pool = cfg->pool;
 	uint32_t n_tasks = btrt_pool_size(pool);
-	struct btrt_ring_spsc *first = &p->rings[0];
-	struct btrt_ring_spsc *done = &p->rings[cfg->n_chunks];
+	uint32_t nc = cfg->n_chunks;
+	struct btrt_port *first = &p->links.out[nc], *done = &p->links.in[nc];
 	uint32_t next_free = 0;
 	uint64_t seq = 0, expect = 0;
 	int eos_sent = 0;
@@ -442,8 +486,9 @@ static void io_loop(struct pipe *p)
 		if (!eos_sent && next_free < n_tasks) {
 			t = btrt_pool_task(pool, next_free++);
 		} else {
-			void *x = btrt_ring_spsc_pop(done, &p->stop);
-			if (!x || x == BTRT_EOS)
+			uint64_t got;
+			void *x = btrt_port_pop(done, &p->stop, &got);
+			if (!x || x == BTRT_EOS || x == BTRT_EOS_EXTRA)
 				return; /* stopped, or drained */
 			t = x;
 			if (finish(p, t, &expect))
@@ -454,7 +499,8 @@ static void io_loop(struct pipe *p)
 				return;
 		}
 		if (cfg->n_items && seq == cfg->n_items) {
-			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
+			if (io_push(p, first, BTRT_EOS, seq))
+				return;
 			eos_sent = 1;
 			continue;
 		}
@@ -474,16 +520,18 @@ static void io_loop(struct pipe *p)
 		if (rc == 0) {
 			if (p->run->n_io > seq)
 				p->run->n_io = seq; /* the last record was never loaded */
-			btrt_ring_spsc_push(first, BTRT_EOS, &p->stop);
+			if (io_push(p, first, BTRT_EOS, seq))
+				return;
 			eos_sent = 1;
 			continue;
 		}
 		if (seq < p->run->n_io)
 			p->run->io[seq].load_end = btrt_now_ns();
 		seq++;
-		/* Never waits (see dispatcher). The ring's release store publishes
-		 * the loaded buffers to chunk 0. */
-		btrt_ring_spsc_push(first, t, &p->stop);
+		/* Never waits (see dispatcher). The ring's (or farm link's)
+		 * release store publishes the loaded buffers to chunk 0. */
+		if (io_push(p, first, t, t->seq))
+			return;
 	}
 }
 
@@ -515,30 +563,22 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 	const char *np = getenv("BTRT_NO_PIN");
 	p.pin = !(np && *np && strcmp(np, "0") != 0);
 	uint32_t nc = cfg->n_chunks;
-	size_t cap = 1;
-	while (cap < (size_t)btrt_pool_size(cfg->pool) + 1)
-		cap <<= 1;
-	p.rings = calloc(nc + 1, sizeof *p.rings);
 	p.ch = calloc(nc, sizeof *p.ch);
 	p.run = btrt_run_alloc(cfg);
 	int rc = -1;
-	uint32_t n_rings = 0;
-	if (!p.rings || !p.ch || !p.run) {
+	if (!p.ch || !p.run) {
 		btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
 		goto out;
 	}
-	for (; n_rings <= nc; n_rings++)
-		if (btrt_ring_spsc_init(&p.rings[n_rings], cap)) {
-			btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
-			goto out;
-		}
+	if (btrt_links_create(&p.links, cfg, err))
+		goto out;
 	for (uint32_t i = 0; i < nc; i++) {
 		struct chunk_rt *ch = &p.ch[i];
 		ch->p = &p;
 		ch->idx = i;
 		ch->c = &cfg->chunks[i];
-		ch->in = &p.rings[i];
-		ch->out = &p.rings[i + 1];
+		ch->in = &p.links.in[i];
+		ch->out = &p.links.out[i];
 		ch->rec = &p.run->chunks[i];
 		ch->gtimes = calloc(ch->c->n_stages, sizeof *ch->gtimes);
 		if (!ch->gtimes) {
@@ -591,15 +631,9 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			pthread_join(p.ch[i].th, NULL);
 	if (restore)
 		sched_setaffinity(0, sizeof old_set, &old_set);
-	/* Thread t pops ring t and pushes ring t + 1 (the io thread, t == nc,
-	 * pops ring nc and pushes ring 0); every thread is joined. */
-	for (uint32_t t = 0; t <= nc; t++) {
-		const struct btrt_wait_stats *in = &p.rings[t].pop_stats;
-		const struct btrt_wait_stats *out = &p.rings[t < nc ? t + 1 : 0].push_stats;
-		p.run->waits[t] = (struct btrt_wait_stats){
-			.waits = in->waits + out->waits, .polls = in->polls + out->polls,
-			.blocks = in->blocks + out->blocks, .wakes = in->wakes + out->wakes };
-	}
+	/* Every thread is joined: its ports' counts are final. */
+	for (uint32_t t = 0; t <= nc; t++)
+		btrt_port_wait_stats(&p.links.in[t], &p.links.out[t], &p.run->waits[t]);
 	btrt_backoff_set(BTRT_BACKOFF_SPIN_NS, 0);
 	if (p.failed) {
 		*err = p.err;
@@ -613,9 +647,7 @@ out:
 				btrt_vk_chunk_fini(p.ch[i].gpu_state);
 			free(p.ch[i].gtimes);
 		}
-	for (uint32_t i = 0; i < n_rings; i++)
-		btrt_ring_spsc_destroy(&p.rings[i]);
-	free(p.rings);
+	btrt_links_destroy(&p.links);
 	free(p.ch);
 	pthread_mutex_destroy(&p.mu);
 	if (run_out)

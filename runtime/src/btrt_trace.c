@@ -29,6 +29,9 @@ struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
 		r->chunks[c].pu = cfg->chunks[c].pu;
 		r->chunks[c].first_stage = cfg->chunks[c].first_stage;
 		r->chunks[c].n_stages = cfg->chunks[c].n_stages;
+		r->chunks[c].farm = cfg->chunks[c].farm;
+		if (c > 0 && cfg->chunks[c].farm && cfg->chunks[c].farm == cfg->chunks[c - 1].farm)
+			r->chunks[c].worker = r->chunks[c - 1].worker + 1;
 		r->chunks[c].limit = r->limit;
 	}
 	return r;
@@ -113,28 +116,34 @@ int btrt_run_chunk_summary(const struct btrt_run *r, uint32_t c, struct btrt_sum
 	return 0;
 }
 
+/* Stage s's times in chunk c (which covers it). */
+static int chunk_stage_summary(const struct btrt_chunk_rec *cr, uint32_t s, struct btrt_summary *o,
+			       int *gpu)
+{
+	uint64_t *v = malloc((cr->n_stages_rec + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	uint64_t n = 0;
+	int g = 0;
+	for (size_t i = 0; i < cr->n_stages_rec; i++)
+		if (cr->stages[i].stage == s) {
+			v[n++] = cr->stages[i].end - cr->stages[i].start;
+			g |= (int)cr->stages[i].gpu;
+		}
+	btrt_summarize(v, n, o);
+	free(v);
+	if (gpu)
+		*gpu = g;
+	return n ? 0 : -1;
+}
+
 int btrt_run_stage_summary(const struct btrt_run *r, uint32_t s, struct btrt_summary *o, int *gpu)
 {
 	memset(o, 0, sizeof *o);
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
-		if (s < cr->first_stage || s >= cr->first_stage + cr->n_stages)
-			continue;
-		uint64_t *v = malloc((cr->n_stages_rec + 1) * sizeof *v);
-		if (!v)
-			return -1;
-		uint64_t n = 0;
-		int g = 0;
-		for (size_t i = 0; i < cr->n_stages_rec; i++)
-			if (cr->stages[i].stage == s) {
-				v[n++] = cr->stages[i].end - cr->stages[i].start;
-				g |= (int)cr->stages[i].gpu;
-			}
-		btrt_summarize(v, n, o);
-		free(v);
-		if (gpu)
-			*gpu = g;
-		return n ? 0 : -1;
+		if (s >= cr->first_stage && s < cr->first_stage + cr->n_stages)
+			return chunk_stage_summary(cr, s, o, gpu);
 	}
 	return -1;
 }
@@ -171,16 +180,25 @@ int btrt_run_io_summary(const struct btrt_run *r, int check, struct btrt_summary
 	return 0;
 }
 
+/* "chunk 1 gpu (vulkan)", or for a farm's worker "chunk 2 gpu (vulkan,
+ * farm 1 worker 1)": the track and summary name of chunk c. */
+static void chunk_label(const struct btrt_run *r, uint32_t c, char *buf, size_t len)
+{
+	const struct btrt_chunk_rec *cr = &r->chunks[c];
+	static const char *const pus[] = { "cpu", "vulkan", "cuda" };
+	const char *pu = (unsigned)cr->pu < 3 ? pus[cr->pu] : "?";
+	if (cr->farm)
+		snprintf(buf, len, "chunk %u %s (%s, farm %u worker %u)", c, cr->name, pu,
+			 cr->farm, cr->worker);
+	else
+		snprintf(buf, len, "chunk %u %s (%s)", c, cr->name, pu);
+}
+
 static void print_sum(FILE *out, const char *what, const struct btrt_summary *s)
 {
 	fprintf(out, "  %-28s n=%-8llu mean %10.2f  median %10.2f  p90 %10.2f  p99 %10.2f us\n",
 		what, (unsigned long long)s->n, s->mean_ns / 1e3, s->median_ns / 1e3,
 		s->p90_ns / 1e3, s->p99_ns / 1e3);
-}
-
-static const char *pu_name(enum btrt_pu_kind k)
-{
-	return k == BTRT_PU_CPU ? "cpu" : k == BTRT_PU_VULKAN ? "vulkan" : "cuda";
 }
 
 void btrt_run_print(const struct btrt_run *r, FILE *out)
@@ -191,18 +209,28 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 		wall ? (double)r->items * 1e9 / (double)wall : 0.0,
 		r->items ? (double)wall / 1e3 / (double)r->items : 0.0);
 	struct btrt_summary s;
-	char what[96];
+	char what[160];
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		btrt_run_chunk_summary(r, c, &s);
-		snprintf(what, sizeof what, "chunk %u %s (%s)", c, r->chunks[c].name, pu_name(r->chunks[c].pu));
+		chunk_label(r, c, what, sizeof what);
 		print_sum(out, what, &s);
 	}
 	for (uint32_t st = 0; st < r->n_stages; st++) {
-		int gpu = 0;
-		if (btrt_run_stage_summary(r, st, &s, &gpu))
-			continue;
-		snprintf(what, sizeof what, "stage %u %s%s", st, r->stage_names[st], gpu ? " [gpu]" : "");
-		print_sum(out, what, &s);
+		/* A farm's stage: one line per worker that ran it. */
+		for (uint32_t c = 0; c < r->n_chunks; c++) {
+			const struct btrt_chunk_rec *cr = &r->chunks[c];
+			int gpu = 0;
+			if (st < cr->first_stage || st >= cr->first_stage + cr->n_stages ||
+			    chunk_stage_summary(cr, st, &s, &gpu))
+				continue;
+			if (cr->farm)
+				snprintf(what, sizeof what, "stage %u %s%s (worker %u)", st,
+					 r->stage_names[st], gpu ? " [gpu]" : "", cr->worker);
+			else
+				snprintf(what, sizeof what, "stage %u %s%s", st, r->stage_names[st],
+					 gpu ? " [gpu]" : "");
+			print_sum(out, what, &s);
+		}
 	}
 	btrt_run_io_summary(r, 0, &s);
 	print_sum(out, "io load", &s);
@@ -276,7 +304,7 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 	}
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
-		snprintf(name, sizeof name, "chunk %u %s (%s)", c, cr->name, pu_name(cr->pu));
+		chunk_label(r, c, name, sizeof name);
 		track(f, &first, 1 + c, name);
 		int has_gpu = 0;
 		for (size_t i = 0; i < cr->n_tasks; i++) {

@@ -19,7 +19,7 @@ static struct btc_plan_schedule sched(int n, const int (*c)[3])
 	struct btc_plan_schedule s = {0};
 	s.s.n_chunks = n;
 	for (int i = 0; i < n; i++)
-		s.s.chunks[i] = (struct btc_sched_chunk){c[i][0], c[i][1], c[i][2], 0};
+		s.s.chunks[i] = (struct btc_sched_chunk){.pu = c[i][0], .first_stage = c[i][1], .last_stage = c[i][2]};
 	return s;
 }
 

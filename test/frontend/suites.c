@@ -10,6 +10,7 @@ static const struct btc_test_suite suites[] = {
 	{ "table", register_table_suite },
 	{ "gen", register_gen_suite },
 	{ "escape", register_escape_suite },
+	{ "spec", register_spec_suite },
 };
 
 const struct btc_test_program btc_test_program = {

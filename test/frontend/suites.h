@@ -13,6 +13,7 @@ int register_device_suite(void);
 int register_table_suite(void);
 int register_gen_suite(void);
 int register_escape_suite(void);
+int register_spec_suite(void);
 
 /* A bad input and the first diagnostic it must produce, exactly. */
 struct bad_case {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden files of generated code: one schedule per backend (CPU only,
-# CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device, and the
-# service-core placement on a fixed 16-core workstation. Run with
+# CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device, a farm and
+# core splits (issue 16), and the service-core placement on a fixed
+# 16-core workstation. Run with
 # BTC_UPDATE_GOLDEN=1 to rewrite the goldens after an intended change.
 set -euo pipefail
 btc=$1 src=$2 work=$3
@@ -12,6 +13,7 @@ cases=(
   "vulkan testbox --gpu vulkan --chunks big:0,gpu:1-2"
   "cuda testbox --gpu cuda --chunks little:0,cuda:1-2"
   "service workstation --gpu cuda --chunks cpu:0,cuda:1-2"
+  "farm testbox --gpu vulkan --chunks {little,gpu}:0-1,big[1]:2 --chunks little[1]:0,little[1]:1-2"
 )
 status=0
 for c in "${cases[@]}"; do

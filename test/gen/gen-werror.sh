@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Generated code for every device of the library (and the test board) and
-# several schedules per app compiles with -Wall -Wextra -Werror.
+# several schedules per app, farms and core splits among them, compiles
+# with -Wall -Wextra -Werror.
 set -euo pipefail
 btc=$1 src=$2 work=$3
 cc=${CC:-cc}
@@ -13,11 +14,14 @@ for app in apps/octree.yaml apps/alexnet-dense.yaml apps/alexnet-sparse.yaml exa
   for dev in pixel7a oneplus11 jetson-orin-nano jetson-orin-nano-lp testbox; do
     case $dev in
       pixel7a|oneplus11)
-        specs=("little:0-$((half - 1)),big:$half-$last" "medium:0,big:1-$((last - 1)),gpu:$last" "gpu:0-$((half - 1)),little:$half-$last") ;;
+        specs=("little:0-$((half - 1)),big:$half-$last" "medium:0,big:1-$((last - 1)),gpu:$last" "gpu:0-$((half - 1)),little:$half-$last"
+               "{medium,big}:0-$((half - 1)),little[1]:$half-$((last - 1)),little[2]:$last") ;;
       jetson*)
-        specs=("cpu:0-$((half - 1)),gpu:$half-$last" "gpu:0-$((half - 1)),cpu:$half-$last") ;;
+        specs=("cpu:0-$((half - 1)),gpu:$half-$last" "gpu:0-$((half - 1)),cpu:$half-$last"
+               "cpu[2]:0-$((half - 1)),cpu[2]:$half-$last") ;;
       testbox)
-        specs=("little:0,big:1-$last" "little:0,cuda:1-$last") ;;
+        specs=("little:0,big:1-$last" "little:0,cuda:1-$last" "{little,big}:0-$last"
+               "little[1]:0,{big,cuda}:1-$((last - 1)),little[1]:$last") ;;
     esac
     devarg=$dev
     [ "$dev" = testbox ] && devarg=$src/test/gen/data/testbox.yaml

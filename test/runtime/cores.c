@@ -1,6 +1,8 @@
-/* cores.c: the cores the runtime suites pin their test threads to. */
+/* cores.c: the cores the runtime suites pin their test threads to, and
+ * the process's thread count. */
 #include "suites.h"
 
+#include <dirent.h>
 #include <sched.h>
 
 void test_two_cores(int cores[2])
@@ -15,4 +17,17 @@ void test_two_cores(int cores[2])
 			cores[k++] = c;
 	if (k == 1)
 		cores[1] = cores[0];
+}
+
+int test_count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
 }

@@ -44,16 +44,16 @@ static void run_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool, uint6
 
 static void test_gpu_only(void)
 {
-	struct btrt_chunk ch = { "gpu", BTRT_PU_CUDA, &cores[0], 1, 0, 5, NULL, NULL };
+	struct btrt_chunk ch = { "gpu", BTRT_PU_CUDA, &cores[0], 1, 0, 5, NULL, NULL, 0 };
 	run_ok(&ch, 1, 2, 50);
 }
 
 static void test_three_chunks(void)
 {
 	struct btrt_chunk ch[3] = {
-		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
-		{ "gpu", BTRT_PU_CUDA, &cores[1], 1, 1, 3, NULL, NULL },
-		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL },
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "gpu", BTRT_PU_CUDA, &cores[1], 1, 1, 3, NULL, NULL, 0 },
+		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
 	};
 	run_ok(ch, 3, 3, 200);
 }
@@ -61,11 +61,11 @@ static void test_three_chunks(void)
 static void test_five_chunks(void)
 {
 	struct btrt_chunk ch[5] = {
-		{ "c0", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
-		{ "g1", BTRT_PU_CUDA, &cores[1], 1, 1, 1, NULL, NULL },
-		{ "c2", BTRT_PU_CPU, &cores[0], 1, 2, 1, NULL, NULL },
-		{ "g3", BTRT_PU_CUDA, &cores[1], 1, 3, 1, NULL, NULL },
-		{ "c4", BTRT_PU_CPU, cores, 2, 4, 1, NULL, NULL },
+		{ "c0", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "g1", BTRT_PU_CUDA, &cores[1], 1, 1, 1, NULL, NULL, 0 },
+		{ "c2", BTRT_PU_CPU, &cores[0], 1, 2, 1, NULL, NULL, 0 },
+		{ "g3", BTRT_PU_CUDA, &cores[1], 1, 3, 1, NULL, NULL, 0 },
+		{ "c4", BTRT_PU_CPU, cores, 2, 4, 1, NULL, NULL, 0 },
 	};
 	run_ok(ch, 5, 4, 200);
 }
@@ -76,9 +76,9 @@ static void test_cuda_kernel_error(void)
 	p.fail_seq = 13;
 	p.fail_code = 7;
 	struct btrt_chunk ch[3] = {
-		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
-		{ "gpu", BTRT_PU_CUDA, &cores[1], 1, 1, 3, NULL, NULL },
-		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL },
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "gpu", BTRT_PU_CUDA, &cores[1], 1, 1, 3, NULL, NULL, 0 },
+		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
 	};
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
 	struct btrt_error err;
@@ -90,6 +90,24 @@ static void test_cuda_kernel_error(void)
 	CU_ASSERT_EQUAL(err.chunk, 1);
 	CU_ASSERT_EQUAL(err.stage, 2);
 	CU_ASSERT_EQUAL(err.seq, 13);
+}
+
+/* Farms with a CUDA worker: the whole app on {cpu, cuda} and {cuda, cpu}
+ * between CPU chunks; every task checked, in order. */
+static void test_farm(void)
+{
+	struct btrt_chunk whole[2] = {
+		{ "cpu", BTRT_PU_CPU, &cores[0], 1, 0, 5, NULL, NULL, 1 },
+		{ "gpu", BTRT_PU_CUDA, &cores[1], 1, 0, 5, NULL, NULL, 1 },
+	};
+	run_ok(whole, 2, 6, 300);
+	struct btrt_chunk mid[4] = {
+		{ "first", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "gpu", BTRT_PU_CUDA, &cores[1], 1, 1, 3, NULL, NULL, 2 },
+		{ "c", BTRT_PU_CPU, &cores[0], 1, 1, 3, NULL, NULL, 2 },
+		{ "last", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
+	};
+	run_ok(mid, 4, 6, 300);
 }
 
 static void test_memory_kinds(void)
@@ -137,7 +155,8 @@ int suite_cuda_register(void)
 	    !CU_add_test(s, "GPU-only chunk", test_gpu_only) ||
 	    !CU_add_test(s, "cpu -> cuda -> cpu", test_three_chunks) ||
 	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||
-	    !CU_add_test(s, "cuda kernel error mid-stream", test_cuda_kernel_error))
+	    !CU_add_test(s, "cuda kernel error mid-stream", test_cuda_kernel_error) ||
+	    !CU_add_test(s, "farms with a cuda worker", test_farm))
 		return -1;
 	return 0;
 }

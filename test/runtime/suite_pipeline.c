@@ -6,7 +6,6 @@
 
 #include <btrt_trace.h>
 #include <CUnit/CUnit.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -29,13 +28,13 @@ static int init(void)
 {
 	test_two_cores(cores);
 	struct btrt_chunk c3[3] = {
-		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 2, NULL, NULL },
-		{ "mid", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL },
-		{ "little", BTRT_PU_CPU, cores, 2, 3, 2, NULL, NULL },
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 2, NULL, NULL, 0 },
+		{ "mid", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL, 0 },
+		{ "little", BTRT_PU_CPU, cores, 2, 3, 2, NULL, NULL, 0 },
 	};
 	memcpy(three, c3, sizeof c3);
 	for (int i = 0; i < 5; i++)
-		five[i] = (struct btrt_chunk){ "c", BTRT_PU_CPU, &cores[i % 2], 1, (uint32_t)i, 1, NULL, NULL };
+		five[i] = (struct btrt_chunk){ "c", BTRT_PU_CPU, &cores[i % 2], 1, (uint32_t)i, 1, NULL, NULL, 0 };
 	return 0;
 }
 
@@ -56,7 +55,7 @@ static void expect_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool, ui
 
 static void test_one_chunk(void)
 {
-	struct btrt_chunk one = { "all", BTRT_PU_CPU, cores, 2, 0, 5, NULL, NULL };
+	struct btrt_chunk one = { "all", BTRT_PU_CPU, cores, 2, 0, 5, NULL, NULL, 0 };
 	expect_ok(&one, 1, 2, 50);
 }
 
@@ -145,16 +144,16 @@ static void test_bad_tables(void)
 	toy_default_params(&p);
 	struct btrt_error err;
 	struct btrt_chunk gap[2] = {
-		{ "a", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL },
-		{ "b", BTRT_PU_CPU, NULL, 0, 3, 2, NULL, NULL },
+		{ "a", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
+		{ "b", BTRT_PU_CPU, NULL, 0, 3, 2, NULL, NULL, 0 },
 	};
 	CU_ASSERT_EQUAL(toy_run(&p, toy_stages_cpu, gap, 2, 2, 10, BTRT_BACKEND_HOST, NULL, NULL, NULL, NULL, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
-	struct btrt_chunk gpu[1] = { { "g", BTRT_PU_VULKAN, NULL, 0, 0, 5, NULL, NULL } };
+	struct btrt_chunk gpu[1] = { { "g", BTRT_PU_VULKAN, NULL, 0, 0, 5, NULL, NULL, 0 } };
 	CU_ASSERT_EQUAL(toy_run(&p, toy_stages_cpu, gpu, 1, 2, 10, BTRT_BACKEND_HOST, NULL, NULL, NULL, NULL, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
 	int bad_core = 100000;
-	struct btrt_chunk pin[1] = { { "x", BTRT_PU_CPU, &bad_core, 1, 0, 5, NULL, NULL } };
+	struct btrt_chunk pin[1] = { { "x", BTRT_PU_CPU, &bad_core, 1, 0, 5, NULL, NULL, 0 } };
 	CU_ASSERT_EQUAL(toy_run(&p, toy_stages_cpu, pin, 1, 2, 10, BTRT_BACKEND_HOST, NULL, NULL, NULL, NULL, &err), -1);
 	CU_ASSERT_TRUE(err.kind == BTRT_E_INVAL || err.kind == BTRT_E_SYS);
 	CU_ASSERT_EQUAL(err.chunk, 0);
@@ -177,8 +176,8 @@ static int body(void *ctx, struct btrt_task *t, struct btrt_error *err)
 static void test_custom_body(void)
 {
 	struct btrt_chunk ch[2] = {
-		{ "table", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL },
-		{ "body", BTRT_PU_CPU, &cores[1], 1, 3, 2, body, &body_ctx_calls },
+		{ "table", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL, 0 },
+		{ "body", BTRT_PU_CPU, &cores[1], 1, 3, 2, body, &body_ctx_calls, 0 },
 	};
 	body_ctx_calls = 0;
 	expect_ok(ch, 2, 3, 64);
@@ -238,8 +237,8 @@ static void test_pinning(void)
 	pp.bad_affinity = 0;
 	pp.team = 0;
 	struct btrt_chunk ch[2] = {
-		{ "first", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL },
-		{ "pinned", BTRT_PU_CPU, pp.cores, 2, 3, 2, pin_body, &pp },
+		{ "first", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL, 0 },
+		{ "pinned", BTRT_PU_CPU, pp.cores, 2, 3, 2, pin_body, &pp, 0 },
 	};
 	const char *np = getenv("BTRT_NO_PIN");
 	if (np && *np && strcmp(np, "0") != 0)
@@ -343,20 +342,6 @@ static void test_idle_pipeline(void)
 	btrt_run_free(run);
 }
 
-/* Threads of this process (/proc/self/task), or -1. */
-static int count_threads(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	if (!d)
-		return -1;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 static btrt_atomic_int got_signal;
 
 /* Async-signal-safe: one lock-free atomic store. */
@@ -376,7 +361,7 @@ static void test_interrupt(void)
 	sigemptyset(&sa.sa_mask);
 	CU_ASSERT_EQUAL_FATAL(sigaction(SIGINT, &sa, &old), 0);
 	atomic_store(&got_signal, 0);
-	int before = count_threads();
+	int before = test_count_threads();
 	struct toy_params p;
 	toy_default_params(&p);
 	p.load_sleep_us = 2000;
@@ -398,11 +383,11 @@ static void test_interrupt(void)
 	CU_ASSERT_TRUE(io.checked <= 5);
 	CU_ASSERT_EQUAL(io.order_errors, 0);
 	/* OpenMP team threads leave shortly after their dispatcher. */
-	int after = count_threads();
+	int after = test_count_threads();
 	for (int i = 0; i < 100 && after != before; i++) {
 		struct timespec ts = { 0, 10000000 };
 		nanosleep(&ts, NULL);
-		after = count_threads();
+		after = test_count_threads();
 	}
 	CU_ASSERT_EQUAL(after, before);
 

@@ -7,6 +7,7 @@
 #include "toy.h"
 
 #include <btc_config.h>
+#include <btrt_trace.h>
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,16 +59,16 @@ static void run_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool, uint6
 
 static void test_gpu_only(void)
 {
-	struct btrt_chunk ch = { "gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 5, NULL, NULL };
+	struct btrt_chunk ch = { "gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 5, NULL, NULL, 0 };
 	run_ok(&ch, 1, 2, 20, NULL);
 }
 
 static void test_three_chunks(void)
 {
 	struct btrt_chunk ch[3] = {
-		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
-		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL },
-		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL },
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 0 },
+		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
 	};
 	char path[] = "/tmp/btrt_vktrace_XXXXXX";
 	int fd = mkstemp(path);
@@ -88,11 +89,11 @@ static void test_three_chunks(void)
 static void test_five_chunks(void)
 {
 	struct btrt_chunk ch[5] = {
-		{ "c0", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
-		{ "g1", BTRT_PU_VULKAN, &cores[1], 1, 1, 1, NULL, NULL },
-		{ "c2", BTRT_PU_CPU, &cores[0], 1, 2, 1, NULL, NULL },
-		{ "g3", BTRT_PU_VULKAN, &cores[1], 1, 3, 1, NULL, NULL },
-		{ "c4", BTRT_PU_CPU, cores, 2, 4, 1, NULL, NULL },
+		{ "c0", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "g1", BTRT_PU_VULKAN, &cores[1], 1, 1, 1, NULL, NULL, 0 },
+		{ "c2", BTRT_PU_CPU, &cores[0], 1, 2, 1, NULL, NULL, 0 },
+		{ "g3", BTRT_PU_VULKAN, &cores[1], 1, 3, 1, NULL, NULL, 0 },
+		{ "c4", BTRT_PU_CPU, cores, 2, 4, 1, NULL, NULL, 0 },
 	};
 	run_ok(ch, 5, 4, 60, NULL);
 }
@@ -102,9 +103,9 @@ static void test_five_chunks(void)
 static void test_noncoherent_path(void)
 {
 	struct btrt_chunk ch[3] = {
-		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL },
-		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL },
-		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL },
+		{ "big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 0 },
+		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
 	};
 	setenv("BTRT_VK_FORCE_NONCOHERENT", "1", 1);
 	size_t counts[TOY_N_BUFFERS];
@@ -127,9 +128,9 @@ static void test_kernel_error(void)
 	struct toy_params p = params;
 	p.fail_seq = 9;
 	struct btrt_chunk ch[3] = {
-		{ "gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 2, NULL, NULL },
-		{ "cpu", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL },
-		{ "gpu2", BTRT_PU_VULKAN, &cores[0], 1, 3, 2, NULL, NULL },
+		{ "gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 2, NULL, NULL, 0 },
+		{ "cpu", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL, 0 },
+		{ "gpu2", BTRT_PU_VULKAN, &cores[0], 1, 3, 2, NULL, NULL, 0 },
 	};
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
 	struct btrt_error err;
@@ -139,6 +140,61 @@ static void test_kernel_error(void)
 	CU_ASSERT_EQUAL(err.chunk, 1);
 	CU_ASSERT_EQUAL(err.stage, 2);
 	CU_ASSERT_EQUAL(err.seq, 9);
+}
+
+/* Farms with a Vulkan worker: the whole app on {cpu, vulkan}, a farm of
+ * {vulkan, cpu, vulkan} between CPU chunks (two Vulkan workers share the
+ * queue), every task checked, in order, each on one worker; a load error
+ * stops a farm whose Vulkan worker waits. */
+static uint64_t farm_tasks(const struct btrt_chunk *ch, uint32_t n, uint32_t first,
+			   uint32_t workers, uint32_t pool, uint64_t items)
+{
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	struct btrt_run *run = NULL;
+	toy_keep_run = &run;
+	int rc = toy_run(&params, stages, ch, n, pool, items, BTRT_BACKEND_VULKAN, vk, NULL, &io, NULL, &err);
+	toy_keep_run = NULL;
+	if (rc)
+		fprintf(stderr, "vulkan farm: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, items);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	CU_ASSERT_EQUAL(btrt_vk_validation_errors(vk), 0);
+	uint64_t sum = 0;
+	for (uint32_t c = first; run && c < first + workers; c++) {
+		struct btrt_summary sm;
+		btrt_run_chunk_summary(run, c, &sm);
+		fprintf(stderr, "%s%s %llu", c == first ? "  (" : ", ", ch[c].name, (unsigned long long)sm.n);
+		sum += sm.n;
+	}
+	fprintf(stderr, " tasks) ");
+	btrt_run_free(run);
+	return sum;
+}
+
+static void test_farm(void)
+{
+	struct btrt_chunk whole[2] = {
+		{ "cpu", BTRT_PU_CPU, &cores[0], 1, 0, 5, NULL, NULL, 1 },
+		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 0, 5, NULL, NULL, 1 },
+	};
+	CU_ASSERT_EQUAL(farm_tasks(whole, 2, 0, 2, 6, 300), 300);
+	struct btrt_chunk mid[5] = {
+		{ "first", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		{ "g0", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 2 },
+		{ "c", BTRT_PU_CPU, &cores[0], 1, 1, 3, NULL, NULL, 2 },
+		{ "g1", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 2 },
+		{ "last", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
+	};
+	CU_ASSERT_EQUAL(farm_tasks(mid, 5, 1, 3, 8, 200), 200);
+	struct toy_io_state io = { .load_fail_seq = 30 };
+	struct btrt_error err;
+	int rc = toy_run(&params, stages, whole, 2, 4, 100, BTRT_BACKEND_VULKAN, vk, NULL, &io, NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.seq, 30);
+	CU_ASSERT_TRUE(io.checked <= 30);
 }
 
 static void test_memory_kind(void)
@@ -219,7 +275,8 @@ int suite_vulkan_register(void)
 	    !CU_add_test(s, "cpu -> vulkan -> cpu", test_three_chunks) ||
 	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||
 	    !CU_add_test(s, "non-coherent flush/invalidate path", test_noncoherent_path) ||
-	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error))
+	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error) ||
+	    !CU_add_test(s, "farms with vulkan workers", test_farm))
 		return -1;
 	return 0;
 }

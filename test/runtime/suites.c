@@ -1,5 +1,5 @@
 /* The suites of test_runtime (and of test_runtime_tsan, built with
- * RUNTIME_TEST_HOST_ONLY: ring and pipeline only), in `-l` order; main() is
+ * RUNTIME_TEST_HOST_ONLY: ring, pipeline and farm only), in `-l` order; main() is
  * the shared runner (test/common/cunit_main.h). */
 #include "suites.h"
 
@@ -11,6 +11,7 @@ static const struct btc_test_suite suites[] = {
 	{ "ring", suite_ring_register },
 	{ "pipeline", suite_pipeline_register },
 	{ "probe", suite_probe_register },
+	{ "farm", suite_farm_register },
 #ifndef RUNTIME_TEST_HOST_ONLY
 	{ "vulkan", suite_vulkan_register },
 	{ "cuda", suite_cuda_register },

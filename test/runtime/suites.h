@@ -7,8 +7,11 @@
 int suite_ring_register(void);
 int suite_pipeline_register(void);
 int suite_probe_register(void);
+int suite_farm_register(void);
 int suite_vulkan_register(void);
 int suite_cuda_register(void);
 /* Cores to pin two test threads to: {0, 1} when available, else {0, 0}. */
 void test_two_cores(int cores[2]);
+/* Threads of this process (/proc/self/task), or -1. */
+int test_count_threads(void);
 #endif

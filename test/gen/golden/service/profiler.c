@@ -17,6 +17,14 @@
  * Warm-up runs first; then repeat until the 95 % confidence half-width is
  * within --precision of the mean, or --max-reps.
  *
+ * --core-counts (issue 16) also measures every CPU stage on k of each CPU
+ * PU's n pinnable cores, k = 1, 2, 4, ... < n (all n is the PU's own row),
+ * as rows with the PU `NAME[k]`: the team on the first k pinnable cores
+ * (where the generated pipeline puts the first chunk with a count of k).
+ * Under interference the rest of the PU's cores run the same stage too, as
+ * another chunk on the PU would (placed mode: not on the service core).
+ * That is log2(n) more cells per CPU stage, PU and mode.
+ *
  * The chunk model's terms (docs/scheduler.md, "The chunk model"), per mode:
  *   @fixed   F_c: median over the stages of the mean over the same items
  *            of (one-stage chunk time - the stage's own time as the
@@ -124,6 +132,9 @@ struct profiler_pu {
 	int interferes; /* runs during other PUs' interference measurements */
 	const int *placed_cores; /* as the generated pipeline pins it */
 	uint32_t n_placed_cores;
+	int base;       /* -1: a PU of the device; else a core-count variant of PU base */
+	int rest;       /* variant: the entry on the PU's other cores (-1: none) */
+	int measured;   /* 0: the rest of a variant (only interferes) */
 };
 static const int pu_cpu_cores[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 static const int pu_cpu_placed_cores[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 };
@@ -132,11 +143,32 @@ static const int gpu_service_cores[] = { 15 };
 #define SERVICE_CORES service_cores
 #define N_SERVICE_CORES 1
 #define GPU_SERVICE_CORES gpu_service_cores
+static const int pu_cpu_k1_cores[] = { 0 };
+static const int pu_cpu_k1_rest_cores[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const int pu_cpu_k1_rest_placed_cores[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+static const int pu_cpu_k2_cores[] = { 0, 1 };
+static const int pu_cpu_k2_rest_cores[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const int pu_cpu_k2_rest_placed_cores[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+static const int pu_cpu_k4_cores[] = { 0, 1, 2, 3 };
+static const int pu_cpu_k4_rest_cores[] = { 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const int pu_cpu_k4_rest_placed_cores[] = { 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+static const int pu_cpu_k8_cores[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const int pu_cpu_k8_rest_cores[] = { 8, 9, 10, 11, 12, 13, 14, 15 };
+static const int pu_cpu_k8_rest_placed_cores[] = { 8, 9, 10, 11, 12, 13, 14 };
 static const struct profiler_pu profiler_pus[] = {
-	{ "cpu", BTRT_PU_CPU, pu_cpu_cores, 16, 1, pu_cpu_placed_cores, 14 },
-	{ "cuda", BTRT_PU_CUDA, NULL, 0, 1, GPU_SERVICE_CORES, 1 },
+	{ "cpu", BTRT_PU_CPU, pu_cpu_cores, 16, 1, pu_cpu_placed_cores, 14, -1, -1, 1 },
+	{ "cuda", BTRT_PU_CUDA, NULL, 0, 1, GPU_SERVICE_CORES, 1, -1, -1, 1 },
+	{ "cpu[1]", BTRT_PU_CPU, pu_cpu_k1_cores, 1, 1, pu_cpu_k1_cores, 1, 0, 3, 1 },
+	{ "cpu[rest of 1]", BTRT_PU_CPU, pu_cpu_k1_rest_cores, 15, 1, pu_cpu_k1_rest_placed_cores, 14, 0, -1, 0 },
+	{ "cpu[2]", BTRT_PU_CPU, pu_cpu_k2_cores, 2, 1, pu_cpu_k2_cores, 2, 0, 5, 1 },
+	{ "cpu[rest of 2]", BTRT_PU_CPU, pu_cpu_k2_rest_cores, 14, 1, pu_cpu_k2_rest_placed_cores, 13, 0, -1, 0 },
+	{ "cpu[4]", BTRT_PU_CPU, pu_cpu_k4_cores, 4, 1, pu_cpu_k4_cores, 4, 0, 7, 1 },
+	{ "cpu[rest of 4]", BTRT_PU_CPU, pu_cpu_k4_rest_cores, 12, 1, pu_cpu_k4_rest_placed_cores, 11, 0, -1, 0 },
+	{ "cpu[8]", BTRT_PU_CPU, pu_cpu_k8_cores, 8, 1, pu_cpu_k8_cores, 8, 0, 9, 1 },
+	{ "cpu[rest of 8]", BTRT_PU_CPU, pu_cpu_k8_rest_cores, 8, 1, pu_cpu_k8_rest_placed_cores, 7, 0, -1, 0 },
 };
-#define N_PROFILER_PUS 2
+#define N_PROFILER_PUS 10
+#define N_DEVICE_PUS 2 /* the rest: core-count variants (--core-counts) */
 
 static int stage_runs_on(int s, const struct profiler_pu *pu)
 {
@@ -154,6 +186,7 @@ struct options {
 	double precision;           /* target 95 % CI half-width / mean */
 	const char *input, *output, *modes;
 	int quiet;
+	int core_counts;            /* also the NAME[k] variants of CPU PUs */
 };
 
 /* One PU's measuring rig: a pool of one TaskObject whose stage input is
@@ -295,7 +328,7 @@ static int rig_run(struct rig *r, uint64_t limit, uint64_t *times, double *overh
 	const struct profiler_pu *pu = r->pu;
 	struct btrt_chunk chunk = { pu->name, pu->kind, r->placed ? pu->placed_cores : pu->cores,
 				    r->placed ? pu->n_placed_cores : pu->n_cores,
-				    (uint32_t)r->stage, 1, NULL, NULL };
+				    (uint32_t)r->stage, 1, NULL, NULL, 0 };
 	struct btrt_pipeline_config cfg = {
 		.app = PIPELINE_APP, .stages = app_stages, .n_stages = APP_N_STAGES,
 		.chunks = &chunk, .n_chunks = 1, .pool = r->pool,
@@ -345,6 +378,26 @@ static void *interfere(void *arg)
 	return NULL;
 }
 
+/* Whether profiler_pus[p] gets rows: every PU of the device, the
+ * core-count variants with --core-counts, never a variant's rest. */
+static int measured(const struct options *o, int p)
+{
+	return profiler_pus[p].measured && (p < N_DEVICE_PUS || o->core_counts);
+}
+
+/* Whether q runs stage s while p is measured under interference: every
+ * other PU of the device (not p's own PU for a variant), and a variant's
+ * rest when it has cores in this mode. */
+static int interferes_with(int p, int q, int s, int placed)
+{
+	const struct profiler_pu *pp = &profiler_pus[p], *pq = &profiler_pus[q];
+	if (q == p || !stage_runs_on(s, pq))
+		return 0;
+	if (q < N_DEVICE_PUS)
+		return q != pp->base;
+	return q == pp->rest && (placed ? pq->n_placed_cores : pq->n_cores) > 0;
+}
+
 static double now_s(void)
 {
 	return (double)btrt_now_ns() / 1e9;
@@ -359,11 +412,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--help")) {
 			printf("usage: %s [-o TABLE.csv] [--input PATH] [--modes isolated,interference,placed]\n"
-			       "       [--warmup N] [--min-reps N] [--max-reps N] [--precision F] [--quiet]\n",
+			       "       [--warmup N] [--min-reps N] [--max-reps N] [--precision F] [--quiet]\n"
+			       "       [--core-counts]   also each CPU stage on 1, 2, 4, ... of a CPU PU's cores (rows NAME[k])\n",
 			       argv[0]);
 			exit(0);
 		} else if (!strcmp(a, "--quiet")) {
 			o->quiet = 1;
+			continue;
+		} else if (!strcmp(a, "--core-counts")) {
+			o->core_counts = 1;
 			continue;
 		}
 		if (!v) {
@@ -551,7 +608,7 @@ int main(int argc, char **argv)
 	struct rig rigs[N_PROFILER_PUS];
 	struct interferer others[N_PROFILER_PUS];
 	int n_rigs = 0;
-	for (int p = 0; p < N_PROFILER_PUS; p++) {
+	for (int p = 0; p < N_PROFILER_PUS && (p < N_DEVICE_PUS || o.core_counts); p++) {
 		if (rig_init(&rigs[p], &profiler_pus[p], &err))
 			goto fail;
 		n_rigs++;
@@ -569,7 +626,7 @@ int main(int argc, char **argv)
 	 * which buffers io.load fills, T_io, the CUDA links. On a CPU PU's
 	 * rig (host memory), before any stage is prepared. */
 	int host_rig = -1;
-	for (int p = 0; p < N_PROFILER_PUS && host_rig < 0; p++)
+	for (int p = 0; p < N_DEVICE_PUS && host_rig < 0; p++)
 		if (profiler_pus[p].kind == BTRT_PU_CPU)
 			host_rig = p;
 	double io_mean = 0, io_sd = 0;
@@ -605,7 +662,7 @@ int main(int argc, char **argv)
 		if (strstr(o.modes, mode_names[mode]))
 			for (int s = 0; s < APP_N_STAGES; s++)
 				for (int p = 0; p < N_PROFILER_PUS; p++)
-					total += stage_runs_on(s, &profiler_pus[p]);
+					total += measured(&o, p) && stage_runs_on(s, &profiler_pus[p]);
 	double t0 = now_s();
 	for (int mode = 0; mode < 3; mode++) {
 		const char *mode_name = mode_names[mode];
@@ -613,19 +670,19 @@ int main(int argc, char **argv)
 			continue;
 		int n_over[N_PROFILER_PUS];
 		memset(n_over, 0, sizeof(n_over));
-		for (int p = 0; p < N_PROFILER_PUS; p++)
+		for (int p = 0; p < n_rigs; p++)
 			rigs[p].placed = mode == 2;
 		for (int s = 0; s < APP_N_STAGES; s++) {
 			for (int p = 0; p < N_PROFILER_PUS; p++) {
-				if (!stage_runs_on(s, &profiler_pus[p]))
+				if (!measured(&o, p) || !stage_runs_on(s, &profiler_pus[p]))
 					continue;
 				if (rigs[p].stage != s && rig_prepare(&rigs[p], s, &err))
 					goto fail;
 				/* Interference: every other PU loops the same stage. */
 				atomic_int stop = 0;
 				int n_others = 0;
-				for (int q = 0; mode && q < N_PROFILER_PUS; q++) {
-					if (q == p || !stage_runs_on(s, &profiler_pus[q]))
+				for (int q = 0; mode && q < n_rigs; q++) {
+					if (!interferes_with(p, q, s, mode == 2))
 						continue;
 					struct interferer *it = &others[n_others];
 					it->rig = rigs[q];
@@ -702,7 +759,7 @@ int main(int argc, char **argv)
 			}
 		}
 		/* F_c: the median (discrete CUDA: the minimum) of the overheads */
-		for (int p = 0; p < N_PROFILER_PUS; p++) {
+		for (int p = 0; p < N_DEVICE_PUS; p++) {
 			int k = n_over[p];
 			if (!k)
 				continue;
