@@ -41,6 +41,25 @@
  * (counted before enumerating). */
 #define BTC_SCHED_EXHAUSTIVE_LIMIT 20000000.0
 
+/* Profiled core counts per PU: at most this many below the PU's size. */
+#define BTC_SCHED_MAX_CORE_COUNTS 8
+/* Farms take every set of 2 to this many allowed PUs, and the set of all
+ * allowed PUs (the whole-device farm), unless options say otherwise. */
+#define BTC_SCHED_FARM_MAX_PUS 4
+
+/* One PU's cores as the optimizer may split them (issue 16). */
+struct btc_sched_cores {
+	int size;     /* cores of a CPU PU (>= 1); 0: not a CPU PU (a GPU is
+		       * one unit, never split) */
+	int n_counts; /* profiled counts below size, 0..BTC_SCHED_MAX_CORE_COUNTS */
+	int counts[BTC_SCHED_MAX_CORE_COUNTS]; /* ascending, each 1..size-1 */
+};
+
+static inline size_t btc_sched_cores_index(int n_pus, int stage, int pu, int j)
+{
+	return ((size_t)stage * (size_t)n_pus + (size_t)pu) * BTC_SCHED_MAX_CORE_COUNTS + (size_t)j;
+}
+
 /* The profiling table of one mode. Borrowed by the solvers, never freed. */
 struct btc_sched_problem {
 	int n_stages; /* 1..BTC_SCHED_MAX_STAGES */
@@ -61,6 +80,15 @@ struct btc_sched_problem {
 	const double *fixed_ms;
 	const double *xfer_ms;
 	double io_ms;
+	/* Core counts (issue 16; docs/scheduler.md, "The larger space"); NULL:
+	 * every CPU PU runs one team on all its cores (the paper).
+	 * cores: [n_pus] per PU its size and the profiled core counts below
+	 * it. time_cores_ms: [n_stages * n_pus * BTC_SCHED_MAX_CORE_COUNTS],
+	 * at btc_sched_cores_index(n_pus, stage, pu, j): the stage's time in
+	 * ms on cores[pu].counts[j] cores of the PU (with the model terms:
+	 * t_{i,c,k}, compute alone); NAN: not measured. Both or neither. */
+	const struct btc_sched_cores *cores;
+	const double *time_cores_ms;
 	const char *const *stage_names;  /* [n_stages] or NULL ("stage<i>") */
 	const char *const *pu_names;     /* [n_pus] or NULL ("pu<c>") */
 	const char *app, *device, *mode; /* labels for the output, or NULL */
@@ -94,6 +122,16 @@ struct btc_sched_options {
 				 * (z3 only; the result is then timing-
 				 * dependent) */
 	int util_pct;       /* U of BTC_SCHED_BT in percent, 0..100 */
+	/* The larger space (issue 16; docs/scheduler.md, "The larger
+	 * space"); both off: the paper's space, exactly today's results.
+	 * farms: a chunk may be a farm, a range of stages taken in turn by
+	 * a set of PUs (every set of 2 to farm_max_pus allowed PUs, and the
+	 * set of all allowed PUs). core_splits: a CPU PU may run several
+	 * chunks, each on one of its profiled core counts, their cores
+	 * summing to at most the PU's size (problem.cores). */
+	bool farms;
+	bool core_splits;
+	int farm_max_pus; /* 0: BTC_SCHED_FARM_MAX_PUS; else 2..32 */
 };
 
 /* Sets the defaults above. */
@@ -102,7 +140,18 @@ void btc_sched_options_init(struct btc_sched_options *opt);
 struct btc_sched_chunk {
 	int pu;
 	int first_stage, last_stage; /* inclusive, 0-based */
-	double time_ms;              /* btc_model_chunk_ms: F + sum t + X */
+	double time_ms;              /* btc_model_chunk_time_ms: F + sum t + X;
+				      * a farm: 1 / sum over its PUs of 1 / that */
+	/* Farm (replicated chunk, issue 16): 0 for an ordinary chunk on `pu`.
+	 * Otherwise the bit set of the PUs that take this chunk's tasks in
+	 * turn (dynamic self-scheduling, results reordered); bit `pu` is set
+	 * and `pu` is the lowest PU of the set. */
+	uint32_t farm;
+	/* CPU PU: the number of the PU's cores this chunk's team uses
+	 * (1..the PU's size); 0: all of them (the paper). Several chunks may
+	 * share a CPU PU when their cores sum to at most its size. For a farm
+	 * member that is a CPU PU: 0 (all its cores). */
+	int cores;
 };
 
 /* One schedule: chunks in stage order. */
@@ -203,6 +252,12 @@ struct btc_sched_prep {
 				 * once it exceeds a bound */
 	int util_num, util_den; /* U reduced: util_pct / 100 */
 	bool min_chunks2;       /* always true: candidates are multi-chunk */
+	/* The larger space (issue 16), else NULL / false: */
+	int64_t *tkq;   /* [n * p * BTC_SCHED_MAX_CORE_COUNTS] quantised
+			 * t_{i,c,k} at btc_sched_cores_index, -1 = not
+			 * allowed; only with core splits */
+	bool space;     /* farms or core splits change the space: the
+			 * solvers use btc/sched/space.h */
 };
 
 /* The largest relative error the quantisation may add to a nonzero stage
@@ -230,6 +285,11 @@ static inline int64_t btc_sched_chunk_q(const struct btc_sched_prep *prep, int c
 			      (size_t)l];
 	return q;
 }
+
+/* Whether opt's farms or core splits add schedules to p's space (at least
+ * two PUs allowed for farms; a CPU PU with a profiled core count for core
+ * splits); else the solvers run the paper's space exactly. */
+bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_sched_options *opt);
 
 /* Builds the schedule of a stage-to-PU vector a[n] (must satisfy C1/C2);
  * exact ms sums from p->time_ms, keys from prep->tq. */

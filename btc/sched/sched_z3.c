@@ -25,6 +25,7 @@
  * therefore exactly the oracle's ranking, independent of Z3's choices. */
 #include "sched/optimizer.h"
 #include "sched/model.h"
+#include "sched/space.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1155,6 +1156,12 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
 	if (status != BTC_OK)
 		return status;
+	if (prep.space) {
+		/* farms or core splits: the larger space (space.h) */
+		status = btc_space_solve_z3(p, opt, &prep, res, d, t0);
+		btc_sched_prep_free(&prep);
+		return status;
+	}
 	btc_sched_result_begin(p, opt, &prep, res);
 	int K = opt->top_k;
 	res->candidates = btc_xcalloc((size_t)K, sizeof(*res->candidates));
