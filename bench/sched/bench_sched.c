@@ -181,6 +181,97 @@ static void scale_series(bool quick)
 		}
 }
 
+/* Core counts for a random table in the shape of the phones: PUs 0..3
+ * of every 4 are CPU clusters of 4, 4, 2 and 2 cores (1 and 2 cores
+ * profiled on the 4-core ones, 1 core on the 2-core ones), the others
+ * accelerators; a stage on k of s cores takes t * s / k * e, e in
+ * [0.6, 1] (fewer cores waste less). */
+static double *random_cores(const double *t, int n, int np,
+			    struct btc_sched_cores *cores, uint64_t seed)
+{
+	rng = seed;
+	double *tc = malloc(sizeof(double) * (size_t)n * (size_t)np *
+			    BTC_SCHED_MAX_CORE_COUNTS);
+	for (size_t k = 0; k < (size_t)n * (size_t)np * BTC_SCHED_MAX_CORE_COUNTS; k++)
+		tc[k] = NAN;
+	static const int size[] = { 4, 4, 2, 2 };
+	for (int c = 0; c < np; c++) {
+		bool cpu = np <= 4 ? c < 3 : c < 4;
+		cores[c] = (struct btc_sched_cores){ cpu ? size[c % 4] : 0, 0, { 0 } };
+		if (!cpu)
+			continue;
+		cores[c].counts[cores[c].n_counts++] = 1;
+		if (cores[c].size == 4)
+			cores[c].counts[cores[c].n_counts++] = 2;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < cores[c].n_counts; j++) {
+				double v = t[i * np + c];
+				double e = 0.6 + 0.4 * rnd01();
+				tc[btc_sched_cores_index(np, i, c, j)] =
+					isnan(v) ? NAN
+						 : round(v * cores[c].size /
+							 cores[c].counts[j] * e * 1e4) / 1e4;
+			}
+	}
+	return tc;
+}
+
+/* 5. the larger space: farms and core splits on, random tables. */
+static void space_series(bool quick)
+{
+	static const int shapes[][2] = { { 7, 4 }, { 9, 4 }, { 16, 4 }, { 9, 8 },
+					 { 16, 8 }, { 32, 8 } };
+	printf("\n5. larger space (farms of 2..4 PUs and all PUs, core splits; "
+	       "K = 20, time budget 20 s; goals: 9 x 4 <= 200 ms, 32 x 8 <= 2 s)\n");
+	printf("  %6s %4s  %-8s %10s %10s %7s %8s %12s %14s\n", "stages", "PUs",
+	       "obj", "z3 wall ms", "z3 cpu ms", "checks", "optimal", "exhaust. ms",
+	       "schedules");
+	for (unsigned si = 0; si < sizeof(shapes) / sizeof(*shapes); si++) {
+		int n = shapes[si][0], np = shapes[si][1];
+		if (quick && n * np > 100)
+			continue;
+		uint64_t seed = 1000u * (unsigned)n + (unsigned)np;
+		double *t = random_table(n, np, seed);
+		struct btc_sched_cores cores[BTC_SCHED_MAX_PUS];
+		double *tc = random_cores(t, n, np, cores, seed + 7);
+		struct btc_sched_problem p = { .n_stages = n, .n_pus = np,
+					       .time_ms = t, .cores = cores,
+					       .time_cores_ms = tc };
+		for (int ob = 0; ob < 3; ob++) {
+			struct btc_sched_options o;
+			btc_sched_options_init(&o);
+			o.objective = (enum btc_sched_objective)ob;
+			o.time_budget_ms = 20000;
+			o.farms = o.core_splits = true;
+			struct btc_diag d;
+			btc_diag_init(&d, NULL);
+			struct btc_sched_result r, e;
+			double c0 = cpu_ms();
+			btc_sched_solve_z3(&p, &o, &r, &d);
+			double cpu = cpu_ms() - c0;
+			double count = btc_sched_count(&p, &o);
+			char ex[32] = "-";
+			if (count <= 2e6 &&
+			    btc_sched_solve_exhaustive(&p, &o, &e, &d) == BTC_OK) {
+				bool same = e.n_candidates == r.n_candidates;
+				for (int k = 0; same && k < r.n_candidates; k++)
+					same = btc_sched_cmp_tmax(&r.candidates[k],
+								  &e.candidates[k]) == 0;
+				snprintf(ex, sizeof(ex), "%.1f%s", e.solve_ms,
+					 same ? "" : " DIFF");
+				btc_sched_result_free(&e);
+			}
+			printf("  %6d %4d  %-8s %10.1f %10.1f %7ld %8s %12s %14.3g\n", n,
+			       np, btc_sched_objective_name(o.objective), r.solve_ms, cpu,
+			       r.n_checks, r.optimal ? "yes" : "NO", ex, count);
+			fflush(stdout);
+			btc_sched_result_free(&r);
+		}
+		free(tc);
+		free(t);
+	}
+}
+
 static void reference_table(void)
 {
 	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
@@ -256,7 +347,7 @@ static void reference_table(void)
 int main(int argc, char **argv)
 {
 	const char *btc = NULL;
-	bool quick = false, reference = false;
+	bool quick = false, reference = false, space_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -266,6 +357,12 @@ int main(int argc, char **argv)
 			quick = true;
 		else if (strcmp(argv[i], "--reference") == 0)
 			reference = true;
+		else if (strcmp(argv[i], "--space") == 0)
+			space_only = true;
+	}
+	if (space_only) {
+		space_series(quick);
+		return 0;
 	}
 	char table[512], self[1024];
 	snprintf(table, sizeof(table),
@@ -293,6 +390,7 @@ int main(int argc, char **argv)
 	time_process("/bin/true (process floor)", tru, 21);
 
 	scale_series(quick);
+	space_series(quick);
 	if (reference)
 		reference_table();
 	return 0;

@@ -188,6 +188,10 @@ struct btc_sched_result {
 	int64_t gstar_q;    /* BTC_SCHED_BT: G* in quanta, else -1 */
 	double gstar_ms;    /* G* * quantum (approximate), or -1 */
 	long n_checks;      /* Z3 check calls, or schedules enumerated */
+	bool space;         /* the larger space was searched (farms or core
+			     * splits added schedules): the output names
+			     * chunks as btc_sched_chunk_label does */
+	bool farms, core_splits; /* the options of that space */
 };
 
 /* Checks the problem and the options; reports each user error (naming the
@@ -224,13 +228,21 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
  * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],"optimal",
- * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. With
+ * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. When
+ * res->space, every chunk also has "cores" (0: all) and a farm "farm"
+ * (its PU names), and the object "space":{"farms","core_splits"}. With
  * with_time = false solve_ms is written as 0 so that the bytes depend on
  * the input alone. Return 0, or -1 on a write error. */
 int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 			 const struct btc_sched_result *res, bool with_time);
 int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 			 const struct btc_sched_result *res, bool with_time);
+
+/* A chunk as `PU:FIRST-LAST` (`PU:STAGE` for one stage), `PU[CORES]:...`
+ * on fewer cores, `{PU,PU,...}:...` for a farm (docs/scheduler.md);
+ * PU names from p (or pu<c>). Writes at most n bytes to buf, returns buf. */
+char *btc_sched_chunk_label(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch,
+			    char *buf, size_t n);
 
 const char *btc_sched_objective_name(enum btc_sched_objective o);
 /* "bt", "gapness", "latency" -> 0 and *o; else -1. */

@@ -550,6 +550,9 @@ void btc_sched_result_begin(const struct btc_sched_problem *p, const struct btc_
 	res->gstar_q = -1;
 	res->gstar_ms = -1;
 	res->optimal = true;
+	res->space = prep->space;
+	res->farms = prep->space && opt->farms;
+	res->core_splits = prep->space && opt->core_splits;
 	res->best_baseline = -1;
 	res->baselines = btc_xcalloc((size_t)np, sizeof(*res->baselines));
 	for (int c = 0; c < np; c++) {
