@@ -9,7 +9,12 @@
  *   3. the exhaustive enumerator where its size limit allows;
  *   4. with --reference, the markdown results table of docs/scheduler.md.
  *
+ *   5. the larger space (farms and core splits) on random tables;
+ *
  * usage: sched-bench [--btc PATH] [--quick] [--reference]
+ *        sched-bench --space [--quick]   (5. only)
+ *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
+ *                                         1 gapness, 2 latency: profiling)
  *        sched-bench --one TABLE.csv   (one solve, used by 1.) */
 #include <math.h>
 #include <stdio.h>
@@ -216,8 +221,9 @@ static double *random_cores(const double *t, int n, int np,
 	return tc;
 }
 
-/* 5. the larger space: farms and core splits on, random tables. */
-static void space_series(bool quick)
+/* 5. the larger space: farms and core splits on, random tables (only
+ * shape n x np and objective `only` when n > 0: for profiling). */
+static void space_series(bool quick, int only_n, int only_np, int only_ob)
 {
 	static const int shapes[][2] = { { 7, 4 }, { 9, 4 }, { 16, 4 }, { 9, 8 },
 					 { 16, 8 }, { 32, 8 } };
@@ -228,7 +234,7 @@ static void space_series(bool quick)
 	       "schedules");
 	for (unsigned si = 0; si < sizeof(shapes) / sizeof(*shapes); si++) {
 		int n = shapes[si][0], np = shapes[si][1];
-		if (quick && n * np > 100)
+		if ((quick && n * np > 100) || (only_n && (n != only_n || np != only_np)))
 			continue;
 		uint64_t seed = 1000u * (unsigned)n + (unsigned)np;
 		double *t = random_table(n, np, seed);
@@ -238,6 +244,8 @@ static void space_series(bool quick)
 					       .time_ms = t, .cores = cores,
 					       .time_cores_ms = tc };
 		for (int ob = 0; ob < 3; ob++) {
+			if (only_n && ob != only_ob)
+				continue;
 			struct btc_sched_options o;
 			btc_sched_options_init(&o);
 			o.objective = (enum btc_sched_objective)ob;
@@ -359,9 +367,13 @@ int main(int argc, char **argv)
 			reference = true;
 		else if (strcmp(argv[i], "--space") == 0)
 			space_only = true;
+		else if (strcmp(argv[i], "--space-one") == 0 && i + 3 < argc) {
+			space_series(false, atoi(argv[i + 1]), atoi(argv[i + 2]), atoi(argv[i + 3]));
+			return 0;
+		}
 	}
 	if (space_only) {
-		space_series(quick);
+		space_series(quick, 0, 0, 0);
 		return 0;
 	}
 	char table[512], self[1024];
@@ -390,7 +402,7 @@ int main(int argc, char **argv)
 	time_process("/bin/true (process floor)", tru, 21);
 
 	scale_series(quick);
-	space_series(quick);
+	space_series(quick, 0, 0, 0);
 	if (reference)
 		reference_table();
 	return 0;

@@ -75,6 +75,7 @@ struct zx {
 	struct btc_schedule cur; /* the last model */
 	int cur_y[BTC_SCHED_MAX_PUS];
 	int cur_n;
+	int64_t v1;    /* min_tmax0's cache, 0: not computed */
 	bool filtered; /* bt's filter, with G* gstar */
 	int64_t gstar;
 	double deadline;
@@ -640,6 +641,15 @@ static int enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count
 
 /* ---- the T_max ranking by counting (the presolve) ---- */
 
+/* The least T_max of all candidates (presolve), bounded by the cheapest
+ * whole farm, a candidate itself; cached. */
+static int64_t min_tmax0(struct zx *z)
+{
+	if (!z->v1)
+		z->v1 = btc_space_dp_min_tmax(z->sp, 0, btc_space_whole_farm(z->sp));
+	return z->v1;
+}
+
 /* Candidates with T_max exactly v and every chunk >= L. */
 static double count_at(struct zx *z, int64_t v, int64_t L)
 {
@@ -658,21 +668,61 @@ struct plan {
 };
 
 /* Walks T_max up the chunk costs, counting the admitted candidates at
- * each value (lo(v) = bt's filter), to B; then the largest L that keeps
- * K - below of them at T_max = B (as sched_z3.c's enumerate_counted).
- * Returns 1, 0 (no candidate at all) or -1 (presolve unavailable or
- * expired). */
+ * each value (lo(v) = bt's filter), to B (without the filter: galloping
+ * and bisection); then the largest L that keeps K - below of them at
+ * T_max = B (as sched_z3.c's enumerate_counted). Returns 1, 0 (no
+ * candidate at all), 2 (the walk would take over WALK_STEPS values) or -1
+ * (presolve unavailable or expired). */
+#define WALK_STEPS 48
+int btc_space_walk_steps;
 static int count_plan(struct zx *z, int K, struct plan *pl)
 {
 	memset(pl, 0, sizeof(*pl));
-	int64_t v1 = btc_space_dp_min_tmax(z->sp, 0);
+	int64_t v1 = min_tmax0(z);
 	if (v1 < 0)
 		return -1;
 	if (v1 == INT64_MAX)
 		return 0;
 	int i = first_ge(z->sums, z->n_sums, v1), last = -1;
 	double at = 0;
-	for (; i < z->n_sums; i++) {
+	if (!z->filtered) {
+		/* no filter: count(0, v) grows with v; galloping, then
+		 * bisection for B */
+		int a = i, b = i, step = 1;
+		for (;;) {
+			double c = btc_space_dp_count(z->sp, 0, z->sums[b], false);
+			if (c < 0)
+				return -1;
+			if (c >= K)
+				break;
+			if (b == z->n_sums - 1) {
+				pl->below = c;
+				pl->B = z->sums[b] + 1;
+				pl->L = pl->L_next = INT64_MAX;
+				return c > 0;
+			}
+			a = b + 1;
+			b = b + step < z->n_sums - 1 ? b + step : z->n_sums - 1;
+			step *= 2;
+		}
+		while (a < b) {
+			int m = a + (b - a) / 2;
+			double c = btc_space_dp_count(z->sp, 0, z->sums[m], false);
+			if (c < 0)
+				return -1;
+			if (c >= K)
+				b = m;
+			else
+				a = m + 1;
+		}
+		pl->below = btc_space_dp_count(z->sp, 0, z->sums[a] - 1, false);
+		if (pl->below < 0)
+			return -1;
+		last = i = a;
+	}
+	for (int steps = 0; z->filtered && i < z->n_sums; i++) {
+		if (++steps > (btc_space_walk_steps > 0 ? btc_space_walk_steps : WALK_STEPS))
+			return 2; /* a long walk: the window does better */
 		int64_t v = z->sums[i];
 		double c = count_at(z, v, filter_lo(z, v));
 		if (c < 0)
@@ -878,15 +928,18 @@ out:
 static int64_t dp_gstar(struct zx *z)
 {
 	struct btc_space *sp = z->sp;
+	/* a farm over every stage has gapness 0 */
+	if (btc_space_whole_farm(sp) != INT64_MAX)
+		return 0;
 	if (!sp->dp_ok || z->n_sums == 0)
 		return -1;
-	int64_t v1 = btc_space_dp_min_tmax(sp, 0);
+	int64_t v1 = min_tmax0(z);
 	if (v1 < 0 || v1 == INT64_MAX)
 		return -1;
 	int a = 0, b = z->n_sums - 1;
 	while (a < b) {
 		int m = a + (b - a + 1) / 2;
-		int64_t t = btc_space_dp_min_tmax(sp, z->sums[m]);
+		int64_t t = btc_space_dp_min_tmax(sp, z->sums[m], INT64_MAX);
 		if (t < 0)
 			return -1;
 		if (t != INT64_MAX)
@@ -901,7 +954,7 @@ static int64_t dp_gstar(struct zx *z)
 		int64_t L = z->sums[i];
 		if (best != INT64_MAX && L <= v1 - best)
 			break;
-		int64_t m = btc_space_dp_min_tmax(sp, L);
+		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
 		if (m < 0)
 			return -1;
 		if (m != INT64_MAX && m - L < best)
@@ -909,7 +962,7 @@ static int64_t dp_gstar(struct zx *z)
 	}
 	for (int i = i0 + 1; i <= a && best > 0;) {
 		int64_t L = z->sums[i];
-		int64_t m = btc_space_dp_min_tmax(sp, L);
+		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
 		if (m < 0)
 			return -1;
 		if (m == INT64_MAX)
@@ -983,6 +1036,38 @@ static int level1(struct zx *z, struct btc_sched_result *res)
 	return 1;
 }
 
+/* The chunks the T_max window needs under bt's filter: those useful under
+ * T_max <= V, V the first chunk cost at which the candidates with every
+ * chunk in [lo(V), V] (all admitted, all of T_max <= V) number K, found
+ * by galloping; NULL (every chunk) when there is no such V or the
+ * presolve fails. */
+static unsigned char *window_chunks(struct zx *z, int K)
+{
+	int64_t v1 = min_tmax0(z);
+	if (v1 < 0 || v1 == INT64_MAX)
+		return NULL;
+	int i = first_ge(z->sums, z->n_sums, v1), step = 1;
+	for (;;) {
+		int64_t v = z->sums[i];
+		double c = btc_space_dp_count(z->sp, filter_lo(z, v), v, false);
+		if (c < 0)
+			return NULL;
+		if (c >= K)
+			break;
+		if (i == z->n_sums - 1)
+			return NULL;
+		i = i + step < z->n_sums - 1 ? i + step : z->n_sums - 1;
+		step *= 2;
+	}
+	size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
+	unsigned char *useful = btc_xmalloc(m);
+	if (btc_space_dp_useful(z->sp, 0, z->sums[i], useful) < 0) {
+		free(useful);
+		return NULL;
+	}
+	return useful;
+}
+
 static void rank(struct zx *z, const struct btc_sched_options *opt, struct btc_sched_result *res)
 {
 	int K = opt->top_k;
@@ -996,12 +1081,15 @@ static void rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 			return;
 		}
 	}
+	unsigned char *pruned = NULL;
 	if (primary == K_TMAX && z->sp->dp_ok) {
 		struct plan pl;
 		int r = count_plan(z, K, &pl);
 		if (r == 0)
 			return;
-		if (r > 0) {
+		if (r == 2)
+			pruned = window_chunks(z, K);
+		if (r == 1) {
 			unsigned char *useful = btc_xmalloc((size_t)z->sp->n_opts * (size_t)z->n *
 							    (size_t)z->n);
 			int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
@@ -1020,9 +1108,11 @@ static void rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 		}
 	}
 	if (!z->y)
-		encode(z, NULL);
+		encode(z, pruned);
+	free(pruned);
 	assert_filter(z);
-	int64_t lo = 0;
+	int64_t lo = primary == K_TMAX && z->sp->dp_ok ? min_tmax0(z) : 0;
+	lo = lo > 0 ? lo : 0;
 	if (primary == K_GAP) {
 		int64_t g = dp_gstar(z);
 		lo = g > 0 ? g : 0;

@@ -105,6 +105,20 @@ static void farm_costs(struct btc_space *sp, int o, const int *whole, const int 
 	}
 }
 
+/* qsort context of cmp_minc (the build is single-threaded) */
+static const struct btc_space *ord_sp;
+static int ord_stage;
+
+static int cmp_minc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int64_t p = ord_sp->minc[(size_t)x * ord_sp->n + ord_stage];
+	int64_t q = ord_sp->minc[(size_t)y * ord_sp->n + ord_stage];
+	if (p != q)
+		return p < q ? -1 : 1;
+	return x - y;
+}
+
 static void dp_setup(struct btc_space *sp)
 {
 	int np = sp->p;
@@ -155,6 +169,24 @@ static void dp_setup(struct btc_space *sp)
 			sp->freeu[u * (size_t)np + (size_t)c] = (unsigned char)(cap - used);
 		}
 		sp->fullfree[u] = full;
+	}
+	sp->minc = btc_xmalloc(sizeof(int64_t) * (size_t)sp->n_opts * (size_t)sp->n);
+	sp->ord = btc_xmalloc(sizeof(int) * (size_t)sp->n_opts * (size_t)sp->n);
+	for (int f = 0; f < sp->n; f++) {
+		for (int o = 0; o < sp->n_opts; o++) {
+			int64_t m = INT64_MAX;
+			for (int l = f; l < sp->n; l++) {
+				int64_t w = btc_space_cost(sp, o, f, l);
+				if (w < 0)
+					break;
+				m = w < m ? w : m;
+			}
+			sp->minc[(size_t)o * sp->n + f] = m;
+			sp->ord[(size_t)f * sp->n_opts + o] = o;
+		}
+		ord_stage = f;
+		ord_sp = sp;
+		qsort(sp->ord + (size_t)f * sp->n_opts, (size_t)sp->n_opts, sizeof(int), cmp_minc);
 	}
 	sp->delta = btc_xmalloc(sizeof(size_t) * (size_t)sp->n_opts);
 	for (int o = 0; o < sp->n_opts; o++) {
@@ -249,6 +281,8 @@ void btc_space_free(struct btc_space *sp)
 	free(sp->fullfree);
 	free(sp->freeu);
 	free(sp->delta);
+	free(sp->minc);
+	free(sp->ord);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -304,7 +338,7 @@ static bool d_accept(const struct btc_space *sp, int d, bool all)
 
 /* The state after option o from state st, or (size_t)-1 when o does not
  * fit the units left or the chunk limit. */
-static size_t step(const struct btc_space *sp, size_t st, int o)
+static inline size_t step(const struct btc_space *sp, size_t st, int o)
 {
 	size_t u = st / (size_t)sp->n_d;
 	int d = (int)(st % (size_t)sp->n_d);
@@ -331,9 +365,9 @@ struct pass {
 	long ticks;
 };
 
-static bool tick(struct pass *q)
+static inline bool tick(struct pass *q)
 {
-	if (++q->ticks % 65536 == 0 && q->sp->deadline > 0 &&
+	if (__builtin_expect((++q->ticks & 65535) == 0, 0) && q->sp->deadline > 0 &&
 	    btc_sched_now_ms() > q->sp->deadline)
 		q->sp->expired = true;
 	return !q->sp->expired;
@@ -348,13 +382,16 @@ static double count_rec(struct pass *q, int i, size_t st)
 	if (q->seen[idx])
 		return q->count[idx];
 	double sum = 0;
-	for (int o = 0; o < sp->n_opts && tick(q); o++) {
+	const int *ord = sp->ord + (size_t)i * sp->n_opts;
+	for (int k = 0; k < sp->n_opts && tick(q); k++) {
+		int o = ord[k];
+		if (sp->minc[(size_t)o * sp->n + i] > q->hi)
+			break;
 		size_t nx = step(sp, st, o);
 		if (nx == (size_t)-1)
 			continue;
 		for (int l = i; l < sp->n; l++) {
 			int64_t w = btc_space_cost(sp, o, i, l);
-			sp->dp_work++;
 			if (w < 0)
 				break;
 			if (w > q->hi) {
@@ -380,16 +417,19 @@ static int64_t min_rec(struct pass *q, int i, size_t st)
 	if (q->seen[idx])
 		return q->best[idx];
 	int64_t b = INT64_MAX;
-	for (int o = 0; o < sp->n_opts && tick(q); o++) {
+	const int *ord = sp->ord + (size_t)i * sp->n_opts;
+	for (int k = 0; k < sp->n_opts && tick(q); k++) {
+		int o = ord[k];
+		if (sp->minc[(size_t)o * sp->n + i] >= b || sp->minc[(size_t)o * sp->n + i] > q->hi)
+			break;
 		size_t nx = step(sp, st, o);
 		if (nx == (size_t)-1)
 			continue;
 		for (int l = i; l < sp->n; l++) {
 			int64_t w = btc_space_cost(sp, o, i, l);
-			sp->dp_work++;
 			if (w < 0)
 				break;
-			if (w >= b) {
+			if (w >= b || w > q->hi) {
 				if (sp->mono)
 					break;
 				continue;
@@ -431,10 +471,21 @@ double btc_space_dp_count(struct btc_space *sp, int64_t lo, int64_t hi, bool all
 	return sp->expired ? -1 : r;
 }
 
-int64_t btc_space_dp_min_tmax(struct btc_space *sp, int64_t lo)
+int64_t btc_space_whole_farm(const struct btc_space *sp)
+{
+	int64_t best = INT64_MAX;
+	for (int o = 0; o < sp->n_opts; o++) {
+		int64_t w = btc_space_cost(sp, o, 0, sp->n - 1);
+		if (sp->opts[o].farm && w >= 0 && w < best)
+			best = w;
+	}
+	return best;
+}
+
+int64_t btc_space_dp_min_tmax(struct btc_space *sp, int64_t lo, int64_t hi)
 {
 	struct pass q;
-	if (!pass_begin(&q, sp, lo, INT64_MAX, false))
+	if (!pass_begin(&q, sp, lo, hi, false))
 		return -1;
 	q.best = btc_xmalloc(sizeof(int64_t) * (size_t)(sp->n + 1) * sp->n_states);
 	int64_t r = min_rec(&q, 0, 0);
@@ -457,7 +508,11 @@ static void mark_rec(struct pass *q, int i, size_t st, unsigned char *visited,
 	if (i == sp->n || visited[idx])
 		return;
 	visited[idx] = 1;
-	for (int o = 0; o < sp->n_opts && tick(q); o++) {
+	const int *ord = sp->ord + (size_t)i * sp->n_opts;
+	for (int k = 0; k < sp->n_opts && tick(q); k++) {
+		int o = ord[k];
+		if (sp->minc[(size_t)o * sp->n + i] > q->hi)
+			break;
 		size_t nx = step(sp, st, o);
 		if (nx == (size_t)-1)
 			continue;

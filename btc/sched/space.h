@@ -59,7 +59,11 @@ struct btc_space {
 	uint32_t *fullfree;            /* [n_usage] PUs with no unit used */
 	unsigned char *freeu;          /* [n_usage * p] free units */
 	size_t *delta;                 /* [n_opts] usage index step */
-	double dp_work;                /* transitions visited, all passes */
+	int64_t *minc;                 /* [n_opts * n]: least cost of a chunk
+					* of option o from stage f (INT64_MAX:
+					* none) */
+	int *ord;                      /* [n * n_opts]: per first stage, the
+					* options by minc ascending */
 	double deadline;               /* ms (btc_sched_now_ms), 0: none */
 	bool expired;
 };
@@ -108,12 +112,21 @@ void btc_space_schedule(const struct btc_sched_problem *p, const struct btc_spac
  * count: the candidates whose chunk costs all lie in [lo, hi] (a double,
  * exact below 2^53); with all = true every schedule, candidate or not.
  * min_tmax: the least T_max of the candidates whose chunks all cost >= lo
- * (INT64_MAX: none).
+ * and <= hi (INT64_MAX: none; hi bounds the search, INT64_MAX: none).
  * useful: marks useful[(o * n + f) * n + l] (size n_opts * n * n) for every
  * chunk on some candidate with all chunk costs in [lo, hi]. */
 double btc_space_dp_count(struct btc_space *sp, int64_t lo, int64_t hi, bool all);
-int64_t btc_space_dp_min_tmax(struct btc_space *sp, int64_t lo);
+int64_t btc_space_dp_min_tmax(struct btc_space *sp, int64_t lo, int64_t hi);
+
+/* The least cost of a farm over every stage (a candidate of gapness 0),
+ * or INT64_MAX when there is none. */
+int64_t btc_space_whole_farm(const struct btc_space *sp);
 int btc_space_dp_useful(struct btc_space *sp, int64_t lo, int64_t hi, unsigned char *useful);
+
+/* Tests only: the most T_max values bt's counted walk visits before it
+ * hands over to the window enumeration; 0 = the default (48). Both paths
+ * give the same result. */
+extern int btc_space_walk_steps;
 
 /* BT-Optimizer with Z3 over the larger space (sched_z3_space.c), called
  * by btc_sched_solve_z3 when prep->space: same contract; prep is borrowed

@@ -14,6 +14,7 @@
 #include "front/table.h"
 #include "sched/model.h"
 #include "sched/plan.h"
+#include "sched/space.h"
 #include "suites.h"
 
 /* 1 / (1/3 + 1/6) = 2; with F = (0.5, 1): 1 / (1/3.5 + 1/7) = 7/3; a
@@ -380,10 +381,13 @@ static void test_random_space(void)
 			struct btc_diag d;
 			btc_diag_init(&d, NULL);
 			struct btc_sched_result z, e;
-			/* a fifth through the one-at-a-time paths (window of 1) */
+			/* a fifth through the one-at-a-time paths (window of
+			 * 1), a fifth through bt's window instead of its walk */
 			btc_sched_z3_window_cap = t % 5 == 0 ? 1 : 0;
+			btc_space_walk_steps = t % 5 == 1 ? 1 : 0;
 			enum btc_status sz = btc_sched_solve_z3(&p, &o, &z, &d);
 			btc_sched_z3_window_cap = 0;
+			btc_space_walk_steps = 0;
 			enum btc_status se = btc_sched_solve_exhaustive(&p, &o, &e, &d);
 			CU_ASSERT_EQUAL(sz, se);
 			if (sz == BTC_OK && se == BTC_OK) {
