@@ -13,6 +13,7 @@
  *
  * usage: sched-bench [--btc PATH] [--quick] [--reference]
  *        sched-bench --space [--quick]   (5. only)
+ *        sched-bench --btc PATH --process (1. only)
  *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
  *                                         1 gapness, 2 latency: profiling)
  *        sched-bench --one TABLE.csv   (one solve, used by 1.) */
@@ -355,7 +356,7 @@ static void reference_table(void)
 int main(int argc, char **argv)
 {
 	const char *btc = NULL;
-	bool quick = false, reference = false, space_only = false;
+	bool quick = false, reference = false, space_only = false, process_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -367,6 +368,8 @@ int main(int argc, char **argv)
 			reference = true;
 		else if (strcmp(argv[i], "--space") == 0)
 			space_only = true;
+		else if (strcmp(argv[i], "--process") == 0)
+			process_only = true;
 		else if (strcmp(argv[i], "--space-one") == 0 && i + 3 < argc) {
 			space_series(false, atoi(argv[i + 1]), atoi(argv[i + 2]), atoi(argv[i + 3]));
 			return 0;
@@ -400,6 +403,8 @@ int main(int argc, char **argv)
 	time_process("sched-bench --one (table + Z3 + JSON)", one, 21);
 	char *tru[] = { "/bin/true", NULL };
 	time_process("/bin/true (process floor)", tru, 21);
+	if (process_only)
+		return 0;
 
 	scale_series(quick);
 	space_series(quick, 0, 0, 0);

@@ -345,6 +345,11 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64
  * Both paths give the same result. */
 extern int btc_sched_z3_window_cap;
 
+/* Prepares the process's heap for Z3's first context (transparent huge
+ * pages for its two 8 MB tables; sched_z3.c). Idempotent; the solvers
+ * call it. */
+void btc_sched_z3_memory(void);
+
 /* Monotonic wall clock in ms. */
 double btc_sched_now_ms(void);
 

@@ -989,6 +989,7 @@ static void collect_sums(struct zx *z)
 
 static void start_z3(struct zx *z)
 {
+	btc_sched_z3_memory();
 	Z3_global_param_set("sat.random_seed", "0");
 	Z3_global_param_set("smt.random_seed", "0");
 	Z3_config cfg = Z3_mk_config();
