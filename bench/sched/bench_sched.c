@@ -14,6 +14,8 @@
  * usage: sched-bench [--btc PATH] [--quick] [--reference]
  *        sched-bench --space [--quick]   (5. only)
  *        sched-bench --btc PATH --process (1. only)
+ *        sched-bench --reference-space  (6.: paper's space vs farms on the
+ *                                         reference tables)
  *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
  *                                         1 gapness, 2 latency: profiling)
  *        sched-bench --one TABLE.csv   (one solve, used by 1.) */
@@ -353,6 +355,79 @@ static void reference_table(void)
 			}
 }
 
+/* 6. the larger space on the reference tables: the best predicted period
+ * (latency rank 1) in the paper's space and with farms; the tables have
+ * no NAME[k] rows, so core splits add nothing there. */
+static void reference_space(void)
+{
+	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
+	static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
+	static const char *const modes[] = { "interference", "isolated" };
+	printf("\n6. reference tables, best predicted period (latency rank 1, ms): the paper's "
+	       "space vs farms (K = 20; z3 = exhaustive checked)\n\n");
+	printf("| device | app | mode | best baseline | paper's space | with farms | gain | "
+	       "z3 ms (paper/farms) |\n");
+	printf("|---|---|---|---|---|---|---|---|\n");
+	for (int dv = 0; dv < 2; dv++)
+		for (int ap = 0; ap < 3; ap++)
+			for (int md = 0; md < 2; md++) {
+				char path[512];
+				snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv",
+					 BTC_DATA_DIR, devs[dv], apps[ap], modes[md]);
+				struct ref_table t;
+				if (ref_table_load(path, &t))
+					continue;
+				struct btc_sched_problem p = { .n_stages = t.n_stages,
+							       .n_pus = t.n_pus,
+							       .time_ms = t.time_ms,
+							       .pu_names = t.pu_names };
+				char cell[2][256];
+				double best[2] = { 0, 0 }, ms[2] = { 0, 0 };
+				bool same = true;
+				struct btc_sched_result r[2];
+				for (int farms = 0; farms < 2; farms++) {
+					struct btc_sched_options o;
+					btc_sched_options_init(&o);
+					o.objective = BTC_SCHED_LATENCY;
+					o.farms = farms;
+					struct btc_diag d;
+					btc_diag_init(&d, stderr);
+					struct btc_sched_result e;
+					btc_sched_solve_z3(&p, &o, &r[farms], &d);
+					btc_sched_solve_exhaustive(&p, &o, &e, &d);
+					same = same && e.n_candidates == r[farms].n_candidates;
+					for (int k = 0; same && k < e.n_candidates; k++)
+						same = btc_sched_cmp_tmax(&r[farms].candidates[k],
+									  &e.candidates[k]) == 0;
+					btc_sched_result_free(&e);
+					const struct btc_schedule *s = &r[farms].candidates[0];
+					int len = snprintf(cell[farms], sizeof(cell[farms]),
+							   "%.3f `", s->tmax_ms);
+					for (int k = 0; k < s->n_chunks; k++) {
+						char label[128];
+						btc_sched_chunk_label(&p, &s->chunks[k], label,
+								      sizeof(label));
+						len += snprintf(cell[farms] + len,
+								sizeof(cell[farms]) - (size_t)len,
+								"%s%s", k ? " " : "", label);
+					}
+					snprintf(cell[farms] + len, sizeof(cell[farms]) - (size_t)len,
+						 "`");
+					best[farms] = s->tmax_ms;
+					ms[farms] = r[farms].solve_ms;
+				}
+				const struct btc_sched_baseline *b =
+					&r[0].baselines[r[0].best_baseline];
+				printf("| %s | %s | %s | %s %.3f | %s | %s | %.2fx | %.0f/%.0f%s |\n",
+				       devs[dv], apps[ap], modes[md], t.pu_names[b->pu],
+				       b->time_ms, cell[0], cell[1], best[0] / best[1], ms[0],
+				       ms[1], same ? "" : " MISMATCH");
+				btc_sched_result_free(&r[0]);
+				btc_sched_result_free(&r[1]);
+				ref_table_free(&t);
+			}
+}
+
 int main(int argc, char **argv)
 {
 	const char *btc = NULL;
@@ -370,6 +445,10 @@ int main(int argc, char **argv)
 			space_only = true;
 		else if (strcmp(argv[i], "--process") == 0)
 			process_only = true;
+		else if (strcmp(argv[i], "--reference-space") == 0) {
+			reference_space();
+			return 0;
+		}
 		else if (strcmp(argv[i], "--space-one") == 0 && i + 3 < argc) {
 			space_series(false, atoi(argv[i + 1]), atoi(argv[i + 2]), atoi(argv[i + 3]));
 			return 0;
@@ -408,7 +487,9 @@ int main(int argc, char **argv)
 
 	scale_series(quick);
 	space_series(quick, 0, 0, 0);
-	if (reference)
+	if (reference) {
 		reference_table();
+		reference_space();
+	}
 	return 0;
 }
