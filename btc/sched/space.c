@@ -151,7 +151,7 @@ static void dp_setup(struct btc_space *sp)
 	}
 	most = most < sp->n ? most : sp->n;
 	sp->limit_binds = sp->kmax < most;
-	sp->n_d = sp->limit_binds ? (sp->kmax + 1) * 2 : 3;
+	sp->n_d = sp->limit_binds ? (sp->kmax + 1) * 2 : 1;
 	sp->n_usage = usage;
 	sp->n_states = usage * (size_t)sp->n_d;
 	sp->dp_ok = (double)(sp->n + 1) * (double)sp->n_states <= (double)(1 << 23);
@@ -274,6 +274,8 @@ enum btc_status btc_space_build(const struct btc_sched_problem *p,
 	return BTC_OK;
 }
 
+static void pass_free(struct btc_space_pass *q);
+
 void btc_space_free(struct btc_space *sp)
 {
 	free(sp->opts);
@@ -283,6 +285,7 @@ void btc_space_free(struct btc_space *sp)
 	free(sp->delta);
 	free(sp->minc);
 	free(sp->ord);
+	pass_free(sp->lb);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -317,12 +320,14 @@ void btc_space_schedule(const struct btc_sched_problem *p, const struct btc_spac
 
 /* ---- presolve ---- */
 
-/* The chunk-count state after a chunk: without a binding limit 0 none, 1
- * one ordinary chunk, 2 a candidate already; with it (chunks, farm seen). */
+/* The chunk-count state after a chunk under a binding chunk limit:
+ * (chunks, a farm seen). Without the limit there is one state, and the
+ * only schedule that is no candidate, a single ordinary chunk over every
+ * stage, is left out at the root (single()). */
 static int d_next(const struct btc_space *sp, int d, bool farm)
 {
 	if (!sp->limit_binds)
-		return farm || d ? 2 : 1;
+		return 0;
 	int ch = d / 2, ff = d % 2;
 	if (ch + 1 > sp->kmax)
 		return -1;
@@ -332,8 +337,15 @@ static int d_next(const struct btc_space *sp, int d, bool farm)
 static bool d_accept(const struct btc_space *sp, int d, bool all)
 {
 	if (!sp->limit_binds)
-		return all ? d >= 1 : d == 2;
+		return true;
 	return all ? d >= 2 : d >= 4 || d % 2;
+}
+
+/* The transition (option o, stages i..l) is a whole schedule of one
+ * ordinary chunk, which the one-state count leaves out. */
+static inline bool single(const struct btc_space *sp, int i, int l, int o, bool all)
+{
+	return !all && i == 0 && l == sp->n - 1 && !sp->limit_binds && !sp->opts[o].farm;
 }
 
 /* The state after option o from state st, or (size_t)-1 when o does not
@@ -355,17 +367,18 @@ static inline size_t step(const struct btc_space *sp, size_t st, int o)
 	return (u + sp->delta[o]) * (size_t)sp->n_d + (size_t)dn;
 }
 
-struct pass {
+struct btc_space_pass {
 	struct btc_space *sp;
 	int64_t lo, hi;
 	bool all;
+	bool prune; /* skip states whose sp->lb bound exceeds hi */
 	unsigned char *seen; /* [(n + 1) * n_states] */
 	double *count;
 	int64_t *best;
 	long ticks;
 };
 
-static inline bool tick(struct pass *q)
+static inline bool tick(struct btc_space_pass *q)
 {
 	if (__builtin_expect((++q->ticks & 65535) == 0, 0) && q->sp->deadline > 0 &&
 	    btc_sched_now_ms() > q->sp->deadline)
@@ -373,7 +386,16 @@ static inline bool tick(struct pass *q)
 	return !q->sp->expired;
 }
 
-static double count_rec(struct pass *q, int i, size_t st)
+static int64_t min_rec(struct btc_space_pass *q, int i, size_t st);
+
+/* Whether the state (i, st) can finish with every chunk <= q->hi, by the
+ * cached lower bound (true when there is none). */
+static inline bool live(struct btc_space_pass *q, int i, size_t st)
+{
+	return !q->prune || min_rec(q->sp->lb, i, st) <= q->hi;
+}
+
+static double count_rec(struct btc_space_pass *q, int i, size_t st)
 {
 	struct btc_space *sp = q->sp;
 	if (i == sp->n)
@@ -399,7 +421,7 @@ static double count_rec(struct pass *q, int i, size_t st)
 					break;
 				continue;
 			}
-			if (w >= q->lo)
+			if (w >= q->lo && !single(sp, i, l, o, q->all) && live(q, l + 1, nx))
 				sum += count_rec(q, l + 1, nx);
 		}
 	}
@@ -408,7 +430,7 @@ static double count_rec(struct pass *q, int i, size_t st)
 	return sum;
 }
 
-static int64_t min_rec(struct pass *q, int i, size_t st)
+static int64_t min_rec(struct btc_space_pass *q, int i, size_t st)
 {
 	struct btc_space *sp = q->sp;
 	if (i == sp->n)
@@ -434,7 +456,7 @@ static int64_t min_rec(struct pass *q, int i, size_t st)
 					break;
 				continue;
 			}
-			if (w < q->lo)
+			if (w < q->lo || single(sp, i, l, o, false))
 				continue;
 			int64_t rest = min_rec(q, l + 1, nx);
 			int64_t m = rest > w ? rest : w;
@@ -446,7 +468,16 @@ static int64_t min_rec(struct pass *q, int i, size_t st)
 	return b;
 }
 
-static bool pass_begin(struct pass *q, struct btc_space *sp, int64_t lo, int64_t hi, bool all)
+static void pass_free(struct btc_space_pass *q)
+{
+	if (!q)
+		return;
+	free(q->seen);
+	free(q->best);
+	free(q);
+}
+
+static bool pass_begin(struct btc_space_pass *q, struct btc_space *sp, int64_t lo, int64_t hi, bool all)
 {
 	memset(q, 0, sizeof(*q));
 	if (!sp->dp_ok || sp->expired)
@@ -455,13 +486,14 @@ static bool pass_begin(struct pass *q, struct btc_space *sp, int64_t lo, int64_t
 	q->lo = lo;
 	q->hi = hi;
 	q->all = all;
+	q->prune = sp->lb && hi <= sp->lb_hi && !all;
 	q->seen = btc_xcalloc((size_t)(sp->n + 1) * sp->n_states, 1);
 	return true;
 }
 
 double btc_space_dp_count(struct btc_space *sp, int64_t lo, int64_t hi, bool all)
 {
-	struct pass q;
+	struct btc_space_pass q;
 	if (!pass_begin(&q, sp, lo, hi, all))
 		return -1;
 	q.count = btc_xmalloc(sizeof(double) * (size_t)(sp->n + 1) * sp->n_states);
@@ -484,23 +516,31 @@ int64_t btc_space_whole_farm(const struct btc_space *sp)
 
 int64_t btc_space_dp_min_tmax(struct btc_space *sp, int64_t lo, int64_t hi)
 {
-	struct pass q;
+	struct btc_space_pass q;
 	if (!pass_begin(&q, sp, lo, hi, false))
 		return -1;
 	q.best = btc_xmalloc(sizeof(int64_t) * (size_t)(sp->n + 1) * sp->n_states);
+	q.prune = false;
 	int64_t r = min_rec(&q, 0, 0);
-	free(q.seen);
-	free(q.best);
+	if (lo == 0 && !sp->lb && !sp->expired) {
+		/* keep the memo: the lower bound of later count passes */
+		sp->lb = btc_xmalloc(sizeof(q));
+		*sp->lb = q;
+		sp->lb_hi = hi;
+	} else {
+		free(q.seen);
+		free(q.best);
+	}
 	return sp->expired ? -1 : r;
 }
 
 /* ok: 1 no completion, 2 a completion (count_rec's memo reused as flags). */
-static bool can_complete(struct pass *q, int i, size_t st)
+static bool can_complete(struct btc_space_pass *q, int i, size_t st)
 {
 	return count_rec(q, i, st) > 0;
 }
 
-static void mark_rec(struct pass *q, int i, size_t st, unsigned char *visited,
+static void mark_rec(struct btc_space_pass *q, int i, size_t st, unsigned char *visited,
 		     unsigned char *useful)
 {
 	struct btc_space *sp = q->sp;
@@ -525,7 +565,7 @@ static void mark_rec(struct pass *q, int i, size_t st, unsigned char *visited,
 					break;
 				continue;
 			}
-			if (w < q->lo || !can_complete(q, l + 1, nx))
+			if (w < q->lo || single(sp, i, l, o, false) || !can_complete(q, l + 1, nx))
 				continue;
 			useful[((size_t)o * sp->n + i) * sp->n + l] = 1;
 			mark_rec(q, l + 1, nx, visited, useful);
@@ -535,7 +575,7 @@ static void mark_rec(struct pass *q, int i, size_t st, unsigned char *visited,
 
 int btc_space_dp_useful(struct btc_space *sp, int64_t lo, int64_t hi, unsigned char *useful)
 {
-	struct pass q;
+	struct btc_space_pass q;
 	if (!pass_begin(&q, sp, lo, hi, false))
 		return -1;
 	size_t m = (size_t)(sp->n + 1) * sp->n_states;

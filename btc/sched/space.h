@@ -64,6 +64,12 @@ struct btc_space {
 					* none) */
 	int *ord;                      /* [n * n_opts]: per first stage, the
 					* options by minc ascending */
+	/* the least T_max of the completions from every state, with every
+	 * chunk <= lb_hi (the first btc_space_dp_min_tmax with lo = 0 keeps
+	 * its memo here, filled lazily): the count passes with hi <= lb_hi
+	 * skip states that cannot finish under hi */
+	struct btc_space_pass *lb;
+	int64_t lb_hi;
 	double deadline;               /* ms (btc_sched_now_ms), 0: none */
 	bool expired;
 };
