@@ -616,27 +616,35 @@ static int64_t kth_key(const struct found *f, enum key k, int K, int64_t bound)
 	return r;
 }
 
-/* Finds `count` schedules under the assumptions g, T_max <= tmax and
- * T_min >= tmin (tmin 0: none), each blocked under g. 0, or -1 expired. */
-static int enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
-			   int64_t tmin)
+/* Finds `count` schedules under the assumptions g and bounds[0..nb), each
+ * blocked under g; the presolve counted them, so every check is sat. 0, or
+ * -1 expired. */
+static int enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, const Z3_ast *bounds,
+		       int nb)
 {
 	for (int k = 0; k < (int)count; k++) {
 		assume_reset(z, 0);
 		assume(z, g);
-		assume(z, guard(z, G_TMAX_LE, tmax));
-		if (tmin > 0)
-			assume(z, guard(z, G_TMIN_GE, tmin));
+		for (int j = 0; j < nb; j++)
+			assume(z, bounds[j]);
 		int r = check(z);
 		if (r < 0)
 			return -1;
 		if (r == 0)
-			btc_panic("presolve counts %.0f schedules with T_max <= %lld, "
-				  "T_min >= %lld; Z3 finds %d",
-				  count, (long long)tmax, (long long)tmin, k);
+			btc_panic("presolve counts %.0f schedules; Z3 finds %d", count, k);
 		found_add(z, f, g);
 	}
 	return 0;
+}
+
+/* enumerate_n under T_max <= tmax and T_min >= tmin (tmin 0: none). */
+static int enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
+			   int64_t tmin)
+{
+	Z3_ast b[2] = {guard(z, G_TMAX_LE, tmax), NULL};
+	if (tmin > 0)
+		b[1] = guard(z, G_TMIN_GE, tmin);
+	return enumerate_n(z, f, g, count, b, tmin > 0 ? 2 : 1);
 }
 
 /* ---- the T_max ranking by counting (the presolve) ---- */
@@ -809,6 +817,131 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 	free(f.s);
 	assume_reset(z, 0);
 	return rc < 0 ? -1 : 1;
+}
+
+static int64_t dp_gstar(struct zx *z);
+
+/* ---- the gapness ranking by counting (space_gap.c) ---- */
+
+struct gplan {
+	int64_t G;      /* gapness of the K-th candidate */
+	double below;   /* candidates of gapness < G (all of them when all) */
+	int64_t LK;     /* the T_min of the last level taken at gapness G */
+	double before;  /* gapness G, T_min < LK */
+	double at;      /* gapness G, T_min = LK */
+	bool all;       /* fewer than K candidates in all */
+};
+
+static double gap_count(struct zx *z, int64_t W, unsigned char *useful)
+{
+	return btc_space_gap_count(z->sp, z->sums, z->n_sums, W, useful);
+}
+
+/* G = the least W with K candidates of gapness <= W (galloping and
+ * bisection from G*), then the T_min levels at gapness G in T_max order
+ * (T_max = T_min + G) until K. 1, or -1 (presolve unavailable, expired). */
+static int gap_plan(struct zx *z, int K, struct gplan *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	int64_t gstar = dp_gstar(z);
+	if (gstar < 0 || z->n_sums == 0)
+		return -1;
+	int64_t maxw = z->sums[z->n_sums - 1];
+	int64_t a = gstar, b = gstar, step = 1;
+	for (;;) {
+		double c = gap_count(z, b, NULL);
+		if (c < 0)
+			return -1;
+		if (c >= K)
+			break;
+		if (b >= maxw) {
+			pl->all = true;
+			pl->below = c;
+			pl->G = maxw;
+			return 1;
+		}
+		a = b + 1;
+		b = b + step < maxw ? b + step : maxw;
+		step *= 2;
+	}
+	while (a < b) {
+		int64_t m = a + (b - a) / 2;
+		double c = gap_count(z, m, NULL);
+		if (c < 0)
+			return -1;
+		if (c >= K)
+			b = m;
+		else
+			a = m + 1;
+	}
+	pl->G = a;
+	pl->below = gap_count(z, a - 1, NULL);
+	if (pl->below < 0)
+		return -1;
+	double need = K - pl->below;
+	for (int j = 0; j < z->n_sums; j++) {
+		double c = btc_space_gap_level(z->sp, z->sums, z->n_sums, a, z->sums[j]);
+		if (c < 0)
+			return -1;
+		if (c <= 0)
+			continue;
+		if (pl->before + c >= need) {
+			pl->LK = z->sums[j];
+			pl->at = c;
+			return 1;
+		}
+		pl->before += c;
+	}
+	btc_panic("gapness levels hold fewer schedules than their count");
+}
+
+/* Z3 finds the planned schedules: gapness < G, gapness G below T_min LK,
+ * then the best of T_min = LK by vector order. */
+static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K, int cap,
+			       const struct gplan *pl)
+{
+	struct found f = {0};
+	Z3_ast g = fresh(z);
+	int rc = 0;
+	if (pl->all) {
+		rc = enumerate_n(z, &f, g, pl->below, NULL, 0);
+	} else {
+		Z3_ast b[3];
+		if (pl->below > 0) {
+			b[0] = guard(z, G_GAP_LE, pl->G - 1);
+			rc = enumerate_n(z, &f, g, pl->below, b, 1);
+		}
+		b[0] = guard(z, G_GAP_LE, pl->G);
+		if (rc == 0 && pl->before > 0) {
+			b[1] = guard(z, G_TMAX_LE, pl->LK + pl->G - 1);
+			rc = enumerate_n(z, &f, g, pl->before, b, 2);
+		}
+		b[1] = guard(z, G_TMAX_LE, pl->LK + pl->G);
+		b[2] = guard(z, G_TMIN_GE, pl->LK);
+		double need = K - f.n;
+		if (rc == 0 && pl->at <= cap) {
+			rc = enumerate_n(z, &f, g, pl->at, b, 3);
+		} else {
+			for (int k = 0; k < (int)need && rc == 0; k++) {
+				assume_reset(z, 0);
+				assume(z, g);
+				for (int j = 0; j < 3; j++)
+					assume(z, b[j]);
+				int r = check(z);
+				if (r == 0)
+					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
+						  pl->at, k);
+				rc = r < 0 ? -1 : lexmin(z, 4);
+				if (rc == 0)
+					found_add(z, &f, g);
+			}
+		}
+	}
+	if (rc < 0)
+		res->optimal = false;
+	take_best(res, &f, K, K_GAP);
+	free(f.s);
+	assume_reset(z, 0);
 }
 
 /* ---- window enumeration and the one-at-a-time ranking ---- */
@@ -1099,6 +1232,24 @@ static void rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 				assert_filter(z);
 				free(useful);
 				enumerate_plan(z, res, K, cap, &pl);
+				return;
+			}
+			free(useful);
+		}
+		if (z->sp->expired) {
+			res->optimal = false;
+			return;
+		}
+	}
+	if (primary == K_GAP && z->sp->dp_ok) {
+		struct gplan gp;
+		if (gap_plan(z, K, &gp) > 0) {
+			size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
+			unsigned char *useful = btc_xcalloc(m, 1);
+			if (gap_count(z, gp.G, useful) >= 0 && !z->y) {
+				encode(z, useful);
+				free(useful);
+				enumerate_gap_plan(z, res, K, cap, &gp);
 				return;
 			}
 			free(useful);

@@ -286,6 +286,7 @@ void btc_space_free(struct btc_space *sp)
 	free(sp->minc);
 	free(sp->ord);
 	pass_free(sp->lb);
+	btc_space_win_free(sp);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -320,53 +321,6 @@ void btc_space_schedule(const struct btc_sched_problem *p, const struct btc_spac
 
 /* ---- presolve ---- */
 
-/* The chunk-count state after a chunk under a binding chunk limit:
- * (chunks, a farm seen). Without the limit there is one state, and the
- * only schedule that is no candidate, a single ordinary chunk over every
- * stage, is left out at the root (single()). */
-static int d_next(const struct btc_space *sp, int d, bool farm)
-{
-	if (!sp->limit_binds)
-		return 0;
-	int ch = d / 2, ff = d % 2;
-	if (ch + 1 > sp->kmax)
-		return -1;
-	return (ch + 1) * 2 + (ff | farm);
-}
-
-static bool d_accept(const struct btc_space *sp, int d, bool all)
-{
-	if (!sp->limit_binds)
-		return true;
-	return all ? d >= 2 : d >= 4 || d % 2;
-}
-
-/* The transition (option o, stages i..l) is a whole schedule of one
- * ordinary chunk, which the one-state count leaves out. */
-static inline bool single(const struct btc_space *sp, int i, int l, int o, bool all)
-{
-	return !all && i == 0 && l == sp->n - 1 && !sp->limit_binds && !sp->opts[o].farm;
-}
-
-/* The state after option o from state st, or (size_t)-1 when o does not
- * fit the units left or the chunk limit. */
-static inline size_t step(const struct btc_space *sp, size_t st, int o)
-{
-	size_t u = st / (size_t)sp->n_d;
-	int d = (int)(st % (size_t)sp->n_d);
-	const struct btc_space_opt *op = &sp->opts[o];
-	if (op->cores) {
-		if (sp->freeu[u * (size_t)sp->p + (size_t)op->pu] < op->cores)
-			return (size_t)-1;
-	} else if (op->pus & ~sp->fullfree[u]) {
-		return (size_t)-1;
-	}
-	int dn = d_next(sp, d, op->farm != 0);
-	if (dn < 0)
-		return (size_t)-1;
-	return (u + sp->delta[o]) * (size_t)sp->n_d + (size_t)dn;
-}
-
 struct btc_space_pass {
 	struct btc_space *sp;
 	int64_t lo, hi;
@@ -399,7 +353,7 @@ static double count_rec(struct btc_space_pass *q, int i, size_t st)
 {
 	struct btc_space *sp = q->sp;
 	if (i == sp->n)
-		return d_accept(sp, (int)(st % (size_t)sp->n_d), q->all) ? 1 : 0;
+		return btc_space_accept(sp, (int)(st % (size_t)sp->n_d), q->all) ? 1 : 0;
 	size_t idx = (size_t)i * sp->n_states + st;
 	if (q->seen[idx])
 		return q->count[idx];
@@ -409,7 +363,7 @@ static double count_rec(struct btc_space_pass *q, int i, size_t st)
 		int o = ord[k];
 		if (sp->minc[(size_t)o * sp->n + i] > q->hi)
 			break;
-		size_t nx = step(sp, st, o);
+		size_t nx = btc_space_step(sp, st, o);
 		if (nx == (size_t)-1)
 			continue;
 		for (int l = i; l < sp->n; l++) {
@@ -421,7 +375,7 @@ static double count_rec(struct btc_space_pass *q, int i, size_t st)
 					break;
 				continue;
 			}
-			if (w >= q->lo && !single(sp, i, l, o, q->all) && live(q, l + 1, nx))
+			if (w >= q->lo && !btc_space_single(sp, i, l, o, q->all) && live(q, l + 1, nx))
 				sum += count_rec(q, l + 1, nx);
 		}
 	}
@@ -434,7 +388,7 @@ static int64_t min_rec(struct btc_space_pass *q, int i, size_t st)
 {
 	struct btc_space *sp = q->sp;
 	if (i == sp->n)
-		return d_accept(sp, (int)(st % (size_t)sp->n_d), false) ? 0 : INT64_MAX;
+		return btc_space_accept(sp, (int)(st % (size_t)sp->n_d), false) ? 0 : INT64_MAX;
 	size_t idx = (size_t)i * sp->n_states + st;
 	if (q->seen[idx])
 		return q->best[idx];
@@ -444,7 +398,7 @@ static int64_t min_rec(struct btc_space_pass *q, int i, size_t st)
 		int o = ord[k];
 		if (sp->minc[(size_t)o * sp->n + i] >= b || sp->minc[(size_t)o * sp->n + i] > q->hi)
 			break;
-		size_t nx = step(sp, st, o);
+		size_t nx = btc_space_step(sp, st, o);
 		if (nx == (size_t)-1)
 			continue;
 		for (int l = i; l < sp->n; l++) {
@@ -456,7 +410,7 @@ static int64_t min_rec(struct btc_space_pass *q, int i, size_t st)
 					break;
 				continue;
 			}
-			if (w < q->lo || single(sp, i, l, o, false))
+			if (w < q->lo || btc_space_single(sp, i, l, o, false))
 				continue;
 			int64_t rest = min_rec(q, l + 1, nx);
 			int64_t m = rest > w ? rest : w;
@@ -553,7 +507,7 @@ static void mark_rec(struct btc_space_pass *q, int i, size_t st, unsigned char *
 		int o = ord[k];
 		if (sp->minc[(size_t)o * sp->n + i] > q->hi)
 			break;
-		size_t nx = step(sp, st, o);
+		size_t nx = btc_space_step(sp, st, o);
 		if (nx == (size_t)-1)
 			continue;
 		for (int l = i; l < sp->n; l++) {
@@ -565,7 +519,7 @@ static void mark_rec(struct btc_space_pass *q, int i, size_t st, unsigned char *
 					break;
 				continue;
 			}
-			if (w < q->lo || single(sp, i, l, o, false) || !can_complete(q, l + 1, nx))
+			if (w < q->lo || btc_space_single(sp, i, l, o, false) || !can_complete(q, l + 1, nx))
 				continue;
 			useful[((size_t)o * sp->n + i) * sp->n + l] = 1;
 			mark_rec(q, l + 1, nx, visited, useful);

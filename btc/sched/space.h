@@ -70,6 +70,7 @@ struct btc_space {
 	 * skip states that cannot finish under hi */
 	struct btc_space_pass *lb;
 	int64_t lb_hi;
+	struct btc_space_win *win; /* space_gap.c's tables, or NULL */
 	double deadline;               /* ms (btc_sched_now_ms), 0: none */
 	bool expired;
 };
@@ -77,6 +78,55 @@ struct btc_space {
 static inline int64_t btc_space_cost(const struct btc_space *sp, int o, int f, int l)
 {
 	return sp->cost[((size_t)o * (size_t)sp->n + (size_t)f) * (size_t)sp->n + (size_t)l];
+}
+
+/* ---- the presolve's states: (units used, chunk-count state) ---- */
+
+/* The chunk-count state after a chunk under a binding chunk limit:
+ * (chunks, a farm seen). Without the limit there is one state, and the
+ * only schedule that is no candidate, a single ordinary chunk over every
+ * stage, is left out at the root (btc_space_single). */
+static inline int btc_space_d_next(const struct btc_space *sp, int d, bool farm)
+{
+	if (!sp->limit_binds)
+		return 0;
+	int ch = d / 2, ff = d % 2;
+	if (ch + 1 > sp->kmax)
+		return -1;
+	return (ch + 1) * 2 + (ff | farm);
+}
+
+static inline bool btc_space_accept(const struct btc_space *sp, int d, bool all)
+{
+	if (!sp->limit_binds)
+		return true;
+	return all ? d >= 2 : d >= 4 || d % 2;
+}
+
+/* The transition (option o, stages i..l) is a whole schedule of one
+ * ordinary chunk, which the one-state count leaves out. */
+static inline bool btc_space_single(const struct btc_space *sp, int i, int l, int o, bool all)
+{
+	return !all && i == 0 && l == sp->n - 1 && !sp->limit_binds && !sp->opts[o].farm;
+}
+
+/* The state after option o from state st, or (size_t)-1 when o does not
+ * fit the units left or the chunk limit. */
+static inline size_t btc_space_step(const struct btc_space *sp, size_t st, int o)
+{
+	size_t u = st / (size_t)sp->n_d;
+	int d = (int)(st % (size_t)sp->n_d);
+	const struct btc_space_opt *op = &sp->opts[o];
+	if (op->cores) {
+		if (sp->freeu[u * (size_t)sp->p + (size_t)op->pu] < op->cores)
+			return (size_t)-1;
+	} else if (op->pus & ~sp->fullfree[u]) {
+		return (size_t)-1;
+	}
+	int dn = btc_space_d_next(sp, d, op->farm != 0);
+	if (dn < 0)
+		return (size_t)-1;
+	return (u + sp->delta[o]) * (size_t)sp->n_d + (size_t)dn;
 }
 
 /* Units option o takes of PU c. */
@@ -133,6 +183,17 @@ int btc_space_dp_useful(struct btc_space *sp, int64_t lo, int64_t hi, unsigned c
  * hands over to the window enumeration; 0 = the default (48). Both paths
  * give the same result. */
 extern int btc_space_walk_steps;
+
+/* Presolve by gapness (space_gap.c); sums[0..m): the distinct chunk
+ * costs, ascending. gap_count: the candidates of gapness <= W (-1:
+ * presolve unavailable or expired), marking with useful (as
+ * btc_space_dp_useful, or NULL) the chunks of those with gapness <= W.
+ * gap_level: the candidates with T_min = L and T_max = L + G exactly. */
+double btc_space_gap_count(struct btc_space *sp, const int64_t *sums, int m, int64_t W,
+			   unsigned char *useful);
+double btc_space_gap_level(struct btc_space *sp, const int64_t *sums, int m, int64_t G,
+			   int64_t L);
+void btc_space_win_free(struct btc_space *sp);
 
 /* BT-Optimizer with Z3 over the larger space (sched_z3_space.c), called
  * by btc_sched_solve_z3 when prep->space: same contract; prep is borrowed
