@@ -262,7 +262,7 @@ static void space_series(bool quick, int only_n, int only_np, int only_ob)
 			double cpu = cpu_ms() - c0;
 			double count = btc_sched_count(&p, &o);
 			char ex[32] = "-";
-			if (count <= 2e6 &&
+			if (count <= BTC_SCHED_EXHAUSTIVE_LIMIT &&
 			    btc_sched_solve_exhaustive(&p, &o, &e, &d) == BTC_OK) {
 				bool same = e.n_candidates == r.n_candidates;
 				for (int k = 0; same && k < r.n_candidates; k++)
