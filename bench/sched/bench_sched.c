@@ -14,6 +14,8 @@
  * usage: sched-bench [--btc PATH] [--quick] [--reference]
  *        sched-bench --space [--quick]   (5. only)
  *        sched-bench --btc PATH --process (1. only)
+ *        sched-bench --btc PATH --compare OTHER_BTC --process (1. with the
+ *                                         two binaries interleaved)
  *        sched-bench --reference-space  (6.: paper's space vs farms on the
  *                                         reference tables)
  *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
@@ -85,6 +87,32 @@ static void time_process(const char *label, char *const argv[], int reps)
 	printf("  %-40s wall median %6.1f min %6.1f ms; cpu median %6.1f "
 	       "min %6.1f ms (%d runs)\n",
 	       label, t[reps / 2], t[0], c[reps / 2], c[0], reps);
+}
+
+/* Two commands interleaved (A B A B ...), reps each: medians and minima
+ * of wall and CPU time side by side, and the ratio of the CPU medians. */
+static void compare_process(const char *la, char *const a[], const char *lb, char *const b[],
+			    int reps)
+{
+	double ta[64], ca[64], tb[64], cb[64];
+	for (int i = 0; i < reps; i++) {
+		ta[i] = run_process(a, &ca[i]);
+		tb[i] = run_process(b, &cb[i]);
+		if (ta[i] < 0 || tb[i] < 0) {
+			printf("  compare: a run failed (exit status != 0)\n");
+			return;
+		}
+	}
+	qsort(ta, (size_t)reps, sizeof(double), cmp_double);
+	qsort(ca, (size_t)reps, sizeof(double), cmp_double);
+	qsort(tb, (size_t)reps, sizeof(double), cmp_double);
+	qsort(cb, (size_t)reps, sizeof(double), cmp_double);
+	printf("  %-40s wall median %6.1f min %6.1f ms; cpu median %6.1f min %6.1f ms\n", la,
+	       ta[reps / 2], ta[0], ca[reps / 2], ca[0]);
+	printf("  %-40s wall median %6.1f min %6.1f ms; cpu median %6.1f min %6.1f ms\n", lb,
+	       tb[reps / 2], tb[0], cb[reps / 2], cb[0]);
+	printf("  interleaved, %d runs each: cpu median ratio %.2f, wall median ratio %.2f\n",
+	       reps, cb[reps / 2] / ca[reps / 2], tb[reps / 2] / ta[reps / 2]);
 }
 
 static int one_shot(const char *path)
@@ -430,13 +458,15 @@ static void reference_space(void)
 
 int main(int argc, char **argv)
 {
-	const char *btc = NULL;
+	const char *btc = NULL, *old = NULL;
 	bool quick = false, reference = false, space_only = false, process_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
 		else if (strcmp(argv[i], "--btc") == 0 && i + 1 < argc)
 			btc = argv[++i];
+		else if (strcmp(argv[i], "--compare") == 0 && i + 1 < argc)
+			old = argv[++i];
 		else if (strcmp(argv[i], "--quick") == 0)
 			quick = true;
 		else if (strcmp(argv[i], "--reference") == 0)
@@ -477,6 +507,13 @@ int main(int argc, char **argv)
 		time_process("btc schedule (loaders + Z3 + JSON)", av, 21);
 		av[10] = "text";
 		time_process("btc schedule --format text", av, 5);
+		av[10] = "json";
+		if (old) {
+			char *ov[sizeof(av) / sizeof(*av)];
+			memcpy(ov, av, sizeof(av));
+			ov[0] = (char *)old;
+			compare_process("--compare (the other btc)", ov, "--btc (this btc)", av, 21);
+		}
 	}
 	char *one[] = { self, "--one", table, NULL };
 	time_process("sched-bench --one (table + Z3 + JSON)", one, 21);

@@ -27,63 +27,12 @@
  * (B, L) beyond the window cap are taken one at a time in vector order
  * (lexmin). Otherwise (gapness, or too many presolve states) the window
  * enumeration of sched_z3.c, falling back to one candidate at a time. */
-#include "sched/optimizer.h"
-#include "sched/space.h"
+#include "sched/z3_space.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <z3.h>
 
-enum gkind { G_TMAX_LE, G_TMIN_GE, G_GAP_LE };
-enum key { K_TMAX, K_GAP };
-
-struct guard {
-	enum gkind kind;
-	int64_t value;
-	Z3_ast lit;
-};
-
-struct ych {
-	int o, f, l;
-	int64_t cost;
-	Z3_ast lit;
-};
-
-struct zx {
-	Z3_context ctx;
-	Z3_solver s;
-	Z3_sort bs;
-	const struct btc_sched_problem *p;
-	const struct btc_sched_prep *prep;
-	struct btc_space *sp;
-	int n;
-	struct ych *y; /* encoded chunks, ordered by (f, l, o) */
-	int n_y;
-	int *rstart, *rcount; /* [n * n]: the y of range (f, l) */
-	Z3_ast *z;            /* [n * n] range literal, or NULL */
-	Z3_ast *st;           /* [n + 1] start literal, NULL at 0 and n */
-	int64_t *vals;        /* distinct costs of the y, ascending */
-	int n_vals;
-	Z3_ast *below; /* [n_vals]; [0] unused */
-	int64_t *sums; /* distinct costs of every chunk of the space */
-	int n_sums;
-	unsigned next_sym;
-	struct guard *guards;
-	int n_guards, cap_guards;
-	Z3_ast *assume;
-	int n_assume, cap_assume;
-	struct btc_schedule cur; /* the last model */
-	int cur_y[BTC_SCHED_MAX_PUS];
-	int cur_n;
-	int64_t v1;    /* min_tmax0's cache, 0: not computed */
-	bool filtered; /* bt's filter, with G* gstar */
-	int64_t gstar;
-	double deadline;
-	bool expired;
-	long checks;
-};
-
-static Z3_ast fresh(struct zx *z)
+Z3_ast btc_zx_fresh(struct zx *z)
 {
 	return Z3_mk_const(z->ctx, Z3_mk_int_symbol(z->ctx, (int)z->next_sym++), z->bs);
 }
@@ -127,7 +76,7 @@ static int distinct(int64_t *v, int k)
 }
 
 /* First index j with a[j] >= v (n if none). */
-static int first_ge(const int64_t *a, int n, int64_t v)
+int btc_zx_first_ge(const int64_t *a, int n, int64_t v)
 {
 	int lo = 0, hi = n;
 	while (lo < hi) {
@@ -179,7 +128,7 @@ static void encode_units(struct zx *z)
 
 /* Encodes the chunks allowed by `useful` ([n_opts * n * n] 0/1, or NULL:
  * every chunk of the space). */
-static void encode(struct zx *z, const unsigned char *useful)
+void btc_zx_encode(struct zx *z, const unsigned char *useful)
 {
 	struct btc_space *sp = z->sp;
 	int n = z->n;
@@ -190,7 +139,7 @@ static void encode(struct zx *z, const unsigned char *useful)
 	z->z = btc_xcalloc((size_t)n * (size_t)n, sizeof(Z3_ast));
 	z->st = btc_xcalloc((size_t)n + 1, sizeof(Z3_ast));
 	for (int i = 1; i < n; i++)
-		z->st[i] = fresh(z);
+		z->st[i] = btc_zx_fresh(z);
 	for (int f = 0; f < n; f++)
 		for (int l = f; l < n; l++) {
 			z->rstart[f * n + l] = z->n_y;
@@ -203,7 +152,7 @@ static void encode(struct zx *z, const unsigned char *useful)
 					z->y = btc_xrealloc(z->y, sizeof(*z->y) * cap);
 				}
 				z->y[z->n_y++] = (struct ych){o, f, l, btc_space_cost(sp, o, f, l),
-							      fresh(z)};
+							      btc_zx_fresh(z)};
 			}
 			z->rcount[f * n + l] = z->n_y - z->rstart[f * n + l];
 		}
@@ -215,7 +164,7 @@ static void encode(struct zx *z, const unsigned char *useful)
 			int r = f * n + l, m = z->rcount[r];
 			if (!m)
 				continue;
-			Z3_ast zl = fresh(z);
+			Z3_ast zl = btc_zx_fresh(z);
 			z->z[r] = zl;
 			lits[k++] = zl;
 			Z3_ast *ys = btc_xmalloc(sizeof(Z3_ast) * (size_t)(m + 1));
@@ -259,11 +208,11 @@ static void encode(struct zx *z, const unsigned char *useful)
 	z->n_vals = distinct(z->vals, z->n_y);
 	z->below = btc_xcalloc((size_t)z->n_vals + 1, sizeof(Z3_ast));
 	for (int j = 1; j < z->n_vals; j++)
-		z->below[j] = fresh(z);
+		z->below[j] = btc_zx_fresh(z);
 	for (int j = 1; j + 1 < z->n_vals; j++)
 		clause2(z, neg(z, z->below[j]), z->below[j + 1]);
 	for (int j = 0; j < z->n_y; j++) {
-		int i = first_ge(z->vals, z->n_vals, z->y[j].cost);
+		int i = btc_zx_first_ge(z->vals, z->n_vals, z->y[j].cost);
 		if (i + 1 < z->n_vals)
 			clause2(z, neg(z, z->y[j].lit), z->below[i + 1]);
 	}
@@ -271,12 +220,12 @@ static void encode(struct zx *z, const unsigned char *useful)
 
 /* !g | !y | !below[threshold] for every y: some chosen chunk costs less
  * than thr(cost(y)) rules y out; g NULL: unguarded. */
-static void below_clauses(struct zx *z, Z3_ast g, int64_t (*thr)(const struct zx *, int64_t),
+void btc_zx_below_clauses(struct zx *z, Z3_ast g, int64_t (*thr)(const struct zx *, int64_t),
 			  int64_t arg)
 {
 	for (int j = 0; j < z->n_y; j++) {
 		int64_t t = thr(z, z->y[j].cost) - arg;
-		int i = first_ge(z->vals, z->n_vals, t);
+		int i = btc_zx_first_ge(z->vals, z->n_vals, t);
 		if (i < 1 || i >= z->n_vals)
 			continue;
 		Z3_ast c[3];
@@ -296,7 +245,7 @@ static int64_t thr_gap(const struct zx *z, int64_t cost)
 }
 
 /* bt's filter: T_min >= ceil((a T_max - b G*) / b). */
-static int64_t filter_lo(const struct zx *z, int64_t v)
+int64_t btc_zx_filter_lo(const struct zx *z, int64_t v)
 {
 	if (!z->filtered)
 		return 0;
@@ -305,14 +254,14 @@ static int64_t filter_lo(const struct zx *z, int64_t v)
 	return num <= 0 ? 0 : (num + b - 1) / b;
 }
 
-static Z3_ast guard(struct zx *z, enum gkind kind, int64_t value)
+Z3_ast btc_zx_guard(struct zx *z, enum gkind kind, int64_t value)
 {
 	for (int j = 0; j < z->n_guards; j++)
 		if (z->guards[j].kind == kind && z->guards[j].value == value)
 			return z->guards[j].lit;
-	Z3_ast g = fresh(z);
+	Z3_ast g = btc_zx_fresh(z);
 	if (kind == G_GAP_LE) {
-		below_clauses(z, g, thr_gap, value);
+		btc_zx_below_clauses(z, g, thr_gap, value);
 	} else {
 		for (int j = 0; j < z->n_y; j++) {
 			int64_t c = z->y[j].cost;
@@ -328,23 +277,23 @@ static Z3_ast guard(struct zx *z, enum gkind kind, int64_t value)
 	return g;
 }
 
-static Z3_ast key_guard(struct zx *z, enum key k, int64_t v, int64_t fixed_tmax)
+Z3_ast btc_zx_key_guard(struct zx *z, enum key k, int64_t v, int64_t fixed_tmax)
 {
 	if (k == K_TMAX)
-		return guard(z, G_TMAX_LE, v);
+		return btc_zx_guard(z, G_TMAX_LE, v);
 	if (fixed_tmax >= 0)
-		return guard(z, G_TMIN_GE, fixed_tmax - v);
-	return guard(z, G_GAP_LE, v);
+		return btc_zx_guard(z, G_TMIN_GE, fixed_tmax - v);
+	return btc_zx_guard(z, G_GAP_LE, v);
 }
 
 /* ---- checks ---- */
 
-static void assume_reset(struct zx *z, int keep)
+void btc_zx_assume_reset(struct zx *z, int keep)
 {
 	z->n_assume = keep;
 }
 
-static void assume(struct zx *z, Z3_ast lit)
+void btc_zx_assume(struct zx *z, Z3_ast lit)
 {
 	if (z->n_assume == z->cap_assume) {
 		z->cap_assume = z->cap_assume ? 2 * z->cap_assume : 64;
@@ -386,7 +335,7 @@ static void read_model(struct zx *z, Z3_model m)
 	btc_space_schedule(z->p, z->sp, co, cf, cl, k, &z->cur);
 }
 
-static int check(struct zx *z)
+int btc_zx_check(struct zx *z)
 {
 	if (z->expired)
 		return -1;
@@ -424,7 +373,7 @@ static int64_t key_of(const struct btc_schedule *s, enum key k)
 }
 
 /* Blocks the model's schedule (under g when not NULL): C5. */
-static void block(struct zx *z, Z3_ast g)
+void btc_zx_block(struct zx *z, Z3_ast g)
 {
 	Z3_ast c[BTC_SCHED_MAX_PUS + 1];
 	unsigned k = 0;
@@ -437,7 +386,7 @@ static void block(struct zx *z, Z3_ast g)
 
 /* Minimises key k over the first `keep` assumptions from the model in
  * z->cur (as in sched_z3.c). Returns 0, or -1 on expiry. */
-static int minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_lo,
+int btc_zx_minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_lo,
 		    int64_t fixed_tmax, int64_t *val)
 {
 	struct btc_schedule best = z->cur;
@@ -449,16 +398,16 @@ static int minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_l
 		int64_t mid = probe_lo ? lo : lo + (hi - lo) / 2;
 		probe_lo = false;
 		if (k == K_TMAX && fixed_tmax < 0) {
-			int a = first_ge(z->vals, z->n_vals, lo), b = first_ge(z->vals, z->n_vals, hi);
+			int a = btc_zx_first_ge(z->vals, z->n_vals, lo), b = btc_zx_first_ge(z->vals, z->n_vals, hi);
 			if (a >= b) {
 				lo = hi;
 				break;
 			}
 			mid = z->vals[a + (b - a - 1) / 2];
 		}
-		assume_reset(z, keep);
-		assume(z, key_guard(z, k, mid, fixed_tmax));
-		int r = check(z);
+		btc_zx_assume_reset(z, keep);
+		btc_zx_assume(z, btc_zx_key_guard(z, k, mid, fixed_tmax));
+		int r = btc_zx_check(z);
 		if (r < 0) {
 			rc = -1;
 			break;
@@ -475,7 +424,7 @@ static int minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_l
 	z->cur = best;
 	z->cur_n = best_n;
 	memcpy(z->cur_y, best_y, sizeof(best_y));
-	assume_reset(z, keep);
+	btc_zx_assume_reset(z, keep);
 	*val = hi;
 	return rc;
 }
@@ -495,7 +444,7 @@ static Z3_ast code_lit(struct zx *z, int i, uint64_t code, bool less)
 {
 	Z3_ast *c = btc_xmalloc(sizeof(Z3_ast) * (size_t)(z->n_y + 1));
 	unsigned k = 0;
-	Z3_ast v = fresh(z);
+	Z3_ast v = btc_zx_fresh(z);
 	c[k++] = neg(z, v);
 	for (int j = 0; j < z->n_y; j++) {
 		const struct ych *y = &z->y[j];
@@ -512,7 +461,7 @@ static Z3_ast code_lit(struct zx *z, int i, uint64_t code, bool less)
 /* The smallest schedule in vector order (btc_sched_cmp_*: codes stage by
  * stage, then the boundaries, an unbroken run first) under the first
  * `keep` assumptions, from the model in z->cur. Returns 0 or -1. */
-static int lexmin(struct zx *z, int keep)
+int btc_zx_lexmin(struct zx *z, int keep)
 {
 	int n = z->n, rc = 0;
 	int fixed = keep;
@@ -522,12 +471,12 @@ static int lexmin(struct zx *z, int keep)
 			Z3_ast less = code_lit(z, i, code, true);
 			if (!less)
 				break;
-			assume_reset(z, fixed);
-			assume(z, less);
+			btc_zx_assume_reset(z, fixed);
+			btc_zx_assume(z, less);
 			struct btc_schedule keep_s = z->cur;
 			int keep_y[BTC_SCHED_MAX_PUS], keep_n = z->cur_n;
 			memcpy(keep_y, z->cur_y, sizeof(keep_y));
-			int r = check(z);
+			int r = btc_zx_check(z);
 			if (r == 1)
 				continue;
 			z->cur = keep_s;
@@ -537,19 +486,19 @@ static int lexmin(struct zx *z, int keep)
 				rc = -1;
 			break;
 		}
-		assume_reset(z, fixed);
-		assume(z, code_lit(z, i, z->sp->opts[z->y[chunk_at(z, i)].o].code, false));
+		btc_zx_assume_reset(z, fixed);
+		btc_zx_assume(z, code_lit(z, i, z->sp->opts[z->y[chunk_at(z, i)].o].code, false));
 		fixed = z->n_assume;
 	}
 	for (int i = 1; i < n && rc == 0; i++) {
 		bool cut = z->y[chunk_at(z, i)].f == i;
 		if (cut) {
-			assume_reset(z, fixed);
-			assume(z, neg(z, z->st[i]));
+			btc_zx_assume_reset(z, fixed);
+			btc_zx_assume(z, neg(z, z->st[i]));
 			struct btc_schedule keep_s = z->cur;
 			int keep_y[BTC_SCHED_MAX_PUS], keep_n = z->cur_n;
 			memcpy(keep_y, z->cur_y, sizeof(keep_y));
-			int r = check(z);
+			int r = btc_zx_check(z);
 			if (r != 1) {
 				z->cur = keep_s;
 				z->cur_n = keep_n;
@@ -559,29 +508,25 @@ static int lexmin(struct zx *z, int keep)
 				rc = -1;
 			cut = r != 1;
 		}
-		assume_reset(z, fixed);
-		assume(z, cut ? z->st[i] : neg(z, z->st[i]));
+		btc_zx_assume_reset(z, fixed);
+		btc_zx_assume(z, cut ? z->st[i] : neg(z, z->st[i]));
 		fixed = z->n_assume;
 	}
-	assume_reset(z, keep);
+	btc_zx_assume_reset(z, keep);
 	return rc;
 }
 
 /* ---- the found schedules ---- */
 
-struct found {
-	int n, cap;
-	struct btc_schedule *s;
-};
 
-static void found_add(struct zx *z, struct found *f, Z3_ast g)
+void btc_zx_found_add(struct zx *z, struct found *f, Z3_ast g)
 {
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 64;
 		f->s = btc_xrealloc(f->s, sizeof(*f->s) * (size_t)f->cap);
 	}
 	f->s[f->n++] = z->cur;
-	block(z, g);
+	btc_zx_block(z, g);
 }
 
 static int cmp_gap_qsort(const void *x, const void *y)
@@ -589,7 +534,7 @@ static int cmp_gap_qsort(const void *x, const void *y)
 	return btc_sched_cmp_gap(x, y);
 }
 
-static void take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary)
+void btc_zx_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary)
 {
 	qsort(f->s, (size_t)f->n, sizeof(*f->s),
 	      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
@@ -598,7 +543,7 @@ static void take_best(struct btc_sched_result *res, struct found *f, int K, enum
 	res->n_candidates = m;
 }
 
-static int64_t kth_key(const struct found *f, enum key k, int K, int64_t bound)
+int64_t btc_zx_kth_key(const struct found *f, enum key k, int K, int64_t bound)
 {
 	int64_t *keys = btc_xmalloc(sizeof(int64_t) * (size_t)(f->n + 1));
 	int m = 0;
@@ -619,493 +564,32 @@ static int64_t kth_key(const struct found *f, enum key k, int K, int64_t bound)
 /* Finds `count` schedules under the assumptions g and bounds[0..nb), each
  * blocked under g; the presolve counted them, so every check is sat. 0, or
  * -1 expired. */
-static int enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, const Z3_ast *bounds,
+int btc_zx_enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, const Z3_ast *bounds,
 		       int nb)
 {
 	for (int k = 0; k < (int)count; k++) {
-		assume_reset(z, 0);
-		assume(z, g);
+		btc_zx_assume_reset(z, 0);
+		btc_zx_assume(z, g);
 		for (int j = 0; j < nb; j++)
-			assume(z, bounds[j]);
-		int r = check(z);
+			btc_zx_assume(z, bounds[j]);
+		int r = btc_zx_check(z);
 		if (r < 0)
 			return -1;
 		if (r == 0)
 			btc_panic("presolve counts %.0f schedules; Z3 finds %d", count, k);
-		found_add(z, f, g);
+		btc_zx_found_add(z, f, g);
 	}
 	return 0;
 }
 
 /* enumerate_n under T_max <= tmax and T_min >= tmin (tmin 0: none). */
-static int enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
+int btc_zx_enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
 			   int64_t tmin)
 {
-	Z3_ast b[2] = {guard(z, G_TMAX_LE, tmax), NULL};
+	Z3_ast b[2] = {btc_zx_guard(z, G_TMAX_LE, tmax), NULL};
 	if (tmin > 0)
-		b[1] = guard(z, G_TMIN_GE, tmin);
-	return enumerate_n(z, f, g, count, b, tmin > 0 ? 2 : 1);
-}
-
-/* ---- the T_max ranking by counting (the presolve) ---- */
-
-/* The least T_max of all candidates (presolve), bounded by the cheapest
- * whole farm, a candidate itself; cached. */
-static int64_t min_tmax0(struct zx *z)
-{
-	if (!z->v1)
-		z->v1 = btc_space_dp_min_tmax(z->sp, 0, btc_space_whole_farm(z->sp));
-	return z->v1;
-}
-
-/* Candidates with T_max exactly v and every chunk >= L. */
-static double count_at(struct zx *z, int64_t v, int64_t L)
-{
-	double a = btc_space_dp_count(z->sp, L, v, false);
-	double b = btc_space_dp_count(z->sp, L, v - 1, false);
-	return a < 0 || b < 0 ? -1 : a - b;
-}
-
-struct plan {
-	int64_t B;      /* T_max of the K-th candidate (or above all) */
-	double below;   /* admitted candidates with T_max < B */
-	int64_t L;      /* the tie level's T_min bound */
-	int64_t L_next; /* the next chunk cost above L (INT64_MAX: none) */
-	double above_l; /* T_max = B, T_min >= L_next */
-	double tie;     /* T_max = B, T_min = L */
-};
-
-/* Walks T_max up the chunk costs, counting the admitted candidates at
- * each value (lo(v) = bt's filter), to B (without the filter: galloping
- * and bisection); then the largest L that keeps K - below of them at
- * T_max = B (as sched_z3.c's enumerate_counted). Returns 1, 0 (no
- * candidate at all), 2 (the walk would take over WALK_STEPS values) or -1
- * (presolve unavailable or expired). */
-#define WALK_STEPS 48
-int btc_space_walk_steps;
-static int count_plan(struct zx *z, int K, struct plan *pl)
-{
-	memset(pl, 0, sizeof(*pl));
-	int64_t v1 = min_tmax0(z);
-	if (v1 < 0)
-		return -1;
-	if (v1 == INT64_MAX)
-		return 0;
-	int i = first_ge(z->sums, z->n_sums, v1), last = -1;
-	double at = 0;
-	if (!z->filtered) {
-		/* no filter: count(0, v) grows with v; galloping, then
-		 * bisection for B */
-		int a = i, b = i, step = 1;
-		for (;;) {
-			double c = btc_space_dp_count(z->sp, 0, z->sums[b], false);
-			if (c < 0)
-				return -1;
-			if (c >= K)
-				break;
-			if (b == z->n_sums - 1) {
-				pl->below = c;
-				pl->B = z->sums[b] + 1;
-				pl->L = pl->L_next = INT64_MAX;
-				return c > 0;
-			}
-			a = b + 1;
-			b = b + step < z->n_sums - 1 ? b + step : z->n_sums - 1;
-			step *= 2;
-		}
-		while (a < b) {
-			int m = a + (b - a) / 2;
-			double c = btc_space_dp_count(z->sp, 0, z->sums[m], false);
-			if (c < 0)
-				return -1;
-			if (c >= K)
-				b = m;
-			else
-				a = m + 1;
-		}
-		pl->below = btc_space_dp_count(z->sp, 0, z->sums[a] - 1, false);
-		if (pl->below < 0)
-			return -1;
-		last = i = a;
-	}
-	for (int steps = 0; z->filtered && i < z->n_sums; i++) {
-		if (++steps > (btc_space_walk_steps > 0 ? btc_space_walk_steps : WALK_STEPS))
-			return 2; /* a long walk: the window does better */
-		int64_t v = z->sums[i];
-		double c = count_at(z, v, filter_lo(z, v));
-		if (c < 0)
-			return -1;
-		if (c <= 0)
-			continue;
-		last = i;
-		if (pl->below + c >= K) {
-			at = c;
-			break;
-		}
-		pl->below += c;
-	}
-	if (last < 0)
-		return 0;
-	if (i == z->n_sums) {
-		/* fewer than K in all */
-		pl->B = z->sums[last] + 1;
-		pl->L = pl->L_next = INT64_MAX;
-		return 1;
-	}
-	int64_t B = z->sums[last], L = filter_lo(z, B);
-	double need = K - pl->below;
-	int lo = first_ge(z->sums, z->n_sums, L), hi = first_ge(z->sums, z->n_sums, B + 1) - 1;
-	while (lo < hi) {
-		int m = lo + (hi - lo + 1) / 2;
-		double c = count_at(z, B, z->sums[m] > L ? z->sums[m] : L);
-		if (c < 0)
-			return -1;
-		if (c >= need)
-			lo = m;
-		else
-			hi = m - 1;
-	}
-	if (lo < z->n_sums && z->sums[lo] > L)
-		L = z->sums[lo];
-	int nx = first_ge(z->sums, z->n_sums, L + 1);
-	pl->B = B;
-	pl->L = L;
-	pl->L_next = nx < z->n_sums ? z->sums[nx] : INT64_MAX;
-	pl->above_l = pl->L_next <= B ? count_at(z, B, pl->L_next) : 0;
-	double all = count_at(z, B, L);
-	if (pl->above_l < 0 || all < 0)
-		return -1;
-	pl->tie = all - pl->above_l;
-	(void)at;
-	return 1;
-}
-
-/* Z3 finds the planned schedules: below B, at B above L, then the best of
- * the tie (B, L) by vector order. 1 done, -1 expired. */
-static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int cap,
-			  const struct plan *pl)
-{
-	struct found f = {0};
-	Z3_ast g = fresh(z);
-	int rc = enumerate_phase(z, &f, g, pl->below, pl->B - 1, 0);
-	if (rc == 0 && pl->L != INT64_MAX && pl->above_l > 0)
-		rc = enumerate_phase(z, &f, g, pl->above_l, pl->B, pl->L_next);
-	double need = K - f.n;
-	if (rc == 0 && pl->L != INT64_MAX && need > 0) {
-		if (pl->tie <= cap) {
-			rc = enumerate_phase(z, &f, g, pl->tie, pl->B, pl->L);
-		} else {
-			/* massive ties: the best `need` by vector order */
-			for (int k = 0; k < (int)need && rc == 0; k++) {
-				assume_reset(z, 0);
-				assume(z, g);
-				assume(z, guard(z, G_TMAX_LE, pl->B));
-				assume(z, guard(z, G_TMIN_GE, pl->L));
-				int r = check(z);
-				if (r == 0)
-					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
-						  pl->tie, k);
-				rc = r < 0 ? -1 : lexmin(z, 3);
-				if (rc == 0)
-					found_add(z, &f, g);
-			}
-		}
-	}
-	if (rc < 0)
-		res->optimal = false;
-	take_best(res, &f, K, K_TMAX);
-	free(f.s);
-	assume_reset(z, 0);
-	return rc < 0 ? -1 : 1;
-}
-
-static int64_t dp_gstar(struct zx *z);
-
-/* ---- the gapness ranking by counting (space_gap.c) ---- */
-
-struct gplan {
-	int64_t G;      /* gapness of the K-th candidate */
-	double below;   /* candidates of gapness < G (all of them when all) */
-	int64_t LK;     /* the T_min of the last level taken at gapness G */
-	double before;  /* gapness G, T_min < LK */
-	double at;      /* gapness G, T_min = LK */
-	bool all;       /* fewer than K candidates in all */
-};
-
-static double gap_count(struct zx *z, int64_t W, unsigned char *useful)
-{
-	return btc_space_gap_count(z->sp, z->sums, z->n_sums, W, useful);
-}
-
-/* G = the least W with K candidates of gapness <= W (galloping and
- * bisection from G*), then the T_min levels at gapness G in T_max order
- * (T_max = T_min + G) until K. 1, or -1 (presolve unavailable, expired). */
-static int gap_plan(struct zx *z, int K, struct gplan *pl)
-{
-	memset(pl, 0, sizeof(*pl));
-	int64_t gstar = dp_gstar(z);
-	if (gstar < 0 || z->n_sums == 0)
-		return -1;
-	int64_t maxw = z->sums[z->n_sums - 1];
-	int64_t a = gstar, b = gstar, step = 1;
-	for (;;) {
-		double c = gap_count(z, b, NULL);
-		if (c < 0)
-			return -1;
-		if (c >= K)
-			break;
-		if (b >= maxw) {
-			pl->all = true;
-			pl->below = c;
-			pl->G = maxw;
-			return 1;
-		}
-		a = b + 1;
-		b = b + step < maxw ? b + step : maxw;
-		step *= 2;
-	}
-	while (a < b) {
-		int64_t m = a + (b - a) / 2;
-		double c = gap_count(z, m, NULL);
-		if (c < 0)
-			return -1;
-		if (c >= K)
-			b = m;
-		else
-			a = m + 1;
-	}
-	pl->G = a;
-	pl->below = gap_count(z, a - 1, NULL);
-	if (pl->below < 0)
-		return -1;
-	double need = K - pl->below;
-	for (int j = 0; j < z->n_sums; j++) {
-		double c = btc_space_gap_level(z->sp, z->sums, z->n_sums, a, z->sums[j]);
-		if (c < 0)
-			return -1;
-		if (c <= 0)
-			continue;
-		if (pl->before + c >= need) {
-			pl->LK = z->sums[j];
-			pl->at = c;
-			return 1;
-		}
-		pl->before += c;
-	}
-	btc_panic("gapness levels hold fewer schedules than their count");
-}
-
-/* Z3 finds the planned schedules: gapness < G, gapness G below T_min LK,
- * then the best of T_min = LK by vector order. */
-static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K, int cap,
-			       const struct gplan *pl)
-{
-	struct found f = {0};
-	Z3_ast g = fresh(z);
-	int rc = 0;
-	if (pl->all) {
-		rc = enumerate_n(z, &f, g, pl->below, NULL, 0);
-	} else {
-		Z3_ast b[3];
-		if (pl->below > 0) {
-			b[0] = guard(z, G_GAP_LE, pl->G - 1);
-			rc = enumerate_n(z, &f, g, pl->below, b, 1);
-		}
-		b[0] = guard(z, G_GAP_LE, pl->G);
-		if (rc == 0 && pl->before > 0) {
-			b[1] = guard(z, G_TMAX_LE, pl->LK + pl->G - 1);
-			rc = enumerate_n(z, &f, g, pl->before, b, 2);
-		}
-		b[1] = guard(z, G_TMAX_LE, pl->LK + pl->G);
-		b[2] = guard(z, G_TMIN_GE, pl->LK);
-		double need = K - f.n;
-		if (rc == 0 && pl->at <= cap) {
-			rc = enumerate_n(z, &f, g, pl->at, b, 3);
-		} else {
-			for (int k = 0; k < (int)need && rc == 0; k++) {
-				assume_reset(z, 0);
-				assume(z, g);
-				for (int j = 0; j < 3; j++)
-					assume(z, b[j]);
-				int r = check(z);
-				if (r == 0)
-					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
-						  pl->at, k);
-				rc = r < 0 ? -1 : lexmin(z, 4);
-				if (rc == 0)
-					found_add(z, &f, g);
-			}
-		}
-	}
-	if (rc < 0)
-		res->optimal = false;
-	take_best(res, &f, K, K_GAP);
-	free(f.s);
-	assume_reset(z, 0);
-}
-
-/* ---- window enumeration and the one-at-a-time ranking ---- */
-
-static void push_candidate(struct zx *z, struct btc_sched_result *res, int cap)
-{
-	if (res->n_candidates == cap)
-		btc_panic("more candidates than K");
-	res->candidates[res->n_candidates++] = z->cur;
-}
-
-/* The K best in the order (primary, secondary, vector), one at a time. */
-static void enumerate_exact(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
-			    enum key secondary)
-{
-	int64_t prev_p = -1, prev_s = -1;
-	while (res->n_candidates < K) {
-		assume_reset(z, 0);
-		int r;
-		if (prev_p >= 0) {
-			assume(z, key_guard(z, primary, prev_p, -1));
-			r = check(z);
-			if (r == 0) {
-				assume_reset(z, 0);
-				r = check(z);
-			}
-		} else {
-			r = check(z);
-		}
-		if (r < 0)
-			break;
-		if (r == 0)
-			return;
-		assume_reset(z, 0);
-		int64_t pv, sv;
-		if (minimise(z, 0, primary, prev_p >= 0 ? prev_p : 0, false, -1, &pv) < 0)
-			break;
-		assume(z, key_guard(z, primary, pv, -1));
-		int64_t fixed = primary == K_TMAX ? pv : -1;
-		bool same = pv == prev_p;
-		if (minimise(z, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
-			break;
-		assume(z, key_guard(z, secondary, sv, fixed));
-		if (lexmin(z, 2) < 0)
-			break;
-		push_candidate(z, res, K);
-		block(z, NULL);
-		prev_p = pv;
-		prev_s = sv;
-	}
-	if (z->expired)
-		res->optimal = false;
-}
-
-/* As sched_z3.c's enumerate_window: every schedule with primary key <= B,
- * B growing from the minimum until K lie below, shrinking to the K-th key.
- * 1 done, 0 window over cap, -1 expired. */
-static int enumerate_window(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
-			    int64_t lo, int cap)
-{
-	struct found f = {0};
-	int rc = 1;
-	assume_reset(z, 0);
-	int r = check(z);
-	if (r <= 0)
-		return r;
-	Z3_ast g = fresh(z);
-	int64_t v1;
-	if (minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
-		found_add(z, &f, g);
-		rc = -1;
-		goto out;
-	}
-	int64_t maxkey = z->n_vals ? z->vals[z->n_vals - 1] : 0;
-	int64_t w = z->cur.tmax_q / 64;
-	w = w > 0 ? w : 1;
-	found_add(z, &f, g);
-	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
-	for (;;) {
-		if (f.n > cap) {
-			rc = 0;
-			break;
-		}
-		assume_reset(z, 0);
-		assume(z, g);
-		assume(z, key_guard(z, primary, B, -1));
-		r = check(z);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			found_add(z, &f, g);
-			int64_t kth = kth_key(&f, primary, K, B);
-			if (kth >= 0)
-				B = kth;
-			continue;
-		}
-		if (B >= maxkey || kth_key(&f, primary, K, B) >= 0)
-			break;
-		w *= 2;
-		B = v1 + w < maxkey ? v1 + w : maxkey;
-	}
-out:
-	if (rc != 0) {
-		take_best(res, &f, K, primary);
-		if (rc < 0)
-			res->optimal = false;
-	}
-	free(f.s);
-	assume_reset(z, 0);
-	return rc;
-}
-
-/* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
- * when unavailable. */
-static int64_t dp_gstar(struct zx *z)
-{
-	struct btc_space *sp = z->sp;
-	/* a farm over every stage has gapness 0 */
-	if (btc_space_whole_farm(sp) != INT64_MAX)
-		return 0;
-	if (!sp->dp_ok || z->n_sums == 0)
-		return -1;
-	int64_t v1 = min_tmax0(z);
-	if (v1 < 0 || v1 == INT64_MAX)
-		return -1;
-	int a = 0, b = z->n_sums - 1;
-	while (a < b) {
-		int m = a + (b - a + 1) / 2;
-		int64_t t = btc_space_dp_min_tmax(sp, z->sums[m], INT64_MAX);
-		if (t < 0)
-			return -1;
-		if (t != INT64_MAX)
-			a = m;
-		else
-			b = m - 1;
-	}
-	int i0 = first_ge(z->sums, z->n_sums, v1 + 1) - 1;
-	i0 = i0 > a ? a : i0;
-	int64_t best = INT64_MAX;
-	for (int i = i0; i >= 0 && best > 0; i--) {
-		int64_t L = z->sums[i];
-		if (best != INT64_MAX && L <= v1 - best)
-			break;
-		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
-		if (m < 0)
-			return -1;
-		if (m != INT64_MAX && m - L < best)
-			best = m - L;
-	}
-	for (int i = i0 + 1; i <= a && best > 0;) {
-		int64_t L = z->sums[i];
-		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
-		if (m < 0)
-			return -1;
-		if (m == INT64_MAX)
-			break;
-		if (m - L < best)
-			best = m - L;
-		int next = first_ge(z->sums, z->n_sums, m - best + 1);
-		i = next > i + 1 ? next : i + 1;
-	}
-	return best;
+		b[1] = btc_zx_guard(z, G_TMIN_GE, tmin);
+	return btc_zx_enumerate_n(z, f, g, count, b, tmin > 0 ? 2 : 1);
 }
 
 static void collect_sums(struct zx *z)
@@ -1140,141 +624,6 @@ static void start_z3(struct zx *z)
 	Z3_params_dec_ref(z->ctx, prm);
 }
 
-static void assert_filter(struct zx *z)
-{
-	if (z->filtered)
-		below_clauses(z, NULL, filter_lo, 0);
-}
-
-/* Level 1 of bt: G* (presolve, else Z3 over every chunk). Returns 1 found,
- * 0 no candidate, -1 expired. */
-static int level1(struct zx *z, struct btc_sched_result *res)
-{
-	int64_t gstar = dp_gstar(z);
-	if (gstar < 0) {
-		if (!z->y)
-			encode(z, NULL);
-		assume_reset(z, 0);
-		int r = check(z);
-		if (r <= 0)
-			return r;
-		if (minimise(z, 0, K_GAP, 0, false, -1, &gstar) < 0)
-			return -1;
-	}
-	res->gstar_q = gstar;
-	res->gstar_ms = (double)gstar * (double)z->prep->quantum_ns / 1e6;
-	if (z->prep->util_num > 0) {
-		z->filtered = true;
-		z->gstar = gstar;
-	}
-	return 1;
-}
-
-/* The chunks the T_max window needs under bt's filter: those useful under
- * T_max <= V, V the first chunk cost at which the candidates with every
- * chunk in [lo(V), V] (all admitted, all of T_max <= V) number K, found
- * by galloping; NULL (every chunk) when there is no such V or the
- * presolve fails. */
-static unsigned char *window_chunks(struct zx *z, int K)
-{
-	int64_t v1 = min_tmax0(z);
-	if (v1 < 0 || v1 == INT64_MAX)
-		return NULL;
-	int i = first_ge(z->sums, z->n_sums, v1), step = 1;
-	for (;;) {
-		int64_t v = z->sums[i];
-		double c = btc_space_dp_count(z->sp, filter_lo(z, v), v, false);
-		if (c < 0)
-			return NULL;
-		if (c >= K)
-			break;
-		if (i == z->n_sums - 1)
-			return NULL;
-		i = i + step < z->n_sums - 1 ? i + step : z->n_sums - 1;
-		step *= 2;
-	}
-	size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
-	unsigned char *useful = btc_xmalloc(m);
-	if (btc_space_dp_useful(z->sp, 0, z->sums[i], useful) < 0) {
-		free(useful);
-		return NULL;
-	}
-	return useful;
-}
-
-static void rank(struct zx *z, const struct btc_sched_options *opt, struct btc_sched_result *res)
-{
-	int K = opt->top_k;
-	int cap = btc_sched_z3_window_cap > 0 ? btc_sched_z3_window_cap : 8 * K + 64;
-	enum key primary = opt->objective == BTC_SCHED_GAPNESS ? K_GAP : K_TMAX;
-	if (opt->objective == BTC_SCHED_BT) {
-		int r = level1(z, res);
-		if (r <= 0) {
-			if (r < 0)
-				res->optimal = false;
-			return;
-		}
-	}
-	unsigned char *pruned = NULL;
-	if (primary == K_TMAX && z->sp->dp_ok) {
-		struct plan pl;
-		int r = count_plan(z, K, &pl);
-		if (r == 0)
-			return;
-		if (r == 2)
-			pruned = window_chunks(z, K);
-		if (r == 1) {
-			unsigned char *useful = btc_xmalloc((size_t)z->sp->n_opts * (size_t)z->n *
-							    (size_t)z->n);
-			int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
-			if (btc_space_dp_useful(z->sp, 0, hi, useful) == 0 && !z->y) {
-				encode(z, useful);
-				assert_filter(z);
-				free(useful);
-				enumerate_plan(z, res, K, cap, &pl);
-				return;
-			}
-			free(useful);
-		}
-		if (z->sp->expired) {
-			res->optimal = false;
-			return;
-		}
-	}
-	if (primary == K_GAP && z->sp->dp_ok) {
-		struct gplan gp;
-		if (gap_plan(z, K, &gp) > 0) {
-			size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
-			unsigned char *useful = btc_xcalloc(m, 1);
-			if (gap_count(z, gp.G, useful) >= 0 && !z->y) {
-				encode(z, useful);
-				free(useful);
-				enumerate_gap_plan(z, res, K, cap, &gp);
-				return;
-			}
-			free(useful);
-		}
-		if (z->sp->expired) {
-			res->optimal = false;
-			return;
-		}
-	}
-	if (!z->y)
-		encode(z, pruned);
-	free(pruned);
-	assert_filter(z);
-	int64_t lo = primary == K_TMAX && z->sp->dp_ok ? min_tmax0(z) : 0;
-	lo = lo > 0 ? lo : 0;
-	if (primary == K_GAP) {
-		int64_t g = dp_gstar(z);
-		lo = g > 0 ? g : 0;
-	}
-	if (enumerate_window(z, res, K, primary, lo, cap) == 0) {
-		res->n_candidates = 0;
-		enumerate_exact(z, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
-	}
-}
-
 enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt,
 				   const struct btc_sched_prep *prep, struct btc_sched_result *res,
@@ -1296,7 +645,7 @@ enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
 		sp.deadline = z.deadline = t0 + opt->time_budget_ms;
 	collect_sums(&z);
 	start_z3(&z);
-	rank(&z, opt, res);
+	btc_zx_rank(&z, opt, res);
 	if (z.expired || sp.expired)
 		res->optimal = false;
 	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
