@@ -16,6 +16,11 @@
  * (C3a/C3b) and the gapness is T_max - T_min (O1). T_max is the predicted
  * steady-state period (latency per item) of the pipeline.
  *
+ * The larger space (issue 16; options farms, core_splits; space.h): a
+ * chunk may also run on some of a CPU PU's cores (several chunks sharing
+ * the PU) or be a farm over a set of PUs; candidates then have at least two
+ * chunks or a farm. Both options off: the paper's space, exactly.
+ *
  * Ranking key. The solvers compare times in integer quanta (1 ns, or a
  * coarser power of ten when the table's sums would not fit the 31-bit
  * pseudo-Boolean coefficients; result.quantum_ns says which), each stage's
@@ -154,7 +159,8 @@ struct btc_sched_chunk {
 	int cores;
 };
 
-/* One schedule: chunks in stage order. */
+/* One schedule: chunks in stage order (at most BTC_SCHED_MAX_PUS, also in
+ * the larger space). */
 struct btc_schedule {
 	int n_chunks;
 	struct btc_sched_chunk chunks[BTC_SCHED_MAX_PUS];
@@ -216,7 +222,9 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 void btc_sched_result_free(struct btc_sched_result *res);
 
 /* Number of schedules (single- and multi-chunk) the exhaustive solver would
- * enumerate for p under opt, as a double (it may exceed 2^63). */
+ * enumerate for p under opt, as a double (it may exceed 2^63). In the
+ * larger space the presolve's exact count, or when its states are too many
+ * the bound sum_k C(n-1, k-1) * options^k. */
 double btc_sched_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt);
 
 /* Speedup of a candidate over the best baseline (baseline period /

@@ -105,18 +105,18 @@ static void farm_costs(struct btc_space *sp, int o, const int *whole, const int 
 	}
 }
 
-/* qsort context of cmp_minc (the build is single-threaded) */
-static const struct btc_space *ord_sp;
-static int ord_stage;
+/* An option by its least cost from one stage. */
+struct by_cost {
+	int64_t m;
+	int o;
+};
 
-static int cmp_minc(const void *a, const void *b)
+static int cmp_by_cost(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	int64_t p = ord_sp->minc[(size_t)x * ord_sp->n + ord_stage];
-	int64_t q = ord_sp->minc[(size_t)y * ord_sp->n + ord_stage];
-	if (p != q)
-		return p < q ? -1 : 1;
-	return x - y;
+	const struct by_cost *x = a, *y = b;
+	if (x->m != y->m)
+		return x->m < y->m ? -1 : 1;
+	return x->o - y->o;
 }
 
 static void dp_setup(struct btc_space *sp)
@@ -172,6 +172,7 @@ static void dp_setup(struct btc_space *sp)
 	}
 	sp->minc = btc_xmalloc(sizeof(int64_t) * (size_t)sp->n_opts * (size_t)sp->n);
 	sp->ord = btc_xmalloc(sizeof(int) * (size_t)sp->n_opts * (size_t)sp->n);
+	struct by_cost *bc = btc_xmalloc(sizeof(*bc) * (size_t)sp->n_opts);
 	for (int f = 0; f < sp->n; f++) {
 		for (int o = 0; o < sp->n_opts; o++) {
 			int64_t m = INT64_MAX;
@@ -182,12 +183,13 @@ static void dp_setup(struct btc_space *sp)
 				m = w < m ? w : m;
 			}
 			sp->minc[(size_t)o * sp->n + f] = m;
-			sp->ord[(size_t)f * sp->n_opts + o] = o;
+			bc[o] = (struct by_cost){m, o};
 		}
-		ord_stage = f;
-		ord_sp = sp;
-		qsort(sp->ord + (size_t)f * sp->n_opts, (size_t)sp->n_opts, sizeof(int), cmp_minc);
+		qsort(bc, (size_t)sp->n_opts, sizeof(*bc), cmp_by_cost);
+		for (int o = 0; o < sp->n_opts; o++)
+			sp->ord[(size_t)f * sp->n_opts + o] = bc[o].o;
 	}
+	free(bc);
 	sp->delta = btc_xmalloc(sizeof(size_t) * (size_t)sp->n_opts);
 	for (int o = 0; o < sp->n_opts; o++) {
 		size_t dl = 0;

@@ -450,6 +450,45 @@ static void test_off_is_paper(void)
 	}
 }
 
+/* The time budget in the larger space: 32 stages x 8 PUs with farms and
+ * splits cannot be solved in 1 ms; the result says so, and whatever it
+ * holds is valid. */
+static void test_space_budget(void)
+{
+	enum { N = 32, P = 8 };
+	double t[N * P], tc[N * P * BTC_SCHED_MAX_CORE_COUNTS];
+	struct btc_sched_cores cores[P];
+	rng_state = 7;
+	for (size_t k = 0; k < sizeof(tc) / sizeof(*tc); k++)
+		tc[k] = NAN;
+	for (int c = 0; c < P; c++) {
+		cores[c] = (struct btc_sched_cores){ c < 4 ? 4 : 0, c < 4 ? 2 : 0, { 1, 2 } };
+		for (int i = 0; i < N; i++) {
+			t[i * P + c] = rnd_in(1000, 100000) / 1e4;
+			for (int j = 0; j < cores[c].n_counts; j++)
+				tc[btc_sched_cores_index(P, i, c, j)] =
+					t[i * P + c] * 4 / cores[c].counts[j] * 0.8;
+		}
+	}
+	struct btc_sched_problem p = { .n_stages = N, .n_pus = P, .time_ms = t,
+				       .cores = cores, .time_cores_ms = tc };
+	for (int ob = 0; ob < 3; ob++) {
+		struct btc_sched_options o;
+		btc_sched_options_init(&o);
+		o.objective = (enum btc_sched_objective)ob;
+		o.farms = o.core_splits = true;
+		o.time_budget_ms = 1;
+		struct btc_diag d;
+		btc_diag_init(&d, stderr);
+		struct btc_sched_result r;
+		CU_ASSERT_EQUAL(btc_sched_solve_z3(&p, &o, &r, &d), BTC_OK);
+		CU_ASSERT_FALSE(r.optimal);
+		for (int k = 0; k < r.n_candidates; k++)
+			check_space_candidate(&p, &o, &r.candidates[k]);
+		btc_sched_result_free(&r);
+	}
+}
+
 int register_space_suite(void)
 {
 	CU_pSuite s = CU_add_suite("space", table_init, table_cleanup);
@@ -459,6 +498,7 @@ int register_space_suite(void)
 	    !CU_add_test(s, "table NAME[k] rows", test_table_cores) ||
 	    !CU_add_test(s, "table NAME[k] errors", test_table_core_errors) ||
 	    !CU_add_test(s, "off: the paper's space", test_off_is_paper) ||
+	    !CU_add_test(s, "time budget", test_space_budget) ||
 	    !CU_add_test(s, "300 random tables with farms and core counts: z3 == exhaustive",
 			 test_random_space))
 		return -1;
