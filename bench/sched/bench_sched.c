@@ -9,7 +9,17 @@
  *   3. the exhaustive enumerator where its size limit allows;
  *   4. with --reference, the markdown results table of docs/scheduler.md.
  *
+ *   5. the larger space (farms and core splits) on random tables;
+ *
  * usage: sched-bench [--btc PATH] [--quick] [--reference]
+ *        sched-bench --space [--quick]   (5. only)
+ *        sched-bench --btc PATH --process (1. only)
+ *        sched-bench --btc PATH --compare OTHER_BTC --process (1. with the
+ *                                         two binaries interleaved)
+ *        sched-bench --reference-space  (6.: paper's space vs farms on the
+ *                                         reference tables)
+ *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
+ *                                         1 gapness, 2 latency: profiling)
  *        sched-bench --one TABLE.csv   (one solve, used by 1.) */
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +87,32 @@ static void time_process(const char *label, char *const argv[], int reps)
 	printf("  %-40s wall median %6.1f min %6.1f ms; cpu median %6.1f "
 	       "min %6.1f ms (%d runs)\n",
 	       label, t[reps / 2], t[0], c[reps / 2], c[0], reps);
+}
+
+/* Two commands interleaved (A B A B ...), reps each: medians and minima
+ * of wall and CPU time side by side, and the ratio of the CPU medians. */
+static void compare_process(const char *la, char *const a[], const char *lb, char *const b[],
+			    int reps)
+{
+	double ta[64], ca[64], tb[64], cb[64];
+	for (int i = 0; i < reps; i++) {
+		ta[i] = run_process(a, &ca[i]);
+		tb[i] = run_process(b, &cb[i]);
+		if (ta[i] < 0 || tb[i] < 0) {
+			printf("  compare: a run failed (exit status != 0)\n");
+			return;
+		}
+	}
+	qsort(ta, (size_t)reps, sizeof(double), cmp_double);
+	qsort(ca, (size_t)reps, sizeof(double), cmp_double);
+	qsort(tb, (size_t)reps, sizeof(double), cmp_double);
+	qsort(cb, (size_t)reps, sizeof(double), cmp_double);
+	printf("  %-40s wall median %6.1f min %6.1f ms; cpu median %6.1f min %6.1f ms\n", la,
+	       ta[reps / 2], ta[0], ca[reps / 2], ca[0]);
+	printf("  %-40s wall median %6.1f min %6.1f ms; cpu median %6.1f min %6.1f ms\n", lb,
+	       tb[reps / 2], tb[0], cb[reps / 2], cb[0]);
+	printf("  interleaved, %d runs each: cpu median ratio %.2f, wall median ratio %.2f\n",
+	       reps, cb[reps / 2] / ca[reps / 2], tb[reps / 2] / ta[reps / 2]);
 }
 
 static int one_shot(const char *path)
@@ -181,6 +217,100 @@ static void scale_series(bool quick)
 		}
 }
 
+/* Core counts for a random table in the shape of the phones: PUs 0..3
+ * of every 4 are CPU clusters of 4, 4, 2 and 2 cores (1 and 2 cores
+ * profiled on the 4-core ones, 1 core on the 2-core ones), the others
+ * accelerators; a stage on k of s cores takes t * s / k * e, e in
+ * [0.6, 1] (fewer cores waste less). */
+static double *random_cores(const double *t, int n, int np,
+			    struct btc_sched_cores *cores, uint64_t seed)
+{
+	rng = seed;
+	double *tc = malloc(sizeof(double) * (size_t)n * (size_t)np *
+			    BTC_SCHED_MAX_CORE_COUNTS);
+	for (size_t k = 0; k < (size_t)n * (size_t)np * BTC_SCHED_MAX_CORE_COUNTS; k++)
+		tc[k] = NAN;
+	static const int size[] = { 4, 4, 2, 2 };
+	for (int c = 0; c < np; c++) {
+		bool cpu = np <= 4 ? c < 3 : c < 4;
+		cores[c] = (struct btc_sched_cores){ cpu ? size[c % 4] : 0, 0, { 0 } };
+		if (!cpu)
+			continue;
+		cores[c].counts[cores[c].n_counts++] = 1;
+		if (cores[c].size == 4)
+			cores[c].counts[cores[c].n_counts++] = 2;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < cores[c].n_counts; j++) {
+				double v = t[i * np + c];
+				double e = 0.6 + 0.4 * rnd01();
+				tc[btc_sched_cores_index(np, i, c, j)] =
+					isnan(v) ? NAN
+						 : round(v * cores[c].size /
+							 cores[c].counts[j] * e * 1e4) / 1e4;
+			}
+	}
+	return tc;
+}
+
+/* 5. the larger space: farms and core splits on, random tables (only
+ * shape n x np and objective `only` when n > 0: for profiling). */
+static void space_series(bool quick, int only_n, int only_np, int only_ob)
+{
+	static const int shapes[][2] = { { 7, 4 }, { 9, 4 }, { 16, 4 }, { 9, 8 },
+					 { 16, 8 }, { 32, 8 } };
+	printf("\n5. larger space (farms of 2..4 PUs and all PUs, core splits; "
+	       "K = 20, time budget 20 s; goals: 9 x 4 <= 200 ms, 32 x 8 <= 2 s)\n");
+	printf("  %6s %4s  %-8s %10s %10s %7s %8s %12s %14s\n", "stages", "PUs",
+	       "obj", "z3 wall ms", "z3 cpu ms", "checks", "optimal", "exhaust. ms",
+	       "schedules");
+	for (unsigned si = 0; si < sizeof(shapes) / sizeof(*shapes); si++) {
+		int n = shapes[si][0], np = shapes[si][1];
+		if ((quick && n * np > 100) || (only_n && (n != only_n || np != only_np)))
+			continue;
+		uint64_t seed = 1000u * (unsigned)n + (unsigned)np;
+		double *t = random_table(n, np, seed);
+		struct btc_sched_cores cores[BTC_SCHED_MAX_PUS];
+		double *tc = random_cores(t, n, np, cores, seed + 7);
+		struct btc_sched_problem p = { .n_stages = n, .n_pus = np,
+					       .time_ms = t, .cores = cores,
+					       .time_cores_ms = tc };
+		for (int ob = 0; ob < 3; ob++) {
+			if (only_n && ob != only_ob)
+				continue;
+			struct btc_sched_options o;
+			btc_sched_options_init(&o);
+			o.objective = (enum btc_sched_objective)ob;
+			o.time_budget_ms = 20000;
+			o.farms = o.core_splits = true;
+			struct btc_diag d;
+			btc_diag_init(&d, NULL);
+			struct btc_sched_result r, e;
+			double c0 = cpu_ms();
+			btc_sched_solve_z3(&p, &o, &r, &d);
+			double cpu = cpu_ms() - c0;
+			double count = btc_sched_count(&p, &o);
+			char ex[32] = "-";
+			if (count <= BTC_SCHED_EXHAUSTIVE_LIMIT &&
+			    btc_sched_solve_exhaustive(&p, &o, &e, &d) == BTC_OK) {
+				bool same = e.n_candidates == r.n_candidates;
+				for (int k = 0; same && k < r.n_candidates; k++)
+					same = btc_sched_cmp_tmax(&r.candidates[k],
+								  &e.candidates[k]) == 0;
+				snprintf(ex, sizeof(ex), "%.1f%s", e.solve_ms,
+					 same ? "" : " DIFF");
+				btc_sched_result_free(&e);
+			}
+			printf("  %6d %4d  %-8s %10.1f %10.1f %7ld %8s %12s %14.3g\n", n,
+			       np, btc_sched_objective_name(o.objective), r.solve_ms, cpu,
+			       r.n_checks, r.optimal ? "yes" : "NO", ex, count);
+			fflush(stdout);
+			btc_sched_result_free(&r);
+		}
+		free(tc);
+		free(t);
+	}
+}
+
 static void reference_table(void)
 {
 	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
@@ -253,19 +383,110 @@ static void reference_table(void)
 			}
 }
 
+/* 6. the larger space on the reference tables: the best predicted period
+ * (latency rank 1) in the paper's space and with farms; the tables have
+ * no NAME[k] rows, so core splits add nothing there. */
+static void reference_space(void)
+{
+	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
+	static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
+	static const char *const modes[] = { "interference", "isolated" };
+	printf("\n6. reference tables, best predicted period (latency rank 1, ms): the paper's "
+	       "space vs farms (K = 20; z3 = exhaustive checked)\n\n");
+	printf("| device | app | mode | best baseline | paper's space | with farms | gain | "
+	       "z3 ms (paper/farms) |\n");
+	printf("|---|---|---|---|---|---|---|---|\n");
+	for (int dv = 0; dv < 2; dv++)
+		for (int ap = 0; ap < 3; ap++)
+			for (int md = 0; md < 2; md++) {
+				char path[512];
+				snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv",
+					 BTC_DATA_DIR, devs[dv], apps[ap], modes[md]);
+				struct ref_table t;
+				if (ref_table_load(path, &t))
+					continue;
+				struct btc_sched_problem p = { .n_stages = t.n_stages,
+							       .n_pus = t.n_pus,
+							       .time_ms = t.time_ms,
+							       .pu_names = t.pu_names };
+				char cell[2][256];
+				double best[2] = { 0, 0 }, ms[2] = { 0, 0 };
+				bool same = true;
+				struct btc_sched_result r[2];
+				for (int farms = 0; farms < 2; farms++) {
+					struct btc_sched_options o;
+					btc_sched_options_init(&o);
+					o.objective = BTC_SCHED_LATENCY;
+					o.farms = farms;
+					struct btc_diag d;
+					btc_diag_init(&d, stderr);
+					struct btc_sched_result e;
+					btc_sched_solve_z3(&p, &o, &r[farms], &d);
+					btc_sched_solve_exhaustive(&p, &o, &e, &d);
+					same = same && e.n_candidates == r[farms].n_candidates;
+					for (int k = 0; same && k < e.n_candidates; k++)
+						same = btc_sched_cmp_tmax(&r[farms].candidates[k],
+									  &e.candidates[k]) == 0;
+					btc_sched_result_free(&e);
+					const struct btc_schedule *s = &r[farms].candidates[0];
+					int len = snprintf(cell[farms], sizeof(cell[farms]),
+							   "%.3f `", s->tmax_ms);
+					for (int k = 0; k < s->n_chunks; k++) {
+						char label[128];
+						btc_sched_chunk_label(&p, &s->chunks[k], label,
+								      sizeof(label));
+						len += snprintf(cell[farms] + len,
+								sizeof(cell[farms]) - (size_t)len,
+								"%s%s", k ? " " : "", label);
+					}
+					snprintf(cell[farms] + len, sizeof(cell[farms]) - (size_t)len,
+						 "`");
+					best[farms] = s->tmax_ms;
+					ms[farms] = r[farms].solve_ms;
+				}
+				const struct btc_sched_baseline *b =
+					&r[0].baselines[r[0].best_baseline];
+				printf("| %s | %s | %s | %s %.3f | %s | %s | %.2fx | %.0f/%.0f%s |\n",
+				       devs[dv], apps[ap], modes[md], t.pu_names[b->pu],
+				       b->time_ms, cell[0], cell[1], best[0] / best[1], ms[0],
+				       ms[1], same ? "" : " MISMATCH");
+				btc_sched_result_free(&r[0]);
+				btc_sched_result_free(&r[1]);
+				ref_table_free(&t);
+			}
+}
+
 int main(int argc, char **argv)
 {
-	const char *btc = NULL;
-	bool quick = false, reference = false;
+	const char *btc = NULL, *old = NULL;
+	bool quick = false, reference = false, space_only = false, process_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
 		else if (strcmp(argv[i], "--btc") == 0 && i + 1 < argc)
 			btc = argv[++i];
+		else if (strcmp(argv[i], "--compare") == 0 && i + 1 < argc)
+			old = argv[++i];
 		else if (strcmp(argv[i], "--quick") == 0)
 			quick = true;
 		else if (strcmp(argv[i], "--reference") == 0)
 			reference = true;
+		else if (strcmp(argv[i], "--space") == 0)
+			space_only = true;
+		else if (strcmp(argv[i], "--process") == 0)
+			process_only = true;
+		else if (strcmp(argv[i], "--reference-space") == 0) {
+			reference_space();
+			return 0;
+		}
+		else if (strcmp(argv[i], "--space-one") == 0 && i + 3 < argc) {
+			space_series(false, atoi(argv[i + 1]), atoi(argv[i + 2]), atoi(argv[i + 3]));
+			return 0;
+		}
+	}
+	if (space_only) {
+		space_series(quick, 0, 0, 0);
+		return 0;
 	}
 	char table[512], self[1024];
 	snprintf(table, sizeof(table),
@@ -286,14 +507,26 @@ int main(int argc, char **argv)
 		time_process("btc schedule (loaders + Z3 + JSON)", av, 21);
 		av[10] = "text";
 		time_process("btc schedule --format text", av, 5);
+		av[10] = "json";
+		if (old) {
+			char *ov[sizeof(av) / sizeof(*av)];
+			memcpy(ov, av, sizeof(av));
+			ov[0] = (char *)old;
+			compare_process("--compare (the other btc)", ov, "--btc (this btc)", av, 21);
+		}
 	}
 	char *one[] = { self, "--one", table, NULL };
 	time_process("sched-bench --one (table + Z3 + JSON)", one, 21);
 	char *tru[] = { "/bin/true", NULL };
 	time_process("/bin/true (process floor)", tru, 21);
+	if (process_only)
+		return 0;
 
 	scale_series(quick);
-	if (reference)
+	space_series(quick, 0, 0, 0);
+	if (reference) {
 		reference_table();
+		reference_space();
+	}
 	return 0;
 }

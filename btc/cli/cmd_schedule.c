@@ -69,6 +69,8 @@ static void solver_options(const struct btc_cli_options *o, struct btc_sched_opt
 	if (btc_cli_given(o, BTC_OPT_MIN_UTIL))
 		so->util_pct = o->min_util;
 	so->max_chunks = o->max_chunks;
+	so->farms = o->farms;
+	so->core_splits = o->core_splits;
 	so->time_budget_ms = o->time_budget_ms;
 }
 

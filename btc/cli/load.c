@@ -29,6 +29,8 @@ void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_optio
 		po->sched.objective = (enum btc_sched_objective)o->objective;
 	for (int i = 0; i < o->chunks.n; i++)
 		po->specs[po->n_specs++] = o->chunks.v[i];
+	po->sched.farms = o->farms;
+	po->sched.core_splits = o->core_splits;
 }
 
 void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options *jo)
@@ -38,7 +40,8 @@ void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options
 	jo->out_dir = o->output;
 	jo->table = o->table;
 	jo->reprofile = o->reprofile;
-	jo->core_counts = o->core_counts;
+	/* core splits need the tables' core-count rows */
+	jo->core_counts = o->core_counts || o->core_splits;
 	jo->cache_dir = o->cache;
 	jo->input = o->input;
 	jo->report = o->report;

@@ -132,6 +132,10 @@ static const struct row rows[] = {
 	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),
 	FLAG(PAPER_MODEL, "paper-model", paper_model, C(SCHEDULE),
 	     "chunk time = sum of the stage times, ignoring the\ntable's chunk-model terms (F, X, T_io)"),
+	FLAG(FARMS, "farms", farms, C(SCHEDULE) | C(GEN) | C(TUNE),
+	     "also farms: a chunk whose tasks several PUs take in\nturn ({cpu,gpu}:0-8)"),
+	FLAG(CORE_SPLITS, "core-splits", core_splits, C(SCHEDULE) | C(GEN) | C(TUNE),
+	     "also chunks on fewer cores of a CPU PU (big[2]:0-3),\nfrom the table's NAME[k] rows"),
 	FLAG(BUILD, "build", build, C(GEN), "also configure and build the project (meson, ninja)"),
 	FLAG(RUN, "run", run, C(GEN) | C(TUNE),
 	     "the main job (= btc tune): profile (or cached table),\nschedule, generate, "

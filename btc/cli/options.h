@@ -70,6 +70,8 @@ enum btc_cli_opt {
 	BTC_OPT_MEASUREMENTS,
 	BTC_OPT_FIT_CSV,
 	BTC_OPT_CORE_COUNTS,
+	BTC_OPT_FARMS,
+	BTC_OPT_CORE_SPLITS,
 	BTC_CLI_N_OPTS
 };
 
@@ -117,6 +119,7 @@ struct btc_cli_options {
 	int format; /* index into {"text", "json"} */
 	bool no_time;
 	bool paper_model; /* chunk time = sum of stage times only */
+	bool farms, core_splits; /* the larger space (issue 16) */
 	/* build and the main job */
 	bool build, run;
 	const char *report;

@@ -44,6 +44,9 @@ struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_devi
 				      sizeof(struct btc_table_entry));
 		t->term[m] = btc_xcalloc((size_t)(t->n_pus * BTC_N_TERMS),
 					 sizeof(struct btc_table_entry));
+		t->cores[m] = btc_xcalloc((size_t)(t->n_stages * t->n_pus) *
+						  BTC_TABLE_MAX_CORE_COUNTS,
+					  sizeof(struct btc_table_entry));
 	}
 	t->io_loaded = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
 	t->touched = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(double));
@@ -59,6 +62,7 @@ void btc_table_free(struct btc_table *t)
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		free(t->e[m]);
 		free(t->term[m]);
+		free(t->cores[m]);
 	}
 	free(t->io_loaded);
 	free(t->touched);
@@ -66,6 +70,27 @@ void btc_table_free(struct btc_table *t)
 	free(t->device);
 	free(t->btc_version);
 	free(t);
+}
+
+int btc_table_core_slot(struct btc_table *t, int p, int k, bool add)
+{
+	int n = t->n_core_counts[p], j = 0;
+	while (j < n && t->core_counts[p][j] < k)
+		j++;
+	if (j < n && t->core_counts[p][j] == k)
+		return j;
+	if (!add || n == BTC_TABLE_MAX_CORE_COUNTS)
+		return -1;
+	memmove(&t->core_counts[p][j + 1], &t->core_counts[p][j], sizeof(int) * (size_t)(n - j));
+	t->core_counts[p][j] = k;
+	t->n_core_counts[p]++;
+	for (int m = 0; m < BTC_N_MODES; m++)
+		for (int s = 0; s < t->n_stages; s++) {
+			struct btc_table_entry *e = btc_table_cores_at(t, (enum btc_mode)m, s, p, 0);
+			memmove(&e[j + 1], &e[j], sizeof(*e) * (size_t)(n - j));
+			e[j] = (struct btc_table_entry){0};
+		}
+	return j;
 }
 
 /* One CSV line split in place; col[i] is the 1-based column of field i. */
@@ -259,6 +284,54 @@ static bool parse_stats(const struct row *r, const char *path, int lineno, const
 	return ok;
 }
 
+/* The PU field of a stage row: `NAME` (*cores = 0) or `NAME[k]`, k cores
+ * of CPU PU NAME, 1 <= k < its size. Returns the PU index, or -1 after
+ * reporting. */
+static int pu_field(const char *field, const struct btc_device *dev, int *cores,
+		    struct btc_loc loc, struct btc_diag *d)
+{
+	const char *br = strchr(field, '[');
+	*cores = 0;
+	if (!br) {
+		int p = btc_device_pu_index(dev, field);
+		if (p < 0)
+			btc_error(d, loc, "unknown PU '%s' (device '%s')", field, dev->name);
+		return p;
+	}
+	char name[128];
+	char *end;
+	errno = 0;
+	long k = strtol(br + 1, &end, 10);
+	size_t len = (size_t)(br - field);
+	if (len == 0 || len >= sizeof(name) || end == br + 1 || *end != ']' || end[1] ||
+	    errno == ERANGE || br[1] == '+' || br[1] == '-' || br[1] == ' ') {
+		btc_error(d, loc, "PU field '%s' is not NAME or NAME[CORES]", field);
+		return -1;
+	}
+	memcpy(name, field, len);
+	name[len] = '\0';
+	int p = btc_device_pu_index(dev, name);
+	if (p < 0) {
+		btc_error(d, loc, "unknown PU '%s' (device '%s')", name, dev->name);
+		return -1;
+	}
+	const struct btc_pu *pu = &dev->pus[p];
+	if (pu->kind != BTC_BACKEND_CPU) {
+		btc_error(d, loc, "'%s': core counts apply to CPU PUs only, and '%s' is %s", field,
+			  name, btc_backend_name(pu->kind));
+		return -1;
+	}
+	if (k < 1 || k >= pu->n_cores) {
+		btc_error(d, loc,
+			  "'%s': core count %ld outside 1..%d (PU '%s' has %d cores; "
+			  "'%s' alone means all of them)",
+			  field, k, pu->n_cores - 1, name, pu->n_cores, name);
+		return -1;
+	}
+	*cores = (int)k;
+	return p;
+}
+
 /* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`. */
 static void load_term_row(const struct row *r, const char *path, int lineno, struct btc_table *t,
 			  const struct btc_device *dev, struct btc_diag *d)
@@ -327,18 +400,16 @@ static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 			continue;
 		}
 		int s = btc_app_stage_index(app, r.f[0]);
-		int p = btc_device_pu_index(dev, r.f[1]);
 		enum btc_mode m;
 		if (s < 0) {
 			btc_error(d, (struct btc_loc){path, lineno, r.col[0]},
 				  "unknown stage '%s' (app '%s')", r.f[0], app->name);
 			continue;
 		}
-		if (p < 0) {
-			btc_error(d, (struct btc_loc){path, lineno, r.col[1]},
-				  "unknown PU '%s' (device '%s')", r.f[1], dev->name);
-			continue;
-		}
+		int k = 0; /* core count, 0: all cores */
+		int p = pu_field(r.f[1], dev, &k, (struct btc_loc){path, lineno, r.col[1]}, d);
+		if (p < 0)
+			continue; /* reported by pu_field */
 		if (!btc_mode_parse(r.f[2], &m)) {
 			btc_error(d, (struct btc_loc){path, lineno, r.col[2]},
 				  "unknown mode '%s' (expected isolated, interference or placed)",
@@ -361,6 +432,16 @@ static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 		if (!ok)
 			continue;
 		struct btc_table_entry *e = btc_table_at(t, m, s, p);
+		if (k) {
+			int j = btc_table_core_slot(t, p, k, true);
+			if (j < 0) {
+				btc_error(d, (struct btc_loc){path, lineno, r.col[1]},
+					  "PU '%s': more than %d core counts", dev->pus[p].name,
+					  BTC_TABLE_MAX_CORE_COUNTS);
+				continue;
+			}
+			e = btc_table_cores_at(t, m, s, p, j);
+		}
 		if (e->present) {
 			btc_error(d, (struct btc_loc){path, lineno, 1}, "duplicate row for %s (%s)",
 				  what, r.f[2]);
@@ -451,6 +532,20 @@ static void check_complete(const char *path, const struct btc_table *t, const st
 						  "table lacks stage %d '%s' on PU '%s' (%s)",
 						  s + 1, app->stages[s].name, dev->pus[p].name,
 						  mode_names[m]);
+		/* a core count timed in a mode times every stage there */
+		for (int p = 0; p < dev->n_pus; p++)
+			for (int j = 0; j < t->n_core_counts[p]; j++) {
+				bool any = false;
+				for (int s = 0; s < app->n_stages; s++)
+					any |= btc_table_cores_at(t, (enum btc_mode)m, s, p, j)->present;
+				for (int s = 0; any && s < app->n_stages; s++)
+					if (btc_stage_has(&app->stages[s], dev->pus[p].kind) &&
+					    !btc_table_cores_at(t, (enum btc_mode)m, s, p, j)->present)
+						btc_error(d, (struct btc_loc){path, 0, 0},
+							  "table lacks stage %d '%s' on PU '%s[%d]' (%s)",
+							  s + 1, app->stages[s].name, dev->pus[p].name,
+							  t->core_counts[p][j], mode_names[m]);
+			}
 	}
 }
 
@@ -535,6 +630,17 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 						dev->pus[p].name, mode_names[m], e->mean_ms,
 						e->stddev_ms, e->samples);
 			}
+		for (int s = 0; s < t->n_stages; s++)
+			for (int p = 0; p < t->n_pus; p++)
+				for (int j = 0; j < t->n_core_counts[p]; j++) {
+					const struct btc_table_entry *e =
+						btc_table_cores_at(t, (enum btc_mode)m, s, p, j);
+					if (e->present)
+						fprintf(out, "%s,%s[%d],%s,%.6f,%.6f,%d\n",
+							app->stages[s].name, dev->pus[p].name,
+							t->core_counts[p][j], mode_names[m], e->mean_ms,
+							e->stddev_ms, e->samples);
+				}
 		for (int p = 0; p < t->n_pus; p++)
 			for (int k = 0; k < BTC_N_TERMS; k++) {
 				const struct btc_table_entry *e = &t->term[m][p * BTC_N_TERMS + k];

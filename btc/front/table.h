@@ -17,6 +17,15 @@
  * task. A table without them (today's files, the reference layout) has
  * F = X = T_io = 0: the paper's model (docs/app-format.md).
  *
+ * Core counts (issue 16): a stage row whose PU field is `NAME[k]` times
+ * the stage on k of CPU PU NAME's cores (1 <= k < the PU's size; `NAME`
+ * alone is all of them), in the same mode columns:
+ *
+ *     morton,big[2],interference,0.8120,0.0150,30
+ *
+ * A table without such rows (the reference tables) offers only "all
+ * cores"; the optimizer's core splits use the counts a table has.
+ *
  * The reader also accepts the BetterTogether reference layout
  * (`stage,little,medium,big,vulkan,cuda,device,run`; 1-based stages; 0.0
  * means "no such PU"; several runs appended), detected from its header. */
@@ -60,6 +69,9 @@ enum btc_table_term {
 };
 const char *btc_table_term_name(enum btc_table_term k); /* "@fixed", ... */
 
+/* Core counts per PU a table may hold (= BTC_SCHED_MAX_CORE_COUNTS). */
+#define BTC_TABLE_MAX_CORE_COUNTS 8
+
 struct btc_table {
 	int n_stages, n_pus; /* shapes follow the app and device it was loaded for */
 	int n_buffers;
@@ -73,6 +85,11 @@ struct btc_table {
 	bool *io_loaded;                  /* [n_buffers] from `# io_loads:` */
 	double *touched;                  /* [n_buffers] bytes one task touches,
 					   * from `# touched:`; -1: unknown */
+	/* Core counts: PU p was timed on core_counts[p][j] cores (ascending,
+	 * j < n_core_counts[p]), entries at btc_table_cores_at. */
+	int n_core_counts[BTC_MAX_PUS];
+	int core_counts[BTC_MAX_PUS][BTC_TABLE_MAX_CORE_COUNTS];
+	struct btc_table_entry *cores[BTC_N_MODES]; /* [n_stages * n_pus * MAX] */
 	bool reference_layout;            /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };
@@ -83,6 +100,21 @@ static inline struct btc_table_entry *btc_table_at(const struct btc_table *t, en
 {
 	return &t->e[m][s * t->n_pus + p];
 }
+
+/* The entry of stage s on core_counts[p][j] cores of PU p in mode m. */
+static inline struct btc_table_entry *btc_table_cores_at(const struct btc_table *t,
+							 enum btc_mode m, int s, int p, int j)
+{
+	return &t->cores[m][((size_t)s * (size_t)t->n_pus + (size_t)p) *
+				    BTC_TABLE_MAX_CORE_COUNTS +
+			    (size_t)j];
+}
+
+/* Index j of core count k of PU p, or -1. With add, a count not yet there
+ * is inserted in ascending order (the entries of larger counts move up, in
+ * every mode); -1 when BTC_TABLE_MAX_CORE_COUNTS are there already. For the
+ * profiler: slot, then fill btc_table_cores_at. */
+int btc_table_core_slot(struct btc_table *t, int p, int k, bool add);
 
 /* Loads the table at path (or `text`, for tests) for the given app and
  * device, detecting the layout from the header line. A reference-layout

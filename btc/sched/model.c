@@ -16,6 +16,64 @@ double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l
 	return t;
 }
 
+double btc_model_stage_ms(const struct btc_sched_problem *p, int i, int c, int cores)
+{
+	if (!cores)
+		return p->time_ms[i * p->n_pus + c];
+	int j = btc_model_core_slot(p, c, cores);
+	return j < 0 ? NAN : p->time_cores_ms[btc_sched_cores_index(p->n_pus, i, c, j)];
+}
+
+int btc_model_core_slot(const struct btc_sched_problem *p, int c, int cores)
+{
+	if (!p->cores || !p->time_cores_ms)
+		return -1;
+	for (int j = 0; j < p->cores[c].n_counts; j++)
+		if (p->cores[c].counts[j] == cores)
+			return j;
+	return -1;
+}
+
+double btc_model_farm_ms(const double *member_ms, int n)
+{
+	double rate = 0;
+	for (int j = 0; j < n; j++) {
+		if (isnan(member_ms[j]))
+			return NAN;
+		if (member_ms[j] == 0)
+			return 0;
+		rate += 1.0 / member_ms[j];
+	}
+	return 1.0 / rate;
+}
+
+/* F_c + sum of the stage times at `cores` + X_c(f, l). */
+static double chunk_cores_ms(const struct btc_sched_problem *p, int c, int cores, int f, int l)
+{
+	int np = p->n_pus;
+	double t = p->fixed_ms ? p->fixed_ms[c] : 0;
+	for (int i = f; i <= l; i++)
+		t += btc_model_stage_ms(p, i, c, cores);
+	if (p->xfer_ms)
+		t += p->xfer_ms[btc_model_xfer_index(p->n_stages, np, c, f, l)];
+	return t;
+}
+
+double btc_model_chunk_time_ms(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch)
+{
+	if (!ch->farm) {
+		if (!ch->cores)
+			return btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
+		return chunk_cores_ms(p, ch->pu, ch->cores, ch->first_stage, ch->last_stage);
+	}
+	double m[32];
+	int n = 0;
+	for (int c = 0; c < p->n_pus && c < 32; c++)
+		if (ch->farm & (1u << c))
+			m[n++] = btc_model_chunk_ms(p, c, ch->first_stage, ch->last_stage);
+	return btc_model_farm_ms(m, n);
+}
+
 double btc_model_period_ms(const struct btc_sched_problem *p, double tmax_ms)
 {
 	return p->io_ms > tmax_ms ? p->io_ms : tmax_ms;
@@ -26,7 +84,7 @@ double btc_model_tmax_ms(const struct btc_sched_problem *p, const struct btc_sch
 	double tmax = 0;
 	for (int c = 0; c < s->n_chunks; c++) {
 		const struct btc_sched_chunk *ch = &s->chunks[c];
-		double t = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
+		double t = btc_model_chunk_time_ms(p, ch);
 		if (isnan(t))
 			return NAN;
 		tmax = fmax(tmax, t);
@@ -41,7 +99,7 @@ void btc_model_fill_times(const struct btc_sched_problem *p, struct btc_schedule
 	s->tmin_ms = INFINITY;
 	for (int c = 0; c < s->n_chunks; c++) {
 		struct btc_sched_chunk *ch = &s->chunks[c];
-		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
+		ch->time_ms = btc_model_chunk_time_ms(p, ch);
 		missing |= isnan(ch->time_ms);
 		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
 		s->tmin_ms = fmin(s->tmin_ms, ch->time_ms);

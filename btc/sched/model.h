@@ -22,16 +22,42 @@
 
 struct btc_sched_problem;
 struct btc_schedule;
+struct btc_sched_chunk;
 
 /* Time of the chunk (PU c, stages f..l inclusive) in ms: F_c + sum of the
  * stage times + X_c(f, l), from p->time_ms, p->fixed_ms, p->xfer_ms (the
  * last two may be NULL: 0). The stages must all have a time on c. */
 double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l);
 
+/* The larger space (issue 16): a chunk on k cores of a CPU PU and a farm.
+ *
+ *   chunk_ms(c[k], f..l) = F_c + sum_{i=f..l} t_{i,c,k} + X_c(f, l)
+ *   farm_ms(S, f..l)     = 1 / sum_{c in S} 1 / chunk_ms(c, f..l)
+ *
+ * t_{i,c,k}: the stage's time on k cores of c (p->time_cores_ms); a farm's
+ * members run the whole chunk on all their cores and take its tasks in
+ * turn, so their rates add. */
+
+/* Time of stage i on PU c with `cores` of its cores (0: all), ms; NAN when
+ * not profiled at that count. */
+double btc_model_stage_ms(const struct btc_sched_problem *p, int i, int c, int cores);
+
+/* The rate sum of a farm: 1 / sum_j 1 / member_ms[j] over n members, ms;
+ * 0 when a member takes 0 ms, NAN when one is NAN. */
+double btc_model_farm_ms(const double *member_ms, int n);
+
+/* Time of any chunk of the larger space, ms: btc_model_chunk_ms for an
+ * ordinary chunk on all cores, the formulas above for a chunk on
+ * ch->cores cores or a farm (ch->farm). NAN when a needed time is. */
+double btc_model_chunk_time_ms(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch);
+
+/* Index j of `cores` among the PU's profiled counts (p->cores[c]), or -1. */
+int btc_model_core_slot(const struct btc_sched_problem *p, int c, int cores);
+
 /* Predicted period P = max(T_io, tmax_ms), ms. */
 double btc_model_period_ms(const struct btc_sched_problem *p, double tmax_ms);
 
-/* T_max of s in ms: the largest of its chunk times (btc_model_chunk_ms),
+/* T_max of s in ms: the largest of its chunk times (btc_model_chunk_time_ms),
  * recomputed from p (the times stored in s are not read). NAN when a
  * chunk's time is NAN (a stage without a time on its PU). */
 double btc_model_tmax_ms(const struct btc_sched_problem *p, const struct btc_schedule *s);

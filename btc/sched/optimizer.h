@@ -16,6 +16,11 @@
  * (C3a/C3b) and the gapness is T_max - T_min (O1). T_max is the predicted
  * steady-state period (latency per item) of the pipeline.
  *
+ * The larger space (issue 16; options farms, core_splits; space.h): a
+ * chunk may also run on some of a CPU PU's cores (several chunks sharing
+ * the PU) or be a farm over a set of PUs; candidates then have at least two
+ * chunks or a farm. Both options off: the paper's space, exactly.
+ *
  * Ranking key. The solvers compare times in integer quanta (1 ns, or a
  * coarser power of ten when the table's sums would not fit the 31-bit
  * pseudo-Boolean coefficients; result.quantum_ns says which), each stage's
@@ -41,6 +46,25 @@
  * (counted before enumerating). */
 #define BTC_SCHED_EXHAUSTIVE_LIMIT 20000000.0
 
+/* Profiled core counts per PU: at most this many below the PU's size. */
+#define BTC_SCHED_MAX_CORE_COUNTS 8
+/* Farms take every set of 2 to this many allowed PUs, and the set of all
+ * allowed PUs (the whole-device farm), unless options say otherwise. */
+#define BTC_SCHED_FARM_MAX_PUS 4
+
+/* One PU's cores as the optimizer may split them (issue 16). */
+struct btc_sched_cores {
+	int size;     /* cores of a CPU PU (>= 1); 0: not a CPU PU (a GPU is
+		       * one unit, never split) */
+	int n_counts; /* profiled counts below size, 0..BTC_SCHED_MAX_CORE_COUNTS */
+	int counts[BTC_SCHED_MAX_CORE_COUNTS]; /* ascending, each 1..size-1 */
+};
+
+static inline size_t btc_sched_cores_index(int n_pus, int stage, int pu, int j)
+{
+	return ((size_t)stage * (size_t)n_pus + (size_t)pu) * BTC_SCHED_MAX_CORE_COUNTS + (size_t)j;
+}
+
 /* The profiling table of one mode. Borrowed by the solvers, never freed. */
 struct btc_sched_problem {
 	int n_stages; /* 1..BTC_SCHED_MAX_STAGES */
@@ -61,6 +85,15 @@ struct btc_sched_problem {
 	const double *fixed_ms;
 	const double *xfer_ms;
 	double io_ms;
+	/* Core counts (issue 16; docs/scheduler.md, "The larger space"); NULL:
+	 * every CPU PU runs one team on all its cores (the paper).
+	 * cores: [n_pus] per PU its size and the profiled core counts below
+	 * it. time_cores_ms: [n_stages * n_pus * BTC_SCHED_MAX_CORE_COUNTS],
+	 * at btc_sched_cores_index(n_pus, stage, pu, j): the stage's time in
+	 * ms on cores[pu].counts[j] cores of the PU (with the model terms:
+	 * t_{i,c,k}, compute alone); NAN: not measured. Both or neither. */
+	const struct btc_sched_cores *cores;
+	const double *time_cores_ms;
 	const char *const *stage_names;  /* [n_stages] or NULL ("stage<i>") */
 	const char *const *pu_names;     /* [n_pus] or NULL ("pu<c>") */
 	const char *app, *device, *mode; /* labels for the output, or NULL */
@@ -94,6 +127,16 @@ struct btc_sched_options {
 				 * (z3 only; the result is then timing-
 				 * dependent) */
 	int util_pct;       /* U of BTC_SCHED_BT in percent, 0..100 */
+	/* The larger space (issue 16; docs/scheduler.md, "The larger
+	 * space"); both off: the paper's space, exactly today's results.
+	 * farms: a chunk may be a farm, a range of stages taken in turn by
+	 * a set of PUs (every set of 2 to farm_max_pus allowed PUs, and the
+	 * set of all allowed PUs). core_splits: a CPU PU may run several
+	 * chunks, each on one of its profiled core counts, their cores
+	 * summing to at most the PU's size (problem.cores). */
+	bool farms;
+	bool core_splits;
+	int farm_max_pus; /* 0: BTC_SCHED_FARM_MAX_PUS; else 2..32 */
 };
 
 /* Sets the defaults above. */
@@ -102,7 +145,8 @@ void btc_sched_options_init(struct btc_sched_options *opt);
 struct btc_sched_chunk {
 	int pu;
 	int first_stage, last_stage; /* inclusive, 0-based */
-	double time_ms;              /* btc_model_chunk_ms: F + sum t + X */
+	double time_ms;              /* btc_model_chunk_time_ms: F + sum t + X;
+				      * a farm: 1 / sum over its PUs of 1 / that */
 	/* Farm (replicated chunk, issue 16): 0 for an ordinary chunk on `pu`.
 	 * Otherwise the bit set of the PUs that take this chunk's tasks in
 	 * turn (dynamic self-scheduling, results reordered); bit `pu` is set
@@ -115,7 +159,8 @@ struct btc_sched_chunk {
 	int cores;
 };
 
-/* One schedule: chunks in stage order. */
+/* One schedule: chunks in stage order (at most BTC_SCHED_MAX_PUS, also in
+ * the larger space). */
 struct btc_schedule {
 	int n_chunks;
 	struct btc_sched_chunk chunks[BTC_SCHED_MAX_PUS];
@@ -149,6 +194,10 @@ struct btc_sched_result {
 	int64_t gstar_q;    /* BTC_SCHED_BT: G* in quanta, else -1 */
 	double gstar_ms;    /* G* * quantum (approximate), or -1 */
 	long n_checks;      /* Z3 check calls, or schedules enumerated */
+	bool space;         /* the larger space was searched (farms or core
+			     * splits added schedules): the output names
+			     * chunks as btc_sched_chunk_label does */
+	bool farms, core_splits; /* the options of that space */
 };
 
 /* Checks the problem and the options; reports each user error (naming the
@@ -173,7 +222,9 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 void btc_sched_result_free(struct btc_sched_result *res);
 
 /* Number of schedules (single- and multi-chunk) the exhaustive solver would
- * enumerate for p under opt, as a double (it may exceed 2^63). */
+ * enumerate for p under opt, as a double (it may exceed 2^63). In the
+ * larger space the presolve's exact count, or when its states are too many
+ * the bound sum_k C(n-1, k-1) * options^k. */
 double btc_sched_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt);
 
 /* Speedup of a candidate over the best baseline (baseline period /
@@ -185,13 +236,21 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
  * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],"optimal",
- * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. With
+ * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. When
+ * res->space, every chunk also has "cores" (0: all) and a farm "farm"
+ * (its PU names), and the object "space":{"farms","core_splits"}. With
  * with_time = false solve_ms is written as 0 so that the bytes depend on
  * the input alone. Return 0, or -1 on a write error. */
 int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 			 const struct btc_sched_result *res, bool with_time);
 int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 			 const struct btc_sched_result *res, bool with_time);
+
+/* A chunk as `PU:FIRST-LAST` (`PU:STAGE` for one stage), `PU[CORES]:...`
+ * on fewer cores, `{PU,PU,...}:...` for a farm (docs/scheduler.md);
+ * PU names from p (or pu<c>). Writes at most n bytes to buf, returns buf. */
+char *btc_sched_chunk_label(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch,
+			    char *buf, size_t n);
 
 const char *btc_sched_objective_name(enum btc_sched_objective o);
 /* "bt", "gapness", "latency" -> 0 and *o; else -1. */
@@ -213,6 +272,12 @@ struct btc_sched_prep {
 				 * once it exceeds a bound */
 	int util_num, util_den; /* U reduced: util_pct / 100 */
 	bool min_chunks2;       /* always true: candidates are multi-chunk */
+	/* The larger space (issue 16), else NULL / false: */
+	int64_t *tkq;   /* [n * p * BTC_SCHED_MAX_CORE_COUNTS] quantised
+			 * t_{i,c,k} at btc_sched_cores_index, -1 = not
+			 * allowed; only with core splits */
+	bool space;     /* farms or core splits change the space: the
+			 * solvers use btc/sched/space.h */
 };
 
 /* The largest relative error the quantisation may add to a nonzero stage
@@ -240,6 +305,11 @@ static inline int64_t btc_sched_chunk_q(const struct btc_sched_prep *prep, int c
 			      (size_t)l];
 	return q;
 }
+
+/* Whether opt's farms or core splits add schedules to p's space (at least
+ * two PUs allowed for farms; a CPU PU with a profiled core count for core
+ * splits); else the solvers run the paper's space exactly. */
+bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_sched_options *opt);
 
 /* Builds the schedule of a stage-to-PU vector a[n] (must satisfy C1/C2);
  * exact ms sums from p->time_ms, keys from prep->tq. */
@@ -282,6 +352,11 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64
  * before it falls back to ranking one candidate at a time; 0 = 8 K + 64.
  * Both paths give the same result. */
 extern int btc_sched_z3_window_cap;
+
+/* Prepares the process's heap for Z3's first context (transparent huge
+ * pages for its two 8 MB tables; sched_z3.c). Idempotent; the solvers
+ * call it. */
+void btc_sched_z3_memory(void);
 
 /* Monotonic wall clock in ms. */
 double btc_sched_now_ms(void);

@@ -53,6 +53,8 @@ void btc_plan_buf_init(struct btc_plan_buf *b, const struct btc_app *app,
 	b->fixed = btc_xcalloc(np, sizeof(double));
 	b->xfer = btc_xcalloc(n * np * n, sizeof(double));
 	b->names = btc_xcalloc(n + np, sizeof(char *));
+	b->cores = btc_xcalloc(np, sizeof(*b->cores));
+	b->time_cores = btc_xcalloc(n * np * BTC_SCHED_MAX_CORE_COUNTS, sizeof(double));
 }
 
 void btc_plan_buf_free(struct btc_plan_buf *b)
@@ -61,6 +63,8 @@ void btc_plan_buf_free(struct btc_plan_buf *b)
 	free(b->fixed);
 	free(b->xfer);
 	free(b->names);
+	free(b->cores);
+	free(b->time_cores);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -132,6 +136,50 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 	free(io);
 }
 
+_Static_assert(BTC_TABLE_MAX_CORE_COUNTS == BTC_SCHED_MAX_CORE_COUNTS, "core count slots");
+
+/* The table's core counts of `mode` into p (see plan.h); t_{i,c,k} less
+ * F_c and X_c(i, i) when p has the model's terms. */
+static void plan_cores(const struct btc_app *app, const struct btc_device *dev,
+		       const struct btc_table *t, enum btc_mode mode, struct btc_sched_problem *p,
+		       struct btc_plan_buf *buf)
+{
+	int n = app->n_stages, np = dev->n_pus;
+	bool any = false;
+	for (int c = 0; c < np; c++) {
+		struct btc_sched_cores *k = &buf->cores[c];
+		*k = (struct btc_sched_cores){0};
+		if (dev->pus[c].kind != BTC_BACKEND_CPU)
+			continue;
+		const int *pin;
+		k->size = btc_pu_pinnable(&dev->pus[c], &pin);
+		for (int j = 0; j < t->n_core_counts[c]; j++) {
+			bool timed = false;
+			for (int i = 0; i < n; i++)
+				timed |= btc_table_cores_at(t, mode, i, c, j)->present;
+			if (!timed)
+				continue;
+			for (int i = 0; i < n; i++) {
+				const struct btc_table_entry *e = btc_table_cores_at(t, mode, i, c, j);
+				double v = NAN;
+				if (e->present && btc_stage_has(&app->stages[i], dev->pus[c].kind)) {
+					v = e->mean_ms;
+					if (p->fixed_ms)
+						v -= p->fixed_ms[c];
+					if (p->xfer_ms)
+						v -= p->xfer_ms[btc_model_xfer_index(n, np, c, i, i)];
+					v = v > 0 ? v : 0;
+				}
+				buf->time_cores[btc_sched_cores_index(np, i, c, k->n_counts)] = v;
+			}
+			k->counts[k->n_counts++] = t->core_counts[c][j];
+			any = true;
+		}
+	}
+	p->cores = any ? buf->cores : NULL;
+	p->time_cores_ms = any ? buf->time_cores : NULL;
+}
+
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode, bool chunk_model,
 		      struct btc_sched_problem *p, struct btc_plan_buf *buf, struct btc_diag *d)
@@ -170,6 +218,7 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 	};
 	if (chunk_model && t->has_terms[mode])
 		plan_model(app, dev, t, mode, p, buf);
+	plan_cores(app, dev, t, mode, p, buf);
 	return true;
 }
 

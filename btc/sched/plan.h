@@ -50,10 +50,14 @@ bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu, uint32_t *
 
 /* Caller-owned storage that a problem borrows: time [n_stages * n_pus],
  * names [n_stages + n_pus], fixed [n_pus], xfer [n_stages * n_pus *
- * n_stages] (the chunk model's F and X). */
+ * n_stages] (the chunk model's F and X), cores [n_pus] and time_cores
+ * [n_stages * n_pus * BTC_SCHED_MAX_CORE_COUNTS] (the table's core counts,
+ * issue 16). */
 struct btc_plan_buf {
 	double *time, *fixed, *xfer;
 	const char **names;
+	struct btc_sched_cores *cores;
+	double *time_cores;
 };
 void btc_plan_buf_init(struct btc_plan_buf *b, const struct btc_app *app,
 		       const struct btc_device *dev);
@@ -67,7 +71,10 @@ void btc_plan_buf_free(struct btc_plan_buf *b);
  * and T_io, and time_ms holds t_{i,c} = one-stage chunk time - F_c -
  * X_c(i, i) (clamped at 0), so that a one-stage chunk predicts what was
  * measured; otherwise (or for a table without terms) p is the paper's
- * model. Reports a table without that mode and returns false. */
+ * model. When the table times stages on fewer cores of a CPU PU (`NAME[k]`
+ * rows), p->cores and p->time_cores_ms hold them (t_{i,c,k}, the model's
+ * terms subtracted the same way), else both are NULL. Reports a table
+ * without that mode and returns false. */
 bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode, bool chunk_model,
 		      struct btc_sched_problem *p, struct btc_plan_buf *buf, struct btc_diag *d);

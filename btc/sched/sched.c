@@ -3,6 +3,7 @@
  * vectors, the total orders, and baselines. */
 #include "sched/optimizer.h"
 #include "sched/model.h"
+#include "sched/space.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,6 +67,57 @@ static void pu_label(const struct btc_sched_problem *p, int c, char *buf, size_t
 }
 
 static const struct btc_loc no_loc = {0};
+
+/* The core counts of the larger space (problem.cores, time_cores_ms). */
+static void validate_cores(const struct btc_sched_problem *p, struct btc_diag *d)
+{
+	char sl[160], pl[160];
+	if (!p->cores != !p->time_cores_ms) {
+		btc_error(d, no_loc, "profiling table: core counts without their times, or times "
+				     "without counts");
+		return;
+	}
+	for (int c = 0; p->cores && c < p->n_pus; c++) {
+		const struct btc_sched_cores *k = &p->cores[c];
+		pu_label(p, c, pl, sizeof(pl));
+		bool ok = k->size >= 0 && k->n_counts >= 0 &&
+			  k->n_counts <= BTC_SCHED_MAX_CORE_COUNTS && (k->size > 0 || !k->n_counts);
+		for (int j = 0; ok && j < k->n_counts; j++)
+			ok = k->counts[j] >= 1 && k->counts[j] < k->size &&
+			     (j == 0 || k->counts[j] > k->counts[j - 1]);
+		if (!ok) {
+			btc_error(d, no_loc,
+				  "profiling table: %s: core counts must ascend within 1..%d "
+				  "(the PU's size - 1), at most %d of them",
+				  pl, k->size - 1, BTC_SCHED_MAX_CORE_COUNTS);
+			continue;
+		}
+		for (int i = 0; i < p->n_stages; i++)
+			for (int j = 0; j < k->n_counts; j++) {
+				double t = p->time_cores_ms[btc_sched_cores_index(p->n_pus, i, c, j)];
+				if (isnan(t) || (isfinite(t) && t >= 0))
+					continue;
+				stage_label(p, i, sl, sizeof(sl));
+				btc_error(d, no_loc,
+					  "profiling table: %s on %d cores of %s: time %g ms "
+					  "(must be finite and >= 0)",
+					  sl, k->counts[j], pl, t);
+			}
+	}
+}
+
+bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
+{
+	int allowed = 0;
+	bool counts = false;
+	for (int c = 0; c < p->n_pus; c++) {
+		if (c < 32 && (opt->forbid_mask & (1u << c)))
+			continue;
+		allowed++;
+		counts |= p->cores && p->time_cores_ms && p->cores[c].n_counts > 0;
+	}
+	return (opt->farms && allowed >= 2) || (opt->core_splits && counts);
+}
 
 enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt, struct btc_diag *d)
@@ -133,6 +185,7 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 			  "profiling table: io time %g ms (must be "
 			  "finite and >= 0)",
 			  p->io_ms);
+	validate_cores(p, d);
 	if (d->errors > errors)
 		return BTC_ERR_TABLE;
 
@@ -147,6 +200,9 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 		btc_error(d, no_loc, "schedule: --time-budget must be >= 0");
 	if ((unsigned)opt->objective > BTC_SCHED_LATENCY)
 		btc_error(d, no_loc, "schedule: unknown objective");
+	if (opt->farm_max_pus != 0 && (opt->farm_max_pus < 2 || opt->farm_max_pus > BTC_SCHED_MAX_PUS))
+		btc_error(d, no_loc, "schedule: farms of at most %d PUs (must be 2..%d)",
+			  opt->farm_max_pus, BTC_SCHED_MAX_PUS);
 	if (p->n_pus < 32 && (opt->forbid_mask >> p->n_pus) != 0)
 		btc_error(d, no_loc, "schedule: forbidden PU out of range");
 	for (int i = 0; opt->pin && i < p->n_stages; i++) {
@@ -192,6 +248,8 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 	prep->n = n;
 	prep->p = np;
 	prep->min_chunks2 = true;
+	prep->space = btc_sched_space_wanted(p, opt);
+	bool splits = prep->space && opt->core_splits && p->cores;
 	int g = gcd(opt->util_pct, 100);
 	prep->util_num = opt->util_pct / g;
 	prep->util_den = 100 / g;
@@ -215,6 +273,17 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 				s += p->xfer_ms[btc_model_xfer_index(n, np, c, f, l)] * 1e6;
 		if (s > maxsum_ns)
 			maxsum_ns = s;
+		/* the larger space: the same sum at every profiled count */
+		for (int j = 0; splits && j < p->cores[c].n_counts; j++) {
+			double sk = s;
+			for (int i = 0; i < n; i++) {
+				double t = p->time_ms[i * np + c];
+				double tk = p->time_cores_ms[btc_sched_cores_index(np, i, c, j)];
+				sk += (isnan(tk) ? 0 : tk * 1e6) - (isnan(t) ? 0 : t * 1e6);
+			}
+			if (sk > maxsum_ns)
+				maxsum_ns = sk;
+		}
 	}
 	double factor = prep->util_num + 2.0 * prep->util_den;
 	const double limit = (double)(1 << 30);
@@ -256,6 +325,25 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 				  sl, pl, t, back == 0 ? "rounds to 0" : "loses over 1%",
 				  (long long)q, maxsum_ns / 1e6);
 		}
+	for (int i = 0; splits && i < n; i++)
+		for (int c = 0; c < np; c++)
+			for (int j = 0; j < p->cores[c].n_counts; j++) {
+				double t = p->time_cores_ms[btc_sched_cores_index(np, i, c, j)];
+				if (isnan(t) || t == 0)
+					continue;
+				double ns = t * 1e6;
+				double back = (double)llround(ns / (double)q) * (double)q;
+				if (fabs(back - ns) <= BTC_SCHED_MAX_QUANT_ERR * ns)
+					continue;
+				stage_label(p, i, sl, sizeof(sl));
+				pu_label(p, c, pl, sizeof(pl));
+				btc_error(d, no_loc,
+					  "profiling table: %s on %d cores of %s: time %g ms %s in "
+					  "the ranking quantum of %lld ns: times span too many "
+					  "orders of magnitude to rank exactly",
+					  sl, p->cores[c].counts[j], pl, t,
+					  back == 0 ? "rounds to 0" : "loses over 1%", (long long)q);
+			}
 	if (d->errors != before)
 		return BTC_ERR_TABLE;
 
@@ -275,6 +363,20 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 			btc_sched_prep_free(prep);
 			return BTC_ERR_UNSAT;
 		}
+	}
+	if (splits) {
+		size_t m = (size_t)n * (size_t)np * BTC_SCHED_MAX_CORE_COUNTS;
+		prep->tkq = btc_xmalloc(sizeof(int64_t) * m);
+		for (size_t k = 0; k < m; k++)
+			prep->tkq[k] = -1;
+		for (int i = 0; i < n; i++)
+			for (int c = 0; c < np; c++)
+				for (int j = 0; j < p->cores[c].n_counts; j++) {
+					size_t k = btc_sched_cores_index(np, i, c, j);
+					double t = p->time_cores_ms[k];
+					if (prep->tq[i * np + c] >= 0 && !isnan(t))
+						prep->tkq[k] = llround(t * 1e6 / (double)q);
+				}
 	}
 	prep->fq = btc_xcalloc((size_t)np, sizeof(int64_t));
 	for (int c = 0; p->fixed_ms && c < np; c++)
@@ -302,7 +404,8 @@ void btc_sched_prep_free(struct btc_sched_prep *prep)
 	free(prep->tq);
 	free(prep->fq);
 	free(prep->xq);
-	prep->tq = prep->fq = prep->xq = NULL;
+	free(prep->tkq);
+	prep->tq = prep->fq = prep->xq = prep->tkq = NULL;
 }
 
 void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
@@ -367,6 +470,46 @@ static int cmp_vector(const struct btc_schedule *x, const struct btc_schedule *y
 	return 0;
 }
 
+/* The larger space's order: the stage-to-code vector, a chunk's code
+ * being (PU, kind, detail) with kind 0 all cores, 1 `cores` cores, 2 a
+ * farm (detail: cores or the member set); ties (the same codes, cut
+ * differently: two chunks of one code side by side) go to the boundary
+ * vector, an unbroken run first. On paper schedules (codes (PU, 0, 0), no
+ * PU twice) this is cmp_vector's order. */
+static uint64_t chunk_code(const struct btc_sched_chunk *ch)
+{
+	uint64_t kind = ch->farm ? 2 : ch->cores ? 1 : 0;
+	uint64_t detail = ch->farm ? ch->farm : (uint32_t)ch->cores;
+	return ((uint64_t)ch->pu << 34) | (kind << 32) | detail;
+}
+
+static bool extended(const struct btc_schedule *s)
+{
+	for (int k = 0; k < s->n_chunks; k++)
+		if (s->chunks[k].farm || s->chunks[k].cores)
+			return true;
+	return false;
+}
+
+static int cmp_codes(const struct btc_schedule *x, const struct btc_schedule *y)
+{
+	int n = x->chunks[x->n_chunks - 1].last_stage + 1;
+	int kx = 0, ky = 0, cut = 0;
+	for (int i = 0; i < n; i++) {
+		while (x->chunks[kx].last_stage < i)
+			kx++;
+		while (y->chunks[ky].last_stage < i)
+			ky++;
+		uint64_t a = chunk_code(&x->chunks[kx]), b = chunk_code(&y->chunks[ky]);
+		if (a != b)
+			return a < b ? -1 : 1;
+		bool bx = x->chunks[kx].first_stage == i, by = y->chunks[ky].first_stage == i;
+		if (!cut && bx != by)
+			cut = bx ? 1 : -1;
+	}
+	return cut;
+}
+
 static int cmp_i64(int64_t a, int64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -377,7 +520,9 @@ int btc_sched_cmp_tmax(const struct btc_schedule *x, const struct btc_schedule *
 	int r = cmp_i64(x->tmax_q, y->tmax_q);
 	if (!r)
 		r = cmp_i64(x->gap_q, y->gap_q);
-	return r ? r : cmp_vector(x, y);
+	if (r)
+		return r;
+	return extended(x) || extended(y) ? cmp_codes(x, y) : cmp_vector(x, y);
 }
 
 int btc_sched_cmp_gap(const struct btc_schedule *x, const struct btc_schedule *y)
@@ -385,7 +530,9 @@ int btc_sched_cmp_gap(const struct btc_schedule *x, const struct btc_schedule *y
 	int r = cmp_i64(x->gap_q, y->gap_q);
 	if (!r)
 		r = cmp_i64(x->tmax_q, y->tmax_q);
-	return r ? r : cmp_vector(x, y);
+	if (r)
+		return r;
+	return extended(x) || extended(y) ? cmp_codes(x, y) : cmp_vector(x, y);
 }
 
 int btc_sched_qsort_tmax(const void *x, const void *y)
@@ -403,6 +550,9 @@ void btc_sched_result_begin(const struct btc_sched_problem *p, const struct btc_
 	res->gstar_q = -1;
 	res->gstar_ms = -1;
 	res->optimal = true;
+	res->space = prep->space;
+	res->farms = prep->space && opt->farms;
+	res->core_splits = prep->space && opt->core_splits;
 	res->best_baseline = -1;
 	res->baselines = btc_xcalloc((size_t)np, sizeof(*res->baselines));
 	for (int c = 0; c < np; c++) {
@@ -445,8 +595,39 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * sum over k of (ways to cut into k chunks whose PUs are allowed) is
  * bounded by C(n-1, k-1) * P(p, k); we count the bound, which is exact
  * without missing kernels, pins or forbidden PUs. */
+/* The larger space: the presolve's count of every schedule, or, when its
+ * states are too many, the bound sum over k of C(n-1, k-1) * options^k. */
+static double space_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
+{
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	struct btc_sched_prep prep;
+	if (btc_sched_prepare(p, opt, &prep, &quiet) != BTC_OK)
+		return 0;
+	struct btc_space sp;
+	double r = INFINITY;
+	if (btc_space_build(p, opt, &prep, &sp, &quiet) == BTC_OK) {
+		r = btc_space_dp_count(&sp, INT64_MIN, INT64_MAX, true);
+		if (r < 0) {
+			int n = p->n_stages, kmax = sp.kmax < n ? sp.kmax : n;
+			r = 0;
+			for (int k = 1; k <= kmax; k++) {
+				double cuts = 1;
+				for (int j = 1; j <= k - 1; j++)
+					cuts = cuts * (double)(n - j) / (double)j;
+				r += cuts * pow(sp.n_opts, k);
+			}
+		}
+		btc_space_free(&sp);
+	}
+	btc_sched_prep_free(&prep);
+	return r;
+}
+
 double btc_sched_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
 {
+	if (btc_sched_space_wanted(p, opt))
+		return space_count(p, opt);
 	int n = p->n_stages, np = 0;
 	for (int c = 0; c < p->n_pus; c++)
 		np += !(opt->forbid_mask & (1u << c));

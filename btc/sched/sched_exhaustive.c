@@ -4,6 +4,7 @@
  * quantisation, the chunk cost (btc_sched_chunk_q, the twin of
  * btc_model_chunk_ms) and the orders (btc/sched/sched.c). */
 #include "sched/optimizer.h"
+#include "sched/space.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,18 @@ struct enum_state {
 	struct btc_schedule *best; /* sorted by cmp, at most k */
 	int n_best, k;
 	long visited;
+	/* the larger space (prep->space): the chunk list being built and the
+	 * units used of every PU */
+	const struct btc_space *sp;
+	int co[BTC_SCHED_MAX_PUS], cf[BTC_SCHED_MAX_PUS], cl[BTC_SCHED_MAX_PUS];
+	int units[BTC_SCHED_MAX_PUS];
+	bool farm;
 };
 
 static void leaf(struct enum_state *st, int n_chunks, int64_t qmax, int64_t qmin)
 {
 	st->visited++;
-	if (n_chunks < 2)
+	if (st->sp ? !btc_space_candidate(n_chunks, st->farm) : n_chunks < 2)
 		return;
 	int64_t gap = qmax - qmin;
 	if (st->pass_gstar) {
@@ -50,7 +57,10 @@ static void leaf(struct enum_state *st, int n_chunks, int64_t qmax, int64_t qmin
 			return;
 	}
 	struct btc_schedule s;
-	btc_sched_from_assignment(st->p, st->prep, st->a, &s);
+	if (st->sp)
+		btc_space_schedule(st->p, st->sp, st->co, st->cf, st->cl, n_chunks, &s);
+	else
+		btc_sched_from_assignment(st->p, st->prep, st->a, &s);
 	int pos = st->n_best;
 	while (pos > 0 && st->cmp(&s, &st->best[pos - 1]) < 0)
 		pos--;
@@ -91,6 +101,51 @@ static void extend(struct enum_state *st, int first, uint32_t used, int n_chunks
 	}
 }
 
+/* The larger space: every option whose units are free, every range. */
+static void extend_space(struct enum_state *st, int first, int n_chunks, int64_t qmax,
+			 int64_t qmin)
+{
+	const struct btc_space *sp = st->sp;
+	if (first == sp->n) {
+		leaf(st, n_chunks, qmax, qmin);
+		return;
+	}
+	if (n_chunks == st->kmax)
+		return;
+	for (int o = 0; o < sp->n_opts; o++) {
+		bool fits = true;
+		for (int c = 0; c < sp->p && fits; c++)
+			fits = st->units[c] + btc_space_units(sp, o, c) <= sp->cap[c];
+		if (!fits)
+			continue;
+		for (int c = 0; c < sp->p; c++)
+			st->units[c] += btc_space_units(sp, o, c);
+		bool farm = st->farm;
+		st->farm = farm || sp->opts[o].farm;
+		for (int last = first; last < sp->n; last++) {
+			int64_t q = btc_space_cost(sp, o, first, last);
+			if (q < 0)
+				break;
+			st->co[n_chunks] = o;
+			st->cf[n_chunks] = first;
+			st->cl[n_chunks] = last;
+			extend_space(st, last + 1, n_chunks + 1, q > qmax ? q : qmax,
+				     q < qmin ? q : qmin);
+		}
+		st->farm = farm;
+		for (int c = 0; c < sp->p; c++)
+			st->units[c] -= btc_space_units(sp, o, c);
+	}
+}
+
+static void walk(struct enum_state *st)
+{
+	if (st->sp)
+		extend_space(st, 0, 0, 0, INT64_MAX);
+	else
+		extend(st, 0, 0, 0, 0, INT64_MAX);
+}
+
 enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 					   const struct btc_sched_options *opt,
 					   struct btc_sched_result *res, struct btc_diag *d)
@@ -111,6 +166,11 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 		btc_sched_prep_free(&prep);
 		return BTC_ERR_LIMIT;
 	}
+	struct btc_space sp;
+	if (prep.space && (status = btc_space_build(p, opt, &prep, &sp, d)) != BTC_OK) {
+		btc_sched_prep_free(&prep);
+		return status;
+	}
 	btc_sched_result_begin(p, opt, &prep, res);
 
 	struct enum_state st = {
@@ -120,13 +180,16 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 		.a = btc_xcalloc((size_t)prep.n, sizeof(int)),
 		.kmax = opt->max_chunks > 0 ? opt->max_chunks : prep.p,
 		.k = opt->top_k,
+		.sp = prep.space ? &sp : NULL,
 	};
+	if (st.sp)
+		st.kmax = sp.kmax;
 	st.best = btc_xcalloc((size_t)st.k, sizeof(*st.best));
 
 	if (opt->objective == BTC_SCHED_BT) {
 		st.pass_gstar = true;
 		st.gstar = INT64_MAX;
-		extend(&st, 0, 0, 0, 0, INT64_MAX);
+		walk(&st);
 		st.pass_gstar = false;
 		st.filter_util = st.gstar != INT64_MAX;
 		if (st.filter_util) {
@@ -137,7 +200,7 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 	st.by_gap = opt->objective == BTC_SCHED_GAPNESS;
 	st.cmp = st.by_gap ? btc_sched_cmp_gap : btc_sched_cmp_tmax;
 	if (opt->objective != BTC_SCHED_BT || st.filter_util)
-		extend(&st, 0, 0, 0, 0, INT64_MAX);
+		walk(&st);
 	if (st.by_gap)
 		qsort(st.best, (size_t)st.n_best, sizeof(*st.best), btc_sched_qsort_tmax);
 
@@ -145,6 +208,8 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 	res->n_candidates = st.n_best;
 	res->n_checks = st.visited;
 	free(st.a);
+	if (prep.space)
+		btc_space_free(&sp);
 	btc_sched_prep_free(&prep);
 	res->solve_ms = btc_sched_now_ms() - t0;
 	return BTC_OK;

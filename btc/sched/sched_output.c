@@ -46,6 +46,39 @@ static void json_label(FILE *out, const char *s)
 		fputs("null", out);
 }
 
+char *btc_sched_chunk_label(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch,
+			    char *buf, size_t n)
+{
+	FILE *f = fmemopen(buf, n, "w");
+	if (!f) {
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+	if (ch->farm) {
+		fputc('{', f);
+		bool first = true;
+		for (int c = 0; c < p->n_pus && c < 32; c++)
+			if (ch->farm & (1u << c)) {
+				if (!first)
+					fputc(',', f);
+				pu_name(f, p, c);
+				first = false;
+			}
+		fputc('}', f);
+	} else {
+		pu_name(f, p, ch->pu);
+		if (ch->cores)
+			fprintf(f, "[%d]", ch->cores);
+	}
+	if (ch->first_stage == ch->last_stage)
+		fprintf(f, ":%d", ch->first_stage);
+	else
+		fprintf(f, ":%d-%d", ch->first_stage, ch->last_stage);
+	fclose(f);
+	return buf;
+}
+
 int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 			 const struct btc_sched_result *res, bool with_time)
 {
@@ -55,8 +88,11 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 	json_label(out, p->device);
 	fputs(",\"mode\":", out);
 	json_label(out, p->mode);
-	fprintf(out, ",\"objective\":\"%s\",\"candidates\":[",
-		btc_sched_objective_name(res->objective));
+	fprintf(out, ",\"objective\":\"%s\",", btc_sched_objective_name(res->objective));
+	if (res->space)
+		fprintf(out, "\"space\":{\"farms\":%s,\"core_splits\":%s},",
+			res->farms ? "true" : "false", res->core_splits ? "true" : "false");
+	fputs("\"candidates\":[", out);
 	for (int k = 0; k < res->n_candidates; k++) {
 		const struct btc_schedule *s = &res->candidates[k];
 		fprintf(out,
@@ -73,8 +109,21 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 			json_pu(out, p, ch->pu);
 			fprintf(out,
 				",\"first_stage\":%d,\"last_stage\":%d,"
-				"\"time_ms\":%.6f}",
+				"\"time_ms\":%.6f",
 				ch->first_stage, ch->last_stage, ch->time_ms);
+			if (res->space) {
+				fprintf(out, ",\"cores\":%d", ch->cores);
+				const char *sep = ",\"farm\":[";
+				for (int c = 0; ch->farm && c < p->n_pus && c < 32; c++)
+					if (ch->farm & (1u << c)) {
+						fputs(sep, out);
+						json_pu(out, p, c);
+						sep = ",";
+					}
+				if (ch->farm)
+					fputc(']', out);
+			}
+			fputc('}', out);
 		}
 		fputs("]}", out);
 	}
@@ -104,12 +153,16 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 		fprintf(out, ": gapness <= G* + %.2f * T_max, G* = %.4f ms",
 			1.0 - res->util_pct / 100.0, res->gstar_ms);
 	fputs("\n\n", out);
+	if (res->space)
+		fprintf(out, "larger space:%s%s (a farm {PU,...} takes its chunk's tasks in turn; "
+			     "PU[k] runs on k of the PU's cores)\n\n",
+			res->farms ? " farms" : "", res->core_splits ? " core splits" : "");
 	if (res->n_candidates == 0)
-		fputs("no multi-chunk schedule satisfies the constraints\n", out);
+		fprintf(out, "no %s schedule satisfies the constraints\n",
+			res->space ? "candidate" : "multi-chunk");
 	else
-		fputs("rank   T_max ms   T_min ms  gapness ms  speedup  "
-		      "chunks: PU[first-last] ms\n",
-		      out);
+		fprintf(out, "rank   T_max ms   T_min ms  gapness ms  speedup  chunks: %s ms\n",
+			res->space ? "PU:first-last" : "PU[first-last]");
 	for (int k = 0; k < res->n_candidates; k++) {
 		const struct btc_schedule *s = &res->candidates[k];
 		fprintf(out, "%4d %10.4f %10.4f %11.4f %7.2fx  ", k + 1, s->tmax_ms, s->tmin_ms,
@@ -118,11 +171,16 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 			const struct btc_sched_chunk *ch = &s->chunks[j];
 			if (j)
 				fputs(" | ", out);
-			pu_name(out, p, ch->pu);
-			if (ch->first_stage == ch->last_stage)
-				fprintf(out, "[%d]", ch->first_stage);
-			else
-				fprintf(out, "[%d-%d]", ch->first_stage, ch->last_stage);
+			if (res->space) {
+				char label[512];
+				fputs(btc_sched_chunk_label(p, ch, label, sizeof(label)), out);
+			} else {
+				pu_name(out, p, ch->pu);
+				if (ch->first_stage == ch->last_stage)
+					fprintf(out, "[%d]", ch->first_stage);
+				else
+					fprintf(out, "[%d-%d]", ch->first_stage, ch->last_stage);
+			}
 			fprintf(out, " %.4f", ch->time_ms);
 		}
 		fputc('\n', out);

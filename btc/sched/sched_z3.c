@@ -25,10 +25,15 @@
  * therefore exactly the oracle's ranking, independent of Z3's choices. */
 #include "sched/optimizer.h"
 #include "sched/model.h"
+#include "sched/space.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <z3.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#include <sys/mman.h>
+#endif
 
 enum guard_kind { G_TMAX_LE, G_TMIN_GE, G_GAP_LE };
 
@@ -1137,6 +1142,36 @@ static int64_t dp_gstar(struct z3s *z)
 	return best;
 }
 
+/* Z3_mk_context allocates and zeroes two tables of 8 MB: with 4 KiB
+ * pages that is 4096 page faults, and unmapping them again in
+ * Z3_del_context, about 6 of the 20 ms that `btc schedule` may take on
+ * the 9-stage, 4-PU table (docs/scheduler.md, "How the solver gets there
+ * fast"). Once per process, before the first context: blocks up to 64 MiB
+ * come from the heap instead of their own mappings, the heap keeps up to
+ * 128 MiB when freed, and 24 MiB of fresh heap are advised for
+ * transparent huge pages, so the tables fault in 2 MiB at a time (where
+ * the kernel allows THP on madvise; else nothing changes). */
+void btc_sched_z3_memory(void)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	const size_t huge = (size_t)2 << 20, len = (size_t)24 << 20;
+	if (!mallopt(M_MMAP_THRESHOLD, 64 << 20) || !mallopt(M_TRIM_THRESHOLD, 128 << 20))
+		return;
+	char *p = malloc(len);
+	if (!p)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+	size_t usable = len - (size_t)(a - (uintptr_t)p);
+	/* whole huge pages inside the block; failure only costs speed */
+	(void)madvise((void *)a, usable & ~(huge - 1), MADV_HUGEPAGE);
+	free(p);
+#endif
+}
+
 static void set_global_params(void)
 {
 	/* Pinned seeds: the search is deterministic; the result would be
@@ -1155,10 +1190,17 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
 	if (status != BTC_OK)
 		return status;
+	if (prep.space) {
+		/* farms or core splits: the larger space (space.h) */
+		status = btc_space_solve_z3(p, opt, &prep, res, d, t0);
+		btc_sched_prep_free(&prep);
+		return status;
+	}
 	btc_sched_result_begin(p, opt, &prep, res);
 	int K = opt->top_k;
 	res->candidates = btc_xcalloc((size_t)K, sizeof(*res->candidates));
 
+	btc_sched_z3_memory();
 	set_global_params();
 	Z3_config cfg = Z3_mk_config();
 	Z3_set_param_value(cfg, "model", "true");

@@ -150,6 +150,14 @@ expect 1 "" device no-such-device
 expect 1 "error" schedule $app --device $dev --table "$work/missing.csv"
 expect 1 "not a btc report" report "$work/missing.json"
 expect 0 '"candidates"' schedule $app --device $dev --table $table --top 3 --format json --no-time -D max_points=307200
+expect 0 '{little,big,gpu}:3-6' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1
+expect 0 '"farm":["little","big","gpu"]' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1 --format json
+expect 0 "generated" gen $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1 -o "$work/farm-gen"
+if ! grep -q "farm: \[little, big, gpu\]" "$work/farm-gen/schedule.yaml"; then
+	echo "FAIL: btc gen --farms: no farm in $work/farm-gen/schedule.yaml"
+	failed=$((failed + 1))
+fi
+expect 2 "--core-splits" check $app --core-splits
 expect 0 "" header $app -o"$work/octree_task.h"
 expect 0 "" header $app --output="$work/octree_task2.h"
 n=$((n + 1))

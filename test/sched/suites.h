@@ -11,6 +11,7 @@
 int register_oracle_suite(void);   /* the 12 reference tables, 3 objectives */
 int register_property_suite(void); /* 500 random tables, z3 vs exhaustive */
 int register_input_suite(void);    /* bad tables, options, output */
+int register_space_suite(void);    /* farms and core splits (issue 16) */
 
 /* Checks one candidate of a result: C1 (every stage on exactly one PU, in
  * order), C2 (each PU at most one chunk), kernels present and allowed by
@@ -19,6 +20,15 @@ int register_input_suite(void);    /* bad tables, options, output */
 bool check_candidate(const struct btc_sched_problem *p,
 		     const struct btc_sched_options *opt,
 		     const struct btc_schedule *s);
+
+/* As check_candidate in the larger space: the chunks tile the stages,
+ * every PU's units (its size when split, else 1) suffice, farms of 2 to
+ * farm_max_pus allowed PUs (or all of them) with pu the lowest, core counts
+ * profiled, pinned stages on their PU alone, a candidate (>= 2 chunks or a
+ * farm), and every time equal to the model recomputed here. */
+bool check_space_candidate(const struct btc_sched_problem *p,
+			   const struct btc_sched_options *opt,
+			   const struct btc_schedule *s);
 
 /* Same ranking: same length, and candidate by candidate the same chunks
  * (hence the same T_max and order). Prints the first difference. */

@@ -1,0 +1,609 @@
+/* BT-Optimizer with Z3 over the larger space: the search (docs/
+ * scheduler.md, "The larger space"). With the presolve, T_max rankings are
+ * counted (count_plan) and gapness rankings too (gap_plan): the chunks
+ * useful under the counted bounds are encoded and Z3 finds exactly the
+ * counted schedules; ties beyond the window cap are taken one at a time in
+ * vector order. bt's long walks go to the window enumeration over the
+ * chunks useful under a galloped bound; without the presolve the window
+ * enumeration and the one-at-a-time ranking of sched_z3.c. */
+#include "sched/z3_space.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the T_max ranking by counting (the presolve) ---- */
+
+/* The least T_max of all candidates (presolve), bounded by the cheapest
+ * whole farm, a candidate itself; cached. */
+static int64_t min_tmax0(struct zx *z)
+{
+	if (!z->v1)
+		z->v1 = btc_space_dp_min_tmax(z->sp, 0, btc_space_whole_farm(z->sp));
+	return z->v1;
+}
+
+/* Candidates with T_max exactly v and every chunk >= L. */
+static double count_at(struct zx *z, int64_t v, int64_t L)
+{
+	double a = btc_space_dp_count(z->sp, L, v, false);
+	double b = btc_space_dp_count(z->sp, L, v - 1, false);
+	return a < 0 || b < 0 ? -1 : a - b;
+}
+
+struct plan {
+	int64_t B;      /* T_max of the K-th candidate (or above all) */
+	double below;   /* admitted candidates with T_max < B */
+	int64_t L;      /* the tie level's T_min bound */
+	int64_t L_next; /* the next chunk cost above L (INT64_MAX: none) */
+	double above_l; /* T_max = B, T_min >= L_next */
+	double tie;     /* T_max = B, T_min = L */
+};
+
+/* Walks T_max up the chunk costs, counting the admitted candidates at
+ * each value (lo(v) = bt's filter), to B (without the filter: galloping
+ * and bisection); then the largest L that keeps K - below of them at
+ * T_max = B (as sched_z3.c's enumerate_counted). Returns 1, 0 (no
+ * candidate at all), 2 (the walk would take over WALK_STEPS values) or -1
+ * (presolve unavailable or expired). */
+#define WALK_STEPS 48
+int btc_space_walk_steps;
+static int count_plan(struct zx *z, int K, struct plan *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	int64_t v1 = min_tmax0(z);
+	if (v1 < 0)
+		return -1;
+	if (v1 == INT64_MAX)
+		return 0;
+	int i = btc_zx_first_ge(z->sums, z->n_sums, v1), last = -1;
+	double at = 0;
+	if (!z->filtered) {
+		/* no filter: count(0, v) grows with v; galloping, then
+		 * bisection for B */
+		int a = i, b = i, step = 1;
+		for (;;) {
+			double c = btc_space_dp_count(z->sp, 0, z->sums[b], false);
+			if (c < 0)
+				return -1;
+			if (c >= K)
+				break;
+			if (b == z->n_sums - 1) {
+				pl->below = c;
+				pl->B = z->sums[b] + 1;
+				pl->L = pl->L_next = INT64_MAX;
+				return c > 0;
+			}
+			a = b + 1;
+			b = b + step < z->n_sums - 1 ? b + step : z->n_sums - 1;
+			step *= 2;
+		}
+		while (a < b) {
+			int m = a + (b - a) / 2;
+			double c = btc_space_dp_count(z->sp, 0, z->sums[m], false);
+			if (c < 0)
+				return -1;
+			if (c >= K)
+				b = m;
+			else
+				a = m + 1;
+		}
+		pl->below = btc_space_dp_count(z->sp, 0, z->sums[a] - 1, false);
+		if (pl->below < 0)
+			return -1;
+		last = i = a;
+	}
+	for (int steps = 0; z->filtered && i < z->n_sums; i++) {
+		if (++steps > (btc_space_walk_steps > 0 ? btc_space_walk_steps : WALK_STEPS))
+			return 2; /* a long walk: the window does better */
+		int64_t v = z->sums[i];
+		double c = count_at(z, v, btc_zx_filter_lo(z, v));
+		if (c < 0)
+			return -1;
+		if (c <= 0)
+			continue;
+		last = i;
+		if (pl->below + c >= K) {
+			at = c;
+			break;
+		}
+		pl->below += c;
+	}
+	if (last < 0)
+		return 0;
+	if (i == z->n_sums) {
+		/* fewer than K in all */
+		pl->B = z->sums[last] + 1;
+		pl->L = pl->L_next = INT64_MAX;
+		return 1;
+	}
+	int64_t B = z->sums[last], L = btc_zx_filter_lo(z, B);
+	double need = K - pl->below;
+	int lo = btc_zx_first_ge(z->sums, z->n_sums, L), hi = btc_zx_first_ge(z->sums, z->n_sums, B + 1) - 1;
+	while (lo < hi) {
+		int m = lo + (hi - lo + 1) / 2;
+		double c = count_at(z, B, z->sums[m] > L ? z->sums[m] : L);
+		if (c < 0)
+			return -1;
+		if (c >= need)
+			lo = m;
+		else
+			hi = m - 1;
+	}
+	if (lo < z->n_sums && z->sums[lo] > L)
+		L = z->sums[lo];
+	int nx = btc_zx_first_ge(z->sums, z->n_sums, L + 1);
+	pl->B = B;
+	pl->L = L;
+	pl->L_next = nx < z->n_sums ? z->sums[nx] : INT64_MAX;
+	pl->above_l = pl->L_next <= B ? count_at(z, B, pl->L_next) : 0;
+	double all = count_at(z, B, L);
+	if (pl->above_l < 0 || all < 0)
+		return -1;
+	pl->tie = all - pl->above_l;
+	(void)at;
+	return 1;
+}
+
+/* Z3 finds the planned schedules: below B, at B above L, then the best of
+ * the tie (B, L) by vector order. 1 done, -1 expired. */
+static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int cap,
+			  const struct plan *pl)
+{
+	struct found f = {0};
+	Z3_ast g = btc_zx_fresh(z);
+	int rc = btc_zx_enumerate_phase(z, &f, g, pl->below, pl->B - 1, 0);
+	if (rc == 0 && pl->L != INT64_MAX && pl->above_l > 0)
+		rc = btc_zx_enumerate_phase(z, &f, g, pl->above_l, pl->B, pl->L_next);
+	double need = K - f.n;
+	if (rc == 0 && pl->L != INT64_MAX && need > 0) {
+		if (pl->tie <= cap) {
+			rc = btc_zx_enumerate_phase(z, &f, g, pl->tie, pl->B, pl->L);
+		} else {
+			/* massive ties: the best `need` by vector order */
+			for (int k = 0; k < (int)need && rc == 0; k++) {
+				btc_zx_assume_reset(z, 0);
+				btc_zx_assume(z, g);
+				btc_zx_assume(z, btc_zx_guard(z, G_TMAX_LE, pl->B));
+				btc_zx_assume(z, btc_zx_guard(z, G_TMIN_GE, pl->L));
+				int r = btc_zx_check(z);
+				if (r == 0)
+					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
+						  pl->tie, k);
+				rc = r < 0 ? -1 : btc_zx_lexmin(z, 3);
+				if (rc == 0)
+					btc_zx_found_add(z, &f, g);
+			}
+		}
+	}
+	if (rc < 0)
+		res->optimal = false;
+	btc_zx_take_best(res, &f, K, K_TMAX);
+	free(f.s);
+	btc_zx_assume_reset(z, 0);
+	return rc < 0 ? -1 : 1;
+}
+
+static int64_t dp_gstar(struct zx *z);
+
+/* ---- the gapness ranking by counting (space_gap.c) ---- */
+
+struct gplan {
+	int64_t G;      /* gapness of the K-th candidate */
+	double below;   /* candidates of gapness < G (all of them when all) */
+	int64_t LK;     /* the T_min of the last level taken at gapness G */
+	double before;  /* gapness G, T_min < LK */
+	double at;      /* gapness G, T_min = LK */
+	bool all;       /* fewer than K candidates in all */
+};
+
+static double gap_count(struct zx *z, int64_t W, unsigned char *useful)
+{
+	return btc_space_gap_count(z->sp, z->sums, z->n_sums, W, useful);
+}
+
+/* G = the least W with K candidates of gapness <= W (galloping and
+ * bisection from G*), then the T_min levels at gapness G in T_max order
+ * (T_max = T_min + G) until K. 1, or -1 (presolve unavailable, expired). */
+static int gap_plan(struct zx *z, int K, struct gplan *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	int64_t gstar = dp_gstar(z);
+	if (gstar < 0 || z->n_sums == 0)
+		return -1;
+	int64_t maxw = z->sums[z->n_sums - 1];
+	int64_t a = gstar, b = gstar, step = 1;
+	for (;;) {
+		double c = gap_count(z, b, NULL);
+		if (c < 0)
+			return -1;
+		if (c >= K)
+			break;
+		if (b >= maxw) {
+			pl->all = true;
+			pl->below = c;
+			pl->G = maxw;
+			return 1;
+		}
+		a = b + 1;
+		b = b + step < maxw ? b + step : maxw;
+		step *= 2;
+	}
+	while (a < b) {
+		int64_t m = a + (b - a) / 2;
+		double c = gap_count(z, m, NULL);
+		if (c < 0)
+			return -1;
+		if (c >= K)
+			b = m;
+		else
+			a = m + 1;
+	}
+	pl->G = a;
+	pl->below = gap_count(z, a - 1, NULL);
+	if (pl->below < 0)
+		return -1;
+	double need = K - pl->below;
+	for (int j = 0; j < z->n_sums; j++) {
+		double c = btc_space_gap_level(z->sp, z->sums, z->n_sums, a, z->sums[j]);
+		if (c < 0)
+			return -1;
+		if (c <= 0)
+			continue;
+		if (pl->before + c >= need) {
+			pl->LK = z->sums[j];
+			pl->at = c;
+			return 1;
+		}
+		pl->before += c;
+	}
+	btc_panic("gapness levels hold fewer schedules than their count");
+}
+
+/* Z3 finds the planned schedules: gapness < G, gapness G below T_min LK,
+ * then the best of T_min = LK by vector order. */
+static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K, int cap,
+			       const struct gplan *pl)
+{
+	struct found f = {0};
+	Z3_ast g = btc_zx_fresh(z);
+	int rc = 0;
+	if (pl->all) {
+		rc = btc_zx_enumerate_n(z, &f, g, pl->below, NULL, 0);
+	} else {
+		Z3_ast b[3];
+		if (pl->below > 0) {
+			b[0] = btc_zx_guard(z, G_GAP_LE, pl->G - 1);
+			rc = btc_zx_enumerate_n(z, &f, g, pl->below, b, 1);
+		}
+		b[0] = btc_zx_guard(z, G_GAP_LE, pl->G);
+		if (rc == 0 && pl->before > 0) {
+			b[1] = btc_zx_guard(z, G_TMAX_LE, pl->LK + pl->G - 1);
+			rc = btc_zx_enumerate_n(z, &f, g, pl->before, b, 2);
+		}
+		b[1] = btc_zx_guard(z, G_TMAX_LE, pl->LK + pl->G);
+		b[2] = btc_zx_guard(z, G_TMIN_GE, pl->LK);
+		double need = K - f.n;
+		if (rc == 0 && pl->at <= cap) {
+			rc = btc_zx_enumerate_n(z, &f, g, pl->at, b, 3);
+		} else {
+			for (int k = 0; k < (int)need && rc == 0; k++) {
+				btc_zx_assume_reset(z, 0);
+				btc_zx_assume(z, g);
+				for (int j = 0; j < 3; j++)
+					btc_zx_assume(z, b[j]);
+				int r = btc_zx_check(z);
+				if (r == 0)
+					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
+						  pl->at, k);
+				rc = r < 0 ? -1 : btc_zx_lexmin(z, 4);
+				if (rc == 0)
+					btc_zx_found_add(z, &f, g);
+			}
+		}
+	}
+	if (rc < 0)
+		res->optimal = false;
+	btc_zx_take_best(res, &f, K, K_GAP);
+	free(f.s);
+	btc_zx_assume_reset(z, 0);
+}
+
+/* ---- window enumeration and the one-at-a-time ranking ---- */
+
+static void push_candidate(struct zx *z, struct btc_sched_result *res, int cap)
+{
+	if (res->n_candidates == cap)
+		btc_panic("more candidates than K");
+	res->candidates[res->n_candidates++] = z->cur;
+}
+
+/* The K best in the order (primary, secondary, vector), one at a time. */
+static void enumerate_exact(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
+			    enum key secondary)
+{
+	int64_t prev_p = -1, prev_s = -1;
+	while (res->n_candidates < K) {
+		btc_zx_assume_reset(z, 0);
+		int r;
+		if (prev_p >= 0) {
+			btc_zx_assume(z, btc_zx_key_guard(z, primary, prev_p, -1));
+			r = btc_zx_check(z);
+			if (r == 0) {
+				btc_zx_assume_reset(z, 0);
+				r = btc_zx_check(z);
+			}
+		} else {
+			r = btc_zx_check(z);
+		}
+		if (r < 0)
+			break;
+		if (r == 0)
+			return;
+		btc_zx_assume_reset(z, 0);
+		int64_t pv, sv;
+		if (btc_zx_minimise(z, 0, primary, prev_p >= 0 ? prev_p : 0, false, -1, &pv) < 0)
+			break;
+		btc_zx_assume(z, btc_zx_key_guard(z, primary, pv, -1));
+		int64_t fixed = primary == K_TMAX ? pv : -1;
+		bool same = pv == prev_p;
+		if (btc_zx_minimise(z, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
+			break;
+		btc_zx_assume(z, btc_zx_key_guard(z, secondary, sv, fixed));
+		if (btc_zx_lexmin(z, 2) < 0)
+			break;
+		push_candidate(z, res, K);
+		btc_zx_block(z, NULL);
+		prev_p = pv;
+		prev_s = sv;
+	}
+	if (z->expired)
+		res->optimal = false;
+}
+
+/* As sched_z3.c's enumerate_window: every schedule with primary key <= B,
+ * B growing from the minimum until K lie below, shrinking to the K-th key.
+ * 1 done, 0 window over cap, -1 expired. */
+static int enumerate_window(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
+			    int64_t lo, int cap)
+{
+	struct found f = {0};
+	int rc = 1;
+	btc_zx_assume_reset(z, 0);
+	int r = btc_zx_check(z);
+	if (r <= 0)
+		return r;
+	Z3_ast g = btc_zx_fresh(z);
+	int64_t v1;
+	if (btc_zx_minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
+		btc_zx_found_add(z, &f, g);
+		rc = -1;
+		goto out;
+	}
+	int64_t maxkey = z->n_vals ? z->vals[z->n_vals - 1] : 0;
+	int64_t w = z->cur.tmax_q / 64;
+	w = w > 0 ? w : 1;
+	btc_zx_found_add(z, &f, g);
+	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
+	for (;;) {
+		if (f.n > cap) {
+			rc = 0;
+			break;
+		}
+		btc_zx_assume_reset(z, 0);
+		btc_zx_assume(z, g);
+		btc_zx_assume(z, btc_zx_key_guard(z, primary, B, -1));
+		r = btc_zx_check(z);
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		if (r == 1) {
+			btc_zx_found_add(z, &f, g);
+			int64_t kth = btc_zx_kth_key(&f, primary, K, B);
+			if (kth >= 0)
+				B = kth;
+			continue;
+		}
+		if (B >= maxkey || btc_zx_kth_key(&f, primary, K, B) >= 0)
+			break;
+		w *= 2;
+		B = v1 + w < maxkey ? v1 + w : maxkey;
+	}
+out:
+	if (rc != 0) {
+		btc_zx_take_best(res, &f, K, primary);
+		if (rc < 0)
+			res->optimal = false;
+	}
+	free(f.s);
+	btc_zx_assume_reset(z, 0);
+	return rc;
+}
+
+/* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
+ * when unavailable. */
+static int64_t dp_gstar(struct zx *z)
+{
+	struct btc_space *sp = z->sp;
+	/* a farm over every stage has gapness 0 */
+	if (btc_space_whole_farm(sp) != INT64_MAX)
+		return 0;
+	if (!sp->dp_ok || z->n_sums == 0)
+		return -1;
+	int64_t v1 = min_tmax0(z);
+	if (v1 < 0 || v1 == INT64_MAX)
+		return -1;
+	int a = 0, b = z->n_sums - 1;
+	while (a < b) {
+		int m = a + (b - a + 1) / 2;
+		int64_t t = btc_space_dp_min_tmax(sp, z->sums[m], INT64_MAX);
+		if (t < 0)
+			return -1;
+		if (t != INT64_MAX)
+			a = m;
+		else
+			b = m - 1;
+	}
+	int i0 = btc_zx_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
+	i0 = i0 > a ? a : i0;
+	int64_t best = INT64_MAX;
+	for (int i = i0; i >= 0 && best > 0; i--) {
+		int64_t L = z->sums[i];
+		if (best != INT64_MAX && L <= v1 - best)
+			break;
+		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
+		if (m < 0)
+			return -1;
+		if (m != INT64_MAX && m - L < best)
+			best = m - L;
+	}
+	for (int i = i0 + 1; i <= a && best > 0;) {
+		int64_t L = z->sums[i];
+		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
+		if (m < 0)
+			return -1;
+		if (m == INT64_MAX)
+			break;
+		if (m - L < best)
+			best = m - L;
+		int next = btc_zx_first_ge(z->sums, z->n_sums, m - best + 1);
+		i = next > i + 1 ? next : i + 1;
+	}
+	return best;
+}
+
+static void assert_filter(struct zx *z)
+{
+	if (z->filtered)
+		btc_zx_below_clauses(z, NULL, btc_zx_filter_lo, 0);
+}
+
+/* Level 1 of bt: G* (presolve, else Z3 over every chunk). Returns 1 found,
+ * 0 no candidate, -1 expired. */
+static int level1(struct zx *z, struct btc_sched_result *res)
+{
+	int64_t gstar = dp_gstar(z);
+	if (gstar < 0) {
+		if (!z->y)
+			btc_zx_encode(z, NULL);
+		btc_zx_assume_reset(z, 0);
+		int r = btc_zx_check(z);
+		if (r <= 0)
+			return r;
+		if (btc_zx_minimise(z, 0, K_GAP, 0, false, -1, &gstar) < 0)
+			return -1;
+	}
+	res->gstar_q = gstar;
+	res->gstar_ms = (double)gstar * (double)z->prep->quantum_ns / 1e6;
+	if (z->prep->util_num > 0) {
+		z->filtered = true;
+		z->gstar = gstar;
+	}
+	return 1;
+}
+
+/* The chunks the T_max window needs under bt's filter: those useful under
+ * T_max <= V, V the first chunk cost at which the candidates with every
+ * chunk in [lo(V), V] (all admitted, all of T_max <= V) number K, found
+ * by galloping; NULL (every chunk) when there is no such V or the
+ * presolve fails. */
+static unsigned char *window_chunks(struct zx *z, int K)
+{
+	int64_t v1 = min_tmax0(z);
+	if (v1 < 0 || v1 == INT64_MAX)
+		return NULL;
+	int i = btc_zx_first_ge(z->sums, z->n_sums, v1), step = 1;
+	for (;;) {
+		int64_t v = z->sums[i];
+		double c = btc_space_dp_count(z->sp, btc_zx_filter_lo(z, v), v, false);
+		if (c < 0)
+			return NULL;
+		if (c >= K)
+			break;
+		if (i == z->n_sums - 1)
+			return NULL;
+		i = i + step < z->n_sums - 1 ? i + step : z->n_sums - 1;
+		step *= 2;
+	}
+	size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
+	unsigned char *useful = btc_xmalloc(m);
+	if (btc_space_dp_useful(z->sp, 0, z->sums[i], useful) < 0) {
+		free(useful);
+		return NULL;
+	}
+	return useful;
+}
+
+void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_sched_result *res)
+{
+	int K = opt->top_k;
+	int cap = btc_sched_z3_window_cap > 0 ? btc_sched_z3_window_cap : 8 * K + 64;
+	enum key primary = opt->objective == BTC_SCHED_GAPNESS ? K_GAP : K_TMAX;
+	if (opt->objective == BTC_SCHED_BT) {
+		int r = level1(z, res);
+		if (r <= 0) {
+			if (r < 0)
+				res->optimal = false;
+			return;
+		}
+	}
+	unsigned char *pruned = NULL;
+	if (primary == K_TMAX && z->sp->dp_ok) {
+		struct plan pl;
+		int r = count_plan(z, K, &pl);
+		if (r == 0)
+			return;
+		if (r == 2)
+			pruned = window_chunks(z, K);
+		if (r == 1) {
+			unsigned char *useful = btc_xmalloc((size_t)z->sp->n_opts * (size_t)z->n *
+							    (size_t)z->n);
+			int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
+			if (btc_space_dp_useful(z->sp, 0, hi, useful) == 0 && !z->y) {
+				btc_zx_encode(z, useful);
+				assert_filter(z);
+				free(useful);
+				enumerate_plan(z, res, K, cap, &pl);
+				return;
+			}
+			free(useful);
+		}
+		if (z->sp->expired) {
+			res->optimal = false;
+			return;
+		}
+	}
+	if (primary == K_GAP && z->sp->dp_ok) {
+		struct gplan gp;
+		if (gap_plan(z, K, &gp) > 0) {
+			size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
+			unsigned char *useful = btc_xcalloc(m, 1);
+			if (gap_count(z, gp.G, useful) >= 0 && !z->y) {
+				btc_zx_encode(z, useful);
+				free(useful);
+				enumerate_gap_plan(z, res, K, cap, &gp);
+				return;
+			}
+			free(useful);
+		}
+		if (z->sp->expired) {
+			res->optimal = false;
+			return;
+		}
+	}
+	if (!z->y)
+		btc_zx_encode(z, pruned);
+	free(pruned);
+	assert_filter(z);
+	int64_t lo = primary == K_TMAX && z->sp->dp_ok ? min_tmax0(z) : 0;
+	lo = lo > 0 ? lo : 0;
+	if (primary == K_GAP) {
+		int64_t g = dp_gstar(z);
+		lo = g > 0 ? g : 0;
+	}
+	if (enumerate_window(z, res, K, primary, lo, cap) == 0) {
+		res->n_candidates = 0;
+		enumerate_exact(z, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
+	}
+}
+
