@@ -189,33 +189,31 @@ int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err);
  * PU has cores of its own. */
 int btrt_omp_env_init(char **argv);
 
-/* ---- Probes of one task's buffers (btrt_probe.c) ---- */
-
-/* Binds a TaskObject's typed fields after allocation (the generated code:
- * sets params and calls APP_task_bind). */
-typedef void (*btrt_task_bind)(void *task, const void *params);
+/* ---- Probes of one task's buffers (btrt_probe.c) ----
+ * Both use TaskObject 0 of `pool`, a pool in host memory
+ * (BTRT_BACKEND_HOST) whose task the caller has bound, and overwrite its
+ * buffers. Keep that pool alive until the pools of the run are created:
+ * an io that remembers which TaskObjects it filled by their buffers'
+ * addresses (AlexNet's weights, loaded once per TaskObject) would find a
+ * new pool's buffers at the freed addresses and not fill them. */
 
 /* Which buffers io.load refills for every task (the profiler's
- * `# io_loads:`, btrt_pool_config.io_loaded): on a one-TaskObject pool in
- * host memory made from cfg (its n_tasks, backend and contexts are not
- * used), loads item 0, fills every buffer with a byte pattern, loads item
- * 1; loaded[b] (n_buffers bytes) = 1 where any byte changed. Returns 0, or
- * -1 with err filled (BTRT_E_IO, BTRT_E_NOMEM). */
-int btrt_probe_io_loads(const struct btrt_pool_config *cfg, const struct btrt_app_io *io,
-			void *io_state, btrt_task_bind bind, const void *params,
+ * `# io_loads:`, btrt_pool_config.io_loaded): loads item 0, fills every
+ * buffer with a byte pattern, loads item 1; loaded[b] (n_buffers bytes)
+ * = 1 where any byte changed. Returns 0, or -1 with err filled
+ * (BTRT_E_IO). */
+int btrt_probe_io_loads(struct btrt_pool *pool, const struct btrt_app_io *io, void *io_state,
 			unsigned char *loaded, struct btrt_error *err);
 
 /* The bytes of each buffer that one task touches, counted in 4 KiB pages
  * (the chunk model's transfer sizes: a buffer sized for the largest input
- * moves what the task wrote, not its capacity): on a one-TaskObject host
- * pool, every buffer filled with a byte pattern, item 0 loaded, then every
- * stage's CPU kernel in order; touched[b] (n_buffers values, bytes) = the
- * size of the pages holding a changed byte. Returns 0; 1 when a stage has
- * no CPU kernel or fails (touched[] then holds the buffers' sizes); -1
- * with err filled. */
-int btrt_probe_touched(const struct btrt_pool_config *cfg, const struct btrt_stage *stages,
-		       uint32_t n_stages, const struct btrt_app_io *io, void *io_state,
-		       btrt_task_bind bind, const void *params, uint64_t *touched,
+ * moves what the task wrote, not its capacity): every buffer filled with a
+ * byte pattern, item 0 loaded, then every stage's CPU kernel in order;
+ * touched[b] (n_buffers values, bytes) = the size of the pages holding a
+ * changed byte. Returns 0; 1 when a stage has no CPU kernel or fails
+ * (touched[] then holds the buffers' sizes); -1 with err filled. */
+int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
+		       const struct btrt_app_io *io, void *io_state, uint64_t *touched,
 		       struct btrt_error *err);
 
 #ifdef __cplusplus

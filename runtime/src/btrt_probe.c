@@ -1,8 +1,8 @@
 /* Probes of what one task does to the TaskObject's buffers, for the chunk
  * model (docs/scheduler.md, "The chunk model") and the CUDA placement of
  * io-loaded inputs: which buffers io.load refills per task, and how many
- * bytes of each buffer a task touches. Both run on a one-TaskObject pool
- * in host memory, outside any timing. */
+ * bytes of each buffer a task touches. Both use TaskObject 0 of a pool in
+ * host memory that the caller keeps, outside any timing. */
 #include "btrt_internal.h"
 
 #include <stdlib.h>
@@ -10,23 +10,6 @@
 
 #define PATTERN 0xa5
 #define PAGE 4096u
-
-/* A one-TaskObject host pool of cfg's buffers, bound. */
-static int host_task(const struct btrt_pool_config *cfg, btrt_task_bind bind, const void *params,
-		     struct btrt_pool **pool, struct btrt_task **task, struct btrt_error *err)
-{
-	struct btrt_pool_config hc = *cfg;
-	hc.n_tasks = 1;
-	hc.backend = BTRT_BACKEND_HOST;
-	hc.vk = NULL;
-	hc.cuda = NULL;
-	hc.io_loaded = NULL;
-	if (btrt_pool_create(pool, &hc, err))
-		return -1;
-	*task = btrt_pool_task(*pool, 0);
-	bind(*task, params);
-	return 0;
-}
 
 static void fill(struct btrt_task *t)
 {
@@ -46,15 +29,11 @@ static int load(const struct btrt_app_io *io, void *io_state, struct btrt_task *
 	return 0;
 }
 
-int btrt_probe_io_loads(const struct btrt_pool_config *cfg, const struct btrt_app_io *io,
-			void *io_state, btrt_task_bind bind, const void *params,
+int btrt_probe_io_loads(struct btrt_pool *pool, const struct btrt_app_io *io, void *io_state,
 			unsigned char *loaded, struct btrt_error *err)
 {
-	struct btrt_pool *pool = NULL;
-	struct btrt_task *t = NULL;
-	memset(loaded, 0, cfg->n_buffers);
-	if (host_task(cfg, bind, params, &pool, &t, err))
-		return -1;
+	struct btrt_task *t = btrt_pool_task(pool, 0);
+	memset(loaded, 0, t->n_buffers);
 	int rc = load(io, io_state, t, 0, err);
 	if (rc == 0) {
 		fill(t);
@@ -67,19 +46,14 @@ int btrt_probe_io_loads(const struct btrt_pool_config *cfg, const struct btrt_ap
 			k++;
 		loaded[b] = k < n;
 	}
-	btrt_pool_destroy(pool);
 	return rc;
 }
 
-int btrt_probe_touched(const struct btrt_pool_config *cfg, const struct btrt_stage *stages,
-		       uint32_t n_stages, const struct btrt_app_io *io, void *io_state,
-		       btrt_task_bind bind, const void *params, uint64_t *touched,
+int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
+		       const struct btrt_app_io *io, void *io_state, uint64_t *touched,
 		       struct btrt_error *err)
 {
-	struct btrt_pool *pool = NULL;
-	struct btrt_task *t = NULL;
-	if (host_task(cfg, bind, params, &pool, &t, err))
-		return -1;
+	struct btrt_task *t = btrt_pool_task(pool, 0);
 	for (uint32_t b = 0; b < t->n_buffers; b++)
 		touched[b] = t->buffers[b].bytes;
 	fill(t);
@@ -101,6 +75,5 @@ int btrt_probe_touched(const struct btrt_pool_config *cfg, const struct btrt_sta
 		}
 		touched[b] = h ? bytes : t->buffers[b].bytes;
 	}
-	btrt_pool_destroy(pool);
 	return rc;
 }

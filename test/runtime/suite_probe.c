@@ -7,11 +7,6 @@
 #include "suites.h"
 #include "toy.h"
 
-static void bind(void *task, const void *params)
-{
-	toy_task_bind(task, params);
-}
-
 /* A pool config whose buffers hold 4x the elements the item uses. */
 static void config(const struct toy_params *p, size_t counts[TOY_N_BUFFERS],
 		   struct btrt_pool_config *pc)
@@ -20,10 +15,21 @@ static void config(const struct toy_params *p, size_t counts[TOY_N_BUFFERS],
 	for (int b = 0; b < TOY_N_BUFFERS; b++)
 		if (b != TOY_BUF_META)
 			counts[b] *= 4;
-	*pc = (struct btrt_pool_config){ .task_size = sizeof(struct toy_task), .n_tasks = 3,
+	*pc = (struct btrt_pool_config){ .task_size = sizeof(struct toy_task), .n_tasks = 1,
 					 .buffers = toy_buffers, .counts = counts,
 					 .n_buffers = TOY_N_BUFFERS,
-					 .backend = BTRT_BACKEND_VULKAN /* ignored */ };
+					 .backend = BTRT_BACKEND_HOST };
+}
+
+/* A bound host pool of cfg (the probes use TaskObject 0). */
+static struct btrt_pool *host_pool(const struct btrt_pool_config *pc, const struct toy_params *p)
+{
+	struct btrt_pool *pool = NULL;
+	struct btrt_error err;
+	if (btrt_pool_create(&pool, pc, &err))
+		return NULL;
+	toy_task_bind(btrt_pool_task(pool, 0), p);
+	return pool;
 }
 
 static void test_io_loads(void)
@@ -37,15 +43,18 @@ static void test_io_loads(void)
 	unsigned char loaded[TOY_N_BUFFERS];
 	struct btrt_error err;
 	btrt_error_clear(&err);
-	CU_ASSERT_EQUAL_FATAL(btrt_probe_io_loads(&pc, &toy_io, &st, bind, &p, loaded, &err), 0);
+	struct btrt_pool *pool = host_pool(&pc, &p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_io_loads(pool, &toy_io, &st, loaded, &err), 0);
 	/* toy_load writes in (the item) and clears a, b, out and meta */
 	for (int b = 0; b < TOY_N_BUFFERS; b++)
 		CU_ASSERT_EQUAL(loaded[b], 1);
 	/* a failing load is an error naming the item */
 	st.load_fail_seq = 1;
-	CU_ASSERT_EQUAL(btrt_probe_io_loads(&pc, &toy_io, &st, bind, &p, loaded, &err), -1);
+	CU_ASSERT_EQUAL(btrt_probe_io_loads(pool, &toy_io, &st, loaded, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "item 1"));
+	btrt_pool_destroy(pool);
 }
 
 static void test_touched(void)
@@ -59,8 +68,10 @@ static void test_touched(void)
 	uint64_t touched[TOY_N_BUFFERS];
 	struct btrt_error err;
 	btrt_error_clear(&err);
-	CU_ASSERT_EQUAL_FATAL(btrt_probe_touched(&pc, toy_stages_cpu, TOY_N_STAGES, &toy_io, &st,
-						 bind, &p, touched, &err), 0);
+	struct btrt_pool *pool = host_pool(&pc, &p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_touched(pool, toy_stages_cpu, TOY_N_STAGES, &toy_io, &st,
+						 touched, &err), 0);
 	for (int b = 0; b < TOY_N_BUFFERS; b++)
 		if (b != TOY_BUF_META)
 			CU_ASSERT_EQUAL(touched[b], (uint64_t)p.n * 4);
@@ -69,9 +80,9 @@ static void test_touched(void)
 	struct btrt_stage st2[TOY_N_STAGES];
 	memcpy(st2, toy_stages_cpu, sizeof st2);
 	st2[3].cpu = NULL;
-	CU_ASSERT_EQUAL(btrt_probe_touched(&pc, st2, TOY_N_STAGES, &toy_io, &st, bind, &p, touched,
-					   &err), 1);
+	CU_ASSERT_EQUAL(btrt_probe_touched(pool, st2, TOY_N_STAGES, &toy_io, &st, touched, &err), 1);
 	CU_ASSERT_EQUAL(touched[TOY_BUF_IN], (uint64_t)counts[TOY_BUF_IN] * 4);
+	btrt_pool_destroy(pool);
 }
 
 int suite_probe_register(void)

@@ -264,14 +264,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* Binds a TaskObject of a probe pool (btrt_probe_io_loads). */
-static void bind_task(void *task, const void *params)
-{
-	APP_TASK *t = task;
-	t->params = params;
-	APP_TASK_BIND(t);
-}
-
 /* Refuses a pool that cannot fit in the memory the system has left
  * (btrt_mem_available), instead of paging the machine to death: its
  * TaskObjects and buffers (btrt_pool_host_bytes) and the slots of the
@@ -462,7 +454,7 @@ int main(int argc, char **argv)
 	btrt_error_clear(&err);
 	struct btrt_vk *vk = NULL;
 	struct btrt_cuda *cuda = NULL;
-	struct btrt_pool *pool = NULL;
+	struct btrt_pool *pool = NULL, *probe_pool = NULL;
 	struct btrt_run *run = NULL;
 	void *io_state = NULL;
 	char *trace_tmp = NULL, *report_tmp = NULL;
@@ -489,8 +481,18 @@ int main(int argc, char **argv)
 	}
 	unsigned char io_loaded[APP_N_BUFFERS + 1];
 	if (backend == BTRT_BACKEND_CUDA) {
-		/* io-loaded inputs in pinned host memory (btrt_pool_config.io_loaded) */
-		if (btrt_probe_io_loads(&pc, &APP_IO, io_state, bind_task, &params, io_loaded, &err))
+		/* io-loaded inputs in pinned host memory (btrt_pool_config.io_loaded),
+		 * found on a one-TaskObject host pool kept until the end
+		 * (btrt_probe_io_loads says why) */
+		struct btrt_pool_config hc = pc;
+		hc.n_tasks = 1;
+		hc.backend = BTRT_BACKEND_HOST;
+		if (btrt_pool_create(&probe_pool, &hc, &err))
+			goto fail;
+		APP_TASK *t = btrt_pool_task(probe_pool, 0);
+		t->params = &params;
+		APP_TASK_BIND(t);
+		if (btrt_probe_io_loads(probe_pool, &APP_IO, io_state, io_loaded, &err))
 			goto fail;
 		pc.io_loaded = io_loaded;
 	}
@@ -584,6 +586,7 @@ out:
 		APP_IO.close(io_state, o.quiet || sig ? NULL : stdout);
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
+	btrt_pool_destroy(probe_pool);
 	btrt_vk_destroy(vk);
 	btrt_cuda_destroy(cuda);
 	return rc;

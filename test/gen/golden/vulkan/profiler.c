@@ -477,12 +477,7 @@ static int cmp_double(const void *a, const void *b)
  * and how many bytes of each a task touches (`# touched:`, the chunk
  * model's transfer sizes). */
 
-static void bind_task(void *task, const void *prm)
-{
-	APP_TASK *t = task;
-	t->params = prm;
-	APP_TASK_BIND(t);
-}
+static struct btrt_pool *probe_pool; /* kept to the end: btrt_probe_io_loads says why */
 
 static int probe_buffers(struct btrt_error *err)
 {
@@ -494,10 +489,15 @@ static int probe_buffers(struct btrt_error *err)
 		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
 		.backend = BTRT_BACKEND_HOST,
 	};
-	if (btrt_probe_io_loads(&pc, &APP_IO, io_state, bind_task, &params, io_loaded, err))
+	if (btrt_pool_create(&probe_pool, &pc, err))
 		return -1;
-	int rc = btrt_probe_touched(&pc, app_stages, APP_N_STAGES, &APP_IO, io_state, bind_task,
-				    &params, touched, err);
+	APP_TASK *t = btrt_pool_task(probe_pool, 0);
+	t->params = &params;
+	APP_TASK_BIND(t);
+	if (btrt_probe_io_loads(probe_pool, &APP_IO, io_state, io_loaded, err))
+		return -1;
+	int rc = btrt_probe_touched(probe_pool, app_stages, APP_N_STAGES, &APP_IO, io_state,
+				    touched, err);
 	if (rc < 0)
 		return -1;
 	have_touched = rc == 0;
@@ -794,6 +794,7 @@ int main(int argc, char **argv)
 	free(times);
 	for (int p = 0; p < n_rigs; p++)
 		rig_free(&rigs[p]);
+	btrt_pool_destroy(probe_pool);
 	APP_IO.close(io_state, NULL);
 	btrt_vk_destroy(vk);
 	btrt_cuda_destroy(cuda);
