@@ -7,6 +7,7 @@ static const struct btc_test_suite suites[] = {
 	{ "oracle", register_oracle_suite },
 	{ "property", register_property_suite },
 	{ "input", register_input_suite },
+	{ "bound", register_bound_suite },
 };
 
 const struct btc_test_program btc_test_program = {
