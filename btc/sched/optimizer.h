@@ -139,6 +139,11 @@ struct btc_sched_result {
 	int64_t gstar_q;    /* BTC_SCHED_BT: G* in quanta, else -1 */
 	double gstar_ms;    /* G* * quantum (approximate), or -1 */
 	long n_checks;      /* Z3 check calls, or schedules enumerated */
+	/* The fluid bound (sched/bound.h, ms per task), set by the caller
+	 * after solving (the solvers leave has_fluid_bound false); the
+	 * output prints it and the best candidate's efficiency when set. */
+	bool has_fluid_bound;
+	double fluid_bound_ms;
 };
 
 /* Checks the problem and the options; reports each user error (naming the
@@ -174,8 +179,9 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
 /* Output (btc schedule --format text|json). JSON contract:
  * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
- * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],"optimal",
- * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. With
+ * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],
+ * "fluid_bound_ms" (only when res->has_fluid_bound),"optimal",
+ * "solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. With
  * with_time = false solve_ms is written as 0 so that the bytes depend on
  * the input alone. Return 0, or -1 on a write error. */
 int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,

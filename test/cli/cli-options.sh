@@ -150,6 +150,9 @@ expect 1 "" device no-such-device
 expect 1 "error" schedule $app --device $dev --table "$work/missing.csv"
 expect 1 "not a btc report" report "$work/missing.json"
 expect 0 '"candidates"' schedule $app --device $dev --table $table --top 3 --format json --no-time -D max_points=307200
+expect 0 '"fluid_bound_ms":' schedule $app --device $dev --table $table --top 3 --format json --no-time
+expect 0 "fluid bound: " schedule $app --device $dev --table $table --top 3
+expect 0 "(efficiency of the best candidate: bound / T_max = " schedule $app --device $dev --table $table --top 3
 expect 0 "" header $app -o"$work/octree_task.h"
 expect 0 "" header $app --output="$work/octree_task2.h"
 n=$((n + 1))

@@ -170,6 +170,48 @@ static void test_errors(void)
 	assert_near(btc_sched_bound_efficiency(1, 4), 0.25, "efficiency");
 }
 
+/* btc schedule's output with the bound: t = (1, 3; 3, 2); the best
+ * candidate is PU 0 [0], PU 1 [1] with T_max = 2; the LP gives PU 0
+ * stage 0 and a of stage 1: 1 + 3a = 2 (1 - a), a = 1/5, T = 1.6: 80 %. */
+static void test_output(void)
+{
+	const double t[] = { 1, 3, 3, 2 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 2, .time_ms = t };
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	struct btc_sched_result res;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL_FATAL(btc_sched_solve_exhaustive(&p, &o, &res, &d), BTC_OK);
+	struct btc_sched_bound b;
+	CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound(&p, &o, &b, &d), BTC_OK);
+	assert_near(b.bound_ms, 1.6, "bound");
+	res.has_fluid_bound = true;
+	res.fluid_bound_ms = b.bound_ms;
+	btc_sched_bound_free(&b);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	btc_sched_print_text(f, &p, &res, false);
+	btc_sched_print_json(f, &p, &res, false);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		buf, "\nfluid bound: 1.6000 ms (efficiency of the best candidate: "
+		     "bound / T_max = 80.0 %)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "],\"fluid_bound_ms\":1.600000,\n\"optimal\":true"));
+	free(buf);
+	/* unset: not printed (the solvers' own output is unchanged) */
+	res.has_fluid_bound = false;
+	f = open_memstream(&buf, &len);
+	btc_sched_print_text(f, &p, &res, false);
+	btc_sched_print_json(f, &p, &res, false);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strstr(buf, "fluid"));
+	free(buf);
+	btc_sched_result_free(&res);
+}
+
 /* ---- random tables ---- */
 
 static uint64_t rng_state;
@@ -368,6 +410,7 @@ int register_bound_suite(void)
 	    !CU_add_test(s, "forbidden and pinned PUs", test_forbid_and_pin) ||
 	    !CU_add_test(s, "F_c once per task touched; T_io", test_fixed_and_io) ||
 	    !CU_add_test(s, "errors", test_errors) ||
+	    !CU_add_test(s, "btc schedule's text and JSON", test_output) ||
 	    !CU_add_test(s, "constant speed ratios: sum w / sum s", test_proportional) ||
 	    !CU_add_test(s, "400 random tables: bound <= best schedule (= with 1 PU)",
 			 test_random_below_best_schedule))
