@@ -2,6 +2,7 @@
  * readable table or as JSON (contract in btc/sched/optimizer.h). Deterministic: no
  * timestamps, fixed formats, input order. */
 #include "sched/optimizer.h"
+#include "sched/bound.h"
 #include "sched/model.h"
 
 #include <math.h>
@@ -107,10 +108,10 @@ static void print_bound(FILE *out, const struct btc_sched_problem *p,
 		period = res->candidates[0].period_ms;
 	else if (res->best_baseline >= 0)
 		period = res->baselines[res->best_baseline].period_ms;
-	if (period > 0)
+	double eff = btc_sched_bound_efficiency(res->fluid_bound_ms, period);
+	if (!isnan(eff))
 		fprintf(out, " (efficiency of the best %s: bound / %s = %.1f %%)",
-			res->n_candidates ? "candidate" : "baseline", what,
-			100 * res->fluid_bound_ms / period);
+			res->n_candidates ? "candidate" : "baseline", what, 100 * eff);
 	fputc('\n', out);
 }
 
