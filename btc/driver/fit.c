@@ -239,10 +239,11 @@ void btc_fit_print_bound(const struct btc_report *r, FILE *f)
 {
 	if (isnan(r->fluid_bound_ms))
 		return;
-	fprintf(f, "fluid bound: %.3f ms/task (%s table, %s model: LP %.3f ms, T_io %.3f ms); "
-		   "loads at the optimum:",
-		r->fluid_bound_ms, r->mode ? r->mode : "?",
-		r->fluid_model ? r->fluid_model : "?", r->fluid_lp_ms, r->fluid_io_ms);
+	fprintf(f, "fluid bound: %.3f ms/task (%s table, %s model", r->fluid_bound_ms,
+		r->mode ? r->mode : "?", r->fluid_model ? r->fluid_model : "?");
+	if (r->fluid_io_ms > 0) /* T_io enters: the LP and the io thread apart */
+		fprintf(f, ": LP %.3f ms, T_io %.3f ms", r->fluid_lp_ms, r->fluid_io_ms);
+	fprintf(f, "); loads at the optimum:");
 	for (int c = 0; c < r->n_bound_pus; c++)
 		if (r->bound_pus[c].touch > 0)
 			fprintf(f, " %s %.3f ms", r->bound_pus[c].pu, r->bound_pus[c].load_ms);
