@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "front/table.h"
+#include "sched/bound.h"
 #include "sched/optimizer.h"
 #include "sched/plan.h"
 
@@ -111,6 +112,16 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 			fprintf(stderr, "btc: schedule: %s\n", btc_strerror(st));
 		goto out;
 	}
+	/* The fluid bound of the same problem: forbidden PUs, the GPU API
+	 * and pins as the solver had them (docs/scheduler.md). */
+	struct btc_sched_bound fb;
+	if (btc_sched_fluid_bound(&p, &so, &fb, &d) != BTC_OK) {
+		btc_sched_bound_free(&fb);
+		goto out;
+	}
+	res.has_fluid_bound = true;
+	res.fluid_bound_ms = fb.bound_ms;
+	btc_sched_bound_free(&fb);
 	bool json = o->format == 1;
 	if (json)
 		btc_sched_print_json(stdout, &p, &res, !o->no_time);

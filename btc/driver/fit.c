@@ -12,6 +12,7 @@
 
 #include "driver/calib.h"
 #include "driver/stats.h"
+#include "sched/bound.h"
 #include "sched/model.h"
 
 void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
@@ -185,6 +186,71 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 	free(chunks);
 	free(meas);
 	free(pred);
+}
+
+void btc_fit_bound(const struct btc_app *app, const struct btc_device *dev,
+		   const struct btc_table *t, const struct btc_plan_options *opt,
+		   struct btc_report *r)
+{
+	if (!t || !t->has_mode[opt->mode])
+		return;
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	struct btc_sched_options so = opt->sched;
+	uint32_t gpu_forbid = 0;
+	if (!btc_plan_gpu_mask(dev, opt->gpu, &gpu_forbid, &quiet))
+		return;
+	so.forbid_mask |= gpu_forbid;
+	struct btc_plan_buf pb;
+	btc_plan_buf_init(&pb, app, dev);
+	struct btc_sched_problem p;
+	struct btc_sched_bound b = {0};
+	if (btc_plan_problem(app, dev, t, opt->mode, true, &p, &pb, &quiet) &&
+	    btc_sched_fluid_bound(&p, &so, &b, &quiet) == BTC_OK) {
+		r->fluid_bound_ms = b.bound_ms;
+		r->fluid_lp_ms = b.lp_ms;
+		r->fluid_io_ms = b.io_ms;
+		r->fluid_model = btc_xstrdup(btc_model_has_terms(&p) ? "chunk" : "paper");
+		r->n_bound_stages = b.n_stages;
+		r->bound_pus = btc_xcalloc((size_t)b.n_pus + 1, sizeof(*r->bound_pus));
+		for (int c = 0; c < b.n_pus; c++) {
+			struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
+			u->pu = btc_xstrdup(dev->pus[c].name);
+			u->load_ms = b.load_ms[c];
+			u->touch = b.touch[c];
+			u->frac = btc_xcalloc((size_t)b.n_stages + 1, sizeof(double));
+			for (int i = 0; i < b.n_stages; i++)
+				u->frac[i] = b.frac[i * b.n_pus + c];
+		}
+		for (int k = 0; k < r->n_candidates; k++) {
+			struct btc_report_candidate *c = &r->candidates[k];
+			if (c->status == BTC_RUN_VERIFIED)
+				c->efficiency = btc_sched_bound_efficiency(b.bound_ms,
+									   c->measured_ms);
+		}
+		if (r->chosen >= 0)
+			r->efficiency = btc_sched_bound_efficiency(b.bound_ms, r->measured_ms);
+	}
+	btc_sched_bound_free(&b);
+	btc_plan_buf_free(&pb);
+}
+
+void btc_fit_print_bound(const struct btc_report *r, FILE *f)
+{
+	if (isnan(r->fluid_bound_ms))
+		return;
+	fprintf(f, "fluid bound: %.3f ms/task (%s table, %s model", r->fluid_bound_ms,
+		r->mode ? r->mode : "?", r->fluid_model ? r->fluid_model : "?");
+	if (r->fluid_io_ms > 0) /* T_io enters: the LP and the io thread apart */
+		fprintf(f, ": LP %.3f ms, T_io %.3f ms", r->fluid_lp_ms, r->fluid_io_ms);
+	fprintf(f, "); loads at the optimum:");
+	for (int c = 0; c < r->n_bound_pus; c++)
+		if (r->bound_pus[c].touch > 0)
+			fprintf(f, " %s %.3f ms", r->bound_pus[c].pu, r->bound_pus[c].load_ms);
+	fprintf(f, "\n");
+	if (!isnan(r->efficiency))
+		fprintf(f, "efficiency: bound / measured = %.1f %% for the chosen schedule\n",
+			100 * r->efficiency);
 }
 
 static void fmt(char *buf, size_t n, const char *f, double v)

@@ -31,6 +31,21 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 		    const struct btc_table *t, const struct btc_plan_schedule *scheds, int n,
 		    struct btc_report *r);
 
+/* The fluid bound (sched/bound.h) of the problem the planner solved:
+ * the table's opt->mode under the chunk model (the paper's where the table
+ * has no model terms), with opt's forbidden PUs, pins and GPU API. Fills
+ * r->fluid_* and r->bound_pus, each candidate's efficiency (bound / its
+ * measured median, NAN unless verified) and r->efficiency (of r->chosen:
+ * call after the chosen schedule is set). Quiet: without a table, or when
+ * the bound cannot be computed, the fields stay NAN. */
+void btc_fit_bound(const struct btc_app *app, const struct btc_device *dev,
+		   const struct btc_table *t, const struct btc_plan_options *opt,
+		   struct btc_report *r);
+
+/* Prints the fluid bound and the efficiencies (one line each, when the
+ * report has a bound). */
+void btc_fit_print_bound(const struct btc_report *r, FILE *f);
+
 /* Prints the fit: one line per model, the PU terms, the re-ranking. */
 void btc_fit_print(const struct btc_report *r, FILE *f);
 

@@ -369,13 +369,15 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->speedup_null_reason = btc_xstrdup(
 			"the best baseline was not measured head to head");
 	}
+	btc_fit_bound(j->app, dev, j->table, &j->opt->plan, r);
 }
 
 static void print_summary(const struct job *j, const struct btc_report *r)
 {
 	printf("\n== btc report: %s on %s ==\n", j->app->name, j->dev->name);
-	printf("%-4s %-9s %-34s %12s %12s %21s %4s %6s\n", "N", "kind", "schedule (PU:stages)",
-	       "predicted_ms", "measured_ms", "95% interval", "runs", "rounds");
+	printf("%-4s %-9s %-34s %12s %12s %21s %4s %6s %6s\n", "N", "kind",
+	       "schedule (PU:stages)", "predicted_ms", "measured_ms", "95% interval", "runs",
+	       "rounds", "eff %");
 	for (int i = 0; i < j->n; i++) {
 		const struct btc_report_candidate *c = &r->candidates[i];
 		char measured[32], ci[48] = "";
@@ -389,9 +391,12 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		} else {
 			snprintf(measured, sizeof(measured), "%s", btc_run_status_name(c->status));
 		}
-		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d%s\n", i,
+		char eff[16] = "-";
+		if (!isnan(c->efficiency))
+			snprintf(eff, sizeof(eff), "%.1f", 100 * c->efficiency);
+		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d %6s%s\n", i,
 		       c->baseline ? "baseline" : "candidate", c->label, j->entries[i].predicted_ms,
-		       measured, ci, c->runs, c->rounds, i == r->chosen ? "  <- chosen" : "");
+		       measured, ci, c->runs, c->rounds, eff, i == r->chosen ? "  <- chosen" : "");
 	}
 	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
 	       "head to head; the same figure in the report and btc report)\n",
@@ -432,6 +437,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	       r->pearson_r_used, np, btc_mode_name(j->opt->plan.mode),
 	       r->pearson_r[BTC_MODE_ISOLATED], r->pearson_r[BTC_MODE_INTERFERENCE]);
 	btc_fit_print(r, stdout);
+	btc_fit_print_bound(r, stdout);
 	if (r->verified)
 		printf("verified: every task of every run matched the sequential reference\n");
 	else {

@@ -212,10 +212,12 @@ int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
 		for (int i = 0; i < n; i++)
 			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
 		btc_fit_report(app, dev, t, scheds, n, &r);
+		btc_fit_bound(app, dev, t, &opt->plan, &r);
 		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
 		       n_files, n_files == 1 ? "" : "s");
 		print_table(&r, stdout);
 		btc_fit_print(&r, stdout);
+		btc_fit_print_bound(&r, stdout);
 		if (opt->report) {
 			char *svg = btc_xasprintf(
 				"%.*s-fit.svg",

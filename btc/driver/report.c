@@ -381,14 +381,14 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		fprintf(fit_csv,
 			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates\n");
 	fprintf(md,
-		"| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
-	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		"| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | fluid bound ms | efficiency %% | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
+	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
 		fprintf(csv,
-			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode\n");
+			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency\n");
 	if (cand_csv)
 		fprintf(cand_csv,
-			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status\n");
+			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status,efficiency\n");
 	bool ok = true;
 	for (int i = 0; i < n; i++) {
 		struct btc_report r;
@@ -407,7 +407,7 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		}
 		if (!r.n_chunks)
 			snprintf(chosen, sizeof(chosen), "none verified");
-		char bases[256] = "", b1[32], b2[32], b3[32], b4[32];
+		char bases[256] = "", b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
 		for (int k = 0; k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];
 			if (!c->baseline)
@@ -433,16 +433,18 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 				       : r.chosen_verified ? "chosen only"
 							   : "no";
 		fprintf(md,
-			"| %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
+			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
 			app, gpu, chosen, fmt_ms(b1, sizeof(b1), r.measured_ms, "n/a"),
 			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
 			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
+			fmt_ms(b5, sizeof(b5), r.fluid_bound_ms, "n/a"),
+			fmt_pct(b6, sizeof(b6), r.efficiency),
 			r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
 			r.phases_s[0], r.phases_s[3], verified);
 		if (csv) {
 			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
 			fprintf(csv,
-				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s\n",
+				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f\n",
 				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
 				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
 				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
@@ -450,19 +452,19 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 				r.phases_s[4], r.verified ? "true" : "false", r.n_failed,
 				r.speedup_ci_low, r.speedup_ci_high,
 				r.no_significant_gain ? "true" : "false",
-				r.fit_mode ? r.fit_mode : "");
+				r.fit_mode ? r.fit_mode : "", r.fluid_bound_ms, r.efficiency);
 		}
 		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];
 			fprintf(cand_csv,
-				"%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s\n",
+				"%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s,%.4f\n",
 				app, gpu, c->index, c->baseline ? "baseline" : "candidate",
 				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
 				c->predicted_ms[BTC_MODE_INTERFERENCE],
 				c->calibrated_loo_ms[BTC_MODE_ISOLATED],
 				c->calibrated_loo_ms[BTC_MODE_INTERFERENCE], c->measured_ms,
 				c->ci_low_ms, c->ci_high_ms, c->runs, c->tasks, c->rounds,
-				btc_run_status_name(c->status));
+				btc_run_status_name(c->status), c->efficiency);
 		}
 		fit_rows(paths[i], &r, &fit_md, fit_csv);
 		btc_report_free(&r);

@@ -33,8 +33,9 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 
 /* Tabulates main-job report JSON files (btc ... --run --report, read by
  * btc_report_read): one markdown row per report to md, the same as CSV to
- * csv, every tuned schedule (predicted under both table modes, calibrated
- * LOO, the measured median with its interval, runs, status) to cand_csv,
+ * csv (with the fluid bound and the chosen schedule's efficiency), every
+ * tuned schedule (predicted under both table modes, calibrated LOO, the
+ * measured median with its interval, runs, status, efficiency) to cand_csv,
  * and the fit of every model of every report (schema 3: Pearson r,
  * Spearman rho, median and max |measured/predicted - 1|, predicted best
  * within 5 %) as a second markdown table and to fit_csv; the CSV files may

@@ -32,11 +32,12 @@ void btc_report_init(struct btc_report *r)
 	r->h2h_candidate = -1;
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
+	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
 }
 
 static void candidate_init(struct btc_report_candidate *c)
 {
-	c->measured_ms = c->ci_low_ms = c->ci_high_ms = c->calibrated_ms = NAN;
+	c->measured_ms = c->ci_low_ms = c->ci_high_ms = c->calibrated_ms = c->efficiency = NAN;
 	for (int m = 0; m < BTC_N_MODES; m++)
 		c->predicted_ms[m] = c->paper_ms[m] = c->calibrated_loo_ms[m] = NAN;
 }
@@ -78,6 +79,12 @@ void btc_report_free(struct btc_report *r)
 	for (int i = 0; i < r->n_pu_fits; i++)
 		free(r->pu_fits[i].pu);
 	free(r->pu_fits);
+	free(r->fluid_model);
+	for (int i = 0; i < r->n_bound_pus; i++) {
+		free(r->bound_pus[i].pu);
+		free(r->bound_pus[i].frac);
+	}
+	free(r->bound_pus);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -128,6 +135,7 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	cJSON_AddNumberToObject(o, "tasks", c->tasks);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
+	add_num(o, "efficiency", c->efficiency);
 	cJSON_AddBoolToObject(o, "finalist", c->finalist);
 	cJSON_AddBoolToObject(o, "ok", c->status == BTC_RUN_VERIFIED); /* schema 1 readers */
 	if (c->error)
@@ -166,6 +174,34 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 		add_num(o, "a_ms", r->pu_fits[i].a_ms);
 		add_num(o, "b", r->pu_fits[i].b);
 		cJSON_AddNumberToObject(o, "bottleneck_of", r->pu_fits[i].n_bottleneck);
+		cJSON_AddItemToArray(pus, o);
+	}
+}
+
+/* The fluid bound and the chosen schedule's efficiency (docs/report.md). */
+static void write_bound(cJSON *j, const struct btc_report *r)
+{
+	add_num(j, "fluid_bound_ms", r->fluid_bound_ms);
+	add_num(j, "efficiency", r->efficiency);
+	if (isnan(r->fluid_bound_ms)) {
+		cJSON_AddNullToObject(j, "fluid_bound");
+		return;
+	}
+	cJSON *b = cJSON_AddObjectToObject(j, "fluid_bound");
+	add_str(b, "mode", r->mode);
+	add_str(b, "model", r->fluid_model);
+	add_num(b, "lp_ms", r->fluid_lp_ms);
+	add_num(b, "io_ms", r->fluid_io_ms);
+	cJSON *pus = cJSON_AddArrayToObject(b, "pus");
+	for (int i = 0; i < r->n_bound_pus; i++) {
+		const struct btc_report_bound_pu *u = &r->bound_pus[i];
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "pu", u->pu);
+		add_num(o, "load_ms", u->load_ms);
+		add_num(o, "touch", u->touch);
+		cJSON *f = cJSON_AddArrayToObject(o, "stage_fractions");
+		for (int s = 0; s < r->n_bound_stages; s++)
+			cJSON_AddItemToArray(f, cJSON_CreateNumber(round(u->frac[s] * 1e6) / 1e6));
 		cJSON_AddItemToArray(pus, o);
 	}
 }
@@ -275,6 +311,7 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	add_num(j, "pearson_r_placed", r->pearson_r[BTC_MODE_PLACED]);
 	cJSON_AddBoolToObject(j, "racing", r->racing);
 	write_schema3(j, r);
+	write_bound(j, r);
 	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
 	cJSON *ph = cJSON_AddObjectToObject(j, "phases_s");
 	for (int p = 0; p < 5; p++)
@@ -355,6 +392,7 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	}
 	rc->calibrated_ms = num(c, "calibrated_ms");
 	rc->calibrated_rank = (int)fmax(0, num(c, "calibrated_rank"));
+	rc->efficiency = num(c, "efficiency");
 
 	rc->error = str(c, "error");
 	char *status = str(c, "status");
@@ -421,6 +459,33 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 		p->a_ms = num(c, "a_ms");
 		p->b = num(c, "b");
 		p->n_bottleneck = (int)fmax(0, num(c, "bottleneck_of"));
+	}
+}
+
+static void read_bound(const cJSON *j, struct btc_report *r)
+{
+	r->fluid_bound_ms = num(j, "fluid_bound_ms");
+	r->efficiency = num(j, "efficiency");
+	const cJSON *b = get(j, "fluid_bound"), *pus = get(b, "pus"), *c, *f;
+	r->fluid_model = str(b, "model");
+	r->fluid_lp_ms = num(b, "lp_ms");
+	r->fluid_io_ms = num(b, "io_ms");
+	r->bound_pus = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->bound_pus));
+	cJSON_ArrayForEach (c, pus) {
+		struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
+		u->pu = str(c, "pu");
+		u->load_ms = num(c, "load_ms");
+		u->touch = num(c, "touch");
+		const cJSON *fr = get(c, "stage_fractions");
+		int n = cJSON_GetArraySize(fr), s = 0;
+		if (r->n_bound_pus == 1)
+			r->n_bound_stages = n;
+		u->frac = btc_xcalloc((size_t)r->n_bound_stages + 1, sizeof(double));
+		cJSON_ArrayForEach (f, fr)
+			if (s < r->n_bound_stages)
+				u->frac[s++] = cJSON_IsNumber(f) ? f->valuedouble : NAN;
+		while (s < r->n_bound_stages)
+			u->frac[s++] = NAN;
 	}
 }
 
@@ -503,6 +568,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 			r->best_baseline_ms = r->candidates[r->best_baseline].measured_ms;
 	}
 	read_schema3(j, r);
+	read_bound(j, r);
 	if (r->schema_version < 2) {
 		r->chosen_verified = r->verified;
 	} else {

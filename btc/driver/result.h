@@ -44,6 +44,7 @@ struct btc_report_candidate {
 	double calibrated_loo_ms[BTC_N_MODES]; /* calibrated on the others (LOO), NAN if none */
 	double calibrated_ms;                  /* calibrated on all, fit mode (the re-ranking) */
 	int calibrated_rank;                   /* 1-based rank by calibrated_ms, 0: none */
+	double efficiency; /* fluid bound / measured_ms, NAN unless both (docs/report.md) */
 	enum btc_run_status status;
 	char *error; /* why it failed (schedule, stage, task), or NULL */
 };
@@ -59,6 +60,14 @@ struct btc_report_fit_model {
 	int best_within_5pct;                                 /* 1, 0; -1 unknown */
 	double pearson_r_candidates, spearman_rho_candidates; /* the same over the
 					 candidates alone: a slow baseline dominates r */
+};
+
+/* One PU at the fluid bound's optimum (fluid_bound.pus; sched/bound.h). */
+struct btc_report_bound_pu {
+	char *pu;
+	double load_ms; /* F_c y_c + sum_i x_ic t_ic, ms per task */
+	double touch;   /* y_c: the fraction of tasks it touches */
+	double *frac;   /* [n_bound_stages] x_ic: the fraction of stage i's tasks */
 };
 
 /* One PU's calibrated terms (fit.pus), for the fit mode. */
@@ -110,6 +119,14 @@ struct btc_report {
 	int n_fit_models;
 	struct btc_report_pu_fit *pu_fits; /* [n_pu_fits] */
 	int n_pu_fits;
+	/* The fluid bound (sched/bound.h) of the table mode the job scheduled
+	 * on; absent from reports of earlier btc (NAN, NULL, 0). */
+	double fluid_bound_ms;            /* max(T_io, LP optimum), NAN: none */
+	double fluid_lp_ms, fluid_io_ms;  /* the LP's optimum, T_io */
+	char *fluid_model;                /* "chunk" (F_c, T_io) or "paper" */
+	double efficiency;                /* fluid_bound_ms / measured_ms (the chosen) */
+	struct btc_report_bound_pu *bound_pus; /* [n_bound_pus], device PU order */
+	int n_bound_pus, n_bound_stages;
 };
 
 /* An empty report: every number NAN, indices -1, the current schema. */

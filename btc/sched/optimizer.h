@@ -198,6 +198,11 @@ struct btc_sched_result {
 			     * splits added schedules): the output names
 			     * chunks as btc_sched_chunk_label does */
 	bool farms, core_splits; /* the options of that space */
+	/* The fluid bound (sched/bound.h, ms per task), set by the caller
+	 * after solving (the solvers leave has_fluid_bound false); the
+	 * output prints it and the best candidate's efficiency when set. */
+	bool has_fluid_bound;
+	double fluid_bound_ms;
 };
 
 /* Checks the problem and the options; reports each user error (naming the
@@ -235,8 +240,9 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
 /* Output (btc schedule --format text|json). JSON contract:
  * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
- * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],"optimal",
- * "solve_ms"}; stages 0-based, PUs by name, times with 4 decimals. When
+ * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],
+ * "fluid_bound_ms" (only when res->has_fluid_bound),"optimal",
+ * "solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. When
  * res->space, every chunk also has "cores" (0: all) and a farm "farm"
  * (its PU names), and the object "space":{"farms","core_splits"}. With
  * with_time = false solve_ms is written as 0 so that the bytes depend on

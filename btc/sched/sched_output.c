@@ -2,6 +2,7 @@
  * readable table or as JSON (contract in btc/sched/optimizer.h). Deterministic: no
  * timestamps, fixed formats, input order. */
 #include "sched/optimizer.h"
+#include "sched/bound.h"
 #include "sched/model.h"
 
 #include <math.h>
@@ -136,9 +137,31 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 	fputc(']', out);
 	if (btc_model_has_terms(p))
 		fprintf(out, ",\"io_ms\":%.6f", p->io_ms);
+	if (res->has_fluid_bound)
+		fprintf(out, ",\"fluid_bound_ms\":%.6f", res->fluid_bound_ms);
 	fprintf(out, ",\n\"optimal\":%s,\"solve_ms\":%.3f}\n", res->optimal ? "true" : "false",
 		with_time ? res->solve_ms : 0.0);
 	return ferror(out) ? -1 : 0;
+}
+
+/* "fluid bound: X ms (efficiency of the best candidate: bound / T_max =
+ * Y %)"; P (the chunk model's period) in place of T_max when the model
+ * has terms; the best baseline when there is no candidate. */
+static void print_bound(FILE *out, const struct btc_sched_problem *p,
+			const struct btc_sched_result *res)
+{
+	const char *what = btc_model_has_terms(p) ? "P" : "T_max";
+	fprintf(out, "\nfluid bound: %.4f ms", res->fluid_bound_ms);
+	double period = NAN;
+	if (res->n_candidates)
+		period = res->candidates[0].period_ms;
+	else if (res->best_baseline >= 0)
+		period = res->baselines[res->best_baseline].period_ms;
+	double eff = btc_sched_bound_efficiency(res->fluid_bound_ms, period);
+	if (!isnan(eff))
+		fprintf(out, " (efficiency of the best %s: bound / %s = %.1f %%)",
+			res->n_candidates ? "candidate" : "baseline", what, 100 * eff);
+	fputc('\n', out);
 }
 
 int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
@@ -194,6 +217,8 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 		fprintf(out, " %.4f ms%s\n", res->baselines[k].time_ms,
 			k == res->best_baseline ? "  (best)" : "");
 	}
+	if (res->has_fluid_bound)
+		print_bound(out, p, res);
 	fprintf(out, "\n%s; %d candidate%s; ranking unit %lld ns",
 		res->optimal ? "proven optimal" : "NOT proven optimal (time budget spent)",
 		res->n_candidates, res->n_candidates == 1 ? "" : "s", (long long)res->quantum_ns);

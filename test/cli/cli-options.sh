@@ -158,6 +158,9 @@ if ! grep -q "farm: \[little, big, gpu\]" "$work/farm-gen/schedule.yaml"; then
 	failed=$((failed + 1))
 fi
 expect 2 "--core-splits" check $app --core-splits
+expect 0 '"fluid_bound_ms":' schedule $app --device $dev --table $table --top 3 --format json --no-time
+expect 0 "fluid bound: " schedule $app --device $dev --table $table --top 3
+expect 0 "(efficiency of the best candidate: bound / T_max = " schedule $app --device $dev --table $table --top 3
 expect 0 "" header $app -o"$work/octree_task.h"
 expect 0 "" header $app --output="$work/octree_task2.h"
 n=$((n + 1))

@@ -29,6 +29,16 @@ r=$work/r.json
 [ "$(json "$r" 'r["fit"]["models"][3]["spearman_rho"] > 0.9')" = True ] || fail "LOO Spearman rho" "$r"
 grep -q "<svg" "$work/r-fit.svg" || fail "no fit.svg"
 echo "ok: CSV and JSON measurements, fit printed and reported"
+# The fluid bound: at or below every schedule's predicted period under the
+# mode the plan used, each measured schedule's efficiency = bound / median.
+grep -q "^fluid bound: [0-9.]* ms/task (interference table" "$work/1.log" || fail "no fluid bound line" "$work/1.log"
+[ "$(json "$r" 'r["fluid_bound_ms"] > 0 and all(r["fluid_bound_ms"] <= c["predicted_ms"]["interference"] + 1e-6 for c in r["candidates"])')" = True ] ||
+  fail "fluid_bound_ms above a predicted period" "$r"
+[ "$(json "$r" 'all(abs(c["efficiency"] - r["fluid_bound_ms"] / c["measured_ms_per_task"]) < 1e-5 for c in r["candidates"])')" = True ] ||
+  fail "efficiency != bound / measured" "$r"
+[ "$(json "$r" 'all(abs(sum(p["stage_fractions"][i] for p in r["fluid_bound"]["pus"]) - 1) < 1e-5 for i in range(3))')" = True ] ||
+  fail "fluid_bound.pus: a stage's fractions do not sum to 1" "$r"
+echo "ok: the fluid bound and the efficiencies reported"
 
 # 2. A bad file: exit 1, named with its line.
 printf 'schedule_index,measured_ms\n3,1.5\n42,1.0\n4,x\n' > "$work/bad.csv"

@@ -92,6 +92,66 @@ static void test_roundtrip(void)
 	btc_report_free(&r);
 }
 
+/* The fluid bound's fields: written and read back; absent (NAN) written
+ * as null and read back as NAN. */
+static void test_fluid_bound(void)
+{
+	struct btc_report r;
+	btc_report_init(&r);
+	r.app = btc_xstrdup("vecadd");
+	r.mode = btc_xstrdup("interference");
+	r.n_candidates = 1;
+	r.candidates = btc_report_candidates_new(1);
+	r.candidates[0].label = btc_xstrdup("cpu:0 gpu:1");
+	r.candidates[0].status = BTC_RUN_VERIFIED;
+	r.candidates[0].measured_ms = 2.0;
+	r.candidates[0].efficiency = 0.75;
+	r.fluid_bound_ms = 1.5;
+	r.fluid_lp_ms = 1.25;
+	r.fluid_io_ms = 1.5;
+	r.fluid_model = btc_xstrdup("chunk");
+	r.efficiency = 0.75;
+	r.n_bound_stages = 2;
+	r.n_bound_pus = 2;
+	r.bound_pus = btc_xcalloc(2, sizeof(*r.bound_pus));
+	static const char *const pus[] = {"cpu", "gpu"};
+	for (int c = 0; c < 2; c++) {
+		r.bound_pus[c] = (struct btc_report_bound_pu){btc_xstrdup(pus[c]), 1.25, 0.5,
+							      btc_xcalloc(2, sizeof(double))};
+		r.bound_pus[c].frac[c] = 1;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	struct btc_report b;
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_DOUBLE_EQUAL(b.fluid_bound_ms, 1.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.fluid_lp_ms, 1.25, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.fluid_io_ms, 1.5, 1e-9);
+	CU_ASSERT_STRING_EQUAL(b.fluid_model, "chunk");
+	CU_ASSERT_DOUBLE_EQUAL(b.efficiency, 0.75, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].efficiency, 0.75, 1e-9);
+	CU_ASSERT_EQUAL_FATAL(b.n_bound_pus, 2);
+	CU_ASSERT_EQUAL_FATAL(b.n_bound_stages, 2);
+	CU_ASSERT_STRING_EQUAL(b.bound_pus[1].pu, "gpu");
+	CU_ASSERT_DOUBLE_EQUAL(b.bound_pus[1].touch, 0.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.bound_pus[1].frac[0], 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.bound_pus[1].frac[1], 1, 1e-9);
+	btc_report_free(&b);
+	btc_report_free(&r);
+
+	btc_report_init(&r);
+	r.app = btc_xstrdup("vecadd");
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_TRUE(isnan(b.fluid_bound_ms));
+	CU_ASSERT_TRUE(isnan(b.efficiency));
+	CU_ASSERT_PTR_NULL(b.fluid_model);
+	CU_ASSERT_EQUAL(b.n_bound_pus, 0);
+	btc_report_free(&b);
+	btc_report_free(&r);
+}
+
 static void test_schema1(void)
 {
 	FILE *f = fopen(path, "w");
@@ -232,6 +292,7 @@ int register_result_suite(void)
 {
 	CU_pSuite s = CU_add_suite("result", setup, cleanup);
 	return !s || !CU_add_test(s, "write and read back", test_roundtrip) ||
+	       !CU_add_test(s, "the fluid bound", test_fluid_bound) ||
 	       !CU_add_test(s, "schema 1", test_schema1) ||
 	       !CU_add_test(s, "schema 3", test_schema3) ||
 	       !CU_add_test(s, "schema 2", test_schema2);

@@ -8,6 +8,7 @@ static const struct btc_test_suite suites[] = {
 	{ "property", register_property_suite },
 	{ "input", register_input_suite },
 	{ "space", register_space_suite },
+	{ "bound", register_bound_suite },
 };
 
 const struct btc_test_program btc_test_program = {

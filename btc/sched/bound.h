@@ -1,0 +1,84 @@
+/* The fluid bound: the lowest period that any assignment of a profiling
+ * table's work to the PUs could reach, a linear program solved with GLPK's
+ * simplex and certified by a dual solution (docs/scheduler.md, "The fluid
+ * bound").
+ *
+ * Every schedule of the paper's space (one chunk per PU), and every
+ * schedule that splits a stage's tasks among several PUs (a farm, or any
+ * fractional split of the work), gives a feasible point of the LP below,
+ * so its optimum is a lower bound on the period of every such schedule
+ * under the table's model. With x[i][c] the fraction of stage i's tasks
+ * done on PU c (a variable only where the stage has a time on c, c is not
+ * forbidden, and the stage is not pinned to another PU) and y[c] the
+ * fraction of tasks that PU c touches at all:
+ *
+ *   minimise T  subject to
+ *     sum_c x[i][c] = 1                                  every stage i
+ *     F_c y[c] + sum_i x[i][c] t_{i,c} <= T              every PU c
+ *     x[i][c] <= y[c]          every allowed (i, c) with F_c > 0
+ *     x, y, T >= 0
+ *
+ *   bound = max(T_io, T*)
+ *
+ * t_{i,c}: the stage's compute time (struct btc_sched_problem time_ms:
+ * the chunk model's t_{i,c}, or the paper's one-stage time); F_c: the
+ * chunk model's fixed cost per chunk per task, paid once for every task a
+ * PU touches (a task that visits PU c runs at least one chunk there); the
+ * y rows and F enter only when fixed_ms is given. X_c(f, l) is left out:
+ * transfers depend on which neighbours a chunk has, and X >= 0, so leaving
+ * it out keeps the bound a bound. T_io: the io thread's load + check per
+ * task, a thread of its own that every task passes. Without model terms
+ * (the paper's model) the bound is the LP over the stage times alone. */
+#ifndef BTC_BOUND_H
+#define BTC_BOUND_H
+
+#include <stdbool.h>
+
+#include "sched/optimizer.h"
+#include "util/diag.h"
+
+/* The bound and the LP's optimum. Arrays owned by the struct: release
+ * with btc_sched_bound_free. */
+struct btc_sched_bound {
+	int n_stages, n_pus;
+	double bound_ms; /* max(T_io, lp_ms), ms per task */
+	double lp_ms;    /* T*, the LP's optimum (the largest load of frac,
+			  * within gap_ms of T*), ms per task */
+	double io_ms;    /* T_io of the problem, ms per task */
+	/* [n_stages * n_pus], row-major: x[i][c] at the optimum, 0 where the
+	 * pair is not allowed; every row sums to 1. One optimal vertex: the
+	 * LP's optimum value is unique, its x need not be. */
+	double *frac;
+	double *load_ms;  /* [n_pus] F_c y[c] + sum_i x[i][c] t_{i,c} <= lp_ms */
+	double *touch;    /* [n_pus] y[c] (max_i x[i][c]), the fraction of
+			   * tasks PU c touches */
+	/* The certificate: a dual solution (GLPK's row duals, clipped to
+	 * feasibility and evaluated here) proves T* >= lp_ms - gap_ms, and
+	 * frac is a feasible point with max load lp_ms, so lp_ms is T* within
+	 * gap_ms. btc_sched_fluid_bound fails when gap_ms > 1e-9 lp_ms. */
+	double gap_ms;
+};
+
+/* Computes the fluid bound of p. From opt only forbid_mask and pin are
+ * read (the objective, K, the chunk limit and the budget do not change
+ * what the PUs can do); NULL: none. Fills *b (zeroed first; release with
+ * btc_sched_bound_free, also after an error). Returns BTC_OK;
+ * BTC_ERR_TABLE / BTC_ERR_USAGE from btc_sched_validate (reported through
+ * d); BTC_ERR_UNSAT when the forbidden PUs and pins leave a stage no PU
+ * (reported, naming the stage); BTC_ERR_LIMIT when GLPK finds no optimum
+ * or the certificate's gap exceeds 1e-9 of the optimum (reported; not
+ * expected for a valid problem). Silences GLPK's terminal output. */
+enum btc_status btc_sched_fluid_bound(const struct btc_sched_problem *p,
+				     const struct btc_sched_options *opt,
+				     struct btc_sched_bound *b, struct btc_diag *d);
+
+void btc_sched_bound_free(struct btc_sched_bound *b);
+
+/* Efficiency of a period (predicted or measured, ms per task) against
+ * the bound: bound_ms / period_ms. At most 1 for every period the model
+ * predicts; a measured period can lie below the bound (ratio > 1) when
+ * the run is faster than the table says the PUs are. NAN when either is
+ * NAN or period_ms <= 0. */
+double btc_sched_bound_efficiency(double bound_ms, double period_ms);
+
+#endif
