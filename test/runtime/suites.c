@@ -10,6 +10,7 @@
 static const struct btc_test_suite suites[] = {
 	{ "ring", suite_ring_register },
 	{ "pipeline", suite_pipeline_register },
+	{ "adapt", suite_adapt_register },
 #ifndef RUNTIME_TEST_HOST_ONLY
 	{ "vulkan", suite_vulkan_register },
 	{ "cuda", suite_cuda_register },
