@@ -172,8 +172,8 @@ static bool phase_build(struct job *j)
 {
 	double t = now_s();
 	bool built;
-	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->dir, true, &built, NULL,
-			      j->d) ||
+	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->table,
+			      j->opt->plan.mode, j->dir, true, &built, NULL, j->d) ||
 	    !built || btc_interrupted())
 		return false;
 	j->phases[PH_BUILD] = now_s() - t;

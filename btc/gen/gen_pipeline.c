@@ -52,6 +52,7 @@ bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct
 		{"stage_kernels", btc_gen_emit_stage_kernels},
 		{"stage_table", btc_gen_emit_stage_table},
 		{"schedules", emit_schedules},
+		{"adapt_model", btc_gen_emit_adapt_model},
 	};
 	return btc_template_expand(o, "pipeline.c.in", sections,
 				   (int)(sizeof(sections) / sizeof(sections[0])), ctx, d);

@@ -70,6 +70,8 @@ struct btrt_adapt_schedule {
 	const uint32_t *pus;       /* [n_chunks] the model's PU of each chunk,
 				      or NULL (no model: forced switches only) */
 	double predicted_ms;       /* btc's predicted period P, 0: none */
+	int skip;                  /* nonzero: never switched to (e.g. its GPU
+				      context could not be created) */
 };
 
 /* The predicted period of s, ms: P = max(T_io', max over chunks
@@ -169,6 +171,9 @@ int btrt_adapt_run(const struct btrt_adapt_config *cfg, struct btrt_adapt_result
  * seq, one chunk record per (schedule, chunk) pair that ran, named
  * "PU [schedule N]". Borrowed from res. */
 const struct btrt_run *btrt_adapt_records(const struct btrt_adapt_result *res);
+/* Name of merged chunk record c ("PU [schedule N]"), as in the trace;
+ * NULL when c is out of range. Borrowed. */
+const char *btrt_adapt_chunk_name(const struct btrt_adapt_result *res, uint32_t c);
 /* Decisions (switches and keeps), in order. Borrowed. */
 const struct btrt_adapt_decision *btrt_adapt_decisions(const struct btrt_adapt_result *res,
 						       uint32_t *n);

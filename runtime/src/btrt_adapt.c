@@ -282,6 +282,11 @@ const struct btrt_run *btrt_adapt_records(const struct btrt_adapt_result *res)
 	return res->run;
 }
 
+const char *btrt_adapt_chunk_name(const struct btrt_adapt_result *res, uint32_t c)
+{
+	return c < res->run->n_chunks ? res->names[c] : NULL;
+}
+
 const struct btrt_adapt_decision *btrt_adapt_decisions(const struct btrt_adapt_result *res,
 						       uint32_t *n)
 {

@@ -217,7 +217,7 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 	uint32_t best = c->cur;
 	double p_cur = btrt_model_period_ms(c->m, &c->s[c->cur], sl, io_ms), p_best = p_cur;
 	for (uint32_t k = 0; k < c->n; k++) {
-		if (!c->s[k].pus)
+		if (!c->s[k].pus || c->s[k].skip)
 			continue;
 		double p = btrt_model_period_ms(c->m, &c->s[k], sl, io_ms);
 		if (!isnan(p) && (isnan(p_best) || p < p_best)) {
@@ -321,9 +321,12 @@ int btrt_adapt_ctl_observe(struct btrt_adapt_ctl *c, const struct btrt_task_done
 		return 0; /* draining: the old schedule's last tasks */
 	c->seg_tasks++;
 	if (c->o.force_every) {
-		if (c->n < 2 || c->seg_tasks % c->o.force_every)
+		uint32_t next = (c->cur + 1) % c->n;
+		while (next != c->cur && c->s[next].skip)
+			next = (next + 1) % c->n;
+		if (next == c->cur || c->seg_tasks % c->o.force_every)
 			return 0;
-		struct btrt_adapt_decision *r = record(c, d->seq, (c->cur + 1) % c->n, "forced", 0, 0);
+		struct btrt_adapt_decision *r = record(c, d->seq, next, "forced", 0, 0);
 		if (!r)
 			return 0; /* out of memory: no record, no switch */
 		c->target = r->to;

@@ -77,9 +77,9 @@ static void test_forced_switches(void)
 	struct toy_adapt t;
 	CU_ASSERT_FATAL(toy_adapt_setup(&t, 6, 600) == 0);
 	const struct btrt_adapt_schedule scheds[] = {
-		{ "all", one, 1, NULL, 0 },
-		{ "three", three, 3, NULL, 0 },
-		{ "five", five, 5, NULL, 0 },
+		{ "all", one, 1, NULL, 0, 0 },
+		{ "three", three, 3, NULL, 0, 0 },
+		{ "five", five, 5, NULL, 0, 0 },
 	};
 	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 3, .start = 1 };
 	btrt_adapt_options_init(&cfg.opt);
@@ -139,10 +139,11 @@ static void test_forced_end_of_input(void)
 	CU_ASSERT_FATAL(toy_adapt_setup(&t, 6, 0) == 0);
 	t.io.limit = 251; /* load returns 0 at 251: the stream ends mid-segment */
 	const struct btrt_adapt_schedule scheds[] = {
-		{ "five", five, 5, NULL, 0 },
-		{ "all", one, 1, NULL, 0 },
+		{ "five", five, 5, NULL, 0, 0 },
+		{ "three (skipped)", three, 3, NULL, 0, 1 },
+		{ "all", one, 1, NULL, 0, 0 },
 	};
-	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 2 };
+	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 3 };
 	btrt_adapt_options_init(&cfg.opt);
 	cfg.opt.force_every = 10;
 	struct btrt_adapt_result *res = NULL;
@@ -151,6 +152,10 @@ static void test_forced_end_of_input(void)
 	CU_ASSERT_EQUAL(t.io.checked, 251);
 	CU_ASSERT_EQUAL(t.io.order_errors, 0);
 	CU_ASSERT(btrt_adapt_switches(res) >= 251 / 16 - 1);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_decisions(res, &n);
+	for (uint32_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(d[i].to, d[i].from == 0 ? 2 : 0);
 	btrt_adapt_free(res);
 	btrt_pool_destroy(t.pool);
 }
@@ -161,8 +166,8 @@ static void test_forced_check_failure(void)
 	CU_ASSERT_FATAL(toy_adapt_setup(&t, 4, 400) == 0);
 	t.p.corrupt_seq = 123; /* stage 4 writes a wrong value on task 123 */
 	const struct btrt_adapt_schedule scheds[] = {
-		{ "three", three, 3, NULL, 0 },
-		{ "all", one, 1, NULL, 0 },
+		{ "three", three, 3, NULL, 0, 0 },
+		{ "all", one, 1, NULL, 0, 0 },
 	};
 	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 2 };
 	btrt_adapt_options_init(&cfg.opt);
@@ -196,12 +201,12 @@ static void syn_init(void)
 		syn_c[k][0] = (struct btrt_chunk){ "A", BTRT_PU_CPU, NULL, 0, 0, split[k], NULL, NULL };
 		syn_c[k][1] = (struct btrt_chunk){ "B", BTRT_PU_CPU, NULL, 0, split[k], 4 - split[k],
 						    NULL, NULL };
-		syn_s[k] = (struct btrt_adapt_schedule){ "split", syn_c[k], 2, syn_ab, 0 };
+		syn_s[k] = (struct btrt_adapt_schedule){ "split", syn_c[k], 2, syn_ab, 0, 0 };
 	}
 	syn_c[3][0] = (struct btrt_chunk){ "A", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL };
 	syn_c[4][0] = (struct btrt_chunk){ "B", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL };
-	syn_s[3] = (struct btrt_adapt_schedule){ "A", syn_c[3], 1, syn_a, 0 };
-	syn_s[4] = (struct btrt_adapt_schedule){ "B", syn_c[4], 1, syn_b, 0 };
+	syn_s[3] = (struct btrt_adapt_schedule){ "A", syn_c[3], 1, syn_a, 0, 0 };
+	syn_s[4] = (struct btrt_adapt_schedule){ "B", syn_c[4], 1, syn_b, 0, 0 };
 }
 
 struct feed {
@@ -250,7 +255,7 @@ static void test_model_chunk_ms(void)
 	const struct btrt_chunk ch[2] = { { "a", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL },
 					  { "b", BTRT_PU_CPU, NULL, 0, 1, 2, NULL, NULL } };
 	const uint32_t pus[2] = { 0, 1 };
-	const struct btrt_adapt_schedule s = { "s", ch, 2, pus, 0 };
+	const struct btrt_adapt_schedule s = { "s", ch, 2, pus, 0, 0 };
 	/* chunks 1.0 and 0.75 + 0.375 = 1.125; P = max(0.2, 1.125) */
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, NULL, -1), 1.125, 1e-12);
 	const double slow[2] = { 3.0, 1.0 };
@@ -402,8 +407,8 @@ static void test_real_slowdown(void)
 	static const char *const names[2] = { "A", "B" };
 	const struct btrt_model m = { 5, 2, tm, NULL, NULL, 0, names, "test" };
 	static const uint32_t p0[2] = { 0, 1 }, p1[1] = { 0 };
-	const struct btrt_adapt_schedule scheds[2] = { { "A:0-2 B:3-4", s0, 2, p0, 0 },
-						       { "A:0-4", s1, 1, p1, 0 } };
+	const struct btrt_adapt_schedule scheds[2] = { { "A:0-2 B:3-4", s0, 2, p0, 0, 0 },
+						       { "A:0-4", s1, 1, p1, 0, 0 } };
 	t.base.on_task_done = start_slowdown;
 	struct btrt_adapt_config cfg = { .base = &t.base, .model = &m, .scheds = scheds,
 					 .n_scheds = 2 };
