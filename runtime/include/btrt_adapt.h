@@ -183,6 +183,23 @@ uint32_t btrt_adapt_switches(const struct btrt_adapt_result *res);
  * warmup tasks (btrt_run_steady_ns). *from_seq: the first task counted. */
 double btrt_adapt_after_switch_ns(const struct btrt_adapt_result *res, uint64_t warmup,
 				  uint64_t *from_seq);
+/* Writes the run's adaptive figures as the members of a JSON object
+ * (no braces): "switches", "final_schedule", "after_switch_from_task",
+ * "after_switch_ms_per_task" (btrt_adapt_after_switch_ns with warmup) and
+ * "decisions": [{"task", "from", "to", "reason", "observed_ms",
+ * "expected_ms", "predicted_from_ms", "predicted_to_ms", "slowdown":
+ * {PU: x}, and for switches "resume_task", "switch_ms", "drain_ms",
+ * "rewire_ms"}]. */
+void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup, FILE *f);
+/* The schedule running at the end of the run (the last switch's target,
+ * else the first). */
+uint32_t btrt_adapt_final_schedule(const struct btrt_adapt_result *res);
+/* Checks that the model reproduces btc's prediction of every schedule
+ * with one (predicted_ms > 0, printed to 1e-6 ms): |P - predicted_ms| <=
+ * 1e-6 (1 + predicted_ms). Returns 0, or -1 with err (BTRT_E_INVAL)
+ * naming the first schedule that disagrees. */
+int btrt_adapt_check_model(const struct btrt_model *m, const struct btrt_adapt_schedule *scheds,
+			   uint32_t n, struct btrt_error *err);
 /* Prints the switches (and with all, the keeps): task, schedules, reason,
  * figures, drain and rewire times. */
 void btrt_adapt_print(const struct btrt_adapt_result *res, FILE *out, int all);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ struct btrt_adapt_result {
 	struct btrt_wait_stats *cwaits; /* [run->n_chunks] */
 	struct btrt_wait_stats io_waits;
 	struct btrt_adapt_decision *dec;
-	uint32_t n_dec, n_switches, settle;
+	uint32_t n_dec, n_switches, settle, start;
 	const struct btrt_adapt_schedule *scheds; /* borrowed for printing */
 	const struct btrt_model *model;
 };
@@ -184,6 +185,7 @@ static struct btrt_adapt_result *result_alloc(const struct btrt_adapt_config *cf
 		res->run->stage_names[s] = b->stages[s].name ? b->stages[s].name : "";
 	res->scheds = cfg->scheds;
 	res->model = cfg->model;
+	res->start = cfg->start;
 	return res;
 }
 
@@ -313,6 +315,75 @@ double btrt_adapt_after_switch_ns(const struct btrt_adapt_result *res, uint64_t 
 	if (from >= n)
 		return 0.0;
 	return btrt_run_steady_ns(r, from);
+}
+
+uint32_t btrt_adapt_final_schedule(const struct btrt_adapt_result *res)
+{
+	uint32_t k = res->start;
+	for (uint32_t i = 0; i < res->n_dec; i++)
+		if (res->dec[i].to != res->dec[i].from && res->dec[i].resumed_ns)
+			k = res->dec[i].to;
+	return k;
+}
+
+int btrt_adapt_check_model(const struct btrt_model *m, const struct btrt_adapt_schedule *scheds,
+			   uint32_t n, struct btrt_error *err)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		const struct btrt_adapt_schedule *s = &scheds[k];
+		if (!s->pus || s->predicted_ms <= 0)
+			continue;
+		double p = btrt_model_period_ms(m, s, NULL, -1);
+		if (!(fabs(p - s->predicted_ms) <= 1e-6 * (1 + s->predicted_ms)))
+			return btrt_error_set(err, BTRT_E_INVAL, 0,
+					      "adapt: the compiled cost model predicts %.6f ms for "
+					      "schedule %u (%s), btc predicted %.6f ms",
+					      p, k, s->label ? s->label : "", s->predicted_ms);
+	}
+	return 0;
+}
+
+static void json_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup, FILE *f)
+{
+	uint64_t from = 0;
+	double ns = btrt_adapt_after_switch_ns(res, warmup, &from);
+	fprintf(f, "\"switches\": %u, \"final_schedule\": %u, \"after_switch_from_task\": %" PRIu64
+		", \"after_switch_ms_per_task\": %.6f, \"decisions\": [",
+		res->n_switches, btrt_adapt_final_schedule(res), from, ns / 1e6);
+	for (uint32_t i = 0; i < res->n_dec; i++) {
+		const struct btrt_adapt_decision *d = &res->dec[i];
+		fprintf(f, "%s\n  {\"task\": %" PRIu64 ", \"from\": %u, \"to\": %u, \"reason\": ",
+			i ? "," : "", d->seq, d->from, d->to);
+		json_text(f, d->reason);
+		fprintf(f, ", \"observed_ms\": %.6f, \"expected_ms\": %.6f, \"predicted_from_ms\": %.6f, "
+			"\"predicted_to_ms\": %.6f, \"slowdown\": {",
+			d->observed_ms, d->expected_ms, d->predicted_from_ms, d->predicted_to_ms);
+		for (uint32_t u = 0; u < d->n_pus; u++) {
+			fprintf(f, "%s", u ? ", " : "");
+			json_text(f, res->model && res->model->pu_names ? res->model->pu_names[u] : "pu");
+			fprintf(f, ": %.4f", d->slowdown[u]);
+		}
+		fprintf(f, "}");
+		if (d->to != d->from && d->resumed_ns)
+			fprintf(f, ", \"resume_task\": %" PRIu64 ", \"switch_ms\": %.6f, "
+				"\"drain_ms\": %.6f, \"rewire_ms\": %.6f",
+				d->resume_seq, (double)(d->resumed_ns - d->decide_ns) / 1e6,
+				(double)(d->drained_ns - d->decide_ns) / 1e6,
+				(double)(d->resumed_ns - d->drained_ns) / 1e6);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]");
 }
 
 static const char *label_of(const struct btrt_adapt_result *res, uint32_t k)
