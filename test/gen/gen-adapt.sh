@@ -5,7 +5,8 @@
 #   Vulkan schedules): forced switches every 13 tasks over 400 tasks, every
 #   task verified, the switches in the report and the trace; a model-driven
 #   run (the program checks that its compiled cost model reproduces btc's
-#   predictions); a static run with a CPU hog; refused options.
+#   predictions); a static run with a CPU hog; refused options; the main
+#   job's final run with --adapt.
 # - apps/octree on real Kinect frames (data/), CPU schedules over two CPU
 #   PUs: forced switches every 17 tasks over 300 tasks, all verified;
 #   --adapt without a cost model is refused.
@@ -57,6 +58,16 @@ out=$(BTRT_NO_PIN=1 "$prog" --hog-cpu 0 --hog-from 20 --hog-to 60 --tasks 100 --
 grep -q "^hog: started after task 19: busy threads on cores 0" <<< "$out" || { echo "$out"; fail "hog start"; }
 grep -q "^hog: stopped after task 59" <<< "$out" || { echo "$out"; fail "hog stop"; }
 json "$work/hog.json" "r['hog']['cpu_cores'] == [0] and r['verified']" | grep -q True || fail "hog report"
+
+# the main job's final run, adaptive (btc ... --run --adapt)
+"$btc" "$src/examples/vecadd/vecadd.yaml" --device host --gpu vulkan --run --adapt \
+  --table "$work/vecadd.csv" --top 2 -o "$work/job" --report "$work/job.json" --tune-budget 5 \
+  --tasks 100 > "$work/job.log" 2>&1 || { cat "$work/job.log"; fail "btc --run --adapt"; }
+grep -q "^adaptive final run: [0-9]* switch" "$work/job.log" || { cat "$work/job.log"; fail "job: no adaptive line"; }
+json "$work/job.json" "r['final_run']['adaptive'] and r['final_run']['switches'] >= 0 and r['verified']" |
+  grep -q True || fail "job report: final_run not adaptive"
+grep -q '"adapt": {' "$work/job/run.json" || fail "job: the final run was not --adapt"
+echo "btc --run --adapt: the final run adapted and is reported"
 
 refused() {
   local want=$1

@@ -540,7 +540,7 @@ static struct btrt_adapt_schedule adapt_scheds[N_SCHEDULES];
 
 /* The adaptive run of base's stream, from schedule o->schedule, over the
  * schedules the pool's backend serves. Returns 0, or -1 with err. */
-static int adapt_run(const char *argv0, const struct options *o,
+static int adapt_run(const struct options *o,
 		     const struct btrt_pipeline_config *base, enum btrt_backend backend,
 		     struct btrt_adapt_result **res, struct btrt_error *err)
 {
@@ -699,7 +699,7 @@ int main(int argc, char **argv)
 	}
 	int arc;
 	if (o.adapt) {
-		arc = adapt_run(argv[0], &o, &cfg, backend, &ares, &err);
+		arc = adapt_run(&o, &cfg, backend, &ares, &err);
 		run = ares ? btrt_adapt_records(ares) : NULL;
 	} else {
 		arc = btrt_pipeline_run(&cfg, &srun, &err);
