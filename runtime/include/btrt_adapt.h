@@ -87,11 +87,14 @@ struct btrt_adapt_options {
 	uint32_t patience;         /* windows in a row above the threshold
 				      before a decision (2) */
 	double threshold;          /* above: period > (1 + threshold) x the
-				      expected period (0.30) */
+				      expected period (0.50: on a shared
+				      machine other processes move the period
+				      by 30-40 % for a while; a hog on a core
+				      doubles its chunk) */
 	double margin;             /* a switch needs the best schedule's
 				      prediction below the current one's by
 				      this fraction: P_new (1 + margin) <
-				      P_cur (0.15) */
+				      P_cur (0.20) */
 	uint32_t settle;           /* tasks ignored after each (re)start; 0:
 				      pool size + 4 */
 	uint64_t force_every;      /* testing: switch to the next schedule

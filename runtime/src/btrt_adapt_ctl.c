@@ -42,8 +42,8 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o)
 	memset(o, 0, sizeof *o);
 	o->window = 16;
 	o->patience = 2;
-	o->threshold = 0.30;
-	o->margin = 0.15;
+	o->threshold = 0.50;
+	o->margin = 0.20;
 }
 
 struct btrt_adapt_ctl {
