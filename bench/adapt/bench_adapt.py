@@ -20,12 +20,14 @@ the table's top K and the baselines, then
     - adaptive, no hog: N tasks; figure: its number of switches;
     - every static schedule under the same hog from task 0, M tasks after
       M/5 warm-up; figure: measured_ms_per_task.
-Prints, per app: medians with [min..max] over the rounds; the best static
+The table is profiled once per OUT (OUT/APP.csv), so a CPU-hog and a
+GPU-hog benchmark can share it. Prints, per app: medians with [min..max] over the rounds; the best static
 schedule under the hog (lowest median); the per-round ratios
 best_static_ms / adaptive_ms (throughput of the adaptive run relative to
 the best static one; goal >= 0.90) and S0_ms / adaptive_ms (against the
 non-adaptive run; goal >= 1.2); switches without the hog in every run
-(goal 0); the load average around each round. Raw runs in OUT/APP.json.
+(goal 0); the load average around each round. Raw runs in
+OUT/APP-{cpu,gpu}hog.json, the printout in OUT/summary-{cpu,gpu}hog.md.
 
 The hog: --hog cpu (default) pins --hog-threads busy threads to each of
 --hog-cores (default: the cores of S0's CPU PU that runs the most stages);
@@ -126,7 +128,7 @@ def prog_run(prog, args, report):
 
 
 def bench_app(a, app, out, rng):
-    tag = app
+    tag = f"{app}-{a.hog}hog"
     table = os.path.join(out, f"{app}.csv")
     common = ["--device", a.device, "--cpu-groups", str(a.cpu_groups), "--gpu", a.gpu]
     if a.cpu_only:
@@ -286,7 +288,7 @@ def main():
         text = bench_app(a, app, a.out, rng)
         print(text, flush=True)
         parts.append(text)
-    with open(os.path.join(a.out, "summary.md"), "w") as f:
+    with open(os.path.join(a.out, f"summary-{a.hog}hog.md"), "w") as f:
         f.write("\n".join(head + parts))
 
 
