@@ -9,9 +9,12 @@
  *   decide:  when the period stays above the expected one by more than a
  *            threshold for `patience` windows, every compiled schedule is
  *            re-ranked by the cost model with the slowdowns applied
- *            (btrt_model_period_ms); the best one is taken if it promises
- *            a gain larger than a margin, else the new period becomes the
- *            expected one (hysteresis: no flapping).
+ *            (btrt_model_period_ms), each prediction times the schedule's
+ *            observed / predicted ratio from when it last ran; the best one
+ *            is taken if it promises a gain larger than a margin, else the
+ *            new period becomes the expected one. Hysteresis against
+ *            flapping: the threshold, the margin, the learned ratios, and
+ *            a patience that doubles with every switch.
  *   switch:  at a task boundary: stop admitting, drain, start the pipeline
  *            of the new schedule at the next sequence number (the io
  *            thread's order and checks continue across segments), resume.
@@ -85,16 +88,18 @@ double btrt_model_period_ms(const struct btrt_model *m, const struct btrt_adapt_
 struct btrt_adapt_options {
 	uint32_t window;           /* tasks per observation window (16) */
 	uint32_t patience;         /* windows in a row above the threshold
-				      before a decision (2) */
+				      before a decision (2); doubled by every
+				      switch, up to 8 x, until 16 windows in a
+				      row are below it */
 	double threshold;          /* above: period > (1 + threshold) x the
 				      expected period (0.50: on a shared
 				      machine other processes move the period
 				      by 30-40 % for a while; a hog on a core
 				      doubles its chunk) */
 	double margin;             /* a switch needs the best schedule's
-				      prediction below the current one's by
-				      this fraction: P_new (1 + margin) <
-				      P_cur (0.20) */
+				      expected period below the observed one
+				      by this fraction: E_new (1 + margin) <
+				      period (0.20) */
 	uint32_t settle;           /* tasks ignored after each (re)start; 0:
 				      pool size + 4 */
 	uint64_t force_every;      /* testing: switch to the next schedule
@@ -110,8 +115,12 @@ struct btrt_adapt_decision {
 	const char *reason;        /* "forced", "period above expected", ... */
 	double observed_ms;        /* period of the last window */
 	double expected_ms;        /* what the trigger compared it with */
-	double predicted_from_ms;  /* the current schedule re-ranked, and the */
-	double predicted_to_ms;    /* chosen one, with the slowdowns (0: no model) */
+	double predicted_from_ms;  /* the model's period of the current schedule */
+	double predicted_to_ms;    /* and of the chosen one, with the slowdowns
+				      (0: no model) */
+	double expected_to_ms;     /* the chosen one's prediction times its
+				      observed / predicted ratio: what the
+				      switch expects (keeps: the period) */
 	uint32_t n_pus;
 	double slowdown[BTRT_ADAPT_MAX_PUS]; /* per model PU, as applied */
 	unsigned char observed[BTRT_ADAPT_MAX_PUS]; /* 1: measured, 0: assumed */

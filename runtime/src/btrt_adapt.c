@@ -367,8 +367,9 @@ void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup,
 			i ? "," : "", d->seq, d->from, d->to);
 		json_text(f, d->reason);
 		fprintf(f, ", \"observed_ms\": %.6f, \"expected_ms\": %.6f, \"predicted_from_ms\": %.6f, "
-			"\"predicted_to_ms\": %.6f, \"slowdown\": {",
-			d->observed_ms, d->expected_ms, d->predicted_from_ms, d->predicted_to_ms);
+			"\"predicted_to_ms\": %.6f, \"expected_to_ms\": %.6f, \"slowdown\": {",
+			d->observed_ms, d->expected_ms, d->predicted_from_ms, d->predicted_to_ms,
+			d->expected_to_ms);
 		for (uint32_t u = 0; u < d->n_pus; u++) {
 			fprintf(f, "%s", u ? ", " : "");
 			json_text(f, res->model && res->model->pu_names ? res->model->pu_names[u] : "pu");
@@ -409,8 +410,8 @@ void btrt_adapt_print(const struct btrt_adapt_result *res, FILE *out, int all)
 			fprintf(out, "; period %.3f ms/task vs expected %.3f", d->observed_ms,
 				d->expected_ms);
 		if (d->predicted_from_ms > 0)
-			fprintf(out, "; predicted %.3f -> %.3f ms", d->predicted_from_ms,
-				d->predicted_to_ms);
+			fprintf(out, "; model %.3f -> %.3f ms, expected %.3f", d->predicted_from_ms,
+				d->predicted_to_ms, d->expected_to_ms);
 		for (uint32_t u = 0; u < d->n_pus; u++)
 			fprintf(out, "%s %s x%.2f%s", u ? "," : "; slowdown",
 				res->model && res->model->pu_names ? res->model->pu_names[u] : "?",
@@ -434,9 +435,9 @@ static void decision_args(FILE *f, const struct btrt_adapt_result *res,
 {
 	fprintf(f, "\"seq\":%" PRIu64 ",\"from\":%u,\"to\":%u,\"reason\":\"%s\","
 		"\"observed_ms\":%.6f,\"expected_ms\":%.6f,\"predicted_from_ms\":%.6f,"
-		"\"predicted_to_ms\":%.6f",
+		"\"predicted_to_ms\":%.6f,\"expected_to_ms\":%.6f",
 		d->seq, d->from, d->to, d->reason, d->observed_ms, d->expected_ms,
-		d->predicted_from_ms, d->predicted_to_ms);
+		d->predicted_from_ms, d->predicted_to_ms, d->expected_to_ms);
 	for (uint32_t u = 0; u < d->n_pus; u++)
 		fprintf(f, ",\"slowdown_%s\":%.4f",
 			res->model && res->model->pu_names ? res->model->pu_names[u] : "pu",

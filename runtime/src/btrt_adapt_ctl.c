@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Quiet windows after which the switch backoff is forgotten. */
+#define BTRT_ADAPT_QUIET 16
+
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l)
 {
 	/* The twin of btc_model_chunk_ms (btc/sched/model.c): same terms,
@@ -60,6 +63,12 @@ struct btrt_adapt_ctl {
 	double sum_iv, sum_io;     /* ns */
 	double *sum_chunk;         /* [max chunks] ns */
 	uint32_t over;             /* windows in a row above the threshold */
+	uint32_t quiet;            /* windows in a row below it */
+	uint32_t backoff;          /* windows above needed: patience x backoff,
+				      doubled by every switch (up to 8), back
+				      to 1 after BTRT_ADAPT_QUIET quiet windows */
+	double *ratio;             /* [n] observed / predicted period of each
+				      schedule when it last ran, 0: never */
 	double expected_ms;        /* what the trigger compares with; 0: the
 				      next window sets it */
 	double next_expected_ms;   /* expected_ms after the pending switch */
@@ -85,10 +94,14 @@ struct btrt_adapt_ctl *btrt_adapt_ctl_create(const struct btrt_model *m,
 	for (uint32_t k = 0; k < n_scheds; k++)
 		max_chunks = scheds[k].n_chunks > max_chunks ? scheds[k].n_chunks : max_chunks;
 	c->sum_chunk = calloc(max_chunks, sizeof *c->sum_chunk);
-	if (!c->sum_chunk) {
+	c->ratio = calloc(n_scheds ? n_scheds : 1, sizeof *c->ratio);
+	if (!c->sum_chunk || !c->ratio) {
+		free(c->sum_chunk);
+		free(c->ratio);
 		free(c);
 		return NULL;
 	}
+	c->backoff = 1;
 	c->m = m;
 	c->s = scheds;
 	c->n = n_scheds;
@@ -110,6 +123,7 @@ void btrt_adapt_ctl_free(struct btrt_adapt_ctl *c)
 	if (!c)
 		return;
 	free(c->sum_chunk);
+	free(c->ratio);
 	free(c->dec);
 	free(c);
 }
@@ -139,7 +153,8 @@ void btrt_adapt_ctl_switched(struct btrt_adapt_ctl *c)
 	c->pending = 0;
 	c->seg_tasks = 0;
 	c->last_done = 0;
-	c->over = 0;
+	c->over = c->quiet = 0;
+	c->backoff = c->backoff < 8 ? 2 * c->backoff : 8;
 	c->expected_ms = c->next_expected_ms;
 	c->next_expected_ms = 0;
 	reset_window(c);
@@ -195,7 +210,8 @@ static void log_decision(const struct btrt_adapt_ctl *c, const struct btrt_adapt
 	if (d->observed_ms > 0)
 		fprintf(f, "; period %.3f ms/task, expected %.3f", d->observed_ms, d->expected_ms);
 	if (d->predicted_from_ms > 0)
-		fprintf(f, "; predicted %.3f -> %.3f ms", d->predicted_from_ms, d->predicted_to_ms);
+		fprintf(f, "; model %.3f -> %.3f ms, expected %.3f", d->predicted_from_ms,
+			d->predicted_to_ms, d->expected_to_ms);
 	if (d->n_pus) {
 		fprintf(f, "; slowdown");
 		for (uint32_t u = 0; u < d->n_pus; u++)
@@ -207,25 +223,34 @@ static void log_decision(const struct btrt_adapt_ctl *c, const struct btrt_adapt
 }
 
 /* Re-ranks every schedule with the slowdowns applied (the same model as
- * btc's optimizer, btrt_model_period_ms) and decides. Returns 1 to
- * switch. */
+ * btc's optimizer, btrt_model_period_ms), each prediction times the
+ * schedule's observed / predicted ratio from when it last ran (the current
+ * one's for a schedule never run: what the per-PU model leaves out, e.g.
+ * handoffs, or a core that the OS fills with other work once another is
+ * hogged), and decides. Returns 1 to switch. */
 static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, double io_ms)
 {
 	double sl[BTRT_ADAPT_MAX_PUS];
 	for (uint32_t u = 0; u < c->m->n_pus; u++)
 		sl[u] = slowdown_of(c, u);
+	double p_cur = btrt_model_period_ms(c->m, &c->s[c->cur], sl, io_ms);
+	if (isfinite(p_cur) && p_cur > 0)
+		c->ratio[c->cur] = period_ms / p_cur;
+	double r_cur = c->ratio[c->cur] > 0 ? c->ratio[c->cur] : 1.0;
 	uint32_t best = c->cur;
-	double p_cur = btrt_model_period_ms(c->m, &c->s[c->cur], sl, io_ms), p_best = p_cur;
+	double p_best = p_cur, e_best = period_ms; /* model; model x ratio */
 	for (uint32_t k = 0; k < c->n; k++) {
-		if (!c->s[k].pus || c->s[k].skip)
+		if (!c->s[k].pus || c->s[k].skip || k == c->cur)
 			continue;
 		double p = btrt_model_period_ms(c->m, &c->s[k], sl, io_ms);
-		if (!isnan(p) && (isnan(p_best) || p < p_best)) {
+		double e = p * (c->ratio[k] > 0 ? c->ratio[k] : r_cur);
+		if (!isnan(e) && e < e_best) {
 			best = k;
 			p_best = p;
+			e_best = e;
 		}
 	}
-	int go = best != c->cur && (isnan(p_cur) || p_best * (1.0 + c->o.margin) < p_cur);
+	int go = best != c->cur && e_best * (1.0 + c->o.margin) < period_ms;
 	struct btrt_adapt_decision *d =
 		record(c, seq, go ? best : c->cur,
 		       go ? "period above expected, a schedule predicted faster"
@@ -235,6 +260,7 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 		return 0; /* out of memory: no record, no switch */
 	d->predicted_from_ms = p_cur;
 	d->predicted_to_ms = go ? p_best : p_cur;
+	d->expected_to_ms = go ? e_best : period_ms;
 	log_decision(c, d);
 	if (!go) {
 		c->expected_ms = period_ms; /* the new normal (hysteresis) */
@@ -242,10 +268,7 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 	}
 	c->target = best;
 	c->pending = 1;
-	/* What the new schedule should give, with the ratio of observed to
-	 * predicted of the current one (what the model leaves out: ring
-	 * handoffs, wake-ups) carried over. */
-	c->next_expected_ms = !isnan(p_cur) && p_cur > 0 ? p_best * (period_ms / p_cur) : 0;
+	c->next_expected_ms = e_best; /* what the new schedule should give */
 	return 1;
 }
 
@@ -301,9 +324,12 @@ static int window_done(struct btrt_adapt_ctl *c, uint64_t seq)
 	}
 	if (period_ms <= (1.0 + c->o.threshold) * c->expected_ms) {
 		c->over = 0;
+		if (++c->quiet >= BTRT_ADAPT_QUIET)
+			c->backoff = 1;
 		return 0;
 	}
-	if (++c->over < c->o.patience)
+	c->quiet = 0;
+	if (++c->over < c->o.patience * c->backoff)
 		return 0;
 	c->over = 0;
 	if (!c->m || !s->pus) {

@@ -295,6 +295,8 @@ static void test_ctl_switches_away(void)
 	CU_ASSERT_DOUBLE_EQUAL(last->slowdown[1], 3.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(last->predicted_from_ms, 6.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(last->predicted_to_ms, 3.0, 1e-9);
+	/* times the current schedule's observed / predicted ratio, 6.6 / 6 */
+	CU_ASSERT_DOUBLE_EQUAL(last->expected_to_ms, 3.3, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(last->observed_ms, 6.6, 1e-6);
 	/* the new schedule behaves as predicted: no further decision */
 	btrt_adapt_ctl_switched(f.ctl);
@@ -357,6 +359,37 @@ static void test_ctl_margin(void)
 	feed(&f, 200, b17, 3.4 * 1.31, 0);
 	CU_ASSERT_EQUAL(f.switched, 0);
 	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_learned_ratio(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 200, even, 2.2, 0);
+	/* A 3 x slower, and the period twice its chunk (what the per-PU model
+	 * misses, e.g. the io thread squeezed onto the other core): S2
+	 * (A:0 B:1-3) is expected at 3 x 2 */
+	const double a3[2] = { 6.0, 2.0 };
+	feed(&f, 400, a3, 12.0, 0);
+	CU_ASSERT_EQUAL_FATAL(f.switched, 1);
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 2);
+	btrt_adapt_ctl_switched(f.ctl);
+	f.switched = 0;
+	/* on S2, B turns out 3 x slower too once it carries 3 stages: S0 is
+	 * predicted at 6 by the slowdowns, but it ran at 2 x its prediction:
+	 * expected 12, no better than the 10 observed: kept, no flapping */
+	const double s2[2] = { 3.0, 9.0 };
+	feed(&f, 2000, s2, 10.0, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	CU_ASSERT_EQUAL(n_switches(f.ctl), 1);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_EQUAL(d[n - 1].to, d[n - 1].from);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].observed_ms, 10.0, 1e-6);
 	btrt_adapt_ctl_free(f.ctl);
 }
 
@@ -486,6 +519,8 @@ int suite_adapt_register(void)
 	    !CU_add_test(s, "controller: a slow PU is left for the re-ranked best", test_ctl_switches_away) ||
 	    !CU_add_test(s, "controller: stalls and uniform slowdown do not switch", test_ctl_no_flapping) ||
 	    !CU_add_test(s, "controller: a gain below the margin does not switch", test_ctl_margin) ||
+	    !CU_add_test(s, "controller: a schedule that ran slower than predicted is not taken back",
+			 test_ctl_learned_ratio) ||
 	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
 	    !CU_add_test(s, "hog plan: from / to task numbers", test_hog_plan))
 		return -1;
