@@ -46,6 +46,7 @@ void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options
 	jo->input = o->input;
 	jo->report = o->report;
 	jo->keep_going = o->keep_going;
+	jo->adapt = o->adapt;
 	if (o->tasks)
 		jo->final_tasks = o->tasks;
 	if (o->max_reps)

@@ -159,6 +159,8 @@ static const struct row rows[] = {
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),
 	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE),
 	     "go on past a failed schedule or check"),
+	FLAG(ADAPT, "adapt", adapt, C(TUNE),
+	     "the final run adapts: switches among the built\nschedules when the machine changes"),
 	ROW(SEED, "seed", 0, UINT, seed, C(TUNE), "N",
 	    "tuning: seed of the run orders (default 0: from\nthe clock; printed)", 0, UINT32_MAX,
 	    NULL),

@@ -61,6 +61,7 @@ enum btc_cli_opt {
 	BTC_OPT_TUNE_TASKS,
 	BTC_OPT_NO_RACE,
 	BTC_OPT_KEEP_GOING,
+	BTC_OPT_ADAPT,
 	BTC_OPT_SEED,
 	BTC_OPT_CACHE,
 	BTC_OPT_CSV,
@@ -128,7 +129,7 @@ struct btc_cli_options {
 	bool reprofile;
 	bool core_counts; /* profile CPU stages on 1, 2, 4, ... cores too */
 	int max_reps, tune_tasks;
-	bool no_race, keep_going;
+	bool no_race, keep_going, adapt;
 	unsigned seed;
 	const char *cache;
 	int tune_budget_s;

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/build.h"
 #include "driver/diagnose.h"
 #include "driver/project.h"
@@ -81,6 +83,7 @@ struct job {
 	bool h2h_ran;
 	double final_ms;     /* the final traced run (trace only), NAN: none */
 	bool final_verified; /* the chosen one's final run verified */
+	int final_switches, final_schedule; /* --adapt: from the program's report; -1: none */
 	double phases[N_PHASES], t0;
 };
 
@@ -121,6 +124,7 @@ static bool run_checked(struct job *j, int i, const char *phase, const char *tra
 		.trace = trace,
 		.quiet = quiet,
 		.phase = phase,
+		.adapt = j->opt->adapt && trace, /* the final (traced) run */
 	};
 	char *error = NULL;
 	if (btc_tune_run_once(&run, &j->tune, ms, &error))
@@ -172,8 +176,8 @@ static bool phase_build(struct job *j)
 {
 	double t = now_s();
 	bool built;
-	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->dir, true, &built, NULL,
-			      j->d) ||
+	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->table,
+			      j->opt->plan.mode, j->dir, true, &built, NULL, j->d) ||
 	    !built || btc_interrupted())
 		return false;
 	j->phases[PH_BUILD] = now_s() - t;
@@ -253,6 +257,32 @@ static bool phase_head_to_head(struct job *j)
 	}
 }
 
+/* The final run's adaptive figures from the program's report (the
+ * "adapt" object of templates/pipeline.c.in), printed. */
+static void read_adaptive(struct job *j)
+{
+	char *text = btc_read_file(j->run_report, NULL);
+	cJSON *r = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "adapt");
+	const cJSON *sw = cJSON_GetObjectItemCaseSensitive(a, "switches");
+	const cJSON *fs = cJSON_GetObjectItemCaseSensitive(a, "final_schedule");
+	if (cJSON_IsNumber(sw) && cJSON_IsNumber(fs) && fs->valueint >= 0 && fs->valueint < j->n) {
+		j->final_switches = sw->valueint;
+		j->final_schedule = fs->valueint;
+		char *label = btc_plan_schedule_label(&j->scheds[j->final_schedule].s, j->dev);
+		printf("final run adaptive (--adapt): %d switch%s, ended on schedule %d (%s)%s\n",
+		       j->final_switches, j->final_switches == 1 ? "" : "es", j->final_schedule,
+		       label, j->final_switches ? "; the switches are in the trace" : "");
+		free(label);
+	} else {
+		btc_warning(j->d, (struct btc_loc){0},
+			    "--adapt: the final run's report %s has no adaptive figures",
+			    j->run_report);
+	}
+	cJSON_Delete(r);
+}
+
 /* 6. The chosen schedule once more, traced: its figure is for the trace
  * only, in no comparison. Returns 1 when it verified, 0 when the job
  * stops, -1 when --keep-going must choose again. */
@@ -266,6 +296,8 @@ static int phase_final_run(struct job *j)
 	       "%.3f ms/task\n",
 	       j->opt->final_tasks, j->tune.warmup, ms);
 	j->final_verified = true;
+	if (j->opt->adapt)
+		read_adaptive(j);
 	return 1;
 }
 
@@ -335,6 +367,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->final_ms = j->final_ms;
 		r->final_tasks = j->opt->final_tasks;
 		r->final_warmup = j->tune.warmup;
+		r->final_switches = j->final_switches;
+		r->final_schedule = j->final_schedule;
 	}
 	if (j->best_base >= 0 && j->entries[j->best_base].status == BTC_RUN_VERIFIED) {
 		r->best_baseline = j->best_base;
@@ -427,8 +461,12 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		printf("speedup: none (%s)\n", r->speedup_null_reason);
 	}
 	if (!isnan(r->final_ms))
-		printf("final run (trace only): %.3f ms/task over %d tasks after %d warm-up\n",
-		       r->final_ms, r->final_tasks, r->final_warmup);
+		printf("final run (trace only): %.3f ms/task over %d tasks after %d warm-up%s\n",
+		       r->final_ms, r->final_tasks, r->final_warmup,
+		       r->final_switches >= 0 ? ", adaptive" : "");
+	if (r->final_switches >= 0)
+		printf("adaptive final run: %d switch%s, ended on schedule %d\n", r->final_switches,
+		       r->final_switches == 1 ? "" : "es", r->final_schedule);
 	int np = 0;
 	for (int i = 0; i < j->n; i++)
 		np += r->candidates[i].status == BTC_RUN_VERIFIED &&
@@ -491,6 +529,8 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.chosen = -1,
 		.best_base = -1,
 		.final_ms = NAN,
+		.final_switches = -1,
+		.final_schedule = -1,
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();

@@ -26,6 +26,7 @@ struct btc_job_options {
 	const char *input;    /* pipeline input, NULL: the app's */
 	const char *report;   /* report JSON path, or NULL */
 	bool keep_going;      /* --keep-going: go on past a failed schedule or check */
+	bool adapt;           /* --adapt: the final run adapts (the program's --adapt) */
 };
 
 void btc_job_options_init(struct btc_job_options *o);

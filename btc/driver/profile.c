@@ -94,7 +94,7 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 	char *prov = NULL;
 	bool built = false, ok = false;
 	if (!dir || !btc_plan(app, dev, NULL, NULL, &po, &scheds, &n, &prov, d) ||
-	    !btc_project_make(app, dev, scheds, n, prov, dir, true, &built, NULL, d))
+	    !btc_project_make(app, dev, scheds, n, prov, NULL, 0, dir, true, &built, NULL, d))
 		goto out;
 	if (!built || strcmp(dev->name, "host")) {
 		printf("profile: the profiler for %s is in %s; build it for the device, run\n"

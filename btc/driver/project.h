@@ -11,13 +11,16 @@
 #include "sched/plan.h"
 
 /* Compiles the shaders and writes the project of the n_scheds schedules
- * (with the plan's provenance for schedule.yaml) into dir
+ * (with the plan's provenance for schedule.yaml; table and mode: what they
+ * were planned on, compiled in as the cost model of --adapt, or NULL) into
+ * dir
  * (btc_gen_write_project); when build, also builds it (btc_job_build:
  * *built is false where the toolchain is absent and only the commands
  * were printed). *n_shaders, when not NULL: the number of shaders
  * embedded. Returns false when a step failed (reported). */
 bool btc_project_make(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_plan_schedule *scheds, int n_scheds, const char *provenance,
-		      const char *dir, bool build, bool *built, int *n_shaders, struct btc_diag *d);
+		      const struct btc_table *table, enum btc_mode mode, const char *dir,
+		      bool build, bool *built, int *n_shaders, struct btc_diag *d);
 
 #endif

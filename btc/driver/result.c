@@ -33,6 +33,7 @@ void btc_report_init(struct btc_report *r)
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
 	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
+	r->final_switches = r->final_schedule = -1;
 }
 
 static void candidate_init(struct btc_report_candidate *c)
@@ -243,6 +244,11 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(f, "tasks", r->final_tasks);
 		cJSON_AddNumberToObject(f, "warmup", r->final_warmup);
 		add_num(f, "ms_per_task", r->final_ms);
+		cJSON_AddBoolToObject(f, "adaptive", r->final_switches >= 0);
+		if (r->final_switches >= 0) {
+			cJSON_AddNumberToObject(f, "switches", r->final_switches);
+			cJSON_AddNumberToObject(f, "final_schedule", r->final_schedule);
+		}
 	} else {
 		cJSON_AddNullToObject(j, "final_run");
 	}
@@ -433,6 +439,10 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	r->final_ms = num(f, "ms_per_task");
 	r->final_tasks = (int)fmax(0, num(f, "tasks"));
 	r->final_warmup = (int)fmax(0, num(f, "warmup"));
+	if (cJSON_IsTrue(get(f, "adaptive"))) {
+		r->final_switches = (int)fmax(0, num(f, "switches"));
+		r->final_schedule = (int)num(f, "final_schedule");
+	}
 	const cJSON *fit = get(j, "fit"), *c;
 	r->fit_mode = str(fit, "mode");
 	const cJSON *models = get(fit, "models"), *pus = get(fit, "pus");

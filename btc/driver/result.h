@@ -114,6 +114,8 @@ struct btc_report {
 	double speedup_ci_low, speedup_ci_high; /* of speedup, NAN: none */
 	double final_ms;                        /* the final traced run (trace only), NAN if none */
 	int final_tasks, final_warmup;
+	int final_switches, final_schedule;     /* adaptive final run (--adapt): its switches
+						   and last schedule; -1: not adaptive */
 	char *fit_mode;                          /* table mode with the best LOO fit, or NULL */
 	struct btc_report_fit_model *fit_models; /* [n_fit_models] */
 	int n_fit_models;

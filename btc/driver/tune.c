@@ -144,7 +144,7 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	snprintf(sched, sizeof(sched), "%d", run->index);
 	snprintf(ntasks, sizeof(ntasks), "%d", run->warmup + run->tasks);
 	snprintf(nwarm, sizeof(nwarm), "%d", run->warmup);
-	char *argv[16];
+	char *argv[20];
 	int a = 0;
 	argv[a++] = (char *)run->program;
 	argv[a++] = "--schedule";
@@ -165,6 +165,8 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 		argv[a++] = "--trace";
 		argv[a++] = (char *)run->trace;
 	}
+	if (run->adapt)
+		argv[a++] = "--adapt";
 	argv[a] = NULL;
 	*error = NULL;
 	remove(run->report);

@@ -141,6 +141,7 @@ struct btc_tune_run {
 	const char *trace;  /* Perfetto trace to write, or NULL */
 	bool quiet;         /* the program's stdout to /dev/null */
 	const char *phase;  /* "tuning", "head to head", "final run": for errors */
+	bool adapt;         /* the program's --adapt (docs/runtime.md, "Adaptive pipelines") */
 };
 
 /* Runs it once and reads its JSON report. Returns true when it ran and

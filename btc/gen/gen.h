@@ -42,6 +42,10 @@ struct btc_gen_ctx {
 	struct btc_gen_shader *shaders; /* [n_shaders], filled by btc_gen_compile_shaders */
 	int n_shaders;
 	const char *provenance; /* YAML lines for schedule.yaml (table, mode, objective) */
+	/* The profiling table the schedules were planned on (NULL: none) and
+	 * its mode: compiled into pipeline.c as the cost model of --adapt. */
+	const struct btc_table *table;
+	enum btc_mode mode;
 };
 
 /* Compiles every Vulkan shader the app uses (each path once) into

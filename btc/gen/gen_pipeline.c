@@ -150,6 +150,7 @@ bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct
 		{"stage_kernels", btc_gen_emit_stage_kernels},
 		{"stage_table", btc_gen_emit_stage_table},
 		{"schedules", emit_schedules},
+		{"adapt_model", btc_gen_emit_adapt_model},
 	};
 	if (!check_cores(ctx, d))
 		return false;

@@ -18,6 +18,10 @@ void btc_gen_emit_app_macros(struct btc_out *o, const void *ctx);
 void btc_gen_emit_stage_kernels(struct btc_out *o, const void *ctx);
 /* The btrt_stage table: kernels, Vulkan dispatches, buffers read/written. */
 void btc_gen_emit_stage_table(struct btc_out *o, const void *ctx);
+/* The cost model of ctx->table (mode ctx->mode) as data, pipeline_model
+ * (NULL without a table), and schedule_pus: the PU of every chunk of every
+ * schedule (gen_adapt.c). */
+void btc_gen_emit_adapt_model(struct btc_out *o, const void *ctx);
 /* `static const int pu_NAME_cores[]` for every PU that names cores (as the
  * device declares them: the profiler's isolated and interference modes),
  * and the placement of the generated pipeline (the profiler's placed

@@ -126,6 +126,26 @@ struct btrt_chunk {
 				      adjacent farms need different ids. */
 };
 
+/* What the io thread knows of a task it has just checked, for
+ * btrt_pipeline_config.on_task_done (btrt_adapt.h observes the run through
+ * it). Times are btrt_now_ns() nanoseconds. */
+struct btrt_task_done {
+	uint64_t seq;              /* the task's sequence number */
+	uint64_t done_ns;          /* end of its check: when it left the pipeline */
+	uint64_t io_ns;            /* its load + check time on the io thread */
+	uint32_t n_chunks;
+	const uint64_t *chunk_ns;  /* [n_chunks] its pop-to-finish time in each
+				      chunk (what the run records per task) */
+};
+
+/* Called on the io thread after every checked task (also while draining).
+ * Returns 0 to go on, nonzero to stop admitting: the io thread loads no
+ * further item, the tasks in flight finish and are checked, and
+ * btrt_pipeline_run returns 0 with btrt_run_items(run) tasks checked; a
+ * following run with first_seq = first_seq + that many continues the
+ * stream (btrt_adapt.h switches schedules that way). */
+typedef int (*btrt_task_done_fn)(void *ctx, const struct btrt_task_done *d);
+
 struct btrt_pipeline_config {
 	const char *app;           /* app name (trace metadata) */
 	const struct btrt_stage *stages; /* [n_stages] */
@@ -152,6 +172,13 @@ struct btrt_pipeline_config {
 				      with BTRT_E_INTR. Read by the io thread
 				      before each load and after each finished
 				      task. */
+	/* Continuing a stream (btrt_adapt.h): the first item loaded is
+	 * first_seq, and the io thread expects first_seq, first_seq + 1, ...
+	 * back; n_items still counts from 0 (the stream ends at seq n_items).
+	 * The run's io records are indexed from first_seq. 0: a new stream. */
+	uint64_t first_seq;
+	btrt_task_done_fn on_task_done; /* NULL, or see btrt_task_done_fn */
+	void *on_task_done_ctx;
 };
 
 #define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)

@@ -247,8 +247,15 @@ int btrt_links_create(struct btrt_links *l, const struct btrt_pipeline_config *c
 			goto out;
 	/* Group g (chunk i's) reads link g and writes link g + 1; the io
 	 * thread (i == nc) reads link ng and writes link 0. */
+	/* Sequence numbers start at cfg->first_seq (an adaptive run's later
+	 * segment, btrt_adapt.h): farm consumers claim from there, and ring
+	 * consumers count their pops from there. */
+	for (g = 0; g <= ng; g++)
+		if (l->is_farm[g])
+			atomic_store_explicit(&l->links[g].claim, cfg->first_seq, memory_order_relaxed);
 	g = 0;
 	for (uint32_t i = 0; i <= nc; i++) {
+		l->in[i].popped = cfg->first_seq;
 		g += i > 0 && i < nc && !btrt_same_farm(cfg, i);
 		uint32_t li = i < nc ? g : ng, lo = i < nc ? g + 1 : 0;
 		if (l->is_farm[li])

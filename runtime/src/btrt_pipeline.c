@@ -42,6 +42,14 @@ struct pipe {
 	struct btrt_links links;          /* rings and farm links (btrt_farm.h) */
 	struct chunk_rt *ch;              /* [n_chunks] */
 	struct btrt_run *run;
+	/* Observation hook (cfg->on_task_done), else NULL / 0: */
+	uint64_t *task_ns;                /* [pool size * n_chunks] chunk c's time
+					     of the task in slot s at s * n + c,
+					     written by the dispatcher before it
+					     pushes the task on (the rings'
+					     release/acquire chain publishes it) */
+	uint64_t *load_ns;                /* [pool size] load time per slot (io) */
+	int drain;                        /* io thread: stop admitting */
 };
 
 /* Records the first error and asks every thread to stop. */
@@ -325,6 +333,8 @@ static void *dispatcher(void *arg)
 			pipe_fail(p, &e);
 			break;
 		}
+		if (p->task_ns)
+			p->task_ns[(size_t)t->slot * p->cfg->n_chunks + ch->idx] = b - a;
 		/* Never waits: every ring has room for the whole pool plus EOS,
 		 * every farm link a slot for each task in flight. */
 		int prc = btrt_port_push(ch->out, t, t->seq, &p->stop);
@@ -419,6 +429,7 @@ static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
 		return -1;
 	}
 	(*expect)++;
+	uint64_t idx = t->seq - cfg->first_seq; /* the run's io records */
 	uint64_t a = btrt_now_ns();
 	if (cfg->check) {
 		char msg[256] = "";
@@ -431,12 +442,21 @@ static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
 		}
 	}
 	uint64_t b = btrt_now_ns();
-	if (t->seq < p->run->n_io) {
-		p->run->io[t->seq].check_start = a;
-		p->run->io[t->seq].check_end = b;
+	if (idx < p->run->n_io) {
+		p->run->io[idx].check_start = a;
+		p->run->io[idx].check_end = b;
 	}
 	p->run->items++;
 	p->run->t_end = b;
+	if (cfg->on_task_done) {
+		struct btrt_task_done d = {
+			.seq = t->seq, .done_ns = b, .io_ns = p->load_ns[t->slot] + (b - a),
+			.n_chunks = cfg->n_chunks,
+			.chunk_ns = &p->task_ns[(size_t)t->slot * cfg->n_chunks],
+		};
+		if (cfg->on_task_done(cfg->on_task_done_ctx, &d))
+			p->drain = 1;
+	}
 	return 0;
 }
 
@@ -475,7 +495,7 @@ static void io_loop(struct pipe *p)
 	uint32_t nc = cfg->n_chunks;
 	struct btrt_port *first = &p->links.out[nc], *done = &p->links.in[nc];
 	uint32_t next_free = 0;
-	uint64_t seq = 0, expect = 0;
+	uint64_t seq = cfg->first_seq, expect = cfg->first_seq;
 	int eos_sent = 0;
 	struct btrt_error e;
 	p->run->t0 = btrt_now_ns();
@@ -498,16 +518,17 @@ static void io_loop(struct pipe *p)
 			if (check_interrupt(p, seq))
 				return;
 		}
-		if (cfg->n_items && seq == cfg->n_items) {
+		if ((cfg->n_items && seq >= cfg->n_items) || p->drain) {
 			if (io_push(p, first, BTRT_EOS, seq))
 				return;
 			eos_sent = 1;
 			continue;
 		}
 		char msg[256] = "";
+		uint64_t idx = seq - cfg->first_seq, la = btrt_now_ns();
 		t->seq = seq;
-		if (io_rec(p->run, seq) == 0)
-			p->run->io[seq].load_start = btrt_now_ns();
+		if (io_rec(p->run, idx) == 0)
+			p->run->io[idx].load_start = la;
 		int rc = cfg->io->load(cfg->io_state, seq, t, msg, sizeof msg);
 		if (rc < 0) {
 			btrt_error_clear(&e);
@@ -518,15 +539,18 @@ static void io_loop(struct pipe *p)
 			return;
 		}
 		if (rc == 0) {
-			if (p->run->n_io > seq)
-				p->run->n_io = seq; /* the last record was never loaded */
+			if (p->run->n_io > idx)
+				p->run->n_io = idx; /* the last record was never loaded */
 			if (io_push(p, first, BTRT_EOS, seq))
 				return;
 			eos_sent = 1;
 			continue;
 		}
-		if (seq < p->run->n_io)
-			p->run->io[seq].load_end = btrt_now_ns();
+		uint64_t lb = btrt_now_ns();
+		if (idx < p->run->n_io)
+			p->run->io[idx].load_end = lb;
+		if (p->load_ns)
+			p->load_ns[t->slot] = lb - la;
 		seq++;
 		/* Never waits (see dispatcher). The ring's (or farm link's)
 		 * release store publishes the loaded buffers to chunk 0. */
@@ -565,8 +589,12 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 	uint32_t nc = cfg->n_chunks;
 	p.ch = calloc(nc, sizeof *p.ch);
 	p.run = btrt_run_alloc(cfg);
+	if (cfg->on_task_done) {
+		p.task_ns = calloc((size_t)btrt_pool_size(cfg->pool) * nc, sizeof *p.task_ns);
+		p.load_ns = calloc(btrt_pool_size(cfg->pool), sizeof *p.load_ns);
+	}
 	int rc = -1;
-	if (!p.ch || !p.run) {
+	if (!p.ch || !p.run || (cfg->on_task_done && (!p.task_ns || !p.load_ns))) {
 		btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
 		goto out;
 	}
@@ -649,6 +677,8 @@ out:
 		}
 	btrt_links_destroy(&p.links);
 	free(p.ch);
+	free(p.task_ns);
+	free(p.load_ns);
 	pthread_mutex_destroy(&p.mu);
 	if (run_out)
 		*run_out = p.run;

@@ -124,6 +124,7 @@ expect 0 "-D NAME=VALUE" schedule --help
 expect 0 "--cpu-groups N" schedule --help
 expect 0 "--cache DIR" profile --help
 expect 0 "--keep-going" tune --help
+expect 0 "--adapt" tune --help
 expect 0 "--seed N" tune --help
 expect 0 "--cache DIR" tune --help
 expect 0 "--candidates FILE" report --help
@@ -136,6 +137,7 @@ lacks "--glsl" schedule --help
 lacks "--device" header --help
 lacks "--reprofile" gen --help
 lacks "--keep-going" gen --help
+lacks "--adapt" gen --help
 lacks "--table" profile --help
 lacks "--build" tune --help
 

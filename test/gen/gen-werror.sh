@@ -40,4 +40,20 @@ for app in apps/octree.yaml apps/alexnet-dense.yaml apps/alexnet-sparse.yaml exa
     done
   done
 done
+# With a profiling table: the cost model compiled in (adapt_model), with
+# F, X and T_io (the GPU machine's table) and without (a reference table).
+for t in "octree $src/test/gen/data/h100box.yaml $src/docs/results/h100-model/octree-table.csv" \
+         "octree pixel7a $src/data/profiles/pixel7a/octree/interference.csv"; do
+  read -r app dev table <<< "$t"
+  out=$work/model-$app-$(basename "$dev" .yaml)
+  "$btc" gen "$src/apps/$app.yaml" --device "$dev" --table "$table" --top 3 -o "$out" > /dev/null
+  grep -q "^#define PIPELINE_HAVE_MODEL 1" "$out/pipeline.c"
+  incs=(-I "$out" -I "$out/btrt/include")
+  while IFS= read -r d; do incs+=(-I "$d"); done < <(find "$out/app" -type d)
+  for cuda in 0 1; do
+    "$cc" -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsyntax-only -fopenmp \
+      -DPIPELINE_HAVE_CUDA=$cuda "${incs[@]}" "$out/pipeline.c"
+    n_ok=$((n_ok + 1))
+  done
+done
 echo "ok: $n_ok generated files compiled with -Wall -Wextra -Werror"

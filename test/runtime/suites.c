@@ -12,6 +12,7 @@ static const struct btc_test_suite suites[] = {
 	{ "pipeline", suite_pipeline_register },
 	{ "probe", suite_probe_register },
 	{ "farm", suite_farm_register },
+	{ "adapt", suite_adapt_register },
 #ifndef RUNTIME_TEST_HOST_ONLY
 	{ "vulkan", suite_vulkan_register },
 	{ "cuda", suite_cuda_register },

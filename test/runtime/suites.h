@@ -8,6 +8,7 @@ int suite_ring_register(void);
 int suite_pipeline_register(void);
 int suite_probe_register(void);
 int suite_farm_register(void);
+int suite_adapt_register(void);
 int suite_vulkan_register(void);
 int suite_cuda_register(void);
 /* Cores to pin two test threads to: {0, 1} when available, else {0, 0}. */

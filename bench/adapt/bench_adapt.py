@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Adaptive pipelines against static schedules under a hog (docs/runtime.md,
+"Adaptive pipelines"; docs/results/host-adaptive.md).
+
+usage: bench/adapt/bench_adapt.py OUT [--btc PATH] [--apps octree,alexnet-dense]
+           [--device host] [--cpu-groups 2] [--gpu vulkan|cuda] [--top K] [--mode M]
+           [--rounds R] [--tasks N] [--hog-from H] [--static-tasks M]
+           [--hog cpu|gpu] [--hog-cores LIST] [--hog-threads T] [--hog-gpu-ms MS]
+           [--start N] [--seed S] [--cpu-only]
+
+Per app: profile (cached in OUT/cache), generate and build the program with
+the table's top K and the baselines, then
+ 1. a no-hog pass over every schedule (2 interleaved runs of M tasks): the
+    fastest is the static choice S0 (what btc's tuner picks); schedules more
+    than 4x slower than it are left out of the hog comparison (named);
+ 2. R rounds, each in a seeded shuffled order:
+    - adaptive: `--schedule S0 --adapt`, N tasks, the hog from task H on;
+      figure: ms/task after its last switch (after_switch_ms_per_task, from
+      max(H, resume + settle)), plus its switches and switching time;
+    - adaptive, no hog: N tasks; figure: its number of switches;
+    - every static schedule under the same hog from task 0, M tasks after
+      M/5 warm-up; figure: measured_ms_per_task.
+The table is profiled once per OUT (OUT/APP.csv), so a CPU-hog and a
+GPU-hog benchmark can share it. Prints, per app: medians with [min..max] over the rounds; the best static
+schedule under the hog (lowest median); the per-round ratios
+best_static_ms / adaptive_ms (throughput of the adaptive run relative to
+the best static one; goal >= 0.90) and S0_ms / adaptive_ms (against the
+non-adaptive run; goal >= 1.2); switches without the hog in every run
+(goal 0); the load average around each round. Raw runs in
+OUT/APP-{cpu,gpu}hog.json, the printout in OUT/summary-{cpu,gpu}hog.md.
+
+The hog: --hog cpu (default) pins --hog-threads busy threads to each of
+--hog-cores (default: the cores of S0's CPU PU that runs the most stages);
+--hog gpu runs back-to-back CUDA spin kernels of --hog-gpu-ms.
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    if p.returncode != 0:
+        sys.stderr.write(p.stdout)
+        raise SystemExit(f"bench-adapt: {' '.join(cmd)} exited {p.returncode}")
+    return p.stdout
+
+
+def med(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def spread(v, fmt="%.3f"):
+    if not v:
+        return "n/a"
+    return (fmt + " [" + fmt + ".." + fmt + "]") % (med(v), min(v), max(v))
+
+
+def schedules(prog):
+    out = run([prog, "--list"]).splitlines()[1:]
+    rows = []
+    for line in out:
+        f = line.split()
+        rows.append({"index": int(f[0]), "kind": f[1], "predicted": f[2], "label": " ".join(f[3:])})
+    return rows
+
+
+def pu_cores(btc, device, groups):
+    """CPU PU name -> the cores its chunks run on, from `btc device`: on a
+    device with a GPU, a CPU PU of 8 or more cores gives its last core to
+    the io thread and the GPU dispatchers (the service core, docs/runtime.md
+    "Placement"), which the hog leaves alone."""
+    text = run([btc, "device", device, "--cpu-groups", str(groups)])
+    cores, name, gpu = {}, None, False
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("- name:"):
+            name = s.split(":", 1)[1].strip()
+        elif s.startswith("kind:") and s.split(":", 1)[1].strip() in ("cuda", "vulkan"):
+            gpu = True
+        elif s.startswith("cores:") and name:
+            cores[name] = [int(c) for c in s.split("[", 1)[1].rstrip("]").split(",")]
+    if gpu:
+        cores = {k: (v[:-1] if len(v) >= 8 else v) for k, v in cores.items()}
+    return cores
+
+
+def cpu_only_device(btc, device, groups, path):
+    """`btc device DEVICE --cpu-groups G` without its GPU PUs, written to
+    path: on the dev box the Vulkan device is llvmpipe, which runs on the
+    same cores as the CPU PUs (cpu_backed), so it is no PU of its own to
+    move work to when a core is taken."""
+    text = run([btc, "device", device, "--cpu-groups", str(groups)])
+    out, block = [], []
+    for line in text.splitlines() + ["END"]:
+        if line.startswith("  - name:") or not line.startswith("    "):
+            if block and any(l.strip() == "kind: cpu" for l in block):
+                out += block
+            block = []
+        if line.startswith("  - name:"):
+            block = [line]
+        elif line.startswith("    ") and block:
+            block.append(line)
+        elif line != "END":
+            out.append(line)
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return path
+
+
+def hog_args(a, cores):
+    if a.hog == "gpu":
+        return ["--hog-gpu", str(a.hog_gpu_ms)]
+    return ["--hog-cpu", ",".join(str(c) for c in cores for _ in range(a.hog_threads))]
+
+
+def prog_run(prog, args, report):
+    if os.path.exists(report):
+        os.remove(report)
+    run([prog, "--quiet", "--report", report] + args)
+    with open(report) as f:
+        return json.load(f)
+
+
+def bench_app(a, app, out, rng):
+    tag = f"{app}-{a.hog}hog"
+    table = os.path.join(out, f"{app}.csv")
+    common = ["--device", a.device, "--cpu-groups", str(a.cpu_groups), "--gpu", a.gpu]
+    if a.cpu_only:
+        dev = cpu_only_device(a.btc, a.device, a.cpu_groups, os.path.join(out, "cpu-only.yaml"))
+        common = ["--device", dev]
+    if not os.path.exists(table):
+        run([a.btc, "profile", os.path.join(a.root, "apps", app + ".yaml"), *common,
+             "--cache", os.path.join(out, "cache"), "-o", table])
+    pdir = os.path.join(out, f"{app}-prog")
+    run([a.btc, "gen", os.path.join(a.root, "apps", app + ".yaml"), *common, "--table", table,
+         "--mode", a.mode, "--top", str(a.top), "-o", pdir, "--build"])
+    prog = os.path.join(pdir, "build", f"{app.replace('-', '_')}-pipeline")
+    if not os.path.exists(prog):
+        prog = os.path.join(pdir, "build", f"{app}-pipeline")
+    scheds = schedules(prog)
+    rep = os.path.join(out, f"{tag}.run.json")
+    m, w = a.static_tasks, max(1, a.static_tasks // 5)
+    # every run gets the adaptive run's pool (the largest schedule's chunks
+    # + 1): a deeper pool alone changes a schedule's figure
+    pool = ["--pool", str(1 + max(len(s["label"].split()) for s in scheds))]
+
+    # 1. the static choice without the hog
+    t0 = {s["index"]: [] for s in scheds}
+    for _ in range(2):
+        order = list(t0)
+        rng.shuffle(order)
+        for k in order:
+            r = prog_run(prog, ["--schedule", str(k), "--tasks", str(m), "--warmup", str(w), *pool], rep)
+            t0[k].append(r["measured_ms_per_task"])
+    s0 = a.start if a.start is not None else min(t0, key=lambda k: med(t0[k]))
+    best0 = med(t0[s0])
+    statics = [k for k in t0 if med(t0[k]) <= 4 * best0]
+    left_out = [k for k in t0 if k not in statics]
+
+    cores = []
+    if a.hog == "cpu":
+        if a.hog_cores:
+            cores = [int(c) for c in a.hog_cores.split(",")]
+        else:
+            pc = pu_cores(a.btc, common[1], a.cpu_groups if not a.cpu_only else 1)
+            label = scheds[s0]["label"]
+            chunks = [c.split(":") for c in label.split()]
+            def nstages(r):
+                lo, _, hi = r.partition("-")
+                return int(hi or lo) - int(lo) + 1
+            cpu = [(nstages(r), pu) for pu, r in chunks if pu in pc]
+            if not cpu:
+                raise SystemExit(f"bench-adapt: {app}: schedule {s0} ({label}) has no CPU chunk to hog")
+            cores = pc[max(cpu)[1]]
+    hog = hog_args(a, cores)
+
+    # 2. rounds
+    res = {"adapt": [], "adapt_nohog": [], "static": {k: [] for k in statics}, "load": []}
+    for rnd in range(a.rounds):
+        jobs = [("adapt", None), ("adapt_nohog", None)] + [("static", k) for k in statics]
+        rng.shuffle(jobs)
+        load_before = os.getloadavg()[0]
+        for kind, k in jobs:
+            if kind == "adapt":
+                r = prog_run(prog, ["--schedule", str(s0), "--adapt", "--tasks", str(a.tasks),
+                                    "--warmup", str(a.hog_from), *pool, *hog, "--hog-from",
+                                    str(a.hog_from)], rep)
+                ad = r["adapt"]
+                sw = [d for d in ad["decisions"] if "resume_task" in d]
+                res["adapt"].append({"ms": ad["after_switch_ms_per_task"], "from": ad["after_switch_from_task"],
+                                     "switches": ad["switches"], "final": ad["final_schedule"],
+                                     "switch_ms": [d["switch_ms"] for d in sw],
+                                     "switch_tasks": [d["task"] for d in sw],
+                                     "decisions": ad["decisions"]})
+            elif kind == "adapt_nohog":
+                r = prog_run(prog, ["--schedule", str(s0), "--adapt", "--tasks", str(a.tasks),
+                                    "--warmup", str(a.hog_from), *pool], rep)
+                res["adapt_nohog"].append({"switches": r["adapt"]["switches"],
+                                           "ms": r["measured_ms_per_task"],
+                                           "decisions": r["adapt"]["decisions"]})
+            else:
+                r = prog_run(prog, ["--schedule", str(k), "--tasks", str(m), "--warmup", str(w),
+                                    *pool, *hog, "--hog-from", "0"], rep)
+                res["static"][k].append(r["measured_ms_per_task"])
+        res["load"].append((load_before, os.getloadavg()[0]))
+        print(f"  {app} round {rnd + 1}/{a.rounds}: adaptive {res['adapt'][-1]['ms']:.3f} ms/task "
+              f"({res['adapt'][-1]['switches']} switches), no hog {res['adapt_nohog'][-1]['switches']} "
+              f"switches, load {load_before:.1f}", flush=True)
+
+    best = min(statics, key=lambda k: med(res["static"][k]))
+    ad_ms = [x["ms"] for x in res["adapt"]]
+    ratio_best = [res["static"][best][i] / ad_ms[i] for i in range(a.rounds) if ad_ms[i] > 0]
+    ratio_s0 = [res["static"][s0][i] / ad_ms[i] for i in range(a.rounds) if ad_ms[i] > 0]
+    with open(os.path.join(out, f"{tag}.json"), "w") as f:
+        json.dump({"app": app, "schedules": scheds, "nohog_pass_ms": t0, "s0": s0, "statics": statics,
+                   "left_out": left_out, "hog": hog, "hog_from": a.hog_from, "tasks": a.tasks,
+                   "static_tasks": m, "rounds": res}, f, indent=1)
+
+    lines = [f"## {app}", "",
+             f"schedules ({len(scheds)}; no-hog pass, {m} tasks x 2, median ms/task):"]
+    for s in scheds:
+        k = s["index"]
+        lines.append(f"  {k:2d} {s['kind']:9s} {s['label']:40s} predicted {s['predicted']:>8s}  "
+                     f"measured {med(t0[k]):8.3f}" + ("  <- S0 (static choice)" if k == s0 else "")
+                     + ("  (left out: > 4x S0)" if k in left_out else ""))
+    lines += ["", f"hog: {' '.join(hog)}; every run {' '.join(pool)}; adaptive runs {a.tasks} tasks, hog from task {a.hog_from}; "
+              f"static runs {m} tasks (warm-up {w}) under the hog from task 0; {a.rounds} rounds", "",
+              "under the hog, ms/task, median [min..max] over the rounds:"]
+    for k in statics:
+        lines.append(f"  static {k:2d} {scheds[k]['label']:40s} {spread(res['static'][k])}"
+                     + ("  <- best static" if k == best else "") + ("  <- S0" if k == s0 else ""))
+    lines.append(f"  adaptive (after its last switch)                  {spread(ad_ms)}")
+    sws = [x["switches"] for x in res["adapt"]]
+    finals = [x["final"] for x in res["adapt"]]
+    sw_ms = [v for x in res["adapt"] for v in x["switch_ms"]]
+    sw_at = [t - a.hog_from for x in res["adapt"] for t in x["switch_tasks"][:1]]
+    lines += ["",
+              f"adaptive under the hog: switches per run {sws}; final schedule per run {finals}",
+              f"  first switch, tasks after the hog started: {spread(sw_at, '%.0f')}; "
+              f"switching time (drain + rewire) ms: {spread(sw_ms)}",
+              f"throughput adaptive / best static (best_ms / adaptive_ms): {spread(ratio_best)}  (goal >= 0.90)",
+              f"throughput adaptive / non-adaptive S0 (S0_ms / adaptive_ms): {spread(ratio_s0)}  (goal >= 1.2)",
+              f"no hog: switches per run {[x['switches'] for x in res['adapt_nohog']]}  (goal: 0 in every run)",
+              f"load average (1 min) before/after each round: "
+              + ", ".join(f"{x:.1f}/{y:.1f}" for x, y in res["load"]), ""]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap.add_argument("--btc", default=os.environ.get("BTC", os.path.join(root, "build", "btc", "btc")))
+    ap.add_argument("--apps", default="octree,alexnet-dense")
+    ap.add_argument("--device", default="host")
+    ap.add_argument("--cpu-groups", type=int, default=2)
+    ap.add_argument("--gpu", default="vulkan")
+    ap.add_argument("--top", type=int, default=8)
+    ap.add_argument("--mode", default="interference", help="the table mode to schedule on")
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--tasks", type=int, default=600)
+    ap.add_argument("--hog-from", type=int, default=150)
+    ap.add_argument("--static-tasks", type=int, default=150)
+    ap.add_argument("--hog", choices=["cpu", "gpu"], default="cpu")
+    ap.add_argument("--hog-cores", default=None)
+    ap.add_argument("--hog-threads", type=int, default=1)
+    ap.add_argument("--hog-gpu-ms", type=int, default=2)
+    ap.add_argument("--start", type=int, default=None, help="S0 instead of the fastest without hog")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cpu-only", action="store_true",
+                    help="leave the device's GPUs out (the dev box's llvmpipe shares the CPU cores)")
+    a = ap.parse_args()
+    a.root = root
+    os.makedirs(a.out, exist_ok=True)
+    rng = random.Random(a.seed)
+    head = [f"# bench-adapt {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}",
+            f"command: {' '.join(sys.argv)}", f"cores: {os.cpu_count()}, load average at start: "
+            + " ".join(f"{x:.2f}" for x in os.getloadavg()), ""]
+    print("\n".join(head), flush=True)
+    parts = []
+    for app in a.apps.split(","):
+        text = bench_app(a, app, a.out, rng)
+        print(text, flush=True)
+        parts.append(text)
+    with open(os.path.join(a.out, f"summary-{a.hog}hog.md"), "w") as f:
+        f.write("\n".join(head + parts))
+
+
+if __name__ == "__main__":
+    main()

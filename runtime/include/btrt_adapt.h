@@ -1,0 +1,229 @@
+/* btrt_adapt.h: adaptive pipelines. A run switches among the schedules
+ * compiled into the program when the machine changes under it
+ * (docs/runtime.md, "Adaptive pipelines").
+ *
+ *   observe: per task, each chunk's pop-to-finish time and the completion
+ *            time (btrt_pipeline_config.on_task_done); per window of tasks,
+ *            the period (mean time between completions) and each PU's
+ *            slowdown = observed chunk time / the cost model's chunk time.
+ *   decide:  when the period stays above the expected one by more than a
+ *            threshold for `patience` windows, every compiled schedule is
+ *            re-ranked by the cost model with the slowdowns applied
+ *            (btrt_model_period_ms), each prediction times the schedule's
+ *            observed / predicted ratio from when it last ran; the best one
+ *            is taken if it promises a gain larger than a margin, else the
+ *            new period becomes the expected one. Hysteresis against
+ *            flapping: the threshold, the margin, the learned ratios, and
+ *            a patience that doubles with every switch.
+ *   switch:  at a task boundary: stop admitting, drain, start the pipeline
+ *            of the new schedule at the next sequence number (the io
+ *            thread's order and checks continue across segments), resume.
+ *
+ * The cost model is btc's chunk model (docs/scheduler.md, "The chunk
+ * model"), compiled into the generated program as data: btrt_model and
+ * btrt_model_chunk_ms are the twins of btc's struct btc_sched_problem and
+ * btc_model_chunk_ms (btc/sched/model.h); test/runtime checks that both
+ * give the same figures on the same data. */
+#ifndef BTRT_ADAPT_H
+#define BTRT_ADAPT_H
+
+#include <stdio.h>
+
+#include "btrt.h"
+#include "btrt_pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BTRT_ADAPT_MAX_PUS 32 /* as btc's BTC_SCHED_MAX_PUS */
+
+/* The chunk model of one profiling-table mode, as btc's optimizer saw it
+ * (struct btc_sched_problem): times in ms per task. */
+struct btrt_model {
+	uint32_t n_stages, n_pus;  /* n_pus <= BTRT_ADAPT_MAX_PUS */
+	const double *time_ms;     /* [n_stages * n_pus] t_{i,c} at i * n_pus + c;
+				      NAN: no kernel for that PU */
+	const double *fixed_ms;    /* [n_pus] F_c, or NULL (0) */
+	const double *xfer_ms;     /* [n_stages * n_pus * n_stages] X_c(f, l) at
+				      btrt_model_xfer_index, or NULL (0) */
+	double io_ms;              /* T_io: io thread load + check per task */
+	const char *const *pu_names; /* [n_pus] */
+	const char *mode;          /* the table mode the schedules were chosen
+				      with, e.g. "interference" */
+};
+
+/* Index of X_c(f, l): the same layout as btc_model_xfer_index. */
+static inline size_t btrt_model_xfer_index(uint32_t n, uint32_t np, uint32_t c, uint32_t f,
+					   uint32_t l)
+{
+	return ((size_t)f * np + c) * n + l;
+}
+
+/* chunk_ms(c, f..l) = F_c + sum_{i=f..l} t_{i,c} + X_c(f, l), ms: the twin
+ * of btc_model_chunk_ms (docs/scheduler.md, "The chunk model"). NAN when a
+ * stage has no time on c. */
+double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l);
+
+/* One schedule the adaptive run may use. */
+struct btrt_adapt_schedule {
+	const char *label;         /* "cpu0:0-2 cpu1:3-6" */
+	const struct btrt_chunk *chunks; /* [n_chunks] */
+	uint32_t n_chunks;
+	const uint32_t *pus;       /* [n_chunks] the model's PU of each chunk,
+				      or NULL (no model: forced switches only) */
+	double predicted_ms;       /* btc's predicted period P, 0: none */
+	int skip;                  /* nonzero: never switched to (e.g. its GPU
+				      context could not be created) */
+};
+
+/* The predicted period of s, ms: P = max(T_io', max over chunks
+ * slowdown[pu] * chunk_ms), with T_io' = io_ms when io_ms >= 0, else the
+ * model's T_io; slowdown NULL: all 1 (then P is btc's prediction). NAN
+ * when a chunk has no time. */
+double btrt_model_period_ms(const struct btrt_model *m, const struct btrt_adapt_schedule *s,
+			    const double *slowdown, double io_ms);
+
+/* Options of the controller; btrt_adapt_options_init sets the defaults. */
+struct btrt_adapt_options {
+	uint32_t window;           /* tasks per observation window (16) */
+	uint32_t patience;         /* windows in a row above the threshold
+				      before a decision (2); doubled by every
+				      switch, up to 8 x, until 16 windows in a
+				      row are below it */
+	double threshold;          /* above: period > (1 + threshold) x the
+				      expected period (0.50: on a shared
+				      machine other processes move the period
+				      by 30-40 % for a while; a hog on a core
+				      doubles its chunk) */
+	double margin;             /* a switch needs the best schedule's
+				      expected period below the observed one
+				      by this fraction: E_new (1 + margin) <
+				      period (0.20) */
+	uint32_t settle;           /* tasks ignored after each (re)start; 0:
+				      pool size + 4 */
+	uint64_t force_every;      /* testing: switch to the next schedule
+				      (round robin) every N tasks; 0: off */
+	FILE *log;                 /* NULL, or print every decision here */
+};
+void btrt_adapt_options_init(struct btrt_adapt_options *o);
+
+/* One decision of the controller (a switch, or a keep). */
+struct btrt_adapt_decision {
+	uint64_t seq;              /* the task after whose check it was taken */
+	uint32_t from, to;         /* schedule indices (to == from: kept) */
+	const char *reason;        /* "forced", "period above expected", ... */
+	double observed_ms;        /* period of the last window */
+	double expected_ms;        /* what the trigger compared it with */
+	double predicted_from_ms;  /* the model's period of the current schedule */
+	double predicted_to_ms;    /* and of the chosen one, with the slowdowns
+				      (0: no model) */
+	double expected_to_ms;     /* the chosen one's prediction times its
+				      observed / predicted ratio: what the
+				      switch expects (keeps: the period) */
+	uint32_t n_pus;
+	double slowdown[BTRT_ADAPT_MAX_PUS]; /* per model PU, as applied */
+	unsigned char observed[BTRT_ADAPT_MAX_PUS]; /* 1: measured, 0: assumed */
+	/* Switches only (ns, btrt_now_ns): the decision, the last task of the
+	 * old schedule checked, the new pipeline streaming again. */
+	uint64_t decide_ns, drained_ns, resumed_ns;
+	uint64_t resume_seq;       /* first task of the new schedule */
+};
+
+/* The controller alone (the pure part of btrt_adapt_run: tests feed it
+ * synthetic observations). The model, schedules and options are borrowed.
+ * Returns NULL when out of memory. */
+struct btrt_adapt_ctl;
+struct btrt_adapt_ctl *btrt_adapt_ctl_create(const struct btrt_model *m,
+					     const struct btrt_adapt_schedule *scheds,
+					     uint32_t n_scheds, uint32_t start,
+					     uint32_t pool_size,
+					     const struct btrt_adapt_options *opt);
+/* Observes one checked task of the current schedule. Returns 1 when the
+ * run should switch (btrt_adapt_ctl_target), else 0. */
+int btrt_adapt_ctl_observe(struct btrt_adapt_ctl *c, const struct btrt_task_done *d);
+/* The schedule a switch goes to; btrt_adapt_ctl_switched tells the
+ * controller the new schedule runs from now on (a new segment). */
+uint32_t btrt_adapt_ctl_target(const struct btrt_adapt_ctl *c);
+void btrt_adapt_ctl_switched(struct btrt_adapt_ctl *c);
+uint32_t btrt_adapt_ctl_current(const struct btrt_adapt_ctl *c);
+/* The decisions so far (the array stays valid until the next observe). */
+const struct btrt_adapt_decision *btrt_adapt_ctl_decisions(const struct btrt_adapt_ctl *c,
+							   uint32_t *n);
+void btrt_adapt_ctl_free(struct btrt_adapt_ctl *c);
+
+/* An adaptive run. */
+struct btrt_adapt_config {
+	/* Everything but the schedule (chunks, n_chunks are ignored), with
+	 * n_items the whole stream; its on_task_done, if any, is called for
+	 * every task after the controller (e.g. to start a hog). The pool
+	 * must serve every schedule (its backend, and at least n_chunks + 1
+	 * TaskObjects of the largest one is what a static run would get). */
+	const struct btrt_pipeline_config *base;
+	const struct btrt_model *model; /* NULL: only forced switches */
+	const struct btrt_adapt_schedule *scheds; /* [n_scheds] */
+	uint32_t n_scheds;
+	uint32_t start;            /* the first schedule */
+	struct btrt_adapt_options opt;
+};
+
+struct btrt_adapt_result;
+
+/* Runs base's stream adaptively: a pipeline of schedule `start`, then of
+ * each schedule the controller switches to, each continuing the sequence
+ * where the previous one stopped. Every task is checked once, in order.
+ * *res (also after an error; free with btrt_adapt_free) holds the
+ * records of the whole run and the decisions. Returns 0, or -1 with err
+ * filled as btrt_pipeline_run does (BTRT_E_INVAL also for a bad config,
+ * BTRT_E_NOMEM). */
+int btrt_adapt_run(const struct btrt_adapt_config *cfg, struct btrt_adapt_result **res,
+		   struct btrt_error *err);
+
+/* The run's records as one run (btrt_trace.h): io records indexed by
+ * seq, one chunk record per (schedule, chunk) pair that ran, named
+ * "PU [schedule N]". Borrowed from res. */
+const struct btrt_run *btrt_adapt_records(const struct btrt_adapt_result *res);
+/* Name of merged chunk record c ("PU [schedule N]"), as in the trace;
+ * NULL when c is out of range. Borrowed. */
+const char *btrt_adapt_chunk_name(const struct btrt_adapt_result *res, uint32_t c);
+/* Decisions (switches and keeps), in order. Borrowed. */
+const struct btrt_adapt_decision *btrt_adapt_decisions(const struct btrt_adapt_result *res,
+						       uint32_t *n);
+uint32_t btrt_adapt_switches(const struct btrt_adapt_result *res);
+/* Steady time per task (ns) after the last switch: from the completion
+ * of task resume_seq + settle - 1 to the last; with no switch, after
+ * warmup tasks (btrt_run_steady_ns). *from_seq: the first task counted. */
+double btrt_adapt_after_switch_ns(const struct btrt_adapt_result *res, uint64_t warmup,
+				  uint64_t *from_seq);
+/* Writes the run's adaptive figures as the members of a JSON object
+ * (no braces): "switches", "final_schedule", "after_switch_from_task",
+ * "after_switch_ms_per_task" (btrt_adapt_after_switch_ns with warmup) and
+ * "decisions": [{"task", "from", "to", "reason", "observed_ms",
+ * "expected_ms", "predicted_from_ms", "predicted_to_ms", "slowdown":
+ * {PU: x}, and for switches "resume_task", "switch_ms", "drain_ms",
+ * "rewire_ms"}]. */
+void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup, FILE *f);
+/* The schedule running at the end of the run (the last switch's target,
+ * else the first). */
+uint32_t btrt_adapt_final_schedule(const struct btrt_adapt_result *res);
+/* Checks that the model reproduces btc's prediction of every schedule
+ * with one (predicted_ms > 0, printed to 1e-6 ms): |P - predicted_ms| <=
+ * 1e-6 (1 + predicted_ms). Returns 0, or -1 with err (BTRT_E_INVAL)
+ * naming the first schedule that disagrees. */
+int btrt_adapt_check_model(const struct btrt_model *m, const struct btrt_adapt_schedule *scheds,
+			   uint32_t n, struct btrt_error *err);
+/* Prints the switches (and with all, the keeps): task, schedules, reason,
+ * figures, drain and rewire times. */
+void btrt_adapt_print(const struct btrt_adapt_result *res, FILE *out, int all);
+/* Writes the whole run as trace-event JSON (btrt_run_write_trace), plus
+ * one global instant event per decision ("switch 0 -> 3" / "keep 0") with
+ * the reason and figures in its args, and a "switching" span per switch
+ * on the io track. Returns 0, or -1 with err (BTRT_E_SYS). */
+int btrt_adapt_write_trace(const struct btrt_adapt_result *res, const char *path,
+			   struct btrt_error *err);
+void btrt_adapt_free(struct btrt_adapt_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Adaptive runs of generated programs (docs/runtime.md, "Adaptive
+# pipelines"), end to end:
+# - examples/vecadd profiled here and generated with its table (CPU and
+#   Vulkan schedules): forced switches every 13 tasks over 400 tasks, every
+#   task verified, the switches in the report and the trace; a model-driven
+#   run (the program checks that its compiled cost model reproduces btc's
+#   predictions); a static run with a CPU hog; refused options; the main
+#   job's final run with --adapt.
+# - apps/octree on real Kinect frames (data/), CPU schedules over two CPU
+#   PUs: forced switches every 17 tasks over 300 tasks, all verified;
+#   --adapt without a cost model is refused.
+# - apps/octree generated for the GPU machine's shape from its profiling
+#   table (F, X and T_io terms), built without CUDA: the compiled model
+#   reproduces btc's predictions of every schedule, CUDA ones included.
+# Without a Vulkan device: SKIP (a failure under BTC_REQUIRE_VULKAN=1).
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/common/skip.sh"
+rm -rf "$work" && mkdir -p "$work"
+if ! "$btc" device host | grep -q "kind: vulkan"; then
+  btc_test_skip VULKAN gen-adapt "no Vulkan device (not even llvmpipe)"
+fi
+fail() { echo "FAIL: $*"; exit 1; }
+json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# ---- vecadd with a profiling table ----
+"$btc" profile "$src/examples/vecadd/vecadd.yaml" --device host --cache "$work/cache" \
+  -o "$work/vecadd.csv" > "$work/profile.log" 2>&1 || { cat "$work/profile.log"; exit 1; }
+"$btc" gen "$src/examples/vecadd/vecadd.yaml" --device host --gpu vulkan --table "$work/vecadd.csv" \
+  --top 3 -o "$work/vecadd" --build > "$work/vecadd.log" 2>&1 || { cat "$work/vecadd.log"; exit 1; }
+prog=$work/vecadd/build/vecadd-pipeline
+grep -q "^#define PIPELINE_HAVE_MODEL 1" "$work/vecadd/pipeline.c" || fail "vecadd: no cost model compiled in"
+n=$("$prog" --list | tail -n +2 | wc -l)
+[ "$n" -ge 2 ] || fail "vecadd: $n schedules"
+
+out=$(BTRT_NO_PIN=1 "$prog" --adapt-force 13 --tasks 400 --report "$work/forced.json" \
+  --trace "$work/forced.trace.json")
+grep -q "^verified 400 tasks" <<< "$out" || { echo "$out"; fail "vecadd forced: not verified"; }
+sw=$(json "$work/forced.json" "r['adapt']['switches']")
+# a switch after the 13th task of each segment, up to a pool of tasks later
+[ "$sw" -ge $((400 / (13 + n + 1))) ] || fail "vecadd forced: $sw switches"
+json "$work/forced.json" "r['verified'] and r['tasks'] == 400" | grep -q True || fail "report"
+# the segments follow each other: every resume is after its decision, in order
+json "$work/forced.json" "all(d['task'] < d['resume_task'] for d in r['adapt']['decisions'] if 'resume_task' in d) and [d['resume_task'] for d in r['adapt']['decisions'] if 'resume_task' in d] == sorted(d['resume_task'] for d in r['adapt']['decisions'] if 'resume_task' in d)" \
+  | grep -q True || fail "vecadd forced: decisions out of order"
+n_ev=$(json "$work/forced.trace.json" "sum(1 for e in r['traceEvents'] if e['name'].startswith('switch ') and e['ph'] == 'i')")
+[ "$n_ev" = "$sw" ] || fail "trace: $n_ev switch events for $sw switches"
+echo "vecadd: forced switches: $sw over 400 tasks, all verified; trace marks $n_ev"
+
+out=$(BTRT_NO_PIN=1 "$prog" --adapt --adapt-log --tasks 300 --report "$work/model.json") ||
+  { echo "$out"; fail "vecadd --adapt failed"; }
+grep -q "^verified 300 tasks" <<< "$out" || { echo "$out"; fail "vecadd --adapt: not verified"; }
+grep -q "calibrated" <<< "$out" || { echo "$out"; fail "vecadd --adapt: no calibration logged"; }
+echo "vecadd: model-driven run verified, $(json "$work/model.json" "r['adapt']['switches']") switches (not asserted: timing)"
+
+out=$(BTRT_NO_PIN=1 "$prog" --hog-cpu 0 --hog-from 20 --hog-to 60 --tasks 100 --report "$work/hog.json")
+grep -q "^hog: started after task 19: busy threads on cores 0" <<< "$out" || { echo "$out"; fail "hog start"; }
+grep -q "^hog: stopped after task 59" <<< "$out" || { echo "$out"; fail "hog stop"; }
+json "$work/hog.json" "r['hog']['cpu_cores'] == [0] and r['verified']" | grep -q True || fail "hog report"
+
+# the main job's final run, adaptive (btc ... --run --adapt)
+"$btc" "$src/examples/vecadd/vecadd.yaml" --device host --gpu vulkan --run --adapt \
+  --table "$work/vecadd.csv" --top 2 -o "$work/job" --report "$work/job.json" --tune-budget 5 \
+  --tasks 100 > "$work/job.log" 2>&1 || { cat "$work/job.log"; fail "btc --run --adapt"; }
+grep -q "^adaptive final run: [0-9]* switch" "$work/job.log" || { cat "$work/job.log"; fail "job: no adaptive line"; }
+json "$work/job.json" "r['final_run']['adaptive'] and r['final_run']['switches'] >= 0 and r['verified']" |
+  grep -q True || fail "job report: final_run not adaptive"
+grep -q '"adapt": {' "$work/job/run.json" || fail "job: the final run was not --adapt"
+echo "btc --run --adapt: the final run adapted and is reported"
+
+refused() {
+  local want=$1
+  shift
+  set +e
+  msg=$("$prog" "$@" 2>&1 > /dev/null)
+  st=$?
+  set -e
+  [ "$st" = 2 ] || fail "$* exited $st, expected 2"
+  grep -q -- "$want" <<< "$msg" || fail "$*: '$msg' lacks '$want'"
+}
+refused "--adapt-threshold 0: out of range" --adapt --adapt-threshold 0
+refused "--adapt-force '-1': not a decimal" --adapt-force -1
+refused "--hog-cpu 'x': not a decimal" --hog-cpu x
+refused "bad option '--hog-cpu'" --hog-cpu
+refused "--hog-gpu 0: out of range" --hog-gpu 0
+
+# ---- octree on real frames, two CPU PUs, no table ----
+# Built without Vulkan: the Vulkan baseline (about 1 s per task on
+# llvmpipe) is left out of the rotation, as a GPU without its API is.
+"$btc" gen "$src/apps/octree.yaml" --device host --cpu-groups 2 --gpu vulkan \
+  --chunks cpu0:0-3,cpu1:4-6 --chunks cpu1:0-2,cpu0:3-6 --chunks cpu0:0-5,cpu1:6 \
+  -o "$work/octree" > "$work/octree.log" 2>&1 || { cat "$work/octree.log"; exit 1; }
+meson setup "$work/octree/build" "$work/octree" -Dvulkan=disabled >> "$work/octree.log" 2>&1 &&
+  ninja -C "$work/octree/build" >> "$work/octree.log" 2>&1 || { cat "$work/octree.log"; exit 1; }
+prog=$work/octree/build/octree-pipeline
+refused "this build has no cost model" --adapt
+vk=$("$prog" --list | awk '$4 ~ /^vulkan:/ {print $1}')
+out=$(BTRT_NO_PIN=1 "$prog" --schedule 0 --adapt-force 17 --tasks 300 --report "$work/octree.json" 2>&1)
+grep -q "^verified 300 tasks" <<< "$out" || { echo "$out"; fail "octree forced: not verified"; }
+grep -q "the schedules that need it are left out" <<< "$out" || { echo "$out"; fail "octree: Vulkan"; }
+sw=$(json "$work/octree.json" "r['adapt']['switches']")
+[ "$sw" -ge $((300 / (17 + 3))) ] || fail "octree forced: $sw switches"
+json "$work/octree.json" "all(d['to'] != $vk for d in r['adapt']['decisions'])" | grep -q True ||
+  fail "octree: switched to the Vulkan schedule $vk without Vulkan"
+echo "octree: forced switches: $sw over 300 tasks on real frames, all verified"
+
+# ---- the GPU machine's table: the compiled model reproduces btc ----
+"$btc" gen "$src/apps/octree.yaml" --device "$src/test/gen/data/h100box.yaml" --gpu cuda \
+  --table "$src/docs/results/h100-model/octree-table.csv" --top 4 -o "$work/h100" \
+  > "$work/h100.log" 2>&1 || { cat "$work/h100.log"; exit 1; }
+grep -q "static const double model_xfer_ms" "$work/h100/pipeline.c" || fail "h100: no X terms"
+meson setup "$work/h100/build" "$work/h100" -Dcuda=disabled > "$work/h100-build.log" 2>&1 &&
+  ninja -C "$work/h100/build" >> "$work/h100-build.log" 2>&1 || { cat "$work/h100-build.log"; exit 1; }
+prog=$work/h100/build/octree-pipeline
+base=$("$prog" --list | awk '$4 == "cpu:0-6" {print $1}')
+out=$(BTRT_NO_PIN=1 OMP_NUM_THREADS=2 "$prog" --adapt --schedule "$base" --tasks 12 --warmup 2 2>&1) ||
+  { echo "$out"; fail "h100 model check"; }
+grep -q "the schedules that need it are left out" <<< "$out" || { echo "$out"; fail "h100: CUDA schedules"; }
+grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "h100: not verified"; }
+echo "h100 table: the compiled model (F, X, T_io) reproduces btc's $("$prog" --list | tail -n +2 | wc -l) predictions"

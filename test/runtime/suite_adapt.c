@@ -1,0 +1,528 @@
+/* Adaptive pipelines (btrt_adapt.h) on the toy app: forced switches every
+ * N tasks over hundreds of tasks keep every task checked once and in
+ * order; the controller on synthetic observations (trigger, re-ranking,
+ * hysteresis, no flapping); a real run whose second PU is slowed down on
+ * purpose switches away from it; the cost model's chunk times; the hog
+ * plan. Runs under ThreadSanitizer too (test_runtime_tsan). */
+#include "suites.h"
+#include "toy.h"
+
+#include <btrt_adapt.h>
+#include <btrt_hog.h>
+#include <btrt_trace.h>
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int cores[2];
+static struct btrt_chunk one[1], three[3], five[5];
+
+static int init(void)
+{
+	test_two_cores(cores);
+	one[0] = (struct btrt_chunk){ "all", BTRT_PU_CPU, cores, 2, 0, 5, NULL, NULL, 0 };
+	three[0] = (struct btrt_chunk){ "big", BTRT_PU_CPU, &cores[0], 1, 0, 2, NULL, NULL, 0 };
+	three[1] = (struct btrt_chunk){ "mid", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL, 0 };
+	three[2] = (struct btrt_chunk){ "little", BTRT_PU_CPU, cores, 2, 3, 2, NULL, NULL, 0 };
+	for (int i = 0; i < 5; i++)
+		five[i] = (struct btrt_chunk){ "c", BTRT_PU_CPU, &cores[i % 2], 1, (uint32_t)i, 1,
+					       NULL, NULL, 0 };
+	return 0;
+}
+
+/* The toy stream through an adaptive run of scheds. */
+struct toy_adapt {
+	struct toy_params p;
+	struct toy_io_state io;
+	struct btrt_pool *pool;
+	struct btrt_pipeline_config base;
+};
+
+static int toy_adapt_setup(struct toy_adapt *t, uint32_t pool_size, uint64_t n_items)
+{
+	toy_default_params(&t->p);
+	t->p.n = 1024;
+	memset(&t->io, 0, sizeof t->io);
+	t->io.p = &t->p;
+	t->io.load_fail_seq = UINT64_MAX;
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(&t->p, counts);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(struct toy_task), .n_tasks = pool_size,
+		.buffers = toy_buffers, .counts = counts, .n_buffers = TOY_N_BUFFERS,
+		.backend = BTRT_BACKEND_HOST,
+	};
+	struct btrt_error err;
+	if (btrt_pool_create(&t->pool, &pc, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
+	for (uint32_t i = 0; i < pool_size; i++)
+		toy_task_bind(btrt_pool_task(t->pool, i), &t->p);
+	t->base = (struct btrt_pipeline_config){
+		.app = "toy", .stages = toy_stages_cpu, .n_stages = TOY_N_STAGES,
+		.pool = t->pool, .io = &toy_io, .io_state = &t->io, .n_items = n_items,
+		.check = 1,
+	};
+	return 0;
+}
+
+static void test_forced_switches(void)
+{
+	struct toy_adapt t;
+	CU_ASSERT_FATAL(toy_adapt_setup(&t, 6, 600) == 0);
+	const struct btrt_adapt_schedule scheds[] = {
+		{ "all", one, 1, NULL, 0, 0 },
+		{ "three", three, 3, NULL, 0, 0 },
+		{ "five", five, 5, NULL, 0, 0 },
+	};
+	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 3, .start = 1 };
+	btrt_adapt_options_init(&cfg.opt);
+	cfg.opt.force_every = 37;
+	struct btrt_adapt_result *res = NULL;
+	struct btrt_error err;
+	int rc = btrt_adapt_run(&cfg, &res, &err);
+	if (rc)
+		fprintf(stderr, "adapt: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(t.io.checked, 600);
+	CU_ASSERT_EQUAL(t.io.next_seq, 600);
+	CU_ASSERT_EQUAL(t.io.order_errors, 0);
+	CU_ASSERT_EQUAL(t.io.loaded, 600);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	/* a switch after the 37th task of each segment, whose tasks in
+	 * flight (up to 5 more) finish first: 600 / 42 .. 600 / 37 */
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_decisions(res, &n);
+	CU_ASSERT(n >= 600 / 42 && n <= 600 / 37);
+	CU_ASSERT_EQUAL(btrt_adapt_switches(res), n);
+	uint64_t next = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(d[i].to, (d[i].from + 1) % 3);
+		CU_ASSERT_STRING_EQUAL(d[i].reason, "forced");
+		CU_ASSERT_EQUAL(d[i].seq, next + 36);       /* 37th task of the segment */
+		CU_ASSERT(d[i].resume_seq > d[i].seq);       /* the tasks in flight finished */
+		CU_ASSERT(d[i].resume_seq <= d[i].seq + 6);  /* at most a pool of them */
+		CU_ASSERT(d[i].decide_ns <= d[i].drained_ns);
+		CU_ASSERT(d[i].drained_ns <= d[i].resumed_ns);
+		next = d[i].resume_seq;
+	}
+	const struct btrt_run *r = btrt_adapt_records(res);
+	/* one merged chunk record per (schedule, chunk) that ran */
+	CU_ASSERT_EQUAL(btrt_run_chunks(r), 1 + 3 + 5);
+	CU_ASSERT_EQUAL(btrt_run_items(r), 600);
+	uint64_t recorded = 0; /* tasks x chunks of their schedule */
+	static uint64_t ns[600];
+	for (uint32_t c = 0; c < btrt_run_chunks(r); c++)
+		recorded += btrt_run_chunk_times(r, c, ns, 600);
+	uint64_t expect = 0, from = 0;
+	uint32_t k = 1;
+	for (uint32_t i = 0; i <= n; i++) {
+		uint64_t to = i < n ? d[i].resume_seq : 600;
+		expect += (to - from) * scheds[k].n_chunks;
+		from = to;
+		k = (k + 1) % 3;
+	}
+	CU_ASSERT_EQUAL(recorded, expect);
+	btrt_adapt_free(res);
+	btrt_pool_destroy(t.pool);
+}
+
+static void test_forced_end_of_input(void)
+{
+	struct toy_adapt t;
+	CU_ASSERT_FATAL(toy_adapt_setup(&t, 6, 0) == 0);
+	t.io.limit = 251; /* load returns 0 at 251: the stream ends mid-segment */
+	const struct btrt_adapt_schedule scheds[] = {
+		{ "five", five, 5, NULL, 0, 0 },
+		{ "three (skipped)", three, 3, NULL, 0, 1 },
+		{ "all", one, 1, NULL, 0, 0 },
+	};
+	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 3 };
+	btrt_adapt_options_init(&cfg.opt);
+	cfg.opt.force_every = 10;
+	struct btrt_adapt_result *res = NULL;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_adapt_run(&cfg, &res, &err), 0);
+	CU_ASSERT_EQUAL(t.io.checked, 251);
+	CU_ASSERT_EQUAL(t.io.order_errors, 0);
+	CU_ASSERT(btrt_adapt_switches(res) >= 251 / 16 - 1);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_decisions(res, &n);
+	for (uint32_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(d[i].to, d[i].from == 0 ? 2 : 0);
+	btrt_adapt_free(res);
+	btrt_pool_destroy(t.pool);
+}
+
+static void test_forced_check_failure(void)
+{
+	struct toy_adapt t;
+	CU_ASSERT_FATAL(toy_adapt_setup(&t, 4, 400) == 0);
+	t.p.corrupt_seq = 123; /* stage 4 writes a wrong value on task 123 */
+	const struct btrt_adapt_schedule scheds[] = {
+		{ "three", three, 3, NULL, 0, 0 },
+		{ "all", one, 1, NULL, 0, 0 },
+	};
+	struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 2 };
+	btrt_adapt_options_init(&cfg.opt);
+	cfg.opt.force_every = 20;
+	struct btrt_adapt_result *res = NULL;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_adapt_run(&cfg, &res, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.seq, 123);
+	CU_ASSERT_EQUAL(t.io.checked, 124);
+	CU_ASSERT_PTR_NOT_NULL(res);
+	btrt_adapt_free(res);
+	btrt_pool_destroy(t.pool);
+}
+
+/* ---- the controller on synthetic observations ---- */
+
+/* 4 stages of 1 ms on both PUs A and B, T_io 0.5 ms. */
+static const double syn_time[4 * 2] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+static const char *const syn_pus[2] = { "A", "B" };
+static const struct btrt_model syn_model = { 4, 2, syn_time, NULL, NULL, 0.5, syn_pus, "test" };
+static struct btrt_chunk syn_c[5][2];
+static const uint32_t syn_ab[2] = { 0, 1 }, syn_a[1] = { 0 }, syn_b[1] = { 1 };
+static struct btrt_adapt_schedule syn_s[5];
+
+static void syn_init(void)
+{
+	/* S0 A:0-1 B:2-3 (P 2), S1 A:0-2 B:3 (3), S2 A:0 B:1-3 (3), S3 A:0-3 (4), S4 B:0-3 (4) */
+	static const uint32_t split[3] = { 2, 3, 1 };
+	for (int k = 0; k < 3; k++) {
+		syn_c[k][0] = (struct btrt_chunk){ "A", BTRT_PU_CPU, NULL, 0, 0, split[k], NULL, NULL, 0 };
+		syn_c[k][1] = (struct btrt_chunk){ "B", BTRT_PU_CPU, NULL, 0, split[k], 4 - split[k],
+						    NULL, NULL, 0 };
+		syn_s[k] = (struct btrt_adapt_schedule){ "split", syn_c[k], 2, syn_ab, 0, 0 };
+	}
+	syn_c[3][0] = (struct btrt_chunk){ "A", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0 };
+	syn_c[4][0] = (struct btrt_chunk){ "B", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0 };
+	syn_s[3] = (struct btrt_adapt_schedule){ "A", syn_c[3], 1, syn_a, 0, 0 };
+	syn_s[4] = (struct btrt_adapt_schedule){ "B", syn_c[4], 1, syn_b, 0, 0 };
+}
+
+struct feed {
+	struct btrt_adapt_ctl *ctl;
+	uint64_t seq, now;
+	int switched; /* observe returned 1 */
+};
+
+/* Feeds n tasks of the current schedule: chunk k takes ms[k], tasks
+ * complete every period_ms; spike: one task in 100 takes spike_ms more.
+ * Stops at the first switch request. */
+static void feed(struct feed *f, uint32_t n, const double *ms, double period_ms, double spike_ms)
+{
+	uint64_t chunk_ns[2];
+	for (uint32_t i = 0; i < n && !f->switched; i++) {
+		double p = period_ms + (spike_ms > 0 && f->seq % 100 == 50 ? spike_ms : 0);
+		f->now += (uint64_t)(p * 1e6);
+		chunk_ns[0] = (uint64_t)(ms[0] * 1e6);
+		chunk_ns[1] = (uint64_t)(ms[1] * 1e6);
+		struct btrt_task_done d = { f->seq++, f->now, 500000, 2, chunk_ns };
+		f->switched = btrt_adapt_ctl_observe(f->ctl, &d);
+	}
+}
+
+static uint32_t n_switches(const struct btrt_adapt_ctl *c)
+{
+	uint32_t n, k = 0;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(c, &n);
+	for (uint32_t i = 0; i < n; i++)
+		k += d[i].to != d[i].from;
+	return k;
+}
+
+static void test_model_chunk_ms(void)
+{
+	/* F + sum t + X, with F and X present */
+	static const double t[3 * 2] = { 1.0, 0.5, 2.0, 0.25, 4.0, 0.125 };
+	static const double fixed[2] = { 0.0, 0.75 };
+	double x[3 * 2 * 3] = { 0 };
+	x[btrt_model_xfer_index(3, 2, 1, 0, 2)] = 3.0;
+	x[btrt_model_xfer_index(3, 2, 1, 1, 1)] = 0.5;
+	const struct btrt_model m = { 3, 2, t, fixed, x, 0.2, NULL, NULL };
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 0, 0, 2), 7.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 1, 0, 2), 0.75 + 0.875 + 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 1, 1, 1), 0.75 + 0.25 + 0.5, 1e-12);
+	const struct btrt_chunk ch[2] = { { "a", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL, 0 },
+					  { "b", BTRT_PU_CPU, NULL, 0, 1, 2, NULL, NULL, 0 } };
+	const uint32_t pus[2] = { 0, 1 };
+	const struct btrt_adapt_schedule s = { "s", ch, 2, pus, 0, 0 };
+	/* chunks 1.0 and 0.75 + 0.375 = 1.125; P = max(0.2, 1.125) */
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, NULL, -1), 1.125, 1e-12);
+	const double slow[2] = { 3.0, 1.0 };
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, slow, -1), 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, NULL, 5.0), 5.0, 1e-12);
+	static const double tn[2] = { 1.0, NAN };
+	const struct btrt_model mn = { 1, 2, tn, NULL, NULL, 0, NULL, NULL };
+	CU_ASSERT(isnan(btrt_model_chunk_ms(&mn, 1, 0, 0)));
+}
+
+static void test_ctl_switches_away(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	/* as the model says, plus 10 % of handoffs: calibrates, no trigger */
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 400, even, 2.2, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
+	/* B three times slower: S1 (A:0-2 B:3) is then best, P 3 vs 6 */
+	const double slow_b[2] = { 2.0, 6.0 };
+	uint64_t onset = f.seq;
+	feed(&f, 400, slow_b, 6.6, 0);
+	CU_ASSERT_EQUAL(f.switched, 1);
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 1);
+	/* within the two windows after the onset (and the one it falls in) */
+	CU_ASSERT(f.seq - onset <= 3 * o.window);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	const struct btrt_adapt_decision *last = &d[n - 1];
+	CU_ASSERT_EQUAL(last->from, 0);
+	CU_ASSERT_EQUAL(last->to, 1);
+	CU_ASSERT_DOUBLE_EQUAL(last->slowdown[0], 1.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(last->slowdown[1], 3.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(last->predicted_from_ms, 6.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(last->predicted_to_ms, 3.0, 1e-9);
+	/* times the current schedule's observed / predicted ratio, 6.6 / 6 */
+	CU_ASSERT_DOUBLE_EQUAL(last->expected_to_ms, 3.3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(last->observed_ms, 6.6, 1e-6);
+	/* the new schedule behaves as predicted: no further decision */
+	btrt_adapt_ctl_switched(f.ctl);
+	f.switched = 0;
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 1);
+	const double s1[2] = { 3.0, 3.0 };
+	feed(&f, 2000, s1, 3.3, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	uint32_t n2;
+	btrt_adapt_ctl_decisions(f.ctl, &n2);
+	CU_ASSERT_EQUAL(n2, n);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_no_flapping(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	const double even[2] = { 2.0, 2.0 };
+	/* isolated stalls (one task in 100 takes 20 ms more): its window is
+	 * above the threshold, never two windows in a row */
+	feed(&f, 2000, even, 2.2, 20.0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	/* the whole machine 1.7 x slower: a trigger, but re-ranking with
+	 * equal slowdowns keeps the schedule; then quiet (hysteresis) */
+	const double slow[2] = { 3.4, 3.4 };
+	feed(&f, 2000, slow, 3.74, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	uint32_t keeps = 0;
+	for (uint32_t i = 0; i < n; i++)
+		keeps += strcmp(d[i].reason, "calibrated") != 0;
+	CU_ASSERT_EQUAL(keeps, 1);
+	/* back to normal: faster than expected never triggers */
+	feed(&f, 2000, even, 2.2, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_EQUAL(n, keeps + 1);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_margin(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 200, even, 2.0, 0);
+	/* B 1.4 x: below the threshold; then S0 predicts 2.8, S1 3.0 */
+	const double b14[2] = { 2.0, 2.8 };
+	feed(&f, 200, b14, 2.8, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	/* B 1.7 x: S0 3.4 vs S1 3.0: better, but not by the 20 % margin */
+	const double b17[2] = { 2.0, 3.4 };
+	feed(&f, 200, b17, 3.4 * 1.31, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_learned_ratio(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 200, even, 2.2, 0);
+	/* A 3 x slower, and the period twice its chunk (what the per-PU model
+	 * misses, e.g. the io thread squeezed onto the other core): S2
+	 * (A:0 B:1-3) is expected at 3 x 2 */
+	const double a3[2] = { 6.0, 2.0 };
+	feed(&f, 400, a3, 12.0, 0);
+	CU_ASSERT_EQUAL_FATAL(f.switched, 1);
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 2);
+	btrt_adapt_ctl_switched(f.ctl);
+	f.switched = 0;
+	/* on S2, B turns out 3 x slower too once it carries 3 stages: S0 is
+	 * predicted at 6 by the slowdowns, but it ran at 2 x its prediction:
+	 * expected 12, no better than the 10 observed: kept, no flapping */
+	const double s2[2] = { 3.0, 9.0 };
+	feed(&f, 2000, s2, 10.0, 0);
+	CU_ASSERT_EQUAL(f.switched, 0);
+	CU_ASSERT_EQUAL(n_switches(f.ctl), 1);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_EQUAL(d[n - 1].to, d[n - 1].from);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].observed_ms, 10.0, 1e-6);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+/* ---- a real run with a PU slowed down on purpose ---- */
+
+static atomic_int slow_b;                  /* set once the disturbance starts */
+
+/* Chunk body: the toy stages, and on PU "B" (ctx != NULL) 20 ms more per
+ * task once slow_b is set. */
+static int body(void *ctx, struct btrt_task *t, struct btrt_error *err)
+{
+	(void)err;
+	const uint32_t *range = ctx; /* first stage, count, is B */
+	for (uint32_t s = range[0]; s < range[0] + range[1]; s++) {
+		int rc = toy_stages_cpu[s].cpu(t);
+		if (rc)
+			return rc;
+	}
+	if (range[2] && atomic_load(&slow_b)) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+static int start_slowdown(void *ctx, const struct btrt_task_done *d)
+{
+	(void)ctx;
+	if (d->seq + 1 == 60)
+		atomic_store(&slow_b, 1);
+	return 0;
+}
+
+static void test_real_slowdown(void)
+{
+	struct toy_adapt t;
+	CU_ASSERT_FATAL(toy_adapt_setup(&t, 3, 200) == 0);
+	atomic_store(&slow_b, 0);
+	/* S0: A stages 0-2, B stages 3-4; S1: everything on A */
+	static const uint32_t r0a[3] = { 0, 3, 0 }, r0b[3] = { 3, 2, 1 }, r1[3] = { 0, 5, 0 };
+	struct btrt_chunk s0[2] = {
+		{ "A", BTRT_PU_CPU, &cores[0], 1, 0, 3, body, (void *)r0a, 0 },
+		{ "B", BTRT_PU_CPU, &cores[1], 1, 3, 2, body, (void *)r0b, 0 },
+	};
+	struct btrt_chunk s1[1] = { { "A", BTRT_PU_CPU, &cores[0], 1, 0, 5, body, (void *)r1, 0 } };
+	/* the model: every stage 0.05 ms on both */
+	static const double tm[5 * 2] = { .05, .05, .05, .05, .05, .05, .05, .05, .05, .05 };
+	static const char *const names[2] = { "A", "B" };
+	const struct btrt_model m = { 5, 2, tm, NULL, NULL, 0, names, "test" };
+	static const uint32_t p0[2] = { 0, 1 }, p1[1] = { 0 };
+	const struct btrt_adapt_schedule scheds[2] = { { "A:0-2 B:3-4", s0, 2, p0, 0, 0 },
+						       { "A:0-4", s1, 1, p1, 0, 0 } };
+	t.base.on_task_done = start_slowdown;
+	struct btrt_adapt_config cfg = { .base = &t.base, .model = &m, .scheds = scheds,
+					 .n_scheds = 2 };
+	btrt_adapt_options_init(&cfg.opt);
+	cfg.opt.window = 8;
+	cfg.opt.log = getenv("TOY_VERBOSE") ? stderr : NULL;
+	struct btrt_adapt_result *res = NULL;
+	struct btrt_error err;
+	int rc = btrt_adapt_run(&cfg, &res, &err);
+	if (rc)
+		fprintf(stderr, "adapt: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(t.io.checked, 200);
+	CU_ASSERT_EQUAL(t.io.order_errors, 0);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_decisions(res, &n);
+	/* B's 20 ms per task against microseconds: the run leaves B, once */
+	CU_ASSERT_EQUAL(btrt_adapt_switches(res), 1);
+	for (uint32_t i = 0; i < n; i++)
+		if (d[i].to != d[i].from) {
+			CU_ASSERT_EQUAL(d[i].to, 1);
+			CU_ASSERT(d[i].seq >= 59);
+			CU_ASSERT(d[i].slowdown[1] > d[i].slowdown[0]);
+		}
+	char path[] = "/tmp/btrt-adapt-trace-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL(btrt_adapt_write_trace(res, path, &err), 0);
+	FILE *f = fopen(path, "r");
+	char buf[1 << 16];
+	size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	buf[len] = 0;
+	if (f)
+		fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"name\":\"switch 0 -> 1\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"slowdown_B\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"switching 0 -> 1\""));
+	CU_ASSERT(len > 4 && !strcmp(buf + len - 4, "\n]}\n"));
+	remove(path);
+	btrt_adapt_free(res);
+	btrt_pool_destroy(t.pool);
+}
+
+/* ---- the hog plan ---- */
+
+static void test_hog_plan(void)
+{
+	int core = cores[1];
+	struct btrt_hog_plan p = { .cpu_cores = &core, .n_cpu_cores = 1, .from = 5, .to = 9 };
+	uint64_t zero[1] = { 0 };
+	for (uint64_t s = 0; s < 12; s++) {
+		struct btrt_task_done d = { s, 0, 0, 1, zero };
+		CU_ASSERT_EQUAL(btrt_hog_plan_on_task_done(&p, &d), 0);
+		/* running while 5..8 tasks are checked */
+		CU_ASSERT_EQUAL(p.cpu_hog != NULL, s + 1 >= 5 && s + 1 < 9);
+	}
+	CU_ASSERT_EQUAL(p.failed, 0);
+	btrt_hog_plan_finish(&p);
+	struct btrt_hog *h;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_hog_cpu_start(&h, &core, 0, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+}
+
+int suite_adapt_register(void)
+{
+	CU_pSuite s = CU_add_suite("adapt", init, NULL);
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "cost model: chunk and period", test_model_chunk_ms) ||
+	    !CU_add_test(s, "forced switches every 37 tasks over 600, 3 schedules", test_forced_switches) ||
+	    !CU_add_test(s, "forced switches, end of input mid-segment", test_forced_end_of_input) ||
+	    !CU_add_test(s, "forced switches, a failed check stops the run", test_forced_check_failure) ||
+	    !CU_add_test(s, "controller: a slow PU is left for the re-ranked best", test_ctl_switches_away) ||
+	    !CU_add_test(s, "controller: stalls and uniform slowdown do not switch", test_ctl_no_flapping) ||
+	    !CU_add_test(s, "controller: a gain below the margin does not switch", test_ctl_margin) ||
+	    !CU_add_test(s, "controller: a schedule that ran slower than predicted is not taken back",
+			 test_ctl_learned_ratio) ||
+	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
+	    !CU_add_test(s, "hog plan: from / to task numbers", test_hog_plan))
+		return -1;
+	return 0;
+}
