@@ -81,8 +81,8 @@ struct job {
 	int chosen, best_base;   /* schedule indices, -1: none */
 	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
-	double final_ms;     /* the final traced run (trace only), NAN: none */
-	bool final_verified; /* the chosen one's final run verified */
+	double final_ms;                    /* the final traced run (trace only), NAN: none */
+	bool final_verified;                /* the chosen one's final run verified */
 	int final_switches, final_schedule; /* --adapt: from the program's report; -1: none */
 	double phases[N_PHASES], t0;
 };
@@ -176,8 +176,8 @@ static bool phase_build(struct job *j)
 {
 	double t = now_s();
 	bool built;
-	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->table,
-			      j->opt->plan.mode, j->dir, true, &built, NULL, j->d) ||
+	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->table, j->opt->plan.mode,
+			      j->dir, true, &built, NULL, j->d) ||
 	    !built || btc_interrupted())
 		return false;
 	j->phases[PH_BUILD] = now_s() - t;

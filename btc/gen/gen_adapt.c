@@ -48,8 +48,10 @@ static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 	}
 	size_t n = (size_t)p.n_stages, np = (size_t)p.n_pus;
 	btc_outl(o, "/* The cost model the schedules were chosen with: btc's chunk model of the");
-	btc_outl(o, " * '%s' table (docs/scheduler.md, \"The chunk model\"), in ms per task:", p.mode);
-	btc_outl(o, " * t_{i,c} [stage * N_MODEL_PUS + PU] (NAN: no kernel), F_c, X_c(f, l), T_io.");
+	btc_outl(o,
+		 " * '%s' table (docs/scheduler.md, \"The chunk model\"), in ms per task:", p.mode);
+	btc_outl(o,
+		 " * t_{i,c} [stage * N_MODEL_PUS + PU] (NAN: no kernel), F_c, X_c(f, l), T_io.");
 	btc_outl(o, " * --adapt re-ranks the schedules with it (btrt_adapt.h). */");
 	btc_outl(o, "#define PIPELINE_HAVE_MODEL 1");
 	btc_outl(o, "#define N_MODEL_PUS %zu", np);
@@ -65,8 +67,9 @@ static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 		emit_doubles(o, "model_fixed_ms", p.fixed_ms, np, np);
 	if (p.xfer_ms)
 		emit_doubles(o, "model_xfer_ms", p.xfer_ms, n * np * n, n);
-	btc_outf(o, "static const struct btrt_model pipeline_model_data = { APP_N_STAGES, "
-		    "N_MODEL_PUS, model_time_ms, %s, %s, ",
+	btc_outf(o,
+		 "static const struct btrt_model pipeline_model_data = { APP_N_STAGES, "
+		 "N_MODEL_PUS, model_time_ms, %s, %s, ",
 		 p.fixed_ms ? "model_fixed_ms" : "NULL", p.xfer_ms ? "model_xfer_ms" : "NULL");
 	emit_double(o, p.io_ms);
 	btc_outl(o, ", model_pu_names, \"%s\" };", p.mode);
@@ -79,7 +82,8 @@ void btc_gen_emit_adapt_model(struct btc_out *o, const void *p)
 {
 	const struct btc_gen_ctx *ctx = p;
 	if (!emit_model(o, ctx)) {
-		btc_outl(o, "/* Generated without a profiling table: no cost model, so --adapt can");
+		btc_outl(o,
+			 "/* Generated without a profiling table: no cost model, so --adapt can");
 		btc_outl(o, " * only force switches (--adapt-force N). */");
 		btc_outl(o, "#define PIPELINE_HAVE_MODEL 0");
 		btc_outl(o, "static const struct btrt_model *const pipeline_model = NULL;");

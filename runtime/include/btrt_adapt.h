@@ -5,7 +5,9 @@
  *   observe: per task, each chunk's pop-to-finish time and the completion
  *            time (btrt_pipeline_config.on_task_done); per window of tasks,
  *            the period (mean time between completions) and each PU's
- *            slowdown = observed chunk time / the cost model's chunk time.
+ *            slowdown: observed chunk time / the cost model's chunk time,
+ *            relative to the same ratio in the first window (the table's
+ *            own error is no disturbance).
  *   decide:  when the period stays above the expected one by more than a
  *            threshold for `patience` windows, every compiled schedule is
  *            re-ranked by the cost model with the slowdowns applied
@@ -122,8 +124,11 @@ struct btrt_adapt_decision {
 				      observed / predicted ratio: what the
 				      switch expects (keeps: the period) */
 	uint32_t n_pus;
-	double slowdown[BTRT_ADAPT_MAX_PUS]; /* per model PU, as applied */
-	unsigned char observed[BTRT_ADAPT_MAX_PUS]; /* 1: measured, 0: assumed */
+	double slowdown[BTRT_ADAPT_MAX_PUS]; /* per model PU, as applied:
+				      relative to the first window (a PU first
+				      seen later: to the table) */
+	unsigned char observed[BTRT_ADAPT_MAX_PUS]; /* 1: measured, 0: never
+				      observed (1 assumed) */
 	/* Switches only (ns, btrt_now_ns): the decision, the last task of the
 	 * old schedule checked, the new pipeline streaming again. */
 	uint64_t decide_ns, drained_ns, resumed_ns;

@@ -72,10 +72,12 @@ struct btrt_adapt_ctl {
 	double expected_ms;        /* what the trigger compares with; 0: the
 				      next window sets it */
 	double next_expected_ms;   /* expected_ms after the pending switch */
-	/* the machine */
+	/* the machine: slowdown of PU u = its chunk time / the model's, over
+	 * the same at the start (base: the table's own error on that chunk is
+	 * not a disturbance); PUs first seen later have base 1 */
 	int calibrated;
-	double machine;            /* slowdown assumed for a PU never observed */
 	double slow[BTRT_ADAPT_MAX_PUS];
+	double base[BTRT_ADAPT_MAX_PUS];
 	unsigned char seen[BTRT_ADAPT_MAX_PUS];
 	struct btrt_adapt_decision *dec;
 	uint32_t n_dec, cap_dec;
@@ -112,9 +114,8 @@ struct btrt_adapt_ctl *btrt_adapt_ctl_create(const struct btrt_model *m,
 	if (!c->o.patience)
 		c->o.patience = 1;
 	c->settle = c->o.settle ? c->o.settle : pool_size + 4;
-	c->machine = 1.0;
 	for (uint32_t u = 0; u < BTRT_ADAPT_MAX_PUS; u++)
-		c->slow[u] = 1.0;
+		c->slow[u] = c->base[u] = 1.0;
 	return c;
 }
 
@@ -160,10 +161,10 @@ void btrt_adapt_ctl_switched(struct btrt_adapt_ctl *c)
 	reset_window(c);
 }
 
-/* The slowdown the model applies to PU u: measured, else the machine's. */
+/* The slowdown the model applies to PU u: measured, else none. */
 static double slowdown_of(const struct btrt_adapt_ctl *c, uint32_t u)
 {
-	return c->seen[u] ? c->slow[u] : c->machine;
+	return c->seen[u] ? c->slow[u] : 1.0;
 }
 
 /* Appends a decision; returns it (NULL: out of memory, not recorded). */
@@ -272,26 +273,6 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 	return 1;
 }
 
-/* The median of the observed slowdowns: the machine's own distance from
- * the model, assumed for PUs not observed yet. */
-static double median_seen(const struct btrt_adapt_ctl *c)
-{
-	double v[BTRT_ADAPT_MAX_PUS];
-	uint32_t n = 0;
-	for (uint32_t u = 0; u < c->m->n_pus; u++)
-		if (c->seen[u])
-			v[n++] = c->slow[u];
-	if (!n)
-		return 1.0;
-	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One window is complete: update the slowdowns, then trigger / decide. */
 static int window_done(struct btrt_adapt_ctl *c, uint64_t seq)
 {
@@ -304,16 +285,17 @@ static int window_done(struct btrt_adapt_ctl *c, uint64_t seq)
 			uint32_t u = s->pus[k];
 			double mc = btrt_model_chunk_ms(c->m, u, ch->first_stage,
 							ch->first_stage + ch->n_stages - 1);
-			if (u < c->m->n_pus && isfinite(mc) && mc > 0) {
-				c->slow[u] = c->sum_chunk[k] / w / 1e6 / mc;
-				c->seen[u] = 1;
-			}
+			double abs = c->sum_chunk[k] / w / 1e6 / mc;
+			if (u >= c->m->n_pus || !isfinite(mc) || mc <= 0 || !(abs > 0))
+				continue;
+			if (!c->calibrated)
+				c->base[u] = abs;
+			c->slow[u] = abs / c->base[u];
+			c->seen[u] = 1;
 		}
 	reset_window(c);
 	if (!c->calibrated) {
 		c->calibrated = 1;
-		if (c->m)
-			c->machine = median_seen(c);
 		c->expected_ms = period_ms;
 		log_decision(c, record(c, seq, c->cur, "calibrated", period_ms, period_ms));
 		return 0;

@@ -362,6 +362,29 @@ static void test_ctl_margin(void)
 	btrt_adapt_ctl_free(f.ctl);
 }
 
+static void test_ctl_relative_slowdown(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	/* A's chunk runs at half the table's time from the start (the table
+	 * is off there, not the machine): no slowdown of A */
+	const double start[2] = { 1.0, 2.0 };
+	feed(&f, 200, start, 2.2, 0);
+	/* B 3 x: A taken at the table's times, S1 (A:0-2 B:3, 3) wins; with
+	 * A at half its table time, all on A (S3, 2) would */
+	const double b3[2] = { 1.0, 6.0 };
+	feed(&f, 400, b3, 6.6, 0);
+	CU_ASSERT_EQUAL(f.switched, 1);
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 1);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].slowdown[0], 1.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].slowdown[1], 3.0, 1e-9);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
 static void test_ctl_learned_ratio(void)
 {
 	syn_init();
@@ -519,6 +542,8 @@ int suite_adapt_register(void)
 	    !CU_add_test(s, "controller: a slow PU is left for the re-ranked best", test_ctl_switches_away) ||
 	    !CU_add_test(s, "controller: stalls and uniform slowdown do not switch", test_ctl_no_flapping) ||
 	    !CU_add_test(s, "controller: a gain below the margin does not switch", test_ctl_margin) ||
+	    !CU_add_test(s, "controller: slowdowns are relative to the start, not to the table",
+			 test_ctl_relative_slowdown) ||
 	    !CU_add_test(s, "controller: a schedule that ran slower than predicted is not taken back",
 			 test_ctl_learned_ratio) ||
 	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
