@@ -72,10 +72,10 @@ static void test_twin(void)
 					c = (int)(uniform() * np);
 				while (used[c]);
 				used[c] = 1;
-				s.chunks[s.n_chunks] = (struct btc_sched_chunk){ c, f, l, 0 };
+				s.chunks[s.n_chunks] = (struct btc_sched_chunk){ c, f, l, 0, 0, 0 };
 				ch[s.n_chunks] = (struct btrt_chunk){ "c", BTRT_PU_CPU, NULL, 0,
 								      (uint32_t)f,
-								      (uint32_t)(l - f + 1), NULL, NULL };
+								      (uint32_t)(l - f + 1), NULL, NULL, 0 };
 				pus[s.n_chunks] = (uint32_t)c;
 				s.n_chunks++;
 				f = l + 1;
