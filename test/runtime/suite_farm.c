@@ -300,12 +300,17 @@ static void test_interrupt(void)
 	CU_ASSERT_TRUE(io.checked <= 5);
 	CU_ASSERT_EQUAL(io.order_errors, 0);
 	int after = test_count_threads();
-	for (int i = 0; i < 1000 && after != before; i++) { /* exiting OpenMP teams: up to 10 s on a loaded box */
+	for (int i = 0; i < 1000 && after > before; i++) { /* exiting threads: up to 10 s when loaded */
 		struct timespec ts = { 0, 10000000 };
 		nanosleep(&ts, NULL);
 		after = test_count_threads();
 	}
-	CU_ASSERT_EQUAL(after, before);
+	/* No thread of the run is left. Not "equal": threads of an earlier
+	 * test (OpenMP teams of its joined dispatchers) may still have been
+	 * exiting when `before` was counted. */
+	if (after > before)
+		fprintf(stderr, "  (threads: %d before the run, %d after it) ", before, after);
+	CU_ASSERT_TRUE(after <= before);
 }
 
 static void test_bad_tables(void)
