@@ -49,6 +49,7 @@ struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_devi
 					  sizeof(struct btc_table_entry));
 	}
 	t->io_loaded = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
+	t->in_place = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
 	t->touched = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(double));
 	for (int k = 0; k < app->n_buffers; k++)
 		t->touched[k] = -1;
@@ -65,6 +66,7 @@ void btc_table_free(struct btc_table *t)
 		free(t->cores[m]);
 	}
 	free(t->io_loaded);
+	free(t->in_place);
 	free(t->touched);
 	free(t->app);
 	free(t->device);
@@ -452,9 +454,10 @@ static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 	}
 }
 
-/* `# io_loads: a,b`: the buffers io.load fills per task. */
-static void read_io_loads(const char *list, struct btc_table *t, const struct btc_app *app,
-			  struct btc_loc loc, struct btc_diag *d)
+/* `# io_loads: a,b` / `# in_place: a,b`: a list of buffer names into
+ * flags[n_buffers]; `what` names the line in errors. */
+static void read_buffer_list(const char *what, const char *list, bool *flags,
+			     const struct btc_app *app, struct btc_loc loc, struct btc_diag *d)
 {
 	char *copy = btc_xstrdup(list), *save = NULL;
 	for (char *b = strtok_r(copy, ", ", &save); b; b = strtok_r(NULL, ", ", &save)) {
@@ -462,9 +465,9 @@ static void read_io_loads(const char *list, struct btc_table *t, const struct bt
 		while (k < app->n_buffers && strcmp(app->buffers[k].name, b))
 			k++;
 		if (k == app->n_buffers)
-			btc_error(d, loc, "io_loads: unknown buffer '%s' (app '%s')", b, app->name);
+			btc_error(d, loc, "%s: unknown buffer '%s' (app '%s')", what, b, app->name);
 		else
-			t->io_loaded[k] = true;
+			flags[k] = true;
 	}
 	free(copy);
 }
@@ -501,7 +504,11 @@ static void read_meta(char *line, struct btc_table *t, const struct btc_app *app
 	while (*p == ' ')
 		p++;
 	if (!strncmp(p, "io_loads: ", 10)) {
-		read_io_loads(p + 10, t, app, loc, d);
+		read_buffer_list("io_loads", p + 10, t->io_loaded, app, loc, d);
+		return;
+	}
+	if (!strncmp(p, "in_place: ", 10)) {
+		read_buffer_list("in_place", p + 10, t->in_place, app, loc, d);
 		return;
 	}
 	if (!strncmp(p, "touched: ", 9)) {
@@ -598,19 +605,28 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 	return t;
 }
 
+/* `PREFIXa,b` for the flagged buffers; nothing when none is. */
+static void write_buffer_list(FILE *out, const char *prefix, const bool *flags,
+			      const struct btc_app *app)
+{
+	const char *sep = prefix;
+	for (int k = 0; k < app->n_buffers; k++)
+		if (flags[k]) {
+			fprintf(out, "%s%s", sep, app->buffers[k].name);
+			sep = ",";
+		}
+	if (sep != prefix)
+		fputc('\n', out);
+}
+
 void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 		     const struct btc_device *dev, FILE *out)
 {
 	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
 		dev->name, t->btc_version ? t->btc_version : "unknown");
-	const char *sep = "# io_loads: ";
-	for (int k = 0; k < t->n_buffers; k++)
-		if (t->io_loaded[k]) {
-			fprintf(out, "%s%s", sep, app->buffers[k].name);
-			sep = ",";
-		}
-	if (*sep == ',')
-		fputc('\n', out);
+	write_buffer_list(out, "# io_loads: ", t->io_loaded, app);
+	write_buffer_list(out, "# in_place: ", t->in_place, app);
+	const char *sep;
 	sep = "# touched: ";
 	for (int k = 0; k < t->n_buffers; k++)
 		if (t->touched[k] >= 0) {

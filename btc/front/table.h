@@ -83,6 +83,10 @@ struct btc_table {
 	struct btc_table_entry io[BTC_N_MODES];
 	bool has_terms[BTC_N_MODES];      /* any term row of that mode */
 	bool *io_loaded;                  /* [n_buffers] from `# io_loads:` */
+	bool *in_place;                   /* [n_buffers] from `# in_place:`: a
+					   * buffer a stage writes that the GPU
+					   * reads and writes in host memory
+					   * (discrete CUDA, pinned): never moved */
 	double *touched;                  /* [n_buffers] bytes one task touches,
 					   * from `# touched:`; -1: unknown */
 	/* Core counts: PU p was timed on core_counts[p][j] cores (ascending,

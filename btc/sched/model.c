@@ -122,48 +122,32 @@ void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l, doub
 	*in_bytes = *out_bytes = 0;
 	*n_in = *n_out = 0;
 	for (int k = 0; k < nb; k++) {
-		bool loaded = b->io_loaded && b->io_loaded[k];
-		/* in: the first access inside the chunk is a read (a write
-		 * first makes the old value dead), and the value lives
-		 * outside: written by an earlier stage or loaded by io. */
-		bool in = false;
-		for (int i = f; i <= l; i++) {
-			if (b->reads[i * nb + k]) {
-				bool before = loaded;
-				for (int j = 0; j < f && !before; j++)
-					before = b->writes[j * nb + k] != 0;
-				/* neither written by a stage nor loaded by
-				 * io: resident (weights), never moves */
-				in = before;
-				break;
-			}
-			if (b->writes[i * nb + k])
-				break;
-		}
-		if (in) {
-			*in_bytes += b->bytes[k];
-			(*n_in)++;
-		}
-		/* out: written in the chunk, and either read after l before
-		 * the next write, or never written again (final value). */
-		bool wrote = false;
-		for (int i = f; i <= l; i++)
-			wrote |= b->writes[i * nb + k] != 0;
-		if (!wrote)
+		if (b->in_place && b->in_place[k])
 			continue;
-		bool out = true;
-		for (int j = l + 1; j < n; j++) {
-			if (b->reads[j * nb + k])
-				break; /* read after l: out */
-			if (b->writes[j * nb + k]) {
-				out = false; /* overwritten first: dead */
-				break;
+		bool touched = false, outside = false, written = false, read_after = false;
+		for (int i = 0; i < n; i++) {
+			bool r = b->reads[i * nb + k] != 0, w = b->writes[i * nb + k] != 0;
+			bool in = i >= f && i <= l;
+			touched |= in && (r || w);
+			outside |= !in && (r || w);
+			if (r && written)
+				read_after = true; /* read after some write */
+			if (w) {
+				written = true;
+				read_after = false; /* only reads after the last write count */
 			}
 		}
-		if (out) {
-			*out_bytes += b->bytes[k];
-			(*n_out)++;
-		}
+		bool loaded = b->io_loaded && b->io_loaded[k];
+		/* written by no stage: resident (weights) or, io-loaded, in
+		 * pinned host memory (btrt_pool_config.io_loaded) */
+		if (!touched || !written)
+			continue;
+		if (!(loaded || outside || !read_after))
+			continue;
+		*in_bytes += b->bytes[k];
+		*out_bytes += b->bytes[k];
+		(*n_in)++;
+		(*n_out)++;
 	}
 }
 

@@ -93,16 +93,21 @@ struct btc_model_buffers {
 	const unsigned char *writes;    /* [n_stages * n_buffers] 0/1 */
 	const unsigned char *io_loaded; /* [n_buffers] 0/1: io.load fills it
 					 * per task, or NULL (none) */
+	const unsigned char *in_place;  /* [n_buffers] 0/1: lives in host memory
+					 * the GPU reads in place (never moves),
+					 * or NULL (none) */
 };
 
-/* Bytes the chunk f..l moves in and out (docs/scheduler.md):
- * in:  read by a stage of f..l whose value comes from outside the chunk
- *      (last written before f, or loaded by the io thread and not yet
- *      written inside the chunk); buffers that no stage writes and the io
- *      thread does not load stay resident and never move;
- * out: written in f..l and read after l (before being written again), or
- *      finally written in f..l (no later stage writes it: the output check
- *      may read it).
+/* Bytes the chunk f..l moves in and out per task (docs/scheduler.md,
+ * "X_c"), the rule of the CUDA runtime on a discrete GPU (btrt_cuda.cu,
+ * cuda_chunk): a buffer moves to the device before the chunk and back
+ * after it when a stage of f..l touches it, some stage writes it, it is not
+ * in place, and its value is shared with the host: the io thread loads
+ * it, a stage outside f..l touches it, or it is an output (no stage reads
+ * its final value: the output check does, on the host). The chunk's
+ * private buffers (weights no stage writes, intermediates only f..l
+ * touch) move once per TaskObject and stay: 0 per task. Each moved buffer
+ * counts in both directions: *in_bytes == *out_bytes, *n_in == *n_out.
  * *n_in / *n_out receive the number of buffers (each costs a latency). */
 void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l, double *in_bytes,
 			   int *n_in, double *out_bytes, int *n_out);

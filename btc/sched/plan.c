@@ -94,6 +94,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 	unsigned char *rd = btc_xcalloc((size_t)(n * nb) + 1, 1);
 	unsigned char *wr = btc_xcalloc((size_t)(n * nb) + 1, 1);
 	unsigned char *io = btc_xcalloc((size_t)nb + 1, 1);
+	unsigned char *in_place = btc_xcalloc((size_t)nb + 1, 1);
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < app->stages[i].n_reads; j++)
 			rd[i * nb + app->stages[i].reads[j]] = 1;
@@ -106,15 +107,10 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 		bytes[k] = t->touched[k] >= 0 ? t->touched[k]
 					      : (double)btc_elem_size(app->buffers[k].elem) *
 							(double)app->buffers[k].count_value;
-		/* An io-loaded buffer that no stage writes lives in pinned host
-		 * memory on a discrete GPU (btrt_pool_config.io_loaded): read in
-		 * place, never moved, like a resident one. */
-		bool written = false;
-		for (int i = 0; i < n; i++)
-			written |= wr[i * nb + k];
-		io[k] = t->io_loaded[k] && written;
+		io[k] = t->io_loaded[k];
+		in_place[k] = t->in_place[k];
 	}
-	struct btc_model_buffers mb = {n, nb, bytes, rd, wr, io};
+	struct btc_model_buffers mb = {n, nb, bytes, rd, wr, io, in_place};
 	btc_model_fill_transfers(&mb, links, has, np, buf->xfer);
 	/* t_{i,c}: the one-stage measurement minus what the model adds */
 	for (int i = 0; i < n; i++)
@@ -134,6 +130,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 	free(rd);
 	free(wr);
 	free(io);
+	free(in_place);
 }
 
 _Static_assert(BTC_TABLE_MAX_CORE_COUNTS == BTC_SCHED_MAX_CORE_COUNTS, "core count slots");

@@ -27,6 +27,7 @@ enum buf_kind { BK_HOST, BK_MANAGED, BK_PINNED, BK_DEVICE };
 
 struct cuda_pool_state {
 	unsigned char *kind;       // [n_buffers] enum buf_kind
+	unsigned char *io_loaded;  // [n_buffers] 1: io.load refills it per task
 };
 
 struct cuda_chunk {
@@ -36,10 +37,18 @@ struct cuda_chunk {
 	struct btrt_pool *pool;
 	cudaStream_t stream;
 	cudaEvent_t *ev;           // [n_stages + 1]
-	uint32_t *sync;            // managed buffers read or written
+	// Discrete GPU (docs/runtime.md, "CUDA buffer movement"): the managed
+	// buffers whose value crosses to or from the host each task move to the
+	// device before the chunk and back after it; the chunk's private ones
+	// (weights, intermediates only its stages touch) move once per
+	// TaskObject and then stay. Jetson-style attach: every touched one.
+	uint32_t *sync;            // moved to the device before, every task
 	uint32_t n_sync;
-	uint32_t *back;            // managed buffers written
+	uint32_t *back;            // moved to the host after, every task
 	uint32_t n_back;
+	uint32_t *priv;            // moved to the device on a slot's first task
+	uint32_t n_priv;
+	unsigned char *primed;     // [n_tasks] 1: the slot's private buffers moved
 };
 
 #define CUCHECK(call, err, what)                                                     \
@@ -58,6 +67,15 @@ static int io_pinned_wanted(void)
 {
 	const char *e = getenv("BTRT_CUDA_IO_PINNED");
 	return !(e && !strcmp(e, "0"));
+}
+
+// BTRT_CUDA_MOVE=all moves every managed buffer a chunk touches before it
+// and every one it writes after it, each task (the behaviour before the
+// shared/private split), to measure the difference.
+static int move_all_wanted(void)
+{
+	const char *e = getenv("BTRT_CUDA_MOVE");
+	return e && !strcmp(e, "all");
 }
 
 static cudaError_t prefetch(const void *p, size_t bytes, int device, cudaStream_t s)
@@ -286,8 +304,11 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	pool->backend_state = ps;
 	ps->kind = (unsigned char *)calloc(nb + 1, 1);
-	if (!ps->kind)
+	ps->io_loaded = (unsigned char *)calloc(nb + 1, 1);
+	if (!ps->kind || !ps->io_loaded)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	if (pool->cfg.io_loaded) // borrowed during creation only: keep a copy
+		memcpy(ps->io_loaded, pool->cfg.io_loaded, nb);
 	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
 	// Memory kind per buffer (the same for every TaskObject).
 	for (uint32_t b = 0; b < nb; b++) {
@@ -397,18 +418,19 @@ extern "C" void btrt_cuda_pool_fini(struct btrt_cuda *cu, struct btrt_pool *pool
 			bf->host = bf->dev = NULL;
 		}
 	free(ps->kind);
+	free(ps->io_loaded);
 	free(ps);
 	pool->backend_state = NULL;
 }
 
 // ---- chunks ---------------------------------------------------------------
 
-static void add_unique(uint32_t *l, uint32_t *n, uint32_t x)
+static int buffer_listed(const uint32_t *l, uint32_t n, uint32_t b)
 {
-	for (uint32_t i = 0; i < *n; i++)
-		if (l[i] == x)
-			return;
-	l[(*n)++] = x;
+	for (uint32_t i = 0; i < n; i++)
+		if (l[i] == b)
+			return 1;
+	return 0;
 }
 
 extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipeline_config *cfg,
@@ -429,20 +451,55 @@ extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipe
 	cc->ev = (cudaEvent_t *)calloc(c->n_stages + 1, sizeof *cc->ev);
 	cc->sync = (uint32_t *)calloc(nb + 1, sizeof *cc->sync);
 	cc->back = (uint32_t *)calloc(nb + 1, sizeof *cc->back);
-	if (!cc->ev || !cc->sync || !cc->back) {
+	cc->priv = (uint32_t *)calloc(nb + 1, sizeof *cc->priv);
+	cc->primed = (unsigned char *)calloc(pool->cfg.n_tasks + 1, 1);
+	if (!cc->ev || !cc->sync || !cc->back || !cc->priv || !cc->primed) {
 		btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 		goto fail;
 	}
-	for (uint32_t s = c->first_stage; s < c->first_stage + c->n_stages; s++) {
-		const struct btrt_stage *st = &cfg->stages[s];
-		for (uint32_t i = 0; i < st->n_reads; i++)
-			if (st->reads[i] < nb && ps->kind[st->reads[i]] == BK_MANAGED)
-				add_unique(cc->sync, &cc->n_sync, st->reads[i]);
-		for (uint32_t i = 0; i < st->n_writes; i++)
-			if (st->writes[i] < nb && ps->kind[st->writes[i]] == BK_MANAGED) {
-				add_unique(cc->sync, &cc->n_sync, st->writes[i]);
-				add_unique(cc->back, &cc->n_back, st->writes[i]);
+	{
+		uint32_t first = c->first_stage, last = c->first_stage + c->n_stages; // [first, last)
+		int attach = !cu->concurrent_managed, all = move_all_wanted();
+		for (uint32_t b = 0; b < nb; b++) {
+			if (ps->kind[b] != BK_MANAGED)
+				continue;
+			int touched = 0, wrote = 0, outside = 0, written = 0;
+			int last_writer = -1, read_after_last_write = 0;
+			for (uint32_t st = 0; st < cfg->n_stages; st++) {
+				int r = buffer_listed(cfg->stages[st].reads, cfg->stages[st].n_reads, b);
+				int w = buffer_listed(cfg->stages[st].writes, cfg->stages[st].n_writes, b);
+				int in = st >= first && st < last;
+				touched |= in && (r || w);
+				wrote |= in && w;
+				outside |= !in && (r || w);
+				written |= w;
+				if (r && last_writer >= 0)
+					read_after_last_write = 1;
+				if (w) {
+					last_writer = (int)st;
+					read_after_last_write = 0;
+				}
 			}
+			if (!touched)
+				continue;
+			if (attach || all) {
+				cc->sync[cc->n_sync++] = b;
+				if (!attach && wrote)
+					cc->back[cc->n_back++] = b;
+				continue;
+			}
+			// Shared: some other stage or the io thread touches it, or it
+			// is an output (its final value read by no stage: the
+			// output check reads it on the host). A buffer no stage
+			// writes stays wherever it is once moved (weights).
+			int shared = ps->io_loaded[b] || (written && (outside || !read_after_last_write));
+			if (shared) {
+				cc->sync[cc->n_sync++] = b;
+				cc->back[cc->n_back++] = b;
+			} else {
+				cc->priv[cc->n_priv++] = b;
+			}
+		}
 	}
 	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
 	CUCHECK(cudaStreamCreateWithFlags(&cc->stream, cudaStreamNonBlocking), err, "cudaStreamCreate");
@@ -464,7 +521,15 @@ extern "C" int btrt_cuda_chunk_exec(void *state, struct btrt_task *t, struct btr
 	cudaStream_t s = cc->stream;
 	int attach = !cu->concurrent_managed; // Jetson-style managed memory
 	uint64_t t0 = btrt_now_ns();
-	// Make the declared buffers available to the GPU.
+	// A slot's private buffers move to the device once, then stay.
+	if (!attach && t->slot < cc->pool->cfg.n_tasks && !cc->primed[t->slot]) {
+		for (uint32_t i = 0; i < cc->n_priv; i++) {
+			struct btrt_buffer *bf = &t->buffers[cc->priv[i]];
+			CUCHECK(prefetch(bf->dev, bf->bytes, cu->device, s), err, "cudaMemPrefetchAsync(device)");
+		}
+		cc->primed[t->slot] = 1;
+	}
+	// Make the shared buffers available to the GPU.
 	for (uint32_t i = 0; i < cc->n_sync; i++) {
 		struct btrt_buffer *bf = &t->buffers[cc->sync[i]];
 		if (attach)
@@ -532,5 +597,7 @@ extern "C" void btrt_cuda_chunk_fini(void *state)
 	free(cc->ev);
 	free(cc->sync);
 	free(cc->back);
+	free(cc->priv);
+	free(cc->primed);
 	free(cc);
 }

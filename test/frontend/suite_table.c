@@ -82,7 +82,7 @@ static void test_model_terms(void)
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_table *t = btc_table_load(
-		"t.csv", "# io_loads: x\n# touched: x=4096\n" HDR FULL_ISO
+		"t.csv", "# io_loads: x\n# in_place: x\n# touched: x=4096\n" HDR FULL_ISO
 		"b,gpu,isolated,9,0,1\n@fixed,gpu,isolated,0.25,0.01,30\n"
 		"@in_per_mib,gpu,isolated,0.1,0,5\n@io,io,isolated,1.5,0.1,20\n"
 		"a,big,placed,1.1,0.1,30\na,little,placed,2.2,0.1,30\na,gpu,placed,0.6,0,30\n"
@@ -94,6 +94,9 @@ static void test_model_terms(void)
 		CU_ASSERT_FALSE(t->has_terms[BTC_MODE_PLACED]);
 		CU_ASSERT_TRUE(t->has_mode[BTC_MODE_PLACED]);
 		CU_ASSERT_TRUE(t->io_loaded[0]);
+		CU_ASSERT_TRUE(t->in_place[0]);
+		for (int k = 1; k < t->n_buffers; k++)
+			CU_ASSERT_FALSE(t->in_place[k]);
 		CU_ASSERT_DOUBLE_EQUAL(t->touched[0], 4096, 1e-9);
 		for (int k = 1; k < t->n_buffers; k++)
 			CU_ASSERT_DOUBLE_EQUAL(t->touched[k], -1, 1e-9);
@@ -223,6 +226,8 @@ static const struct bad_case bad[] = {
 	 T "7:21: error: @fixed on gpu: negative time -1 ms"},
 	{"io_loads buffer", "# io_loads: x,nope\n" HDR FULL_ISO,
 	 T "1:1: error: io_loads: unknown buffer 'nope' (app 'demo')"},
+	{"in_place buffer", "# in_place: nope\n" HDR FULL_ISO,
+	 T "1:1: error: in_place: unknown buffer 'nope' (app 'demo')"},
 	{"touched buffer", "# touched: nope=12\n" HDR FULL_ISO,
 	 T "1:1: error: touched: unknown buffer 'nope' (app 'demo')"},
 	{"touched bytes", "# touched: x=-3\n" HDR FULL_ISO,

@@ -68,7 +68,7 @@ static void random_model(struct btc_sched_problem *p, bool coarse,
 			rd[k] = rnd_in(0, 3) == 0;
 			wr[k] = rnd_in(0, 4) == 0;
 		}
-		struct btc_model_buffers mb = { n, NB, bytes, rd, wr, io };
+		struct btc_model_buffers mb = { n, NB, bytes, rd, wr, io, NULL };
 		struct btc_model_link links[5];
 		bool has[5];
 		for (int c = 0; c < np; c++) {
@@ -175,13 +175,56 @@ static void test_random_model_tables(void)
 	random_tables(N_MODEL_TABLES, true, 20250301);
 }
 
+/* The buffers a chunk moves (btc_model_chunk_bytes, the CUDA runtime's
+ * rule): 4 stages, buffers (bytes):
+ *   w 1    weights, read by s1 only, no stage writes it: never moves
+ *   a 10   written s0, read s1
+ *   b 100  written s1, read s2 (an intermediate when s1, s2 share a chunk)
+ *   o 1000 written s3, read by no stage (an output)
+ *   p 10000 written s0, read s3, in place (pinned): never moves
+ *   l 100000 io-loaded, written s2, read s3 */
+static void test_moved_buffers(void)
+{
+	enum { NS = 4, B = 6 };
+	double bytes[B] = { 1, 10, 100, 1000, 10000, 100000 };
+	unsigned char rd[NS * B] = {0}, wr[NS * B] = {0}, io[B] = {0}, in_place[B] = {0};
+	wr[0 * B + 1] = 1; rd[1 * B + 1] = 1;   /* a */
+	rd[1 * B + 0] = 1;                      /* w */
+	wr[1 * B + 2] = 1; rd[2 * B + 2] = 1;   /* b */
+	wr[3 * B + 3] = 1;                      /* o */
+	wr[0 * B + 4] = 1; rd[3 * B + 4] = 1;   /* p */
+	in_place[4] = 1;
+	io[5] = 1; wr[2 * B + 5] = 1; rd[3 * B + 5] = 1; /* l */
+	struct btc_model_buffers mb = { NS, B, bytes, rd, wr, io, in_place };
+	static const struct { int f, l; double bytes; int n; } want[] = {
+		{ 0, 0, 10, 1 },        /* a (read by s1) */
+		{ 1, 1, 110, 2 },       /* a in, b out; w resident */
+		{ 1, 2, 100010, 2 },    /* a, l; b private to the chunk */
+		{ 2, 3, 101100, 3 },    /* b, o, l; p in place */
+		{ 0, 3, 101000, 2 },    /* o (output), l (io-loaded); a, b private */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		double in, out;
+		int n_in, n_out;
+		btc_model_chunk_bytes(&mb, want[i].f, want[i].l, &in, &n_in, &out, &n_out);
+		CU_ASSERT_DOUBLE_EQUAL(in, want[i].bytes, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(out, want[i].bytes, 1e-9);
+		CU_ASSERT_EQUAL(n_in, want[i].n);
+		CU_ASSERT_EQUAL(n_out, want[i].n);
+		if (in != want[i].bytes || n_in != want[i].n)
+			fprintf(stderr, "chunk %d..%d: moved %.0f bytes in %d buffers, want %.0f in %d\n",
+				want[i].f, want[i].l, in, n_in, want[i].bytes, want[i].n);
+	}
+}
+
 int register_property_suite(void)
 {
 	CU_pSuite s = CU_add_suite("property", NULL, NULL);
 	if (!s || !CU_add_test(s, "500 random tables: z3 == exhaustive",
 			       test_random_tables) ||
 	    !CU_add_test(s, "200 random tables with F, X, T_io: z3 == "
-			 "exhaustive", test_random_model_tables))
+			 "exhaustive", test_random_model_tables) ||
+	    !CU_add_test(s, "the buffers a chunk moves", test_moved_buffers))
 		return -1;
 	return 0;
 }

@@ -524,6 +524,28 @@ static void print_buffer_probes(FILE *out)
 	fputc('\n', out);
 }
 
+/* `# in_place: a,b`: the buffers a stage writes that a discrete CUDA GPU
+ * reads and writes in pinned host memory (the pool's placement, the same
+ * in the generated program): the chunk model moves none of them. Nothing
+ * when there are none or no CUDA rig. */
+static void print_in_place(FILE *out, const struct rig *rigs, int n_rigs)
+{
+	for (int p = 0; p < n_rigs; p++) {
+		if (rigs[p].pu->kind != BTRT_PU_CUDA)
+			continue;
+		const char *sep = "# in_place: ";
+		for (int b = 0; b < APP_N_BUFFERS; b++)
+			if (!APP_BUFFERS[b].stage_read_only &&
+			    !strcmp(btrt_pool_buffer_memory(rigs[p].pool, (uint32_t)b), "cuda-pinned")) {
+				fprintf(out, "%s%s", sep, APP_BUFFERS[b].name);
+				sep = ",";
+			}
+		if (*sep == ',')
+			fputc('\n', out);
+		return;
+	}
+}
+
 /* T_io: load + check per task as the pipeline's io thread does them, with
  * the app's io on the real input; the stages run on the CPU in between
  * (untimed) so that the check sees a real output. Mean and sd in ms. */
@@ -622,6 +644,7 @@ int main(int argc, char **argv)
 		PIPELINE_APP, PIPELINE_DEVICE, PIPELINE_BTC_VERSION);
 	fprintf(out, "# profiler: warmup %ld, reps %ld..%ld, 95%% CI within %.1f%% of the mean\n",
 		o.warmup, o.min_reps, o.max_reps, o.precision * 100);
+	print_in_place(out, rigs, n_rigs);
 	/* The chunk model's measurements that do not depend on the mode:
 	 * which buffers io.load fills, T_io, the CUDA links. On a CPU PU's
 	 * rig (host memory), before any stage is prepared. */
