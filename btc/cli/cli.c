@@ -40,8 +40,9 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 			  "schedule, generate, build, tune, run the winner verified\n"
 			  "(= btc APP.yaml --device DEV --run)",
 			  1, 1, OPT(DEVICE)},
-	[BTC_CMD_REPORT] = {"report", btc_cmd_report, "R.json... [--csv OUT] [--candidates OUT]",
-			    "tabulate main-job reports (markdown on stdout)", 1,
+	[BTC_CMD_REPORT] = {"report", btc_cmd_report, "R.json... [--csv OUT] [--svg OUT]; --compare A.json B.json...",
+			    "tabulate main-job reports (markdown on stdout); --compare:\n"
+			    "two leases side by side", 1,
 			    BTC_CLI_MAX_POSITIONAL, 0},
 };
 

@@ -175,6 +175,14 @@ static const struct row rows[] = {
 	       "write every schedule of every report as CSV"),
 	STRING(FIT_CSV, "fit-csv", 0, fit_csv, C(REPORT), "FILE",
 	       "write the fit of every model of every report as CSV"),
+	FLAG(COMPARE, "compare", compare, C(REPORT),
+	     "the reports are pairs A.json B.json ... of two\nleases: print them side by side "
+	     "against the\nreproducibility goal instead"),
+	STRING(SVG, "svg", 0, svg, C(REPORT), "FILE",
+	       "write measured vs calibrated (LOO) predicted ms of\nevery report's schedules as "
+	       "one SVG scatter"),
+	STRING(SPEEDUP_SVG, "speedup-svg", 0, speedup_svg, C(REPORT), "FILE",
+	       "write every report's speedup (and best baseline /\nfluid bound) as an SVG bar chart"),
 };
 #define N_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
 
@@ -190,6 +198,9 @@ static const struct {
 	{BTC_OPT_CHUNKS, BTC_OPT_OBJECTIVE, "--chunks schedules are not ranked"},
 	{BTC_OPT_MEASUREMENTS, BTC_OPT_RUN, "--measurements runs nothing"},
 	{BTC_OPT_MEASUREMENTS, BTC_OPT_REPROFILE, "--measurements runs nothing"},
+	{BTC_OPT_COMPARE, BTC_OPT_CSV, "--compare prints the pairs only"},
+	{BTC_OPT_COMPARE, BTC_OPT_CANDIDATES, "--compare prints the pairs only"},
+	{BTC_OPT_COMPARE, BTC_OPT_FIT_CSV, "--compare prints the pairs only"},
 };
 
 const char *btc_cli_opt_spelling(enum btc_cli_opt id)

@@ -73,6 +73,9 @@ enum btc_cli_opt {
 	BTC_OPT_CORE_COUNTS,
 	BTC_OPT_FARMS,
 	BTC_OPT_CORE_SPLITS,
+	BTC_OPT_COMPARE,
+	BTC_OPT_SVG,
+	BTC_OPT_SPEEDUP_SVG,
 	BTC_CLI_N_OPTS
 };
 
@@ -136,6 +139,8 @@ struct btc_cli_options {
 	struct btc_cli_list measurements;
 	/* btc report */
 	const char *csv, *candidates, *fit_csv;
+	bool compare;                        /* positionals are pairs A B */
+	const char *svg, *speedup_svg;       /* the pictures over all reports */
 
 	uint64_t given; /* bit BTC_OPT_*: on the command line */
 };

@@ -314,167 +314,258 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 	return ok;
 }
 
-/* "%.3f", or `none` where a value is absent (NAN). */
-static const char *fmt_ms(char *buf, size_t n, double v, const char *none)
+static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+				      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+				      "#bcbd22", "#17becf", "#393b79", "#ad494a"};
+#define N_PALETTE ((int)(sizeof(palette) / sizeof(palette[0])))
+
+static int cmp_double(const void *a, const void *b)
 {
-	if (isnan(v))
-		snprintf(buf, n, "%s", none);
-	else
-		snprintf(buf, n, "%.3f", v);
-	return buf;
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
 }
 
-/* "12.3" (a fraction as %), or n/a. */
-static const char *fmt_pct(char *buf, size_t n, double v)
+/* The calibrated LOO prediction of c under r's fit mode; NAN if none. */
+static double loo_ms(const struct btc_report *r, const struct btc_report_candidate *c)
 {
-	if (isnan(v))
-		snprintf(buf, n, "n/a");
-	else
-		snprintf(buf, n, "%.1f", 100 * v);
-	return buf;
+	enum btc_mode m;
+	if (!r->fit_mode || !btc_mode_parse(r->fit_mode, &m))
+		return NAN;
+	return c->calibrated_loo_ms[m];
 }
 
-/* The fit table: one row per report and model, markdown into fit_md
- * (a buffer printed after the main table) and CSV. */
-static void fit_rows(const char *path, const struct btc_report *r, struct btc_out *fit_md,
-		     FILE *fit_csv)
+static bool scatter_point(const struct btc_report *r, const struct btc_report_candidate *c)
 {
-	for (int k = 0; k < r->n_fit_models; k++) {
-		const struct btc_report_fit_model *m = &r->fit_models[k];
-		char b1[32], b2[32], b3[32], b4[32];
-		const char *best = m->best_within_5pct < 0 ? "n/a"
-				   : m->best_within_5pct   ? "yes"
-							   : "no";
-		bool picked = m->calibrated && r->fit_mode && m->mode &&
-			      !strcmp(m->mode, r->fit_mode);
-		char b5[32], b6[32];
-		btc_outl(fit_md, "| %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |",
-			 r->app ? r->app : "", r->device ? r->device : "", m->name ? m->name : "",
-			 picked ? " *" : "", m->n, fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
-			 fmt_ms(b2, sizeof(b2), m->spearman_rho, "n/a"),
-			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
-			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best,
-			 fmt_ms(b5, sizeof(b5), m->pearson_r_candidates, "n/a"),
-			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"));
-		if (fit_csv)
-			fprintf(fit_csv,
-				"%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f\n",
-				path, r->app ? r->app : "", r->gpu ? r->gpu : "",
-				r->device ? r->device : "", m->name ? m->name : "",
-				m->mode ? m->mode : "",
-				m->calibrated ? (picked ? "picked" : "true") : "false", m->n,
-				m->pearson_r, m->spearman_rho, m->median_abs_rel_err,
-				m->max_abs_rel_err,
-				m->best_within_5pct < 0 ? ""
-				: m->best_within_5pct   ? "true"
-							: "false",
-				m->pearson_r_candidates, m->spearman_rho_candidates);
-	}
+	double x = loo_ms(r, c);
+	return c->status == BTC_RUN_VERIFIED && !isnan(x) && x > 0 && !isnan(c->measured_ms) &&
+	       c->measured_ms > 0;
 }
 
-bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
-		       FILE *fit_csv, struct btc_diag *d)
+bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct btc_diag *d)
 {
-	struct btc_out fit_md;
-	btc_out_init(&fit_md);
-	if (fit_csv)
-		fprintf(fit_csv,
-			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates\n");
-	fprintf(md,
-		"| app | GPU API | chosen schedule | ms/task | predicted ms | best baseline | baseline ms/task | speedup | fluid bound ms | efficiency %% | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
-	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-	if (csv)
-		fprintf(csv,
-			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency\n");
-	if (cand_csv)
-		fprintf(cand_csv,
-			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status,efficiency\n");
+	struct btc_report *rs = calloc((size_t)(n ? n : 1), sizeof(*rs));
+	bool *read = calloc((size_t)(n ? n : 1), sizeof(*read));
+	double lo = INFINITY, hi = 0, *err = NULL;
+	int n_err = 0, cap = 0;
 	bool ok = true;
 	for (int i = 0; i < n; i++) {
-		struct btc_report r;
-		if (!btc_report_read(paths[i], &r, d)) {
-			btc_report_free(&r);
-			ok = false;
-			continue;
-		}
-		const char *app = r.app ? r.app : "", *gpu = r.gpu ? r.gpu : "";
-		char chosen[256] = "";
-		for (int c = 0; c < r.n_chunks; c++) {
-			size_t len = strlen(chosen);
-			snprintf(chosen + len, sizeof(chosen) - len, "%s%s:%d-%d", len ? " " : "",
-				 r.chunks[c].pu ? r.chunks[c].pu : "?", r.chunks[c].first_stage,
-				 r.chunks[c].last_stage);
-		}
-		if (!r.n_chunks)
-			snprintf(chosen, sizeof(chosen), "none verified");
-		char bases[256] = "", b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-		for (int k = 0; k < r.n_candidates; k++) {
-			const struct btc_report_candidate *c = &r.candidates[k];
-			if (!c->baseline)
+		read[i] = btc_report_read(paths[i], &rs[i], d);
+		ok = ok && read[i];
+		for (int k = 0; read[i] && k < rs[i].n_candidates; k++) {
+			const struct btc_report_candidate *c = &rs[i].candidates[k];
+			if (!scatter_point(&rs[i], c))
 				continue;
-			size_t len = strlen(bases);
-			snprintf(bases + len, sizeof(bases) - len, "%s%s=%s", len ? " " : "",
-				 c->pu ? c->pu : "?",
-				 c->status == BTC_RUN_VERIFIED
-					 ? fmt_ms(b1, sizeof(b1), c->measured_ms, "nan")
-					 : btc_run_status_name(c->status));
+			double x = loo_ms(&rs[i], c);
+			lo = fmin(lo, fmin(x, isnan(c->ci_low_ms) ? c->measured_ms : c->ci_low_ms));
+			hi = fmax(hi,
+				  fmax(x, isnan(c->ci_high_ms) ? c->measured_ms : c->ci_high_ms));
+			if (n_err == cap) {
+				cap = cap ? 2 * cap : 64;
+				err = realloc(err, (size_t)cap * sizeof(*err));
+			}
+			err[n_err++] = fabs(c->measured_ms / x - 1);
 		}
-		const char *best = r.best_baseline >= 0 && r.candidates[r.best_baseline].pu
-					   ? r.candidates[r.best_baseline].pu
-					   : "";
-		char speedup[64] = "n/a";
-		if (!isnan(r.speedup) && !isnan(r.speedup_ci_low))
-			snprintf(speedup, sizeof(speedup), "%.2fx [%.2f, %.2f]", r.speedup,
-				 r.speedup_ci_low, r.speedup_ci_high);
-		else if (!isnan(r.speedup))
-			snprintf(speedup, sizeof(speedup), "%.2fx%s", r.speedup,
-				 r.no_significant_gain ? " (no significant gain)" : "");
-		const char *verified = r.verified          ? "yes"
-				       : r.chosen_verified ? "chosen only"
-							   : "no";
-		fprintf(md,
-			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
-			app, gpu, chosen, fmt_ms(b1, sizeof(b1), r.measured_ms, "n/a"),
-			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
-			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
-			fmt_ms(b5, sizeof(b5), r.fluid_bound_ms, "n/a"),
-			fmt_pct(b6, sizeof(b6), r.efficiency),
-			r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
-			r.phases_s[0], r.phases_s[3], verified);
-		if (csv) {
-			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
-			fprintf(csv,
-				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f\n",
-				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
-				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
-				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
-				r.phases_s[0], r.phases_s[1], r.phases_s[2], r.phases_s[3],
-				r.phases_s[4], r.verified ? "true" : "false", r.n_failed,
-				r.speedup_ci_low, r.speedup_ci_high,
-				r.no_significant_gain ? "true" : "false",
-				r.fit_mode ? r.fit_mode : "", r.fluid_bound_ms, r.efficiency);
-		}
-		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
-			const struct btc_report_candidate *c = &r.candidates[k];
-			fprintf(cand_csv,
-				"%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s,%.4f\n",
-				app, gpu, c->index, c->baseline ? "baseline" : "candidate",
-				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
-				c->predicted_ms[BTC_MODE_INTERFERENCE],
-				c->calibrated_loo_ms[BTC_MODE_ISOLATED],
-				c->calibrated_loo_ms[BTC_MODE_INTERFERENCE], c->measured_ms,
-				c->ci_low_ms, c->ci_high_ms, c->runs, c->tasks, c->rounds,
-				btc_run_status_name(c->status), c->efficiency);
-		}
-		fit_rows(paths[i], &r, &fit_md, fit_csv);
-		btc_report_free(&r);
 	}
-	if (fit_md.len) {
-		fprintf(md,
-			"\n| app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
-		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|\n");
-		fputs(fit_md.buf, md);
+	if (!(lo > 0) || !(hi >= lo)) {
+		lo = 0.1;
+		hi = 10;
 	}
-	btc_out_free(&fit_md);
+	double l0 = log10(lo) - 0.05, l1 = log10(hi) + 0.05;
+	if (l1 - l0 < 0.2) {
+		l0 -= 0.1;
+		l1 += 0.1;
+	}
+	const double left = 70, top = 60, size = 520;
+#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
+#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
+	struct btc_out o;
+	btc_out_init(&o);
+	btc_outl(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
+		 (int)(left + size + 260), (int)(top + size + 60));
+	btc_outl(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
+	svg_text(&o, 10, 22, "start", 15,
+		 "measured vs predicted ms/task: each run's fit mode, calibrated leave-one-out");
+	char sub[160] = "no verified schedule with a calibrated prediction";
+	if (n_err) {
+		qsort(err, (size_t)n_err, sizeof(*err), cmp_double);
+		double med = n_err % 2 ? err[n_err / 2] : (err[n_err / 2 - 1] + err[n_err / 2]) / 2;
+		snprintf(sub, sizeof(sub),
+			 "%d schedules of %d runs: |measured/predicted - 1| median %.1f %%, max "
+			 "%.1f %%",
+			 n_err, n, 100 * med, 100 * err[n_err - 1]);
+	}
+	svg_text(&o, 10, 42, "start", 12, sub);
+	btc_outl(
+		&o,
+		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
+		left, top, size, size);
+	for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
+		for (int k = 1; k < 10; k++) {
+			double v = k * pow(10, e);
+			if (log10(v) < l0 || log10(v) > l1)
+				continue;
+			char t[32];
+			snprintf(t, sizeof(t), "%g", v);
+			btc_outl(
+				&o,
+				"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
+				FX(v), top, FX(v), top + size);
+			btc_outl(
+				&o,
+				"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
+				left, FY(v), left + size, FY(v));
+			if (k == 1 || k == 2 || k == 5) {
+				svg_text(&o, FX(v), top + size + 16, "middle", 11, t);
+				svg_text(&o, left - 6, FY(v) + 4, "end", 11, t);
+			}
+		}
+	/* y = x, and y = x (1 +- 10 %) dotted. */
+	btc_outl(
+		&o,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 3\"/>",
+		FX(pow(10, l0)), FY(pow(10, l0)), FX(pow(10, l1)), FY(pow(10, l1)));
+	for (int s = -1; s <= 1; s += 2) {
+		double f = 1 + 0.1 * s;
+		btc_outl(
+			&o,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"1 3\"/>",
+			FX(pow(10, l0)), FY(pow(10, l0) * f), FX(pow(10, l1)), FY(pow(10, l1) * f));
+	}
+	btc_outl(&o,
+		 "<clipPath id=\"plot\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
+		 "height=\"%.0f\"/></clipPath>",
+		 left, top, size, size);
+	svg_text(&o, left + size / 2, top + size + 36, "middle", 13,
+		 "predicted ms/task (calibrated, LOO)");
+	btc_outl(&o,
+		 "<text x=\"16\" y=\"%.0f\" font-size=\"13\" font-family=\"sans-serif\" "
+		 "text-anchor=\"middle\" transform=\"rotate(-90 16 %.0f)\">measured ms/task</text>",
+		 top + size / 2, top + size / 2);
+	int n_legend = 0;
+	for (int i = 0; i < n; i++) {
+		if (!read[i])
+			continue;
+		const char *colour = palette[i % N_PALETTE];
+		int style = (i / N_PALETTE) % 3, any = 0;
+		btc_outl(&o, "<g clip-path=\"url(#plot)\">");
+		for (int k = 0; k < rs[i].n_candidates; k++) {
+			const struct btc_report_candidate *c = &rs[i].candidates[k];
+			if (!scatter_point(&rs[i], c))
+				continue;
+			double x = loo_ms(&rs[i], c);
+			any = 1;
+			if (!isnan(c->ci_low_ms) && !isnan(c->ci_high_ms) && c->ci_low_ms > 0)
+				btc_outl(
+					&o,
+					"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
+					FX(x), FY(c->ci_low_ms), FX(x), FY(c->ci_high_ms), colour);
+			marker(&o, style, FX(x), FY(c->measured_ms), colour);
+		}
+		btc_outl(&o, "</g>");
+		if (!any)
+			continue;
+		char label[300], run[256];
+		btc_report_run_label(paths[i], run, sizeof(run));
+		snprintf(label, sizeof(label), "%s (%s)", run,
+			 rs[i].fit_mode ? rs[i].fit_mode : "?");
+		double ly = top + 10 + 20 * n_legend++;
+		marker(&o, style, left + size + 20, ly, colour);
+		svg_text(&o, left + size + 32, ly + 4, "start", 12, label);
+	}
+	svg_text(&o, left + size + 14, top + 10 + 20 * n_legend + 8, "start", 11,
+		 "dashed: y = x; dotted: +-10 %");
+#undef FX
+#undef FY
+	btc_outl(&o, "</svg>");
+	ok = btc_out_write_file(&o, path, d) && ok;
+	btc_out_free(&o);
+	for (int i = 0; i < n; i++)
+		btc_report_free(&rs[i]);
+	free(rs);
+	free(read);
+	free(err);
+	return ok;
+}
+
+bool btc_report_speedup_svg(char *const *paths, int n, const char *path, struct btc_diag *d)
+{
+	struct btc_report *rs = calloc((size_t)(n ? n : 1), sizeof(*rs));
+	bool *read = calloc((size_t)(n ? n : 1), sizeof(*read));
+	bool ok = true;
+	double hi = 1.0;
+	for (int i = 0; i < n; i++) {
+		read[i] = btc_report_read(paths[i], &rs[i], d);
+		ok = ok && read[i];
+		if (!read[i])
+			continue;
+		const struct btc_report *r = &rs[i];
+		if (!isnan(r->speedup))
+			hi = fmax(hi, isnan(r->speedup_ci_high) ? r->speedup : r->speedup_ci_high);
+		if (!isnan(r->best_baseline_ms) && r->fluid_bound_ms > 0)
+			hi = fmax(hi, r->best_baseline_ms / r->fluid_bound_ms);
+	}
+	hi = ceil(hi * 2 + 0.2) / 2; /* to the next 0.5 */
+	const double left = 60, top = 50, height = 360, bar = 36, gap = 18, bottom = 150;
+	double width = left + (bar + gap) * (n ? n : 1) + 40;
+#define BY(v) (top + height - (v) / hi * height)
+	struct btc_out o;
+	btc_out_init(&o);
+	btc_outl(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
+		 (int)fmax(width, 560), (int)(top + height + bottom));
+	btc_outl(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
+	svg_text(&o, 10, 22, "start", 15,
+		 "speedup over the best baseline (median, 95% interval); tick: best baseline / "
+		 "fluid bound");
+	for (double v = 0; v <= hi + 1e-9; v += 0.5) {
+		char t[16];
+		snprintf(t, sizeof(t), "%.1f", v);
+		btc_outl(&o,
+			 "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>",
+			 left, BY(v), width - 20, BY(v), v == 1.0 ? "black" : "#eee");
+		svg_text(&o, left - 6, BY(v) + 4, "end", 11, t);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!read[i])
+			continue;
+		const struct btc_report *r = &rs[i];
+		double x = left + gap / 2 + (bar + gap) * i;
+		const char *colour = palette[i % N_PALETTE];
+		if (!isnan(r->speedup))
+			btc_outl(
+				&o,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.7\"/>",
+				x, BY(r->speedup), bar, BY(0) - BY(r->speedup), colour);
+		if (!isnan(r->speedup_ci_low) && !isnan(r->speedup_ci_high))
+			btc_outl(
+				&o,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"1.5\"/>",
+				x + bar / 2, BY(r->speedup_ci_low), x + bar / 2,
+				BY(r->speedup_ci_high));
+		if (!isnan(r->best_baseline_ms) && r->fluid_bound_ms > 0) {
+			double b = r->best_baseline_ms / r->fluid_bound_ms;
+			btc_outl(
+				&o,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" stroke-width=\"2\"/>",
+				x - 3, BY(b), x + bar + 3, BY(b));
+		}
+		char run[256], t[32];
+		btc_report_run_label(paths[i], run, sizeof(run));
+		snprintf(t, sizeof(t), isnan(r->speedup) ? "n/a" : "%.2f", r->speedup);
+		svg_text(&o, x + bar / 2, BY(0) - 4, "middle", 10, t);
+		btc_outl(&o,
+			 "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" font-family=\"sans-serif\" "
+			 "text-anchor=\"end\" transform=\"rotate(-60 %.1f %.1f)\">",
+			 x + bar / 2, BY(0) + 12, x + bar / 2, BY(0) + 12);
+		btc_out_puts(&o, run);
+		btc_outl(&o, "</text>");
+	}
+#undef BY
+	btc_outl(&o, "</svg>");
+	ok = btc_out_write_file(&o, path, d) && ok;
+	btc_out_free(&o);
+	for (int i = 0; i < n; i++)
+		btc_report_free(&rs[i]);
+	free(rs);
+	free(read);
 	return ok;
 }

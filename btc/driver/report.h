@@ -45,4 +45,32 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
 		       FILE *fit_csv, struct btc_diag *d);
 
+/* The name of a report's run in tables and legends: the file name
+ * without ".json" ("octree-cuda-g1"), or for DIR/report.json the folder's
+ * name. Writes at most n bytes to buf. */
+void btc_report_run_label(const char *path, char *buf, size_t n);
+
+/* Two leases side by side: paths are pairs (A, B, A, B, ...) of reports
+ * of the same job. One markdown row per pair to md: each side's chosen
+ * schedule and median with its interval, how far apart the two medians
+ * are (|a - b| / min(a, b)), each side's median of the other's choice
+ * (where it built it), the speedups and how far apart they are, and the
+ * reproducibility goal: the same schedule or medians within 5 %, and
+ * speedups within 10 %; then how many pairs meet it. An odd n is an
+ * error; unreadable reports are reported and skipped. */
+bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d);
+
+/* One scatter plot of every report's verified schedules: measured median
+ * (y, 95 % interval as a whisker) against the prediction of the report's
+ * fit mode calibrated leave-one-out (x), log-log, one colour per report
+ * (legend: the run labels), the line y = x and y = x +- 10 %; the title
+ * gives the pooled n and median and max |measured / predicted - 1|.
+ * Writes path. */
+bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct btc_diag *d);
+
+/* One bar per report: the speedup over the best baseline with its 95 %
+ * interval, and a tick at best baseline / fluid bound (the most any
+ * assignment of the table's work could reach); a line at 1. Writes path. */
+bool btc_report_speedup_svg(char *const *paths, int n, const char *path, struct btc_diag *d);
+
 #endif

@@ -1,0 +1,366 @@
+/* Tables (markdown, CSV) of main-job reports read through driver/result.h:
+ * one row per report, the fit of every model, and two leases side by side
+ * (docs/report.md, "btc report"). */
+#include "driver/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/result.h"
+#include "util/out.h"
+
+void btc_report_run_label(const char *path, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		len -= 5;
+	if (len == 6 && !strncmp(base, "report", 6) && base != path) {
+		/* DIR/report.json: the folder names the run. */
+		const char *end = base - 1, *start = end;
+		while (start > path && start[-1] != '/')
+			start--;
+		if (end > start) {
+			snprintf(buf, n, "%.*s", (int)(end - start), start);
+			return;
+		}
+	}
+	snprintf(buf, n, "%.*s", (int)len, base);
+}
+
+/* "%.3f", or `none` where a value is absent (NAN). */
+static const char *fmt_ms(char *buf, size_t n, double v, const char *none)
+{
+	if (isnan(v))
+		snprintf(buf, n, "%s", none);
+	else
+		snprintf(buf, n, "%.3f", v);
+	return buf;
+}
+
+/* "12.3" (a fraction as %), or n/a. */
+static const char *fmt_pct(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.1f", 100 * v);
+	return buf;
+}
+
+/* "[0.950, 1.020]", or n/a without an interval. */
+static const char *fmt_ci(char *buf, size_t n, double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "[%.3f, %.3f]", lo, hi);
+	return buf;
+}
+
+/* "1.35x [1.15, 1.49]", "1.00x (no significant gain)", or n/a. */
+static const char *fmt_speedup(char *buf, size_t n, const struct btc_report *r)
+{
+	if (!isnan(r->speedup) && !isnan(r->speedup_ci_low))
+		snprintf(buf, n, "%.2fx [%.2f, %.2f]", r->speedup, r->speedup_ci_low,
+			 r->speedup_ci_high);
+	else if (!isnan(r->speedup))
+		snprintf(buf, n, "%.2fx%s", r->speedup,
+			 r->no_significant_gain ? " (no significant gain)" : "");
+	else
+		snprintf(buf, n, "n/a");
+	return buf;
+}
+
+/* The chosen schedule as "cpu:0-3 cuda:4-6", or "none verified". */
+static void chosen_label(const struct btc_report *r, char *buf, size_t n)
+{
+	buf[0] = 0;
+	for (int c = 0; c < r->n_chunks; c++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, n - len, "%s%s:%d-%d", len ? " " : "",
+			 r->chunks[c].pu ? r->chunks[c].pu : "?", r->chunks[c].first_stage,
+			 r->chunks[c].last_stage);
+	}
+	if (!r->n_chunks)
+		snprintf(buf, n, "none verified");
+}
+
+/* Is a baseline's PU the GPU? Its name is the job's GPU API (host:
+ * "cuda", "vulkan") or a device library's GPU name ("gpu..."). */
+static bool gpu_pu(const struct btc_report *r, const char *pu)
+{
+	return pu && ((r->gpu && !strcmp(pu, r->gpu)) || !strncmp(pu, "gpu", 3) ||
+		      !strcmp(pu, "cuda") || !strcmp(pu, "vulkan"));
+}
+
+/* The lowest verified median among the baselines on the GPU (gpu true)
+ * or on a CPU PU (gpu false); NAN if none. */
+static double baseline_ms(const struct btc_report *r, bool gpu)
+{
+	double best = NAN;
+	for (int k = 0; k < r->n_candidates; k++) {
+		const struct btc_report_candidate *c = &r->candidates[k];
+		if (!c->baseline || c->status != BTC_RUN_VERIFIED || isnan(c->measured_ms) ||
+		    gpu_pu(r, c->pu) != gpu)
+			continue;
+		if (isnan(best) || c->measured_ms < best)
+			best = c->measured_ms;
+	}
+	return best;
+}
+
+/* The fit table: one row per report and model, markdown into fit_md
+ * (a buffer printed after the main table) and CSV. */
+static void fit_rows(const char *path, const char *run, const struct btc_report *r,
+		     struct btc_out *fit_md, FILE *fit_csv)
+{
+	for (int k = 0; k < r->n_fit_models; k++) {
+		const struct btc_report_fit_model *m = &r->fit_models[k];
+		char b1[32], b2[32], b3[32], b4[32];
+		const char *best = m->best_within_5pct < 0 ? "n/a"
+				   : m->best_within_5pct   ? "yes"
+							   : "no";
+		bool picked = m->calibrated && r->fit_mode && m->mode &&
+			      !strcmp(m->mode, r->fit_mode);
+		char b5[32], b6[32];
+		btc_outl(fit_md, "| %s | %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |",
+			 run, r->app ? r->app : "", r->device ? r->device : "",
+			 m->name ? m->name : "", picked ? " *" : "", m->n,
+			 fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
+			 fmt_ms(b2, sizeof(b2), m->spearman_rho, "n/a"),
+			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
+			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best,
+			 fmt_ms(b5, sizeof(b5), m->pearson_r_candidates, "n/a"),
+			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"));
+		if (fit_csv)
+			fprintf(fit_csv,
+				"%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%s\n",
+				path, r->app ? r->app : "", r->gpu ? r->gpu : "",
+				r->device ? r->device : "", m->name ? m->name : "",
+				m->mode ? m->mode : "",
+				m->calibrated ? (picked ? "picked" : "true") : "false", m->n,
+				m->pearson_r, m->spearman_rho, m->median_abs_rel_err,
+				m->max_abs_rel_err,
+				m->best_within_5pct < 0 ? ""
+				: m->best_within_5pct   ? "true"
+							: "false",
+				m->pearson_r_candidates, m->spearman_rho_candidates, run);
+	}
+}
+
+bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
+		       FILE *fit_csv, struct btc_diag *d)
+{
+	struct btc_out fit_md;
+	btc_out_init(&fit_md);
+	if (fit_csv)
+		fprintf(fit_csv,
+			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates,run\n");
+	fprintf(md,
+		"| run | app | GPU API | CPU-only ms/task | GPU-only ms/task | chosen schedule | ms/task | 95 %% interval | predicted ms | best baseline | baseline ms/task | speedup [95 %%] | fluid bound ms | efficiency %% | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
+	fprintf(md,
+		"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	if (csv)
+		fprintf(csv,
+			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency,run,cpu_only_ms,gpu_only_ms,measured_ci_low_ms,measured_ci_high_ms\n");
+	if (cand_csv)
+		fprintf(cand_csv,
+			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status,efficiency,run,predicted_placed_ms,calibrated_loo_placed_ms\n");
+	bool ok = true;
+	for (int i = 0; i < n; i++) {
+		struct btc_report r;
+		if (!btc_report_read(paths[i], &r, d)) {
+			btc_report_free(&r);
+			ok = false;
+			continue;
+		}
+		const char *app = r.app ? r.app : "", *gpu = r.gpu ? r.gpu : "";
+		char run[256], chosen[256];
+		btc_report_run_label(paths[i], run, sizeof(run));
+		chosen_label(&r, chosen, sizeof(chosen));
+		char bases[256] = "", b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32],
+		     b8[32], b9[64];
+		for (int k = 0; k < r.n_candidates; k++) {
+			const struct btc_report_candidate *c = &r.candidates[k];
+			if (!c->baseline)
+				continue;
+			size_t len = strlen(bases);
+			snprintf(bases + len, sizeof(bases) - len, "%s%s=%s", len ? " " : "",
+				 c->pu ? c->pu : "?",
+				 c->status == BTC_RUN_VERIFIED
+					 ? fmt_ms(b1, sizeof(b1), c->measured_ms, "nan")
+					 : btc_run_status_name(c->status));
+		}
+		const char *best = r.best_baseline >= 0 && r.candidates[r.best_baseline].pu
+					   ? r.candidates[r.best_baseline].pu
+					   : "";
+		const struct btc_report_candidate *ch = r.chosen >= 0 && r.chosen < r.n_candidates
+								? &r.candidates[r.chosen]
+								: NULL;
+		double ci_lo = ch ? ch->ci_low_ms : NAN, ci_hi = ch ? ch->ci_high_ms : NAN;
+		double cpu_ms = baseline_ms(&r, false), gpu_ms = baseline_ms(&r, true);
+		char speedup[64];
+		fmt_speedup(speedup, sizeof(speedup), &r);
+		const char *verified = r.verified          ? "yes"
+				       : r.chosen_verified ? "chosen only"
+							   : "no";
+		fprintf(md,
+			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
+			run, app, gpu, fmt_ms(b7, sizeof(b7), cpu_ms, "n/a"),
+			fmt_ms(b8, sizeof(b8), gpu_ms, "n/a"), chosen,
+			fmt_ms(b1, sizeof(b1), r.measured_ms, "n/a"),
+			fmt_ci(b9, sizeof(b9), ci_lo, ci_hi),
+			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
+			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
+			fmt_ms(b5, sizeof(b5), r.fluid_bound_ms, "n/a"),
+			fmt_pct(b6, sizeof(b6), r.efficiency), r.pearson_r[BTC_MODE_ISOLATED],
+			r.pearson_r[BTC_MODE_INTERFERENCE], r.phases_s[0], r.phases_s[3], verified);
+		if (csv) {
+			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
+			fprintf(csv,
+				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f,%s,%.6f,%.6f,%.6f,%.6f\n",
+				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
+				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
+				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
+				r.phases_s[0], r.phases_s[1], r.phases_s[2], r.phases_s[3],
+				r.phases_s[4], r.verified ? "true" : "false", r.n_failed,
+				r.speedup_ci_low, r.speedup_ci_high,
+				r.no_significant_gain ? "true" : "false",
+				r.fit_mode ? r.fit_mode : "", r.fluid_bound_ms, r.efficiency, run,
+				cpu_ms, gpu_ms, ci_lo, ci_hi);
+		}
+		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
+			const struct btc_report_candidate *c = &r.candidates[k];
+			fprintf(cand_csv,
+				"%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s,%.4f,%s,%.6f,%.6f\n",
+				app, gpu, c->index, c->baseline ? "baseline" : "candidate",
+				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
+				c->predicted_ms[BTC_MODE_INTERFERENCE],
+				c->calibrated_loo_ms[BTC_MODE_ISOLATED],
+				c->calibrated_loo_ms[BTC_MODE_INTERFERENCE], c->measured_ms,
+				c->ci_low_ms, c->ci_high_ms, c->runs, c->tasks, c->rounds,
+				btc_run_status_name(c->status), c->efficiency, run,
+				c->predicted_ms[BTC_MODE_PLACED],
+				c->calibrated_loo_ms[BTC_MODE_PLACED]);
+		}
+		fit_rows(paths[i], run, &r, &fit_md, fit_csv);
+		btc_report_free(&r);
+	}
+	if (fit_md.len) {
+		fprintf(md,
+			"\n| run | app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
+		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		fputs(fit_md.buf, md);
+	}
+	btc_out_free(&fit_md);
+	return ok;
+}
+
+/* |a - b| / min(a, b): how far apart two positive figures are; NAN if
+ * either is absent. */
+static double apart(double a, double b)
+{
+	if (isnan(a) || isnan(b) || a <= 0 || b <= 0)
+		return NAN;
+	return fabs(a - b) / fmin(a, b);
+}
+
+/* The verified median of the schedule labelled `label` in r; NAN if r
+ * did not measure it. */
+static double measured_of(const struct btc_report *r, const char *label)
+{
+	for (int k = 0; label && k < r->n_candidates; k++) {
+		const struct btc_report_candidate *c = &r->candidates[k];
+		if (c->label && !strcmp(c->label, label) && c->status == BTC_RUN_VERIFIED)
+			return c->measured_ms;
+	}
+	return NAN;
+}
+
+static const char *chosen_candidate_label(const struct btc_report *r)
+{
+	return r->chosen >= 0 && r->chosen < r->n_candidates ? r->candidates[r->chosen].label
+							     : NULL;
+}
+
+bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
+{
+	if (n % 2) {
+		btc_error(d, (struct btc_loc){paths[n - 1], 0, 0},
+			  "--compare takes pairs of reports (A.json B.json ...): this one has no "
+			  "partner");
+		return false;
+	}
+	fprintf(md,
+		"| run | A: chosen | A ms/task [95 %%] | B: chosen | B ms/task [95 %%] | ms apart %% | A's ms of B's choice | B's ms of A's choice | A speedup | B speedup | speedups apart %% | schedule within 5 %% | speedup within 10 %% | reproduced |\n");
+	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	bool ok = true;
+	int n_pairs = 0, n_reproduced = 0;
+	for (int i = 0; i + 1 < n; i += 2) {
+		struct btc_report a, b;
+		bool ra = btc_report_read(paths[i], &a, d);
+		bool rb = btc_report_read(paths[i + 1], &b, d);
+		if (!ra || !rb) {
+			btc_report_free(&a);
+			btc_report_free(&b);
+			ok = false;
+			continue;
+		}
+		if ((a.app && b.app && strcmp(a.app, b.app)) ||
+		    (a.gpu && b.gpu && strcmp(a.gpu, b.gpu)))
+			btc_warning(d, (struct btc_loc){paths[i + 1], 0, 0},
+				    "compared with %s, another app or GPU API (%s %s vs %s %s)",
+				    paths[i], a.app ? a.app : "?", a.gpu ? a.gpu : "?",
+				    b.app ? b.app : "?", b.gpu ? b.gpu : "?");
+		char run[256], ca[256], cb[256], b1[32], b2[32], b3[64], b4[64], b5[32], b6[32],
+			b7[32], b8[32], sa[64], sb[64];
+		btc_report_run_label(paths[i], run, sizeof(run));
+		chosen_label(&a, ca, sizeof(ca));
+		chosen_label(&b, cb, sizeof(cb));
+		const char *la = chosen_candidate_label(&a), *lb = chosen_candidate_label(&b);
+		if (la)
+			snprintf(ca, sizeof(ca), "%s", la);
+		if (lb)
+			snprintf(cb, sizeof(cb), "%s", lb);
+		bool same = a.n_chunks && b.n_chunks && !strcmp(ca, cb);
+		double ms_apart = apart(a.measured_ms, b.measured_ms);
+		double sp_apart = apart(a.speedup, b.speedup);
+		const struct btc_report_candidate *cha = la ? &a.candidates[a.chosen] : NULL;
+		const struct btc_report_candidate *chb = lb ? &b.candidates[b.chosen] : NULL;
+		snprintf(b3, sizeof(b3), "%s %s", fmt_ms(b1, sizeof(b1), a.measured_ms, "n/a"),
+			 cha ? fmt_ci(b5, sizeof(b5), cha->ci_low_ms, cha->ci_high_ms) : "");
+		snprintf(b4, sizeof(b4), "%s %s", fmt_ms(b2, sizeof(b2), b.measured_ms, "n/a"),
+			 chb ? fmt_ci(b6, sizeof(b6), chb->ci_low_ms, chb->ci_high_ms) : "");
+		/* The goal (issue 18): the same schedule, or one whose measured
+		 * time is within 5 % of the other's; speedups within 10 %. */
+		const char *sched_goal = same                       ? "yes (same schedule)"
+					 : isnan(ms_apart)          ? "n/a"
+					 : ms_apart <= 0.05 + 1e-12 ? "yes"
+								    : "no";
+		const char *sp_goal = isnan(sp_apart)            ? "n/a"
+				      : sp_apart <= 0.10 + 1e-12 ? "yes"
+								 : "no";
+		bool repro = sched_goal[0] == 'y' && sp_goal[0] == 'y';
+		n_pairs++;
+		n_reproduced += repro;
+		char ab[32], ba[32];
+		fprintf(md,
+			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			run, ca, b3, cb, b4, fmt_pct(b7, sizeof(b7), ms_apart),
+			fmt_ms(ab, sizeof(ab), measured_of(&a, lb), "not built"),
+			fmt_ms(ba, sizeof(ba), measured_of(&b, la), "not built"),
+			fmt_speedup(sa, sizeof(sa), &a), fmt_speedup(sb, sizeof(sb), &b),
+			fmt_pct(b8, sizeof(b8), sp_apart), sched_goal, sp_goal,
+			repro ? "yes" : "no");
+		btc_report_free(&a);
+		btc_report_free(&b);
+	}
+	fprintf(md,
+		"\n%d of %d pairs reproduced (the same schedule or one within 5 %%, and "
+		"speedups within 10 %%).\n",
+		n_reproduced, n_pairs);
+	return ok;
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The evaluation's tools on two leases' real reports (data/eval/README.md):
+# `btc report` (the CPU-only and GPU-only columns, the interval), `btc
+# report --compare` and scripts/eval-compare (the reproducibility goal),
+# `btc report --svg` (the pooled figures against an independent count),
+# scripts/eval (--list, tables, reference, skipping done steps).
+# Usage: eval-tools.sh BTC SOURCE_ROOT WORK_DIR
+set -uo pipefail
+btc=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+cd "$src" || exit 1
+. test/driver/lib.sh
+data=test/driver/data/eval
+export BTC=$btc
+
+fail() {
+  echo "FAIL: $1"
+  [ -z "${2:-}" ] || sed 's/^/    /' "$2" | head -40
+  exit 1
+}
+
+# 1. btc report: lease F's octree CUDA run (CPU-only = the cpu baseline,
+# GPU-only = the cuda one, the chosen schedule's median and interval).
+"$btc" report $data/lease-f/*/*.json > "$work/1.md" || fail "btc report exit $?" "$work/1.md"
+row=$(grep '^| octree-cuda-g1 |' "$work/1.md")
+want=$(json $data/lease-f/octree-cuda-g1/octree-cuda-g1.json '"| %.3f | %.3f | cuda:0-4 cpu:5-6 | %.3f | [%.3f, %.3f] |" % (
+  min(b["measured_ms_per_task"] for b in r["baselines"] if b["pu"] == "cpu"),
+  min(b["measured_ms_per_task"] for b in r["baselines"] if b["pu"] == "cuda"),
+  r["measured_ms_per_task"],
+  [c for c in r["candidates"] if c["index"] == r["schedule"]["index"]][0]["measured_ci_low_ms"],
+  [c for c in r["candidates"] if c["index"] == r["schedule"]["index"]][0]["measured_ci_high_ms"])')
+grep -qF -- "$want" <<<"$row" || fail "btc report row lacks '$want'" "$work/1.md"
+[ "$(grep -c '^| octree-cuda-g1 | octree | host | ' "$work/1.md")" = 6 ] ||
+  fail "fit table: not 6 models for octree-cuda-g1" "$work/1.md"
+echo "ok: btc report columns"
+
+# 2. --compare: octree CUDA chose two schedules 10.8 % apart (each lease
+# measured the other's choice), alexnet-dense Vulkan the same one.
+E=$data/lease-e F=$data/lease-f
+"$btc" report --compare $E/octree-cuda-g1/octree-cuda-g1.json $F/octree-cuda-g1/octree-cuda-g1.json \
+  $E/alexnet-dense-vulkan-g1/alexnet-dense-vulkan-g1.json \
+  $F/alexnet-dense-vulkan-g1/alexnet-dense-vulkan-g1.json > "$work/2.md" ||
+  fail "btc report --compare exit $?" "$work/2.md"
+grep -qE '^\| octree-cuda-g1 \| cuda:0-3 cpu:4-6 \| 1\.064 .* \| cuda:0-4 cpu:5-6 \| 1\.179 .* \| 10\.8 \| 1\.244 \| 1\.029 \| .* \| 8\.5 \| no \| yes \| no \|$' "$work/2.md" ||
+  fail "--compare: the octree row" "$work/2.md"
+grep -qE '^\| alexnet-dense-vulkan-g1 \| .* \| yes \(same schedule\) \| yes \| yes \|$' "$work/2.md" ||
+  fail "--compare: the alexnet-dense row" "$work/2.md"
+grep -q '^1 of 2 pairs reproduced' "$work/2.md" || fail "--compare: the count" "$work/2.md"
+"$btc" report --compare $E/octree-cuda-g1/octree-cuda-g1.json > "$work/2b.log" 2>&1 &&
+  fail "--compare with one report exits 0" "$work/2b.log"
+grep -q "no partner" "$work/2b.log" || fail "--compare with one report: no message" "$work/2b.log"
+"$btc" report --compare --csv "$work/x.csv" $E/octree-cuda-g1/octree-cuda-g1.json \
+  $F/octree-cuda-g1/octree-cuda-g1.json > "$work/2c.log" 2>&1
+[ $? = 2 ] || fail "--compare --csv is not a usage error" "$work/2c.log"
+echo "ok: btc report --compare"
+
+# 3. scripts/eval-compare pairs the runs both folders hold.
+mkdir -p "$work/b"
+cp -r $F/octree-cuda-g1 "$work/b/"
+scripts/eval-compare $E "$work/b" > "$work/3.md" || fail "eval-compare exit $?" "$work/3.md"
+grep -q '^| octree-cuda-g1 | cuda:0-3 cpu:4-6 |' "$work/3.md" || fail "eval-compare: no octree row" "$work/3.md"
+grep -q '^Only in A (not compared): alexnet-dense-vulkan-g1' "$work/3.md" ||
+  fail "eval-compare: the run only A holds" "$work/3.md"
+grep -q '^0 of 1 pairs reproduced' "$work/3.md" || fail "eval-compare: the count" "$work/3.md"
+echo "ok: scripts/eval-compare"
+
+# 4. --svg: one marker per verified schedule with a calibrated LOO
+# prediction, and the pooled median and max error, counted here apart.
+"$btc" report $E/*/*.json $F/*/*.json --svg "$work/all.svg" --speedup-svg "$work/sp.svg" > /dev/null ||
+  fail "btc report --svg exit $?"
+python3 - "$work/all.svg" "$work/sp.svg" $E/*/*.json $F/*/*.json <<'EOF' || exit 1
+import json, statistics, sys, xml.dom.minidom
+svg, sp, reports = sys.argv[1], sys.argv[2], sys.argv[3:]
+xml.dom.minidom.parse(sp)
+doc = xml.dom.minidom.parse(svg)
+err = []
+for p in reports:
+    r = json.load(open(p))
+    m = r["fit"]["mode"]
+    for c in r["candidates"]:
+        x = (c.get("calibrated_loo_ms") or {}).get(m)
+        y = c.get("measured_ms_per_task")
+        if c["status"] == "verified" and x and y:
+            err.append(abs(y / x - 1))
+want = "%d schedules of %d runs: |measured/predicted - 1| median %.1f %%, max %.1f %%" % (
+    len(err), len(reports), 100 * statistics.median(err), 100 * max(err))
+texts = [t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild]
+if want not in texts:
+    sys.exit("FAIL: --svg title: want '%s', have %s" % (want, texts[:3]))
+marks = sum(len(g.getElementsByTagName(k)) for g in doc.getElementsByTagName("g")
+            for k in ("circle", "rect", "path"))
+if marks != len(err):
+    sys.exit("FAIL: --svg: %d markers for %d schedules" % (marks, len(err)))
+EOF
+echo "ok: btc report --svg"
+
+# 5. scripts/eval: --list, tables and reference over lease F's folder.
+out=$work/out
+cp -r $F "$out"
+opts=(--apps octree,alexnet-dense --gpus cuda,vulkan --groups 1)
+scripts/eval "$out" "${opts[@]}" --list > "$work/5.list" || fail "eval --list exit $?" "$work/5.list"
+grep -qE '^octree-cuda-g1 +done' "$work/5.list" && grep -qE '^octree-vulkan-g1 +todo' "$work/5.list" &&
+  grep -qE '^tables +todo' "$work/5.list" || fail "eval --list" "$work/5.list"
+scripts/eval "$out" "${opts[@]}" --step nosuch > "$work/5.bad" 2>&1
+[ $? = 2 ] || fail "eval: an unknown step is not a usage error" "$work/5.bad"
+scripts/eval "$out" "${opts[@]}" --step reference,tables > "$work/5.log" 2>&1 ||
+  fail "eval reference,tables exit $?" "$work/5.log"
+r=$out/results.md
+grep -q '^| octree-cuda-g1 | octree | cuda | ' "$r" && grep -q '^| alexnet-dense-vulkan-g1 | ' "$r" ||
+  fail "results.md: the runs" "$r"
+grep -q '^| octree-cuda-g1 | octree | host | calibrated isolated (LOO) \* | 12 |' "$r" ||
+  fail "results.md: the fit table" "$r"
+grep -q '^Steps not run (or not finished): octree-vulkan-g1 alexnet-dense-cuda-g1\.$' "$r" ||
+  fail "results.md: the steps not run" "$r"
+# The reference tables, as btc schedule solves them (docs/scheduler.md).
+grep -qF '| pixel7a | octree | interference | big 10.7486 | 2.413 (big:0-1 gpu:2-3 little:4-5 medium:6) | 2.413 (big:0-1 gpu:2-3 little:4-5 medium:6) | 2.321 ({little,medium}:0-2 gpu:3-5 big:6) | 1.870 |' "$r" ||
+  fail "results.md: the reference row of pixel7a octree" "$r"
+[ "$(grep -c '^| \(pixel7a\|jetson-orin-nano\) |' "$r")" = 12 ] || fail "results.md: not 12 reference rows" "$r"
+[ -s "$out/fit-all.svg" ] && [ -s "$out/speedup.svg" ] && [ -s "$out/fit.csv" ] || fail "tables: files missing"
+scripts/eval "$out" "${opts[@]}" --step 'octree-cuda-g1,tables' > "$work/5b.log" 2>&1 ||
+  fail "eval done steps exit $?" "$work/5b.log"
+[ "$(grep -c 'done, skipped' "$work/5b.log")" = 2 ] || fail "eval: done steps not skipped" "$work/5b.log"
+echo "ok: scripts/eval --list, reference, tables"
