@@ -67,19 +67,29 @@ static bool calib_input(const struct btc_app *app, const struct btc_device *dev,
 	struct btc_plan_buf pb;
 	btc_plan_buf_init(&pb, app, dev);
 	bool ok = btc_plan_problem(app, dev, t, m, true, &p, &pb, &quiet);
+	/* a one-chunk schedule under the placed mode: the isolated rows
+	 * (btc_plan_mode_for) */
+	struct btc_sched_problem p_iso;
+	struct btc_plan_buf pb_iso;
+	btc_plan_buf_init(&pb_iso, app, dev);
+	bool iso_ok = m != BTC_MODE_ISOLATED && t->has_mode[BTC_MODE_ISOLATED] &&
+		      btc_plan_problem(app, dev, t, BTC_MODE_ISOLATED, true, &p_iso, &pb_iso, &quiet);
 	for (int k = 0; ok && k < n; k++) {
 		const struct btc_schedule *s = &scheds[k].s;
+		const struct btc_sched_problem *pk =
+			iso_ok && btc_plan_mode_for(t, m, s) == BTC_MODE_ISOLATED ? &p_iso : &p;
 		struct btc_calib_chunk *c = &chunk_buf[(size_t)k * BTC_SCHED_MAX_PUS];
 		for (int q = 0; q < s->n_chunks; q++)
 			c[q] = (struct btc_calib_chunk){
 				s->chunks[q].pu,
-				btc_model_chunk_ms(&p, s->chunks[q].pu, s->chunks[q].first_stage,
+				btc_model_chunk_ms(pk, s->chunks[q].pu, s->chunks[q].first_stage,
 						   s->chunks[q].last_stage)};
 		const struct btc_report_candidate *rc = &r->candidates[k];
 		out[k] = (struct btc_calib_schedule){
-			c, s->n_chunks, p.io_ms,
+			c, s->n_chunks, pk->io_ms,
 			rc->status == BTC_RUN_VERIFIED ? rc->measured_ms : NAN};
 	}
+	btc_plan_buf_free(&pb_iso);
 	btc_plan_buf_free(&pb);
 	return ok;
 }

@@ -219,10 +219,22 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 	return true;
 }
 
+enum btc_mode btc_plan_mode_for(const struct btc_table *t, enum btc_mode mode,
+				const struct btc_schedule *s)
+{
+	if (mode == BTC_MODE_PLACED && s->n_chunks == 1 && !s->chunks[0].farm &&
+	    t->has_mode[BTC_MODE_ISOLATED])
+		return BTC_MODE_ISOLATED;
+	return mode;
+}
+
 double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *dev,
 			  const struct btc_table *t, enum btc_mode mode, bool chunk_model,
 			  const struct btc_schedule *s)
 {
+	if (!t->has_mode[mode])
+		return NAN;
+	mode = btc_plan_mode_for(t, mode, s);
 	if (!t->has_mode[mode])
 		return NAN;
 	struct btc_plan_buf pb;

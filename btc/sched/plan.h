@@ -79,7 +79,16 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 		      const struct btc_table *t, enum btc_mode mode, bool chunk_model,
 		      struct btc_sched_problem *p, struct btc_plan_buf *buf, struct btc_diag *d);
 
-/* Predicted period in ms of schedule s under the table's `mode`: with
+/* The table mode that predicts schedule s when the planner asks for
+ * `mode`: the placed mode measures a stage under the load that the rest
+ * of a schedule puts beside it; a schedule of one chunk (not a farm) has
+ * nothing beside it, so it is predicted from the isolated rows (when the
+ * table has them). Every other case: `mode` itself. */
+enum btc_mode btc_plan_mode_for(const struct btc_table *t, enum btc_mode mode,
+				const struct btc_schedule *s);
+
+/* Predicted period in ms of schedule s under the table's `mode`
+ * (btc_plan_mode_for picks the rows): with
  * chunk_model, the chunk model's P = max(T_io, max chunk_ms) (docs/
  * scheduler.md; equal to T_max for a table without model terms), else the
  * paper's T_max (sum of stage times per chunk). NAN when the table has no

@@ -4,6 +4,7 @@
 
 #include "suites.h"
 #include "front/table.h"
+#include "sched/plan.h"
 #include "testutil.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
@@ -118,6 +119,31 @@ static void test_model_terms(void)
 		free(text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	}
+	btc_table_free(t);
+}
+
+/* The placed mode predicts a one-chunk schedule from the isolated rows
+ * (nothing runs beside it: btc_plan_mode_for), every other from its own. */
+static void test_placed_alone(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load(
+		"t.csv", HDR FULL_ISO
+		"a,big,placed,1.5,0.1,30\na,little,placed,2.5,0.1,30\na,gpu,placed,0.6,0,30\n"
+		"b,big,placed,3.5,0.1,30\nb,little,placed,4.5,0.1,30\n",
+		app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	struct btc_schedule alone = { .n_chunks = 1, .chunks = { { .pu = 1, .first_stage = 0, .last_stage = 1 } } };
+	struct btc_schedule two = { .n_chunks = 2,
+				    .chunks = { { .pu = 1, .first_stage = 0, .last_stage = 0 },
+						{ .pu = 0, .first_stage = 1, .last_stage = 1 } } };
+	CU_ASSERT_EQUAL(btc_plan_mode_for(t, BTC_MODE_PLACED, &alone), BTC_MODE_ISOLATED);
+	CU_ASSERT_EQUAL(btc_plan_mode_for(t, BTC_MODE_PLACED, &two), BTC_MODE_PLACED);
+	CU_ASSERT_EQUAL(btc_plan_mode_for(t, BTC_MODE_INTERFERENCE, &alone), BTC_MODE_INTERFERENCE);
+	/* big alone: isolated 1 + 3; big then little: placed max(1.5, 4.5) */
+	CU_ASSERT_DOUBLE_EQUAL(btc_plan_period_ms(app, dev, t, BTC_MODE_PLACED, true, &alone), 4.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(btc_plan_period_ms(app, dev, t, BTC_MODE_PLACED, true, &two), 4.5, 1e-9);
 	btc_table_free(t);
 }
 
@@ -329,6 +355,7 @@ int register_table_suite(void)
 	return !s || !CU_add_test(s, "good table", test_good) ||
 	       !CU_add_test(s, "reference layout", test_reference_layout) ||
 	       !CU_add_test(s, "chunk-model terms and placed mode", test_model_terms) ||
+	       !CU_add_test(s, "placed mode: a one-chunk schedule is isolated", test_placed_alone) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
 	       !CU_add_test(s, "bad tables", test_bad) ||
 	       !CU_add_test(s, "long lines", test_long_lines);
