@@ -244,10 +244,11 @@ static bool phase_head_to_head(struct job *j)
 		j->h2h_ran = true;
 		const struct btc_tune_h2h *h = &j->h2h;
 		char *label = btc_plan_schedule_label(&j->scheds[j->chosen].s, j->dev);
-		printf("head to head: schedule %d (%s) / baseline %s time ratio %.3f [%.3f, %.3f] "
+		printf("head to head: schedule %d (%s) / baseline %s time ratio %.3f [%.3f, %.3f%s] "
 		       "over %d rounds (%s): %s\n",
 		       j->chosen, label, pu_of(j, j->best_base), h->ratio_median, h->ratio_lo,
-		       h->ratio_hi, h->rounds, h->stop,
+		       h->ratio_hi, h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
+		       h->rounds, h->stop,
 		       h->gain ? "significant gain, keeping the candidate"
 			       : "no significant gain, keeping the baseline");
 		free(label);

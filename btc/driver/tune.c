@@ -494,8 +494,12 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 			h->stop = "decided";
 			break;
 		}
-		double now = now_s();
-		if (now - t0 + (now - t_round) > opt->budget_s) {
+		/* The budget stops the head to head only once it has the
+		 * rounds of an exact 95 % interval (h2h_min_rounds), or at
+		 * three budgets: fewer rounds decide nothing (a slow app's
+		 * rounds of several seconds each, alexnet-sparse). */
+		double now = now_s(), next = now - t0 + (now - t_round);
+		if ((r >= opt->h2h_min_rounds && next > opt->budget_s) || next > 3 * opt->budget_s) {
 			h->stop = "budget";
 			break;
 		}
