@@ -1,8 +1,9 @@
 /* Probes of what one task does to the TaskObject's buffers, for the chunk
  * model (docs/scheduler.md, "The chunk model") and the CUDA placement of
  * io-loaded inputs: which buffers io.load refills per task, and how many
- * bytes of each buffer a task touches. Both use TaskObject 0 of a pool in
- * host memory that the caller keeps, outside any timing. */
+ * bytes of each buffer a task touches. Both use TaskObject 0 of the probe
+ * pool, one TaskObject in host memory that the caller keeps to the end of
+ * the run (btrt_probe_pool_create makes it), outside any timing. */
 #include "btrt_internal.h"
 
 #include <stdlib.h>
@@ -47,6 +48,29 @@ int btrt_probe_io_loads(struct btrt_pool *pool, const struct btrt_app_io *io, vo
 		loaded[b] = k < n;
 	}
 	return rc;
+}
+
+int btrt_probe_pool_create(struct btrt_pool **probe, const struct btrt_pool_config *cfg,
+			   btrt_task_bind_fn bind, const void *bind_ctx,
+			   const struct btrt_app_io *io, void *io_state, unsigned char *loaded,
+			   struct btrt_error *err)
+{
+	*probe = NULL;
+	struct btrt_pool_config hc = {
+		.task_size = cfg->task_size, .n_tasks = 1,
+		.buffers = cfg->buffers, .counts = cfg->counts, .n_buffers = cfg->n_buffers,
+		.backend = BTRT_BACKEND_HOST,
+	};
+	struct btrt_pool *pool;
+	if (btrt_pool_create(&pool, &hc, err))
+		return -1;
+	bind(btrt_pool_task(pool, 0), bind_ctx);
+	if (btrt_probe_io_loads(pool, io, io_state, loaded, err)) {
+		btrt_pool_destroy(pool);
+		return -1;
+	}
+	*probe = pool;
+	return 0;
 }
 
 int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,

@@ -85,11 +85,54 @@ static void test_touched(void)
 	btrt_pool_destroy(pool);
 }
 
+static void bind(void *task, const void *ctx)
+{
+	toy_task_bind(task, ctx);
+}
+
+/* btrt_probe_pool_create: one bound TaskObject in host memory whatever
+ * the run's pool config says, the io probe done; nothing on error. */
+static void test_probe_pool(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	size_t counts[TOY_N_BUFFERS];
+	struct btrt_pool_config pc;
+	config(&p, counts, &pc);
+	pc.n_tasks = 5;
+	pc.backend = BTRT_BACKEND_VULKAN; /* the run's: not the probe pool's */
+	struct toy_io_state st = { .p = &p, .load_fail_seq = UINT64_MAX };
+	unsigned char loaded[TOY_N_BUFFERS];
+	memset(loaded, 0, sizeof loaded);
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	struct btrt_pool *pool = NULL;
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_pool_create(&pool, &pc, bind, &p, &toy_io, &st, loaded,
+						     &err), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	CU_ASSERT_EQUAL(btrt_pool_size(pool), 1);
+	CU_ASSERT_EQUAL(btrt_pool_backend(pool), BTRT_BACKEND_HOST);
+	struct toy_task *t = btrt_pool_task(pool, 0);
+	CU_ASSERT_PTR_EQUAL(t->params, &p);
+	CU_ASSERT_PTR_NOT_NULL(t->in);
+	for (int b = 0; b < TOY_N_BUFFERS; b++)
+		CU_ASSERT_EQUAL(loaded[b], 1);
+	btrt_pool_destroy(pool);
+
+	st.load_fail_seq = 0;
+	pool = (struct btrt_pool *)&st; /* overwritten: NULL on error */
+	CU_ASSERT_EQUAL(btrt_probe_pool_create(&pool, &pc, bind, &p, &toy_io, &st, loaded, &err),
+			-1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_PTR_NULL(pool);
+}
+
 int suite_probe_register(void)
 {
 	CU_pSuite s = CU_add_suite("probe", NULL, NULL);
 	if (!s || !CU_add_test(s, "io loads", test_io_loads) ||
-	    !CU_add_test(s, "touched bytes", test_touched))
+	    !CU_add_test(s, "touched bytes", test_touched) ||
+	    !CU_add_test(s, "probe pool", test_probe_pool))
 		return -1;
 	return 0;
 }

@@ -252,6 +252,14 @@ static enum btrt_backend backend_of(enum btrt_pu_kind k)
 	       : k == BTRT_PU_CUDA ? BTRT_BACKEND_CUDA : BTRT_BACKEND_HOST;
 }
 
+/* btrt_task_bind_fn: a TaskObject's typed fields (params, APP_task_bind). */
+static void bind_task(void *task, const void *ctx)
+{
+	APP_TASK *t = task;
+	t->params = ctx;
+	APP_TASK_BIND(t);
+}
+
 static int rig_init(struct rig *r, const struct profiler_pu *pu, struct btrt_error *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -268,9 +276,7 @@ static int rig_init(struct rig *r, const struct profiler_pu *pu, struct btrt_err
 	};
 	if (btrt_pool_create(&r->pool, &pc, err))
 		return -1;
-	APP_TASK *t = btrt_pool_task(r->pool, 0);
-	t->params = &params;
-	APP_TASK_BIND(t);
+	bind_task(btrt_pool_task(r->pool, 0), &params);
 	r->snapshot = calloc(APP_N_BUFFERS, sizeof(void *));
 	return r->snapshot ? 0 : btrt_error_set(err, BTRT_E_NOMEM, 0, "snapshot table");
 }
@@ -477,7 +483,7 @@ static int cmp_double(const void *a, const void *b)
  * and how many bytes of each a task touches (`# touched:`, the chunk
  * model's transfer sizes). */
 
-static struct btrt_pool *probe_pool; /* kept to the end: btrt_probe_io_loads says why */
+static struct btrt_pool *probe_pool; /* kept to the end: btrt_probe_pool_create says why */
 
 static int probe_buffers(struct btrt_error *err)
 {
@@ -485,16 +491,11 @@ static int probe_buffers(struct btrt_error *err)
 	for (int b = 0; b < APP_N_BUFFERS; b++)
 		counts[b] = APP_BUFFER_COUNT(&params, b);
 	struct btrt_pool_config pc = {
-		.task_size = sizeof(APP_TASK), .n_tasks = 1,
+		.task_size = sizeof(APP_TASK),
 		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
-		.backend = BTRT_BACKEND_HOST,
 	};
-	if (btrt_pool_create(&probe_pool, &pc, err))
-		return -1;
-	APP_TASK *t = btrt_pool_task(probe_pool, 0);
-	t->params = &params;
-	APP_TASK_BIND(t);
-	if (btrt_probe_io_loads(probe_pool, &APP_IO, io_state, io_loaded, err))
+	if (btrt_probe_pool_create(&probe_pool, &pc, bind_task, &params, &APP_IO, io_state,
+				   io_loaded, err))
 		return -1;
 	int rc = btrt_probe_touched(probe_pool, app_stages, APP_N_STAGES, &APP_IO, io_state,
 				    touched, err);
