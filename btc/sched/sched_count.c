@@ -75,6 +75,34 @@ static int dp_kmax(const struct btc_sched_prep *prep, int max_chunks)
 	return max_chunks > 0 && max_chunks < prep->p ? max_chunks : prep->p;
 }
 
+/* The chunks (PU c, stages i..j) of one PU from one stage, j ascending:
+ * start with {c, i, i - 1, 0}. */
+struct chunk_walk {
+	int c, i, j;
+	int64_t sum_tq; /* sum of tq over i..j */
+};
+
+/* The next chunk of the walk whose cost is <= hi: its cost in quanta
+ * (btc_sched_chunk_q), w->j its last stage; -1 when there is none (a stage
+ * without an allowed kernel ends the walk, and so does a cost over hi
+ * when costs grow with j, prep->mono). */
+static inline int64_t walk_next(const struct btc_sched_prep *prep, struct chunk_walk *w, int64_t hi)
+{
+	while (++w->j < prep->n) {
+		int64_t t = prep->tq[w->j * prep->p + w->c];
+		if (t < 0)
+			break;
+		w->sum_tq += t;
+		int64_t cost = btc_sched_chunk_q(prep, w->c, w->i, w->j, w->sum_tq);
+		if (cost <= hi)
+			return cost;
+		if (prep->mono)
+			break;
+	}
+	w->j = prep->n;
+	return -1;
+}
+
 double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks, int64_t lo, int64_t hi)
 {
 	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
@@ -94,21 +122,10 @@ double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks, int
 				if (S & ((size_t)1 << c))
 					continue;
 				size_t T = S | ((size_t)1 << c);
-				int64_t st = 0;
-				for (int j = i; j < n; j++) {
-					int64_t t = prep->tq[j * np + c];
-					if (t < 0)
-						break;
-					st += t;
-					int64_t w = btc_sched_chunk_q(prep, c, i, j, st);
-					if (w > hi) {
-						if (prep->mono)
-							break;
-						continue;
-					}
-					if (w >= lo)
-						sum += ways[(size_t)(j + 1) * sets + T];
-				}
+				struct chunk_walk w = {c, i, i - 1, 0};
+				for (int64_t cost; (cost = walk_next(prep, &w, hi)) >= 0;)
+					if (cost >= lo)
+						sum += ways[(size_t)(w.j + 1) * sets + T];
 			}
 			ways[(size_t)i * sets + S] = sum;
 		}
@@ -129,30 +146,19 @@ int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep, int max_chunks,
 	for (int i = n - 1; i >= 0; i--)
 		for (size_t S = 0; S < sets; S++) {
 			int64_t b = INT64_MAX;
-			if (__builtin_popcount((unsigned)S) < kmax) {
-				for (int c = 0; c < np; c++) {
-					if (S & ((size_t)1 << c))
+			for (int c = 0; c < np && __builtin_popcount((unsigned)S) < kmax; c++) {
+				if (S & ((size_t)1 << c))
+					continue;
+				size_t T = S | ((size_t)1 << c);
+				struct chunk_walk w = {c, i, i - 1, 0};
+				/* only chunks below the best so far can improve it */
+				for (int64_t cost; (cost = walk_next(prep, &w, b - 1)) >= 0;) {
+					if (cost < lo)
 						continue;
-					size_t T = S | ((size_t)1 << c);
-					int64_t st = 0;
-					for (int j = i; j < n; j++) {
-						int64_t t = prep->tq[j * np + c];
-						if (t < 0)
-							break;
-						st += t;
-						int64_t w = btc_sched_chunk_q(prep, c, i, j, st);
-						if (w >= b) {
-							if (prep->mono)
-								break;
-							continue;
-						}
-						if (w < lo)
-							continue;
-						int64_t rest = best[(size_t)(j + 1) * sets + T];
-						int64_t m = rest > w ? rest : w;
-						if (m < b)
-							b = m;
-					}
+					int64_t rest = best[(size_t)(w.j + 1) * sets + T];
+					int64_t m = rest > cost ? rest : cost;
+					if (m < b)
+						b = m;
 				}
 			}
 			best[(size_t)i * sets + S] = b;
@@ -169,6 +175,8 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64
 	if (np > BTC_SCHED_DP_MAX_PUS)
 		return -1;
 	size_t sets = (size_t)1 << np;
+	/* fwd[i][S]: stage i reachable with PUs S used; bwd[i][S]: a
+	 * schedule completes from there */
 	unsigned char *fwd = btc_xcalloc((size_t)(n + 1) * sets, 1);
 	unsigned char *bwd = btc_xcalloc((size_t)(n + 1) * sets, 1);
 	memset(useful, 0, (size_t)n * (size_t)np * (size_t)n);
@@ -180,19 +188,9 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64
 			for (int c = 0; c < np; c++) {
 				if (S & ((size_t)1 << c))
 					continue;
-				int64_t st = 0;
-				for (int j = i; j < n; j++) {
-					int64_t t = prep->tq[j * np + c];
-					if (t < 0)
-						break;
-					st += t;
-					if (btc_sched_chunk_q(prep, c, i, j, st) > hi) {
-						if (prep->mono)
-							break;
-						continue;
-					}
-					fwd[(size_t)(j + 1) * sets + (S | ((size_t)1 << c))] = 1;
-				}
+				struct chunk_walk w = {c, i, i - 1, 0};
+				while (walk_next(prep, &w, hi) >= 0)
+					fwd[(size_t)(w.j + 1) * sets + (S | ((size_t)1 << c))] = 1;
 			}
 		}
 	for (size_t S = 0; S < sets; S++)
@@ -206,24 +204,14 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64
 				if (S & ((size_t)1 << c))
 					continue;
 				size_t T = S | ((size_t)1 << c);
-				int64_t st = 0;
-				for (int j = i; j < n; j++) {
-					int64_t t = prep->tq[j * np + c];
-					if (t < 0)
-						break;
-					st += t;
-					if (btc_sched_chunk_q(prep, c, i, j, st) > hi) {
-						if (prep->mono)
-							break;
-						continue;
-					}
-					if (!bwd[(size_t)(j + 1) * sets + T])
+				struct chunk_walk w = {c, i, i - 1, 0};
+				while (walk_next(prep, &w, hi) >= 0) {
+					if (!bwd[(size_t)(w.j + 1) * sets + T])
 						continue;
 					bwd[(size_t)i * sets + S] = 1;
 					if (live)
-						useful[((size_t)i * (size_t)np + (size_t)c) *
-							       (size_t)n +
-						       (size_t)j] = 1;
+						useful[((size_t)i * (size_t)np + (size_t)c) * (size_t)n +
+						       (size_t)w.j] = 1;
 				}
 			}
 		}
