@@ -1,6 +1,7 @@
 /* BT-Optimizer with Z3 over the larger space: what the encoding
- * (sched_z3_space.c) and the search (sched_space_rank.c) share. Internal
- * to sched/; docs/scheduler.md, "The larger space". */
+ * (sched_z3_space.c), its queries (sched_z3_space_query.c) and the search
+ * (sched_space_rank.c) share. Internal to sched/; docs/scheduler.md, "The
+ * larger space". */
 #ifndef BTC_Z3_SPACE_H
 #define BTC_Z3_SPACE_H
 
@@ -68,6 +69,25 @@ struct found {
 
 /* A fresh Boolean constant. */
 Z3_ast btc_zx_fresh(struct zx *z);
+
+/* !a. */
+static inline Z3_ast btc_zx_not(struct zx *z, Z3_ast a)
+{
+	return Z3_mk_not(z->ctx, a);
+}
+
+/* Asserts the clause lits[0] | ... | lits[k - 1] (k >= 1). */
+static inline void btc_zx_clause(struct zx *z, unsigned k, Z3_ast *lits)
+{
+	Z3_solver_assert(z->ctx, z->s, k == 1 ? lits[0] : Z3_mk_or(z->ctx, k, lits));
+}
+
+/* qsort order of int64_t values, ascending. */
+static inline int btc_zx_cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
 
 /* First index j with a[j] >= v (n if none). */
 int btc_zx_first_ge(const int64_t *a, int n, int64_t v);
