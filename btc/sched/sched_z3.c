@@ -26,6 +26,7 @@
 #include "sched/optimizer.h"
 #include "sched/model.h"
 #include "sched/space.h"
+#include "sched/sched_z3.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -504,21 +505,8 @@ static int check(struct z3s *z)
 {
 	if (z->expired)
 		return -1;
-	if (z->deadline > 0) {
-		double left = z->deadline - btc_sched_now_ms();
-		if (left < 1) {
-			z->expired = true;
-			return -1;
-		}
-		Z3_params prm = Z3_mk_params(z->ctx);
-		Z3_params_inc_ref(z->ctx, prm);
-		Z3_params_set_uint(z->ctx, prm, Z3_mk_string_symbol(z->ctx, "timeout"),
-				   (unsigned)left);
-		Z3_solver_set_params(z->ctx, z->s, prm);
-		Z3_params_dec_ref(z->ctx, prm);
-	}
-	z->checks++;
-	Z3_lbool r = Z3_solver_check_assumptions(z->ctx, z->s, (unsigned)z->n_assume, z->assume);
+	Z3_lbool r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
+					&z->checks);
 	if (r == Z3_L_UNDEF) {
 		z->expired = true;
 		return -1;
@@ -1172,12 +1160,45 @@ void btc_sched_z3_memory(void)
 #endif
 }
 
-static void set_global_params(void)
+void btc_sched_z3_start(Z3_context *ctx, Z3_solver *s)
 {
-	/* Pinned seeds: the search is deterministic; the result would be
-	 * anyway (it is a total order), the time too. */
+	btc_sched_z3_memory();
 	Z3_global_param_set("sat.random_seed", "0");
 	Z3_global_param_set("smt.random_seed", "0");
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "true");
+	*ctx = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	*s = Z3_mk_simple_solver(*ctx);
+	Z3_solver_inc_ref(*ctx, *s);
+	Z3_params no_ctrl_c = Z3_mk_params(*ctx);
+	Z3_params_inc_ref(*ctx, no_ctrl_c);
+	Z3_params_set_bool(*ctx, no_ctrl_c, Z3_mk_string_symbol(*ctx, "ctrl_c"), false);
+	Z3_solver_set_params(*ctx, *s, no_ctrl_c);
+	Z3_params_dec_ref(*ctx, no_ctrl_c);
+}
+
+void btc_sched_z3_stop(Z3_context ctx, Z3_solver s)
+{
+	Z3_solver_dec_ref(ctx, s);
+	Z3_del_context(ctx);
+}
+
+Z3_lbool btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsigned n,
+			    Z3_ast *assume, long *checks)
+{
+	if (deadline > 0) {
+		double left = deadline - btc_sched_now_ms();
+		if (left < 1)
+			return Z3_L_UNDEF;
+		Z3_params prm = Z3_mk_params(ctx);
+		Z3_params_inc_ref(ctx, prm);
+		Z3_params_set_uint(ctx, prm, Z3_mk_string_symbol(ctx, "timeout"), (unsigned)left);
+		Z3_solver_set_params(ctx, s, prm);
+		Z3_params_dec_ref(ctx, prm);
+	}
+	(*checks)++;
+	return Z3_solver_check_assumptions(ctx, s, n, assume);
 }
 
 enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
@@ -1200,30 +1221,14 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	int K = opt->top_k;
 	res->candidates = btc_xcalloc((size_t)K, sizeof(*res->candidates));
 
-	btc_sched_z3_memory();
-	set_global_params();
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
 	struct z3s z = {
-		.ctx = Z3_mk_context(cfg),
 		.p = p,
 		.prep = &prep,
 		.n = prep.n,
 		.np = prep.p,
 	};
-	Z3_del_config(cfg);
+	btc_sched_z3_start(&z.ctx, &z.s);
 	z.bool_sort = Z3_mk_bool_sort(z.ctx);
-	/* The SMT core: on these problems faster than the SAT core of
-	 * QF_FD, whose per-check preprocessing dominates (docs). */
-	z.s = Z3_mk_simple_solver(z.ctx);
-	Z3_solver_inc_ref(z.ctx, z.s);
-	/* ctrl_c off: Z3 would swap in its own SIGINT handler during each
-	 * check and restore btc's with SA_RESTART (util/proc.c). */
-	Z3_params no_ctrl_c = Z3_mk_params(z.ctx);
-	Z3_params_inc_ref(z.ctx, no_ctrl_c);
-	Z3_params_set_bool(z.ctx, no_ctrl_c, Z3_mk_string_symbol(z.ctx, "ctrl_c"), false);
-	Z3_solver_set_params(z.ctx, z.s, no_ctrl_c);
-	Z3_params_dec_ref(z.ctx, no_ctrl_c);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
 	z.used = btc_xcalloc((size_t)z.np, sizeof(Z3_ast));
 	z.pu_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));
@@ -1276,8 +1281,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	      btc_sched_qsort_tmax);
 	res->n_checks = z.checks;
 
-	Z3_solver_dec_ref(z.ctx, z.s);
-	Z3_del_context(z.ctx);
+	btc_sched_z3_stop(z.ctx, z.s);
 	free(z.x);
 	free(z.used);
 	free(z.pu_sum);

@@ -287,26 +287,6 @@ static void collect_sums(struct zx *z)
 	z->n_sums = distinct(z->sums, k);
 }
 
-static void start_z3(struct zx *z)
-{
-	btc_sched_z3_memory();
-	Z3_global_param_set("sat.random_seed", "0");
-	Z3_global_param_set("smt.random_seed", "0");
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
-	z->ctx = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	z->bs = Z3_mk_bool_sort(z->ctx);
-	z->s = Z3_mk_simple_solver(z->ctx);
-	Z3_solver_inc_ref(z->ctx, z->s);
-	/* ctrl_c off, as in sched_z3.c (btc keeps its own SIGINT handler) */
-	Z3_params prm = Z3_mk_params(z->ctx);
-	Z3_params_inc_ref(z->ctx, prm);
-	Z3_params_set_bool(z->ctx, prm, Z3_mk_string_symbol(z->ctx, "ctrl_c"), false);
-	Z3_solver_set_params(z->ctx, z->s, prm);
-	Z3_params_dec_ref(z->ctx, prm);
-}
-
 enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt,
 				   const struct btc_sched_prep *prep, struct btc_sched_result *res,
@@ -327,15 +307,15 @@ enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
 	if (opt->time_budget_ms > 0)
 		sp.deadline = z.deadline = t0 + opt->time_budget_ms;
 	collect_sums(&z);
-	start_z3(&z);
+	btc_sched_z3_start(&z.ctx, &z.s);
+	z.bs = Z3_mk_bool_sort(z.ctx);
 	btc_zx_rank(&z, opt, res);
 	if (z.expired || sp.expired)
 		res->optimal = false;
 	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
 	      btc_sched_qsort_tmax);
 	res->n_checks = z.checks;
-	Z3_solver_dec_ref(z.ctx, z.s);
-	Z3_del_context(z.ctx);
+	btc_sched_z3_stop(z.ctx, z.s);
 	free(z.y);
 	free(z.rstart);
 	free(z.rcount);

@@ -64,21 +64,8 @@ int btc_zx_check(struct zx *z)
 {
 	if (z->expired)
 		return -1;
-	if (z->deadline > 0) {
-		double left = z->deadline - btc_sched_now_ms();
-		if (left < 1) {
-			z->expired = true;
-			return -1;
-		}
-		Z3_params prm = Z3_mk_params(z->ctx);
-		Z3_params_inc_ref(z->ctx, prm);
-		Z3_params_set_uint(z->ctx, prm, Z3_mk_string_symbol(z->ctx, "timeout"),
-				   (unsigned)left);
-		Z3_solver_set_params(z->ctx, z->s, prm);
-		Z3_params_dec_ref(z->ctx, prm);
-	}
-	z->checks++;
-	Z3_lbool r = Z3_solver_check_assumptions(z->ctx, z->s, (unsigned)z->n_assume, z->assume);
+	Z3_lbool r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
+					&z->checks);
 	if (r == Z3_L_UNDEF) {
 		z->expired = true;
 		return -1;

@@ -10,6 +10,7 @@
 #include <z3.h>
 
 #include "sched/optimizer.h"
+#include "sched/sched_z3.h"
 #include "sched/space.h"
 
 enum gkind { G_TMAX_LE, G_TMIN_GE, G_GAP_LE };
