@@ -177,7 +177,7 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 	}
 	if (rc < 0)
 		res->optimal = false;
-	btc_zx_take_best(res, &f, K, K_TMAX);
+	btc_sched_z3_take_best(res, &f, K, K_TMAX);
 	free(f.s);
 	btc_zx_assume_reset(z, 0);
 	return rc < 0 ? -1 : 1;
@@ -303,7 +303,7 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 	}
 	if (rc < 0)
 		res->optimal = false;
-	btc_zx_take_best(res, &f, K, K_GAP);
+	btc_sched_z3_take_best(res, &f, K, K_GAP);
 	free(f.s);
 	btc_zx_assume_reset(z, 0);
 }
@@ -399,19 +399,19 @@ static int enumerate_window(struct zx *z, struct btc_sched_result *res, int K, e
 		}
 		if (r == 1) {
 			btc_zx_found_add(z, &f, g);
-			int64_t kth = btc_zx_kth_key(&f, primary, K, B);
+			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
 			if (kth >= 0)
 				B = kth;
 			continue;
 		}
-		if (B >= maxkey || btc_zx_kth_key(&f, primary, K, B) >= 0)
+		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
 			break;
 		w *= 2;
 		B = v1 + w < maxkey ? v1 + w : maxkey;
 	}
 out:
 	if (rc != 0) {
-		btc_zx_take_best(res, &f, K, primary);
+		btc_sched_z3_take_best(res, &f, K, primary);
 		if (rc < 0)
 			res->optimal = false;
 	}

@@ -1,11 +1,46 @@
 /* What BT-Optimizer's two Z3 encodings share, the paper's space
- * (sched_z3.c) and the larger space (sched_z3_space*.c): the context and
- * solver they start from and a check under the time budget. Internal to
- * sched/. */
+ * (sched_z3*.c) and the larger space (sched_z3_space*.c): the context and
+ * solver they start from, a check under the time budget, the keys they
+ * rank by and the schedules an enumeration found. Internal to sched/. */
 #ifndef BTC_SCHED_Z3_H
 #define BTC_SCHED_Z3_H
 
+#include <stdint.h>
 #include <z3.h>
+
+#include "sched/optimizer.h"
+
+/* The keys the searches minimise, in quanta: T_max and gapness. */
+enum key { K_TMAX, K_GAP };
+
+static inline int64_t btc_sched_key_of(const struct btc_schedule *s, enum key k)
+{
+	return k == K_TMAX ? s->tmax_q : s->gap_q;
+}
+
+/* qsort order of int64_t values, ascending. */
+static inline int btc_sched_z3_cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Schedules found by an enumeration; s grows by doubling (btc_xrealloc),
+ * the owner frees it. */
+struct found {
+	int n, cap;
+	struct btc_schedule *s;
+};
+
+/* The K best of f by the primary key's total order (btc_sched_cmp_tmax or
+ * btc_sched_cmp_gap; f->s is sorted) into res->candidates, which has room
+ * for K; sets res->n_candidates. */
+void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K,
+			    enum key primary);
+
+/* The K-th smallest key k among f's schedules with key <= bound, or -1
+ * when fewer than K have. */
+int64_t btc_sched_z3_kth_key(const struct found *f, enum key k, int K, int64_t bound);
 
 /* A Z3 context and solver as both encodings use them: the process's heap
  * prepared (btc_sched_z3_memory), Z3's random seeds pinned (the search is

@@ -56,7 +56,7 @@ static void clause2(struct zx *z, Z3_ast a, Z3_ast b)
 /* Sorts and deduplicates v[0..k); returns the new count. */
 static int distinct(int64_t *v, int k)
 {
-	qsort(v, (size_t)k, sizeof(int64_t), btc_zx_cmp_i64);
+	qsort(v, (size_t)k, sizeof(int64_t), btc_sched_z3_cmp_i64);
 	int m = 0;
 	for (int j = 0; j < k; j++)
 		if (m == 0 || v[m - 1] != v[j])

@@ -79,11 +79,6 @@ int btc_zx_check(struct zx *z)
 	return 1;
 }
 
-static int64_t key_of(const struct btc_schedule *s, enum key k)
-{
-	return k == K_TMAX ? s->tmax_q : s->gap_q;
-}
-
 /* Blocks the model's schedule (under g when not NULL): C5. */
 void btc_zx_block(struct zx *z, Z3_ast g)
 {
@@ -104,7 +99,7 @@ int btc_zx_minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_l
 	struct btc_schedule best = z->cur;
 	int best_y[BTC_SCHED_MAX_PUS], best_n = z->cur_n;
 	memcpy(best_y, z->cur_y, sizeof(best_y));
-	int64_t hi = key_of(&z->cur, k);
+	int64_t hi = btc_sched_key_of(&z->cur, k);
 	int rc = 0;
 	while (lo < hi) {
 		int64_t mid = probe_lo ? lo : lo + (hi - lo) / 2;
@@ -125,7 +120,7 @@ int btc_zx_minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_l
 			break;
 		}
 		if (r == 1) {
-			hi = key_of(&z->cur, k);
+			hi = btc_sched_key_of(&z->cur, k);
 			best = z->cur;
 			best_n = z->cur_n;
 			memcpy(best_y, z->cur_y, sizeof(best_y));
@@ -238,38 +233,6 @@ void btc_zx_found_add(struct zx *z, struct found *f, Z3_ast g)
 	}
 	f->s[f->n++] = z->cur;
 	btc_zx_block(z, g);
-}
-
-static int cmp_gap_qsort(const void *x, const void *y)
-{
-	return btc_sched_cmp_gap(x, y);
-}
-
-void btc_zx_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary)
-{
-	qsort(f->s, (size_t)f->n, sizeof(*f->s),
-	      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
-	int m = f->n < K ? f->n : K;
-	memcpy(res->candidates, f->s, sizeof(*f->s) * (size_t)m);
-	res->n_candidates = m;
-}
-
-int64_t btc_zx_kth_key(const struct found *f, enum key k, int K, int64_t bound)
-{
-	int64_t *keys = btc_xmalloc(sizeof(int64_t) * (size_t)(f->n + 1));
-	int m = 0;
-	for (int j = 0; j < f->n; j++) {
-		int64_t v = key_of(&f->s[j], k);
-		if (v <= bound)
-			keys[m++] = v;
-	}
-	int64_t r = -1;
-	if (m >= K) {
-		qsort(keys, (size_t)m, sizeof(int64_t), btc_zx_cmp_i64);
-		r = keys[K - 1];
-	}
-	free(keys);
-	return r;
 }
 
 /* Finds `count` schedules under the assumptions g and bounds[0..nb), each

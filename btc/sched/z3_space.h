@@ -14,7 +14,6 @@
 #include "sched/space.h"
 
 enum gkind { G_TMAX_LE, G_TMIN_GE, G_GAP_LE };
-enum key { K_TMAX, K_GAP };
 
 struct guard {
 	enum gkind kind;
@@ -62,12 +61,6 @@ struct zx {
 	long checks;
 };
 
-/* Schedules found by an enumeration. */
-struct found {
-	int n, cap;
-	struct btc_schedule *s;
-};
-
 /* A fresh Boolean constant. */
 Z3_ast btc_zx_fresh(struct zx *z);
 
@@ -81,13 +74,6 @@ static inline Z3_ast btc_zx_not(struct zx *z, Z3_ast a)
 static inline void btc_zx_clause(struct zx *z, unsigned k, Z3_ast *lits)
 {
 	Z3_solver_assert(z->ctx, z->s, k == 1 ? lits[0] : Z3_mk_or(z->ctx, k, lits));
-}
-
-/* qsort order of int64_t values, ascending. */
-static inline int btc_zx_cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return a < b ? -1 : a > b;
 }
 
 /* First index j with a[j] >= v (n if none). */
@@ -132,12 +118,6 @@ int btc_zx_lexmin(struct zx *z, int keep);
 
 /* Adds z->cur to f and blocks it under g. */
 void btc_zx_found_add(struct zx *z, struct found *f, Z3_ast g);
-
-/* The K best of f by the primary key's total order into res. */
-void btc_zx_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary);
-
-/* The K-th smallest key among f's schedules with key <= bound, or -1. */
-int64_t btc_zx_kth_key(const struct found *f, enum key k, int K, int64_t bound);
 
 /* Finds `count` schedules under the assumptions g and bounds[0..nb), each
  * blocked under g; the presolve counted them, so every check is sat. 0, or
