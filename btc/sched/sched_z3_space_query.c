@@ -256,6 +256,29 @@ int btc_zx_enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, co
 	return 0;
 }
 
+/* The `need` best in vector order of the tied schedules under g and
+ * bounds[0..nb) (the presolve counted `count` of them, too many to
+ * enumerate), one at a time: check, lexmin, add and block under g. 0, or
+ * -1 expired. */
+int btc_zx_enumerate_ties(struct zx *z, struct found *f, Z3_ast g, double need, double count,
+			  const Z3_ast *bounds, int nb)
+{
+	int rc = 0;
+	for (int k = 0; k < (int)need && rc == 0; k++) {
+		btc_zx_assume_reset(z, 0);
+		btc_zx_assume(z, g);
+		for (int j = 0; j < nb; j++)
+			btc_zx_assume(z, bounds[j]);
+		int r = btc_zx_check(z);
+		if (r == 0)
+			btc_panic("presolve counts %.0f tied schedules; Z3 finds %d", count, k);
+		rc = r < 0 ? -1 : btc_zx_lexmin(z, nb + 1);
+		if (rc == 0)
+			btc_zx_found_add(z, f, g);
+	}
+	return rc;
+}
+
 /* enumerate_n under T_max <= tmax and T_min >= tmin (tmin 0: none). */
 int btc_zx_enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
 			   int64_t tmin)

@@ -125,6 +125,13 @@ void btc_zx_found_add(struct zx *z, struct found *f, Z3_ast g);
 int btc_zx_enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, const Z3_ast *bounds,
 		       int nb);
 
+/* The `need` best in vector order of the tied schedules under g and
+ * bounds[0..nb) (the presolve counted `count` of them, too many to
+ * enumerate), one at a time: check, lexmin, add and block under g. 0, or
+ * -1 expired. */
+int btc_zx_enumerate_ties(struct zx *z, struct found *f, Z3_ast g, double need, double count,
+			  const Z3_ast *bounds, int nb);
+
 /* enumerate_n under T_max <= tmax and T_min >= tmin (tmin 0: none). */
 int btc_zx_enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
 			   int64_t tmin);
