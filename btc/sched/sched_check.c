@@ -33,8 +33,9 @@ static void validate_cores(const struct btc_sched_problem *p, struct btc_diag *d
 {
 	char sl[160], pl[160];
 	if (!p->cores != !p->time_cores_ms) {
-		btc_error(d, no_loc, "profiling table: core counts without their times, or times "
-				     "without counts");
+		btc_error(d, no_loc,
+			  "profiling table: core counts without their times, or times "
+			  "without counts");
 		return;
 	}
 	for (int c = 0; p->cores && c < p->n_pus; c++) {
@@ -54,7 +55,8 @@ static void validate_cores(const struct btc_sched_problem *p, struct btc_diag *d
 		}
 		for (int i = 0; i < p->n_stages; i++)
 			for (int j = 0; j < k->n_counts; j++) {
-				double t = p->time_cores_ms[btc_sched_cores_index(p->n_pus, i, c, j)];
+				double t =
+					p->time_cores_ms[btc_sched_cores_index(p->n_pus, i, c, j)];
 				if (isnan(t) || (isfinite(t) && t >= 0))
 					continue;
 				btc_sched_stage_label(p, i, sl, sizeof(sl));
@@ -147,7 +149,8 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 		btc_error(d, no_loc, "schedule: --time-budget must be >= 0");
 	if ((unsigned)opt->objective > BTC_SCHED_LATENCY)
 		btc_error(d, no_loc, "schedule: unknown objective");
-	if (opt->farm_max_pus != 0 && (opt->farm_max_pus < 2 || opt->farm_max_pus > BTC_SCHED_MAX_PUS))
+	if (opt->farm_max_pus != 0 &&
+	    (opt->farm_max_pus < 2 || opt->farm_max_pus > BTC_SCHED_MAX_PUS))
 		btc_error(d, no_loc, "schedule: farms of at most %d PUs (must be 2..%d)",
 			  opt->farm_max_pus, BTC_SCHED_MAX_PUS);
 	if (p->n_pus < 32 && (opt->forbid_mask >> p->n_pus) != 0)

@@ -210,7 +210,8 @@ int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64
 						continue;
 					bwd[(size_t)i * sets + S] = 1;
 					if (live)
-						useful[((size_t)i * (size_t)np + (size_t)c) * (size_t)n +
+						useful[((size_t)i * (size_t)np + (size_t)c) *
+							       (size_t)n +
 						       (size_t)w.j] = 1;
 				}
 			}

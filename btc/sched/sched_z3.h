@@ -35,8 +35,7 @@ struct found {
 /* The K best of f by the primary key's total order (btc_sched_cmp_tmax or
  * btc_sched_cmp_gap; f->s is sorted) into res->candidates, which has room
  * for K; sets res->n_candidates. */
-void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K,
-			    enum key primary);
+void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary);
 
 /* The K-th smallest key k among f's schedules with key <= bound, or -1
  * when fewer than K have. */

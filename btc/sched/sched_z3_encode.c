@@ -228,8 +228,8 @@ void btc_zp_assert_pairs(struct z3s *z, Z3_ast g, int num, int den, int64_t boun
 				continue;
 			Z3_ast pre[2] = {z->used[d], g};
 			Z3_ast ante = g ? Z3_mk_and(z->ctx, 2, pre) : z->used[d];
-			btc_zp_add(z,
-			    Z3_mk_implies(z->ctx, ante, pb_pair(z, c, num, d, den, den * bound)));
+			btc_zp_add(z, Z3_mk_implies(z->ctx, ante,
+						    pb_pair(z, c, num, d, den, den * bound)));
 		}
 	}
 }
@@ -335,7 +335,8 @@ static void tmax_clauses(struct z3s *z, Z3_ast g, int64_t B)
 			if (l == f) {
 				clause2(z, btc_zp_not(z, g), btc_zp_not(z, X(z, f, c)));
 			} else if (l < z->n && X(z, l, c)) {
-				Z3_ast cl[3] = {btc_zp_not(z, g), btc_zp_not(z, X(z, f, c)), btc_zp_not(z, X(z, l, c))};
+				Z3_ast cl[3] = {btc_zp_not(z, g), btc_zp_not(z, X(z, f, c)),
+						btc_zp_not(z, X(z, l, c))};
 				btc_zp_add(z, Z3_mk_or(z->ctx, 3, cl));
 			}
 		}

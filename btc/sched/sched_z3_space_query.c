@@ -105,7 +105,8 @@ int btc_zx_minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_l
 		int64_t mid = probe_lo ? lo : lo + (hi - lo) / 2;
 		probe_lo = false;
 		if (k == K_TMAX && fixed_tmax < 0) {
-			int a = btc_zx_first_ge(z->vals, z->n_vals, lo), b = btc_zx_first_ge(z->vals, z->n_vals, hi);
+			int a = btc_zx_first_ge(z->vals, z->n_vals, lo),
+			    b = btc_zx_first_ge(z->vals, z->n_vals, hi);
 			if (a >= b) {
 				lo = hi;
 				break;
@@ -288,4 +289,3 @@ int btc_zx_enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count
 		b[1] = btc_zx_guard(z, G_TMIN_GE, tmin);
 	return btc_zx_enumerate_n(z, f, g, count, b, tmin > 0 ? 2 : 1);
 }
-
