@@ -313,11 +313,7 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, 
 	}
 out:
 	if (rc != 0) {
-		qsort(f.s, (size_t)f.n, sizeof(*f.s),
-		      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
-		int m = f.n < K ? f.n : K;
-		memcpy(res->candidates, f.s, sizeof(*f.s) * (size_t)m);
-		res->n_candidates = m;
+		btc_sched_z3_take_best(res, &f, K, primary);
 		if (rc < 0)
 			res->optimal = false;
 	}
