@@ -127,12 +127,52 @@ static void test_probe_pool(void)
 	CU_ASSERT_PTR_NULL(pool);
 }
 
+/* btrt_probe_io_ms: T_io over reps items after a warm-up, every item
+ * loaded, run and checked in order; failures name the item or stage. */
+static void test_io_ms(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	size_t counts[TOY_N_BUFFERS];
+	struct btrt_pool_config pc;
+	config(&p, counts, &pc);
+	struct toy_io_state st = { .p = &p, .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	struct btrt_pool *pool = host_pool(&pc, &p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	double mean = -1, sd = -1;
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_io_ms(pool, toy_stages_cpu, TOY_N_STAGES, &toy_io, &st, 5,
+					       &mean, &sd, &err), 0);
+	CU_ASSERT(mean >= 0 && sd >= 0);
+	CU_ASSERT_EQUAL(st.loaded, 6);
+	CU_ASSERT_EQUAL(st.checked, 6);
+	CU_ASSERT_EQUAL(st.order_errors, 0);
+
+	struct toy_io_state bad = { .p = &p, .load_fail_seq = 3 };
+	CU_ASSERT_EQUAL(btrt_probe_io_ms(pool, toy_stages_cpu, TOY_N_STAGES, &toy_io, &bad, 5,
+					 &mean, &sd, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "item 3"));
+
+	struct btrt_stage st2[TOY_N_STAGES];
+	memcpy(st2, toy_stages_cpu, sizeof st2);
+	st2[2].cpu = NULL;
+	struct toy_io_state again = { .p = &p, .load_fail_seq = UINT64_MAX };
+	CU_ASSERT_EQUAL(btrt_probe_io_ms(pool, st2, TOY_N_STAGES, &toy_io, &again, 5, &mean, &sd,
+					 &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "stage 2"));
+	btrt_pool_destroy(pool);
+}
+
 int suite_probe_register(void)
 {
 	CU_pSuite s = CU_add_suite("probe", NULL, NULL);
 	if (!s || !CU_add_test(s, "io loads", test_io_loads) ||
 	    !CU_add_test(s, "touched bytes", test_touched) ||
-	    !CU_add_test(s, "probe pool", test_probe_pool))
+	    !CU_add_test(s, "probe pool", test_probe_pool) ||
+	    !CU_add_test(s, "io time", test_io_ms))
 		return -1;
 	return 0;
 }

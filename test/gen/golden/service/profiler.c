@@ -38,7 +38,7 @@
  *            Vulkan HOST_VISIBLE, integrated GPUs) moves nothing: no rows;
  *   @io      T_io: load + check per task with the app's real io on the
  *            real input, after io.prepare as the pipeline calls it (the
- *            stages run on the CPU in between, untimed);
+ *            stages run on the CPU in between, untimed; btrt_probe_io_ms);
  *   # io_loads: the buffers that io.load writes per task (filled with a
  *            pattern before loading the second item; changed = loaded);
  *   # touched: the bytes of each buffer one task touches (4 KiB pages
@@ -525,51 +525,6 @@ static void print_buffer_probes(FILE *out)
 	fputc('\n', out);
 }
 
-/* T_io: load + check per task as the pipeline's io thread does them, with
- * the app's io on the real input; the stages run on the CPU in between
- * (untimed) so that the check sees a real output. Mean and sd in ms. */
-static int measure_io(struct rig *r, long reps, double *mean, double *sd, struct btrt_error *err)
-{
-	APP_TASK *t = btrt_pool_task(r->pool, 0);
-	char msg[256] = "";
-	double sum = 0, sum2 = 0;
-	r->stage = -1;
-	/* as btrt_pipeline_run does before the items flow (e.g. the
-	 * sequential reference of every item, computed once) */
-	if (APP_IO.prepare && APP_IO.prepare(io_state, (uint64_t)reps + 1, msg, sizeof(msg)))
-		return btrt_error_set(err, BTRT_E_IO, 0, "preparing the check: %s", msg);
-	for (long k = 0; k < reps + 1; k++) {
-		t->base.seq = (uint64_t)k;
-		uint64_t a = btrt_now_ns();
-		if (APP_IO.load(io_state, (uint64_t)k, t, msg, sizeof(msg)) != 1)
-			return btrt_error_set(err, BTRT_E_IO, 0, "loading input item %ld: %s", k, msg);
-		uint64_t b = btrt_now_ns();
-		for (int i = 0; i < APP_N_STAGES; i++) {
-			if (!app_stages[i].cpu)
-				return btrt_error_set(err, BTRT_E_INVAL, 0,
-						      "stage %d '%s' has no CPU kernel for the io measurement",
-						      i, app_stages[i].name);
-			int rc = app_stages[i].cpu(t);
-			if (rc)
-				return btrt_error_set(err, BTRT_E_KERNEL, rc, "stage %d '%s' failed (%d)",
-						      i, app_stages[i].name, rc);
-		}
-		uint64_t c = btrt_now_ns();
-		if (APP_IO.check(io_state, (uint64_t)k, t, NULL, msg, sizeof(msg)))
-			return btrt_error_set(err, BTRT_E_IO, 0, "checking item %ld: %s", k, msg);
-		uint64_t e = btrt_now_ns();
-		if (k == 0)
-			continue; /* warm-up */
-		double v = (double)(b - a + e - c) / 1e6;
-		sum += v;
-		sum2 += v * v;
-	}
-	*mean = sum / (double)reps;
-	double var = reps > 1 ? (sum2 - (double)reps * *mean * *mean) / (double)(reps - 1) : 0;
-	*sd = var > 0 ? sqrt(var) : 0;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
@@ -634,7 +589,10 @@ int main(int argc, char **argv)
 	long io_reps = o.max_reps;
 	if (host_rig >= 0) {
 		print_buffer_probes(out);
-		if (measure_io(&rigs[host_rig], io_reps, &io_mean, &io_sd, &err))
+		/* T_io on the rig's task: the stage it held is gone */
+		rigs[host_rig].stage = -1;
+		if (btrt_probe_io_ms(rigs[host_rig].pool, app_stages, APP_N_STAGES, &APP_IO,
+				     io_state, io_reps, &io_mean, &io_sd, &err))
 			goto fail;
 	}
 	double link[4] = { 0, 0, 0, 0 }; /* in lat, in per MiB, out lat, out per MiB */
