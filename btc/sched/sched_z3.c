@@ -449,13 +449,17 @@ void btc_sched_z3_stop(Z3_context ctx, Z3_solver s)
 	Z3_del_context(ctx);
 }
 
-Z3_lbool btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsigned n,
-			    Z3_ast *assume, long *checks)
+int btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsigned n, Z3_ast *assume,
+		       long *checks, bool *expired, Z3_model *model)
 {
+	if (*expired)
+		return -1;
 	if (deadline > 0) {
 		double left = deadline - btc_sched_now_ms();
-		if (left < 1)
-			return Z3_L_UNDEF;
+		if (left < 1) {
+			*expired = true;
+			return -1;
+		}
 		Z3_params prm = Z3_mk_params(ctx);
 		Z3_params_inc_ref(ctx, prm);
 		Z3_params_set_uint(ctx, prm, Z3_mk_string_symbol(ctx, "timeout"), (unsigned)left);
@@ -463,7 +467,16 @@ Z3_lbool btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsign
 		Z3_params_dec_ref(ctx, prm);
 	}
 	(*checks)++;
-	return Z3_solver_check_assumptions(ctx, s, n, assume);
+	Z3_lbool r = Z3_solver_check_assumptions(ctx, s, n, assume);
+	if (r == Z3_L_UNDEF) {
+		*expired = true;
+		return -1;
+	}
+	if (r == Z3_L_FALSE)
+		return 0;
+	*model = Z3_solver_get_model(ctx, s);
+	Z3_model_inc_ref(ctx, *model);
+	return 1;
 }
 
 enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,

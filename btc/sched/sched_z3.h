@@ -5,6 +5,7 @@
 #ifndef BTC_SCHED_Z3_H
 #define BTC_SCHED_Z3_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <z3.h>
 
@@ -54,10 +55,11 @@ void btc_sched_z3_stop(Z3_context ctx, Z3_solver s);
 
 /* Z3_solver_check_assumptions(assume[0..n)) with what is left of
  * deadline (ms on btc_sched_now_ms's clock, 0: none) as Z3's timeout;
- * *checks counts the checks made. Z3_L_TRUE / Z3_L_FALSE, or Z3_L_UNDEF
- * when the time is spent (less than 1 ms left before the check: not
- * made) or Z3 gives up. */
-Z3_lbool btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsigned n,
-			    Z3_ast *assume, long *checks);
+ * *checks counts the checks made. Returns 1 sat with *model set (the
+ * caller releases it with Z3_model_dec_ref), 0 unsat, or -1 with
+ * *expired set when the time is spent (less than 1 ms left: no check
+ * made) or Z3 gives up; -1 at once when *expired already is. */
+int btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsigned n, Z3_ast *assume,
+		       long *checks, bool *expired, Z3_model *model);
 
 #endif

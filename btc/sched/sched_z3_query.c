@@ -29,18 +29,11 @@ void btc_zp_assume(struct z3s *z, Z3_ast lit)
  * Returns 1 sat, 0 unsat, -1 unknown (time budget spent). */
 int btc_zp_check(struct z3s *z)
 {
-	if (z->expired)
-		return -1;
-	Z3_lbool r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
-					&z->checks);
-	if (r == Z3_L_UNDEF) {
-		z->expired = true;
-		return -1;
-	}
-	if (r == Z3_L_FALSE)
-		return 0;
-	Z3_model m = Z3_solver_get_model(z->ctx, z->s);
-	Z3_model_inc_ref(z->ctx, m);
+	Z3_model m;
+	int r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
+				   &z->checks, &z->expired, &m);
+	if (r != 1)
+		return r;
 	for (int i = 0; i < z->n; i++) {
 		z->a[i] = -1;
 		for (int c = 0; c < z->np && z->a[i] < 0; c++) {

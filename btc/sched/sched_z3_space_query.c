@@ -62,18 +62,11 @@ static void read_model(struct zx *z, Z3_model m)
 
 int btc_zx_check(struct zx *z)
 {
-	if (z->expired)
-		return -1;
-	Z3_lbool r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
-					&z->checks);
-	if (r == Z3_L_UNDEF) {
-		z->expired = true;
-		return -1;
-	}
-	if (r == Z3_L_FALSE)
-		return 0;
-	Z3_model m = Z3_solver_get_model(z->ctx, z->s);
-	Z3_model_inc_ref(z->ctx, m);
+	Z3_model m;
+	int r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
+				   &z->checks, &z->expired, &m);
+	if (r != 1)
+		return r;
 	read_model(z, m);
 	Z3_model_dec_ref(z->ctx, m);
 	return 1;
