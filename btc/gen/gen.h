@@ -15,7 +15,7 @@
 #define BTC_VERSION_SHORT "0.1"
 /* The btrt version generated code is written for (checked with #error). */
 #define BTC_RUNTIME_MAJOR 0
-#define BTC_RUNTIME_MINOR 1
+#define BTC_RUNTIME_MINOR 2
 
 /* APP_task.h: params struct, buffer enum, TaskObject struct, buffer counts
  * and descriptors, kernel prototypes (docs/app-format.md). */

@@ -1,7 +1,11 @@
-/* BT-Optimizer, the parts both solvers share: validation, quantisation of
- * the table into the ranking key's integer unit, schedules from stage-to-PU
- * vectors, the total orders, and baselines. */
+/* BT-Optimizer, the parts both solvers share: options and objective
+ * names, quantisation of the table into the ranking key's integer unit
+ * (btc_sched_prepare), schedules from stage-to-PU vectors, the total
+ * orders, and baselines. The checks of a problem are sched_check.c, the
+ * counting of schedules and the presolve's dynamic programming
+ * sched_count.c. */
 #include "sched/optimizer.h"
+#include "sched/sched_check.h"
 #include "sched/model.h"
 #include "sched/space.h"
 
@@ -49,63 +53,6 @@ double btc_sched_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Stage and PU labels for diagnostics. */
-static void stage_label(const struct btc_sched_problem *p, int i, char *buf, size_t n)
-{
-	if (p->stage_names && p->stage_names[i])
-		snprintf(buf, n, "stage %d (%s)", i, p->stage_names[i]);
-	else
-		snprintf(buf, n, "stage %d", i);
-}
-
-static void pu_label(const struct btc_sched_problem *p, int c, char *buf, size_t n)
-{
-	if (p->pu_names && p->pu_names[c])
-		snprintf(buf, n, "PU %d (%s)", c, p->pu_names[c]);
-	else
-		snprintf(buf, n, "PU %d", c);
-}
-
-static const struct btc_loc no_loc = {0};
-
-/* The core counts of the larger space (problem.cores, time_cores_ms). */
-static void validate_cores(const struct btc_sched_problem *p, struct btc_diag *d)
-{
-	char sl[160], pl[160];
-	if (!p->cores != !p->time_cores_ms) {
-		btc_error(d, no_loc, "profiling table: core counts without their times, or times "
-				     "without counts");
-		return;
-	}
-	for (int c = 0; p->cores && c < p->n_pus; c++) {
-		const struct btc_sched_cores *k = &p->cores[c];
-		pu_label(p, c, pl, sizeof(pl));
-		bool ok = k->size >= 0 && k->n_counts >= 0 &&
-			  k->n_counts <= BTC_SCHED_MAX_CORE_COUNTS && (k->size > 0 || !k->n_counts);
-		for (int j = 0; ok && j < k->n_counts; j++)
-			ok = k->counts[j] >= 1 && k->counts[j] < k->size &&
-			     (j == 0 || k->counts[j] > k->counts[j - 1]);
-		if (!ok) {
-			btc_error(d, no_loc,
-				  "profiling table: %s: core counts must ascend within 1..%d "
-				  "(the PU's size - 1), at most %d of them",
-				  pl, k->size - 1, BTC_SCHED_MAX_CORE_COUNTS);
-			continue;
-		}
-		for (int i = 0; i < p->n_stages; i++)
-			for (int j = 0; j < k->n_counts; j++) {
-				double t = p->time_cores_ms[btc_sched_cores_index(p->n_pus, i, c, j)];
-				if (isnan(t) || (isfinite(t) && t >= 0))
-					continue;
-				stage_label(p, i, sl, sizeof(sl));
-				btc_error(d, no_loc,
-					  "profiling table: %s on %d cores of %s: time %g ms "
-					  "(must be finite and >= 0)",
-					  sl, k->counts[j], pl, t);
-			}
-	}
-}
-
 bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
 {
 	int allowed = 0;
@@ -119,112 +66,7 @@ bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_
 	return (opt->farms && allowed >= 2) || (opt->core_splits && counts);
 }
 
-enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
-				   const struct btc_sched_options *opt, struct btc_diag *d)
-{
-	char sl[160], pl[160];
-	int errors = d->errors;
-
-	if (p->n_stages < 1 || p->n_stages > BTC_SCHED_MAX_STAGES) {
-		btc_error(d, no_loc, "schedule: %d stages (1 to %d supported)", p->n_stages,
-			  BTC_SCHED_MAX_STAGES);
-		return BTC_ERR_TABLE;
-	}
-	if (p->n_pus < 1 || p->n_pus > BTC_SCHED_MAX_PUS) {
-		btc_error(d, no_loc, "schedule: %d PUs (1 to %d supported)", p->n_pus,
-			  BTC_SCHED_MAX_PUS);
-		return BTC_ERR_TABLE;
-	}
-	for (int i = 0; i < p->n_stages; i++) {
-		int kernels = 0;
-		for (int c = 0; c < p->n_pus; c++) {
-			double t = p->time_ms[i * p->n_pus + c];
-			if (isnan(t))
-				continue;
-			kernels++;
-			if (!isfinite(t) || t < 0) {
-				stage_label(p, i, sl, sizeof(sl));
-				pu_label(p, c, pl, sizeof(pl));
-				btc_error(d, no_loc,
-					  "profiling table: %s on %s: time %g ms "
-					  "(must be finite and >= 0)",
-					  sl, pl, t);
-			}
-		}
-		if (kernels == 0) {
-			stage_label(p, i, sl, sizeof(sl));
-			btc_error(d, no_loc, "profiling table: %s has a time on no PU", sl);
-		}
-	}
-	for (int c = 0; p->fixed_ms && c < p->n_pus; c++) {
-		double f = p->fixed_ms[c];
-		if (!isfinite(f) || f < 0) {
-			pu_label(p, c, pl, sizeof(pl));
-			btc_error(d, no_loc,
-				  "profiling table: %s: fixed cost %g ms "
-				  "per chunk (must be finite and >= 0)",
-				  pl, f);
-		}
-	}
-	for (int c = 0; p->xfer_ms && c < p->n_pus; c++)
-		for (int f = 0; f < p->n_stages; f++)
-			for (int l = f; l < p->n_stages; l++) {
-				double x = p->xfer_ms[btc_model_xfer_index(p->n_stages, p->n_pus, c,
-									   f, l)];
-				if (isfinite(x) && x >= 0)
-					continue;
-				pu_label(p, c, pl, sizeof(pl));
-				btc_error(d, no_loc,
-					  "profiling table: %s: "
-					  "transfer time %g ms of stages %d..%d "
-					  "(must be finite and >= 0)",
-					  pl, x, f, l);
-			}
-	if (!isfinite(p->io_ms) || p->io_ms < 0)
-		btc_error(d, no_loc,
-			  "profiling table: io time %g ms (must be "
-			  "finite and >= 0)",
-			  p->io_ms);
-	validate_cores(p, d);
-	if (d->errors > errors)
-		return BTC_ERR_TABLE;
-
-	if (opt->top_k < 1)
-		btc_error(d, no_loc, "schedule: --top must be >= 1 (got %d)", opt->top_k);
-	if (opt->util_pct < 0 || opt->util_pct > 100)
-		btc_error(d, no_loc, "schedule: utilisation threshold %d%% outside 0..100",
-			  opt->util_pct);
-	if (opt->max_chunks < 0)
-		btc_error(d, no_loc, "schedule: --max-chunks must be >= 0");
-	if (opt->time_budget_ms < 0)
-		btc_error(d, no_loc, "schedule: --time-budget must be >= 0");
-	if ((unsigned)opt->objective > BTC_SCHED_LATENCY)
-		btc_error(d, no_loc, "schedule: unknown objective");
-	if (opt->farm_max_pus != 0 && (opt->farm_max_pus < 2 || opt->farm_max_pus > BTC_SCHED_MAX_PUS))
-		btc_error(d, no_loc, "schedule: farms of at most %d PUs (must be 2..%d)",
-			  opt->farm_max_pus, BTC_SCHED_MAX_PUS);
-	if (p->n_pus < 32 && (opt->forbid_mask >> p->n_pus) != 0)
-		btc_error(d, no_loc, "schedule: forbidden PU out of range");
-	for (int i = 0; opt->pin && i < p->n_stages; i++) {
-		int c = opt->pin[i];
-		if (c < 0)
-			continue;
-		stage_label(p, i, sl, sizeof(sl));
-		if (c >= p->n_pus) {
-			btc_error(d, no_loc, "schedule: %s pinned to PU %d of %d", sl, c, p->n_pus);
-			continue;
-		}
-		pu_label(p, c, pl, sizeof(pl));
-		if (isnan(p->time_ms[i * p->n_pus + c]))
-			btc_error(d, no_loc,
-				  "schedule: %s pinned to %s, which has no "
-				  "kernel for it",
-				  sl, pl);
-		else if (opt->forbid_mask & (1u << c))
-			btc_error(d, no_loc, "schedule: %s pinned to forbidden %s", sl, pl);
-	}
-	return d->errors > errors ? BTC_ERR_USAGE : BTC_OK;
-}
+static const struct btc_loc no_loc = {0};
 
 static int gcd(int a, int b)
 {
@@ -298,53 +140,7 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 		q *= 10;
 	}
 	prep->quantum_ns = q;
-
-	/* The quantum must not round a real time away: a nonzero time that
-	 * quantises to 0, or loses more than BTC_SCHED_MAX_QUANT_ERR of
-	 * itself, would make the ranking (and "proven optimal") a statement
-	 * about other numbers than the table's. Such a table spans too many
-	 * orders of magnitude for the 31-bit pseudo-Boolean coefficients. */
-	char sl[160], pl[160];
-	int before = d->errors;
-	for (int i = 0; i < n; i++)
-		for (int c = 0; c < np; c++) {
-			double t = p->time_ms[i * np + c];
-			if (isnan(t) || t == 0)
-				continue;
-			double ns = t * 1e6;
-			double back = (double)llround(ns / (double)q) * (double)q;
-			if (fabs(back - ns) <= BTC_SCHED_MAX_QUANT_ERR * ns)
-				continue;
-			stage_label(p, i, sl, sizeof(sl));
-			pu_label(p, c, pl, sizeof(pl));
-			btc_error(d, no_loc,
-				  "profiling table: %s on %s: time %g ms %s in the "
-				  "ranking quantum of %lld ns, which the largest PU "
-				  "sum (%g ms) forces: times span too many orders of "
-				  "magnitude to rank exactly",
-				  sl, pl, t, back == 0 ? "rounds to 0" : "loses over 1%",
-				  (long long)q, maxsum_ns / 1e6);
-		}
-	for (int i = 0; splits && i < n; i++)
-		for (int c = 0; c < np; c++)
-			for (int j = 0; j < p->cores[c].n_counts; j++) {
-				double t = p->time_cores_ms[btc_sched_cores_index(np, i, c, j)];
-				if (isnan(t) || t == 0)
-					continue;
-				double ns = t * 1e6;
-				double back = (double)llround(ns / (double)q) * (double)q;
-				if (fabs(back - ns) <= BTC_SCHED_MAX_QUANT_ERR * ns)
-					continue;
-				stage_label(p, i, sl, sizeof(sl));
-				pu_label(p, c, pl, sizeof(pl));
-				btc_error(d, no_loc,
-					  "profiling table: %s on %d cores of %s: time %g ms %s in "
-					  "the ranking quantum of %lld ns: times span too many "
-					  "orders of magnitude to rank exactly",
-					  sl, p->cores[c].counts[j], pl, t,
-					  back == 0 ? "rounds to 0" : "loses over 1%", (long long)q);
-			}
-	if (d->errors != before)
+	if (!btc_sched_check_quantum(p, splits, q, maxsum_ns, d))
 		return BTC_ERR_TABLE;
 
 	prep->tq = btc_xmalloc(sizeof(int64_t) * (size_t)n * (size_t)np);
@@ -358,7 +154,8 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 			allowed += ok;
 		}
 		if (!allowed) {
-			stage_label(p, i, sl, sizeof(sl));
+			char sl[160];
+			btc_sched_stage_label(p, i, sl, sizeof(sl));
 			btc_error(d, no_loc, "schedule: %s can run on no allowed PU", sl);
 			btc_sched_prep_free(prep);
 			return BTC_ERR_UNSAT;
@@ -588,224 +385,4 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
 	if (res->best_baseline < 0 || s->period_ms <= 0)
 		return 0;
 	return res->baselines[res->best_baseline].period_ms / s->period_ms;
-}
-
-/* Schedules with k chunks over a stage range, counted by dynamic
- * programming over (next stage, chunks so far) times the PU orderings:
- * sum over k of (ways to cut into k chunks whose PUs are allowed) is
- * bounded by C(n-1, k-1) * P(p, k); we count the bound, which is exact
- * without missing kernels, pins or forbidden PUs. */
-/* The larger space: the presolve's count of every schedule, or, when its
- * states are too many, the bound sum over k of C(n-1, k-1) * options^k. */
-static double space_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
-{
-	struct btc_diag quiet;
-	btc_diag_init(&quiet, NULL);
-	struct btc_sched_prep prep;
-	if (btc_sched_prepare(p, opt, &prep, &quiet) != BTC_OK)
-		return 0;
-	struct btc_space sp;
-	double r = INFINITY;
-	if (btc_space_build(p, opt, &prep, &sp, &quiet) == BTC_OK) {
-		r = btc_space_dp_count(&sp, INT64_MIN, INT64_MAX, true);
-		if (r < 0) {
-			int n = p->n_stages, kmax = sp.kmax < n ? sp.kmax : n;
-			r = 0;
-			for (int k = 1; k <= kmax; k++) {
-				double cuts = 1;
-				for (int j = 1; j <= k - 1; j++)
-					cuts = cuts * (double)(n - j) / (double)j;
-				r += cuts * pow(sp.n_opts, k);
-			}
-		}
-		btc_space_free(&sp);
-	}
-	btc_sched_prep_free(&prep);
-	return r;
-}
-
-double btc_sched_count(const struct btc_sched_problem *p, const struct btc_sched_options *opt)
-{
-	if (btc_sched_space_wanted(p, opt))
-		return space_count(p, opt);
-	int n = p->n_stages, np = 0;
-	for (int c = 0; c < p->n_pus; c++)
-		np += !(opt->forbid_mask & (1u << c));
-	int kmax = np < n ? np : n;
-	if (opt->max_chunks > 0 && opt->max_chunks < kmax)
-		kmax = opt->max_chunks;
-	double total = 0;
-	for (int k = 1; k <= kmax; k++) {
-		double cuts = 1, perm = 1; /* C(n-1, k-1), P(np, k) */
-		for (int j = 1; j <= k - 1; j++)
-			cuts = cuts * (double)(n - j) / (double)j;
-		for (int j = 0; j < k; j++)
-			perm *= (double)(np - j);
-		total += cuts * perm;
-	}
-	return total;
-}
-
-/* ---- presolve: dynamic programming over (stage, used PU set) ---- */
-
-static int dp_kmax(const struct btc_sched_prep *prep, int max_chunks)
-{
-	return max_chunks > 0 && max_chunks < prep->p ? max_chunks : prep->p;
-}
-
-double btc_sched_dp_count(const struct btc_sched_prep *prep, int max_chunks, int64_t lo, int64_t hi)
-{
-	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
-	if (np > BTC_SCHED_DP_MAX_PUS)
-		return -1;
-	size_t sets = (size_t)1 << np;
-	/* ways[i][S]: completions from stage i with PUs S already used */
-	double *ways = btc_xcalloc((size_t)(n + 1) * sets, sizeof(double));
-	for (size_t S = 0; S < sets; S++)
-		ways[(size_t)n * sets + S] = __builtin_popcount((unsigned)S) >= 2 ? 1 : 0;
-	for (int i = n - 1; i >= 0; i--)
-		for (size_t S = 0; S < sets; S++) {
-			if (__builtin_popcount((unsigned)S) >= kmax)
-				continue;
-			double sum = 0;
-			for (int c = 0; c < np; c++) {
-				if (S & ((size_t)1 << c))
-					continue;
-				size_t T = S | ((size_t)1 << c);
-				int64_t st = 0;
-				for (int j = i; j < n; j++) {
-					int64_t t = prep->tq[j * np + c];
-					if (t < 0)
-						break;
-					st += t;
-					int64_t w = btc_sched_chunk_q(prep, c, i, j, st);
-					if (w > hi) {
-						if (prep->mono)
-							break;
-						continue;
-					}
-					if (w >= lo)
-						sum += ways[(size_t)(j + 1) * sets + T];
-				}
-			}
-			ways[(size_t)i * sets + S] = sum;
-		}
-	double r = ways[0];
-	free(ways);
-	return r;
-}
-
-int64_t btc_sched_dp_min_tmax(const struct btc_sched_prep *prep, int max_chunks, int64_t lo)
-{
-	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
-	if (np > BTC_SCHED_DP_MAX_PUS)
-		return -1;
-	size_t sets = (size_t)1 << np;
-	int64_t *best = btc_xmalloc((size_t)(n + 1) * sets * sizeof(int64_t));
-	for (size_t S = 0; S < sets; S++)
-		best[(size_t)n * sets + S] = __builtin_popcount((unsigned)S) >= 2 ? 0 : INT64_MAX;
-	for (int i = n - 1; i >= 0; i--)
-		for (size_t S = 0; S < sets; S++) {
-			int64_t b = INT64_MAX;
-			if (__builtin_popcount((unsigned)S) < kmax) {
-				for (int c = 0; c < np; c++) {
-					if (S & ((size_t)1 << c))
-						continue;
-					size_t T = S | ((size_t)1 << c);
-					int64_t st = 0;
-					for (int j = i; j < n; j++) {
-						int64_t t = prep->tq[j * np + c];
-						if (t < 0)
-							break;
-						st += t;
-						int64_t w = btc_sched_chunk_q(prep, c, i, j, st);
-						if (w >= b) {
-							if (prep->mono)
-								break;
-							continue;
-						}
-						if (w < lo)
-							continue;
-						int64_t rest = best[(size_t)(j + 1) * sets + T];
-						int64_t m = rest > w ? rest : w;
-						if (m < b)
-							b = m;
-					}
-				}
-			}
-			best[(size_t)i * sets + S] = b;
-		}
-	int64_t r = best[0];
-	free(best);
-	return r;
-}
-
-int btc_sched_dp_useful(const struct btc_sched_prep *prep, int max_chunks, int64_t hi,
-			unsigned char *useful)
-{
-	int n = prep->n, np = prep->p, kmax = dp_kmax(prep, max_chunks);
-	if (np > BTC_SCHED_DP_MAX_PUS)
-		return -1;
-	size_t sets = (size_t)1 << np;
-	unsigned char *fwd = btc_xcalloc((size_t)(n + 1) * sets, 1);
-	unsigned char *bwd = btc_xcalloc((size_t)(n + 1) * sets, 1);
-	memset(useful, 0, (size_t)n * (size_t)np * (size_t)n);
-	fwd[0] = 1;
-	for (int i = 0; i < n; i++)
-		for (size_t S = 0; S < sets; S++) {
-			if (!fwd[(size_t)i * sets + S] || __builtin_popcount((unsigned)S) >= kmax)
-				continue;
-			for (int c = 0; c < np; c++) {
-				if (S & ((size_t)1 << c))
-					continue;
-				int64_t st = 0;
-				for (int j = i; j < n; j++) {
-					int64_t t = prep->tq[j * np + c];
-					if (t < 0)
-						break;
-					st += t;
-					if (btc_sched_chunk_q(prep, c, i, j, st) > hi) {
-						if (prep->mono)
-							break;
-						continue;
-					}
-					fwd[(size_t)(j + 1) * sets + (S | ((size_t)1 << c))] = 1;
-				}
-			}
-		}
-	for (size_t S = 0; S < sets; S++)
-		bwd[(size_t)n * sets + S] = __builtin_popcount((unsigned)S) >= 2;
-	for (int i = n - 1; i >= 0; i--)
-		for (size_t S = 0; S < sets; S++) {
-			if (__builtin_popcount((unsigned)S) >= kmax)
-				continue;
-			bool live = fwd[(size_t)i * sets + S];
-			for (int c = 0; c < np; c++) {
-				if (S & ((size_t)1 << c))
-					continue;
-				size_t T = S | ((size_t)1 << c);
-				int64_t st = 0;
-				for (int j = i; j < n; j++) {
-					int64_t t = prep->tq[j * np + c];
-					if (t < 0)
-						break;
-					st += t;
-					if (btc_sched_chunk_q(prep, c, i, j, st) > hi) {
-						if (prep->mono)
-							break;
-						continue;
-					}
-					if (!bwd[(size_t)(j + 1) * sets + T])
-						continue;
-					bwd[(size_t)i * sets + S] = 1;
-					if (live)
-						useful[((size_t)i * (size_t)np + (size_t)c) *
-							       (size_t)n +
-						       (size_t)j] = 1;
-				}
-			}
-		}
-	free(fwd);
-	free(bwd);
-	return 0;
 }

@@ -160,24 +160,14 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 			rc = btc_zx_enumerate_phase(z, &f, g, pl->tie, pl->B, pl->L);
 		} else {
 			/* massive ties: the best `need` by vector order */
-			for (int k = 0; k < (int)need && rc == 0; k++) {
-				btc_zx_assume_reset(z, 0);
-				btc_zx_assume(z, g);
-				btc_zx_assume(z, btc_zx_guard(z, G_TMAX_LE, pl->B));
-				btc_zx_assume(z, btc_zx_guard(z, G_TMIN_GE, pl->L));
-				int r = btc_zx_check(z);
-				if (r == 0)
-					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
-						  pl->tie, k);
-				rc = r < 0 ? -1 : btc_zx_lexmin(z, 3);
-				if (rc == 0)
-					btc_zx_found_add(z, &f, g);
-			}
+			Z3_ast b[2] = {btc_zx_guard(z, G_TMAX_LE, pl->B),
+				       btc_zx_guard(z, G_TMIN_GE, pl->L)};
+			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->tie, b, 2);
 		}
 	}
 	if (rc < 0)
 		res->optimal = false;
-	btc_zx_take_best(res, &f, K, K_TMAX);
+	btc_sched_z3_take_best(res, &f, K, K_TMAX);
 	free(f.s);
 	btc_zx_assume_reset(z, 0);
 	return rc < 0 ? -1 : 1;
@@ -286,24 +276,12 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 		if (rc == 0 && pl->at <= cap) {
 			rc = btc_zx_enumerate_n(z, &f, g, pl->at, b, 3);
 		} else {
-			for (int k = 0; k < (int)need && rc == 0; k++) {
-				btc_zx_assume_reset(z, 0);
-				btc_zx_assume(z, g);
-				for (int j = 0; j < 3; j++)
-					btc_zx_assume(z, b[j]);
-				int r = btc_zx_check(z);
-				if (r == 0)
-					btc_panic("presolve counts %.0f tied schedules; Z3 finds %d",
-						  pl->at, k);
-				rc = r < 0 ? -1 : btc_zx_lexmin(z, 4);
-				if (rc == 0)
-					btc_zx_found_add(z, &f, g);
-			}
+			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->at, b, 3);
 		}
 	}
 	if (rc < 0)
 		res->optimal = false;
-	btc_zx_take_best(res, &f, K, K_GAP);
+	btc_sched_z3_take_best(res, &f, K, K_GAP);
 	free(f.s);
 	btc_zx_assume_reset(z, 0);
 }
@@ -399,19 +377,19 @@ static int enumerate_window(struct zx *z, struct btc_sched_result *res, int K, e
 		}
 		if (r == 1) {
 			btc_zx_found_add(z, &f, g);
-			int64_t kth = btc_zx_kth_key(&f, primary, K, B);
+			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
 			if (kth >= 0)
 				B = kth;
 			continue;
 		}
-		if (B >= maxkey || btc_zx_kth_key(&f, primary, K, B) >= 0)
+		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
 			break;
 		w *= 2;
 		B = v1 + w < maxkey ? v1 + w : maxkey;
 	}
 out:
 	if (rc != 0) {
-		btc_zx_take_best(res, &f, K, primary);
+		btc_sched_z3_take_best(res, &f, K, primary);
 		if (rc < 0)
 			res->optimal = false;
 	}

@@ -26,7 +26,12 @@
  * encoded; Z3 then finds exactly the counted schedules, and ties at
  * (B, L) beyond the window cap are taken one at a time in vector order
  * (lexmin). Otherwise (gapness, or too many presolve states) the window
- * enumeration of sched_z3.c, falling back to one candidate at a time. */
+ * enumeration of sched_z3.c, falling back to one candidate at a time.
+ *
+ * This file holds the encoding, the bounds' guards and the solver's entry
+ * (btc_space_solve_z3); the queries of the encoding (checks, C5 blocking,
+ * minimising, lexmin, the found schedules) are sched_z3_space_query.c,
+ * the search sched_space_rank.c. */
 #include "sched/z3_space.h"
 
 #include <stdlib.h>
@@ -37,37 +42,21 @@ Z3_ast btc_zx_fresh(struct zx *z)
 	return Z3_mk_const(z->ctx, Z3_mk_int_symbol(z->ctx, (int)z->next_sym++), z->bs);
 }
 
-static Z3_ast neg(struct zx *z, Z3_ast a)
-{
-	return Z3_mk_not(z->ctx, a);
-}
-
 static void add(struct zx *z, Z3_ast f)
 {
 	Z3_solver_assert(z->ctx, z->s, f);
 }
 
-static void clause(struct zx *z, unsigned k, Z3_ast *lits)
-{
-	add(z, k == 1 ? lits[0] : Z3_mk_or(z->ctx, k, lits));
-}
-
 static void clause2(struct zx *z, Z3_ast a, Z3_ast b)
 {
 	Z3_ast c[2] = {a, b};
-	clause(z, 2, c);
-}
-
-static int cmp_i64p(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return a < b ? -1 : a > b;
+	btc_zx_clause(z, 2, c);
 }
 
 /* Sorts and deduplicates v[0..k); returns the new count. */
 static int distinct(int64_t *v, int k)
 {
-	qsort(v, (size_t)k, sizeof(int64_t), cmp_i64p);
+	qsort(v, (size_t)k, sizeof(int64_t), btc_sched_z3_cmp_i64);
 	int m = 0;
 	for (int j = 0; j < k; j++)
 		if (m == 0 || v[m - 1] != v[j])
@@ -170,26 +159,26 @@ void btc_zx_encode(struct zx *z, const unsigned char *useful)
 			Z3_ast *ys = btc_xmalloc(sizeof(Z3_ast) * (size_t)(m + 1));
 			for (int j = 0; j < m; j++) {
 				ys[j] = z->y[z->rstart[r] + j].lit;
-				clause2(z, neg(z, ys[j]), zl);
+				clause2(z, btc_zx_not(z, ys[j]), zl);
 			}
-			ys[m] = neg(z, zl);
-			clause(z, (unsigned)m + 1, ys);
+			ys[m] = btc_zx_not(z, zl);
+			btc_zx_clause(z, (unsigned)m + 1, ys);
 			if (m > 1)
 				add(z, Z3_mk_atmost(z->ctx, (unsigned)m, ys, 1));
 			free(ys);
 			if (f > 0)
-				clause2(z, neg(z, zl), z->st[f]);
+				clause2(z, btc_zx_not(z, zl), z->st[f]);
 			if (l + 1 < n)
-				clause2(z, neg(z, zl), z->st[l + 1]);
+				clause2(z, btc_zx_not(z, zl), z->st[l + 1]);
 			for (int j = f + 1; j <= l; j++)
-				clause2(z, neg(z, zl), neg(z, z->st[j]));
+				clause2(z, btc_zx_not(z, zl), btc_zx_not(z, z->st[j]));
 		}
 		if (f > 0)
-			lits[k++] = neg(z, z->st[f]);
+			lits[k++] = btc_zx_not(z, z->st[f]);
 		if (k == 0)
 			add(z, Z3_mk_false(z->ctx)); /* no chunk can start at 0 */
 		else
-			clause(z, k, lits);
+			btc_zx_clause(z, k, lits);
 	}
 	encode_units(z);
 	if (sp->limit_binds) {
@@ -210,11 +199,11 @@ void btc_zx_encode(struct zx *z, const unsigned char *useful)
 	for (int j = 1; j < z->n_vals; j++)
 		z->below[j] = btc_zx_fresh(z);
 	for (int j = 1; j + 1 < z->n_vals; j++)
-		clause2(z, neg(z, z->below[j]), z->below[j + 1]);
+		clause2(z, btc_zx_not(z, z->below[j]), z->below[j + 1]);
 	for (int j = 0; j < z->n_y; j++) {
 		int i = btc_zx_first_ge(z->vals, z->n_vals, z->y[j].cost);
 		if (i + 1 < z->n_vals)
-			clause2(z, neg(z, z->y[j].lit), z->below[i + 1]);
+			clause2(z, btc_zx_not(z, z->y[j].lit), z->below[i + 1]);
 	}
 }
 
@@ -231,10 +220,10 @@ void btc_zx_below_clauses(struct zx *z, Z3_ast g, int64_t (*thr)(const struct zx
 		Z3_ast c[3];
 		unsigned k = 0;
 		if (g)
-			c[k++] = neg(z, g);
-		c[k++] = neg(z, z->y[j].lit);
-		c[k++] = neg(z, z->below[i]);
-		clause(z, k, c);
+			c[k++] = btc_zx_not(z, g);
+		c[k++] = btc_zx_not(z, z->y[j].lit);
+		c[k++] = btc_zx_not(z, z->below[i]);
+		btc_zx_clause(z, k, c);
 	}
 }
 
@@ -266,7 +255,7 @@ Z3_ast btc_zx_guard(struct zx *z, enum gkind kind, int64_t value)
 		for (int j = 0; j < z->n_y; j++) {
 			int64_t c = z->y[j].cost;
 			if (kind == G_TMAX_LE ? c > value : c < value)
-				clause2(z, neg(z, g), neg(z, z->y[j].lit));
+				clause2(z, btc_zx_not(z, g), btc_zx_not(z, z->y[j].lit));
 		}
 	}
 	if (z->n_guards == z->cap_guards) {
@@ -286,312 +275,6 @@ Z3_ast btc_zx_key_guard(struct zx *z, enum key k, int64_t v, int64_t fixed_tmax)
 	return btc_zx_guard(z, G_GAP_LE, v);
 }
 
-/* ---- checks ---- */
-
-void btc_zx_assume_reset(struct zx *z, int keep)
-{
-	z->n_assume = keep;
-}
-
-void btc_zx_assume(struct zx *z, Z3_ast lit)
-{
-	if (z->n_assume == z->cap_assume) {
-		z->cap_assume = z->cap_assume ? 2 * z->cap_assume : 64;
-		z->assume = btc_xrealloc(z->assume, sizeof(Z3_ast) * (size_t)z->cap_assume);
-	}
-	z->assume[z->n_assume++] = lit;
-}
-
-static bool is_true(struct zx *z, Z3_model m, Z3_ast a)
-{
-	Z3_ast v;
-	return Z3_model_eval(z->ctx, m, a, true, &v) && Z3_get_bool_value(z->ctx, v) == Z3_L_TRUE;
-}
-
-/* The model's chunks, walked from stage 0 along the ranges. */
-static void read_model(struct zx *z, Z3_model m)
-{
-	int n = z->n, k = 0, co[BTC_SCHED_MAX_PUS], cf[BTC_SCHED_MAX_PUS], cl[BTC_SCHED_MAX_PUS];
-	for (int f = 0; f < n;) {
-		int found = -1;
-		for (int l = f; l < n && found < 0; l++) {
-			int r = f * n + l;
-			if (!z->z[r] || !is_true(z, m, z->z[r]))
-				continue;
-			for (int j = 0; j < z->rcount[r] && found < 0; j++)
-				if (is_true(z, m, z->y[z->rstart[r] + j].lit))
-					found = z->rstart[r] + j;
-		}
-		if (found < 0 || k == BTC_SCHED_MAX_PUS)
-			btc_panic("Z3 model has no chunk from stage %d", f);
-		z->cur_y[k] = found;
-		co[k] = z->y[found].o;
-		cf[k] = f;
-		cl[k] = z->y[found].l;
-		k++;
-		f = z->y[found].l + 1;
-	}
-	z->cur_n = k;
-	btc_space_schedule(z->p, z->sp, co, cf, cl, k, &z->cur);
-}
-
-int btc_zx_check(struct zx *z)
-{
-	if (z->expired)
-		return -1;
-	if (z->deadline > 0) {
-		double left = z->deadline - btc_sched_now_ms();
-		if (left < 1) {
-			z->expired = true;
-			return -1;
-		}
-		Z3_params prm = Z3_mk_params(z->ctx);
-		Z3_params_inc_ref(z->ctx, prm);
-		Z3_params_set_uint(z->ctx, prm, Z3_mk_string_symbol(z->ctx, "timeout"),
-				   (unsigned)left);
-		Z3_solver_set_params(z->ctx, z->s, prm);
-		Z3_params_dec_ref(z->ctx, prm);
-	}
-	z->checks++;
-	Z3_lbool r = Z3_solver_check_assumptions(z->ctx, z->s, (unsigned)z->n_assume, z->assume);
-	if (r == Z3_L_UNDEF) {
-		z->expired = true;
-		return -1;
-	}
-	if (r == Z3_L_FALSE)
-		return 0;
-	Z3_model m = Z3_solver_get_model(z->ctx, z->s);
-	Z3_model_inc_ref(z->ctx, m);
-	read_model(z, m);
-	Z3_model_dec_ref(z->ctx, m);
-	return 1;
-}
-
-static int64_t key_of(const struct btc_schedule *s, enum key k)
-{
-	return k == K_TMAX ? s->tmax_q : s->gap_q;
-}
-
-/* Blocks the model's schedule (under g when not NULL): C5. */
-void btc_zx_block(struct zx *z, Z3_ast g)
-{
-	Z3_ast c[BTC_SCHED_MAX_PUS + 1];
-	unsigned k = 0;
-	for (int j = 0; j < z->cur_n; j++)
-		c[k++] = neg(z, z->y[z->cur_y[j]].lit);
-	if (g)
-		c[k++] = neg(z, g);
-	clause(z, k, c);
-}
-
-/* Minimises key k over the first `keep` assumptions from the model in
- * z->cur (as in sched_z3.c). Returns 0, or -1 on expiry. */
-int btc_zx_minimise(struct zx *z, int keep, enum key k, int64_t lo, bool probe_lo,
-		    int64_t fixed_tmax, int64_t *val)
-{
-	struct btc_schedule best = z->cur;
-	int best_y[BTC_SCHED_MAX_PUS], best_n = z->cur_n;
-	memcpy(best_y, z->cur_y, sizeof(best_y));
-	int64_t hi = key_of(&z->cur, k);
-	int rc = 0;
-	while (lo < hi) {
-		int64_t mid = probe_lo ? lo : lo + (hi - lo) / 2;
-		probe_lo = false;
-		if (k == K_TMAX && fixed_tmax < 0) {
-			int a = btc_zx_first_ge(z->vals, z->n_vals, lo), b = btc_zx_first_ge(z->vals, z->n_vals, hi);
-			if (a >= b) {
-				lo = hi;
-				break;
-			}
-			mid = z->vals[a + (b - a - 1) / 2];
-		}
-		btc_zx_assume_reset(z, keep);
-		btc_zx_assume(z, btc_zx_key_guard(z, k, mid, fixed_tmax));
-		int r = btc_zx_check(z);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			hi = key_of(&z->cur, k);
-			best = z->cur;
-			best_n = z->cur_n;
-			memcpy(best_y, z->cur_y, sizeof(best_y));
-		} else {
-			lo = mid + 1;
-		}
-	}
-	z->cur = best;
-	z->cur_n = best_n;
-	memcpy(z->cur_y, best_y, sizeof(best_y));
-	btc_zx_assume_reset(z, keep);
-	*val = hi;
-	return rc;
-}
-
-/* The index of the model's chunk over stage i. */
-static int chunk_at(const struct zx *z, int i)
-{
-	for (int k = 0; k < z->cur_n; k++)
-		if (z->y[z->cur_y[k]].l >= i)
-			return z->cur_y[k];
-	btc_panic("no chunk over stage %d", i);
-}
-
-/* A fresh literal that implies "stage i lies in a chunk whose code is
- * below (`less`) or equal to `code`"; NULL when no chunk qualifies. */
-static Z3_ast code_lit(struct zx *z, int i, uint64_t code, bool less)
-{
-	Z3_ast *c = btc_xmalloc(sizeof(Z3_ast) * (size_t)(z->n_y + 1));
-	unsigned k = 0;
-	Z3_ast v = btc_zx_fresh(z);
-	c[k++] = neg(z, v);
-	for (int j = 0; j < z->n_y; j++) {
-		const struct ych *y = &z->y[j];
-		uint64_t cj = z->sp->opts[y->o].code;
-		if (y->f <= i && i <= y->l && (less ? cj < code : cj == code))
-			c[k++] = y->lit;
-	}
-	if (k > 1)
-		clause(z, k, c);
-	free(c);
-	return k > 1 ? v : NULL;
-}
-
-/* The smallest schedule in vector order (btc_sched_cmp_*: codes stage by
- * stage, then the boundaries, an unbroken run first) under the first
- * `keep` assumptions, from the model in z->cur. Returns 0 or -1. */
-int btc_zx_lexmin(struct zx *z, int keep)
-{
-	int n = z->n, rc = 0;
-	int fixed = keep;
-	for (int i = 0; i < n && rc == 0; i++) {
-		for (;;) {
-			uint64_t code = z->sp->opts[z->y[chunk_at(z, i)].o].code;
-			Z3_ast less = code_lit(z, i, code, true);
-			if (!less)
-				break;
-			btc_zx_assume_reset(z, fixed);
-			btc_zx_assume(z, less);
-			struct btc_schedule keep_s = z->cur;
-			int keep_y[BTC_SCHED_MAX_PUS], keep_n = z->cur_n;
-			memcpy(keep_y, z->cur_y, sizeof(keep_y));
-			int r = btc_zx_check(z);
-			if (r == 1)
-				continue;
-			z->cur = keep_s;
-			z->cur_n = keep_n;
-			memcpy(z->cur_y, keep_y, sizeof(keep_y));
-			if (r < 0)
-				rc = -1;
-			break;
-		}
-		btc_zx_assume_reset(z, fixed);
-		btc_zx_assume(z, code_lit(z, i, z->sp->opts[z->y[chunk_at(z, i)].o].code, false));
-		fixed = z->n_assume;
-	}
-	for (int i = 1; i < n && rc == 0; i++) {
-		bool cut = z->y[chunk_at(z, i)].f == i;
-		if (cut) {
-			btc_zx_assume_reset(z, fixed);
-			btc_zx_assume(z, neg(z, z->st[i]));
-			struct btc_schedule keep_s = z->cur;
-			int keep_y[BTC_SCHED_MAX_PUS], keep_n = z->cur_n;
-			memcpy(keep_y, z->cur_y, sizeof(keep_y));
-			int r = btc_zx_check(z);
-			if (r != 1) {
-				z->cur = keep_s;
-				z->cur_n = keep_n;
-				memcpy(z->cur_y, keep_y, sizeof(keep_y));
-			}
-			if (r < 0)
-				rc = -1;
-			cut = r != 1;
-		}
-		btc_zx_assume_reset(z, fixed);
-		btc_zx_assume(z, cut ? z->st[i] : neg(z, z->st[i]));
-		fixed = z->n_assume;
-	}
-	btc_zx_assume_reset(z, keep);
-	return rc;
-}
-
-/* ---- the found schedules ---- */
-
-
-void btc_zx_found_add(struct zx *z, struct found *f, Z3_ast g)
-{
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->s = btc_xrealloc(f->s, sizeof(*f->s) * (size_t)f->cap);
-	}
-	f->s[f->n++] = z->cur;
-	btc_zx_block(z, g);
-}
-
-static int cmp_gap_qsort(const void *x, const void *y)
-{
-	return btc_sched_cmp_gap(x, y);
-}
-
-void btc_zx_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary)
-{
-	qsort(f->s, (size_t)f->n, sizeof(*f->s),
-	      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
-	int m = f->n < K ? f->n : K;
-	memcpy(res->candidates, f->s, sizeof(*f->s) * (size_t)m);
-	res->n_candidates = m;
-}
-
-int64_t btc_zx_kth_key(const struct found *f, enum key k, int K, int64_t bound)
-{
-	int64_t *keys = btc_xmalloc(sizeof(int64_t) * (size_t)(f->n + 1));
-	int m = 0;
-	for (int j = 0; j < f->n; j++) {
-		int64_t v = key_of(&f->s[j], k);
-		if (v <= bound)
-			keys[m++] = v;
-	}
-	int64_t r = -1;
-	if (m >= K) {
-		qsort(keys, (size_t)m, sizeof(int64_t), cmp_i64p);
-		r = keys[K - 1];
-	}
-	free(keys);
-	return r;
-}
-
-/* Finds `count` schedules under the assumptions g and bounds[0..nb), each
- * blocked under g; the presolve counted them, so every check is sat. 0, or
- * -1 expired. */
-int btc_zx_enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, const Z3_ast *bounds,
-		       int nb)
-{
-	for (int k = 0; k < (int)count; k++) {
-		btc_zx_assume_reset(z, 0);
-		btc_zx_assume(z, g);
-		for (int j = 0; j < nb; j++)
-			btc_zx_assume(z, bounds[j]);
-		int r = btc_zx_check(z);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			btc_panic("presolve counts %.0f schedules; Z3 finds %d", count, k);
-		btc_zx_found_add(z, f, g);
-	}
-	return 0;
-}
-
-/* enumerate_n under T_max <= tmax and T_min >= tmin (tmin 0: none). */
-int btc_zx_enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,
-			   int64_t tmin)
-{
-	Z3_ast b[2] = {btc_zx_guard(z, G_TMAX_LE, tmax), NULL};
-	if (tmin > 0)
-		b[1] = btc_zx_guard(z, G_TMIN_GE, tmin);
-	return btc_zx_enumerate_n(z, f, g, count, b, tmin > 0 ? 2 : 1);
-}
-
 static void collect_sums(struct zx *z)
 {
 	const struct btc_space *sp = z->sp;
@@ -602,26 +285,6 @@ static void collect_sums(struct zx *z)
 		if (sp->cost[j] >= 0)
 			z->sums[k++] = sp->cost[j];
 	z->n_sums = distinct(z->sums, k);
-}
-
-static void start_z3(struct zx *z)
-{
-	btc_sched_z3_memory();
-	Z3_global_param_set("sat.random_seed", "0");
-	Z3_global_param_set("smt.random_seed", "0");
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
-	z->ctx = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	z->bs = Z3_mk_bool_sort(z->ctx);
-	z->s = Z3_mk_simple_solver(z->ctx);
-	Z3_solver_inc_ref(z->ctx, z->s);
-	/* ctrl_c off, as in sched_z3.c (btc keeps its own SIGINT handler) */
-	Z3_params prm = Z3_mk_params(z->ctx);
-	Z3_params_inc_ref(z->ctx, prm);
-	Z3_params_set_bool(z->ctx, prm, Z3_mk_string_symbol(z->ctx, "ctrl_c"), false);
-	Z3_solver_set_params(z->ctx, z->s, prm);
-	Z3_params_dec_ref(z->ctx, prm);
 }
 
 enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
@@ -644,15 +307,15 @@ enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
 	if (opt->time_budget_ms > 0)
 		sp.deadline = z.deadline = t0 + opt->time_budget_ms;
 	collect_sums(&z);
-	start_z3(&z);
+	btc_sched_z3_start(&z.ctx, &z.s);
+	z.bs = Z3_mk_bool_sort(z.ctx);
 	btc_zx_rank(&z, opt, res);
 	if (z.expired || sp.expired)
 		res->optimal = false;
 	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
 	      btc_sched_qsort_tmax);
 	res->n_checks = z.checks;
-	Z3_solver_dec_ref(z.ctx, z.s);
-	Z3_del_context(z.ctx);
+	btc_sched_z3_stop(z.ctx, z.s);
 	free(z.y);
 	free(z.rstart);
 	free(z.rcount);

@@ -1,6 +1,7 @@
 /* BT-Optimizer with Z3 over the larger space: what the encoding
- * (sched_z3_space.c) and the search (sched_space_rank.c) share. Internal
- * to sched/; docs/scheduler.md, "The larger space". */
+ * (sched_z3_space.c), its queries (sched_z3_space_query.c) and the search
+ * (sched_space_rank.c) share. Internal to sched/; docs/scheduler.md, "The
+ * larger space". */
 #ifndef BTC_Z3_SPACE_H
 #define BTC_Z3_SPACE_H
 
@@ -9,10 +10,10 @@
 #include <z3.h>
 
 #include "sched/optimizer.h"
+#include "sched/sched_z3.h"
 #include "sched/space.h"
 
 enum gkind { G_TMAX_LE, G_TMIN_GE, G_GAP_LE };
-enum key { K_TMAX, K_GAP };
 
 struct guard {
 	enum gkind kind;
@@ -60,14 +61,20 @@ struct zx {
 	long checks;
 };
 
-/* Schedules found by an enumeration. */
-struct found {
-	int n, cap;
-	struct btc_schedule *s;
-};
-
 /* A fresh Boolean constant. */
 Z3_ast btc_zx_fresh(struct zx *z);
+
+/* !a. */
+static inline Z3_ast btc_zx_not(struct zx *z, Z3_ast a)
+{
+	return Z3_mk_not(z->ctx, a);
+}
+
+/* Asserts the clause lits[0] | ... | lits[k - 1] (k >= 1). */
+static inline void btc_zx_clause(struct zx *z, unsigned k, Z3_ast *lits)
+{
+	Z3_solver_assert(z->ctx, z->s, k == 1 ? lits[0] : Z3_mk_or(z->ctx, k, lits));
+}
 
 /* First index j with a[j] >= v (n if none). */
 int btc_zx_first_ge(const int64_t *a, int n, int64_t v);
@@ -112,17 +119,18 @@ int btc_zx_lexmin(struct zx *z, int keep);
 /* Adds z->cur to f and blocks it under g. */
 void btc_zx_found_add(struct zx *z, struct found *f, Z3_ast g);
 
-/* The K best of f by the primary key's total order into res. */
-void btc_zx_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary);
-
-/* The K-th smallest key among f's schedules with key <= bound, or -1. */
-int64_t btc_zx_kth_key(const struct found *f, enum key k, int K, int64_t bound);
-
 /* Finds `count` schedules under the assumptions g and bounds[0..nb), each
  * blocked under g; the presolve counted them, so every check is sat. 0, or
  * -1 expired. */
 int btc_zx_enumerate_n(struct zx *z, struct found *f, Z3_ast g, double count, const Z3_ast *bounds,
 		       int nb);
+
+/* The `need` best in vector order of the tied schedules under g and
+ * bounds[0..nb) (the presolve counted `count` of them, too many to
+ * enumerate), one at a time: check, lexmin, add and block under g. 0, or
+ * -1 expired. */
+int btc_zx_enumerate_ties(struct zx *z, struct found *f, Z3_ast g, double need, double count,
+			  const Z3_ast *bounds, int nb);
 
 /* enumerate_n under T_max <= tmax and T_min >= tmin (tmin 0: none). */
 int btc_zx_enumerate_phase(struct zx *z, struct found *f, Z3_ast g, double count, int64_t tmax,

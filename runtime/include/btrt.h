@@ -16,8 +16,8 @@ extern "C" {
 #endif
 
 #define BTRT_VERSION_MAJOR 0
-#define BTRT_VERSION_MINOR 1
-#define BTRT_VERSION_STRING "0.1"
+#define BTRT_VERSION_MINOR 2
+#define BTRT_VERSION_STRING "0.2"
 
 /* Where a buffer lives (docs/app-format.md, "Placement"). */
 enum btrt_placement {

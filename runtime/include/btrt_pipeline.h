@@ -217,12 +217,33 @@ int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err);
 int btrt_omp_env_init(char **argv);
 
 /* ---- Probes of one task's buffers (btrt_probe.c) ----
- * Both use TaskObject 0 of `pool`, a pool in host memory
- * (BTRT_BACKEND_HOST) whose task the caller has bound, and overwrite its
- * buffers. Keep that pool alive until the pools of the run are created:
- * an io that remembers which TaskObjects it filled by their buffers'
- * addresses (AlexNet's weights, loaded once per TaskObject) would find a
- * new pool's buffers at the freed addresses and not fill them. */
+ * They use TaskObject 0 of a probe pool: a pool of one TaskObject in host
+ * memory (BTRT_BACKEND_HOST) whose task is bound, made by
+ * btrt_probe_pool_create, and overwrite its buffers. Keep that pool alive
+ * until the run is over (destroy it with the run's pools): an io that
+ * remembers which TaskObjects it filled by their buffers' addresses
+ * (AlexNet's weights, loaded once per TaskObject) would find a later
+ * pool's buffers at the freed addresses and not fill them. */
+
+/* Sets a TaskObject's typed fields after btrt_pool_create: the generated
+ * code's `task->params = ctx` and APP_task_bind (docs/codegen.md). */
+typedef void (*btrt_task_bind_fn)(void *task, const void *ctx);
+
+/* Makes the probe pool of a run and probes it once: a pool with cfg's
+ * layout (task_size, buffers, counts, n_buffers) but one TaskObject in
+ * host memory (cfg's n_tasks, backend, vk, cuda and io_loaded are not
+ * used), TaskObject 0 bound with bind(task, bind_ctx), then
+ * btrt_probe_io_loads into loaded[] (cfg->n_buffers bytes). The generated
+ * pipeline (CUDA builds: btrt_pool_config.io_loaded) and profiler
+ * (`# io_loads:`, then btrt_probe_touched on the same pool) both start
+ * this way. Returns 0 with *probe set (the caller keeps it to the end of
+ * the run, see above, and frees it with btrt_pool_destroy), or -1 with
+ * err filled (those of btrt_pool_create, BTRT_E_IO) and *probe NULL,
+ * nothing leaked. */
+int btrt_probe_pool_create(struct btrt_pool **probe, const struct btrt_pool_config *cfg,
+			   btrt_task_bind_fn bind, const void *bind_ctx,
+			   const struct btrt_app_io *io, void *io_state, unsigned char *loaded,
+			   struct btrt_error *err);
 
 /* Which buffers io.load refills for every task (the profiler's
  * `# io_loads:`, btrt_pool_config.io_loaded): loads item 0, fills every
@@ -242,6 +263,19 @@ int btrt_probe_io_loads(struct btrt_pool *pool, const struct btrt_app_io *io, vo
 int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
 		       const struct btrt_app_io *io, void *io_state, uint64_t *touched,
 		       struct btrt_error *err);
+
+/* T_io of the chunk model: the io thread's time per task, load + check,
+ * with the app's io on the real input, measured on TaskObject 0 of `pool`
+ * (host memory; its buffers are overwritten). Calls io->prepare for
+ * reps + 1 items as btrt_pipeline_run does, then for items 0..reps: load
+ * (timed), every stage's CPU kernel in order (untimed: the check sees a
+ * real output), check (timed); item 0 is a warm-up. *mean and *sd (ms)
+ * over the reps others (reps >= 1). Returns 0, or -1 with err filled:
+ * BTRT_E_IO (prepare, load or check failed, the item named),
+ * BTRT_E_INVAL (a stage without a CPU kernel), BTRT_E_KERNEL. */
+int btrt_probe_io_ms(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
+		     const struct btrt_app_io *io, void *io_state, long reps, double *mean,
+		     double *sd, struct btrt_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
-/* Probes of what one task does to the TaskObject's buffers, for the chunk
- * model (docs/scheduler.md, "The chunk model") and the CUDA placement of
- * io-loaded inputs: which buffers io.load refills per task, and how many
- * bytes of each buffer a task touches. Both use TaskObject 0 of a pool in
- * host memory that the caller keeps, outside any timing. */
+/* Probes of what one task does, for the chunk model (docs/scheduler.md,
+ * "The chunk model") and the CUDA placement of io-loaded inputs: which
+ * buffers io.load refills per task, how many bytes of each buffer a task
+ * touches, and T_io, the io thread's time per task. They use TaskObject 0
+ * of a pool in host memory: the probe pool, one TaskObject that the
+ * caller keeps to the end of the run (btrt_probe_pool_create makes it),
+ * or, for T_io, a CPU rig of the profiler. */
 #include "btrt_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +52,29 @@ int btrt_probe_io_loads(struct btrt_pool *pool, const struct btrt_app_io *io, vo
 	return rc;
 }
 
+int btrt_probe_pool_create(struct btrt_pool **probe, const struct btrt_pool_config *cfg,
+			   btrt_task_bind_fn bind, const void *bind_ctx,
+			   const struct btrt_app_io *io, void *io_state, unsigned char *loaded,
+			   struct btrt_error *err)
+{
+	*probe = NULL;
+	struct btrt_pool_config hc = {
+		.task_size = cfg->task_size, .n_tasks = 1,
+		.buffers = cfg->buffers, .counts = cfg->counts, .n_buffers = cfg->n_buffers,
+		.backend = BTRT_BACKEND_HOST,
+	};
+	struct btrt_pool *pool;
+	if (btrt_pool_create(&pool, &hc, err))
+		return -1;
+	bind(btrt_pool_task(pool, 0), bind_ctx);
+	if (btrt_probe_io_loads(pool, io, io_state, loaded, err)) {
+		btrt_pool_destroy(pool);
+		return -1;
+	}
+	*probe = pool;
+	return 0;
+}
+
 int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
 		       const struct btrt_app_io *io, void *io_state, uint64_t *touched,
 		       struct btrt_error *err)
@@ -76,4 +102,49 @@ int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, 
 		touched[b] = h ? bytes : t->buffers[b].bytes;
 	}
 	return rc;
+}
+
+int btrt_probe_io_ms(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
+		     const struct btrt_app_io *io, void *io_state, long reps, double *mean,
+		     double *sd, struct btrt_error *err)
+{
+	struct btrt_task *t = btrt_pool_task(pool, 0);
+	char msg[256] = "";
+	double sum = 0, sum2 = 0;
+	/* as btrt_pipeline_run does before the items flow (e.g. the
+	 * sequential reference of every item, computed once) */
+	if (io->prepare && io->prepare(io_state, (uint64_t)reps + 1, msg, sizeof(msg)))
+		return btrt_error_set(err, BTRT_E_IO, 0, "preparing the check: %s", msg);
+	for (long k = 0; k < reps + 1; k++) {
+		t->seq = (uint64_t)k;
+		uint64_t a = btrt_now_ns();
+		if (io->load(io_state, (uint64_t)k, t, msg, sizeof(msg)) != 1)
+			return btrt_error_set(err, BTRT_E_IO, 0, "loading input item %ld: %s", k, msg);
+		uint64_t b = btrt_now_ns();
+		for (uint32_t i = 0; i < n_stages; i++) {
+			if (!stages[i].cpu)
+				return btrt_error_set(err, BTRT_E_INVAL, 0,
+						      "stage %u '%s' has no CPU kernel for the io "
+						      "measurement",
+						      i, stages[i].name);
+			int rc = stages[i].cpu(t);
+			if (rc)
+				return btrt_error_set(err, BTRT_E_KERNEL, rc,
+						      "stage %u '%s' failed (%d)", i, stages[i].name,
+						      rc);
+		}
+		uint64_t c = btrt_now_ns();
+		if (io->check(io_state, (uint64_t)k, t, NULL, msg, sizeof(msg)))
+			return btrt_error_set(err, BTRT_E_IO, 0, "checking item %ld: %s", k, msg);
+		uint64_t e = btrt_now_ns();
+		if (k == 0)
+			continue; /* warm-up */
+		double v = (double)(b - a + e - c) / 1e6;
+		sum += v;
+		sum2 += v * v;
+	}
+	*mean = sum / (double)reps;
+	double var = reps > 1 ? (sum2 - (double)reps * *mean * *mean) / (double)(reps - 1) : 0;
+	*sd = var > 0 ? sqrt(var) : 0;
+	return 0;
 }

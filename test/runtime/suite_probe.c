@@ -85,11 +85,94 @@ static void test_touched(void)
 	btrt_pool_destroy(pool);
 }
 
+static void bind(void *task, const void *ctx)
+{
+	toy_task_bind(task, ctx);
+}
+
+/* btrt_probe_pool_create: one bound TaskObject in host memory whatever
+ * the run's pool config says, the io probe done; nothing on error. */
+static void test_probe_pool(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	size_t counts[TOY_N_BUFFERS];
+	struct btrt_pool_config pc;
+	config(&p, counts, &pc);
+	pc.n_tasks = 5;
+	pc.backend = BTRT_BACKEND_VULKAN; /* the run's: not the probe pool's */
+	struct toy_io_state st = { .p = &p, .load_fail_seq = UINT64_MAX };
+	unsigned char loaded[TOY_N_BUFFERS];
+	memset(loaded, 0, sizeof loaded);
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	struct btrt_pool *pool = NULL;
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_pool_create(&pool, &pc, bind, &p, &toy_io, &st, loaded,
+						     &err), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	CU_ASSERT_EQUAL(btrt_pool_size(pool), 1);
+	CU_ASSERT_EQUAL(btrt_pool_backend(pool), BTRT_BACKEND_HOST);
+	struct toy_task *t = btrt_pool_task(pool, 0);
+	CU_ASSERT_PTR_EQUAL(t->params, &p);
+	CU_ASSERT_PTR_NOT_NULL(t->in);
+	for (int b = 0; b < TOY_N_BUFFERS; b++)
+		CU_ASSERT_EQUAL(loaded[b], 1);
+	btrt_pool_destroy(pool);
+
+	st.load_fail_seq = 0;
+	pool = (struct btrt_pool *)&st; /* overwritten: NULL on error */
+	CU_ASSERT_EQUAL(btrt_probe_pool_create(&pool, &pc, bind, &p, &toy_io, &st, loaded, &err),
+			-1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_PTR_NULL(pool);
+}
+
+/* btrt_probe_io_ms: T_io over reps items after a warm-up, every item
+ * loaded, run and checked in order; failures name the item or stage. */
+static void test_io_ms(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	size_t counts[TOY_N_BUFFERS];
+	struct btrt_pool_config pc;
+	config(&p, counts, &pc);
+	struct toy_io_state st = { .p = &p, .load_fail_seq = UINT64_MAX };
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	struct btrt_pool *pool = host_pool(&pc, &p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	double mean = -1, sd = -1;
+	CU_ASSERT_EQUAL_FATAL(btrt_probe_io_ms(pool, toy_stages_cpu, TOY_N_STAGES, &toy_io, &st, 5,
+					       &mean, &sd, &err), 0);
+	CU_ASSERT(mean >= 0 && sd >= 0);
+	CU_ASSERT_EQUAL(st.loaded, 6);
+	CU_ASSERT_EQUAL(st.checked, 6);
+	CU_ASSERT_EQUAL(st.order_errors, 0);
+
+	struct toy_io_state bad = { .p = &p, .load_fail_seq = 3 };
+	CU_ASSERT_EQUAL(btrt_probe_io_ms(pool, toy_stages_cpu, TOY_N_STAGES, &toy_io, &bad, 5,
+					 &mean, &sd, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "item 3"));
+
+	struct btrt_stage st2[TOY_N_STAGES];
+	memcpy(st2, toy_stages_cpu, sizeof st2);
+	st2[2].cpu = NULL;
+	struct toy_io_state again = { .p = &p, .load_fail_seq = UINT64_MAX };
+	CU_ASSERT_EQUAL(btrt_probe_io_ms(pool, st2, TOY_N_STAGES, &toy_io, &again, 5, &mean, &sd,
+					 &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "stage 2"));
+	btrt_pool_destroy(pool);
+}
+
 int suite_probe_register(void)
 {
 	CU_pSuite s = CU_add_suite("probe", NULL, NULL);
 	if (!s || !CU_add_test(s, "io loads", test_io_loads) ||
-	    !CU_add_test(s, "touched bytes", test_touched))
+	    !CU_add_test(s, "touched bytes", test_touched) ||
+	    !CU_add_test(s, "probe pool", test_probe_pool) ||
+	    !CU_add_test(s, "io time", test_io_ms))
 		return -1;
 	return 0;
 }

@@ -4,8 +4,8 @@
 
 #include <btrt.h>
 
-#if BTRT_VERSION_MAJOR != 0 || BTRT_VERSION_MINOR != 1
-#error "generated for btrt 0.1: regenerate with this btc or use the matching runtime"
+#if BTRT_VERSION_MAJOR != 0 || BTRT_VERSION_MINOR != 2
+#error "generated for btrt 0.2: regenerate with this btc or use the matching runtime"
 #endif
 
 #ifdef __cplusplus

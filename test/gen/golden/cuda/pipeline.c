@@ -606,6 +606,14 @@ static void write_report_adapt(FILE *f, const struct options *o,
 }
 /* ---- end adaptive ---- */
 
+/* btrt_task_bind_fn: a TaskObject's typed fields (params, APP_task_bind). */
+static void bind_task(void *task, const void *ctx)
+{
+	APP_TASK *t = task;
+	t->params = ctx;
+	APP_TASK_BIND(t);
+}
+
 int main(int argc, char **argv)
 {
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
@@ -689,17 +697,9 @@ int main(int argc, char **argv)
 	unsigned char io_loaded[APP_N_BUFFERS + 1];
 	if (backend == BTRT_BACKEND_CUDA) {
 		/* io-loaded inputs in pinned host memory (btrt_pool_config.io_loaded),
-		 * found on a one-TaskObject host pool kept until the end
-		 * (btrt_probe_io_loads says why) */
-		struct btrt_pool_config hc = pc;
-		hc.n_tasks = 1;
-		hc.backend = BTRT_BACKEND_HOST;
-		if (btrt_pool_create(&probe_pool, &hc, &err))
-			goto fail;
-		APP_TASK *t = btrt_pool_task(probe_pool, 0);
-		t->params = &params;
-		APP_TASK_BIND(t);
-		if (btrt_probe_io_loads(probe_pool, &APP_IO, io_state, io_loaded, &err))
+		 * found on the probe pool, kept until the end (btrt_probe_pool_create) */
+		if (btrt_probe_pool_create(&probe_pool, &pc, bind_task, &params, &APP_IO, io_state,
+					   io_loaded, &err))
 			goto fail;
 		pc.io_loaded = io_loaded;
 	}
@@ -707,11 +707,8 @@ int main(int argc, char **argv)
 	pc.cuda = cuda;
 	if (btrt_pool_create(&pool, &pc, &err))
 		goto fail;
-	for (uint32_t i = 0; i < btrt_pool_size(pool); i++) {
-		APP_TASK *t = btrt_pool_task(pool, i);
-		t->params = &params;
-		APP_TASK_BIND(t);
-	}
+	for (uint32_t i = 0; i < btrt_pool_size(pool); i++)
+		bind_task(btrt_pool_task(pool, i), &params);
 
 	if (!o.quiet)
 		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n",

@@ -38,7 +38,7 @@
  *            Vulkan HOST_VISIBLE, integrated GPUs) moves nothing: no rows;
  *   @io      T_io: load + check per task with the app's real io on the
  *            real input, after io.prepare as the pipeline calls it (the
- *            stages run on the CPU in between, untimed);
+ *            stages run on the CPU in between, untimed; btrt_probe_io_ms);
  *   # io_loads: the buffers that io.load writes per task (filled with a
  *            pattern before loading the second item; changed = loaded);
  *   # touched: the bytes of each buffer one task touches (4 KiB pages
@@ -252,6 +252,14 @@ static enum btrt_backend backend_of(enum btrt_pu_kind k)
 	       : k == BTRT_PU_CUDA ? BTRT_BACKEND_CUDA : BTRT_BACKEND_HOST;
 }
 
+/* btrt_task_bind_fn: a TaskObject's typed fields (params, APP_task_bind). */
+static void bind_task(void *task, const void *ctx)
+{
+	APP_TASK *t = task;
+	t->params = ctx;
+	APP_TASK_BIND(t);
+}
+
 static int rig_init(struct rig *r, const struct profiler_pu *pu, struct btrt_error *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -268,9 +276,7 @@ static int rig_init(struct rig *r, const struct profiler_pu *pu, struct btrt_err
 	};
 	if (btrt_pool_create(&r->pool, &pc, err))
 		return -1;
-	APP_TASK *t = btrt_pool_task(r->pool, 0);
-	t->params = &params;
-	APP_TASK_BIND(t);
+	bind_task(btrt_pool_task(r->pool, 0), &params);
 	r->snapshot = calloc(APP_N_BUFFERS, sizeof(void *));
 	return r->snapshot ? 0 : btrt_error_set(err, BTRT_E_NOMEM, 0, "snapshot table");
 }
@@ -477,7 +483,7 @@ static int cmp_double(const void *a, const void *b)
  * and how many bytes of each a task touches (`# touched:`, the chunk
  * model's transfer sizes). */
 
-static struct btrt_pool *probe_pool; /* kept to the end: btrt_probe_io_loads says why */
+static struct btrt_pool *probe_pool; /* kept to the end: btrt_probe_pool_create says why */
 
 static int probe_buffers(struct btrt_error *err)
 {
@@ -485,16 +491,11 @@ static int probe_buffers(struct btrt_error *err)
 	for (int b = 0; b < APP_N_BUFFERS; b++)
 		counts[b] = APP_BUFFER_COUNT(&params, b);
 	struct btrt_pool_config pc = {
-		.task_size = sizeof(APP_TASK), .n_tasks = 1,
+		.task_size = sizeof(APP_TASK),
 		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
-		.backend = BTRT_BACKEND_HOST,
 	};
-	if (btrt_pool_create(&probe_pool, &pc, err))
-		return -1;
-	APP_TASK *t = btrt_pool_task(probe_pool, 0);
-	t->params = &params;
-	APP_TASK_BIND(t);
-	if (btrt_probe_io_loads(probe_pool, &APP_IO, io_state, io_loaded, err))
+	if (btrt_probe_pool_create(&probe_pool, &pc, bind_task, &params, &APP_IO, io_state,
+				   io_loaded, err))
 		return -1;
 	int rc = btrt_probe_touched(probe_pool, app_stages, APP_N_STAGES, &APP_IO, io_state,
 				    touched, err);
@@ -545,51 +546,6 @@ static void print_in_place(FILE *out, const struct rig *rigs, int n_rigs)
 			fputc('\n', out);
 		return;
 	}
-}
-
-/* T_io: load + check per task as the pipeline's io thread does them, with
- * the app's io on the real input; the stages run on the CPU in between
- * (untimed) so that the check sees a real output. Mean and sd in ms. */
-static int measure_io(struct rig *r, long reps, double *mean, double *sd, struct btrt_error *err)
-{
-	APP_TASK *t = btrt_pool_task(r->pool, 0);
-	char msg[256] = "";
-	double sum = 0, sum2 = 0;
-	r->stage = -1;
-	/* as btrt_pipeline_run does before the items flow (e.g. the
-	 * sequential reference of every item, computed once) */
-	if (APP_IO.prepare && APP_IO.prepare(io_state, (uint64_t)reps + 1, msg, sizeof(msg)))
-		return btrt_error_set(err, BTRT_E_IO, 0, "preparing the check: %s", msg);
-	for (long k = 0; k < reps + 1; k++) {
-		t->base.seq = (uint64_t)k;
-		uint64_t a = btrt_now_ns();
-		if (APP_IO.load(io_state, (uint64_t)k, t, msg, sizeof(msg)) != 1)
-			return btrt_error_set(err, BTRT_E_IO, 0, "loading input item %ld: %s", k, msg);
-		uint64_t b = btrt_now_ns();
-		for (int i = 0; i < APP_N_STAGES; i++) {
-			if (!app_stages[i].cpu)
-				return btrt_error_set(err, BTRT_E_INVAL, 0,
-						      "stage %d '%s' has no CPU kernel for the io measurement",
-						      i, app_stages[i].name);
-			int rc = app_stages[i].cpu(t);
-			if (rc)
-				return btrt_error_set(err, BTRT_E_KERNEL, rc, "stage %d '%s' failed (%d)",
-						      i, app_stages[i].name, rc);
-		}
-		uint64_t c = btrt_now_ns();
-		if (APP_IO.check(io_state, (uint64_t)k, t, NULL, msg, sizeof(msg)))
-			return btrt_error_set(err, BTRT_E_IO, 0, "checking item %ld: %s", k, msg);
-		uint64_t e = btrt_now_ns();
-		if (k == 0)
-			continue; /* warm-up */
-		double v = (double)(b - a + e - c) / 1e6;
-		sum += v;
-		sum2 += v * v;
-	}
-	*mean = sum / (double)reps;
-	double var = reps > 1 ? (sum2 - (double)reps * *mean * *mean) / (double)(reps - 1) : 0;
-	*sd = var > 0 ? sqrt(var) : 0;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -657,7 +613,10 @@ int main(int argc, char **argv)
 	long io_reps = o.max_reps;
 	if (host_rig >= 0) {
 		print_buffer_probes(out);
-		if (measure_io(&rigs[host_rig], io_reps, &io_mean, &io_sd, &err))
+		/* T_io on the rig's task: the stage it held is gone */
+		rigs[host_rig].stage = -1;
+		if (btrt_probe_io_ms(rigs[host_rig].pool, app_stages, APP_N_STAGES, &APP_IO,
+				     io_state, io_reps, &io_mean, &io_sd, &err))
 			goto fail;
 	}
 	double link[4] = { 0, 0, 0, 0 }; /* in lat, in per MiB, out lat, out per MiB */
