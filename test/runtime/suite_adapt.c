@@ -423,6 +423,215 @@ static void test_ctl_learned_ratio(void)
 	btrt_adapt_ctl_free(f.ctl);
 }
 
+/* A synthetic machine: per schedule, each chunk's time and the period
+ * (ms); jitter: each task's interval times a factor in [1 - jitter, 1 +
+ * jitter] (deterministic). */
+struct world {
+	double chunk_ms[5][2];
+	double period_ms[5];
+	double jitter;
+};
+
+/* Feeds n tasks of whatever schedule runs, switching (as btrt_adapt_run
+ * does: the drained tasks are not observed) whenever the controller asks.
+ * Returns the switches made. */
+static uint32_t world_feed(struct feed *f, const struct world *w, uint32_t n)
+{
+	uint32_t sw = 0;
+	uint64_t rnd = 12345;
+	uint64_t chunk_ns[2];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = btrt_adapt_ctl_current(f->ctl);
+		rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+		double u = (double)(rnd >> 11) / (double)(1ull << 53); /* [0, 1) */
+		double p = w->period_ms[k] * (1.0 + w->jitter * (2.0 * u - 1.0));
+		f->now += (uint64_t)(p * 1e6);
+		chunk_ns[0] = (uint64_t)(w->chunk_ms[k][0] * 1e6);
+		chunk_ns[1] = (uint64_t)(w->chunk_ms[k][1] * 1e6);
+		struct btrt_task_done d = { f->seq++, f->now, 500000, syn_s[k].n_chunks, chunk_ns };
+		if (btrt_adapt_ctl_observe(f->ctl, &d)) {
+			CU_ASSERT_NOT_EQUAL(btrt_adapt_ctl_target(f->ctl), k);
+			btrt_adapt_ctl_switched(f->ctl);
+			sw++;
+		}
+	}
+	return sw;
+}
+
+/* The kinds of the decisions after the calibration, e.g. "trial revert". */
+static void kinds(const struct btrt_adapt_ctl *c, char *buf, size_t len)
+{
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(c, &n);
+	buf[0] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!strcmp(d[i].kind, "calibrated"))
+			continue;
+		size_t l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s %u>%u", l ? " " : "", d[i].kind, d[i].from, d[i].to);
+	}
+}
+
+/* Every schedule as the model predicts with B three times slower (chunk
+ * times; periods x 1.1, the handoffs), S0 at its start. */
+static void world_b3(struct world *w)
+{
+	memset(w, 0, sizeof *w);
+	static const double ch[5][2] = { { 2, 6 }, { 3, 3 }, { 1, 9 }, { 4, 0 }, { 12, 0 } };
+	static const double p[5] = { 6.6, 3.3, 9.9, 4.4, 13.2 };
+	memcpy(w->chunk_ms, ch, sizeof ch);
+	memcpy(w->period_ms, p, sizeof p);
+}
+
+static void test_ctl_trial_revert(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	o.log = getenv("TOY_VERBOSE") ? stderr : NULL;
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct world w;
+	world_b3(&w);
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 200, even, 2.2, 0);
+	/* B 3 x: the model names S1 (3.3 expected), but S1 runs at 10 ms
+	 * (what the model does not see: its chunk times are as predicted);
+	 * the next-ranked, S3 (A:0-3), is then expected at 4 x 10 / 3: not
+	 * tried; back to S0, once, and it stays there */
+	w.period_ms[1] = 10.0;
+	w.period_ms[3] = 12.0;
+	uint32_t sw = world_feed(&f, &w, 5000);
+	char k[256];
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "trial 0>1 revert 1>0");
+	CU_ASSERT_EQUAL(sw, 2);
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 0);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].trial_ms, 10.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].compared_ms, 6.6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].expected_to_ms, 6.6, 1e-6);
+	/* S0 slows further (10.5 > 1.5 x 6.6): a new episode; S1 carries its
+	 * measured ratio (10 / 3): expected 10, not 20 % below 10.5: not
+	 * tried again; S3 (A:0-3, expected 4 x 10.5 / 6) is, runs at 12, and
+	 * the run goes back to S0 for good */
+	w.period_ms[0] = 10.5;
+	sw = world_feed(&f, &w, 5000);
+	CU_ASSERT_EQUAL(sw, 2);
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "trial 0>1 revert 1>0 trial 0>3 revert 3>0");
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 0);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_next_candidate(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct world w;
+	const double even[2] = { 2.0, 2.0 };
+	char k[256];
+	/* S1 better than S0 (5 vs 6.6) but with B 4.5 x under it: S3 (A:0-3)
+	 * is then predicted at 4 x 5 / 4.5: tried; it runs at 4.2: stays */
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	world_b3(&w);
+	w.chunk_ms[1][1] = 4.5;
+	w.period_ms[1] = 5.0;
+	w.period_ms[3] = 4.2;
+	feed(&f, 200, even, 2.2, 0);
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 2);
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "trial 0>1 trial 1>3 accept 3>3");
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 3);
+	btrt_adapt_ctl_free(f.ctl);
+	/* the same, S3 at 7: back to the best measured, S1, not to S0 */
+	f = (struct feed){ btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	w.period_ms[3] = 7.0;
+	feed(&f, 200, even, 2.2, 0);
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 3);
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "trial 0>1 trial 1>3 revert 3>1");
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 1);
+	btrt_adapt_ctl_free(f.ctl);
+	/* max_trials 1: S1 stays, S3 is not tried */
+	o.max_trials = 1;
+	f = (struct feed){ btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	feed(&f, 200, even, 2.2, 0);
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 1);
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "trial 0>1 accept 1>1");
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_no_flap_misleading_model(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 200, even, 2.2, 0);
+	/* B 3 x, and every other schedule runs at twice S0's period whatever
+	 * the model says, with 30 % jitter per task: at most max_trials trials
+	 * and one revert in the episode, then S0 for good */
+	struct world w;
+	world_b3(&w);
+	w.jitter = 0.3;
+	for (int k = 1; k < 5; k++)
+		w.period_ms[k] = 13.2;
+	uint32_t sw = world_feed(&f, &w, 20000);
+	CU_ASSERT(sw >= 2 && sw <= o.max_trials + 1);
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 0);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_STRING_EQUAL(d[n - 1].kind, "revert");
+	/* each schedule tried once */
+	uint32_t tried[5] = { 0 };
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(d[i].kind, "trial"))
+			CU_ASSERT_EQUAL(tried[d[i].to]++, 0);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_no_disturbance(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o);
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	/* the table is off on this machine (S0 at 3 x its prediction from
+	 * the start), tasks jitter by 40 %: the baseline is this run's first
+	 * windows, not the table: no decision */
+	struct world w;
+	memset(&w, 0, sizeof w);
+	for (int k = 0; k < 5; k++) {
+		w.chunk_ms[k][0] = w.chunk_ms[k][1] = 6.0;
+		w.period_ms[k] = 6.6;
+	}
+	w.jitter = 0.4;
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 10000), 0);
+	/* a burst on B shorter than the patience (two windows at 2 x): no
+	 * decision; the third window is back to normal */
+	w.jitter = 0;
+	w.chunk_ms[0][1] = 12.0;
+	w.period_ms[0] = 13.2;
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 2 * o.window), 0);
+	w.chunk_ms[0][1] = 6.0;
+	w.period_ms[0] = 6.6;
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 5000), 0);
+	char k[256];
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "");
+	btrt_adapt_ctl_free(f.ctl);
+}
+
 /* ---- a real run with a PU slowed down on purpose ---- */
 
 static atomic_int slow_b;                  /* set once the disturbance starts */
@@ -553,6 +762,14 @@ int suite_adapt_register(void)
 			 test_ctl_relative_slowdown) ||
 	    !CU_add_test(s, "controller: a schedule that ran slower than predicted is not taken back",
 			 test_ctl_learned_ratio) ||
+	    !CU_add_test(s, "controller: a trial slower than the schedule left is reverted, once",
+			 test_ctl_trial_revert) ||
+	    !CU_add_test(s, "controller: after a trial the next-ranked is tried; the best measured stays",
+			 test_ctl_next_candidate) ||
+	    !CU_add_test(s, "controller: a model wrong about every candidate does not flap",
+			 test_ctl_no_flap_misleading_model) ||
+	    !CU_add_test(s, "controller: no disturbance, jitter and short bursts: no decision",
+			 test_ctl_no_disturbance) ||
 	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
 	    !CU_add_test(s, "hog plan: from / to task numbers", test_hog_plan))
 		return -1;
