@@ -234,12 +234,13 @@ uint32_t btrt_adapt_switches(const struct btrt_adapt_result *res);
 double btrt_adapt_after_switch_ns(const struct btrt_adapt_result *res, uint64_t warmup,
 				  uint64_t *from_seq);
 /* Writes the run's adaptive figures as the members of a JSON object
- * (no braces): "switches", "final_schedule", "after_switch_from_task",
- * "after_switch_ms_per_task" (btrt_adapt_after_switch_ns with warmup) and
- * "decisions": [{"task", "from", "to", "reason", "observed_ms",
- * "expected_ms", "predicted_from_ms", "predicted_to_ms", "slowdown":
- * {PU: x}, and for switches "resume_task", "switch_ms", "drain_ms",
- * "rewire_ms"}]. */
+ * (no braces): "switches" (every change of schedule), "trials", "reverts",
+ * "final_schedule", "after_switch_from_task", "after_switch_ms_per_task"
+ * (btrt_adapt_after_switch_ns with warmup) and "decisions": [{"task",
+ * "from", "to", "kind", "reason", "observed_ms", "expected_ms",
+ * "predicted_from_ms", "predicted_to_ms", "expected_to_ms", for decisions
+ * that end a trial "trial_ms" and "compared_ms", "slowdown": {PU: x}, and
+ * for switches "resume_task", "switch_ms", "drain_ms", "rewire_ms"}]. */
 void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup, FILE *f);
 /* The schedule running at the end of the run (the last switch's target,
  * else the first). */
