@@ -22,14 +22,15 @@ the table's top K and the baselines, then
     - every static schedule under the same hog from task 0, M tasks after
       M/5 warm-up; figure: measured_ms_per_task.
 The machine is shared: before each pass and round the script waits until
-the 1-min load average is at most --max-load (2.5; it counts the
-benchmark's own threads too), and it measures, per run, the cores that
-other processes took (machine busy time from /proc/stat, steal included,
-minus this script's children's CPU time, over the wall time); a round in
-which one run saw more than --max-external cores (0.3) taken by others is
-run again, up to --retries times (the discarded ones are listed in the
-JSON; a round kept over the limit is marked LOADED). Every run's load
-figures are in the JSON beside its figure.
+the 1-min load average is at most --max-load (1.25 x cores: 2.5 on the dev
+box; it counts the benchmark's own threads too), and it measures, per run,
+the cores that other processes took (machine busy time from /proc/stat,
+steal included, minus this script's children's CPU time, over the wall
+time); a round in which one run saw more than --max-external cores (0.15 x
+cores: 0.3 on the dev box) taken by others is run again, up to --retries
+times (the discarded ones are listed in the JSON; a round kept over the
+limit is marked LOADED). Every run's load figures are in the JSON beside
+its figure.
 The table is profiled once per OUT (OUT/APP.csv), so a CPU-hog and a
 GPU-hog benchmark can share it. Prints, per app: medians with [min..max] over the rounds; the best static
 schedule under the hog (lowest median); the per-round ratios
@@ -373,10 +374,12 @@ def main():
     ap.add_argument("--hog-gpu-ms", type=int, default=2)
     ap.add_argument("--start", type=int, default=None, help="S0 instead of the fastest without hog")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-load", type=float, default=2.5,
-                    help="wait before a round until the 1-min load average is at most this")
-    ap.add_argument("--max-external", type=float, default=0.3,
-                    help="run a round again when other processes took more cores than this in one of its runs")
+    ncpu = os.cpu_count() or 1
+    ap.add_argument("--max-load", type=float, default=1.25 * ncpu,
+                    help="wait before a round until the 1-min load average is at most this (1.25 x cores)")
+    ap.add_argument("--max-external", type=float, default=0.15 * ncpu,
+                    help="run a round again when other processes took more cores than this in one "
+                    "of its runs (0.15 x cores)")
     ap.add_argument("--retries", type=int, default=4, help="times a loaded round is run again")
     ap.add_argument("--cpu-only", action="store_true",
                     help="leave the device's GPUs out (the dev box's llvmpipe shares the CPU cores)")
