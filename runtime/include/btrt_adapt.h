@@ -124,7 +124,7 @@ struct btrt_adapt_options {
 	double explore;            /* after a trial, the next-ranked candidate is
 				      tried if its expected period is below the
 				      best measured one by this fraction
-				      (0.10) */
+				      (0.20) */
 	uint64_t force_every;      /* testing: switch to the next schedule
 				      (round robin) every N tasks; 0: off */
 	FILE *log;                 /* NULL, or print every decision here */

@@ -53,7 +53,7 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o)
 	o->trial_windows = 2;
 	o->max_trials = 3;
 	o->accept = 0.05;
-	o->explore = 0.10;
+	o->explore = 0.20;
 }
 
 /* What the controller is doing with the current segment. */
@@ -276,14 +276,19 @@ static double predict(const struct btrt_adapt_ctl *c, uint32_t k, double io_ms)
 
 /* The schedule not measured in this episode with the lowest expected
  * period: the model's period with the slowdowns applied, times the
- * schedule's observed / predicted ratio from when it last ran (the current
- * one's for a schedule never run: what the per-PU model leaves out, e.g.
+ * schedule's observed / predicted ratio from when it last ran. For a
+ * schedule never run: the highest ratio measured in this episode (at its
+ * start, the current schedule's: what the per-PU model leaves out, e.g.
  * handoffs, or a core that the OS fills with other work once another is
- * hogged). Returns n when there is none; *p, *e: its prediction and
- * expected period. */
+ * hogged; after trials, a trial that beat its prediction does not make
+ * the others look better). Returns n when there is none; *p, *e: its
+ * prediction and expected period. */
 static uint32_t candidate(const struct btrt_adapt_ctl *c, double io_ms, double *p, double *e)
 {
 	double r_cur = c->ratio[c->cur] > 0 ? c->ratio[c->cur] : 1.0;
+	for (uint32_t k = 0; k < c->n; k++)
+		if (c->meas[k] > 0 && c->ratio[k] > r_cur)
+			r_cur = c->ratio[k];
 	uint32_t best = c->n;
 	*p = *e = INFINITY;
 	for (uint32_t k = 0; k < c->n; k++) {

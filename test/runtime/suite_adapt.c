@@ -533,13 +533,14 @@ static void test_ctl_next_candidate(void)
 	struct world w;
 	const double even[2] = { 2.0, 2.0 };
 	char k[256];
-	/* S1 better than S0 (5 vs 6.6) but with B 4.5 x under it: S3 (A:0-3)
-	 * is then predicted at 4 x 5 / 4.5: tried; it runs at 4.2: stays */
+	/* S1 better than S0 (6 vs 6.6, as predicted: B 6 x under it): S3
+	 * (A:0-3) is then expected at 4 x 1.1 (the highest ratio measured,
+	 * S0's): tried; it runs at 4.2: stays */
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
 	world_b3(&w);
-	w.chunk_ms[1][1] = 4.5;
-	w.period_ms[1] = 5.0;
+	w.chunk_ms[1][1] = 6.0;
+	w.period_ms[1] = 6.0;
 	w.period_ms[3] = 4.2;
 	feed(&f, 200, even, 2.2, 0);
 	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 2);
