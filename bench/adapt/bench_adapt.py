@@ -188,8 +188,12 @@ def bench_app(a, app, out, rng):
         dev = cpu_only_device(a.btc, a.device, a.cpu_groups, os.path.join(out, "cpu-only.yaml"))
         common = ["--device", dev]
     if not os.path.exists(table):
+        wait_load(a.max_load)
+        m0 = Meter()
         run([a.btc, "profile", os.path.join(a.root, "apps", app + ".yaml"), *common,
              "--cache", os.path.join(out, "cache"), "-o", table])
+        with open(table + ".load.json", "w") as f:
+            json.dump(m0.done(), f)
     pdir = os.path.join(out, f"{app}-prog")
     run([a.btc, "gen", os.path.join(a.root, "apps", app + ".yaml"), *common, "--table", table,
          "--mode", a.mode, "--top", str(a.top), "-o", pdir, "--build"])
