@@ -20,7 +20,9 @@
  *            period is compared with the periods measured in this episode
  *            (the schedule it left, measured just before the switch, and
  *            earlier trials): it stays if it is the best by `accept`, or
- *            the next-ranked candidate is tried (up to `max_trials`), or
+ *            the next-ranked candidate is tried (up to `max_trials`; one
+ *            never run if the model puts it within `explore` of the best
+ *            measured period, its error being unknown), or
  *            the run goes back to the best measured schedule (a revert).
  *            Hysteresis against flapping: the threshold, the margin, each
  *            schedule tried at most once per episode, the learned ratios
@@ -121,10 +123,13 @@ struct btrt_adapt_options {
 				      every other period measured in the
 				      episode by this fraction: T_trial (1 +
 				      accept) < T_best (0.05) */
-	double explore;            /* after a trial, the next-ranked candidate is
-				      tried if its expected period is below the
-				      best measured one by this fraction
-				      (0.20) */
+	double explore;            /* after a trial, the next-ranked candidate
+				      never run before is tried if its expected
+				      period is below (1 + explore) x the best
+				      measured one (0.50: the model's error on
+				      it is unknown); one that ran before must
+				      be expected below the best measured one
+				      by `accept` */
 	uint64_t force_every;      /* testing: switch to the next schedule
 				      (round robin) every N tasks; 0: off */
 	FILE *log;                 /* NULL, or print every decision here */

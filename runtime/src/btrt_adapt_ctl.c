@@ -53,7 +53,7 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o)
 	o->trial_windows = 2;
 	o->max_trials = 3;
 	o->accept = 0.05;
-	o->explore = 0.20;
+	o->explore = 0.50;
 }
 
 /* What the controller is doing with the current segment. */
@@ -281,9 +281,12 @@ static double predict(const struct btrt_adapt_ctl *c, uint32_t k, double io_ms)
  * start, the current schedule's: what the per-PU model leaves out, e.g.
  * handoffs, or a core that the OS fills with other work once another is
  * hogged; after trials, a trial that beat its prediction does not make
- * the others look better). Returns n when there is none; *p, *e: its
- * prediction and expected period. */
-static uint32_t candidate(const struct btrt_adapt_ctl *c, double io_ms, double *p, double *e)
+ * the others look better). Only schedules expected below limit_ms are
+ * candidates: for one that ran before (its model error is known),
+ * limit_known_ms; for one never run, limit_new_ms. Returns n when there is
+ * none; *p, *e: its prediction and expected period. */
+static uint32_t candidate(const struct btrt_adapt_ctl *c, double io_ms, double limit_known_ms,
+			  double limit_new_ms, double *p, double *e)
 {
 	double r_cur = c->ratio[c->cur] > 0 ? c->ratio[c->cur] : 1.0;
 	for (uint32_t k = 0; k < c->n; k++)
@@ -296,7 +299,8 @@ static uint32_t candidate(const struct btrt_adapt_ctl *c, double io_ms, double *
 			continue;
 		double pk = predict(c, k, io_ms);
 		double ek = pk * (c->ratio[k] > 0 ? c->ratio[k] : r_cur);
-		if (!isnan(ek) && ek < *e) {
+		double limit = c->ratio[k] > 0 ? limit_known_ms : limit_new_ms;
+		if (!isnan(ek) && ek < limit && ek < *e) {
 			best = k;
 			*p = pk;
 			*e = ek;
@@ -331,8 +335,9 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 		c->ratio[c->cur] = period_ms / p_cur;
 	c->meas[c->cur] = period_ms;
 	double p_best, e_best;
-	uint32_t best = candidate(c, io_ms, &p_best, &e_best);
-	int go = best < c->n && e_best * (1.0 + c->o.margin) < period_ms && c->o.max_trials > 0;
+	double limit = period_ms / (1.0 + c->o.margin);
+	uint32_t best = candidate(c, io_ms, limit, limit, &p_best, &e_best);
+	int go = best < c->n && c->o.max_trials > 0;
 	struct btrt_adapt_decision *d =
 		record(c, seq, go ? best : c->cur, go ? "trial" : "keep",
 		       go ? "period above expected, a schedule predicted faster"
@@ -370,15 +375,22 @@ static int trial_done(struct btrt_adapt_ctl *c, uint64_t seq, double trial_ms, d
 	uint32_t best = wins ? c->cur : other;
 	double best_ms = wins ? trial_ms : other_ms;
 	double p_next = 0, e_next = INFINITY;
-	uint32_t next = c->tried < c->o.max_trials ? candidate(c, io_ms, &p_next, &e_next) : c->n;
+	/* the next trial: a schedule that ran before must be expected faster
+	 * than the best measured; one never run, within (1 + explore) of it
+	 * (the model's error on it is unknown, and the table may be off on
+	 * a PU the run has not used yet) */
+	uint32_t next = c->tried < c->o.max_trials
+				? candidate(c, io_ms, best_ms / (1.0 + c->o.accept),
+					    best_ms * (1.0 + c->o.explore), &p_next, &e_next)
+				: c->n;
 	struct btrt_adapt_decision *d;
 	int sw;
-	if (next < c->n && e_next * (1.0 + c->o.explore) < best_ms) {
+	if (next < c->n) {
 		d = record(c, seq, next, "trial",
 			   wins ? "trial faster than the schedules measured, the next candidate "
-				  "predicted faster still"
+				  "may be faster still"
 				: "trial not faster than the best measured, the next candidate "
-				  "predicted faster",
+				  "may be faster",
 			   trial_ms, c->expected_ms);
 		if (d) {
 			d->predicted_to_ms = p_next;

@@ -240,6 +240,66 @@ static uint32_t n_switches(const struct btrt_adapt_ctl *c)
 	return k;
 }
 
+/* A synthetic machine: per schedule, each chunk's time and the period
+ * (ms); jitter: each task's interval times a factor in [1 - jitter, 1 +
+ * jitter] (deterministic). */
+struct world {
+	double chunk_ms[5][2];
+	double period_ms[5];
+	double jitter;
+};
+
+/* Feeds n tasks of whatever schedule runs, switching (as btrt_adapt_run
+ * does: the drained tasks are not observed) whenever the controller asks.
+ * Returns the switches made. */
+static uint32_t world_feed(struct feed *f, const struct world *w, uint32_t n)
+{
+	uint32_t sw = 0;
+	uint64_t rnd = 12345;
+	uint64_t chunk_ns[2];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = btrt_adapt_ctl_current(f->ctl);
+		rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+		double u = (double)(rnd >> 11) / (double)(1ull << 53); /* [0, 1) */
+		double p = w->period_ms[k] * (1.0 + w->jitter * (2.0 * u - 1.0));
+		f->now += (uint64_t)(p * 1e6);
+		chunk_ns[0] = (uint64_t)(w->chunk_ms[k][0] * 1e6);
+		chunk_ns[1] = (uint64_t)(w->chunk_ms[k][1] * 1e6);
+		struct btrt_task_done d = { f->seq++, f->now, 500000, syn_s[k].n_chunks, chunk_ns };
+		if (btrt_adapt_ctl_observe(f->ctl, &d)) {
+			CU_ASSERT_NOT_EQUAL(btrt_adapt_ctl_target(f->ctl), k);
+			btrt_adapt_ctl_switched(f->ctl);
+			sw++;
+		}
+	}
+	return sw;
+}
+
+/* The kinds of the decisions after the calibration, e.g. "trial revert". */
+static void kinds(const struct btrt_adapt_ctl *c, char *buf, size_t len)
+{
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(c, &n);
+	buf[0] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!strcmp(d[i].kind, "calibrated"))
+			continue;
+		size_t l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s %u>%u", l ? " " : "", d[i].kind, d[i].from, d[i].to);
+	}
+}
+
+/* Every schedule as the model predicts with B three times slower (chunk
+ * times; periods x 1.1, the handoffs), S0 at its start. */
+static void world_b3(struct world *w)
+{
+	memset(w, 0, sizeof *w);
+	static const double ch[5][2] = { { 2, 6 }, { 3, 3 }, { 1, 9 }, { 4, 0 }, { 12, 0 } };
+	static const double p[5] = { 6.6, 3.3, 9.9, 4.4, 13.2 };
+	memcpy(w->chunk_ms, ch, sizeof ch);
+	memcpy(w->period_ms, p, sizeof p);
+}
+
 static void test_model_chunk_ms(void)
 {
 	/* F + sum t + X, with F and X present */
@@ -299,22 +359,27 @@ static void test_ctl_switches_away(void)
 	/* times the current schedule's observed / predicted ratio, 6.6 / 6 */
 	CU_ASSERT_DOUBLE_EQUAL(last->expected_to_ms, 3.3, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(last->observed_ms, 6.6, 1e-6);
-	/* the new schedule behaves as predicted: the trial is accepted (its
-	 * 3.3 against the 6.6 measured before the switch), then nothing */
+	/* every schedule behaves as predicted: the trial (3.3) beats the 6.6
+	 * measured before the switch; S3 (A:0-3), never run, is expected at
+	 * 4.4, within the exploration range (1.5 x 3.3): tried, slower, back
+	 * to S1, the best measured; then nothing */
 	btrt_adapt_ctl_switched(f.ctl);
 	f.switched = 0;
 	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 1);
-	const double s1[2] = { 3.0, 3.0 };
-	feed(&f, 2000, s1, 3.3, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
+	struct world w;
+	world_b3(&w);
+	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 2);
+	char k[256];
+	kinds(f.ctl, k, sizeof k);
+	CU_ASSERT_STRING_EQUAL(k, "trial 0>1 trial 1>3 revert 3>1");
+	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 1);
 	uint32_t n2;
 	d = btrt_adapt_ctl_decisions(f.ctl, &n2);
-	CU_ASSERT_EQUAL_FATAL(n2, n + 1);
-	CU_ASSERT_STRING_EQUAL(d[n].kind, "accept");
-	CU_ASSERT_EQUAL(d[n].from, 1);
-	CU_ASSERT_EQUAL(d[n].to, 1);
+	CU_ASSERT_EQUAL_FATAL(n2, n + 2);
 	CU_ASSERT_DOUBLE_EQUAL(d[n].trial_ms, 3.3, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(d[n].compared_ms, 6.6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(d[n + 1].trial_ms, 4.4, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(d[n + 1].compared_ms, 3.3, 1e-6);
 	btrt_adapt_ctl_free(f.ctl);
 }
 
@@ -421,66 +486,6 @@ static void test_ctl_learned_ratio(void)
 	CU_ASSERT_EQUAL(d[n - 1].to, d[n - 1].from);
 	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].observed_ms, 10.0, 1e-6);
 	btrt_adapt_ctl_free(f.ctl);
-}
-
-/* A synthetic machine: per schedule, each chunk's time and the period
- * (ms); jitter: each task's interval times a factor in [1 - jitter, 1 +
- * jitter] (deterministic). */
-struct world {
-	double chunk_ms[5][2];
-	double period_ms[5];
-	double jitter;
-};
-
-/* Feeds n tasks of whatever schedule runs, switching (as btrt_adapt_run
- * does: the drained tasks are not observed) whenever the controller asks.
- * Returns the switches made. */
-static uint32_t world_feed(struct feed *f, const struct world *w, uint32_t n)
-{
-	uint32_t sw = 0;
-	uint64_t rnd = 12345;
-	uint64_t chunk_ns[2];
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t k = btrt_adapt_ctl_current(f->ctl);
-		rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
-		double u = (double)(rnd >> 11) / (double)(1ull << 53); /* [0, 1) */
-		double p = w->period_ms[k] * (1.0 + w->jitter * (2.0 * u - 1.0));
-		f->now += (uint64_t)(p * 1e6);
-		chunk_ns[0] = (uint64_t)(w->chunk_ms[k][0] * 1e6);
-		chunk_ns[1] = (uint64_t)(w->chunk_ms[k][1] * 1e6);
-		struct btrt_task_done d = { f->seq++, f->now, 500000, syn_s[k].n_chunks, chunk_ns };
-		if (btrt_adapt_ctl_observe(f->ctl, &d)) {
-			CU_ASSERT_NOT_EQUAL(btrt_adapt_ctl_target(f->ctl), k);
-			btrt_adapt_ctl_switched(f->ctl);
-			sw++;
-		}
-	}
-	return sw;
-}
-
-/* The kinds of the decisions after the calibration, e.g. "trial revert". */
-static void kinds(const struct btrt_adapt_ctl *c, char *buf, size_t len)
-{
-	uint32_t n;
-	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(c, &n);
-	buf[0] = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (!strcmp(d[i].kind, "calibrated"))
-			continue;
-		size_t l = strlen(buf);
-		snprintf(buf + l, len - l, "%s%s %u>%u", l ? " " : "", d[i].kind, d[i].from, d[i].to);
-	}
-}
-
-/* Every schedule as the model predicts with B three times slower (chunk
- * times; periods x 1.1, the handoffs), S0 at its start. */
-static void world_b3(struct world *w)
-{
-	memset(w, 0, sizeof *w);
-	static const double ch[5][2] = { { 2, 6 }, { 3, 3 }, { 1, 9 }, { 4, 0 }, { 12, 0 } };
-	static const double p[5] = { 6.6, 3.3, 9.9, 4.4, 13.2 };
-	memcpy(w->chunk_ms, ch, sizeof ch);
-	memcpy(w->period_ms, p, sizeof p);
 }
 
 static void test_ctl_trial_revert(void)
