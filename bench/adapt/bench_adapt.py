@@ -6,7 +6,8 @@ usage: bench/adapt/bench_adapt.py OUT [--btc PATH] [--apps octree,alexnet-dense]
            [--device host] [--cpu-groups 2] [--gpu vulkan|cuda] [--top K] [--mode M]
            [--rounds R] [--tasks N] [--hog-from H] [--static-tasks M]
            [--hog cpu|gpu] [--hog-cores LIST] [--hog-threads T] [--hog-gpu-ms MS]
-           [--start N] [--seed S] [--cpu-only]
+           [--start N] [--seed S] [--cpu-only] [--max-load L] [--max-external C]
+           [--retries K]
 
 Per app: profile (cached in OUT/cache), generate and build the program with
 the table's top K and the baselines, then
@@ -20,6 +21,16 @@ the table's top K and the baselines, then
     - adaptive, no hog: N tasks; figure: its number of switches;
     - every static schedule under the same hog from task 0, M tasks after
       M/5 warm-up; figure: measured_ms_per_task.
+The machine is shared: before each pass and round the script waits until
+the 1-min load average is at most --max-load (1.25 x cores: 2.5 on the dev
+box; it counts the benchmark's own threads too), and it measures, per run,
+the cores that other processes took (machine busy time from /proc/stat,
+steal included, minus this script's children's CPU time, over the wall
+time); a round in which one run saw more than --max-external cores (0.15 x
+cores: 0.3 on the dev box) taken by others is run again, up to --retries
+times (the discarded ones are listed in the JSON; a round kept over the
+limit is marked LOADED). Every run's load figures are in the JSON beside
+its figure.
 The table is profiled once per OUT (OUT/APP.csv), so a CPU-hog and a
 GPU-hog benchmark can share it. Prints, per app: medians with [min..max] over the rounds; the best static
 schedule under the hog (lowest median); the per-round ratios
@@ -37,10 +48,49 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
 import time
+
+
+def busy_s():
+    """CPU seconds the whole machine has been busy (all cores; user, nice,
+    system, irq, softirq and steal: steal is a VM's host taking the core)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / os.sysconf("SC_CLK_TCK")
+
+
+def children_s():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class Meter:
+    """The machine's load around a job: the 1-min load average before
+    (uptime's figure, which counts the benchmark's own threads too) and the
+    cores busy with other processes during it ("external": machine busy
+    time minus this benchmark's children's CPU time, over the wall time)."""
+
+    def __init__(self):
+        self.load = os.getloadavg()[0]
+        self.t, self.b, self.c = time.time(), busy_s(), children_s()
+
+    def done(self):
+        wall = max(1e-3, time.time() - self.t)
+        ext = max(0.0, (busy_s() - self.b) - (children_s() - self.c)) / wall
+        return {"load": round(self.load, 2), "external_cores": round(ext, 3)}
+
+
+def wait_load(limit, max_wait_s=900):
+    """Sleeps until the 1-min load average is at most limit (or max_wait_s
+    passed). Returns the seconds waited."""
+    t0 = time.time()
+    while os.getloadavg()[0] > limit and time.time() - t0 < max_wait_s:
+        time.sleep(15)
+    return time.time() - t0
 
 
 def run(cmd, **kw):
@@ -119,10 +169,13 @@ def hog_args(a, cores):
     return ["--hog-cpu", ",".join(str(c) for c in cores for _ in range(a.hog_threads))]
 
 
-def prog_run(prog, args, report):
+def prog_run(prog, args, report, loads=None):
     if os.path.exists(report):
         os.remove(report)
+    m = Meter()
     run([prog, "--quiet", "--report", report] + args)
+    if loads is not None:
+        loads.append(m.done())
     with open(report) as f:
         return json.load(f)
 
@@ -135,8 +188,12 @@ def bench_app(a, app, out, rng):
         dev = cpu_only_device(a.btc, a.device, a.cpu_groups, os.path.join(out, "cpu-only.yaml"))
         common = ["--device", dev]
     if not os.path.exists(table):
+        wait_load(a.max_load)
+        m0 = Meter()
         run([a.btc, "profile", os.path.join(a.root, "apps", app + ".yaml"), *common,
              "--cache", os.path.join(out, "cache"), "-o", table])
+        with open(table + ".load.json", "w") as f:
+            json.dump(m0.done(), f)
     pdir = os.path.join(out, f"{app}-prog")
     run([a.btc, "gen", os.path.join(a.root, "apps", app + ".yaml"), *common, "--table", table,
          "--mode", a.mode, "--top", str(a.top), "-o", pdir, "--build"])
@@ -150,14 +207,27 @@ def bench_app(a, app, out, rng):
     # + 1): a deeper pool alone changes a schedule's figure
     pool = ["--pool", str(1 + max(len(s["label"].split()) for s in scheds))]
 
-    # 1. the static choice without the hog
+    # 1. the static choice without the hog (each pass retried while
+    # another process took more than --max-external cores)
     t0 = {s["index"]: [] for s in scheds}
+    t0_load = []
     for _ in range(2):
-        order = list(t0)
-        rng.shuffle(order)
-        for k in order:
-            r = prog_run(prog, ["--schedule", str(k), "--tasks", str(m), "--warmup", str(w), *pool], rep)
-            t0[k].append(r["measured_ms_per_task"])
+        for attempt in range(a.retries + 1):
+            wait_load(a.max_load)
+            order = list(t0)
+            rng.shuffle(order)
+            ms, loads = {}, []
+            for k in order:
+                r = prog_run(prog, ["--schedule", str(k), "--tasks", str(m), "--warmup", str(w), *pool],
+                             rep, loads)
+                ms[k] = r["measured_ms_per_task"]
+            if max(x["external_cores"] for x in loads) <= a.max_external or attempt == a.retries:
+                break
+            print(f"  {app} no-hog pass: another process took "
+                  f"{max(x['external_cores'] for x in loads):.2f} cores: again", flush=True)
+        for k in ms:
+            t0[k].append(ms[k])
+        t0_load += loads
     s0 = a.start if a.start is not None else min(t0, key=lambda k: med(t0[k]))
     best0 = med(t0[s0])
     statics = [k for k in t0 if med(t0[k]) <= 4 * best0]
@@ -180,38 +250,65 @@ def bench_app(a, app, out, rng):
             cores = pc[max(cpu)[1]]
     hog = hog_args(a, cores)
 
-    # 2. rounds
-    res = {"adapt": [], "adapt_nohog": [], "static": {k: [] for k in statics}, "load": []}
+    # 2. rounds; a round during which another process took more than
+    # --max-external cores in one of its runs is run again (up to
+    # --retries times), after the load average fell to --max-load
+    res = {"adapt": [], "adapt_nohog": [], "static": {k: [] for k in statics}, "load": [],
+           "static_load": {k: [] for k in statics}, "discarded": []}
     for rnd in range(a.rounds):
-        jobs = [("adapt", None), ("adapt_nohog", None)] + [("static", k) for k in statics]
-        rng.shuffle(jobs)
-        load_before = os.getloadavg()[0]
-        for kind, k in jobs:
-            if kind == "adapt":
-                r = prog_run(prog, ["--schedule", str(s0), "--adapt", "--tasks", str(a.tasks),
-                                    "--warmup", str(a.hog_from), *pool, *hog, "--hog-from",
-                                    str(a.hog_from)], rep)
-                ad = r["adapt"]
-                sw = [d for d in ad["decisions"] if "resume_task" in d]
-                res["adapt"].append({"ms": ad["after_switch_ms_per_task"], "from": ad["after_switch_from_task"],
-                                     "switches": ad["switches"], "final": ad["final_schedule"],
-                                     "switch_ms": [d["switch_ms"] for d in sw],
-                                     "switch_tasks": [d["task"] for d in sw],
-                                     "decisions": ad["decisions"]})
-            elif kind == "adapt_nohog":
-                r = prog_run(prog, ["--schedule", str(s0), "--adapt", "--tasks", str(a.tasks),
-                                    "--warmup", str(a.hog_from), *pool], rep)
-                res["adapt_nohog"].append({"switches": r["adapt"]["switches"],
-                                           "ms": r["measured_ms_per_task"],
-                                           "decisions": r["adapt"]["decisions"]})
-            else:
-                r = prog_run(prog, ["--schedule", str(k), "--tasks", str(m), "--warmup", str(w),
-                                    *pool, *hog, "--hog-from", "0"], rep)
-                res["static"][k].append(r["measured_ms_per_task"])
-        res["load"].append((load_before, os.getloadavg()[0]))
+        for attempt in range(a.retries + 1):
+            waited = wait_load(a.max_load)
+            jobs = [("adapt", None), ("adapt_nohog", None)] + [("static", k) for k in statics]
+            rng.shuffle(jobs)
+            load_before = os.getloadavg()[0]
+            got = {"static": {}}
+            for kind, k in jobs:
+                loads = []
+                if kind == "adapt":
+                    r = prog_run(prog, ["--schedule", str(s0), "--adapt", "--tasks", str(a.tasks),
+                                        "--warmup", str(a.hog_from), *pool, *hog, "--hog-from",
+                                        str(a.hog_from)], rep, loads)
+                    ad = r["adapt"]
+                    sw = [d for d in ad["decisions"] if "resume_task" in d]
+                    got["adapt"] = {"ms": ad["after_switch_ms_per_task"], "from": ad["after_switch_from_task"],
+                                    "switches": ad["switches"], "trials": ad.get("trials"),
+                                    "reverts": ad.get("reverts"), "final": ad["final_schedule"],
+                                    "switch_ms": [d["switch_ms"] for d in sw],
+                                    "switch_tasks": [d["task"] for d in sw],
+                                    "kinds": [d.get("kind", "switch") for d in sw],
+                                    "decisions": ad["decisions"], **loads[0]}
+                elif kind == "adapt_nohog":
+                    r = prog_run(prog, ["--schedule", str(s0), "--adapt", "--tasks", str(a.tasks),
+                                        "--warmup", str(a.hog_from), *pool], rep, loads)
+                    got["adapt_nohog"] = {"switches": r["adapt"]["switches"],
+                                          "ms": r["measured_ms_per_task"],
+                                          "decisions": r["adapt"]["decisions"], **loads[0]}
+                else:
+                    r = prog_run(prog, ["--schedule", str(k), "--tasks", str(m), "--warmup", str(w),
+                                        *pool, *hog, "--hog-from", "0"], rep, loads)
+                    got["static"][k] = (r["measured_ms_per_task"], loads[0])
+            ext = max([got["adapt"]["external_cores"], got["adapt_nohog"]["external_cores"]]
+                      + [v[1]["external_cores"] for v in got["static"].values()])
+            round_load = {"load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2),
+                          "max_external_cores": ext, "waited_s": round(waited), "attempt": attempt + 1,
+                          "loaded": ext > a.max_external}
+            if ext <= a.max_external or attempt == a.retries:
+                break
+            res["discarded"].append({"round": rnd + 1, **round_load,
+                                     "adapt_ms": got["adapt"]["ms"]})
+            print(f"  {app} round {rnd + 1}: another process took {ext:.2f} cores "
+                  f"(load {load_before:.1f}): again", flush=True)
+        res["adapt"].append(got["adapt"])
+        res["adapt_nohog"].append(got["adapt_nohog"])
+        for k in statics:
+            res["static"][k].append(got["static"][k][0])
+            res["static_load"][k].append(got["static"][k][1])
+        res["load"].append(round_load)
         print(f"  {app} round {rnd + 1}/{a.rounds}: adaptive {res['adapt'][-1]['ms']:.3f} ms/task "
-              f"({res['adapt'][-1]['switches']} switches), no hog {res['adapt_nohog'][-1]['switches']} "
-              f"switches, load {load_before:.1f}", flush=True)
+              f"({res['adapt'][-1]['switches']} switches: {' '.join(res['adapt'][-1]['kinds'])}), "
+              f"no hog {res['adapt_nohog'][-1]['switches']} switches, load {load_before:.1f} -> "
+              f"{round_load['load_after']:.1f}, others {ext:.2f} cores"
+              + (" (LOADED)" if round_load["loaded"] else ""), flush=True)
 
     best = min(statics, key=lambda k: med(res["static"][k]))
     ad_ms = [x["ms"] for x in res["adapt"]]
@@ -220,7 +317,8 @@ def bench_app(a, app, out, rng):
     with open(os.path.join(out, f"{tag}.json"), "w") as f:
         json.dump({"app": app, "schedules": scheds, "nohog_pass_ms": t0, "s0": s0, "statics": statics,
                    "left_out": left_out, "hog": hog, "hog_from": a.hog_from, "tasks": a.tasks,
-                   "static_tasks": m, "rounds": res}, f, indent=1)
+                   "static_tasks": m, "nohog_pass_load": t0_load, "max_load": a.max_load,
+                   "max_external_cores": a.max_external, "rounds": res}, f, indent=1)
 
     lines = [f"## {app}", "",
              f"schedules ({len(scheds)}; no-hog pass, {m} tasks x 2, median ms/task):"]
@@ -237,18 +335,25 @@ def bench_app(a, app, out, rng):
                      + ("  <- best static" if k == best else "") + ("  <- S0" if k == s0 else ""))
     lines.append(f"  adaptive (after its last switch)                  {spread(ad_ms)}")
     sws = [x["switches"] for x in res["adapt"]]
+    kinds = [" ".join(x["kinds"]) or "-" for x in res["adapt"]]
     finals = [x["final"] for x in res["adapt"]]
     sw_ms = [v for x in res["adapt"] for v in x["switch_ms"]]
     sw_at = [t - a.hog_from for x in res["adapt"] for t in x["switch_tasks"][:1]]
     lines += ["",
               f"adaptive under the hog: switches per run {sws}; final schedule per run {finals}",
+              f"  switches per run, by kind: {' | '.join(kinds)}",
               f"  first switch, tasks after the hog started: {spread(sw_at, '%.0f')}; "
               f"switching time (drain + rewire) ms: {spread(sw_ms)}",
               f"throughput adaptive / best static (best_ms / adaptive_ms): {spread(ratio_best)}  (goal >= 0.90)",
               f"throughput adaptive / non-adaptive S0 (S0_ms / adaptive_ms): {spread(ratio_s0)}  (goal >= 1.2)",
               f"no hog: switches per run {[x['switches'] for x in res['adapt_nohog']]}  (goal: 0 in every run)",
+              f"no hog: ms/task per run {[round(x['ms'], 3) for x in res['adapt_nohog']]}",
               f"load average (1 min) before/after each round: "
-              + ", ".join(f"{x:.1f}/{y:.1f}" for x, y in res["load"]), ""]
+              + ", ".join(f"{x['load_before']:.1f}/{x['load_after']:.1f}" for x in res["load"]),
+              f"other processes, most cores taken during one run of the round: "
+              + ", ".join(f"{x['max_external_cores']:.2f}" for x in res["load"])
+              + f" (limit {a.max_external}); rounds run again: {len(res['discarded'])}; "
+              f"rounds kept over the limit: {sum(1 for x in res['load'] if x['loaded'])}", ""]
     return "\n".join(lines)
 
 
@@ -273,6 +378,13 @@ def main():
     ap.add_argument("--hog-gpu-ms", type=int, default=2)
     ap.add_argument("--start", type=int, default=None, help="S0 instead of the fastest without hog")
     ap.add_argument("--seed", type=int, default=1)
+    ncpu = os.cpu_count() or 1
+    ap.add_argument("--max-load", type=float, default=1.25 * ncpu,
+                    help="wait before a round until the 1-min load average is at most this (1.25 x cores)")
+    ap.add_argument("--max-external", type=float, default=0.15 * ncpu,
+                    help="run a round again when other processes took more cores than this in one "
+                    "of its runs (0.15 x cores)")
+    ap.add_argument("--retries", type=int, default=4, help="times a loaded round is run again")
     ap.add_argument("--cpu-only", action="store_true",
                     help="leave the device's GPUs out (the dev box's llvmpipe shares the CPU cores)")
     a = ap.parse_args()

@@ -8,15 +8,27 @@
  *            slowdown: observed chunk time / the cost model's chunk time,
  *            relative to the same ratio in the first window (the table's
  *            own error is no disturbance).
- *   decide:  when the period stays above the expected one by more than a
- *            threshold for `patience` windows, every compiled schedule is
- *            re-ranked by the cost model with the slowdowns applied
- *            (btrt_model_period_ms), each prediction times the schedule's
- *            observed / predicted ratio from when it last ran; the best one
- *            is taken if it promises a gain larger than a margin, else the
- *            new period becomes the expected one. Hysteresis against
- *            flapping: the threshold, the margin, the learned ratios, and
- *            a patience that doubles with every switch.
+ *   decide:  when the period stays above the expected one (measured in the
+ *            first steady windows of the run) by more than a threshold for
+ *            `patience` windows, every compiled schedule is re-ranked by the
+ *            cost model with the slowdowns applied (btrt_model_period_ms),
+ *            each prediction times the schedule's observed / predicted
+ *            ratio from when it last ran; if one promises a gain larger
+ *            than a margin, it is tried, else the new period becomes the
+ *            expected one.
+ *   trial:   the candidate runs for `trial_windows` windows; its measured
+ *            period is compared with the periods measured in this episode
+ *            (the schedule it left, measured just before the switch, and
+ *            earlier trials): it stays if it is the best by `accept`, or
+ *            the next-ranked candidate is tried (up to `max_trials`; one
+ *            never run if the model puts it within `explore` of the best
+ *            measured period, its error being unknown), or
+ *            the run goes back to the best measured schedule (a revert).
+ *            Hysteresis against flapping: the threshold, the margin, each
+ *            schedule tried at most once per episode, the learned ratios
+ *            (a schedule measured slower than predicted is not proposed
+ *            again on the strength of the slowdowns alone), and a patience
+ *            that doubles with every episode that switched.
  *   switch:  at a task boundary: stop admitting, drain, start the pipeline
  *            of the new schedule at the next sequence number (the io
  *            thread's order and checks continue across segments), resume.
@@ -90,9 +102,9 @@ double btrt_model_period_ms(const struct btrt_model *m, const struct btrt_adapt_
 struct btrt_adapt_options {
 	uint32_t window;           /* tasks per observation window (16) */
 	uint32_t patience;         /* windows in a row above the threshold
-				      before a decision (2); doubled by every
-				      switch, up to 8 x, until 16 windows in a
-				      row are below it */
+				      before a decision (3); doubled by every
+				      episode that switched, up to 8 x, until
+				      16 windows in a row are below it */
 	double threshold;          /* above: period > (1 + threshold) x the
 				      expected period (0.50: on a shared
 				      machine other processes move the period
@@ -104,6 +116,20 @@ struct btrt_adapt_options {
 				      period (0.20) */
 	uint32_t settle;           /* tasks ignored after each (re)start; 0:
 				      pool size + 4 */
+	uint32_t trial_windows;    /* windows a trial is measured over, after
+				      `settle` (2) */
+	uint32_t max_trials;       /* schedules tried per episode (3) */
+	double accept;             /* a trial stays only if its period is below
+				      every other period measured in the
+				      episode by this fraction: T_trial (1 +
+				      accept) < T_best (0.05) */
+	double explore;            /* after a trial, the next-ranked candidate
+				      never run before is tried if its expected
+				      period is below (1 + explore) x the best
+				      measured one (0.50: the model's error on
+				      it is unknown); one that ran before must
+				      be expected below the best measured one
+				      by `accept` */
 	uint64_t force_every;      /* testing: switch to the next schedule
 				      (round robin) every N tasks; 0: off */
 	FILE *log;                 /* NULL, or print every decision here */
@@ -114,6 +140,12 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o);
 struct btrt_adapt_decision {
 	uint64_t seq;              /* the task after whose check it was taken */
 	uint32_t from, to;         /* schedule indices (to == from: kept) */
+	const char *kind;          /* "calibrated", "keep" (a trigger without a
+				      better candidate), "trial" (a switch to
+				      a candidate, to be measured), "accept"
+				      (the trial's schedule stays), "revert" (a
+				      switch back to the best measured
+				      schedule), "forced" */
 	const char *reason;        /* "forced", "period above expected", ... */
 	double observed_ms;        /* period of the last window */
 	double expected_ms;        /* what the trigger compared it with */
@@ -123,6 +155,12 @@ struct btrt_adapt_decision {
 	double expected_to_ms;     /* the chosen one's prediction times its
 				      observed / predicted ratio: what the
 				      switch expects (keeps: the period) */
+	double trial_ms;           /* decisions that end a trial (accept,
+				      revert, or a trial of the next candidate):
+				      the period measured on the trial, else 0 */
+	double compared_ms;        /* and the best period measured in the
+				      episode on another schedule (the one
+				      left: just before the switch), else 0 */
 	uint32_t n_pus;
 	double slowdown[BTRT_ADAPT_MAX_PUS]; /* per model PU, as applied:
 				      relative to the first window (a PU first
@@ -201,12 +239,13 @@ uint32_t btrt_adapt_switches(const struct btrt_adapt_result *res);
 double btrt_adapt_after_switch_ns(const struct btrt_adapt_result *res, uint64_t warmup,
 				  uint64_t *from_seq);
 /* Writes the run's adaptive figures as the members of a JSON object
- * (no braces): "switches", "final_schedule", "after_switch_from_task",
- * "after_switch_ms_per_task" (btrt_adapt_after_switch_ns with warmup) and
- * "decisions": [{"task", "from", "to", "reason", "observed_ms",
- * "expected_ms", "predicted_from_ms", "predicted_to_ms", "slowdown":
- * {PU: x}, and for switches "resume_task", "switch_ms", "drain_ms",
- * "rewire_ms"}]. */
+ * (no braces): "switches" (every change of schedule), "trials", "reverts",
+ * "final_schedule", "after_switch_from_task", "after_switch_ms_per_task"
+ * (btrt_adapt_after_switch_ns with warmup) and "decisions": [{"task",
+ * "from", "to", "kind", "reason", "observed_ms", "expected_ms",
+ * "predicted_from_ms", "predicted_to_ms", "expected_to_ms", for decisions
+ * that end a trial "trial_ms" and "compared_ms", "slowdown": {PU: x}, and
+ * for switches "resume_task", "switch_ms", "drain_ms", "rewire_ms"}]. */
 void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup, FILE *f);
 /* The schedule running at the end of the run (the last switch's target,
  * else the first). */

@@ -358,18 +358,33 @@ void btrt_adapt_write_json(const struct btrt_adapt_result *res, uint64_t warmup,
 {
 	uint64_t from = 0;
 	double ns = btrt_adapt_after_switch_ns(res, warmup, &from);
-	fprintf(f, "\"switches\": %u, \"final_schedule\": %u, \"after_switch_from_task\": %" PRIu64
-		", \"after_switch_ms_per_task\": %.6f, \"decisions\": [",
-		res->n_switches, btrt_adapt_final_schedule(res), from, ns / 1e6);
+	uint32_t trials = 0, reverts = 0;
 	for (uint32_t i = 0; i < res->n_dec; i++) {
 		const struct btrt_adapt_decision *d = &res->dec[i];
-		fprintf(f, "%s\n  {\"task\": %" PRIu64 ", \"from\": %u, \"to\": %u, \"reason\": ",
+		if (d->to != d->from && d->resumed_ns) {
+			trials += !strcmp(d->kind, "trial");
+			reverts += !strcmp(d->kind, "revert");
+		}
+	}
+	fprintf(f, "\"switches\": %u, \"trials\": %u, \"reverts\": %u, \"final_schedule\": %u, "
+		"\"after_switch_from_task\": %" PRIu64 ", \"after_switch_ms_per_task\": %.6f, "
+		"\"decisions\": [",
+		res->n_switches, trials, reverts, btrt_adapt_final_schedule(res), from, ns / 1e6);
+	for (uint32_t i = 0; i < res->n_dec; i++) {
+		const struct btrt_adapt_decision *d = &res->dec[i];
+		fprintf(f, "%s\n  {\"task\": %" PRIu64 ", \"from\": %u, \"to\": %u, \"kind\": ",
 			i ? "," : "", d->seq, d->from, d->to);
+		json_text(f, d->kind);
+		fprintf(f, ", \"reason\": ");
 		json_text(f, d->reason);
 		fprintf(f, ", \"observed_ms\": %.6f, \"expected_ms\": %.6f, \"predicted_from_ms\": %.6f, "
-			"\"predicted_to_ms\": %.6f, \"expected_to_ms\": %.6f, \"slowdown\": {",
+			"\"predicted_to_ms\": %.6f, \"expected_to_ms\": %.6f, ",
 			d->observed_ms, d->expected_ms, d->predicted_from_ms, d->predicted_to_ms,
 			d->expected_to_ms);
+		if (d->trial_ms > 0)
+			fprintf(f, "\"trial_ms\": %.6f, \"compared_ms\": %.6f, ", d->trial_ms,
+				d->compared_ms);
+		fprintf(f, "\"slowdown\": {");
 		for (uint32_t u = 0; u < d->n_pus; u++) {
 			fprintf(f, "%s", u ? ", " : "");
 			json_text(f, res->model && res->model->pu_names ? res->model->pu_names[u] : "pu");
@@ -400,7 +415,7 @@ void btrt_adapt_print(const struct btrt_adapt_result *res, FILE *out, int all)
 		int sw = d->to != d->from && d->resumed_ns;
 		if (!sw && !all)
 			continue;
-		fprintf(out, "  task %" PRIu64 ": %s: ", d->seq, d->reason);
+		fprintf(out, "  task %" PRIu64 ": %s: %s: ", d->seq, d->kind, d->reason);
 		if (sw)
 			fprintf(out, "schedule %u (%s) -> %u (%s)", d->from, label_of(res, d->from),
 				d->to, label_of(res, d->to));
@@ -409,6 +424,9 @@ void btrt_adapt_print(const struct btrt_adapt_result *res, FILE *out, int all)
 		if (d->observed_ms > 0)
 			fprintf(out, "; period %.3f ms/task vs expected %.3f", d->observed_ms,
 				d->expected_ms);
+		if (d->trial_ms > 0)
+			fprintf(out, "; trial %.3f ms/task vs best other %.3f", d->trial_ms,
+				d->compared_ms);
 		if (d->predicted_from_ms > 0)
 			fprintf(out, "; model %.3f -> %.3f ms, expected %.3f", d->predicted_from_ms,
 				d->predicted_to_ms, d->expected_to_ms);
@@ -433,11 +451,13 @@ static double us_since(const struct btrt_run *r, uint64_t t)
 static void decision_args(FILE *f, const struct btrt_adapt_result *res,
 			  const struct btrt_adapt_decision *d)
 {
-	fprintf(f, "\"seq\":%" PRIu64 ",\"from\":%u,\"to\":%u,\"reason\":\"%s\","
+	fprintf(f, "\"seq\":%" PRIu64 ",\"from\":%u,\"to\":%u,\"kind\":\"%s\",\"reason\":\"%s\","
 		"\"observed_ms\":%.6f,\"expected_ms\":%.6f,\"predicted_from_ms\":%.6f,"
 		"\"predicted_to_ms\":%.6f,\"expected_to_ms\":%.6f",
-		d->seq, d->from, d->to, d->reason, d->observed_ms, d->expected_ms,
+		d->seq, d->from, d->to, d->kind, d->reason, d->observed_ms, d->expected_ms,
 		d->predicted_from_ms, d->predicted_to_ms, d->expected_to_ms);
+	if (d->trial_ms > 0)
+		fprintf(f, ",\"trial_ms\":%.6f,\"compared_ms\":%.6f", d->trial_ms, d->compared_ms);
 	for (uint32_t u = 0; u < d->n_pus; u++)
 		fprintf(f, ",\"slowdown_%s\":%.4f",
 			res->model && res->model->pu_names ? res->model->pu_names[u] : "pu",
@@ -474,8 +494,7 @@ int btrt_adapt_write_trace(const struct btrt_adapt_result *res, const char *path
 		if (sw)
 			snprintf(name, sizeof name, "switch %u -> %u", d->from, d->to);
 		else
-			snprintf(name, sizeof name, "%s %u",
-				 strcmp(d->reason, "calibrated") ? "keep" : "calibrated", d->from);
+			snprintf(name, sizeof name, "%s %u", d->kind, d->from);
 		uint64_t t = sw ? d->decide_ns : 0;
 		if (!sw) /* at the completion of the task it was taken after */
 			t = d->seq < r->n_io ? r->io[d->seq].check_end : r->t_end;

@@ -9,6 +9,9 @@
 
 /* Quiet windows after which the switch backoff is forgotten. */
 #define BTRT_ADAPT_QUIET 16
+/* Windows the expected period is first measured over (the trigger's
+ * baseline: this run on this machine, not the table). */
+#define BTRT_ADAPT_CALIB 2
 
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l)
 {
@@ -44,10 +47,20 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->window = 16;
-	o->patience = 2;
+	o->patience = 3;
 	o->threshold = 0.50;
 	o->margin = 0.20;
+	o->trial_windows = 2;
+	o->max_trials = 3;
+	o->accept = 0.05;
+	o->explore = 0.50;
 }
+
+/* What the controller is doing with the current segment. */
+enum phase {
+	WATCH,                     /* comparing windows with the expected period */
+	TRIAL,                     /* measuring a candidate */
+};
 
 struct btrt_adapt_ctl {
 	const struct btrt_model *m;
@@ -56,6 +69,7 @@ struct btrt_adapt_ctl {
 	int pending;               /* a switch was asked for: draining */
 	struct btrt_adapt_options o;
 	uint32_t settle;
+	enum phase phase, next_phase;
 	/* this segment */
 	uint64_t seg_tasks;        /* tasks observed since the (re)start */
 	uint64_t last_done;        /* previous completion (ns), 0: none */
@@ -63,15 +77,28 @@ struct btrt_adapt_ctl {
 	double sum_iv, sum_io;     /* ns */
 	double *sum_chunk;         /* [max chunks] ns */
 	uint32_t over;             /* windows in a row above the threshold */
+	double first_over_ms;      /* the period of the first of them (ms) */
+	double over_ms;            /* the sum of the others' periods (ms) */
 	uint32_t quiet;            /* windows in a row below it */
 	uint32_t backoff;          /* windows above needed: patience x backoff,
-				      doubled by every switch (up to 8), back
-				      to 1 after BTRT_ADAPT_QUIET quiet windows */
+				      doubled by every episode that switched
+				      (up to 8), back to 1 after
+				      BTRT_ADAPT_QUIET quiet windows */
+	uint32_t trial_w;          /* windows measured in this trial */
+	double trial_sum_ms;       /* the sum of their periods */
 	double *ratio;             /* [n] observed / predicted period of each
 				      schedule when it last ran, 0: never */
+	/* the episode: from a trigger to an accept or revert */
+	double *meas;              /* [n] period measured in this episode, 0:
+				      not measured */
+	uint32_t tried;            /* trials in this episode */
+	int episode_switched;
 	double expected_ms;        /* what the trigger compares with; 0: the
 				      next window sets it */
 	double next_expected_ms;   /* expected_ms after the pending switch */
+	/* calibration: the first BTRT_ADAPT_CALIB windows of the run */
+	uint32_t calib_w;
+	double calib_sum_ms;
 	/* the machine: slowdown of PU u = its chunk time / the model's, over
 	 * the same at the start (base: the table's own error on that chunk is
 	 * not a disturbance); PUs first seen later have base 1 */
@@ -97,9 +124,11 @@ struct btrt_adapt_ctl *btrt_adapt_ctl_create(const struct btrt_model *m,
 		max_chunks = scheds[k].n_chunks > max_chunks ? scheds[k].n_chunks : max_chunks;
 	c->sum_chunk = calloc(max_chunks, sizeof *c->sum_chunk);
 	c->ratio = calloc(n_scheds ? n_scheds : 1, sizeof *c->ratio);
-	if (!c->sum_chunk || !c->ratio) {
+	c->meas = calloc(n_scheds ? n_scheds : 1, sizeof *c->meas);
+	if (!c->sum_chunk || !c->ratio || !c->meas) {
 		free(c->sum_chunk);
 		free(c->ratio);
+		free(c->meas);
 		free(c);
 		return NULL;
 	}
@@ -113,6 +142,8 @@ struct btrt_adapt_ctl *btrt_adapt_ctl_create(const struct btrt_model *m,
 		c->o.window = 1;
 	if (!c->o.patience)
 		c->o.patience = 1;
+	if (!c->o.trial_windows)
+		c->o.trial_windows = 1;
 	c->settle = c->o.settle ? c->o.settle : pool_size + 4;
 	for (uint32_t u = 0; u < BTRT_ADAPT_MAX_PUS; u++)
 		c->slow[u] = c->base[u] = 1.0;
@@ -125,6 +156,7 @@ void btrt_adapt_ctl_free(struct btrt_adapt_ctl *c)
 		return;
 	free(c->sum_chunk);
 	free(c->ratio);
+	free(c->meas);
 	free(c->dec);
 	free(c);
 }
@@ -155,8 +187,14 @@ void btrt_adapt_ctl_switched(struct btrt_adapt_ctl *c)
 	c->seg_tasks = 0;
 	c->last_done = 0;
 	c->over = c->quiet = 0;
-	c->backoff = c->backoff < 8 ? 2 * c->backoff : 8;
-	c->expected_ms = c->next_expected_ms;
+	c->over_ms = 0;
+	c->phase = c->next_phase;
+	c->trial_w = 0;
+	c->trial_sum_ms = 0;
+	if (c->phase == WATCH) { /* an episode ends with this switch */
+		c->backoff = c->backoff < 8 ? 2 * c->backoff : 8;
+		c->expected_ms = c->next_expected_ms;
+	}
 	c->next_expected_ms = 0;
 	reset_window(c);
 }
@@ -169,7 +207,8 @@ static double slowdown_of(const struct btrt_adapt_ctl *c, uint32_t u)
 
 /* Appends a decision; returns it (NULL: out of memory, not recorded). */
 static struct btrt_adapt_decision *record(struct btrt_adapt_ctl *c, uint64_t seq, uint32_t to,
-					  const char *reason, double observed, double expected)
+					  const char *kind, const char *reason, double observed,
+					  double expected)
 {
 	if (c->n_dec == c->cap_dec) {
 		uint32_t cap = c->cap_dec ? 2 * c->cap_dec : 8;
@@ -184,6 +223,7 @@ static struct btrt_adapt_decision *record(struct btrt_adapt_ctl *c, uint64_t seq
 	d->seq = seq;
 	d->from = c->cur;
 	d->to = to;
+	d->kind = kind;
 	d->reason = reason;
 	d->observed_ms = observed;
 	d->expected_ms = expected;
@@ -202,7 +242,7 @@ static void log_decision(const struct btrt_adapt_ctl *c, const struct btrt_adapt
 	FILE *f = c->o.log;
 	if (!f || !d)
 		return;
-	fprintf(f, "adapt: task %llu: %s: ", (unsigned long long)d->seq, d->reason);
+	fprintf(f, "adapt: task %llu: %s: %s: ", (unsigned long long)d->seq, d->kind, d->reason);
 	if (d->to != d->from)
 		fprintf(f, "switch %u (%s) -> %u (%s)", d->from, c->s[d->from].label, d->to,
 			c->s[d->to].label);
@@ -210,6 +250,8 @@ static void log_decision(const struct btrt_adapt_ctl *c, const struct btrt_adapt
 		fprintf(f, "keep %u (%s)", d->from, c->s[d->from].label);
 	if (d->observed_ms > 0)
 		fprintf(f, "; period %.3f ms/task, expected %.3f", d->observed_ms, d->expected_ms);
+	if (d->trial_ms > 0)
+		fprintf(f, "; trial %.3f ms/task vs best other %.3f", d->trial_ms, d->compared_ms);
 	if (d->predicted_from_ms > 0)
 		fprintf(f, "; model %.3f -> %.3f ms, expected %.3f", d->predicted_from_ms,
 			d->predicted_to_ms, d->expected_to_ms);
@@ -223,37 +265,81 @@ static void log_decision(const struct btrt_adapt_ctl *c, const struct btrt_adapt
 	fflush(f);
 }
 
-/* Re-ranks every schedule with the slowdowns applied (the same model as
- * btc's optimizer, btrt_model_period_ms), each prediction times the
- * schedule's observed / predicted ratio from when it last ran (the current
- * one's for a schedule never run: what the per-PU model leaves out, e.g.
- * handoffs, or a core that the OS fills with other work once another is
- * hogged), and decides. Returns 1 to switch. */
-static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, double io_ms)
+/* The model's period of schedule k with the current slowdowns. */
+static double predict(const struct btrt_adapt_ctl *c, uint32_t k, double io_ms)
 {
 	double sl[BTRT_ADAPT_MAX_PUS];
 	for (uint32_t u = 0; u < c->m->n_pus; u++)
 		sl[u] = slowdown_of(c, u);
-	double p_cur = btrt_model_period_ms(c->m, &c->s[c->cur], sl, io_ms);
-	if (isfinite(p_cur) && p_cur > 0)
-		c->ratio[c->cur] = period_ms / p_cur;
+	return btrt_model_period_ms(c->m, &c->s[k], sl, io_ms);
+}
+
+/* The schedule not measured in this episode with the lowest expected
+ * period: the model's period with the slowdowns applied, times the
+ * schedule's observed / predicted ratio from when it last ran. For a
+ * schedule never run: the highest ratio measured in this episode (at its
+ * start, the current schedule's: what the per-PU model leaves out, e.g.
+ * handoffs, or a core that the OS fills with other work once another is
+ * hogged; after trials, a trial that beat its prediction does not make
+ * the others look better). Only schedules expected below limit_ms are
+ * candidates: for one that ran before (its model error is known),
+ * limit_known_ms; for one never run, limit_new_ms. Returns n when there is
+ * none; *p, *e: its prediction and expected period. */
+static uint32_t candidate(const struct btrt_adapt_ctl *c, double io_ms, double limit_known_ms,
+			  double limit_new_ms, double *p, double *e)
+{
 	double r_cur = c->ratio[c->cur] > 0 ? c->ratio[c->cur] : 1.0;
-	uint32_t best = c->cur;
-	double p_best = p_cur, e_best = period_ms; /* model; model x ratio */
+	for (uint32_t k = 0; k < c->n; k++)
+		if (c->meas[k] > 0 && c->ratio[k] > r_cur)
+			r_cur = c->ratio[k];
+	uint32_t best = c->n;
+	*p = *e = INFINITY;
 	for (uint32_t k = 0; k < c->n; k++) {
-		if (!c->s[k].pus || c->s[k].skip || k == c->cur)
+		if (!c->s[k].pus || c->s[k].skip || c->meas[k] > 0)
 			continue;
-		double p = btrt_model_period_ms(c->m, &c->s[k], sl, io_ms);
-		double e = p * (c->ratio[k] > 0 ? c->ratio[k] : r_cur);
-		if (!isnan(e) && e < e_best) {
+		double pk = predict(c, k, io_ms);
+		double ek = pk * (c->ratio[k] > 0 ? c->ratio[k] : r_cur);
+		double limit = c->ratio[k] > 0 ? limit_known_ms : limit_new_ms;
+		if (!isnan(ek) && ek < limit && ek < *e) {
 			best = k;
-			p_best = p;
-			e_best = e;
+			*p = pk;
+			*e = ek;
 		}
 	}
-	int go = best != c->cur && e_best * (1.0 + c->o.margin) < period_ms;
+	return best;
+}
+
+/* Asks for a switch to k; the new segment is in phase ph, expecting
+ * expected_ms. */
+static int go_to(struct btrt_adapt_ctl *c, uint32_t k, enum phase ph, double expected_ms)
+{
+	c->target = k;
+	c->pending = 1;
+	c->next_phase = ph;
+	c->next_expected_ms = expected_ms;
+	c->episode_switched = 1;
+	return 1;
+}
+
+/* The period is above the expected one: a new episode. Re-ranks every
+ * schedule and tries the best if it promises more than the margin.
+ * Returns 1 to switch. */
+static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, double io_ms)
+{
+	for (uint32_t k = 0; k < c->n; k++)
+		c->meas[k] = 0;
+	c->tried = 0;
+	c->episode_switched = 0;
+	double p_cur = predict(c, c->cur, io_ms);
+	if (isfinite(p_cur) && p_cur > 0)
+		c->ratio[c->cur] = period_ms / p_cur;
+	c->meas[c->cur] = period_ms;
+	double p_best, e_best;
+	double limit = period_ms / (1.0 + c->o.margin);
+	uint32_t best = candidate(c, io_ms, limit, limit, &p_best, &e_best);
+	int go = best < c->n && c->o.max_trials > 0;
 	struct btrt_adapt_decision *d =
-		record(c, seq, go ? best : c->cur,
+		record(c, seq, go ? best : c->cur, go ? "trial" : "keep",
 		       go ? "period above expected, a schedule predicted faster"
 			  : "period above expected, no schedule predicted faster by the margin",
 		       period_ms, c->expected_ms);
@@ -267,13 +353,89 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 		c->expected_ms = period_ms; /* the new normal (hysteresis) */
 		return 0;
 	}
-	c->target = best;
-	c->pending = 1;
-	c->next_expected_ms = e_best; /* what the new schedule should give */
-	return 1;
+	c->tried++;
+	return go_to(c, best, TRIAL, e_best);
 }
 
-/* One window is complete: update the slowdowns, then trigger / decide. */
+/* The trial of the current schedule measured trial_ms: stay, try the
+ * next-ranked candidate, or go back to the best measured schedule.
+ * Returns 1 to switch. */
+static int trial_done(struct btrt_adapt_ctl *c, uint64_t seq, double trial_ms, double io_ms)
+{
+	double p_cur = predict(c, c->cur, io_ms);
+	if (isfinite(p_cur) && p_cur > 0)
+		c->ratio[c->cur] = trial_ms / p_cur;
+	c->meas[c->cur] = trial_ms;
+	uint32_t other = c->n; /* the best measured other schedule */
+	for (uint32_t k = 0; k < c->n; k++)
+		if (k != c->cur && c->meas[k] > 0 && (other == c->n || c->meas[k] < c->meas[other]))
+			other = k;
+	double other_ms = other < c->n ? c->meas[other] : INFINITY;
+	int wins = trial_ms * (1.0 + c->o.accept) < other_ms;
+	uint32_t best = wins ? c->cur : other;
+	double best_ms = wins ? trial_ms : other_ms;
+	double p_next = 0, e_next = INFINITY;
+	/* the next trial: a schedule that ran before must be expected faster
+	 * than the best measured; one never run, within (1 + explore) of it
+	 * (the model's error on it is unknown, and the table may be off on
+	 * a PU the run has not used yet) */
+	uint32_t next = c->tried < c->o.max_trials
+				? candidate(c, io_ms, best_ms / (1.0 + c->o.accept),
+					    best_ms * (1.0 + c->o.explore), &p_next, &e_next)
+				: c->n;
+	struct btrt_adapt_decision *d;
+	int sw;
+	if (next < c->n) {
+		d = record(c, seq, next, "trial",
+			   wins ? "trial faster than the schedules measured, the next candidate "
+				  "may be faster still"
+				: "trial not faster than the best measured, the next candidate "
+				  "may be faster",
+			   trial_ms, c->expected_ms);
+		if (d) {
+			d->predicted_to_ms = p_next;
+			d->expected_to_ms = e_next;
+		}
+		c->tried++;
+		sw = d ? go_to(c, next, TRIAL, e_next) : 0;
+	} else if (wins) {
+		d = record(c, seq, c->cur, "accept",
+			   "trial faster than every schedule measured in the episode", trial_ms,
+			   c->expected_ms);
+		if (d)
+			d->expected_to_ms = trial_ms;
+		sw = 0;
+	} else {
+		d = record(c, seq, best, "revert",
+			   "trial not faster than the best measured, back to it", trial_ms,
+			   c->expected_ms);
+		if (d)
+			d->expected_to_ms = best_ms;
+		sw = d ? go_to(c, best, WATCH, best_ms) : 0;
+	}
+	if (d) {
+		d->trial_ms = trial_ms;
+		d->compared_ms = isfinite(other_ms) ? other_ms : 0;
+		d->predicted_from_ms = p_cur;
+		if (d->to == d->from)
+			d->predicted_to_ms = p_cur;
+		else if (d->to == best && !(d->predicted_to_ms > 0))
+			d->predicted_to_ms = predict(c, best, io_ms);
+		log_decision(c, d);
+	}
+	if (!sw) { /* the episode ends here, on this schedule */
+		c->phase = WATCH;
+		c->expected_ms = trial_ms;
+		c->over = c->quiet = 0;
+		c->over_ms = 0;
+		if (c->episode_switched)
+			c->backoff = c->backoff < 8 ? 2 * c->backoff : 8;
+	}
+	return sw;
+}
+
+/* One window is complete: update the slowdowns, then calibrate, trigger /
+ * decide, or measure a trial. */
 static int window_done(struct btrt_adapt_ctl *c, uint64_t seq)
 {
 	const struct btrt_adapt_schedule *s = &c->s[c->cur];
@@ -289,16 +451,30 @@ static int window_done(struct btrt_adapt_ctl *c, uint64_t seq)
 			if (u >= c->m->n_pus || !isfinite(mc) || mc <= 0 || !(abs > 0))
 				continue;
 			if (!c->calibrated)
-				c->base[u] = abs;
+				c->base[u] = c->seen[u] ? (c->base[u] * c->calib_w + abs) /
+								  (c->calib_w + 1)
+							: abs;
 			c->slow[u] = abs / c->base[u];
 			c->seen[u] = 1;
 		}
 	reset_window(c);
 	if (!c->calibrated) {
+		c->calib_sum_ms += period_ms;
+		if (++c->calib_w < BTRT_ADAPT_CALIB)
+			return 0;
 		c->calibrated = 1;
-		c->expected_ms = period_ms;
-		log_decision(c, record(c, seq, c->cur, "calibrated", period_ms, period_ms));
+		c->expected_ms = c->calib_sum_ms / c->calib_w;
+		for (uint32_t u = 0; c->m && u < c->m->n_pus; u++)
+			c->slow[u] = 1.0;
+		log_decision(c, record(c, seq, c->cur, "calibrated", "calibrated",
+				       c->expected_ms, c->expected_ms));
 		return 0;
+	}
+	if (c->phase == TRIAL) {
+		c->trial_sum_ms += period_ms;
+		if (++c->trial_w < c->o.trial_windows)
+			return 0;
+		return trial_done(c, seq, c->trial_sum_ms / c->trial_w, io_ms);
 	}
 	if (c->expected_ms <= 0) {
 		c->expected_ms = period_ms;
@@ -306,21 +482,30 @@ static int window_done(struct btrt_adapt_ctl *c, uint64_t seq)
 	}
 	if (period_ms <= (1.0 + c->o.threshold) * c->expected_ms) {
 		c->over = 0;
+		c->over_ms = 0;
 		if (++c->quiet >= BTRT_ADAPT_QUIET)
 			c->backoff = 1;
 		return 0;
 	}
 	c->quiet = 0;
-	if (++c->over < c->o.patience * c->backoff)
+	/* the period left: the mean of the windows of the run but its first,
+	 * which the onset may fall in (the first alone when it is all) */
+	if (c->over++ == 0)
+		c->first_over_ms = period_ms;
+	else
+		c->over_ms += period_ms;
+	if (c->over < c->o.patience * c->backoff)
 		return 0;
+	double left_ms = c->over > 1 ? c->over_ms / (c->over - 1) : c->first_over_ms;
 	c->over = 0;
+	c->over_ms = 0;
 	if (!c->m || !s->pus) {
-		log_decision(c, record(c, seq, c->cur, "period above expected, no cost model",
-				       period_ms, c->expected_ms));
-		c->expected_ms = period_ms;
+		log_decision(c, record(c, seq, c->cur, "keep", "period above expected, no cost model",
+				       left_ms, c->expected_ms));
+		c->expected_ms = left_ms;
 		return 0;
 	}
-	return decide(c, seq, period_ms, io_ms);
+	return decide(c, seq, left_ms, io_ms);
 }
 
 int btrt_adapt_ctl_observe(struct btrt_adapt_ctl *c, const struct btrt_task_done *d)
@@ -334,11 +519,12 @@ int btrt_adapt_ctl_observe(struct btrt_adapt_ctl *c, const struct btrt_task_done
 			next = (next + 1) % c->n;
 		if (next == c->cur || c->seg_tasks % c->o.force_every)
 			return 0;
-		struct btrt_adapt_decision *r = record(c, d->seq, next, "forced", 0, 0);
+		struct btrt_adapt_decision *r = record(c, d->seq, next, "forced", "forced", 0, 0);
 		if (!r)
 			return 0; /* out of memory: no record, no switch */
 		c->target = r->to;
 		c->pending = 1;
+		c->next_phase = WATCH;
 		log_decision(c, r);
 		return 1;
 	}

@@ -1,9 +1,11 @@
 /* Adaptive pipelines (btrt_adapt.h) on the toy app: forced switches every
  * N tasks over hundreds of tasks keep every task checked once and in
- * order; the controller on synthetic observations (trigger, re-ranking,
- * hysteresis, no flapping); a real run whose second PU is slowed down on
- * purpose switches away from it; the cost model's chunk times; the hog
- * plan. Runs under ThreadSanitizer too (test_runtime_tsan). */
+ * order; a real run whose second PU is slowed down on purpose switches
+ * away from it; the hog plan. The controller alone on synthetic
+ * observations and the cost model's formulas are in suite_adapt_ctl.c,
+ * added to the same suite. Runs under ThreadSanitizer too
+ * (test_runtime_tsan). */
+#include "suite_adapt_ctl.h"
 #include "suites.h"
 #include "toy.h"
 
@@ -183,239 +185,6 @@ static void test_forced_check_failure(void)
 	btrt_pool_destroy(t.pool);
 }
 
-/* ---- the controller on synthetic observations ---- */
-
-/* 4 stages of 1 ms on both PUs A and B, T_io 0.5 ms. */
-static const double syn_time[4 * 2] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-static const char *const syn_pus[2] = { "A", "B" };
-static const struct btrt_model syn_model = { 4, 2, syn_time, NULL, NULL, 0.5, syn_pus, "test" };
-static struct btrt_chunk syn_c[5][2];
-static const uint32_t syn_ab[2] = { 0, 1 }, syn_a[1] = { 0 }, syn_b[1] = { 1 };
-static struct btrt_adapt_schedule syn_s[5];
-
-static void syn_init(void)
-{
-	/* S0 A:0-1 B:2-3 (P 2), S1 A:0-2 B:3 (3), S2 A:0 B:1-3 (3), S3 A:0-3 (4), S4 B:0-3 (4) */
-	static const uint32_t split[3] = { 2, 3, 1 };
-	for (int k = 0; k < 3; k++) {
-		syn_c[k][0] = (struct btrt_chunk){ "A", BTRT_PU_CPU, NULL, 0, 0, split[k], NULL, NULL, 0 };
-		syn_c[k][1] = (struct btrt_chunk){ "B", BTRT_PU_CPU, NULL, 0, split[k], 4 - split[k],
-						    NULL, NULL, 0 };
-		syn_s[k] = (struct btrt_adapt_schedule){ "split", syn_c[k], 2, syn_ab, 0, 0 };
-	}
-	syn_c[3][0] = (struct btrt_chunk){ "A", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0 };
-	syn_c[4][0] = (struct btrt_chunk){ "B", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0 };
-	syn_s[3] = (struct btrt_adapt_schedule){ "A", syn_c[3], 1, syn_a, 0, 0 };
-	syn_s[4] = (struct btrt_adapt_schedule){ "B", syn_c[4], 1, syn_b, 0, 0 };
-}
-
-struct feed {
-	struct btrt_adapt_ctl *ctl;
-	uint64_t seq, now;
-	int switched; /* observe returned 1 */
-};
-
-/* Feeds n tasks of the current schedule: chunk k takes ms[k], tasks
- * complete every period_ms; spike: one task in 100 takes spike_ms more.
- * Stops at the first switch request. */
-static void feed(struct feed *f, uint32_t n, const double *ms, double period_ms, double spike_ms)
-{
-	uint64_t chunk_ns[2];
-	for (uint32_t i = 0; i < n && !f->switched; i++) {
-		double p = period_ms + (spike_ms > 0 && f->seq % 100 == 50 ? spike_ms : 0);
-		f->now += (uint64_t)(p * 1e6);
-		chunk_ns[0] = (uint64_t)(ms[0] * 1e6);
-		chunk_ns[1] = (uint64_t)(ms[1] * 1e6);
-		struct btrt_task_done d = { f->seq++, f->now, 500000, 2, chunk_ns };
-		f->switched = btrt_adapt_ctl_observe(f->ctl, &d);
-	}
-}
-
-static uint32_t n_switches(const struct btrt_adapt_ctl *c)
-{
-	uint32_t n, k = 0;
-	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(c, &n);
-	for (uint32_t i = 0; i < n; i++)
-		k += d[i].to != d[i].from;
-	return k;
-}
-
-static void test_model_chunk_ms(void)
-{
-	/* F + sum t + X, with F and X present */
-	static const double t[3 * 2] = { 1.0, 0.5, 2.0, 0.25, 4.0, 0.125 };
-	static const double fixed[2] = { 0.0, 0.75 };
-	double x[3 * 2 * 3] = { 0 };
-	x[btrt_model_xfer_index(3, 2, 1, 0, 2)] = 3.0;
-	x[btrt_model_xfer_index(3, 2, 1, 1, 1)] = 0.5;
-	const struct btrt_model m = { 3, 2, t, fixed, x, 0.2, NULL, NULL };
-	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 0, 0, 2), 7.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 1, 0, 2), 0.75 + 0.875 + 3.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 1, 1, 1), 0.75 + 0.25 + 0.5, 1e-12);
-	const struct btrt_chunk ch[2] = { { "a", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL, 0 },
-					  { "b", BTRT_PU_CPU, NULL, 0, 1, 2, NULL, NULL, 0 } };
-	const uint32_t pus[2] = { 0, 1 };
-	const struct btrt_adapt_schedule s = { "s", ch, 2, pus, 0, 0 };
-	/* chunks 1.0 and 0.75 + 0.375 = 1.125; P = max(0.2, 1.125) */
-	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, NULL, -1), 1.125, 1e-12);
-	const double slow[2] = { 3.0, 1.0 };
-	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, slow, -1), 3.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, NULL, 5.0), 5.0, 1e-12);
-	static const double tn[2] = { 1.0, NAN };
-	const struct btrt_model mn = { 1, 2, tn, NULL, NULL, 0, NULL, NULL };
-	CU_ASSERT(isnan(btrt_model_chunk_ms(&mn, 1, 0, 0)));
-}
-
-static void test_ctl_switches_away(void)
-{
-	syn_init();
-	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
-	/* as the model says, plus 10 % of handoffs: calibrates, no trigger */
-	const double even[2] = { 2.0, 2.0 };
-	feed(&f, 400, even, 2.2, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
-	/* B three times slower: S1 (A:0-2 B:3) is then best, P 3 vs 6 */
-	const double slow_b[2] = { 2.0, 6.0 };
-	uint64_t onset = f.seq;
-	feed(&f, 400, slow_b, 6.6, 0);
-	CU_ASSERT_EQUAL(f.switched, 1);
-	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 1);
-	/* within the two windows after the onset (and the one it falls in) */
-	CU_ASSERT(f.seq - onset <= 3 * o.window);
-	uint32_t n;
-	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
-	const struct btrt_adapt_decision *last = &d[n - 1];
-	CU_ASSERT_EQUAL(last->from, 0);
-	CU_ASSERT_EQUAL(last->to, 1);
-	CU_ASSERT_DOUBLE_EQUAL(last->slowdown[0], 1.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(last->slowdown[1], 3.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(last->predicted_from_ms, 6.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(last->predicted_to_ms, 3.0, 1e-9);
-	/* times the current schedule's observed / predicted ratio, 6.6 / 6 */
-	CU_ASSERT_DOUBLE_EQUAL(last->expected_to_ms, 3.3, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(last->observed_ms, 6.6, 1e-6);
-	/* the new schedule behaves as predicted: no further decision */
-	btrt_adapt_ctl_switched(f.ctl);
-	f.switched = 0;
-	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 1);
-	const double s1[2] = { 3.0, 3.0 };
-	feed(&f, 2000, s1, 3.3, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	uint32_t n2;
-	btrt_adapt_ctl_decisions(f.ctl, &n2);
-	CU_ASSERT_EQUAL(n2, n);
-	btrt_adapt_ctl_free(f.ctl);
-}
-
-static void test_ctl_no_flapping(void)
-{
-	syn_init();
-	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	const double even[2] = { 2.0, 2.0 };
-	/* isolated stalls (one task in 100 takes 20 ms more): its window is
-	 * above the threshold, never two windows in a row */
-	feed(&f, 2000, even, 2.2, 20.0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	/* the whole machine 1.7 x slower: a trigger, but re-ranking with
-	 * equal slowdowns keeps the schedule; then quiet (hysteresis) */
-	const double slow[2] = { 3.4, 3.4 };
-	feed(&f, 2000, slow, 3.74, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
-	uint32_t n;
-	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
-	uint32_t keeps = 0;
-	for (uint32_t i = 0; i < n; i++)
-		keeps += strcmp(d[i].reason, "calibrated") != 0;
-	CU_ASSERT_EQUAL(keeps, 1);
-	/* back to normal: faster than expected never triggers */
-	feed(&f, 2000, even, 2.2, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	btrt_adapt_ctl_decisions(f.ctl, &n);
-	CU_ASSERT_EQUAL(n, keeps + 1);
-	btrt_adapt_ctl_free(f.ctl);
-}
-
-static void test_ctl_margin(void)
-{
-	syn_init();
-	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	const double even[2] = { 2.0, 2.0 };
-	feed(&f, 200, even, 2.0, 0);
-	/* B 1.4 x: below the threshold; then S0 predicts 2.8, S1 3.0 */
-	const double b14[2] = { 2.0, 2.8 };
-	feed(&f, 200, b14, 2.8, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	/* B 1.7 x: S0 3.4 vs S1 3.0: better, but not by the 20 % margin */
-	const double b17[2] = { 2.0, 3.4 };
-	feed(&f, 200, b17, 3.4 * 1.31, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	CU_ASSERT_EQUAL(n_switches(f.ctl), 0);
-	btrt_adapt_ctl_free(f.ctl);
-}
-
-static void test_ctl_relative_slowdown(void)
-{
-	syn_init();
-	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	/* A's chunk runs at half the table's time from the start (the table
-	 * is off there, not the machine): no slowdown of A */
-	const double start[2] = { 1.0, 2.0 };
-	feed(&f, 200, start, 2.2, 0);
-	/* B 3 x: A taken at the table's times, S1 (A:0-2 B:3, 3) wins; with
-	 * A at half its table time, all on A (S3, 2) would */
-	const double b3[2] = { 1.0, 6.0 };
-	feed(&f, 400, b3, 6.6, 0);
-	CU_ASSERT_EQUAL(f.switched, 1);
-	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 1);
-	uint32_t n;
-	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
-	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].slowdown[0], 1.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].slowdown[1], 3.0, 1e-9);
-	btrt_adapt_ctl_free(f.ctl);
-}
-
-static void test_ctl_learned_ratio(void)
-{
-	syn_init();
-	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	const double even[2] = { 2.0, 2.0 };
-	feed(&f, 200, even, 2.2, 0);
-	/* A 3 x slower, and the period twice its chunk (what the per-PU model
-	 * misses, e.g. the io thread squeezed onto the other core): S2
-	 * (A:0 B:1-3) is expected at 3 x 2 */
-	const double a3[2] = { 6.0, 2.0 };
-	feed(&f, 400, a3, 12.0, 0);
-	CU_ASSERT_EQUAL_FATAL(f.switched, 1);
-	CU_ASSERT_EQUAL(btrt_adapt_ctl_target(f.ctl), 2);
-	btrt_adapt_ctl_switched(f.ctl);
-	f.switched = 0;
-	/* on S2, B turns out 3 x slower too once it carries 3 stages: S0 is
-	 * predicted at 6 by the slowdowns, but it ran at 2 x its prediction:
-	 * expected 12, no better than the 10 observed: kept, no flapping */
-	const double s2[2] = { 3.0, 9.0 };
-	feed(&f, 2000, s2, 10.0, 0);
-	CU_ASSERT_EQUAL(f.switched, 0);
-	CU_ASSERT_EQUAL(n_switches(f.ctl), 1);
-	uint32_t n;
-	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
-	CU_ASSERT_EQUAL(d[n - 1].to, d[n - 1].from);
-	CU_ASSERT_DOUBLE_EQUAL(d[n - 1].observed_ms, 10.0, 1e-6);
-	btrt_adapt_ctl_free(f.ctl);
-}
-
 /* ---- a real run with a PU slowed down on purpose ---- */
 
 static atomic_int slow_b;                  /* set once the disturbance starts */
@@ -535,17 +304,10 @@ int suite_adapt_register(void)
 	CU_pSuite s = CU_add_suite("adapt", init, NULL);
 	if (!s)
 		return -1;
-	if (!CU_add_test(s, "cost model: chunk and period", test_model_chunk_ms) ||
-	    !CU_add_test(s, "forced switches every 37 tasks over 600, 3 schedules", test_forced_switches) ||
+	if (!CU_add_test(s, "forced switches every 37 tasks over 600, 3 schedules", test_forced_switches) ||
 	    !CU_add_test(s, "forced switches, end of input mid-segment", test_forced_end_of_input) ||
 	    !CU_add_test(s, "forced switches, a failed check stops the run", test_forced_check_failure) ||
-	    !CU_add_test(s, "controller: a slow PU is left for the re-ranked best", test_ctl_switches_away) ||
-	    !CU_add_test(s, "controller: stalls and uniform slowdown do not switch", test_ctl_no_flapping) ||
-	    !CU_add_test(s, "controller: a gain below the margin does not switch", test_ctl_margin) ||
-	    !CU_add_test(s, "controller: slowdowns are relative to the start, not to the table",
-			 test_ctl_relative_slowdown) ||
-	    !CU_add_test(s, "controller: a schedule that ran slower than predicted is not taken back",
-			 test_ctl_learned_ratio) ||
+	    suite_adapt_ctl_add(s) ||
 	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
 	    !CU_add_test(s, "hog plan: from / to task numbers", test_hog_plan))
 		return -1;
