@@ -41,11 +41,12 @@ E=$data/lease-e F=$data/lease-f
   $E/alexnet-dense-vulkan-g1/alexnet-dense-vulkan-g1.json \
   $F/alexnet-dense-vulkan-g1/alexnet-dense-vulkan-g1.json > "$work/2.md" ||
   fail "btc report --compare exit $?" "$work/2.md"
-grep -qE '^\| octree-cuda-g1 \| cuda:0-3 cpu:4-6 \| 1\.064 .* \| cuda:0-4 cpu:5-6 \| 1\.179 .* \| 10\.8 \| 1\.244 \| 1\.029 \| .* \| 8\.5 \| no \| yes \| no \|$' "$work/2.md" ||
+grep -qE '^\| octree-cuda-g1 \| cuda:0-3 cpu:4-6 \| 1\.064 .* \| cuda:0-4 cpu:5-6 \| 1\.179 .* \| 10\.8 \| 1\.244 \| 1\.029 \| .* \| 8\.5 \| no \| yes \| no \| 17\.0 \| no \|$' "$work/2.md" ||
   fail "--compare: the octree row" "$work/2.md"
-grep -qE '^\| alexnet-dense-vulkan-g1 \| .* \| yes \(same schedule\) \| yes \| yes \|$' "$work/2.md" ||
+grep -qE '^\| alexnet-dense-vulkan-g1 \| .* \| yes \(same schedule\) \| yes \| yes \| 0\.0 \| yes \|$' "$work/2.md" ||
   fail "--compare: the alexnet-dense row" "$work/2.md"
 grep -q '^1 of 2 pairs reproduced' "$work/2.md" || fail "--compare: the count" "$work/2.md"
+grep -q '^1 of 2 judged on one lease' "$work/2.md" || fail "--compare: the one-lease count" "$work/2.md"
 "$btc" report --compare $E/octree-cuda-g1/octree-cuda-g1.json > "$work/2b.log" 2>&1 &&
   fail "--compare with one report exits 0" "$work/2b.log"
 grep -q "no partner" "$work/2b.log" || fail "--compare with one report: no message" "$work/2b.log"
