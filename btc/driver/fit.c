@@ -67,17 +67,22 @@ static bool calib_input(const struct btc_app *app, const struct btc_device *dev,
 	struct btc_plan_buf pb;
 	btc_plan_buf_init(&pb, app, dev);
 	bool ok = btc_plan_problem(app, dev, t, m, true, &p, &pb, &quiet);
-	/* a one-chunk schedule under the placed mode: the isolated rows
-	 * (btc_plan_mode_for) */
+	/* the rows btc_plan_mode_for picks per schedule: a one-chunk schedule
+	 * under the placed mode takes the isolated ones (built on first use) */
 	struct btc_sched_problem p_iso;
 	struct btc_plan_buf pb_iso;
 	btc_plan_buf_init(&pb_iso, app, dev);
-	bool iso_ok = m != BTC_MODE_ISOLATED && t->has_mode[BTC_MODE_ISOLATED] &&
-		      btc_plan_problem(app, dev, t, BTC_MODE_ISOLATED, true, &p_iso, &pb_iso, &quiet);
+	bool iso_built = false;
 	for (int k = 0; ok && k < n; k++) {
 		const struct btc_schedule *s = &scheds[k].s;
-		const struct btc_sched_problem *pk =
-			iso_ok && btc_plan_mode_for(t, m, s) == BTC_MODE_ISOLATED ? &p_iso : &p;
+		const struct btc_sched_problem *pk = &p;
+		enum btc_mode mk = btc_plan_mode_for(t, m, s); /* m or isolated */
+		if (mk != m) {
+			if (!iso_built)
+				iso_built = btc_plan_problem(app, dev, t, mk, true, &p_iso, &pb_iso, &quiet);
+			if (iso_built)
+				pk = &p_iso;
+		}
 		struct btc_calib_chunk *c = &chunk_buf[(size_t)k * BTC_SCHED_MAX_PUS];
 		for (int q = 0; q < s->n_chunks; q++)
 			c[q] = (struct btc_calib_chunk){

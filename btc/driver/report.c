@@ -170,6 +170,42 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double w
 
 /* One model's series in fit.svg: which prediction of a candidate, and
  * its marker. */
+/* The frame of a log-log plot: a square of `size` px at (left, top) whose
+ * axes both span 10^l0 .. 10^l1 (ms): light grid lines at 1..9 x each
+ * decade, labels at 1, 2 and 5. Appends to o. */
+static void svg_loglog_frame(struct btc_out *o, double left, double top, double size, double l0,
+			     double l1)
+{
+#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
+#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
+	btc_outl(
+		o,
+		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
+		left, top, size, size);
+	for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
+		for (int k = 1; k < 10; k++) {
+			double v = k * pow(10, e);
+			if (log10(v) < l0 || log10(v) > l1)
+				continue;
+			char t[32];
+			snprintf(t, sizeof(t), "%g", v);
+			btc_outl(
+				o,
+				"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
+				FX(v), top, FX(v), top + size);
+			btc_outl(
+				o,
+				"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
+				left, FY(v), left + size, FY(v));
+			if (k == 1 || k == 2 || k == 5) {
+				svg_text(o, FX(v), top + size + 16, "middle", 11, t);
+				svg_text(o, left - 6, FY(v) + 4, "end", 11, t);
+			}
+		}
+#undef FX
+#undef FY
+}
+
 static double fit_x(const struct btc_report_candidate *c, int series, int mode)
 {
 	return series == 0 ? c->predicted_ms[mode] : c->calibrated_loo_ms[mode];
@@ -239,31 +275,7 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 		 "%s on %s: predicted vs measured ms/task (median, 95%% interval)",
 		 r->app ? r->app : "?", r->device ? r->device : "?");
 	svg_text(&o, 10, 24, "start", 15, title);
-	btc_outl(
-		&o,
-		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
-		left, top, size, size);
-	/* Decade ticks. */
-	for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
-		for (int k = 1; k < 10; k++) {
-			double v = k * pow(10, e);
-			if (log10(v) < l0 || log10(v) > l1)
-				continue;
-			char t[32];
-			snprintf(t, sizeof(t), "%g", v);
-			btc_outl(
-				&o,
-				"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
-				FX(v), top, FX(v), top + size);
-			btc_outl(
-				&o,
-				"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
-				left, FY(v), left + size, FY(v));
-			if (k == 1 || k == 2 || k == 5) {
-				svg_text(&o, FX(v), top + size + 16, "middle", 11, t);
-				svg_text(&o, left - 6, FY(v) + 4, "end", 11, t);
-			}
-		}
+	svg_loglog_frame(&o, left, top, size, l0, l1);
 	btc_outl(
 		&o,
 		"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\" stroke-dasharray=\"4 3\"/>",
@@ -395,30 +407,7 @@ bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct 
 			 n_err, n, 100 * med, 100 * err[n_err - 1]);
 	}
 	svg_text(&o, 10, 42, "start", 12, sub);
-	btc_outl(
-		&o,
-		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
-		left, top, size, size);
-	for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
-		for (int k = 1; k < 10; k++) {
-			double v = k * pow(10, e);
-			if (log10(v) < l0 || log10(v) > l1)
-				continue;
-			char t[32];
-			snprintf(t, sizeof(t), "%g", v);
-			btc_outl(
-				&o,
-				"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#eee\"/>",
-				FX(v), top, FX(v), top + size);
-			btc_outl(
-				&o,
-				"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eee\"/>",
-				left, FY(v), left + size, FY(v));
-			if (k == 1 || k == 2 || k == 5) {
-				svg_text(&o, FX(v), top + size + 16, "middle", 11, t);
-				svg_text(&o, left - 6, FY(v) + 4, "end", 11, t);
-			}
-		}
+	svg_loglog_frame(&o, left, top, size, l0, l1);
 	/* y = x, and y = x (1 +- 10 %) dotted. */
 	btc_outl(
 		&o,

@@ -234,9 +234,7 @@ double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *de
 {
 	if (!t->has_mode[mode])
 		return NAN;
-	mode = btc_plan_mode_for(t, mode, s);
-	if (!t->has_mode[mode])
-		return NAN;
+	mode = btc_plan_mode_for(t, mode, s); /* a mode the table has */
 	struct btc_plan_buf pb;
 	btc_plan_buf_init(&pb, app, dev);
 	struct btc_sched_problem p;
