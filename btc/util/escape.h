@@ -22,8 +22,11 @@ char *btc_c_comment(const char *s);
 char *btc_meson_string(const char *s);
 
 /* A YAML scalar: s itself when it reads back as the same plain string,
- * else a double-quoted scalar with '"', '\' and control characters
- * escaped. Bytes >= 0x80 (UTF-8) pass through. */
+ * else a double-quoted scalar with '"', '\', line breaks and every code
+ * point outside YAML's printable set (C0 and C1 controls, U+FFFE...)
+ * escaped, so libyaml reads it back as the same string. Printable UTF-8
+ * passes through; a byte that is not UTF-8 is written as \xHH, which reads
+ * back as U+00HH. Caller frees. */
 char *btc_yaml_scalar(const char *s);
 
 #endif

@@ -17,6 +17,8 @@ static const char *const hostile[] = {
 	"tab\tnewline\ncr\r bell\a del\x7f",
 	"octal \001" "7 digit after escape",
 	"utf-8: Mali\xe2\x84\xa2 G710",
+	"C1 control \xc2\x86 NEL \xc2\x85 LS \xe2\x80\xa8 BOM \xef\xbb\xbf U+FFFE \xef\xbf\xbe",
+	"Zen 4: \xc2\x86_64\npus:\n  - {nam", /* fuzz_device found this one */
 	"comment */ /* inside",
 	"it's: a # yaml {problem}, [x]",
 	"- leading dash",
