@@ -13,17 +13,75 @@
 #include "driver/report.h"
 #include "util/out.h"
 
+/* A main job's report (btc tune --report): each verified candidate's
+ * median, matched to the planned schedule of the same label. */
+static bool read_main_report(const char *path, const cJSON *cands,
+			     const struct btc_plan_schedule *scheds, int n,
+			     const struct btc_device *dev, struct btc_tune_entry *entries,
+			     struct btc_diag *d)
+{
+	struct btc_loc at = {path, 0, 0};
+	char **labels = btc_xcalloc((size_t)n + 1, sizeof(char *));
+	for (int i = 0; i < n; i++)
+		labels[i] = btc_plan_schedule_label(&scheds[i].s, dev);
+	bool ok = true;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cands)
+	{
+		const cJSON *label = cJSON_GetObjectItemCaseSensitive(c, "label");
+		const cJSON *status = cJSON_GetObjectItemCaseSensitive(c, "status");
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(c, "measured_ms_per_task");
+		if (!cJSON_IsString(label) || !cJSON_IsString(status)) {
+			btc_error(d, at, "a candidate without label or status");
+			ok = false;
+			continue;
+		}
+		int i = 0;
+		while (i < n && strcmp(labels[i], label->valuestring))
+			i++;
+		if (i == n) {
+			btc_error(d, at, "schedule '%s' is not in this plan (pass it with --chunks)",
+				  label->valuestring);
+			ok = false;
+			continue;
+		}
+		struct btc_tune_entry *e = &entries[i];
+		if (!strcmp(status->valuestring, "failed")) {
+			e->status = BTC_RUN_FAILED;
+			free(e->error);
+			e->error = btc_xasprintf("schedule '%s': %s says it did not verify",
+						 label->valuestring, path);
+		} else if (!strcmp(status->valuestring, "verified") && cJSON_IsNumber(ms) &&
+			   ms->valuedouble > 0) {
+			if (e->status != BTC_RUN_FAILED)
+				e->status = BTC_RUN_VERIFIED;
+			btc_tune_entry_add(e, ms->valuedouble);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	return ok;
+}
+
 static bool read_json(const char *path, const char *text, const struct btc_plan_schedule *scheds,
 		      int n, const struct btc_device *dev, struct btc_tune_entry *entries,
 		      struct btc_diag *d)
 {
 	struct btc_loc at = {path, 0, 0};
 	cJSON *j = cJSON_Parse(text);
+	const cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates");
+	if (cJSON_IsArray(cands)) {
+		bool ok = read_main_report(path, cands, scheds, n, dev, entries, d);
+		cJSON_Delete(j);
+		return ok;
+	}
 	const cJSON *idx = cJSON_GetObjectItemCaseSensitive(j, "schedule_index");
 	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
 	if (!cJSON_IsNumber(idx) || !cJSON_IsNumber(ms)) {
 		btc_error(d, at,
-			  "not a run report (expected schedule_index and measured_ms_per_task)");
+			  "not a run report (expected schedule_index and measured_ms_per_task) "
+			  "nor a main job's report (candidates)");
 		cJSON_Delete(j);
 		return false;
 	}
@@ -160,9 +218,39 @@ static void print_table(const struct btc_report *r, FILE *f)
 		btc_mode_name(m));
 }
 
-int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_job_options *opt, const char *const *files, int n_files,
-		      struct btc_diag *d)
+/* The schedules a main job's report measured, as --chunks specs (labels
+ * with ',' for ' '), in its order; 0 when path is not such a report.
+ * Stores up to max specs, which the caller frees. */
+static int report_specs(const char *path, char **specs, int max, struct btc_diag *d)
+{
+	char *text = btc_read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates"), *c;
+	int n = 0;
+	cJSON_ArrayForEach(c, cands)
+	{
+		const cJSON *label = cJSON_GetObjectItemCaseSensitive(c, "label");
+		if (!cJSON_IsString(label))
+			continue;
+		if (n == max) {
+			btc_error(d, (struct btc_loc){path, 0, 0},
+				  "more than %d schedules: pass the ones to fit with --chunks", max);
+			break;
+		}
+		specs[n] = btc_xstrdup(label->valuestring);
+		for (char *p = specs[n]; *p; p++)
+			if (*p == ' ')
+				*p = ',';
+		n++;
+	}
+	cJSON_Delete(j);
+	return n;
+}
+
+static int calibrate(const struct btc_app *app, const struct btc_device *dev,
+		     const struct btc_job_options *opt, const char *const *files, int n_files,
+		     struct btc_diag *d)
 {
 	if (opt->report)
 		remove(opt->report);
@@ -236,4 +324,26 @@ int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
 	free(prov);
 	btc_table_free(t);
 	return d->errors ? 1 : 0;
+}
+
+int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
+		      const struct btc_job_options *opt_in, const char *const *files, int n_files,
+		      struct btc_diag *d)
+{
+	/* A main job's report names the schedules it measured: plan exactly
+	 * those (unless --chunks names others), so a changed model or table
+	 * can be judged on the same measurements. */
+	struct btc_job_options job = *opt_in;
+	const struct btc_job_options *opt = &job;
+	char *specs[BTC_PLAN_MAX_SPECS];
+	int n_specs = 0;
+	if (!job.plan.n_specs && n_files > 0) {
+		n_specs = report_specs(files[0], specs, BTC_PLAN_MAX_SPECS, d);
+		for (int i = 0; i < n_specs; i++)
+			job.plan.specs[job.plan.n_specs++] = specs[i];
+	}
+	int status = calibrate(app, dev, opt, files, n_files, d);
+	for (int i = 0; i < n_specs; i++)
+		free(specs[i]);
+	return status;
 }

@@ -16,6 +16,9 @@
  *         measured_ms_per_task, tasks, warmup, schedule.label); the label
  *         must be the planned schedule's; a run that did not verify marks
  *         the schedule failed;
+ *   JSON: a main job's report (has "candidates"): each verified
+ *         candidate's measured median, matched by label to the planned
+ *         schedules (a label not planned is an error);
  *   CSV:  lines `schedule_index,measured_ms[,anything]`, ms per task;
  *         blank lines, '#' comments and a header line starting with
  *         "schedule_index" are skipped.
@@ -26,7 +29,9 @@ bool btc_measurements_read(const char *path, const struct btc_plan_schedule *sch
 			   struct btc_diag *d);
 
 /* The command: plans the build as the main job would on opt->table (the
- * schedules the device's program holds, in its --schedule order), reads
+ * schedules the device's program holds, in its --schedule order; when
+ * the first file is a main job's report and there is no --chunks, exactly
+ * the report's schedules, in its order), reads
  * the files, fits and prints the fit (the same table as the main job's
  * report), writes opt->report (schema 3, no chosen schedule) and fit.svg
  * beside it when given. Returns the exit status (0, or 1 after a

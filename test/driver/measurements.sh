@@ -76,3 +76,20 @@ echo "ok: --measurements without --table is a usage error"
 grep -q "| vecadd | pixel7a | calibrated interference (LOO)" "$work/5.md" || fail "btc report fit table" "$work/5.md"
 [ "$(wc -l < "$work/fit.csv")" -eq 5 ] || fail "fit CSV rows" "$work/fit.csv"
 echo "ok: btc report tabulates the fit"
+
+# 6. A main job's report as the measurements: its schedules planned in its
+# order (no --top), the same medians, so the same fit as step 1's.
+"$btc" tune "$app" --device pixel7a --table "$data/pixel7a-vecadd.csv" --measurements "$r" \
+  --report "$work/again.json" > "$work/6.log" 2>&1 || fail "exit status $?" "$work/6.log"
+[ "$(json "$work/again.json" '[c["label"] for c in r["candidates"]]')" = \
+  "$(json "$r" '[c["label"] for c in r["candidates"]]')" ] || fail "not the report's schedules" "$work/again.json"
+diff <(grep "^fit:   " "$work/1.log") <(grep "^fit:   " "$work/6.log") > "$work/6.diff" ||
+  fail "the fit differs from the report's" "$work/6.diff"
+set +e
+"$btc" tune "$app" --device pixel7a --table "$data/pixel7a-vecadd.csv" --chunks big:0-2 \
+  --measurements "$r" > "$work/6b.log" 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "error: schedule '.*' is not in this plan (pass it with --chunks)" "$work/6b.log" ||
+  fail "a report schedule outside --chunks not refused (exit $rc)" "$work/6b.log"
+echo "ok: a main job's report recalibrates on exactly its schedules"
