@@ -3,7 +3,8 @@
  * (docs/runtime.md, "Adaptive pipelines").
  *
  *   observe: per task, each chunk's pop-to-finish time and the completion
- *            time (btrt_pipeline_config.on_task_done); per window of tasks,
+ *            time (btrt_pipeline_config.on_task_done); per window (at
+ *            least `window` tasks and `window_ms` of them),
  *            the period (mean time between completions) and each PU's
  *            slowdown: observed chunk time / the cost model's chunk time,
  *            relative to the same ratio in the first window (the table's
@@ -14,8 +15,10 @@
  *            cost model with the slowdowns applied (btrt_model_period_ms),
  *            each prediction times the schedule's observed / predicted
  *            ratio from when it last ran; if one promises a gain larger
- *            than a margin, it is tried, else the new period becomes the
- *            expected one.
+ *            than a margin, it is tried; when the PUs slowed unevenly, so
+ *            is the best never run that the model puts within `explore`
+ *            of the period (its error being unknown); else the new period
+ *            becomes the expected one.
  *   trial:   the candidate runs for `trial_windows` windows; its measured
  *            period is compared with the periods measured in this episode
  *            (the schedule it left, measured just before the switch, and
@@ -100,7 +103,13 @@ double btrt_model_period_ms(const struct btrt_model *m, const struct btrt_adapt_
 
 /* Options of the controller; btrt_adapt_options_init sets the defaults. */
 struct btrt_adapt_options {
-	uint32_t window;           /* tasks per observation window (16) */
+	uint32_t window;           /* tasks per observation window, at least
+				      (16) */
+	double window_ms;          /* and at least this long, ms of completed
+				      tasks (100: short tasks, 1-2 ms on the
+				      dev box, made 16-task windows of 30 ms,
+				      which another process's burst could
+				      fill; 0: tasks only) */
 	uint32_t patience;         /* windows in a row above the threshold
 				      before a decision (3); doubled by every
 				      episode that switched, up to 8 x, until
@@ -123,13 +132,17 @@ struct btrt_adapt_options {
 				      every other period measured in the
 				      episode by this fraction: T_trial (1 +
 				      accept) < T_best (0.05) */
-	double explore;            /* after a trial, the next-ranked candidate
-				      never run before is tried if its expected
-				      period is below (1 + explore) x the best
-				      measured one (0.50: the model's error on
-				      it is unknown); one that ran before must
-				      be expected below the best measured one
-				      by `accept` */
+	double explore;            /* a candidate never run before is tried if
+				      its expected period is below (1 +
+				      explore) x the best measured one (0.50:
+				      the model's error on it is unknown),
+				      after a trial, and at the start of an
+				      episode when the PUs slowed unevenly
+				      (else the margin applies); one that ran
+				      before must be expected below the best
+				      measured one by `accept` after a trial;
+				      0: none at the start, and after a trial
+				      only schedules expected faster */
 	uint64_t force_every;      /* testing: switch to the next schedule
 				      (round robin) every N tasks; 0: off */
 	FILE *log;                 /* NULL, or print every decision here */

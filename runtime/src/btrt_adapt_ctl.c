@@ -47,6 +47,7 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->window = 16;
+	o->window_ms = 100.0;
 	o->patience = 3;
 	o->threshold = 0.50;
 	o->margin = 0.20;
@@ -322,8 +323,13 @@ static int go_to(struct btrt_adapt_ctl *c, uint32_t k, enum phase ph, double exp
 }
 
 /* The period is above the expected one: a new episode. Re-ranks every
- * schedule and tries the best if it promises more than the margin.
- * Returns 1 to switch. */
+ * schedule and tries the best candidate: one that promises more than the
+ * margin; or, when the current schedule's PUs slowed unevenly (the most
+ * slowed by (1 + threshold) x the least), one never run that is expected
+ * within (1 + explore) of the period left: the re-ranking alone kept a
+ * hogged schedule when the table was off on a PU the run had barely used
+ * (docs/results/host-adaptive.md, run 3), and a trial that is not faster
+ * is reverted. Returns 1 to switch. */
 static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, double io_ms)
 {
 	for (uint32_t k = 0; k < c->n; k++)
@@ -334,14 +340,25 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 	if (isfinite(p_cur) && p_cur > 0)
 		c->ratio[c->cur] = period_ms / p_cur;
 	c->meas[c->cur] = period_ms;
-	double p_best, e_best;
+	/* Exploration needs the PUs to have slowed unevenly: under an even
+	 * slowdown the ranking the schedule was chosen by still holds. */
+	double lo = INFINITY, hi = 0;
+	for (uint32_t k = 0; k < c->s[c->cur].n_chunks; k++) {
+		double sl = slowdown_of(c, c->s[c->cur].pus[k]);
+		lo = sl < lo ? sl : lo;
+		hi = sl > hi ? sl : hi;
+	}
+	int uneven = c->o.explore > 0 && hi >= (1.0 + c->o.threshold) * lo;
 	double limit = period_ms / (1.0 + c->o.margin);
-	uint32_t best = candidate(c, io_ms, limit, limit, &p_best, &e_best);
+	double p_best, e_best;
+	uint32_t best = candidate(c, io_ms, limit,
+				  uneven ? period_ms * (1.0 + c->o.explore) : limit, &p_best,
+				  &e_best);
 	int go = best < c->n && c->o.max_trials > 0;
 	struct btrt_adapt_decision *d =
 		record(c, seq, go ? best : c->cur, go ? "trial" : "keep",
-		       go ? "period above expected, a schedule predicted faster"
-			  : "period above expected, no schedule predicted faster by the margin",
+		       go ? "period above expected, the best-ranked schedule may be faster"
+			  : "period above expected, no schedule expected faster",
 		       period_ms, c->expected_ms);
 	if (!d)
 		return 0; /* out of memory: no record, no switch */
@@ -538,7 +555,7 @@ int btrt_adapt_ctl_observe(struct btrt_adapt_ctl *c, const struct btrt_task_done
 	uint32_t nc = c->s[c->cur].n_chunks;
 	for (uint32_t k = 0; k < nc && k < d->n_chunks; k++)
 		c->sum_chunk[k] += (double)d->chunk_ns[k];
-	if (++c->w < c->o.window)
+	if (++c->w < c->o.window || c->sum_iv < c->o.window_ms * 1e6)
 		return 0;
 	return window_done(c, d->seq);
 }

@@ -48,7 +48,8 @@ n_ev=$(json "$work/forced.trace.json" "sum(1 for e in r['traceEvents'] if e['nam
 [ "$n_ev" = "$sw" ] || fail "trace: $n_ev switch events for $sw switches"
 echo "vecadd: forced switches: $sw over 400 tasks, all verified; trace marks $n_ev"
 
-out=$(BTRT_NO_PIN=1 "$prog" --adapt --adapt-log --tasks 300 --report "$work/model.json") ||
+# (vecadd tasks take 0.2 ms: windows of 16 tasks, not the default 100 ms)
+out=$(BTRT_NO_PIN=1 "$prog" --adapt --adapt-log --adapt-window-ms 1 --tasks 300 --report "$work/model.json") ||
   { echo "$out"; fail "vecadd --adapt failed"; }
 grep -q "^verified 300 tasks" <<< "$out" || { echo "$out"; fail "vecadd --adapt: not verified"; }
 grep -q "calibrated" <<< "$out" || { echo "$out"; fail "vecadd --adapt: no calibration logged"; }

@@ -239,6 +239,7 @@ static void test_real_slowdown(void)
 					 .n_scheds = 2 };
 	btrt_adapt_options_init(&cfg.opt);
 	cfg.opt.window = 8;
+	cfg.opt.window_ms = 0; /* microsecond tasks: windows of 8 tasks */
 	cfg.opt.log = getenv("TOY_VERBOSE") ? stderr : NULL;
 	struct btrt_adapt_result *res = NULL;
 	struct btrt_error err;

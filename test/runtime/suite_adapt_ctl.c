@@ -128,6 +128,14 @@ static void world_b3(struct world *w)
 	memcpy(w->period_ms, p, sizeof p);
 }
 
+/* The defaults, with windows counted in tasks only: the synthetic worlds
+ * below are written in tasks (test_ctl_window_ms covers window_ms). */
+static void opts_init(struct btrt_adapt_options *o)
+{
+	btrt_adapt_options_init(o);
+	o->window_ms = 0;
+}
+
 static void test_model_chunk_ms(void)
 {
 	/* F + sum t + X, with F and X present */
@@ -158,7 +166,7 @@ static void test_ctl_switches_away(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
 	/* as the model says, plus 10 % of handoffs: calibrates, no trigger */
@@ -215,7 +223,7 @@ static void test_ctl_no_flapping(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	const double even[2] = { 2.0, 2.0 };
 	/* isolated stalls (one task in 100 takes 20 ms more): its window is
@@ -246,7 +254,8 @@ static void test_ctl_margin(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
+	o.explore = 0;
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 200, even, 2.0, 0);
@@ -254,7 +263,8 @@ static void test_ctl_margin(void)
 	const double b14[2] = { 2.0, 2.8 };
 	feed(&f, 200, b14, 2.8, 0);
 	CU_ASSERT_EQUAL(f.switched, 0);
-	/* B 1.7 x: S0 3.4 vs S1 3.0: better, but not by the 20 % margin */
+	/* B 1.7 x: S0 3.4 vs S1 3.0: better, but not by the 20 % margin (no
+	 * exploration: test_ctl_explore_uneven has it) */
 	const double b17[2] = { 2.0, 3.4 };
 	feed(&f, 200, b17, 3.4 * 1.31, 0);
 	CU_ASSERT_EQUAL(f.switched, 0);
@@ -266,7 +276,7 @@ static void test_ctl_relative_slowdown(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	/* A's chunk runs at half the table's time from the start (the table
 	 * is off there, not the machine): no slowdown of A */
@@ -289,7 +299,7 @@ static void test_ctl_learned_ratio(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 200, even, 2.2, 0);
@@ -320,7 +330,7 @@ static void test_ctl_trial_revert(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	o.log = getenv("TOY_VERBOSE") ? stderr : NULL;
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
@@ -362,7 +372,7 @@ static void test_ctl_next_candidate(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct world w;
 	const double even[2] = { 2.0, 2.0 };
 	char k[256];
@@ -406,7 +416,7 @@ static void test_ctl_no_flap_misleading_model(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
 	const double even[2] = { 2.0, 2.0 };
@@ -437,7 +447,7 @@ static void test_ctl_no_disturbance(void)
 {
 	syn_init();
 	struct btrt_adapt_options o;
-	btrt_adapt_options_init(&o);
+	opts_init(&o);
 	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
 	/* the table is off on this machine (S0 at 3 x its prediction from
@@ -466,9 +476,82 @@ static void test_ctl_no_disturbance(void)
 	btrt_adapt_ctl_free(f.ctl);
 }
 
+static void test_ctl_window_ms(void)
+{
+	syn_init();
+	struct btrt_adapt_options o;
+	btrt_adapt_options_init(&o); /* window 16 tasks, window_ms 100 */
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	/* tasks of 2.2 ms: a window is 46 tasks (101.2 ms), not 16 */
+	const double even[2] = { 2.0, 2.0 };
+	feed(&f, 400, even, 2.2, 0);
+	uint32_t n;
+	const struct btrt_adapt_decision *d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(d[0].kind, "calibrated");
+	/* tasks 0-6 settle (pool 3 + 4), then 2 windows of 46 intervals */
+	CU_ASSERT_EQUAL(d[0].seq, 7 + 2 * 46 - 1);
+	/* B 3 x (6.6 ms tasks: 16 of them are 105.6 ms): the trigger after
+	 * the patience's 3 windows of 16 tasks, plus the one the onset is in */
+	const double slow_b[2] = { 2.0, 6.0 };
+	uint64_t onset = f.seq;
+	feed(&f, 400, slow_b, 6.6, 0);
+	CU_ASSERT_EQUAL(f.switched, 1);
+	CU_ASSERT(f.seq - onset <= 46 + 3 * 16);
+	CU_ASSERT(f.seq - onset > 3 * 16);
+	btrt_adapt_ctl_free(f.ctl);
+}
+
+static void test_ctl_explore_uneven(void)
+{
+	/* The table is off on A (2.5 ms a stage; the machine: 1), and the run
+	 * starts on S2 (A:0 B:1-3), which barely uses A; the build holds S2,
+	 * S3 (A:0-3) and S4 (B:0-3). A hog makes B 3 x slower: the model puts
+	 * S3 at 10 x 1.1 = 11 against the 9.9 left: no gain, let alone 20 %;
+	 * but the PUs slowed unevenly (B 3, A 1), so S3, never run, is tried:
+	 * it runs at 4.2 and stays. Without exploration the schedule is kept. */
+	static const double t_off[4 * 2] = { 2.5, 1, 2.5, 1, 2.5, 1, 2.5, 1 };
+	const struct btrt_model m = { 4, 2, t_off, NULL, NULL, 0.5, syn_pus, "test" };
+	struct world w;
+	memset(&w, 0, sizeof w);
+	static const double ch[5][2] = { { 2, 6 }, { 3, 3 }, { 1, 9 }, { 4, 0 }, { 12, 0 } };
+	static const double p[5] = { 6.6, 3.3, 9.9, 4.2, 13.2 };
+	memcpy(w.chunk_ms, ch, sizeof ch);
+	memcpy(w.period_ms, p, sizeof p);
+	char k[256];
+	for (int explore = 1; explore >= 0; explore--) {
+		syn_init();
+		syn_s[0].skip = syn_s[1].skip = 1;
+		struct btrt_adapt_options o;
+		opts_init(&o);
+		if (!explore)
+			o.explore = 0;
+		struct feed f = { btrt_adapt_ctl_create(&m, syn_s, 5, 2, 3, &o), 0, 0, 0 };
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+		const double start[2] = { 1.0, 3.0 };
+		feed(&f, 200, start, 3.3, 0);
+		CU_ASSERT_EQUAL(f.switched, 0);
+		world_feed(&f, &w, 3000);
+		kinds(f.ctl, k, sizeof k);
+		if (explore) {
+			CU_ASSERT_STRING_EQUAL(k, "trial 2>3 accept 3>3");
+			CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 3);
+		} else {
+			CU_ASSERT_STRING_EQUAL(k, "keep 2>2");
+			CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 2);
+		}
+		btrt_adapt_ctl_free(f.ctl);
+	}
+	syn_init();
+}
+
 int suite_adapt_ctl_add(CU_pSuite s)
 {
 	if (!CU_add_test(s, "cost model: chunk and period", test_model_chunk_ms) ||
+	    !CU_add_test(s, "controller: a window lasts window_ms at least", test_ctl_window_ms) ||
+	    !CU_add_test(s, "controller: uneven slowdowns try a schedule never run",
+			 test_ctl_explore_uneven) ||
 	    !CU_add_test(s, "controller: a slow PU is left for the re-ranked best", test_ctl_switches_away) ||
 	    !CU_add_test(s, "controller: stalls and uniform slowdown do not switch", test_ctl_no_flapping) ||
 	    !CU_add_test(s, "controller: a gain below the margin does not switch", test_ctl_margin) ||

@@ -189,9 +189,10 @@ static void usage(FILE *out, const char *argv0)
 		"                   with a profiling table)\n"
 		"  --adapt-log      print every decision of the adaptive run\n"
 		"  --adapt-force N  (testing) switch to the next schedule every N tasks; implies --adapt\n"
-		"  --adapt-window N tasks per observation window (default 16)\n"
+		"  --adapt-window N tasks per observation window, at least (default 16)\n"
+		"  --adapt-window-ms MS  and at least MS ms of tasks (default 100)\n"
 		"  --adapt-threshold PCT  a decision when the period stays PCT %% above the\n"
-		"                   expected one for 2 windows (default 50)\n"
+		"                   expected one for 3 windows (default 50)\n"
 		"  --adapt-margin PCT  switch only to a schedule predicted PCT %% faster (default 20)\n"
 		"interference on purpose:\n"
 		"  --hog-cpu CORES  busy threads pinned to CORES (e.g. 1 or 0,2)\n"
@@ -209,7 +210,7 @@ struct options {
 	int list, digests, quiet, warmup_set;
 	/* adaptive runs and interference */
 	int adapt, adapt_log;
-	long adapt_force, adapt_window, adapt_threshold, adapt_margin;
+	long adapt_force, adapt_window, adapt_window_ms, adapt_threshold, adapt_margin;
 	int hog_cores[64];
 	uint32_t n_hog_cores;
 	long hog_gpu_ms, hog_from, hog_to;
@@ -272,6 +273,7 @@ static int parse_adapt_option(const char *argv0, const char *a, const char *v, s
 	static const struct { const char *name; size_t off; long min, max; } num[] = {
 		{ "--adapt-force", offsetof(struct options, adapt_force), 1, LONG_MAX },
 		{ "--adapt-window", offsetof(struct options, adapt_window), 1, 1000000 },
+		{ "--adapt-window-ms", offsetof(struct options, adapt_window_ms), 1, 100000 },
 		{ "--adapt-threshold", offsetof(struct options, adapt_threshold), 1, 1000 },
 		{ "--adapt-margin", offsetof(struct options, adapt_margin), 0, 1000 },
 		{ "--hog-gpu", offsetof(struct options, hog_gpu_ms), 1, 1000 },
@@ -580,6 +582,8 @@ static int adapt_run(const struct options *o,
 	ac.opt.force_every = (uint64_t)o->adapt_force;
 	if (o->adapt_window)
 		ac.opt.window = (uint32_t)o->adapt_window;
+	if (o->adapt_window_ms)
+		ac.opt.window_ms = (double)o->adapt_window_ms;
 	if (o->adapt_threshold)
 		ac.opt.threshold = (double)o->adapt_threshold / 100.0;
 	if (o->adapt_margin)
