@@ -325,7 +325,9 @@ static int go_to(struct btrt_adapt_ctl *c, uint32_t k, enum phase ph, double exp
 /* The period is above the expected one: a new episode. Re-ranks every
  * schedule and tries the best candidate: one that promises more than the
  * margin; or, when the current schedule's PUs slowed unevenly (the most
- * slowed by (1 + threshold) x the least), one never run that is expected
+ * slowed by (1 + threshold / 2) x the least: on the dev box a hog on one
+ * core of two slowed the other PU's chunk by 1.3-1.6 x too, the OS moving
+ * the io and other threads there), one never run that is expected
  * within (1 + explore) of the period left: the re-ranking alone kept a
  * hogged schedule when the table was off on a PU the run had barely used
  * (docs/results/host-adaptive.md, run 3), and a trial that is not faster
@@ -348,7 +350,7 @@ static int decide(struct btrt_adapt_ctl *c, uint64_t seq, double period_ms, doub
 		lo = sl < lo ? sl : lo;
 		hi = sl > hi ? sl : hi;
 	}
-	int uneven = c->o.explore > 0 && hi >= (1.0 + c->o.threshold) * lo;
+	int uneven = c->o.explore > 0 && hi >= (1.0 + c->o.threshold / 2) * lo;
 	double limit = period_ms / (1.0 + c->o.margin);
 	double p_best, e_best;
 	uint32_t best = candidate(c, io_ms, limit,
