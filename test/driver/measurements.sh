@@ -3,7 +3,8 @@
 # device (vecadd on pixel7a: a committed made-up table, CSV runs and one
 # run report JSON, periods from known per-PU terms), nothing run. Checks
 # the printed fit, the report's schema-3 fields, fit.svg, the errors of a
-# bad file, and `btc report --fit-csv`.
+# bad file, and `btc report --fit-csv`; a main job's report fed back (its
+# own schedules, the same fit) and scripts/refit on a committed evaluation.
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
@@ -93,3 +94,13 @@ set -e
 [ $rc -eq 1 ] && grep -q "error: schedule '.*' is not in this plan (pass it with --chunks)" "$work/6b.log" ||
   fail "a report schedule outside --chunks not refused (exit $rc)" "$work/6b.log"
 echo "ok: a main job's report recalibrates on exactly its schedules"
+
+# 7. scripts/refit on a committed evaluation (H100 lease A, 12 runs): a
+# line of fit per run, the goals judged, a summary; nothing run.
+(cd "$src" && BTC="$btc" BTC_REFIT_OUT="$work/refit" scripts/refit docs/results/eval-h100-a) \
+  > "$work/7.log" 2>&1 || fail "scripts/refit: exit status $?" "$work/7.log"
+[ "$(grep -c '^eval-h100-a/[a-z-]*-g[12] .*\(all met\|missed:\)' "$work/7.log")" -eq 12 ] ||
+  fail "scripts/refit: not 12 run lines" "$work/7.log"
+grep -q "^goals all met in [0-9]* of 12 runs" "$work/7.log" || fail "scripts/refit: no summary" "$work/7.log"
+[ "$(ls "$work"/refit/*.json | wc -l)" -eq 12 ] || fail "scripts/refit: not 12 reports" "$work/7.log"
+echo "ok: scripts/refit re-judges a committed evaluation"
