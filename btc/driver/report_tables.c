@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "driver/result.h"
+#include "driver/stats.h"
 #include "util/out.h"
 
 void btc_report_run_label(const char *path, char *buf, size_t n)
@@ -286,6 +287,49 @@ static const char *chosen_candidate_label(const struct btc_report *r)
 							     : NULL;
 }
 
+/* One row of the noise-floor table: the schedules both leases measured,
+ * lease A's medians taken as a prediction of lease B's and judged as one would be
+ * (the cost-model goals: Spearman rho >= 0.9, median |B/A - 1| <= 10 %,
+ * max <= 25 %, A's best within 5 % of B's best in B). Appends to out;
+ * returns true when all four hold. */
+static bool repetition_row(const char *run, const struct btc_report *a,
+			   const struct btc_report *b, struct btc_out *out)
+{
+	int n = 0;
+	double *x = btc_xcalloc((size_t)a->n_candidates + 1, sizeof(double));
+	double *y = btc_xcalloc((size_t)a->n_candidates + 1, sizeof(double));
+	double *e = btc_xcalloc((size_t)a->n_candidates + 1, sizeof(double));
+	int best_a = -1;
+	double best_b = INFINITY;
+	for (int k = 0; k < a->n_candidates; k++) {
+		const struct btc_report_candidate *c = &a->candidates[k];
+		double mb = c->status == BTC_RUN_VERIFIED ? measured_of(b, c->label) : NAN;
+		if (isnan(mb) || !(c->measured_ms > 0))
+			continue;
+		x[n] = c->measured_ms;
+		y[n] = mb;
+		e[n] = fabs(mb / c->measured_ms - 1);
+		if (best_a < 0 || x[n] < x[best_a])
+			best_a = n;
+		best_b = fmin(best_b, mb);
+		n++;
+	}
+	double rho = btc_stats_spearman(x, y, n), r = btc_stats_pearson(x, y, n);
+	double med = btc_stats_median(e, n), max = 0;
+	for (int i = 0; i < n; i++)
+		max = fmax(max, e[i]);
+	bool best = best_a >= 0 && y[best_a] <= 1.05 * best_b + 1e-12;
+	bool all = n >= 2 && rho >= 0.9 && med <= 0.10 && max <= 0.25 && best;
+	char b1[32], b2[32];
+	btc_outf(out, "| %s | %d | %.3f | %.3f | %s | %s | %s | %s |\n", run, n, r, rho,
+		 fmt_pct(b1, sizeof(b1), n ? med : NAN), fmt_pct(b2, sizeof(b2), n ? max : NAN),
+		 best_a < 0 ? "n/a" : best ? "yes" : "no", all ? "yes" : "no");
+	free(x);
+	free(y);
+	free(e);
+	return all;
+}
+
 bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 {
 	if (n % 2) {
@@ -298,7 +342,9 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 		"| run | A: chosen | A ms/task [95 %%] | B: chosen | B ms/task [95 %%] | ms apart %% | A's ms of B's choice | B's ms of A's choice | A speedup | B speedup | speedups apart %% | schedule within 5 %% | speedup within 10 %% | reproduced | apart on one lease %% | reproduced on one lease |\n");
 	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	bool ok = true;
-	int n_pairs = 0, n_reproduced = 0, n_reproduced_one = 0;
+	int n_pairs = 0, n_reproduced = 0, n_reproduced_one = 0, n_floor = 0;
+	struct btc_out floor;
+	btc_out_init(&floor);
 	for (int i = 0; i + 1 < n; i += 2) {
 		struct btc_report a, b;
 		bool ra = btc_report_read(paths[i], &a, d);
@@ -365,6 +411,7 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 			fmt_pct(b8, sizeof(b8), sp_apart), sched_goal, sp_goal,
 			repro ? "yes" : "no", same ? "0.0" : fmt_pct(b9, sizeof(b9), one),
 			repro_one ? "yes" : "no");
+		n_floor += repetition_row(run, &a, &b, &floor);
 		btc_report_free(&a);
 		btc_report_free(&b);
 	}
@@ -374,5 +421,18 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 		"%d of %d judged on one lease (each lease's own time for the other's choice "
 		"within 5 %% of its own choice's, where it measured both).\n",
 		n_reproduced, n_pairs, n_reproduced_one, n_pairs);
+	fprintf(md,
+		"\nThe measurement against its repetition: lease A's median of every "
+		"schedule both leases measured, taken as a prediction of lease B's and "
+		"judged by the cost model's goals (rho >= 0.9, median |B/A - 1| <= 10 %%, "
+		"max <= 25 %%, A's best within 5 %% of B's best in B). A model fitted to "
+		"one lease cannot be expected to predict the other better.\n\n"
+		"| run | n | Pearson r | Spearman rho | median abs B/A-1 %% | max abs B/A-1 %% | "
+		"A's best within 5 %% in B | goals met |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	fputs(floor.buf ? floor.buf : "", md);
+	fprintf(md, "\n%d of %d pairs' measurements meet the fit goals against each other.\n",
+		n_floor, n_pairs);
+	btc_out_free(&floor);
 	return ok;
 }

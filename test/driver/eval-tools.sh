@@ -47,6 +47,32 @@ grep -qE '^\| alexnet-dense-vulkan-g1 \| .* \| yes \(same schedule\) \| yes \| y
   fail "--compare: the alexnet-dense row" "$work/2.md"
 grep -q '^1 of 2 pairs reproduced' "$work/2.md" || fail "--compare: the count" "$work/2.md"
 grep -q '^1 of 2 judged on one lease' "$work/2.md" || fail "--compare: the one-lease count" "$work/2.md"
+# The noise floor: lease E's medians as a prediction of lease F's, over the
+# schedules both measured, computed here independently.
+want=$(python3 - "$E/octree-cuda-g1/octree-cuda-g1.json" "$F/octree-cuda-g1/octree-cuda-g1.json" <<'PY'
+import json, math, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+mb = {c["label"]: c["measured_ms_per_task"] for c in b["candidates"] if c["status"] == "verified"}
+pairs = [(c["measured_ms_per_task"], mb[c["label"]]) for c in a["candidates"]
+         if c["status"] == "verified" and c["label"] in mb]
+x, y = [p[0] for p in pairs], [p[1] for p in pairs]
+def pearson(u, v):
+    mu, mv = sum(u) / len(u), sum(v) / len(v)
+    return sum((p - mu) * (q - mv) for p, q in zip(u, v)) / math.sqrt(
+        sum((p - mu) ** 2 for p in u) * sum((q - mv) ** 2 for q in v))
+def ranks(v):
+    return [sum(w < e for w in v) + (sum(w == e for w in v) - 1) / 2 for e in v]
+e = sorted(abs(q / p - 1) for p, q in pairs)
+n = len(e)
+med = e[n // 2] if n % 2 else (e[n // 2 - 1] + e[n // 2]) / 2
+best = y[x.index(min(x))] <= 1.05 * min(y)
+print("| octree-cuda-g1 | %d | %.3f | %.3f | %.1f | %.1f | %s |" % (
+    n, pearson(x, y), pearson(ranks(x), ranks(y)), 100 * med, 100 * e[-1], "yes" if best else "no"))
+PY
+)
+grep -qF -- "$want" "$work/2.md" || fail "--compare: the noise-floor row, want '$want'" "$work/2.md"
+grep -qE "^[0-9] of 2 pairs' measurements meet the fit goals against each other" "$work/2.md" ||
+  fail "--compare: the noise-floor count" "$work/2.md"
 "$btc" report --compare $E/octree-cuda-g1/octree-cuda-g1.json > "$work/2b.log" 2>&1 &&
   fail "--compare with one report exits 0" "$work/2b.log"
 grep -q "no partner" "$work/2b.log" || fail "--compare with one report: no message" "$work/2b.log"
