@@ -165,8 +165,9 @@ static const struct row rows[] = {
 	    "tuning: seed of the run orders (default 0: from\nthe clock; printed)", 0, UINT32_MAX,
 	    NULL),
 	LIST(MEASUREMENTS, "measurements", measurements, C(TUNE), "FILE",
-	     "calibrate on measurements copied from the device\n(run reports JSON or CSV "
-	     "schedule_index,measured_ms);\nruns nothing (repeatable)",
+	     "calibrate on measurements copied from the device\n(run reports JSON, CSV "
+	     "schedule_index,measured_ms, or a main\njob's report: its schedules re-judged);\n"
+	     "runs nothing (repeatable)",
 	     BTC_CLI_MAX_LIST),
 	STRING(CACHE, "cache", 0, cache, C(PROFILE) | C(TUNE), "DIR",
 	       "profiling tables cache (default build/btc/cache)"),
