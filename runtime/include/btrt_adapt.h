@@ -138,7 +138,8 @@ struct btrt_adapt_options {
 				      the model's error on it is unknown),
 				      after a trial, and at the start of an
 				      episode when the PUs slowed unevenly
-				      (else the margin applies); one that ran
+				      (the most slowed by (1 + threshold / 2)
+				      x the least; else the margin applies); one that ran
 				      before must be expected below the best
 				      measured one by `accept` after a trial;
 				      0: none at the start, and after a trial
