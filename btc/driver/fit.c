@@ -136,6 +136,26 @@ static bool better(const struct btc_report_fit_model *a, const struct btc_report
 	return pa > pb;
 }
 
+void btc_fit_pearson(struct btc_report *r, enum btc_mode used)
+{
+	int n = r->n_candidates;
+	double *px = btc_xcalloc((size_t)n + 1, sizeof(double));
+	double *py = btc_xcalloc((size_t)n + 1, sizeof(double));
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		int np = 0;
+		for (int i = 0; i < n; i++)
+			if (r->candidates[i].status == BTC_RUN_VERIFIED &&
+			    !isnan(r->candidates[i].predicted_ms[m])) {
+				px[np] = r->candidates[i].predicted_ms[m];
+				py[np++] = r->candidates[i].measured_ms;
+			}
+		r->pearson_r[m] = btc_stats_pearson(px, py, np);
+	}
+	free(px);
+	free(py);
+	r->pearson_r_used = r->pearson_r[used];
+}
+
 void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 		    const struct btc_table *t, const struct btc_plan_schedule *scheds, int n,
 		    struct btc_report *r)

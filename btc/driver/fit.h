@@ -23,6 +23,13 @@ void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
 			const struct btc_table *t, const struct btc_plan_schedule *scheds,
 			const struct btc_tune_entry *entries, int n, struct btc_report *r);
 
+/* Pearson r, per table mode m, of the candidates' predicted_ms[m] against
+ * their measured medians (r->candidates, as from btc_fit_candidates; the
+ * verified ones with a prediction under m) into r->pearson_r[m] (NAN
+ * where undefined: fewer than 2, or a constant series), and
+ * r->pearson_r_used = r->pearson_r[used] (the mode the plan used). */
+void btc_fit_pearson(struct btc_report *r, enum btc_mode used);
+
 /* Calibrates the table's every mode against the candidates' measured
  * medians (r->candidates, as from btc_fit_candidates), and fills the
  * candidates' calibrated_* fields, r->fit_models (per mode: uncalibrated,

@@ -330,22 +330,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 							     j->n);
 		free(failed);
 	}
-	/* Pearson r of predicted vs measured, over the verified schedules. */
-	double *px = btc_xcalloc((size_t)j->n + 1, sizeof(double));
-	double *py = btc_xcalloc((size_t)j->n + 1, sizeof(double));
-	for (int m = 0; m < BTC_N_MODES; m++) {
-		int np = 0;
-		for (int i = 0; i < j->n; i++)
-			if (r->candidates[i].status == BTC_RUN_VERIFIED &&
-			    !isnan(r->candidates[i].predicted_ms[m])) {
-				px[np] = r->candidates[i].predicted_ms[m];
-				py[np++] = r->candidates[i].measured_ms;
-			}
-		r->pearson_r[m] = btc_pearson(px, py, np);
-	}
-	free(px);
-	free(py);
-	r->pearson_r_used = r->pearson_r[j->opt->plan.mode];
+	btc_fit_pearson(r, j->opt->plan.mode);
 	btc_fit_report(j->app, dev, j->table, j->scheds, j->n, r);
 
 	r->seed = j->tune.seed;

@@ -248,6 +248,7 @@ static int report_specs(const char *path, char **specs, int max, struct btc_diag
 	return n;
 }
 
+/* btc_job_calibrate on the plan options in opt (its schedules settled). */
 static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		     const struct btc_job_options *opt, const char *const *files, int n_files,
 		     struct btc_diag *d)
@@ -282,21 +283,7 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		r.objective = btc_xstrdup(btc_sched_objective_name(opt->plan.sched.objective));
 		r.gpu = btc_xstrdup(opt->plan.gpu ? opt->plan.gpu : "auto");
 		btc_fit_candidates(app, dev, t, scheds, entries, n, &r);
-		double *px = btc_xcalloc((size_t)n + 1, sizeof(double));
-		double *py = btc_xcalloc((size_t)n + 1, sizeof(double));
-		for (int m = 0; m < BTC_N_MODES; m++) {
-			int np = 0;
-			for (int i = 0; i < n; i++)
-				if (r.candidates[i].status == BTC_RUN_VERIFIED &&
-				    !isnan(r.candidates[i].predicted_ms[m])) {
-					px[np] = r.candidates[i].predicted_ms[m];
-					py[np++] = r.candidates[i].measured_ms;
-				}
-			r.pearson_r[m] = btc_pearson(px, py, np);
-		}
-		free(px);
-		free(py);
-		r.pearson_r_used = r.pearson_r[opt->plan.mode];
+		btc_fit_pearson(&r, opt->plan.mode);
 		for (int i = 0; i < n; i++)
 			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
 		btc_fit_report(app, dev, t, scheds, n, &r);

@@ -168,8 +168,24 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double w
 	return ok;
 }
 
-/* One model's series in fit.svg: which prediction of a candidate, and
- * its marker. */
+/* The decades (log10 ms) a log-log plot spans for data in [lo, hi] ms:
+ * 0.05 decade of margin each side, and 0.1 more each side when that is
+ * narrower than 0.2 decade; 0.1 .. 10 ms when there are none (lo not
+ * positive, or hi below lo). */
+static void svg_loglog_range(double lo, double hi, double *l0, double *l1)
+{
+	if (!(lo > 0) || !(hi >= lo)) {
+		lo = 0.1;
+		hi = 10;
+	}
+	*l0 = log10(lo) - 0.05;
+	*l1 = log10(hi) + 0.05;
+	if (*l1 - *l0 < 0.2) {
+		*l0 -= 0.1;
+		*l1 += 0.1;
+	}
+}
+
 /* The frame of a log-log plot: a square of `size` px at (left, top) whose
  * axes both span 10^l0 .. 10^l1 (ms): light grid lines at 1..9 x each
  * decade, labels at 1, 2 and 5. Appends to o. */
@@ -253,15 +269,8 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 				}
 			}
 	}
-	if (!(lo > 0) || !(hi >= lo)) {
-		lo = 0.1;
-		hi = 10;
-	}
-	double l0 = log10(lo) - 0.05, l1 = log10(hi) + 0.05;
-	if (l1 - l0 < 0.2) {
-		l0 -= 0.1;
-		l1 += 0.1;
-	}
+	double l0, l1;
+	svg_loglog_range(lo, hi, &l0, &l1);
 	const double left = 70, top = 50, size = 460;
 #define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
 #define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
@@ -373,20 +382,13 @@ bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct 
 				  fmax(x, isnan(c->ci_high_ms) ? c->measured_ms : c->ci_high_ms));
 			if (n_err == cap) {
 				cap = cap ? 2 * cap : 64;
-				err = realloc(err, (size_t)cap * sizeof(*err));
+				err = btc_xrealloc(err, (size_t)cap * sizeof(*err));
 			}
 			err[n_err++] = fabs(c->measured_ms / x - 1);
 		}
 	}
-	if (!(lo > 0) || !(hi >= lo)) {
-		lo = 0.1;
-		hi = 10;
-	}
-	double l0 = log10(lo) - 0.05, l1 = log10(hi) + 0.05;
-	if (l1 - l0 < 0.2) {
-		l0 -= 0.1;
-		l1 += 0.1;
-	}
+	double l0, l1;
+	svg_loglog_range(lo, hi, &l0, &l1);
 	const double left = 70, top = 60, size = 520;
 #define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
 #define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)

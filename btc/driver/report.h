@@ -56,8 +56,13 @@ void btc_report_run_label(const char *path, char *buf, size_t n);
  * are (|a - b| / min(a, b)), each side's median of the other's choice
  * (where it built it), the speedups and how far apart they are, and the
  * reproducibility goal: the same schedule or medians within 5 %, and
- * speedups within 10 %; then how many pairs meet it. An odd n is an
- * error; unreadable reports are reported and skipped. */
+ * speedups within 10 %; then how many pairs meet it, also judged on one
+ * lease. Then the noise floor of the cost-model goals: per pair, A's
+ * medians of the schedules both measured taken as a prediction of B's (n,
+ * Pearson r, Spearman rho, median and max |B/A - 1| in %, A's best within
+ * 5 % of B's best in B), and how many pairs meet all the goals. An odd n
+ * is an error (nothing printed); unreadable reports are reported and
+ * skipped. Returns false after any error (diagnostics in d). */
 bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d);
 
 /* One scatter plot of every report's verified schedules: measured median

@@ -66,11 +66,6 @@ void btc_tune_entries_clear(struct btc_tune_entry *entries, int n)
 	}
 }
 
-double btc_pearson(const double *x, const double *y, int n)
-{
-	return btc_stats_pearson(x, y, n);
-}
-
 static double now_s(void)
 {
 	struct timespec ts;

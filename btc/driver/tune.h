@@ -101,9 +101,6 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
  * finalists or not). -1 when none. */
 int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only);
 
-/* Pearson correlation of x and y (n values); NAN when undefined. */
-double btc_pearson(const double *x, const double *y, int n);
-
 /* The head to head of a candidate and a baseline: rounds of one run each,
  * in an order shuffled per round, until the 95 % interval of the median
  * of the per-round ratios (candidate time / baseline time) excludes 1 or

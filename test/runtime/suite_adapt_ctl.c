@@ -43,6 +43,16 @@ struct feed {
 	int switched; /* observe returned 1 */
 };
 
+/* A controller over the synthetic schedules (syn_s, as syn_init and the
+ * test left them) with options o, starting on S0, pool 3; fails the test
+ * when it cannot be made. */
+static struct feed syn_feed(const struct btrt_adapt_options *o)
+{
+	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	return f;
+}
+
 /* Feeds n tasks of the current schedule: chunk k takes ms[k], tasks
  * complete every period_ms; spike: one task in 100 takes spike_ms more.
  * Stops at the first switch request. */
@@ -167,8 +177,7 @@ static void test_ctl_switches_away(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	opts_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct feed f = syn_feed(&o);
 	/* as the model says, plus 10 % of handoffs: calibrates, no trigger */
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 400, even, 2.2, 0);
@@ -224,7 +233,7 @@ static void test_ctl_no_flapping(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	opts_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	struct feed f = syn_feed(&o);
 	const double even[2] = { 2.0, 2.0 };
 	/* isolated stalls (one task in 100 takes 20 ms more): its window is
 	 * above the threshold, never two windows in a row */
@@ -256,7 +265,7 @@ static void test_ctl_margin(void)
 	struct btrt_adapt_options o;
 	opts_init(&o);
 	o.explore = 0;
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	struct feed f = syn_feed(&o);
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 200, even, 2.0, 0);
 	/* B 1.4 x: below the threshold; then S0 predicts 2.8, S1 3.0 */
@@ -277,7 +286,7 @@ static void test_ctl_relative_slowdown(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	opts_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	struct feed f = syn_feed(&o);
 	/* A's chunk runs at half the table's time from the start (the table
 	 * is off there, not the machine): no slowdown of A */
 	const double start[2] = { 1.0, 2.0 };
@@ -300,7 +309,7 @@ static void test_ctl_learned_ratio(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	opts_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
+	struct feed f = syn_feed(&o);
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 200, even, 2.2, 0);
 	/* A 3 x slower, and the period twice its chunk (what the per-PU model
@@ -332,8 +341,7 @@ static void test_ctl_trial_revert(void)
 	struct btrt_adapt_options o;
 	opts_init(&o);
 	o.log = getenv("TOY_VERBOSE") ? stderr : NULL;
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct feed f = syn_feed(&o);
 	struct world w;
 	world_b3(&w);
 	const double even[2] = { 2.0, 2.0 };
@@ -379,8 +387,7 @@ static void test_ctl_next_candidate(void)
 	/* S1 better than S0 (6 vs 6.6, as predicted: B 6 x under it): S3
 	 * (A:0-3) is then expected at 4 x 1.1 (the highest ratio measured,
 	 * S0's): tried; it runs at 4.2: stays */
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct feed f = syn_feed(&o);
 	world_b3(&w);
 	w.chunk_ms[1][1] = 6.0;
 	w.period_ms[1] = 6.0;
@@ -392,8 +399,7 @@ static void test_ctl_next_candidate(void)
 	CU_ASSERT_EQUAL(btrt_adapt_ctl_current(f.ctl), 3);
 	btrt_adapt_ctl_free(f.ctl);
 	/* the same, S3 at 7: back to the best measured, S1, not to S0 */
-	f = (struct feed){ btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	f = syn_feed(&o);
 	w.period_ms[3] = 7.0;
 	feed(&f, 200, even, 2.2, 0);
 	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 3);
@@ -403,8 +409,7 @@ static void test_ctl_next_candidate(void)
 	btrt_adapt_ctl_free(f.ctl);
 	/* max_trials 1: S1 stays, S3 is not tried */
 	o.max_trials = 1;
-	f = (struct feed){ btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	f = syn_feed(&o);
 	feed(&f, 200, even, 2.2, 0);
 	CU_ASSERT_EQUAL(world_feed(&f, &w, 3000), 1);
 	kinds(f.ctl, k, sizeof k);
@@ -417,8 +422,7 @@ static void test_ctl_no_flap_misleading_model(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	opts_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct feed f = syn_feed(&o);
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 200, even, 2.2, 0);
 	/* B 3 x, and every other schedule runs at twice S0's period whatever
@@ -448,8 +452,7 @@ static void test_ctl_no_disturbance(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	opts_init(&o);
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct feed f = syn_feed(&o);
 	/* the table is off on this machine (S0 at 3 x its prediction from
 	 * the start), tasks jitter by 40 %: the baseline is this run's first
 	 * windows, not the table: no decision */
@@ -481,8 +484,7 @@ static void test_ctl_window_ms(void)
 	syn_init();
 	struct btrt_adapt_options o;
 	btrt_adapt_options_init(&o); /* window 16 tasks, window_ms 100 */
-	struct feed f = { btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 3, &o), 0, 0, 0 };
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	struct feed f = syn_feed(&o);
 	/* tasks of 2.2 ms: a window is 46 tasks (101.2 ms), not 16 */
 	const double even[2] = { 2.0, 2.0 };
 	feed(&f, 400, even, 2.2, 0);
