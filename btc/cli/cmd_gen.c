@@ -29,8 +29,11 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	if (!btc_plan(app, dev, t, o->table, &po, &scheds, &n_scheds, &provenance, &d))
 		goto out;
 	dir = btc_job_dir(o->output, app, dev, &d);
-	if (!dir || !btc_project_make(app, dev, scheds, n_scheds, provenance, t, po.mode, dir,
-				      false, &built, &n_shaders, &d))
+	/* Held while writing and building: two btc gen into one -o never
+	 * mix their files (docs/conventions.md, "Writing files"). */
+	if (!dir || !btc_job_dir_claim(dir, &d) ||
+	    !btc_project_make(app, dev, scheds, n_scheds, provenance, t, po.mode, dir, false,
+			      o->force, &built, &n_shaders, &d))
 		goto out;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
 	       n_scheds == 1 ? "" : "s",

@@ -58,4 +58,7 @@ void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options
 	if (o->tune_budget_s)
 		jo->tune.budget_s = o->tune_budget_s;
 	jo->tune.seed = o->seed;
+	if (o->given & (UINT64_C(1) << BTC_OPT_RUN_TIMEOUT_FACTOR))
+		jo->tune.timeout_factor = o->run_timeout_factor;
+	jo->force = o->force;
 }

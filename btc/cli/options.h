@@ -76,6 +76,8 @@ enum btc_cli_opt {
 	BTC_OPT_COMPARE,
 	BTC_OPT_SVG,
 	BTC_OPT_SPEEDUP_SVG,
+	BTC_OPT_FORCE,
+	BTC_OPT_RUN_TIMEOUT_FACTOR,
 	BTC_CLI_N_OPTS
 };
 
@@ -136,6 +138,8 @@ struct btc_cli_options {
 	unsigned seed;
 	const char *cache;
 	int tune_budget_s;
+	bool force;                /* -o: replace files without btc's banner */
+	double run_timeout_factor; /* --run-timeout-factor, < 0: not given */
 	struct btc_cli_list measurements;
 	/* btc report */
 	const char *csv, *candidates, *fit_csv;

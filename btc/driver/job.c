@@ -22,6 +22,8 @@
 #include "driver/report.h"
 #include "driver/result.h"
 #include "gen/gen.h"
+#include "util/fsafe.h"
+#include "util/out.h"
 #include "util/proc.h"
 
 void btc_job_options_init(struct btc_job_options *o)
@@ -52,6 +54,15 @@ char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct b
 	    !btc_files_check_name("device name", dev->name, d))
 		return NULL;
 	return out_dir ? btc_xstrdup(out_dir) : btc_job_default_dir(app, dev);
+}
+
+bool btc_job_dir_claim(const char *dir, struct btc_diag *d)
+{
+	if (!btc_output_dir_check("the output directory", dir, d) || !btc_mkdirs(dir, d) ||
+	    !btc_dir_lock(dir, false, d))
+		return false;
+	btc_remove_stale_tmp(dir);
+	return true;
 }
 
 static double now_s(void)
@@ -177,7 +188,7 @@ static bool phase_build(struct job *j)
 	double t = now_s();
 	bool built;
 	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->table, j->opt->plan.mode,
-			      j->dir, true, &built, NULL, j->d) ||
+			      j->dir, true, j->opt->force, &built, NULL, j->d) ||
 	    !built || btc_interrupted())
 		return false;
 	j->phases[PH_BUILD] = now_s() - t;
@@ -520,19 +531,33 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();
-	/* The report always reflects this run: a stale one goes first. */
+	/* Outputs checked, and the directory held, before any long phase. */
+	if (opt->report && !btc_output_check("--report", opt->report, d))
+		return 1;
+	j.dir = btc_job_dir(opt->out_dir, app, dev, d);
+	if (!j.dir || !btc_job_dir_claim(j.dir, d)) {
+		free(j.dir);
+		return 1;
+	}
+	/* The report and the pictures always reflect this run: an earlier
+	 * run's go first (an interrupted job leaves none to mistake for its
+	 * own). */
 	if (opt->report)
 		unlink(opt->report);
-	j.dir = btc_job_dir(opt->out_dir, app, dev, d);
-	if (!j.dir)
-		return 1;
+	static const char *const stale[] = {"trace.json", "timeline.svg", "fit.svg", "profile.svg",
+					    "run.json"};
+	for (size_t k = 0; k < sizeof(stale) / sizeof(stale[0]); k++) {
+		char *p = btc_xasprintf("%s/%s", j.dir, stale[k]);
+		unlink(p);
+		free(p);
+	}
 	j.tune.work_dir = j.dir;
 	j.tune.input = opt->input;
 	j.tune.verbose = true;
 	j.tune.app = app;
 	j.tune.dev = dev;
 	j.trace = btc_xasprintf("%s/trace.json", j.dir);
-	j.run_report = btc_xasprintf("%s/run.json", j.dir);
+	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
 
 	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j);
 	double t = now_s();
@@ -555,6 +580,11 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 			unlink(opt->report);
 		status = BTC_EXIT_INTERRUPTED;
 	}
+	/* The last run's own report, kept for reading as run.json. */
+	char *run_json = btc_xasprintf("%s/run.json", j.dir);
+	if (rename(j.run_report, run_json) != 0)
+		unlink(j.run_report);
+	free(run_json);
 	btc_tune_entries_clear(j.entries, j.n);
 	free(j.entries);
 	free(j.h2h.ratios);

@@ -27,6 +27,7 @@ struct btc_job_options {
 	const char *report;   /* report JSON path, or NULL */
 	bool keep_going;      /* --keep-going: go on past a failed schedule or check */
 	bool adapt;           /* --adapt: the final run adapts (the program's --adapt) */
+	bool force;           /* --force: the project may replace files btc did not generate */
 };
 
 void btc_job_options_init(struct btc_job_options *o);
@@ -40,6 +41,12 @@ char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *de
  * (checked either way: the names become file names inside the project). */
 char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct btc_device *dev,
 		  struct btc_diag *d);
+
+/* Claims project directory dir for this btc before anything is written
+ * in it: checked (btc_output_dir_check), created, locked (btc_dir_lock:
+ * "another btc (pid N) is using DIR" when held), and the temporary files
+ * of dead btc processes removed. Reports and returns false. */
+bool btc_job_dir_claim(const char *dir, struct btc_diag *d);
 
 /* Configures (if needed) and builds the generated project in dir,
  * cross-building when the device is not this machine's architecture.

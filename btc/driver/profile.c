@@ -14,6 +14,7 @@
 #include "driver/build.h"
 #include "driver/project.h"
 #include "driver/cache.h"
+#include "util/fsafe.h"
 #include "util/out.h"
 #include "util/proc.h"
 
@@ -39,14 +40,24 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 	       app->name, dev->name,
 	       opt->core_counts ? " (CPU PUs also on 1, 2, 4, ... of their cores)" : "");
 	fflush(stdout);
-	int rc = btc_run(argv, NULL, false);
+	struct btc_run_io io = {NULL, NULL, false};
+	double limit = opt->tune.timeout_factor * BTC_PROFILE_BOUND_S;
+	bool timed_out;
+	int rc = btc_run_bounded(argv, &io, limit, &timed_out);
 	bool ok = false;
+	char how[96];
 	if (rc == 0 && !btc_interrupted()) {
 		*table = btc_table_load(tmp, NULL, app, dev, BTC_MODE_INTERFERENCE, d);
 		ok = *table && rename(tmp, cached) == 0;
+	} else if (timed_out) {
+		btc_error(d, (struct btc_loc){prog, 0, 0},
+			  "the profiler ran past its time limit of %.0f s (--run-timeout-factor %g x "
+			  "%g s) and was killed; the stage it was in is the last it printed above",
+			  limit, opt->tune.timeout_factor, BTC_PROFILE_BOUND_S);
 	} else {
-		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (exit %d)",
-			  btc_interrupted() ? "profiling interrupted" : "the profiler failed", rc);
+		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (%s)",
+			  btc_interrupted() ? "profiling interrupted" : "the profiler failed",
+			  btc_status_text(rc, how, sizeof(how)));
 	}
 	unlink(tmp); /* whatever is left of it */
 	free(tmp);
@@ -71,9 +82,18 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 		free(cached);
 		cached = c;
 	}
-	if (!opt->reprofile && access(cached, R_OK) == 0) {
+	if (!btc_output_dir_check("--cache", cache_dir, d) || !btc_mkdirs(cache_dir, d) ||
+	    !btc_dir_lock(cache_dir, true, d)) {
+		free(cached);
+		return false;
+	}
+	btc_remove_stale_tmp(cache_dir);
+	if (!opt->reprofile && access(cached, F_OK) == 0) {
+		/* A cached table that does not load (truncated by a full disk
+		 * or a crash) is discarded and measured again: a warning, never
+		 * an error the job then ignores. */
 		struct btc_diag quiet;
-		btc_diag_init(&quiet, stderr);
+		btc_diag_init(&quiet, NULL);
 		*table = btc_table_load(cached, NULL, app, dev, BTC_MODE_INTERFERENCE, &quiet);
 		if (*table) {
 			printf("profile: cached table %s (same app, device and kernel sources)\n",
@@ -81,7 +101,10 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 			*path = cached;
 			return true;
 		}
-		fprintf(stderr, "btc: ignoring the unreadable cached table %s\n", cached);
+		btc_warning(d, (struct btc_loc){cached, 0, 0},
+			    "the cached table does not load (%s); discarded, profiling again",
+			    quiet.first[0] ? quiet.first : "unreadable");
+		unlink(cached);
 	}
 
 	/* A project with the baselines only: the profiler lives beside them. */
@@ -93,8 +116,9 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 	int n = 0;
 	char *prov = NULL;
 	bool built = false, ok = false;
-	if (!dir || !btc_plan(app, dev, NULL, NULL, &po, &scheds, &n, &prov, d) ||
-	    !btc_project_make(app, dev, scheds, n, prov, NULL, 0, dir, true, &built, NULL, d))
+	if (!dir || !btc_job_dir_claim(dir, d) ||
+	    !btc_plan(app, dev, NULL, NULL, &po, &scheds, &n, &prov, d) ||
+	    !btc_project_make(app, dev, scheds, n, prov, NULL, 0, dir, true, opt->force, &built, NULL, d))
 		goto out;
 	if (!built || strcmp(dev->name, "host")) {
 		printf("profile: the profiler for %s is in %s; build it for the device, run\n"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/out.h"
 #include "util/proc.h"
@@ -27,6 +28,19 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	o->ci_rel = 0.03;
 	o->race = true;
 	o->work_dir = ".";
+	o->timeout_factor = BTC_RUN_TIMEOUT_FACTOR;
+}
+
+double btc_tune_run_timeout(const struct btc_tune_run *run, const struct btc_tune_options *opt)
+{
+	if (!(opt->timeout_factor > 0))
+		return 0;
+	double predicted_s = 0;
+	if (run->sched && run->sched->predicted && run->sched->s.tmax_ms > 0)
+		/* Pipeline fill (one task per chunk) plus every task at T_max. */
+		predicted_s = run->sched->s.tmax_ms *
+			      (run->warmup + run->tasks + run->sched->s.n_chunks) / 1000.0;
+	return opt->timeout_factor * (BTC_RUN_STARTUP_S + predicted_s);
 }
 
 unsigned btc_tune_seed(const struct btc_tune_options *opt)
@@ -99,7 +113,7 @@ static char *last_message(const char *stderr_path, const char *program)
 /* "schedule 3 (vulkan:0-1 cpu:2), output of stage 'square' (last, on cpu),
  * tuning: <what the program said>". */
 static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_options *opt,
-			  int rc, const char *msg)
+			  int rc, const char *msg, double timed_out_s, int wrong_schedule)
 {
 	char *label = run->sched && opt->dev ? btc_plan_schedule_label(&run->sched->s, opt->dev)
 					     : btc_xstrdup("?");
@@ -114,11 +128,21 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	}
 	char *what;
 	const char *check = msg ? strstr(msg, "check of task") : NULL;
-	if (check) /* "check of task 0 (slot 0) failed: <the app's words>" */
+	if (timed_out_s > 0)
+		what = btc_xasprintf("the program ran past its time limit of %.1f s "
+				     "(--run-timeout-factor %g x (%g s + the predicted time)) and "
+				     "was killed%s%s",
+				     timed_out_s, opt->timeout_factor, BTC_RUN_STARTUP_S,
+				     msg ? "; its last words: " : "", msg ? msg : "");
+	else if (wrong_schedule >= 0)
+		what = btc_xasprintf("the program's report is of schedule %d, not of the one run",
+				     wrong_schedule);
+	else if (check) /* "check of task 0 (slot 0) failed: <the app's words>" */
 		what = btc_xstrdup(check);
 	else if (rc > 128 && rc < 128 + 65)
-		what = btc_xasprintf("the program died of signal %d%s%s", rc - 128, msg ? ": " : "",
-				     msg ? msg : "");
+		what = btc_xasprintf("the program died of signal %d (SIG%s)%s%s", rc - 128,
+				     sigabbrev_np(rc - 128) ? sigabbrev_np(rc - 128) : "?",
+				     msg ? ": " : "", msg ? msg : "");
 	else if (rc != 0)
 		what = btc_xasprintf("the program exited with status %d%s%s", rc, msg ? ": " : "",
 				     msg ? msg : "");
@@ -169,7 +193,9 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	 * whose check failed. */
 	char *err_path = btc_xasprintf("%s.stderr", run->report);
 	struct btc_run_io io = {run->quiet ? "/dev/null" : NULL, err_path, false};
-	int rc = btc_run_io(argv, &io);
+	double limit = btc_tune_run_timeout(run, opt);
+	bool timed_out;
+	int rc = btc_run_bounded(argv, &io, limit, &timed_out);
 	if (btc_interrupted()) {
 		remove(err_path);
 		free(err_path);
@@ -180,7 +206,12 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	free(text);
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "verified");
-	bool ok = rc == 0 && cJSON_IsNumber(m) && cJSON_IsTrue(v) && m->valuedouble > 0;
+	const cJSON *si = cJSON_GetObjectItemCaseSensitive(j, "schedule_index");
+	/* A report of another schedule (a stale or foreign file) is no result. */
+	int wrong = cJSON_IsNumber(si) && (int)si->valuedouble != run->index ? (int)si->valuedouble
+									      : -1;
+	bool ok = rc == 0 && !timed_out && wrong < 0 && cJSON_IsNumber(m) && cJSON_IsTrue(v) &&
+		  m->valuedouble > 0;
 	double measured = ok ? m->valuedouble : NAN;
 	cJSON_Delete(j);
 	char *msg = last_message(err_path, run->program);
@@ -192,7 +223,7 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 			fputs(all, stderr);
 		free(all);
 	} else {
-		*error = failure_text(run, opt, rc, msg);
+		*error = failure_text(run, opt, rc, msg, timed_out ? limit : 0, wrong);
 	}
 	free(msg);
 	remove(err_path);
@@ -349,7 +380,8 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			sum->seed, sum->seed, opt->warmup, opt->tasks, opt->budget_s,
 			opt->max_rounds);
 	scale_run_lengths(entries, n, opt, true);
-	char *report = btc_xasprintf("%s/tune-run.json", opt->work_dir);
+	/* Per job (pid): never a file another btc writes. */
+	char *report = btc_xasprintf("%s/tune-run.tmp.%ld", opt->work_dir, (long)getpid());
 	int *order = btc_xcalloc((size_t)n + 1, sizeof(int));
 	bool interrupted = false;
 	double t0 = now_s();
@@ -463,7 +495,7 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 				   .stop = "max rounds"};
 	*failed = -1;
 	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
-	char *report = btc_xasprintf("%s/h2h-run.json", opt->work_dir);
+	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", opt->work_dir, (long)getpid());
 	double t0 = now_s();
 	bool ok = true;
 	for (int r = 1; r <= opt->h2h_max_rounds && ok; r++) {

@@ -43,7 +43,20 @@ struct btc_tune_options {
 	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
 	bool verbose;
 	unsigned seed; /* --seed: the round orders' seed; 0: from the clock */
+	double timeout_factor; /* --run-timeout-factor: each run of the program is
+				  killed after this many times (BTC_RUN_STARTUP_S
+				  + its predicted time); the profiler after this
+				  many times BTC_PROFILE_BOUND_S; 0: unbounded */
 };
+
+/* The bound on one run (docs/report.md, "Bounded runs"): a run of T tasks
+ * (warm-up included) of a schedule of C chunks with the predicted T_max
+ * may take factor x (BTC_RUN_STARTUP_S + T_max x (T + C)) seconds, the
+ * profiler factor x BTC_PROFILE_BOUND_S; then its process group is killed
+ * and the run fails, naming schedule, phase and limit. */
+#define BTC_RUN_TIMEOUT_FACTOR 10.0
+#define BTC_RUN_STARTUP_S 3.0
+#define BTC_PROFILE_BOUND_S 120.0
 
 void btc_tune_options_init(struct btc_tune_options *o);
 
@@ -146,6 +159,9 @@ struct btc_tune_run {
  * interrupted, *error (caller frees) says which schedule failed where: the
  * schedule's index and label, the stage after which the output is checked,
  * and the program's own message (which task, which check). */
+/* The time limit of run in seconds (see BTC_RUN_TIMEOUT_FACTOR); 0: none. */
+double btc_tune_run_timeout(const struct btc_tune_run *run, const struct btc_tune_options *opt);
+
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,
 		       double *ms, char **error);
 

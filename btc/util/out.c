@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fsafe.h"
+
 void btc_out_init(struct btc_out *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -108,32 +110,7 @@ char *btc_read_file(const char *path, size_t *len)
 
 bool btc_out_write_file(const struct btc_out *o, const char *path, struct btc_diag *d)
 {
-	size_t old_len;
-	char *old = btc_read_file(path, &old_len);
-	bool same = old && old_len == o->len && !memcmp(old, o->buf, o->len);
-	free(old);
-	if (same)
-		return true;
-	char *tmp = btc_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	bool ok = f && fwrite(o->buf, 1, o->len, f) == o->len;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
-		if (f)
-			unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	if (rename(tmp, path) != 0) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
-	return true;
+	return btc_write_file_atomic(path, o->buf, o->len, BTC_WRITE_KEEP_SAME, d);
 }
 
 bool btc_mkdirs(const char *path, struct btc_diag *d)

@@ -26,10 +26,11 @@ void btc_out_puts(struct btc_out *o, const char *s);
 /* Appends an empty line. */
 void btc_out_nl(struct btc_out *o);
 
-/* Writes the buffer to path atomically (temporary file + rename), creating
- * nothing else. When the file already holds identical bytes it is left
- * untouched (keeps build systems from rebuilding). Reports I/O errors to d
- * and returns false. */
+/* Writes the buffer to path by btc_write_file_atomic (util/fsafe.h:
+ * temporary file + rename, regular files only, no link followed, errors
+ * name the file and the reason). When the file already holds identical
+ * bytes it is left untouched (keeps build systems from rebuilding).
+ * Reports errors to d and returns false. */
 bool btc_out_write_file(const struct btc_out *o, const char *path, struct btc_diag *d);
 
 /* Creates directory path and its parents (mode 0755). Reports errors. */

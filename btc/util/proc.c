@@ -58,26 +58,39 @@ static double now_s(void)
 }
 
 /* Waits for pid (without reaping it) until it exits; after an interrupt,
- * gives it 5 s, then kills its group. */
-static void wait_exit(pid_t pid)
+ * gives it 5 s, then kills its group. With timeout_s > 0, a child still
+ * running after timeout_s gets SIGTERM on its group, and SIGKILL 2 s later
+ * (*timed_out set). */
+static void wait_exit(pid_t pid, double timeout_s, bool *timed_out)
 {
-	double deadline = 0;
+	double deadline = 0, end = timeout_s > 0 ? now_s() + timeout_s : 0, kill_at = 0;
 	bool killed = false;
 	for (;;) {
 		siginfo_t si;
 		memset(&si, 0, sizeof(si));
-		int flags = WEXITED | WNOWAIT | (interrupted ? WNOHANG : 0);
+		bool poll = interrupted || end > 0;
+		int flags = WEXITED | WNOWAIT | (poll ? WNOHANG : 0);
 		int rc = waitid(P_PID, (id_t)pid, &si, flags);
 		if (rc == 0 && si.si_pid == pid)
 			return;
 		if (rc < 0 && errno != EINTR)
 			return; /* ECHILD: nothing to wait for */
-		if (!interrupted)
+		if (!poll)
 			continue; /* EINTR for another signal */
-		/* Interrupted: the handler forwarded the signal; poll. */
-		if (deadline == 0)
-			deadline = now_s() + 5.0;
-		if (!killed && now_s() > deadline) {
+		double t = now_s();
+		if (interrupted) {
+			/* The handler forwarded the signal; poll. */
+			if (deadline == 0)
+				deadline = t + 5.0;
+			if (!killed && t > deadline) {
+				kill(-pid, SIGKILL);
+				killed = true;
+			}
+		} else if (t > end && !*timed_out) {
+			*timed_out = true;
+			kill(-pid, SIGTERM);
+			kill_at = t + 2.0;
+		} else if (*timed_out && !killed && t > kill_at) {
 			kill(-pid, SIGKILL);
 			killed = true;
 		}
@@ -86,8 +99,10 @@ static void wait_exit(pid_t pid)
 	}
 }
 
-int btc_run_io(char *const argv[], const struct btc_run_io *io)
+int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double timeout_s,
+		    bool *timed_out)
 {
+	*timed_out = false;
 	if (interrupted)
 		return 128 + interrupted;
 	if (io->echo) {
@@ -122,20 +137,26 @@ int btc_run_io(char *const argv[], const struct btc_run_io *io)
 	child_pgid = pid;
 	if (interrupted) /* arrived between the check above and now */
 		kill(-pid, interrupted);
-	wait_exit(pid);
+	wait_exit(pid, timeout_s, timed_out);
 	child_pgid = 0;
 	/* The group outlives its leader while anything in it runs: after an
-	 * interrupt, nothing of it may survive btc. The leader is not reaped
-	 * yet, so the group id cannot have been reused. */
-	if (interrupted)
+	 * interrupt or a timeout, nothing of it may survive btc. The leader
+	 * is not reaped yet, so the group id cannot have been reused. */
+	if (interrupted || *timed_out)
 		kill(-pid, SIGKILL);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM) &&
-	    !interrupted)
+	    !interrupted && !*timed_out)
 		interrupted = WTERMSIG(status);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int btc_run_io(char *const argv[], const struct btc_run_io *io)
+{
+	bool timed_out;
+	return btc_run_bounded(argv, io, 0, &timed_out);
 }
 
 int btc_run(char *const argv[], const char *stdout_path, bool echo)
@@ -159,4 +180,16 @@ bool btc_have_program(const char *prog)
 	}
 	free(copy);
 	return found;
+}
+
+const char *btc_status_text(int status, char *buf, int n)
+{
+	if (status > 128 && status < 128 + 65) {
+		const char *abbrev = sigabbrev_np(status - 128);
+		snprintf(buf, (size_t)n, "was killed by signal %d%s%s%s", status - 128,
+			 abbrev ? " (SIG" : "", abbrev ? abbrev : "", abbrev ? ")" : "");
+	} else {
+		snprintf(buf, (size_t)n, "exited with status %d", status);
+	}
+	return buf;
 }

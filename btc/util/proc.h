@@ -22,6 +22,18 @@ struct btc_run_io {
  * After an interrupt no child is started: btc_run returns 128+signal. */
 int btc_run_io(char *const argv[], const struct btc_run_io *io);
 
+/* btc_run_io, bounded: when timeout_s > 0 and the child still runs
+ * timeout_s seconds after it started, its whole process group gets
+ * SIGTERM, and SIGKILL 2 s later; *timed_out is then true and the status
+ * is that of the killed child (128+15 or 128+9). A child's own SIGTERM
+ * death is not taken for an interrupt of btc after a timeout. */
+int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double timeout_s,
+		    bool *timed_out);
+
+/* A status of btc_run* in words, for messages: "exited with status N",
+ * "was killed by signal N (SIGSEGV)", into buf[n]. */
+const char *btc_status_text(int status, char *buf, int n);
+
 /* btc_run_io with stdout to stdout_path (or inherited) and stderr inherited. */
 int btc_run(char *const argv[], const char *stdout_path, bool echo);
 

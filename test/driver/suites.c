@@ -11,6 +11,7 @@ static const struct btc_test_suite suites[] = {
 	{ "diagnose", register_diagnose_suite },
 	{ "stats", register_stats_suite },
 	{ "calib", register_calib_suite },
+	{ "fsafe", register_fsafe_suite },
 };
 
 const struct btc_test_program btc_test_program = {

@@ -13,5 +13,6 @@ int register_signals_suite(void);
 int register_diagnose_suite(void);
 int register_stats_suite(void);
 int register_calib_suite(void);
+int register_fsafe_suite(void);
 
 #endif
