@@ -33,7 +33,7 @@ static const char *kind_of(mode_t m)
 		return "a FIFO";
 	if (S_ISSOCK(m))
 		return "a socket";
-	return "not a regular file";
+	return S_ISREG(m) ? "a regular file" : "not a regular file";
 }
 
 /* Refuses an existing path that is not a regular file. */
