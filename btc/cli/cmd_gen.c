@@ -1,13 +1,19 @@
 /* `btc gen APP.yaml --device DEV [--table T | --chunks SPEC...]` (also
  * `btc APP.yaml ...`): plan the schedules, generate the project, and with
  * --build build it. */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "driver/files.h"
 #include "driver/job.h"
 #include "driver/project.h"
 #include "front/table.h"
+#include "util/str.h"
 
 int btc_cmd_gen(const struct btc_cli_options *o)
 {
@@ -29,11 +35,34 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	if (!btc_plan(app, dev, t, o->table, &po, &scheds, &n_scheds, &provenance, &d))
 		goto out;
 	dir = btc_job_dir(o->output, app, dev, &d);
-	/* Held while writing and building: two btc gen into one -o never
-	 * mix their files (docs/conventions.md, "Writing files"). */
-	if (!dir || !btc_job_dir_claim(dir, &d) ||
-	    !btc_project_make(app, dev, scheds, n_scheds, provenance, t, po.mode, dir, false,
-			      o->force, &built, &n_shaders, &d))
+	if (!dir)
+		goto out;
+	/* A new directory is published whole: generated into a sibling
+	 * DIR.tmp.PID, then renamed into place. An existing one is held
+	 * (locked) while it is written and built: two btc gen into one -o
+	 * never mix their files (docs/conventions.md, "Writing files"). */
+	struct stat st;
+	bool fresh = lstat(dir, &st) != 0 && errno == ENOENT;
+	char *gen_dir = fresh ? btc_xasprintf("%s.tmp.%ld", dir, (long)getpid()) : btc_xstrdup(dir);
+	bool ok = btc_job_dir_claim(gen_dir, &d) &&
+		  btc_project_make(app, dev, scheds, n_scheds, provenance, t, po.mode, gen_dir,
+				   false, o->force, &built, &n_shaders, &d);
+	if (fresh && ok && rename(gen_dir, dir) != 0) {
+		btc_error(&d, (struct btc_loc){dir, 0, 0},
+			  "cannot publish the generated project (%s): %s", gen_dir,
+			  errno == EEXIST || errno == ENOTEMPTY
+				  ? "the directory appeared meanwhile (another btc?)"
+				  : strerror(errno));
+		ok = false;
+	}
+	if (fresh && !ok) { /* nothing half-made is left */
+		char *parent = btc_dir_name(gen_dir);
+		const char *slash = strrchr(gen_dir, '/');
+		btc_files_remove_under(parent, slash ? slash + 1 : gen_dir, &d);
+		free(parent);
+	}
+	free(gen_dir);
+	if (!ok)
 		goto out;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
 	       n_scheds == 1 ? "" : "s",

@@ -10,21 +10,24 @@
 #include "driver/job.h"
 #include "driver/measurements.h"
 #include "front/table.h"
+#include "util/fsafe.h"
 #include "util/proc.h"
 
-/* Copies the profiling table to path (--output of btc profile). */
+/* Copies the profiling table to path (--output of btc profile), written
+ * once through btc_write_file_atomic. */
 static void write_table(struct btc_table *t, const struct btc_app *app,
 			const struct btc_device *dev, const char *path, struct btc_diag *d)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
-		return;
-	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		btc_panic("out of memory");
 	t->btc_version = btc_xstrdup(BTC_VERSION);
 	btc_table_write(t, app, dev, f);
-	if (fclose(f))
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
+	fclose(f);
+	btc_write_file_atomic(path, buf, len, 0, d);
+	free(buf);
 }
 
 int btc_cmd_profile(const struct btc_cli_options *o)
@@ -39,7 +42,8 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 		jo.out_dir = NULL; /* -o is the table's copy; the project goes to the default */
 		struct btc_table *t = NULL;
 		char *path = NULL;
-		if (btc_job_profile(app, dev, &jo, &t, &path, &d)) {
+		if ((!o->output || btc_output_check("-o", o->output, &d)) &&
+		    btc_job_profile(app, dev, &jo, &t, &path, &d)) {
 			printf("profiling table: %s\n", path);
 			if (o->output)
 				write_table(t, app, dev, o->output, &d);

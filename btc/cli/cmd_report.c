@@ -2,29 +2,44 @@
  * [--svg OUT] [--speedup-svg OUT]`, `btc report --compare A.json B.json...`:
  * tables and pictures of main jobs' reports (driver/report.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "driver/report.h"
+#include "util/fsafe.h"
 
-/* Opens path for writing, or NULL after an error message (NULL path:
- * NULL, no error). */
-static FILE *open_out(const char *path, bool *failed)
+/* An output file built in memory and written once (util/fsafe.h). */
+struct out_file {
+	const char *path; /* NULL: none */
+	char *buf;
+	size_t len;
+	FILE *f; /* a memory stream while open, NULL for no path */
+};
+
+/* Opens a memory stream for path after checking that path may be written
+ * (NULL path: nothing, no error); false after an error. */
+static bool open_out(struct out_file *o, const char *what, const char *path, struct btc_diag *d)
 {
+	memset(o, 0, sizeof(*o));
+	o->path = path;
 	if (!path)
-		return NULL;
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "btc: cannot write %s: %s\n", path, strerror(errno));
-		*failed = true;
-	}
-	return f;
+		return true;
+	if (!btc_output_check(what, path, d))
+		return false;
+	o->f = open_memstream(&o->buf, &o->len);
+	return o->f != NULL;
 }
 
-static void close_out(FILE *f, const char *path, struct btc_diag *d)
+/* Writes the stream's text to its path (when write) and frees it. */
+static void close_out(struct out_file *o, bool write, struct btc_diag *d)
 {
-	if (f && fclose(f))
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot write: %s", strerror(errno));
+	if (!o->f)
+		return;
+	fclose(o->f);
+	if (write)
+		btc_write_file_atomic(o->path, o->buf, o->len, 0, d);
+	free(o->buf);
 }
 
 int btc_cmd_report(const struct btc_cli_options *o)
@@ -36,16 +51,16 @@ int btc_cmd_report(const struct btc_cli_options *o)
 	if (o->compare)
 		btc_report_compare(paths, n, stdout, &d);
 	else {
-		bool failed = false;
-		FILE *csv = open_out(o->csv, &failed);
-		FILE *cand = open_out(o->candidates, &failed);
-		FILE *fit = open_out(o->fit_csv, &failed);
-		if (!failed)
-			btc_report_tables(paths, n, stdout, csv, cand, fit, &d);
-		close_out(fit, o->fit_csv, &d);
-		close_out(csv, o->csv, &d);
-		close_out(cand, o->candidates, &d);
-		if (failed)
+		struct out_file csv, cand, fit;
+		bool ok = open_out(&csv, "--csv", o->csv, &d) &
+			  open_out(&cand, "--candidates", o->candidates, &d) &
+			  open_out(&fit, "--fit-csv", o->fit_csv, &d);
+		if (ok)
+			btc_report_tables(paths, n, stdout, csv.f, cand.f, fit.f, &d);
+		close_out(&fit, ok, &d);
+		close_out(&csv, ok, &d);
+		close_out(&cand, ok, &d);
+		if (!ok)
 			return 1;
 	}
 	/* The pictures read the reports again: a report that failed above

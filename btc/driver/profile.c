@@ -101,9 +101,10 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 			*path = cached;
 			return true;
 		}
+		const char *why = strstr(quiet.first, "error: ");
 		btc_warning(d, (struct btc_loc){cached, 0, 0},
 			    "the cached table does not load (%s); discarded, profiling again",
-			    quiet.first[0] ? quiet.first : "unreadable");
+			    why ? why + 7 : "unreadable");
 		unlink(cached);
 	}
 

@@ -247,8 +247,19 @@ int btc_remove_stale_tmp(const char *dir)
 static struct {
 	dev_t dev;
 	ino_t ino;
+	int fd;
 } held[16];
 static int n_held;
+
+/* At exit the pid goes (the empty lock file stays: unlinking a lock file
+ * races with a btc that has just opened it), so a project's bytes do not
+ * depend on which process made it. */
+static void clear_pids(void)
+{
+	for (int i = 0; i < n_held; i++)
+		if (ftruncate(held[i].fd, 0) != 0)
+			continue; /* the pid stays: harmless */
+}
 
 bool btc_dir_lock(const char *dir, bool wait, struct btc_diag *d)
 {
@@ -296,9 +307,12 @@ bool btc_dir_lock(const char *dir, bool wait, struct btc_diag *d)
 		 * harmless ("pid ?"). */
 		if (ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)n, 0) != n)
 			text[0] = '\0';
+		if (n_held == 0)
+			atexit(clear_pids);
 		if (n_held < 16) {
 			held[n_held].dev = st.st_dev;
 			held[n_held].ino = st.st_ino;
+			held[n_held].fd = fd;
 			n_held++;
 		}
 		/* fd stays open: the lock lasts until btc exits. */

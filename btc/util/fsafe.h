@@ -55,7 +55,7 @@ bool btc_output_dir_check(const char *what, const char *dir, struct btc_diag *d)
 int btc_remove_stale_tmp(const char *dir);
 
 /* Takes the lock of directory dir (an flock(2) on dir/.btc.lock, which
- * holds the holder's pid), held until btc exits. wait: block until the
+ * holds the holder's pid, emptied at exit), held until btc exits. wait: block until the
  * other btc is done (printing that it waits) instead of failing. A
  * directory this process already holds is fine. When another btc holds
  * it and !wait: error "another btc (pid N) is using DIR", false. */
