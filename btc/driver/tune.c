@@ -113,7 +113,8 @@ static char *last_message(const char *stderr_path, const char *program)
 /* "schedule 3 (vulkan:0-1 cpu:2), output of stage 'square' (last, on cpu),
  * tuning: <what the program said>". */
 static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_options *opt,
-			  int rc, const char *msg, double timed_out_s, int wrong_schedule)
+			  int rc, const char *msg, double timed_out_s, int wrong_schedule,
+			  bool no_report)
 {
 	char *label = run->sched && opt->dev ? btc_plan_schedule_label(&run->sched->s, opt->dev)
 					     : btc_xstrdup("?");
@@ -147,7 +148,10 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 		what = btc_xasprintf("the program exited with status %d%s%s", rc, msg ? ": " : "",
 				     msg ? msg : "");
 	else
-		what = btc_xasprintf("the program's report does not say it verified");
+		what = no_report ? btc_xasprintf("the program exited with status 0 without writing "
+						 "its report (a kernel that calls exit()?)%s%s",
+						 msg ? ": " : "", msg ? msg : "")
+				 : btc_xasprintf("the program's report does not say it verified");
 	char *text = btc_xasprintf("schedule %d (%s)%s, %s: %s", run->index, label, where,
 				   run->phase ? run->phase : "run", what);
 	free(label);
@@ -202,6 +206,7 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 		return false;
 	}
 	char *text = btc_read_file(run->report, NULL);
+	bool no_report = text == NULL;
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
@@ -223,7 +228,7 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 			fputs(all, stderr);
 		free(all);
 	} else {
-		*error = failure_text(run, opt, rc, msg, timed_out ? limit : 0, wrong);
+		*error = failure_text(run, opt, rc, msg, timed_out ? limit : 0, wrong, no_report);
 	}
 	free(msg);
 	remove(err_path);

@@ -116,10 +116,10 @@ int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double time
 	posix_spawn_file_actions_init(&fa);
 	if (io->stdout_path)
 		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, io->stdout_path,
-						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+						 O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (io->stderr_path)
 		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, io->stderr_path,
-						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+						 O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	posix_spawnattr_t attr;
 	posix_spawnattr_init(&attr);
 	/* A group of its own: btc forwards signals to it (and to whatever

@@ -67,6 +67,10 @@ expect 2 "btc: --min-util must be 0..100, not '101'" schedule $app --device $dev
 expect 2 "btc: --max-chunks must be 1..32, not '0'" schedule $app --device $dev --table $table --max-chunks 0
 expect 2 "btc: --time-budget must be 1..2147483647, not '0'" schedule $app --device $dev --table $table --time-budget 0
 expect 2 "btc: --tasks must be 2..1000000, not ''" $app --device host --run --tasks=
+expect 2 "btc: --run-timeout-factor must be a decimal number in 0..1000000, not 'x'" tune $app --device host --run-timeout-factor x
+expect 2 "btc: --run-timeout-factor must be a decimal number in 0..1000000, not '0x10'" profile $app --device host --run-timeout-factor 0x10
+expect 2 "btc: --run-timeout-factor must be a decimal number in 0..1000000, not '-1'" $app --device host --run --run-timeout-factor -1
+expect 2 "btc: --run-timeout-factor must be a decimal number in 0..1000000, not 'inf'" tune $app --device host --run-timeout-factor inf
 
 # ---- every enum option ---------------------------------------------------
 expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" gen $app --device $dev --objective foo
@@ -92,6 +96,8 @@ expect 2 "btc: --glsl is not an option of 'btc schedule'" schedule $app --device
 expect 2 "btc: --device is not an option of 'btc header'" header $app --device $dev
 expect 2 "btc: --build is not an option of 'btc tune'" $app --device host --run --build
 expect 2 "btc: --reprofile is not an option of 'btc gen'" $app --device $dev --reprofile
+expect 2 "btc: --force is not an option of 'btc schedule'" schedule $app --device $dev --table $table --force
+expect 2 "btc: --run-timeout-factor is not an option of 'btc gen'" gen $app --device $dev --run-timeout-factor 2
 expect 2 "btc: --table and --reprofile cannot be given together" tune $app --device host --table $table --reprofile
 expect 2 "btc: --chunks and --top cannot be given together" gen $vecadd --device $testbox --chunks big:0-2 --top 3
 expect 2 "btc: --measurements and --run cannot be given together" $app --device $dev --table $table --run --measurements x.csv

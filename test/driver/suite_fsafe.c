@@ -272,6 +272,12 @@ static void test_tune_run_faults_named(void)
 	CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "signal 11 (SIGSEGV)"));
 	free(e);
 	free(p);
+	p = fake("exit0", "exit 0");
+	e = run_fake(p, 10, &ok);
+	CU_ASSERT_FALSE(ok);
+	CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "without writing its report"));
+	free(e);
+	free(p);
 	p = fake("other", "echo '{\"schedule_index\": 0, \"verified\": true, "
 			  "\"measured_ms_per_task\": 1.5}' > $REPORT");
 	e = run_fake(p, 10, &ok);
