@@ -23,7 +23,6 @@
 #include "driver/result.h"
 #include "gen/gen.h"
 #include "util/fsafe.h"
-#include "util/out.h"
 #include "util/proc.h"
 
 void btc_job_options_init(struct btc_job_options *o)
@@ -54,15 +53,6 @@ char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct b
 	    !btc_files_check_name("device name", dev->name, d))
 		return NULL;
 	return out_dir ? btc_xstrdup(out_dir) : btc_job_default_dir(app, dev);
-}
-
-bool btc_job_dir_claim(const char *dir, struct btc_diag *d)
-{
-	if (!btc_output_dir_check("the output directory", dir, d) || !btc_mkdirs(dir, d) ||
-	    !btc_dir_lock(dir, false, d))
-		return false;
-	btc_remove_stale_tmp(dir);
-	return true;
 }
 
 static double now_s(void)
@@ -539,18 +529,10 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		free(j.dir);
 		return 1;
 	}
-	/* The report and the pictures always reflect this run: an earlier
-	 * run's go first (an interrupted job leaves none to mistake for its
-	 * own). */
+	/* The report and the pictures always reflect this run. */
 	if (opt->report)
 		unlink(opt->report);
-	static const char *const stale[] = {"trace.json", "timeline.svg", "fit.svg", "profile.svg",
-					    "run.json"};
-	for (size_t k = 0; k < sizeof(stale) / sizeof(stale[0]); k++) {
-		char *p = btc_xasprintf("%s/%s", j.dir, stale[k]);
-		unlink(p);
-		free(p);
-	}
+	btc_job_dir_sweep(j.dir);
 	j.tune.work_dir = j.dir;
 	j.tune.input = opt->input;
 	j.tune.verbose = true;

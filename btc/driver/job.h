@@ -48,6 +48,11 @@ char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct b
  * of dead btc processes removed. Reports and returns false. */
 bool btc_job_dir_claim(const char *dir, struct btc_diag *d);
 
+/* Removes what an earlier job left in dir that this one makes anew
+ * (trace.json, timeline.svg, fit.svg, profile.svg, run.json), so that an
+ * interrupted job leaves nothing to be taken for its own. */
+void btc_job_dir_sweep(const char *dir);
+
 /* Configures (if needed) and builds the generated project in dir,
  * cross-building when the device is not this machine's architecture.
  * Where the toolchain is absent (an Android NDK here) prints the exact
