@@ -41,6 +41,8 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	 * DIR.tmp.PID, then renamed into place. An existing one is held
 	 * (locked) while it is written and built: two btc gen into one -o
 	 * never mix their files (docs/conventions.md, "Writing files"). */
+	for (size_t len = strlen(dir); len > 1 && dir[len - 1] == '/'; len--)
+		dir[len - 1] = '\0'; /* "out/": the sibling is out.tmp.PID */
 	struct stat st;
 	bool fresh = lstat(dir, &st) != 0 && errno == ENOENT;
 	char *gen_dir = fresh ? btc_xasprintf("%s.tmp.%ld", dir, (long)getpid()) : btc_xstrdup(dir);
