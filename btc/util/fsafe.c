@@ -196,7 +196,13 @@ bool btc_output_check(const char *what, const char *path, struct btc_diag *d)
 bool btc_output_dir_check(const char *what, const char *dir, struct btc_diag *d)
 {
 	struct stat st;
-	if (lstat(dir, &st) == 0) {
+	/* The directory the user names may be a link to one (stat); what
+	 * btc creates inside it is checked without following links. */
+	if (stat(dir, &st) != 0 && lstat(dir, &st) == 0) {
+		btc_error(d, (struct btc_loc){dir, 0, 0}, "%s is a dangling symbolic link", what);
+		return false;
+	}
+	if (stat(dir, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
 			btc_error(d, (struct btc_loc){dir, 0, 0},
 				  "%s is %s, not a directory btc may fill", what,

@@ -45,7 +45,7 @@ bool btc_output_check(const char *what, const char *path, struct btc_diag *d);
 
 /* btc_output_check for a directory btc will create or fill (-o, --cache):
  * absent (with a writable nearest existing ancestor) or a writable
- * directory that is not a symbolic link. */
+ * directory (the name the user gives may be a link to one). */
 bool btc_output_dir_check(const char *what, const char *dir, struct btc_diag *d);
 
 /* Removes the files of directory dir named *.tmp.PID or *.tmp.PID.EXT (btc's temporary
