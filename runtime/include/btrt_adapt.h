@@ -182,7 +182,8 @@ struct btrt_adapt_decision {
 	unsigned char observed[BTRT_ADAPT_MAX_PUS]; /* 1: measured, 0: never
 				      observed (1 assumed) */
 	/* Switches only (ns, btrt_now_ns): the decision, the last task of the
-	 * old schedule checked, the new pipeline streaming again. */
+	 * old schedule checked (or the decision, if none was in flight),
+	 * the new pipeline streaming again. */
 	uint64_t decide_ns, drained_ns, resumed_ns;
 	uint64_t resume_seq;       /* first task of the new schedule */
 };

@@ -3,9 +3,9 @@
  * Generated code describes the app's stages and the schedule's chunks as
  * static const tables and calls btrt_pipeline_run():
  *
- *   io thread (the caller) --ring0--> chunk 0 --ring1--> ... chunk n-1 --ringn--+
- *        ^ load / check / recycle                                              |
- *        +---------------------------------------------------------------------+
+ *   io source --ring0--> chunk 0 --ring1--> ... chunk n-1 --ringn--> io sink
+ *     ^ load                                                  check |
+ *     +------------------- recycle (SPSC ring) ---------------------+
  *
  * - One dispatcher thread per chunk, pinned to the chunk's cores. A CPU chunk
  *   runs its stages' OpenMP kernels on a team of n_cores threads pinned to
@@ -13,11 +13,14 @@
  *   work). A Vulkan chunk submits one pre-recorded command buffer per task
  *   (one fence wait); a CUDA chunk launches all its stages on its stream and
  *   synchronises once.
- * - A fixed pool of TaskObjects circulates: the caller's thread loads an
+ * - A fixed pool of TaskObjects circulates: the io source thread loads an
  *   item into a free TaskObject and pushes it into ring 0; the last chunk
- *   pushes it back; the caller checks the output (in input order) and
- *   reuses the TaskObject for the next item. Rings are SPSC
- *   (btrt_ring.h) with capacity > pool size, so a push never waits.
+ *   pushes it to the io sink (the caller's thread), which checks the output
+ *   in input order and hands the TaskObject back to the source through
+ *   the recycle ring. Loading the next items and checking finished ones
+ *   run on two threads at once, so the io bound on the period is
+ *   max(load, check), not their sum (T_io of the chunk model). Rings are
+ *   SPSC (btrt_ring.h) with capacity > pool size, so a push never waits.
  * - End of input: an end-of-stream marker follows the last item through
  *   every chunk; the run returns once every loaded item has been checked.
  * - Waiting: a thread waiting on an empty ring spins briefly, then blocks
@@ -28,11 +31,11 @@
  *   finishing the kernel it is running) and btrt_pipeline_run returns -1
  *   with the error naming chunk, stage and task.
  * - Interruption: when *interrupt (optional) reads nonzero, e.g. set by
- *   the program's SIGINT handler, the io thread loads no further item and
+ *   the program's SIGINT handler, the io source loads no further item and
  *   stops the pipeline as on an error; btrt_pipeline_run returns -1 with
  *   BTRT_E_INTR once every thread is joined and GPU work is finished.
  * - Ordering: rings are FIFO and every chunk handles tasks one at a time,
- *   so tasks leave in input order; the caller's thread verifies that the
+ *   so tasks leave in input order; the io sink verifies that the
  *   sequence numbers come back as 0, 1, 2, ... (an internal error
  *   otherwise).
  * - Farms (replicated chunks, btrt_chunk.farm): several workers, each a
@@ -40,7 +43,7 @@
  *   The links around a farm are sequence-indexed slot tables instead of
  *   rings (runtime/src/btrt_farm.h): a free worker claims the next task
  *   with one atomic fetch-add (dynamic self-scheduling) and the thread
- *   after the farm takes the tasks by sequence number, i.e. in input order
+ *   after the farm (or the io sink) takes the tasks by sequence number, i.e. in input order
  *   whichever worker finished first. Every worker records its own tasks
  *   (one trace track per worker). */
 #ifndef BTRT_PIPELINE_H
@@ -132,15 +135,18 @@ struct btrt_chunk {
 struct btrt_task_done {
 	uint64_t seq;              /* the task's sequence number */
 	uint64_t done_ns;          /* end of its check: when it left the pipeline */
-	uint64_t io_ns;            /* its load + check time on the io thread */
+	uint64_t io_ns;            /* load_ns + check_ns (both io threads' work
+				      for it; they overlap across tasks) */
 	uint32_t n_chunks;
 	const uint64_t *chunk_ns;  /* [n_chunks] its pop-to-finish time in each
 				      chunk (what the run records per task) */
+	uint64_t load_ns;          /* its load on the io source thread */
+	uint64_t check_ns;         /* its check on the io sink thread */
 };
 
-/* Called on the io thread after every checked task (also while draining).
- * Returns 0 to go on, nonzero to stop admitting: the io thread loads no
- * further item, the tasks in flight finish and are checked, and
+/* Called on the io sink (the caller's thread) after every checked task
+ * (also while draining). Returns 0 to go on, nonzero to stop admitting:
+ * the io source loads no further item, the tasks in flight finish and are checked, and
  * btrt_pipeline_run returns 0 with btrt_run_items(run) tasks checked; a
  * following run with first_seq = first_seq + that many continues the
  * stream (btrt_adapt.h switches schedules that way). */
@@ -158,8 +164,11 @@ struct btrt_pipeline_config {
 	uint64_t n_items;          /* items to stream; 0: until io->load returns 0 */
 	int check;                 /* nonzero: io->check every finished task */
 	FILE *check_out;           /* digest lines from io->check (NULL: silent) */
-	const int *io_cores;       /* [n_io_cores] pin the caller's thread while
-				      running (restored afterwards); NULL: unpinned */
+	const int *io_cores;       /* [n_io_cores] the service cores of the io
+				      threads: with two or more the source gets
+				      the first half and the sink (the caller's
+				      thread, restored afterwards) the rest; with
+				      one both share it. NULL: unpinned */
 	uint32_t n_io_cores;
 	struct btrt_vk *vk;        /* for BTRT_PU_VULKAN chunks */
 	struct btrt_cuda *cuda;    /* for BTRT_PU_CUDA chunks */
@@ -169,11 +178,11 @@ struct btrt_pipeline_config {
 	const btrt_atomic_int *interrupt; /* NULL, or a flag that a signal handler may
 				      set (a lock-free atomic store is
 				      async-signal-safe): nonzero stops the run
-				      with BTRT_E_INTR. Read by the io thread
-				      before each load and after each finished
-				      task. */
+				      with BTRT_E_INTR. Read by the io source
+				      before each load and by the io sink after
+				      each checked task. */
 	/* Continuing a stream (btrt_adapt.h): the first item loaded is
-	 * first_seq, and the io thread expects first_seq, first_seq + 1, ...
+	 * first_seq, and the io sink expects first_seq, first_seq + 1, ...
 	 * back; n_items still counts from 0 (the stream ends at seq n_items).
 	 * The run's io records are indexed from first_seq. 0: a new stream. */
 	uint64_t first_seq;
@@ -185,8 +194,8 @@ struct btrt_pipeline_config {
 
 struct btrt_run; /* records of one run: btrt_trace.h */
 
-/* Runs the pipeline on the caller's thread (the io thread) plus one
- * dispatcher thread per chunk, until n_items items (or the input) are
+/* Runs the pipeline on the caller's thread (the io sink), an io source
+ * thread and one dispatcher thread per chunk, until n_items items (or the input) are
  * through, or the first error. Environment: BTRT_NO_PIN=1 disables all
  * pinning (e.g. to run a phone's schedule on a small dev box).
  * If run is non-NULL, *run receives the timing records (also after an

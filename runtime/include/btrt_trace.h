@@ -44,9 +44,16 @@ int btrt_run_chunk_summary(const struct btrt_run *run, uint32_t c,
  * of its first worker (btrt_run_print prints every worker's). */
 int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
 			   struct btrt_summary *out, int *gpu);
-/* Per-item time of the io thread's load (check = 0) or check (check = 1),
- * ns: the io thread's share of the period (T_io of the chunk model). */
+/* Per-item time of the io source's load (check = 0) or the io sink's check
+ * (check = 1), ns. The two threads overlap, so the io bound on the period
+ * (T_io of the chunk model) is the larger of the two, not their sum. Each
+ * item's intervals: btrt_run_io_times. */
 int btrt_run_io_summary(const struct btrt_run *run, int check, struct btrt_summary *out);
+/* Item i's io intervals (btrt_now_ns ns, i counted from the run's
+ * first_seq): load on the io source, check on the io sink; zero where not
+ * recorded. Returns 0, or -1 if i has no record (past the record limit). */
+int btrt_run_io_times(const struct btrt_run *run, uint64_t i, uint64_t *load_start,
+		      uint64_t *load_end, uint64_t *check_start, uint64_t *check_end);
 /* End-to-end latency per item: load start to check end (ns). */
 int btrt_run_latency_summary(const struct btrt_run *run, struct btrt_summary *out);
 
@@ -61,8 +68,10 @@ uint64_t btrt_run_chunk_times(const struct btrt_run *run, uint32_t c, uint64_t *
 			      uint64_t max);
 
 /* How thread t of the run waited on its rings: t < chunks is chunk t's
- * dispatcher, t == chunks the io thread. Sums its pops of its input ring
- * and its pushes into its output ring (struct btrt_wait_stats in
+ * dispatcher, t == chunks the io sink (pops of the last link, pushes into
+ * the recycle ring), t == chunks + 1 the io source (pops of the recycle
+ * ring, pushes into the first link). Sums its pops of its input ring and
+ * its pushes into its output ring (struct btrt_wait_stats in
  * btrt_ring.h). Returns 0, or -1 if t is out of range. */
 int btrt_run_wait_stats(const struct btrt_run *run, uint32_t t,
 			struct btrt_wait_stats *out);
@@ -72,7 +81,8 @@ void btrt_run_print(const struct btrt_run *run, FILE *out);
 
 /* Writes the run as Chrome trace-event JSON (chrome://tracing, Perfetto):
  * one track per chunk ("X" events per task, nested per-stage events), one
- * GPU track per GPU chunk, one io track (load, check). Times in us
+ * GPU track per GPU chunk, an io load track (the source, first) and an io
+ * check track (the sink, last). Times in us
  * relative to the run's start. Returns 0, or -1 with err (BTRT_E_SYS). */
 int btrt_run_write_trace(const struct btrt_run *run, const char *path,
 			 struct btrt_error *err);

@@ -16,7 +16,7 @@ struct btrt_adapt_result {
 	uint32_t *key;             /* [run->n_chunks] schedule * 65536 + chunk */
 	char **names;              /* [run->n_chunks] "PU [schedule N]" */
 	struct btrt_wait_stats *cwaits; /* [run->n_chunks] */
-	struct btrt_wait_stats io_waits;
+	struct btrt_wait_stats io_waits[2]; /* the io sink, the io source */
 	struct btrt_adapt_decision *dec;
 	uint32_t n_dec, n_switches, settle, start;
 	const struct btrt_adapt_schedule *scheds; /* borrowed for printing */
@@ -152,14 +152,15 @@ static int merge(struct btrt_adapt_result *res, struct btrt_run *r, uint32_t k, 
 			return -1;
 		add_waits(&res->cwaits[i], &r->waits[c]);
 	}
-	add_waits(&res->io_waits, &r->waits[r->n_chunks]);
-	/* chunks, then the io thread (btrt_run_wait_stats) */
-	void *w = realloc(m->waits, (m->n_chunks + 1) * sizeof *m->waits);
+	add_waits(&res->io_waits[0], &r->waits[r->n_chunks]);
+	add_waits(&res->io_waits[1], &r->waits[r->n_chunks + 1]);
+	/* chunks, then the io sink and source (btrt_run_wait_stats) */
+	void *w = realloc(m->waits, (m->n_chunks + 2) * sizeof *m->waits);
 	if (!w)
 		return -1;
 	m->waits = w;
 	memcpy(m->waits, res->cwaits, m->n_chunks * sizeof *m->waits);
-	m->waits[m->n_chunks] = res->io_waits;
+	memcpy(&m->waits[m->n_chunks], res->io_waits, sizeof res->io_waits);
 	return 0;
 }
 
@@ -175,7 +176,7 @@ static struct btrt_adapt_result *result_alloc(const struct btrt_adapt_config *cf
 		res->run->n_stages = b->n_stages;
 		res->run->limit = b->record_limit ? b->record_limit : BTRT_DEFAULT_RECORD_LIMIT;
 		res->run->stage_names = calloc(b->n_stages, sizeof *res->run->stage_names);
-		res->run->waits = calloc(1, sizeof *res->run->waits);
+		res->run->waits = calloc(2, sizeof *res->run->waits);
 	}
 	if (!res->run || !res->run->stage_names || !res->run->waits) {
 		btrt_adapt_free(res);
@@ -260,7 +261,11 @@ int btrt_adapt_run(const struct btrt_adapt_config *cfg, struct btrt_adapt_result
 		started_by = nd - 1;
 		struct btrt_adapt_decision *d = (struct btrt_adapt_decision *)&dv[started_by];
 		d->decide_ns = x.decide_ns;
+		/* No earlier than the decision: the io source may have had no
+		 * further task loaded when it was taken. */
 		d->drained_ns = t_end ? t_end : btrt_now_ns();
+		if (d->drained_ns < d->decide_ns)
+			d->drained_ns = d->decide_ns;
 		d->resume_seq = seg.first_seq;
 		btrt_adapt_ctl_switched(ctl);
 	}

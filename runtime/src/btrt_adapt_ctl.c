@@ -75,7 +75,7 @@ struct btrt_adapt_ctl {
 	uint64_t seg_tasks;        /* tasks observed since the (re)start */
 	uint64_t last_done;        /* previous completion (ns), 0: none */
 	uint32_t w;                /* tasks in the current window */
-	double sum_iv, sum_io;     /* ns */
+	double sum_iv, sum_io;     /* ns; io: max(load, check) per task */
 	double *sum_chunk;         /* [max chunks] ns */
 	uint32_t over;             /* windows in a row above the threshold */
 	double first_over_ms;      /* the period of the first of them (ms) */
@@ -553,7 +553,9 @@ int btrt_adapt_ctl_observe(struct btrt_adapt_ctl *c, const struct btrt_task_done
 	}
 	c->sum_iv += (double)(d->done_ns - c->last_done);
 	c->last_done = d->done_ns;
-	c->sum_io += (double)d->io_ns;
+	/* The io source loads while the sink checks: the io bound on the
+	 * period is the slower of the two, not their sum. */
+	c->sum_io += (double)(d->load_ns > d->check_ns ? d->load_ns : d->check_ns);
 	uint32_t nc = c->s[c->cur].n_chunks;
 	for (uint32_t k = 0; k < nc && k < d->n_chunks; k++)
 		c->sum_chunk[k] += (double)d->chunk_ns[k];

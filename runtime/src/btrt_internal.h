@@ -65,6 +65,8 @@ int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz);
 /* ---- run records (btrt_trace.c) ---------------------------------------- */
 struct btrt_rec_task { uint64_t seq, start, end; };
 struct btrt_rec_stage { uint64_t seq; uint32_t stage; uint32_t gpu; uint64_t start, end; };
+/* One item's io: load on the io source thread, check on the io sink
+ * thread (they overlap across items: btrt_pipe.h). */
 struct btrt_rec_io { uint64_t load_start, load_end, check_start, check_end; };
 
 struct btrt_chunk_rec {
@@ -88,7 +90,14 @@ struct btrt_run {
 	uint64_t limit;                   /* io records at most (by seq) */
 	uint64_t items;                   /* checked / completed items */
 	uint64_t t0, t_end;               /* first load start, last completion */
-	struct btrt_wait_stats *waits;    /* [n_chunks + 1]: chunks, then io */
+	struct btrt_wait_stats *waits;    /* [n_chunks + 2]: chunks, then the io
+					     sink, then the io source */
 };
+
+/* Trace-event thread ids of the io tracks (chunk c: 1 + c, its GPU
+ * 1001 + c): the sink's checks keep tid 0, the io thread's before the
+ * source and sink were split; btrt_adapt marks its decisions there. */
+#define BTRT_TRACE_TID_CHECK 0u
+#define BTRT_TRACE_TID_LOAD 2000u
 
 struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg);

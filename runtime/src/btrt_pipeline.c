@@ -1,15 +1,13 @@
-/* Dispatcher threads, the io loop, end of stream and error stop. The
- * links between the threads (SPSC rings, and the farm links around
- * replicated chunks) are set up and wired by btrt_farm.c. */
-#include "btrt_farm.h"
-#include "btrt_internal.h"
-#include "btrt_ring.h"
+/* Dispatcher threads, validation, end of stream and error stop, and
+ * btrt_pipeline_run. The links between the threads (SPSC rings, and the
+ * farm links around replicated chunks) are set up and wired by
+ * btrt_farm.c; the io source and sink threads are btrt_io.c. */
+#include "btrt_pipe.h"
 #include "btrt_trace.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,43 +15,8 @@
 #include <omp.h>
 #endif
 
-struct pipe;
-
-struct chunk_rt {
-	struct pipe *p;
-	uint32_t idx;
-	const struct btrt_chunk *c;
-	struct btrt_port *in, *out;       /* its ends of the links (in p->links) */
-	void *gpu_state;
-	struct btrt_gpu_time *gtimes;     /* [c->n_stages] */
-	struct btrt_chunk_rec *rec;
-	pthread_t th;
-	int started;
-};
-
-struct pipe {
-	const struct btrt_pipeline_config *cfg;
-	atomic_int stop;                  /* nonzero: every thread leaves */
-	atomic_uint ready;                /* dispatchers done with their setup */
-	pthread_mutex_t mu;               /* guards failed / err */
-	int failed;
-	struct btrt_error err;            /* the first error */
-	int pin;                          /* 0 when BTRT_NO_PIN is set */
-	struct btrt_links links;          /* rings and farm links (btrt_farm.h) */
-	struct chunk_rt *ch;              /* [n_chunks] */
-	struct btrt_run *run;
-	/* Observation hook (cfg->on_task_done), else NULL / 0: */
-	uint64_t *task_ns;                /* [pool size * n_chunks] chunk c's time
-					     of the task in slot s at s * n + c,
-					     written by the dispatcher before it
-					     pushes the task on (the rings'
-					     release/acquire chain publishes it) */
-	uint64_t *load_ns;                /* [pool size] load time per slot (io) */
-	int drain;                        /* io thread: stop admitting */
-};
-
 /* Records the first error and asks every thread to stop. */
-static void pipe_fail(struct pipe *p, const struct btrt_error *e)
+void btrt_pipe_fail(struct pipe *p, const struct btrt_error *e)
 {
 	pthread_mutex_lock(&p->mu);
 	if (!p->failed) {
@@ -66,19 +29,20 @@ static void pipe_fail(struct pipe *p, const struct btrt_error *e)
 	 * makes waiting threads give up. */
 	atomic_store_explicit(&p->stop, 1, memory_order_seq_cst);
 	btrt_links_wake(&p->links);
+	if (p->recycle_inited)
+		btrt_ring_spsc_wake(&p->recycle);
 	/* Wakes the io thread if it waits for the dispatchers' setup. */
 	btrt_futex_wake(&p->ready, INT_MAX);
 }
 
-/* A farm link's slot was still occupied (its capacity rule broken). */
-static void link_fail(struct pipe *p, uint32_t ci, uint64_t seq)
+void btrt_pipe_link_fail(struct pipe *p, uint32_t ci, uint64_t seq)
 {
 	struct btrt_error e;
 	btrt_error_clear(&e);
 	btrt_error_set(&e, BTRT_E_SYS, 0, "internal: farm link slot of item %" PRIu64
 		       " after chunk %u still occupied", seq, ci);
 	e.seq = seq;
-	pipe_fail(p, &e);
+	btrt_pipe_fail(p, &e);
 }
 
 int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err)
@@ -199,25 +163,41 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	return -1;
 }
 
-/* Whether chunk c (or the io thread, c == n_chunks) shares a core with
- * another thread of the pipeline: its cores overlap another chunk's or the
- * io thread's, it is unpinned, or the pipeline has more threads than the
- * process has CPUs (a small dev box). */
+/* The cores thread c of the pipeline is pinned to (btrt_pipe.h's
+ * numbering): n = 0 when unpinned. */
+static void thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, const int **cores,
+			 uint32_t *n)
+{
+	if (c < cfg->n_chunks) {
+		*cores = cfg->chunks[c].cores;
+		*n = cfg->chunks[c].n_cores;
+	} else {
+		btrt_io_thread_cores(cfg, c, cores, n);
+	}
+}
+
+/* Whether thread c (a chunk's dispatcher, or an io thread) shares a core
+ * with another thread of the pipeline: its cores overlap another chunk's or
+ * an io thread's (the source and sink share their one service core), it
+ * is unpinned, or the pipeline has more threads than the process has CPUs
+ * (a small dev box). */
 static int shares_cores(const struct btrt_pipeline_config *cfg, uint32_t c)
 {
+	uint32_t n_threads = cfg->n_chunks + 2;
 	cpu_set_t avail;
-	if (sched_getaffinity(0, sizeof avail, &avail) == 0 &&
-	    (uint32_t)CPU_COUNT(&avail) < cfg->n_chunks + 1)
+	if (sched_getaffinity(0, sizeof avail, &avail) == 0 && (uint32_t)CPU_COUNT(&avail) < n_threads)
 		return 1;
-	const int *mine = c < cfg->n_chunks ? cfg->chunks[c].cores : cfg->io_cores;
-	uint32_t n = c < cfg->n_chunks ? cfg->chunks[c].n_cores : cfg->n_io_cores;
+	const int *mine;
+	uint32_t n;
+	thread_cores(cfg, c, &mine, &n);
 	if (n == 0)
 		return 1;
-	for (uint32_t o = 0; o <= cfg->n_chunks; o++) {
+	for (uint32_t o = 0; o < n_threads; o++) {
 		if (o == c)
 			continue;
-		const int *other = o < cfg->n_chunks ? cfg->chunks[o].cores : cfg->io_cores;
-		uint32_t m = o < cfg->n_chunks ? cfg->chunks[o].n_cores : cfg->n_io_cores;
+		const int *other;
+		uint32_t m;
+		thread_cores(cfg, o, &other, &m);
 		if (o < cfg->n_chunks && m == 0)
 			return 1; /* an unpinned chunk may run anywhere */
 		for (uint32_t i = 0; i < n; i++)
@@ -236,8 +216,7 @@ static int shares_cores(const struct btrt_pipeline_config *cfg, uint32_t c)
 #define BTRT_SHARED_SPIN_NS 2000u
 #define BTRT_SHARED_YIELD_NS 50000u
 
-/* Sets the calling thread's wait budgets for chunk (or io thread) c. */
-static void set_backoff(const struct btrt_pipeline_config *cfg, uint32_t c)
+void btrt_pipe_set_backoff(const struct btrt_pipeline_config *cfg, uint32_t c)
 {
 	if (shares_cores(cfg, c))
 		btrt_backoff_set(BTRT_SHARED_SPIN_NS, BTRT_SHARED_YIELD_NS);
@@ -247,7 +226,7 @@ static void set_backoff(const struct btrt_pipeline_config *cfg, uint32_t c)
 
 static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 {
-	set_backoff(ch->p->cfg, ch->idx);
+	btrt_pipe_set_backoff(ch->p->cfg, ch->idx);
 	const struct btrt_chunk *c = ch->c;
 	struct pipe *p = ch->p;
 	char cs[128];
@@ -291,7 +270,7 @@ static void *dispatcher(void *arg)
 	btrt_error_clear(&e);
 	if (dispatcher_setup(ch, &e)) {
 		locate(&e, p, ch->idx, -1, NULL);
-		pipe_fail(p, &e);
+		btrt_pipe_fail(p, &e);
 	}
 	/* release: the setup above (pinning, CUDA stream) happens before the io
 	 * thread starts streaming (it acquires ready). */
@@ -313,7 +292,7 @@ static void *dispatcher(void *arg)
 			break; /* another worker of this farm forwards the end */
 		if (x == BTRT_EOS) {
 			if (btrt_port_push(ch->out, BTRT_EOS, seq, &p->stop) == -2)
-				link_fail(p, ch->idx, seq);
+				btrt_pipe_link_fail(p, ch->idx, seq);
 			break;
 		}
 		struct btrt_task *t = x;
@@ -321,7 +300,7 @@ static void *dispatcher(void *arg)
 			btrt_error_set(&e, BTRT_E_SYS, 0, "internal: task %" PRIu64
 				       " arrived as item %" PRIu64, t->seq, seq);
 			locate(&e, p, ch->idx, -1, t);
-			pipe_fail(p, &e);
+			btrt_pipe_fail(p, &e);
 			break;
 		}
 		uint64_t a = btrt_now_ns(), b = a;
@@ -330,7 +309,7 @@ static void *dispatcher(void *arg)
 		    btrt_vec_reserve((void **)&r->tasks, &r->cap_tasks, r->n_tasks, sizeof *r->tasks) == 0)
 			r->tasks[r->n_tasks++] = (struct btrt_rec_task){ t->seq, a, b };
 		if (rc) {
-			pipe_fail(p, &e);
+			btrt_pipe_fail(p, &e);
 			break;
 		}
 		if (p->task_ns)
@@ -339,7 +318,7 @@ static void *dispatcher(void *arg)
 		 * every farm link a slot for each task in flight. */
 		int prc = btrt_port_push(ch->out, t, t->seq, &p->stop);
 		if (prc == -2)
-			link_fail(p, ch->idx, t->seq);
+			btrt_pipe_link_fail(p, ch->idx, t->seq);
 		if (prc)
 			break;
 	}
@@ -402,163 +381,6 @@ static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *e
 	return 0;
 }
 
-static int io_rec(struct btrt_run *run, uint64_t seq)
-{
-	if (seq >= run->limit)
-		return -1;
-	while (run->n_io <= seq) {
-		if (btrt_vec_reserve((void **)&run->io, &run->cap_io, run->n_io, sizeof *run->io))
-			return -1;
-		memset(&run->io[run->n_io++], 0, sizeof *run->io);
-	}
-	return 0;
-}
-
-/* Checks a finished task on the io thread. Returns 0 or -1 (p failed). */
-static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
-{
-	const struct btrt_pipeline_config *cfg = p->cfg;
-	struct btrt_error e;
-	btrt_error_clear(&e);
-	if (t->seq != *expect) {
-		btrt_error_set(&e, BTRT_E_SYS, 0,
-			"internal: task %" PRIu64 " (slot %u) left the pipeline, expected %" PRIu64,
-			t->seq, t->slot, *expect);
-		e.seq = t->seq;
-		pipe_fail(p, &e);
-		return -1;
-	}
-	(*expect)++;
-	uint64_t idx = t->seq - cfg->first_seq; /* the run's io records */
-	uint64_t a = btrt_now_ns();
-	if (cfg->check) {
-		char msg[256] = "";
-		if (cfg->io->check(cfg->io_state, t->seq, t, cfg->check_out, msg, sizeof msg) != 0) {
-			btrt_error_set(&e, BTRT_E_IO, -1, "check of task %" PRIu64 " (slot %u) failed: %s",
-				       t->seq, t->slot, msg);
-			e.seq = t->seq;
-			pipe_fail(p, &e);
-			return -1;
-		}
-	}
-	uint64_t b = btrt_now_ns();
-	if (idx < p->run->n_io) {
-		p->run->io[idx].check_start = a;
-		p->run->io[idx].check_end = b;
-	}
-	p->run->items++;
-	p->run->t_end = b;
-	if (cfg->on_task_done) {
-		struct btrt_task_done d = {
-			.seq = t->seq, .done_ns = b, .io_ns = p->load_ns[t->slot] + (b - a),
-			.n_chunks = cfg->n_chunks,
-			.chunk_ns = &p->task_ns[(size_t)t->slot * cfg->n_chunks],
-		};
-		if (cfg->on_task_done(cfg->on_task_done_ctx, &d))
-			p->drain = 1;
-	}
-	return 0;
-}
-
-/* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Returns 0, or
- * -1 (p failed). */
-static int check_interrupt(struct pipe *p, uint64_t loaded)
-{
-	const atomic_int *flag = p->cfg->interrupt;
-	/* relaxed: a signal handler's flag; nothing is published with it. */
-	if (!flag || !atomic_load_explicit(flag, memory_order_relaxed))
-		return 0;
-	struct btrt_error e;
-	btrt_error_clear(&e);
-	btrt_error_set(&e, BTRT_E_INTR, atomic_load_explicit(flag, memory_order_relaxed),
-		       "interrupted after %" PRIu64 " items were loaded and %" PRIu64 " checked",
-		       loaded, p->run->items);
-	pipe_fail(p, &e);
-	return -1;
-}
-
-/* The io thread's push of x (a task, or BTRT_EOS after seq items) into
- * the first link. Returns 0, or -1 (stopped, or p failed). */
-static int io_push(struct pipe *p, struct btrt_port *first, void *x, uint64_t seq)
-{
-	int rc = btrt_port_push(first, x, seq, &p->stop);
-	if (rc == -2)
-		link_fail(p, p->cfg->n_chunks, seq);
-	return rc ? -1 : 0;
-}
-
-static void io_loop(struct pipe *p)
-{
-	const struct btrt_pipeline_config *cfg = p->cfg;
-	struct btrt_pool *pool = cfg->pool;
-	uint32_t n_tasks = btrt_pool_size(pool);
-	uint32_t nc = cfg->n_chunks;
-	struct btrt_port *first = &p->links.out[nc], *done = &p->links.in[nc];
-	uint32_t next_free = 0;
-	uint64_t seq = cfg->first_seq, expect = cfg->first_seq;
-	int eos_sent = 0;
-	struct btrt_error e;
-	p->run->t0 = btrt_now_ns();
-	for (;;) {
-		if (check_interrupt(p, seq))
-			return;
-		struct btrt_task *t;
-		if (!eos_sent && next_free < n_tasks) {
-			t = btrt_pool_task(pool, next_free++);
-		} else {
-			uint64_t got;
-			void *x = btrt_port_pop(done, &p->stop, &got);
-			if (!x || x == BTRT_EOS || x == BTRT_EOS_EXTRA)
-				return; /* stopped, or drained */
-			t = x;
-			if (finish(p, t, &expect))
-				return;
-			if (eos_sent)
-				continue;
-			if (check_interrupt(p, seq))
-				return;
-		}
-		if ((cfg->n_items && seq >= cfg->n_items) || p->drain) {
-			if (io_push(p, first, BTRT_EOS, seq))
-				return;
-			eos_sent = 1;
-			continue;
-		}
-		char msg[256] = "";
-		uint64_t idx = seq - cfg->first_seq, la = btrt_now_ns();
-		t->seq = seq;
-		if (io_rec(p->run, idx) == 0)
-			p->run->io[idx].load_start = la;
-		int rc = cfg->io->load(cfg->io_state, seq, t, msg, sizeof msg);
-		if (rc < 0) {
-			btrt_error_clear(&e);
-			btrt_error_set(&e, BTRT_E_IO, rc, "load of task %" PRIu64 " (slot %u) failed: %s",
-				       seq, t->slot, msg);
-			e.seq = seq;
-			pipe_fail(p, &e);
-			return;
-		}
-		if (rc == 0) {
-			if (p->run->n_io > idx)
-				p->run->n_io = idx; /* the last record was never loaded */
-			if (io_push(p, first, BTRT_EOS, seq))
-				return;
-			eos_sent = 1;
-			continue;
-		}
-		uint64_t lb = btrt_now_ns();
-		if (idx < p->run->n_io)
-			p->run->io[idx].load_end = lb;
-		if (p->load_ns)
-			p->load_ns[t->slot] = lb - la;
-		seq++;
-		/* Never waits (see dispatcher). The ring's (or farm link's)
-		 * release store publishes the loaded buffers to chunk 0. */
-		if (io_push(p, first, t, t->seq))
-			return;
-	}
-}
-
 int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **run_out,
 		      struct btrt_error *err)
 {
@@ -574,7 +396,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		if (cfg->io->prepare(cfg->io_state, cfg->n_items, msg, sizeof msg) != 0)
 			return btrt_error_set(err, BTRT_E_IO, -1, "preparing the output check: %s", msg);
 	}
-	/* relaxed: a signal handler's flag (see check_interrupt). */
+	/* relaxed: a signal handler's flag (see btrt_io.c). */
 	if (cfg->interrupt && atomic_load_explicit(cfg->interrupt, memory_order_relaxed))
 		return btrt_error_set(err, BTRT_E_INTR, atomic_load_explicit(cfg->interrupt, memory_order_relaxed),
 				      "interrupted before the run started");
@@ -598,7 +420,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 		btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
 		goto out;
 	}
-	if (btrt_links_create(&p.links, cfg, err))
+	if (btrt_links_create(&p.links, cfg, err) || btrt_io_init(&p, err))
 		goto out;
 	for (uint32_t i = 0; i < nc; i++) {
 		struct chunk_rt *ch = &p.ch[i];
@@ -620,13 +442,17 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			goto out;
 		}
 	}
-	/* Pin the io thread (restored at the end). */
+	/* The caller's thread is the io sink: pin it to the sink's service
+	 * cores (restored at the end). */
 	cpu_set_t old_set;
 	int restore = 0;
-	if (p.pin && cfg->n_io_cores) {
+	const int *sink_cores;
+	uint32_t n_sink_cores;
+	btrt_io_thread_cores(cfg, BTRT_THREAD_SINK(cfg), &sink_cores, &n_sink_cores);
+	if (p.pin && n_sink_cores) {
 		if (sched_getaffinity(0, sizeof old_set, &old_set) == 0)
 			restore = 1;
-		if (btrt_pin_self(cfg->io_cores, cfg->n_io_cores, err))
+		if (btrt_pin_self(sink_cores, n_sink_cores, err))
 			goto out;
 	}
 	for (uint32_t i = 0; i < nc; i++) {
@@ -635,12 +461,12 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			struct btrt_error pe;
 			btrt_error_clear(&pe);
 			btrt_error_set(&pe, BTRT_E_SYS, e, "pthread_create for chunk %u: %s", i, strerror(e));
-			pipe_fail(&p, &pe);
+			btrt_pipe_fail(&p, &pe);
 			break;
 		}
 		p.ch[i].started = 1;
 	}
-	set_backoff(cfg, nc);
+	btrt_pipe_set_backoff(cfg, BTRT_THREAD_SINK(cfg));
 	/* Wait until every dispatcher is set up (or one failed): block on
 	 * ready, which every dispatcher increments and wakes (a failing one
 	 * sets stop first). */
@@ -652,15 +478,21 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 			break;
 		btrt_futex_wait(&p.ready, r); /* sleeps only while ready == r */
 	}
-	if (!atomic_load_explicit(&p.stop, memory_order_relaxed))
-		io_loop(&p);
+	/* Stream: the source thread loads ahead while this thread, the sink,
+	 * checks behind. */
+	p.run->t0 = btrt_now_ns();
+	if (!atomic_load_explicit(&p.stop, memory_order_relaxed) && btrt_io_start_source(&p) == 0)
+		btrt_io_sink(&p);
+	if (p.source_started)
+		pthread_join(p.source_th, NULL);
 	for (uint32_t i = 0; i < nc; i++)
 		if (p.ch[i].started)
 			pthread_join(p.ch[i].th, NULL);
 	if (restore)
 		sched_setaffinity(0, sizeof old_set, &old_set);
-	/* Every thread is joined: its ports' counts are final. */
-	for (uint32_t t = 0; t <= nc; t++)
+	/* Every thread is joined: its ports' counts are final, and the
+	 * source's io records can take the sink's check times. */
+	for (uint32_t t = 0; t < nc; t++)
 		btrt_port_wait_stats(&p.links.in[t], &p.links.out[t], &p.run->waits[t]);
 	btrt_backoff_set(BTRT_BACKOFF_SPIN_NS, 0);
 	if (p.failed) {
@@ -675,6 +507,7 @@ out:
 				btrt_vk_chunk_fini(p.ch[i].gpu_state);
 			free(p.ch[i].gtimes);
 		}
+	btrt_io_finish(&p);
 	btrt_links_destroy(&p.links);
 	free(p.ch);
 	free(p.task_ns);

@@ -17,7 +17,7 @@ struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg)
 	r->limit = cfg->record_limit ? cfg->record_limit : BTRT_DEFAULT_RECORD_LIMIT;
 	r->chunks = calloc(cfg->n_chunks, sizeof *r->chunks);
 	r->stage_names = calloc(cfg->n_stages, sizeof *r->stage_names);
-	r->waits = calloc(cfg->n_chunks + 1, sizeof *r->waits);
+	r->waits = calloc(cfg->n_chunks + 2, sizeof *r->waits);
 	if (!r->chunks || !r->stage_names || !r->waits) {
 		btrt_run_free(r);
 		return NULL;
@@ -55,7 +55,7 @@ void btrt_run_free(struct btrt_run *r)
 
 int btrt_run_wait_stats(const struct btrt_run *run, uint32_t t, struct btrt_wait_stats *out)
 {
-	if (!run || t > run->n_chunks)
+	if (!run || t > run->n_chunks + 1)
 		return -1;
 	*out = run->waits[t];
 	return 0;
@@ -148,6 +148,18 @@ int btrt_run_stage_summary(const struct btrt_run *r, uint32_t s, struct btrt_sum
 	return -1;
 }
 
+int btrt_run_io_times(const struct btrt_run *r, uint64_t i, uint64_t *ls, uint64_t *le,
+		      uint64_t *cs, uint64_t *ce)
+{
+	if (i >= r->n_io)
+		return -1;
+	*ls = r->io[i].load_start;
+	*le = r->io[i].load_end;
+	*cs = r->io[i].check_start;
+	*ce = r->io[i].check_end;
+	return 0;
+}
+
 int btrt_run_latency_summary(const struct btrt_run *r, struct btrt_summary *o)
 {
 	uint64_t *v = malloc((r->n_io + 1) * sizeof *v);
@@ -233,9 +245,9 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 		}
 	}
 	btrt_run_io_summary(r, 0, &s);
-	print_sum(out, "io load", &s);
+	print_sum(out, "io load (source)", &s);
 	btrt_run_io_summary(r, 1, &s);
-	print_sum(out, "io check", &s);
+	print_sum(out, "io check (sink)", &s);
 	btrt_run_latency_summary(r, &s);
 	print_sum(out, "latency (load..check)", &s);
 }
@@ -268,7 +280,7 @@ static void ev(FILE *f, int *first, const char *name, uint32_t tid, uint64_t t0,
 		tid, (double)(a - t0) / 1e3, (double)(b - a) / 1e3, (unsigned long long)seq);
 }
 
-static void track(FILE *f, int *first, uint32_t tid, const char *name)
+static void track(FILE *f, int *first, uint32_t tid, uint32_t sort, const char *name)
 {
 	fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":",
 		*first ? "" : ",", tid);
@@ -276,7 +288,7 @@ static void track(FILE *f, int *first, uint32_t tid, const char *name)
 	json_str(f, name);
 	fprintf(f, "}}");
 	fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-		tid, tid);
+		tid, sort);
 }
 
 int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt_error *err)
@@ -294,18 +306,17 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 	json_str(f, r->app);
 	fprintf(f, "}}");
 	first = 0;
-	/* tid 0: io thread; 1 + c: chunk c; 1001 + c: GPU of chunk c. */
-	track(f, &first, 0, "io (load, check)");
-	for (size_t i = 0; i < r->n_io; i++) {
+	/* Tracks in pipeline order: the io source's loads, chunk c (tid 1 + c),
+	 * its GPU (tid 1001 + c), the io sink's checks (tid 0). */
+	track(f, &first, BTRT_TRACE_TID_LOAD, 0, "io load (source)");
+	for (size_t i = 0; i < r->n_io; i++)
 		if (r->io[i].load_end)
-			ev(f, &first, "load", 0, t0, r->io[i].load_start, r->io[i].load_end, i);
-		if (r->io[i].check_end)
-			ev(f, &first, "check", 0, t0, r->io[i].check_start, r->io[i].check_end, i);
-	}
+			ev(f, &first, "load", BTRT_TRACE_TID_LOAD, t0, r->io[i].load_start,
+			   r->io[i].load_end, i);
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
 		chunk_label(r, c, name, sizeof name);
-		track(f, &first, 1 + c, name);
+		track(f, &first, 1 + c, 1 + c, name);
 		int has_gpu = 0;
 		for (size_t i = 0; i < cr->n_tasks; i++) {
 			snprintf(name, sizeof name, "task %llu", (unsigned long long)cr->tasks[i].seq);
@@ -319,9 +330,14 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 		}
 		if (has_gpu) {
 			snprintf(name, sizeof name, "gpu of chunk %u %s", c, cr->name);
-			track(f, &first, 1001 + c, name);
+			track(f, &first, 1001 + c, 1001 + c, name);
 		}
 	}
+	track(f, &first, BTRT_TRACE_TID_CHECK, BTRT_TRACE_TID_LOAD + 1, "io check (sink)");
+	for (size_t i = 0; i < r->n_io; i++)
+		if (r->io[i].check_end)
+			ev(f, &first, "check", BTRT_TRACE_TID_CHECK, t0, r->io[i].check_start,
+			   r->io[i].check_end, i);
 	fprintf(f, "\n]}\n");
 	if (fclose(f) != 0)
 		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path, strerror(errno));

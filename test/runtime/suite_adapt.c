@@ -287,7 +287,7 @@ static void test_hog_plan(void)
 	struct btrt_hog_plan p = { .cpu_cores = &core, .n_cpu_cores = 1, .from = 5, .to = 9 };
 	uint64_t zero[1] = { 0 };
 	for (uint64_t s = 0; s < 12; s++) {
-		struct btrt_task_done d = { s, 0, 0, 1, zero };
+		struct btrt_task_done d = { s, 0, 0, 1, zero, 0, 0 };
 		CU_ASSERT_EQUAL(btrt_hog_plan_on_task_done(&p, &d), 0);
 		/* running while 5..8 tasks are checked */
 		CU_ASSERT_EQUAL(p.cpu_hog != NULL, s + 1 >= 5 && s + 1 < 9);

@@ -64,7 +64,7 @@ static void feed(struct feed *f, uint32_t n, const double *ms, double period_ms,
 		f->now += (uint64_t)(p * 1e6);
 		chunk_ns[0] = (uint64_t)(ms[0] * 1e6);
 		chunk_ns[1] = (uint64_t)(ms[1] * 1e6);
-		struct btrt_task_done d = { f->seq++, f->now, 500000, 2, chunk_ns };
+		struct btrt_task_done d = { f->seq++, f->now, 500000, 2, chunk_ns, 500000, 0 };
 		f->switched = btrt_adapt_ctl_observe(f->ctl, &d);
 	}
 }
@@ -103,7 +103,7 @@ static uint32_t world_feed(struct feed *f, const struct world *w, uint32_t n)
 		f->now += (uint64_t)(p * 1e6);
 		chunk_ns[0] = (uint64_t)(w->chunk_ms[k][0] * 1e6);
 		chunk_ns[1] = (uint64_t)(w->chunk_ms[k][1] * 1e6);
-		struct btrt_task_done d = { f->seq++, f->now, 500000, syn_s[k].n_chunks, chunk_ns };
+		struct btrt_task_done d = { f->seq++, f->now, 500000, syn_s[k].n_chunks, chunk_ns, 500000, 0 };
 		if (btrt_adapt_ctl_observe(f->ctl, &d)) {
 			CU_ASSERT_NOT_EQUAL(btrt_adapt_ctl_target(f->ctl), k);
 			btrt_adapt_ctl_switched(f->ctl);

@@ -323,21 +323,22 @@ static void test_idle_pipeline(void)
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_EQUAL(io.checked, items);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
-	for (uint32_t t = 0; t <= 3; t++) {
+	for (uint32_t t = 0; t <= 4; t++) { /* 3 chunks, the io sink, the io source */
 		struct btrt_wait_stats w;
 		CU_ASSERT_EQUAL_FATAL(btrt_run_wait_stats(run, t, &w), 0);
 		fprintf(stderr, "%s(%s: %llu waits, %llu polls, %llu blocks, %llu wakes)",
-			t ? " " : "  ", t < 3 ? three[t].name : "io", (unsigned long long)w.waits,
+			t ? " " : "  ", t < 3 ? three[t].name : t == 3 ? "io sink" : "io source",
+			(unsigned long long)w.waits,
 			(unsigned long long)w.polls, (unsigned long long)w.blocks,
 			(unsigned long long)w.wakes);
 		/* Every pop (items + end of stream) waits at most once. */
 		CU_ASSERT_TRUE(w.waits <= items + 1);
 		CU_ASSERT_TRUE(w.polls <= 3 * (items + 1));
-		if (t < 3) /* the io thread may find its tasks back at once */
+		if (t < 3) /* the io threads may find their tasks at once */
 			CU_ASSERT_TRUE(w.blocks > 0);
 	}
 	struct btrt_wait_stats w;
-	CU_ASSERT_EQUAL(btrt_run_wait_stats(run, 4, &w), -1);
+	CU_ASSERT_EQUAL(btrt_run_wait_stats(run, 5, &w), -1);
 	fprintf(stderr, " ");
 	btrt_run_free(run);
 }

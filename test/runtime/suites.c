@@ -1,5 +1,5 @@
 /* The suites of test_runtime (and of test_runtime_tsan, built with
- * RUNTIME_TEST_HOST_ONLY: ring, pipeline and farm only), in `-l` order; main() is
+ * RUNTIME_TEST_HOST_ONLY: no GPU suites), in `-l` order; main() is
  * the shared runner (test/common/cunit_main.h). */
 #include "suites.h"
 
@@ -10,6 +10,7 @@
 static const struct btc_test_suite suites[] = {
 	{ "ring", suite_ring_register },
 	{ "pipeline", suite_pipeline_register },
+	{ "io", suite_io_register },
 	{ "probe", suite_probe_register },
 	{ "farm", suite_farm_register },
 	{ "adapt", suite_adapt_register },

@@ -6,6 +6,7 @@
 #define RUNTIME_SUITES_H
 int suite_ring_register(void);
 int suite_pipeline_register(void);
+int suite_io_register(void);
 int suite_probe_register(void);
 int suite_farm_register(void);
 int suite_adapt_register(void);

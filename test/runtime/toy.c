@@ -2,11 +2,13 @@
 
 #include <btrt_pool.h>
 #include <btrt_trace.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifdef _OPENMP
@@ -30,6 +32,26 @@ void toy_default_params(struct toy_params *p)
 	p->fail_code = 42;
 	p->corrupt_seq = UINT64_MAX;
 	p->load_sleep_us = 0;
+	p->check_sleep_us = 0;
+}
+
+static void sleep_us(uint32_t us)
+{
+	struct timespec ts = { (time_t)(us / 1000000u), (long)(us % 1000000u) * 1000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Notes the thread and CPU of an io call (the first call's thread is the
+ * reference). */
+static void note_thread(long *tid, int *other, int cpu1, int *cpu_errors)
+{
+	long me = (long)syscall(SYS_gettid);
+	if (!*tid)
+		*tid = me;
+	else if (*tid != me)
+		(*other)++;
+	if (cpu1 && sched_getcpu() != cpu1 - 1)
+		(*cpu_errors)++;
 }
 
 void toy_counts(const struct toy_params *p, size_t c[TOY_N_BUFFERS])
@@ -142,11 +164,9 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 		return 0;
 	if (s->signal_seq && seq == s->signal_seq)
 		kill(getpid(), SIGINT);
-	if (s->p->load_sleep_us) {
-		struct timespec ts = { (time_t)(s->p->load_sleep_us / 1000000u),
-				       (long)(s->p->load_sleep_us % 1000000u) * 1000L };
-		nanosleep(&ts, NULL);
-	}
+	note_thread(&s->load_tid, &s->load_tids, s->load_cpu1, &s->load_cpu_errors);
+	if (s->p->load_sleep_us)
+		sleep_us(s->p->load_sleep_us);
 	int64_t n = s->p->n;
 	for (int64_t i = 0; i < n; i++)
 		t->in[i] = (uint32_t)(seq * 7 + (uint64_t)i);
@@ -167,6 +187,9 @@ static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, cha
 		s->order_errors++;
 	s->next_seq = seq + 1;
 	s->checked++;
+	note_thread(&s->check_tid, &s->check_tids, s->check_cpu1, &s->check_cpu_errors);
+	if (s->p->check_sleep_us)
+		sleep_us(s->p->check_sleep_us);
 	if (t->meta[1] != TOY_N_STAGES) {
 		snprintf(err, errlen, "item %llu: %u stage visits, expected %d",
 			 (unsigned long long)seq, t->meta[1], TOY_N_STAGES);
@@ -194,6 +217,8 @@ const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NU
 uint64_t toy_record_limit;
 struct btrt_run **toy_keep_run;
 const btrt_atomic_int *toy_interrupt;
+const int *toy_io_cores;
+uint32_t toy_n_io_cores;
 
 int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 	    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
@@ -220,6 +245,8 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		toy_task_bind(btrt_pool_task(pool, i), p);
 	struct toy_io_state st = { .p = p, .limit = 0, .load_fail_seq = UINT64_MAX };
 	if (io_out) {
+		st.load_cpu1 = io_out->load_cpu1;
+		st.check_cpu1 = io_out->check_cpu1;
 		st.limit = io_out->limit;
 		st.load_fail_seq = io_out->load_fail_seq;
 		st.signal_seq = io_out->signal_seq;
@@ -239,6 +266,8 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.cuda = cuda,
 		.record_limit = toy_record_limit,
 		.interrupt = toy_interrupt,
+		.io_cores = toy_io_cores,
+		.n_io_cores = toy_n_io_cores,
 	};
 	struct btrt_run *run = NULL;
 	int rc = btrt_pipeline_run(&cfg, &run, err);

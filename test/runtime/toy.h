@@ -27,6 +27,7 @@ struct toy_params {
 	int fail_code;             /* what it returns */
 	uint64_t corrupt_seq;      /* stage 4 writes a wrong value (UINT64_MAX: never) */
 	uint32_t load_sleep_us;    /* load sleeps this long per item (an idle pipeline) */
+	uint32_t check_sleep_us;   /* check sleeps this long per item (slow io) */
 };
 
 struct toy_task {
@@ -58,6 +59,13 @@ struct toy_io_state {
 	uint64_t checked;          /* number of checks */
 	uint64_t next_seq;         /* expected next checked seq */
 	int order_errors;
+	/* The threads and CPUs the io ran on (toy_run fills them): */
+	long load_tid, check_tid;  /* the thread of the first load / check */
+	int load_tids, check_tids; /* loads / checks on another thread */
+	int load_cpu1, check_cpu1; /* 0, or 1 + the CPU every load / check
+				      must run on (toy_run takes them from
+				      io_out) */
+	int load_cpu_errors, check_cpu_errors;
 };
 extern const struct btrt_app_io toy_io;
 
@@ -84,5 +92,8 @@ extern uint64_t toy_record_limit;
 extern struct btrt_run **toy_keep_run;
 /* The interrupt flag of the next runs (btrt_pipeline_config.interrupt). */
 extern const btrt_atomic_int *toy_interrupt;
+/* The service cores of the next runs (btrt_pipeline_config.io_cores). */
+extern const int *toy_io_cores;
+extern uint32_t toy_n_io_cores;
 
 #endif

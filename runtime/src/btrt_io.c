@@ -1,0 +1,307 @@
+/* The io threads of a pipeline: the source loads ahead, the sink checks
+ * behind (btrt_pipe.h), joined by an SPSC ring that hands the checked
+ * TaskObjects back to the source. */
+#include "btrt_pipe.h"
+#include "btrt_trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+int btrt_io_init(struct pipe *p, struct btrt_error *err)
+{
+	size_t cap = 1, pool = btrt_pool_size(p->cfg->pool);
+	while (cap < pool + 1)
+		cap <<= 1;
+	if (btrt_ring_spsc_init(&p->recycle, cap))
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pipeline: out of memory");
+	p->recycle_inited = 1;
+	p->recycle_port.ring = &p->recycle;
+	atomic_init(&p->drain, 0);
+	atomic_init(&p->loaded, p->cfg->first_seq);
+	atomic_init(&p->checked, 0);
+	return 0;
+}
+
+void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, const int **cores,
+			  uint32_t *n)
+{
+	uint32_t m = cfg->n_io_cores, h = m / 2;
+	*cores = cfg->io_cores;
+	*n = m;
+	if (m < 2)
+		return;
+	if (c == BTRT_THREAD_SOURCE(cfg)) {
+		*n = h;
+	} else {
+		*cores = cfg->io_cores + h;
+		*n = m - h;
+	}
+}
+
+/* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Either io
+ * thread. Returns 0, or -1 (p failed). */
+static int check_interrupt(struct pipe *p)
+{
+	const atomic_int *flag = p->cfg->interrupt;
+	/* relaxed: a signal handler's flag; nothing is published with it. */
+	if (!flag || !atomic_load_explicit(flag, memory_order_relaxed))
+		return 0;
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	/* relaxed: counts for the message only. */
+	btrt_error_set(&e, BTRT_E_INTR, atomic_load_explicit(flag, memory_order_relaxed),
+		       "interrupted after %" PRIu64 " items were loaded and %" PRIu64 " checked",
+		       atomic_load_explicit(&p->loaded, memory_order_relaxed),
+		       atomic_load_explicit(&p->checked, memory_order_relaxed));
+	btrt_pipe_fail(p, &e);
+	return -1;
+}
+
+/* ---- source --------------------------------------------------------------- */
+
+/* Room for the io record of item idx (source only). Returns 0, or -1 when
+ * past the record limit or out of memory (the item is not recorded). */
+static int io_rec(struct btrt_run *run, uint64_t idx)
+{
+	if (idx >= run->limit)
+		return -1;
+	while (run->n_io <= idx) {
+		if (btrt_vec_reserve((void **)&run->io, &run->cap_io, run->n_io, sizeof *run->io))
+			return -1;
+		memset(&run->io[run->n_io++], 0, sizeof *run->io);
+	}
+	return 0;
+}
+
+/* The source's push of x (a task, or BTRT_EOS after seq items) into the
+ * first link. Returns 0, or -1 (stopped, or p failed). */
+static int source_push(struct pipe *p, void *x, uint64_t seq)
+{
+	int rc = btrt_port_push(&p->links.out[p->cfg->n_chunks], x, seq, &p->stop);
+	if (rc == -2)
+		btrt_pipe_link_fail(p, BTRT_THREAD_SOURCE(p->cfg), seq);
+	return rc ? -1 : 0;
+}
+
+/* Whether the stream ends before item seq: n_items reached, or the sink
+ * asked to stop admitting (on_task_done). */
+static int source_ended(struct pipe *p, uint64_t seq)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	/* acquire: pairs with the sink's release store; nothing else rides
+	 * on it, but it keeps the hook's decision ordered before this load. */
+	return (cfg->n_items && seq >= cfg->n_items) ||
+	       atomic_load_explicit(&p->drain, memory_order_acquire);
+}
+
+/* Loads item seq into t. Returns 1 (loaded), 0 (end of input) or -1 (p
+ * failed). */
+static int source_load(struct pipe *p, struct btrt_task *t, uint64_t seq)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	char msg[256] = "";
+	uint64_t idx = seq - cfg->first_seq, la = btrt_now_ns();
+	t->seq = seq;
+	if (io_rec(p->run, idx) == 0)
+		p->run->io[idx].load_start = la;
+	int rc = cfg->io->load(cfg->io_state, seq, t, msg, sizeof msg);
+	if (rc < 0) {
+		struct btrt_error e;
+		btrt_error_clear(&e);
+		btrt_error_set(&e, BTRT_E_IO, rc, "load of task %" PRIu64 " (slot %u) failed: %s",
+			       seq, t->slot, msg);
+		e.seq = seq;
+		btrt_pipe_fail(p, &e);
+		return -1;
+	}
+	if (rc == 0) {
+		if (p->run->n_io > idx)
+			p->run->n_io = idx; /* the last record was never loaded */
+		return 0;
+	}
+	uint64_t lb = btrt_now_ns();
+	if (idx < p->run->n_io)
+		p->run->io[idx].load_end = lb;
+	if (p->load_ns)
+		p->load_ns[t->slot] = lb - la;
+	return 1;
+}
+
+static void source_loop(struct pipe *p)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	struct btrt_pool *pool = cfg->pool;
+	uint32_t n_tasks = btrt_pool_size(pool), next_free = 0;
+	uint64_t seq = cfg->first_seq;
+	for (;;) {
+		if (check_interrupt(p))
+			return;
+		if (source_ended(p, seq))
+			break;
+		struct btrt_task *t;
+		if (next_free < n_tasks) {
+			t = btrt_pool_task(pool, next_free++);
+		} else {
+			/* A TaskObject the sink has checked; the ring's
+			 * release/acquire pair orders the check's reads of its
+			 * buffers before the load overwrites them. */
+			t = btrt_ring_spsc_pop(&p->recycle, &p->stop);
+			if (!t)
+				return; /* stopped */
+			if (check_interrupt(p))
+				return;
+			if (source_ended(p, seq))
+				break;
+		}
+		int rc = source_load(p, t, seq);
+		if (rc < 0)
+			return;
+		if (rc == 0)
+			break;
+		seq++;
+		/* relaxed: a count for messages. */
+		atomic_store_explicit(&p->loaded, seq, memory_order_relaxed);
+		/* Never waits (see the dispatchers). The ring's (or farm
+		 * link's) release store publishes the loaded buffers to chunk
+		 * 0. */
+		if (source_push(p, t, t->seq))
+			return;
+	}
+	source_push(p, BTRT_EOS, seq);
+}
+
+static void *source_main(void *arg)
+{
+	struct pipe *p = arg;
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	const int *cores;
+	uint32_t n;
+	btrt_io_thread_cores(cfg, BTRT_THREAD_SOURCE(cfg), &cores, &n);
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	if (p->pin && btrt_pin_self(cores, n, &e)) {
+		char tmp[sizeof e.msg];
+		snprintf(tmp, sizeof tmp, "cannot pin the io source thread: %.200s", e.msg);
+		memcpy(e.msg, tmp, sizeof tmp);
+		btrt_pipe_fail(p, &e);
+		return NULL;
+	}
+	btrt_pipe_set_backoff(cfg, BTRT_THREAD_SOURCE(cfg));
+	source_loop(p);
+	return NULL;
+}
+
+int btrt_io_start_source(struct pipe *p)
+{
+	int e = pthread_create(&p->source_th, NULL, source_main, p);
+	if (e) {
+		struct btrt_error pe;
+		btrt_error_clear(&pe);
+		btrt_error_set(&pe, BTRT_E_SYS, e, "pthread_create for the io source: %s", strerror(e));
+		btrt_pipe_fail(p, &pe);
+		return -1;
+	}
+	p->source_started = 1;
+	return 0;
+}
+
+/* ---- sink ----------------------------------------------------------------- */
+
+/* Checks finished task t (the sink). Returns 0 or -1 (p failed). */
+static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	struct btrt_error e;
+	btrt_error_clear(&e);
+	if (t->seq != *expect) {
+		btrt_error_set(&e, BTRT_E_SYS, 0,
+			"internal: task %" PRIu64 " (slot %u) left the pipeline, expected %" PRIu64,
+			t->seq, t->slot, *expect);
+		e.seq = t->seq;
+		btrt_pipe_fail(p, &e);
+		return -1;
+	}
+	(*expect)++;
+	uint64_t idx = t->seq - cfg->first_seq; /* the run's io records */
+	uint64_t a = btrt_now_ns();
+	if (cfg->check) {
+		char msg[256] = "";
+		if (cfg->io->check(cfg->io_state, t->seq, t, cfg->check_out, msg, sizeof msg) != 0) {
+			btrt_error_set(&e, BTRT_E_IO, -1, "check of task %" PRIu64 " (slot %u) failed: %s",
+				       t->seq, t->slot, msg);
+			e.seq = t->seq;
+			btrt_pipe_fail(p, &e);
+			return -1;
+		}
+	}
+	uint64_t b = btrt_now_ns();
+	if (idx < p->run->limit && idx == p->n_chk &&
+	    btrt_vec_reserve((void **)&p->chk, &p->cap_chk, p->n_chk, sizeof *p->chk) == 0)
+		p->chk[p->n_chk++] = (struct btrt_rec_check){ a, b };
+	p->run->items++;
+	p->run->t_end = b;
+	/* relaxed: a count for messages. */
+	atomic_store_explicit(&p->checked, p->run->items, memory_order_relaxed);
+	if (cfg->on_task_done) {
+		uint64_t load = p->load_ns[t->slot];
+		struct btrt_task_done d = {
+			.seq = t->seq, .done_ns = b, .io_ns = load + (b - a),
+			.n_chunks = cfg->n_chunks,
+			.chunk_ns = &p->task_ns[(size_t)t->slot * cfg->n_chunks],
+			.load_ns = load, .check_ns = b - a,
+		};
+		/* release: see source_ended. */
+		if (cfg->on_task_done(cfg->on_task_done_ctx, &d))
+			atomic_store_explicit(&p->drain, 1, memory_order_release);
+	}
+	return 0;
+}
+
+void btrt_io_sink(struct pipe *p)
+{
+	const struct btrt_pipeline_config *cfg = p->cfg;
+	struct btrt_port *done = &p->links.in[cfg->n_chunks];
+	uint64_t expect = cfg->first_seq;
+	for (;;) {
+		uint64_t got;
+		void *x = btrt_port_pop(done, &p->stop, &got);
+		if (!x || x == BTRT_EOS || x == BTRT_EOS_EXTRA)
+			return; /* stopped, or drained */
+		struct btrt_task *t = x;
+		if (finish(p, t, &expect))
+			return;
+		/* Never waits: the ring holds the whole pool. Its release store
+		 * publishes the check's reads (and the hook's drain) to the
+		 * source, which reuses t. */
+		if (!btrt_ring_spsc_push(&p->recycle, t, &p->stop))
+			return;
+		if (check_interrupt(p))
+			return;
+	}
+}
+
+void btrt_io_finish(struct pipe *p)
+{
+	struct btrt_run *run = p->run;
+	uint32_t nc = p->cfg->n_chunks;
+	if (run) {
+		for (size_t i = 0; i < run->n_io && i < p->n_chk; i++) {
+			run->io[i].check_start = p->chk[i].start;
+			run->io[i].check_end = p->chk[i].end;
+		}
+		if (p->recycle_inited) {
+			btrt_port_wait_stats(&p->links.in[nc], &p->recycle_port,
+					     &run->waits[BTRT_THREAD_SINK(p->cfg)]);
+			btrt_port_wait_stats(&p->recycle_port, &p->links.out[nc],
+					     &run->waits[BTRT_THREAD_SOURCE(p->cfg)]);
+		}
+	}
+	if (p->recycle_inited)
+		btrt_ring_spsc_destroy(&p->recycle);
+	p->recycle_inited = 0;
+	free(p->chk);
+	p->chk = NULL;
+}
