@@ -169,8 +169,8 @@ static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, dou
 {
 	struct btrt_stage st[MAX_CHUNKS];
 	struct btrt_chunk ch[MAX_CHUNKS];
-	/* One core per chunk (the io thread gets the next one) when there are
-	 * enough cores, else chunks alternate over the first two. */
+	/* One core per chunk (the io source and sink share the next one) when
+	 * there are enough cores, else chunks alternate over the first two. */
 	int dedicated = n_cores > (int)n_chunks;
 	for (uint32_t i = 0; i < n_chunks; i++) {
 		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
@@ -286,11 +286,11 @@ static void idle_bench(void)
 	printf("\n== Idle pipeline: 3 empty chunks on cores %d,%d, %d items %ld ms apart\n",
 	       core_a, core_b, IDLE_ITEMS, IDLE_GAP_NS / 1000000);
 	printf("CPU %.4f s over wall %.4f s = %.2f %% of one core\n", cpu, wall, 100.0 * cpu / wall);
-	for (uint32_t t = 0; t <= 3; t++) {
+	for (uint32_t t = 0; t <= 4; t++) { /* 3 chunks, the io sink, the io source */
 		struct btrt_wait_stats w;
 		btrt_run_wait_stats(run, t, &w);
 		printf("%s%s %llu waits, %llu polls, %llu blocks", t ? "; " : "waits: ",
-		       t < 3 ? "chunk" : "io", (unsigned long long)w.waits,
+		       t < 3 ? "chunk" : t == 3 ? "io sink" : "io source", (unsigned long long)w.waits,
 		       (unsigned long long)w.polls, (unsigned long long)w.blocks);
 	}
 	printf("\n");

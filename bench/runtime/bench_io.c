@@ -1,0 +1,179 @@
+/* The io source and sink (btrt_pipe.h) against one io thread: a synthetic
+ * io whose load takes L ms and whose check takes C ms, one empty chunk,
+ * pool 4. For each (L, C), alternating rounds of
+ *   split:  load on the source thread, check on the sink (the runtime);
+ *   serial: the same work with the check's time spent inside the load, the
+ *           sink idle: what one io thread loading and checking in series
+ *           gives (the runtime before the split);
+ * and prints the steady-state period beside the measured load + check and
+ * max(load, check) (means from the run's records). The split's period
+ * should sit at max(load, check), the serial one's at load + check.
+ * usage: bench_io [-t items] [-r rounds] [-m sleep|spin]
+ *   sleep: the io waits (a device, a file); spin: it computes (a CPU
+ *   check), which needs a free core for each io thread to overlap.
+ * Timings on a shared 2-core box are noisy: compare the columns, measured
+ * alternately in the same run. */
+#include <btrt.h>
+#include <btrt_pipeline.h>
+#include <btrt_pool.h>
+#include <btrt_trace.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct syn_io {
+	uint64_t load_ns, check_ns;
+	int spin;                  /* 1: busy-wait, 0: sleep */
+	int serial;                /* 1: the check's time spent in the load */
+};
+
+static void work(const struct syn_io *s, uint64_t ns)
+{
+	if (!ns)
+		return;
+	if (s->spin) {
+		uint64_t end = btrt_now_ns() + ns;
+		while (btrt_now_ns() < end)
+			;
+		return;
+	}
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
+static int syn_load(void *st, uint64_t seq, void *t, char *e, size_t el)
+{
+	const struct syn_io *s = st;
+	work(s, s->serial ? s->load_ns + s->check_ns : s->load_ns);
+	return 1;
+}
+
+static int syn_check(void *st, uint64_t seq, const void *t, FILE *out, char *e, size_t el)
+{
+	const struct syn_io *s = st;
+	work(s, s->serial ? 0 : s->check_ns);
+	return 0;
+}
+
+static const struct btrt_app_io syn = { NULL, syn_load, syn_check, NULL, NULL };
+static int empty_kernel(void *t) { return 0; }
+
+static int all_cores[64], n_cores;
+
+/* The load and check means (ms) come from the split run's records; the
+ * serial run's io thread spends both in its load. */
+
+struct result {
+	double period_ms, load_ms, check_ms;
+};
+
+static struct result run_once(struct syn_io *io, uint64_t items)
+{
+	struct btrt_stage st = { .name = "empty", .cpu = empty_kernel };
+	/* The chunk on the first core; the io source and sink on the next two
+	 * (one each), on a 2-CPU box on the first and the second (the empty
+	 * chunk costs next to nothing), else all on the first. */
+	const int *io_cores = n_cores > 2 ? &all_cores[1] : all_cores;
+	uint32_t n_io = n_cores > 1 ? 2 : 1;
+	struct btrt_chunk ch = { "cpu", BTRT_PU_CPU, all_cores, 1, 0, 1, NULL, NULL, 0 };
+	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = 4,
+				       .backend = BTRT_BACKEND_HOST };
+	struct btrt_pool *pool;
+	struct btrt_error err;
+	if (btrt_pool_create(&pool, &pc, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	struct btrt_pipeline_config cfg = {
+		.app = "syn-io", .stages = &st, .n_stages = 1, .chunks = &ch, .n_chunks = 1,
+		.pool = pool, .io = &syn, .io_state = io, .n_items = items, .check = 1,
+		.io_cores = io_cores, .n_io_cores = n_io,
+	};
+	struct btrt_run *run;
+	if (btrt_pipeline_run(&cfg, &run, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	struct result r;
+	struct btrt_summary s;
+	r.period_ms = btrt_run_steady_ns(run, 8) / 1e6;
+	btrt_run_io_summary(run, 0, &s);
+	r.load_ms = s.mean_ns / 1e6;
+	btrt_run_io_summary(run, 1, &s);
+	r.check_ms = s.mean_ns / 1e6;
+	btrt_run_free(run);
+	btrt_pool_destroy(pool);
+	return r;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t items = 200;
+	int rounds = 3, spin = 0, opt;
+	while ((opt = getopt(argc, argv, "t:r:m:")) != -1) {
+		if (opt == 't')
+			items = strtoull(optarg, NULL, 10);
+		else if (opt == 'r')
+			rounds = atoi(optarg);
+		else if (opt == 'm' && (!strcmp(optarg, "spin") || !strcmp(optarg, "sleep")))
+			spin = !strcmp(optarg, "spin");
+		else {
+			fprintf(stderr, "usage: %s [-t items] [-r rounds] [-m sleep|spin]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (rounds < 1 || rounds > 32)
+		rounds = rounds < 1 ? 1 : 32;
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE && n_cores < 64; c++)
+			if (CPU_ISSET(c, &set))
+				all_cores[n_cores++] = c;
+	if (!n_cores)
+		n_cores = 1; /* core 0 */
+	/* (L, C) ms: octree's io on the GPU machine, equal halves, a slow check. */
+	static const double lc[][2] = { { 0.56, 0.77 }, { 1.0, 1.0 }, { 0.2, 1.0 } };
+	printf("== io source and sink vs one io thread: synthetic io (%s), 1 empty chunk, pool 4, "
+	       "%llu items, %d rounds alternating, median\n", spin ? "spin" : "sleep",
+	       (unsigned long long)items, rounds);
+	printf("   chunk on core %d; io source on core %d, sink on core %d (%d CPUs)\n", all_cores[0],
+	       all_cores[n_cores > 2 ? 1 : 0], all_cores[n_cores > 2 ? 2 : n_cores > 1 ? 1 : 0],
+	       n_cores);
+	printf("%-5s %-5s | %8s %8s %10s %9s | %12s %12s | %9s %9s\n", "L ms", "C ms", "load",
+	       "check", "load+check", "max(l,c)", "period split", "period serial", "split/max",
+	       "serial/sum");
+	for (size_t k = 0; k < sizeof lc / sizeof lc[0]; k++) {
+		double load[32], check[32], split[32], serial[32];
+		for (int r = 0; r < rounds; r++) {
+			struct syn_io io = { (uint64_t)(lc[k][0] * 1e6), (uint64_t)(lc[k][1] * 1e6),
+					     spin, 0 };
+			struct result x = run_once(&io, items);
+			load[r] = x.load_ms;
+			check[r] = x.check_ms;
+			split[r] = x.period_ms;
+			io.serial = 1;
+			serial[r] = run_once(&io, items).period_ms;
+		}
+		double l = median(load, rounds), c = median(check, rounds);
+		double ps = median(split, rounds), pr = median(serial, rounds);
+		double sum = l + c, mx = l > c ? l : c;
+		printf("%-5.2f %-5.2f | %8.3f %8.3f %10.3f %9.3f | %12.3f %13.3f | %9.2f %10.2f\n",
+		       lc[k][0], lc[k][1], l, c, sum, mx, ps, pr, ps / mx, pr / sum);
+	}
+	return 0;
+}
