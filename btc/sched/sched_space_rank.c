@@ -339,66 +339,6 @@ static void enumerate_exact(struct zx *z, struct btc_sched_result *res, int K, e
 		res->optimal = false;
 }
 
-/* As sched_z3.c's enumerate_window: every schedule with primary key <= B,
- * B growing from the minimum until K lie below, shrinking to the K-th key.
- * 1 done, 0 window over cap, -1 expired. */
-static int enumerate_window(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
-			    int64_t lo, int cap)
-{
-	struct found f = {0};
-	int rc = 1;
-	btc_z3_assume_reset(&z->b, 0);
-	int r = btc_z3_check(&z->b);
-	if (r <= 0)
-		return r;
-	Z3_ast g = btc_z3_fresh(&z->b);
-	int64_t v1;
-	if (btc_z3_minimise(&z->b, 0, primary, lo, lo > 0, -1, &v1) < 0) {
-		btc_z3_found_add(&z->b, &f, g);
-		rc = -1;
-		goto out;
-	}
-	int64_t maxkey = z->n_vals ? z->vals[z->n_vals - 1] : 0;
-	int64_t w = z->cur.tmax_q / 64;
-	w = w > 0 ? w : 1;
-	btc_z3_found_add(&z->b, &f, g);
-	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
-	for (;;) {
-		if (f.n > cap) {
-			rc = 0;
-			break;
-		}
-		btc_z3_assume_reset(&z->b, 0);
-		btc_z3_assume(&z->b, g);
-		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, primary, B, -1));
-		r = btc_z3_check(&z->b);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			btc_z3_found_add(&z->b, &f, g);
-			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
-			if (kth >= 0)
-				B = kth;
-			continue;
-		}
-		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
-			break;
-		w *= 2;
-		B = v1 + w < maxkey ? v1 + w : maxkey;
-	}
-out:
-	if (rc != 0) {
-		btc_sched_z3_take_best(res, &f, K, primary);
-		if (rc < 0)
-			res->optimal = false;
-	}
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
-	return rc;
-}
-
 /* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
  * when unavailable. */
 static int64_t dp_gstar(struct zx *z)
@@ -580,7 +520,12 @@ void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 		int64_t g = dp_gstar(z);
 		lo = g > 0 ? g : 0;
 	}
-	if (enumerate_window(z, res, K, primary, lo, cap) == 0) {
+	btc_z3_assume_reset(&z->b, 0);
+	int first = btc_z3_check(&z->b); /* the window starts from a model */
+	if (first == 0 ||
+	    (first > 0 && btc_z3_enumerate_window(&z->b, res, K, primary, lo,
+						   z->n_vals ? z->vals[z->n_vals - 1] : 0,
+						   cap) == 0)) {
 		res->n_candidates = 0;
 		enumerate_exact(z, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
 	}

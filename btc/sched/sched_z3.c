@@ -207,15 +207,9 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 	return rc < 0 ? -1 : 1;
 }
 
-/* The K best by enumeration in a window: every schedule with primary key
- * <= B is enumerated (blocking clauses under a guard g), where B starts
- * just above the minimum, doubles its distance from it until K schedules
- * lie below, and shrinks to the K-th smallest key found. When the solver
- * says no schedule with key <= B is left, the found ones include all with
- * key <= B, so the K best of them by the total order are exact. Returns 1
- * (done), 0 (more than `cap` schedules in the window, usually a level of
- * massive ties: use enumerate_exact), -1 (time budget spent; the best
- * found so far are returned). */
+/* The K best by enumeration in a window (btc_z3_enumerate_window), after
+ * the counted T_max ranking where it applies; the lower bound of the
+ * primary key from the presolve. 0: use enumerate_exact. */
 static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
 			    int cap)
 {
@@ -224,13 +218,11 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, 
 		if (counted != 2)
 			return counted;
 	}
-	struct found f = {0};
-	int rc = 1;
 	btc_z3_assume_reset(&z->b, 0);
 	int r = btc_z3_check(&z->b);
 	if (r <= 0)
 		return r; /* no multi-chunk schedule, or expired */
-	int64_t v1, lo = 0;
+	int64_t lo = 0;
 	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
 		/* the filter only removes schedules: a lower bound */
 		lo = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
@@ -239,51 +231,7 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, 
 		int64_t g = dp_gstar(z);
 		lo = g > 0 ? g : 0;
 	}
-	Z3_ast g = btc_z3_fresh(&z->b);
-	if (btc_z3_minimise(&z->b, 0, primary, lo, lo > 0, -1, &v1) < 0) {
-		btc_z3_found_add(&z->b, &f, g);
-		rc = -1;
-		goto out;
-	}
-	int64_t maxkey = z->maxcost;
-	int64_t w = btc_zp_model_keys(z).tmax / 64;
-	w = w > 0 ? w : 1;
-	btc_z3_found_add(&z->b, &f, g);
-	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
-	for (;;) {
-		if (f.n > cap) {
-			rc = 0;
-			break;
-		}
-		btc_z3_assume_reset(&z->b, 0);
-		btc_z3_assume(&z->b, g);
-		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, primary, B, -1));
-		r = btc_z3_check(&z->b);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			btc_z3_found_add(&z->b, &f, g);
-			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
-			if (kth >= 0)
-				B = kth;
-			continue;
-		}
-		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
-			break;
-		w *= 2;
-		B = v1 + w < maxkey ? v1 + w : maxkey;
-	}
-out:
-	if (rc != 0) {
-		btc_sched_z3_take_best(res, &f, K, primary);
-		if (rc < 0)
-			res->optimal = false;
-	}
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
-	return rc;
+	return btc_z3_enumerate_window(&z->b, res, K, primary, lo, z->maxcost, cap);
 }
 
 static void enumerate(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,

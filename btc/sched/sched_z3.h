@@ -158,6 +158,21 @@ struct found {
 /* Appends the model's schedule to f and blocks it under g. */
 void btc_z3_found_add(struct btc_z3 *b, struct found *f, Z3_ast g);
 
+/* From the model of a satisfiable check under no assumptions: the K best
+ * by enumeration in a window: every schedule with primary key
+ * <= B is enumerated (blocking clauses under a guard g), where B starts
+ * just above the minimum (lo: a proven lower bound of it, probed first
+ * when > 0), doubles its distance from it until K schedules lie below,
+ * and shrinks to the K-th smallest key found (at most maxkey, the largest
+ * chunk cost). When the solver says no schedule with key <= B is left,
+ * the found ones include all with key <= B, so the K best of them by the
+ * total order are exact (into res). Returns 1 (done), 0 (more than `cap`
+ * schedules in the window, usually a level of massive ties: enumerate one
+ * at a time instead), -1 (time budget spent; the best
+ * found so far are in res, res->optimal false). */
+int btc_z3_enumerate_window(struct btc_z3 *b, struct btc_sched_result *res, int K, enum key primary,
+			    int64_t lo, int64_t maxkey, int cap);
+
 /* The K best of f by the primary key's total order (btc_sched_cmp_tmax or
  * btc_sched_cmp_gap; f->s is sorted) into res->candidates, which has room
  * for K; sets res->n_candidates. */

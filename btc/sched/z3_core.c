@@ -284,3 +284,55 @@ void btc_z3_found_add(struct btc_z3 *b, struct found *f, Z3_ast g)
 	b->ops->schedule(b, &f->s[f->n++]);
 	btc_z3_block(b, g);
 }
+
+int btc_z3_enumerate_window(struct btc_z3 *b, struct btc_sched_result *res, int K, enum key primary,
+			    int64_t lo, int64_t maxkey, int cap)
+{
+	struct found f = {0};
+	int rc = 1, r;
+	Z3_ast g = btc_z3_fresh(b);
+	int64_t v1;
+	if (btc_z3_minimise(b, 0, primary, lo, lo > 0, -1, &v1) < 0) {
+		btc_z3_found_add(b, &f, g);
+		rc = -1;
+		goto out;
+	}
+	int64_t w = b->ops->key(b, K_TMAX) / 64;
+	w = w > 0 ? w : 1;
+	btc_z3_found_add(b, &f, g);
+	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
+	for (;;) {
+		if (f.n > cap) {
+			rc = 0;
+			break;
+		}
+		btc_z3_assume_reset(b, 0);
+		btc_z3_assume(b, g);
+		btc_z3_assume(b, btc_z3_key_guard(b, primary, B, -1));
+		r = btc_z3_check(b);
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		if (r == 1) {
+			btc_z3_found_add(b, &f, g);
+			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
+			if (kth >= 0)
+				B = kth;
+			continue;
+		}
+		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
+			break;
+		w *= 2;
+		B = v1 + w < maxkey ? v1 + w : maxkey;
+	}
+out:
+	if (rc != 0) {
+		btc_sched_z3_take_best(res, &f, K, primary);
+		if (rc < 0)
+			res->optimal = false;
+	}
+	free(f.s);
+	btc_z3_assume_reset(b, 0);
+	return rc;
+}
