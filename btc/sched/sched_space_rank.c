@@ -287,57 +287,7 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 	btc_z3_assume_reset(&z->b, 0);
 }
 
-/* ---- window enumeration and the one-at-a-time ranking ---- */
-
-static void push_candidate(struct zx *z, struct btc_sched_result *res, int cap)
-{
-	if (res->n_candidates == cap)
-		btc_panic("more candidates than K");
-	res->candidates[res->n_candidates++] = z->cur;
-}
-
-/* The K best in the order (primary, secondary, vector), one at a time. */
-static void enumerate_exact(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
-			    enum key secondary)
-{
-	int64_t prev_p = -1, prev_s = -1;
-	while (res->n_candidates < K) {
-		btc_z3_assume_reset(&z->b, 0);
-		int r;
-		if (prev_p >= 0) {
-			btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, primary, prev_p, -1));
-			r = btc_z3_check(&z->b);
-			if (r == 0) {
-				btc_z3_assume_reset(&z->b, 0);
-				r = btc_z3_check(&z->b);
-			}
-		} else {
-			r = btc_z3_check(&z->b);
-		}
-		if (r < 0)
-			break;
-		if (r == 0)
-			return;
-		btc_z3_assume_reset(&z->b, 0);
-		int64_t pv, sv;
-		if (btc_z3_minimise(&z->b, 0, primary, prev_p >= 0 ? prev_p : 0, false, -1, &pv) < 0)
-			break;
-		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, primary, pv, -1));
-		int64_t fixed = primary == K_TMAX ? pv : -1;
-		bool same = pv == prev_p;
-		if (btc_z3_minimise(&z->b, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
-			break;
-		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, secondary, sv, fixed));
-		if (btc_z3_lexmin(&z->b, 2) < 0)
-			break;
-		push_candidate(z, res, K);
-		btc_z3_block(&z->b, NULL);
-		prev_p = pv;
-		prev_s = sv;
-	}
-	if (z->b.expired)
-		res->optimal = false;
-}
+/* ---- the ranking ---- */
 
 /* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
  * when unavailable. */
@@ -527,7 +477,7 @@ void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 						   z->n_vals ? z->vals[z->n_vals - 1] : 0,
 						   cap) == 0)) {
 		res->n_candidates = 0;
-		enumerate_exact(z, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
+		btc_z3_enumerate_exact(&z->b, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
 	}
 }
 

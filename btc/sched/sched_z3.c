@@ -19,60 +19,16 @@
 #include <string.h>
 #include <z3.h>
 
-static void push_candidate(struct z3s *z, struct btc_sched_result *res, int cap)
-{
-	if (res->n_candidates == cap)
-		btc_panic("more candidates than K");
-	btc_sched_from_assignment(z->p, z->prep, z->a, &res->candidates[res->n_candidates++]);
-}
-
-/* The K best in the order (primary, secondary, vector), one candidate at
- * a time (the fallback of enumerate_window). */
+/* The K best one at a time (btc_z3_enumerate_exact; the fallback of
+ * enumerate_window); on expiry the best model found so far joins them. */
 static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
 			    enum key secondary)
 {
-	int64_t prev_p = -1, prev_s = -1;
-	while (res->n_candidates < K) {
-		btc_z3_assume_reset(&z->b, 0);
-		int64_t pv, sv;
-		int r;
-		if (prev_p >= 0) {
-			/* Ties are likely: probe the previous value first. */
-			btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, primary, prev_p, -1));
-			r = btc_z3_check(&z->b);
-			if (r == 0) {
-				btc_z3_assume_reset(&z->b, 0);
-				r = btc_z3_check(&z->b);
-			}
-		} else {
-			r = btc_z3_check(&z->b);
-		}
-		if (r < 0)
-			break;
-		if (r == 0)
-			return; /* no schedule left */
-		btc_z3_assume_reset(&z->b, 0);
-		int64_t lo = prev_p >= 0 ? prev_p : 0;
-		if (btc_z3_minimise(&z->b, 0, primary, lo, false, -1, &pv) < 0)
-			break;
-		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, primary, pv, -1));
-		int64_t fixed = primary == K_TMAX ? pv : -1;
-		bool same = pv == prev_p;
-		if (btc_z3_minimise(&z->b, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
-			break;
-		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, secondary, sv, fixed));
-		if (btc_z3_lexmin(&z->b, 2) < 0)
-			break;
-		push_candidate(z, res, K);
-		btc_z3_block(&z->b, NULL);
-		prev_p = pv;
-		prev_s = sv;
-	}
+	btc_z3_enumerate_exact(&z->b, res, K, primary, secondary);
 	if (z->b.expired) {
 		/* z->a holds the best model found before the budget ran out
 		 * (a valid, not necessarily optimal, schedule) unless the
 		 * very first check of this round expired. */
-		res->optimal = false;
 		bool have = true;
 		for (int i = 0; i < z->n; i++)
 			have = have && z->a[i] >= 0;

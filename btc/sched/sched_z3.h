@@ -173,6 +173,14 @@ void btc_z3_found_add(struct btc_z3 *b, struct found *f, Z3_ast g);
 int btc_z3_enumerate_window(struct btc_z3 *b, struct btc_sched_result *res, int K, enum key primary,
 			    int64_t lo, int64_t maxkey, int cap);
 
+/* Appends to res (room for K) the next best candidates in the order
+ * (primary, secondary, vector), one at a time: bisection on the primary
+ * key (the previous candidate's value probed first), on the secondary
+ * under it, then lexmin, each candidate blocked for good. Stops at K, when
+ * no schedule is left, or on expiry (res->optimal = false). */
+void btc_z3_enumerate_exact(struct btc_z3 *b, struct btc_sched_result *res, int K, enum key primary,
+			    enum key secondary);
+
 /* The K best of f by the primary key's total order (btc_sched_cmp_tmax or
  * btc_sched_cmp_gap; f->s is sorted) into res->candidates, which has room
  * for K; sets res->n_candidates. */

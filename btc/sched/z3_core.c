@@ -336,3 +336,45 @@ out:
 	btc_z3_assume_reset(b, 0);
 	return rc;
 }
+
+void btc_z3_enumerate_exact(struct btc_z3 *b, struct btc_sched_result *res, int K, enum key primary,
+			    enum key secondary)
+{
+	int64_t prev_p = -1, prev_s = -1;
+	while (res->n_candidates < K) {
+		btc_z3_assume_reset(b, 0);
+		int64_t pv, sv;
+		int r;
+		if (prev_p >= 0) {
+			/* Ties are likely: probe the previous value first. */
+			btc_z3_assume(b, btc_z3_key_guard(b, primary, prev_p, -1));
+			r = btc_z3_check(b);
+			if (r == 0) {
+				btc_z3_assume_reset(b, 0);
+				r = btc_z3_check(b);
+			}
+		} else {
+			r = btc_z3_check(b);
+		}
+		if (r <= 0)
+			break; /* expired, or no schedule left */
+		btc_z3_assume_reset(b, 0);
+		int64_t lo = prev_p >= 0 ? prev_p : 0;
+		if (btc_z3_minimise(b, 0, primary, lo, false, -1, &pv) < 0)
+			break;
+		btc_z3_assume(b, btc_z3_key_guard(b, primary, pv, -1));
+		int64_t fixed = primary == K_TMAX ? pv : -1;
+		bool same = pv == prev_p;
+		if (btc_z3_minimise(b, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
+			break;
+		btc_z3_assume(b, btc_z3_key_guard(b, secondary, sv, fixed));
+		if (btc_z3_lexmin(b, 2) < 0)
+			break;
+		b->ops->schedule(b, &res->candidates[res->n_candidates++]);
+		btc_z3_block(b, NULL);
+		prev_p = pv;
+		prev_s = sv;
+	}
+	if (b->expired)
+		res->optimal = false;
+}
