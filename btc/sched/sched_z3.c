@@ -334,13 +334,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	} else {
 		enumerate(&z, res, K, K_TMAX, K_GAP);
 	}
-	if (z.b.expired)
-		res->optimal = false;
-	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
-	      btc_sched_qsort_tmax);
-	res->n_checks = z.b.checks;
-
-	btc_z3_stop(&z.b);
+	btc_z3_finish(&z.b, res);
 	free(z.x);
 	free(z.used);
 	free(z.pu_sum);

@@ -94,6 +94,11 @@ struct btc_z3 {
 void btc_z3_start(struct btc_z3 *b, const struct btc_z3_ops *ops, double deadline);
 void btc_z3_stop(struct btc_z3 *b);
 
+/* Ends a search: res->optimal false when the budget expired, the
+ * candidates in reported order (T_max, btc_sched_qsort_tmax),
+ * res->n_checks; then btc_z3_stop. */
+void btc_z3_finish(struct btc_z3 *b, struct btc_sched_result *res);
+
 /* A fresh Boolean constant. */
 Z3_ast btc_z3_fresh(struct btc_z3 *b);
 

@@ -28,12 +28,9 @@ enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,
 	btc_zx_collect_sums(&z);
 	btc_z3_start(&z.b, &btc_zx_ops, opt->time_budget_ms > 0 ? sp.deadline : 0);
 	btc_zx_rank(&z, opt, res);
-	if (z.b.expired || sp.expired)
+	if (sp.expired)
 		res->optimal = false;
-	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
-	      btc_sched_qsort_tmax);
-	res->n_checks = z.b.checks;
-	btc_z3_stop(&z.b);
+	btc_z3_finish(&z.b, res);
 	free(z.y);
 	free(z.rstart);
 	free(z.rcount);

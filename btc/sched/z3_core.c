@@ -378,3 +378,13 @@ void btc_z3_enumerate_exact(struct btc_z3 *b, struct btc_sched_result *res, int 
 	if (b->expired)
 		res->optimal = false;
 }
+
+void btc_z3_finish(struct btc_z3 *b, struct btc_sched_result *res)
+{
+	if (b->expired)
+		res->optimal = false;
+	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
+	      btc_sched_qsort_tmax);
+	res->n_checks = b->checks;
+	btc_z3_stop(b);
+}
