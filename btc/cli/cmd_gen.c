@@ -22,9 +22,9 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	struct btc_app *app = btc_cli_load_app(o, &d);
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
 	struct btc_table *t = NULL;
-	struct btc_plan_schedule *scheds = NULL;
-	int n_scheds = 0, n_shaders = 0;
-	char *provenance = NULL, *dir = NULL;
+	struct btc_plan *plan = NULL;
+	int n_shaders = 0;
+	char *dir = NULL;
 	bool built;
 	if (app && dev && o->table)
 		t = btc_table_load(o->table, NULL, app, dev, (enum btc_mode)o->mode, &d);
@@ -32,7 +32,8 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 		goto out;
 	struct btc_plan_options po;
 	btc_cli_plan_options(o, &po);
-	if (!btc_plan(app, dev, t, o->table, &po, &scheds, &n_scheds, &provenance, &d))
+	plan = btc_plan(app, dev, t, o->table, &po, &d);
+	if (!plan)
 		goto out;
 	dir = btc_job_dir(o->output, app, dev, &d);
 	if (!dir)
@@ -47,8 +48,7 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	bool fresh = lstat(dir, &st) != 0 && errno == ENOENT;
 	char *gen_dir = fresh ? btc_xasprintf("%s.tmp.%ld", dir, (long)getpid()) : btc_xstrdup(dir);
 	bool ok = btc_job_dir_claim(gen_dir, &d) &&
-		  btc_project_make(app, dev, scheds, n_scheds, provenance, t, po.mode, gen_dir,
-				   false, o->force, &built, &n_shaders, &d);
+		  btc_project_make(plan, gen_dir, false, o->force, &built, &n_shaders, &d);
 	if (fresh && ok && rename(gen_dir, dir) != 0) {
 		btc_error(&d, (struct btc_loc){dir, 0, 0},
 			  "cannot publish the generated project (%s): %s", gen_dir,
@@ -66,16 +66,16 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	free(gen_dir);
 	if (!ok)
 		goto out;
+	int n_scheds = plan->n_schedules;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,
 	       n_scheds == 1 ? "" : "s",
-	       scheds[0].baseline ? "baselines" : "candidates + baselines", n_shaders,
+	       plan->schedules[0].baseline ? "baselines" : "candidates + baselines", n_shaders,
 	       n_shaders == 1 ? "" : "s");
 	if (o->build)
 		btc_job_build(dir, dev, &built, &d);
 out:
 	free(dir);
-	free(scheds);
-	free(provenance);
+	btc_plan_free(plan);
 	btc_table_free(t);
 	btc_device_free(dev);
 	btc_app_free(app);

@@ -31,6 +31,16 @@ void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_optio
 		po->specs[po->n_specs++] = o->chunks.v[i];
 	po->sched.farms = o->farms;
 	po->sched.core_splits = o->core_splits;
+	if (btc_cli_given(o, BTC_OPT_MIN_UTIL))
+		po->sched.util_pct = o->min_util;
+	po->sched.max_chunks = o->max_chunks;
+	po->sched.time_budget_ms = o->time_budget_ms;
+	po->forbid = (const char *const *)o->forbid.v;
+	po->n_forbid = o->forbid.n;
+	po->pins = (const char *const *)o->pin.v;
+	po->n_pins = o->pin.n;
+	po->paper_model = o->paper_model;
+	po->exhaustive = o->solver == 1;
 }
 
 void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options *jo)

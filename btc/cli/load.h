@@ -18,7 +18,10 @@ struct btc_app *btc_cli_load_app(const struct btc_cli_options *o, struct btc_dia
 struct btc_device *btc_cli_load_device(const char *name, const struct btc_cli_options *o,
 				       struct btc_diag *d);
 
-/* Plan options from --mode, --gpu, --top, --objective, --chunks. */
+/* The one map from the command line to the planner: --mode, --gpu, --top,
+ * --objective, --chunks, --farms, --core-splits and `btc schedule`'s
+ * --min-util, --max-chunks, --time-budget, --forbid, --pin, --paper-model,
+ * --solver (po borrows o's strings). */
 void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_options *po);
 
 /* Main-job options: the plan options and --output, --table, --cache,

@@ -1,5 +1,5 @@
 /* The cost model's fit to the measurements (driver/fit.h). Per-chunk
- * predictions come from the table through btc_plan_problem and
+ * predictions come from the plan's problems (btc_plan_problem_of) and
  * btc_model_chunk_ms: the chunk model of docs/scheduler.md (F_c + stage
  * times + transfers per chunk, T_io from the table; the paper's model when
  * the table has no model terms). */
@@ -15,10 +15,12 @@
 #include "sched/bound.h"
 #include "sched/model.h"
 
-void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
-			const struct btc_table *t, const struct btc_plan_schedule *scheds,
-			const struct btc_tune_entry *entries, int n, struct btc_report *r)
+void btc_fit_candidates(const struct btc_plan *plan, const struct btc_tune_entry *entries,
+			struct btc_report *r)
 {
+	const struct btc_device *dev = plan->dev;
+	const struct btc_plan_schedule *scheds = plan->schedules;
+	int n = plan->n_schedules;
 	r->n_candidates = n;
 	r->candidates = btc_report_candidates_new(n);
 	for (int i = 0; i < n; i++) {
@@ -29,12 +31,10 @@ void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
 		c->label = btc_plan_schedule_label(&scheds[i].s, dev);
 		c->pu = c->baseline ? btc_xstrdup(dev->pus[scheds[i].s.chunks[0].pu].name) : NULL;
 		for (int m = 0; m < BTC_N_MODES; m++) {
-			c->predicted_ms[m] = t ? btc_plan_period_ms(app, dev, t, (enum btc_mode)m,
-								    true, &scheds[i].s)
-					       : NAN;
-			c->paper_ms[m] = t ? btc_plan_period_ms(app, dev, t, (enum btc_mode)m,
-								false, &scheds[i].s)
-					   : NAN;
+			c->predicted_ms[m] = btc_plan_predict_ms(plan, (enum btc_mode)m, true,
+								 &scheds[i].s);
+			c->paper_ms[m] = btc_plan_predict_ms(plan, (enum btc_mode)m, false,
+							     &scheds[i].s);
 		}
 		c->status = e->status;
 		if (e->status == BTC_RUN_VERIFIED) {
@@ -54,35 +54,18 @@ void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
 /* The schedules as the calibration sees them under mode m: per chunk its
  * PU and predicted time. chunk_buf: [n * BTC_SCHED_MAX_PUS]. False when
  * the table has no such mode. */
-static bool calib_input(const struct btc_app *app, const struct btc_device *dev,
-			const struct btc_table *t, enum btc_mode m,
-			const struct btc_plan_schedule *scheds, int n, const struct btc_report *r,
+static bool calib_input(const struct btc_plan *plan, enum btc_mode m, const struct btc_report *r,
 			struct btc_calib_schedule *out, struct btc_calib_chunk *chunk_buf)
 {
-	if (!t || !t->has_mode[m])
-		return false;
-	struct btc_diag quiet;
-	btc_diag_init(&quiet, NULL);
-	struct btc_sched_problem p;
-	struct btc_plan_buf pb;
-	btc_plan_buf_init(&pb, app, dev);
-	bool ok = btc_plan_problem(app, dev, t, m, true, &p, &pb, &quiet);
-	/* the rows btc_plan_mode_for picks per schedule: a one-chunk schedule
-	 * under the placed mode takes the isolated ones (built on first use) */
-	struct btc_sched_problem p_iso;
-	struct btc_plan_buf pb_iso;
-	btc_plan_buf_init(&pb_iso, app, dev);
-	bool iso_built = false;
-	for (int k = 0; ok && k < n; k++) {
+	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, true);
+	const struct btc_plan_schedule *scheds = plan->schedules;
+	int n = plan->n_schedules;
+	for (int k = 0; p && k < n; k++) {
 		const struct btc_schedule *s = &scheds[k].s;
-		const struct btc_sched_problem *pk = &p;
-		enum btc_mode mk = btc_plan_mode_for(t, m, s); /* m or isolated */
-		if (mk != m) {
-			if (!iso_built)
-				iso_built = btc_plan_problem(app, dev, t, mk, true, &p_iso, &pb_iso, &quiet);
-			if (iso_built)
-				pk = &p_iso;
-		}
+		/* the rows btc_plan_mode_for picks per schedule: a one-chunk
+		 * schedule under the placed mode takes the isolated ones */
+		const struct btc_sched_problem *pk =
+			btc_plan_problem_of(plan, btc_plan_mode_for(plan->table, m, s), true);
 		struct btc_calib_chunk *c = &chunk_buf[(size_t)k * BTC_SCHED_MAX_PUS];
 		for (int q = 0; q < s->n_chunks; q++)
 			c[q] = (struct btc_calib_chunk){
@@ -94,9 +77,7 @@ static bool calib_input(const struct btc_app *app, const struct btc_device *dev,
 			c, s->n_chunks, pk->io_ms,
 			rc->status == BTC_RUN_VERIFIED ? rc->measured_ms : NAN};
 	}
-	btc_plan_buf_free(&pb_iso);
-	btc_plan_buf_free(&pb);
-	return ok;
+	return p != NULL;
 }
 
 static void add_model(struct btc_report *r, const char *name, enum btc_mode m, bool calibrated,
@@ -156,10 +137,10 @@ void btc_fit_pearson(struct btc_report *r, enum btc_mode used)
 	r->pearson_r_used = r->pearson_r[used];
 }
 
-void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
-		    const struct btc_table *t, const struct btc_plan_schedule *scheds, int n,
-		    struct btc_report *r)
+void btc_fit_report(const struct btc_plan *plan, struct btc_report *r)
 {
+	const struct btc_device *dev = plan->dev;
+	int n = plan->n_schedules;
 	struct btc_calib_schedule *cs = btc_xcalloc((size_t)n + 1, sizeof(*cs));
 	struct btc_calib_chunk *chunks = btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1,
 						     sizeof(*chunks));
@@ -173,7 +154,7 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 	btc_calib_options_init(&opt);
 	int best = -1; /* index into fit_models of the best calibrated one */
 	for (int m = 0; m < BTC_N_MODES; m++) {
-		if (!calib_input(app, dev, t, (enum btc_mode)m, scheds, n, r, cs, chunks))
+		if (!calib_input(plan, (enum btc_mode)m, r, cs, chunks))
 			continue;
 		for (int k = 0; k < n; k++)
 			pred[k] = btc_calib_period(&cs[k]);
@@ -193,7 +174,7 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 		enum btc_mode m;
 		btc_mode_parse(r->fit_models[best].mode, &m);
 		r->fit_mode = btc_xstrdup(btc_mode_name(m));
-		calib_input(app, dev, t, m, scheds, n, r, cs, chunks);
+		calib_input(plan, m, r, cs, chunks);
 		struct btc_calib_fit f;
 		btc_calib_fit(cs, n, dev->n_pus, NULL, &opt, &f);
 		r->pu_fits = btc_xcalloc((size_t)dev->n_pus + 1, sizeof(*r->pu_fits));
@@ -223,29 +204,17 @@ void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
 	free(pred);
 }
 
-void btc_fit_bound(const struct btc_app *app, const struct btc_device *dev,
-		   const struct btc_table *t, const struct btc_plan_options *opt,
-		   struct btc_report *r)
+void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 {
-	if (!t || !t->has_mode[opt->mode])
-		return;
-	struct btc_diag quiet;
-	btc_diag_init(&quiet, NULL);
-	struct btc_sched_options so = opt->sched;
-	uint32_t gpu_forbid = 0;
-	if (!btc_plan_gpu_mask(dev, opt->gpu, &gpu_forbid, &quiet))
-		return;
-	so.forbid_mask |= gpu_forbid;
-	struct btc_plan_buf pb;
-	btc_plan_buf_init(&pb, app, dev);
-	struct btc_sched_problem p;
-	struct btc_sched_bound b = {0};
-	if (btc_plan_problem(app, dev, t, opt->mode, true, &p, &pb, &quiet) &&
-	    btc_sched_fluid_bound(&p, &so, &b, &quiet) == BTC_OK) {
+	const struct btc_device *dev = plan->dev;
+	const struct btc_sched_problem *p = btc_plan_solved_problem(plan);
+	const struct btc_sched_bound *bp = &plan->bound;
+	if (p && plan->has_bound) {
+		const struct btc_sched_bound b = *bp;
 		r->fluid_bound_ms = b.bound_ms;
 		r->fluid_lp_ms = b.lp_ms;
 		r->fluid_io_ms = b.io_ms;
-		r->fluid_model = btc_xstrdup(btc_model_has_terms(&p) ? "chunk" : "paper");
+		r->fluid_model = btc_xstrdup(btc_model_has_terms(p) ? "chunk" : "paper");
 		r->n_bound_stages = b.n_stages;
 		r->bound_pus = btc_xcalloc((size_t)b.n_pus + 1, sizeof(*r->bound_pus));
 		for (int c = 0; c < b.n_pus; c++) {
@@ -266,8 +235,6 @@ void btc_fit_bound(const struct btc_app *app, const struct btc_device *dev,
 		if (r->chosen >= 0)
 			r->efficiency = btc_sched_bound_efficiency(b.bound_ms, r->measured_ms);
 	}
-	btc_sched_bound_free(&b);
-	btc_plan_buf_free(&pb);
 }
 
 void btc_fit_print_bound(const struct btc_report *r, FILE *f)

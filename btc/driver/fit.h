@@ -15,13 +15,12 @@
 #include "driver/result.h"
 #include "driver/tune.h"
 
-/* r->candidates [n] from the schedules and their tuning entries: label,
+/* r->candidates [n] from the plan's n schedules and their tuning entries: label,
  * kind, status, error, predicted T_max under each mode of the table (NAN
  * where it has none), the measured median with its interval and runs.
  * r->n_candidates = n. */
-void btc_fit_candidates(const struct btc_app *app, const struct btc_device *dev,
-			const struct btc_table *t, const struct btc_plan_schedule *scheds,
-			const struct btc_tune_entry *entries, int n, struct btc_report *r);
+void btc_fit_candidates(const struct btc_plan *plan, const struct btc_tune_entry *entries,
+			struct btc_report *r);
 
 /* Pearson r, per table mode m, of the candidates' predicted_ms[m] against
  * their measured medians (r->candidates, as from btc_fit_candidates; the
@@ -34,20 +33,17 @@ void btc_fit_pearson(struct btc_report *r, enum btc_mode used);
  * medians (r->candidates, as from btc_fit_candidates), and fills the
  * candidates' calibrated_* fields, r->fit_models (per mode: uncalibrated,
  * then calibrated LOO), r->pu_fits and r->fit_mode. */
-void btc_fit_report(const struct btc_app *app, const struct btc_device *dev,
-		    const struct btc_table *t, const struct btc_plan_schedule *scheds, int n,
-		    struct btc_report *r);
+void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
 
-/* The fluid bound (sched/bound.h) of the problem the planner solved:
- * the table's opt->mode under the chunk model (the paper's where the table
- * has no model terms), with opt's forbidden PUs, pins and GPU API. Fills
+/* The fluid bound (sched/bound.h) of the problem the planner solved, as
+ * the plan holds it (plan->bound: the table's mode under the chunk model,
+ * the paper's where the table has no model terms, with the plan's
+ * forbidden PUs, pins and GPU API). Fills
  * r->fluid_* and r->bound_pus, each candidate's efficiency (bound / its
  * measured median, NAN unless verified) and r->efficiency (of r->chosen:
  * call after the chosen schedule is set). Quiet: without a table, or when
  * the bound cannot be computed, the fields stay NAN. */
-void btc_fit_bound(const struct btc_app *app, const struct btc_device *dev,
-		   const struct btc_table *t, const struct btc_plan_options *opt,
-		   struct btc_report *r);
+void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r);
 
 /* Prints the fluid bound and the efficiencies (one line each, when the
  * report has a bound). */

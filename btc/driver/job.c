@@ -73,9 +73,9 @@ struct job {
 	char *dir, *prog, *trace, *run_report;
 	struct btc_table *table;
 	char *table_path;
-	struct btc_plan_schedule *scheds; /* [n] */
+	struct btc_plan *plan;
+	const struct btc_plan_schedule *scheds; /* [n], plan's */
 	int n;
-	char *prov;
 	struct btc_tune_entry *entries; /* [n], once tuning began */
 	bool tuned;                     /* tuning ran to its end */
 	struct btc_tune_summary tsum;
@@ -156,8 +156,12 @@ static bool phase_profile(struct job *j)
 static bool phase_schedule(struct job *j)
 {
 	double t = now_s();
-	bool ok = btc_plan(j->app, j->dev, j->table, j->table_path, &j->opt->plan, &j->scheds,
-			   &j->n, &j->prov, j->d);
+	j->plan = btc_plan(j->app, j->dev, j->table, j->table_path, &j->opt->plan, j->d);
+	bool ok = j->plan != NULL;
+	if (ok) {
+		j->scheds = j->plan->schedules;
+		j->n = j->plan->n_schedules;
+	}
 	/* Whatever a solver did to the signal handlers, btc's are back. */
 	btc_install_signal_handlers();
 	j->phases[PH_SCHEDULE] = now_s() - t;
@@ -177,8 +181,7 @@ static bool phase_build(struct job *j)
 {
 	double t = now_s();
 	bool built;
-	if (!btc_project_make(j->app, j->dev, j->scheds, j->n, j->prov, j->table, j->opt->plan.mode,
-			      j->dir, true, j->opt->force, &built, NULL, j->d) ||
+	if (!btc_project_make(j->plan, j->dir, true, j->opt->force, &built, NULL, j->d) ||
 	    !built || btc_interrupted())
 		return false;
 	j->phases[PH_BUILD] = now_s() - t;
@@ -317,7 +320,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	r->gpu = btc_xstrdup(j->opt->plan.gpu ? j->opt->plan.gpu : "auto");
 	r->racing = j->tune.race;
 	memcpy(r->phases_s, j->phases, sizeof(r->phases_s));
-	btc_fit_candidates(j->app, dev, j->table, j->scheds, j->entries, j->n, r);
+	btc_fit_candidates(j->plan, j->entries, r);
 	int n_base = 0;
 	for (int i = 0; i < j->n; i++) {
 		r->n_failed += r->candidates[i].status == BTC_RUN_FAILED;
@@ -332,7 +335,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		free(failed);
 	}
 	btc_fit_pearson(r, j->opt->plan.mode);
-	btc_fit_report(j->app, dev, j->table, j->scheds, j->n, r);
+	btc_fit_report(j->plan, r);
 
 	r->seed = j->tune.seed;
 	r->tune_rounds = j->tsum.rounds;
@@ -390,7 +393,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->speedup_null_reason = btc_xstrdup(
 			"the best baseline was not measured head to head");
 	}
-	btc_fit_bound(j->app, dev, j->table, &j->opt->plan, r);
+	btc_fit_bound(j->plan, r);
 }
 
 static void print_summary(const struct job *j, const struct btc_report *r)
@@ -570,8 +573,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	btc_tune_entries_clear(j.entries, j.n);
 	free(j.entries);
 	free(j.h2h.ratios);
-	free(j.scheds);
-	free(j.prov);
+	btc_plan_free(j.plan);
 	free(j.table_path);
 	btc_table_free(j.table);
 	free(j.prog);

@@ -258,13 +258,13 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 	struct btc_table *t = btc_table_load(opt->table, NULL, app, dev, opt->plan.mode, d);
 	if (!t)
 		return 1;
-	struct btc_plan_schedule *scheds = NULL;
-	int n = 0;
-	char *prov = NULL;
-	if (!btc_plan(app, dev, t, opt->table, &opt->plan, &scheds, &n, &prov, d)) {
+	struct btc_plan *plan = btc_plan(app, dev, t, opt->table, &opt->plan, d);
+	if (!plan) {
 		btc_table_free(t);
 		return 1;
 	}
+	const struct btc_plan_schedule *scheds = plan->schedules;
+	int n = plan->n_schedules;
 	struct btc_tune_entry *entries = btc_xcalloc((size_t)n + 1, sizeof(*entries));
 	for (int i = 0; i < n; i++)
 		entries[i] = (struct btc_tune_entry){.median_ms = NAN,
@@ -282,12 +282,12 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		r.mode = btc_xstrdup(btc_mode_name(opt->plan.mode));
 		r.objective = btc_xstrdup(btc_sched_objective_name(opt->plan.sched.objective));
 		r.gpu = btc_xstrdup(opt->plan.gpu ? opt->plan.gpu : "auto");
-		btc_fit_candidates(app, dev, t, scheds, entries, n, &r);
+		btc_fit_candidates(plan, entries, &r);
 		btc_fit_pearson(&r, opt->plan.mode);
 		for (int i = 0; i < n; i++)
 			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
-		btc_fit_report(app, dev, t, scheds, n, &r);
-		btc_fit_bound(app, dev, t, &opt->plan, &r);
+		btc_fit_report(plan, &r);
+		btc_fit_bound(plan, &r);
 		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
 		       n_files, n_files == 1 ? "" : "s");
 		print_table(&r, stdout);
@@ -307,8 +307,7 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 	}
 	btc_tune_entries_clear(entries, n);
 	free(entries);
-	free(scheds);
-	free(prov);
+	btc_plan_free(plan);
 	btc_table_free(t);
 	return d->errors ? 1 : 0;
 }

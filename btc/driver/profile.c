@@ -113,13 +113,10 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 	struct btc_plan_options po = opt->plan;
 	po.n_specs = 0;
 	po.baselines_only = true;
-	struct btc_plan_schedule *scheds = NULL;
-	int n = 0;
-	char *prov = NULL;
+	struct btc_plan *plan = NULL;
 	bool built = false, ok = false;
-	if (!dir || !btc_job_dir_claim(dir, d) ||
-	    !btc_plan(app, dev, NULL, NULL, &po, &scheds, &n, &prov, d) ||
-	    !btc_project_make(app, dev, scheds, n, prov, NULL, 0, dir, true, opt->force, &built, NULL, d))
+	if (!dir || !btc_job_dir_claim(dir, d) || !(plan = btc_plan(app, dev, NULL, NULL, &po, d)) ||
+	    !btc_project_make(plan, dir, true, opt->force, &built, NULL, d))
 		goto out;
 	if (!built || strcmp(dev->name, "host")) {
 		printf("profile: the profiler for %s is in %s; build it for the device, run\n"
@@ -138,8 +135,7 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 	}
 out:
 	free(cached);
-	free(scheds);
-	free(prov);
+	btc_plan_free(plan);
 	free(dir);
 	return ok;
 }

@@ -1,8 +1,9 @@
 /* The adapt_model section of pipeline.c: the cost model the schedules were
  * chosen with, compiled in as data for the runtime's adaptive runs
  * (runtime/include/btrt_adapt.h; docs/runtime.md, "Adaptive pipelines").
- * The model is btc's own (btc_plan_problem: the chunk model of the table's
- * mode, the same call the planner makes), printed with %.17g so that the
+ * The model is the plan's own problem (btc_plan_solved_problem: the chunk
+ * model of the table's mode the schedules were chosen on), printed with
+ * %.17g so that the
  * program's doubles are btc's: btrt_model_period_ms then gives exactly
  * the predicted_ms of the schedule table, which the program checks. */
 #include <math.h>
@@ -32,20 +33,13 @@ static void emit_doubles(struct btc_out *o, const char *name, const double *v, s
 	btc_outl(o, "};");
 }
 
-/* The model of ctx->table's mode, or nothing (false) without a table. */
+/* The plan's model, or nothing (false) without a table. */
 static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 {
-	if (!ctx->table)
+	const struct btc_sched_problem *pp = ctx->plan ? btc_plan_solved_problem(ctx->plan) : NULL;
+	if (!pp)
 		return false;
-	struct btc_plan_buf pb;
-	btc_plan_buf_init(&pb, ctx->app, ctx->dev);
-	struct btc_sched_problem p;
-	struct btc_diag quiet;
-	btc_diag_init(&quiet, NULL);
-	if (!btc_plan_problem(ctx->app, ctx->dev, ctx->table, ctx->mode, true, &p, &pb, &quiet)) {
-		btc_plan_buf_free(&pb);
-		return false;
-	}
+	const struct btc_sched_problem p = *pp;
 	size_t n = (size_t)p.n_stages, np = (size_t)p.n_pus;
 	btc_outl(o, "/* The cost model the schedules were chosen with: btc's chunk model of the");
 	btc_outl(o,
@@ -74,7 +68,6 @@ static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 	emit_double(o, p.io_ms);
 	btc_outl(o, ", model_pu_names, \"%s\" };", p.mode);
 	btc_outl(o, "static const struct btrt_model *const pipeline_model = &pipeline_model_data;");
-	btc_plan_buf_free(&pb);
 	return true;
 }
 

@@ -3,17 +3,19 @@
 
 #include <math.h>
 
+#include <btrt_model.h>
+
 #include "sched/optimizer.h"
 
 double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l)
 {
-	int np = p->n_pus;
-	double t = p->fixed_ms ? p->fixed_ms[c] : 0;
-	for (int i = f; i <= l; i++)
-		t += p->time_ms[i * np + c];
-	if (p->xfer_ms)
-		t += p->xfer_ms[btc_model_xfer_index(p->n_stages, np, c, f, l)];
-	return t;
+	/* the runtime's source (runtime/src/btrt_model.c) on a view of p */
+	const struct btrt_model m = {
+		.n_stages = (uint32_t)p->n_stages, .n_pus = (uint32_t)p->n_pus,
+		.time_ms = p->time_ms, .fixed_ms = p->fixed_ms, .xfer_ms = p->xfer_ms,
+		.io_ms = p->io_ms,
+	};
+	return btrt_model_chunk_ms(&m, (uint32_t)c, (uint32_t)f, (uint32_t)l);
 }
 
 double btc_model_stage_ms(const struct btc_sched_problem *p, int i, int c, int cores)
@@ -47,7 +49,9 @@ double btc_model_farm_ms(const double *member_ms, int n)
 	return 1.0 / rate;
 }
 
-/* F_c + sum of the stage times at `cores` + X_c(f, l). */
+/* F_c + sum of the stage times at `cores` + X_c(f, l): the chunk model
+ * of btrt_model.h on the stage times of a core count (btc only: the
+ * runtime's model has no core counts). */
 static double chunk_cores_ms(const struct btc_sched_problem *p, int c, int cores, int f, int l)
 {
 	int np = p->n_pus;

@@ -13,12 +13,17 @@
  *
  * The one chunk-time function of sched/: the solvers (through their
  * quantised copy in struct btc_sched_prep), the oracle, the planner and the
- * report all use btc_model_chunk_ms. */
+ * report all use btc_model_chunk_ms, which is the runtime's
+ * btrt_model_chunk_ms (runtime/src/btrt_model.c, compiled into btc): the
+ * generated program's adaptive controller predicts with the same code. */
 #ifndef BTC_MODEL_H
 #define BTC_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <btrt_model.h>
 
 struct btc_sched_problem;
 struct btc_schedule;
@@ -70,10 +75,12 @@ void btc_model_fill_times(const struct btc_sched_problem *p, struct btc_schedule
 /* Whether p has any term beyond the paper's model (F, X or T_io). */
 bool btc_model_has_terms(const struct btc_sched_problem *p);
 
-/* Index of X_c(f, l) in a transfer table of n stages and np PUs. */
+/* Index of X_c(f, l) in a transfer table of n stages and np PUs: the
+ * layout of btrt_model_xfer_index (btrt_model.h). */
 static inline size_t btc_model_xfer_index(int n, int np, int c, int f, int l)
 {
-	return ((size_t)f * (size_t)np + (size_t)c) * (size_t)n + (size_t)l;
+	return btrt_model_xfer_index((uint32_t)n, (uint32_t)np, (uint32_t)c, (uint32_t)f,
+				     (uint32_t)l);
 }
 
 /* The per-direction cost of moving one buffer between the host and a PU's

@@ -1,6 +1,10 @@
 /* Planning a build: which schedules a generated project holds. Either the
  * schedules the user spells out (--chunks), or the optimizer's top K on a
- * profiling table; always followed by every homogeneous baseline. */
+ * profiling table; always followed by every homogeneous baseline. The
+ * plan (struct btc_plan) owns the problems it was made from, its
+ * schedules, their provenance, the solver's ranking and the fluid bound.
+ * plan.c: the plan; plan_problem.c: a table mode as a problem; plan_spec.c:
+ * --chunks specs and schedule labels. */
 #ifndef BTC_PLAN_H
 #define BTC_PLAN_H
 
@@ -8,8 +12,9 @@
 
 #include "front/app.h"
 #include "front/device.h"
-#include "sched/optimizer.h"
 #include "front/table.h"
+#include "sched/bound.h"
+#include "sched/optimizer.h"
 
 #define BTC_PLAN_MAX_SPECS 32
 
@@ -37,6 +42,21 @@ struct btc_plan_options {
 	int n_specs;
 	bool baselines;      /* append the homogeneous baselines */
 	bool baselines_only; /* no candidates (the profiling build) */
+	/* By name, resolved against the app and device by btc_plan (`btc
+	 * schedule`'s --forbid PU and --pin STAGE=PU, STAGE a name or a
+	 * 0-based index): added to sched.forbid_mask and sched.pin.
+	 * Borrowed. */
+	const char *const *forbid; /* [n_forbid] PU names */
+	int n_forbid;
+	const char *const *pins; /* [n_pins] "STAGE=PU" */
+	int n_pins;
+	bool paper_model; /* solve and predict with the paper's model (no F,
+			   * X, T_io) rather than the chunk model */
+	bool exhaustive;  /* the exhaustive solver rather than Z3 */
+	/* `btc schedule`: the solver's result is the answer (kept in the
+	 * plan with the fluid bound); any solver failure, an unsatisfiable
+	 * problem included, and a failed bound fail the plan. */
+	bool ranking;
 };
 
 void btc_plan_options_init(struct btc_plan_options *o);
@@ -87,16 +107,6 @@ bool btc_plan_problem(const struct btc_app *app, const struct btc_device *dev,
 enum btc_mode btc_plan_mode_for(const struct btc_table *t, enum btc_mode mode,
 				const struct btc_schedule *s);
 
-/* Predicted period in ms of schedule s under the table's `mode`
- * (btc_plan_mode_for picks the rows): with
- * chunk_model, the chunk model's P = max(T_io, max chunk_ms) (docs/
- * scheduler.md; equal to T_max for a table without model terms), else the
- * paper's T_max (sum of stage times per chunk). NAN when the table has no
- * such mode or lacks a time the schedule needs. Reports nothing. */
-double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *dev,
-			  const struct btc_table *t, enum btc_mode mode, bool chunk_model,
-			  const struct btc_schedule *s);
-
 /* Parses a chunk spec "PU:FIRST-LAST,PU:STAGE,..." (0-based inclusive
  * stage indices, chunks in stage order covering every stage once, every
  * stage with a kernel for its PU). A chunk may name a core count of a CPU
@@ -109,13 +119,74 @@ double btc_plan_period_ms(const struct btc_app *app, const struct btc_device *de
 bool btc_plan_parse_spec(const char *spec, const struct btc_app *app, const struct btc_device *dev,
 			 struct btc_schedule *out, struct btc_diag *d);
 
-/* Plans a build. `t` may be NULL when specs are given. On success stores a
- * new array of schedules (free with free()) and a provenance text for
- * schedule.yaml (YAML lines: table, origin; free with free()). Schedules
- * are the --chunks specs in order, or the optimizer's candidates in rank
- * order, then the baselines in PU order. */
-bool btc_plan(const struct btc_app *app, const struct btc_device *dev, const struct btc_table *t,
-	      const char *table_path, const struct btc_plan_options *opt,
-	      struct btc_plan_schedule **out, int *n_out, char **provenance, struct btc_diag *d);
+/* The chunk-model problem of one table mode as a plan holds it: p
+ * borrows buf. */
+struct btc_plan_model {
+	bool ok; /* the table has the mode */
+	struct btc_sched_problem p;
+	struct btc_plan_buf buf;
+};
+
+/* One owned plan: what btc decided to build and everything it decided it
+ * from, taken as it is by the generator (the cost model compiled into
+ * pipeline.c), the fit and `btc schedule`; nobody builds the problem
+ * again. Release with btc_plan_free. */
+struct btc_plan {
+	const struct btc_app *app;     /* borrowed */
+	const struct btc_device *dev;  /* borrowed */
+	const struct btc_table *table; /* borrowed; NULL: none (--chunks, profiling) */
+	enum btc_mode mode;            /* the table mode planned on */
+	bool chunk_model;              /* !opt->paper_model */
+	/* The solver options as solved: the GPU API's mask, --forbid and
+	 * --pin applied; sched.pin points at pin ([n_stages], or NULL). */
+	struct btc_sched_options sched;
+	int *pin;
+	/* The schedules: the --chunks specs in order, or the optimizer's
+	 * candidates in rank order, then the baselines in PU order. */
+	struct btc_plan_schedule *schedules;
+	int n_schedules;
+	char *provenance; /* YAML lines for schedule.yaml: table, origin */
+	bool solved;      /* the optimizer ran: result holds its ranking */
+	struct btc_sched_result result;
+	/* The fluid bound (sched/bound.h) of the planned problem under
+	 * sched's forbidden PUs and pins; has_bound false when there is no
+	 * table or the LP fails (quietly, unless opt->ranking). */
+	bool has_bound;
+	struct btc_sched_bound bound;
+	/* [mode][0: paper's model, 1: chunk model], built once for every
+	 * mode the table has (btc_plan_problem_of). */
+	struct btc_plan_model models[BTC_N_MODES][2];
+};
+
+/* Plans a build (or `btc schedule`'s ranking, opt->ranking). `t` may be
+ * NULL when specs are given or opt->baselines_only; table_path names the
+ * table in the provenance by content hash (NULL: "profiled"). Borrows
+ * app, dev and t for the plan's life. Returns a new plan, or NULL with
+ * the problems reported through d (no table mode, unknown --forbid/--pin
+ * names, a bad spec, a solver failure, no schedule). */
+struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *dev,
+			  const struct btc_table *t, const char *table_path,
+			  const struct btc_plan_options *opt, struct btc_diag *d);
+
+void btc_plan_free(struct btc_plan *plan);
+
+/* The problem the plan solved: btc_plan_problem_of(plan, plan->mode,
+ * plan->chunk_model); NULL without a table. */
+const struct btc_sched_problem *btc_plan_solved_problem(const struct btc_plan *plan);
+
+/* The problem of the table's `mode`, chunk model or the paper's (see
+ * btc_plan_problem); NULL when the plan has no table or the table no
+ * such mode. Owned by the plan. */
+const struct btc_sched_problem *btc_plan_problem_of(const struct btc_plan *plan,
+						    enum btc_mode mode, bool chunk_model);
+
+/* Predicted period in ms of schedule s under the table's `mode`
+ * (btc_plan_mode_for picks the rows): with chunk_model, the chunk model's
+ * P = max(T_io, max chunk_ms) (docs/scheduler.md; equal to T_max for a
+ * table without model terms), else the paper's T_max (sum of stage times
+ * per chunk). NAN when the plan has no table, the table no such mode, or
+ * a time the schedule needs is missing. */
+double btc_plan_predict_ms(const struct btc_plan *plan, enum btc_mode mode, bool chunk_model,
+			   const struct btc_schedule *s);
 
 #endif

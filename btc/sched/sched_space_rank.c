@@ -6,6 +6,7 @@
  * vector order. bt's long walks go to the window enumeration over the
  * chunks useful under a galloped bound; without the presolve the window
  * enumeration and the one-at-a-time ranking of sched_z3.c. */
+#include "sched/space_gap.h"
 #include "sched/z3_space.h"
 
 #include <stdlib.h>
@@ -55,9 +56,9 @@ static int count_plan(struct zx *z, int K, struct plan *pl)
 		return -1;
 	if (v1 == INT64_MAX)
 		return 0;
-	int i = btc_zx_first_ge(z->sums, z->n_sums, v1), last = -1;
+	int i = btc_z3_first_ge(z->sums, z->n_sums, v1), last = -1;
 	double at = 0;
-	if (!z->filtered) {
+	if (!z->b.filtered) {
 		/* no filter: count(0, v) grows with v; galloping, then
 		 * bisection for B */
 		int a = i, b = i, step = 1;
@@ -92,7 +93,7 @@ static int count_plan(struct zx *z, int K, struct plan *pl)
 			return -1;
 		last = i = a;
 	}
-	for (int steps = 0; z->filtered && i < z->n_sums; i++) {
+	for (int steps = 0; z->b.filtered && i < z->n_sums; i++) {
 		if (++steps > (btc_space_walk_steps > 0 ? btc_space_walk_steps : WALK_STEPS))
 			return 2; /* a long walk: the window does better */
 		int64_t v = z->sums[i];
@@ -118,7 +119,7 @@ static int count_plan(struct zx *z, int K, struct plan *pl)
 	}
 	int64_t B = z->sums[last], L = btc_zx_filter_lo(z, B);
 	double need = K - pl->below;
-	int lo = btc_zx_first_ge(z->sums, z->n_sums, L), hi = btc_zx_first_ge(z->sums, z->n_sums, B + 1) - 1;
+	int lo = btc_z3_first_ge(z->sums, z->n_sums, L), hi = btc_z3_first_ge(z->sums, z->n_sums, B + 1) - 1;
 	while (lo < hi) {
 		int m = lo + (hi - lo + 1) / 2;
 		double c = count_at(z, B, z->sums[m] > L ? z->sums[m] : L);
@@ -131,7 +132,7 @@ static int count_plan(struct zx *z, int K, struct plan *pl)
 	}
 	if (lo < z->n_sums && z->sums[lo] > L)
 		L = z->sums[lo];
-	int nx = btc_zx_first_ge(z->sums, z->n_sums, L + 1);
+	int nx = btc_z3_first_ge(z->sums, z->n_sums, L + 1);
 	pl->B = B;
 	pl->L = L;
 	pl->L_next = nx < z->n_sums ? z->sums[nx] : INT64_MAX;
@@ -150,7 +151,7 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 			  const struct plan *pl)
 {
 	struct found f = {0};
-	Z3_ast g = btc_zx_fresh(z);
+	Z3_ast g = btc_z3_fresh(&z->b);
 	int rc = btc_zx_enumerate_phase(z, &f, g, pl->below, pl->B - 1, 0);
 	if (rc == 0 && pl->L != INT64_MAX && pl->above_l > 0)
 		rc = btc_zx_enumerate_phase(z, &f, g, pl->above_l, pl->B, pl->L_next);
@@ -160,8 +161,8 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 			rc = btc_zx_enumerate_phase(z, &f, g, pl->tie, pl->B, pl->L);
 		} else {
 			/* massive ties: the best `need` by vector order */
-			Z3_ast b[2] = {btc_zx_guard(z, G_TMAX_LE, pl->B),
-				       btc_zx_guard(z, G_TMIN_GE, pl->L)};
+			Z3_ast b[2] = {btc_z3_guard(&z->b, G_TMAX_LE, pl->B),
+				       btc_z3_guard(&z->b, G_TMIN_GE, pl->L)};
 			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->tie, b, 2);
 		}
 	}
@@ -169,7 +170,7 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 		res->optimal = false;
 	btc_sched_z3_take_best(res, &f, K, K_TMAX);
 	free(f.s);
-	btc_zx_assume_reset(z, 0);
+	btc_z3_assume_reset(&z->b, 0);
 	return rc < 0 ? -1 : 1;
 }
 
@@ -255,23 +256,23 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 			       const struct gplan *pl)
 {
 	struct found f = {0};
-	Z3_ast g = btc_zx_fresh(z);
+	Z3_ast g = btc_z3_fresh(&z->b);
 	int rc = 0;
 	if (pl->all) {
 		rc = btc_zx_enumerate_n(z, &f, g, pl->below, NULL, 0);
 	} else {
 		Z3_ast b[3];
 		if (pl->below > 0) {
-			b[0] = btc_zx_guard(z, G_GAP_LE, pl->G - 1);
+			b[0] = btc_z3_guard(&z->b, G_GAP_LE, pl->G - 1);
 			rc = btc_zx_enumerate_n(z, &f, g, pl->below, b, 1);
 		}
-		b[0] = btc_zx_guard(z, G_GAP_LE, pl->G);
+		b[0] = btc_z3_guard(&z->b, G_GAP_LE, pl->G);
 		if (rc == 0 && pl->before > 0) {
-			b[1] = btc_zx_guard(z, G_TMAX_LE, pl->LK + pl->G - 1);
+			b[1] = btc_z3_guard(&z->b, G_TMAX_LE, pl->LK + pl->G - 1);
 			rc = btc_zx_enumerate_n(z, &f, g, pl->before, b, 2);
 		}
-		b[1] = btc_zx_guard(z, G_TMAX_LE, pl->LK + pl->G);
-		b[2] = btc_zx_guard(z, G_TMIN_GE, pl->LK);
+		b[1] = btc_z3_guard(&z->b, G_TMAX_LE, pl->LK + pl->G);
+		b[2] = btc_z3_guard(&z->b, G_TMIN_GE, pl->LK);
 		double need = K - f.n;
 		if (rc == 0 && pl->at <= cap) {
 			rc = btc_zx_enumerate_n(z, &f, g, pl->at, b, 3);
@@ -283,120 +284,10 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 		res->optimal = false;
 	btc_sched_z3_take_best(res, &f, K, K_GAP);
 	free(f.s);
-	btc_zx_assume_reset(z, 0);
+	btc_z3_assume_reset(&z->b, 0);
 }
 
-/* ---- window enumeration and the one-at-a-time ranking ---- */
-
-static void push_candidate(struct zx *z, struct btc_sched_result *res, int cap)
-{
-	if (res->n_candidates == cap)
-		btc_panic("more candidates than K");
-	res->candidates[res->n_candidates++] = z->cur;
-}
-
-/* The K best in the order (primary, secondary, vector), one at a time. */
-static void enumerate_exact(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
-			    enum key secondary)
-{
-	int64_t prev_p = -1, prev_s = -1;
-	while (res->n_candidates < K) {
-		btc_zx_assume_reset(z, 0);
-		int r;
-		if (prev_p >= 0) {
-			btc_zx_assume(z, btc_zx_key_guard(z, primary, prev_p, -1));
-			r = btc_zx_check(z);
-			if (r == 0) {
-				btc_zx_assume_reset(z, 0);
-				r = btc_zx_check(z);
-			}
-		} else {
-			r = btc_zx_check(z);
-		}
-		if (r < 0)
-			break;
-		if (r == 0)
-			return;
-		btc_zx_assume_reset(z, 0);
-		int64_t pv, sv;
-		if (btc_zx_minimise(z, 0, primary, prev_p >= 0 ? prev_p : 0, false, -1, &pv) < 0)
-			break;
-		btc_zx_assume(z, btc_zx_key_guard(z, primary, pv, -1));
-		int64_t fixed = primary == K_TMAX ? pv : -1;
-		bool same = pv == prev_p;
-		if (btc_zx_minimise(z, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
-			break;
-		btc_zx_assume(z, btc_zx_key_guard(z, secondary, sv, fixed));
-		if (btc_zx_lexmin(z, 2) < 0)
-			break;
-		push_candidate(z, res, K);
-		btc_zx_block(z, NULL);
-		prev_p = pv;
-		prev_s = sv;
-	}
-	if (z->expired)
-		res->optimal = false;
-}
-
-/* As sched_z3.c's enumerate_window: every schedule with primary key <= B,
- * B growing from the minimum until K lie below, shrinking to the K-th key.
- * 1 done, 0 window over cap, -1 expired. */
-static int enumerate_window(struct zx *z, struct btc_sched_result *res, int K, enum key primary,
-			    int64_t lo, int cap)
-{
-	struct found f = {0};
-	int rc = 1;
-	btc_zx_assume_reset(z, 0);
-	int r = btc_zx_check(z);
-	if (r <= 0)
-		return r;
-	Z3_ast g = btc_zx_fresh(z);
-	int64_t v1;
-	if (btc_zx_minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
-		btc_zx_found_add(z, &f, g);
-		rc = -1;
-		goto out;
-	}
-	int64_t maxkey = z->n_vals ? z->vals[z->n_vals - 1] : 0;
-	int64_t w = z->cur.tmax_q / 64;
-	w = w > 0 ? w : 1;
-	btc_zx_found_add(z, &f, g);
-	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
-	for (;;) {
-		if (f.n > cap) {
-			rc = 0;
-			break;
-		}
-		btc_zx_assume_reset(z, 0);
-		btc_zx_assume(z, g);
-		btc_zx_assume(z, btc_zx_key_guard(z, primary, B, -1));
-		r = btc_zx_check(z);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			btc_zx_found_add(z, &f, g);
-			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
-			if (kth >= 0)
-				B = kth;
-			continue;
-		}
-		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
-			break;
-		w *= 2;
-		B = v1 + w < maxkey ? v1 + w : maxkey;
-	}
-out:
-	if (rc != 0) {
-		btc_sched_z3_take_best(res, &f, K, primary);
-		if (rc < 0)
-			res->optimal = false;
-	}
-	free(f.s);
-	btc_zx_assume_reset(z, 0);
-	return rc;
-}
+/* ---- the ranking ---- */
 
 /* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
  * when unavailable. */
@@ -422,7 +313,7 @@ static int64_t dp_gstar(struct zx *z)
 		else
 			b = m - 1;
 	}
-	int i0 = btc_zx_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
+	int i0 = btc_z3_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
 	i0 = i0 > a ? a : i0;
 	int64_t best = INT64_MAX;
 	for (int i = i0; i >= 0 && best > 0; i--) {
@@ -444,7 +335,7 @@ static int64_t dp_gstar(struct zx *z)
 			break;
 		if (m - L < best)
 			best = m - L;
-		int next = btc_zx_first_ge(z->sums, z->n_sums, m - best + 1);
+		int next = btc_z3_first_ge(z->sums, z->n_sums, m - best + 1);
 		i = next > i + 1 ? next : i + 1;
 	}
 	return best;
@@ -452,7 +343,7 @@ static int64_t dp_gstar(struct zx *z)
 
 static void assert_filter(struct zx *z)
 {
-	if (z->filtered)
+	if (z->b.filtered)
 		btc_zx_below_clauses(z, NULL, btc_zx_filter_lo, 0);
 }
 
@@ -464,18 +355,18 @@ static int level1(struct zx *z, struct btc_sched_result *res)
 	if (gstar < 0) {
 		if (!z->y)
 			btc_zx_encode(z, NULL);
-		btc_zx_assume_reset(z, 0);
-		int r = btc_zx_check(z);
+		btc_z3_assume_reset(&z->b, 0);
+		int r = btc_z3_check(&z->b);
 		if (r <= 0)
 			return r;
-		if (btc_zx_minimise(z, 0, K_GAP, 0, false, -1, &gstar) < 0)
+		if (btc_z3_minimise(&z->b, 0, K_GAP, 0, false, -1, &gstar) < 0)
 			return -1;
 	}
 	res->gstar_q = gstar;
 	res->gstar_ms = (double)gstar * (double)z->prep->quantum_ns / 1e6;
 	if (z->prep->util_num > 0) {
-		z->filtered = true;
-		z->gstar = gstar;
+		z->b.filtered = true;
+		z->b.gstar = gstar;
 	}
 	return 1;
 }
@@ -490,7 +381,7 @@ static unsigned char *window_chunks(struct zx *z, int K)
 	int64_t v1 = min_tmax0(z);
 	if (v1 < 0 || v1 == INT64_MAX)
 		return NULL;
-	int i = btc_zx_first_ge(z->sums, z->n_sums, v1), step = 1;
+	int i = btc_z3_first_ge(z->sums, z->n_sums, v1), step = 1;
 	for (;;) {
 		int64_t v = z->sums[i];
 		double c = btc_space_dp_count(z->sp, btc_zx_filter_lo(z, v), v, false);
@@ -579,9 +470,14 @@ void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 		int64_t g = dp_gstar(z);
 		lo = g > 0 ? g : 0;
 	}
-	if (enumerate_window(z, res, K, primary, lo, cap) == 0) {
+	btc_z3_assume_reset(&z->b, 0);
+	int first = btc_z3_check(&z->b); /* the window starts from a model */
+	if (first == 0 ||
+	    (first > 0 && btc_z3_enumerate_window(&z->b, res, K, primary, lo,
+						   z->n_vals ? z->vals[z->n_vals - 1] : 0,
+						   cap) == 0)) {
 		res->n_candidates = 0;
-		enumerate_exact(z, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
+		btc_z3_enumerate_exact(&z->b, res, K, primary, primary == K_TMAX ? K_GAP : K_TMAX);
 	}
 }
 

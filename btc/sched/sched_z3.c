@@ -1,6 +1,6 @@
 /* BT-Optimizer with the Z3 C API (paper Sec. III-D): the search over the
- * encoding of sched_z3_encode.c (docs/scheduler.md), and what both Z3
- * encodings share (sched_z3.h).
+ * encoding of sched_z3_encode.c (docs/scheduler.md), on the one Z3 layer
+ * (sched_z3.h, z3_core.c).
  *
  * Search: the candidates come out one by one in the objective's total
  * order: bisection on the primary key (T_max or gapness; the previous
@@ -18,65 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <z3.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#include <sys/mman.h>
-#endif
 
-static void push_candidate(struct z3s *z, struct btc_sched_result *res, int cap)
-{
-	if (res->n_candidates == cap)
-		btc_panic("more candidates than K");
-	btc_sched_from_assignment(z->p, z->prep, z->a, &res->candidates[res->n_candidates++]);
-}
-
-/* The K best in the order (primary, secondary, vector), one candidate at
- * a time (the fallback of enumerate_window). */
+/* The K best one at a time (btc_z3_enumerate_exact; the fallback of
+ * enumerate_window); on expiry the best model found so far joins them. */
 static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
 			    enum key secondary)
 {
-	int64_t prev_p = -1, prev_s = -1;
-	while (res->n_candidates < K) {
-		btc_zp_assume_reset(z, 0);
-		int64_t pv, sv;
-		int r;
-		if (prev_p >= 0) {
-			/* Ties are likely: probe the previous value first. */
-			btc_zp_assume(z, btc_zp_key_guard(z, primary, prev_p, -1));
-			r = btc_zp_check(z);
-			if (r == 0) {
-				btc_zp_assume_reset(z, 0);
-				r = btc_zp_check(z);
-			}
-		} else {
-			r = btc_zp_check(z);
-		}
-		if (r < 0)
-			break;
-		if (r == 0)
-			return; /* no schedule left */
-		btc_zp_assume_reset(z, 0);
-		int64_t lo = prev_p >= 0 ? prev_p : 0;
-		if (btc_zp_minimise(z, 0, primary, lo, false, -1, &pv) < 0)
-			break;
-		btc_zp_assume(z, btc_zp_key_guard(z, primary, pv, -1));
-		int64_t fixed = primary == K_TMAX ? pv : -1;
-		bool same = pv == prev_p;
-		if (btc_zp_minimise(z, 1, secondary, same ? prev_s : 0, same, fixed, &sv) < 0)
-			break;
-		btc_zp_assume(z, btc_zp_key_guard(z, secondary, sv, fixed));
-		if (btc_zp_lexmin(z, 2) < 0)
-			break;
-		push_candidate(z, res, K);
-		btc_zp_block(z);
-		prev_p = pv;
-		prev_s = sv;
-	}
-	if (z->expired) {
+	btc_z3_enumerate_exact(&z->b, res, K, primary, secondary);
+	if (z->b.expired) {
 		/* z->a holds the best model found before the budget ran out
 		 * (a valid, not necessarily optimal, schedule) unless the
 		 * very first check of this round expired. */
-		res->optimal = false;
 		bool have = true;
 		for (int i = 0; i < z->n; i++)
 			have = have && z->a[i] >= 0;
@@ -93,38 +45,6 @@ static void enumerate_exact(struct z3s *z, struct btc_sched_result *res, int K, 
 }
 
 int btc_sched_z3_window_cap;
-
-int64_t btc_sched_z3_kth_key(const struct found *f, enum key k, int K, int64_t bound)
-{
-	int64_t *keys = btc_xmalloc(sizeof(int64_t) * (size_t)(f->n + 1));
-	int m = 0;
-	for (int j = 0; j < f->n; j++) {
-		int64_t v = btc_sched_key_of(&f->s[j], k);
-		if (v <= bound)
-			keys[m++] = v;
-	}
-	int64_t r = -1;
-	if (m >= K) {
-		qsort(keys, (size_t)m, sizeof(int64_t), btc_sched_z3_cmp_i64);
-		r = keys[K - 1];
-	}
-	free(keys);
-	return r;
-}
-
-static int cmp_gap_qsort(const void *x, const void *y)
-{
-	return btc_sched_cmp_gap(x, y);
-}
-
-void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary)
-{
-	qsort(f->s, (size_t)f->n, sizeof(*f->s),
-	      primary == K_TMAX ? btc_sched_qsort_tmax : cmp_gap_qsort);
-	int m = f->n < K ? f->n : K;
-	memcpy(res->candidates, f->s, sizeof(*f->s) * (size_t)m);
-	res->n_candidates = m;
-}
 
 /* The T_max ranking with the presolve. With the dynamic program's counts
  * cnt(L, B) (schedules whose chunks all lie in [L, B]), the number of
@@ -146,10 +66,10 @@ static int64_t dp_gstar(struct z3s *z);
 
 static int64_t filter_lo(const struct z3s *z, int64_t v)
 {
-	if (!z->filtered)
+	if (!z->b.filtered)
 		return 0;
 	int64_t a = z->prep->util_num, b = z->prep->util_den;
-	int64_t num = a * v - b * z->gstar;
+	int64_t num = a * v - b * z->b.gstar;
 	if (num <= 0)
 		return 0;
 	return (num + b - 1) / b;
@@ -167,19 +87,19 @@ static int enumerate_phase(struct z3s *z, struct found *f, Z3_ast g, double n, i
 			   int64_t tmin)
 {
 	for (int k = 0; k < (int)n; k++) {
-		btc_zp_assume_reset(z, 0);
-		btc_zp_assume(z, g);
-		btc_zp_assume(z, btc_zp_key_guard(z, K_TMAX, tmax, -1));
+		btc_z3_assume_reset(&z->b, 0);
+		btc_z3_assume(&z->b, g);
+		btc_z3_assume(&z->b, btc_z3_key_guard(&z->b, K_TMAX, tmax, -1));
 		if (tmin > 0)
-			btc_zp_assume(z, btc_zp_guard(z, G_TMIN_GE, tmin));
-		int r = btc_zp_check(z);
+			btc_z3_assume(&z->b, btc_z3_guard(&z->b, G_TMIN_GE, tmin));
+		int r = btc_z3_check(&z->b);
 		if (r < 0)
 			return -1;
 		if (r == 0)
 			btc_panic("presolve counts %.0f schedules with T_max "
 				  "<= %lld, T_min >= %lld; Z3 finds %d",
 				  n, (long long)tmax, (long long)tmin, k);
-		btc_zp_found_add(z, f, g);
+		btc_z3_found_add(&z->b, f, g);
 	}
 	return 0;
 }
@@ -192,9 +112,9 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 	int64_t v1 = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
 	if (v1 == INT64_MAX)
 		return 1; /* no multi-chunk schedule */
-	int i = btc_zp_first_sum_ge(z, v1), last = -1;
+	int i = btc_z3_first_ge(z->sums, z->n_sums, v1), last = -1;
 	for (; i < z->n_sums; i++) {
-		if ((work += 2 * pass) > limit || btc_zp_out_of_time(z))
+		if ((work += 2 * pass) > limit || btc_z3_out_of_time(&z->b))
 			return 2;
 		int64_t v = z->sums[i];
 		double c = count_at(z, v, filter_lo(z, v));
@@ -213,7 +133,7 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 	if (i < z->n_sums) {
 		/* the tie level: largest L' >= L keeping `need` schedules */
 		double need = K - below;
-		int lo = btc_zp_first_sum_ge(z, L), hi = btc_zp_first_sum_ge(z, B + 1) - 1;
+		int lo = btc_z3_first_ge(z->sums, z->n_sums, L), hi = btc_z3_first_ge(z->sums, z->n_sums, B + 1) - 1;
 		while (lo < hi) {
 			int m = lo + (hi - lo + 1) / 2;
 			if (count_at(z, B, z->sums[m] > L ? z->sums[m] : L) >= need)
@@ -231,7 +151,7 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 	if (below + at > cap)
 		return 0;
 	struct found f = {0};
-	Z3_ast g = btc_zp_fresh(z);
+	Z3_ast g = btc_z3_fresh(&z->b);
 	int rc = enumerate_phase(z, &f, g, below, B - 1, 0);
 	if (rc == 0 && at > 0)
 		rc = enumerate_phase(z, &f, g, at, B, L);
@@ -239,19 +159,13 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 		res->optimal = false;
 	btc_sched_z3_take_best(res, &f, K, K_TMAX);
 	free(f.s);
-	btc_zp_assume_reset(z, 0);
+	btc_z3_assume_reset(&z->b, 0);
 	return rc < 0 ? -1 : 1;
 }
 
-/* The K best by enumeration in a window: every schedule with primary key
- * <= B is enumerated (blocking clauses under a guard g), where B starts
- * just above the minimum, doubles its distance from it until K schedules
- * lie below, and shrinks to the K-th smallest key found. When the solver
- * says no schedule with key <= B is left, the found ones include all with
- * key <= B, so the K best of them by the total order are exact. Returns 1
- * (done), 0 (more than `cap` schedules in the window, usually a level of
- * massive ties: use enumerate_exact), -1 (time budget spent; the best
- * found so far are returned). */
+/* The K best by enumeration in a window (btc_z3_enumerate_window), after
+ * the counted T_max ranking where it applies; the lower bound of the
+ * primary key from the presolve. 0: use enumerate_exact. */
 static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
 			    int cap)
 {
@@ -260,13 +174,11 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, 
 		if (counted != 2)
 			return counted;
 	}
-	struct found f = {0};
-	int rc = 1;
-	btc_zp_assume_reset(z, 0);
-	int r = btc_zp_check(z);
+	btc_z3_assume_reset(&z->b, 0);
+	int r = btc_z3_check(&z->b);
 	if (r <= 0)
 		return r; /* no multi-chunk schedule, or expired */
-	int64_t v1, lo = 0;
+	int64_t lo = 0;
 	if (primary == K_TMAX && z->np <= BTC_SCHED_DP_MAX_PUS) {
 		/* the filter only removes schedules: a lower bound */
 		lo = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
@@ -275,51 +187,7 @@ static int enumerate_window(struct z3s *z, struct btc_sched_result *res, int K, 
 		int64_t g = dp_gstar(z);
 		lo = g > 0 ? g : 0;
 	}
-	Z3_ast g = btc_zp_fresh(z);
-	if (btc_zp_minimise(z, 0, primary, lo, lo > 0, -1, &v1) < 0) {
-		btc_zp_found_add(z, &f, g);
-		rc = -1;
-		goto out;
-	}
-	int64_t maxkey = z->maxcost;
-	int64_t w = btc_zp_model_keys(z).tmax / 64;
-	w = w > 0 ? w : 1;
-	btc_zp_found_add(z, &f, g);
-	int64_t B = v1 + w < maxkey ? v1 + w : maxkey;
-	for (;;) {
-		if (f.n > cap) {
-			rc = 0;
-			break;
-		}
-		btc_zp_assume_reset(z, 0);
-		btc_zp_assume(z, g);
-		btc_zp_assume(z, btc_zp_key_guard(z, primary, B, -1));
-		r = btc_zp_check(z);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			btc_zp_found_add(z, &f, g);
-			int64_t kth = btc_sched_z3_kth_key(&f, primary, K, B);
-			if (kth >= 0)
-				B = kth;
-			continue;
-		}
-		if (B >= maxkey || btc_sched_z3_kth_key(&f, primary, K, B) >= 0)
-			break;
-		w *= 2;
-		B = v1 + w < maxkey ? v1 + w : maxkey;
-	}
-out:
-	if (rc != 0) {
-		btc_sched_z3_take_best(res, &f, K, primary);
-		if (rc < 0)
-			res->optimal = false;
-	}
-	free(f.s);
-	btc_zp_assume_reset(z, 0);
-	return rc;
+	return btc_z3_enumerate_window(&z->b, res, K, primary, lo, z->maxcost, cap);
 }
 
 static void enumerate(struct z3s *z, struct btc_sched_result *res, int K, enum key primary,
@@ -364,7 +232,7 @@ static int64_t dp_gstar(struct z3s *z)
 	}
 	/* Downwards from the largest sum <= v1 first (where T_min of
 	 * balanced schedules lies), then upwards to the last feasible L. */
-	int i0 = btc_zp_first_sum_ge(z, v1 + 1) - 1;
+	int i0 = btc_z3_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
 	if (i0 > a)
 		i0 = a;
 	int64_t best = INT64_MAX;
@@ -372,7 +240,7 @@ static int64_t dp_gstar(struct z3s *z)
 		int64_t L = z->sums[i];
 		if (best != INT64_MAX && L <= v1 - best)
 			break;
-		if ((work += pass) > limit || btc_zp_out_of_time(z))
+		if ((work += pass) > limit || btc_z3_out_of_time(&z->b))
 			return -1;
 		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
 		if (m != INT64_MAX && m - L < best)
@@ -382,101 +250,17 @@ static int64_t dp_gstar(struct z3s *z)
 	 * needs L' > m - best, so skip to the first such sum. */
 	for (int i = i0 + 1; i <= a;) {
 		int64_t L = z->sums[i];
-		if ((work += pass) > limit || btc_zp_out_of_time(z))
+		if ((work += pass) > limit || btc_z3_out_of_time(&z->b))
 			return -1;
 		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
 		if (m == INT64_MAX)
 			break;
 		if (m - L < best)
 			best = m - L;
-		int next = btc_zp_first_sum_ge(z, m - best + 1);
+		int next = btc_z3_first_ge(z->sums, z->n_sums, m - best + 1);
 		i = next > i + 1 ? next : i + 1;
 	}
 	return best;
-}
-
-/* Z3_mk_context allocates and zeroes two tables of 8 MB: with 4 KiB
- * pages that is 4096 page faults, and unmapping them again in
- * Z3_del_context, about 6 of the 20 ms that `btc schedule` may take on
- * the 9-stage, 4-PU table (docs/scheduler.md, "How the solver gets there
- * fast"). Once per process, before the first context: blocks up to 64 MiB
- * come from the heap instead of their own mappings, the heap keeps up to
- * 128 MiB when freed, and 24 MiB of fresh heap are advised for
- * transparent huge pages, so the tables fault in 2 MiB at a time (where
- * the kernel allows THP on madvise; else nothing changes). */
-void btc_sched_z3_memory(void)
-{
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-	static bool done;
-	if (done)
-		return;
-	done = true;
-	const size_t huge = (size_t)2 << 20, len = (size_t)24 << 20;
-	if (!mallopt(M_MMAP_THRESHOLD, 64 << 20) || !mallopt(M_TRIM_THRESHOLD, 128 << 20))
-		return;
-	char *p = malloc(len);
-	if (!p)
-		return;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
-	size_t usable = len - (size_t)(a - (uintptr_t)p);
-	/* whole huge pages inside the block; failure only costs speed */
-	(void)madvise((void *)a, usable & ~(huge - 1), MADV_HUGEPAGE);
-	free(p);
-#endif
-}
-
-void btc_sched_z3_start(Z3_context *ctx, Z3_solver *s)
-{
-	btc_sched_z3_memory();
-	Z3_global_param_set("sat.random_seed", "0");
-	Z3_global_param_set("smt.random_seed", "0");
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
-	*ctx = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	*s = Z3_mk_simple_solver(*ctx);
-	Z3_solver_inc_ref(*ctx, *s);
-	Z3_params no_ctrl_c = Z3_mk_params(*ctx);
-	Z3_params_inc_ref(*ctx, no_ctrl_c);
-	Z3_params_set_bool(*ctx, no_ctrl_c, Z3_mk_string_symbol(*ctx, "ctrl_c"), false);
-	Z3_solver_set_params(*ctx, *s, no_ctrl_c);
-	Z3_params_dec_ref(*ctx, no_ctrl_c);
-}
-
-void btc_sched_z3_stop(Z3_context ctx, Z3_solver s)
-{
-	Z3_solver_dec_ref(ctx, s);
-	Z3_del_context(ctx);
-}
-
-int btc_sched_z3_check(Z3_context ctx, Z3_solver s, double deadline, unsigned n, Z3_ast *assume,
-		       long *checks, bool *expired, Z3_model *model)
-{
-	if (*expired)
-		return -1;
-	if (deadline > 0) {
-		double left = deadline - btc_sched_now_ms();
-		if (left < 1) {
-			*expired = true;
-			return -1;
-		}
-		Z3_params prm = Z3_mk_params(ctx);
-		Z3_params_inc_ref(ctx, prm);
-		Z3_params_set_uint(ctx, prm, Z3_mk_string_symbol(ctx, "timeout"), (unsigned)left);
-		Z3_solver_set_params(ctx, s, prm);
-		Z3_params_dec_ref(ctx, prm);
-	}
-	(*checks)++;
-	Z3_lbool r = Z3_solver_check_assumptions(ctx, s, n, assume);
-	if (r == Z3_L_UNDEF) {
-		*expired = true;
-		return -1;
-	}
-	if (r == Z3_L_FALSE)
-		return 0;
-	*model = Z3_solver_get_model(ctx, s);
-	Z3_model_inc_ref(ctx, *model);
-	return 1;
 }
 
 enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
@@ -505,16 +289,13 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		.n = prep.n,
 		.np = prep.p,
 	};
-	btc_sched_z3_start(&z.ctx, &z.s);
-	z.bool_sort = Z3_mk_bool_sort(z.ctx);
+	btc_z3_start(&z.b, &btc_zp_ops, opt->time_budget_ms > 0 ? t0 + opt->time_budget_ms : 0);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
 	z.used = btc_xcalloc((size_t)z.np, sizeof(Z3_ast));
 	z.pu_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));
 	z.a = btc_xmalloc(sizeof(int) * (size_t)z.n);
 	for (int i = 0; i < z.n; i++)
 		z.a[i] = -1;
-	if (opt->time_budget_ms > 0)
-		z.deadline = t0 + opt->time_budget_ms;
 	z.max_chunks = opt->max_chunks;
 
 	z.y_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));
@@ -528,8 +309,8 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		int64_t gstar = dp_gstar(&z);
 		int r = 1;
 		if (gstar < 0) {
-			r = btc_zp_check(&z);
-			if (r == 1 && btc_zp_minimise(&z, 0, K_GAP, 0, false, -1, &gstar) < 0)
+			r = btc_z3_check(&z.b);
+			if (r == 1 && btc_z3_minimise(&z.b, 0, K_GAP, 0, false, -1, &gstar) < 0)
 				r = -1;
 		}
 		if (r == 1) {
@@ -539,13 +320,13 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 			 * every pair of used PUs a T_c - b T_d <= b G*. */
 			if (prep.util_num > 0) {
 				btc_zp_assert_pairs(&z, NULL, prep.util_num, prep.util_den, gstar);
-				z.filtered = true;
-				z.gstar = gstar;
+				z.b.filtered = true;
+				z.b.gstar = gstar;
 			}
 			for (int i = 0; i < z.n; i++)
 				z.a[i] = -1;
 			enumerate(&z, res, K, K_TMAX, K_GAP);
-		} else if (r < 0 || z.expired) {
+		} else if (r < 0 || z.b.expired) {
 			res->optimal = false;
 		}
 	} else if (opt->objective == BTC_SCHED_GAPNESS) {
@@ -553,13 +334,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	} else {
 		enumerate(&z, res, K, K_TMAX, K_GAP);
 	}
-	if (z.expired)
-		res->optimal = false;
-	qsort(res->candidates, (size_t)res->n_candidates, sizeof(*res->candidates),
-	      btc_sched_qsort_tmax);
-	res->n_checks = z.checks;
-
-	btc_sched_z3_stop(z.ctx, z.s);
+	btc_z3_finish(&z.b, res);
 	free(z.x);
 	free(z.used);
 	free(z.pu_sum);
@@ -567,8 +342,6 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	free(z.y_sum);
 	free(z.a);
 	free(z.sums);
-	free(z.guards);
-	free(z.assume);
 	btc_sched_prep_free(&prep);
 	res->solve_ms = btc_sched_now_ms() - t0;
 	return BTC_OK;

@@ -21,11 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-Z3_ast btc_zp_fresh(struct z3s *z)
-{
-	return Z3_mk_const(z->ctx, Z3_mk_int_symbol(z->ctx, (int)z->next_sym++), z->bool_sort);
-}
-
 static int64_t XQ(const struct z3s *z, int c, int f, int l)
 {
 	return z->prep->xq ? z->prep->xq[((size_t)f * (size_t)z->np + (size_t)c) * (size_t)z->n +
@@ -38,12 +33,6 @@ static Z3_ast *Y(const struct z3s *z, int c, int f, int l)
 	return &z->y[((size_t)f * (size_t)z->np + (size_t)c) * (size_t)z->n + (size_t)l];
 }
 
-static void clause2(struct z3s *z, Z3_ast a, Z3_ast b)
-{
-	Z3_ast args[2] = {a, b};
-	btc_zp_add(z, Z3_mk_or(z->ctx, 2, args));
-}
-
 /* The literals of "not the chunk (PU c, stages f..l)" into cl (at most 4):
  * !x[f][c] | x[f-1][c] | !x[l][c] | x[l+1][c]. With C2, x[f] and x[l]
  * put f..l on c, and the two others say the chunk neither starts earlier
@@ -51,11 +40,11 @@ static void clause2(struct z3s *z, Z3_ast a, Z3_ast b)
 static unsigned not_chunk(struct z3s *z, int c, int f, int l, Z3_ast *cl)
 {
 	unsigned k = 0;
-	cl[k++] = btc_zp_not(z, X(z, f, c));
+	cl[k++] = btc_z3_not(&z->b, X(z, f, c));
 	if (f > 0 && X(z, f - 1, c))
 		cl[k++] = X(z, f - 1, c);
 	if (l != f)
-		cl[k++] = btc_zp_not(z, X(z, l, c));
+		cl[k++] = btc_z3_not(&z->b, X(z, l, c));
 	if (l + 1 < z->n && X(z, l + 1, c))
 		cl[k++] = X(z, l + 1, c);
 	return k;
@@ -72,15 +61,15 @@ void btc_zp_encode_chunks(struct z3s *z)
 			for (int l = f; l < n && X(z, l, c); l++) {
 				if (XQ(z, c, f, l) <= 0)
 					continue;
-				Z3_ast y = btc_zp_fresh(z), cl[5];
+				Z3_ast y = btc_z3_fresh(&z->b), cl[5];
 				*Y(z, c, f, l) = y;
 				z->y_sum[c] += XQ(z, c, f, l);
 				unsigned k = not_chunk(z, c, f, l, cl);
 				/* y -> each condition; all conditions -> y */
 				for (unsigned j = 0; j < k; j++)
-					clause2(z, btc_zp_not(z, y), btc_zp_not(z, cl[j]));
+					btc_z3_clause2(&z->b, btc_z3_not(&z->b, y), btc_z3_not(&z->b, cl[j]));
 				cl[k++] = y;
-				btc_zp_add(z, Z3_mk_or(z->ctx, k, cl));
+				btc_z3_add(&z->b, Z3_mk_or(z->b.ctx, k, cl));
 			}
 }
 
@@ -88,14 +77,14 @@ void btc_zp_encode_chunks(struct z3s *z)
 
 void btc_zp_encode(struct z3s *z, const struct btc_sched_options *opt)
 {
-	Z3_context ctx = z->ctx;
+	Z3_context ctx = z->b.ctx;
 	int n = z->n, np = z->np;
 	Z3_ast *lits = btc_xcalloc((size_t)(n > np ? n : np) + 1, sizeof(Z3_ast));
 
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++)
 			if (TQ(z, i, c) >= 0)
-				z->x[i * np + c] = btc_zp_fresh(z);
+				z->x[i * np + c] = btc_z3_fresh(&z->b);
 
 	/* C1: exactly one PU per stage. */
 	for (int i = 0; i < n; i++) {
@@ -103,10 +92,10 @@ void btc_zp_encode(struct z3s *z, const struct btc_sched_options *opt)
 		for (int c = 0; c < np; c++)
 			if (X(z, i, c))
 				lits[k++] = X(z, i, c);
-		btc_zp_add(z, k == 1 ? lits[0] : Z3_mk_or(ctx, (unsigned)k, lits));
+		btc_z3_add(&z->b, k == 1 ? lits[0] : Z3_mk_or(ctx, (unsigned)k, lits));
 		for (int a = 0; a < k; a++)
 			for (int b = a + 1; b < k; b++)
-				clause2(z, btc_zp_not(z, lits[a]), btc_zp_not(z, lits[b]));
+				btc_z3_clause2(&z->b, btc_z3_not(&z->b, lits[a]), btc_z3_not(&z->b, lits[b]));
 	}
 
 	/* used[c] <-> OR_i x[i][c]; C2 contiguity via ended[i][c]. */
@@ -117,28 +106,28 @@ void btc_zp_encode(struct z3s *z, const struct btc_sched_options *opt)
 				lits[k++] = X(z, i, c);
 		if (k == 0)
 			continue;
-		z->used[c] = btc_zp_fresh(z);
+		z->used[c] = btc_z3_fresh(&z->b);
 		for (int j = 0; j < k; j++)
-			clause2(z, btc_zp_not(z, lits[j]), z->used[c]);
-		lits[k] = btc_zp_not(z, z->used[c]);
-		btc_zp_add(z, Z3_mk_or(ctx, (unsigned)k + 1, lits));
+			btc_z3_clause2(&z->b, btc_z3_not(&z->b, lits[j]), z->used[c]);
+		lits[k] = btc_z3_not(&z->b, z->used[c]);
+		btc_z3_add(&z->b, Z3_mk_or(ctx, (unsigned)k + 1, lits));
 		for (int i = 0; i < n; i++)
 			if (X(z, i, c))
 				z->pu_sum[c] += TQ(z, i, c);
 
 		Z3_ast prev_ended = NULL;
 		for (int i = 1; i < n; i++) {
-			Z3_ast e = btc_zp_fresh(z);
+			Z3_ast e = btc_z3_fresh(&z->b);
 			Z3_ast xp = X(z, i - 1, c), xi = X(z, i, c);
 			if (xp) {
 				/* x[i-1] & !x[i] -> e */
-				Z3_ast cl[3] = {btc_zp_not(z, xp), e, xi};
-				btc_zp_add(z, Z3_mk_or(ctx, xi ? 3 : 2, cl));
+				Z3_ast cl[3] = {btc_z3_not(&z->b, xp), e, xi};
+				btc_z3_add(&z->b, Z3_mk_or(ctx, xi ? 3 : 2, cl));
 			}
 			if (prev_ended)
-				clause2(z, btc_zp_not(z, prev_ended), e);
+				btc_z3_clause2(&z->b, btc_z3_not(&z->b, prev_ended), e);
 			if (xi)
-				clause2(z, btc_zp_not(z, e), btc_zp_not(z, xi));
+				btc_z3_clause2(&z->b, btc_z3_not(&z->b, e), btc_z3_not(&z->b, xi));
 			prev_ended = e;
 		}
 	}
@@ -147,9 +136,9 @@ void btc_zp_encode(struct z3s *z, const struct btc_sched_options *opt)
 	 * PU on both ends means one chunk). */
 	for (int c = 0; c < np; c++)
 		if (X(z, 0, c) && X(z, n - 1, c))
-			clause2(z, btc_zp_not(z, X(z, 0, c)), btc_zp_not(z, X(z, n - 1, c)));
+			btc_z3_clause2(&z->b, btc_z3_not(&z->b, X(z, 0, c)), btc_z3_not(&z->b, X(z, n - 1, c)));
 	if (n == 1)
-		btc_zp_add(z, Z3_mk_false(ctx));
+		btc_z3_add(&z->b, Z3_mk_false(ctx));
 
 	/* Option: at most max_chunks chunks (one per used PU). */
 	int k = 0;
@@ -157,7 +146,7 @@ void btc_zp_encode(struct z3s *z, const struct btc_sched_options *opt)
 		if (z->used[c])
 			lits[k++] = z->used[c];
 	if (opt->max_chunks > 0 && opt->max_chunks < k)
-		btc_zp_add(z, Z3_mk_atmost(ctx, (unsigned)k, lits, (unsigned)opt->max_chunks));
+		btc_z3_add(&z->b, Z3_mk_atmost(ctx, (unsigned)k, lits, (unsigned)opt->max_chunks));
 	free(lits);
 }
 
@@ -187,7 +176,7 @@ static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d, int64
 				coefs[k++] = (int)(coef_c * XQ(z, c, f, l));
 			}
 			if (d >= 0 && *Y(z, d, f, l)) {
-				args[k] = btc_zp_not(z, *Y(z, d, f, l));
+				args[k] = btc_z3_not(&z->b, *Y(z, d, f, l));
 				coefs[k++] = (int)(coef_d * XQ(z, d, f, l));
 			}
 		}
@@ -199,7 +188,7 @@ static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d, int64
 			coefs[k++] = (int)(coef_c * TQ(z, i, c));
 		}
 		if (d >= 0 && X(z, i, d) && TQ(z, i, d) > 0) {
-			args[k] = btc_zp_not(z, X(z, i, d));
+			args[k] = btc_z3_not(&z->b, X(z, i, d));
 			coefs[k++] = (int)(coef_d * TQ(z, i, d));
 		}
 	}
@@ -207,11 +196,11 @@ static Z3_ast pb_pair(struct z3s *z, int c, int coef_c, int d, int coef_d, int64
 		rhs += coef_d * z->pu_sum[d];
 	Z3_ast r;
 	if (rhs < 0)
-		r = Z3_mk_false(z->ctx);
+		r = Z3_mk_false(z->b.ctx);
 	else if (rhs > INT32_MAX)
 		btc_panic("pseudo-Boolean bound overflows (quantum too fine)");
 	else
-		r = Z3_mk_pble(z->ctx, k, args, coefs, (int)rhs);
+		r = Z3_mk_pble(z->b.ctx, k, args, coefs, (int)rhs);
 	free(args);
 	free(coefs);
 	return r;
@@ -227,8 +216,8 @@ void btc_zp_assert_pairs(struct z3s *z, Z3_ast g, int num, int den, int64_t boun
 			if (c == d || !z->used[c])
 				continue;
 			Z3_ast pre[2] = {z->used[d], g};
-			Z3_ast ante = g ? Z3_mk_and(z->ctx, 2, pre) : z->used[d];
-			btc_zp_add(z, Z3_mk_implies(z->ctx, ante,
+			Z3_ast ante = g ? Z3_mk_and(z->b.ctx, 2, pre) : z->used[d];
+			btc_z3_add(&z->b, Z3_mk_implies(z->b.ctx, ante,
 						    pb_pair(z, c, num, d, den, den * bound)));
 		}
 	}
@@ -254,8 +243,8 @@ static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
 				continue;
 			Z3_ast head[3];
 			unsigned k = 0;
-			head[k++] = btc_zp_not(z, g);
-			head[k++] = btc_zp_not(z, X(z, f, c));
+			head[k++] = btc_z3_not(&z->b, g);
+			head[k++] = btc_z3_not(&z->b, X(z, f, c));
 			if (f > 0 && X(z, f - 1, c))
 				head[k++] = X(z, f - 1, c);
 			bool any = false;
@@ -275,13 +264,13 @@ static void add_useful_clauses(struct z3s *z, Z3_ast g, int64_t B)
 				Z3_ast cl[5];
 				memcpy(cl, head, sizeof(Z3_ast) * k);
 				unsigned m = k;
-				cl[m++] = btc_zp_not(z, X(z, l, c));
+				cl[m++] = btc_z3_not(&z->b, X(z, l, c));
 				if (l + 1 < n && X(z, l + 1, c))
 					cl[m++] = X(z, l + 1, c);
-				btc_zp_add(z, Z3_mk_or(z->ctx, m, cl));
+				btc_z3_add(&z->b, Z3_mk_or(z->b.ctx, m, cl));
 			}
 			if (!any)
-				btc_zp_add(z, Z3_mk_or(z->ctx, k, head));
+				btc_z3_add(&z->b, Z3_mk_or(z->b.ctx, k, head));
 		}
 	free(useful);
 }
@@ -306,9 +295,9 @@ static void chunk_bound_clauses(struct z3s *z, Z3_ast g, int64_t lo, int64_t hi)
 				if (w >= lo && w <= hi)
 					continue;
 				Z3_ast cl[5];
-				cl[0] = btc_zp_not(z, g);
+				cl[0] = btc_z3_not(&z->b, g);
 				unsigned k = 1 + not_chunk(z, c, f, l, cl + 1);
-				btc_zp_add(z, Z3_mk_or(z->ctx, k, cl));
+				btc_z3_add(&z->b, Z3_mk_or(z->b.ctx, k, cl));
 			}
 		}
 }
@@ -333,11 +322,11 @@ static void tmax_clauses(struct z3s *z, Z3_ast g, int64_t B)
 				l++;
 			}
 			if (l == f) {
-				clause2(z, btc_zp_not(z, g), btc_zp_not(z, X(z, f, c)));
+				btc_z3_clause2(&z->b, btc_z3_not(&z->b, g), btc_z3_not(&z->b, X(z, f, c)));
 			} else if (l < z->n && X(z, l, c)) {
-				Z3_ast cl[3] = {btc_zp_not(z, g), btc_zp_not(z, X(z, f, c)),
-						btc_zp_not(z, X(z, l, c))};
-				btc_zp_add(z, Z3_mk_or(z->ctx, 3, cl));
+				Z3_ast cl[3] = {btc_z3_not(&z->b, g), btc_z3_not(&z->b, X(z, f, c)),
+						btc_z3_not(&z->b, X(z, l, c))};
+				btc_z3_add(&z->b, Z3_mk_or(z->b.ctx, 3, cl));
 			}
 		}
 	}
@@ -373,23 +362,20 @@ static void tmin_clauses(struct z3s *z, Z3_ast g, int64_t L)
 				continue;
 			Z3_ast cl[4];
 			unsigned k = 0;
-			cl[k++] = btc_zp_not(z, g);
-			cl[k++] = btc_zp_not(z, X(z, f, c));
+			cl[k++] = btc_z3_not(&z->b, g);
+			cl[k++] = btc_z3_not(&z->b, X(z, f, c));
 			if (f > 0 && X(z, f - 1, c))
 				cl[k++] = X(z, f - 1, c);
 			if (r < z->n && X(z, r, c))
 				cl[k++] = X(z, r, c);
-			btc_zp_add(z, Z3_mk_or(z->ctx, k, cl));
+			btc_z3_add(&z->b, Z3_mk_or(z->b.ctx, k, cl));
 		}
 	}
 }
 
-Z3_ast btc_zp_guard(struct z3s *z, enum guard_kind kind, int64_t value)
+void btc_zp_encode_guard(struct btc_z3 *b, Z3_ast g, enum guard_kind kind, int64_t value)
 {
-	for (int j = 0; j < z->n_guards; j++)
-		if (z->guards[j].kind == kind && z->guards[j].value == value)
-			return z->guards[j].lit;
-	Z3_ast g = btc_zp_fresh(z);
+	struct z3s *z = btc_zp(b);
 	switch (kind) {
 	case G_TMAX_LE:
 		tmax_clauses(z, g, value);
@@ -401,10 +387,4 @@ Z3_ast btc_zp_guard(struct z3s *z, enum guard_kind kind, int64_t value)
 		btc_zp_assert_pairs(z, g, 1, 1, value);
 		break;
 	}
-	if (z->n_guards == z->cap_guards) {
-		z->cap_guards = z->cap_guards ? 2 * z->cap_guards : 64;
-		z->guards = btc_xrealloc(z->guards, sizeof(*z->guards) * (size_t)z->cap_guards);
-	}
-	z->guards[z->n_guards++] = (struct guard){kind, value, g};
-	return g;
 }

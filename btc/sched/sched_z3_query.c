@@ -1,58 +1,16 @@
-/* BT-Optimizer with Z3 over the paper's space: the queries of the
- * encoding that sched_z3_encode.c builds (docs/scheduler.md). A check
- * under the current assumptions reads the model's stage-to-PU vector into
- * z->a; its keys (T_max, gapness) are computed from it; minimise bisects a
- * key over the chunk sums, lexmin walks to the smallest vector stage by
- * stage; a found schedule is blocked (C5), under a guard when the search
- * wants it back later. The search that uses them is sched_z3.c. */
+/* BT-Optimizer with Z3 over the paper's space: the model of the encoding
+ * that sched_z3_encode.c builds (docs/scheduler.md), as the ops of the
+ * one Z3 layer (sched_z3.h, btc_zp_ops). A check reads the model's
+ * stage-to-PU vector into z->a; its keys (T_max, gapness) are computed
+ * from it; lexmin walks to the smallest vector stage by stage; a found
+ * schedule is blocked (C5), under a guard when the search wants it back
+ * later. The layer bisects keys over the chunk sums; the search that uses
+ * them is sched_z3.c. */
 #include "sched/z3_paper.h"
 #include "sched/model.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-void btc_zp_assume_reset(struct z3s *z, int keep)
-{
-	z->n_assume = keep;
-}
-
-void btc_zp_assume(struct z3s *z, Z3_ast lit)
-{
-	if (z->n_assume == z->cap_assume) {
-		z->cap_assume = z->cap_assume ? 2 * z->cap_assume : 64;
-		z->assume = btc_xrealloc(z->assume, sizeof(Z3_ast) * (size_t)z->cap_assume);
-	}
-	z->assume[z->n_assume++] = lit;
-}
-
-/* Checks under the current assumptions; on sat reads the model into z->a.
- * Returns 1 sat, 0 unsat, -1 unknown (time budget spent). */
-int btc_zp_check(struct z3s *z)
-{
-	Z3_model m;
-	int r = btc_sched_z3_check(z->ctx, z->s, z->deadline, (unsigned)z->n_assume, z->assume,
-				   &z->checks, &z->expired, &m);
-	if (r != 1)
-		return r;
-	for (int i = 0; i < z->n; i++) {
-		z->a[i] = -1;
-		for (int c = 0; c < z->np && z->a[i] < 0; c++) {
-			Z3_ast v;
-			if (X(z, i, c) && Z3_model_eval(z->ctx, m, X(z, i, c), true, &v) &&
-			    Z3_get_bool_value(z->ctx, v) == Z3_L_TRUE)
-				z->a[i] = c;
-		}
-		if (z->a[i] < 0)
-			btc_panic("Z3 model leaves stage %d unassigned", i);
-	}
-	Z3_model_dec_ref(z->ctx, m);
-	return 1;
-}
-
-bool btc_zp_out_of_time(const struct z3s *z)
-{
-	return z->deadline > 0 && btc_sched_now_ms() > z->deadline;
-}
 
 /* ---- keys of the model in z->a ---- */
 
@@ -74,36 +32,11 @@ struct keys btc_zp_model_keys(const struct z3s *z)
 
 /* The keys the search minimises. primary/secondary per objective. */
 
-static int64_t key_of(const struct z3s *z, enum key k)
+static int64_t key_of(const struct btc_z3 *b, enum key k)
 {
+	const struct z3s *z = (const struct z3s *)b;
 	struct keys v = btc_zp_model_keys(z);
 	return k == K_TMAX ? v.tmax : v.tmax - v.tmin;
-}
-
-/* "key <= v" as a guard literal; `fixed_tmax` >= 0 says T_max is known to
- * equal it for every remaining schedule, so gap <= v is T_min >= tmax - v
- * (one PB per PU instead of one per pair). */
-Z3_ast btc_zp_key_guard(struct z3s *z, enum key k, int64_t v, int64_t fixed_tmax)
-{
-	if (k == K_TMAX)
-		return btc_zp_guard(z, G_TMAX_LE, v);
-	if (fixed_tmax >= 0)
-		return btc_zp_guard(z, G_TMIN_GE, fixed_tmax - v);
-	return btc_zp_guard(z, G_GAP_LE, v);
-}
-
-/* Index of the first chunk sum >= v (n_sums if none). */
-int btc_zp_first_sum_ge(const struct z3s *z, int64_t v)
-{
-	int a = 0, b = z->n_sums;
-	while (a < b) {
-		int m = a + (b - a) / 2;
-		if (z->sums[m] < v)
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
 }
 
 /* Every contiguous range of allowed stages on one PU. */
@@ -129,58 +62,32 @@ void btc_zp_collect_sums(struct z3s *z)
 		if (m == 0 || z->sums[m - 1] != z->sums[j])
 			z->sums[m++] = z->sums[j];
 	z->n_sums = m;
+	z->b.tmax_vals = z->sums;
+	z->b.n_tmax_vals = m;
 }
 
-/* Minimises key k over the schedules allowed by the first `keep`
- * assumptions. z->a holds a model of them with key value hi; lo is a
- * proven lower bound; probe_lo tries lo first. On return z->a is a model
- * with the minimum (or, after expiry, the best found) and *val its key.
- * Returns 0, or -1 on expiry. */
-int btc_zp_minimise(struct z3s *z, int keep, enum key k, int64_t lo, bool probe_lo,
-		    int64_t fixed_tmax, int64_t *val)
+/* The model's vector from a Z3 model. */
+static void read_model(struct btc_z3 *b, Z3_model m)
 {
-	int *best = btc_xmalloc(sizeof(int) * (size_t)z->n);
-	memcpy(best, z->a, sizeof(int) * (size_t)z->n);
-	int64_t hi = key_of(z, k);
-	int rc = 0;
-	while (lo < hi) {
-		int64_t mid = probe_lo ? lo : lo + (hi - lo) / 2;
-		probe_lo = false;
-		if (k == K_TMAX && fixed_tmax < 0) {
-			/* T_max is a chunk sum: bisect over those in
-			 * [lo, hi) instead of over all integers. */
-			int a = btc_zp_first_sum_ge(z, lo), b = btc_zp_first_sum_ge(z, hi);
-			if (a >= b) {
-				lo = hi;
-				break;
-			}
-			mid = z->sums[a + (b - a - 1) / 2];
+	struct z3s *z = btc_zp(b);
+	for (int i = 0; i < z->n; i++) {
+		z->a[i] = -1;
+		for (int c = 0; c < z->np && z->a[i] < 0; c++) {
+			Z3_ast v;
+			if (X(z, i, c) && Z3_model_eval(z->b.ctx, m, X(z, i, c), true, &v) &&
+			    Z3_get_bool_value(z->b.ctx, v) == Z3_L_TRUE)
+				z->a[i] = c;
 		}
-		btc_zp_assume_reset(z, keep);
-		btc_zp_assume(z, btc_zp_key_guard(z, k, mid, fixed_tmax));
-		int r = btc_zp_check(z);
-		if (r < 0) {
-			rc = -1;
-			break;
-		}
-		if (r == 1) {
-			hi = key_of(z, k);
-			memcpy(best, z->a, sizeof(int) * (size_t)z->n);
-		} else {
-			lo = mid + 1;
-		}
+		if (z->a[i] < 0)
+			btc_panic("Z3 model leaves stage %d unassigned", i);
 	}
-	memcpy(z->a, best, sizeof(int) * (size_t)z->n);
-	free(best);
-	btc_zp_assume_reset(z, keep);
-	*val = hi;
-	return rc;
 }
 
 /* Lexicographically smallest stage-to-PU vector under the first `keep`
  * assumptions, starting from the model in z->a. Returns 0 or -1. */
-int btc_zp_lexmin(struct z3s *z, int keep)
+static int lexmin(struct btc_z3 *b, int keep)
 {
+	struct z3s *z = btc_zp(b);
 	int n = z->n, np = z->np;
 	int *best = btc_xmalloc(sizeof(int) * (size_t)n);
 	memcpy(best, z->a, sizeof(int) * (size_t)n);
@@ -197,13 +104,13 @@ int btc_zp_lexmin(struct z3s *z, int keep)
 				      ((i > 0 && c == best[i - 1]) || !(prefix_used & (1u << c)));
 			if (!any)
 				break;
-			btc_zp_assume_reset(z, keep);
+			btc_z3_assume_reset(&z->b, keep);
 			for (int j = 0; j < i; j++)
-				btc_zp_assume(z, X(z, j, best[j]));
+				btc_z3_assume(&z->b, X(z, j, best[j]));
 			for (int c = cur; c < np; c++)
 				if (X(z, i, c))
-					btc_zp_assume(z, btc_zp_not(z, X(z, i, c)));
-			int r = btc_zp_check(z);
+					btc_z3_assume(&z->b, btc_z3_not(&z->b, X(z, i, c)));
+			int r = btc_z3_check(&z->b);
 			if (r < 0) {
 				rc = -1;
 				break;
@@ -216,37 +123,51 @@ int btc_zp_lexmin(struct z3s *z, int keep)
 	}
 	memcpy(z->a, best, sizeof(int) * (size_t)n);
 	free(best);
-	btc_zp_assume_reset(z, keep);
+	btc_z3_assume_reset(&z->b, keep);
 	return rc;
 }
 
-void btc_zp_block(struct z3s *z)
+/* Blocks the model's vector (C5), under g when not NULL. */
+static void block(struct btc_z3 *b, Z3_ast g)
 {
-	Z3_ast *lits = btc_xmalloc(sizeof(Z3_ast) * (size_t)z->n);
-	for (int i = 0; i < z->n; i++)
-		lits[i] = btc_zp_not(z, X(z, i, z->a[i]));
-	btc_zp_add(z, Z3_mk_or(z->ctx, (unsigned)z->n, lits));
-	free(lits);
-}
-
-/* ---- the found schedules ---- */
-
-static void block_under(struct z3s *z, Z3_ast g)
-{
+	struct z3s *z = btc_zp(b);
 	Z3_ast *lits = btc_xmalloc(sizeof(Z3_ast) * (size_t)(z->n + 1));
 	for (int i = 0; i < z->n; i++)
-		lits[i] = btc_zp_not(z, X(z, i, z->a[i]));
-	lits[z->n] = btc_zp_not(z, g);
-	btc_zp_add(z, Z3_mk_or(z->ctx, (unsigned)z->n + 1, lits));
+		lits[i] = btc_z3_not(b, X(z, i, z->a[i]));
+	if (g)
+		lits[z->n] = btc_z3_not(b, g);
+	btc_z3_add(b, Z3_mk_or(b->ctx, (unsigned)z->n + (g ? 1 : 0), lits));
 	free(lits);
 }
 
-void btc_zp_found_add(struct z3s *z, struct found *f, Z3_ast g)
+static void schedule(const struct btc_z3 *b, struct btc_schedule *out)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->s = btc_xrealloc(f->s, sizeof(*f->s) * (size_t)f->cap);
-	}
-	btc_sched_from_assignment(z->p, z->prep, z->a, &f->s[f->n++]);
-	block_under(z, g);
+	const struct z3s *z = (const struct z3s *)b;
+	btc_sched_from_assignment(z->p, z->prep, z->a, out);
 }
+
+static void save(const struct btc_z3 *b, void *to)
+{
+	const struct z3s *z = (const struct z3s *)b;
+	memcpy(to, z->a, sizeof(int) * (size_t)z->n);
+}
+
+static void restore(struct btc_z3 *b, const void *from)
+{
+	struct z3s *z = btc_zp(b);
+	memcpy(z->a, from, sizeof(int) * (size_t)z->n);
+}
+
+/* model_size: set per problem by sched_z3.c (n ints), so a const ops
+ * table cannot hold it; BTC_SCHED_MAX_STAGES ints always suffice. */
+const struct btc_z3_ops btc_zp_ops = {
+	.read = read_model,
+	.key = key_of,
+	.encode_guard = btc_zp_encode_guard,
+	.schedule = schedule,
+	.block = block,
+	.lexmin = lexmin,
+	.model_size = sizeof(int) * BTC_SCHED_MAX_STAGES,
+	.save = save,
+	.restore = restore,
+};

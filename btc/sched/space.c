@@ -288,7 +288,6 @@ void btc_space_free(struct btc_space *sp)
 	free(sp->minc);
 	free(sp->ord);
 	pass_free(sp->lb);
-	btc_space_win_free(sp);
 	memset(sp, 0, sizeof(*sp));
 }
 

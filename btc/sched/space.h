@@ -70,7 +70,9 @@ struct btc_space {
 	 * skip states that cannot finish under hi */
 	struct btc_space_pass *lb;
 	int64_t lb_hi;
-	struct btc_space_win *win; /* space_gap.c's tables, or NULL */
+	struct btc_space_win *win; /* space_gap.c's tables, or NULL: freed
+				    * by btc_space_win_free (space_gap.h),
+				    * not btc_space_free */
 	double deadline;               /* ms (btc_sched_now_ms), 0: none */
 	bool expired;
 };
@@ -184,18 +186,7 @@ int btc_space_dp_useful(struct btc_space *sp, int64_t lo, int64_t hi, unsigned c
  * give the same result. */
 extern int btc_space_walk_steps;
 
-/* Presolve by gapness (space_gap.c); sums[0..m): the distinct chunk
- * costs, ascending. gap_count: the candidates of gapness <= W (-1:
- * presolve unavailable or expired), marking with useful (as
- * btc_space_dp_useful, or NULL) the chunks of those with gapness <= W.
- * gap_level: the candidates with T_min = L and T_max = L + G exactly. */
-double btc_space_gap_count(struct btc_space *sp, const int64_t *sums, int m, int64_t W,
-			   unsigned char *useful);
-double btc_space_gap_level(struct btc_space *sp, const int64_t *sums, int m, int64_t G,
-			   int64_t L);
-void btc_space_win_free(struct btc_space *sp);
-
-/* BT-Optimizer with Z3 over the larger space (sched_z3_space.c), called
+/* BT-Optimizer with Z3 over the larger space (sched_z3_space_solve.c), called
  * by btc_sched_solve_z3 when prep->space: same contract; prep is borrowed
  * (the caller frees it); t0: the call's start, ms. */
 enum btc_status btc_space_solve_z3(const struct btc_sched_problem *p,

@@ -10,7 +10,7 @@
  * the candidates with T_min = L and T_max = L + G exactly are the four-term
  * inclusion-exclusion of win over [L, L + G], [L', L + G], [L, H'],
  * [L', H'] (H' the cost below L + G). */
-#include "sched/space.h"
+#include "sched/space_gap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -37,16 +37,16 @@
  *            thread's order and checks continue across segments), resume.
  *
  * The cost model is btc's chunk model (docs/scheduler.md, "The chunk
- * model"), compiled into the generated program as data: btrt_model and
- * btrt_model_chunk_ms are the twins of btc's struct btc_sched_problem and
- * btc_model_chunk_ms (btc/sched/model.h); test/runtime checks that both
- * give the same figures on the same data. */
+ * model"), compiled into the generated program as data: struct btrt_model
+ * and btrt_model_chunk_ms (btrt_model.h) are one source, btrt_model.c,
+ * that btc's optimizer (btc/sched/model.c) calls too. */
 #ifndef BTRT_ADAPT_H
 #define BTRT_ADAPT_H
 
 #include <stdio.h>
 
 #include "btrt.h"
+#include "btrt_model.h"
 #include "btrt_pipeline.h"
 
 #ifdef __cplusplus
@@ -54,33 +54,6 @@ extern "C" {
 #endif
 
 #define BTRT_ADAPT_MAX_PUS 32 /* as btc's BTC_SCHED_MAX_PUS */
-
-/* The chunk model of one profiling-table mode, as btc's optimizer saw it
- * (struct btc_sched_problem): times in ms per task. */
-struct btrt_model {
-	uint32_t n_stages, n_pus;  /* n_pus <= BTRT_ADAPT_MAX_PUS */
-	const double *time_ms;     /* [n_stages * n_pus] t_{i,c} at i * n_pus + c;
-				      NAN: no kernel for that PU */
-	const double *fixed_ms;    /* [n_pus] F_c, or NULL (0) */
-	const double *xfer_ms;     /* [n_stages * n_pus * n_stages] X_c(f, l) at
-				      btrt_model_xfer_index, or NULL (0) */
-	double io_ms;              /* T_io: io thread load + check per task */
-	const char *const *pu_names; /* [n_pus] */
-	const char *mode;          /* the table mode the schedules were chosen
-				      with, e.g. "interference" */
-};
-
-/* Index of X_c(f, l): the same layout as btc_model_xfer_index. */
-static inline size_t btrt_model_xfer_index(uint32_t n, uint32_t np, uint32_t c, uint32_t f,
-					   uint32_t l)
-{
-	return ((size_t)f * np + c) * n + l;
-}
-
-/* chunk_ms(c, f..l) = F_c + sum_{i=f..l} t_{i,c} + X_c(f, l), ms: the twin
- * of btc_model_chunk_ms (docs/scheduler.md, "The chunk model"). NAN when a
- * stage has no time on c. */
-double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l);
 
 /* One schedule the adaptive run may use. */
 struct btrt_adapt_schedule {

@@ -13,19 +13,6 @@
  * baseline: this run on this machine, not the table). */
 #define BTRT_ADAPT_CALIB 2
 
-double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l)
-{
-	/* The twin of btc_model_chunk_ms (btc/sched/model.c): same terms,
-	 * same order of summation, so the same doubles. */
-	uint32_t np = m->n_pus;
-	double t = m->fixed_ms ? m->fixed_ms[c] : 0;
-	for (uint32_t i = f; i <= l; i++)
-		t += m->time_ms[(size_t)i * np + c];
-	if (m->xfer_ms)
-		t += m->xfer_ms[btrt_model_xfer_index(m->n_stages, np, c, f, l)];
-	return t;
-}
-
 double btrt_model_period_ms(const struct btrt_model *m, const struct btrt_adapt_schedule *s,
 			    const double *slowdown, double io_ms)
 {

@@ -142,8 +142,15 @@ static void test_placed_alone(void)
 	CU_ASSERT_EQUAL(btc_plan_mode_for(t, BTC_MODE_PLACED, &two), BTC_MODE_PLACED);
 	CU_ASSERT_EQUAL(btc_plan_mode_for(t, BTC_MODE_INTERFERENCE, &alone), BTC_MODE_INTERFERENCE);
 	/* big alone: isolated 1 + 3; big then little: placed max(1.5, 4.5) */
-	CU_ASSERT_DOUBLE_EQUAL(btc_plan_period_ms(app, dev, t, BTC_MODE_PLACED, true, &alone), 4.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(btc_plan_period_ms(app, dev, t, BTC_MODE_PLACED, true, &two), 4.5, 1e-9);
+	struct btc_plan_options po;
+	btc_plan_options_init(&po);
+	po.mode = BTC_MODE_PLACED;
+	po.baselines_only = true;
+	struct btc_plan *plan = btc_plan(app, dev, t, NULL, &po, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	CU_ASSERT_DOUBLE_EQUAL(btc_plan_predict_ms(plan, BTC_MODE_PLACED, true, &alone), 4.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(btc_plan_predict_ms(plan, BTC_MODE_PLACED, true, &two), 4.5, 1e-9);
+	btc_plan_free(plan);
 	btc_table_free(t);
 }
 
