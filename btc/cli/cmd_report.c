@@ -1,12 +1,12 @@
 /* `btc report R.json... [--csv OUT] [--candidates OUT] [--fit-csv OUT]
  * [--svg OUT] [--speedup-svg OUT]`, `btc report --compare A.json B.json...`:
- * tables and pictures of main jobs' reports (driver/report.h). */
+ * tables and pictures of main jobs' reports (report/report.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "driver/report.h"
+#include "report/report.h"
 #include "util/fsafe.h"
 
 /* An output file built in memory and written once (util/fsafe.h). */

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "driver/files.h"
-#include "driver/job.h"
 #include "util/out.h"
 #include "util/paths.h"
 #include "util/proc.h"

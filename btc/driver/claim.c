@@ -1,11 +1,12 @@
-/* The job's directory: claimed for one btc before anything is written in
+/* The job's directory: named, claimed for one btc before anything is written in
  * it, and swept of what an earlier job left (docs/conventions.md,
  * "Writing files"). */
-#include "driver/job.h"
+#include "driver/claim.h"
 
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "driver/files.h"
 #include "util/fsafe.h"
 #include "util/out.h"
 #include "util/str.h"
@@ -28,4 +29,25 @@ void btc_job_dir_sweep(const char *dir)
 		unlink(p);
 		free(p);
 	}
+}
+
+char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *dev)
+{
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	if (!btc_files_check_name("app name", app->name, &quiet) ||
+	    !btc_files_check_name("device name", dev->name, &quiet))
+		return NULL;
+	return btc_xasprintf("build/btc/%s-%s", app->name, dev->name);
+}
+
+char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct btc_device *dev,
+		  struct btc_diag *d)
+{
+	/* Checked also with an explicit out_dir: the names become file names
+	 * inside it (APP_task.h, build/APP-pipeline, the cache table). */
+	if (!btc_files_check_name("app name", app->name, d) ||
+	    !btc_files_check_name("device name", dev->name, d))
+		return NULL;
+	return out_dir ? btc_xstrdup(out_dir) : btc_job_default_dir(app, dev);
 }

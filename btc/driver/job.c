@@ -15,12 +15,14 @@
 #include <cjson/cJSON.h>
 
 #include "driver/build.h"
-#include "driver/diagnose.h"
+#include "driver/claim.h"
+#include "driver/profile.h"
+#include "report/diagnose.h"
 #include "driver/project.h"
 #include "driver/files.h"
-#include "driver/fit.h"
-#include "driver/report.h"
-#include "driver/result.h"
+#include "report/fit.h"
+#include "report/report.h"
+#include "report/result.h"
 #include "gen/gen.h"
 #include "util/fsafe.h"
 #include "util/proc.h"
@@ -32,27 +34,6 @@ void btc_job_options_init(struct btc_job_options *o)
 	btc_tune_options_init(&o->tune);
 	o->final_tasks = 64;
 	o->profile_max_reps = 30;
-}
-
-char *btc_job_default_dir(const struct btc_app *app, const struct btc_device *dev)
-{
-	struct btc_diag quiet;
-	btc_diag_init(&quiet, NULL);
-	if (!btc_files_check_name("app name", app->name, &quiet) ||
-	    !btc_files_check_name("device name", dev->name, &quiet))
-		return NULL;
-	return btc_xasprintf("build/btc/%s-%s", app->name, dev->name);
-}
-
-char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct btc_device *dev,
-		  struct btc_diag *d)
-{
-	/* Checked also with an explicit out_dir: the names become file names
-	 * inside it (APP_task.h, build/APP-pipeline, the cache table). */
-	if (!btc_files_check_name("app name", app->name, d) ||
-	    !btc_files_check_name("device name", dev->name, d))
-		return NULL;
-	return out_dir ? btc_xstrdup(out_dir) : btc_job_default_dir(app, dev);
 }
 
 static double now_s(void)

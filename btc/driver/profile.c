@@ -4,7 +4,7 @@
  * interrupt stops the profiler and removes the temporary file. With core
  * counts (issue 16) the profiler also measures every CPU stage on 1, 2,
  * 4, ... of each CPU PU's cores, and the table is cached apart (NAME.cores.csv). */
-#include "driver/job.h"
+#include "driver/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "driver/build.h"
+#include "driver/claim.h"
 #include "driver/project.h"
 #include "driver/cache.h"
 #include "util/fsafe.h"

@@ -1,6 +1,6 @@
 #include "driver/project.h"
 
-#include "driver/job.h"
+#include "driver/build.h"
 #include "gen/gen.h"
 
 bool btc_project_make(const struct btc_plan *plan, const char *dir, bool build, bool force,

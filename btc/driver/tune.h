@@ -18,8 +18,8 @@
 
 #include "util/diag.h"
 #include "sched/plan.h"
-#include "driver/result.h"
-#include "driver/stats.h"
+#include "report/entry.h"
+#include "report/stats.h"
 
 struct btc_tune_options {
 	int warmup;                   /* warm-up tasks per run, excluded (default 4) */
@@ -63,31 +63,6 @@ void btc_tune_options_init(struct btc_tune_options *o);
 /* The seed to use: opt->seed, or when 0 one derived from the clock
  * (never 0). */
 unsigned btc_tune_seed(const struct btc_tune_options *opt);
-
-/* The outcome for one schedule of the build: every verified run's time
- * (tuning and head to head pooled: one figure per schedule) and the
- * median with its 95 % interval. */
-struct btc_tune_entry {
-	double predicted_ms; /* T_max of the table, 0 when none */
-	double *runs_ms;     /* [n_runs] ms per task of each verified run (owned) */
-	int n_runs, cap_runs;
-	double median_ms;          /* median of runs_ms, NAN if none */
-	double ci_lo_ms, ci_hi_ms; /* its 95 % interval (btc_stats_median_ci) */
-	bool ci_exact;             /* the interval has 95 % coverage (n_runs >= 6) */
-	int tasks, warmup;         /* measured and warm-up tasks of each run */
-	int rounds;                /* tuning rounds it ran in */
-	bool finalist;             /* in the race to the end of tuning */
-	bool baseline;
-	enum btc_run_status status;
-	char *error; /* status failed: which schedule, stage, task (owned) */
-};
-
-/* Adds one verified run's ms per task to e and updates its median and
- * interval. */
-void btc_tune_entry_add(struct btc_tune_entry *e, double ms);
-
-/* Frees the runs and error texts of entries[n] (not the array). */
-void btc_tune_entries_clear(struct btc_tune_entry *entries, int n);
 
 /* How tuning ended, for the report. */
 struct btc_tune_summary {

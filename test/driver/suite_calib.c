@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "driver/calib.h"
+#include "report/calib.h"
 #include "suites.h"
 
 /* Synthetic build: 2 PUs, true a = {0.5, 2.0} ms, b = {1.5, 0.8}.

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/diagnose.h"
+#include "report/diagnose.h"
 #include "suites.h"
 
 /* gray -> blur -> sobel -> hist on PUs big, little, vulkan. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "driver/result.h"
+#include "report/result.h"
 #include "suites.h"
 
 static char path[] = "/tmp/btc-report-XXXXXX";

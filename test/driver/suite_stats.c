@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "driver/stats.h"
+#include "report/stats.h"
 #include "suites.h"
 
 static void test_median(void)

@@ -1,14 +1,14 @@
-/* Tables (markdown, CSV) of main-job reports read through driver/result.h:
+/* Tables (markdown, CSV) of main-job reports read through report/result.h:
  * one row per report, the fit of every model, and two leases side by side
  * (docs/report.md, "btc report"). */
-#include "driver/report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/result.h"
-#include "driver/stats.h"
+#include "report/result.h"
+#include "report/stats.h"
 #include "util/out.h"
 
 void btc_report_run_label(const char *path, char *buf, size_t n)
@@ -435,4 +435,35 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 		n_floor, n_pairs);
 	btc_out_free(&floor);
 	return ok;
+}
+
+void btc_report_print_candidates(const struct btc_report *r, FILE *f)
+{
+	fprintf(f, "%-4s %-9s %-34s %12s %12s %12s %21s %4s %4s\n", "N", "kind",
+		"schedule (PU:stages)", "predicted_ms", "calib_ms", "measured_ms", "95% interval",
+		"runs", "rank");
+	enum btc_mode m = BTC_MODE_INTERFERENCE;
+	if (r->fit_mode)
+		btc_mode_parse(r->fit_mode, &m);
+	for (int i = 0; i < r->n_candidates; i++) {
+		const struct btc_report_candidate *c = &r->candidates[i];
+		char meas[32] = "not_run", ci[48] = "";
+		if (c->status == BTC_RUN_VERIFIED) {
+			snprintf(meas, sizeof(meas), "%.3f", c->measured_ms);
+			if (!isnan(c->ci_low_ms))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms,
+					 c->ci_high_ms);
+			else
+				snprintf(ci, sizeof(ci), "[n/a]");
+		} else {
+			snprintf(meas, sizeof(meas), "%s", btc_run_status_name(c->status));
+		}
+		fprintf(f, "%-4d %-9s %-34s %12.3f %12.3f %12s %21s %4d %4d\n", i,
+			c->baseline ? "baseline" : "candidate", c->label, c->predicted_ms[m],
+			c->calibrated_loo_ms[m], meas, ci, c->runs, c->calibrated_rank);
+	}
+	fprintf(f,
+		"(predicted_ms: the %s table; calib_ms: calibrated on the other schedules' "
+		"measurements (LOO); rank: by the model calibrated on all)\n",
+		btc_mode_name(m));
 }

@@ -1,5 +1,5 @@
-/* Failing against passing schedules (driver/diagnose.h). */
-#include "driver/diagnose.h"
+/* Failing against passing schedules (report/diagnose.h). */
+#include "report/diagnose.h"
 
 #include <stdint.h>
 #include <stdlib.h>

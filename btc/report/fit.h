@@ -1,6 +1,6 @@
 /* The fit of the cost model to the measurements, for the report: per
  * schedule the prediction under each table mode and calibrated
- * (driver/calib.h, leave-one-out), the agreement figures of each model,
+ * (report/calib.h, leave-one-out), the agreement figures of each model,
  * the table mode whose calibrated model fits best (highest
  * cross-validated Spearman rho, ties by Pearson r), and the re-ranking of
  * the candidates by that model (docs/scheduler.md, "Calibration";
@@ -12,8 +12,8 @@
 #include "front/device.h"
 #include "front/table.h"
 #include "sched/plan.h"
-#include "driver/result.h"
-#include "driver/tune.h"
+#include "report/result.h"
+#include "report/entry.h"
 
 /* r->candidates [n] from the plan's n schedules and their tuning entries: label,
  * kind, status, error, predicted T_max under each mode of the table (NAN

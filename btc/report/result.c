@@ -1,7 +1,7 @@
 /* The main job's report: struct btc_report <-> JSON (cJSON), both
  * directions in one place so that the writer and `btc report` agree on
  * every field. Schema 3; schema 1 (no "schema_version") and 2 still read. */
-#include "driver/result.h"
+#include "report/result.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,17 +1,17 @@
-/* The cost model's fit to the measurements (driver/fit.h). Per-chunk
+/* The cost model's fit to the measurements (report/fit.h). Per-chunk
  * predictions come from the plan's problems (btc_plan_problem_of) and
  * btc_model_chunk_ms: the chunk model of docs/scheduler.md (F_c + stage
  * times + transfers per chunk, T_io from the table; the paper's model when
  * the table has no model terms). */
-#include "driver/fit.h"
+#include "report/fit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/calib.h"
-#include "driver/stats.h"
+#include "report/calib.h"
+#include "report/stats.h"
 #include "sched/bound.h"
 #include "sched/model.h"
 

@@ -1,8 +1,8 @@
 /* The main job's report (btc APP.yaml --run --report R.json): its schema
  * as a C struct, written as JSON with cJSON and read back (btc report).
  * docs/report.md describes every field. */
-#ifndef BTC_DRIVER_RESULT_H
-#define BTC_DRIVER_RESULT_H
+#ifndef BTC_REPORT_RESULT_H
+#define BTC_REPORT_RESULT_H
 
 #include <stdbool.h>
 
@@ -96,7 +96,7 @@ struct btc_report {
 	bool chosen_verified;            /* every run of the chosen schedule matched */
 	int n_failed;                    /* schedules with status failed */
 	char *failure_diagnosis;         /* which stages and PUs tell failing schedules from
-					    passing ones (driver/diagnose.h), or NULL */
+					    passing ones (report/diagnose.h), or NULL */
 	bool racing;
 	double phases_s[5];                      /* profile, schedule, build, tune, run */
 	struct btc_report_candidate *candidates; /* [n_candidates] */

@@ -1,13 +1,16 @@
-/* Calibration from measurements made elsewhere: `btc tune APP.yaml
- * --device DEV --table T --measurements FILE...` reads the tuning runs
- * copied back from a device, recalibrates, re-ranks and reports the fit
- * without running anything (docs/report.md, "Measurements files"). */
+/* Measurements made elsewhere: the tuning runs copied back from a device
+ * (a generated program's reports, a main job's report, or CSV), read into
+ * the planned schedules' entries (docs/report.md, "Measurements files").
+ * The command over them is driver/calibrate.h. */
 #ifndef BTC_MEASUREMENTS_H
 #define BTC_MEASUREMENTS_H
 
 #include <stdbool.h>
 
-#include "driver/job.h"
+#include "front/device.h"
+#include "sched/plan.h"
+#include "report/entry.h"
+#include "util/diag.h"
 
 /* Adds the runs in the file at path to entries[n] (btc_tune_entry_add),
  * one run per JSON file or CSV line. Two formats, told apart by the first
@@ -27,17 +30,5 @@
 bool btc_measurements_read(const char *path, const struct btc_plan_schedule *scheds, int n,
 			   const struct btc_device *dev, struct btc_tune_entry *entries,
 			   struct btc_diag *d);
-
-/* The command: plans the build as the main job would on opt->table (the
- * schedules the device's program holds, in its --schedule order; when
- * the first file is a main job's report and there is no --chunks, exactly
- * the report's schedules, in its order), reads
- * the files, fits and prints the fit (the same table as the main job's
- * report), writes opt->report (schema 3, no chosen schedule) and fit.svg
- * beside it when given. Returns the exit status (0, or 1 after a
- * reported error). */
-int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_job_options *opt, const char *const *files, int n_files,
-		      struct btc_diag *d);
 
 #endif

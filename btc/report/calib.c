@@ -1,11 +1,11 @@
-/* Calibration of the cost model (driver/calib.h). */
-#include "driver/calib.h"
+/* Calibration of the cost model (report/calib.h). */
+#include "report/calib.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/stats.h"
+#include "report/stats.h"
 #include "util/diag.h"
 
 void btc_calib_options_init(struct btc_calib_options *o)

@@ -50,6 +50,13 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
  * name. Writes at most n bytes to buf. */
 void btc_report_run_label(const char *path, char *buf, size_t n);
 
+/* The candidates of r as a table on f, one row each: index, kind, label,
+ * predicted ms (the table's mode that fits best, r->fit_mode), calibrated
+ * leave-one-out ms, measured median ms with its 95 % interval (or the run
+ * status), runs and calibrated rank; the table `btc tune --measurements`
+ * prints. */
+void btc_report_print_candidates(const struct btc_report *r, FILE *f);
+
 /* Two leases side by side: paths are pairs (A, B, A, B, ...) of reports
  * of the same job. One markdown row per pair to md: each side's chosen
  * schedule and median with its interval, how far apart the two medians

@@ -1,5 +1,5 @@
-/* Statistics of measurements (driver/stats.h). */
-#include "driver/stats.h"
+/* Statistics of measurements (report/stats.h). */
+#include "report/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,14 +1,14 @@
 /* For people: a heatmap of the profiling table and a timeline (Gantt
  * chart) of a pipeline run, both as standalone SVG, and tables (markdown,
- * CSV) of main-job reports read through driver/result.h. */
-#include "driver/report.h"
+ * CSV) of main-job reports read through report/result.h. */
+#include "report/report.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/result.h"
+#include "report/result.h"
 #include "util/out.h"
 
 static void svg_text(struct btc_out *o, double x, double y, const char *anchor, int size,

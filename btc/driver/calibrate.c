@@ -1,0 +1,131 @@
+/* `btc tune --measurements`: the main job's plan, fitted to measurements
+ * made elsewhere (driver/calibrate.h). */
+#include "driver/calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "report/fit.h"
+#include "report/measurements.h"
+#include "report/report.h"
+#include "util/out.h"
+
+/* The schedules a main job's report measured, as --chunks specs (labels
+ * with ',' for ' '), in its order; 0 when path is not such a report.
+ * Stores up to max specs, which the caller frees. */
+static int report_specs(const char *path, char **specs, int max, struct btc_diag *d)
+{
+	char *text = btc_read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates"), *c;
+	int n = 0;
+	cJSON_ArrayForEach(c, cands)
+	{
+		const cJSON *label = cJSON_GetObjectItemCaseSensitive(c, "label");
+		if (!cJSON_IsString(label))
+			continue;
+		if (n == max) {
+			btc_error(d, (struct btc_loc){path, 0, 0},
+				  "more than %d schedules: pass the ones to fit with --chunks", max);
+			break;
+		}
+		specs[n] = btc_xstrdup(label->valuestring);
+		for (char *p = specs[n]; *p; p++)
+			if (*p == ' ')
+				*p = ',';
+		n++;
+	}
+	cJSON_Delete(j);
+	return n;
+}
+
+/* btc_job_calibrate on the plan options in opt (its schedules settled). */
+static int calibrate(const struct btc_app *app, const struct btc_device *dev,
+		     const struct btc_job_options *opt, const char *const *files, int n_files,
+		     struct btc_diag *d)
+{
+	if (opt->report)
+		remove(opt->report);
+	struct btc_table *t = btc_table_load(opt->table, NULL, app, dev, opt->plan.mode, d);
+	if (!t)
+		return 1;
+	struct btc_plan *plan = btc_plan(app, dev, t, opt->table, &opt->plan, d);
+	if (!plan) {
+		btc_table_free(t);
+		return 1;
+	}
+	const struct btc_plan_schedule *scheds = plan->schedules;
+	int n = plan->n_schedules;
+	struct btc_tune_entry *entries = btc_xcalloc((size_t)n + 1, sizeof(*entries));
+	for (int i = 0; i < n; i++)
+		entries[i] = (struct btc_tune_entry){.median_ms = NAN,
+						     .ci_lo_ms = NAN,
+						     .ci_hi_ms = NAN,
+						     .baseline = scheds[i].baseline};
+	bool ok = true;
+	for (int k = 0; k < n_files; k++)
+		ok &= btc_measurements_read(files[k], scheds, n, dev, entries, d);
+	if (ok) {
+		struct btc_report r;
+		btc_report_init(&r);
+		r.app = btc_xstrdup(app->name);
+		r.device = btc_xstrdup(dev->name);
+		r.mode = btc_xstrdup(btc_mode_name(opt->plan.mode));
+		r.objective = btc_xstrdup(btc_sched_objective_name(opt->plan.sched.objective));
+		r.gpu = btc_xstrdup(opt->plan.gpu ? opt->plan.gpu : "auto");
+		btc_fit_candidates(plan, entries, &r);
+		btc_fit_pearson(&r, opt->plan.mode);
+		for (int i = 0; i < n; i++)
+			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
+		btc_fit_report(plan, &r);
+		btc_fit_bound(plan, &r);
+		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
+		       n_files, n_files == 1 ? "" : "s");
+		btc_report_print_candidates(&r, stdout);
+		btc_fit_print(&r, stdout);
+		btc_fit_print_bound(&r, stdout);
+		if (opt->report) {
+			char *svg = btc_xasprintf(
+				"%.*s-fit.svg",
+				(int)(strlen(opt->report) - (strstr(opt->report, ".json") ? 5 : 0)),
+				opt->report);
+			btc_report_fit_svg(&r, svg, d);
+			btc_report_write(&r, opt->report, d);
+			printf("files: %s, %s\n", opt->report, svg);
+			free(svg);
+		}
+		btc_report_free(&r);
+	}
+	btc_tune_entries_clear(entries, n);
+	free(entries);
+	btc_plan_free(plan);
+	btc_table_free(t);
+	return d->errors ? 1 : 0;
+}
+
+int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
+		      const struct btc_job_options *opt_in, const char *const *files, int n_files,
+		      struct btc_diag *d)
+{
+	/* A main job's report names the schedules it measured: plan exactly
+	 * those (unless --chunks names others), so a changed model or table
+	 * can be judged on the same measurements. */
+	struct btc_job_options job = *opt_in;
+	const struct btc_job_options *opt = &job;
+	char *specs[BTC_PLAN_MAX_SPECS];
+	int n_specs = 0;
+	if (!job.plan.n_specs && n_files > 0) {
+		n_specs = report_specs(files[0], specs, BTC_PLAN_MAX_SPECS, d);
+		for (int i = 0; i < n_specs; i++)
+			job.plan.specs[job.plan.n_specs++] = specs[i];
+	}
+	int status = calibrate(app, dev, opt, files, n_files, d);
+	for (int i = 0; i < n_specs; i++)
+		free(specs[i]);
+	return status;
+}
