@@ -16,8 +16,10 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 	[BTC_CMD_CHECK] = {"check", btc_cmd_check, "APP.yaml [--device DEV] [--table T [--mode M]]",
 			   "validate an app (and device, table); print the model", 1, 1, 0},
 	[BTC_CMD_DEVICES] = {"devices", btc_cmd_devices, "", "list the device library", 0, 0, 0},
-	[BTC_CMD_DEVICE] = {"device", btc_cmd_device, "DEV",
-			    "print a device description as YAML ('host' = this machine)", 1, 1, 0},
+	[BTC_CMD_DEVICE] = {"device", btc_cmd_device, "DEV [--format json]",
+			    "print a device description as YAML ('host' = this machine); "
+			    "--format json: as JSON, with the generated program's service cores",
+			    1, 1, 0},
 	[BTC_CMD_HEADER] = {"header", btc_cmd_header, "APP.yaml [--glsl] [-o FILE]",
 			    "write the TaskObject header (or the GLSL layout) for kernels", 1, 1,
 			    0},

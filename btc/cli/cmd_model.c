@@ -1,5 +1,6 @@
 /* The model commands: `btc check`, `btc devices`, `btc device`,
  * `btc header`. */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 
 #include "cli/commands.h"
@@ -69,6 +70,34 @@ int btc_cmd_devices(const struct btc_cli_options *o)
 	return btc_device_list(btc_device_dir(), stdout, &d) ? 1 : 0;
 }
 
+/* `btc device --format json`: the description (btc_device_to_json) and
+ * "service": the service cores of the generated program
+ * (btc_gen_service_cores: pu, io_core, gpu_core, chunk_cores: the cores
+ * the owning PU's chunks run on), null when no core is given up. */
+static void print_device_json(const struct btc_device *dev)
+{
+	cJSON *j = btc_device_to_json(dev);
+	struct btc_gen_service s = btc_gen_service_cores(dev);
+	if (s.pu < 0) {
+		cJSON_AddNullToObject(j, "service");
+	} else {
+		cJSON *o = cJSON_AddObjectToObject(j, "service");
+		cJSON_AddStringToObject(o, "pu", dev->pus[s.pu].name);
+		cJSON_AddNumberToObject(o, "io_core", s.io_core);
+		cJSON_AddNumberToObject(o, "gpu_core", s.gpu_core);
+		const int *pin;
+		int n = btc_pu_pinnable(&dev->pus[s.pu], &pin);
+		cJSON *a = cJSON_AddArrayToObject(o, "chunk_cores");
+		for (int c = 0; c < n; c++)
+			if (pin[c] != s.io_core && pin[c] != s.gpu_core)
+				cJSON_AddItemToArray(a, cJSON_CreateNumber(pin[c]));
+	}
+	char *text = cJSON_Print(j);
+	puts(text);
+	cJSON_free(text);
+	cJSON_Delete(j);
+}
+
 int btc_cmd_device(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
@@ -76,7 +105,10 @@ int btc_cmd_device(const struct btc_cli_options *o)
 	struct btc_device *dev = btc_cli_load_device(o->positional[0], o, &d);
 	if (!dev)
 		return 1;
-	btc_device_write_yaml(dev, stdout);
+	if (o->format == 1)
+		print_device_json(dev);
+	else
+		btc_device_write_yaml(dev, stdout);
 	btc_device_free(dev);
 	return 0;
 }

@@ -131,7 +131,7 @@ static const struct row rows[] = {
 	     "the GPU API when the device has both", gpu_name),
 	ENUM(SOLVER, "solver", solver, C(SCHEDULE), "z3 (default); exhaustive: small problems only",
 	     solver_name),
-	ENUM(FORMAT, "format", format, C(SCHEDULE), "output format (default text)", format_name),
+	ENUM(FORMAT, "format", format, C(SCHEDULE) | C(DEVICE), "output format (default text)", format_name),
 	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),
 	FLAG(PAPER_MODEL, "paper-model", paper_model, C(SCHEDULE),
 	     "chunk time = sum of the stage times, ignoring the\ntable's chunk-model terms (F, X, T_io)"),

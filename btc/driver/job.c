@@ -296,6 +296,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	btc_report_init(r);
 	r->app = btc_xstrdup(j->app->name);
 	r->device = btc_xstrdup(dev->name);
+	r->table = j->table_path ? btc_xstrdup(j->table_path) : NULL;
 	r->mode = btc_xstrdup(btc_mode_name(j->opt->plan.mode));
 	r->objective = btc_xstrdup(btc_sched_objective_name(j->opt->plan.sched.objective));
 	r->gpu = btc_xstrdup(j->opt->plan.gpu ? j->opt->plan.gpu : "auto");

@@ -1,6 +1,7 @@
 #include "front/device.h"
 
 #include <dirent.h>
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -454,6 +455,59 @@ void btc_device_write_yaml(const struct btc_device *dev, FILE *out)
 			fputc('\n', out);
 		}
 	}
+}
+
+static void add_ints(cJSON *o, const char *key, const int *v, int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, key);
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+}
+
+struct cJSON *btc_device_to_json(const struct btc_device *dev)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "device", dev->name);
+	if (dev->description)
+		cJSON_AddStringToObject(j, "description", dev->description);
+	cJSON_AddStringToObject(j, "os", dev->os);
+	cJSON_AddStringToObject(j, "arch", dev->arch);
+	if (dev->cross_file)
+		cJSON_AddStringToObject(j, "cross_file", dev->cross_file);
+	cJSON *pus = cJSON_AddArrayToObject(j, "pus");
+	for (int i = 0; i < dev->n_pus; i++) {
+		const struct btc_pu *pu = &dev->pus[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", pu->name);
+		cJSON_AddStringToObject(o, "kind", btc_backend_name(pu->kind));
+		if (pu->n_cores)
+			add_ints(o, "cores", pu->cores, pu->n_cores);
+		if (pu->pinnable)
+			add_ints(o, "pinnable", pu->pinnable, pu->n_pinnable);
+		if (pu->core_type)
+			cJSON_AddStringToObject(o, "core_type", pu->core_type);
+		if (pu->max_freq_mhz)
+			cJSON_AddNumberToObject(o, "max_freq_mhz", pu->max_freq_mhz);
+		if (pu->gpu_name)
+			cJSON_AddStringToObject(o, "gpu", pu->gpu_name);
+		if (pu->select)
+			cJSON_AddStringToObject(o, "select", pu->select);
+		if (pu->subgroup_size)
+			cJSON_AddNumberToObject(o, "subgroup_size", pu->subgroup_size);
+		if (pu->cuda_arch) {
+			char cc[16];
+			snprintf(cc, sizeof(cc), "%d.%d", pu->cuda_arch / 10, pu->cuda_arch % 10);
+			cJSON_AddStringToObject(o, "compute_capability", cc);
+		}
+		if (pu->kind != BTC_BACKEND_CPU) {
+			cJSON_AddBoolToObject(o, "unified_memory", pu->unified_memory);
+			cJSON_AddBoolToObject(o, "cpu_backed", pu->cpu_backed);
+		}
+		if (pu->ref_column)
+			cJSON_AddStringToObject(o, "table_column", pu->ref_column);
+		cJSON_AddItemToArray(pus, o);
+	}
+	return j;
 }
 
 int btc_device_list(const char *device_dir, FILE *out, struct btc_diag *d)

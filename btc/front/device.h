@@ -72,6 +72,11 @@ bool btc_device_split_cpus(struct btc_device *dev, int n, struct btc_diag *d);
 /* Writes dev as device YAML that btc_device_load reads back. */
 void btc_device_write_yaml(const struct btc_device *dev, FILE *out);
 
+/* dev as a JSON object with the keys and values of its YAML
+ * (btc_device_write_yaml; JSON is YAML, so btc_device_load reads it back
+ * written to a file). Caller frees it with cJSON_Delete. */
+struct cJSON *btc_device_to_json(const struct btc_device *dev);
+
 /* The cores of pu that threads may be pinned to (its `pinnable` list, or
  * all its cores): *cores receives the array (borrowed from pu), the
  * return value its length. Chunks with a core count (issue 16) receive

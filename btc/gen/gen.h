@@ -78,4 +78,16 @@ bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct 
  * when either fails. */
 bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d);
 
+/* The service cores of dev's generated program (docs/runtime.md,
+ * "Placement"): on a device with a GPU PU, the largest CPU PU of 8 or
+ * more pinnable cores gives its last pinnable core to the GPU
+ * dispatchers and the one before it to the io thread; its chunks run on
+ * the rest. */
+struct btc_gen_service {
+	int pu;       /* the owning CPU PU's index, -1: none (no core given up) */
+	int io_core;  /* the io thread's core, -1 when none */
+	int gpu_core; /* the GPU dispatchers' core, -1 when none */
+};
+struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev);
+
 #endif

@@ -236,6 +236,18 @@ int btc_gen_service_owner(const struct btc_device *dev)
 	return gpu ? owner : -1;
 }
 
+struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev)
+{
+	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1};
+	if (s.pu >= 0) {
+		const int *pin;
+		int n = btc_pu_pinnable(&dev->pus[s.pu], &pin);
+		s.io_core = pin[n - 2];
+		s.gpu_core = pin[n - 1];
+	}
+	return s;
+}
+
 void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 {
 	for (int u = 0; u < dev->n_pus; u++) {

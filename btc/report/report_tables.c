@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/goals.h"
 #include "report/result.h"
 #include "report/stats.h"
 #include "util/out.h"
@@ -126,8 +127,9 @@ static void fit_rows(const char *path, const char *run, const struct btc_report 
 							   : "no";
 		bool picked = m->calibrated && r->fit_mode && m->mode &&
 			      !strcmp(m->mode, r->fit_mode);
-		char b5[32], b6[32];
-		btc_outl(fit_md, "| %s | %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |",
+		char b5[32], b6[32], goals[64];
+		btc_fit_goals_text(btc_fit_model_goals_missed(m), goals, sizeof(goals));
+		btc_outl(fit_md, "| %s | %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s | %s |",
 			 run, r->app ? r->app : "", r->device ? r->device : "",
 			 m->name ? m->name : "", picked ? " *" : "", m->n,
 			 fmt_ms(b1, sizeof(b1), m->pearson_r, "n/a"),
@@ -135,7 +137,7 @@ static void fit_rows(const char *path, const char *run, const struct btc_report 
 			 fmt_pct(b3, sizeof(b3), m->median_abs_rel_err),
 			 fmt_pct(b4, sizeof(b4), m->max_abs_rel_err), best,
 			 fmt_ms(b5, sizeof(b5), m->pearson_r_candidates, "n/a"),
-			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"));
+			 fmt_ms(b6, sizeof(b6), m->spearman_rho_candidates, "n/a"), goals);
 		if (fit_csv)
 			fprintf(fit_csv,
 				"%s,%s,%s,%s,\"%s\",%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%s\n",
@@ -252,9 +254,11 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 	}
 	if (fit_md.len) {
 		fprintf(md,
-			"\n| run | app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) |\n");
-		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+			"\n| run | app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) | goals |\n");
+		fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 		fputs(fit_md.buf, md);
+		fprintf(md, "\nThe fit goals (goals: met, or the ones missed):\n\n");
+		btc_fit_goals_print(md);
 	}
 	btc_out_free(&fit_md);
 	return ok;
@@ -289,8 +293,8 @@ static const char *chosen_candidate_label(const struct btc_report *r)
 
 /* One row of the noise-floor table: the schedules both leases measured,
  * lease A's medians taken as a prediction of lease B's and judged as one would be
- * (the cost-model goals: Spearman rho >= 0.9, median |B/A - 1| <= 10 %,
- * max <= 25 %, A's best within 5 % of B's best in B). Appends to out;
+ * (the cost-model goals of report/goals.h but Pearson r: Spearman rho,
+ * median and max |B/A - 1|, A's best within 5 % of B's best in B). Appends to out;
  * returns true when all four hold. */
 static bool repetition_row(const char *run, const struct btc_report *a,
 			   const struct btc_report *b, struct btc_out *out)
@@ -319,7 +323,9 @@ static bool repetition_row(const char *run, const struct btc_report *a,
 	for (int i = 0; i < n; i++)
 		max = fmax(max, e[i]);
 	bool best = best_a >= 0 && y[best_a] <= 1.05 * best_b + 1e-12;
-	bool all = n >= 2 && rho >= 0.9 && med <= 0.10 && max <= 0.25 && best;
+	/* Every goal but r: a pair of leases has no model to fit. */
+	bool all = !(btc_fit_goals_missed(n, NAN, rho, med, max, best_a < 0 ? -1 : best) &
+		     ~(1u << BTC_GOAL_R));
 	char b1[32], b2[32];
 	btc_outf(out, "| %s | %d | %.3f | %.3f | %s | %s | %s | %s |\n", run, n, r, rho,
 		 fmt_pct(b1, sizeof(b1), n ? med : NAN), fmt_pct(b2, sizeof(b2), n ? max : NAN),

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/goals.h"
 #include "util/out.h"
 
 static const char *const status_names[] = {"not_run", "verified", "failed"};
@@ -56,6 +57,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->failure_diagnosis);
 	free(r->app);
 	free(r->device);
+	free(r->table);
 	free(r->mode);
 	free(r->objective);
 	free(r->gpu);
@@ -166,8 +168,10 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 			cJSON_AddNullToObject(o, "best_within_5pct");
 		else
 			cJSON_AddBoolToObject(o, "best_within_5pct", m->best_within_5pct);
+		btc_fit_goals_json_missed(o, btc_fit_model_goals_missed(m));
 		cJSON_AddItemToArray(models, o);
 	}
+	btc_fit_goals_json(fit);
 	cJSON *pus = cJSON_AddArrayToObject(fit, "pus");
 	for (int i = 0; i < r->n_pu_fits; i++) {
 		cJSON *o = cJSON_CreateObject();
@@ -264,6 +268,8 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	add_str(j, "mode", r->mode);
 	add_str(j, "objective", r->objective);
 	add_str(j, "gpu", r->gpu);
+	if (r->table)
+		cJSON_AddStringToObject(j, "table", r->table);
 	cJSON_AddBoolToObject(j, "verified", r->verified);
 	cJSON_AddBoolToObject(j, "chosen_verified", r->chosen_verified);
 	cJSON_AddNumberToObject(j, "failed_schedules", r->n_failed);
@@ -514,6 +520,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 	r->schema_version = isnan(schema) ? 1 : (int)schema;
 	r->app = str(j, "app");
 	r->device = str(j, "device");
+	r->table = str(j, "table");
 	r->mode = str(j, "mode");
 	r->objective = str(j, "objective");
 	r->gpu = str(j, "gpu");

@@ -80,6 +80,7 @@ struct btc_report_pu_fit {
 struct btc_report {
 	int schema_version;
 	char *app, *device, *mode, *objective, *gpu;
+	char *table; /* the profiling table the plan used (its path), or NULL */
 	int chosen;                      /* index into candidates, -1: none verified */
 	struct btc_report_chunk *chunks; /* [n_chunks]: the chosen schedule */
 	int n_chunks;
