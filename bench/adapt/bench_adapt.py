@@ -120,46 +120,36 @@ def schedules(prog):
     return rows
 
 
+def device_json(btc, device, groups):
+    """`btc device DEVICE --cpu-groups G --format json`: the description,
+    with the generated program's service cores ("service")."""
+    return json.loads(run([btc, "device", device, "--cpu-groups", str(groups), "--format", "json"]))
+
+
 def pu_cores(btc, device, groups):
-    """CPU PU name -> the cores its chunks run on, from `btc device`: on a
-    device with a GPU, a CPU PU of 8 or more cores gives its last core to
-    the io thread and the GPU dispatchers (the service core, docs/runtime.md
-    "Placement"), which the hog leaves alone."""
-    text = run([btc, "device", device, "--cpu-groups", str(groups)])
-    cores, name, gpu = {}, None, False
-    for line in text.splitlines():
-        s = line.strip()
-        if s.startswith("- name:"):
-            name = s.split(":", 1)[1].strip()
-        elif s.startswith("kind:") and s.split(":", 1)[1].strip() in ("cuda", "vulkan"):
-            gpu = True
-        elif s.startswith("cores:") and name:
-            cores[name] = [int(c) for c in s.split("[", 1)[1].rstrip("]").split(",")]
-    if gpu:
-        cores = {k: (v[:-1] if len(v) >= 8 else v) for k, v in cores.items()}
+    """CPU PU name -> the cores its chunks run on, as btc lays them out: the
+    PU that gives up its service cores to the io thread and the GPU
+    dispatchers (btc's "service": docs/runtime.md, "Placement") runs its
+    chunks on the rest ("chunk_cores"), which the hog leaves alone."""
+    dev = device_json(btc, device, groups)
+    cores = {pu["name"]: pu.get("pinnable", pu.get("cores", []))
+             for pu in dev["pus"] if pu["kind"] == "cpu"}
+    if dev["service"]:
+        cores[dev["service"]["pu"]] = dev["service"]["chunk_cores"]
     return cores
 
 
 def cpu_only_device(btc, device, groups, path):
     """`btc device DEVICE --cpu-groups G` without its GPU PUs, written to
-    path: on the dev box the Vulkan device is llvmpipe, which runs on the
-    same cores as the CPU PUs (cpu_backed), so it is no PU of its own to
-    move work to when a core is taken."""
-    text = run([btc, "device", device, "--cpu-groups", str(groups)])
-    out, block = [], []
-    for line in text.splitlines() + ["END"]:
-        if line.startswith("  - name:") or not line.startswith("    "):
-            if block and any(l.strip() == "kind: cpu" for l in block):
-                out += block
-            block = []
-        if line.startswith("  - name:"):
-            block = [line]
-        elif line.startswith("    ") and block:
-            block.append(line)
-        elif line != "END":
-            out.append(line)
+    path (as JSON, which is YAML): on the dev box the Vulkan device is
+    llvmpipe, which runs on the same cores as the CPU PUs (cpu_backed), so
+    it is no PU of its own to move work to when a core is taken."""
+    dev = device_json(btc, device, groups)
+    dev.pop("service", None)
+    dev["pus"] = [pu for pu in dev["pus"] if pu["kind"] == "cpu"]
     with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+        json.dump(dev, f, indent=2)
+        f.write("\n")
     return path
 
 
