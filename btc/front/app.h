@@ -128,6 +128,7 @@ bool btc_stage_has(const struct btc_stage *s, enum btc_backend b);
 /* Index of the named stage / buffer / param, or -1. */
 int btc_app_stage_index(const struct btc_app *app, const char *name);
 int btc_app_buffer_index(const struct btc_app *app, const char *name);
+int btc_app_param_index(const struct btc_app *app, const char *name);
 
 /* Evaluates an expression against the app's params (and `i` = repeat_index
  * when repeat_index >= 0). Reports errors to d. */

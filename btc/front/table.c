@@ -1,13 +1,13 @@
+/* Profiling tables (front/table.h): the table, its tidy layout read and
+ * checked; the reference layout is read in table_ref.c, the writer is
+ * table_write.c. */
 #include "front/table.h"
+#include "front/table_csv.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define REF_HEADER "stage,little,medium,big,vulkan,cuda,device,run"
-#define BTC_HEADER "stage,pu,mode,mean_ms,stddev_ms,samples"
-#define MAX_FIELDS 16
 
 static const char *const mode_names[] = {"isolated", "interference", "placed"};
 static const char *const term_names[] = {"@fixed", "@in_latency", "@in_per_mib", "@out_latency",
@@ -95,21 +95,14 @@ int btc_table_core_slot(struct btc_table *t, int p, int k, bool add)
 	return j;
 }
 
-/* One CSV line split in place; col[i] is the 1-based column of field i. */
-struct row {
-	char *f[MAX_FIELDS];
-	int col[MAX_FIELDS];
-	int n;
-};
-
-/* Splits line at commas; r->n counts every field, the first MAX_FIELDS
+/* Splits line at commas; r->n counts every field, the first BTC_TABLE_MAX_FIELDS
  * are stored. */
-static void split(char *line, struct row *r)
+void btc_table_split(char *line, struct btc_table_row *r)
 {
 	r->n = 0;
 	char *p = line;
 	for (;;) {
-		if (r->n < MAX_FIELDS) {
+		if (r->n < BTC_TABLE_MAX_FIELDS) {
 			r->f[r->n] = p;
 			r->col[r->n] = (int)(p - line) + 1;
 		}
@@ -122,19 +115,10 @@ static void split(char *line, struct row *r)
 	}
 }
 
-/* A line reader: whole lines of any length (never split into rows), line
- * numbers counted, the line ending stripped. */
-struct lines {
-	FILE *f;
-	const char *path;
-	char *buf;
-	size_t cap;
-	int lineno;
-};
 
 /* Reads the next line into l->buf; false at the end of the file. A line
  * longer than BTC_TABLE_MAX_LINE bytes is reported and skipped. */
-static bool next_line(struct lines *l, struct btc_diag *d)
+bool btc_table_next_line(struct btc_table_lines *l, struct btc_diag *d)
 {
 	for (;;) {
 		ssize_t n = getline(&l->buf, &l->cap, l->f);
@@ -155,7 +139,7 @@ static bool next_line(struct lines *l, struct btc_diag *d)
 
 /* Parses a finite, non-negative time in ms; reports and returns false
  * otherwise. `what` names the cell ("stage morton on PU big"). */
-static bool parse_time(const char *s, struct btc_loc loc, const char *what, double *out,
+bool btc_table_parse_time(const char *s, struct btc_loc loc, const char *what, double *out,
 		       struct btc_diag *d)
 {
 	char *end;
@@ -177,103 +161,14 @@ static bool parse_time(const char *s, struct btc_loc loc, const char *what, doub
 	return true;
 }
 
-static int ref_pu_for_column(const struct btc_device *dev, const char *col)
-{
-	for (int p = 0; p < dev->n_pus; p++) {
-		const struct btc_pu *pu = &dev->pus[p];
-		const char *name = pu->ref_column                ? pu->ref_column
-				   : pu->kind == BTC_BACKEND_CPU ? pu->name
-								 : btc_backend_name(pu->kind);
-		if (!strcmp(name, col))
-			return p;
-	}
-	return -1;
-}
-
-/* Reference layout: per (stage, PU) the mean over appended runs. */
-static void load_reference(struct lines *l, const char *path, struct btc_table *t,
-			   const struct btc_app *app, const struct btc_device *dev,
-			   enum btc_mode mode, struct btc_diag *d)
-{
-	static const char *const cols[] = {"little", "medium", "big", "vulkan", "cuda"};
-	int pu_of_col[5];
-	for (int c = 0; c < 5; c++)
-		pu_of_col[c] = ref_pu_for_column(dev, cols[c]);
-	int nsp = t->n_stages * t->n_pus;
-	double *sum = btc_xcalloc((size_t)nsp, sizeof(double));
-	double *sum2 = btc_xcalloc((size_t)nsp, sizeof(double));
-	int *count = btc_xcalloc((size_t)nsp, sizeof(int));
-	while (next_line(l, d)) {
-		char *line = l->buf;
-		int lineno = l->lineno;
-		if (!line[0])
-			continue;
-		struct row r;
-		split(line, &r);
-		if (r.n != 8) {
-			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "expected 8 fields (" REF_HEADER "), found %d", r.n);
-			continue;
-		}
-		char *end;
-		long s = strtol(r.f[0], &end, 10);
-		if (*end || s < 1) {
-			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "stage must be a 1-based number, not '%s'", r.f[0]);
-			continue;
-		}
-		if (s > app->n_stages) {
-			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "stage %ld does not exist: app '%s' has %d stages", s, app->name,
-				  app->n_stages);
-			continue;
-		}
-		for (int c = 0; c < 5; c++) {
-			double v;
-			char what[160];
-			snprintf(what, sizeof(what), "stage %ld (%s) on %s", s,
-				 app->stages[s - 1].name, cols[c]);
-			if (!parse_time(r.f[c + 1], (struct btc_loc){path, lineno, r.col[c + 1]},
-					what, &v, d))
-				continue;
-			if (v == 0.0)
-				continue; /* the processor does not exist */
-			int p = pu_of_col[c];
-			if (p < 0)
-				continue; /* a column this device does not model */
-			int k = (int)(s - 1) * t->n_pus + p;
-			sum[k] += v;
-			sum2[k] += v * v;
-			count[k]++;
-		}
-	}
-	for (int k = 0; k < nsp; k++) {
-		if (!count[k])
-			continue;
-		struct btc_table_entry *e = &t->e[mode][k];
-		e->present = true;
-		e->samples = count[k];
-		e->mean_ms = sum[k] / count[k];
-		double var = count[k] > 1 ? (sum2[k] - count[k] * e->mean_ms * e->mean_ms) /
-						    (count[k] - 1)
-					  : 0.0;
-		e->stddev_ms = var > 0 ? sqrt(var) : 0.0;
-	}
-	t->has_mode[mode] = true;
-	t->reference_layout = true;
-	free(sum);
-	free(sum2);
-	free(count);
-}
-
 /* Mean, stddev and samples of a tidy row (fields 3..5); reports and
  * returns false on a bad field. */
-static bool parse_stats(const struct row *r, const char *path, int lineno, const char *what,
+static bool parse_stats(const struct btc_table_row *r, const char *path, int lineno, const char *what,
 			struct btc_table_entry *e, struct btc_diag *d)
 {
 	double mean, sd;
-	bool ok = parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]}, what, &mean, d);
-	ok &= parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]}, what, &sd, d);
+	bool ok = btc_table_parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]}, what, &mean, d);
+	ok &= btc_table_parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]}, what, &sd, d);
 	char *end;
 	long n = strtol(r->f[5], &end, 10);
 	if (*end || !*r->f[5] || n < 1 || n > 100000000) {
@@ -335,7 +230,7 @@ static int pu_field(const char *field, const struct btc_device *dev, int *cores,
 }
 
 /* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`. */
-static void load_term_row(const struct row *r, const char *path, int lineno, struct btc_table *t,
+static void load_term_row(const struct btc_table_row *r, const char *path, int lineno, struct btc_table *t,
 			  const struct btc_device *dev, struct btc_diag *d)
 {
 	enum btc_mode m;
@@ -382,19 +277,19 @@ static void load_term_row(const struct row *r, const char *path, int lineno, str
 		t->has_terms[m] = true;
 }
 
-static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
+static void load_tidy(struct btc_table_lines *l, const char *path, struct btc_table *t,
 		      const struct btc_app *app, const struct btc_device *dev, struct btc_diag *d)
 {
-	while (next_line(l, d)) {
+	while (btc_table_next_line(l, d)) {
 		char *line = l->buf;
 		int lineno = l->lineno;
 		if (!line[0] || line[0] == '#')
 			continue;
-		struct row r;
-		split(line, &r);
+		struct btc_table_row r;
+		btc_table_split(line, &r);
 		if (r.n != 6) {
 			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "expected 6 fields (" BTC_HEADER "), found %d", r.n);
+				  "expected 6 fields (" BTC_TABLE_TIDY_HEADER "), found %d", r.n);
 			continue;
 		}
 		if (r.f[0][0] == '@') {
@@ -421,9 +316,9 @@ static void load_tidy(struct lines *l, const char *path, struct btc_table *t,
 		char what[160];
 		snprintf(what, sizeof(what), "stage %s on PU %s", r.f[0], r.f[1]);
 		double mean, sd;
-		bool ok = parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]}, what, &mean,
+		bool ok = btc_table_parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]}, what, &mean,
 				     d);
-		ok &= parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]}, what, &sd, d);
+		ok &= btc_table_parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]}, what, &sd, d);
 		char *end;
 		long n = strtol(r.f[5], &end, 10);
 		if (*end || !*r.f[5] || n < 1 || n > 100000000) {
@@ -567,9 +462,9 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 		return NULL;
 	}
 	struct btc_table *t = btc_table_new(app, dev);
-	struct lines l = {.f = f, .path = path};
+	struct btc_table_lines l = {.f = f, .path = path};
 	bool found_header = false;
-	while (next_line(&l, d)) {
+	while (btc_table_next_line(&l, d)) {
 		char *line = l.buf;
 		int lineno = l.lineno;
 		if (line[0] == '#') {
@@ -579,14 +474,14 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 		if (!line[0])
 			continue;
 		found_header = true;
-		if (!strcmp(line, REF_HEADER))
-			load_reference(&l, path, t, app, dev, ref_mode, d);
-		else if (!strcmp(line, BTC_HEADER))
+		if (!strcmp(line, BTC_TABLE_REF_HEADER))
+			btc_table_load_reference(&l, path, t, app, dev, ref_mode, d);
+		else if (!strcmp(line, BTC_TABLE_TIDY_HEADER))
 			load_tidy(&l, path, t, app, dev, d);
 		else
 			btc_error(d, (struct btc_loc){path, lineno, 1},
-				  "unknown table header (expected '" BTC_HEADER
-				  "' or the reference layout '" REF_HEADER "')");
+				  "unknown table header (expected '" BTC_TABLE_TIDY_HEADER
+				  "' or the reference layout '" BTC_TABLE_REF_HEADER "')");
 		break;
 	}
 	free(l.buf);
@@ -606,68 +501,3 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 }
 
 /* `PREFIXa,b` for the flagged buffers; nothing when none is. */
-static void write_buffer_list(FILE *out, const char *prefix, const bool *flags,
-			      const struct btc_app *app)
-{
-	const char *sep = prefix;
-	for (int k = 0; k < app->n_buffers; k++)
-		if (flags[k]) {
-			fprintf(out, "%s%s", sep, app->buffers[k].name);
-			sep = ",";
-		}
-	if (sep != prefix)
-		fputc('\n', out);
-}
-
-void btc_table_write(const struct btc_table *t, const struct btc_app *app,
-		     const struct btc_device *dev, FILE *out)
-{
-	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
-		dev->name, t->btc_version ? t->btc_version : "unknown");
-	write_buffer_list(out, "# io_loads: ", t->io_loaded, app);
-	write_buffer_list(out, "# in_place: ", t->in_place, app);
-	const char *sep;
-	sep = "# touched: ";
-	for (int k = 0; k < t->n_buffers; k++)
-		if (t->touched[k] >= 0) {
-			fprintf(out, "%s%s=%.0f", sep, app->buffers[k].name, t->touched[k]);
-			sep = ",";
-		}
-	if (*sep == ',')
-		fputc('\n', out);
-	fputs(BTC_HEADER "\n", out);
-	for (int m = 0; m < BTC_N_MODES; m++) {
-		for (int s = 0; s < t->n_stages; s++)
-			for (int p = 0; p < t->n_pus; p++) {
-				const struct btc_table_entry *e = btc_table_at(t, (enum btc_mode)m,
-									       s, p);
-				if (e->present)
-					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", app->stages[s].name,
-						dev->pus[p].name, mode_names[m], e->mean_ms,
-						e->stddev_ms, e->samples);
-			}
-		for (int s = 0; s < t->n_stages; s++)
-			for (int p = 0; p < t->n_pus; p++)
-				for (int j = 0; j < t->n_core_counts[p]; j++) {
-					const struct btc_table_entry *e =
-						btc_table_cores_at(t, (enum btc_mode)m, s, p, j);
-					if (e->present)
-						fprintf(out, "%s,%s[%d],%s,%.6f,%.6f,%d\n",
-							app->stages[s].name, dev->pus[p].name,
-							t->core_counts[p][j], mode_names[m], e->mean_ms,
-							e->stddev_ms, e->samples);
-				}
-		for (int p = 0; p < t->n_pus; p++)
-			for (int k = 0; k < BTC_N_TERMS; k++) {
-				const struct btc_table_entry *e = &t->term[m][p * BTC_N_TERMS + k];
-				if (e->present)
-					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", term_names[k],
-						dev->pus[p].name, mode_names[m], e->mean_ms,
-						e->stddev_ms, e->samples);
-			}
-		const struct btc_table_entry *e = &t->io[m];
-		if (e->present)
-			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", mode_names[m], e->mean_ms,
-				e->stddev_ms, e->samples);
-	}
-}

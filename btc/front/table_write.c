@@ -1,0 +1,71 @@
+/* Writing a profiling table in btc's tidy layout (front/table.h). */
+#include "front/table.h"
+#include "front/table_csv.h"
+
+#include <stdio.h>
+
+static void write_buffer_list(FILE *out, const char *prefix, const bool *flags,
+			      const struct btc_app *app)
+{
+	const char *sep = prefix;
+	for (int k = 0; k < app->n_buffers; k++)
+		if (flags[k]) {
+			fprintf(out, "%s%s", sep, app->buffers[k].name);
+			sep = ",";
+		}
+	if (sep != prefix)
+		fputc('\n', out);
+}
+
+void btc_table_write(const struct btc_table *t, const struct btc_app *app,
+		     const struct btc_device *dev, FILE *out)
+{
+	fprintf(out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
+		dev->name, t->btc_version ? t->btc_version : "unknown");
+	write_buffer_list(out, "# io_loads: ", t->io_loaded, app);
+	write_buffer_list(out, "# in_place: ", t->in_place, app);
+	const char *sep;
+	sep = "# touched: ";
+	for (int k = 0; k < t->n_buffers; k++)
+		if (t->touched[k] >= 0) {
+			fprintf(out, "%s%s=%.0f", sep, app->buffers[k].name, t->touched[k]);
+			sep = ",";
+		}
+	if (*sep == ',')
+		fputc('\n', out);
+	fputs(BTC_TABLE_TIDY_HEADER "\n", out);
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		for (int s = 0; s < t->n_stages; s++)
+			for (int p = 0; p < t->n_pus; p++) {
+				const struct btc_table_entry *e = btc_table_at(t, (enum btc_mode)m,
+									       s, p);
+				if (e->present)
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", app->stages[s].name,
+						dev->pus[p].name, btc_mode_name((enum btc_mode)m), e->mean_ms,
+						e->stddev_ms, e->samples);
+			}
+		for (int s = 0; s < t->n_stages; s++)
+			for (int p = 0; p < t->n_pus; p++)
+				for (int j = 0; j < t->n_core_counts[p]; j++) {
+					const struct btc_table_entry *e =
+						btc_table_cores_at(t, (enum btc_mode)m, s, p, j);
+					if (e->present)
+						fprintf(out, "%s,%s[%d],%s,%.6f,%.6f,%d\n",
+							app->stages[s].name, dev->pus[p].name,
+							t->core_counts[p][j], btc_mode_name((enum btc_mode)m), e->mean_ms,
+							e->stddev_ms, e->samples);
+				}
+		for (int p = 0; p < t->n_pus; p++)
+			for (int k = 0; k < BTC_N_TERMS; k++) {
+				const struct btc_table_entry *e = &t->term[m][p * BTC_N_TERMS + k];
+				if (e->present)
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", btc_table_term_name((enum btc_table_term)k),
+						dev->pus[p].name, btc_mode_name((enum btc_mode)m), e->mean_ms,
+						e->stddev_ms, e->samples);
+			}
+		const struct btc_table_entry *e = &t->io[m];
+		if (e->present)
+			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", btc_mode_name((enum btc_mode)m), e->mean_ms,
+				e->stddev_ms, e->samples);
+	}
+}
