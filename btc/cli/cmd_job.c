@@ -38,9 +38,8 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 	struct btc_app *app = btc_cli_load_app(o, &d);
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
 	if (app && dev) {
-		struct btc_job_options jo;
-		btc_cli_job_options(o, &jo);
-		jo.out_dir = NULL; /* -o is the table's copy; the project goes to the default */
+		struct btc_request jo;
+		btc_cli_request(o, BTC_CMD_PROFILE, &jo);
 		struct btc_table *t = NULL;
 		char *path = NULL;
 		if ((!o->output || btc_output_check("-o", o->output, &d)) &&
@@ -72,8 +71,8 @@ int btc_cmd_tune(const struct btc_cli_options *o)
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
 	int status = 1;
 	if (app && dev) {
-		struct btc_job_options jo;
-		btc_cli_job_options(o, &jo);
+		struct btc_request jo;
+		btc_cli_request(o, BTC_CMD_TUNE, &jo);
 		if (o->measurements.n)
 			status = btc_job_calibrate(app, dev, &jo, o->measurements.v,
 						   o->measurements.n, &d);

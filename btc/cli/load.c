@@ -43,11 +43,12 @@ void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_optio
 	po->exhaustive = o->solver == 1;
 }
 
-void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options *jo)
+void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, struct btc_request *jo)
 {
-	btc_job_options_init(jo);
+	btc_request_init(jo);
 	btc_cli_plan_options(o, &jo->plan);
-	jo->out_dir = o->output;
+	/* btc profile -o is the table's copy: its project goes to the default */
+	jo->out_dir = cmd == BTC_CMD_PROFILE ? NULL : o->output;
 	jo->table = o->table;
 	jo->reprofile = o->reprofile;
 	/* core splits need the tables' core-count rows */

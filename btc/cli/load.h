@@ -4,7 +4,7 @@
 #define BTC_CLI_LOAD_H
 
 #include "cli/options.h"
-#include "driver/job.h"
+#include "driver/request.h"
 #include "front/app.h"
 #include "front/device.h"
 #include "sched/plan.h"
@@ -24,9 +24,12 @@ struct btc_device *btc_cli_load_device(const char *name, const struct btc_cli_op
  * --solver (po borrows o's strings). */
 void btc_cli_plan_options(const struct btc_cli_options *o, struct btc_plan_options *po);
 
-/* Main-job options: the plan options and --output, --table, --cache,
- * --input, --report, --reprofile, --tasks, --max-reps, --tune-tasks,
- * --no-race, --keep-going, --seed. */
-void btc_cli_job_options(const struct btc_cli_options *o, struct btc_job_options *jo);
+/* The driver's request (driver/request.h), filled once for subcommand
+ * cmd: the plan options and --output (not for `btc profile`, whose -o is
+ * the table's copy), --table, --cache, --input, --report, --reprofile,
+ * --core-counts, --tasks, --max-reps, --tune-tasks, --no-race,
+ * --tune-budget, --seed, --run-timeout-factor, --keep-going, --adapt,
+ * --force. */
+void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, struct btc_request *jo);
 
 #endif

@@ -46,7 +46,7 @@ static int report_specs(const char *path, char **specs, int max, struct btc_diag
 
 /* btc_job_calibrate on the plan options in opt (its schedules settled). */
 static int calibrate(const struct btc_app *app, const struct btc_device *dev,
-		     const struct btc_job_options *opt, const char *const *files, int n_files,
+		     const struct btc_request *opt, const char *const *files, int n_files,
 		     struct btc_diag *d)
 {
 	if (opt->report)
@@ -109,14 +109,14 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 }
 
 int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_job_options *opt_in, const char *const *files, int n_files,
+		      const struct btc_request *opt_in, const char *const *files, int n_files,
 		      struct btc_diag *d)
 {
 	/* A main job's report names the schedules it measured: plan exactly
 	 * those (unless --chunks names others), so a changed model or table
 	 * can be judged on the same measurements. */
-	struct btc_job_options job = *opt_in;
-	const struct btc_job_options *opt = &job;
+	struct btc_request job = *opt_in;
+	const struct btc_request *opt = &job;
 	char *specs[BTC_PLAN_MAX_SPECS];
 	int n_specs = 0;
 	if (!job.plan.n_specs && n_files > 0) {

@@ -6,7 +6,7 @@
 #ifndef BTC_DRIVER_CALIBRATE_H
 #define BTC_DRIVER_CALIBRATE_H
 
-#include "driver/job.h"
+#include "driver/request.h"
 
 /* The command: plans the build as the main job would on opt->table (the
  * schedules the device's program holds, in its --schedule order; when
@@ -17,7 +17,7 @@
  * beside it when given. Returns the exit status (0, or 1 after a
  * reported error). */
 int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
-		      const struct btc_job_options *opt, const char *const *files, int n_files,
+		      const struct btc_request *opt, const char *const *files, int n_files,
 		      struct btc_diag *d);
 
 #endif

@@ -27,15 +27,6 @@
 #include "util/fsafe.h"
 #include "util/proc.h"
 
-void btc_job_options_init(struct btc_job_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	btc_plan_options_init(&o->plan);
-	btc_tune_options_init(&o->tune);
-	o->final_tasks = 64;
-	o->profile_max_reps = 30;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -48,7 +39,7 @@ enum { PH_PROFILE, PH_SCHEDULE, PH_BUILD, PH_TUNE, PH_RUN, N_PHASES };
 struct job {
 	const struct btc_app *app;
 	const struct btc_device *dev;
-	const struct btc_job_options *opt;
+	const struct btc_request *opt;
 	struct btc_diag *d;
 	struct btc_tune_options tune;
 	char *dir, *prog, *trace, *run_report;
@@ -490,7 +481,7 @@ static void phase_report(struct job *j)
 /* ---- the job ---- */
 
 int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
-		 const struct btc_job_options *opt, struct btc_diag *d)
+		 const struct btc_request *opt, struct btc_diag *d)
 {
 	struct job j = {
 		.app = app,

@@ -21,7 +21,7 @@
 
 /* Runs the built profiler into a temporary file and renames it to cached. */
 static bool run_profiler(const struct btc_app *app, const struct btc_device *dev,
-			 const struct btc_job_options *opt, const char *dir, const char *cached,
+			 const struct btc_request *opt, const char *dir, const char *cached,
 			 struct btc_table **table, struct btc_diag *d)
 {
 	char *prog = btc_xasprintf("%s/build/%s-profiler", dir, app->name);
@@ -67,7 +67,7 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 }
 
 bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
-		     const struct btc_job_options *opt, struct btc_table **table, char **path,
+		     const struct btc_request *opt, struct btc_table **table, char **path,
 		     struct btc_diag *d)
 {
 	btc_install_signal_handlers(); /* `btc profile` comes here directly */

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "driver/job.h"
+#include "driver/request.h"
 
 /* BT-Profiler on this machine: returns the cached table for (app, device,
  * hash of the kernel sources) when there is one, else generates the
@@ -15,7 +15,7 @@
  * (caller frees). For a device that is not `host`, writes the profiler
  * project and prints how to run it there instead (returns false). */
 bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
-		     const struct btc_job_options *opt, struct btc_table **table, char **path,
+		     const struct btc_request *opt, struct btc_table **table, char **path,
 		     struct btc_diag *d);
 
 #endif
