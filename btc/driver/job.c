@@ -377,17 +377,8 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	       "rounds", "eff %");
 	for (int i = 0; i < j->n; i++) {
 		const struct btc_report_candidate *c = &r->candidates[i];
-		char measured[32], ci[48] = "";
-		if (c->status == BTC_RUN_VERIFIED) {
-			snprintf(measured, sizeof(measured), "%.3f", c->measured_ms);
-			if (!isnan(c->ci_low_ms))
-				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms,
-					 c->ci_high_ms);
-			else
-				snprintf(ci, sizeof(ci), "[n/a]");
-		} else {
-			snprintf(measured, sizeof(measured), "%s", btc_run_status_name(c->status));
-		}
+		char measured[32], ci[48];
+		btc_report_measured_text(c, measured, sizeof(measured), ci, sizeof(ci));
 		char eff[16] = "-";
 		if (!isnan(c->efficiency))
 			snprintf(eff, sizeof(eff), "%.1f", 100 * c->efficiency);

@@ -50,6 +50,13 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
  * name. Writes at most n bytes to buf. */
 void btc_report_run_label(const char *path, char *buf, size_t n);
 
+/* A candidate's measured median for a table: "12.345" and its interval
+ * "[12.000, 12.500]" ("[n/a]" without one) when verified, else its run
+ * status ("failed", ...) and "". */
+struct btc_report_candidate;
+void btc_report_measured_text(const struct btc_report_candidate *c, char *meas, size_t n_meas,
+			      char *ci, size_t n_ci);
+
 /* The candidates of r as a table on f, one row each: index, kind, label,
  * predicted ms (the table's mode that fits best, r->fit_mode), calibrated
  * leave-one-out ms, measured median ms with its 95 % interval (or the run

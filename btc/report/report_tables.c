@@ -443,6 +443,21 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 	return ok;
 }
 
+void btc_report_measured_text(const struct btc_report_candidate *c, char *meas, size_t n_meas,
+			      char *ci, size_t n_ci)
+{
+	if (c->status != BTC_RUN_VERIFIED) {
+		snprintf(meas, n_meas, "%s", btc_run_status_name(c->status));
+		snprintf(ci, n_ci, "%s", "");
+		return;
+	}
+	snprintf(meas, n_meas, "%.3f", c->measured_ms);
+	if (!isnan(c->ci_low_ms))
+		snprintf(ci, n_ci, "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
+	else
+		snprintf(ci, n_ci, "[n/a]");
+}
+
 void btc_report_print_candidates(const struct btc_report *r, FILE *f)
 {
 	fprintf(f, "%-4s %-9s %-34s %12s %12s %12s %21s %4s %4s\n", "N", "kind",
@@ -453,17 +468,8 @@ void btc_report_print_candidates(const struct btc_report *r, FILE *f)
 		btc_mode_parse(r->fit_mode, &m);
 	for (int i = 0; i < r->n_candidates; i++) {
 		const struct btc_report_candidate *c = &r->candidates[i];
-		char meas[32] = "not_run", ci[48] = "";
-		if (c->status == BTC_RUN_VERIFIED) {
-			snprintf(meas, sizeof(meas), "%.3f", c->measured_ms);
-			if (!isnan(c->ci_low_ms))
-				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms,
-					 c->ci_high_ms);
-			else
-				snprintf(ci, sizeof(ci), "[n/a]");
-		} else {
-			snprintf(meas, sizeof(meas), "%s", btc_run_status_name(c->status));
-		}
+		char meas[32], ci[48];
+		btc_report_measured_text(c, meas, sizeof(meas), ci, sizeof(ci));
 		fprintf(f, "%-4d %-9s %-34s %12.3f %12.3f %12s %21s %4d %4d\n", i,
 			c->baseline ? "baseline" : "candidate", c->label, c->predicted_ms[m],
 			c->calibrated_loo_ms[m], meas, ci, c->runs, c->calibrated_rank);
