@@ -1,6 +1,6 @@
 /* Profiling tables (front/table.h): the table, its tidy layout read and
- * checked; the reference layout is read in table_ref.c, the writer is
- * table_write.c. */
+ * checked; the reference layout is read in table_ref.c, the CSV lines of
+ * both in table_csv.c, the writer is table_write.c. */
 #include "front/table.h"
 #include "front/table_csv.h"
 
@@ -88,87 +88,24 @@ int btc_table_core_slot(struct btc_table *t, int p, int k, bool add)
 	t->n_core_counts[p]++;
 	for (int m = 0; m < BTC_N_MODES; m++)
 		for (int s = 0; s < t->n_stages; s++) {
-			struct btc_table_entry *e = btc_table_cores_at(t, (enum btc_mode)m, s, p, 0);
+			struct btc_table_entry *e = btc_table_cores_at(t, (enum btc_mode)m, s, p,
+								       0);
 			memmove(&e[j + 1], &e[j], sizeof(*e) * (size_t)(n - j));
 			e[j] = (struct btc_table_entry){0};
 		}
 	return j;
 }
 
-/* Splits line at commas; r->n counts every field, the first BTC_TABLE_MAX_FIELDS
- * are stored. */
-void btc_table_split(char *line, struct btc_table_row *r)
-{
-	r->n = 0;
-	char *p = line;
-	for (;;) {
-		if (r->n < BTC_TABLE_MAX_FIELDS) {
-			r->f[r->n] = p;
-			r->col[r->n] = (int)(p - line) + 1;
-		}
-		r->n++;
-		char *c = strchr(p, ',');
-		if (!c)
-			return;
-		*c = '\0';
-		p = c + 1;
-	}
-}
-
-
-/* Reads the next line into l->buf; false at the end of the file. A line
- * longer than BTC_TABLE_MAX_LINE bytes is reported and skipped. */
-bool btc_table_next_line(struct btc_table_lines *l, struct btc_diag *d)
-{
-	for (;;) {
-		ssize_t n = getline(&l->buf, &l->cap, l->f);
-		if (n < 0)
-			return false;
-		l->lineno++;
-		if (n > 0 && l->buf[n - 1] == '\n')
-			n--;
-		if (n > BTC_TABLE_MAX_LINE) {
-			btc_error(d, (struct btc_loc){l->path, l->lineno, 1},
-				  "line too long (%zd bytes; at most %d)", n, BTC_TABLE_MAX_LINE);
-			continue;
-		}
-		l->buf[strcspn(l->buf, "\r\n")] = '\0';
-		return true;
-	}
-}
-
-/* Parses a finite, non-negative time in ms; reports and returns false
- * otherwise. `what` names the cell ("stage morton on PU big"). */
-bool btc_table_parse_time(const char *s, struct btc_loc loc, const char *what, double *out,
-		       struct btc_diag *d)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
-		btc_error(d, loc, "%s: '%s' is not a number", what, s);
-		return false;
-	}
-	if (isnan(v) || isinf(v)) {
-		btc_error(d, loc, "%s: time is %s", what, isnan(v) ? "NaN" : "infinite");
-		return false;
-	}
-	if (v < 0) {
-		btc_error(d, loc, "%s: negative time %g ms", what, v);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 /* Mean, stddev and samples of a tidy row (fields 3..5); reports and
  * returns false on a bad field. */
-static bool parse_stats(const struct btc_table_row *r, const char *path, int lineno, const char *what,
-			struct btc_table_entry *e, struct btc_diag *d)
+static bool parse_stats(const struct btc_table_row *r, const char *path, int lineno,
+			const char *what, struct btc_table_entry *e, struct btc_diag *d)
 {
 	double mean, sd;
-	bool ok = btc_table_parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]}, what, &mean, d);
-	ok &= btc_table_parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]}, what, &sd, d);
+	bool ok = btc_table_parse_time(r->f[3], (struct btc_loc){path, lineno, r->col[3]}, what,
+				       &mean, d);
+	ok &= btc_table_parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]}, what, &sd,
+				   d);
 	char *end;
 	long n = strtol(r->f[5], &end, 10);
 	if (*end || !*r->f[5] || n < 1 || n > 100000000) {
@@ -184,8 +121,8 @@ static bool parse_stats(const struct btc_table_row *r, const char *path, int lin
 /* The PU field of a stage row: `NAME` (*cores = 0) or `NAME[k]`, k cores
  * of CPU PU NAME, 1 <= k < its size. Returns the PU index, or -1 after
  * reporting. */
-static int pu_field(const char *field, const struct btc_device *dev, int *cores,
-		    struct btc_loc loc, struct btc_diag *d)
+static int pu_field(const char *field, const struct btc_device *dev, int *cores, struct btc_loc loc,
+		    struct btc_diag *d)
 {
 	const char *br = strchr(field, '[');
 	*cores = 0;
@@ -230,8 +167,8 @@ static int pu_field(const char *field, const struct btc_device *dev, int *cores,
 }
 
 /* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`. */
-static void load_term_row(const struct btc_table_row *r, const char *path, int lineno, struct btc_table *t,
-			  const struct btc_device *dev, struct btc_diag *d)
+static void load_term_row(const struct btc_table_row *r, const char *path, int lineno,
+			  struct btc_table *t, const struct btc_device *dev, struct btc_diag *d)
 {
 	enum btc_mode m;
 	if (!btc_mode_parse(r->f[2], &m)) {
@@ -316,9 +253,10 @@ static void load_tidy(struct btc_table_lines *l, const char *path, struct btc_ta
 		char what[160];
 		snprintf(what, sizeof(what), "stage %s on PU %s", r.f[0], r.f[1]);
 		double mean, sd;
-		bool ok = btc_table_parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]}, what, &mean,
-				     d);
-		ok &= btc_table_parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]}, what, &sd, d);
+		bool ok = btc_table_parse_time(r.f[3], (struct btc_loc){path, lineno, r.col[3]},
+					       what, &mean, d);
+		ok &= btc_table_parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]}, what,
+					   &sd, d);
 		char *end;
 		long n = strtol(r.f[5], &end, 10);
 		if (*end || !*r.f[5] || n < 1 || n > 100000000) {
@@ -439,14 +377,18 @@ static void check_complete(const char *path, const struct btc_table *t, const st
 			for (int j = 0; j < t->n_core_counts[p]; j++) {
 				bool any = false;
 				for (int s = 0; s < app->n_stages; s++)
-					any |= btc_table_cores_at(t, (enum btc_mode)m, s, p, j)->present;
+					any |= btc_table_cores_at(t, (enum btc_mode)m, s, p, j)
+						       ->present;
 				for (int s = 0; any && s < app->n_stages; s++)
 					if (btc_stage_has(&app->stages[s], dev->pus[p].kind) &&
-					    !btc_table_cores_at(t, (enum btc_mode)m, s, p, j)->present)
-						btc_error(d, (struct btc_loc){path, 0, 0},
-							  "table lacks stage %d '%s' on PU '%s[%d]' (%s)",
-							  s + 1, app->stages[s].name, dev->pus[p].name,
-							  t->core_counts[p][j], mode_names[m]);
+					    !btc_table_cores_at(t, (enum btc_mode)m, s, p, j)
+						     ->present)
+						btc_error(
+							d, (struct btc_loc){path, 0, 0},
+							"table lacks stage %d '%s' on PU '%s[%d]' (%s)",
+							s + 1, app->stages[s].name,
+							dev->pus[p].name, t->core_counts[p][j],
+							mode_names[m]);
 			}
 	}
 }

@@ -23,8 +23,8 @@ static int ref_pu_for_column(const struct btc_device *dev, const char *col)
 
 /* Reference layout: per (stage, PU) the mean over appended runs. */
 void btc_table_load_reference(struct btc_table_lines *l, const char *path, struct btc_table *t,
-			   const struct btc_app *app, const struct btc_device *dev,
-			   enum btc_mode mode, struct btc_diag *d)
+			      const struct btc_app *app, const struct btc_device *dev,
+			      enum btc_mode mode, struct btc_diag *d)
 {
 	static const char *const cols[] = {"little", "medium", "big", "vulkan", "cuda"};
 	int pu_of_col[5];
@@ -64,8 +64,9 @@ void btc_table_load_reference(struct btc_table_lines *l, const char *path, struc
 			char what[160];
 			snprintf(what, sizeof(what), "stage %ld (%s) on %s", s,
 				 app->stages[s - 1].name, cols[c]);
-			if (!btc_table_parse_time(r.f[c + 1], (struct btc_loc){path, lineno, r.col[c + 1]},
-					what, &v, d))
+			if (!btc_table_parse_time(r.f[c + 1],
+						  (struct btc_loc){path, lineno, r.col[c + 1]},
+						  what, &v, d))
 				continue;
 			if (v == 0.0)
 				continue; /* the processor does not exist */

@@ -41,31 +41,33 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 									       s, p);
 				if (e->present)
 					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", app->stages[s].name,
-						dev->pus[p].name, btc_mode_name((enum btc_mode)m), e->mean_ms,
-						e->stddev_ms, e->samples);
+						dev->pus[p].name, btc_mode_name((enum btc_mode)m),
+						e->mean_ms, e->stddev_ms, e->samples);
 			}
 		for (int s = 0; s < t->n_stages; s++)
 			for (int p = 0; p < t->n_pus; p++)
 				for (int j = 0; j < t->n_core_counts[p]; j++) {
-					const struct btc_table_entry *e =
-						btc_table_cores_at(t, (enum btc_mode)m, s, p, j);
+					const struct btc_table_entry *e = btc_table_cores_at(
+						t, (enum btc_mode)m, s, p, j);
 					if (e->present)
 						fprintf(out, "%s,%s[%d],%s,%.6f,%.6f,%d\n",
 							app->stages[s].name, dev->pus[p].name,
-							t->core_counts[p][j], btc_mode_name((enum btc_mode)m), e->mean_ms,
+							t->core_counts[p][j],
+							btc_mode_name((enum btc_mode)m), e->mean_ms,
 							e->stddev_ms, e->samples);
 				}
 		for (int p = 0; p < t->n_pus; p++)
 			for (int k = 0; k < BTC_N_TERMS; k++) {
 				const struct btc_table_entry *e = &t->term[m][p * BTC_N_TERMS + k];
 				if (e->present)
-					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n", btc_table_term_name((enum btc_table_term)k),
-						dev->pus[p].name, btc_mode_name((enum btc_mode)m), e->mean_ms,
-						e->stddev_ms, e->samples);
+					fprintf(out, "%s,%s,%s,%.6f,%.6f,%d\n",
+						btc_table_term_name((enum btc_table_term)k),
+						dev->pus[p].name, btc_mode_name((enum btc_mode)m),
+						e->mean_ms, e->stddev_ms, e->samples);
 			}
 		const struct btc_table_entry *e = &t->io[m];
 		if (e->present)
-			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", btc_mode_name((enum btc_mode)m), e->mean_ms,
-				e->stddev_ms, e->samples);
+			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", btc_mode_name((enum btc_mode)m),
+				e->mean_ms, e->stddev_ms, e->samples);
 	}
 }

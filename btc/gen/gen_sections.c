@@ -261,21 +261,21 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
-	int owner = btc_gen_service_owner(dev);
-	if (owner < 0) {
+	struct btc_gen_service sv = btc_gen_service_cores(dev);
+	if (sv.pu < 0) {
 		btc_outl(o, "#define SERVICE_CORES NULL");
 		btc_outl(o, "#define N_SERVICE_CORES 0");
 		return;
 	}
-	const struct btc_pu *pu = &dev->pus[owner];
+	const struct btc_pu *pu = &dev->pus[sv.pu];
 	const int *pin;
 	int n = btc_pu_pinnable(pu, &pin);
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
 	for (int c = 0; c < n - 2; c++)
 		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	btc_outl(o, "static const int service_cores[] = { %d };", pin[n - 2]);
-	btc_outl(o, "static const int gpu_service_cores[] = { %d };", pin[n - 1]);
+	btc_outl(o, "static const int service_cores[] = { %d };", sv.io_core);
+	btc_outl(o, "static const int gpu_service_cores[] = { %d };", sv.gpu_core);
 	btc_outl(o, "#define SERVICE_CORES service_cores");
 	btc_outl(o, "#define N_SERVICE_CORES 1");
 	btc_outl(o, "#define GPU_SERVICE_CORES gpu_service_cores");

@@ -31,12 +31,6 @@ unsigned btc_fit_goals_missed(int n, double r, double rho, double median, double
 	return missed;
 }
 
-unsigned btc_fit_model_goals_missed(const struct btc_report_fit_model *m)
-{
-	return btc_fit_goals_missed(m->n, m->pearson_r, m->spearman_rho, m->median_abs_rel_err,
-				    m->max_abs_rel_err, m->best_within_5pct);
-}
-
 char *btc_fit_goals_text(unsigned missed, char *buf, size_t size)
 {
 	if (!size)
@@ -58,8 +52,8 @@ void btc_fit_goals_print(FILE *f)
 		if (g == BTC_GOAL_BEST)
 			fprintf(f, "| %s | %s | true |\n", d->name, d->figure);
 		else
-			fprintf(f, "| %s | %s | %s %g |\n", d->name, d->figure, d->at_most ? "<=" : ">=",
-				d->threshold);
+			fprintf(f, "| %s | %s | %s %g |\n", d->name, d->figure,
+				d->at_most ? "<=" : ">=", d->threshold);
 	}
 }
 

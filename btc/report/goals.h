@@ -14,8 +14,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "report/result.h"
-
 enum btc_fit_goal {
 	BTC_GOAL_R,      /* pearson_r >= 0.95 */
 	BTC_GOAL_RHO,    /* spearman_rho >= 0.9 */
@@ -36,11 +34,11 @@ struct btc_fit_goal_def {
 extern const struct btc_fit_goal_def btc_fit_goals[BTC_N_FIT_GOALS];
 
 /* The goals missed by these figures, bit g for goal g: a NAN figure, an
- * unknown best (best < 0) and n < 2 miss. best: 1, 0 or -1 (unknown). */
+ * unknown best (best < 0) and n < 2 miss. The figures of a fit model
+ * (struct btc_report_fit_model, report/result.h): n, pearson_r,
+ * spearman_rho, median_abs_rel_err, max_abs_rel_err, best_within_5pct
+ * (1, 0 or -1: unknown). */
 unsigned btc_fit_goals_missed(int n, double r, double rho, double median, double max, int best);
-
-/* The same for one model of a report. */
-unsigned btc_fit_model_goals_missed(const struct btc_report_fit_model *m);
 
 /* "met", or "missed: r rho ..." into buf[size]; returns buf. */
 char *btc_fit_goals_text(unsigned missed, char *buf, size_t size);

@@ -128,7 +128,10 @@ static void fit_rows(const char *path, const char *run, const struct btc_report 
 		bool picked = m->calibrated && r->fit_mode && m->mode &&
 			      !strcmp(m->mode, r->fit_mode);
 		char b5[32], b6[32], goals[64];
-		btc_fit_goals_text(btc_fit_model_goals_missed(m), goals, sizeof(goals));
+		unsigned missed = btc_fit_goals_missed(m->n, m->pearson_r, m->spearman_rho,
+						       m->median_abs_rel_err, m->max_abs_rel_err,
+						       m->best_within_5pct);
+		btc_fit_goals_text(missed, goals, sizeof(goals));
 		btc_outl(fit_md, "| %s | %s | %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s | %s |",
 			 run, r->app ? r->app : "", r->device ? r->device : "",
 			 m->name ? m->name : "", picked ? " *" : "", m->n,

@@ -168,7 +168,10 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 			cJSON_AddNullToObject(o, "best_within_5pct");
 		else
 			cJSON_AddBoolToObject(o, "best_within_5pct", m->best_within_5pct);
-		btc_fit_goals_json_missed(o, btc_fit_model_goals_missed(m));
+		btc_fit_goals_json_missed(
+			o, btc_fit_goals_missed(m->n, m->pearson_r, m->spearman_rho,
+						m->median_abs_rel_err, m->max_abs_rel_err,
+						m->best_within_5pct));
 		cJSON_AddItemToArray(models, o);
 	}
 	btc_fit_goals_json(fit);

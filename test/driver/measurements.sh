@@ -29,6 +29,18 @@ r=$work/r.json
   fail "calibrated_loo_ms" "$r"
 [ "$(json "$r" 'r["fit"]["models"][3]["spearman_rho"] > 0.9')" = True ] || fail "LOO Spearman rho" "$r"
 grep -q "<svg" "$work/r-fit.svg" || fail "no fit.svg"
+# The fit goals live in btc (report/goals.c): the table in fit.goals, and
+# each model's goals_missed judged against it here independently.
+[ "$(json "$r" '[(g["goal"], g["op"], g["threshold"]) for g in r["fit"]["goals"]]')" = \
+  "[('r', '>=', 0.95), ('rho', '>=', 0.9), ('median', '<=', 0.1), ('max', '<=', 0.25), ('best', '>=', 1)]" ] ||
+  fail "fit.goals" "$r"
+[ "$(json "$r" 'all(m["goals_missed"] == [n for n, ok in (
+    ("r", m["pearson_r"] is not None and m["pearson_r"] >= 0.95),
+    ("rho", m["spearman_rho"] is not None and m["spearman_rho"] >= 0.9),
+    ("median", m["median_abs_rel_err"] is not None and m["median_abs_rel_err"] <= 0.1),
+    ("max", m["max_abs_rel_err"] is not None and m["max_abs_rel_err"] <= 0.25),
+    ("best", m["best_within_5pct"] is True)) if not ok or m["n"] < 2] for m in r["fit"]["models"])')" = True ] ||
+  fail "goals_missed" "$r"
 echo "ok: CSV and JSON measurements, fit printed and reported"
 # The fluid bound: at or below every schedule's predicted period under the
 # mode the plan used, each measured schedule's efficiency = bound / median.
