@@ -1,7 +1,7 @@
 /* The cost model as data and the adaptive controller: observe, decide
- * (btrt_adapt.h; docs/runtime.md, "Adaptive pipelines"). Pure: no threads,
- * no clock; btrt_adapt.c drives it from the io thread. */
-#include "btrt_adapt.h"
+ * (btrt_adapt_ctl.h; docs/runtime.md, "Adaptive pipelines"). Pure: no
+ * threads, no clock; the adaptive run drives it from the io thread. */
+#include "btrt_adapt_ctl.h"
 
 #include <math.h>
 #include <stdlib.h>
