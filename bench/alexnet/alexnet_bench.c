@@ -120,7 +120,10 @@ int main(int argc, char **argv)
 			struct btrt_error err;
 			btrt_error_clear(&err);
 			struct btrt_cuda_config cfg = {.device = -1, .mem = mem};
-			if (btrt_cuda_create(&cu, &cfg, &err) != 0) {
+			struct btrt_env env; /* BTRT_CUDA_DEVICE, BTRT_CUDA_SYNC, ... */
+			if (btrt_env_read(&env, &err) == 0)
+				btrt_env_cuda_config(&env, &cfg);
+			if (err.kind != BTRT_OK || btrt_cuda_create(&cu, &cfg, &err) != 0) {
 				printf("%s on cuda: skipped (%s)\n", a.name, err.msg);
 			} else {
 				alexnet_app_set_cuda(&a);

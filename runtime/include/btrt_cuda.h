@@ -11,8 +11,9 @@
  * (cudaStreamSynchronize). Per-stage GPU time comes from the events. Every
  * CUDA call is checked; a failure names the call, the chunk, stage and task.
  *
- * Environment: BTRT_CUDA_DEVICE=N selects the device (default 0);
- * BTRT_CUDA_MEM=managed|pinned overrides BTRT_CUDA_MEM_AUTO. */
+ * The environment (BTRT_CUDA_DEVICE, BTRT_CUDA_MEM, BTRT_CUDA_SYNC,
+ * BTRT_CUDA_MOVE, BTRT_CUDA_IO_PINNED) reaches the backend only through
+ * btrt_cuda_config (btrt_env.h: btrt_env_cuda_config). */
 #ifndef BTRT_CUDA_H
 #define BTRT_CUDA_H
 
@@ -33,9 +34,23 @@ enum btrt_cuda_mem {
 	BTRT_CUDA_MEM_PINNED = 2,  /* cudaHostAlloc(Mapped|Portable) always */
 };
 
+/* How the CUDA device's host thread waits for its stream (cudaSetDeviceFlags). */
+enum btrt_cuda_sync {
+	BTRT_CUDA_SYNC_DEFAULT = 0, /* CUDA's (auto: spin while cores outnumber contexts) */
+	BTRT_CUDA_SYNC_SPIN = 1,
+	BTRT_CUDA_SYNC_YIELD = 2,
+	BTRT_CUDA_SYNC_BLOCK = 3,
+};
+
 struct btrt_cuda_config {
-	int device;                /* CUDA device ordinal; -1: $BTRT_CUDA_DEVICE or 0 */
+	int device;                /* CUDA device ordinal; -1: 0 */
 	enum btrt_cuda_mem mem;
+	enum btrt_cuda_sync sync;  /* ignored once the device's context is active */
+	int move_all;              /* (diagnostic) 1: move every managed buffer a
+				      chunk touches, every task (the rule before
+				      the shared/private split) */
+	int io_managed;            /* (diagnostic) 1: io-loaded read-only inputs in
+				      managed memory, not pinned */
 };
 
 /* Creates the context. Returns 0, or -1 with err: BTRT_E_NODEV if the

@@ -188,6 +188,8 @@ struct btrt_pipeline_config {
 	uint64_t first_seq;
 	btrt_task_done_fn on_task_done; /* NULL, or see btrt_task_done_fn */
 	void *on_task_done_ctx;
+	int no_pin;                /* 1: pin no thread (BTRT_NO_PIN; run a
+				      phone's schedule on a small box) */
 };
 
 #define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)

@@ -56,6 +56,7 @@ struct btrt_pool_config {
 	 * io.load 1.9 ms instead of 0.6 ms per task). Borrowed during
 	 * btrt_pool_create only. */
 	const unsigned char *io_loaded;
+	int print;                 /* (diagnostic) 1: btrt_pool_print to stderr at creation */
 };
 
 /* Allocates the pool: n_tasks zeroed TaskObjects of task_size bytes (each

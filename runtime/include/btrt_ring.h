@@ -29,7 +29,7 @@
  * path is only a compiler barrier and the sleeping side, which is about to
  * enter the kernel anyway, issues MEMBARRIER_CMD_PRIVATE_EXPEDITED: a full
  * barrier on every running thread of the process (the asymmetric fence of
- * membarrier(2)'s man page). Without it (or with BTRT_NO_MEMBARRIER=1) both
+ * membarrier(2)'s man page). Without it (or with btrt_ring_config.no_membarrier) both
  * sides use seq_cst accesses, which costs the fast path a locked store. */
 #ifndef BTRT_RING_H
 #define BTRT_RING_H
@@ -192,9 +192,24 @@ static inline void btrt_backoff_reset(struct btrt_backoff *b)
  * gives dispatchers whose cores other pipeline threads share a short spin
  * and a yield phase: there spinning only delays the thread being waited
  * for, while yielding hands it the core without the cost of a wake-up.
- * The environment variables BTRT_SPIN_NS and BTRT_YIELD_NS override them
- * for every thread. */
+ * btrt_ring_configure's spin_ns and yield_ns override them for every
+ * thread. */
 void btrt_backoff_set(uint32_t spin_ns, uint32_t yield_ns);
+
+/* Process-wide ring options (btrt_env.h: btrt_env_ring_config fills them
+ * from BTRT_NO_MEMBARRIER, BTRT_SPIN_NS and BTRT_YIELD_NS). */
+struct btrt_ring_config {
+	int no_membarrier;         /* 1: the seq_cst fallback for the Dekker pairs
+				      even where membarrier(2) works */
+	int64_t spin_ns;           /* >= 0: every thread's spin budget, ns; -1: its own */
+	int64_t yield_ns;          /* >= 0: every thread's yield budget, ns; -1: its own */
+};
+
+/* Sets the process-wide ring options. Call it before the first
+ * btrt_ring_spsc_init: the membarrier choice is made once, at that call,
+ * and stays; the budgets apply from the next wait on. Not calling it
+ * equals { 0, -1, -1 }. */
+void btrt_ring_configure(const struct btrt_ring_config *cfg);
 
 /* One round of the spin phase. Returns false, without waiting, once the
  * calling thread's budgets are spent (the caller should block). */

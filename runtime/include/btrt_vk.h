@@ -40,8 +40,10 @@ struct btrt_vk_shader {
 };
 
 struct btrt_vk_config {
-	const char *device;        /* index or name substring; NULL: $BTRT_VK_DEVICE, else default order */
-	int validation;            /* 1 on, 0 off, -1: $BTRT_VK_VALIDATION */
+	const char *device;        /* index or name substring; NULL: default order */
+	int validation;            /* 1 on, 0 (or -1, unset) off */
+	int force_noncoherent;     /* (testing) 1: flush/invalidate as if no memory
+				      were HOST_COHERENT */
 	uint32_t n_buffers;        /* bindings 0 .. n_buffers-1 (the layout) */
 	uint32_t push_bytes;       /* push-constant range; 0: 128 */
 	const struct btrt_vk_shader *shaders; /* [n_shaders]; dispatch records index it */

@@ -116,6 +116,16 @@ void btrt_futex_wake(void *word, int n)
 
 atomic_int btrt_ring_membarrier_;
 static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
+/* btrt_ring_configure's options; relaxed: plain settings, set once. */
+static atomic_int ring_no_membarrier;
+static atomic_llong ring_spin_ns = -1, ring_yield_ns = -1;
+
+void btrt_ring_configure(const struct btrt_ring_config *cfg)
+{
+	atomic_store_explicit(&ring_no_membarrier, cfg->no_membarrier != 0, memory_order_relaxed);
+	atomic_store_explicit(&ring_spin_ns, cfg->spin_ns, memory_order_relaxed);
+	atomic_store_explicit(&ring_yield_ns, cfg->yield_ns, memory_order_relaxed);
+}
 
 /* Decides, once per process, how the two sides of every ring order their
  * Dekker pairs (btrt_ring.h): membarrier if the kernel lets us register. */
@@ -123,8 +133,8 @@ static void membarrier_init(void)
 {
 	int ok = 0;
 #if defined(__linux__) && defined(SYS_membarrier)
-	const char *no = getenv("BTRT_NO_MEMBARRIER");
-	if (!(no && *no && strcmp(no, "0") != 0)) {
+	/* relaxed: btrt_ring_configure happens before the first ring. */
+	if (!atomic_load_explicit(&ring_no_membarrier, memory_order_relaxed)) {
 		long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 		ok = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
 		     syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
@@ -170,23 +180,16 @@ void btrt_backoff_set(uint32_t spin_ns, uint32_t yield_ns)
 	thread_yield_ns = yield_ns;
 }
 
-/* A budget from the environment variable name (ns), read once into *cache
- * (-2 unread, -1 unset); else the thread's own. */
-static uint32_t budget(atomic_long *cache, const char *name, uint32_t own)
+/* The process-wide budget *set (ns, btrt_ring_configure) if >= 0, else
+ * the thread's own. */
+static uint32_t budget(atomic_llong *set, uint32_t own)
 {
-	long e = atomic_load_explicit(cache, memory_order_relaxed);
-	if (e == -2) {
-		const char *v = getenv(name);
-		e = v && *v ? strtol(v, NULL, 10) : -1;
-		/* relaxed: every thread computes the same value. */
-		atomic_store_explicit(cache, e, memory_order_relaxed);
-	}
-	return e >= 0 ? (uint32_t)e : own;
+	long long e = atomic_load_explicit(set, memory_order_relaxed);
+	return e >= 0 ? (uint32_t)(e > UINT32_MAX ? UINT32_MAX : e) : own;
 }
 
 bool btrt_backoff_spin(struct btrt_backoff *b)
 {
-	static atomic_long env_spin = -2, env_yield = -2;
 	/* The first rounds spin without reading the clock. */
 	if (b->n < 64) {
 		b->n++;
@@ -197,13 +200,13 @@ bool btrt_backoff_spin(struct btrt_backoff *b)
 	if (b->t0 == 0)
 		b->t0 = now;
 	uint64_t waited = now - b->t0;
-	uint64_t spin = budget(&env_spin, "BTRT_SPIN_NS", thread_spin_ns);
+	uint64_t spin = budget(&ring_spin_ns, thread_spin_ns);
 	if (waited < spin) {
 		for (int i = 0; i < 16; i++)
 			btrt_cpu_relax();
 		return true;
 	}
-	if (waited < spin + budget(&env_yield, "BTRT_YIELD_NS", thread_yield_ns)) {
+	if (waited < spin + budget(&ring_yield_ns, thread_yield_ns)) {
 		sched_yield();
 		return true;
 	}
@@ -357,15 +360,4 @@ void *btrt_ring_spsc_pop(struct btrt_ring_spsc *r, const atomic_int *stop)
 		uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
 		block_on(&r->pop_sleep, &r->tail, h, stop, st);
 	}
-}
-
-int btrt_omp_env_init(char **argv)
-{
-	if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME") ||
-	    getenv("BTRT_OMP_ENV_DONE") || !argv || !argv[0])
-		return 0;
-	setenv("OMP_WAIT_POLICY", "passive", 1);
-	setenv("BTRT_OMP_ENV_DONE", "1", 1);
-	execv("/proc/self/exe", argv);
-	return -1; /* exec failed: go on with the OpenMP runtime's default */
 }

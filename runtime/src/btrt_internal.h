@@ -25,6 +25,15 @@ static inline struct btrt_buffer *btrt_pool_buf(struct btrt_pool *p, uint32_t sl
 }
 
 /* A GPU stage's time: host-aligned start/end in ns. */
+/* 1 if x is one of l[0 .. n-1] (a stage's reads or writes), else 0. */
+static inline int btrt_u32_listed(const uint32_t *l, uint32_t n, uint32_t x)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (l[i] == x)
+			return 1;
+	return 0;
+}
+
 struct btrt_gpu_time {
 	uint64_t start_ns, end_ns;
 };

@@ -406,8 +406,7 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg, struct btrt_run **
 	atomic_init(&p.stop, 0);
 	atomic_init(&p.ready, 0);
 	pthread_mutex_init(&p.mu, NULL);
-	const char *np = getenv("BTRT_NO_PIN");
-	p.pin = !(np && *np && strcmp(np, "0") != 0);
+	p.pin = !cfg->no_pin;
 	uint32_t nc = cfg->n_chunks;
 	p.ch = calloc(nc, sizeof *p.ch);
 	p.run = btrt_run_alloc(cfg);

@@ -155,9 +155,7 @@ int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 		btrt_pool_destroy(p);
 		return -1;
 	}
-	/* BTRT_POOL_PRINT=1: where each buffer lives (a diagnostic) */
-	const char *pr = getenv("BTRT_POOL_PRINT");
-	if (pr && !strcmp(pr, "1"))
+	if (p->cfg.print) /* where each buffer lives (a diagnostic) */
 		btrt_pool_print(p, stderr);
 	*out = p;
 	return 0;

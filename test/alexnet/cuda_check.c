@@ -57,6 +57,12 @@ int main(void)
 	struct btrt_error err;
 	btrt_error_clear(&err);
 	struct btrt_cuda_config cfg = {.device = -1, .mem = BTRT_CUDA_MEM_AUTO};
+	struct btrt_env env; /* BTRT_CUDA_DEVICE, BTRT_CUDA_MEM, ... */
+	if (btrt_env_read(&env, &err)) {
+		printf("alexnet_cuda_check: %s\n", err.msg);
+		return 1;
+	}
+	btrt_env_cuda_config(&env, &cfg);
 	if (btrt_cuda_create(&cu, &cfg, &err) != 0) {
 		if (err.kind == BTRT_E_NODEV)
 			return btc_test_skip(BTC_TEST_HW_CUDA, "alexnet_cuda_check",

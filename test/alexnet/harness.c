@@ -177,6 +177,10 @@ int harness_vk(const struct alexnet_app *a, struct btrt_vk **out, struct btrt_er
 		.shaders = a->shaders,
 		.n_shaders = ALEXNET_N_STAGES + 1,
 	};
+	struct btrt_env env; /* BTRT_VK_DEVICE, BTRT_VK_VALIDATION */
+	if (btrt_env_read(&env, err))
+		return -1;
+	btrt_env_vk_config(&env, &cfg);
 	return btrt_vk_create(out, &cfg, err);
 }
 

@@ -13,6 +13,7 @@
 #include <btrt_trace.h>
 #include <btrt_vk.h>
 #include <btrt_cuda.h>
+#include <btrt_env.h>
 
 #include "alexnet_dense_task.h"
 #include "alexnet_sparse_task.h"

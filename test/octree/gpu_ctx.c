@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <btrt_cuda.h>
+#include <btrt_env.h>
 #include <btrt_vk.h>
 
 #include "btc_config.h"
@@ -21,12 +22,18 @@ int gpu_open(struct gpu_ctx *g, enum btrt_backend be, uint32_t n_tasks)
 	g->params = p;
 	btrt_error_clear(&err);
 	snprintf(g->device, sizeof g->device, "host");
+	struct btrt_env env;
+	if (btrt_env_read(&env, &err)) {
+		fprintf(stderr, "octree: %s\n", err.msg);
+		return -1;
+	}
 	if (be == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config cfg = {
 			.device = NULL, .validation = -1, .n_buffers = OCTREE_N_BUFFERS,
 			.push_bytes = 0, .shaders = octree_vk_shaders,
 			.n_shaders = OCTREE_N_SHADERS,
 		};
+		btrt_env_vk_config(&env, &cfg);
 		if (!octree_vk_shaders)
 			return 1;
 		if (btrt_vk_create(&g->vk, &cfg, &err)) {
@@ -36,6 +43,7 @@ int gpu_open(struct gpu_ctx *g, enum btrt_backend be, uint32_t n_tasks)
 		snprintf(g->device, sizeof g->device, "%s", btrt_vk_device_name(g->vk));
 	} else if (be == BTRT_BACKEND_CUDA) {
 		struct btrt_cuda_config cfg = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+		btrt_env_cuda_config(&env, &cfg);
 		if (!BTC_HAVE_CUDA)
 			return 1;
 		if (btrt_cuda_create(&g->cuda, &cfg, &err)) {

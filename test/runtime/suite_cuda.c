@@ -139,6 +139,7 @@ int suite_cuda_register(void)
 	stages[3].cuda = toy_mix_cuda;
 	stages[4].cuda = toy_seal_cuda;
 	struct btrt_cuda_config cfg = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+	btrt_env_cuda_config(&test_btrt_env, &cfg);
 	if (btrt_cuda_create(&cu, &cfg, &err)) {
 		if (err.kind == BTRT_E_NODEV)
 			return btc_test_skip(BTC_TEST_HW_CUDA, "runtime cuda",

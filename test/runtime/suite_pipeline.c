@@ -240,8 +240,7 @@ static void test_pinning(void)
 		{ "first", BTRT_PU_CPU, &cores[0], 1, 0, 3, NULL, NULL, 0 },
 		{ "pinned", BTRT_PU_CPU, pp.cores, 2, 3, 2, pin_body, &pp, 0 },
 	};
-	const char *np = getenv("BTRT_NO_PIN");
-	if (np && *np && strcmp(np, "0") != 0)
+	if (test_btrt_env.no_pin)
 		return; /* pinning disabled on purpose */
 	expect_ok(ch, 2, 3, 20);
 	CU_ASSERT_EQUAL(pp.bad_affinity, 0);

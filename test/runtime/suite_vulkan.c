@@ -1,6 +1,6 @@
 /* CPU+Vulkan toy pipelines (llvmpipe in CI; any device via BTRT_VK_DEVICE):
  * results in order with 1, 3 and 5 chunks, GPU tracks in the trace,
- * clean under validation when BTRT_VK_VALIDATION=1. Skips (77) without a
+ * clean under validation when BTRT_VK_VALIDATION=1 (read by suites.c). Skips (77) without a
  * Vulkan device, and fails then under BTC_REQUIRE_VULKAN=1 (btc_test_skip). */
 #include "suites.h"
 #include "testutil.h"
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #if BTC_HAVE_VULKAN
+#include <btrt_env.h>
 #include <btrt_vk.h>
 
 #include "scale.spv.h"
@@ -36,6 +37,18 @@ static const struct btrt_vk_shader shaders[TOY_N_STAGES] = {
 	{ "mix", mix_spv, sizeof mix_spv, NULL },
 	{ "seal", seal_spv, sizeof seal_spv, NULL },
 };
+
+/* The suite's context: the toy's shaders, device and validation from the
+ * environment (read once by suites.c). */
+static struct btrt_vk_config vk_config(void)
+{
+	struct btrt_vk_config cfg = {
+		.device = NULL, .validation = -1, .n_buffers = TOY_N_BUFFERS,
+		.shaders = shaders, .n_shaders = TOY_N_STAGES,
+	};
+	btrt_env_vk_config(&test_btrt_env, &cfg);
+	return cfg;
+}
 
 static int cleanup(void)
 {
@@ -107,7 +120,13 @@ static void test_noncoherent_path(void)
 		{ "gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 0 },
 		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
 	};
-	setenv("BTRT_VK_FORCE_NONCOHERENT", "1", 1);
+	/* A second context of the same device, with the test knob on. */
+	struct btrt_vk_config cfg = vk_config();
+	cfg.force_noncoherent = 1;
+	struct btrt_vk *shared = vk, *forced = NULL;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&forced, &cfg, &err), 0);
+	vk = forced;
 	size_t counts[TOY_N_BUFFERS];
 	toy_counts(&params, counts);
 	struct btrt_pool_config pc = {
@@ -115,12 +134,12 @@ static void test_noncoherent_path(void)
 		.counts = counts, .n_buffers = TOY_N_BUFFERS, .backend = BTRT_BACKEND_VULKAN, .vk = vk,
 	};
 	struct btrt_pool *pool;
-	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(&pool, &pc, &err), 0);
 	CU_ASSERT_STRING_EQUAL(btrt_pool_buffer_memory(pool, TOY_BUF_OUT), "vk-noncoherent");
 	btrt_pool_destroy(pool);
 	run_ok(ch, 3, 3, 40, NULL);
-	unsetenv("BTRT_VK_FORCE_NONCOHERENT");
+	vk = shared;
+	btrt_vk_destroy(forced);
 }
 
 static void test_kernel_error(void)
@@ -254,10 +273,7 @@ int suite_vulkan_register(void)
 		stages[s].vk = &disp[s];
 		stages[s].n_vk = 1;
 	}
-	struct btrt_vk_config cfg = {
-		.device = NULL, .validation = -1, .n_buffers = TOY_N_BUFFERS,
-		.shaders = shaders, .n_shaders = TOY_N_STAGES,
-	};
+	struct btrt_vk_config cfg = vk_config();
 	if (btrt_vk_create(&vk, &cfg, &err)) {
 		if (err.kind == BTRT_E_NODEV)
 			return btc_test_skip(BTC_TEST_HW_VULKAN, "runtime vulkan",

@@ -3,12 +3,16 @@
  * the shared runner (test/common/cunit_main.h). */
 #include "suites.h"
 
+#include <btrt_env.h>
 #include <btrt_pipeline.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cunit_main.h"
 
 static const struct btc_test_suite suites[] = {
 	{ "ring", suite_ring_register },
+	{ "env", suite_env_register },
 	{ "pipeline", suite_pipeline_register },
 	{ "io", suite_io_register },
 	{ "probe", suite_probe_register },
@@ -20,9 +24,19 @@ static const struct btc_test_suite suites[] = {
 #endif
 };
 
+struct btrt_env test_btrt_env;
+
 static void start(char **argv)
 {
 	btrt_omp_env_init(argv); /* OMP_WAIT_POLICY=passive unless set */
+	struct btrt_error err;
+	if (btrt_env_read(&test_btrt_env, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(2);
+	}
+	struct btrt_ring_config rc;
+	btrt_env_ring_config(&test_btrt_env, &rc);
+	btrt_ring_configure(&rc);
 }
 
 #ifdef RUNTIME_TEST_HOST_ONLY

@@ -4,7 +4,9 @@
  * CUnit error. */
 #ifndef RUNTIME_SUITES_H
 #define RUNTIME_SUITES_H
+#include <btrt_env.h>
 int suite_ring_register(void);
+int suite_env_register(void);
 int suite_pipeline_register(void);
 int suite_io_register(void);
 int suite_probe_register(void);
@@ -12,6 +14,9 @@ int suite_farm_register(void);
 int suite_adapt_register(void);
 int suite_vulkan_register(void);
 int suite_cuda_register(void);
+/* The environment, read once at start (btrt_env_read) and applied to the
+ * rings there; suites apply it to their configs. */
+extern struct btrt_env test_btrt_env;
 /* Cores to pin two test threads to: {0, 1} when available, else {0, 0}. */
 void test_two_cores(int cores[2]);
 /* Threads of this process (/proc/self/task), or -1. */

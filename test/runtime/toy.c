@@ -1,4 +1,5 @@
 #include "toy.h"
+#include "suites.h"
 
 #include <btrt_pool.h>
 #include <btrt_trace.h>
@@ -269,6 +270,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.io_cores = toy_io_cores,
 		.n_io_cores = toy_n_io_cores,
 	};
+	btrt_env_pipeline_config(&test_btrt_env, &cfg);
 	struct btrt_run *run = NULL;
 	int rc = btrt_pipeline_run(&cfg, &run, err);
 	if (trace && run) {

@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include <btrt.h>
+#include <btrt_env.h>
 #include <btrt_cuda.h>
 #include <btrt_pipeline.h>
 #include <btrt_pool.h>
@@ -182,6 +183,8 @@ static int stage_runs_on(int s, const struct profiler_pu *pu)
 }
 /* ---- End profiler_pus ---- */
 
+static struct btrt_env prof_env; /* the BTRT_* variables, read once in main */
+
 struct options {
 	long warmup, min_reps, max_reps;
 	double precision;           /* target 95 % CI half-width / mean */
@@ -274,6 +277,7 @@ static int rig_init(struct rig *r, const struct profiler_pu *pu, struct btrt_err
 		.backend = backend_of(pu->kind), .vk = vk, .cuda = cuda,
 		.io_loaded = io_loaded,
 	};
+	btrt_env_pool_config(&prof_env, &pc);
 	if (btrt_pool_create(&r->pool, &pc, err))
 		return -1;
 	bind_task(btrt_pool_task(r->pool, 0), &params);
@@ -344,6 +348,7 @@ static int rig_run(struct rig *r, uint64_t limit, uint64_t *times, double *overh
 		.n_io_cores = r->placed ? N_SERVICE_CORES : 0,
 		.vk = vk, .cuda = cuda,
 	};
+	btrt_env_pipeline_config(&prof_env, &cfg);
 	/* Chunks must cover every stage: run only ours by making it the whole app. */
 	cfg.stages = &app_stages[r->stage];
 	cfg.n_stages = 1;
@@ -494,6 +499,7 @@ static int probe_buffers(struct btrt_error *err)
 		.task_size = sizeof(APP_TASK),
 		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
 	};
+	btrt_env_pool_config(&prof_env, &pc);
 	if (btrt_probe_pool_create(&probe_pool, &pc, bind_task, &params, &APP_IO, io_state,
 				   io_loaded, err))
 		return -1;
@@ -553,11 +559,18 @@ int main(int argc, char **argv)
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
+	struct btrt_error err;
+	if (btrt_env_read(&prof_env, &err)) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+		return 2;
+	}
+	struct btrt_ring_config ring;
+	btrt_env_ring_config(&prof_env, &ring);
+	btrt_ring_configure(&ring);
 	const int tty = isatty(2); /* progress on one line only on a terminal */
 	struct options o;
 	if (parse_options(argc, argv, &o))
 		return 2;
-	struct btrt_error err;
 	btrt_error_clear(&err);
 	int use_vk = 0, use_cuda = 0;
 	for (int p = 0; p < N_PROFILER_PUS; p++) {
@@ -567,11 +580,13 @@ int main(int argc, char **argv)
 	if (use_vk) {
 		struct btrt_vk_config vc = { .validation = -1, .n_buffers = APP_N_BUFFERS,
 					     .shaders = app_shaders, .n_shaders = APP_N_SHADERS };
+		btrt_env_vk_config(&prof_env, &vc);
 		if (btrt_vk_create(&vk, &vc, &err))
 			goto fail;
 	}
 	if (use_cuda) {
 		struct btrt_cuda_config cc = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+		btrt_env_cuda_config(&prof_env, &cc);
 		if (btrt_cuda_create(&cuda, &cc, &err))
 			goto fail;
 	}

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <btrt.h>
+#include <btrt_env.h>
 #include <btrt_pipeline.h>
 #include <btrt_pool.h>
 #include <btrt_trace.h>
@@ -634,6 +635,15 @@ int main(int argc, char **argv)
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
+	struct btrt_env env; /* the BTRT_* variables, read once */
+	struct btrt_ring_config ring;
+	struct btrt_error err;
+	if (btrt_env_read(&env, &err)) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+		return 2;
+	}
+	btrt_env_ring_config(&env, &ring);
+	btrt_ring_configure(&ring);
 	catch_signals();
 	struct options o;
 	if (parse_options(argc, argv, &o))
@@ -664,10 +674,10 @@ int main(int argc, char **argv)
 		.buffers = APP_BUFFERS, .counts = counts, .n_buffers = APP_N_BUFFERS,
 		.backend = backend,
 	};
+	btrt_env_pool_config(&env, &pc);
 	if (check_pool_memory(argv[0], &pc, max_chunks))
 		return 2;
 
-	struct btrt_error err;
 	btrt_error_clear(&err);
 	struct btrt_vk *vk = NULL;
 	struct btrt_cuda *cuda = NULL;
@@ -689,10 +699,12 @@ int main(int argc, char **argv)
 					     .n_buffers = APP_N_BUFFERS,
 					     .shaders = app_shaders,
 					     .n_shaders = APP_N_SHADERS };
+		btrt_env_vk_config(&env, &vc);
 		if (btrt_vk_create(&vk, &vc, &err) && (!o.adapt || schedule_backend(s) == backend))
 			goto fail;
 	} else if (backend == BTRT_BACKEND_CUDA) {
 		struct btrt_cuda_config cc = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+		btrt_env_cuda_config(&env, &cc);
 		if (btrt_cuda_create(&cuda, &cc, &err) && (!o.adapt || schedule_backend(s) == backend))
 			goto fail;
 	}
@@ -741,6 +753,7 @@ int main(int argc, char **argv)
 		.vk = vk, .cuda = cuda,
 		.interrupt = &interrupted,
 	};
+	btrt_env_pipeline_config(&env, &cfg);
 	if (o.n_hog_cores || o.hog_gpu_ms) {
 		cfg.on_task_done = btrt_hog_plan_on_task_done;
 		cfg.on_task_done_ctx = &hog;

@@ -1,0 +1,63 @@
+/* The runtime's environment variables, read once (docs/runtime.md,
+ * "Environment variables"). A program calls btrt_env_read at start, then
+ * hands the values to the runtime through its config structs
+ * (btrt_env_vk_config, btrt_env_cuda_config, btrt_env_pool_config,
+ * btrt_env_pipeline_config) and the process-wide ring options
+ * (btrt_env_ring_config + btrt_ring_configure). Library code reads no
+ * environment variable itself; btrt_omp_env_init (btrt_pipeline.h) is the
+ * one exception, as it re-executes the program with OMP_WAIT_POLICY set. */
+#ifndef BTRT_ENV_H
+#define BTRT_ENV_H
+
+#include "btrt.h"
+#include "btrt_cuda.h"
+#include "btrt_pipeline.h"
+#include "btrt_pool.h"
+#include "btrt_ring.h"
+#include "btrt_vk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every BTRT_* variable, parsed. A flag is 0 or 1 (an unset or empty
+ * variable is 0); -1 / NULL / 0 mean unset where said. */
+struct btrt_env {
+	int no_pin;                /* BTRT_NO_PIN: 1 pins no thread */
+	int no_membarrier;         /* BTRT_NO_MEMBARRIER: 1 seq_cst ring fallback */
+	int64_t spin_ns;           /* BTRT_SPIN_NS, ns >= 0; -1: unset */
+	int64_t yield_ns;          /* BTRT_YIELD_NS, ns >= 0; -1: unset */
+	const char *vk_device;     /* BTRT_VK_DEVICE (index or name substring);
+				    * NULL: unset; points into the environment */
+	int vk_validation;         /* BTRT_VK_VALIDATION */
+	int vk_force_noncoherent;  /* BTRT_VK_FORCE_NONCOHERENT (testing) */
+	int cuda_device;           /* BTRT_CUDA_DEVICE, ordinal >= 0; -1: unset */
+	enum btrt_cuda_mem cuda_mem; /* BTRT_CUDA_MEM=managed|pinned; AUTO: unset */
+	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */
+	int cuda_io_managed;       /* BTRT_CUDA_IO_PINNED=0 (diagnostic) */
+	enum btrt_cuda_sync cuda_sync; /* BTRT_CUDA_SYNC=spin|yield|block */
+	int pool_print;            /* BTRT_POOL_PRINT (diagnostic) */
+};
+
+/* Reads and checks every variable above from the process environment into
+ * *env (all fields set). A flag takes 0 or 1, a time a decimal integer of
+ * ns in [0, 10^10], a device ordinal a decimal integer in [0, 1023], the
+ * words their listed values. Returns 0, or -1 with err (BTRT_E_INVAL, the
+ * message naming the variable and its value) for the first bad one; *env
+ * then holds the defaults. Not thread-safe against setenv. */
+int btrt_env_read(struct btrt_env *env, struct btrt_error *err);
+
+/* Fill the config fields the caller left unset from env: validation < 0
+ * and device NULL (vk), device < 0 and mem AUTO (cuda); the diagnostic and
+ * testing flags are or-ed in. */
+void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg);
+void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg);
+void btrt_env_pool_config(const struct btrt_env *env, struct btrt_pool_config *cfg);
+void btrt_env_pipeline_config(const struct btrt_env *env, struct btrt_pipeline_config *cfg);
+void btrt_env_ring_config(const struct btrt_env *env, struct btrt_ring_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,156 @@
+/* The runtime's environment, read once (btrt_env.h): the only place in
+ * btrt that reads a BTRT_* variable. Each variable is parsed strictly; a
+ * bad value is an error that names it, never a silent default. */
+#include "btrt_env.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Flag name: unset or empty 0; "0" or "1"; else an error. */
+static int read_flag(const char *name, int *out, struct btrt_error *err)
+{
+	const char *v = getenv(name);
+	*out = 0;
+	if (!v || !*v)
+		return 0;
+	if (!strcmp(v, "0") || !strcmp(v, "1")) {
+		*out = v[0] == '1';
+		return 0;
+	}
+	return btrt_error_set(err, BTRT_E_INVAL, 0, "%s='%s': expected 0 or 1", name, v);
+}
+
+/* Decimal integer name in [lo, hi]: unset or empty leaves *out as it is. */
+static int read_int(const char *name, int64_t lo, int64_t hi, int64_t *out, struct btrt_error *err)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi)
+		return btrt_error_set(err, BTRT_E_INVAL, 0,
+				      "%s='%s': expected a decimal integer in [%" PRId64 ", %" PRId64 "]",
+				      name, v, lo, hi);
+	*out = x;
+	return 0;
+}
+
+/* One of words[n] (their index into *out); unset or empty leaves *out. */
+static int read_word(const char *name, const char *const *words, int n, int *out,
+		     const char *expect, struct btrt_error *err)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (words[i] && !strcmp(v, words[i])) {
+			*out = i;
+			return 0;
+		}
+	return btrt_error_set(err, BTRT_E_INVAL, 0, "%s='%s': expected %s", name, v, expect);
+}
+
+static void defaults(struct btrt_env *env)
+{
+	memset(env, 0, sizeof *env);
+	env->spin_ns = -1;
+	env->yield_ns = -1;
+	env->cuda_device = -1;
+	env->cuda_mem = BTRT_CUDA_MEM_AUTO;
+	env->cuda_sync = BTRT_CUDA_SYNC_DEFAULT;
+}
+
+int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
+{
+	/* ns: up to 10 s of spinning or yielding is already absurd. */
+	static const int64_t max_ns = 10000000000ll;
+	static const char *const mem[] = { NULL, "managed", "pinned" };
+	static const char *const sync[] = { NULL, "spin", "yield", "block" };
+	static const char *const move[] = { "", "all" };
+	static const char *const io_pinned[] = { "0", "1" };
+	struct btrt_env e;
+	defaults(&e);
+	int64_t dev = -1;
+	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1;
+	const char *vd = getenv("BTRT_VK_DEVICE");
+	e.vk_device = vd && *vd ? vd : NULL;
+	if (read_flag("BTRT_NO_PIN", &e.no_pin, err) ||
+	    read_flag("BTRT_NO_MEMBARRIER", &e.no_membarrier, err) ||
+	    read_int("BTRT_SPIN_NS", 0, max_ns, &e.spin_ns, err) ||
+	    read_int("BTRT_YIELD_NS", 0, max_ns, &e.yield_ns, err) ||
+	    read_flag("BTRT_VK_VALIDATION", &e.vk_validation, err) ||
+	    read_flag("BTRT_VK_FORCE_NONCOHERENT", &e.vk_force_noncoherent, err) ||
+	    read_int("BTRT_CUDA_DEVICE", 0, 1023, &dev, err) ||
+	    read_word("BTRT_CUDA_MEM", mem, 3, &m, "managed or pinned", err) ||
+	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||
+	    read_word("BTRT_CUDA_MOVE", move, 2, &mv, "all", err) ||
+	    read_word("BTRT_CUDA_IO_PINNED", io_pinned, 2, &iop, "0 or 1", err) ||
+	    read_flag("BTRT_POOL_PRINT", &e.pool_print, err)) {
+		defaults(env);
+		return -1;
+	}
+	e.cuda_device = (int)dev;
+	e.cuda_mem = (enum btrt_cuda_mem)m;
+	e.cuda_sync = (enum btrt_cuda_sync)s;
+	e.cuda_move_all = mv;
+	e.cuda_io_managed = !iop;
+	*env = e;
+	return 0;
+}
+
+void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg)
+{
+	if (!cfg->device)
+		cfg->device = env->vk_device;
+	if (cfg->validation < 0)
+		cfg->validation = env->vk_validation;
+	cfg->force_noncoherent |= env->vk_force_noncoherent;
+}
+
+void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg)
+{
+	if (cfg->device < 0)
+		cfg->device = env->cuda_device;
+	if (cfg->mem == BTRT_CUDA_MEM_AUTO)
+		cfg->mem = env->cuda_mem;
+	if (cfg->sync == BTRT_CUDA_SYNC_DEFAULT)
+		cfg->sync = env->cuda_sync;
+	cfg->move_all |= env->cuda_move_all;
+	cfg->io_managed |= env->cuda_io_managed;
+}
+
+void btrt_env_pool_config(const struct btrt_env *env, struct btrt_pool_config *cfg)
+{
+	cfg->print |= env->pool_print;
+}
+
+void btrt_env_pipeline_config(const struct btrt_env *env, struct btrt_pipeline_config *cfg)
+{
+	cfg->no_pin |= env->no_pin;
+}
+
+void btrt_env_ring_config(const struct btrt_env *env, struct btrt_ring_config *cfg)
+{
+	cfg->no_membarrier = env->no_membarrier;
+	cfg->spin_ns = env->spin_ns;
+	cfg->yield_ns = env->yield_ns;
+}
+
+/* The OpenMP runtime reads its own variables before main, so this one
+ * works on the environment itself (btrt_pipeline.h). BTRT_OMP_ENV_DONE is
+ * its own mark that the re-exec happened, not a setting. */
+int btrt_omp_env_init(char **argv)
+{
+	if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME") ||
+	    getenv("BTRT_OMP_ENV_DONE") || !argv || !argv[0])
+		return 0;
+	setenv("OMP_WAIT_POLICY", "passive", 1);
+	setenv("BTRT_OMP_ENV_DONE", "1", 1);
+	execv("/proc/self/exe", argv);
+	return -1; /* exec failed: go on with the OpenMP runtime's default */
+}

@@ -1,0 +1,160 @@
+/* btrt_env_read: every BTRT_* variable parsed, a bad value an error that
+ * names the variable, the defaults when unset, and btrt_env_*_config
+ * filling only what the caller left unset. The variables are saved and
+ * restored around each test (the runner's own environment stays). */
+#include "suites.h"
+
+#include <btrt_env.h>
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const vars[] = {
+	"BTRT_NO_PIN", "BTRT_NO_MEMBARRIER", "BTRT_SPIN_NS", "BTRT_YIELD_NS",
+	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
+	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
+	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT",
+};
+#define N_VARS (sizeof vars / sizeof vars[0])
+static char *saved[N_VARS];
+
+static int save_env(void)
+{
+	for (size_t i = 0; i < N_VARS; i++) {
+		const char *v = getenv(vars[i]);
+		saved[i] = v ? strdup(v) : NULL;
+		unsetenv(vars[i]);
+	}
+	return 0;
+}
+
+static int restore_env(void)
+{
+	for (size_t i = 0; i < N_VARS; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		else
+			unsetenv(vars[i]);
+		free(saved[i]);
+		saved[i] = NULL;
+	}
+	return 0;
+}
+
+static void clear_vars(void)
+{
+	for (size_t i = 0; i < N_VARS; i++)
+		unsetenv(vars[i]);
+}
+
+static void test_defaults(void)
+{
+	clear_vars();
+	struct btrt_env e;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
+	CU_ASSERT_EQUAL(e.no_pin, 0);
+	CU_ASSERT_EQUAL(e.no_membarrier, 0);
+	CU_ASSERT_EQUAL(e.spin_ns, -1);
+	CU_ASSERT_EQUAL(e.yield_ns, -1);
+	CU_ASSERT_PTR_NULL(e.vk_device);
+	CU_ASSERT_EQUAL(e.vk_validation, 0);
+	CU_ASSERT_EQUAL(e.cuda_device, -1);
+	CU_ASSERT_EQUAL(e.cuda_mem, BTRT_CUDA_MEM_AUTO);
+	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_DEFAULT);
+	CU_ASSERT_EQUAL(e.cuda_move_all, 0);
+	CU_ASSERT_EQUAL(e.cuda_io_managed, 0);
+	CU_ASSERT_EQUAL(e.pool_print, 0);
+}
+
+static void test_values(void)
+{
+	clear_vars();
+	setenv("BTRT_NO_PIN", "1", 1);
+	setenv("BTRT_SPIN_NS", "0", 1);
+	setenv("BTRT_YIELD_NS", "50000", 1);
+	setenv("BTRT_VK_DEVICE", "llvm", 1);
+	setenv("BTRT_VK_VALIDATION", "0", 1);
+	setenv("BTRT_CUDA_DEVICE", "2", 1);
+	setenv("BTRT_CUDA_MEM", "pinned", 1);
+	setenv("BTRT_CUDA_MOVE", "all", 1);
+	setenv("BTRT_CUDA_IO_PINNED", "0", 1);
+	setenv("BTRT_CUDA_SYNC", "block", 1);
+	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
+	struct btrt_env e;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
+	CU_ASSERT_EQUAL(e.no_pin, 1);
+	CU_ASSERT_EQUAL(e.spin_ns, 0);
+	CU_ASSERT_EQUAL(e.yield_ns, 50000);
+	CU_ASSERT_STRING_EQUAL(e.vk_device, "llvm");
+	CU_ASSERT_EQUAL(e.vk_validation, 0);
+	CU_ASSERT_EQUAL(e.cuda_device, 2);
+	CU_ASSERT_EQUAL(e.cuda_mem, BTRT_CUDA_MEM_PINNED);
+	CU_ASSERT_EQUAL(e.cuda_move_all, 1);
+	CU_ASSERT_EQUAL(e.cuda_io_managed, 1);
+	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_BLOCK);
+	CU_ASSERT_EQUAL(e.pool_print, 0);
+
+	/* The caller's fields win; the unset ones take the environment. */
+	struct btrt_cuda_config cc = { .device = 0, .mem = BTRT_CUDA_MEM_MANAGED };
+	btrt_env_cuda_config(&e, &cc);
+	CU_ASSERT_EQUAL(cc.device, 0);
+	CU_ASSERT_EQUAL(cc.mem, BTRT_CUDA_MEM_MANAGED);
+	CU_ASSERT_EQUAL(cc.sync, BTRT_CUDA_SYNC_BLOCK);
+	CU_ASSERT_EQUAL(cc.move_all, 1);
+	struct btrt_cuda_config cd = { .device = -1 };
+	btrt_env_cuda_config(&e, &cd);
+	CU_ASSERT_EQUAL(cd.device, 2);
+	CU_ASSERT_EQUAL(cd.mem, BTRT_CUDA_MEM_PINNED);
+	struct btrt_vk_config vc = { .device = "gpu", .validation = -1 };
+	btrt_env_vk_config(&e, &vc);
+	CU_ASSERT_STRING_EQUAL(vc.device, "gpu");
+	CU_ASSERT_EQUAL(vc.validation, 0);
+	struct btrt_pipeline_config pc = { .no_pin = 0 };
+	btrt_env_pipeline_config(&e, &pc);
+	CU_ASSERT_EQUAL(pc.no_pin, 1);
+	struct btrt_ring_config rc;
+	btrt_env_ring_config(&e, &rc);
+	CU_ASSERT_EQUAL(rc.spin_ns, 0);
+	CU_ASSERT_EQUAL(rc.yield_ns, 50000);
+}
+
+/* Each bad value alone: -1, BTRT_E_INVAL, the variable named, defaults. */
+static void test_bad_values(void)
+{
+	static const char *const bad[][2] = {
+		{ "BTRT_NO_PIN", "yes" }, { "BTRT_NO_MEMBARRIER", "2" },
+		{ "BTRT_SPIN_NS", "20us" }, { "BTRT_SPIN_NS", "-1" },
+		{ "BTRT_YIELD_NS", "99999999999" }, { "BTRT_VK_VALIDATION", "on" },
+		{ "BTRT_VK_FORCE_NONCOHERENT", "true" }, { "BTRT_CUDA_DEVICE", "gpu0" },
+		{ "BTRT_CUDA_DEVICE", "1024" }, { "BTRT_CUDA_MEM", "device" },
+		{ "BTRT_CUDA_MOVE", "some" }, { "BTRT_CUDA_IO_PINNED", "no" },
+		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		clear_vars();
+		setenv("BTRT_NO_PIN", "1", 1); /* a good one before: reset too */
+		if (!strcmp(bad[i][0], "BTRT_NO_PIN"))
+			unsetenv("BTRT_NO_PIN");
+		setenv(bad[i][0], bad[i][1], 1);
+		struct btrt_env e;
+		struct btrt_error err;
+		CU_ASSERT_EQUAL(btrt_env_read(&e, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i][0]));
+		CU_ASSERT_EQUAL(e.no_pin, 0);
+		CU_ASSERT_EQUAL(e.spin_ns, -1);
+	}
+	clear_vars();
+}
+
+int suite_env_register(void)
+{
+	CU_pSuite s = CU_add_suite("env", save_env, restore_env);
+	if (!s || !CU_add_test(s, "defaults", test_defaults) ||
+	    !CU_add_test(s, "values and configs", test_values) ||
+	    !CU_add_test(s, "bad values", test_bad_values))
+		return -1;
+	return 0;
+}
