@@ -1,11 +1,12 @@
 /* The runtime's environment variables, read once (docs/runtime.md,
- * "Environment variables"). A program calls btrt_env_read at start, then
- * hands the values to the runtime through its config structs
- * (btrt_env_vk_config, btrt_env_cuda_config, btrt_env_pool_config,
- * btrt_env_pipeline_config) and the process-wide ring options
- * (btrt_env_ring_config + btrt_ring_configure). Library code reads no
- * environment variable itself; btrt_omp_env_init (btrt_pipeline.h) is the
- * one exception, as it re-executes the program with OMP_WAIT_POLICY set. */
+ * "Environment variables"). A program calls btrt_env_init at start
+ * (btrt_env_read, then the process-wide ring options through
+ * btrt_env_ring_config + btrt_ring_configure), then hands the values to
+ * the runtime through its config structs (btrt_env_vk_config,
+ * btrt_env_cuda_config, btrt_env_pool_config, btrt_env_pipeline_config).
+ * Library code reads no environment variable itself; btrt_omp_env_init
+ * (btrt_pipeline.h, defined in btrt_env.c) is the one exception, as it
+ * re-executes the program with OMP_WAIT_POLICY set. */
 #ifndef BTRT_ENV_H
 #define BTRT_ENV_H
 
@@ -46,6 +47,12 @@ struct btrt_env {
  * message naming the variable and its value) for the first bad one; *env
  * then holds the defaults. Not thread-safe against setenv. */
 int btrt_env_read(struct btrt_env *env, struct btrt_error *err);
+
+/* What a program calls once at start: btrt_env_read, then the
+ * process-wide ring options from it (btrt_env_ring_config,
+ * btrt_ring_configure), before the first ring. Returns as btrt_env_read
+ * (on -1 the rings keep their defaults). */
+int btrt_env_init(struct btrt_env *env, struct btrt_error *err);
 
 /* Fill the config fields the caller left unset from env: validation < 0
  * and device NULL (vk), device < 0 and mem AUTO (cuda); the diagnostic and

@@ -103,6 +103,16 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	return 0;
 }
 
+int btrt_env_init(struct btrt_env *env, struct btrt_error *err)
+{
+	if (btrt_env_read(env, err))
+		return -1;
+	struct btrt_ring_config rc;
+	btrt_env_ring_config(env, &rc);
+	btrt_ring_configure(&rc);
+	return 0;
+}
+
 void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg)
 {
 	if (!cfg->device)

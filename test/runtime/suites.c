@@ -30,13 +30,10 @@ static void start(char **argv)
 {
 	btrt_omp_env_init(argv); /* OMP_WAIT_POLICY=passive unless set */
 	struct btrt_error err;
-	if (btrt_env_read(&test_btrt_env, &err)) {
+	if (btrt_env_init(&test_btrt_env, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		exit(2);
 	}
-	struct btrt_ring_config rc;
-	btrt_env_ring_config(&test_btrt_env, &rc);
-	btrt_ring_configure(&rc);
 }
 
 #ifdef RUNTIME_TEST_HOST_ONLY

@@ -625,14 +625,11 @@ int main(int argc, char **argv)
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
 	struct btrt_env env; /* the BTRT_* variables, read once */
-	struct btrt_ring_config ring;
 	struct btrt_error err;
-	if (btrt_env_read(&env, &err)) {
+	if (btrt_env_init(&env, &err)) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 2;
 	}
-	btrt_env_ring_config(&env, &ring);
-	btrt_ring_configure(&ring);
 	catch_signals();
 	struct options o;
 	if (parse_options(argc, argv, &o))

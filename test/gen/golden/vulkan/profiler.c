@@ -560,13 +560,10 @@ int main(int argc, char **argv)
 	 * not burn the cores other chunks need); may re-execute once. */
 	btrt_omp_env_init(argv);
 	struct btrt_error err;
-	if (btrt_env_read(&prof_env, &err)) {
+	if (btrt_env_init(&prof_env, &err)) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 2;
 	}
-	struct btrt_ring_config ring;
-	btrt_env_ring_config(&prof_env, &ring);
-	btrt_ring_configure(&ring);
 	const int tty = isatty(2); /* progress on one line only on a terminal */
 	struct options o;
 	if (parse_options(argc, argv, &o))
