@@ -24,6 +24,13 @@ static inline struct btrt_buffer *btrt_pool_buf(struct btrt_pool *p, uint32_t sl
 	return &p->bufs[(size_t)slot * p->cfg.n_buffers + b];
 }
 
+/* TaskObject slot (< p->cfg.n_tasks) for the backends, which build on the
+ * pool's layout and never call back into btrt_pool.c (that calls them). */
+static inline struct btrt_task *btrt_pool_slot(struct btrt_pool *p, uint32_t slot)
+{
+	return (struct btrt_task *)(void *)(p->tasks + (size_t)slot * p->stride);
+}
+
 /* A GPU stage's time: host-aligned start/end in ns. */
 /* 1 if x is one of l[0 .. n-1] (a stage's reads or writes), else 0. */
 static inline int btrt_u32_listed(const uint32_t *l, uint32_t n, uint32_t x)

@@ -33,7 +33,7 @@ static void record(struct vk_chunk *vc, const struct btrt_pipeline_config *cfg,
 {
 	struct btrt_vk *vk = vc->vk;
 	uint32_t nb = vk->n_buffers;
-	struct btrt_task *t = btrt_pool_task(vc->pool, s);
+	struct btrt_task *t = btrt_pool_slot(vc->pool, s);
 	VkDescriptorSet set = (VkDescriptorSet)t->vk_set;
 	if (set)
 		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, vk->layout, 0, 1, &set, 0, NULL);
@@ -98,7 +98,7 @@ int btrt_vk_chunk_init(struct btrt_vk *vk, const struct btrt_pipeline_config *cf
 	vc->vk = vk;
 	vc->pool = pool;
 	vc->n_stages = c->n_stages;
-	vc->n_slots = btrt_pool_size(pool);
+	vc->n_slots = pool->cfg.n_tasks;
 	vc->cbs = calloc(vc->n_slots, sizeof *vc->cbs);
 	vc->flush = calloc(nb + 1, sizeof *vc->flush);
 	vc->inval = calloc(nb + 1, sizeof *vc->inval);

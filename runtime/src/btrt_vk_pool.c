@@ -140,7 +140,7 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 				};
 				vkUpdateDescriptorSets(vk->dev, 1, &w, 0, NULL);
 			}
-			struct btrt_task *t = btrt_pool_task(pool, s);
+			struct btrt_task *t = btrt_pool_slot(pool, s);
 			t->vk_set = (void *)ps->sets[s];
 		}
 	}
