@@ -426,13 +426,17 @@ struct btc_app *btc_app_load(const char *path, const char *text,
 			     const struct btc_param_override *overrides, int n_overrides,
 			     struct btc_diag *d)
 {
-	return load(path, text, overrides, n_overrides, false, d);
+	struct btc_app *app = load(path, text, overrides, n_overrides, false, d);
+	btc_diag_flush(d); /* "... and N more errors" */
+	return app;
 }
 
 struct btc_app *btc_app_load_layout(const char *path, const struct btc_param_override *overrides,
 				    int n_overrides, struct btc_diag *d)
 {
-	return load(path, NULL, overrides, n_overrides, true, d);
+	struct btc_app *app = load(path, NULL, overrides, n_overrides, true, d);
+	btc_diag_flush(d); /* "... and N more errors" */
+	return app;
 }
 
 static struct btc_app *load(const char *path, const char *text,

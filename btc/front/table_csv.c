@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
+
 /* Splits line at commas; r->n counts every field, the first BTC_TABLE_MAX_FIELDS
  * are stored. */
 void btc_table_split(char *line, struct btc_table_row *r)
@@ -43,6 +45,9 @@ bool btc_table_next_line(struct btc_table_lines *l, struct btc_diag *d)
 			continue;
 		}
 		l->buf[strcspn(l->buf, "\r\n")] = '\0';
+		/* a UTF-8 byte order mark (spreadsheets write one) is skipped */
+		if (l->lineno == 1 && !strncmp(l->buf, "\xEF\xBB\xBF", 3))
+			memmove(l->buf, l->buf + 3, strlen(l->buf + 3) + 1);
 		return true;
 	}
 }
@@ -61,6 +66,10 @@ bool btc_table_parse_time(const char *s, struct btc_loc loc, const char *what, d
 	}
 	if (isnan(v) || isinf(v)) {
 		btc_error(d, loc, "%s: time is %s", what, isnan(v) ? "NaN" : "infinite");
+		return false;
+	}
+	if (!btc_is_decimal(s)) { /* strtod also reads 0x10 as 16 */
+		btc_error(d, loc, "%s: '%s' is not a decimal number of ms", what, s);
 		return false;
 	}
 	if (v < 0) {

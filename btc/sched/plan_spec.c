@@ -1,9 +1,11 @@
 /* --chunks specs and schedule labels (sched/plan.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched/plan.h"
+#include "util/num.h"
 #include "util/out.h"
 
 /* One chunk of a --chunks spec: "PU:R", "PU[k]:R" or "{PU,PU,...}:R"
@@ -20,14 +22,15 @@ static bool parse_chunk(const char *spec, char *tok, int next, const struct btc_
 		return false;
 	}
 	*colon = '\0';
-	int first, last;
-	char tail;
-	if (sscanf(colon + 1, "%d-%d%c", &first, &last, &tail) != 2) {
-		if (sscanf(colon + 1, "%d%c", &first, &tail) != 1) {
-			btc_error(d, loc, "--chunks '%s': bad stage range '%s'", spec, colon + 1);
-			return false;
-		}
-		last = first;
+	/* FIRST-LAST or STAGE, decimal, checked for overflow (no 32-bit wrap) */
+	const char *range = colon + 1, *dash = strchr(range, '-');
+	long first, last;
+	int n_first = dash ? (int)(dash - range) : (int)strlen(range);
+	if (!btc_parse_int_n(range, n_first, 0, INT_MAX, &first) ||
+	    !btc_parse_int(dash ? dash + 1 : range, 0, INT_MAX, &last)) {
+		btc_error(d, loc, "--chunks '%s': bad stage range '%s' (FIRST-LAST or STAGE, decimal)",
+			  spec, range);
+		return false;
 	}
 	/* The PUs: one name (maybe with [cores]) or a {farm}. */
 	char *names[BTC_SCHED_MAX_PUS];
@@ -61,12 +64,20 @@ static bool parse_chunk(const char *spec, char *tok, int next, const struct btc_
 		char *name = names[m], *br = strchr(name, '[');
 		int cores = 0;
 		if (br) {
-			char close;
-			if (sscanf(br, "[%d%c%c", &cores, &close, &tail) != 2 || close != ']') {
+			size_t len = strlen(br);
+			long k;
+			if (len < 3 || br[len - 1] != ']' ||
+			    !btc_parse_int_n(br + 1, (int)len - 2, 0, LONG_MAX, &k)) {
 				btc_error(d, loc, "--chunks '%s': bad core count '%s' (PU[CORES])", spec,
 					  br);
 				return false;
 			}
+			if (k > INT_MAX) {
+				btc_error(d, loc, "--chunks '%s': core count '%s' is out of range", spec,
+					  br);
+				return false;
+			}
+			cores = (int)k;
 			*br = '\0';
 		}
 		int pu = btc_device_pu_index(dev, name);
@@ -116,11 +127,11 @@ static bool parse_chunk(const char *spec, char *tok, int next, const struct btc_
 	if (first != next || last < first || last >= app->n_stages) {
 		btc_error(d, loc,
 			  "--chunks '%s': chunk %s:%d-%d must start at stage %d and end by stage %d",
-			  spec, farm ? "{...}" : tok, first, last, next, app->n_stages - 1);
+			  spec, farm ? "{...}" : tok, (int)first, (int)last, next, app->n_stages - 1);
 		return false;
 	}
-	ch->first_stage = first;
-	ch->last_stage = last;
+	ch->first_stage = (int)first;
+	ch->last_stage = (int)last;
 	return true;
 }
 

@@ -1,5 +1,6 @@
 #include "util/diag.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,13 +37,36 @@ static void report(struct btc_diag *d, struct btc_loc loc, const char *kind, con
 		snprintf(line, sizeof(line), "%s: %s: %s", loc.file, kind, msg);
 	else
 		snprintf(line, sizeof(line), "%s: %s", kind, msg);
-	if (strcmp(kind, "note")) { /* a note keeps first and last as they are */
+	bool is_note = !strcmp(kind, "note");
+	if (!is_note) { /* a note keeps first and last as they are */
 		memcpy(d->last, line, sizeof(d->last));
 		if (d->errors + d->warnings == 1)
 			memcpy(d->first, line, sizeof(d->first));
 	}
-	if (d->stream)
+	if (!strcmp(kind, "error") && !loc.file) {
+		d->hiding = 0; /* errors of no file (options) are few: never capped */
+	} else if (!strcmp(kind, "error")) {
+		if (strncmp(loc.file, d->cap_file, sizeof(d->cap_file) - 1)) {
+			btc_diag_flush(d);
+			snprintf(d->cap_file, sizeof(d->cap_file), "%s", loc.file);
+		}
+		d->hiding = ++d->cap_count > BTC_DIAG_MAX_PER_FILE;
+		d->cap_hidden += d->hiding;
+	} else if (!is_note) {
+		d->hiding = 0;
+	}
+	if (d->stream && !d->hiding)
 		fprintf(d->stream, "%s\n", line);
+}
+
+void btc_diag_flush(struct btc_diag *d)
+{
+	if (d->cap_hidden && d->stream) {
+		fprintf(d->stream, "%s: ... and %d more error%s\n", d->cap_file, d->cap_hidden,
+			d->cap_hidden == 1 ? "" : "s");
+	}
+	d->cap_file[0] = '\0';
+	d->cap_count = d->cap_hidden = d->hiding = 0;
 }
 
 void btc_verror(struct btc_diag *d, struct btc_loc loc, const char *fmt, va_list ap)

@@ -45,7 +45,22 @@ struct btc_diag {
 	int warnings;
 	char first[512]; /* first formatted diagnostic, without newline */
 	char last[512];  /* last formatted diagnostic, without newline */
+	/* per-file cap: errors in one file past BTC_DIAG_MAX_PER_FILE are
+	 * counted (and kept in `last`) but not printed; btc_diag_flush prints
+	 * "FILE: ... and N more errors" */
+	char cap_file[256];
+	int cap_count, cap_hidden;
+	int hiding; /* the last error was hidden: hide its notes too */
 };
+
+/* Errors printed per file before the rest are summed up in one line. */
+#define BTC_DIAG_MAX_PER_FILE 20
+
+/* Prints the "... and N more errors" line of the file whose errors were
+ * capped, if any, and starts a new count. Call at the end of a file's
+ * loader (btc_table_load, the YAML loaders); reporting an error in
+ * another file calls it too. */
+void btc_diag_flush(struct btc_diag *d);
 
 /* Initialises d to write to stream (may be NULL for silent collection). */
 void btc_diag_init(struct btc_diag *d, FILE *stream);

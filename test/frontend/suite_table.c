@@ -279,6 +279,13 @@ static const struct bad_case bad[] = {
 	{"lacks mode entry", HDR FULL_ISO "a,gpu,interference,0.5,0.01,30\n",
 	 "t.csv: error: table lacks stage 1 'a' on PU 'little' (interference)"},
 	{"other app", "# app: octree\n" HDR FULL_ISO, "t.csv: error: table was measured for app 'octree', not 'demo'"},
+	/* issue 26: another device's table, hexadecimal times */
+	{"other device", "# app: demo\n# device: pixel7a\n" HDR FULL_ISO,
+	 "t.csv: error: table was measured on device 'pixel7a', not 'testdev' (its '# device:' line)"},
+	{"hexadecimal time", HDR "a,little,isolated,0x10,0.1,30\n",
+	 T "2:19: error: stage a on PU little: '0x10' is not a decimal number of ms"},
+	{"ref hexadecimal time", "stage,little,medium,big,vulkan,cuda,device,run\n1,0x1,0,1,1,0,X,1\n",
+	 T "2:3: error: stage 1 (a) on little: '0x1' is not a decimal number of ms"},
 	{"ref stage beyond app", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,1,1,0,X,1\n2,1,0,1,1,0,X,1\n3,1,0,1,1,0,X,1\n",
 	 T "4:1: error: stage 3 does not exist: app 'demo' has 2 stages"},
 	{"ref NaN", "stage,little,medium,big,vulkan,cuda,device,run\n1,1,0,NaN,1,0,X,1\n",
@@ -309,6 +316,43 @@ static void test_bad(void)
 /* Lines of any length are read whole, never split into rows: a long
  * comment is a comment, and a long field whose tail looks like a row is
  * one bad row, not a good one. Past BTC_TABLE_MAX_LINE a line is an error. */
+/* A UTF-8 byte order mark before the header is skipped (spreadsheets
+ * write one); 200,000 duplicate rows print 20 errors and one
+ * "... and N more errors" line, and count them all (issue 26). */
+static void test_bom_and_error_cap(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("t.csv", "\xEF\xBB\xBF" HDR FULL_ISO
+					     "b,gpu,isolated,9,0,1\n",
+					     app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL(t);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	btc_table_free(t);
+
+	const int dups = 200000;
+	const char row[] = "a,big,isolated,1,0.1,30\n";
+	size_t n = strlen(HDR FULL_ISO) + (size_t)dups * strlen(row) + 1;
+	char *text = malloc(n), *p = stpcpy(text, HDR FULL_ISO);
+	for (int i = 0; i < dups; i++)
+		p = stpcpy(p, row);
+	char *out = NULL;
+	size_t out_len = 0;
+	FILE *f = open_memstream(&out, &out_len);
+	btc_diag_init(&d, f);
+	t = btc_table_load("t.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(t);
+	CU_ASSERT_EQUAL(d.errors, dups);
+	int lines = 0;
+	for (const char *q = out; *q; q++)
+		lines += *q == '\n';
+	CU_ASSERT_EQUAL(lines, BTC_DIAG_MAX_PER_FILE + 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "t.csv: ... and 199980 more errors\n"));
+	free(out);
+	free(text);
+}
+
 static void test_long_lines(void)
 {
 	size_t pad = 5000;
@@ -365,5 +409,6 @@ int register_table_suite(void)
 	       !CU_add_test(s, "placed mode: a one-chunk schedule is isolated", test_placed_alone) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
 	       !CU_add_test(s, "bad tables", test_bad) ||
-	       !CU_add_test(s, "long lines", test_long_lines);
+	       !CU_add_test(s, "long lines", test_long_lines) ||
+	       !CU_add_test(s, "BOM and error cap", test_bom_and_error_cap);
 }
