@@ -9,6 +9,7 @@
 #include "front/table.h"
 #include "gen/gen.h"
 #include "gen/shader_check.h"
+#include "gen/symbol_check.h"
 #include "util/paths.h"
 
 /* ", 2 warnings" (static storage). */
@@ -37,6 +38,8 @@ int btc_cmd_check(const struct btc_cli_options *o)
 		btc_cli_print_app(app, stdout);
 	if (app)
 		btc_gen_check_shaders(app, &d);
+	if (app)
+		btc_gen_check_symbols(app, &d);
 	if (dev)
 		btc_cli_print_device(dev, stdout);
 	if (app && dev) {

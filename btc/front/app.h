@@ -80,6 +80,7 @@ struct btc_stage {
 	struct btc_vk_dispatch *vk; /* NULL when no Vulkan kernel */
 	int n_vk;
 	struct btc_loc loc;
+	struct btc_loc cpu_loc, cuda_loc; /* of the `cpu:` / `cuda:` values */
 };
 
 struct btc_app {
@@ -93,6 +94,7 @@ struct btc_app {
 	struct btc_stage *stages;
 	int n_stages;
 	char *io;                                       /* symbol of the btrt_app_io, or NULL */
+	struct btc_loc io_loc;                          /* of the `io:` value */
 	char *input;                                    /* default input path (resolved), or NULL */
 	char **cpu_sources, **cuda_sources, **includes; /* resolved paths */
 	int n_cpu_sources, n_cuda_sources, n_includes;

@@ -349,9 +349,9 @@ static void load_stages(struct loader *l, yaml_node_t *n)
 		if (v[2])
 			s->writes = load_buffer_list(l, v[2], "writes", &s->n_writes);
 		if (v[3] && btc_yaml_ident(&l->y, v[3], "cpu kernel symbol", &sym, l->d))
-			s->cpu = btc_xstrdup(sym);
+			s->cpu = btc_xstrdup(sym), s->cpu_loc = btc_yaml_loc(&l->y, v[3]);
 		if (v[4] && btc_yaml_ident(&l->y, v[4], "cuda launcher symbol", &sym, l->d))
-			s->cuda = btc_xstrdup(sym);
+			s->cuda = btc_xstrdup(sym), s->cuda_loc = btc_yaml_loc(&l->y, v[4]);
 		if (v[5])
 			load_vulkan(l, s, v[5]);
 		if (!v[3] && !v[4] && !v[5])
@@ -472,7 +472,7 @@ static struct btc_app *load(const char *path, const char *text,
 	if (v[3])
 		load_stages(&l, v[3]);
 	if (v[4] && btc_yaml_ident(&l.y, v[4], "io symbol", &s, d))
-		l.app->io = btc_xstrdup(s);
+		l.app->io = btc_xstrdup(s), l.app->io_loc = btc_yaml_loc(&l.y, v[4]);
 	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d)) {
 		/* The generated meson.build passes the path to C as a string
 		 * macro (templates/project.meson.build.in). */

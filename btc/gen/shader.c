@@ -1,8 +1,10 @@
 #include "gen/shader.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <shaderc/shaderc.h>
 
@@ -137,6 +139,56 @@ static void report_log(const char *path, const char *log, struct btc_diag *d)
 		btc_error(d, (struct btc_loc){path, 0, 0}, "shader compilation failed: %s", log);
 }
 
+/* glslang prints some failures (a shader without #version: its whole
+ * built-ins text, ~4,500 lines) to stdout itself. Its stdout goes to a
+ * temporary file while shaderc runs; this starts that (returns the saved
+ * stdout fd, or -1 when stdout is left as it is). */
+static int capture_stdout(FILE **tmp)
+{
+	fflush(stdout);
+	*tmp = tmpfile();
+	int saved = *tmp ? dup(STDOUT_FILENO) : -1;
+	if (saved < 0 || dup2(fileno(*tmp), STDOUT_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (*tmp)
+			fclose(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	return saved;
+}
+
+/* Ends capture_stdout; reports what glslang printed as notes on stderr
+ * (the diagnostics stream), trimmed to its first lines and a count. */
+static void release_stdout(int saved, FILE *tmp, const char *path, struct btc_diag *d)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	char *line = NULL;
+	size_t cap = 0;
+	int n = 0, shown = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, tmp)) >= 0) {
+		n++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (shown < 3 && line[0]) {
+			btc_note(d, (struct btc_loc){path, 0, 0}, "glslang: %s", line);
+			shown++;
+		}
+	}
+	if (n > shown)
+		btc_note(d, (struct btc_loc){path, 0, 0},
+			 "glslang printed %d more line%s of its own text (not shown)", n - shown,
+			 n - shown == 1 ? "" : "s");
+	free(line);
+	fclose(tmp);
+}
+
 bool btc_shader_compile(const char *path, const char *virtual_name, const char *virtual_text,
 			uint32_t **words, size_t *n_words, struct btc_diag *d)
 {
@@ -157,6 +209,8 @@ bool btc_shader_compile(const char *path, const char *virtual_name, const char *
 					       shaderc_env_version_vulkan_1_1);
 	shaderc_compile_options_set_optimization_level(opts,
 						       shaderc_optimization_level_performance);
+	FILE *tmp;
+	int saved = capture_stdout(&tmp);
 	shaderc_compilation_result_t r = shaderc_compile_into_spv(
 		compiler, src, len, shaderc_compute_shader, path, "main", opts);
 	bool ok = shaderc_result_get_compilation_status(r) == shaderc_compilation_status_success;
@@ -168,6 +222,7 @@ bool btc_shader_compile(const char *path, const char *virtual_name, const char *
 		*words = btc_xmalloc(bytes);
 		memcpy(*words, shaderc_result_get_bytes(r), bytes);
 	}
+	release_stdout(saved, tmp, path, d); /* after the errors it explains */
 	shaderc_result_release(r);
 	shaderc_compile_options_release(opts);
 	shaderc_compiler_release(compiler);
