@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/print.h"
+#include "front/dataflow.h"
 #include "front/table.h"
 #include "gen/gen.h"
 #include "gen/shader_check.h"
@@ -40,6 +41,8 @@ int btc_cmd_check(const struct btc_cli_options *o)
 		btc_gen_check_shaders(app, &d);
 	if (app)
 		btc_gen_check_symbols(app, &d);
+	if (app)
+		btc_app_check_dataflow(app, &d);
 	if (dev)
 		btc_cli_print_device(dev, stdout);
 	if (app && dev) {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Inputs a new user gets wrong (issue 26, findings 6 and 7): each case
+# copies examples/vecadd, breaks one thing and checks that `btc check` (or
+# `btc gen`) names it. Usage: cli-inputs.sh BTC SOURCE_ROOT WORK_DIR
+set -uo pipefail
+btc=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+testbox=$src/test/gen/data/testbox.yaml
+n=0 failed=0
+
+# app NAME SED-SCRIPT: a copy of examples/vecadd in $work/NAME with the
+# YAML edited by SED-SCRIPT.
+app() {
+	rm -rf "$work/$1" && cp -r "$src/examples/vecadd" "$work/$1"
+	sed -i "$2" "$work/$1/vecadd.yaml"
+}
+
+# expect RC PATTERN ARGS...: btc ARGS exits RC and prints PATTERN (stdout
+# and stderr; fixed string).
+expect() {
+	local want=$1 pat=$2 out rc
+	shift 2
+	n=$((n + 1))
+	out=$("$btc" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
+		echo "FAIL $n: btc $* -> exit $rc (want $want), output:"
+		sed 's/^/    /' <<<"$out" | head -20
+		echo "    (want the text: $pat)"
+		failed=$((failed + 1))
+	fi
+}
+
+# ---- misspelled kernel symbols: named at their YAML line:col -------------
+app sym 's/cpu: vecadd_add_cpu/cpu: vecadd_ad_cpu/; s/io: vecadd_io/io: vecadd_oi/; s/cuda: vecadd_scale_cuda/cuda: vecadd_scal_cuda/'
+y=$work/sym/vecadd.yaml
+expect 1 "$y:22:10: error: stage 'add': cpu kernel 'vecadd_ad_cpu' is not defined in the app's cpu sources (vecadd.c)" check "$y"
+expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu sources (vecadd.c)" check "$y"
+expect 1 "$y:16:11: error: stage 'scale': cuda launcher 'vecadd_scal_cuda' is not in the app's cuda sources (vecadd.cu)" check "$y"
+expect 0 "ok" check "$src/examples/vecadd/vecadd.yaml"
+
+# ---- a buffer read before the stage that writes it -------------------------
+app order 's/    reads: \[x\]$/    reads: [x, z]/'
+expect 0 "stage 'scale' reads buffer 'z' before any stage writes it (stage 'add' writes it later)" check "$work/order/vecadd.yaml"
+
+# ---- a shader without #version: glslang's built-ins stay off stdout ---------
+app nover 's/^app: vecadd/app: vecadd/'
+sed -i 1d "$work/nover/add.comp"
+n=$((n + 1))
+"$btc" check "$work/nover/vecadd.yaml" > "$work/nover.out" 2> "$work/nover.err"
+lines=$(wc -l < "$work/nover.out") errlines=$(wc -l < "$work/nover.err")
+if [ "$lines" -gt 40 ] || [ "$errlines" -gt 40 ] || ! grep -qF "glslang printed" "$work/nover.err" ||
+	! grep -qF "add.comp: error: #version" "$work/nover.err"; then
+	echo "FAIL $n: shader without #version: $lines lines on stdout, $errlines on stderr"
+	head -5 "$work/nover.err"
+	failed=$((failed + 1))
+fi
+
+# ---- integers of --chunks: no 32-bit wrap -----------------------------------
+v=$src/examples/vecadd/vecadd.yaml
+expect 1 "bad stage range '0-4294967298'" gen "$v" --device "$testbox" --chunks 'big:0-4294967298' -o "$work/g1"
+expect 1 "core count '[4294967298]' is out of range" gen "$v" --device "$testbox" --chunks 'big[4294967298]:0-2' -o "$work/g2"
+
+echo "$((n - failed))/$n passed"
+[ "$failed" = 0 ]
