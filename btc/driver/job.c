@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/agreement.h"
 #include "driver/build.h"
 #include "driver/claim.h"
 #include "driver/profile.h"
@@ -422,12 +423,19 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		printf("adaptive final run: %d switch%s, ended on schedule %d\n", r->final_switches,
 		       r->final_switches == 1 ? "" : "es", r->final_schedule);
 	int np = 0;
+	double *pred = btc_xcalloc((size_t)j->n + 1, sizeof(double));
+	double *meas = btc_xcalloc((size_t)j->n + 1, sizeof(double));
 	for (int i = 0; i < j->n; i++)
-		np += r->candidates[i].status == BTC_RUN_VERIFIED &&
-		      !isnan(r->candidates[i].predicted_ms[j->opt->plan.mode]);
-	printf("prediction: Pearson r = %.3f over %d schedules (%s table; isolated %.3f, interference %.3f)\n",
-	       r->pearson_r_used, np, btc_mode_name(j->opt->plan.mode),
-	       r->pearson_r[BTC_MODE_ISOLATED], r->pearson_r[BTC_MODE_INTERFERENCE]);
+		if (r->candidates[i].status == BTC_RUN_VERIFIED &&
+		    !isnan(r->candidates[i].predicted_ms[j->opt->plan.mode])) {
+			pred[np] = r->candidates[i].predicted_ms[j->opt->plan.mode];
+			meas[np++] = r->candidates[i].measured_ms;
+		}
+	char what[64], line[320];
+	snprintf(what, sizeof(what), "%s table", btc_mode_name(j->opt->plan.mode));
+	puts(btc_agreement_line(pred, meas, np, what, line, sizeof(line)));
+	free(pred);
+	free(meas);
 	btc_fit_print(r, stdout);
 	btc_fit_print_bound(r, stdout);
 	if (r->verified)

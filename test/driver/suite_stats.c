@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/agreement.h"
 #include "report/stats.h"
 #include "suites.h"
 
@@ -103,6 +104,22 @@ static void test_shuffle(void)
 	CU_ASSERT_EQUAL(btc_rng_next(&r), UINT64_C(0x910a2dec89025cc1));
 }
 
+/* Issue 26: "Pearson r = 1.000" over 3 schedules with 110 % error meant
+ * nothing; under 5 schedules only the median error is printed. */
+static void test_agreement(void)
+{
+	char buf[320];
+	const double p3[] = {1, 2, 3}, m3[] = {2.1, 4.2, 6.3};
+	btc_agreement_line(p3, m3, 3, "interference table", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "prediction: median error 52.4 % over 3 schedules "
+				    "(interference table; too few for a correlation, which needs 5)");
+	CU_ASSERT_PTR_NULL(strstr(buf, "Pearson"));
+	const double p5[] = {1, 2, 3, 4, 5}, m5[] = {1, 2, 3, 5, 4};
+	btc_agreement_line(p5, m5, 5, "isolated table", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "prediction: Spearman rho = 0.900, Pearson r = 0.900, "
+				    "median error 0.0 % over 5 schedules (isolated table)");
+}
+
 int register_stats_suite(void)
 {
 	CU_pSuite s = CU_add_suite("stats", NULL, NULL);
@@ -110,5 +127,6 @@ int register_stats_suite(void)
 	       !CU_add_test(s, "median interval", test_median_ci) ||
 	       !CU_add_test(s, "ratio interval", test_ratio_ci) ||
 	       !CU_add_test(s, "spearman", test_spearman) ||
-	       !CU_add_test(s, "shuffle", test_shuffle);
+	       !CU_add_test(s, "shuffle", test_shuffle) ||
+	       !CU_add_test(s, "prediction agreement", test_agreement);
 }
