@@ -10,6 +10,7 @@
 #include "driver/job.h"
 #include "driver/calibrate.h"
 #include "driver/profile.h"
+#include "front/cores_here.h"
 #include "front/table.h"
 #include "util/fsafe.h"
 #include "util/proc.h"
@@ -37,6 +38,8 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 	btc_diag_init(&d, stderr);
 	struct btc_app *app = btc_cli_load_app(o, &d);
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	if (dev && btc_device_check_cores_here(dev, true, NULL, 0, &d))
+		btc_device_free(dev), dev = NULL;
 	if (app && dev) {
 		struct btc_request jo;
 		btc_cli_request(o, BTC_CMD_PROFILE, &jo);
@@ -69,6 +72,9 @@ int btc_cmd_tune(const struct btc_cli_options *o)
 	}
 	struct btc_app *app = btc_cli_load_app(o, &d);
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	/* the main job runs here; calibration only reads measurements */
+	if (dev && !o->measurements.n && btc_device_check_cores_here(dev, true, NULL, 0, &d))
+		btc_device_free(dev), dev = NULL;
 	int status = 1;
 	if (app && dev) {
 		struct btc_request jo;

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/print.h"
+#include "front/cores_here.h"
 #include "front/dataflow.h"
 #include "front/table.h"
 #include "gen/gen.h"
@@ -45,6 +46,8 @@ int btc_cmd_check(const struct btc_cli_options *o)
 		btc_app_check_dataflow(app, &d);
 	if (dev)
 		btc_cli_print_device(dev, stdout);
+	if (dev)
+		btc_device_check_cores_here(dev, false, NULL, 0, &d);
 	if (app && dev) {
 		for (int s = 0; s < app->n_stages; s++) {
 			bool any = false;

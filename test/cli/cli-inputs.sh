@@ -61,5 +61,11 @@ v=$src/examples/vecadd/vecadd.yaml
 expect 1 "bad stage range '0-4294967298'" gen "$v" --device "$testbox" --chunks 'big:0-4294967298' -o "$work/g1"
 expect 1 "core count '[4294967298]' is out of range" gen "$v" --device "$testbox" --chunks 'big[4294967298]:0-2' -o "$work/g2"
 
+# ---- a core this machine does not have: a warning at check, an error here --
+"$btc" device host | sed 's/cores: \[\([0-9]*\)[0-9, ]*\]/cores: [\1, 1000]/' > "$work/far.yaml"
+expect 0 "core 1000 is not available on this machine" check "$v" --device "$work/far.yaml"
+expect 1 "error: PU '" profile "$v" --device "$work/far.yaml" --cache "$work/cache"
+expect 1 "core 1000 is not available on this machine" profile "$v" --device "$work/far.yaml" --cache "$work/cache"
+
 echo "$((n - failed))/$n passed"
 [ "$failed" = 0 ]
