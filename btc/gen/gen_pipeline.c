@@ -115,6 +115,23 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		free(label);
 	}
 	btc_outl(o, "};");
+	btc_out_nl(o);
+	/* Who wrote what a failed check names (issue 26): per buffer, the
+	 * last stage that writes it; -1 when only the io fills it. */
+	const struct btc_app *app = ctx->app;
+	btc_outl(o, "/* Per TaskObject buffer: the last stage that writes it (-1: only the io). */");
+	btc_outl(o, "static const struct pipeline_buffer_writer app_buffer_writers[APP_N_BUFFERS] = {");
+	for (int k = 0; k < app->n_buffers; k++) {
+		int last = -1;
+		for (int st = 0; st < app->n_stages; st++)
+			for (int w = 0; w < app->stages[st].n_writes; w++)
+				if (app->stages[st].writes[w] == k)
+					last = st;
+		char *name = btc_c_string_literal(app->buffers[k].name);
+		btc_outl(o, "\t{ %s, %d },", name, last);
+		free(name);
+	}
+	btc_outl(o, "};");
 }
 
 /* Every chunk with a core count fits its PU's pinnable cores. */

@@ -67,5 +67,26 @@ expect 0 "core 1000 is not available on this machine" check "$v" --device "$work
 expect 1 "error: PU '" profile "$v" --device "$work/far.yaml" --cache "$work/cache"
 expect 1 "core 1000 is not available on this machine" profile "$v" --device "$work/far.yaml" --cache "$work/cache"
 
+# ---- a failed check names the io's buffer and the stage that wrote it --------
+# scale computes 3x instead of 2x; the io checks y first and names it.
+app wrong 's/^app: vecadd/app: vecadd/'
+sed -i 's/t->y\[i\] = 2.0f \* t->x\[i\];/t->y[i] = 3.0f * t->x[i];/' "$work/wrong/vecadd.c"
+sed -i "s/^\(\t\tfloat x = input_value(seq, i), y = 2.0f \* x, z = y + x;\)$/\1\n\t\tif (memcmp(\&y, \&t->y[i], sizeof(y)) != 0) {\n\t\t\tsnprintf(err, len, \"buffer 'y' (stage 'scale'): y[%lld] differs\", (long long)i);\n\t\t\treturn -1;\n\t\t}/" "$work/wrong/vecadd.c"
+grep -q "buffer 'y'" "$work/wrong/vecadd.c" || { echo "FAIL: the test's io edit did not apply"; failed=$((failed + 1)); }
+cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+n=$((n + 1))
+if "$btc" gen "$work/wrong/vecadd.yaml" --device host --chunks "$cpu:0-2" -o "$work/wrong-gen" --build \
+	> "$work/wrong-gen.log" 2>&1; then
+	"$work/wrong-gen/build/vecadd-pipeline" --tasks 4 > "$work/wrong.out" 2> "$work/wrong.err"
+	if ! grep -qF "the check compares buffer 'y', written by stage 0 'scale', run by chunk 0 on PU '$cpu'" "$work/wrong.err"; then
+		echo "FAIL $n: a failed check does not name buffer y's writer:"
+		sed 's/^/    /' "$work/wrong.err" | head
+		failed=$((failed + 1))
+	fi
+else
+	echo "FAIL $n: the wrong app does not build"; tail "$work/wrong-gen.log"
+	failed=$((failed + 1))
+fi
+
 echo "$((n - failed))/$n passed"
 [ "$failed" = 0 ]
