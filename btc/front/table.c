@@ -433,7 +433,9 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 	if (d->errors == before && t->app && strcmp(t->app, app->name))
 		btc_error(d, (struct btc_loc){path, 0, 0},
 			  "table was measured for app '%s', not '%s'", t->app, app->name);
-	if (d->errors == before && t->device && strcmp(t->device, dev->name))
+	/* "host" (a detected machine) is whatever device file describes it */
+	if (d->errors == before && t->device && strcmp(t->device, dev->name) &&
+	    strcmp(t->device, "host") && strcmp(dev->name, "host"))
 		btc_error(d, (struct btc_loc){path, 0, 0},
 			  "table was measured on device '%s', not '%s' (its '# device:' line)",
 			  t->device, dev->name);

@@ -57,6 +57,14 @@ static void test_good(void)
 	CU_ASSERT_DOUBLE_EQUAL(btc_table_at(t, BTC_MODE_ISOLATED, 0, 2)->mean_ms, 0.5, 1e-12);
 	CU_ASSERT_EQUAL(btc_table_at(t, BTC_MODE_ISOLATED, 1, 1)->samples, 30);
 
+	/* A table profiled on the detected "host" serves the device file that
+	 * describes that machine. */
+	struct btc_table *th = btc_table_load("t.csv", "# app: demo\n# device: host\n" HDR FULL_ISO
+					      "b,gpu,isolated,9,0,1\n",
+					      app, dev, BTC_MODE_INTERFERENCE, &d);
+	CU_ASSERT_PTR_NOT_NULL(th);
+	btc_table_free(th);
+
 	/* Writing and reading back gives the same table. */
 	char *text = NULL;
 	size_t len = 0;
