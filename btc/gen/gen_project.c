@@ -20,6 +20,21 @@ static char *real(const char *path)
 	return realpath(path, buf) ? btc_xstrdup(buf) : btc_xstrdup(path);
 }
 
+/* path with its folder resolved (realpath) but not its last component:
+ * a symlink named as the input stays the name the YAML wrote, never the
+ * path it points to (issue 26). */
+static char *real_parent(const char *path)
+{
+	char *dir = btc_dir_name(path);
+	char *rdir = real(dir);
+	const char *base = btc_base_name(path);
+	char *r = !strcmp(rdir, "/") ? btc_xasprintf("/%s", base)
+				     : btc_xasprintf("%s/%s", rdir, base);
+	free(dir);
+	free(rdir);
+	return r;
+}
+
 /* Longest common directory of a and b (both absolute). */
 static void common_dir(char *a, const char *b)
 {
@@ -94,7 +109,7 @@ static void collect(struct btc_gen_files *f, const struct btc_app *app, const ch
 		bool absolute = app->input[0] == '/' &&
 				!(app->dir[0] == '/' && !strncmp(app->input, app->dir, dl) &&
 				  app->input[dl] == '/');
-		char *in = real(app->input);
+		char *in = real_parent(app->input);
 		f->rel_input = absolute ? btc_xstrdup(in) : relative(out_abs, in);
 		free(in);
 	}

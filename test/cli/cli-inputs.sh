@@ -67,6 +67,17 @@ expect 0 "core 1000 is not available on this machine" check "$v" --device "$work
 expect 1 "error: PU '" profile "$v" --device "$work/far.yaml" --cache "$work/cache"
 expect 1 "core 1000 is not available on this machine" profile "$v" --device "$work/far.yaml" --cache "$work/cache"
 
+# ---- the default input: a symlink stays the name the YAML wrote ------------
+app link 's/^io: vecadd_io$/io: vecadd_io\ninput: in.bin/'
+mkdir -p "$work/elsewhere" && : > "$work/elsewhere/real.bin" && ln -s "$work/elsewhere/real.bin" "$work/link/in.bin"
+n=$((n + 1))
+"$btc" gen "$work/link/vecadd.yaml" --device "$testbox" --chunks big:0-2 -o "$work/link-gen" > "$work/link.log" 2>&1
+if ! grep -q "value: '../link/in.bin'" "$work/link-gen/meson_options.txt" ||
+	grep -q elsewhere "$work/link-gen/meson_options.txt"; then
+	echo "FAIL $n: the default input follows the symlink:"; grep input "$work/link-gen/meson_options.txt"
+	failed=$((failed + 1))
+fi
+
 # ---- a failed check names the io's buffer and the stage that wrote it --------
 # scale computes 3x instead of 2x; the io checks y first and names it.
 app wrong 's/^app: vecadd/app: vecadd/'
