@@ -3,6 +3,7 @@
  * both in table_csv.c, the writer is table_write.c. */
 #include "front/table.h"
 #include "front/table_csv.h"
+#include "front/table_origin.h"
 
 #include <errno.h>
 #include <math.h>
@@ -430,6 +431,8 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 	fclose(f);
 	if (!found_header)
 		btc_error(d, (struct btc_loc){path, 0, 0}, "empty profiling table");
+	if (d->errors == before && t->reference_layout && !t->app)
+		btc_table_check_ref_origin(path, app, d);
 	if (d->errors == before && t->app && strcmp(t->app, app->name))
 		btc_error(d, (struct btc_loc){path, 0, 0},
 			  "table was measured for app '%s', not '%s'", t->app, app->name);

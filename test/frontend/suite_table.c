@@ -187,11 +187,17 @@ static void test_reference_layout(void)
 }
 
 /* An app of n stages with kernels for every backend. */
-static struct btc_app *stages_app(int n)
+/* An app of n stages named `name` ('-' read as '_'; NULL: "sN"). */
+static struct btc_app *stages_app(int n, const char *name)
 {
-	char text[4096];
-	int len = snprintf(text, sizeof(text),
-			   "app: s%d\nbuffers:\n  - {name: x, type: f32, count: 1}\nstages:\n", n);
+	char text[4096], id[64];
+	snprintf(id, sizeof(id), "%s", name ? name : "");
+	for (char *p = id; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+	int len = name ? snprintf(text, sizeof(text),
+				  "app: %s\nbuffers:\n  - {name: x, type: f32, count: 1}\nstages:\n", id)
+		       : snprintf(text, sizeof(text),
+				  "app: s%d\nbuffers:\n  - {name: x, type: f32, count: 1}\nstages:\n", n);
 	for (int i = 0; i < n; i++)
 		len += snprintf(text + len, sizeof(text) - (size_t)len,
 				"  - {name: s%d, cpu: f%d, cuda: g%d, vulkan: [{shader: noop.comp, groups: [1]}]}\n",
@@ -218,7 +224,9 @@ static void test_real_reference_tables(void)
 		struct btc_diag d;
 		btc_diag_init(&d, stderr);
 		struct btc_device *rdev = btc_device_load(cases[i].device, DEVICE_DIR, NULL, &d);
-		struct btc_app *rapp = stages_app(cases[i].stages);
+		/* named as the table's folder: a reference table of another app
+		 * is refused (btc_table_check_ref_origin) */
+		struct btc_app *rapp = stages_app(cases[i].stages, cases[i].app);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rdev);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rapp);
 		for (int m = 0; m <= BTC_MODE_INTERFERENCE; m++) { /* the paper's two */
@@ -238,7 +246,7 @@ static void test_real_reference_tables(void)
 			btc_table_free(t);
 		}
 		/* The stage count must match: a 6-stage app rejects the table. */
-		struct btc_app *short_app = stages_app(cases[i].stages - 1);
+		struct btc_app *short_app = stages_app(cases[i].stages - 1, cases[i].app);
 		char path[512];
 		snprintf(path, sizeof(path), "%s/%s/%s/isolated.csv", btc_test_data("profiles"),
 			 cases[i].device, cases[i].app);
@@ -329,6 +337,24 @@ static void test_bad(void)
  * "... and N more errors" line, and count them all (issue 26). */
 static void test_bom_and_error_cap(void)
 {
+	{ /* a reference table in another app's folder (issue 26) */
+		struct btc_diag d0;
+		btc_diag_init(&d0, NULL);
+		const char *ref = "stage,little,medium,big,vulkan,cuda,device,run\n"
+				  "1,1,0,1,1,0,X,1\n2,1,0,1,0,0,X,1\n";
+		struct btc_table *t0 = btc_table_load("data/profiles/testdev/octree/isolated.csv",
+						      ref, app, dev, BTC_MODE_ISOLATED, &d0);
+		CU_ASSERT_PTR_NULL(t0);
+		assert_first_error(&d0, "reference table of another app",
+				   "data/profiles/testdev/octree/isolated.csv: error: reference table "
+				   "of app 'octree' (its folder), not 'demo': the reference layout "
+				   "numbers stages and names no app, so another app's table with as "
+				   "many stages would load");
+		t0 = btc_table_load("data/profiles/testdev/demo/isolated.csv", ref, app, dev,
+				    BTC_MODE_ISOLATED, &d0);
+		CU_ASSERT_PTR_NOT_NULL(t0);
+		btc_table_free(t0);
+	}
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_table *t = btc_table_load("t.csv", "\xEF\xBB\xBF" HDR FULL_ISO
