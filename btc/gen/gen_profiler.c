@@ -1,5 +1,6 @@
-/* Generates profiler.c from templates/profiler.c.in: BT-Profiler for one
- * device (every stage on every PU, isolated and under interference). */
+/* Generates profiler.c from templates/profiler.c.in: the tables of
+ * BT-Profiler for one device (the PUs and core-count variants to measure)
+ * over btrt_profiler_main (runtime/include/btrt_profiler.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,11 +22,10 @@ static void emit_list(struct btc_out *o, const char *name, const int *v, int n)
  * (the cores the first chunk with a count of k gets in the generated
  * pipeline) and the rest, which runs the same stage during the variant's
  * interference measurements as another chunk on the PU would (placed
- * mode: without the service core). Emits the core lists; returns how
- * many entries emit_variants adds. */
-static int emit_variant_cores(struct btc_out *o, const struct btc_device *dev)
+ * mode: without the service core). Emits the core lists. */
+static void emit_variant_cores(struct btc_out *o, const struct btc_device *dev)
 {
-	int n_entries = 0, owner = btc_gen_service_owner(dev);
+	int owner = btc_gen_service_owner(dev);
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
 		const int *pin;
@@ -44,10 +44,8 @@ static int emit_variant_cores(struct btc_out *o, const struct btc_device *dev)
 					 ks[j]);
 				emit_list(o, name, pin + ks[j], n - ks[j] - 1);
 			}
-			n_entries += 2;
 		}
 	}
-	return n_entries;
 }
 
 /* The entries of the variants, after the device's PUs: "NAME[k]" (index
@@ -66,7 +64,7 @@ static void emit_variants(struct btc_out *o, const struct btc_device *dev)
 			int k = ks[j];
 			char *name = btc_xasprintf("%s[%d]", pu->name, k);
 			char *lit = btc_c_string_literal(name);
-			btc_outl(o, "\t{ %s, BTRT_PU_CPU, pu_%s_k%d_cores, %d, 1, pu_%s_k%d_cores, %d, %d, %d, 1 },",
+			btc_outl(o, "\t{ %s, BTRT_PU_CPU, pu_%s_k%d_cores, %d, pu_%s_k%d_cores, %d, %d, %d, 1 },",
 				 lit, pu->name, k, k, pu->name, k, k, u, e + 1);
 			free(lit);
 			free(name);
@@ -75,7 +73,7 @@ static void emit_variants(struct btc_out *o, const struct btc_device *dev)
 			bool placed = u == owner && n - k > 1;
 			/* placed mode on the service core's PU: the rest without the
 			 * service core (none left: the rest idles) */
-			btc_outl(o, "\t{ %s, BTRT_PU_CPU, pu_%s_k%d_rest_cores, %d, 1, pu_%s_k%d_rest%s, %d, %d, -1, 0 },",
+			btc_outl(o, "\t{ %s, BTRT_PU_CPU, pu_%s_k%d_rest_cores, %d, pu_%s_k%d_rest%s, %d, %d, -1, 0 },",
 				 lit, pu->name, k, n - k, pu->name, k,
 				 placed ? "_placed_cores" : "_cores",
 				 placed ? n - k - 1 : u == owner ? 0 : n - k, u);
@@ -85,62 +83,35 @@ static void emit_variants(struct btc_out *o, const struct btc_device *dev)
 	}
 }
 
-/* The PUs the profiler measures, and which stages can run on each. */
+/* The PUs the profiler measures (struct btrt_profiler_pu): the device's,
+ * then the core-count variants. */
 static void emit_profiler_pus(struct btc_out *o, const void *p)
 {
 	const struct btc_gen_ctx *ctx = p;
 	const struct btc_device *dev = ctx->dev;
-	btc_outl(o, "struct profiler_pu {");
-	btc_outl(o, "\tconst char *name;");
-	btc_outl(o, "\tenum btrt_pu_kind kind;");
-	btc_outl(o, "\tconst int *cores;");
-	btc_outl(o, "\tuint32_t n_cores;");
-	btc_outl(o, "\tint interferes; /* runs during other PUs' interference measurements */");
-	btc_outl(o, "\tconst int *placed_cores; /* as the generated pipeline pins it */");
-	btc_outl(o, "\tuint32_t n_placed_cores;");
-	btc_outl(o, "\tint base;       /* -1: a PU of the device; else a core-count variant of PU base */");
-	btc_outl(o, "\tint rest;       /* variant: the entry on the PU's other cores (-1: none) */");
-	btc_outl(o, "\tint measured;   /* 0: the rest of a variant (only interferes) */");
-	btc_outl(o, "};");
 	btc_gen_emit_pu_cores(o, dev);
-	int n_variants = emit_variant_cores(o, dev);
-	/* One GPU API interferes: CUDA and Vulkan PUs are the same GPU, and a
-	 * pipeline uses only one of them. */
-	int first_gpu = -1;
-	for (int u = 0; u < dev->n_pus && first_gpu < 0; u++)
-		if (dev->pus[u].kind != BTC_BACKEND_CPU)
-			first_gpu = u;
-	btc_outl(o, "static const struct profiler_pu profiler_pus[] = {");
+	emit_variant_cores(o, dev);
+	btc_out_nl(o);
+	btc_outl(o, "/* name, kind, cores (isolated, interference), cores as the pipeline pins");
+	btc_outl(o, " * them (placed), the variant's PU (-1: none), its rest, measured */");
+	btc_outl(o, "static const struct btrt_profiler_pu profiler_pus[] = {");
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
 		char cores[64] = "NULL", placed[64];
-		const int *pin0;
-		if (btc_pu_pinnable(pu, &pin0))
+		const int *pin;
+		int n_pin = btc_pu_pinnable(pu, &pin);
+		if (n_pin)
 			snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
 		int n_placed = btc_gen_placed_cores(dev, u, placed, sizeof(placed));
 		char *name = btc_c_string_literal(pu->name);
-		const int *pin;
-		int n_pin = btc_pu_pinnable(pu, &pin);
-		btc_outl(o, "\t{ %s, %s, %s, %d, %d, %s, %d, -1, -1, 1 },", name,
-			 btc_gen_pu_kind_enum(pu->kind), cores, n_pin,
-			 pu->kind == BTC_BACKEND_CPU || u == first_gpu, placed, n_placed);
+		btc_outl(o, "\t{ %s, %s, %s, %d, %s, %d, -1, -1, 1 },", name,
+			 btc_gen_pu_kind_enum(pu->kind), cores, n_pin, placed, n_placed);
 		free(name);
 	}
 	emit_variants(o, dev);
 	btc_outl(o, "};");
-	btc_outl(o, "#define N_PROFILER_PUS %d", dev->n_pus + n_variants);
 	btc_outl(o, "#define N_DEVICE_PUS %d /* the rest: core-count variants (--core-counts) */",
 		 dev->n_pus);
-	btc_out_nl(o);
-	btc_outl(o, "static int stage_runs_on(int s, const struct profiler_pu *pu)");
-	btc_outl(o, "{");
-	btc_outl(o, "\tswitch (pu->kind) {");
-	btc_outl(o, "\tcase BTRT_PU_CPU: return app_stages[s].cpu != NULL;");
-	btc_outl(o, "\tcase BTRT_PU_CUDA: return app_stages[s].cuda != NULL;");
-	btc_outl(o, "\tcase BTRT_PU_VULKAN: return app_stages[s].n_vk > 0;");
-	btc_outl(o, "\t}");
-	btc_outl(o, "\treturn 0;");
-	btc_outl(o, "}");
 }
 
 bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)

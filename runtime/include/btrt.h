@@ -116,6 +116,22 @@ int btrt_error_set(struct btrt_error *err, enum btrt_errkind kind, int code,
 /* Monotonic clock (CLOCK_MONOTONIC) in nanoseconds. */
 uint64_t btrt_now_ns(void);
 
+/* Checked number parsing for options and environment variables
+ * (btrt_parse.c). The whole of s must be the number: surrounding blanks,
+ * trailing characters, an empty string, an overflow of the type and a
+ * value outside [min, max] are all refused. what names the number in the
+ * message (an option "--max-reps" or a variable "BTRT_SPIN_NS"). On
+ * success stores the value in *out and returns 0; otherwise leaves *out
+ * alone and returns -1 with err (if non-NULL) of kind BTRT_E_INVAL and a
+ * message naming what and s, e.g. "--max-reps: '3x' is not an integer"
+ * or "--warmup: '-1' is out of range 0..1000000". */
+int btrt_parse_long(const char *what, const char *s, long min, long max, long *out,
+		    struct btrt_error *err);
+/* As btrt_parse_long for a decimal floating-point number (strtod's
+ * syntax less "inf", "nan" and hexadecimal), finite and in [min, max]. */
+int btrt_parse_double(const char *what, const char *s, double min, double max, double *out,
+		      struct btrt_error *err);
+
 /* Input and output check of an app (docs/app-format.md, "io"). */
 struct btrt_app_io {
 	void *(*open)(const char *path, const void *params, char *err, size_t errlen);

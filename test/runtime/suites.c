@@ -18,6 +18,7 @@ static const struct btc_test_suite suites[] = {
 	{ "probe", suite_probe_register },
 	{ "farm", suite_farm_register },
 	{ "adapt", suite_adapt_register },
+	{ "profiler", suite_profiler_register },
 #ifndef RUNTIME_TEST_HOST_ONLY
 	{ "vulkan", suite_vulkan_register },
 	{ "cuda", suite_cuda_register },

@@ -1,0 +1,113 @@
+/* BT-Profiler (paper Sec. III-C): the whole main() of a generated
+ * profiler.c (docs/runtime.md, "The profiler"; docs/codegen.md). btc
+ * writes only the app's tables (btrt_app.h), the PUs to measure and the
+ * kernel glue; btrt_profiler_main times every stage on every PU of the
+ * device in three modes and writes btc's profiling table:
+ *   isolated      the measured PU runs the stage, every other PU idles;
+ *   interference  every other PU runs the same stage at the same time, in a
+ *                 loop, and only the measured PU's times are kept;
+ *   placed        as interference, with every thread placed as the
+ *                 generated pipeline places it (CPU teams on their PU's
+ *                 cores minus the service core, GPU dispatchers and the io
+ *                 thread on the service core, where the device has one).
+ * Each measurement is a one-stage pipeline (btrt_pipeline_run) on the PU,
+ * so the times include exactly what a chunk pays at run time: dispatch,
+ * GPU submission, fences and buffer synchronisation. A stage's input is
+ * made once by running the stages before it on the CPU; every repetition
+ * restores the buffers the stage writes, so each one does the same work.
+ * Warm-up runs first; then repeat until the 95 % confidence half-width is
+ * within --precision of the mean, or --max-reps.
+ *
+ * --core-counts (issue 16) also measures every CPU stage on k of each CPU
+ * PU's n pinnable cores, k = 1, 2, 4, ... < n (all n is the PU's own row),
+ * as rows with the PU `NAME[k]`: the team on the first k pinnable cores
+ * (where the generated pipeline puts the first chunk with a count of k).
+ * Under interference the rest of the PU's cores run the same stage too, as
+ * another chunk on the PU would (placed mode: not on the service core).
+ *
+ * The table (docs/app-format.md, "Profiling table") also holds the chunk
+ * model's terms (docs/scheduler.md, "The chunk model"), per mode:
+ *   @fixed   F_c: median over the stages of the mean over the same items
+ *            of (one-stage chunk time - the stage's own time as the
+ *            runtime records it: GPU timestamps / CUDA events, the CPU
+ *            clock around the kernel); on a discrete CUDA GPU the minimum
+ *            instead (the other stages' difference also holds their
+ *            prefetches, which X models);
+ *   @in_*, @out_*  discrete CUDA GPUs only: cudaMemPrefetchAsync + sync of
+ *            a managed buffer of 64 KiB and of 16 MiB per direction,
+ *            latency + ms per MiB from the two sizes;
+ *   @io      T_io: load + check per task with the app's real io on the
+ *            real input (btrt_probe_io_ms);
+ *   # io_loads / # touched / # in_place: the buffer probes (btrt_probe.c)
+ *            and the buffers a discrete CUDA GPU keeps in pinned memory.
+ */
+#ifndef BTRT_PROFILER_H
+#define BTRT_PROFILER_H
+
+#include <stdint.h>
+
+#include "btrt.h"
+#include "btrt_app.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One entry the profiler runs stages on: a PU of the device, or (after
+ * the device's PUs) a core-count variant NAME[k] of a CPU PU followed by
+ * its rest NAME[rest of k]. */
+struct btrt_profiler_pu {
+	const char *name;          /* the table's pu column: "big", "big[2]" */
+	enum btrt_pu_kind kind;
+	const int *cores;          /* [n_cores] as the device declares them
+				      (isolated, interference); NULL: unpinned */
+	uint32_t n_cores;
+	const int *placed_cores;   /* [n_placed_cores] as the generated
+				      pipeline pins it (placed mode) */
+	uint32_t n_placed_cores;
+	int base;                  /* -1: a PU of the device; else the index of
+				      the PU this variant is part of */
+	int rest;                  /* a variant: the index of its rest entry
+				      (-1: none) */
+	int measured;              /* 0: a variant's rest (only interferes) */
+};
+
+/* The tables of one generated profiler. Everything is borrowed and must
+ * outlive btrt_profiler_main. */
+struct btrt_profiler {
+	const struct btrt_app *app;
+	const char *device;        /* the device's name (`# device:`) */
+	const char *btc_version;   /* the generating btc's version (`# btc:`) */
+	const struct btrt_profiler_pu *pus; /* [n_pus]: the device's PUs first */
+	uint32_t n_pus;
+	uint32_t n_device_pus;     /* <= n_pus; the rest are core-count variants */
+	const int *service_cores;  /* [n_service_cores] the io thread's core in
+				      placed mode, or NULL */
+	uint32_t n_service_cores;
+};
+
+/* Runs the profiler over prof's tables with the command line argc/argv:
+ *   -o TABLE.csv (default stdout), --input PATH (default
+ *   app->default_input), --modes LIST (of isolated, interference, placed),
+ *   --warmup N (0..10^6, default 3), --min-reps N (2..10^6, default 10),
+ *   --max-reps N (--min-reps..10^6, default 30), --precision F (the
+ *   target 95 % CI half-width over the mean, 1e-6..1, default 0.02),
+ *   --core-counts, --quiet, --help.
+ * Every number is parsed whole and range-checked (btrt_parse_long,
+ * btrt_parse_double). Progress (stage, PU, mode, ETA) goes to stderr, and
+ * at the end at most one warning line per stage names the PUs and modes
+ * whose CI stayed above the target at --max-reps (the table flags each
+ * such cell with a `# capped:` comment).
+ * The BTRT_* variables are read once (btrt_env_init) and handed to the
+ * runtime through its configs.
+ * Returns the process's exit status: 0 after a complete table (and
+ * --help), 1 when a measurement, the input or the output failed (a
+ * message on stderr), 2 for a bad command line or BTRT_* variable. May re-execute the
+ * process once (btrt_omp_env_init). */
+int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,457 @@
+/* btrt_profiler_main (btrt_profiler.h): BT-Profiler's measuring loop over
+ * the generated tables, and the profiling table it writes (docs/app-format.md,
+ * "Profiling table"). */
+#include "btrt_profiler_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Another PU looping the measured stage during an interference measurement. */
+struct interferer {
+	struct btrt_profiler_rig rig;
+	pthread_t thread;
+	struct btrt_error err;
+	int rc;
+};
+
+/* The state of one profiler run. */
+struct profiling_run {
+	struct btrt_profiling ctx;
+	struct btrt_profiler_options o;
+	const char *argv0;
+	int tty;                   /* progress on one line only on a terminal */
+	struct btrt_profiler_rig *rigs; /* [n_rigs]: the device's PUs, then the variants
+					   with --core-counts */
+	int n_rigs;
+	struct interferer *others; /* [n_pus] */
+	FILE *out;
+	uint64_t *times;           /* [warmup + max_reps] chunk times, ns */
+	double *overhead;          /* [n_pus][n_stages] one mode's overheads, ms */
+	double *capped;            /* [n_stages][n_pus][modes] 95 % CI over the mean (%)
+				      of the cells capped at --max-reps; 0: not capped */
+	int host_rig;              /* the first CPU PU's rig, -1: none */
+	double io_mean, io_sd;     /* T_io, ms */
+	double link[4];            /* in latency, in per MiB, out latency, out per MiB */
+	int have_link;             /* a discrete CUDA GPU: the link's rows */
+	int total, done;           /* cells */
+	double t0;                 /* s */
+};
+
+static double now_s(void)
+{
+	return (double)btrt_now_ns() / 1e9;
+}
+
+/* Whether pus[p] gets rows: every PU of the device, the core-count
+ * variants with --core-counts, never a variant's rest. */
+static int measured(const struct profiling_run *pr, int p)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	return prof->pus[p].measured && ((uint32_t)p < prof->n_device_pus || pr->o.core_counts);
+}
+
+/* Whether q runs stage s while p is measured under interference: every
+ * other PU of the device (not p's own PU for a variant), and a variant's
+ * rest when it has cores in this mode. */
+static int interferes_with(const struct btrt_profiling *ctx, int p, int q, uint32_t s,
+			   int placed)
+{
+	const struct btrt_profiler_pu *pp = &ctx->prof->pus[p], *pq = &ctx->prof->pus[q];
+	if (q == p || !btrt_profiler_stage_runs_on(ctx->app, s, pq))
+		return 0;
+	if ((uint32_t)q < ctx->prof->n_device_pus)
+		return q != pp->base;
+	return q == pp->rest && (placed ? pq->n_placed_cores : pq->n_cores) > 0;
+}
+
+static void *interfere(void *arg)
+{
+	struct interferer *it = arg;
+	it->rc = btrt_profiler_rig_run(&it->rig, 0, NULL, NULL, &it->err);
+	return NULL;
+}
+
+/* Two-sided 97.5 % quantile of Student's t for df degrees of freedom. */
+static double t975(long df)
+{
+	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+		2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+		2.048, 2.045, 2.042 };
+	return df <= 30 ? t[df] : 1.96 + 2.4 / (double)df;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The GPU contexts the PUs need. Returns 0, or -1 with err. */
+static int open_devices(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	int use_vk = 0, use_cuda = 0;
+	for (uint32_t p = 0; p < prof->n_pus; p++) {
+		use_vk |= prof->pus[p].kind == BTRT_PU_VULKAN;
+		use_cuda |= prof->pus[p].kind == BTRT_PU_CUDA;
+	}
+	if (use_vk) {
+		struct btrt_vk_config vc = { .validation = -1, .n_buffers = prof->app->n_buffers,
+					     .shaders = prof->app->shaders,
+					     .n_shaders = prof->app->n_shaders };
+		btrt_env_vk_config(&pr->ctx.env, &vc);
+		if (btrt_vk_create(&pr->ctx.vk, &vc, err))
+			return -1;
+	}
+	if (use_cuda) {
+		struct btrt_cuda_config cc = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+		btrt_env_cuda_config(&pr->ctx.env, &cc);
+		if (btrt_cuda_create(&pr->ctx.cuda, &cc, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* The chunk model's measurements that do not depend on the mode: T_io on
+ * the first CPU PU's rig (host memory, before any stage is prepared) and
+ * the links of a discrete CUDA GPU. Returns 0, or -1 with err. */
+static int measure_fixed_terms(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_app *app = pr->ctx.app;
+	pr->host_rig = -1;
+	for (int p = 0; p < (int)pr->ctx.prof->n_device_pus && pr->host_rig < 0; p++)
+		if (pr->ctx.prof->pus[p].kind == BTRT_PU_CPU)
+			pr->host_rig = p;
+	if (pr->host_rig >= 0) {
+		btrt_profiler_print_buffer_probes(&pr->ctx, pr->out);
+		pr->rigs[pr->host_rig].stage = -1; /* T_io on the rig's task: its stage is gone */
+		if (btrt_probe_io_ms(pr->rigs[pr->host_rig].pool, app->stages, app->n_stages,
+				     app->io, pr->ctx.io_state, pr->o.max_reps, &pr->io_mean,
+				     &pr->io_sd, err))
+			return -1;
+	}
+	if (pr->ctx.cuda && !btrt_cuda_integrated(pr->ctx.cuda)) {
+		const size_t small = 64 << 10, big = 16 << 20;
+		double in_s, out_s, in_b, out_b;
+		if (btrt_cuda_prefetch_cost(pr->ctx.cuda, small, 21, &in_s, &out_s, err) ||
+		    btrt_cuda_prefetch_cost(pr->ctx.cuda, big, 21, &in_b, &out_b, err))
+			return -1;
+		double ms = (double)small / 1048576.0, mb = (double)big / 1048576.0;
+		pr->link[1] = fmax(0, (in_b - in_s) / (mb - ms));
+		pr->link[0] = fmax(0, in_s - ms * pr->link[1]);
+		pr->link[3] = fmax(0, (out_b - out_s) / (mb - ms));
+		pr->link[2] = fmax(0, out_s - ms * pr->link[3]);
+		pr->have_link = 1;
+	}
+	return 0;
+}
+
+/* Starts every PU that interferes with p on stage s in this mode; their
+ * count into *n. Returns 0, or -1 with err (those started still run). */
+static int start_interference(struct profiling_run *pr, int mode, uint32_t s, int p,
+			      btrt_atomic_int *stop, int *n, struct btrt_error *err)
+{
+	*n = 0;
+	for (int q = 0; mode != BTRT_PROF_ISOLATED && q < pr->n_rigs; q++) {
+		if (!interferes_with(&pr->ctx, p, q, s, mode == BTRT_PROF_PLACED))
+			continue;
+		struct interferer *it = &pr->others[*n];
+		if (pr->rigs[q].stage != (int)s && btrt_profiler_rig_prepare(&pr->rigs[q], (int)s, err))
+			return -1;
+		it->rig = pr->rigs[q];
+		it->rig.stop = stop;
+		btrt_error_clear(&it->err);
+		if (pthread_create(&it->thread, NULL, interfere, it))
+			return btrt_error_set(err, BTRT_E_SYS, errno, "pthread_create");
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Measures stage s on PU p in this mode: warm-up, then batches until the
+ * CI is tight enough or --max-reps. Writes the row (and `# capped:`);
+ * the cell's overhead into *over_ms (NAN: none). Returns 0, or -1 with err. */
+static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, double *over_ms,
+			struct btrt_error *err)
+{
+	const struct btrt_profiler_options *o = &pr->o;
+	const char *stage = pr->ctx.app->stages[s].name, *pu = pr->ctx.prof->pus[p].name;
+	const char *mode_name = btrt_profiler_mode_names[mode];
+	if (pr->rigs[p].stage != (int)s && btrt_profiler_rig_prepare(&pr->rigs[p], (int)s, err))
+		return -1;
+	btrt_atomic_int stop = 0;
+	int n_others = 0;
+	int rc = start_interference(pr, mode, s, p, &stop, &n_others, err);
+	if (!o->quiet && rc == 0) {
+		double el = now_s() - pr->t0;
+		double eta = pr->done ? el / pr->done * (pr->total - pr->done) : 0;
+		/* One line per step when stderr is not a terminal. */
+		fprintf(stderr, "%s[%3d/%d] %-9s stage %u %-14s on %-8s  %5.0f s, ETA %4.0f s%s",
+			pr->tty ? "\r" : "", pr->done + 1, pr->total, mode_name, s, stage, pu, el,
+			eta, pr->tty ? "   " : "\n");
+		fflush(stderr);
+	}
+	long n = o->min_reps;
+	double mean = 0, sd = 0, half = 0;
+	*over_ms = NAN;
+	if (rc == 0)
+		rc = btrt_profiler_rig_run(&pr->rigs[p], (uint64_t)(o->warmup + n), pr->times,
+					   over_ms, err);
+	while (rc == 0) {
+		double sum = 0, sum2 = 0;
+		for (long i = o->warmup; i < o->warmup + n; i++) {
+			double v = (double)pr->times[i] / 1e6;
+			sum += v;
+			sum2 += v * v;
+		}
+		mean = sum / (double)n;
+		double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
+		sd = var > 0 ? sqrt(var) : 0;
+		half = t975(n - 1) * sd / sqrt((double)n);
+		if (half <= o->precision * mean || n >= o->max_reps)
+			break;
+		n = n * 2 > o->max_reps ? o->max_reps : n * 2;
+		rc = btrt_profiler_rig_run(&pr->rigs[p], (uint64_t)(o->warmup + n), pr->times,
+					   over_ms, err);
+	}
+	atomic_store(&stop, 1);
+	for (int k = 0; k < n_others; k++) {
+		pthread_join(pr->others[k].thread, NULL);
+		if (pr->others[k].rc && !rc) {
+			*err = pr->others[k].err;
+			rc = -1;
+		}
+	}
+	if (rc)
+		return -1;
+	fprintf(pr->out, "%s,%s,%s,%.6f,%.6f,%ld\n", stage, pu, mode_name, mean, sd, n);
+	/* A cell that stopped at the repetition cap without reaching the
+	 * precision target: a comment the table reader skips, and a warning
+	 * at the end (warn_capped). */
+	if (half > o->precision * mean) {
+		double pct = mean > 0 ? 100 * half / mean : 0.0;
+		fprintf(pr->out, "# capped: %s,%s,%s: 95%% CI +-%.1f%% after %ld reps (target %.1f%%)\n",
+			stage, pu, mode_name, pct, n, o->precision * 100);
+		pr->capped[((size_t)s * pr->ctx.prof->n_pus + (size_t)p) * BTRT_PROF_N_MODES +
+			   (size_t)mode] = fmax(pct, 1e-9);
+	}
+	fflush(pr->out);
+	return 0;
+}
+
+/* The mode's chunk-model rows: @fixed per device PU from n_over[p] of its
+ * overheads (F_c: the median; discrete CUDA: the minimum), the link of a
+ * discrete CUDA GPU, @io. */
+static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_over)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	const char *mode_name = btrt_profiler_mode_names[mode];
+	for (uint32_t p = 0; p < prof->n_device_pus; p++) {
+		int k = n_over[p];
+		if (!k)
+			continue;
+		double *v = &pr->overhead[p * prof->app->n_stages];
+		qsort(v, (size_t)k, sizeof(double), cmp_double);
+		int discrete = prof->pus[p].kind == BTRT_PU_CUDA && pr->have_link;
+		double f = discrete ? v[0] : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+		double ss = 0;
+		for (int i = 0; i < k; i++)
+			ss += (v[i] - f) * (v[i] - f);
+		fprintf(pr->out, "@fixed,%s,%s,%.6f,%.6f,%d\n", prof->pus[p].name, mode_name, f,
+			k > 1 ? sqrt(ss / (k - 1)) : 0.0, k);
+		if (discrete) {
+			static const char *const names[] = { "@in_latency", "@in_per_mib",
+							     "@out_latency", "@out_per_mib" };
+			for (int j = 0; j < 4; j++)
+				fprintf(pr->out, "%s,%s,%s,%.6f,0.000000,21\n", names[j],
+					prof->pus[p].name, mode_name, pr->link[j]);
+		}
+	}
+	if (pr->host_rig >= 0)
+		fprintf(pr->out, "@io,io,%s,%.6f,%.6f,%ld\n", mode_name, pr->io_mean, pr->io_sd,
+			pr->o.max_reps);
+	fflush(pr->out);
+}
+
+/* Every cell of one mode, then its chunk-model rows. Returns 0, or -1
+ * with err. */
+static int measure_mode(struct profiling_run *pr, int mode, struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	int *n_over = calloc(prof->n_pus, sizeof(int));
+	if (!n_over)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "overhead counts");
+	for (int p = 0; p < pr->n_rigs; p++)
+		pr->rigs[p].placed = mode == BTRT_PROF_PLACED;
+	for (uint32_t s = 0; s < prof->app->n_stages; s++)
+		for (int p = 0; p < (int)prof->n_pus; p++) {
+			if (!measured(pr, p) || !btrt_profiler_stage_runs_on(prof->app, s, &prof->pus[p]))
+				continue;
+			double over_ms;
+			if (measure_cell(pr, mode, s, p, &over_ms, err)) {
+				free(n_over);
+				return -1;
+			}
+			if (!isnan(over_ms))
+				pr->overhead[(size_t)p * prof->app->n_stages + (size_t)n_over[p]++] =
+					fmax(0, over_ms);
+			pr->done++;
+		}
+	write_mode_terms(pr, mode, n_over);
+	free(n_over);
+	return 0;
+}
+
+/* At most one line per stage: the PUs and modes whose CI stayed above
+ * the target at --max-reps, e.g. "warning: stage 'sort': 95% CI above
+ * the 2.0% target after 30 reps on cpu (isolated +-6.5%, placed +-3.0%),
+ * cuda (isolated +-2.2%)". */
+static void warn_capped(const struct profiling_run *pr)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	for (uint32_t s = 0; s < prof->app->n_stages; s++) {
+		const double *c = &pr->capped[(size_t)s * prof->n_pus * BTRT_PROF_N_MODES];
+		const char *pu_sep = "";
+		for (uint32_t p = 0; p < prof->n_pus; p++) {
+			const char *mode_sep = " (";
+			for (int m = 0; m < BTRT_PROF_N_MODES; m++) {
+				if (c[p * BTRT_PROF_N_MODES + (uint32_t)m] <= 0)
+					continue;
+				if (!*pu_sep)
+					fprintf(stderr, "warning: stage '%s': 95%% CI above the %.1f%% "
+						"target after %ld reps on ", prof->app->stages[s].name,
+						pr->o.precision * 100, pr->o.max_reps);
+				if (*mode_sep == ' ')
+					fprintf(stderr, "%s%s", pu_sep, prof->pus[p].name);
+				fprintf(stderr, "%s%s +-%.1f%%", mode_sep, btrt_profiler_mode_names[m],
+					c[p * BTRT_PROF_N_MODES + (uint32_t)m]);
+				mode_sep = ", ";
+				pu_sep = "), ";
+			}
+		}
+		if (*pu_sep)
+			fputs(")\n", stderr);
+	}
+}
+
+/* Every cell and row of the table after its head. Returns 0, or -1 with err. */
+static int profile(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	uint32_t n_stages = prof->app->n_stages;
+	pr->times = calloc((size_t)(pr->o.warmup + pr->o.max_reps), sizeof(uint64_t));
+	pr->overhead = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
+	pr->capped = calloc((size_t)n_stages * prof->n_pus * BTRT_PROF_N_MODES + 1, sizeof(double));
+	if (!pr->times || !pr->overhead || !pr->capped)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "measurement tables");
+	for (int mode = 0; mode < BTRT_PROF_N_MODES; mode++)
+		for (uint32_t s = 0; pr->o.modes[mode] && s < n_stages; s++)
+			for (int p = 0; p < (int)prof->n_pus; p++)
+				pr->total += measured(pr, p) &&
+					     btrt_profiler_stage_runs_on(prof->app, s, &prof->pus[p]);
+	pr->t0 = now_s();
+	for (int mode = 0; mode < BTRT_PROF_N_MODES; mode++)
+		if (pr->o.modes[mode] && measure_mode(pr, mode, err))
+			return -1;
+	if (!pr->o.quiet) {
+		fprintf(stderr, "%sprofiled %d stage x PU x mode cells in %.1f s%s\n",
+			pr->tty ? "\r" : "", pr->done, now_s() - pr->t0,
+			pr->tty ? "                                        " : "");
+		warn_capped(pr);
+	}
+	return 0;
+}
+
+/* Devices, input, probes, rigs and the table's head. Returns 0, 1 after a
+ * message on stderr, or -1 with err. */
+static int start(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	const struct btrt_app *app = prof->app;
+	if (open_devices(pr, err))
+		return -1;
+	char msg[256] = "";
+	pr->ctx.io_state = app->io->open(pr->o.input, app->params, msg, sizeof(msg));
+	if (!pr->ctx.io_state) {
+		fprintf(stderr, "%s: input: %s\n", pr->argv0, msg);
+		return 1;
+	}
+	pr->ctx.io_loaded = calloc(app->n_buffers + 1, 1);
+	pr->ctx.touched = calloc(app->n_buffers + 1, sizeof(uint64_t));
+	pr->rigs = calloc(prof->n_pus, sizeof(*pr->rigs));
+	pr->others = calloc(prof->n_pus, sizeof(*pr->others));
+	if (!pr->ctx.io_loaded || !pr->ctx.touched || !pr->rigs || !pr->others)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "rig tables");
+	if (btrt_profiler_probe_buffers(&pr->ctx, err))
+		return -1;
+	for (uint32_t p = 0; p < prof->n_pus && (p < prof->n_device_pus || pr->o.core_counts); p++) {
+		if (btrt_profiler_rig_init(&pr->rigs[p], &pr->ctx, &prof->pus[p], err))
+			return -1;
+		pr->n_rigs++;
+	}
+	pr->out = pr->o.output ? fopen(pr->o.output, "w") : stdout;
+	if (!pr->out) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", pr->argv0, pr->o.output, strerror(errno));
+		return 1;
+	}
+	fprintf(pr->out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
+		prof->device, prof->btc_version);
+	fprintf(pr->out, "# profiler: warmup %ld, reps %ld..%ld, 95%% CI within %.1f%% of the mean\n",
+		pr->o.warmup, pr->o.min_reps, pr->o.max_reps, pr->o.precision * 100);
+	btrt_profiler_print_in_place(pr->rigs, pr->n_rigs, pr->out);
+	if (measure_fixed_terms(pr, err))
+		return -1;
+	fprintf(pr->out, "stage,pu,mode,mean_ms,stddev_ms,samples\n");
+	return 0;
+}
+
+static void finish(struct profiling_run *pr)
+{
+	if (pr->out && pr->out != stdout)
+		fclose(pr->out);
+	free(pr->times);
+	free(pr->overhead);
+	free(pr->capped);
+	for (int p = 0; p < pr->n_rigs; p++)
+		btrt_profiler_rig_free(&pr->rigs[p]);
+	free(pr->rigs);
+	free(pr->others);
+	btrt_pool_destroy(pr->ctx.probe_pool);
+	if (pr->ctx.io_state)
+		pr->ctx.app->io->close(pr->ctx.io_state, NULL);
+	free(pr->ctx.io_loaded);
+	free(pr->ctx.touched);
+	btrt_vk_destroy(pr->ctx.vk);
+	btrt_cuda_destroy(pr->ctx.cuda);
+}
+
+int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
+{
+	/* OpenMP teams wait passively between kernels (an idle pipeline must
+	 * not burn the cores other chunks need); may re-execute once. */
+	btrt_omp_env_init(argv);
+	struct profiling_run pr = { .ctx = { .prof = prof, .app = prof->app },
+				    .argv0 = argv[0], .tty = isatty(2) };
+	struct btrt_error err;
+	if (btrt_env_init(&pr.ctx.env, &err)) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+		return 2;
+	}
+	if (btrt_profiler_parse(prof->app, argc, argv, &pr.o))
+		return 2;
+	if (pr.o.help)
+		return 0;
+	btrt_error_clear(&err);
+	int rc = start(&pr, &err);
+	if (rc == 0)
+		rc = profile(&pr, &err);
+	if (rc < 0)
+		fprintf(stderr, "\n%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
+	finish(&pr);
+	return rc ? 1 : 0;
+}

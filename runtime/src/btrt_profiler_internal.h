@@ -1,0 +1,96 @@
+/* Inside the runtime only: the pieces of btrt_profiler_main
+ * (btrt_profiler.c): its options (btrt_profiler_opts.c) and its measuring
+ * rigs and buffer probes (btrt_profiler_rig.c). */
+#ifndef BTRT_PROFILER_INTERNAL_H
+#define BTRT_PROFILER_INTERNAL_H
+
+#include <stdio.h>
+
+#include "btrt_cuda.h"
+#include "btrt_env.h"
+#include "btrt_pool.h"
+#include "btrt_profiler.h"
+#include "btrt_vk.h"
+
+/* The modes, in table order. */
+enum { BTRT_PROF_ISOLATED, BTRT_PROF_INTERFERENCE, BTRT_PROF_PLACED, BTRT_PROF_N_MODES };
+extern const char *const btrt_profiler_mode_names[BTRT_PROF_N_MODES];
+
+/* The command line (btrt_profiler.h lists the options and ranges). */
+struct btrt_profiler_options {
+	long warmup, min_reps, max_reps;
+	double precision;          /* target 95 % CI half-width / mean */
+	const char *input, *output;
+	int modes[BTRT_PROF_N_MODES]; /* 1: measure this mode */
+	int quiet;
+	int core_counts;           /* also the NAME[k] variants of CPU PUs */
+	int help;                  /* --help: the usage was printed */
+};
+
+/* Parses argv into o (defaults from app). Returns 0 (o->help set after
+ * --help printed the usage to stdout), or -1 after a message on stderr
+ * naming the option and its value. */
+int btrt_profiler_parse(const struct btrt_app *app, int argc, char **argv,
+			struct btrt_profiler_options *o);
+
+/* What every rig of one profiler shares. */
+struct btrt_profiling {
+	const struct btrt_profiler *prof;
+	const struct btrt_app *app;
+	struct btrt_env env;       /* the BTRT_* variables, read once (btrt_env_init) */
+	struct btrt_vk *vk;        /* NULL: no Vulkan PU */
+	struct btrt_cuda *cuda;    /* NULL: no CUDA PU */
+	void *io_state;            /* the app's io on the input */
+	unsigned char *io_loaded;  /* [n_buffers]: io.load writes it (btrt_probe_io_loads) */
+	uint64_t *touched;         /* [n_buffers]: bytes a task touches */
+	int have_touched;
+	struct btrt_pool *probe_pool; /* kept to the end: btrt_probe_pool_create says why */
+};
+
+/* One PU's measuring rig: a pool of one TaskObject whose stage input is
+ * ready, and a snapshot of every buffer for restoring before each run. */
+struct btrt_profiler_rig {
+	const struct btrt_profiling *ctx;
+	const struct btrt_profiler_pu *pu;
+	struct btrt_pool *pool;
+	void **snapshot;           /* [n_buffers] host copies, NULL where not host-visible */
+	int stage;                 /* stage whose input the task holds, -1 none */
+	btrt_atomic_int *stop;     /* interference loop: stop when set */
+	int placed;                /* pin as the generated pipeline does */
+	uint64_t limit;            /* items to run (0: until *stop) */
+};
+
+/* Can stage s run on pu (it has a kernel of pu's kind)? */
+int btrt_profiler_stage_runs_on(const struct btrt_app *app, uint32_t s,
+				const struct btrt_profiler_pu *pu);
+
+/* A rig for pu on ctx's devices. Returns 0, or -1 with err. */
+int btrt_profiler_rig_init(struct btrt_profiler_rig *r, const struct btrt_profiling *ctx,
+			   const struct btrt_profiler_pu *pu, struct btrt_error *err);
+/* Makes the rig's task hold the input of stage s: loads item 0, runs
+ * stages 0..s-1 with their CPU kernels, snapshots every host-visible
+ * buffer. Returns 0, or -1 with err. */
+int btrt_profiler_rig_prepare(struct btrt_profiler_rig *r, int s, struct btrt_error *err);
+/* Runs the rig's stage on its PU as a one-chunk pipeline. With limit > 0
+ * runs that many items, stores their chunk times (ns) in times[limit] and
+ * the mean over the same items of (chunk time - the stage's own time as
+ * the runtime records it) in *overhead_ms (ms; NAN: not recorded) when
+ * not NULL; with limit 0 runs until *r->stop (interference). Returns 0,
+ * or -1 with err. */
+int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
+			  double *overhead_ms, struct btrt_error *err);
+void btrt_profiler_rig_free(struct btrt_profiler_rig *r);
+
+/* Probes once, before the rigs exist (btrt_probe.c), which buffers io.load
+ * refills and how many bytes of each a task touches, into ctx. Returns 0,
+ * or -1 with err. */
+int btrt_profiler_probe_buffers(struct btrt_profiling *ctx, struct btrt_error *err);
+/* `# io_loads: a,b` (nothing when none) and `# touched: a=BYTES,...`. */
+void btrt_profiler_print_buffer_probes(const struct btrt_profiling *ctx, FILE *out);
+/* `# in_place: a,b`: the buffers a stage writes that a discrete CUDA GPU
+ * reads and writes in pinned host memory (the pool's placement, the same
+ * in the generated pipeline): the chunk model moves none of them. Nothing
+ * when there are none or no CUDA rig. */
+void btrt_profiler_print_in_place(const struct btrt_profiler_rig *rigs, int n_rigs, FILE *out);
+
+#endif

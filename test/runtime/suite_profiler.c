@@ -1,0 +1,291 @@
+/* The checked number parser (btrt_parse_long, btrt_parse_double) and
+ * btrt_profiler_main on the toy app: its command line refused with status
+ * 2 for every malformed number or mode, and a whole table on two unpinned
+ * CPU PUs (rows, chunk-model terms, the capped warnings folded to one line
+ * per stage). */
+#include <CUnit/CUnit.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <btrt_profiler.h>
+
+#include "suites.h"
+#include "toy.h"
+
+static void test_parse_long(void)
+{
+	struct btrt_error err;
+	long v = -7;
+	CU_ASSERT_EQUAL(btrt_parse_long("--n", "42", 0, 100, &v, &err), 0);
+	CU_ASSERT_EQUAL(v, 42);
+	CU_ASSERT_EQUAL(btrt_parse_long("--n", "-5", -10, 10, &v, &err), 0);
+	CU_ASSERT_EQUAL(v, -5);
+	CU_ASSERT_EQUAL(btrt_parse_long("--n", "0", 0, 0, &v, &err), 0);
+	CU_ASSERT_EQUAL(v, 0);
+	static const char *const garbage[] = { "", " 3", "3 ", "3x", "x3", "1e3", "0x10", "3.0",
+					       "+", "--1" };
+	for (size_t i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		v = 99;
+		btrt_error_clear(&err);
+		CU_ASSERT_EQUAL(btrt_parse_long("--max-reps", garbage[i], 0, 100, &v, &err), -1);
+		CU_ASSERT_EQUAL(v, 99);
+		CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--max-reps"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is not an integer"));
+	}
+	CU_ASSERT_EQUAL(btrt_parse_long("--n", NULL, 0, 1, &v, &err), -1);
+	/* overflow of long, and values outside the range */
+	static const char *const out[] = { "99999999999999999999", "-99999999999999999999",
+					   "101", "-1" };
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		btrt_error_clear(&err);
+		CU_ASSERT_EQUAL(btrt_parse_long("BTRT_SPIN_NS", out[i], 0, 100, &v, &err), -1);
+		CU_ASSERT_EQUAL(v, 99);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "BTRT_SPIN_NS"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, out[i]));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "out of range 0..100"));
+	}
+	CU_ASSERT_EQUAL(btrt_parse_long("--n", "9223372036854775807", 0, LONG_MAX, &v, NULL), 0);
+	CU_ASSERT_EQUAL(v, LONG_MAX);
+	CU_ASSERT_EQUAL(btrt_parse_long("--n", "x", 0, 1, &v, NULL), -1); /* err may be NULL */
+}
+
+static void test_parse_double(void)
+{
+	struct btrt_error err;
+	double v = -7;
+	CU_ASSERT_EQUAL(btrt_parse_double("--p", "0.02", 0, 1, &v, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 0.02, 1e-15);
+	CU_ASSERT_EQUAL(btrt_parse_double("--p", "1e-3", 0, 1, &v, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 1e-3, 1e-15);
+	CU_ASSERT_EQUAL(btrt_parse_double("--p", "1", 0, 1, &v, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 1, 0);
+	static const char *const garbage[] = { "", " 0.1", "0.1 ", "0.1%", "abc", "inf", "nan",
+					       "-inf", "0x1p-3", "." };
+	for (size_t i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		v = 5;
+		btrt_error_clear(&err);
+		CU_ASSERT_EQUAL(btrt_parse_double("--precision", garbage[i], 0, 1, &v, &err), -1);
+		CU_ASSERT_EQUAL(v, 5);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--precision"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is not a number"));
+	}
+	static const char *const out[] = { "1e400", "-1e400", "1.5", "-0.5" };
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		btrt_error_clear(&err);
+		CU_ASSERT_EQUAL(btrt_parse_double("--precision", out[i], 0, 1, &v, &err), -1);
+		CU_ASSERT_EQUAL(v, 5);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, out[i]));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "out of range"));
+	}
+}
+
+/* ---- btrt_profiler_main on the toy app ---- */
+
+static struct toy_params params;
+static struct toy_io_state io_state;
+
+static void *prof_open(const char *path, const void *p, char *err, size_t len)
+{
+	(void)path; (void)err; (void)len;
+	io_state = (struct toy_io_state){ .p = p, .load_fail_seq = UINT64_MAX };
+	return &io_state;
+}
+
+static int prof_load(void *s, uint64_t seq, void *task, char *err, size_t len)
+{
+	return toy_io.load(s, seq, task, err, len);
+}
+
+static int prof_check(void *s, uint64_t seq, const void *task, FILE *out, char *err, size_t len)
+{
+	return toy_io.check(s, seq, task, out, err, len);
+}
+
+static void prof_close(void *s, FILE *out) { (void)s; (void)out; }
+
+static const struct btrt_app_io io = { prof_open, prof_load, prof_check, prof_close, NULL };
+
+static size_t buffer_count(const void *p, uint32_t b)
+{
+	size_t c[TOY_N_BUFFERS];
+	toy_counts(p, c);
+	return c[b];
+}
+
+static void bind(void *task, const void *p)
+{
+	toy_task_bind(task, p);
+}
+
+static const struct btrt_app app = {
+	.name = "toy", .stages = toy_stages_cpu, .n_stages = TOY_N_STAGES,
+	.task_size = sizeof(struct toy_task), .params = &params,
+	.buffers = toy_buffers, .n_buffers = TOY_N_BUFFERS,
+	.buffer_count = buffer_count, .bind = bind, .io = &io,
+};
+
+static const struct btrt_profiler_pu pus[] = {
+	{ "a", BTRT_PU_CPU, NULL, 0, NULL, 0, -1, -1, 1 },
+	{ "b", BTRT_PU_CPU, NULL, 0, NULL, 0, -1, -1, 1 },
+};
+
+static const struct btrt_profiler prof = {
+	.app = &app, .device = "box", .btc_version = "test",
+	.pus = pus, .n_pus = 2, .n_device_pus = 2,
+};
+
+/* btrt_profiler_main with the arguments (NULL-terminated), its stderr
+ * into the file errpath when not NULL. */
+static int profile(const char *errpath, const char *const *args)
+{
+	char *argv[32] = { "toy-profiler" };
+	int argc = 1;
+	while (args[argc - 1] && argc < 31) {
+		argv[argc] = (char *)args[argc - 1];
+		argc++;
+	}
+	argv[argc] = NULL;
+	int saved = -1;
+	if (errpath) {
+		fflush(stderr);
+		saved = dup(2);
+		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		close(fd);
+	}
+	toy_default_params(&params);
+	params.n = 1024;
+	int rc = btrt_profiler_main(&prof, argc, argv);
+	if (errpath) {
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+	}
+	return rc;
+}
+
+/* The text of the file at path (at most 64 KiB; owned by the caller), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return strdup(buf);
+}
+
+static void test_bad_options(void)
+{
+	char errpath[] = "/tmp/btrt-prof-err-XXXXXX";
+	int fd = mkstemp(errpath);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	static const struct { const char *args[5]; const char *says; } bad[] = {
+		{ { "--max-reps", "3x" }, "--max-reps: '3x' is not an integer" },
+		{ { "--warmup", "-1" }, "--warmup: '-1' is out of range" },
+		{ { "--min-reps", "99999999999999999999" }, "is out of range" },
+		{ { "--min-reps", "1" }, "--min-reps: '1' is out of range" },
+		{ { "--precision", "0" }, "--precision: '0' is out of range" },
+		{ { "--precision", "2%" }, "--precision: '2%' is not a number" },
+		{ { "--modes", "isolated,bogus" }, "--modes: 'bogus'" },
+		{ { "--min-reps", "8", "--max-reps", "4" }, "--max-reps 4 is below --min-reps 8" },
+		{ { "--frobnicate", "1" }, "unknown option --frobnicate" },
+		{ { "--warmup" }, "--warmup needs a value" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_EQUAL(profile(errpath, bad[i].args), 2);
+		char *text = slurp(errpath);
+		CU_ASSERT_PTR_NOT_NULL(text && strstr(text, bad[i].says));
+		if (!text || !strstr(text, bad[i].says))
+			fprintf(stderr, "\n    case %zu: stderr '%s'\n", i, text ? text : "(none)");
+		free(text);
+	}
+	unlink(errpath);
+}
+
+/* Lines of text that start with prefix. */
+static int count_lines(const char *text, const char *prefix)
+{
+	int n = 0;
+	size_t len = strlen(prefix);
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		n += !strncmp(l, prefix, len);
+	return n;
+}
+
+static void test_table(void)
+{
+	char out[] = "/tmp/btrt-prof-out-XXXXXX", errpath[] = "/tmp/btrt-prof-err-XXXXXX";
+	int fd1 = mkstemp(out), fd2 = mkstemp(errpath);
+	CU_ASSERT_FATAL(fd1 >= 0 && fd2 >= 0);
+	close(fd1);
+	close(fd2);
+	/* A precision no measurement reaches in 3 repetitions: every cell whose
+	 * times are not all equal is capped. */
+	const char *args[] = { "-o", out, "--modes", "isolated,interference", "--warmup", "1",
+			       "--min-reps", "2", "--max-reps", "3", "--precision", "0.000001",
+			       NULL };
+	CU_ASSERT_EQUAL_FATAL(profile(errpath, args), 0);
+	char *table = slurp(out), *err = slurp(errpath);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	const char *head = "# btc profiling table\n# app: toy\n# device: box\n# btc: test\n"
+			   "# profiler: warmup 1, reps 2..3, 95% CI within 0.0% of the mean\n";
+	CU_ASSERT_EQUAL(strncmp(table, head, strlen(head)), 0);
+	CU_ASSERT_EQUAL(count_lines(table, "stage,pu,mode,mean_ms,stddev_ms,samples"), 1);
+	CU_ASSERT_EQUAL(count_lines(table, "# io_loads: "), 1);
+	static const char *const stages[] = { "scale", "offset", "square", "mix", "seal" };
+	for (int s = 0; s < TOY_N_STAGES; s++) {
+		char prefix[64];
+		int capped = 0;
+		for (int p = 0; p < 2; p++)
+			for (int m = 0; m < 2; m++) {
+				const char *mode = m ? "interference" : "isolated";
+				snprintf(prefix, sizeof(prefix), "%s,%s,%s,", stages[s], pus[p].name, mode);
+				CU_ASSERT_EQUAL(count_lines(table, prefix), 1);
+				snprintf(prefix, sizeof(prefix), "# capped: %s,%s,%s:", stages[s],
+					 pus[p].name, mode);
+				capped += count_lines(table, prefix);
+			}
+		/* the warnings: one line for a stage with capped cells, none without */
+		snprintf(prefix, sizeof(prefix), "warning: stage '%s': ", stages[s]);
+		CU_ASSERT_EQUAL(count_lines(err, prefix), capped > 0);
+	}
+	CU_ASSERT_TRUE(count_lines(err, "warning: ") <= TOY_N_STAGES);
+	for (int m = 0; m < 2; m++) {
+		const char *mode = m ? "interference" : "isolated";
+		char prefix[64];
+		for (int p = 0; p < 2; p++) {
+			snprintf(prefix, sizeof(prefix), "@fixed,%s,%s,", pus[p].name, mode);
+			CU_ASSERT_EQUAL(count_lines(table, prefix), 1);
+		}
+		snprintf(prefix, sizeof(prefix), "@io,io,%s,", mode);
+		CU_ASSERT_EQUAL(count_lines(table, prefix), 1);
+	}
+	CU_ASSERT_EQUAL(count_lines(table, "@fixed,"), 4);
+	CU_ASSERT_EQUAL(count_lines(table, "scale,a,placed"), 0);
+	CU_ASSERT_EQUAL(count_lines(err, "profiled 20 stage x PU x mode cells"), 1);
+	free(table);
+	free(err);
+	unlink(out);
+	unlink(errpath);
+}
+
+int suite_profiler_register(void)
+{
+	CU_pSuite s = CU_add_suite("profiler", NULL, NULL);
+	if (!s || !CU_add_test(s, "parse long", test_parse_long) ||
+	    !CU_add_test(s, "parse double", test_parse_double) ||
+	    !CU_add_test(s, "bad options", test_bad_options) ||
+	    !CU_add_test(s, "table", test_table))
+		return -1;
+	return 0;
+}
