@@ -21,7 +21,8 @@ static const char *const c_keywords[] = {
 };
 
 /* Identifiers of the generated pipeline.c and profiler.c
- * (templates/pipeline.c.in and profiler.c.in, gen/gen_pipeline.c) and macros of the standard
+ * (templates/pipeline.c.in and profiler.c.in, gen/gen_pipeline.c,
+ * gen/gen_profiler.c) and macros of the standard
  * headers they include, which a kernel symbol or a struct member of the
  * same name would break. */
 static const char *const generated[] = {
@@ -34,7 +35,8 @@ static const char *const generated[] = {
 	"profiler_pu", "N_SCHEDULES", "N_PROFILER_PUS", "NULL",          "EOF",
 	"errno",       "assert",      "stdin",          "stdout",        "stderr",
 	"true",        "false",       "bool",           "offsetof",      "static_assert",
-	"alignas",     "alignof",     "noreturn",       "thread_local",  NULL,
+	"alignas",     "alignof",     "noreturn",       "thread_local",  "app",
+	"profiler",    "buffer_count", "bind_task",     "N_DEVICE_PUS",  NULL,
 };
 
 /* Prefixes of generated and runtime names (case as written). */
