@@ -35,8 +35,9 @@ static const char *const generated[] = {
 	"profiler_pu", "N_SCHEDULES", "N_PROFILER_PUS", "NULL",          "EOF",
 	"errno",       "assert",      "stdin",          "stdout",        "stderr",
 	"true",        "false",       "bool",           "offsetof",      "static_assert",
-	"alignas",     "alignof",     "noreturn",       "thread_local",  "app",
-	"profiler",    "buffer_count", "bind_task",     "N_DEVICE_PUS",  NULL,
+	"alignas",     "alignof",     "noreturn",       "thread_local",  "app_params",
+	"app_tables",  "app_buffer_count", "app_bind_task", "profiler_tables", "N_DEVICE_PUS",
+	NULL,
 };
 
 /* Prefixes of generated and runtime names (case as written). */

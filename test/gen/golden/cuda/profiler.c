@@ -112,39 +112,40 @@ static const struct btrt_profiler_pu profiler_pus[] = {
 #define N_DEVICE_PUS 4 /* the rest: core-count variants (--core-counts) */
 /* ---- End profiler_pus ---- */
 
-static const APP_PARAMS params = APP_DEFAULT_PARAMS;
+static const APP_PARAMS app_params = APP_DEFAULT_PARAMS;
 
-/* The app's typed layout behind the runtime's generic signatures. */
-static size_t buffer_count(const void *p, uint32_t b)
+/* Element count of buffer b under the parameters p (btrt_app.buffer_count). */
+static size_t app_buffer_count(const void *p, uint32_t b)
 {
-	return APP_BUFFER_COUNT(p, (int)b);
+	return APP_BUFFER_COUNT((const APP_PARAMS *)p, (int)b);
 }
 
-static void bind_task(void *task, const void *p)
+/* A TaskObject's typed fields: params and APP_task_bind (btrt_app.bind). */
+static void app_bind_task(void *task, const void *p)
 {
 	APP_TASK *t = task;
 	t->params = p;
 	APP_TASK_BIND(t);
 }
 
-static const struct btrt_app app = {
+static const struct btrt_app app_tables = {
 	.name = PIPELINE_APP,
 	.stages = app_stages,
 	.n_stages = APP_N_STAGES,
 	.task_size = sizeof(APP_TASK),
-	.params = &params,
+	.params = &app_params,
 	.buffers = APP_BUFFERS,
 	.n_buffers = APP_N_BUFFERS,
-	.buffer_count = buffer_count,
-	.bind = bind_task,
+	.buffer_count = app_buffer_count,
+	.bind = app_bind_task,
 	.io = &APP_IO,
 	.shaders = app_shaders,
 	.n_shaders = APP_N_SHADERS,
 	.default_input = PIPELINE_DEFAULT_INPUT,
 };
 
-static const struct btrt_profiler profiler = {
-	.app = &app,
+static const struct btrt_profiler profiler_tables = {
+	.app = &app_tables,
 	.device = PIPELINE_DEVICE,
 	.btc_version = PIPELINE_BTC_VERSION,
 	.pus = profiler_pus,
@@ -156,5 +157,5 @@ static const struct btrt_profiler profiler = {
 
 int main(int argc, char **argv)
 {
-	return btrt_profiler_main(&profiler, argc, argv);
+	return btrt_profiler_main(&profiler_tables, argc, argv);
 }
