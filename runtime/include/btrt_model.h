@@ -50,6 +50,47 @@ static inline size_t btrt_model_xfer_index(uint32_t n, uint32_t np, uint32_t c, 
  * order, then X_c(f, l). NAN when a stage has no time on c. */
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l);
 
+/* Farms that never lose (docs/runtime.md "Farms: the pool and
+ * admission", docs/scheduler.md "The larger space"). A farm delivers in
+ * input order: while worker w holds the oldest task for t_w ms, the other
+ * workers finish t_w * R_others tasks (R_others = sum over them of 1 / t_v,
+ * tasks per ms) that wait behind it, each in a TaskObject of its own. The
+ * pool's TaskObjects beyond one per chunk entry ("cover", W = pool -
+ * entries) must hold them, else the fast workers stall:
+ *
+ *   w may take tasks  iff  t_w * R_others <= W            (admission)
+ *   extra(S)            = ceil(t_max(S) * R(S minus its slowest))
+ *   pool                = entries + 1 + sum over farms of extra(S)
+ *
+ * t_w * R_others = t_w * R - 1 grows with t_w, so the slowest member's
+ * condition implies every faster one's. A member that fails it is left
+ * idle (the runtime measures t_w; the optimizer takes the table's), and
+ * the farm runs on the admitted members: its period 1 / sum over them of
+ * 1 / t_c, never above its fastest member's alone. */
+
+/* The most TaskObjects a farm may add to the pool (memory; a slow worker
+ * that would need more is left idle). */
+#define BTRT_FARM_EXTRA_MAX 32
+
+/* Whether a worker of t_ms per task may take tasks beside others whose
+ * rates sum to others_per_ms (tasks per ms), with `cover` TaskObjects of
+ * slack: t_ms * others_per_ms <= cover. A worker with no others, or none
+ * measured (others_per_ms = 0), always may. */
+static inline int btrt_farm_admits(double t_ms, double others_per_ms, double cover)
+{
+	return others_per_ms <= 0 || t_ms * others_per_ms <= cover;
+}
+
+/* A farm of n (1..32) members of member_ms[j] ms per task each, with at
+ * most `cover` TaskObjects of slack (>= 0): the members admitted
+ * (ascending times, while btrt_farm_admits holds for the slowest so far:
+ * the fastest always), returned as a bit set over j; *period_ms receives
+ * 1 / sum over them of 1 / t (0 when one takes 0 ms, NAN when any member
+ * is NAN) and *extra the TaskObjects they need, extra(S) above (0 for one
+ * member). Ties keep the lower index first. */
+uint32_t btrt_model_farm(const double *member_ms, uint32_t n, double cover, double *period_ms,
+			 uint32_t *extra);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,10 +5,13 @@
 #include "btrt_farm.h"
 #include "btrt_internal.h"
 
+#include "btrt_model.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 char btrt_eos_[2];
 
@@ -20,10 +23,20 @@ int btrt_farm_link_init(struct btrt_farm_link *l, size_t capacity, uint32_t n_co
 		return -1;
 	}
 	l->slots = calloc(capacity, sizeof *l->slots);
-	if (!l->slots) {
+	l->worker_ns = calloc(n_consumers, sizeof *l->worker_ns);
+	if (!l->slots || !l->worker_ns) {
+		free((void *)l->slots);
+		free((void *)l->worker_ns);
+		l->slots = NULL;
+		l->worker_ns = NULL;
 		errno = ENOMEM;
 		return -1;
 	}
+	for (uint32_t w = 0; w < n_consumers; w++)
+		atomic_init(&l->worker_ns[w], 0);
+	atomic_init(&l->eos, UINT64_MAX);
+	atomic_init(&l->idle, 0);
+	l->cover = 0;
 	for (size_t i = 0; i < capacity; i++)
 		atomic_init(&l->slots[i], NULL);
 	l->mask = capacity - 1;
@@ -37,7 +50,9 @@ int btrt_farm_link_init(struct btrt_farm_link *l, size_t capacity, uint32_t n_co
 void btrt_farm_link_destroy(struct btrt_farm_link *l)
 {
 	free((void *)l->slots);
+	free((void *)l->worker_ns);
 	l->slots = NULL;
+	l->worker_ns = NULL;
 }
 
 /* Producer half of the eventcount: after a slot store. */
@@ -80,6 +95,9 @@ int btrt_farm_link_put_eos(struct btrt_farm_link *l, uint64_t n)
 	for (uint32_t i = 0; i < l->n_consumers; i++)
 		if (store(l, n + i, i == 0 ? BTRT_EOS : BTRT_EOS_EXTRA))
 			return -1;
+	/* release: the markers are stored before an idle worker, seeing
+	 * eos, claims one (admitted()'s acquire load). */
+	atomic_store_explicit(&l->eos, n, memory_order_release);
 	notify(l);
 	return 0;
 }
@@ -148,6 +166,109 @@ void btrt_farm_link_wake(struct btrt_farm_link *l)
 	btrt_futex_wake(&l->epoch, INT_MAX);
 }
 
+/* ---- admission (btrt_farm.h) ------------------------------------------- */
+
+/* Whether worker w of l may take a task now: unmeasured, the fastest
+ * measured worker, or t_w * R_others <= cover (btrt_farm_admits, over the
+ * other workers that are measured and not idle). */
+static int admitted(const struct btrt_farm_link *l, uint32_t w)
+{
+	/* relaxed: published times and idle bits are estimates; nothing is
+	 * published with them (a stale one costs one decision). */
+	uint64_t mine = atomic_load_explicit(&l->worker_ns[w], memory_order_relaxed);
+	if (mine == 0)
+		return 1;
+	uint32_t idle = atomic_load_explicit(&l->idle, memory_order_relaxed);
+	double rate = 0; /* tasks per ns */
+	int fastest = 1;
+	for (uint32_t v = 0; v < l->n_consumers; v++) {
+		if (v == w)
+			continue;
+		uint64_t t = atomic_load_explicit(&l->worker_ns[v], memory_order_relaxed);
+		if (t == 0)
+			continue;
+		if (t < mine || (t == mine && v < w))
+			fastest = 0;
+		if (!(v < 32 && ((idle >> v) & 1u)))
+			rate += 1.0 / (double)t;
+	}
+	return fastest || btrt_farm_admits((double)mine, rate, l->cover);
+}
+
+void btrt_port_task_time(struct btrt_port *in, uint64_t ns)
+{
+	struct btrt_farm_link *l = in->link;
+	if (!l || l->n_consumers < 2)
+		return;
+	if (ns == 0)
+		ns = 1;
+	/* The first task is a warm-up (caches, GPU module loads): not
+	 * averaged. Then an exponential average with weight 1/4. */
+	if (in->n_timed++ == 0)
+		return;
+	/* relaxed: only this worker writes its time. */
+	uint64_t t = atomic_load_explicit(&l->worker_ns[in->worker], memory_order_relaxed);
+	t = t ? (3 * t + ns) / 4 : ns;
+	atomic_store_explicit(&l->worker_ns[in->worker], t ? t : 1, memory_order_relaxed);
+}
+
+static void set_idle(struct btrt_farm_link *l, uint32_t w, int on)
+{
+	if (w >= 32)
+		return;
+	/* relaxed: see admitted(). */
+	if (on)
+		atomic_fetch_or_explicit(&l->idle, 1u << w, memory_order_relaxed);
+	else
+		atomic_fetch_and_explicit(&l->idle, ~(1u << w), memory_order_relaxed);
+}
+
+/* Waits until worker `in` is admitted (returns 0), or claims an end
+ * marker for it while it is idle (returns 1, *seq set), or -1 once *stop
+ * reads nonzero. */
+static int admit_wait(struct btrt_port *in, const atomic_int *stop, uint64_t *seq)
+{
+	struct btrt_farm_link *l = in->link;
+	uint32_t w = in->worker;
+	for (;;) {
+		uint64_t now = 0;
+		if (admitted(l, w))
+			break;
+		now = btrt_now_ns();
+		if (!in->idle_since) {
+			in->idle_since = now;
+			in->idle_spells++;
+			set_idle(l, w, 1);
+		}
+		/* relaxed: see admitted(). */
+		uint64_t mine = atomic_load_explicit(&l->worker_ns[w], memory_order_relaxed);
+		if (now - in->idle_since > (uint64_t)BTRT_FARM_PROBE_TASKS * mine)
+			break; /* retry one task: its time may have changed */
+		/* acquire: pairs with put_eos's release store (markers stored). */
+		uint64_t n = atomic_load_explicit(&l->eos, memory_order_acquire);
+		/* relaxed: a ticket, as in btrt_farm_link_claim. */
+		uint64_t c = atomic_load_explicit(&l->claim, memory_order_relaxed);
+		if (n != UINT64_MAX && c >= n) {
+			if (atomic_compare_exchange_strong_explicit(&l->claim, &c, c + 1,
+								    memory_order_relaxed,
+								    memory_order_relaxed)) {
+				*seq = c;
+				return 1;
+			}
+			continue;
+		}
+		if (stopped(stop))
+			return -1;
+		struct timespec ts = { 0, BTRT_FARM_IDLE_NS };
+		nanosleep(&ts, NULL);
+	}
+	if (in->idle_since) {
+		in->idle_since = 0;
+		set_idle(l, w, 0);
+	}
+	return 0;
+}
+
 /* ---- ports -------------------------------------------------------------- */
 
 void *btrt_port_pop(struct btrt_port *in, const atomic_int *stop, uint64_t *seq)
@@ -161,6 +282,13 @@ void *btrt_port_pop(struct btrt_port *in, const atomic_int *stop, uint64_t *seq)
 				in->popped++;
 		}
 		return x;
+	}
+	if (in->link->n_consumers > 1) {
+		int a = admit_wait(in, stop, seq);
+		if (a < 0)
+			return NULL;
+		if (a > 0) /* an end marker, already stored */
+			return btrt_farm_link_take(in->link, *seq, stop, &in->link_stats);
 	}
 	*seq = btrt_farm_link_claim(in->link);
 	return btrt_farm_link_take(in->link, *seq, stop, &in->link_stats);
@@ -253,9 +381,16 @@ int btrt_links_create(struct btrt_links *l, const struct btrt_pipeline_config *c
 	for (g = 0; g <= ng; g++)
 		if (l->is_farm[g])
 			atomic_store_explicit(&l->links[g].claim, cfg->first_seq, memory_order_relaxed);
+	/* Admission cover: the TaskObjects beyond one per chunk entry. */
+	for (g = 0; g <= ng; g++)
+		if (l->is_farm[g])
+			l->links[g].cover = (double)pool - (double)nc;
 	g = 0;
+	uint32_t worker = 0;
 	for (uint32_t i = 0; i <= nc; i++) {
 		l->in[i].popped = cfg->first_seq;
+		worker = i > 0 && i < nc && btrt_same_farm(cfg, i) ? worker + 1 : 0;
+		l->in[i].worker = worker;
 		g += i > 0 && i < nc && !btrt_same_farm(cfg, i);
 		uint32_t li = i < nc ? g : ng, lo = i < nc ? g + 1 : 0;
 		if (l->is_farm[li])

@@ -41,6 +41,21 @@
  * - Stop: btrt_farm_link_wake (after the seq_cst store of the stop flag)
  *   bumps `epoch` and wakes every sleeper, which then sees the flag.
  *
+ * - Admission (btrt_model.h, docs/runtime.md "Farms: the pool and
+ *   admission"): the delivery is in order, so while a slow worker holds
+ *   the oldest task the others can only run ahead as far as the pool's
+ *   spare TaskObjects (cover W = pool - chunk entries) reach. Each worker
+ *   publishes its task time (an average over its tasks after the first,
+ *   the warm-up) in `worker_ns`; before claiming, a worker whose time t_w
+ *   gives t_w * R_others > W (R_others: the summed rates of the other
+ *   active workers) takes no task: it is idle (its bit in `idle`), polls
+ *   its admission every BTRT_FARM_IDLE_NS, and claims only an end marker
+ *   (a compare-exchange on `claim` once `eos` is known and every item
+ *   is claimed), so the farm runs on the others alone. The fastest
+ *   measured worker is always admitted, and an idle worker retries one
+ *   task after BTRT_FARM_PROBE_TASKS of its own task times (its time may
+ *   have been a warm-up's).
+ *
  * Lock-free: a claim is one fetch-add, a store or a take one atomic
  * access plus the eventcount; no thread ever waits for another one's
  * progress except for the task it claimed. */
@@ -67,11 +82,25 @@ struct btrt_farm_link {
 	/* Eventcount line: bumped after every store; futex word. */
 	_Alignas(BTRT_CACHE_LINE) _Atomic uint32_t epoch;
 	_Atomic uint32_t sleepers;        /* consumers about to block or blocked */
+	/* Admission line: read by every consumer before a claim. */
+	_Alignas(BTRT_CACHE_LINE) _Atomic uint64_t eos; /* UINT64_MAX until the end
+					     markers are stored, then the items */
+	_Atomic uint32_t idle;            /* bit w: consumer w takes no tasks */
 	/* Read-only after init. */
 	_Alignas(BTRT_CACHE_LINE) void *_Atomic *slots; /* [mask + 1] */
+	_Atomic uint64_t *worker_ns;      /* [n_consumers] each consumer's task
+					     time (ns, average), 0: unmeasured */
 	uint64_t mask;                    /* capacity - 1 */
 	uint32_t n_consumers;             /* end markers to store */
+	double cover;                     /* W: TaskObjects the workers may run
+					     ahead of the oldest (pool - chunk
+					     entries); set by btrt_links_create */
 };
+
+/* An idle worker's poll period and its retry interval, in its own task
+ * times. */
+#define BTRT_FARM_IDLE_NS 200000u
+#define BTRT_FARM_PROBE_TASKS 256u
 
 /* Initialises l with `capacity` slots (a power of two, more than the pool
  * plus n_consumers) for n_consumers >= 1 consuming threads. Returns 0, or
@@ -109,13 +138,24 @@ struct btrt_port {
 	struct btrt_farm_link *link;
 	uint64_t popped;                  /* consumer of a ring: items popped so far */
 	struct btrt_wait_stats link_stats; /* consumer of a farm link: its waits */
+	/* Consumer of a farm link with several consumers (a farm worker): */
+	uint32_t worker;                  /* its index among the consumers */
+	uint64_t n_timed;                 /* tasks timed (the first is not averaged) */
+	uint64_t idle_since;              /* btrt_now_ns when it went idle, or 0 */
+	uint64_t idle_spells;             /* times it was left idle */
 };
 
-/* Pops the next item of `in` (its consumer thread only): a task, BTRT_EOS
+/* Pops the next item of `in` (its consumer thread only; a farm worker
+ * first waits until it is admitted, or claims an end marker): a task, BTRT_EOS
  * (the end of stream: forward it), BTRT_EOS_EXTRA (another worker of the
  * farm forwards it: leave), or NULL once *stop reads nonzero. *seq: the
  * item's sequence number (for BTRT_EOS: the number of items). */
 void *btrt_port_pop(struct btrt_port *in, const atomic_int *stop, uint64_t *seq);
+
+/* A farm worker's report after running a task for ns nanoseconds (its
+ * consumer thread; a no-op on a ring or a single consumer's link): updates
+ * its published task time, which admission reads. */
+void btrt_port_task_time(struct btrt_port *in, uint64_t ns);
 
 /* Pushes task x as item seq, or BTRT_EOS after seq items, into `out`.
  * Returns 0; -1 when stopped; -2 when a farm link's slot is occupied (an

@@ -314,6 +314,7 @@ static void *dispatcher(void *arg)
 		}
 		if (p->task_ns)
 			p->task_ns[(size_t)t->slot * p->cfg->n_chunks + ch->idx] = b - a;
+		btrt_port_task_time(ch->in, b - a); /* a farm worker's admission */
 		/* Never waits: every ring has room for the whole pool plus EOS,
 		 * every farm link a slot for each task in flight. */
 		int prc = btrt_port_push(ch->out, t, t->seq, &p->stop);
