@@ -7,6 +7,7 @@
 #include "gen/gen.h"
 #include "gen/sections.h"
 #include "gen/template.h"
+#include "sched/model.h"
 #include "util/escape.h"
 
 /* One btrt_chunk entry: a chunk, or one worker of a farm (farm id > 0). */
@@ -60,21 +61,22 @@ static int n_entries(const struct btc_schedule *s)
 	return n;
 }
 
-/* The default pool of schedule s: one TaskObject per chunk entry plus
- * one (the paper's multi-buffering), and FARM_POOL_PER_WORKER more per
- * farm worker. A farm delivers in input order, so while its slowest
- * worker holds one task the faster ones finish others that wait behind it:
- * to keep every worker busy the pool must cover the workers' speed ratio
- * (1 extra TaskObject per task a fast worker finishes meanwhile). 8 per
- * worker covers a ratio of about 8 per worker without the per-PU times,
- * which the generator does not have; --pool overrides it. */
-#define FARM_POOL_PER_WORKER 8
-static int default_pool(const struct btc_schedule *s)
+/* The pool of schedule s (TaskObjects), the schedule table's `pool`: the
+ * optimizer's (btc_model_pool: one per chunk entry, one for the io, and
+ * per farm the extra its admitted workers need so that the fast ones never
+ * wait behind a slow one in the in-order delivery; docs/runtime.md
+ * "Farms: the pool and admission") when s was predicted; without times
+ * (a --chunks schedule and no table) every farm gets the most the
+ * optimizer would give it, BTRT_FARM_EXTRA_MAX. --pool overrides it. */
+static int schedule_pool(const struct btc_plan_schedule *g)
 {
+	const struct btc_schedule *s = &g->s;
+	if (g->predicted && s->pool > 0)
+		return s->pool;
 	int n = n_entries(s) + 1;
 	for (int c = 0; c < s->n_chunks; c++)
 		if (s->chunks[c].farm)
-			n += FARM_POOL_PER_WORKER * __builtin_popcount(s->chunks[c].farm);
+			n += BTRT_FARM_EXTRA_MAX;
 	return n;
 }
 
@@ -111,7 +113,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d, %d },", label,
 			 g->baseline ? "baseline" : "candidate",
 			 g->predicted ? g->s.period_ms : 0.0, i, n_entries(&g->s),
-			 default_pool(&g->s));
+			 schedule_pool(g));
 		free(label);
 	}
 	btc_outl(o, "};");

@@ -38,15 +38,51 @@ int btc_model_core_slot(const struct btc_sched_problem *p, int c, int cores)
 
 double btc_model_farm_ms(const double *member_ms, int n)
 {
-	double rate = 0;
-	for (int j = 0; j < n; j++) {
-		if (isnan(member_ms[j]))
-			return NAN;
-		if (member_ms[j] == 0)
-			return 0;
-		rate += 1.0 / member_ms[j];
+	double period;
+	uint32_t extra;
+	btrt_model_farm(member_ms, (uint32_t)n, BTRT_FARM_EXTRA_MAX, &period, &extra);
+	return period;
+}
+
+/* The members' chunk times of farm ch into m (PU order); returns how many. */
+static int farm_members(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch,
+			double *m)
+{
+	int n = 0;
+	for (int c = 0; c < p->n_pus && c < 32; c++)
+		if (ch->farm & (1u << c))
+			m[n++] = btc_model_chunk_ms(p, c, ch->first_stage, ch->last_stage);
+	return n;
+}
+
+uint32_t btc_model_farm_admitted(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch,
+				 int *extra)
+{
+	double m[32], period;
+	uint32_t x, set = 0, k = 0;
+	int n = farm_members(p, ch, m);
+	uint32_t bits = btrt_model_farm(m, (uint32_t)n, BTRT_FARM_EXTRA_MAX, &period, &x);
+	for (int c = 0; c < p->n_pus && c < 32; c++)
+		if (ch->farm & (1u << c))
+			set |= ((bits >> k++) & 1u) << c;
+	*extra = isnan(period) ? 0 : (int)x;
+	return set;
+}
+
+int btc_model_pool(const struct btc_sched_problem *p, const struct btc_schedule *s)
+{
+	int pool = 1;
+	for (int c = 0; c < s->n_chunks; c++) {
+		const struct btc_sched_chunk *ch = &s->chunks[c];
+		if (!ch->farm) {
+			pool++;
+			continue;
+		}
+		int extra;
+		btc_model_farm_admitted(p, ch, &extra);
+		pool += __builtin_popcount(ch->farm) + extra;
 	}
-	return 1.0 / rate;
+	return pool;
 }
 
 /* F_c + sum of the stage times at `cores` + X_c(f, l): the chunk model
@@ -71,10 +107,7 @@ double btc_model_chunk_time_ms(const struct btc_sched_problem *p, const struct b
 		return chunk_cores_ms(p, ch->pu, ch->cores, ch->first_stage, ch->last_stage);
 	}
 	double m[32];
-	int n = 0;
-	for (int c = 0; c < p->n_pus && c < 32; c++)
-		if (ch->farm & (1u << c))
-			m[n++] = btc_model_chunk_ms(p, c, ch->first_stage, ch->last_stage);
+	int n = farm_members(p, ch, m);
 	return btc_model_farm_ms(m, n);
 }
 
@@ -112,6 +145,7 @@ void btc_model_fill_times(const struct btc_sched_problem *p, struct btc_schedule
 		s->tmax_ms = NAN;
 	s->gapness_ms = s->tmax_ms - s->tmin_ms;
 	s->period_ms = btc_model_period_ms(p, s->tmax_ms);
+	s->pool = btc_model_pool(p, s);
 }
 
 bool btc_model_has_terms(const struct btc_sched_problem *p)

@@ -41,15 +41,33 @@ double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l
  *
  * t_{i,c,k}: the stage's time on k cores of c (p->time_cores_ms); a farm's
  * members run the whole chunk on all their cores and take its tasks in
- * turn, so their rates add. */
+ * turn, so their rates add, over the members the pool admits
+ * (btrt_model.h, btrt_model_farm). */
 
 /* Time of stage i on PU c with `cores` of its cores (0: all), ms; NAN when
  * not profiled at that count. */
 double btc_model_stage_ms(const struct btc_sched_problem *p, int i, int c, int cores);
 
-/* The rate sum of a farm: 1 / sum_j 1 / member_ms[j] over n members, ms;
- * 0 when a member takes 0 ms, NAN when one is NAN. */
+/* The rate sum of a farm's admitted members, ms: 1 / sum_j 1 / member_ms[j]
+ * over the members that btrt_model_farm admits with BTRT_FARM_EXTRA_MAX
+ * TaskObjects of cover (btrt_model.h: a member that would make the
+ * faster ones wait for it in the reorder longer than that many tasks is
+ * left idle, as the runtime leaves it). Never above the fastest member's
+ * time; 0 when a member takes 0 ms, NAN when one is NAN. */
 double btc_model_farm_ms(const double *member_ms, int n);
+
+/* The PUs of farm ch (ch->farm != 0) that take tasks (btrt_model_farm on
+ * their chunk times, bits over PU indices), and in *extra the TaskObjects
+ * they need beyond one per worker: ceil(t_max * R_others) of the
+ * admitted set (0 when a time is NAN). */
+uint32_t btc_model_farm_admitted(const struct btc_sched_problem *p, const struct btc_sched_chunk *ch,
+				 int *extra);
+
+/* The pool schedule s needs (TaskObjects): one per chunk entry (a farm's
+ * every member), one for the io threads, and each farm's extra above
+ * (docs/runtime.md "Farms: the pool and admission"). The generator emits
+ * it as the schedule table's `pool`. */
+int btc_model_pool(const struct btc_sched_problem *p, const struct btc_schedule *s);
 
 /* Time of any chunk of the larger space, ms: btc_model_chunk_ms for an
  * ordinary chunk on all cores, the formulas above for a chunk on

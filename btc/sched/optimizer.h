@@ -146,7 +146,8 @@ struct btc_sched_chunk {
 	int pu;
 	int first_stage, last_stage; /* inclusive, 0-based */
 	double time_ms;              /* btc_model_chunk_time_ms: F + sum t + X;
-				      * a farm: 1 / sum over its PUs of 1 / that */
+				      * a farm: 1 / sum over its admitted PUs
+				      * of 1 / that (btc_model_farm_ms) */
 	/* Farm (replicated chunk, issue 16): 0 for an ordinary chunk on `pu`.
 	 * Otherwise the bit set of the PUs that take this chunk's tasks in
 	 * turn (dynamic self-scheduling, results reordered); bit `pu` is set
@@ -167,6 +168,8 @@ struct btc_schedule {
 	double tmax_ms, tmin_ms, gapness_ms; /* exact, from the chunk times */
 	double period_ms;                    /* P = max(T_io, T_max) */
 	int64_t tmax_q, tmin_q, gap_q;       /* ranking key, in quanta */
+	int pool;                            /* TaskObjects it needs
+					      * (btc_model_pool), 0 unknown */
 };
 
 /* A homogeneous (single-chunk) schedule: every stage on one PU. */

@@ -237,6 +237,7 @@ void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct b
 	}
 	s->gapness_ms = s->tmax_ms - s->tmin_ms;
 	s->period_ms = btc_model_period_ms(p, s->tmax_ms);
+	s->pool = btc_model_pool(p, s);
 	s->tmax_q = qmax;
 	s->tmin_q = qmin;
 	s->gap_q = qmax - qmin;

@@ -10,13 +10,12 @@
 
 int64_t btc_space_farm_q(const int64_t *member_q, int n)
 {
-	double rate = 0;
-	for (int j = 0; j < n; j++) {
-		if (member_q[j] == 0)
-			return 0;
-		rate += 1.0 / (double)member_q[j];
-	}
-	return llround(1.0 / rate);
+	double m[32], period;
+	uint32_t extra;
+	for (int j = 0; j < n && j < 32; j++)
+		m[j] = (double)member_q[j];
+	btrt_model_farm(m, (uint32_t)(n < 32 ? n : 32), BTRT_FARM_EXTRA_MAX, &period, &extra);
+	return llround(period);
 }
 
 int btc_space_units(const struct btc_space *sp, int o, int c)
@@ -315,6 +314,7 @@ void btc_space_schedule(const struct btc_sched_problem *p, const struct btc_spac
 	s->n_chunks = n_chunks;
 	s->gapness_ms = s->tmax_ms - s->tmin_ms;
 	s->period_ms = btc_model_period_ms(p, s->tmax_ms);
+	s->pool = btc_model_pool(p, s);
 	s->tmax_q = qmax;
 	s->tmin_q = qmin;
 	s->gap_q = qmax - qmin;

@@ -147,8 +147,10 @@ enum btc_status btc_space_build(const struct btc_sched_problem *p,
 				struct btc_diag *d);
 void btc_space_free(struct btc_space *sp);
 
-/* The farm's cost from its members' costs in quanta: 1 / sum 1 / q_c,
- * rounded; 0 when a member's is 0. Members in PU order. */
+/* The farm's cost from its members' costs in quanta: 1 / sum 1 / q_c over
+ * the members the pool admits (btrt_model_farm, the rule of
+ * btc_model_farm_ms), rounded; 0 when a member's is 0. Members in PU
+ * order. */
 int64_t btc_space_farm_q(const int64_t *member_q, int n);
 
 /* Whether a schedule with n_chunks chunks, one a farm or not, is a

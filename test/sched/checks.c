@@ -171,6 +171,9 @@ bool check_space_candidate(const struct btc_sched_problem *p,
 		}
 		double want = ch->farm ? btc_model_farm_ms(member, nm) : member[0];
 		ok = ok && want == ch->time_ms;
+		/* A farm is never slower than its fastest member alone. */
+		for (int j = 0; ok && ch->farm && j < nm; j++)
+			ok = want <= member[j];
 		tmax = fmax(tmax, want);
 		tmin = fmin(tmin, want);
 		next = ch->last_stage + 1;
@@ -182,7 +185,8 @@ bool check_space_candidate(const struct btc_sched_problem *p,
 	}
 	ok = ok && next == p->n_stages && (s->n_chunks >= 2 || farm) &&
 	     tmax == s->tmax_ms && tmin == s->tmin_ms &&
-	     tmax - tmin == s->gapness_ms && s->period_ms == fmax(p->io_ms, tmax);
+	     tmax - tmin == s->gapness_ms && s->period_ms == fmax(p->io_ms, tmax) &&
+	     s->pool == btc_model_pool(p, s) && s->pool > s->n_chunks;
 	CU_ASSERT(ok);
 	return ok;
 }

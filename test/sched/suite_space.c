@@ -54,6 +54,50 @@ static void test_farm_formula(void)
 	CU_ASSERT(isnan(btc_model_chunk_time_ms(&p, &three)));
 }
 
+/* Farms that never lose: {1 ms, 10 ms} over one stage needs 10
+ * TaskObjects beyond one per worker (the fast worker finishes 10 while the
+ * slow one holds the oldest task): pool 2 + 1 + 10, period 1 / (1 + 1/10).
+ * {1 ms, 100 ms} would need 100 > BTRT_FARM_EXTRA_MAX: the slow member is
+ * left idle, the farm predicts the fast one alone (1 ms, pool 3), never
+ * more; the farm beside a chunk adds that chunk's TaskObject. The
+ * optimizer's candidates carry the same pool (check_space_candidate). */
+static void test_farm_pool(void)
+{
+	double t[] = { 1, 10, 100, 2, 2, 2 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 3, .time_ms = t };
+	struct btc_schedule s = { .n_chunks = 1 };
+	s.chunks[0] = (struct btc_sched_chunk){ 0, 0, 0, 0, 3u, 0 };
+	btc_model_fill_times(&p, &s);
+	CU_ASSERT_DOUBLE_EQUAL(s.chunks[0].time_ms, 1.0 / 1.1, 1e-12);
+	CU_ASSERT_EQUAL(s.pool, 2 + 1 + 10);
+	int extra;
+	CU_ASSERT_EQUAL(btc_model_farm_admitted(&p, &s.chunks[0], &extra), 3u);
+	CU_ASSERT_EQUAL(extra, 10);
+	s.chunks[0].farm = 5u; /* {1 ms, 100 ms} */
+	btc_model_fill_times(&p, &s);
+	CU_ASSERT_DOUBLE_EQUAL(s.chunks[0].time_ms, 1.0, 1e-12);
+	CU_ASSERT_EQUAL(btc_model_farm_admitted(&p, &s.chunks[0], &extra), 1u);
+	CU_ASSERT_EQUAL(extra, 0);
+	CU_ASSERT_EQUAL(s.pool, 2 + 1);
+	/* all three: 100 ms is left out, the others need 10 */
+	s.chunks[0].farm = 7u;
+	btc_model_fill_times(&p, &s);
+	CU_ASSERT_DOUBLE_EQUAL(s.chunks[0].time_ms, 1.0 / 1.1, 1e-12);
+	CU_ASSERT_EQUAL(s.pool, 3 + 1 + 10);
+	/* a farm of stage 0 and an ordinary chunk of stage 1 */
+	s.n_chunks = 2;
+	s.chunks[0].farm = 3u;
+	s.chunks[1] = (struct btc_sched_chunk){ 2, 1, 1, 0, 0, 0 };
+	btc_model_fill_times(&p, &s);
+	CU_ASSERT_EQUAL(s.pool, 2 + 1 + 1 + 10);
+	/* never above the fastest member, whatever the times */
+	double m[4] = { 3, 0.5, 7, 200 };
+	for (int n = 1; n <= 4; n++)
+		CU_ASSERT_TRUE(btc_model_farm_ms(m, n) <= 0.5 || (n == 1 && btc_model_farm_ms(m, 1) == 3));
+	int64_t q[3] = { 1000, 100000, 2000 };
+	CU_ASSERT_EQUAL(btc_space_farm_q(q, 3), 667); /* 1 / (1/1000 + 1/2000), 100000 idle */
+}
+
 static void solve_both(const struct btc_sched_problem *p, const struct btc_sched_options *o,
 		       struct btc_sched_result *z)
 {
@@ -494,6 +538,7 @@ int register_space_suite(void)
 	CU_pSuite s = CU_add_suite("space", table_init, table_cleanup);
 	if (!s || !CU_add_test(s, "farm and core-count times", test_farm_formula) ||
 	    !CU_add_test(s, "a farm beats the paper's best", test_farm_wins) ||
+	    !CU_add_test(s, "a farm's pool, a member left idle", test_farm_pool) ||
 	    !CU_add_test(s, "core splits on one PU", test_core_split_wins) ||
 	    !CU_add_test(s, "table NAME[k] rows", test_table_cores) ||
 	    !CU_add_test(s, "table NAME[k] errors", test_table_core_errors) ||

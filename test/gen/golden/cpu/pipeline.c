@@ -53,7 +53,7 @@ struct pipeline_schedule {
 	const struct btrt_chunk *chunks; /* a farm: one entry per member */
 	uint32_t n_chunks;
 	uint32_t pool;              /* default TaskObjects in flight: chunks + 1, and
-				       FARM_POOL_PER_WORKER more per farm worker */
+				       what each farm needs (btc_model_pool) */
 };
 
 /* A TaskObject buffer and the last stage that writes it (-1: only the io). */

@@ -53,7 +53,7 @@ struct pipeline_schedule {
 	const struct btrt_chunk *chunks; /* a farm: one entry per member */
 	uint32_t n_chunks;
 	uint32_t pool;              /* default TaskObjects in flight: chunks + 1, and
-				       FARM_POOL_PER_WORKER more per farm worker */
+				       what each farm needs (btc_model_pool) */
 };
 
 /* A TaskObject buffer and the last stage that writes it (-1: only the io). */
@@ -158,7 +158,7 @@ static const struct btrt_chunk schedule4_chunks[] = {
 };
 
 static const struct pipeline_schedule schedules[N_SCHEDULES] = {
-	{ "{little,gpu}:0-1 big[1]:2", "candidate", 0.000000, schedule0_chunks, 3, 20 },
+	{ "{little,gpu}:0-1 big[1]:2", "candidate", 0.000000, schedule0_chunks, 3, 36 },
 	{ "little[1]:0 little[1]:1-2", "candidate", 0.000000, schedule1_chunks, 2, 3 },
 	{ "little:0-2", "baseline", 0.000000, schedule2_chunks, 1, 2 },
 	{ "big:0-2", "baseline", 0.000000, schedule3_chunks, 1, 2 },
