@@ -247,7 +247,9 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * "fluid_bound_ms" (only when res->has_fluid_bound),"optimal",
  * "solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. When
  * res->space, every chunk also has "cores" (0: all) and a farm "farm"
- * (its PU names), and the object "space":{"farms","core_splits"}. With
+ * (its PU names), and the object "space":{"farms","core_splits"}; with
+ * farms every candidate also has "pool" (btc_model_pool: the TaskObjects
+ * it needs, what the generator emits). With
  * with_time = false solve_ms is written as 0 so that the bytes depend on
  * the input alone. Return 0, or -1 on a write error. */
 int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,

@@ -103,6 +103,8 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 			btc_sched_speedup(res, s));
 		if (btc_model_has_terms(p))
 			fprintf(out, "\"period_ms\":%.6f,", s->period_ms);
+		if (res->farms)
+			fprintf(out, "\"pool\":%d,", s->pool);
 		fputs("\"chunks\":[", out);
 		for (int j = 0; j < s->n_chunks; j++) {
 			const struct btc_sched_chunk *ch = &s->chunks[j];

@@ -13,6 +13,29 @@ set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
+
+# The pool of a farm (issue 25): the generated schedule table's pool of
+# every candidate is the optimizer's prediction (btc schedule's "pool",
+# btc_model_pool), in rank order; generation only, any machine.
+for t in "alexnet-dense isolated latency" "octree isolated latency" "octree interference bt"; do
+  read -r app mode obj <<< "$t"
+  args=("$src/apps/$app.yaml" --device pixel7a --table "$src/data/profiles/pixel7a/$app/$mode.csv"
+        --farms --objective "$obj" --top 6)
+  "$btc" gen "${args[@]}" -o "$work/pool-$app-$mode" > "$work/pool-$app-$mode.log" 2>&1 ||
+    { cat "$work/pool-$app-$mode.log"; echo "FAIL: $app $mode: generation"; exit 1; }
+  "$btc" schedule "${args[@]}" --format json > "$work/pool-$app-$mode.json"
+  python3 - "$work/pool-$app-$mode/pipeline.c" "$work/pool-$app-$mode.json" <<'PY' ||
+import json, re, sys
+rows = re.findall(r'\{ "[^"]*", "candidate", [0-9.]+, schedule\d+_chunks, \d+, (\d+) \}',
+                  open(sys.argv[1]).read())
+want = [c["pool"] for c in json.load(open(sys.argv[2]))["candidates"]]
+got = [int(p) for p in rows]
+assert want and got == want, f"generated pools {got}, predicted {want}"
+print("  pools of", sys.argv[1].split("/")[-2], got)
+PY
+    { echo "FAIL: $app $mode: the generated pools are not the prediction's"; exit 1; }
+done
+
 if ! "$btc" device host | grep -q "kind: vulkan"; then
   btc_test_skip VULKAN gen-farm "no Vulkan device (not even llvmpipe): cannot run the farms"
 fi
