@@ -179,8 +179,8 @@ struct btrt_pipeline_config {
 				      set (a lock-free atomic store is
 				      async-signal-safe): nonzero stops the run
 				      with BTRT_E_INTR. Read by the io source
-				      before each load and by the io sink after
-				      each checked task. */
+				      before each load and by the io sink before
+				      and after each check. */
 	/* Continuing a stream (btrt_adapt.h): the first item loaded is
 	 * first_seq, and the io sink expects first_seq, first_seq + 1, ...
 	 * back; n_items still counts from 0 (the stream ends at seq n_items).

@@ -271,7 +271,10 @@ void btrt_io_sink(struct pipe *p)
 		if (!x || x == BTRT_EOS || x == BTRT_EOS_EXTRA)
 			return; /* stopped, or drained */
 		struct btrt_task *t = x;
-		if (finish(p, t, &expect))
+		/* An interrupt during this task's way through stops before its
+		 * check: nothing is checked after the signal (the source may
+		 * have pushed the task it was loading when the signal came). */
+		if (check_interrupt(p) || finish(p, t, &expect))
 			return;
 		/* Never waits: the ring holds the whole pool. Its release store
 		 * publishes the check's reads (and the hook's drain) to the
