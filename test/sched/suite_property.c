@@ -1,5 +1,5 @@
-/* Property test: 500 random tables (2 to 10 stages, 2 to 5 PUs, missing
- * kernels, deliberate ties), each with random options, for each objective:
+/* Property test: 500 random tables in full, 100 by default (2 to 10
+ * stages, 2 to 5 PUs, missing kernels, deliberate ties), each with random options, for each objective:
  * Z3 and the exhaustive enumerator give the same ranking (hence the same
  * optimum), no candidate twice, every candidate satisfies C1-C3 and the
  * options. Fixed seed; a private generator so every libc gives the same
