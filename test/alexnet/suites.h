@@ -25,4 +25,19 @@ int alexnet_register_vulkan(void);
 #define ALEXNET_NEED_DATA() \
 	(btc_test_need_data(ALEXNET_IMAGES_REL) || btc_test_need_data(ALEXNET_WEIGHTS_REL) ? -1 : 0)
 
+/* The accuracy runs' sizes (docs/testing.md, "Default and full sizes"):
+   the whole sample batch under BTC_TEST_FULL=1 (scripts/test --full, the
+   network's 722 of 1153), else its first ALEXNET_QUICK_IMAGES images, of
+   which the network classifies ALEXNET_QUICK_CORRECT correctly (the
+   sequential reference's count on them; ref_correct is asserted equal
+   too). The sparse app runs 10 batches of 128 (every image once, the last
+   batch wrapping) in full, else ALEXNET_QUICK_BATCHES batches. */
+#define ALEXNET_FULL_IMAGES 1153
+#define ALEXNET_FULL_CORRECT 722
+#define ALEXNET_QUICK_IMAGES 150
+#define ALEXNET_QUICK_CORRECT 93
+#define ALEXNET_QUICK_BATCHES 2
+#define ALEXNET_N_IMAGES() (btc_test_full() ? ALEXNET_FULL_IMAGES : ALEXNET_QUICK_IMAGES)
+#define ALEXNET_N_CORRECT() (btc_test_full() ? ALEXNET_FULL_CORRECT : ALEXNET_QUICK_CORRECT)
+
 #endif

@@ -78,6 +78,11 @@ static int env_on(const char *var)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+int btc_test_full(void)
+{
+	return env_on("BTC_TEST_FULL");
+}
+
 int btc_test_skip(enum btc_test_hw hw, const char *name, const char *fmt, ...)
 {
 	int required = env_on(require_var[hw]);

@@ -21,6 +21,12 @@ const char *btc_test_data(const char *rel);
  * (the runner then exits 1) instead of testing nothing. */
 int btc_test_need_data(const char *rel);
 
+/* 1 when $BTC_TEST_FULL is set and not "0" (`scripts/test --full`),
+ * else 0. An end-to-end test runs its full inputs then (every image, frame
+ * or random instance) and a subset of the same real data by default, with
+ * the same assertions (docs/testing.md, "Default and full sizes"). */
+int btc_test_full(void);
+
 /* Hardware a test may find absent. */
 enum btc_test_hw {
 	BTC_TEST_HW_VULKAN, /* a Vulkan device (llvmpipe counts); $BTC_REQUIRE_VULKAN */
