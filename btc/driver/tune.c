@@ -85,11 +85,33 @@ static char *last_message(const char *stderr_path, const char *program)
 	return msg;
 }
 
+/* The failure the program wrote with --failure (docs/report.md, "The
+ * program's report and failure"): its "kind" ("BTRT_E_CHECK", ...) and
+ * "message", or false when there is none (the program died before
+ * writing it). */
+static bool read_failure(const char *path, char **kind, char **message)
+{
+	char *text = btc_read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+	bool ok = cJSON_IsString(k) && cJSON_IsString(m);
+	if (ok) {
+		*kind = btc_xstrdup(k->valuestring);
+		*message = btc_xstrdup(m->valuestring);
+	}
+	cJSON_Delete(j);
+	return ok;
+}
+
 /* "schedule 3 (vulkan:0-1 cpu:2), output of stage 'square' (last, on cpu),
- * tuning: <what the program said>". */
+ * tuning: <what the program said>": a failed output check (the kind
+ * BTRT_E_CHECK in the program's --failure file) quotes its message,
+ * anything else the exit status and the program's last line. */
 static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_options *opt,
 			  int rc, const char *msg, double timed_out_s, int wrong_schedule,
-			  bool no_report)
+			  bool no_report, const char *failure_path)
 {
 	char *label = run->sched && opt->dev ? btc_plan_schedule_label(&run->sched->s, opt->dev)
 					     : btc_xstrdup("?");
@@ -102,8 +124,8 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 				      opt->app->stages[last->last_stage].name,
 				      opt->dev->pus[last->pu].name);
 	}
-	char *what;
-	const char *check = msg ? strstr(msg, "check of task") : NULL;
+	char *what, *kind = NULL, *message = NULL;
+	bool check = read_failure(failure_path, &kind, &message) && !strcmp(kind, "BTRT_E_CHECK");
 	if (timed_out_s > 0)
 		what = btc_xasprintf("the program ran past its time limit of %.1f s "
 				     "(--run-timeout-factor %g x (%g s + the predicted time)) and "
@@ -114,7 +136,7 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 		what = btc_xasprintf("the program's report is of schedule %d, not of the one run",
 				     wrong_schedule);
 	else if (check) /* "check of task 0 (slot 0) failed: <the app's words>" */
-		what = btc_xstrdup(check);
+		what = btc_xstrdup(message);
 	else if (rc > 128 && rc < 128 + 65)
 		what = btc_xasprintf("the program died of signal %d (SIG%s)%s%s", rc - 128,
 				     sigabbrev_np(rc - 128) ? sigabbrev_np(rc - 128) : "?",
@@ -129,6 +151,8 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 				 : btc_xasprintf("the program's report does not say it verified");
 	char *text = btc_xasprintf("schedule %d (%s)%s, %s: %s", run->index, label, where,
 				   run->phase ? run->phase : "run", what);
+	free(kind);
+	free(message);
 	free(label);
 	free(where);
 	free(what);
@@ -142,7 +166,8 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	snprintf(sched, sizeof(sched), "%d", run->index);
 	snprintf(ntasks, sizeof(ntasks), "%d", run->warmup + run->tasks);
 	snprintf(nwarm, sizeof(nwarm), "%d", run->warmup);
-	char *argv[20];
+	char *failure_path = btc_xasprintf("%s.failure.json", run->report);
+	char *argv[22];
 	int a = 0;
 	argv[a++] = (char *)run->program;
 	argv[a++] = "--schedule";
@@ -153,6 +178,8 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	argv[a++] = nwarm;
 	argv[a++] = "--report";
 	argv[a++] = (char *)run->report;
+	argv[a++] = "--failure";
+	argv[a++] = failure_path;
 	if (run->quiet)
 		argv[a++] = "--quiet";
 	if (run->input) {
@@ -168,8 +195,9 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	argv[a] = NULL;
 	*error = NULL;
 	remove(run->report);
-	/* stderr to a file beside the report: its last line names the task
-	 * whose check failed. */
+	remove(failure_path);
+	/* stderr to a file beside the report: its last line is quoted when
+	 * the run fails other than by its output check (--failure). */
 	char *err_path = btc_xasprintf("%s.stderr", run->report);
 	struct btc_run_io io = {run->quiet ? "/dev/null" : NULL, err_path, false};
 	double limit = btc_tune_run_timeout(run, opt);
@@ -178,6 +206,8 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	if (btc_interrupted()) {
 		remove(err_path);
 		free(err_path);
+		remove(failure_path);
+		free(failure_path);
 		return false;
 	}
 	char *text = btc_read_file(run->report, NULL);
@@ -203,11 +233,14 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 			fputs(all, stderr);
 		free(all);
 	} else {
-		*error = failure_text(run, opt, rc, msg, timed_out ? limit : 0, wrong, no_report);
+		*error = failure_text(run, opt, rc, msg, timed_out ? limit : 0, wrong, no_report,
+				      failure_path);
 	}
 	free(msg);
 	remove(err_path);
 	free(err_path);
+	remove(failure_path);
+	free(failure_path);
 	return ok;
 }
 

@@ -1,6 +1,7 @@
-/* Generates pipeline.c from templates/pipeline.c.in: the statically wired
- * pipeline (stage table, schedules and their chunks: farms as one entry
- * per worker, chunks with a core count on their own core lists). */
+/* Generates pipeline.c from templates/pipeline.c.in: the tables of the
+ * statically wired pipeline (stage table, schedules and their chunks:
+ * farms as one entry per worker, chunks with a core count on their own
+ * core lists) over the runtime's program (btrt_program_main). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -104,7 +105,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		btc_outl(o, "};");
 	}
 	btc_out_nl(o);
-	btc_outl(o, "static const struct pipeline_schedule schedules[N_SCHEDULES] = {");
+	btc_outl(o, "static const struct btrt_program_schedule schedules[N_SCHEDULES] = {");
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_plan_schedule *g = &ctx->scheds[i];
 		char *text = btc_plan_schedule_label(&g->s, dev);
@@ -115,23 +116,6 @@ static void emit_schedules(struct btc_out *o, const void *p)
 			 g->predicted ? g->s.period_ms : 0.0, i, n_entries(&g->s),
 			 schedule_pool(g));
 		free(label);
-	}
-	btc_outl(o, "};");
-	btc_out_nl(o);
-	/* Who wrote what a failed check names (issue 26): per buffer, the
-	 * last stage that writes it; -1 when only the io fills it. */
-	const struct btc_app *app = ctx->app;
-	btc_outl(o, "/* Per TaskObject buffer: the last stage that writes it (-1: only the io). */");
-	btc_outl(o, "static const struct pipeline_buffer_writer app_buffer_writers[APP_N_BUFFERS] = {");
-	for (int k = 0; k < app->n_buffers; k++) {
-		int last = -1;
-		for (int st = 0; st < app->n_stages; st++)
-			for (int w = 0; w < app->stages[st].n_writes; w++)
-				if (app->stages[st].writes[w] == k)
-					last = st;
-		char *name = btc_c_string_literal(app->buffers[k].name);
-		btc_outl(o, "\t{ %s, %d },", name, last);
-		free(name);
 	}
 	btc_outl(o, "};");
 }

@@ -141,34 +141,26 @@ void btc_gen_emit_stage_table(struct btc_out *o, const void *p)
 		emit_index_array(o, name, st->writes, st->n_writes);
 		if (!vk || !st->n_vk)
 			continue;
-		/* Repeated dispatches are unrolled: push values are constants. */
-		int n = 0;
-		for (int k = 0; k < st->n_vk; k++)
-			for (int64_t r = 0; r < st->vk[k].repeat; r++, n++) {
-				const struct btc_vk_dispatch *vd = &st->vk[k];
-				if (!vd->n_push)
-					continue;
-				btc_outf(o, "static const uint32_t stage%d_push%d[] = {", s, n);
-				for (int j = 0; j < vd->n_push; j++)
-					btc_outf(o, "%s%uu", j ? ", " : " ",
-						 (uint32_t)eval_or_panic(app, vd->push[j], r));
-				btc_outl(o, " };");
-			}
+		/* Repeated dispatches are unrolled: push values are constants,
+		 * each dispatch's in an array literal of its own. */
 		btc_outl(o, "static const struct btrt_vk_dispatch stage%d_vk[] = {", s);
-		n = 0;
 		for (int k = 0; k < st->n_vk; k++)
-			for (int64_t r = 0; r < st->vk[k].repeat; r++, n++) {
+			for (int64_t r = 0; r < st->vk[k].repeat; r++) {
 				const struct btc_vk_dispatch *vd = &st->vk[k];
 				char *shader_c = btc_c_comment(btc_base_name(vd->shader));
-				char push[48] = "NULL";
-				if (vd->n_push)
-					snprintf(push, sizeof(push), "stage%d_push%d", s, n);
-				btc_outl(o, "\t{ %d, { %lld, %lld, %lld }, %d, %s }, /* %s%s */",
+				btc_outf(o, "\t{ %d, { %lld, %lld, %lld }, %d, ",
 					 btc_gen_shader_index(ctx, vd->shader_path),
 					 (long long)eval_or_panic(app, vd->groups[0], r),
 					 (long long)eval_or_panic(app, vd->groups[1], r),
-					 (long long)eval_or_panic(app, vd->groups[2], r),
-					 vd->n_push, push, shader_c,
+					 (long long)eval_or_panic(app, vd->groups[2], r), vd->n_push);
+				if (!vd->n_push)
+					btc_outf(o, "NULL");
+				else
+					btc_outf(o, "(const uint32_t[]){");
+				for (int j = 0; j < vd->n_push; j++)
+					btc_outf(o, "%s%uu", j ? ", " : " ",
+						 (uint32_t)eval_or_panic(app, vd->push[j], r));
+				btc_outl(o, "%s }, /* %s%s */", vd->n_push ? " }" : "", shader_c,
 					 vd->repeat > 1 ? (r == 0 ? ", i = 0" : "") : "");
 				free(shader_c);
 			}

@@ -80,13 +80,18 @@ struct btrt_task {
 	X(BTRT_E_IO,      7, "input or output check failed") \
 	X(BTRT_E_NODEV,   8, "no such device") \
 	X(BTRT_E_STOPPED, 9, "stopped by another error") \
-	X(BTRT_E_INTR,   10, "interrupted")
+	X(BTRT_E_INTR,   10, "interrupted") \
+	X(BTRT_E_CHECK,  11, "output check failed")
 #define BTRT_ERR_ENUM_(name, val, str) name = val,
 enum btrt_errkind { BTRT_ERRORS(BTRT_ERR_ENUM_) };
 #undef BTRT_ERR_ENUM_
 
 /* Returns a static string for an error kind ("unknown error" if invalid). */
 const char *btrt_strerror(enum btrt_errkind kind);
+/* The kind's enumerator as a static string, "BTRT_E_CHECK" ("BTRT_OK";
+ * NULL if invalid): the "kind" of the program's failure JSON
+ * (docs/report.md), which btc reads. */
+const char *btrt_errname(enum btrt_errkind kind);
 
 /* Where and why something failed. Filled by the runtime; chunk, stage and
  * seq are -1 / UINT64_MAX when they do not apply (e.g. a setup error).

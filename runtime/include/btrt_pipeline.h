@@ -204,7 +204,8 @@ struct btrt_run; /* records of one run: btrt_trace.h */
  * error; free with btrt_run_free). Returns 0, or -1 with err filled:
  * BTRT_E_INVAL (bad tables: msg says which), BTRT_E_SYS (threads, pinning),
  * BTRT_E_KERNEL / BTRT_E_VULKAN / BTRT_E_CUDA (chunk, stage, seq set),
- * BTRT_E_IO (load or check failed; seq set), BTRT_E_INTR (cfg->interrupt
+ * BTRT_E_IO (load failed; seq set), BTRT_E_CHECK (the output check of
+ * task seq failed; seq set), BTRT_E_INTR (cfg->interrupt
  * was set; the run's records hold what finished before). */
 int btrt_pipeline_run(const struct btrt_pipeline_config *cfg,
 		      struct btrt_run **run, struct btrt_error *err);

@@ -38,6 +38,16 @@ const char *btrt_strerror(enum btrt_errkind kind)
 }
 #undef BTRT_ERR_STR_
 
+#define BTRT_ERR_NAME_(name, val, str) case name: return #name;
+const char *btrt_errname(enum btrt_errkind kind)
+{
+	switch (kind) {
+	BTRT_ERRORS(BTRT_ERR_NAME_)
+	}
+	return NULL;
+}
+#undef BTRT_ERR_NAME_
+
 void btrt_error_clear(struct btrt_error *err)
 {
 	if (!err)

@@ -230,7 +230,7 @@ static int finish(struct pipe *p, struct btrt_task *t, uint64_t *expect)
 	if (cfg->check) {
 		char msg[256] = "";
 		if (cfg->io->check(cfg->io_state, t->seq, t, cfg->check_out, msg, sizeof msg) != 0) {
-			btrt_error_set(&e, BTRT_E_IO, -1, "check of task %" PRIu64 " (slot %u) failed: %s",
+			btrt_error_set(&e, BTRT_E_CHECK, -1, "check of task %" PRIu64 " (slot %u) failed: %s",
 				       t->seq, t->slot, msg);
 			e.seq = t->seq;
 			btrt_pipe_fail(p, &e);

@@ -68,7 +68,7 @@ json "$work/hog.json" "r['hog']['cpu_cores'] == [0] and r['verified']" | grep -q
 grep -q "^adaptive final run: [0-9]* switch" "$work/job.log" || { cat "$work/job.log"; fail "job: no adaptive line"; }
 json "$work/job.json" "r['final_run']['adaptive'] and r['final_run']['switches'] >= 0 and r['verified']" |
   grep -q True || fail "job report: final_run not adaptive"
-grep -q '"adapt": {' "$work/job/run.json" || fail "job: the final run was not --adapt"
+json "$work/job/run.json" "'adapt' in r" | grep -q True || fail "job: the final run was not --adapt"
 echo "btc --run --adapt: the final run adapted and is reported"
 
 refused() {

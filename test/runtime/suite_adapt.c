@@ -177,7 +177,7 @@ static void test_forced_check_failure(void)
 	struct btrt_adapt_result *res = NULL;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL(btrt_adapt_run(&cfg, &res, &err), -1);
-	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
 	CU_ASSERT_EQUAL(err.seq, 123);
 	CU_ASSERT_EQUAL(t.io.checked, 124);
 	CU_ASSERT_PTR_NOT_NULL(res);

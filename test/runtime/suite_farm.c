@@ -326,7 +326,7 @@ static void test_io_errors(void)
 	struct toy_io_state io2 = { .load_fail_seq = UINT64_MAX };
 	rc = toy_run(&p, toy_stages_cpu, err_farm, 4, 6, 100, BTRT_BACKEND_HOST, NULL, NULL, &io2, NULL, &err);
 	CU_ASSERT_EQUAL(rc, -1);
-	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
 	CU_ASSERT_EQUAL(err.seq, 20);
 	CU_ASSERT_EQUAL(io2.checked, 21);
 	CU_ASSERT_EQUAL(io2.order_errors, 0);

@@ -133,7 +133,7 @@ static void test_check_error(void)
 	struct btrt_error err;
 	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 100, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
 	CU_ASSERT_EQUAL(rc, -1);
-	CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
 	CU_ASSERT_EQUAL(err.seq, 20);
 	CU_ASSERT_EQUAL(io.checked, 21);
 }

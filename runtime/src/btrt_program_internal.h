@@ -1,0 +1,61 @@
+/* Inside the runtime only: the pieces of btrt_program_main
+ * (btrt_program.c): its options (btrt_program_opts.c) and its report and
+ * failure files (btrt_report.c, btrt_report_none.c). */
+#ifndef BTRT_PROGRAM_INTERNAL_H
+#define BTRT_PROGRAM_INTERNAL_H
+
+#include <stdio.h>
+
+#include "btrt_program.h"
+
+/* The command line of the program (`--help`). */
+struct btrt_program_options {
+	long schedule, tasks, warmup, pool;
+	const char *input, *trace, *report, *failure;
+	int list, help, digests, quiet, warmup_set;
+	/* adaptive runs and interference */
+	int adapt, adapt_log;
+	long adapt_force, adapt_window, adapt_window_ms, adapt_threshold, adapt_margin;
+	int hog_cores[64];
+	uint32_t n_hog_cores;
+	long hog_gpu_ms, hog_from, hog_to;
+};
+
+/* The usage text of prog's program to out. */
+void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *argv0);
+/* Parses argv into o (defaults from prog). Returns 0 (o->help set for
+ * --help), or -1 after a message on stderr. */
+int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
+		       struct btrt_program_options *o);
+/* The --list table of prog's schedules to out. */
+void btrt_program_list(const struct btrt_program *prog, FILE *out);
+/* Refuses a pool that cannot fit in the memory the system has left
+ * (btrt_mem_available): its TaskObjects and buffers (btrt_pool_host_bytes)
+ * and the slots of the n_chunks + 1 rings or farm links. Returns 0, or -1
+ * after a message. */
+int btrt_program_check_pool_memory(const char *argv0, const struct btrt_pool_config *pc,
+				   uint32_t n_chunks);
+
+/* What the report says of one run. */
+struct btrt_program_outcome {
+	long schedule;                 /* the schedule that ran (the last, --adapt) */
+	const struct btrt_run *run;    /* its records */
+	const struct btrt_adapt_result *adapt; /* NULL: a static run */
+	double ms_per_task;            /* steady state; 0 after a failure */
+	int verified;
+	const struct btrt_error *failure; /* NULL: none; else with the check's
+					     stage and task filled */
+};
+
+/* Writes the JSON report of docs/report.md ("The program's report") to
+ * path. Returns 0, or -1 after a message on stderr (or when the build has
+ * no JSON library: btrt_report_none.c). */
+int btrt_report_write(const char *path, const struct btrt_program *prog,
+		      const struct btrt_program_options *o,
+		      const struct btrt_program_outcome *out);
+/* Writes the failure object alone ({"kind", "schedule", "chunk", "stage",
+ * "task", "message"}: docs/report.md) to path. Returns 0, or -1 after a
+ * message. */
+int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule);
+
+#endif

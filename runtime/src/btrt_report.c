@@ -1,0 +1,155 @@
+/* The program's JSON files, written with cJSON: the run report (--report;
+ * docs/report.md, "The program's report") and the failure (--failure). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "btrt_program_internal.h"
+#include "btrt_trace.h"
+
+/* The failure object: {"kind": "BTRT_E_CHECK", "schedule", "chunk",
+ * "stage", "task" (-1: does not apply), "message"}; NULL: out of memory. */
+static cJSON *failure_json(const struct btrt_error *e, long schedule)
+{
+	cJSON *f = cJSON_CreateObject();
+	const char *kind = btrt_errname(e->kind);
+	cJSON_AddStringToObject(f, "kind", kind ? kind : "unknown");
+	cJSON_AddNumberToObject(f, "schedule", (double)schedule);
+	cJSON_AddNumberToObject(f, "chunk", e->chunk);
+	cJSON_AddNumberToObject(f, "stage", e->stage);
+	cJSON_AddNumberToObject(f, "task", e->seq == UINT64_MAX ? -1.0 : (double)e->seq);
+	cJSON_AddStringToObject(f, "message", e->msg);
+	return f;
+}
+
+/* The schedule that ran: its kind, label and chunks (PU, stages, cores,
+ * farm id). */
+static cJSON *schedule_json(const struct btrt_program_schedule *s)
+{
+	cJSON *j = cJSON_CreateObject(), *chunks = cJSON_CreateArray();
+	cJSON_AddStringToObject(j, "kind", s->kind);
+	cJSON_AddStringToObject(j, "label", s->label);
+	cJSON_AddItemToObject(j, "chunks", chunks);
+	for (uint32_t c = 0; c < s->n_chunks; c++) {
+		const struct btrt_chunk *ch = &s->chunks[c];
+		cJSON *k = cJSON_CreateObject();
+		cJSON_AddStringToObject(k, "pu", ch->name);
+		cJSON_AddNumberToObject(k, "first_stage", ch->first_stage);
+		cJSON_AddNumberToObject(k, "last_stage", ch->first_stage + ch->n_stages - 1);
+		cJSON_AddNumberToObject(k, "cores", ch->n_cores);
+		if (ch->farm)
+			cJSON_AddNumberToObject(k, "farm", ch->farm);
+		cJSON_AddItemToArray(chunks, k);
+	}
+	return j;
+}
+
+/* The adaptive run's figures (btrt_adapt_write_json writes the members of
+ * an object as text): parsed into "adapt" with "start" first. NULL: out of
+ * memory or not JSON. */
+static cJSON *adapt_json(const struct btrt_adapt_result *ad, long start, uint64_t warmup)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return NULL;
+	fprintf(m, "{\"start\": %ld, ", start);
+	btrt_adapt_write_json(ad, warmup, m);
+	fputc('}', m);
+	cJSON *j = fclose(m) ? NULL : cJSON_ParseWithLength(text, len);
+	free(text);
+	return j;
+}
+
+/* The report as a cJSON tree; NULL: out of memory. */
+static cJSON *report_json(const struct btrt_program *prog, const struct btrt_program_options *o,
+			  const struct btrt_program_outcome *out)
+{
+	const struct btrt_program_schedule *s = &prog->schedules[out->schedule];
+	const struct btrt_run *run = out->run;
+	double ms = out->ms_per_task;
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "app", prog->app);
+	cJSON_AddStringToObject(j, "device", prog->device);
+	cJSON_AddNumberToObject(j, "schedule_index", (double)out->schedule);
+	cJSON_AddItemToObject(j, "schedule", schedule_json(s));
+	cJSON_AddNumberToObject(j, "predicted_ms", s->predicted_ms);
+	cJSON_AddNumberToObject(j, "tasks", (double)btrt_run_items(run));
+	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup);
+	cJSON_AddNumberToObject(j, "measured_ms_per_task", ms);
+	cJSON_AddNumberToObject(j, "throughput_per_s", ms > 0 ? 1000.0 / ms : 0.0);
+	cJSON_AddNumberToObject(j, "wall_ms", (double)btrt_run_wall_ns(run) / 1e6);
+	cJSON_AddBoolToObject(j, "verified", out->verified);
+	cJSON *chunks = cJSON_AddArrayToObject(j, "chunks");
+	for (uint32_t c = 0; c < btrt_run_chunks(run); c++) {
+		struct btrt_summary sum;
+		btrt_run_chunk_summary(run, c, &sum);
+		cJSON *k = cJSON_CreateObject();
+		cJSON_AddStringToObject(k, "pu", out->adapt ? btrt_adapt_chunk_name(out->adapt, c)
+							    : s->chunks[c].name);
+		cJSON_AddNumberToObject(k, "mean_ms", sum.mean_ns / 1e6);
+		cJSON_AddNumberToObject(k, "median_ms", sum.median_ns / 1e6);
+		cJSON_AddNumberToObject(k, "p90_ms", sum.p90_ns / 1e6);
+		cJSON_AddNumberToObject(k, "p99_ms", sum.p99_ns / 1e6);
+		cJSON_AddItemToArray(chunks, k);
+	}
+	if (o->n_hog_cores || o->hog_gpu_ms) {
+		cJSON *h = cJSON_AddObjectToObject(j, "hog");
+		cJSON *cores = cJSON_AddArrayToObject(h, "cpu_cores");
+		for (uint32_t i = 0; i < o->n_hog_cores; i++)
+			cJSON_AddItemToArray(cores, cJSON_CreateNumber(o->hog_cores[i]));
+		cJSON_AddNumberToObject(h, "gpu_kernel_ms", (double)o->hog_gpu_ms);
+		cJSON_AddNumberToObject(h, "from_task", (double)o->hog_from);
+		cJSON_AddNumberToObject(h, "to_task", (double)o->hog_to);
+	}
+	if (out->adapt) {
+		cJSON *a = adapt_json(out->adapt, o->schedule, (uint64_t)o->warmup);
+		if (!a) {
+			cJSON_Delete(j);
+			return NULL;
+		}
+		cJSON_AddItemToObject(j, "adapt", a);
+	}
+	if (out->failure)
+		cJSON_AddItemToObject(j, "failure", failure_json(out->failure, out->schedule));
+	return j;
+}
+
+/* Prints j to path. Returns 0, or -1 after a message. */
+static int write_json(const char *path, cJSON *j)
+{
+	char *text = j ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	if (!text) {
+		fprintf(stderr, "cannot write %s: out of memory\n", path);
+		return -1;
+	}
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	fprintf(f, "%s\n", text);
+	free(text);
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+int btrt_report_write(const char *path, const struct btrt_program *prog,
+		      const struct btrt_program_options *o,
+		      const struct btrt_program_outcome *out)
+{
+	return write_json(path, report_json(prog, o, out));
+}
+
+int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule)
+{
+	return write_json(path, failure_json(failure, schedule));
+}
