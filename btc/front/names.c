@@ -20,32 +20,29 @@ static const char *const c_keywords[] = {
 	NULL,
 };
 
-/* Identifiers of the generated pipeline.c and profiler.c
- * (templates/pipeline.c.in and profiler.c.in, gen/gen_pipeline.c,
- * gen/gen_profiler.c) and macros of the standard
- * headers they include, which a kernel symbol or a struct member of the
- * same name would break. */
-static const char *const generated[] = {
-	"main",        "usage",       "backend_of",     "interfere",     "list_schedules",
-	"now_s",       "parse_long",  "parse_options",  "prof_check",    "prof_close",
-	"prof_load",   "prof_open",   "restore",        "rig_free",      "rig_init",
-	"rig_prepare", "rig_run",     "t975",           "write_report",  "cuda",
-	"vk",          "io_state",    "params",         "prof_io",       "app_stages",
-	"app_shaders", "schedules",   "profiler_pus",   "stage_runs_on", "pipeline_schedule",
-	"profiler_pu", "N_SCHEDULES", "N_PROFILER_PUS", "NULL",          "EOF",
-	"errno",       "assert",      "stdin",          "stdout",        "stderr",
-	"true",        "false",       "bool",           "offsetof",      "static_assert",
-	"alignas",     "alignof",     "noreturn",       "thread_local",  "app_params",
-	"app_tables",  "app_buffer_count", "app_bind_task", "profiler_tables", "N_DEVICE_PUS",
-	NULL,
+/* Names of the C language and its standard library that the generated
+ * files use or include (main, macros of <stddef.h>, <stdio.h>, <errno.h>,
+ * <assert.h>, <stdbool.h>, <stdalign.h>, <stdnoreturn.h>, <threads.h>):
+ * a kernel symbol or a struct member of the same name would break them. */
+static const char *const c_library[] = {
+	"main",          "NULL",    "EOF",     "errno",    "assert",       "stdin",
+	"stdout",        "stderr",  "true",    "false",    "bool",         "offsetof",
+	"static_assert", "alignas", "alignof", "noreturn", "thread_local", NULL,
 };
 
-/* Prefixes of generated and runtime names (case as written). */
+/* The prefix rule: every name the generated files and the runtime define
+ * starts with one of these (case as written), so no app name does.
+ * btrt_ / BTRT_: the runtime (runtime/include), the pipeline program
+ * included (btrt_program_main); app_ / APP_, pipeline_ / PIPELINE_,
+ * profiler_ / PROFILER_, STAGE_, N_ (counts), BINDING_, PARAM_: the
+ * generated files' tables and macros; the rest: <stdint.h>'s macros. Names
+ * generated per stage, schedule and PU follow generated_pattern. */
 static const char *const prefixes[] = {
-	"btrt_",    "BTRT_",  "APP_",     "PIPELINE_", "STAGE_",  "BINDING_",
-	"PARAM_",   "INT8_",  "INT16_",   "INT32_",    "INT64_",  "INTMAX_",
-	"INTPTR_",  "UINT8_", "UINT16_",  "UINT32_",   "UINT64_", "UINTMAX_",
-	"UINTPTR_", "SIZE_",  "PTRDIFF_", NULL,
+	"btrt_",     "BTRT_",     "app_",    "APP_",    "pipeline_", "PIPELINE_",
+	"profiler_", "PROFILER_", "STAGE_",  "N_",      "BINDING_",  "PARAM_",
+	"INT8_",     "INT16_",    "INT32_",  "INT64_",  "INTMAX_",   "INTPTR_",
+	"UINT8_",    "UINT16_",   "UINT32_", "UINT64_", "UINTMAX_",  "UINTPTR_",
+	"SIZE_",     "PTRDIFF_",  NULL,
 };
 
 static bool in(const char *s, const char *const *list)
@@ -56,8 +53,8 @@ static bool in(const char *s, const char *const *list)
 	return false;
 }
 
-/* "stage3_cpu", "schedule0_chunks", "pu_big_cores": generated per stage,
- * schedule and PU. */
+/* "stage3_cpu", "schedule0_chunks", "pu_big_cores", "pu_service_cores":
+ * generated per stage, schedule and PU. */
 static bool generated_pattern(const char *s)
 {
 	if (!strncmp(s, "stage", 5) && isdigit((unsigned char)s[5]))
@@ -101,12 +98,12 @@ const char *btc_name_problem(const char *s, enum btc_name_kind kind)
 	for (const char *const *p = prefixes; *p; p++)
 		if (!strncmp(s, *p, strlen(*p)))
 			return "clashes with names of the generated code or the runtime";
-	if (in(s, generated) || generated_pattern(s))
+	if (in(s, c_library) || generated_pattern(s))
 		return "clashes with names of the generated code or the runtime";
 	if (kind == BTC_NAME_C_APP &&
 	    (!strcasecmp(s, "app") || !strcasecmp(s, "pipeline") || !strncasecmp(s, "btrt", 4)))
 		return "clashes with names of the generated code or the runtime";
-	if (kind == BTC_NAME_C_BUFFER && !strcmp(s, "base"))
+	if (kind == BTC_NAME_C_BUFFER && (!strcmp(s, "base") || !strcmp(s, "params")))
 		return "clashes with a member of the TaskObject struct";
 	return NULL;
 }

@@ -49,24 +49,24 @@ static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 	btc_outl(o, " * --adapt re-ranks the schedules with it (btrt_adapt.h). */");
 	btc_outl(o, "#define PIPELINE_HAVE_MODEL 1");
 	btc_outl(o, "#define N_MODEL_PUS %zu", np);
-	btc_outf(o, "static const char *const model_pu_names[N_MODEL_PUS] = {");
+	btc_outf(o, "static const char *const pipeline_model_pu_names[N_MODEL_PUS] = {");
 	for (size_t u = 0; u < np; u++) {
 		char *lit = btc_c_string_literal(ctx->dev->pus[u].name);
 		btc_outf(o, "%s%s", u ? ", " : " ", lit);
 		free(lit);
 	}
 	btc_outl(o, " };");
-	emit_doubles(o, "model_time_ms", p.time_ms, n * np, np);
+	emit_doubles(o, "pipeline_model_time_ms", p.time_ms, n * np, np);
 	if (p.fixed_ms)
-		emit_doubles(o, "model_fixed_ms", p.fixed_ms, np, np);
+		emit_doubles(o, "pipeline_model_fixed_ms", p.fixed_ms, np, np);
 	if (p.xfer_ms)
-		emit_doubles(o, "model_xfer_ms", p.xfer_ms, n * np * n, n);
+		emit_doubles(o, "pipeline_model_xfer_ms", p.xfer_ms, n * np * n, n);
 	btc_outf(o,
 		 "static const struct btrt_model pipeline_model_data = { APP_N_STAGES, "
-		 "N_MODEL_PUS, model_time_ms, %s, %s, ",
-		 p.fixed_ms ? "model_fixed_ms" : "NULL", p.xfer_ms ? "model_xfer_ms" : "NULL");
+		 "N_MODEL_PUS, pipeline_model_time_ms, %s, %s, ",
+		 p.fixed_ms ? "pipeline_model_fixed_ms" : "NULL", p.xfer_ms ? "pipeline_model_xfer_ms" : "NULL");
 	emit_double(o, p.io_ms);
-	btc_outl(o, ", model_pu_names, \"%s\" };", p.mode);
+	btc_outl(o, ", pipeline_model_pu_names, \"%s\" };", p.mode);
 	btc_outl(o, "static const struct btrt_model *const pipeline_model = &pipeline_model_data;");
 	return true;
 }
@@ -89,7 +89,7 @@ void btc_gen_emit_adapt_model(struct btc_out *o, const void *p)
 			btc_outf(o, "%s%d", c ? ", " : " ", s->chunks[c].pu);
 		btc_outl(o, " };");
 	}
-	btc_outl(o, "static const uint32_t *const schedule_pus[N_SCHEDULES] = {");
+	btc_outl(o, "static const uint32_t *const pipeline_schedule_pus[N_SCHEDULES] = {");
 	for (int i = 0; i < ctx->n_scheds; i++)
 		btc_outl(o, "\tschedule%d_pus,", i);
 	btc_outl(o, "};");

@@ -105,7 +105,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		btc_outl(o, "};");
 	}
 	btc_out_nl(o);
-	btc_outl(o, "static const struct btrt_program_schedule schedules[N_SCHEDULES] = {");
+	btc_outl(o, "static const struct btrt_program_schedule pipeline_schedules[N_SCHEDULES] = {");
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_plan_schedule *g = &ctx->scheds[i];
 		char *text = btc_plan_schedule_label(&g->s, dev);

@@ -255,7 +255,7 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 	}
 	struct btc_gen_service sv = btc_gen_service_cores(dev);
 	if (sv.pu < 0) {
-		btc_outl(o, "#define SERVICE_CORES NULL");
+		btc_outl(o, "#define PIPELINE_SERVICE_CORES NULL");
 		btc_outl(o, "#define N_SERVICE_CORES 0");
 		return;
 	}
@@ -266,11 +266,11 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 	for (int c = 0; c < n - 2; c++)
 		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	btc_outl(o, "static const int service_cores[] = { %d };", sv.io_core);
-	btc_outl(o, "static const int gpu_service_cores[] = { %d };", sv.gpu_core);
-	btc_outl(o, "#define SERVICE_CORES service_cores");
+	btc_outl(o, "static const int pu_service_cores[] = { %d };", sv.io_core);
+	btc_outl(o, "static const int pu_gpu_service_cores[] = { %d };", sv.gpu_core);
+	btc_outl(o, "#define PIPELINE_SERVICE_CORES pu_service_cores");
 	btc_outl(o, "#define N_SERVICE_CORES 1");
-	btc_outl(o, "#define GPU_SERVICE_CORES gpu_service_cores");
+	btc_outl(o, "#define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores");
 }
 
 int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
@@ -280,7 +280,7 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 	int n = btc_pu_pinnable(pu, &pin);
 	int owner = btc_gen_service_owner(dev);
 	if (owner >= 0 && pu->kind != BTC_BACKEND_CPU) {
-		snprintf(buf, len, "GPU_SERVICE_CORES");
+		snprintf(buf, len, "PIPELINE_GPU_SERVICE_CORES");
 		return 1;
 	}
 	if (!n) {

@@ -25,8 +25,9 @@ void btc_gen_emit_adapt_model(struct btc_out *o, const void *ctx);
 /* `static const int pu_NAME_cores[]` for every PU that names cores (as the
  * device declares them: the profiler's isolated and interference modes),
  * and the placement of the generated pipeline (the profiler's placed
- * mode): SERVICE_CORES / N_SERVICE_CORES (the io thread's core; NULL / 0
- * without service cores), GPU_SERVICE_CORES (the GPU dispatchers' core)
+ * mode): PIPELINE_SERVICE_CORES / N_SERVICE_CORES (the io thread's core;
+ * NULL / 0 without service cores), PIPELINE_GPU_SERVICE_CORES (the GPU
+ * dispatchers' core)
  * and `pu_NAME_placed_cores[]` of the PU that gives up its two service
  * cores. */
 void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev);

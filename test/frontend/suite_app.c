@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "front/app.h"
+#include "front/names.h"
 #include "front/yamldoc.h"
 #include "suites.h"
 
@@ -184,10 +185,20 @@ static const struct bad_case bad[] = {
 	 P "5:12: error: buffer name 'btrt_pool' clashes with names of the generated code or the runtime"},
 	{"buffer APP_ macro", HEAD "buffers:\n  - {name: APP_TASK, type: f32, count: 1}\nstages: []\n",
 	 P "5:12: error: buffer name 'APP_TASK' clashes with names of the generated code or the runtime"},
+	{"buffer pipeline_ prefix", HEAD "buffers:\n  - {name: pipeline_schedules, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'pipeline_schedules' clashes with names of the generated code or the runtime"},
+	{"buffer app_ prefix", HEAD "buffers:\n  - {name: app_params, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'app_params' clashes with names of the generated code or the runtime"},
+	{"buffer N_ macro", HEAD "buffers:\n  - {name: N_SCHEDULES, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'N_SCHEDULES' clashes with names of the generated code or the runtime"},
+	{"cpu symbol pu cores", HEAD BUFS "stages:\n  - {name: a, cpu: pu_service_cores}\n",
+	 P "8:20: error: cpu kernel symbol 'pu_service_cores' clashes with names of the generated code or the runtime"},
 	{"buffer named NULL", HEAD "buffers:\n  - {name: NULL, type: f32, count: 1}\nstages: []\n",
 	 P "5:12: error: buffer name 'NULL' clashes with names of the generated code or the runtime"},
 	{"buffer named base", HEAD "buffers:\n  - {name: base, type: f32, count: 1}\nstages: []\n",
 	 P "5:12: error: buffer name 'base' clashes with a member of the TaskObject struct"},
+	{"buffer named params", HEAD "buffers:\n  - {name: params, type: f32, count: 1}\nstages: []\n",
+	 P "5:12: error: buffer name 'params' clashes with a member of the TaskObject struct"},
 	{"buffers differ in case", HEAD "buffers:\n  - {name: a, type: f32, count: 1}\n  - {name: A, type: f32, count: 1}\nstages: []\n",
 	 P "6:12: error: buffer name 'A' differs from 'a' only in case (the generated code upper-cases buffer names)"},
 	{"buffer name too long", HEAD "buffers:\n  - {name: a234567890123456789012345678901234567890123456789012345678901234, type: f32, count: 1}\nstages: []\n",
@@ -405,6 +416,23 @@ static void test_yaml_limits(void)
 	free(s);
 }
 
+/* The prefix rule (front/names.c): what the generated files and the
+ * runtime define is rejected by its prefix; names the pipeline program's
+ * skeleton used before it moved into btrt (btrt_program_main) are free. */
+static void test_name_prefix_rule(void)
+{
+	static const char *const clash[] = { "btrt_program_main", "BTRT_E_CHECK", "app_program",
+					     "pipeline_schedules", "PIPELINE_APP", "N_SCHEDULES",
+					     "profiler_pus", "stage3_cpu", "schedule0_pus",
+					     "pu_big_cores", "main", "NULL" };
+	static const char *const free_now[] = { "usage", "parse_options", "write_report",
+						"catch_signals", "adapt_run", "bind_task" };
+	for (size_t i = 0; i < sizeof clash / sizeof clash[0]; i++)
+		CU_ASSERT_PTR_NOT_NULL(btc_name_problem(clash[i], BTC_NAME_C));
+	for (size_t i = 0; i < sizeof free_now / sizeof free_now[0]; i++)
+		CU_ASSERT_PTR_NULL(btc_name_problem(free_now[i], BTC_NAME_C));
+}
+
 int register_app_suite(void)
 {
 	CU_pSuite s = CU_add_suite("app", NULL, NULL);
@@ -414,5 +442,6 @@ int register_app_suite(void)
 	       !CU_add_test(s, "all bad names reported", test_all_bad_names_reported) ||
 	       !CU_add_test(s, "unknown override", test_unknown_override) ||
 	       !CU_add_test(s, "missing file", test_missing_file) ||
-	       !CU_add_test(s, "YAML limits", test_yaml_limits);
+	       !CU_add_test(s, "YAML limits", test_yaml_limits) ||
+	       !CU_add_test(s, "name prefix rule", test_name_prefix_rule);
 }
