@@ -33,6 +33,10 @@ set -e
 [ $rc -eq 1 ] || fail "exit status $rc, expected 1" "$work/1.log"
 grep -q "^error: schedule [0-9]* ([a-z0-9_]*:0-2), .*check of task [0-9]* (slot [0-9]*) failed" "$work/1.log" ||
   fail "no error naming a baseline and its task" "$work/1.log"
+# the check's message comes from the program's --failure JSON (kind
+# BTRT_E_CHECK), not from its exit status and last line
+! grep -q "exited with status 1: .*check of task" "$work/1.log" ||
+  fail "a failed check quoted from stderr, not read from --failure" "$work/1.log"
 grep -q "^error: schedule [0-9]* ([a-z0-9]*:0-2), output of stage 'square'" "$work/1.log" ||
   fail "no error naming a baseline and the stage" "$work/1.log"
 n=$(grep -c "^error: schedule" "$work/1.log")

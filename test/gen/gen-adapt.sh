@@ -113,7 +113,7 @@ echo "octree: forced switches: $sw over $ot tasks on real frames, all verified"
 "$btc" gen "$src/apps/octree.yaml" --device "$src/test/gen/data/h100box.yaml" --gpu cuda \
   --table "$src/docs/results/h100-model/octree-table.csv" --top 4 -o "$work/h100" \
   > "$work/h100.log" 2>&1 || { cat "$work/h100.log"; exit 1; }
-grep -q "static const double model_xfer_ms" "$work/h100/pipeline.c" || fail "h100: no X terms"
+grep -q "static const double pipeline_model_xfer_ms" "$work/h100/pipeline.c" || fail "h100: no X terms"
 meson setup "$work/h100/build" "$work/h100" -Dcuda=disabled > "$work/h100-build.log" 2>&1 &&
   ninja -C "$work/h100/build" >> "$work/h100-build.log" 2>&1 || { cat "$work/h100-build.log"; exit 1; }
 prog=$work/h100/build/octree-pipeline
