@@ -235,8 +235,8 @@ static bool phase_head_to_head(struct job *j)
 	}
 }
 
-/* The final run's adaptive figures from the program's report (the
- * "adapt" object of templates/pipeline.c.in), printed. */
+/* The final run's adaptive figures from the program's report (its
+ * "adapt" object: runtime/src/btrt_report.c, docs/report.md), printed. */
 static void read_adaptive(struct job *j)
 {
 	char *text = btc_read_file(j->run_report, NULL);

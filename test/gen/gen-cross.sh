@@ -17,3 +17,15 @@ file "$prog" | grep -q "ARM aarch64" || { file "$prog"; echo "FAIL: not an aarch
 out=$(BTRT_NO_PIN=1 qemu-aarch64 -L /usr/aarch64-linux-gnu "$prog" --schedule 0 --tasks 12 --quiet)
 echo "$out"
 grep -q "^verified 12 tasks" <<< "$out"
+# This sysroot has no libcjson: the program builds without it
+# (btrt_report_none.c) and refuses --report with a message, exit 1.
+if ! PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config --exists libcjson; then
+  set +e
+  msg=$(BTRT_NO_PIN=1 qemu-aarch64 -L /usr/aarch64-linux-gnu "$prog" --schedule 0 --tasks 12 \
+    --quiet --report "$work/r.json" 2>&1 > /dev/null)
+  st=$?
+  set -e
+  [ "$st" = 1 ] || { echo "FAIL: --report without libcjson exited $st, expected 1"; exit 1; }
+  grep -q "no JSON library" <<< "$msg" || { echo "$msg"; echo "FAIL: no message"; exit 1; }
+  [ ! -e "$work/r.json" ] || { echo "FAIL: a report without libcjson"; exit 1; }
+fi
