@@ -47,6 +47,10 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 {
 	btc_request_init(jo);
 	btc_cli_plan_options(o, &jo->plan);
+	/* The main job's candidates: both tables' top K unless --mode names
+	 * one (the paper's interference mode: --mode interference). */
+	if (cmd == BTC_CMD_TUNE && !o->measurements.n && !btc_cli_given(o, BTC_OPT_MODE))
+		btc_plan_default_modes(&jo->plan);
 	/* btc profile -o is the table's copy: its project goes to the default */
 	jo->out_dir = cmd == BTC_CMD_PROFILE ? NULL : o->output;
 	jo->table = o->table;

@@ -98,7 +98,7 @@ static const struct row rows[] = {
 	STRING(TABLE, "table", 0, table, C(CHECK) | C(GEN) | C(SCHEDULE) | C(TUNE), "FILE",
 	       "profiling table (btc CSV or the reference layout)"),
 	ENUM(MODE, "mode", mode, C(CHECK) | C(GEN) | C(SCHEDULE) | C(TUNE),
-	     "the table's mode to read and schedule on (default\ninterference)", mode_name),
+	     "the table's mode to read and schedule on (default\ninterference; btc tune: the top K of isolated and\ninterference, ranked by isolated)", mode_name),
 	ROW(DEFINE, NULL, 'D', DEFINE, defines, MODEL | C(HEADER), "NAME=VALUE",
 	    "override an app param (an integer)", 0, BTC_CLI_MAX_DEFINES, NULL),
 	STRING(OUTPUT, "output", 'o', output, C(HEADER), "FILE", "write to FILE instead of stdout"),

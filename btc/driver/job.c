@@ -143,9 +143,15 @@ static bool phase_schedule(struct job *j)
 	int n_cand = 0;
 	for (int i = 0; i < j->n; i++)
 		n_cand += !j->scheds[i].baseline;
-	printf("schedule: %d candidates (objective %s, %s table) + %d baselines in %.0f ms\n",
+	char modes[64] = "";
+	for (int m = 0; m < BTC_N_MODES; m++)
+		if (m != (int)j->opt->plan.mode && (j->opt->plan.candidate_modes & (1u << m)))
+			snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), " + %s",
+				 btc_mode_name((enum btc_mode)m));
+	printf("schedule: %d candidates (objective %s, %s table%s%s) + %d baselines in %.0f ms\n",
 	       n_cand, btc_sched_objective_name(j->opt->plan.sched.objective),
-	       btc_mode_name(j->opt->plan.mode), j->n - n_cand, j->phases[PH_SCHEDULE] * 1000);
+	       btc_mode_name(j->opt->plan.mode), modes, *modes ? ", ranked by the first" : "",
+	       j->n - n_cand, j->phases[PH_SCHEDULE] * 1000);
 	return true;
 }
 

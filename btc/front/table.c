@@ -167,7 +167,21 @@ static int pu_field(const char *field, const struct btc_device *dev, int *cores,
 	return p;
 }
 
-/* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`. */
+double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, double *load_ms,
+		       double *check_ms)
+{
+	bool apart = t->io_load[m].present && t->io_check[m].present;
+	if (load_ms)
+		*load_ms = apart ? t->io_load[m].mean_ms : NAN;
+	if (check_ms)
+		*check_ms = apart ? t->io_check[m].mean_ms : NAN;
+	if (apart)
+		return fmax(t->io_load[m].mean_ms, t->io_check[m].mean_ms);
+	return t->io[m].present ? t->io[m].mean_ms : 0;
+}
+
+/* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`
+ * (`@io_load`, `@io_check` likewise). */
 static void load_term_row(const struct btc_table_row *r, const char *path, int lineno,
 			  struct btc_table *t, const struct btc_device *dev, struct btc_diag *d)
 {
@@ -178,13 +192,15 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 		return;
 	}
 	struct btc_table_entry *e = NULL;
-	if (!strcmp(r->f[0], "@io")) {
+	bool io = !strcmp(r->f[0], "@io"), load = !strcmp(r->f[0], "@io_load"),
+	     check = !strcmp(r->f[0], "@io_check");
+	if (io || load || check) {
 		if (strcmp(r->f[1], "io")) {
 			btc_error(d, (struct btc_loc){path, lineno, r->col[1]},
-				  "@io rows name the PU 'io', not '%s'", r->f[1]);
+				  "%s rows name the PU 'io', not '%s'", r->f[0], r->f[1]);
 			return;
 		}
-		e = &t->io[m];
+		e = io ? &t->io[m] : load ? &t->io_load[m] : &t->io_check[m];
 	} else {
 		int k = 0;
 		while (k < BTC_N_TERMS && strcmp(term_names[k], r->f[0]))
@@ -192,7 +208,8 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 		if (k == BTC_N_TERMS) {
 			btc_error(d, (struct btc_loc){path, lineno, r->col[0]},
 				  "unknown term '%s' (expected @fixed, @in_latency, "
-				  "@in_per_mib, @out_latency, @out_per_mib or @io)",
+				  "@in_per_mib, @out_latency, @out_per_mib, @io, @io_load "
+				  "or @io_check)",
 				  r->f[0]);
 			return;
 		}

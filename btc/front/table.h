@@ -12,7 +12,11 @@
  *
  * The chunk model's terms (docs/scheduler.md) are further rows whose stage
  * field names the term, `@fixed`, `@in_latency`, `@in_per_mib`,
- * `@out_latency`, `@out_per_mib` (per PU), and `@io` (PU field `io`), and a
+ * `@out_latency`, `@out_per_mib` (per PU), the io rows (PU field `io`):
+ * `@io_load` and `@io_check` (the io source's load and the io sink's
+ * check per task, timed apart: T_io = max(load, check), the runtime
+ * overlaps them) and `@io` (load + check timed together: tables written
+ * before the io source and sink, read as T_io = that sum), and a
  * metadata line `# io_loads: BUF,BUF` naming the buffers io.load fills per
  * task. A table without them (today's files, the reference layout) has
  * F = X = T_io = 0: the paper's model (docs/app-format.md).
@@ -78,9 +82,12 @@ struct btc_table {
 	struct btc_table_entry *e[BTC_N_MODES]; /* [n_stages * n_pus], stage-major */
 	bool has_mode[BTC_N_MODES];
 	/* The chunk model's terms, per mode: term[m][pu * BTC_N_TERMS + k]
-	 * (absent: 0) and io[m] (T_io: load + check per task, ms). */
+	 * (absent: 0), io[m] (`@io`: load + check timed together, ms per
+	 * task), io_load[m] and io_check[m] (`@io_load`, `@io_check`: timed
+	 * apart); btc_table_io_ms reads them. */
 	struct btc_table_entry *term[BTC_N_MODES];
 	struct btc_table_entry io[BTC_N_MODES];
+	struct btc_table_entry io_load[BTC_N_MODES], io_check[BTC_N_MODES];
 	bool has_terms[BTC_N_MODES];      /* any term row of that mode */
 	bool *io_loaded;                  /* [n_buffers] from `# io_loads:` */
 	bool *in_place;                   /* [n_buffers] from `# in_place:`: a
@@ -99,6 +106,16 @@ struct btc_table {
 };
 
 /* The entry of stage s on PU p in mode m. */
+/* T_io of mode m in ms per task, the io bound of the chunk model's period
+ * (docs/scheduler.md, "The chunk model"): max(load, check) when the table
+ * times them apart (`@io_load`, `@io_check`: the io source loads ahead
+ * while the io sink checks behind), else the `@io` row (a table written
+ * before the io source and sink: load + check in series, read as it is,
+ * an upper bound of their max), else 0. The load and check figures go to
+ * *load_ms and *check_ms (NAN when not timed apart; either may be NULL). */
+double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, double *load_ms,
+		       double *check_ms);
+
 static inline struct btc_table_entry *btc_table_at(const struct btc_table *t, enum btc_mode m,
 						   int s, int p)
 {

@@ -65,9 +65,12 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 						dev->pus[p].name, btc_mode_name((enum btc_mode)m),
 						e->mean_ms, e->stddev_ms, e->samples);
 			}
-		const struct btc_table_entry *e = &t->io[m];
-		if (e->present)
-			fprintf(out, "@io,io,%s,%.6f,%.6f,%d\n", btc_mode_name((enum btc_mode)m),
-				e->mean_ms, e->stddev_ms, e->samples);
+		const struct btc_table_entry *io[] = {&t->io[m], &t->io_load[m], &t->io_check[m]};
+		static const char *const io_names[] = {"@io", "@io_load", "@io_check"};
+		for (int k = 0; k < 3; k++)
+			if (io[k]->present)
+				fprintf(out, "%s,io,%s,%.6f,%.6f,%d\n", io_names[k],
+					btc_mode_name((enum btc_mode)m), io[k]->mean_ms,
+					io[k]->stddev_ms, io[k]->samples);
 	}
 }

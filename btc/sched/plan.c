@@ -18,6 +18,12 @@ void btc_plan_options_init(struct btc_plan_options *o)
 	o->baselines = true;
 }
 
+void btc_plan_default_modes(struct btc_plan_options *o)
+{
+	o->mode = BTC_MODE_ISOLATED;
+	o->candidate_modes = 1u << BTC_MODE_ISOLATED | 1u << BTC_MODE_INTERFERENCE;
+}
+
 /* A stage by name, or by 0-based index; -1 when neither. */
 static int stage_of(const struct btc_app *app, const char *s)
 {
@@ -166,6 +172,94 @@ static void add_baselines(struct btc_plan *pl, struct btc_plan_schedule *list, i
 	}
 }
 
+static bool same_schedule(const struct btc_schedule *a, const struct btc_schedule *b)
+{
+	if (a->n_chunks != b->n_chunks)
+		return false;
+	for (int c = 0; c < a->n_chunks; c++) {
+		const struct btc_sched_chunk *x = &a->chunks[c], *y = &b->chunks[c];
+		if (x->pu != y->pu || x->first_stage != y->first_stage ||
+		    x->last_stage != y->last_stage || x->farm != y->farm || x->cores != y->cores)
+			return false;
+	}
+	return true;
+}
+
+struct ranked {
+	double period_ms; /* NAN last */
+	int order;        /* the position before ranking, the tie-break */
+};
+
+static int by_period(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	bool nx = isnan(x->period_ms), ny = isnan(y->period_ms);
+	if (nx != ny)
+		return nx ? 1 : -1;
+	if (!nx && x->period_ms != y->period_ms)
+		return x->period_ms < y->period_ms ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* opt->candidate_modes: every other mode's top K (same solver options)
+ * appended to list[0..*n) when not there yet, then all of them re-timed
+ * under prob (the planned mode) and sorted by that period, ties by list
+ * order. The modes merged go to prov. A mode's solver failure is a
+ * note, not an error: the planned mode's candidates stand. */
+static bool merge_modes(struct btc_plan *pl, const struct btc_plan_options *opt,
+			const struct btc_sched_problem *prob, struct btc_plan_schedule *list,
+			int *n, struct btc_out *prov)
+{
+	uint32_t modes = opt->candidate_modes & ~(1u << pl->mode);
+	if (!modes)
+		return true;
+	struct btc_out names;
+	btc_out_init(&names);
+	btc_outf(&names, "%s", btc_mode_name(pl->mode));
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		const struct btc_sched_problem *pm = btc_plan_problem_of(pl, (enum btc_mode)m,
+									 pl->chunk_model);
+		if (!(modes & (1u << m)) || !pm)
+			continue;
+		struct btc_sched_result r;
+		struct btc_diag quiet;
+		btc_diag_init(&quiet, NULL);
+		enum btc_status st = opt->exhaustive
+					     ? btc_sched_solve_exhaustive(pm, &pl->sched, &r, &quiet)
+					     : btc_sched_solve_z3(pm, &pl->sched, &r, &quiet);
+		if (st == BTC_OK) {
+			btc_outf(&names, ", %s", btc_mode_name((enum btc_mode)m));
+			for (int i = 0; i < r.n_candidates; i++) {
+				bool dup = false;
+				for (int k = 0; k < *n && !dup; k++)
+					dup = same_schedule(&list[k].s, &r.candidates[i]);
+				if (dup)
+					continue;
+				list[*n].s = r.candidates[i];
+				list[*n].predicted = true;
+				(*n)++;
+			}
+		}
+		btc_sched_result_free(&r);
+	}
+	struct ranked *rk = btc_xcalloc((size_t)*n, sizeof(*rk));
+	struct btc_plan_schedule *copy = btc_xcalloc((size_t)*n, sizeof(*copy));
+	for (int i = 0; i < *n; i++) {
+		list[i].predicted = predict(&list[i].s, prob);
+		rk[i] = (struct ranked){btc_model_period_ms(prob, list[i].s.tmax_ms), i};
+		copy[i] = list[i];
+	}
+	qsort(rk, (size_t)*n, sizeof(*rk), by_period);
+	for (int i = 0; i < *n; i++)
+		list[i] = copy[rk[i].order];
+	free(rk);
+	free(copy);
+	btc_outl(prov, "candidates: {modes: [%s], ranked_by: %s}", names.buf ? names.buf : "",
+		 btc_mode_name(pl->mode));
+	btc_out_free(&names);
+	return true;
+}
+
 /* The optimizer on prob: candidates into list, the origin into prov.
  * False on a solver failure (UNSAT is one only for a ranking). */
 static bool optimize(struct btc_plan *pl, const struct btc_plan_options *opt,
@@ -191,7 +285,7 @@ static bool optimize(struct btc_plan *pl, const struct btc_plan_options *opt,
 		list[*n].predicted = true;
 		(*n)++;
 	}
-	return true;
+	return merge_modes(pl, opt, prob, list, n, prov);
 }
 
 /* The fluid bound of prob under pl->sched: reported and false only for a
@@ -239,7 +333,7 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 	if (!resolve_names(pl, opt, d))
 		goto fail;
 
-	int cap = opt->n_specs + pl->sched.top_k + dev->n_pus;
+	int cap = opt->n_specs + pl->sched.top_k * BTC_N_MODES + dev->n_pus;
 	struct btc_plan_schedule *list = btc_xcalloc((size_t)cap, sizeof(*list));
 	pl->schedules = list;
 	int n = 0;

@@ -53,6 +53,14 @@ struct btc_plan_options {
 	bool paper_model; /* solve and predict with the paper's model (no F,
 			   * X, T_io) rather than the chunk model */
 	bool exhaustive;  /* the exhaustive solver rather than Z3 */
+	/* The candidates from several table modes (docs/scheduler.md,
+	 * "Candidates from several tables"): a bit set of modes (1u <<
+	 * BTC_MODE_*) whose top K are merged with `mode`'s, duplicates once,
+	 * then ranked by their predicted period under `mode` (chunk model
+	 * or the paper's, as planned); a mode the table lacks is skipped. 0:
+	 * `mode`'s top K alone (the paper). The main job's default is
+	 * isolated | interference ranked by isolated (btc_plan_default_modes). */
+	uint32_t candidate_modes;
 	/* `btc schedule`: the solver's result is the answer (kept in the
 	 * plan with the fluid bound); any solver failure, an unsatisfiable
 	 * problem included, and a failed bound fail the plan. */
@@ -60,6 +68,14 @@ struct btc_plan_options {
 };
 
 void btc_plan_options_init(struct btc_plan_options *o);
+
+/* The main job's and `btc tune`'s candidates when no --mode is given: the
+ * top K of the isolated and the interference table merged, ranked by the
+ * isolated one (o->mode = isolated, o->candidate_modes = both). On the
+ * H100 the interference table ranked 18 schedules at Pearson r 0.31 and
+ * left the measured best out; the isolated one ranked them at r 0.995
+ * (docs/scheduler.md, "Candidates from several tables"). */
+void btc_plan_default_modes(struct btc_plan_options *o);
 
 /* Forbids the PUs of the GPU API not chosen when the device has both CUDA
  * and Vulkan PUs (a pipeline uses one GPU API): `gpu` names the API to

@@ -114,7 +114,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 		}
 	p->fixed_ms = buf->fixed;
 	p->xfer_ms = any_link ? buf->xfer : NULL;
-	p->io_ms = t->io[mode].present ? t->io[mode].mean_ms : 0;
+	p->io_ms = btc_table_io_ms(t, mode, NULL, NULL);
 	free(links);
 	free(has);
 	free(bytes);

@@ -130,6 +130,49 @@ static void test_model_terms(void)
 	btc_table_free(t);
 }
 
+/* The io rows: `@io_load` and `@io_check` timed apart give T_io = their
+ * max (the io source and sink overlap), written back and read again; a
+ * table with only `@io` (load + check in series) keeps that figure; one
+ * of the two alone is not "timed apart" (the `@io` row, else 0). */
+static void test_io_rows(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load(
+		"t.csv", HDR FULL_ISO "@io,io,isolated,1.3,0.1,20\n@io_load,io,isolated,0.56,0.01,20\n"
+		"@io_check,io,isolated,0.77,0.02,20\n@io,io,interference,1.5,0,20\n"
+		"a,little,interference,2,0.1,30\na,big,interference,1,0.1,30\n"
+		"a,gpu,interference,0.5,0.01,30\nb,little,interference,4,0.2,30\n"
+		"b,big,interference,3,0.1,30\n@io_load,io,placed,0.4,0,20\n"
+		"a,little,placed,2,0.1,30\na,big,placed,1,0.1,30\na,gpu,placed,0.5,0.01,30\n"
+		"b,little,placed,4,0.2,30\nb,big,placed,3,0.1,30\n",
+		app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (int pass = 0; pass < 2; pass++) {
+		double load, check;
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, &load, &check), 0.77,
+				       1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(load, 0.56, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(check, 0.77, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_INTERFERENCE, &load, &check),
+				       1.5, 1e-12);
+		CU_ASSERT_TRUE(isnan(load) && isnan(check));
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_PLACED, NULL, NULL), 0, 1e-12);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		btc_table_write(t, app, dev, f);
+		fclose(f);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@io_load,io,isolated,0.560000"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@io_check,io,isolated,0.770000"));
+		btc_table_free(t);
+		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+		free(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	}
+	btc_table_free(t);
+}
+
 /* The placed mode predicts a one-chunk schedule from the isolated rows
  * (nothing runs beside it: btc_plan_mode_for), every other from its own. */
 static void test_placed_alone(void)
@@ -268,7 +311,9 @@ static const struct bad_case bad[] = {
 	{"unknown mode", HDR FULL_ISO "b,big,loaded,1,0,1\n",
 	 T "7:7: error: unknown mode 'loaded' (expected isolated, interference or placed)"},
 	{"unknown term", HDR FULL_ISO "@warp,gpu,isolated,1,0,1\n",
-	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib or @io)"},
+	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load or @io_check)"},
+	{"io_check row PU", HDR FULL_ISO "@io_check,gpu,isolated,1,0,1\n",
+	 T "7:11: error: @io_check rows name the PU 'io', not 'gpu'"},
 	{"io row PU", HDR FULL_ISO "@io,gpu,isolated,1,0,1\n",
 	 T "7:5: error: @io rows name the PU 'io', not 'gpu'"},
 	{"negative term", HDR FULL_ISO "@fixed,gpu,isolated,-1,0,1\n",
@@ -440,6 +485,7 @@ int register_table_suite(void)
 	return !s || !CU_add_test(s, "good table", test_good) ||
 	       !CU_add_test(s, "reference layout", test_reference_layout) ||
 	       !CU_add_test(s, "chunk-model terms and placed mode", test_model_terms) ||
+	       !CU_add_test(s, "io load and check rows", test_io_rows) ||
 	       !CU_add_test(s, "placed mode: a one-chunk schedule is isolated", test_placed_alone) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
 	       !CU_add_test(s, "bad tables", test_bad) ||

@@ -1,0 +1,84 @@
+/* The main job's candidate set on a committed profiling table (issue 25,
+ * "Candidates from the table that predicts"): plans the app on the table
+ * twice, with the paper's interference mode alone (`--mode interference`)
+ * and with btc tune's default (the top K of isolated and interference,
+ * ranked by isolated: btc_plan_default_modes), prints both sets, and
+ * checks that LABEL, the measured best of the space, is in the default
+ * set; with --absent-under-interference also that the interference mode
+ * alone leaves it out (the failure the default mends).
+ *
+ *   sched-candidates APP.yaml DEVICE.yaml TABLE.csv GPU LABEL [--absent-under-interference]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/app.h"
+#include "front/device.h"
+#include "front/table.h"
+#include "sched/plan.h"
+
+/* Plans with o; prints the candidates (not the baselines) after `what`;
+ * returns whether label is one of them, -1 on a planning failure. */
+static int plan_has(const struct btc_app *app, const struct btc_device *dev,
+		    const struct btc_table *t, const struct btc_plan_options *o, const char *what,
+		    const char *label)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_plan *pl = btc_plan(app, dev, t, NULL, o, &d);
+	if (!pl)
+		return -1;
+	int found = 0;
+	printf("%s:", what);
+	for (int i = 0; i < pl->n_schedules; i++) {
+		if (pl->schedules[i].baseline)
+			continue;
+		char *l = btc_plan_schedule_label(&pl->schedules[i].s, dev);
+		printf(" [%s]", l);
+		found |= !strcmp(l, label);
+		free(l);
+	}
+	printf("\n");
+	btc_plan_free(pl);
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 6) {
+		fprintf(stderr, "usage: %s APP DEVICE TABLE GPU LABEL [--absent-under-interference]\n",
+			argv[0]);
+		return 2;
+	}
+	bool absent = argc > 6 && !strcmp(argv[6], "--absent-under-interference");
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(argv[1], NULL, NULL, 0, &d);
+	struct btc_device *dev = app ? btc_device_load(argv[2], NULL, NULL, &d) : NULL;
+	struct btc_table *t =
+		dev ? btc_table_load(argv[3], NULL, app, dev, BTC_MODE_INTERFERENCE, &d) : NULL;
+	if (!t)
+		return 1;
+	struct btc_plan_options paper, dflt;
+	btc_plan_options_init(&paper);
+	paper.gpu = argv[4];
+	dflt = paper;
+	btc_plan_default_modes(&dflt);
+	int in_paper = plan_has(app, dev, t, &paper, "interference", argv[5]);
+	int in_dflt = plan_has(app, dev, t, &dflt, "default", argv[5]);
+	int status = 0;
+	if (in_paper < 0 || in_dflt < 0) {
+		status = 1;
+	} else if (!in_dflt) {
+		fprintf(stderr, "FAIL: %s is not among the default candidates\n", argv[5]);
+		status = 1;
+	} else if (absent && in_paper) {
+		fprintf(stderr, "FAIL: %s is among the interference candidates too\n", argv[5]);
+		status = 1;
+	}
+	btc_table_free(t);
+	btc_device_free(dev);
+	btc_app_free(app);
+	return status;
+}
