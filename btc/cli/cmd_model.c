@@ -81,7 +81,8 @@ int btc_cmd_devices(const struct btc_cli_options *o)
 
 /* `btc device --format json`: the description (btc_device_to_json) and
  * "service": the service cores of the generated program
- * (btc_gen_service_cores: pu, io_core, gpu_core, chunk_cores: the cores
+ * (btc_gen_service_cores: pu, io_core (the io source's), io_sink_core,
+ * gpu_core, chunk_cores: the cores
  * the owning PU's chunks run on), null when no core is given up. */
 static void print_device_json(const struct btc_device *dev)
 {
@@ -93,12 +94,13 @@ static void print_device_json(const struct btc_device *dev)
 		cJSON *o = cJSON_AddObjectToObject(j, "service");
 		cJSON_AddStringToObject(o, "pu", dev->pus[s.pu].name);
 		cJSON_AddNumberToObject(o, "io_core", s.io_core);
+		cJSON_AddNumberToObject(o, "io_sink_core", s.io_sink_core);
 		cJSON_AddNumberToObject(o, "gpu_core", s.gpu_core);
 		const int *pin;
 		int n = btc_pu_pinnable(&dev->pus[s.pu], &pin);
 		cJSON *a = cJSON_AddArrayToObject(o, "chunk_cores");
 		for (int c = 0; c < n; c++)
-			if (pin[c] != s.io_core && pin[c] != s.gpu_core)
+			if (pin[c] != s.io_core && pin[c] != s.io_sink_core && pin[c] != s.gpu_core)
 				cJSON_AddItemToArray(a, cJSON_CreateNumber(pin[c]));
 	}
 	char *text = cJSON_Print(j);

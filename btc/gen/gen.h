@@ -80,13 +80,16 @@ bool btc_gen_write_project(struct btc_gen_ctx *ctx, const char *out_dir, struct 
 
 /* The service cores of dev's generated program (docs/runtime.md,
  * "Placement"): on a device with a GPU PU, the largest CPU PU of 8 or
- * more pinnable cores gives its last pinnable core to the GPU
- * dispatchers and the one before it to the io thread; its chunks run on
- * the rest. */
+ * more pinnable cores gives its last three pinnable cores to the io
+ * source, the io sink and the GPU dispatchers, in that order; its
+ * chunks run on the rest (BTC_GEN_N_SERVICE_CORES fewer). A 2-core dev
+ * box and the phones (at most 6 cores a PU) give up none. */
+#define BTC_GEN_N_SERVICE_CORES 3
 struct btc_gen_service {
-	int pu;       /* the owning CPU PU's index, -1: none (no core given up) */
-	int io_core;  /* the io thread's core, -1 when none */
-	int gpu_core; /* the GPU dispatchers' core, -1 when none */
+	int pu;           /* the owning CPU PU's index, -1: none (no core given up) */
+	int io_core;      /* the io source's core (load), -1 when none */
+	int io_sink_core; /* the io sink's core (check), -1 when none */
+	int gpu_core;     /* the GPU dispatchers' core, -1 when none */
 };
 struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev);
 

@@ -204,7 +204,9 @@ const char *btc_gen_pu_kind_enum(enum btc_backend b)
 /* The service cores (docs/runtime.md, "Placement"): on a device with a
  * GPU PU and a CPU PU of at least BTC_SERVICE_MIN_CORES pinnable cores, the last
  * pinnable core of the largest such PU runs the GPU dispatchers, the one before it
- * the io thread, and that PU's chunks exclude both, so a GPU's driver
+ * the io sink (check), the one before that the io source (load), and
+ * that PU's chunks exclude all three (the source and the sink overlap
+ * only on cores of their own: T_io = max(load, check)), so a GPU's driver
  * thread never competes with a full OpenMP team nor with the io thread's
  * load and check (CUDA's spin-wait sync on one shared core made the
  * period about chunk + T_io: docs/results/h100-model/probe.md). Returns
@@ -230,11 +232,12 @@ int btc_gen_service_owner(const struct btc_device *dev)
 
 struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev)
 {
-	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1};
+	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1, -1};
 	if (s.pu >= 0) {
 		const int *pin;
 		int n = btc_pu_pinnable(&dev->pus[s.pu], &pin);
-		s.io_core = pin[n - 2];
+		s.io_core = pin[n - BTC_GEN_N_SERVICE_CORES];
+		s.io_sink_core = pin[n - 2];
 		s.gpu_core = pin[n - 1];
 	}
 	return s;
@@ -263,13 +266,16 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 	const int *pin;
 	int n = btc_pu_pinnable(pu, &pin);
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
-	for (int c = 0; c < n - 2; c++)
+	for (int c = 0; c < n - BTC_GEN_N_SERVICE_CORES; c++)
 		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	btc_outl(o, "static const int pu_service_cores[] = { %d };", sv.io_core);
+	/* the runtime gives the first half to the io source, the rest to
+	 * the io sink (btrt_io_thread_cores) */
+	btc_outl(o, "static const int pu_service_cores[] = { %d, %d };", sv.io_core,
+		 sv.io_sink_core);
 	btc_outl(o, "static const int pu_gpu_service_cores[] = { %d };", sv.gpu_core);
 	btc_outl(o, "#define PIPELINE_SERVICE_CORES pu_service_cores");
-	btc_outl(o, "#define N_SERVICE_CORES 1");
+	btc_outl(o, "#define N_SERVICE_CORES 2");
 	btc_outl(o, "#define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores");
 }
 
@@ -289,7 +295,7 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 	}
 	if (u == owner) {
 		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
-		return n - 2;
+		return n - BTC_GEN_N_SERVICE_CORES;
 	}
 	snprintf(buf, len, "pu_%s_cores", pu->name);
 	return n;

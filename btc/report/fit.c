@@ -204,52 +204,144 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r)
 	free(pred);
 }
 
+/* The bound of mode m's chunk-model problem calibrated by r->pu_fits
+ * (t'_{i,c} = b_c t_{i,c}, F'_c = max(0, a_c + b_c F_c): the calibrated
+ * chunk time a_c + b_c (F_c + sum t) with its transfers left out, as
+ * the LP leaves X out; a negative a_c is clamped, the one place the
+ * calibrated bound may read above the calibrated model), or the plain
+ * problem's bound without a calibration. False when the LP fails. */
+static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct btc_report *r,
+		     struct btc_sched_bound *b)
+{
+	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
+	if (!p)
+		return false;
+	struct btc_sched_problem q = *p;
+	int ns = p->n_stages, np = p->n_pus;
+	double *time = NULL, *fixed = NULL;
+	if (r->n_pu_fits == np) {
+		time = btc_xcalloc((size_t)ns * np, sizeof(double));
+		fixed = btc_xcalloc((size_t)np, sizeof(double));
+		for (int c = 0; c < np; c++) {
+			double bc = r->pu_fits[c].b, f = p->fixed_ms ? p->fixed_ms[c] : 0;
+			fixed[c] = fmax(0, r->pu_fits[c].a_ms + bc * f);
+			for (int i = 0; i < ns; i++)
+				time[i * np + c] = bc * p->time_ms[i * np + c];
+		}
+		q.time_ms = time;
+		q.fixed_ms = fixed;
+		q.cores = NULL; /* calibrated per PU, not per core count */
+		q.time_cores_ms = NULL;
+	}
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	bool ok = btc_sched_fluid_bound(&q, &plan->sched, b, &quiet) == BTC_OK;
+	free(time);
+	free(fixed);
+	if (!ok)
+		btc_sched_bound_free(b);
+	return ok;
+}
+
+/* Which term of bound b is off when a measured period lies below it: io
+ * (T_io binds), else compute on the PU of the largest load at the
+ * optimum (the one whose table time reads high). */
+static void flag_below(struct btc_report *r, const struct btc_sched_bound *b,
+		       const struct btc_device *dev)
+{
+	free(r->bound_below_term);
+	free(r->bound_below_pu);
+	r->bound_below_pu = NULL;
+	if (b->io_ms >= b->lp_ms) {
+		r->bound_below_term = btc_xstrdup("io");
+		return;
+	}
+	r->bound_below_term = btc_xstrdup("compute");
+	int worst = 0;
+	for (int c = 1; c < b->n_pus; c++)
+		if (b->load_ms[c] > b->load_ms[worst])
+			worst = c;
+	r->bound_below_pu = btc_xstrdup(dev->pus[worst].name);
+}
+
 void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 {
 	const struct btc_device *dev = plan->dev;
-	const struct btc_sched_problem *p = btc_plan_solved_problem(plan);
-	const struct btc_sched_bound *bp = &plan->bound;
-	if (p && plan->has_bound) {
-		const struct btc_sched_bound b = *bp;
-		r->fluid_bound_ms = b.bound_ms;
-		r->fluid_lp_ms = b.lp_ms;
-		r->fluid_io_ms = b.io_ms;
-		r->fluid_model = btc_xstrdup(btc_model_has_terms(p) ? "chunk" : "paper");
-		r->n_bound_stages = b.n_stages;
-		r->bound_pus = btc_xcalloc((size_t)b.n_pus + 1, sizeof(*r->bound_pus));
-		for (int c = 0; c < b.n_pus; c++) {
-			struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
-			u->pu = btc_xstrdup(dev->pus[c].name);
-			u->load_ms = b.load_ms[c];
-			u->touch = b.touch[c];
-			u->frac = btc_xcalloc((size_t)b.n_stages + 1, sizeof(double));
-			for (int i = 0; i < b.n_stages; i++)
-				u->frac[i] = b.frac[i * b.n_pus + c];
-		}
-		for (int k = 0; k < r->n_candidates; k++) {
-			struct btc_report_candidate *c = &r->candidates[k];
-			if (c->status == BTC_RUN_VERIFIED)
-				c->efficiency = btc_sched_bound_efficiency(b.bound_ms,
-									   c->measured_ms);
-		}
-		if (r->chosen >= 0)
-			r->efficiency = btc_sched_bound_efficiency(b.bound_ms, r->measured_ms);
+	if (!btc_plan_solved_problem(plan) || !plan->has_bound)
+		return;
+	/* The table mode that fits the measurements (r->fit_mode, picked by
+	 * cross-validated fit) and its calibration when there is one; else
+	 * the planned mode's own bound. */
+	enum btc_mode m = plan->mode;
+	struct btc_sched_bound own, b = plan->bound;
+	bool fitted = r->fit_mode && btc_mode_parse(r->fit_mode, &m) && bound_of(plan, m, r, &own);
+	if (fitted)
+		b = own;
+	else
+		m = plan->mode;
+	r->fluid_bound_ms = b.bound_ms;
+	r->fluid_lp_ms = b.lp_ms;
+	r->fluid_io_ms = b.io_ms;
+	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
+	r->fluid_model = btc_xstrdup(btc_model_has_terms(p) ? "chunk" : "paper");
+	free(r->fluid_mode);
+	r->fluid_mode = btc_xstrdup(btc_mode_name(m));
+	r->fluid_calibrated = fitted && r->n_pu_fits == dev->n_pus;
+	r->n_bound_stages = b.n_stages;
+	r->bound_pus = btc_xcalloc((size_t)b.n_pus + 1, sizeof(*r->bound_pus));
+	for (int c = 0; c < b.n_pus; c++) {
+		struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
+		u->pu = btc_xstrdup(dev->pus[c].name);
+		u->load_ms = b.load_ms[c];
+		u->touch = b.touch[c];
+		u->frac = btc_xcalloc((size_t)b.n_stages + 1, sizeof(double));
+		for (int i = 0; i < b.n_stages; i++)
+			u->frac[i] = b.frac[i * b.n_pus + c];
 	}
+	/* An efficiency above 1 is a bound that does not bound: flagged
+	 * with its term, never reported as more than 100 %. */
+	for (int k = 0; k < r->n_candidates; k++) {
+		struct btc_report_candidate *c = &r->candidates[k];
+		if (c->status != BTC_RUN_VERIFIED)
+			continue;
+		c->efficiency = btc_sched_bound_efficiency(b.bound_ms, c->measured_ms);
+		if (c->efficiency > 1) {
+			c->efficiency = NAN;
+			flag_below(r, &b, dev);
+		}
+	}
+	if (r->chosen >= 0) {
+		r->efficiency = btc_sched_bound_efficiency(b.bound_ms, r->measured_ms);
+		r->bound_below = r->efficiency > 1;
+		if (r->bound_below) {
+			r->efficiency = NAN;
+			flag_below(r, &b, dev);
+		}
+	}
+	if (fitted)
+		btc_sched_bound_free(&own);
 }
 
 void btc_fit_print_bound(const struct btc_report *r, FILE *f)
 {
 	if (isnan(r->fluid_bound_ms))
 		return;
-	fprintf(f, "fluid bound: %.3f ms/task (%s table, %s model", r->fluid_bound_ms,
-		r->mode ? r->mode : "?", r->fluid_model ? r->fluid_model : "?");
-	if (r->fluid_io_ms > 0) /* T_io enters: the LP and the io thread apart */
-		fprintf(f, ": LP %.3f ms, T_io %.3f ms", r->fluid_lp_ms, r->fluid_io_ms);
+	fprintf(f, "fluid bound: %.3f ms/task = max(compute %.3f, io %.3f) (%s%s table, %s model",
+		r->fluid_bound_ms, r->fluid_lp_ms, r->fluid_io_ms,
+		r->fluid_calibrated ? "calibrated " : "",
+		r->fluid_mode ? r->fluid_mode : r->mode ? r->mode : "?",
+		r->fluid_model ? r->fluid_model : "?");
 	fprintf(f, "); loads at the optimum:");
 	for (int c = 0; c < r->n_bound_pus; c++)
 		if (r->bound_pus[c].touch > 0)
 			fprintf(f, " %s %.3f ms", r->bound_pus[c].pu, r->bound_pus[c].load_ms);
 	fprintf(f, "\n");
+	if (r->bound_below_term)
+		fprintf(f,
+			"fluid bound: NOT a bound here: a measured period lies below it "
+			"(%s term%s%s reads high; no efficiency printed)\n",
+			r->bound_below_term, r->bound_below_pu ? " of PU " : "",
+			r->bound_below_pu ? r->bound_below_pu : "");
 	if (!isnan(r->efficiency))
 		fprintf(f, "efficiency: bound / measured = %.1f %% for the chosen schedule\n",
 			100 * r->efficiency);

@@ -35,14 +35,21 @@ void btc_fit_pearson(struct btc_report *r, enum btc_mode used);
  * then calibrated LOO), r->pu_fits and r->fit_mode. */
 void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
 
-/* The fluid bound (sched/bound.h) of the problem the planner solved, as
- * the plan holds it (plan->bound: the table's mode under the chunk model,
- * the paper's where the table has no model terms, with the plan's
- * forbidden PUs, pins and GPU API). Fills
- * r->fluid_* and r->bound_pus, each candidate's efficiency (bound / its
- * measured median, NAN unless verified) and r->efficiency (of r->chosen:
- * call after the chosen schedule is set). Quiet: without a table, or when
- * the bound cannot be computed, the fields stay NAN. */
+/* The fluid bound (sched/bound.h) that bounds what runs: of the table
+ * mode that fits the measurements (r->fit_mode, picked by
+ * cross-validated fit: call after btc_fit_report) under the per-PU
+ * calibration of r->pu_fits (t' = b_c t, F' = max(0, a_c + b_c F_c)),
+ * T_io = max(load, check) from the table (btc_table_io_ms); without a
+ * fit, the plan's own bound (plan->bound, the planned mode). Fills
+ * r->fluid_* (compute part lp_ms and io part io_ms apart, the mode,
+ * whether calibrated) and r->bound_pus, each candidate's efficiency
+ * (bound / its measured median) and r->efficiency (of r->chosen: call
+ * after the chosen schedule is set). A measured median below the bound
+ * gets no efficiency (NAN: never above 100 %); r->bound_below_term says
+ * which term is off ("io" when T_io binds, else "compute" and
+ * r->bound_below_pu, the PU of the largest load at the optimum),
+ * r->bound_below whether the chosen one is below. Quiet: without a
+ * table, or when the bound cannot be computed, the fields stay NAN. */
 void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r);
 
 /* Prints the fluid bound and the efficiencies (one line each, when the

@@ -83,6 +83,9 @@ void btc_report_free(struct btc_report *r)
 		free(r->pu_fits[i].pu);
 	free(r->pu_fits);
 	free(r->fluid_model);
+	free(r->fluid_mode);
+	free(r->bound_below_term);
+	free(r->bound_below_pu);
 	for (int i = 0; i < r->n_bound_pus; i++) {
 		free(r->bound_pus[i].pu);
 		free(r->bound_pus[i].frac);
@@ -200,6 +203,17 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	add_str(b, "model", r->fluid_model);
 	add_num(b, "lp_ms", r->fluid_lp_ms);
 	add_num(b, "io_ms", r->fluid_io_ms);
+	add_num(b, "compute_ms", r->fluid_lp_ms);
+	add_str(b, "mode", r->fluid_mode);
+	cJSON_AddBoolToObject(b, "calibrated", r->fluid_calibrated);
+	if (r->bound_below_term) {
+		cJSON *w = cJSON_AddObjectToObject(b, "below");
+		add_str(w, "term", r->bound_below_term);
+		add_str(w, "pu", r->bound_below_pu);
+		cJSON_AddBoolToObject(w, "chosen", r->bound_below);
+	} else {
+		cJSON_AddNullToObject(b, "below");
+	}
 	cJSON *pus = cJSON_AddArrayToObject(b, "pus");
 	for (int i = 0; i < r->n_bound_pus; i++) {
 		const struct btc_report_bound_pu *u = &r->bound_pus[i];
@@ -489,6 +503,12 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->fluid_model = str(b, "model");
 	r->fluid_lp_ms = num(b, "lp_ms");
 	r->fluid_io_ms = num(b, "io_ms");
+	r->fluid_mode = str(b, "mode");
+	const cJSON *below = get(b, "below");
+	r->bound_below_term = str(below, "term");
+	r->bound_below_pu = str(below, "pu");
+	r->bound_below = cJSON_IsTrue(get(below, "chosen"));
+	r->fluid_calibrated = cJSON_IsTrue(get(b, "calibrated"));
 	r->bound_pus = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->bound_pus));
 	cJSON_ArrayForEach (c, pus) {
 		struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];

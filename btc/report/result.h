@@ -127,6 +127,13 @@ struct btc_report {
 	double fluid_bound_ms;            /* max(T_io, LP optimum), NAN: none */
 	double fluid_lp_ms, fluid_io_ms;  /* the LP's optimum, T_io */
 	char *fluid_model;                /* "chunk" (F_c, T_io) or "paper" */
+	char *fluid_mode;                 /* the table mode of the bound: the fit
+					   * mode when measurements exist */
+	bool fluid_calibrated;            /* per-PU calibration applied */
+	bool bound_below;                 /* the chosen's measured period < bound */
+	char *bound_below_term;           /* "compute" or "io" when any verified
+					   * measurement lies below the bound */
+	char *bound_below_pu;             /* compute: the PU of the largest load */
 	double efficiency;                /* fluid_bound_ms / measured_ms (the chosen) */
 	struct btc_report_bound_pu *bound_pus; /* [n_bound_pus], device PU order */
 	int n_bound_pus, n_bound_stages;

@@ -42,7 +42,7 @@ YAML
 python3 - "$work/svc.json" "$work/host.json" <<'PY'
 import json, sys
 svc, host = (json.load(open(p)) for p in sys.argv[1:3])
-want = {"pu": "large", "io_core": 8, "gpu_core": 9, "chunk_cores": list(range(8))}
+want = {"pu": "large", "io_core": 7, "io_sink_core": 8, "gpu_core": 9, "chunk_cores": list(range(7))}
 assert svc["service"] == want, svc["service"]
 assert [p["name"] for p in svc["pus"]] == ["small", "large", "gpu"], svc["pus"]
 assert host["service"] is None or any(p["kind"] != "cpu" for p in host["pus"]), host
