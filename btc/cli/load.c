@@ -68,8 +68,9 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 		jo->profile_max_reps = o->max_reps;
 	if (o->tune_tasks)
 		jo->tune.tasks = o->tune_tasks;
-	if (o->no_race)
+	if (o->no_race || o->exhaustive)
 		jo->tune.race = false; /* every schedule measured in every round */
+	jo->plan.space = o->exhaustive;
 	if (o->tune_budget_s)
 		jo->tune.budget_s = o->tune_budget_s;
 	jo->tune.seed = o->seed;

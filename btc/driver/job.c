@@ -22,6 +22,7 @@
 #include "driver/project.h"
 #include "driver/files.h"
 #include "report/fit.h"
+#include "report/limits.h"
 #include "report/report.h"
 #include "report/result.h"
 #include "gen/gen.h"
@@ -140,9 +141,11 @@ static bool phase_schedule(struct job *j)
 	j->phases[PH_SCHEDULE] = now_s() - t;
 	if (!ok || btc_interrupted())
 		return false;
-	int n_cand = 0;
-	for (int i = 0; i < j->n; i++)
-		n_cand += !j->scheds[i].baseline;
+	int n_cand = 0, n_space = 0;
+	for (int i = 0; i < j->n; i++) {
+		n_cand += !j->scheds[i].baseline && !j->scheds[i].space_only;
+		n_space += j->scheds[i].space_only;
+	}
 	char modes[64] = "";
 	for (int m = 0; m < BTC_N_MODES; m++)
 		if (m != (int)j->opt->plan.mode && (j->opt->plan.candidate_modes & (1u << m)))
@@ -151,7 +154,11 @@ static bool phase_schedule(struct job *j)
 	printf("schedule: %d candidates (objective %s, %s table%s%s) + %d baselines in %.0f ms\n",
 	       n_cand, btc_sched_objective_name(j->opt->plan.sched.objective),
 	       btc_mode_name(j->opt->plan.mode), modes, *modes ? ", ranked by the first" : "",
-	       j->n - n_cand, j->phases[PH_SCHEDULE] * 1000);
+	       j->n - n_cand - n_space, j->phases[PH_SCHEDULE] * 1000);
+	if (j->opt->plan.space)
+		printf("schedule: --exhaustive: the paper's space has %d schedules; the %d others "
+		       "are measured too, never chosen\n",
+		       j->plan->n_space, n_space);
 	return true;
 }
 
@@ -340,6 +347,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->final_switches = j->final_switches;
 		r->final_schedule = j->final_schedule;
 	}
+	r->n_space = j->plan->n_space;
+	btc_report_regret(r);
 	if (j->best_base >= 0 && j->entries[j->best_base].status == BTC_RUN_VERIFIED) {
 		r->best_baseline = j->best_base;
 		r->best_baseline_ms = r->candidates[j->best_base].measured_ms;
@@ -390,7 +399,8 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		if (!isnan(c->efficiency))
 			snprintf(eff, sizeof(eff), "%.1f", 100 * c->efficiency);
 		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d %6s%s\n", i,
-		       c->baseline ? "baseline" : "candidate", c->label, j->entries[i].predicted_ms,
+		       c->baseline ? "baseline" : c->space_only ? "space" : "candidate", c->label,
+		       j->entries[i].predicted_ms,
 		       measured, ci, c->runs, c->rounds, eff, i == r->chosen ? "  <- chosen" : "");
 	}
 	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
@@ -444,6 +454,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	free(meas);
 	btc_fit_print(r, stdout);
 	btc_fit_print_bound(r, stdout);
+	btc_report_print_regret(r, stdout);
 	if (r->verified)
 		printf("verified: every task of every run matched the sequential reference\n");
 	else {

@@ -249,10 +249,11 @@ int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_on
 	int w = -1;
 	bool any_finalist = false;
 	for (int i = 0; i < n; i++)
-		any_finalist |= entries[i].finalist && entries[i].status == BTC_RUN_VERIFIED;
+		any_finalist |= entries[i].finalist && entries[i].status == BTC_RUN_VERIFIED &&
+				!entries[i].space_only;
 	for (int i = 0; i < n; i++) {
 		const struct btc_tune_entry *e = &entries[i];
-		if (e->status != BTC_RUN_VERIFIED || isnan(e->median_ms) ||
+		if (e->status != BTC_RUN_VERIFIED || isnan(e->median_ms) || e->space_only ||
 		    (baselines_only && !e->baseline) ||
 		    (!baselines_only && any_finalist && !e->finalist))
 			continue;
@@ -381,6 +382,7 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			.ci_lo_ms = NAN,
 			.ci_hi_ms = NAN,
 			.baseline = scheds[i].baseline,
+			.space_only = scheds[i].space_only,
 			.finalist = true,
 		};
 	*sum = (struct btc_tune_summary){.seed = btc_tune_seed(opt), .stop = "max rounds"};

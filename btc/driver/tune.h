@@ -86,7 +86,8 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 
 /* The verified schedule with the lowest median: among the finalists when
  * any is verified, else among all (baselines_only: among the baselines,
- * finalists or not). -1 when none. */
+ * finalists or not); never a space_only one (--exhaustive's extra
+ * schedules). -1 when none. */
 int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only);
 
 /* The head to head of a candidate and a baseline: rounds of one run each,

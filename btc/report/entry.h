@@ -24,6 +24,7 @@ struct btc_tune_entry {
 	int rounds;                /* tuning rounds it ran in */
 	bool finalist;             /* in the race to the end of tuning */
 	bool baseline;
+	bool space_only; /* --exhaustive: measured for the regret, never picked */
 	enum btc_run_status status;
 	char *error; /* status failed: which schedule, stage, task (owned) */
 };

@@ -47,6 +47,7 @@ void btc_fit_candidates(const struct btc_plan *plan, const struct btc_tune_entry
 		c->warmup = e->warmup;
 		c->rounds = e->rounds;
 		c->finalist = e->finalist;
+		c->space_only = scheds[i].space_only;
 		c->error = e->error ? btc_xstrdup(e->error) : NULL;
 	}
 }

@@ -2,6 +2,7 @@
  * directions in one place so that the writer and `btc report` agree on
  * every field. Schema 3; schema 1 (no "schema_version") and 2 still read. */
 #include "report/result.h"
+#include "report/limits.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -34,6 +35,8 @@ void btc_report_init(struct btc_report *r)
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
 	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
+	r->regret = r->regret_ci_low = r->regret_ci_high = NAN;
+	r->regret_best = -1;
 	r->final_switches = r->final_schedule = -1;
 }
 
@@ -143,6 +146,7 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
 	add_num(o, "efficiency", c->efficiency);
 	cJSON_AddBoolToObject(o, "finalist", c->finalist);
+	cJSON_AddBoolToObject(o, "space_only", c->space_only);
 	cJSON_AddBoolToObject(o, "ok", c->status == BTC_RUN_VERIFIED); /* schema 1 readers */
 	if (c->error)
 		cJSON_AddStringToObject(o, "error", c->error);
@@ -185,45 +189,6 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 		add_num(o, "a_ms", r->pu_fits[i].a_ms);
 		add_num(o, "b", r->pu_fits[i].b);
 		cJSON_AddNumberToObject(o, "bottleneck_of", r->pu_fits[i].n_bottleneck);
-		cJSON_AddItemToArray(pus, o);
-	}
-}
-
-/* The fluid bound and the chosen schedule's efficiency (docs/report.md). */
-static void write_bound(cJSON *j, const struct btc_report *r)
-{
-	add_num(j, "fluid_bound_ms", r->fluid_bound_ms);
-	add_num(j, "efficiency", r->efficiency);
-	if (isnan(r->fluid_bound_ms)) {
-		cJSON_AddNullToObject(j, "fluid_bound");
-		return;
-	}
-	cJSON *b = cJSON_AddObjectToObject(j, "fluid_bound");
-	add_str(b, "mode", r->mode);
-	add_str(b, "model", r->fluid_model);
-	add_num(b, "lp_ms", r->fluid_lp_ms);
-	add_num(b, "io_ms", r->fluid_io_ms);
-	add_num(b, "compute_ms", r->fluid_lp_ms);
-	add_str(b, "mode", r->fluid_mode);
-	cJSON_AddBoolToObject(b, "calibrated", r->fluid_calibrated);
-	if (r->bound_below_term) {
-		cJSON *w = cJSON_AddObjectToObject(b, "below");
-		add_str(w, "term", r->bound_below_term);
-		add_str(w, "pu", r->bound_below_pu);
-		cJSON_AddBoolToObject(w, "chosen", r->bound_below);
-	} else {
-		cJSON_AddNullToObject(b, "below");
-	}
-	cJSON *pus = cJSON_AddArrayToObject(b, "pus");
-	for (int i = 0; i < r->n_bound_pus; i++) {
-		const struct btc_report_bound_pu *u = &r->bound_pus[i];
-		cJSON *o = cJSON_CreateObject();
-		add_str(o, "pu", u->pu);
-		add_num(o, "load_ms", u->load_ms);
-		add_num(o, "touch", u->touch);
-		cJSON *f = cJSON_AddArrayToObject(o, "stage_fractions");
-		for (int s = 0; s < r->n_bound_stages; s++)
-			cJSON_AddItemToArray(f, cJSON_CreateNumber(round(u->frac[s] * 1e6) / 1e6));
 		cJSON_AddItemToArray(pus, o);
 	}
 }
@@ -340,7 +305,7 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	add_num(j, "pearson_r_placed", r->pearson_r[BTC_MODE_PLACED]);
 	cJSON_AddBoolToObject(j, "racing", r->racing);
 	write_schema3(j, r);
-	write_bound(j, r);
+	btc_report_limits_to_json(j, r);
 	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
 	cJSON *ph = cJSON_AddObjectToObject(j, "phases_s");
 	for (int p = 0; p < 5; p++)
@@ -409,6 +374,7 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	rc->runs = (int)fmax(0, num(c, "runs"));
 	rc->warmup = (int)fmax(0, num(c, "warmup"));
 	rc->finalist = cJSON_IsTrue(get(c, "finalist"));
+	rc->space_only = cJSON_IsTrue(get(c, "space_only"));
 	const cJSON *pm = get(c, "predicted_ms"), *lm = get(c, "calibrated_loo_ms");
 	const cJSON *pp = get(c, "paper_ms");
 	for (int m = 0; m < BTC_N_MODES; m++) {
@@ -495,39 +461,6 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	}
 }
 
-static void read_bound(const cJSON *j, struct btc_report *r)
-{
-	r->fluid_bound_ms = num(j, "fluid_bound_ms");
-	r->efficiency = num(j, "efficiency");
-	const cJSON *b = get(j, "fluid_bound"), *pus = get(b, "pus"), *c, *f;
-	r->fluid_model = str(b, "model");
-	r->fluid_lp_ms = num(b, "lp_ms");
-	r->fluid_io_ms = num(b, "io_ms");
-	r->fluid_mode = str(b, "mode");
-	const cJSON *below = get(b, "below");
-	r->bound_below_term = str(below, "term");
-	r->bound_below_pu = str(below, "pu");
-	r->bound_below = cJSON_IsTrue(get(below, "chosen"));
-	r->fluid_calibrated = cJSON_IsTrue(get(b, "calibrated"));
-	r->bound_pus = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->bound_pus));
-	cJSON_ArrayForEach (c, pus) {
-		struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
-		u->pu = str(c, "pu");
-		u->load_ms = num(c, "load_ms");
-		u->touch = num(c, "touch");
-		const cJSON *fr = get(c, "stage_fractions");
-		int n = cJSON_GetArraySize(fr), s = 0;
-		if (r->n_bound_pus == 1)
-			r->n_bound_stages = n;
-		u->frac = btc_xcalloc((size_t)r->n_bound_stages + 1, sizeof(double));
-		cJSON_ArrayForEach (f, fr)
-			if (s < r->n_bound_stages)
-				u->frac[s++] = cJSON_IsNumber(f) ? f->valuedouble : NAN;
-		while (s < r->n_bound_stages)
-			u->frac[s++] = NAN;
-	}
-}
-
 bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 {
 	btc_report_init(r);
@@ -608,7 +541,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 			r->best_baseline_ms = r->candidates[r->best_baseline].measured_ms;
 	}
 	read_schema3(j, r);
-	read_bound(j, r);
+	btc_report_limits_from_json(j, r);
 	if (r->schema_version < 2) {
 		r->chosen_verified = r->verified;
 	} else {

@@ -45,6 +45,7 @@ struct btc_report_candidate {
 	double calibrated_ms;                  /* calibrated on all, fit mode (the re-ranking) */
 	int calibrated_rank;                   /* 1-based rank by calibrated_ms, 0: none */
 	double efficiency; /* fluid bound / measured_ms, NAN unless both (docs/report.md) */
+	bool space_only;   /* --exhaustive: measured for the regret, never chosen */
 	enum btc_run_status status;
 	char *error; /* why it failed (schedule, stage, task), or NULL */
 };
@@ -130,6 +131,12 @@ struct btc_report {
 	char *fluid_mode;                 /* the table mode of the bound: the fit
 					   * mode when measurements exist */
 	bool fluid_calibrated;            /* per-PU calibration applied */
+	/* --exhaustive (report/limits.h): chosen / measured best - 1, its
+	 * 95 % interval; NAN without the space measured. */
+	double regret, regret_ci_low, regret_ci_high;
+	int regret_best;      /* index into candidates of the measured best, -1 */
+	int n_space_measured; /* verified schedules behind the best */
+	int n_space;          /* --exhaustive: schedules of the paper's space, else 0 */
 	bool bound_below;                 /* the chosen's measured period < bound */
 	char *bound_below_term;           /* "compute" or "io" when any verified
 					   * measurement lies below the bound */

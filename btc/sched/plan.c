@@ -288,6 +288,48 @@ static bool optimize(struct btc_plan *pl, const struct btc_plan_options *opt,
 	return merge_modes(pl, opt, prob, list, n, prov);
 }
 
+/* opt->space: every schedule of the paper's space not in list yet,
+ * appended with space_only (the exhaustive enumerator, objective latency:
+ * every schedule, ranked by T_max). False, reported, when the space has
+ * more than BTC_PLAN_MAX_SPACE schedules. */
+static bool add_space(struct btc_plan *pl, const struct btc_sched_problem *prob,
+		      struct btc_plan_schedule *list, int *n, struct btc_diag *d)
+{
+	struct btc_sched_options o = pl->sched;
+	o.objective = BTC_SCHED_LATENCY;
+	o.farms = false;
+	o.core_splits = false;
+	o.top_k = BTC_PLAN_MAX_SPACE + 1;
+	o.time_budget_ms = 0;
+	struct btc_sched_result r;
+	enum btc_status st = btc_sched_solve_exhaustive(prob, &o, &r, d);
+	int total = r.n_candidates + r.n_baselines;
+	bool ok = st == BTC_OK;
+	if (ok && total > BTC_PLAN_MAX_SPACE) {
+		btc_error(d, (struct btc_loc){0},
+			  "--exhaustive: the paper's space of %s on %s has %.0f schedules, more "
+			  "than the %d it measures (narrow it: --gpu, --cpu-groups, a device "
+			  "with fewer PUs)",
+			  pl->app->name, pl->dev->name, btc_sched_count(prob, &o),
+			  BTC_PLAN_MAX_SPACE);
+		ok = false;
+	}
+	for (int i = 0; ok && i < r.n_candidates; i++) {
+		bool dup = false;
+		for (int k = 0; k < *n && !dup; k++)
+			dup = same_schedule(&list[k].s, &r.candidates[i]);
+		if (dup)
+			continue;
+		list[*n] = (struct btc_plan_schedule){.s = r.candidates[i], .space_only = true};
+		list[*n].predicted = predict(&list[*n].s, prob);
+		(*n)++;
+	}
+	if (ok)
+		pl->n_space = total;
+	btc_sched_result_free(&r);
+	return ok;
+}
+
 /* The fluid bound of prob under pl->sched: reported and false only for a
  * ranking. */
 static bool bound(struct btc_plan *pl, const struct btc_plan_options *opt,
@@ -333,7 +375,8 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 	if (!resolve_names(pl, opt, d))
 		goto fail;
 
-	int cap = opt->n_specs + pl->sched.top_k * BTC_N_MODES + dev->n_pus;
+	int cap = opt->n_specs + pl->sched.top_k * BTC_N_MODES + dev->n_pus +
+		  (opt->space ? BTC_PLAN_MAX_SPACE + 1 : 0);
 	struct btc_plan_schedule *list = btc_xcalloc((size_t)cap, sizeof(*list));
 	pl->schedules = list;
 	int n = 0;
@@ -368,6 +411,8 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 	}
 	if (ok && opt->baselines)
 		add_baselines(pl, list, &n, prob, d);
+	if (ok && opt->space && prob)
+		ok = add_space(pl, prob, list, &n, d);
 	pl->n_schedules = n;
 	pl->provenance = prov.buf;
 	if (ok && prob)

@@ -17,6 +17,9 @@
 #include "sched/optimizer.h"
 
 #define BTC_PLAN_MAX_SPECS 32
+/* `btc tune --exhaustive` measures every schedule of the paper's space
+ * when it has at most this many (issue 25, "Regret, measured"). */
+#define BTC_PLAN_MAX_SPACE 64
 
 /* One schedule of a build, the planner's output and the generator's
  * input: chunks over device PU indices. predicted: s.tmax_ms and the chunk
@@ -26,6 +29,8 @@ struct btc_plan_schedule {
 	struct btc_schedule s;
 	bool baseline; /* every stage on one PU */
 	bool predicted;
+	bool space_only; /* --exhaustive: in the build to measure the space's
+			  * best (the regret's denominator), never chosen */
 };
 
 /* "big:0-2 gpu:3-6": the schedule's chunks as PU:FIRST-LAST (0-based,
@@ -61,6 +66,12 @@ struct btc_plan_options {
 	 * `mode`'s top K alone (the paper). The main job's default is
 	 * isolated | interference ranked by isolated (btc_plan_default_modes). */
 	uint32_t candidate_modes;
+	/* --exhaustive: after the candidates and the baselines, every other
+	 * schedule of the paper's space (one chunk per PU, no farms or core
+	 * splits; the GPU API's mask, --forbid and --pin apply) is added
+	 * with space_only set. A space of more than BTC_PLAN_MAX_SPACE
+	 * schedules is an error naming its count. */
+	bool space;
 	/* `btc schedule`: the solver's result is the answer (kept in the
 	 * plan with the fluid bound); any solver failure, an unsatisfiable
 	 * problem included, and a failed bound fail the plan. */
@@ -161,6 +172,7 @@ struct btc_plan {
 	 * candidates in rank order, then the baselines in PU order. */
 	struct btc_plan_schedule *schedules;
 	int n_schedules;
+	int n_space; /* opt->space: the schedules of the paper's space, else 0 */
 	char *provenance; /* YAML lines for schedule.yaml: table, origin */
 	bool solved;      /* the optimizer ran: result holds its ranking */
 	struct btc_sched_result result;

@@ -150,3 +150,13 @@ for path in sys.argv[1:]:
 print("fluid bound: %d of %d runs flagged below" % (n_below, len(sys.argv) - 1))
 PY
 echo "ok: the fluid bound of the fit mode, calibrated, never above a measurement unflagged"
+
+# --exhaustive names the space it refuses (issue 25): octree on the
+# pixel7a reference table has more schedules than it measures.
+if "$btc" tune "$src/apps/octree.yaml" --device pixel7a --exhaustive -o "$work/ex" \
+    --table "$src/data/profiles/pixel7a/octree/interference.csv" > "$work/ex.log" 2>&1; then
+  fail "--exhaustive on 916 schedules ran" "$work/ex.log"
+fi
+grep -q "error: --exhaustive: the paper's space of octree on pixel7a has 916 schedules, more than the 64 it measures" "$work/ex.log" ||
+  fail "--exhaustive: no error naming the count" "$work/ex.log"
+echo "ok: --exhaustive refuses a space of more than 64 schedules, naming its count"

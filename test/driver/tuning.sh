@@ -62,3 +62,33 @@ grep "^tune: round [0-9]* order:" "$work/2.log" | sed 's/.*order://' > "$work/or
 # schedules, so their orders must be the same.
 [ "$(head -3 "$work/orders1")" = "$(head -3 "$work/orders2")" ] || fail "seed 1 gave other orders"
 echo "ok: --seed 1 repeats the orders of rounds 1-3"
+
+# Regret, measured (issue 25): --exhaustive builds and measures every
+# schedule of the paper's space (vecadd on cpu + vulkan: 6), racing off;
+# btc's own choice comes from its candidates and baselines (--top 1: one
+# candidate), never from the space's others; regret = chosen / measured
+# best - 1, recomputed here from the candidates' medians and intervals.
+job --top 1 --exhaustive --tune-budget 8 --report "$work/ex.json" > "$work/ex.log" 2>&1 ||
+  fail "--exhaustive: exit status $?" "$work/ex.log"
+grep -q "^schedule: --exhaustive: the paper's space has 6 schedules; the 3 others" "$work/ex.log" ||
+  fail "--exhaustive: the space not named" "$work/ex.log"
+grep -q "^regret: chosen [0-9.]* ms / measured best [0-9.]* ms (.*) - 1 = [0-9.]* % \[[0-9.]*, [0-9.]*\] over 6 measured of the 6" "$work/ex.log" ||
+  fail "--exhaustive: no regret line" "$work/ex.log"
+python3 - "$work/ex.json" <<'PY' || fail "--exhaustive: the regret" "$work/ex.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["candidates"]
+assert len(c) == 6 and sum(x["space_only"] for x in c) == 3, [(x["label"], x["space_only"]) for x in c]
+assert all(x["status"] == "verified" and x["runs"] == c[0]["runs"] for x in c), "racing on"
+chosen = c[r["schedule"]["index"]]
+assert not chosen["space_only"], chosen["label"]
+best = min(c, key=lambda x: x["measured_ms_per_task"])
+g = r["regret"]
+assert g["best_label"] == best["label"] and g["space"] == 6 and g["measured"] == 6, g
+want = chosen["measured_ms_per_task"] / best["measured_ms_per_task"] - 1
+assert abs(g["value"] - want) < 1e-4, (g, want)
+lo = max(0, chosen["measured_ci_low_ms"] / min(x["measured_ci_high_ms"] for x in c) - 1)
+hi = chosen["measured_ci_high_ms"] / min(x["measured_ci_low_ms"] for x in c) - 1
+assert abs(g["ci_low"] - lo) < 1e-3 and abs(g["ci_high"] - hi) < 1e-3, (g, lo, hi)
+PY
+echo "ok: --exhaustive measures the space and reports the regret"
