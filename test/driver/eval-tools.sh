@@ -148,3 +148,18 @@ scripts/eval "$out" "${opts[@]}" --step 'octree-cuda-g1,tables' > "$work/5b.log"
   fail "eval done steps exit $?" "$work/5b.log"
 [ "$(grep -c 'done, skipped' "$work/5b.log")" = 2 ] || fail "eval: done steps not skipped" "$work/5b.log"
 echo "ok: scripts/eval --list, reference, tables"
+
+# 6. scripts/eval --exhaustive 1: the g1 jobs (and only they) measure the
+# paper's space (btc tune --exhaustive), as their machine.txt records; a
+# stand-in btc that records its words and fails runs no job.
+fake=$work/fake-btc
+printf '#!/bin/sh\necho "$@" >> "%s/fake.args"\nexit 1\n' "$work" > "$fake"
+chmod +x "$fake"
+BTC=$fake scripts/eval "$work/ex" --apps octree --gpus cuda --groups 1,2 --exhaustive 1 \
+  --step 'octree-cuda-g1,octree-cuda-g2' > "$work/6.log" 2>&1 && fail "eval with a failing btc passed" "$work/6.log"
+grep -q '^command: .* --exhaustive' "$work/ex/octree-cuda-g1/machine.txt" ||
+  fail "eval --exhaustive 1: the g1 job without --exhaustive" "$work/ex/octree-cuda-g1/machine.txt"
+if grep -q -- '--exhaustive' "$work/ex/octree-cuda-g2/machine.txt"; then
+  fail "eval --exhaustive 1: the g2 job with --exhaustive" "$work/ex/octree-cuda-g2/machine.txt"
+fi
+echo "ok: scripts/eval --exhaustive GROUPS"
