@@ -276,18 +276,25 @@ int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, 
 		       const struct btrt_app_io *io, void *io_state, uint64_t *touched,
 		       struct btrt_error *err);
 
-/* T_io of the chunk model: the io thread's time per task, load + check,
- * with the app's io on the real input, measured on TaskObject 0 of `pool`
+/* btrt_probe_io_ms's figures, by index: load + check (the `@io` row), the
+ * io source's load and the io sink's check timed apart (`@io_load`,
+ * `@io_check`; the runtime overlaps them, T_io = max(load, check)). */
+enum { BTRT_IO_SUM, BTRT_IO_LOAD, BTRT_IO_CHECK, BTRT_IO_N };
+
+/* T_io of the chunk model: the io's time per task, load and check, with
+ * the app's io on the real input, measured on TaskObject 0 of `pool`
  * (host memory; its buffers are overwritten). Calls io->prepare for
  * reps + 1 items as btrt_pipeline_run does, then for items 0..reps: load
  * (timed), every stage's CPU kernel in order (untimed: the check sees a
- * real output), check (timed); item 0 is a warm-up. *mean and *sd (ms)
- * over the reps others (reps >= 1). Returns 0, or -1 with err filled:
+ * real output), check (timed); item 0 is a warm-up. mean[k] and sd[k]
+ * (ms, k < BTRT_IO_N: load + check, load, check) over the reps others
+ * (reps >= 1); mean[BTRT_IO_SUM] = mean[BTRT_IO_LOAD] +
+ * mean[BTRT_IO_CHECK] up to rounding. Returns 0, or -1 with err filled:
  * BTRT_E_IO (prepare, load or check failed, the item named),
  * BTRT_E_INVAL (a stage without a CPU kernel), BTRT_E_KERNEL. */
 int btrt_probe_io_ms(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
-		     const struct btrt_app_io *io, void *io_state, long reps, double *mean,
-		     double *sd, struct btrt_error *err);
+		     const struct btrt_app_io *io, void *io_state, long reps,
+		     double mean[BTRT_IO_N], double sd[BTRT_IO_N], struct btrt_error *err);
 
 #ifdef __cplusplus
 }

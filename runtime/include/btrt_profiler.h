@@ -36,8 +36,10 @@
  *   @in_*, @out_*  discrete CUDA GPUs only: cudaMemPrefetchAsync + sync of
  *            a managed buffer of 64 KiB and of 16 MiB per direction,
  *            latency + ms per MiB from the two sizes;
- *   @io      T_io: load + check per task with the app's real io on the
+ *   @io      load + check per task with the app's real io on the
  *            real input (btrt_probe_io_ms);
+ *   @io_load, @io_check: the two timed apart (the io source and sink
+ *            overlap: the chunk model's T_io = max(load, check));
  *   # io_loads / # touched / # in_place: the buffer probes (btrt_probe.c)
  *            and the buffers a discrete CUDA GPU keeps in pinned memory.
  */

@@ -105,12 +105,12 @@ int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, 
 }
 
 int btrt_probe_io_ms(struct btrt_pool *pool, const struct btrt_stage *stages, uint32_t n_stages,
-		     const struct btrt_app_io *io, void *io_state, long reps, double *mean,
-		     double *sd, struct btrt_error *err)
+		     const struct btrt_app_io *io, void *io_state, long reps,
+		     double mean[BTRT_IO_N], double sd[BTRT_IO_N], struct btrt_error *err)
 {
 	struct btrt_task *t = btrt_pool_task(pool, 0);
 	char msg[256] = "";
-	double sum = 0, sum2 = 0;
+	double sum[BTRT_IO_N] = { 0 }, sum2[BTRT_IO_N] = { 0 };
 	/* as btrt_pipeline_run does before the items flow (e.g. the
 	 * sequential reference of every item, computed once) */
 	if (io->prepare && io->prepare(io_state, (uint64_t)reps + 1, msg, sizeof(msg)))
@@ -139,12 +139,21 @@ int btrt_probe_io_ms(struct btrt_pool *pool, const struct btrt_stage *stages, ui
 		uint64_t e = btrt_now_ns();
 		if (k == 0)
 			continue; /* warm-up */
-		double v = (double)(b - a + e - c) / 1e6;
-		sum += v;
-		sum2 += v * v;
+		double v[BTRT_IO_N];
+		v[BTRT_IO_LOAD] = (double)(b - a) / 1e6;
+		v[BTRT_IO_CHECK] = (double)(e - c) / 1e6;
+		v[BTRT_IO_SUM] = v[BTRT_IO_LOAD] + v[BTRT_IO_CHECK];
+		for (int j = 0; j < BTRT_IO_N; j++) {
+			sum[j] += v[j];
+			sum2[j] += v[j] * v[j];
+		}
 	}
-	*mean = sum / (double)reps;
-	double var = reps > 1 ? (sum2 - (double)reps * *mean * *mean) / (double)(reps - 1) : 0;
-	*sd = var > 0 ? sqrt(var) : 0;
+	for (int j = 0; j < BTRT_IO_N; j++) {
+		mean[j] = sum[j] / (double)reps;
+		double var = reps > 1 ? (sum2[j] - (double)reps * mean[j] * mean[j]) /
+						(double)(reps - 1)
+				      : 0;
+		sd[j] = var > 0 ? sqrt(var) : 0;
+	}
 	return 0;
 }

@@ -34,7 +34,7 @@ struct profiling_run {
 	double *capped;            /* [n_stages][n_pus][modes] 95 % CI over the mean (%)
 				      of the cells capped at --max-reps; 0: not capped */
 	int host_rig;              /* the first CPU PU's rig, -1: none */
-	double io_mean, io_sd;     /* T_io, ms */
+	double io_mean[BTRT_IO_N], io_sd[BTRT_IO_N]; /* load + check, load, check, ms */
 	double link[4];            /* in latency, in per MiB, out latency, out per MiB */
 	int have_link;             /* a discrete CUDA GPU: the link's rows */
 	int total, done;           /* cells */
@@ -131,8 +131,8 @@ static int measure_fixed_terms(struct profiling_run *pr, struct btrt_error *err)
 		btrt_profiler_print_buffer_probes(&pr->ctx, pr->out);
 		pr->rigs[pr->host_rig].stage = -1; /* T_io on the rig's task: its stage is gone */
 		if (btrt_probe_io_ms(pr->rigs[pr->host_rig].pool, app->stages, app->n_stages,
-				     app->io, pr->ctx.io_state, pr->o.max_reps, &pr->io_mean,
-				     &pr->io_sd, err))
+				     app->io, pr->ctx.io_state, pr->o.max_reps, pr->io_mean,
+				     pr->io_sd, err))
 			return -1;
 	}
 	if (pr->ctx.cuda && !btrt_cuda_integrated(pr->ctx.cuda)) {
@@ -246,7 +246,8 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 
 /* The mode's chunk-model rows: @fixed per device PU from n_over[p] of its
  * overheads (F_c: the median; discrete CUDA: the minimum), the link of a
- * discrete CUDA GPU, @io. */
+ * discrete CUDA GPU, @io and, timed apart, @io_load and @io_check (the io
+ * source and sink overlap: the chunk model's T_io is their max). */
 static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_over)
 {
 	const struct btrt_profiler *prof = pr->ctx.prof;
@@ -272,9 +273,10 @@ static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_ov
 					prof->pus[p].name, mode_name, pr->link[j]);
 		}
 	}
-	if (pr->host_rig >= 0)
-		fprintf(pr->out, "@io,io,%s,%.6f,%.6f,%ld\n", mode_name, pr->io_mean, pr->io_sd,
-			pr->o.max_reps);
+	static const char *const io_rows[BTRT_IO_N] = { "@io", "@io_load", "@io_check" };
+	for (int k = 0; pr->host_rig >= 0 && k < BTRT_IO_N; k++)
+		fprintf(pr->out, "%s,io,%s,%.6f,%.6f,%ld\n", io_rows[k], mode_name, pr->io_mean[k],
+			pr->io_sd[k], pr->o.max_reps);
 	fflush(pr->out);
 }
 

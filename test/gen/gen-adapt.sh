@@ -28,6 +28,21 @@ json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval
 # ---- vecadd with a profiling table ----
 "$btc" profile "$src/examples/vecadd/vecadd.yaml" --device host --cache "$work/cache" \
   -o "$work/vecadd.csv" > "$work/profile.log" 2>&1 || { cat "$work/profile.log"; exit 1; }
+# The io timed apart (issue 25): per mode `@io_load` and `@io_check` beside
+# `@io`, their sum (T_io = max(load, check) in the model).
+python3 - "$work/vecadd.csv" <<'PY' || fail "vecadd.csv: the io rows"
+import sys, collections
+rows = collections.defaultdict(dict)
+for line in open(sys.argv[1]):
+    f = line.strip().split(",")
+    if f[0] in ("@io", "@io_load", "@io_check"):
+        assert f[1] == "io", line
+        rows[f[2]][f[0]] = float(f[3])
+assert rows, "no io rows"
+for mode, r in rows.items():
+    assert set(r) == {"@io", "@io_load", "@io_check"}, (mode, r)
+    assert abs(r["@io"] - r["@io_load"] - r["@io_check"]) <= 2e-6, (mode, r)
+PY
 "$btc" gen "$src/examples/vecadd/vecadd.yaml" --device host --gpu vulkan --table "$work/vecadd.csv" \
   --top 3 -o "$work/vecadd" --build > "$work/vecadd.log" 2>&1 || { cat "$work/vecadd.log"; exit 1; }
 prog=$work/vecadd/build/vecadd-pipeline
