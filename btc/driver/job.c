@@ -385,8 +385,28 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	btc_fit_bound(j->plan, r);
 }
 
+/* The prediction printed beside each measurement: the best-fitting
+ * model's (issue 25), the fit mode calibrated leave-one-out (the model
+ * the fit judged, a schedule never fitted on its own measurement) where
+ * the fit ran, else the planned table's chunk-model period. Its name into
+ * what[len]. */
+static double shown_prediction(const struct job *j, const struct btc_report *r, int i,
+			       char *what, size_t len)
+{
+	enum btc_mode m = j->opt->plan.mode;
+	const struct btc_report_candidate *c = &r->candidates[i];
+	if (r->fit_mode && btc_mode_parse(r->fit_mode, &m) && !isnan(c->calibrated_loo_ms[m])) {
+		snprintf(what, len, "calibrated %s (LOO), the best-fitting model",
+			 btc_mode_name(m));
+		return c->calibrated_loo_ms[m];
+	}
+	snprintf(what, len, "%s table", btc_mode_name(j->opt->plan.mode));
+	return c->predicted_ms[j->opt->plan.mode];
+}
+
 static void print_summary(const struct job *j, const struct btc_report *r)
 {
+	char what[96] = "";
 	printf("\n== btc report: %s on %s ==\n", j->app->name, j->dev->name);
 	printf("%-4s %-9s %-34s %12s %12s %21s %4s %6s %6s\n", "N", "kind",
 	       "schedule (PU:stages)", "predicted_ms", "measured_ms", "95% interval", "runs",
@@ -400,20 +420,22 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 			snprintf(eff, sizeof(eff), "%.1f", 100 * c->efficiency);
 		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d %6s%s\n", i,
 		       c->baseline ? "baseline" : c->space_only ? "space" : "candidate", c->label,
-		       j->entries[i].predicted_ms,
+		       shown_prediction(j, r, i, what, sizeof(what)),
 		       measured, ci, c->runs, c->rounds, eff, i == r->chosen ? "  <- chosen" : "");
 	}
 	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
-	       "head to head; the same figure in the report and btc report)\n",
-	       j->tune.tasks, j->tune.warmup);
+	       "head to head; the same figure in the report and btc report; predicted: %s)\n",
+	       j->tune.tasks, j->tune.warmup, what);
 	if (r->chosen >= 0) {
 		const struct btc_report_candidate *c = &r->candidates[r->chosen];
 		char ci[64] = "[n/a]";
 		if (!isnan(c->ci_low_ms))
 			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
-		printf("chosen: %s, %.3f ms/task %s over %d runs (%.1f tasks/s), predicted %.3f ms\n",
+		double pc = shown_prediction(j, r, r->chosen, what, sizeof(what));
+		printf("chosen: %s, %.3f ms/task %s over %d runs (%.1f tasks/s), predicted %.3f ms "
+		       "(%s)\n",
 		       c->label, r->measured_ms, ci, c->runs, 1000.0 / r->measured_ms,
-		       isnan(r->predicted_ms) ? 0.0 : r->predicted_ms);
+		       isnan(pc) ? 0.0 : pc, what);
 	} else
 		printf("chosen: none (no schedule verified)\n");
 	if (r->best_baseline >= 0 && !isnan(r->speedup)) {
@@ -441,17 +463,20 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	int np = 0;
 	double *pred = btc_xcalloc((size_t)j->n + 1, sizeof(double));
 	double *meas = btc_xcalloc((size_t)j->n + 1, sizeof(double));
-	for (int i = 0; i < j->n; i++)
-		if (r->candidates[i].status == BTC_RUN_VERIFIED &&
-		    !isnan(r->candidates[i].predicted_ms[j->opt->plan.mode])) {
-			pred[np] = r->candidates[i].predicted_ms[j->opt->plan.mode];
+	const char **labels = btc_xcalloc((size_t)j->n + 1, sizeof(*labels));
+	for (int i = 0; i < j->n; i++) {
+		double p = shown_prediction(j, r, i, what, sizeof(what));
+		if (r->candidates[i].status == BTC_RUN_VERIFIED && !isnan(p)) {
+			pred[np] = p;
+			labels[np] = r->candidates[i].label;
 			meas[np++] = r->candidates[i].measured_ms;
 		}
-	char what[64], line[320];
-	snprintf(what, sizeof(what), "%s table", btc_mode_name(j->opt->plan.mode));
-	puts(btc_agreement_line(pred, meas, np, what, line, sizeof(line)));
+	}
+	char line[512];
+	puts(btc_agreement_line(pred, meas, np, labels, what, line, sizeof(line)));
 	free(pred);
 	free(meas);
+	free(labels);
 	btc_fit_print(r, stdout);
 	btc_fit_print_bound(r, stdout);
 	btc_report_print_regret(r, stdout);

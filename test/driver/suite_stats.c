@@ -105,19 +105,28 @@ static void test_shuffle(void)
 }
 
 /* Issue 26: "Pearson r = 1.000" over 3 schedules with 110 % error meant
- * nothing; under 5 schedules only the median error is printed. */
+ * nothing; under 5 schedules only the median error is printed. The error
+ * is |measured / predicted - 1|, the fit's (issue 25: the line and the
+ * fit table printed two figures for one model). */
 static void test_agreement(void)
 {
 	char buf[320];
 	const double p3[] = {1, 2, 3}, m3[] = {2.1, 4.2, 6.3};
-	btc_agreement_line(p3, m3, 3, "interference table", buf, sizeof(buf));
-	CU_ASSERT_STRING_EQUAL(buf, "prediction: median error 52.4 % over 3 schedules "
+	btc_agreement_line(p3, m3, 3, NULL, "interference table", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "prediction: median error 110.0 % over 3 schedules "
 				    "(interference table; too few for a correlation, which needs 5)");
 	CU_ASSERT_PTR_NULL(strstr(buf, "Pearson"));
 	const double p5[] = {1, 2, 3, 4, 5}, m5[] = {1, 2, 3, 5, 4};
-	btc_agreement_line(p5, m5, 5, "isolated table", buf, sizeof(buf));
+	btc_agreement_line(p5, m5, 5, NULL, "isolated table", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "prediction: Spearman rho = 0.900, Pearson r = 0.900, "
 				    "median error 0.0 % over 5 schedules (isolated table)");
+	/* Issue 25: one far schedule makes r 0.99 over points that do not
+	 * agree; the line names it and r without it. */
+	const double pd[] = {1, 1.1, 0.9, 1.05, 10}, md[] = {1, 0.95, 1.05, 0.9, 10};
+	const char *const names[] = {"a", "b", "c", "d", "cpu:0-8"};
+	btc_agreement_line(pd, md, 5, names, "interference table", buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Pearson r = 1.000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "; one schedule dominates r: without cpu:0-8, r = -0.832"));
 }
 
 int register_stats_suite(void)
