@@ -223,6 +223,10 @@ static struct btc_device *load_yaml(const char *path, const char *text, struct b
 		return NULL;
 	struct btc_device *dev = btc_xcalloc(1, sizeof(*dev));
 	dev->path = btc_xstrdup(path);
+	/* the locations kept in the device (pu->loc) name the device's own
+	 * copy: the caller's path may be freed (btc_device_load's library
+	 * path is) */
+	y.file = dev->path;
 	yaml_node_t *v[7];
 	const char *s;
 	btc_yaml_map(&y, btc_yaml_root(&y), "device description", keys, v, d);

@@ -184,3 +184,14 @@ grep -q "error: --exhaustive: the paper's space of octree on three has 129 sched
   fail "--exhaustive: no error naming the count" "$work/ex.log"
 [ ! -e "$work/ex/build" ] || fail "--exhaustive: built before refusing" "$work/ex.log"
 echo "ok: --exhaustive refuses a space of more than 64 schedules, naming its count"
+
+# A library device's diagnostics name its file (the locations once
+# pointed into a freed path: garbage before ':9:5: error'). Where this
+# machine lacks pixel7a's cores, btc tune says so, naming the file.
+"$btc" tune "$src/apps/octree.yaml" --device pixel7a -o "$work/px" \
+  --table "$src/data/profiles/pixel7a/octree/interference.csv" > "$work/px.log" 2>&1 || true
+if grep -q "is not available on this machine" "$work/px.log"; then
+  grep "is not available on this machine" "$work/px.log" | grep -qv "^$src/devices/pixel7a.yaml:[0-9]*:[0-9]*: error: " &&
+    fail "a library device's diagnostic without its file" "$work/px.log"
+fi
+echo "ok: a library device's diagnostics name its file"
