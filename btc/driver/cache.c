@@ -9,6 +9,7 @@
 #include "btc_config.h"
 #include "driver/files.h"
 #include "util/out.h"
+#include "util/fsafe.h"
 #include "util/paths.h"
 #include "util/str.h"
 
@@ -101,4 +102,30 @@ char *btc_cache_table_path(const char *cache_dir, const struct btc_app *app,
 		return NULL;
 	return btc_xasprintf("%s/%s-%s-%016llx.csv", cache_dir, app->name, dev->name,
 			     (unsigned long long)btc_cache_key(app, dev));
+}
+
+bool btc_cache_fit_mode_read(const char *table_path, enum btc_mode *m)
+{
+	char *path = btc_xasprintf("%s.fit-mode", table_path);
+	char *text = btc_read_file(path, NULL);
+	free(path);
+	if (!text)
+		return false;
+	text[strcspn(text, "\n")] = 0;
+	bool ok = btc_mode_parse(text, m);
+	free(text);
+	return ok;
+}
+
+void btc_cache_fit_mode_write(const char *table_path, const char *mode, struct btc_diag *d)
+{
+	char *path = btc_xasprintf("%s.fit-mode", table_path);
+	char *line = btc_xasprintf("%s\n", mode);
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	if (!btc_write_file_atomic(path, line, strlen(line), 0, &quiet))
+		btc_warning(d, (struct btc_loc){0}, "%s: the fit mode not kept for the next job",
+			    path);
+	free(line);
+	free(path);
 }

@@ -4,10 +4,12 @@
 #ifndef BTC_DRIVER_CACHE_H
 #define BTC_DRIVER_CACHE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "front/app.h"
 #include "front/device.h"
+#include "front/table.h"
 #include "util/diag.h"
 
 /* FNV-1a over everything that changes the timings: btc's version, the app
@@ -20,5 +22,15 @@ uint64_t btc_cache_key(const struct btc_app *app, const struct btc_device *dev);
  * app or device name cannot be part of a file name. */
 char *btc_cache_table_path(const char *cache_dir, const struct btc_app *app,
 			   const struct btc_device *dev, struct btc_diag *d);
+
+/* The table mode that fitted a main job's measurements best (report
+ * fit.mode, cross-validated), kept beside a cached table as
+ * "TABLE.fit-mode" (one line: the mode's name) so that the next main job
+ * on the same table ranks its merged candidates by it (docs/scheduler.md,
+ * "Candidates from several tables"). read: false when there is none or
+ * it does not name a mode. write: atomic; a failure is a warning (the
+ * ranking falls back to the default), never an error. */
+bool btc_cache_fit_mode_read(const char *table_path, enum btc_mode *m);
+void btc_cache_fit_mode_write(const char *table_path, const char *mode, struct btc_diag *d);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "report/agreement.h"
 #include "driver/build.h"
+#include "driver/cache.h"
 #include "driver/claim.h"
 #include "driver/profile.h"
 #include "report/diagnose.h"
@@ -130,7 +131,15 @@ static bool phase_profile(struct job *j)
 static bool phase_schedule(struct job *j)
 {
 	double t = now_s();
-	j->plan = btc_plan(j->app, j->dev, j->table, j->table_path, &j->opt->plan, j->d);
+	/* The merged candidates ranked by the mode that fitted the last
+	 * job's measurements on this cached table, where there was one. */
+	struct btc_plan_options po = j->opt->plan;
+	enum btc_mode fitted;
+	bool cached = po.candidate_modes && !j->opt->table &&
+		      btc_cache_fit_mode_read(j->table_path, &fitted);
+	if (cached)
+		po.mode = fitted;
+	j->plan = btc_plan(j->app, j->dev, j->table, j->table_path, &po, j->d);
 	bool ok = j->plan != NULL;
 	if (ok) {
 		j->scheds = j->plan->schedules;
@@ -148,12 +157,13 @@ static bool phase_schedule(struct job *j)
 	}
 	char modes[64] = "";
 	for (int m = 0; m < BTC_N_MODES; m++)
-		if (m != (int)j->opt->plan.mode && (j->opt->plan.candidate_modes & (1u << m)))
+		if (m != (int)po.mode && (po.candidate_modes & (1u << m)))
 			snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), " + %s",
 				 btc_mode_name((enum btc_mode)m));
 	printf("schedule: %d candidates (objective %s, %s table%s%s) + %d baselines in %.0f ms\n",
 	       n_cand, btc_sched_objective_name(j->opt->plan.sched.objective),
-	       btc_mode_name(j->opt->plan.mode), modes, *modes ? ", ranked by the first" : "",
+	       btc_mode_name(po.mode), modes,
+	       !*modes ? "" : cached ? ", ranked by the first: the cached fit mode" : ", ranked by the first",
 	       j->n - n_cand - n_space, j->phases[PH_SCHEDULE] * 1000);
 	if (j->opt->plan.space)
 		printf("schedule: --exhaustive: the paper's space has %d schedules; the %d others "
@@ -302,7 +312,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	r->app = btc_xstrdup(j->app->name);
 	r->device = btc_xstrdup(dev->name);
 	r->table = j->table_path ? btc_xstrdup(j->table_path) : NULL;
-	r->mode = btc_xstrdup(btc_mode_name(j->opt->plan.mode));
+	r->mode = btc_xstrdup(btc_mode_name(j->plan->mode));
 	r->objective = btc_xstrdup(btc_sched_objective_name(j->opt->plan.sched.objective));
 	r->gpu = btc_xstrdup(j->opt->plan.gpu ? j->opt->plan.gpu : "auto");
 	r->racing = j->tune.race;
@@ -321,7 +331,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 							     j->n);
 		free(failed);
 	}
-	btc_fit_pearson(r, j->opt->plan.mode);
+	btc_fit_pearson(r, j->plan->mode);
 	btc_fit_report(j->plan, r);
 
 	r->seed = j->tune.seed;
@@ -385,25 +395,6 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	btc_fit_bound(j->plan, r);
 }
 
-/* The prediction printed beside each measurement: the best-fitting
- * model's (issue 25), the fit mode calibrated leave-one-out (the model
- * the fit judged, a schedule never fitted on its own measurement) where
- * the fit ran, else the planned table's chunk-model period. Its name into
- * what[len]. */
-static double shown_prediction(const struct job *j, const struct btc_report *r, int i,
-			       char *what, size_t len)
-{
-	enum btc_mode m = j->opt->plan.mode;
-	const struct btc_report_candidate *c = &r->candidates[i];
-	if (r->fit_mode && btc_mode_parse(r->fit_mode, &m) && !isnan(c->calibrated_loo_ms[m])) {
-		snprintf(what, len, "calibrated %s (LOO), the best-fitting model",
-			 btc_mode_name(m));
-		return c->calibrated_loo_ms[m];
-	}
-	snprintf(what, len, "%s table", btc_mode_name(j->opt->plan.mode));
-	return c->predicted_ms[j->opt->plan.mode];
-}
-
 static void print_summary(const struct job *j, const struct btc_report *r)
 {
 	char what[96] = "";
@@ -420,7 +411,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 			snprintf(eff, sizeof(eff), "%.1f", 100 * c->efficiency);
 		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d %6s%s\n", i,
 		       c->baseline ? "baseline" : c->space_only ? "space" : "candidate", c->label,
-		       shown_prediction(j, r, i, what, sizeof(what)),
+		       btc_fit_shown_ms(r, i, j->plan->mode, what, sizeof(what)),
 		       measured, ci, c->runs, c->rounds, eff, i == r->chosen ? "  <- chosen" : "");
 	}
 	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
@@ -431,7 +422,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		char ci[64] = "[n/a]";
 		if (!isnan(c->ci_low_ms))
 			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->ci_low_ms, c->ci_high_ms);
-		double pc = shown_prediction(j, r, r->chosen, what, sizeof(what));
+		double pc = btc_fit_shown_ms(r, r->chosen, j->plan->mode, what, sizeof(what));
 		printf("chosen: %s, %.3f ms/task %s over %d runs (%.1f tasks/s), predicted %.3f ms "
 		       "(%s)\n",
 		       c->label, r->measured_ms, ci, c->runs, 1000.0 / r->measured_ms,
@@ -465,7 +456,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	double *meas = btc_xcalloc((size_t)j->n + 1, sizeof(double));
 	const char **labels = btc_xcalloc((size_t)j->n + 1, sizeof(*labels));
 	for (int i = 0; i < j->n; i++) {
-		double p = shown_prediction(j, r, i, what, sizeof(what));
+		double p = btc_fit_shown_ms(r, i, j->plan->mode, what, sizeof(what));
 		if (r->candidates[i].status == BTC_RUN_VERIFIED && !isnan(p)) {
 			pred[np] = p;
 			labels[np] = r->candidates[i].label;
@@ -501,7 +492,7 @@ static void phase_report(struct job *j)
 	char *fit = btc_xasprintf("%s/fit.svg", j->dir);
 	if (j->final_verified)
 		btc_report_gantt_svg(j->trace, svg, 10 * j->final_ms, j->d);
-	btc_report_heatmap_svg(j->table, j->app, j->dev, j->opt->plan.mode, heat, j->d);
+	btc_report_heatmap_svg(j->table, j->app, j->dev, j->plan->mode, heat, j->d);
 	struct btc_report r;
 	fill_report(j, &r);
 	btc_report_fit_svg(&r, fit, j->d);
@@ -513,6 +504,8 @@ static void phase_report(struct job *j)
 	printf("%s%s%s\n", heat, j->opt->report ? ", " : "", j->opt->report ? j->opt->report : "");
 	if (j->opt->report && !btc_interrupted())
 		btc_report_write(&r, j->opt->report, j->d);
+	if (!j->opt->table && r.fit_mode && !btc_interrupted())
+		btc_cache_fit_mode_write(j->table_path, r.fit_mode, j->d);
 	btc_report_free(&r);
 	free(svg);
 	free(heat);

@@ -396,3 +396,16 @@ void btc_fit_print(const struct btc_report *r, FILE *f)
 				fprintf(f, " %d", r->candidates[k].index);
 	fprintf(f, "\n");
 }
+
+double btc_fit_shown_ms(const struct btc_report *r, int i, enum btc_mode planned, char *what,
+			size_t len)
+{
+	enum btc_mode m;
+	const struct btc_report_candidate *c = &r->candidates[i];
+	if (r->fit_mode && btc_mode_parse(r->fit_mode, &m) && !isnan(c->calibrated_loo_ms[m])) {
+		snprintf(what, len, "calibrated %s (LOO), the best-fitting model", btc_mode_name(m));
+		return c->calibrated_loo_ms[m];
+	}
+	snprintf(what, len, "%s table", btc_mode_name(planned));
+	return c->predicted_ms[planned];
+}

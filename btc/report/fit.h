@@ -56,6 +56,14 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r);
  * report has a bound). */
 void btc_fit_print_bound(const struct btc_report *r, FILE *f);
 
+/* The prediction printed beside candidate i's measurement (issue 25): the
+ * best-fitting model's, the fit mode calibrated leave-one-out (the model
+ * the fit judged: a schedule never fitted on its own measurement) where
+ * the fit ran, else the chunk-model period under `planned`, the mode
+ * planned on. Its name into what[len]. NAN where the model has none. */
+double btc_fit_shown_ms(const struct btc_report *r, int i, enum btc_mode planned, char *what,
+			size_t len);
+
 /* Prints the fit: one line per model, the PU terms, the re-ranking. */
 void btc_fit_print(const struct btc_report *r, FILE *f);
 

@@ -92,3 +92,23 @@ hi = chosen["measured_ci_high_ms"] / min(x["measured_ci_low_ms"] for x in c) - 1
 assert abs(g["ci_low"] - lo) < 1e-3 and abs(g["ci_high"] - hi) < 1e-3, (g, lo, hi)
 PY
 echo "ok: --exhaustive measures the space and reports the regret"
+
+# The cached fit mode (issue 25): a main job on a cached table keeps the
+# mode that fitted its measurements beside the table (TABLE.fit-mode);
+# the next job on that table ranks its merged candidates by it.
+"$btc" profile "$app" --device host --cache "$work/cache" > "$work/c0.log" 2>&1 ||
+  fail "profile: exit status $?" "$work/c0.log"
+cjob() { "$btc" "$app" --device host --gpu vulkan --run --cache "$work/cache" -o "$work/cout" \
+  --seed 1 --tune-budget 4 --tasks 16 "$@"; }
+cjob > "$work/c1.log" 2>&1 || fail "cached job 1: exit status $?" "$work/c1.log"
+grep -q "^schedule: .*(objective bt, isolated table + interference, ranked by the first)" "$work/c1.log" ||
+  fail "cached job 1: not ranked by the default" "$work/c1.log"
+table=$(ls "$work"/cache/*.csv)
+[ -f "$table.fit-mode" ] || fail "no $table.fit-mode after a job" "$work/c1.log"
+mode=$(cat "$table.fit-mode")
+grep -q "^fit: table mode by fit (cross-validated Spearman, then Pearson): $mode$" "$work/c1.log" ||
+  fail "the kept mode ($mode) is not the fit's" "$work/c1.log"
+cjob > "$work/c2.log" 2>&1 || fail "cached job 2: exit status $?" "$work/c2.log"
+grep -q "^schedule: .*(objective bt, $mode table + [a-z +]*, ranked by the first: the cached fit mode)" "$work/c2.log" ||
+  fail "cached job 2: not ranked by the cached fit mode ($mode)" "$work/c2.log"
+echo "ok: the fit mode kept beside a cached table ranks the next job's candidates"
