@@ -327,6 +327,13 @@ bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_
 void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
 			       const int *a, struct btc_schedule *s);
 
+/* Fills s's T_max and T_min (ms, over s->chunks[k].time_ms), gapness,
+ * period and pool (btc_model_period_ms, btc_model_pool), and the ranking
+ * keys tmax_q, tmin_q and gap_q from q[k], chunk k's cost in quanta (one per
+ * chunk, s->n_chunks of them). The one place a schedule's summary is made. */
+void btc_sched_summarize(const struct btc_sched_problem *p, const int64_t *q,
+			 struct btc_schedule *s);
+
 /* Total orders: <0, 0, >0. by_tmax: (T_max, gapness, vector);
  * by_gap: (gapness, T_max, vector). The vector is compared chunk-wise,
  * which equals comparing the stage-to-PU vectors lexicographically. */
