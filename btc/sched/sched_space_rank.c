@@ -403,6 +403,57 @@ static unsigned char *window_chunks(struct zx *z, int K)
 	return useful;
 }
 
+/* The layer-by-layer table of the chunks the presolve marked useful
+ * ([n_opts][n][n] flags, zeroed), owned by the caller. */
+static unsigned char *useful_alloc(const struct zx *z)
+{
+	return btc_xcalloc((size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n, 1);
+}
+
+/* The T_max objective's presolved plan (count_plan): true when it settled
+ * the ranking (none, or enumerated from the plan); else *pruned may hold
+ * the window's chunks for the plain search. */
+static bool tmax_planned(struct zx *z, struct btc_sched_result *res, int K, int cap,
+			 unsigned char **pruned)
+{
+	struct plan pl;
+	int r = count_plan(z, K, &pl);
+	if (r == 0)
+		return true;
+	if (r == 2)
+		*pruned = window_chunks(z, K);
+	if (r != 1)
+		return false;
+	unsigned char *useful = useful_alloc(z);
+	int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
+	bool done = btc_space_dp_useful(z->sp, 0, hi, useful) == 0 && !z->y;
+	if (done) {
+		btc_zx_encode(z, useful);
+		assert_filter(z);
+	}
+	free(useful);
+	if (done)
+		enumerate_plan(z, res, K, cap, &pl);
+	return done;
+}
+
+/* The gapness objective's presolved plan (gap_plan): true when it
+ * enumerated the ranking. */
+static bool gap_planned(struct zx *z, struct btc_sched_result *res, int K, int cap)
+{
+	struct gplan gp;
+	if (gap_plan(z, K, &gp) <= 0)
+		return false;
+	unsigned char *useful = useful_alloc(z);
+	bool done = gap_count(z, gp.G, useful) >= 0 && !z->y;
+	if (done)
+		btc_zx_encode(z, useful);
+	free(useful);
+	if (done)
+		enumerate_gap_plan(z, res, K, cap, &gp);
+	return done;
+}
+
 void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_sched_result *res)
 {
 	int K = opt->top_k;
@@ -417,44 +468,10 @@ void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 		}
 	}
 	unsigned char *pruned = NULL;
-	if (primary == K_TMAX && z->sp->dp_ok) {
-		struct plan pl;
-		int r = count_plan(z, K, &pl);
-		if (r == 0)
+	if (z->sp->dp_ok) {
+		if (primary == K_TMAX ? tmax_planned(z, res, K, cap, &pruned)
+				      : gap_planned(z, res, K, cap))
 			return;
-		if (r == 2)
-			pruned = window_chunks(z, K);
-		if (r == 1) {
-			unsigned char *useful = btc_xmalloc((size_t)z->sp->n_opts * (size_t)z->n *
-							    (size_t)z->n);
-			int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
-			if (btc_space_dp_useful(z->sp, 0, hi, useful) == 0 && !z->y) {
-				btc_zx_encode(z, useful);
-				assert_filter(z);
-				free(useful);
-				enumerate_plan(z, res, K, cap, &pl);
-				return;
-			}
-			free(useful);
-		}
-		if (z->sp->expired) {
-			res->optimal = false;
-			return;
-		}
-	}
-	if (primary == K_GAP && z->sp->dp_ok) {
-		struct gplan gp;
-		if (gap_plan(z, K, &gp) > 0) {
-			size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
-			unsigned char *useful = btc_xcalloc(m, 1);
-			if (gap_count(z, gp.G, useful) >= 0 && !z->y) {
-				btc_zx_encode(z, useful);
-				free(useful);
-				enumerate_gap_plan(z, res, K, cap, &gp);
-				return;
-			}
-			free(useful);
-		}
 		if (z->sp->expired) {
 			res->optimal = false;
 			return;
