@@ -289,8 +289,13 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 
 /* ---- the ranking ---- */
 
-/* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
- * when unavailable. */
+static int64_t space_min_tmax(void *ctx, int64_t L)
+{
+	return btc_space_dp_min_tmax(ctx, L, INT64_MAX);
+}
+
+/* G* by the presolve over the space's costs (btc_z3_gstar); -1 when
+ * unavailable. */
 static int64_t dp_gstar(struct zx *z)
 {
 	struct btc_space *sp = z->sp;
@@ -302,43 +307,7 @@ static int64_t dp_gstar(struct zx *z)
 	int64_t v1 = min_tmax0(z);
 	if (v1 < 0 || v1 == INT64_MAX)
 		return -1;
-	int a = 0, b = z->n_sums - 1;
-	while (a < b) {
-		int m = a + (b - a + 1) / 2;
-		int64_t t = btc_space_dp_min_tmax(sp, z->sums[m], INT64_MAX);
-		if (t < 0)
-			return -1;
-		if (t != INT64_MAX)
-			a = m;
-		else
-			b = m - 1;
-	}
-	int i0 = btc_z3_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
-	i0 = i0 > a ? a : i0;
-	int64_t best = INT64_MAX;
-	for (int i = i0; i >= 0 && best > 0; i--) {
-		int64_t L = z->sums[i];
-		if (best != INT64_MAX && L <= v1 - best)
-			break;
-		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
-		if (m < 0)
-			return -1;
-		if (m != INT64_MAX && m - L < best)
-			best = m - L;
-	}
-	for (int i = i0 + 1; i <= a && best > 0;) {
-		int64_t L = z->sums[i];
-		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
-		if (m < 0)
-			return -1;
-		if (m == INT64_MAX)
-			break;
-		if (m - L < best)
-			best = m - L;
-		int next = btc_z3_first_ge(z->sums, z->n_sums, m - best + 1);
-		i = next > i + 1 ? next : i + 1;
-	}
-	return best;
+	return btc_z3_gstar(z->sums, z->n_sums, v1, space_min_tmax, sp);
 }
 
 static void assert_filter(struct zx *z)

@@ -202,65 +202,34 @@ static void enumerate(struct z3s *z, struct btc_sched_result *res, int K, enum k
 	}
 }
 
-/* G* by the presolve: G* = min over L of (minT(L) - L), where minT(L)
- * is the least T_max of the schedules whose chunks all take >= L (the
- * schedule attaining G* with T_min = L* gives minT(L*) - L* <= G*; the one
- * attaining minT(L) has gapness <= minT(L) - L). L runs over the chunk
- * sums: downwards from minT(0) until L <= minT(0) - best, then upwards,
- * skipping every L <= minT(previous L) - best, to the last feasible L.
- * Returns -1 when p is too large or the passes would exceed a fixed work
- * limit (then Z3 bisects with the gapness constraints). */
+/* The work of the presolve passes of one dp_gstar, and its bound. */
+struct gstar_work {
+	struct z3s *z;
+	double pass, work;
+};
+
+/* minT(L) over the paper's space; -1 once the passes would exceed about
+ * 10 s of work or Z3's time is out. */
+static int64_t z3_min_tmax(void *ctx, int64_t L)
+{
+	struct gstar_work *g = ctx;
+	if ((g->work += g->pass) > 2e10 || btc_z3_out_of_time(&g->z->b))
+		return -1;
+	return btc_sched_dp_min_tmax(g->z->prep, g->z->max_chunks, L);
+}
+
+/* G* by the presolve (btc_z3_gstar). Returns -1 when p is too large or
+ * the passes would exceed a fixed work limit (then Z3 bisects with the
+ * gapness constraints). */
 static int64_t dp_gstar(struct z3s *z)
 {
 	if (z->np > BTC_SCHED_DP_MAX_PUS || z->n_sums == 0)
 		return -1;
-	double pass = (double)z->n * z->n * z->np * (double)(1u << z->np);
-	const double limit = 2e10; /* about 10 s */
-	double work = 0;
 	int64_t v1 = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
 	if (v1 == INT64_MAX)
 		return -1; /* no multi-chunk schedule: Z3 says so */
-	/* largest index a with minT(sums[a]) finite */
-	int a = 0, b = z->n_sums - 1;
-	while (a < b) {
-		int m = a + (b - a + 1) / 2;
-		work += pass;
-		if (btc_sched_dp_min_tmax(z->prep, z->max_chunks, z->sums[m]) != INT64_MAX)
-			a = m;
-		else
-			b = m - 1;
-	}
-	/* Downwards from the largest sum <= v1 first (where T_min of
-	 * balanced schedules lies), then upwards to the last feasible L. */
-	int i0 = btc_z3_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
-	if (i0 > a)
-		i0 = a;
-	int64_t best = INT64_MAX;
-	for (int i = i0; i >= 0; i--) {
-		int64_t L = z->sums[i];
-		if (best != INT64_MAX && L <= v1 - best)
-			break;
-		if ((work += pass) > limit || btc_z3_out_of_time(&z->b))
-			return -1;
-		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
-		if (m != INT64_MAX && m - L < best)
-			best = m - L;
-	}
-	/* Upwards minT only grows: after minT(L) = m, a smaller gapness
-	 * needs L' > m - best, so skip to the first such sum. */
-	for (int i = i0 + 1; i <= a;) {
-		int64_t L = z->sums[i];
-		if ((work += pass) > limit || btc_z3_out_of_time(&z->b))
-			return -1;
-		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
-		if (m == INT64_MAX)
-			break;
-		if (m - L < best)
-			best = m - L;
-		int next = btc_z3_first_ge(z->sums, z->n_sums, m - best + 1);
-		i = next > i + 1 ? next : i + 1;
-	}
-	return best;
+	struct gstar_work g = {z, (double)z->n * z->n * z->np * (double)(1u << z->np), 0};
+	return btc_z3_gstar(z->sums, z->n_sums, v1, z3_min_tmax, &g);
 }
 
 enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
