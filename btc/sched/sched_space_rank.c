@@ -166,11 +166,7 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->tie, b, 2);
 		}
 	}
-	if (rc < 0)
-		res->optimal = false;
-	btc_sched_z3_take_best(res, &f, K, K_TMAX);
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
+	btc_sched_z3_end(&z->b, res, &f, K, K_TMAX, rc);
 	return rc < 0 ? -1 : 1;
 }
 
@@ -280,11 +276,7 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->at, b, 3);
 		}
 	}
-	if (rc < 0)
-		res->optimal = false;
-	btc_sched_z3_take_best(res, &f, K, K_GAP);
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
+	btc_sched_z3_end(&z->b, res, &f, K, K_GAP, rc);
 }
 
 /* ---- the ranking ---- */

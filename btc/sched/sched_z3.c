@@ -155,11 +155,7 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 	int rc = enumerate_phase(z, &f, g, below, B - 1, 0);
 	if (rc == 0 && at > 0)
 		rc = enumerate_phase(z, &f, g, at, B, L);
-	if (rc < 0)
-		res->optimal = false;
-	btc_sched_z3_take_best(res, &f, K, K_TMAX);
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
+	btc_sched_z3_end(&z->b, res, &f, K, K_TMAX, rc);
 	return rc < 0 ? -1 : 1;
 }
 

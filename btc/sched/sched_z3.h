@@ -206,6 +206,12 @@ void btc_z3_enumerate_exact(struct btc_z3 *b, struct btc_sched_result *res, int 
  * for K; sets res->n_candidates. */
 void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary);
 
+/* Ends an enumeration of status rc (< 0: it stopped early, so res is not
+ * proven optimal): the K best of f into res (btc_sched_z3_take_best), f's
+ * schedules freed, b's assumptions dropped. */
+void btc_sched_z3_end(struct btc_z3 *b, struct btc_sched_result *res, struct found *f, int K,
+		      enum key primary, int rc);
+
 /* The K-th smallest key k among f's schedules with key <= bound, or -1
  * when fewer than K have. */
 int64_t btc_sched_z3_kth_key(const struct found *f, enum key k, int K, int64_t bound);

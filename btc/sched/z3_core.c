@@ -43,6 +43,16 @@ void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K
 	res->n_candidates = m;
 }
 
+void btc_sched_z3_end(struct btc_z3 *b, struct btc_sched_result *res, struct found *f, int K,
+		      enum key primary, int rc)
+{
+	if (rc < 0)
+		res->optimal = false;
+	btc_sched_z3_take_best(res, f, K, primary);
+	free(f->s);
+	btc_z3_assume_reset(b, 0);
+}
+
 /* Z3_mk_context allocates and zeroes two tables of 8 MB: with 4 KiB
  * pages that is 4096 page faults, and unmapping them again in
  * Z3_del_context, about 6 of the 20 ms that `btc schedule` may take on
