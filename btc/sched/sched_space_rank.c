@@ -12,6 +12,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the searches of the presolve ---- */
+
+/* The least x in [x0, xmax] with count(z, x) >= K, for a count that
+ * grows with x: galloping from x0, then bisection. 1 with the least in *x;
+ * 0 when even count(xmax) < K, which goes to *c; -1 when a count fails
+ * (presolve unavailable or expired). */
+static int least_reaching(struct zx *z, int K, int64_t x0, int64_t xmax,
+			  double (*count)(struct zx *z, int64_t x), int64_t *x, double *c)
+{
+	int64_t a = x0, b = x0, step = 1;
+	for (;;) {
+		*c = count(z, b);
+		if (*c < 0)
+			return -1;
+		if (*c >= K)
+			break;
+		if (b >= xmax)
+			return 0;
+		a = b + 1;
+		b = b + step < xmax ? b + step : xmax;
+		step *= 2;
+	}
+	while (a < b) {
+		int64_t m = a + (b - a) / 2;
+		double cm = count(z, m);
+		if (cm < 0)
+			return -1;
+		if (cm >= K)
+			b = m;
+		else
+			a = m + 1;
+	}
+	*x = a;
+	return 1;
+}
+
+/* Candidates with every chunk <= sums[i] (presolve). */
+static double count_sum(struct zx *z, int64_t i)
+{
+	return btc_space_dp_count(z->sp, 0, z->sums[i], false);
+}
+
+static double gap_count(struct zx *z, int64_t W, unsigned char *useful);
+
+/* Candidates of gapness <= W (presolve). */
+static double gap_count_at(struct zx *z, int64_t W)
+{
+	return gap_count(z, W, NULL);
+}
+
 /* ---- the T_max ranking by counting (the presolve) ---- */
 
 /* The least T_max of all candidates (presolve), bounded by the cheapest
@@ -61,37 +111,21 @@ static int count_plan(struct zx *z, int K, struct plan *pl)
 	if (!z->b.filtered) {
 		/* no filter: count(0, v) grows with v; galloping, then
 		 * bisection for B */
-		int a = i, b = i, step = 1;
-		for (;;) {
-			double c = btc_space_dp_count(z->sp, 0, z->sums[b], false);
-			if (c < 0)
-				return -1;
-			if (c >= K)
-				break;
-			if (b == z->n_sums - 1) {
-				pl->below = c;
-				pl->B = z->sums[b] + 1;
-				pl->L = pl->L_next = INT64_MAX;
-				return c > 0;
-			}
-			a = b + 1;
-			b = b + step < z->n_sums - 1 ? b + step : z->n_sums - 1;
-			step *= 2;
-		}
-		while (a < b) {
-			int m = a + (b - a) / 2;
-			double c = btc_space_dp_count(z->sp, 0, z->sums[m], false);
-			if (c < 0)
-				return -1;
-			if (c >= K)
-				b = m;
-			else
-				a = m + 1;
+		int64_t a;
+		double c;
+		int r = least_reaching(z, K, i, z->n_sums - 1, count_sum, &a, &c);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			pl->below = c;
+			pl->B = z->sums[z->n_sums - 1] + 1;
+			pl->L = pl->L_next = INT64_MAX;
+			return c > 0;
 		}
 		pl->below = btc_space_dp_count(z->sp, 0, z->sums[a] - 1, false);
 		if (pl->below < 0)
 			return -1;
-		last = i = a;
+		last = i = (int)a;
 	}
 	for (int steps = 0; z->b.filtered && i < z->n_sums; i++) {
 		if (++steps > (btc_space_walk_steps > 0 ? btc_space_walk_steps : WALK_STEPS))
@@ -198,32 +232,16 @@ static int gap_plan(struct zx *z, int K, struct gplan *pl)
 	if (gstar < 0 || z->n_sums == 0)
 		return -1;
 	int64_t maxw = z->sums[z->n_sums - 1];
-	int64_t a = gstar, b = gstar, step = 1;
-	for (;;) {
-		double c = gap_count(z, b, NULL);
-		if (c < 0)
-			return -1;
-		if (c >= K)
-			break;
-		if (b >= maxw) {
-			pl->all = true;
-			pl->below = c;
-			pl->G = maxw;
-			return 1;
-		}
-		a = b + 1;
-		b = b + step < maxw ? b + step : maxw;
-		step *= 2;
-	}
-	while (a < b) {
-		int64_t m = a + (b - a) / 2;
-		double c = gap_count(z, m, NULL);
-		if (c < 0)
-			return -1;
-		if (c >= K)
-			b = m;
-		else
-			a = m + 1;
+	int64_t a;
+	double all;
+	int r = least_reaching(z, K, gstar, maxw, gap_count_at, &a, &all);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		pl->all = true;
+		pl->below = all;
+		pl->G = maxw;
+		return 1;
 	}
 	pl->G = a;
 	pl->below = gap_count(z, a - 1, NULL);
