@@ -302,6 +302,23 @@ struct btc_sched_prep {
 enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 				  const struct btc_sched_options *opt, struct btc_sched_prep *prep,
 				  struct btc_diag *d);
+
+/* A solver over a prepared problem: owns prep (frees it with
+ * btc_sched_prep_free on every path); t0 is when the solve began
+ * (btc_sched_now_ms, for res->solve_ms). */
+typedef enum btc_status (*btc_sched_prepared_fn)(const struct btc_sched_problem *p,
+						 const struct btc_sched_options *opt,
+						 struct btc_sched_prep *prep,
+						 struct btc_sched_result *res, struct btc_diag *d,
+						 double t0);
+
+/* The one start of a solve (btc_sched_solve_exhaustive, btc_sched_solve_z3):
+ * clears res, prepares p (btc_sched_prepare, whose error it returns) and
+ * hands the prep to solve. */
+enum btc_status btc_sched_solve_prepared(const struct btc_sched_problem *p,
+					 const struct btc_sched_options *opt,
+					 struct btc_sched_result *res, struct btc_diag *d,
+					 btc_sched_prepared_fn solve);
 void btc_sched_prep_free(struct btc_sched_prep *prep);
 
 /* Quantised cost of the chunk (PU c, stages f..l) whose stage sum in

@@ -205,6 +205,20 @@ void btc_sched_prep_free(struct btc_sched_prep *prep)
 	prep->tq = prep->fq = prep->xq = prep->tkq = NULL;
 }
 
+enum btc_status btc_sched_solve_prepared(const struct btc_sched_problem *p,
+					 const struct btc_sched_options *opt,
+					 struct btc_sched_result *res, struct btc_diag *d,
+					 btc_sched_prepared_fn solve)
+{
+	double t0 = btc_sched_now_ms();
+	memset(res, 0, sizeof(*res));
+	struct btc_sched_prep prep;
+	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
+	if (status != BTC_OK)
+		return status;
+	return solve(p, opt, &prep, res, d, t0);
+}
+
 void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
 			       const int *a, struct btc_schedule *s)
 {

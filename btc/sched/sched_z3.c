@@ -228,31 +228,28 @@ static int64_t dp_gstar(struct z3s *z)
 	return btc_z3_gstar(z->sums, z->n_sums, v1, z3_min_tmax, &g);
 }
 
-enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
-				   const struct btc_sched_options *opt,
-				   struct btc_sched_result *res, struct btc_diag *d)
+/* The solve of btc_sched_solve_z3 over the prepared problem (owns prep). */
+static enum btc_status solve_prepared(const struct btc_sched_problem *p,
+				      const struct btc_sched_options *opt,
+				      struct btc_sched_prep *prep, struct btc_sched_result *res,
+				      struct btc_diag *d, double t0)
 {
-	double t0 = btc_sched_now_ms();
-	memset(res, 0, sizeof(*res));
-	struct btc_sched_prep prep;
-	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
-	if (status != BTC_OK)
-		return status;
-	if (prep.space) {
+	enum btc_status status;
+	if (prep->space) {
 		/* farms or core splits: the larger space (space.h) */
-		status = btc_space_solve_z3(p, opt, &prep, res, d, t0);
-		btc_sched_prep_free(&prep);
+		status = btc_space_solve_z3(p, opt, prep, res, d, t0);
+		btc_sched_prep_free(prep);
 		return status;
 	}
-	btc_sched_result_begin(p, opt, &prep, res);
+	btc_sched_result_begin(p, opt, prep, res);
 	int K = opt->top_k;
 	res->candidates = btc_xcalloc((size_t)K, sizeof(*res->candidates));
 
 	struct z3s z = {
 		.p = p,
-		.prep = &prep,
-		.n = prep.n,
-		.np = prep.p,
+		.prep = prep,
+		.n = prep->n,
+		.np = prep->p,
 	};
 	btc_z3_start(&z.b, &btc_zp_ops, opt->time_budget_ms > 0 ? t0 + opt->time_budget_ms : 0);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
@@ -265,7 +262,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 
 	z.y_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));
 	btc_zp_encode(&z, opt);
-	if (prep.xq)
+	if (prep->xq)
 		btc_zp_encode_chunks(&z);
 	btc_zp_collect_sums(&z);
 
@@ -280,11 +277,12 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		}
 		if (r == 1) {
 			res->gstar_q = gstar;
-			res->gstar_ms = (double)gstar * (double)prep.quantum_ns / 1e6;
+			res->gstar_ms = (double)gstar * (double)prep->quantum_ns / 1e6;
 			/* Level 2 filter: U T_max - T_min <= G*, i.e. for
 			 * every pair of used PUs a T_c - b T_d <= b G*. */
-			if (prep.util_num > 0) {
-				btc_zp_assert_pairs(&z, NULL, prep.util_num, prep.util_den, gstar);
+			if (prep->util_num > 0) {
+				btc_zp_assert_pairs(&z, NULL, prep->util_num, prep->util_den,
+						    gstar);
 				z.b.filtered = true;
 				z.b.gstar = gstar;
 			}
@@ -307,7 +305,14 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	free(z.y_sum);
 	free(z.a);
 	free(z.sums);
-	btc_sched_prep_free(&prep);
+	btc_sched_prep_free(prep);
 	res->solve_ms = btc_sched_now_ms() - t0;
 	return BTC_OK;
+}
+
+enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt,
+				   struct btc_sched_result *res, struct btc_diag *d)
+{
+	return btc_sched_solve_prepared(p, opt, res, d, solve_prepared);
 }
