@@ -20,23 +20,16 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
-	struct btc_app *app = btc_cli_load_app(o, &d);
-	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
-	struct btc_table *t = NULL;
-	struct btc_plan *plan = NULL;
+	struct btc_plan_options po;
+	btc_cli_plan_options(o, &po);
+	struct btc_cli_inputs in;
+	struct btc_plan *plan = btc_cli_plan(o, &po, false, &in, &d);
 	int n_shaders = 0;
 	char *dir = NULL;
 	bool built;
-	if (app && dev && o->table)
-		t = btc_table_load(o->table, NULL, app, dev, (enum btc_mode)o->mode, &d);
-	if (!app || !dev || (o->table && !t))
-		goto out;
-	struct btc_plan_options po;
-	btc_cli_plan_options(o, &po);
-	plan = btc_plan(app, dev, t, o->table, &po, &d);
 	if (!plan)
 		goto out;
-	dir = btc_job_dir(o->output, app, dev, &d);
+	dir = btc_job_dir(o->output, in.app, in.dev, &d);
 	if (!dir)
 		goto out;
 	/* A new directory is published whole: generated into a sibling
@@ -73,12 +66,10 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	       plan->schedules[0].baseline ? "baselines" : "candidates + baselines", n_shaders,
 	       n_shaders == 1 ? "" : "s");
 	if (o->build)
-		btc_job_build(dir, dev, &built, &d);
+		btc_job_build(dir, in.dev, &built, &d);
 out:
 	free(dir);
 	btc_plan_free(plan);
-	btc_table_free(t);
-	btc_device_free(dev);
-	btc_app_free(app);
+	btc_cli_inputs_free(&in);
 	return d.errors ? 1 : 0;
 }

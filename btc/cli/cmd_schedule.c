@@ -15,21 +15,13 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
-	struct btc_app *app = btc_cli_load_app(o, &d);
-	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
-	struct btc_table *t = NULL;
-	struct btc_plan *plan = NULL;
-	int rc = 1;
-	if (!app || !dev)
-		goto out;
-	t = btc_table_load(o->table, NULL, app, dev, (enum btc_mode)o->mode, &d);
-	if (!t)
-		goto out;
 	struct btc_plan_options po;
 	btc_cli_plan_options(o, &po);
 	po.ranking = true;    /* the solver's ranking and the fluid bound */
 	po.baselines = false; /* the ranking has its own */
-	plan = btc_plan(app, dev, t, o->table, &po, &d);
+	struct btc_cli_inputs in;
+	struct btc_plan *plan = btc_cli_plan(o, &po, true, &in, &d);
+	int rc = 1;
 	if (!plan)
 		goto out;
 	const struct btc_sched_problem *p = btc_plan_solved_problem(plan);
@@ -40,8 +32,6 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 	rc = fflush(stdout) ? 1 : 0;
 out:
 	btc_plan_free(plan);
-	btc_table_free(t);
-	btc_device_free(dev);
-	btc_app_free(app);
+	btc_cli_inputs_free(&in);
 	return rc;
 }

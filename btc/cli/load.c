@@ -1,4 +1,5 @@
 #include "cli/load.h"
+#include "front/table.h"
 
 #include "util/paths.h"
 
@@ -77,4 +78,25 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 	if (o->given & (UINT64_C(1) << BTC_OPT_RUN_TIMEOUT_FACTOR))
 		jo->tune.timeout_factor = o->run_timeout_factor;
 	jo->force = o->force;
+}
+
+struct btc_plan *btc_cli_plan(const struct btc_cli_options *o, const struct btc_plan_options *po,
+			      bool need_table, struct btc_cli_inputs *in, struct btc_diag *d)
+{
+	in->app = btc_cli_load_app(o, d);
+	in->dev = btc_cli_load_device(o->device, o, d);
+	in->t = NULL;
+	bool want = need_table || o->table;
+	if (in->app && in->dev && want)
+		in->t = btc_table_load(o->table, NULL, in->app, in->dev, (enum btc_mode)o->mode, d);
+	if (!in->app || !in->dev || (want && !in->t))
+		return NULL;
+	return btc_plan(in->app, in->dev, in->t, o->table, po, d);
+}
+
+void btc_cli_inputs_free(struct btc_cli_inputs *in)
+{
+	btc_table_free(in->t);
+	btc_device_free(in->dev);
+	btc_app_free(in->app);
 }

@@ -147,11 +147,7 @@ static bool check_cores(const struct btc_gen_ctx *ctx, struct btc_diag *d)
 bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)
 {
 	static const struct btc_section sections[] = {
-		{"banner", btc_gen_emit_banner},
-		{"includes", btc_gen_emit_includes},
-		{"app_macros", btc_gen_emit_app_macros},
-		{"stage_kernels", btc_gen_emit_stage_kernels},
-		{"stage_table", btc_gen_emit_stage_table},
+		BTC_GEN_PROGRAM_SECTIONS,
 		{"schedules", emit_schedules},
 		{"adapt_model", btc_gen_emit_adapt_model},
 	};

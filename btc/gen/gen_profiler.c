@@ -17,6 +17,15 @@ static void emit_list(struct btc_out *o, const char *name, const int *v, int n)
 	btc_outl(o, " };");
 }
 
+/* The core-count variants of PU pu: its pinnable cores into *pin and *n
+ * (btc_pu_pinnable), the counts into ks (room for 32,
+ * btc_gen_core_counts); returns how many, 0 for a PU that is not a CPU. */
+static int cpu_variants(const struct btc_pu *pu, const int **pin, int *n, int *ks)
+{
+	*n = btc_pu_pinnable(pu, pin);
+	return pu->kind == BTC_BACKEND_CPU ? btc_gen_core_counts(*n, ks) : 0;
+}
+
 /* Core-count variants (issue 16): for every CPU PU of n >= 2 pinnable
  * cores and every k of btc_gen_core_counts(n), the first k pinnable cores
  * (the cores the first chunk with a count of k gets in the generated
@@ -29,10 +38,7 @@ static void emit_variant_cores(struct btc_out *o, const struct btc_device *dev)
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
 		const int *pin;
-		int n = btc_pu_pinnable(pu, &pin), ks[32];
-		if (pu->kind != BTC_BACKEND_CPU)
-			continue;
-		int m = btc_gen_core_counts(n, ks);
+		int n, ks[32], m = cpu_variants(pu, &pin, &n, ks);
 		for (int j = 0; j < m; j++) {
 			char name[96];
 			snprintf(name, sizeof(name), "pu_%s_k%d_cores", pu->name, ks[j]);
@@ -56,10 +62,7 @@ static void emit_variants(struct btc_out *o, const struct btc_device *dev)
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
 		const int *pin;
-		int n = btc_pu_pinnable(pu, &pin), ks[32];
-		if (pu->kind != BTC_BACKEND_CPU)
-			continue;
-		int m = btc_gen_core_counts(n, ks);
+		int n, ks[32], m = cpu_variants(pu, &pin, &n, ks);
 		for (int j = 0; j < m; j++, e += 2) {
 			int k = ks[j];
 			char *name = btc_xasprintf("%s[%d]", pu->name, k);
@@ -117,11 +120,7 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 bool btc_gen_profiler_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)
 {
 	static const struct btc_section sections[] = {
-		{"banner", btc_gen_emit_banner},
-		{"includes", btc_gen_emit_includes},
-		{"app_macros", btc_gen_emit_app_macros},
-		{"stage_kernels", btc_gen_emit_stage_kernels},
-		{"stage_table", btc_gen_emit_stage_table},
+		BTC_GEN_PROGRAM_SECTIONS,
 		{"profiler_pus", emit_profiler_pus},
 	};
 	return btc_template_expand(o, "profiler.c.in", sections,

@@ -22,6 +22,13 @@ void btc_gen_emit_stage_table(struct btc_out *o, const void *ctx);
  * (NULL without a table), and schedule_pus: the PU of every chunk of every
  * schedule (gen_adapt.c). */
 void btc_gen_emit_adapt_model(struct btc_out *o, const void *ctx);
+/* The sections a generated program (pipeline.c, profiler.c) starts its
+ * table with, as struct btc_section initialisers in template order. */
+#define BTC_GEN_PROGRAM_SECTIONS                                                          \
+	{"banner", btc_gen_emit_banner}, {"includes", btc_gen_emit_includes},              \
+		{"app_macros", btc_gen_emit_app_macros},                                   \
+		{"stage_kernels", btc_gen_emit_stage_kernels},                             \
+		{"stage_table", btc_gen_emit_stage_table}
 /* `static const int pu_NAME_cores[]` for every PU that names cores (as the
  * device declares them: the profiler's isolated and interference modes),
  * and the placement of the generated pipeline (the profiler's placed

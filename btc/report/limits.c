@@ -1,64 +1,32 @@
 /* The fluid bound and the regret in the report (report/limits.h). */
 #include "report/limits.h"
+#include "report/json.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "util/str.h"
 
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isnan(v) || isinf(v))
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, round(v * 1e6) / 1e6);
-}
-
-static void add_str(cJSON *o, const char *k, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static const cJSON *get(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static char *str(const cJSON *o, const char *k)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsString(v) ? btc_xstrdup(v->valuestring) : NULL;
-}
-
 /* The fluid bound and the chosen schedule's efficiency (docs/report.md). */
 static void write_bound(cJSON *j, const struct btc_report *r)
 {
-	add_num(j, "fluid_bound_ms", r->fluid_bound_ms);
-	add_num(j, "efficiency", r->efficiency);
+	btc_json_add_num(j, "fluid_bound_ms", r->fluid_bound_ms);
+	btc_json_add_num(j, "efficiency", r->efficiency);
 	if (isnan(r->fluid_bound_ms)) {
 		cJSON_AddNullToObject(j, "fluid_bound");
 		return;
 	}
 	cJSON *b = cJSON_AddObjectToObject(j, "fluid_bound");
-	add_str(b, "mode", r->fluid_mode ? r->fluid_mode : r->mode);
-	add_str(b, "model", r->fluid_model);
-	add_num(b, "lp_ms", r->fluid_lp_ms);
-	add_num(b, "io_ms", r->fluid_io_ms);
-	add_num(b, "compute_ms", r->fluid_lp_ms);
+	btc_json_add_str(b, "mode", r->fluid_mode ? r->fluid_mode : r->mode);
+	btc_json_add_str(b, "model", r->fluid_model);
+	btc_json_add_num(b, "lp_ms", r->fluid_lp_ms);
+	btc_json_add_num(b, "io_ms", r->fluid_io_ms);
+	btc_json_add_num(b, "compute_ms", r->fluid_lp_ms);
 	cJSON_AddBoolToObject(b, "calibrated", r->fluid_calibrated);
 	if (r->bound_below_term) {
 		cJSON *w = cJSON_AddObjectToObject(b, "below");
-		add_str(w, "term", r->bound_below_term);
-		add_str(w, "pu", r->bound_below_pu);
+		btc_json_add_str(w, "term", r->bound_below_term);
+		btc_json_add_str(w, "pu", r->bound_below_pu);
 		cJSON_AddBoolToObject(w, "chosen", r->bound_below);
 	} else {
 		cJSON_AddNullToObject(b, "below");
@@ -67,9 +35,9 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	for (int i = 0; i < r->n_bound_pus; i++) {
 		const struct btc_report_bound_pu *u = &r->bound_pus[i];
 		cJSON *o = cJSON_CreateObject();
-		add_str(o, "pu", u->pu);
-		add_num(o, "load_ms", u->load_ms);
-		add_num(o, "touch", u->touch);
+		btc_json_add_str(o, "pu", u->pu);
+		btc_json_add_num(o, "load_ms", u->load_ms);
+		btc_json_add_num(o, "touch", u->touch);
 		cJSON *f = cJSON_AddArrayToObject(o, "stage_fractions");
 		for (int s = 0; s < r->n_bound_stages; s++)
 			cJSON_AddItemToArray(f, cJSON_CreateNumber(round(u->frac[s] * 1e6) / 1e6));
@@ -124,37 +92,37 @@ void btc_report_limits_to_json(cJSON *j, const struct btc_report *r)
 		return;
 	}
 	cJSON *o = cJSON_AddObjectToObject(j, "regret");
-	add_num(o, "value", r->regret);
-	add_num(o, "ci_low", r->regret_ci_low);
-	add_num(o, "ci_high", r->regret_ci_high);
+	btc_json_add_num(o, "value", r->regret);
+	btc_json_add_num(o, "ci_low", r->regret_ci_low);
+	btc_json_add_num(o, "ci_high", r->regret_ci_high);
 	cJSON_AddNumberToObject(o, "best_index", r->regret_best);
-	add_str(o, "best_label", r->candidates[r->regret_best].label);
-	add_num(o, "best_ms", r->candidates[r->regret_best].measured_ms);
+	btc_json_add_str(o, "best_label", r->candidates[r->regret_best].label);
+	btc_json_add_num(o, "best_ms", r->candidates[r->regret_best].measured_ms);
 	cJSON_AddNumberToObject(o, "measured", r->n_space_measured);
 	cJSON_AddNumberToObject(o, "space", r->n_space);
 }
 
 static void read_bound(const cJSON *j, struct btc_report *r)
 {
-	r->fluid_bound_ms = num(j, "fluid_bound_ms");
-	r->efficiency = num(j, "efficiency");
-	const cJSON *b = get(j, "fluid_bound"), *pus = get(b, "pus"), *c, *f;
-	r->fluid_model = str(b, "model");
-	r->fluid_lp_ms = num(b, "lp_ms");
-	r->fluid_io_ms = num(b, "io_ms");
-	r->fluid_mode = str(b, "mode");
-	const cJSON *below = get(b, "below");
-	r->bound_below_term = str(below, "term");
-	r->bound_below_pu = str(below, "pu");
-	r->bound_below = cJSON_IsTrue(get(below, "chosen"));
-	r->fluid_calibrated = cJSON_IsTrue(get(b, "calibrated"));
+	r->fluid_bound_ms = btc_json_num(j, "fluid_bound_ms");
+	r->efficiency = btc_json_num(j, "efficiency");
+	const cJSON *b = btc_json_get(j, "fluid_bound"), *pus = btc_json_get(b, "pus"), *c, *f;
+	r->fluid_model = btc_json_str(b, "model");
+	r->fluid_lp_ms = btc_json_num(b, "lp_ms");
+	r->fluid_io_ms = btc_json_num(b, "io_ms");
+	r->fluid_mode = btc_json_str(b, "mode");
+	const cJSON *below = btc_json_get(b, "below");
+	r->bound_below_term = btc_json_str(below, "term");
+	r->bound_below_pu = btc_json_str(below, "pu");
+	r->bound_below = cJSON_IsTrue(btc_json_get(below, "chosen"));
+	r->fluid_calibrated = cJSON_IsTrue(btc_json_get(b, "calibrated"));
 	r->bound_pus = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->bound_pus));
 	cJSON_ArrayForEach (c, pus) {
 		struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
-		u->pu = str(c, "pu");
-		u->load_ms = num(c, "load_ms");
-		u->touch = num(c, "touch");
-		const cJSON *fr = get(c, "stage_fractions");
+		u->pu = btc_json_str(c, "pu");
+		u->load_ms = btc_json_num(c, "load_ms");
+		u->touch = btc_json_num(c, "touch");
+		const cJSON *fr = btc_json_get(c, "stage_fractions");
 		int n = cJSON_GetArraySize(fr), s = 0;
 		if (r->n_bound_pus == 1)
 			r->n_bound_stages = n;
@@ -170,16 +138,16 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 void btc_report_limits_from_json(const cJSON *j, struct btc_report *r)
 {
 	read_bound(j, r);
-	const cJSON *o = get(j, "regret");
-	r->regret = num(o, "value");
-	r->regret_ci_low = num(o, "ci_low");
-	r->regret_ci_high = num(o, "ci_high");
-	double best = num(o, "best_index");
+	const cJSON *o = btc_json_get(j, "regret");
+	r->regret = btc_json_num(o, "value");
+	r->regret_ci_low = btc_json_num(o, "ci_low");
+	r->regret_ci_high = btc_json_num(o, "ci_high");
+	double best = btc_json_num(o, "best_index");
 	r->regret_best = isnan(best) || best < 0 || best >= r->n_candidates ? -1 : (int)best;
 	if (r->regret_best < 0)
 		r->regret = NAN;
-	double m = num(o, "measured");
+	double m = btc_json_num(o, "measured");
 	r->n_space_measured = isnan(m) ? 0 : (int)m;
-	double sp = num(o, "space");
+	double sp = btc_json_num(o, "space");
 	r->n_space = isnan(sp) ? 0 : (int)sp;
 }

@@ -31,6 +31,16 @@ static void svg_text(struct btc_out *o, double x, double y, const char *anchor, 
 	btc_out_puts(o, "</text>\n");
 }
 
+/* Ends o's SVG, writes it to path and frees o; false on a write error
+ * (reported to d). */
+static bool svg_close(struct btc_out *o, const char *path, struct btc_diag *d)
+{
+	btc_outl(o, "</svg>");
+	bool ok = btc_out_write_file(o, path, d);
+	btc_out_free(o);
+	return ok;
+}
+
 bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app,
 			    const struct btc_device *dev, enum btc_mode mode, const char *path,
 			    struct btc_diag *d)
@@ -80,10 +90,7 @@ bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app
 			svg_text(&o, x + cw / 2.0, y + ch * 0.65, "middle", 12, v);
 		}
 	}
-	btc_outl(&o, "</svg>");
-	bool ok = btc_out_write_file(&o, path, d);
-	btc_out_free(&o);
-	return ok;
+	return svg_close(&o, path, d);
 }
 
 bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double window_ms,
@@ -161,11 +168,8 @@ bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double w
 			x, top + row * k + 3, fmax((ts + dur - fmax(ts, from)) * scale, 0.5),
 			row - 6, hue);
 	}
-	btc_outl(&o, "</svg>");
 	cJSON_Delete(j);
-	bool ok = btc_out_write_file(&o, svg_path, d);
-	btc_out_free(&o);
-	return ok;
+	return svg_close(&o, svg_path, d);
 }
 
 /* The decades (log10 ms) a log-log plot spans for data in [lo, hi] ms:
@@ -186,14 +190,30 @@ static void svg_loglog_range(double lo, double hi, double *l0, double *l1)
 	}
 }
 
+/* The px of v ms on a log-log plot's x and y axes, where the plot's l0, l1
+ * (decades), left, top and size (px) are in scope. */
+#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
+#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
+
+/* Starts a log-log plot's SVG in o (initialised here): left + size + right
+ * px wide, top + size + 60 px high, on white; the decades for data in
+ * [lo, hi] ms go to l0 and l1 (svg_loglog_range). */
+static void svg_loglog_open(struct btc_out *o, double lo, double hi, double left, double top,
+			    double size, double right, double *l0, double *l1)
+{
+	svg_loglog_range(lo, hi, l0, l1);
+	btc_out_init(o);
+	btc_outl(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
+		 (int)(left + size + right), (int)(top + size + 60));
+	btc_outl(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
+}
+
 /* The frame of a log-log plot: a square of `size` px at (left, top) whose
  * axes both span 10^l0 .. 10^l1 (ms): light grid lines at 1..9 x each
  * decade, labels at 1, 2 and 5. Appends to o. */
 static void svg_loglog_frame(struct btc_out *o, double left, double top, double size, double l0,
 			     double l1)
 {
-#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
-#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
 	btc_outl(
 		o,
 		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>",
@@ -218,8 +238,6 @@ static void svg_loglog_frame(struct btc_out *o, double left, double top, double 
 				svg_text(o, left - 6, FY(v) + 4, "end", 11, t);
 			}
 		}
-#undef FX
-#undef FY
 }
 
 static double fit_x(const struct btc_report_candidate *c, int series, int mode)
@@ -270,15 +288,9 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 			}
 	}
 	double l0, l1;
-	svg_loglog_range(lo, hi, &l0, &l1);
 	const double left = 70, top = 50, size = 460;
-#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
-#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
 	struct btc_out o;
-	btc_out_init(&o);
-	btc_outl(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
-		 (int)(left + size + 230), (int)(top + size + 60));
-	btc_outl(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
+	svg_loglog_open(&o, lo, hi, left, top, size, 230, &l0, &l1);
 	char title[256];
 	snprintf(title, sizeof(title),
 		 "%s on %s: predicted vs measured ms/task (median, 95%% interval)",
@@ -327,12 +339,7 @@ bool btc_report_fit_svg(const struct btc_report *r, const char *path, struct btc
 			svg_text(&o, left + size + 32, ly + 4, "start", 12, name);
 		}
 	svg_text(&o, left + size + 14, top + 10 + 22 * n_series + 8, "start", 11, "dashed: y = x");
-#undef FX
-#undef FY
-	btc_outl(&o, "</svg>");
-	bool ok = btc_out_write_file(&o, path, d);
-	btc_out_free(&o);
-	return ok;
+	return svg_close(&o, path, d);
 }
 
 static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
@@ -362,6 +369,15 @@ static bool scatter_point(const struct btc_report *r, const struct btc_report_ca
 	       c->measured_ms > 0;
 }
 
+/* Frees the n reports rs read for a plot, and read (their flags). */
+static void reports_free(struct btc_report *rs, int n, bool *read)
+{
+	for (int i = 0; i < n; i++)
+		btc_report_free(&rs[i]);
+	free(rs);
+	free(read);
+}
+
 bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct btc_diag *d)
 {
 	struct btc_report *rs = calloc((size_t)(n ? n : 1), sizeof(*rs));
@@ -388,15 +404,9 @@ bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct 
 		}
 	}
 	double l0, l1;
-	svg_loglog_range(lo, hi, &l0, &l1);
 	const double left = 70, top = 60, size = 520;
-#define FX(v) (left + (log10(v) - l0) / (l1 - l0) * size)
-#define FY(v) (top + size - (log10(v) - l0) / (l1 - l0) * size)
 	struct btc_out o;
-	btc_out_init(&o);
-	btc_outl(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
-		 (int)(left + size + 260), (int)(top + size + 60));
-	btc_outl(&o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>");
+	svg_loglog_open(&o, lo, hi, left, top, size, 260, &l0, &l1);
 	svg_text(&o, 10, 22, "start", 15,
 		 "measured vs predicted ms/task: each run's fit mode, calibrated leave-one-out");
 	char sub[160] = "no verified schedule with a calibrated prediction";
@@ -465,15 +475,8 @@ bool btc_report_scatter_svg(char *const *paths, int n, const char *path, struct 
 	}
 	svg_text(&o, left + size + 14, top + 10 + 20 * n_legend + 8, "start", 11,
 		 "dashed: y = x; dotted: +-10 %");
-#undef FX
-#undef FY
-	btc_outl(&o, "</svg>");
-	ok = btc_out_write_file(&o, path, d) && ok;
-	btc_out_free(&o);
-	for (int i = 0; i < n; i++)
-		btc_report_free(&rs[i]);
-	free(rs);
-	free(read);
+	ok = svg_close(&o, path, d) && ok;
+	reports_free(rs, n, read);
 	free(err);
 	return ok;
 }
@@ -551,12 +554,10 @@ bool btc_report_speedup_svg(char *const *paths, int n, const char *path, struct 
 		btc_outl(&o, "</text>");
 	}
 #undef BY
-	btc_outl(&o, "</svg>");
-	ok = btc_out_write_file(&o, path, d) && ok;
-	btc_out_free(&o);
-	for (int i = 0; i < n; i++)
-		btc_report_free(&rs[i]);
-	free(rs);
-	free(read);
+	ok = svg_close(&o, path, d) && ok;
+	reports_free(rs, n, read);
 	return ok;
 }
+
+#undef FX
+#undef FY

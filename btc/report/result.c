@@ -3,6 +3,7 @@
  * every field. Schema 3; schema 1 (no "schema_version") and 2 still read. */
 #include "report/result.h"
 #include "report/limits.h"
+#include "report/json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -99,52 +100,36 @@ void btc_report_free(struct btc_report *r)
 
 /* ---- writing ---- */
 
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isnan(v) || isinf(v))
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, round(v * 1e6) / 1e6);
-}
-
-static void add_str(cJSON *o, const char *k, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *candidate_json(const struct btc_report_candidate *c)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "index", c->index);
 	cJSON_AddStringToObject(o, "kind", c->baseline ? "baseline" : "candidate");
-	add_str(o, "label", c->label);
+	btc_json_add_str(o, "label", c->label);
 	cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
-	add_num(o, "predicted_isolated_ms", c->predicted_ms[BTC_MODE_ISOLATED]);
-	add_num(o, "predicted_interference_ms", c->predicted_ms[BTC_MODE_INTERFERENCE]);
+	btc_json_add_num(o, "predicted_isolated_ms", c->predicted_ms[BTC_MODE_ISOLATED]);
+	btc_json_add_num(o, "predicted_interference_ms", c->predicted_ms[BTC_MODE_INTERFERENCE]);
 	cJSON *pm = cJSON_AddObjectToObject(o, "predicted_ms");
 	cJSON *pp = cJSON_AddObjectToObject(o, "paper_ms");
 	cJSON *lm = cJSON_AddObjectToObject(o, "calibrated_loo_ms");
 	for (int m = 0; m < BTC_N_MODES; m++) {
-		add_num(pm, btc_mode_name((enum btc_mode)m), c->predicted_ms[m]);
-		add_num(pp, btc_mode_name((enum btc_mode)m), c->paper_ms[m]);
-		add_num(lm, btc_mode_name((enum btc_mode)m), c->calibrated_loo_ms[m]);
+		btc_json_add_num(pm, btc_mode_name((enum btc_mode)m), c->predicted_ms[m]);
+		btc_json_add_num(pp, btc_mode_name((enum btc_mode)m), c->paper_ms[m]);
+		btc_json_add_num(lm, btc_mode_name((enum btc_mode)m), c->calibrated_loo_ms[m]);
 	}
-	add_num(o, "calibrated_ms", c->calibrated_ms);
+	btc_json_add_num(o, "calibrated_ms", c->calibrated_ms);
 	if (c->calibrated_rank > 0)
 		cJSON_AddNumberToObject(o, "calibrated_rank", c->calibrated_rank);
 	else
 		cJSON_AddNullToObject(o, "calibrated_rank");
-	add_num(o, "measured_ms_per_task", c->measured_ms);
-	add_num(o, "measured_ci_low_ms", c->ci_low_ms);
-	add_num(o, "measured_ci_high_ms", c->ci_high_ms);
+	btc_json_add_num(o, "measured_ms_per_task", c->measured_ms);
+	btc_json_add_num(o, "measured_ci_low_ms", c->ci_low_ms);
+	btc_json_add_num(o, "measured_ci_high_ms", c->ci_high_ms);
 	cJSON_AddNumberToObject(o, "runs", c->runs);
 	cJSON_AddNumberToObject(o, "tasks", c->tasks);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
-	add_num(o, "efficiency", c->efficiency);
+	btc_json_add_num(o, "efficiency", c->efficiency);
 	cJSON_AddBoolToObject(o, "finalist", c->finalist);
 	cJSON_AddBoolToObject(o, "space_only", c->space_only);
 	cJSON_AddBoolToObject(o, "ok", c->status == BTC_RUN_VERIFIED); /* schema 1 readers */
@@ -156,21 +141,21 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 static void write_fit(cJSON *j, const struct btc_report *r)
 {
 	cJSON *fit = cJSON_AddObjectToObject(j, "fit");
-	add_str(fit, "mode", r->fit_mode);
+	btc_json_add_str(fit, "mode", r->fit_mode);
 	cJSON *models = cJSON_AddArrayToObject(fit, "models");
 	for (int i = 0; i < r->n_fit_models; i++) {
 		const struct btc_report_fit_model *m = &r->fit_models[i];
 		cJSON *o = cJSON_CreateObject();
-		add_str(o, "name", m->name);
-		add_str(o, "mode", m->mode);
+		btc_json_add_str(o, "name", m->name);
+		btc_json_add_str(o, "mode", m->mode);
 		cJSON_AddBoolToObject(o, "calibrated", m->calibrated);
 		cJSON_AddNumberToObject(o, "n", m->n);
-		add_num(o, "pearson_r", m->pearson_r);
-		add_num(o, "spearman_rho", m->spearman_rho);
-		add_num(o, "pearson_r_candidates", m->pearson_r_candidates);
-		add_num(o, "spearman_rho_candidates", m->spearman_rho_candidates);
-		add_num(o, "median_abs_rel_err", m->median_abs_rel_err);
-		add_num(o, "max_abs_rel_err", m->max_abs_rel_err);
+		btc_json_add_num(o, "pearson_r", m->pearson_r);
+		btc_json_add_num(o, "spearman_rho", m->spearman_rho);
+		btc_json_add_num(o, "pearson_r_candidates", m->pearson_r_candidates);
+		btc_json_add_num(o, "spearman_rho_candidates", m->spearman_rho_candidates);
+		btc_json_add_num(o, "median_abs_rel_err", m->median_abs_rel_err);
+		btc_json_add_num(o, "max_abs_rel_err", m->max_abs_rel_err);
 		if (m->best_within_5pct < 0)
 			cJSON_AddNullToObject(o, "best_within_5pct");
 		else
@@ -185,9 +170,9 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 	cJSON *pus = cJSON_AddArrayToObject(fit, "pus");
 	for (int i = 0; i < r->n_pu_fits; i++) {
 		cJSON *o = cJSON_CreateObject();
-		add_str(o, "pu", r->pu_fits[i].pu);
-		add_num(o, "a_ms", r->pu_fits[i].a_ms);
-		add_num(o, "b", r->pu_fits[i].b);
+		btc_json_add_str(o, "pu", r->pu_fits[i].pu);
+		btc_json_add_num(o, "a_ms", r->pu_fits[i].a_ms);
+		btc_json_add_num(o, "b", r->pu_fits[i].b);
 		cJSON_AddNumberToObject(o, "bottleneck_of", r->pu_fits[i].n_bottleneck);
 		cJSON_AddItemToArray(pus, o);
 	}
@@ -202,10 +187,10 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 	else
 		cJSON_AddNullToObject(t, "seed");
 	cJSON_AddNumberToObject(t, "rounds", r->tune_rounds);
-	add_str(t, "stop", r->tune_stop);
-	add_num(t, "budget_s", r->tune_budget_s);
-	add_num(j, "speedup_ci_low", r->speedup_ci_low);
-	add_num(j, "speedup_ci_high", r->speedup_ci_high);
+	btc_json_add_str(t, "stop", r->tune_stop);
+	btc_json_add_num(t, "budget_s", r->tune_budget_s);
+	btc_json_add_num(j, "speedup_ci_low", r->speedup_ci_low);
+	btc_json_add_num(j, "speedup_ci_high", r->speedup_ci_high);
 	cJSON_AddBoolToObject(j, "no_significant_gain", r->no_significant_gain);
 	if (r->h2h_candidate >= 0) {
 		cJSON *h = cJSON_AddObjectToObject(j, "head_to_head");
@@ -214,9 +199,9 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			cJSON_AddNumberToObject(h, "baseline",
 						r->candidates[r->best_baseline].index);
 		cJSON_AddNumberToObject(h, "rounds", r->h2h_rounds);
-		add_num(h, "ratio_median", r->ratio_median);
-		add_num(h, "ratio_ci_low", r->ratio_ci_low);
-		add_num(h, "ratio_ci_high", r->ratio_ci_high);
+		btc_json_add_num(h, "ratio_median", r->ratio_median);
+		btc_json_add_num(h, "ratio_ci_low", r->ratio_ci_low);
+		btc_json_add_num(h, "ratio_ci_high", r->ratio_ci_high);
 		cJSON_AddBoolToObject(h, "decided", r->h2h_decided);
 		cJSON_AddStringToObject(h, "verdict",
 					r->no_significant_gain ? "no significant gain"
@@ -229,7 +214,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddStringToObject(f, "use", "trace only");
 		cJSON_AddNumberToObject(f, "tasks", r->final_tasks);
 		cJSON_AddNumberToObject(f, "warmup", r->final_warmup);
-		add_num(f, "ms_per_task", r->final_ms);
+		btc_json_add_num(f, "ms_per_task", r->final_ms);
 		cJSON_AddBoolToObject(f, "adaptive", r->final_switches >= 0);
 		if (r->final_switches >= 0) {
 			cJSON_AddNumberToObject(f, "switches", r->final_switches);
@@ -245,11 +230,11 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddNumberToObject(j, "schema_version", r->schema_version);
-	add_str(j, "app", r->app);
-	add_str(j, "device", r->device);
-	add_str(j, "mode", r->mode);
-	add_str(j, "objective", r->objective);
-	add_str(j, "gpu", r->gpu);
+	btc_json_add_str(j, "app", r->app);
+	btc_json_add_str(j, "device", r->device);
+	btc_json_add_str(j, "mode", r->mode);
+	btc_json_add_str(j, "objective", r->objective);
+	btc_json_add_str(j, "gpu", r->gpu);
 	if (r->table)
 		cJSON_AddStringToObject(j, "table", r->table);
 	cJSON_AddBoolToObject(j, "verified", r->verified);
@@ -260,11 +245,11 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	if (r->chosen >= 0) {
 		cJSON *s = cJSON_AddObjectToObject(j, "schedule");
 		cJSON_AddNumberToObject(s, "index", r->candidates[r->chosen].index);
-		add_str(s, "label", r->candidates[r->chosen].label);
+		btc_json_add_str(s, "label", r->candidates[r->chosen].label);
 		cJSON *chunks = cJSON_AddArrayToObject(s, "chunks");
 		for (int c = 0; c < r->n_chunks; c++) {
 			cJSON *o = cJSON_CreateObject();
-			add_str(o, "pu", r->chunks[c].pu);
+			btc_json_add_str(o, "pu", r->chunks[c].pu);
 			cJSON_AddNumberToObject(o, "first_stage", r->chunks[c].first_stage);
 			cJSON_AddNumberToObject(o, "last_stage", r->chunks[c].last_stage);
 			cJSON_AddItemToArray(chunks, o);
@@ -272,8 +257,8 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	} else {
 		cJSON_AddNullToObject(j, "schedule");
 	}
-	add_num(j, "predicted_ms", r->predicted_ms);
-	add_num(j, "measured_ms_per_task", r->measured_ms);
+	btc_json_add_num(j, "predicted_ms", r->predicted_ms);
+	btc_json_add_num(j, "measured_ms_per_task", r->measured_ms);
 	cJSON *bases = cJSON_AddArrayToObject(j, "baselines");
 	for (int i = 0; i < r->n_candidates; i++) {
 		const struct btc_report_candidate *c = &r->candidates[i];
@@ -281,28 +266,28 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 			continue;
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "index", c->index);
-		add_str(o, "pu", c->pu);
+		btc_json_add_str(o, "pu", c->pu);
 		cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
-		add_num(o, "measured_ms_per_task", c->measured_ms);
+		btc_json_add_num(o, "measured_ms_per_task", c->measured_ms);
 		cJSON_AddItemToArray(bases, o);
 	}
 	if (r->best_baseline >= 0) {
 		const struct btc_report_candidate *b = &r->candidates[r->best_baseline];
 		cJSON *o = cJSON_AddObjectToObject(j, "best_baseline");
 		cJSON_AddNumberToObject(o, "index", b->index);
-		add_str(o, "pu", b->pu);
-		add_num(o, "measured_ms_per_task", r->best_baseline_ms);
+		btc_json_add_str(o, "pu", b->pu);
+		btc_json_add_num(o, "measured_ms_per_task", r->best_baseline_ms);
 	} else {
 		cJSON_AddNullToObject(j, "best_baseline");
-		add_str(j, "best_baseline_null_reason", r->best_baseline_null_reason);
+		btc_json_add_str(j, "best_baseline_null_reason", r->best_baseline_null_reason);
 	}
-	add_num(j, "speedup_vs_best_baseline", r->speedup);
+	btc_json_add_num(j, "speedup_vs_best_baseline", r->speedup);
 	if (isnan(r->speedup))
-		add_str(j, "speedup_null_reason", r->speedup_null_reason);
-	add_num(j, "pearson_r", r->pearson_r_used);
-	add_num(j, "pearson_r_isolated", r->pearson_r[BTC_MODE_ISOLATED]);
-	add_num(j, "pearson_r_interference", r->pearson_r[BTC_MODE_INTERFERENCE]);
-	add_num(j, "pearson_r_placed", r->pearson_r[BTC_MODE_PLACED]);
+		btc_json_add_str(j, "speedup_null_reason", r->speedup_null_reason);
+	btc_json_add_num(j, "pearson_r", r->pearson_r_used);
+	btc_json_add_num(j, "pearson_r_isolated", r->pearson_r[BTC_MODE_ISOLATED]);
+	btc_json_add_num(j, "pearson_r_interference", r->pearson_r[BTC_MODE_INTERFERENCE]);
+	btc_json_add_num(j, "pearson_r_placed", r->pearson_r[BTC_MODE_PLACED]);
 	cJSON_AddBoolToObject(j, "racing", r->racing);
 	write_schema3(j, r);
 	btc_report_limits_to_json(j, r);
@@ -331,30 +316,13 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 
 /* ---- reading ---- */
 
-static const cJSON *get(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static char *str(const cJSON *o, const char *k)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsString(v) ? btc_xstrdup(v->valuestring) : NULL;
-}
-
 static void read_candidate(const cJSON *c, int schema, struct btc_report_candidate *rc)
 {
-	rc->index = (int)num(c, "index");
-	char *kind = str(c, "kind");
+	rc->index = (int)btc_json_num(c, "index");
+	char *kind = btc_json_str(c, "kind");
 	rc->baseline = kind && !strcmp(kind, "baseline");
 	free(kind);
-	rc->label = str(c, "label");
+	rc->label = btc_json_str(c, "label");
 	if (rc->baseline && rc->label) { /* a baseline's label is "PU:0-N" */
 		rc->pu = btc_xstrdup(rc->label);
 		rc->pu[strcspn(rc->pu, ":")] = '\0';
@@ -362,41 +330,43 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		char key[64];
 		snprintf(key, sizeof(key), "predicted_%s_ms", btc_mode_name((enum btc_mode)m));
-		rc->predicted_ms[m] = num(c, key);
+		rc->predicted_ms[m] = btc_json_num(c, key);
 		snprintf(key, sizeof(key), "paper_%s_ms", btc_mode_name((enum btc_mode)m));
-		rc->paper_ms[m] = num(c, key);
+		rc->paper_ms[m] = btc_json_num(c, key);
 	}
-	rc->measured_ms = num(c, "measured_ms_per_task");
-	rc->tasks = (int)fmax(0, num(c, "tasks"));
-	rc->rounds = (int)fmax(0, num(c, "rounds"));
-	rc->ci_low_ms = num(c, "measured_ci_low_ms");
-	rc->ci_high_ms = num(c, "measured_ci_high_ms");
-	rc->runs = (int)fmax(0, num(c, "runs"));
-	rc->warmup = (int)fmax(0, num(c, "warmup"));
-	rc->finalist = cJSON_IsTrue(get(c, "finalist"));
-	rc->space_only = cJSON_IsTrue(get(c, "space_only"));
-	const cJSON *pm = get(c, "predicted_ms"), *lm = get(c, "calibrated_loo_ms");
-	const cJSON *pp = get(c, "paper_ms");
+	rc->measured_ms = btc_json_num(c, "measured_ms_per_task");
+	rc->tasks = (int)fmax(0, btc_json_num(c, "tasks"));
+	rc->rounds = (int)fmax(0, btc_json_num(c, "rounds"));
+	rc->ci_low_ms = btc_json_num(c, "measured_ci_low_ms");
+	rc->ci_high_ms = btc_json_num(c, "measured_ci_high_ms");
+	rc->runs = (int)fmax(0, btc_json_num(c, "runs"));
+	rc->warmup = (int)fmax(0, btc_json_num(c, "warmup"));
+	rc->finalist = cJSON_IsTrue(btc_json_get(c, "finalist"));
+	rc->space_only = cJSON_IsTrue(btc_json_get(c, "space_only"));
+	const cJSON *pm = btc_json_get(c, "predicted_ms"),
+		    *lm = btc_json_get(c, "calibrated_loo_ms");
+	const cJSON *pp = btc_json_get(c, "paper_ms");
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		const char *name = btc_mode_name((enum btc_mode)m);
 		if (cJSON_IsObject(pm))
-			rc->predicted_ms[m] = num(pm, name);
+			rc->predicted_ms[m] = btc_json_num(pm, name);
 		if (cJSON_IsObject(pp))
-			rc->paper_ms[m] = num(pp, name);
-		rc->calibrated_loo_ms[m] = num(lm, name);
+			rc->paper_ms[m] = btc_json_num(pp, name);
+		rc->calibrated_loo_ms[m] = btc_json_num(lm, name);
 	}
-	rc->calibrated_ms = num(c, "calibrated_ms");
-	rc->calibrated_rank = (int)fmax(0, num(c, "calibrated_rank"));
-	rc->efficiency = num(c, "efficiency");
+	rc->calibrated_ms = btc_json_num(c, "calibrated_ms");
+	rc->calibrated_rank = (int)fmax(0, btc_json_num(c, "calibrated_rank"));
+	rc->efficiency = btc_json_num(c, "efficiency");
 
-	rc->error = str(c, "error");
-	char *status = str(c, "status");
+	rc->error = btc_json_str(c, "error");
+	char *status = btc_json_str(c, "status");
 	rc->status = BTC_RUN_NOT_RUN;
 	for (int s = 0; status && s < 3; s++)
 		if (!strcmp(status, status_names[s]))
 			rc->status = (enum btc_run_status)s;
 	if (schema < 2) /* "ok": true or false, 0.0 ms for a failed one */
-		rc->status = cJSON_IsTrue(get(c, "ok")) ? BTC_RUN_VERIFIED : BTC_RUN_FAILED;
+		rc->status = cJSON_IsTrue(btc_json_get(c, "ok")) ? BTC_RUN_VERIFIED
+								 : BTC_RUN_FAILED;
 	if (rc->status != BTC_RUN_VERIFIED && schema < 2)
 		rc->measured_ms = NAN;
 	if (schema < 3 && rc->status == BTC_RUN_VERIFIED)
@@ -406,58 +376,58 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 
 static void read_schema3(const cJSON *j, struct btc_report *r)
 {
-	const cJSON *t = get(j, "tuning");
-	double seed = num(t, "seed");
+	const cJSON *t = btc_json_get(j, "tuning");
+	double seed = btc_json_num(t, "seed");
 	r->seed = isnan(seed) ? -1 : (long long)seed;
-	r->tune_rounds = (int)fmax(0, num(t, "rounds"));
-	r->tune_stop = str(t, "stop");
-	r->tune_budget_s = num(t, "budget_s");
-	r->speedup_ci_low = num(j, "speedup_ci_low");
-	r->speedup_ci_high = num(j, "speedup_ci_high");
-	r->no_significant_gain = cJSON_IsTrue(get(j, "no_significant_gain"));
-	const cJSON *h = get(j, "head_to_head");
+	r->tune_rounds = (int)fmax(0, btc_json_num(t, "rounds"));
+	r->tune_stop = btc_json_str(t, "stop");
+	r->tune_budget_s = btc_json_num(t, "budget_s");
+	r->speedup_ci_low = btc_json_num(j, "speedup_ci_low");
+	r->speedup_ci_high = btc_json_num(j, "speedup_ci_high");
+	r->no_significant_gain = cJSON_IsTrue(btc_json_get(j, "no_significant_gain"));
+	const cJSON *h = btc_json_get(j, "head_to_head");
 	if (cJSON_IsObject(h)) {
-		r->h2h_candidate = (int)num(h, "candidate");
-		r->h2h_rounds = (int)fmax(0, num(h, "rounds"));
-		r->ratio_median = num(h, "ratio_median");
-		r->ratio_ci_low = num(h, "ratio_ci_low");
-		r->ratio_ci_high = num(h, "ratio_ci_high");
-		r->h2h_decided = cJSON_IsTrue(get(h, "decided"));
+		r->h2h_candidate = (int)btc_json_num(h, "candidate");
+		r->h2h_rounds = (int)fmax(0, btc_json_num(h, "rounds"));
+		r->ratio_median = btc_json_num(h, "ratio_median");
+		r->ratio_ci_low = btc_json_num(h, "ratio_ci_low");
+		r->ratio_ci_high = btc_json_num(h, "ratio_ci_high");
+		r->h2h_decided = cJSON_IsTrue(btc_json_get(h, "decided"));
 	}
-	const cJSON *f = get(j, "final_run");
-	r->final_ms = num(f, "ms_per_task");
-	r->final_tasks = (int)fmax(0, num(f, "tasks"));
-	r->final_warmup = (int)fmax(0, num(f, "warmup"));
-	if (cJSON_IsTrue(get(f, "adaptive"))) {
-		r->final_switches = (int)fmax(0, num(f, "switches"));
-		r->final_schedule = (int)num(f, "final_schedule");
+	const cJSON *f = btc_json_get(j, "final_run");
+	r->final_ms = btc_json_num(f, "ms_per_task");
+	r->final_tasks = (int)fmax(0, btc_json_num(f, "tasks"));
+	r->final_warmup = (int)fmax(0, btc_json_num(f, "warmup"));
+	if (cJSON_IsTrue(btc_json_get(f, "adaptive"))) {
+		r->final_switches = (int)fmax(0, btc_json_num(f, "switches"));
+		r->final_schedule = (int)btc_json_num(f, "final_schedule");
 	}
-	const cJSON *fit = get(j, "fit"), *c;
-	r->fit_mode = str(fit, "mode");
-	const cJSON *models = get(fit, "models"), *pus = get(fit, "pus");
+	const cJSON *fit = btc_json_get(j, "fit"), *c;
+	r->fit_mode = btc_json_str(fit, "mode");
+	const cJSON *models = btc_json_get(fit, "models"), *pus = btc_json_get(fit, "pus");
 	r->fit_models = btc_xcalloc((size_t)cJSON_GetArraySize(models) + 1, sizeof(*r->fit_models));
 	cJSON_ArrayForEach (c, models) {
 		struct btc_report_fit_model *m = &r->fit_models[r->n_fit_models++];
-		m->name = str(c, "name");
-		m->mode = str(c, "mode");
-		m->calibrated = cJSON_IsTrue(get(c, "calibrated"));
-		m->n = (int)fmax(0, num(c, "n"));
-		m->pearson_r = num(c, "pearson_r");
-		m->spearman_rho = num(c, "spearman_rho");
-		m->pearson_r_candidates = num(c, "pearson_r_candidates");
-		m->spearman_rho_candidates = num(c, "spearman_rho_candidates");
-		m->median_abs_rel_err = num(c, "median_abs_rel_err");
-		m->max_abs_rel_err = num(c, "max_abs_rel_err");
-		const cJSON *b = get(c, "best_within_5pct");
+		m->name = btc_json_str(c, "name");
+		m->mode = btc_json_str(c, "mode");
+		m->calibrated = cJSON_IsTrue(btc_json_get(c, "calibrated"));
+		m->n = (int)fmax(0, btc_json_num(c, "n"));
+		m->pearson_r = btc_json_num(c, "pearson_r");
+		m->spearman_rho = btc_json_num(c, "spearman_rho");
+		m->pearson_r_candidates = btc_json_num(c, "pearson_r_candidates");
+		m->spearman_rho_candidates = btc_json_num(c, "spearman_rho_candidates");
+		m->median_abs_rel_err = btc_json_num(c, "median_abs_rel_err");
+		m->max_abs_rel_err = btc_json_num(c, "max_abs_rel_err");
+		const cJSON *b = btc_json_get(c, "best_within_5pct");
 		m->best_within_5pct = cJSON_IsBool(b) ? cJSON_IsTrue(b) : -1;
 	}
 	r->pu_fits = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->pu_fits));
 	cJSON_ArrayForEach (c, pus) {
 		struct btc_report_pu_fit *p = &r->pu_fits[r->n_pu_fits++];
-		p->pu = str(c, "pu");
-		p->a_ms = num(c, "a_ms");
-		p->b = num(c, "b");
-		p->n_bottleneck = (int)fmax(0, num(c, "bottleneck_of"));
+		p->pu = btc_json_str(c, "pu");
+		p->a_ms = btc_json_num(c, "a_ms");
+		p->b = btc_json_num(c, "b");
+		p->n_bottleneck = (int)fmax(0, btc_json_num(c, "bottleneck_of"));
 	}
 }
 
@@ -467,57 +437,57 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 	char *text = btc_read_file(path, NULL);
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 	free(text);
-	if (!cJSON_IsObject(j) || !cJSON_IsString(get(j, "app"))) {
+	if (!cJSON_IsObject(j) || !cJSON_IsString(btc_json_get(j, "app"))) {
 		btc_error(d, (struct btc_loc){path, 0, 0}, "not a btc report (JSON)");
 		cJSON_Delete(j);
 		return false;
 	}
-	double schema = num(j, "schema_version");
+	double schema = btc_json_num(j, "schema_version");
 	r->schema_version = isnan(schema) ? 1 : (int)schema;
-	r->app = str(j, "app");
-	r->device = str(j, "device");
-	r->table = str(j, "table");
-	r->mode = str(j, "mode");
-	r->objective = str(j, "objective");
-	r->gpu = str(j, "gpu");
-	r->verified = cJSON_IsTrue(get(j, "verified"));
-	r->predicted_ms = num(j, "predicted_ms");
-	r->failure_diagnosis = str(j, "failure_diagnosis");
-	r->measured_ms = num(j, "measured_ms_per_task");
-	r->speedup = num(j, "speedup_vs_best_baseline");
-	r->speedup_null_reason = str(j, "speedup_null_reason");
-	r->best_baseline_null_reason = str(j, "best_baseline_null_reason");
-	r->pearson_r_used = num(j, "pearson_r");
-	r->pearson_r[BTC_MODE_ISOLATED] = num(j, "pearson_r_isolated");
-	r->pearson_r[BTC_MODE_INTERFERENCE] = num(j, "pearson_r_interference");
-	r->pearson_r[BTC_MODE_PLACED] = num(j, "pearson_r_placed");
-	r->racing = cJSON_IsTrue(get(j, "racing"));
+	r->app = btc_json_str(j, "app");
+	r->device = btc_json_str(j, "device");
+	r->table = btc_json_str(j, "table");
+	r->mode = btc_json_str(j, "mode");
+	r->objective = btc_json_str(j, "objective");
+	r->gpu = btc_json_str(j, "gpu");
+	r->verified = cJSON_IsTrue(btc_json_get(j, "verified"));
+	r->predicted_ms = btc_json_num(j, "predicted_ms");
+	r->failure_diagnosis = btc_json_str(j, "failure_diagnosis");
+	r->measured_ms = btc_json_num(j, "measured_ms_per_task");
+	r->speedup = btc_json_num(j, "speedup_vs_best_baseline");
+	r->speedup_null_reason = btc_json_str(j, "speedup_null_reason");
+	r->best_baseline_null_reason = btc_json_str(j, "best_baseline_null_reason");
+	r->pearson_r_used = btc_json_num(j, "pearson_r");
+	r->pearson_r[BTC_MODE_ISOLATED] = btc_json_num(j, "pearson_r_isolated");
+	r->pearson_r[BTC_MODE_INTERFERENCE] = btc_json_num(j, "pearson_r_interference");
+	r->pearson_r[BTC_MODE_PLACED] = btc_json_num(j, "pearson_r_placed");
+	r->racing = cJSON_IsTrue(btc_json_get(j, "racing"));
 	static const char *const phase_names[5] = {"profile", "schedule", "build", "tune", "run"};
 	for (int p = 0; p < 5; p++)
-		r->phases_s[p] = num(get(j, "phases_s"), phase_names[p]);
+		r->phases_s[p] = btc_json_num(btc_json_get(j, "phases_s"), phase_names[p]);
 
-	const cJSON *cands = get(j, "candidates"), *c;
+	const cJSON *cands = btc_json_get(j, "candidates"), *c;
 	r->candidates = btc_report_candidates_new(cJSON_GetArraySize(cands));
 	cJSON_ArrayForEach (c, cands)
 		read_candidate(c, r->schema_version, &r->candidates[r->n_candidates++]);
 	for (int i = 0; i < r->n_candidates; i++)
 		r->n_failed += r->candidates[i].status == BTC_RUN_FAILED;
 
-	const cJSON *sched = get(j, "schedule"), *chunks = get(sched, "chunks");
+	const cJSON *sched = btc_json_get(j, "schedule"), *chunks = btc_json_get(sched, "chunks");
 	r->chunks = btc_xcalloc((size_t)cJSON_GetArraySize(chunks) + 1, sizeof(*r->chunks));
 	cJSON_ArrayForEach (c, chunks) {
 		struct btc_report_chunk *ch = &r->chunks[r->n_chunks++];
-		ch->pu = str(c, "pu");
-		ch->first_stage = (int)num(c, "first_stage");
-		ch->last_stage = (int)num(c, "last_stage");
+		ch->pu = btc_json_str(c, "pu");
+		ch->first_stage = (int)btc_json_num(c, "first_stage");
+		ch->last_stage = (int)btc_json_num(c, "last_stage");
 	}
 	/* The chosen and the best baseline as candidate indices: by index in
 	 * schema 2; schema 1 names the best baseline by PU and the chosen one
 	 * by its chunks only (r->chunks). */
-	double chosen = num(sched, "index");
-	const cJSON *bb = get(j, "best_baseline");
-	double best = num(bb, "index");
-	char *best_pu = str(bb, "pu");
+	double chosen = btc_json_num(sched, "index");
+	const cJSON *bb = btc_json_get(j, "best_baseline");
+	double best = btc_json_num(bb, "index");
+	char *best_pu = btc_json_str(bb, "pu");
 	for (int i = 0; i < r->n_candidates; i++) {
 		const struct btc_report_candidate *rc = &r->candidates[i];
 		if (!isnan(chosen) && rc->index == (int)chosen)
@@ -527,7 +497,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 			r->best_baseline = i;
 	}
 	free(best_pu);
-	r->best_baseline_ms = num(bb, "measured_ms_per_task");
+	r->best_baseline_ms = btc_json_num(bb, "measured_ms_per_task");
 	if (r->schema_version < 2 && !cJSON_IsObject(bb)) {
 		/* Early schema 1: no head to head; the fastest tuned baseline. */
 		for (int i = 0; i < r->n_candidates; i++) {
@@ -545,7 +515,7 @@ bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 	if (r->schema_version < 2) {
 		r->chosen_verified = r->verified;
 	} else {
-		r->chosen_verified = cJSON_IsTrue(get(j, "chosen_verified"));
+		r->chosen_verified = cJSON_IsTrue(btc_json_get(j, "chosen_verified"));
 	}
 	cJSON_Delete(j);
 	return true;

@@ -302,6 +302,23 @@ struct btc_sched_prep {
 enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 				  const struct btc_sched_options *opt, struct btc_sched_prep *prep,
 				  struct btc_diag *d);
+
+/* A solver over a prepared problem: owns prep (frees it with
+ * btc_sched_prep_free on every path); t0 is when the solve began
+ * (btc_sched_now_ms, for res->solve_ms). */
+typedef enum btc_status (*btc_sched_prepared_fn)(const struct btc_sched_problem *p,
+						 const struct btc_sched_options *opt,
+						 struct btc_sched_prep *prep,
+						 struct btc_sched_result *res, struct btc_diag *d,
+						 double t0);
+
+/* The one start of a solve (btc_sched_solve_exhaustive, btc_sched_solve_z3):
+ * clears res, prepares p (btc_sched_prepare, whose error it returns) and
+ * hands the prep to solve. */
+enum btc_status btc_sched_solve_prepared(const struct btc_sched_problem *p,
+					 const struct btc_sched_options *opt,
+					 struct btc_sched_result *res, struct btc_diag *d,
+					 btc_sched_prepared_fn solve);
 void btc_sched_prep_free(struct btc_sched_prep *prep);
 
 /* Quantised cost of the chunk (PU c, stages f..l) whose stage sum in
@@ -326,6 +343,13 @@ bool btc_sched_space_wanted(const struct btc_sched_problem *p, const struct btc_
  * exact ms sums from p->time_ms, keys from prep->tq. */
 void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
 			       const int *a, struct btc_schedule *s);
+
+/* Fills s's T_max and T_min (ms, over s->chunks[k].time_ms), gapness,
+ * period and pool (btc_model_period_ms, btc_model_pool), and the ranking
+ * keys tmax_q, tmin_q and gap_q from q[k], chunk k's cost in quanta (one per
+ * chunk, s->n_chunks of them). The one place a schedule's summary is made. */
+void btc_sched_summarize(const struct btc_sched_problem *p, const int64_t *q,
+			 struct btc_schedule *s);
 
 /* Total orders: <0, 0, >0. by_tmax: (T_max, gapness, vector);
  * by_gap: (gapness, T_max, vector). The vector is compared chunk-wise,

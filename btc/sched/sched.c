@@ -205,6 +205,20 @@ void btc_sched_prep_free(struct btc_sched_prep *prep)
 	prep->tq = prep->fq = prep->xq = prep->tkq = NULL;
 }
 
+enum btc_status btc_sched_solve_prepared(const struct btc_sched_problem *p,
+					 const struct btc_sched_options *opt,
+					 struct btc_sched_result *res, struct btc_diag *d,
+					 btc_sched_prepared_fn solve)
+{
+	double t0 = btc_sched_now_ms();
+	memset(res, 0, sizeof(*res));
+	struct btc_sched_prep prep;
+	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
+	if (status != BTC_OK)
+		return status;
+	return solve(p, opt, &prep, res, d, t0);
+}
+
 void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct btc_sched_prep *prep,
 			       const int *a, struct btc_schedule *s)
 {
@@ -220,20 +234,29 @@ void btc_sched_from_assignment(const struct btc_sched_problem *p, const struct b
 		}
 		s->chunks[s->n_chunks - 1].last_stage = i;
 	}
+	int64_t q[BTC_SCHED_MAX_PUS];
+	for (int k = 0; k < s->n_chunks; k++) {
+		struct btc_sched_chunk *ch = &s->chunks[k];
+		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
+		int64_t sum = 0;
+		for (int i = ch->first_stage; i <= ch->last_stage; i++)
+			sum += prep->tq[i * np + ch->pu];
+		q[k] = btc_sched_chunk_q(prep, ch->pu, ch->first_stage, ch->last_stage, sum);
+	}
+	btc_sched_summarize(p, q, s);
+}
+
+void btc_sched_summarize(const struct btc_sched_problem *p, const int64_t *q,
+			 struct btc_schedule *s)
+{
 	int64_t qmax = 0, qmin = INT64_MAX;
 	s->tmax_ms = 0;
 	s->tmin_ms = INFINITY;
 	for (int k = 0; k < s->n_chunks; k++) {
-		struct btc_sched_chunk *ch = &s->chunks[k];
-		ch->time_ms = btc_model_chunk_ms(p, ch->pu, ch->first_stage, ch->last_stage);
-		int64_t q = 0;
-		for (int i = ch->first_stage; i <= ch->last_stage; i++)
-			q += prep->tq[i * np + ch->pu];
-		q = btc_sched_chunk_q(prep, ch->pu, ch->first_stage, ch->last_stage, q);
-		qmax = q > qmax ? q : qmax;
-		qmin = q < qmin ? q : qmin;
-		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
-		s->tmin_ms = fmin(s->tmin_ms, ch->time_ms);
+		qmax = q[k] > qmax ? q[k] : qmax;
+		qmin = q[k] < qmin ? q[k] : qmin;
+		s->tmax_ms = fmax(s->tmax_ms, s->chunks[k].time_ms);
+		s->tmin_ms = fmin(s->tmin_ms, s->chunks[k].time_ms);
 	}
 	s->gapness_ms = s->tmax_ms - s->tmin_ms;
 	s->period_ms = btc_model_period_ms(p, s->tmax_ms);

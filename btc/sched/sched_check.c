@@ -189,6 +189,33 @@ static const char *quant_loss(double t, int64_t q)
 	return back == 0 ? "rounds to 0" : "loses over 1%";
 }
 
+/* Errors when t, stage i's time on PU c (ms; on `cores` of its cores, or
+ * its plain time when 0), loses in the ranking quantum q (ns), which the
+ * largest PU sum maxsum_ns forces (quant_loss). */
+static void check_time(const struct btc_sched_problem *p, int i, int c, int cores, double t,
+		       int64_t q, double maxsum_ns, struct btc_diag *d)
+{
+	const char *loss = quant_loss(t, q);
+	if (!loss)
+		return;
+	char sl[160], pl[160];
+	btc_sched_stage_label(p, i, sl, sizeof(sl));
+	btc_sched_pu_label(p, c, pl, sizeof(pl));
+	if (cores == 0)
+		btc_error(d, no_loc,
+			  "profiling table: %s on %s: time %g ms %s in the "
+			  "ranking quantum of %lld ns, which the largest PU "
+			  "sum (%g ms) forces: times span too many orders of "
+			  "magnitude to rank exactly",
+			  sl, pl, t, loss, (long long)q, maxsum_ns / 1e6);
+	else
+		btc_error(d, no_loc,
+			  "profiling table: %s on %d cores of %s: time %g ms %s in "
+			  "the ranking quantum of %lld ns: times span too many "
+			  "orders of magnitude to rank exactly",
+			  sl, cores, pl, t, loss, (long long)q);
+}
+
 /* The quantum must not round a real time away: a nonzero time that
  * quantises to 0, or loses more than BTC_SCHED_MAX_QUANT_ERR of itself,
  * would make the ranking (and "proven optimal") a statement about other
@@ -199,37 +226,15 @@ bool btc_sched_check_quantum(const struct btc_sched_problem *p, bool core_splits
 {
 	int n = p->n_stages, np = p->n_pus;
 	int64_t q = quantum_ns;
-	char sl[160], pl[160];
 	int before = d->errors;
 	for (int i = 0; i < n; i++)
-		for (int c = 0; c < np; c++) {
-			double t = p->time_ms[i * np + c];
-			const char *loss = quant_loss(t, q);
-			if (!loss)
-				continue;
-			btc_sched_stage_label(p, i, sl, sizeof(sl));
-			btc_sched_pu_label(p, c, pl, sizeof(pl));
-			btc_error(d, no_loc,
-				  "profiling table: %s on %s: time %g ms %s in the "
-				  "ranking quantum of %lld ns, which the largest PU "
-				  "sum (%g ms) forces: times span too many orders of "
-				  "magnitude to rank exactly",
-				  sl, pl, t, loss, (long long)q, maxsum_ns / 1e6);
-		}
+		for (int c = 0; c < np; c++)
+			check_time(p, i, c, 0, p->time_ms[i * np + c], q, maxsum_ns, d);
 	for (int i = 0; core_splits && i < n; i++)
 		for (int c = 0; c < np; c++)
-			for (int j = 0; j < p->cores[c].n_counts; j++) {
-				double t = p->time_cores_ms[btc_sched_cores_index(np, i, c, j)];
-				const char *loss = quant_loss(t, q);
-				if (!loss)
-					continue;
-				btc_sched_stage_label(p, i, sl, sizeof(sl));
-				btc_sched_pu_label(p, c, pl, sizeof(pl));
-				btc_error(d, no_loc,
-					  "profiling table: %s on %d cores of %s: time %g ms %s in "
-					  "the ranking quantum of %lld ns: times span too many "
-					  "orders of magnitude to rank exactly",
-					  sl, p->cores[c].counts[j], pl, t, loss, (long long)q);
-			}
+			for (int j = 0; j < p->cores[c].n_counts; j++)
+				check_time(p, i, c, p->cores[c].counts[j],
+					   p->time_cores_ms[btc_sched_cores_index(np, i, c, j)], q,
+					   maxsum_ns, d);
 	return d->errors == before;
 }

@@ -146,16 +146,13 @@ static void walk(struct enum_state *st)
 		extend(st, 0, 0, 0, 0, INT64_MAX);
 }
 
-enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
-					   const struct btc_sched_options *opt,
-					   struct btc_sched_result *res, struct btc_diag *d)
+/* The solve of btc_sched_solve_exhaustive over the prepared problem (owns prep). */
+static enum btc_status solve_prepared(const struct btc_sched_problem *p,
+				      const struct btc_sched_options *opt,
+				      struct btc_sched_prep *prep, struct btc_sched_result *res,
+				      struct btc_diag *d, double t0)
 {
-	double t0 = btc_sched_now_ms();
-	memset(res, 0, sizeof(*res));
-	struct btc_sched_prep prep;
-	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
-	if (status != BTC_OK)
-		return status;
+	enum btc_status status;
 	double count = btc_sched_count(p, opt);
 	if (count > BTC_SCHED_EXHAUSTIVE_LIMIT) {
 		btc_error(d, (struct btc_loc){0},
@@ -163,24 +160,24 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 			  "schedules; %d stages x %d PUs have %.3g: use "
 			  "--solver z3",
 			  BTC_SCHED_EXHAUSTIVE_LIMIT, p->n_stages, p->n_pus, count);
-		btc_sched_prep_free(&prep);
+		btc_sched_prep_free(prep);
 		return BTC_ERR_LIMIT;
 	}
 	struct btc_space sp;
-	if (prep.space && (status = btc_space_build(p, opt, &prep, &sp, d)) != BTC_OK) {
-		btc_sched_prep_free(&prep);
+	if (prep->space && (status = btc_space_build(p, opt, prep, &sp, d)) != BTC_OK) {
+		btc_sched_prep_free(prep);
 		return status;
 	}
-	btc_sched_result_begin(p, opt, &prep, res);
+	btc_sched_result_begin(p, opt, prep, res);
 
 	struct enum_state st = {
 		.p = p,
-		.prep = &prep,
+		.prep = prep,
 		.opt = opt,
-		.a = btc_xcalloc((size_t)prep.n, sizeof(int)),
-		.kmax = opt->max_chunks > 0 ? opt->max_chunks : prep.p,
+		.a = btc_xcalloc((size_t)prep->n, sizeof(int)),
+		.kmax = opt->max_chunks > 0 ? opt->max_chunks : prep->p,
 		.k = opt->top_k,
-		.sp = prep.space ? &sp : NULL,
+		.sp = prep->space ? &sp : NULL,
 	};
 	if (st.sp)
 		st.kmax = sp.kmax;
@@ -194,7 +191,7 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 		st.filter_util = st.gstar != INT64_MAX;
 		if (st.filter_util) {
 			res->gstar_q = st.gstar;
-			res->gstar_ms = (double)st.gstar * (double)prep.quantum_ns / 1e6;
+			res->gstar_ms = (double)st.gstar * (double)prep->quantum_ns / 1e6;
 		}
 	}
 	st.by_gap = opt->objective == BTC_SCHED_GAPNESS;
@@ -208,9 +205,16 @@ enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
 	res->n_candidates = st.n_best;
 	res->n_checks = st.visited;
 	free(st.a);
-	if (prep.space)
+	if (prep->space)
 		btc_space_free(&sp);
-	btc_sched_prep_free(&prep);
+	btc_sched_prep_free(prep);
 	res->solve_ms = btc_sched_now_ms() - t0;
 	return BTC_OK;
+}
+
+enum btc_status btc_sched_solve_exhaustive(const struct btc_sched_problem *p,
+					   const struct btc_sched_options *opt,
+					   struct btc_sched_result *res, struct btc_diag *d)
+{
+	return btc_sched_solve_prepared(p, opt, res, d, solve_prepared);
 }

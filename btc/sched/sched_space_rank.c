@@ -12,6 +12,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the searches of the presolve ---- */
+
+/* The least x in [x0, xmax] with count(z, x) >= K, for a count that
+ * grows with x: galloping from x0, then bisection. 1 with the least in *x;
+ * 0 when even count(xmax) < K, which goes to *c; -1 when a count fails
+ * (presolve unavailable or expired). */
+static int least_reaching(struct zx *z, int K, int64_t x0, int64_t xmax,
+			  double (*count)(struct zx *z, int64_t x), int64_t *x, double *c)
+{
+	int64_t a = x0, b = x0, step = 1;
+	for (;;) {
+		*c = count(z, b);
+		if (*c < 0)
+			return -1;
+		if (*c >= K)
+			break;
+		if (b >= xmax)
+			return 0;
+		a = b + 1;
+		b = b + step < xmax ? b + step : xmax;
+		step *= 2;
+	}
+	while (a < b) {
+		int64_t m = a + (b - a) / 2;
+		double cm = count(z, m);
+		if (cm < 0)
+			return -1;
+		if (cm >= K)
+			b = m;
+		else
+			a = m + 1;
+	}
+	*x = a;
+	return 1;
+}
+
+/* Candidates with every chunk <= sums[i] (presolve). */
+static double count_sum(struct zx *z, int64_t i)
+{
+	return btc_space_dp_count(z->sp, 0, z->sums[i], false);
+}
+
+static double gap_count(struct zx *z, int64_t W, unsigned char *useful);
+
+/* Candidates of gapness <= W (presolve). */
+static double gap_count_at(struct zx *z, int64_t W)
+{
+	return gap_count(z, W, NULL);
+}
+
 /* ---- the T_max ranking by counting (the presolve) ---- */
 
 /* The least T_max of all candidates (presolve), bounded by the cheapest
@@ -61,37 +111,21 @@ static int count_plan(struct zx *z, int K, struct plan *pl)
 	if (!z->b.filtered) {
 		/* no filter: count(0, v) grows with v; galloping, then
 		 * bisection for B */
-		int a = i, b = i, step = 1;
-		for (;;) {
-			double c = btc_space_dp_count(z->sp, 0, z->sums[b], false);
-			if (c < 0)
-				return -1;
-			if (c >= K)
-				break;
-			if (b == z->n_sums - 1) {
-				pl->below = c;
-				pl->B = z->sums[b] + 1;
-				pl->L = pl->L_next = INT64_MAX;
-				return c > 0;
-			}
-			a = b + 1;
-			b = b + step < z->n_sums - 1 ? b + step : z->n_sums - 1;
-			step *= 2;
-		}
-		while (a < b) {
-			int m = a + (b - a) / 2;
-			double c = btc_space_dp_count(z->sp, 0, z->sums[m], false);
-			if (c < 0)
-				return -1;
-			if (c >= K)
-				b = m;
-			else
-				a = m + 1;
+		int64_t a;
+		double c;
+		int r = least_reaching(z, K, i, z->n_sums - 1, count_sum, &a, &c);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			pl->below = c;
+			pl->B = z->sums[z->n_sums - 1] + 1;
+			pl->L = pl->L_next = INT64_MAX;
+			return c > 0;
 		}
 		pl->below = btc_space_dp_count(z->sp, 0, z->sums[a] - 1, false);
 		if (pl->below < 0)
 			return -1;
-		last = i = a;
+		last = i = (int)a;
 	}
 	for (int steps = 0; z->b.filtered && i < z->n_sums; i++) {
 		if (++steps > (btc_space_walk_steps > 0 ? btc_space_walk_steps : WALK_STEPS))
@@ -166,11 +200,7 @@ static int enumerate_plan(struct zx *z, struct btc_sched_result *res, int K, int
 			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->tie, b, 2);
 		}
 	}
-	if (rc < 0)
-		res->optimal = false;
-	btc_sched_z3_take_best(res, &f, K, K_TMAX);
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
+	btc_sched_z3_end(&z->b, res, &f, K, K_TMAX, rc);
 	return rc < 0 ? -1 : 1;
 }
 
@@ -202,32 +232,16 @@ static int gap_plan(struct zx *z, int K, struct gplan *pl)
 	if (gstar < 0 || z->n_sums == 0)
 		return -1;
 	int64_t maxw = z->sums[z->n_sums - 1];
-	int64_t a = gstar, b = gstar, step = 1;
-	for (;;) {
-		double c = gap_count(z, b, NULL);
-		if (c < 0)
-			return -1;
-		if (c >= K)
-			break;
-		if (b >= maxw) {
-			pl->all = true;
-			pl->below = c;
-			pl->G = maxw;
-			return 1;
-		}
-		a = b + 1;
-		b = b + step < maxw ? b + step : maxw;
-		step *= 2;
-	}
-	while (a < b) {
-		int64_t m = a + (b - a) / 2;
-		double c = gap_count(z, m, NULL);
-		if (c < 0)
-			return -1;
-		if (c >= K)
-			b = m;
-		else
-			a = m + 1;
+	int64_t a;
+	double all;
+	int r = least_reaching(z, K, gstar, maxw, gap_count_at, &a, &all);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		pl->all = true;
+		pl->below = all;
+		pl->G = maxw;
+		return 1;
 	}
 	pl->G = a;
 	pl->below = gap_count(z, a - 1, NULL);
@@ -280,17 +294,18 @@ static void enumerate_gap_plan(struct zx *z, struct btc_sched_result *res, int K
 			rc = btc_zx_enumerate_ties(z, &f, g, need, pl->at, b, 3);
 		}
 	}
-	if (rc < 0)
-		res->optimal = false;
-	btc_sched_z3_take_best(res, &f, K, K_GAP);
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
+	btc_sched_z3_end(&z->b, res, &f, K, K_GAP, rc);
 }
 
 /* ---- the ranking ---- */
 
-/* G* by the presolve (sched_z3.c's dp_gstar over the space's costs); -1
- * when unavailable. */
+static int64_t space_min_tmax(void *ctx, int64_t L)
+{
+	return btc_space_dp_min_tmax(ctx, L, INT64_MAX);
+}
+
+/* G* by the presolve over the space's costs (btc_z3_gstar); -1 when
+ * unavailable. */
 static int64_t dp_gstar(struct zx *z)
 {
 	struct btc_space *sp = z->sp;
@@ -302,43 +317,7 @@ static int64_t dp_gstar(struct zx *z)
 	int64_t v1 = min_tmax0(z);
 	if (v1 < 0 || v1 == INT64_MAX)
 		return -1;
-	int a = 0, b = z->n_sums - 1;
-	while (a < b) {
-		int m = a + (b - a + 1) / 2;
-		int64_t t = btc_space_dp_min_tmax(sp, z->sums[m], INT64_MAX);
-		if (t < 0)
-			return -1;
-		if (t != INT64_MAX)
-			a = m;
-		else
-			b = m - 1;
-	}
-	int i0 = btc_z3_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
-	i0 = i0 > a ? a : i0;
-	int64_t best = INT64_MAX;
-	for (int i = i0; i >= 0 && best > 0; i--) {
-		int64_t L = z->sums[i];
-		if (best != INT64_MAX && L <= v1 - best)
-			break;
-		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
-		if (m < 0)
-			return -1;
-		if (m != INT64_MAX && m - L < best)
-			best = m - L;
-	}
-	for (int i = i0 + 1; i <= a && best > 0;) {
-		int64_t L = z->sums[i];
-		int64_t m = btc_space_dp_min_tmax(sp, L, INT64_MAX);
-		if (m < 0)
-			return -1;
-		if (m == INT64_MAX)
-			break;
-		if (m - L < best)
-			best = m - L;
-		int next = btc_z3_first_ge(z->sums, z->n_sums, m - best + 1);
-		i = next > i + 1 ? next : i + 1;
-	}
-	return best;
+	return btc_z3_gstar(z->sums, z->n_sums, v1, space_min_tmax, sp);
 }
 
 static void assert_filter(struct zx *z)
@@ -403,6 +382,57 @@ static unsigned char *window_chunks(struct zx *z, int K)
 	return useful;
 }
 
+/* The layer-by-layer table of the chunks the presolve marked useful
+ * ([n_opts][n][n] flags, zeroed), owned by the caller. */
+static unsigned char *useful_alloc(const struct zx *z)
+{
+	return btc_xcalloc((size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n, 1);
+}
+
+/* The T_max objective's presolved plan (count_plan): true when it settled
+ * the ranking (none, or enumerated from the plan); else *pruned may hold
+ * the window's chunks for the plain search. */
+static bool tmax_planned(struct zx *z, struct btc_sched_result *res, int K, int cap,
+			 unsigned char **pruned)
+{
+	struct plan pl;
+	int r = count_plan(z, K, &pl);
+	if (r == 0)
+		return true;
+	if (r == 2)
+		*pruned = window_chunks(z, K);
+	if (r != 1)
+		return false;
+	unsigned char *useful = useful_alloc(z);
+	int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
+	bool done = btc_space_dp_useful(z->sp, 0, hi, useful) == 0 && !z->y;
+	if (done) {
+		btc_zx_encode(z, useful);
+		assert_filter(z);
+	}
+	free(useful);
+	if (done)
+		enumerate_plan(z, res, K, cap, &pl);
+	return done;
+}
+
+/* The gapness objective's presolved plan (gap_plan): true when it
+ * enumerated the ranking. */
+static bool gap_planned(struct zx *z, struct btc_sched_result *res, int K, int cap)
+{
+	struct gplan gp;
+	if (gap_plan(z, K, &gp) <= 0)
+		return false;
+	unsigned char *useful = useful_alloc(z);
+	bool done = gap_count(z, gp.G, useful) >= 0 && !z->y;
+	if (done)
+		btc_zx_encode(z, useful);
+	free(useful);
+	if (done)
+		enumerate_gap_plan(z, res, K, cap, &gp);
+	return done;
+}
+
 void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_sched_result *res)
 {
 	int K = opt->top_k;
@@ -417,44 +447,10 @@ void btc_zx_rank(struct zx *z, const struct btc_sched_options *opt, struct btc_s
 		}
 	}
 	unsigned char *pruned = NULL;
-	if (primary == K_TMAX && z->sp->dp_ok) {
-		struct plan pl;
-		int r = count_plan(z, K, &pl);
-		if (r == 0)
+	if (z->sp->dp_ok) {
+		if (primary == K_TMAX ? tmax_planned(z, res, K, cap, &pruned)
+				      : gap_planned(z, res, K, cap))
 			return;
-		if (r == 2)
-			pruned = window_chunks(z, K);
-		if (r == 1) {
-			unsigned char *useful = btc_xmalloc((size_t)z->sp->n_opts * (size_t)z->n *
-							    (size_t)z->n);
-			int64_t hi = pl.B < INT64_MAX ? pl.B : INT64_MAX;
-			if (btc_space_dp_useful(z->sp, 0, hi, useful) == 0 && !z->y) {
-				btc_zx_encode(z, useful);
-				assert_filter(z);
-				free(useful);
-				enumerate_plan(z, res, K, cap, &pl);
-				return;
-			}
-			free(useful);
-		}
-		if (z->sp->expired) {
-			res->optimal = false;
-			return;
-		}
-	}
-	if (primary == K_GAP && z->sp->dp_ok) {
-		struct gplan gp;
-		if (gap_plan(z, K, &gp) > 0) {
-			size_t m = (size_t)z->sp->n_opts * (size_t)z->n * (size_t)z->n;
-			unsigned char *useful = btc_xcalloc(m, 1);
-			if (gap_count(z, gp.G, useful) >= 0 && !z->y) {
-				btc_zx_encode(z, useful);
-				free(useful);
-				enumerate_gap_plan(z, res, K, cap, &gp);
-				return;
-			}
-			free(useful);
-		}
 		if (z->sp->expired) {
 			res->optimal = false;
 			return;

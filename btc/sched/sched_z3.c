@@ -155,11 +155,7 @@ static int enumerate_counted(struct z3s *z, struct btc_sched_result *res, int K,
 	int rc = enumerate_phase(z, &f, g, below, B - 1, 0);
 	if (rc == 0 && at > 0)
 		rc = enumerate_phase(z, &f, g, at, B, L);
-	if (rc < 0)
-		res->optimal = false;
-	btc_sched_z3_take_best(res, &f, K, K_TMAX);
-	free(f.s);
-	btc_z3_assume_reset(&z->b, 0);
+	btc_sched_z3_end(&z->b, res, &f, K, K_TMAX, rc);
 	return rc < 0 ? -1 : 1;
 }
 
@@ -202,92 +198,58 @@ static void enumerate(struct z3s *z, struct btc_sched_result *res, int K, enum k
 	}
 }
 
-/* G* by the presolve: G* = min over L of (minT(L) - L), where minT(L)
- * is the least T_max of the schedules whose chunks all take >= L (the
- * schedule attaining G* with T_min = L* gives minT(L*) - L* <= G*; the one
- * attaining minT(L) has gapness <= minT(L) - L). L runs over the chunk
- * sums: downwards from minT(0) until L <= minT(0) - best, then upwards,
- * skipping every L <= minT(previous L) - best, to the last feasible L.
- * Returns -1 when p is too large or the passes would exceed a fixed work
- * limit (then Z3 bisects with the gapness constraints). */
+/* The work of the presolve passes of one dp_gstar, and its bound. */
+struct gstar_work {
+	struct z3s *z;
+	double pass, work;
+};
+
+/* minT(L) over the paper's space; -1 once the passes would exceed about
+ * 10 s of work or Z3's time is out. */
+static int64_t z3_min_tmax(void *ctx, int64_t L)
+{
+	struct gstar_work *g = ctx;
+	if ((g->work += g->pass) > 2e10 || btc_z3_out_of_time(&g->z->b))
+		return -1;
+	return btc_sched_dp_min_tmax(g->z->prep, g->z->max_chunks, L);
+}
+
+/* G* by the presolve (btc_z3_gstar). Returns -1 when p is too large or
+ * the passes would exceed a fixed work limit (then Z3 bisects with the
+ * gapness constraints). */
 static int64_t dp_gstar(struct z3s *z)
 {
 	if (z->np > BTC_SCHED_DP_MAX_PUS || z->n_sums == 0)
 		return -1;
-	double pass = (double)z->n * z->n * z->np * (double)(1u << z->np);
-	const double limit = 2e10; /* about 10 s */
-	double work = 0;
 	int64_t v1 = btc_sched_dp_min_tmax(z->prep, z->max_chunks, 0);
 	if (v1 == INT64_MAX)
 		return -1; /* no multi-chunk schedule: Z3 says so */
-	/* largest index a with minT(sums[a]) finite */
-	int a = 0, b = z->n_sums - 1;
-	while (a < b) {
-		int m = a + (b - a + 1) / 2;
-		work += pass;
-		if (btc_sched_dp_min_tmax(z->prep, z->max_chunks, z->sums[m]) != INT64_MAX)
-			a = m;
-		else
-			b = m - 1;
-	}
-	/* Downwards from the largest sum <= v1 first (where T_min of
-	 * balanced schedules lies), then upwards to the last feasible L. */
-	int i0 = btc_z3_first_ge(z->sums, z->n_sums, v1 + 1) - 1;
-	if (i0 > a)
-		i0 = a;
-	int64_t best = INT64_MAX;
-	for (int i = i0; i >= 0; i--) {
-		int64_t L = z->sums[i];
-		if (best != INT64_MAX && L <= v1 - best)
-			break;
-		if ((work += pass) > limit || btc_z3_out_of_time(&z->b))
-			return -1;
-		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
-		if (m != INT64_MAX && m - L < best)
-			best = m - L;
-	}
-	/* Upwards minT only grows: after minT(L) = m, a smaller gapness
-	 * needs L' > m - best, so skip to the first such sum. */
-	for (int i = i0 + 1; i <= a;) {
-		int64_t L = z->sums[i];
-		if ((work += pass) > limit || btc_z3_out_of_time(&z->b))
-			return -1;
-		int64_t m = btc_sched_dp_min_tmax(z->prep, z->max_chunks, L);
-		if (m == INT64_MAX)
-			break;
-		if (m - L < best)
-			best = m - L;
-		int next = btc_z3_first_ge(z->sums, z->n_sums, m - best + 1);
-		i = next > i + 1 ? next : i + 1;
-	}
-	return best;
+	struct gstar_work g = {z, (double)z->n * z->n * z->np * (double)(1u << z->np), 0};
+	return btc_z3_gstar(z->sums, z->n_sums, v1, z3_min_tmax, &g);
 }
 
-enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
-				   const struct btc_sched_options *opt,
-				   struct btc_sched_result *res, struct btc_diag *d)
+/* The solve of btc_sched_solve_z3 over the prepared problem (owns prep). */
+static enum btc_status solve_prepared(const struct btc_sched_problem *p,
+				      const struct btc_sched_options *opt,
+				      struct btc_sched_prep *prep, struct btc_sched_result *res,
+				      struct btc_diag *d, double t0)
 {
-	double t0 = btc_sched_now_ms();
-	memset(res, 0, sizeof(*res));
-	struct btc_sched_prep prep;
-	enum btc_status status = btc_sched_prepare(p, opt, &prep, d);
-	if (status != BTC_OK)
-		return status;
-	if (prep.space) {
+	enum btc_status status;
+	if (prep->space) {
 		/* farms or core splits: the larger space (space.h) */
-		status = btc_space_solve_z3(p, opt, &prep, res, d, t0);
-		btc_sched_prep_free(&prep);
+		status = btc_space_solve_z3(p, opt, prep, res, d, t0);
+		btc_sched_prep_free(prep);
 		return status;
 	}
-	btc_sched_result_begin(p, opt, &prep, res);
+	btc_sched_result_begin(p, opt, prep, res);
 	int K = opt->top_k;
 	res->candidates = btc_xcalloc((size_t)K, sizeof(*res->candidates));
 
 	struct z3s z = {
 		.p = p,
-		.prep = &prep,
-		.n = prep.n,
-		.np = prep.p,
+		.prep = prep,
+		.n = prep->n,
+		.np = prep->p,
 	};
 	btc_z3_start(&z.b, &btc_zp_ops, opt->time_budget_ms > 0 ? t0 + opt->time_budget_ms : 0);
 	z.x = btc_xcalloc((size_t)z.n * (size_t)z.np, sizeof(Z3_ast));
@@ -300,7 +262,7 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 
 	z.y_sum = btc_xcalloc((size_t)z.np, sizeof(int64_t));
 	btc_zp_encode(&z, opt);
-	if (prep.xq)
+	if (prep->xq)
 		btc_zp_encode_chunks(&z);
 	btc_zp_collect_sums(&z);
 
@@ -315,11 +277,12 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 		}
 		if (r == 1) {
 			res->gstar_q = gstar;
-			res->gstar_ms = (double)gstar * (double)prep.quantum_ns / 1e6;
+			res->gstar_ms = (double)gstar * (double)prep->quantum_ns / 1e6;
 			/* Level 2 filter: U T_max - T_min <= G*, i.e. for
 			 * every pair of used PUs a T_c - b T_d <= b G*. */
-			if (prep.util_num > 0) {
-				btc_zp_assert_pairs(&z, NULL, prep.util_num, prep.util_den, gstar);
+			if (prep->util_num > 0) {
+				btc_zp_assert_pairs(&z, NULL, prep->util_num, prep->util_den,
+						    gstar);
 				z.b.filtered = true;
 				z.b.gstar = gstar;
 			}
@@ -342,7 +305,14 @@ enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
 	free(z.y_sum);
 	free(z.a);
 	free(z.sums);
-	btc_sched_prep_free(&prep);
+	btc_sched_prep_free(prep);
 	res->solve_ms = btc_sched_now_ms() - t0;
 	return BTC_OK;
+}
+
+enum btc_status btc_sched_solve_z3(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt,
+				   struct btc_sched_result *res, struct btc_diag *d)
+{
+	return btc_sched_solve_prepared(p, opt, res, d, solve_prepared);
 }

@@ -138,6 +138,21 @@ Z3_ast btc_z3_key_guard(struct btc_z3 *b, enum key k, int64_t v, int64_t fixed_t
 /* Index of the first of a[0..n) (ascending) >= v; n when none. */
 int btc_z3_first_ge(const int64_t *a, int n, int64_t v);
 
+/* minT(L): the least T_max (quanta) of the schedules whose chunks all take
+ * >= L quanta; INT64_MAX when there is none, -1 to give up (too much work,
+ * out of time, or the presolve failed). */
+typedef int64_t (*btc_z3_min_tmax_fn)(void *ctx, int64_t L);
+
+/* G*, the least gapness (quanta), by the presolve: G* = min over L of
+ * (minT(L) - L) (the schedule attaining G* with T_min = L* gives
+ * minT(L*) - L* <= G*; the one attaining minT(L) has gapness <=
+ * minT(L) - L). L runs over sums[0..n_sums) (ascending chunk sums):
+ * downwards from the largest sum <= v1 = minT(0) until L <= v1 - best,
+ * then upwards, skipping every L <= minT(previous L) - best, to the last
+ * feasible L; it stops at 0. -1 when min_tmax gives up. */
+int64_t btc_z3_gstar(const int64_t *sums, int n_sums, int64_t v1, btc_z3_min_tmax_fn min_tmax,
+		     void *ctx);
+
 /* Minimises key k under the first `keep` assumptions by bisection, from
  * the model (key value hi); lo is a proven lower bound; probe_lo tries lo
  * first; T_max (with fixed_tmax < 0) bisects over b->tmax_vals. On return
@@ -190,6 +205,12 @@ void btc_z3_enumerate_exact(struct btc_z3 *b, struct btc_sched_result *res, int 
  * btc_sched_cmp_gap; f->s is sorted) into res->candidates, which has room
  * for K; sets res->n_candidates. */
 void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K, enum key primary);
+
+/* Ends an enumeration of status rc (< 0: it stopped early, so res is not
+ * proven optimal): the K best of f into res (btc_sched_z3_take_best), f's
+ * schedules freed, b's assumptions dropped. */
+void btc_sched_z3_end(struct btc_z3 *b, struct btc_sched_result *res, struct found *f, int K,
+		      enum key primary, int rc);
 
 /* The K-th smallest key k among f's schedules with key <= bound, or -1
  * when fewer than K have. */

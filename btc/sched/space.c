@@ -297,27 +297,16 @@ void btc_space_schedule(const struct btc_sched_problem *p, const struct btc_spac
 	memset(s, 0, sizeof(*s));
 	if (n_chunks > BTC_SCHED_MAX_PUS)
 		btc_panic("schedule has more than %d chunks", BTC_SCHED_MAX_PUS);
-	int64_t qmax = 0, qmin = INT64_MAX;
-	s->tmax_ms = 0;
-	s->tmin_ms = INFINITY;
+	int64_t q[BTC_SCHED_MAX_PUS];
 	for (int k = 0; k < n_chunks; k++) {
 		const struct btc_space_opt *op = &sp->opts[o[k]];
 		struct btc_sched_chunk *ch = &s->chunks[k];
 		*ch = (struct btc_sched_chunk){op->pu, f[k], l[k], 0, op->farm, op->cores};
 		ch->time_ms = btc_model_chunk_time_ms(p, ch);
-		int64_t q = btc_space_cost(sp, o[k], f[k], l[k]);
-		qmax = q > qmax ? q : qmax;
-		qmin = q < qmin ? q : qmin;
-		s->tmax_ms = fmax(s->tmax_ms, ch->time_ms);
-		s->tmin_ms = fmin(s->tmin_ms, ch->time_ms);
+		q[k] = btc_space_cost(sp, o[k], f[k], l[k]);
 	}
 	s->n_chunks = n_chunks;
-	s->gapness_ms = s->tmax_ms - s->tmin_ms;
-	s->period_ms = btc_model_period_ms(p, s->tmax_ms);
-	s->pool = btc_model_pool(p, s);
-	s->tmax_q = qmax;
-	s->tmin_q = qmin;
-	s->gap_q = qmax - qmin;
+	btc_sched_summarize(p, q, s);
 }
 
 /* ---- presolve ---- */
@@ -350,6 +339,59 @@ static inline bool live(struct btc_space_pass *q, int i, size_t st)
 	return !q->prune || min_rec(q->sp->lb, i, st) <= q->hi;
 }
 
+/* One chunk that can start at layer i: option o over layers i..l, of cost w,
+ * leading to state nx. k is the option's rank in sp->ord. */
+struct space_edge {
+	int k, o, l;
+	size_t nx;
+	int64_t w;
+};
+
+/* Before the first next_edge call from layer i. */
+static inline struct space_edge edge_start(const struct btc_space *sp)
+{
+	return (struct space_edge){.k = -1, .l = sp->n};
+}
+
+/* Advances e to the next chunk from state (i, st) of cost <= cap, options in
+ * sp->ord order (cheapest first, so a too-dear option ends the walk) and each
+ * option's chunks by growing l (a dear one ends them when sp->mono). cap may
+ * fall between calls. False when none is left or the deadline passed. */
+static inline bool next_edge(struct btc_space_pass *q, int i, size_t st, int64_t cap,
+			     struct space_edge *e)
+{
+	struct btc_space *sp = q->sp;
+	for (;;) {
+		while (++e->l < sp->n) {
+			int64_t w = btc_space_cost(sp, e->o, i, e->l);
+			if (w < 0)
+				break;
+			if (w > cap) {
+				if (sp->mono)
+					break;
+				continue;
+			}
+			e->w = w;
+			return true;
+		}
+		for (;;) {
+			if (++e->k >= sp->n_opts || !tick(q))
+				return false;
+			int o = sp->ord[(size_t)i * sp->n_opts + e->k];
+			if (sp->minc[(size_t)o * sp->n + i] > cap) {
+				e->k = sp->n_opts;
+				return false;
+			}
+			e->nx = btc_space_step(sp, st, o);
+			if (e->nx == (size_t)-1)
+				continue;
+			e->o = o;
+			e->l = i - 1;
+			break;
+		}
+	}
+}
+
 static double count_rec(struct btc_space_pass *q, int i, size_t st)
 {
 	struct btc_space *sp = q->sp;
@@ -359,27 +401,10 @@ static double count_rec(struct btc_space_pass *q, int i, size_t st)
 	if (q->seen[idx])
 		return q->count[idx];
 	double sum = 0;
-	const int *ord = sp->ord + (size_t)i * sp->n_opts;
-	for (int k = 0; k < sp->n_opts && tick(q); k++) {
-		int o = ord[k];
-		if (sp->minc[(size_t)o * sp->n + i] > q->hi)
-			break;
-		size_t nx = btc_space_step(sp, st, o);
-		if (nx == (size_t)-1)
-			continue;
-		for (int l = i; l < sp->n; l++) {
-			int64_t w = btc_space_cost(sp, o, i, l);
-			if (w < 0)
-				break;
-			if (w > q->hi) {
-				if (sp->mono)
-					break;
-				continue;
-			}
-			if (w >= q->lo && !btc_space_single(sp, i, l, o, q->all) && live(q, l + 1, nx))
-				sum += count_rec(q, l + 1, nx);
-		}
-	}
+	for (struct space_edge e = edge_start(sp); next_edge(q, i, st, q->hi, &e);)
+		if (e.w >= q->lo && !btc_space_single(sp, i, e.l, e.o, q->all) &&
+		    live(q, e.l + 1, e.nx))
+			sum += count_rec(q, e.l + 1, e.nx);
 	q->seen[idx] = 1;
 	q->count[idx] = sum;
 	return sum;
@@ -394,29 +419,14 @@ static int64_t min_rec(struct btc_space_pass *q, int i, size_t st)
 	if (q->seen[idx])
 		return q->best[idx];
 	int64_t b = INT64_MAX;
-	const int *ord = sp->ord + (size_t)i * sp->n_opts;
-	for (int k = 0; k < sp->n_opts && tick(q); k++) {
-		int o = ord[k];
-		if (sp->minc[(size_t)o * sp->n + i] >= b || sp->minc[(size_t)o * sp->n + i] > q->hi)
-			break;
-		size_t nx = btc_space_step(sp, st, o);
-		if (nx == (size_t)-1)
+	/* a chunk of cost >= b cannot improve on b: the cap is min(hi, b - 1) */
+	struct space_edge e = edge_start(sp);
+	while (next_edge(q, i, st, b - 1 < q->hi ? b - 1 : q->hi, &e)) {
+		if (e.w < q->lo || btc_space_single(sp, i, e.l, e.o, false))
 			continue;
-		for (int l = i; l < sp->n; l++) {
-			int64_t w = btc_space_cost(sp, o, i, l);
-			if (w < 0)
-				break;
-			if (w >= b || w > q->hi) {
-				if (sp->mono)
-					break;
-				continue;
-			}
-			if (w < q->lo || btc_space_single(sp, i, l, o, false))
-				continue;
-			int64_t rest = min_rec(q, l + 1, nx);
-			int64_t m = rest > w ? rest : w;
-			b = m < b ? m : b;
-		}
+		int64_t rest = min_rec(q, e.l + 1, e.nx);
+		int64_t m = rest > e.w ? rest : e.w;
+		b = m < b ? m : b;
 	}
 	q->seen[idx] = 1;
 	q->best[idx] = b;
@@ -503,28 +513,12 @@ static void mark_rec(struct btc_space_pass *q, int i, size_t st, unsigned char *
 	if (i == sp->n || visited[idx])
 		return;
 	visited[idx] = 1;
-	const int *ord = sp->ord + (size_t)i * sp->n_opts;
-	for (int k = 0; k < sp->n_opts && tick(q); k++) {
-		int o = ord[k];
-		if (sp->minc[(size_t)o * sp->n + i] > q->hi)
-			break;
-		size_t nx = btc_space_step(sp, st, o);
-		if (nx == (size_t)-1)
+	for (struct space_edge e = edge_start(sp); next_edge(q, i, st, q->hi, &e);) {
+		if (e.w < q->lo || btc_space_single(sp, i, e.l, e.o, false) ||
+		    !can_complete(q, e.l + 1, e.nx))
 			continue;
-		for (int l = i; l < sp->n; l++) {
-			int64_t w = btc_space_cost(sp, o, i, l);
-			if (w < 0)
-				break;
-			if (w > q->hi) {
-				if (sp->mono)
-					break;
-				continue;
-			}
-			if (w < q->lo || btc_space_single(sp, i, l, o, false) || !can_complete(q, l + 1, nx))
-				continue;
-			useful[((size_t)o * sp->n + i) * sp->n + l] = 1;
-			mark_rec(q, l + 1, nx, visited, useful);
-		}
+		useful[((size_t)e.o * sp->n + i) * sp->n + e.l] = 1;
+		mark_rec(q, e.l + 1, e.nx, visited, useful);
 	}
 }
 

@@ -113,6 +113,26 @@ static int first_cost(const struct btc_space_wchunk *c, int a, int b, int64_t v)
 	return a;
 }
 
+/* The next chunk from state (i, st) inside the window [w->lo, w->hi], in
+ * cost order: not a lone farm member (btc_space_single) and with a next
+ * state, which goes to *nx. Start with *k = -1; NULL when none is left. */
+static inline const struct btc_space_wchunk *next_win(struct btc_space *sp,
+						      const struct btc_space_win *w, int i,
+						      size_t st, int *k, size_t *nx)
+{
+	int end = w->start[i + 1];
+	*k = *k < 0 ? first_cost(w->c, w->start[i], end, w->lo) : *k + 1;
+	for (; *k < end && w->c[*k].cost <= w->hi; ++*k) {
+		const struct btc_space_wchunk *c = &w->c[*k];
+		if (btc_space_single(sp, i, c->l, c->o, false))
+			continue;
+		*nx = btc_space_step(sp, st, c->o);
+		if (*nx != (size_t)-1)
+			return c;
+	}
+	return NULL;
+}
+
 static double win_rec(struct btc_space *sp, struct btc_space_win *w, int i, size_t st)
 {
 	if (i == sp->n)
@@ -121,16 +141,10 @@ static double win_rec(struct btc_space *sp, struct btc_space_win *w, int i, size
 	if (w->stamp[idx] == w->gen)
 		return w->val[idx];
 	double sum = 0;
-	int end = w->start[i + 1];
-	for (int k = first_cost(w->c, w->start[i], end, w->lo); k < end && w->c[k].cost <= w->hi;
-	     k++) {
-		const struct btc_space_wchunk *c = &w->c[k];
-		if (btc_space_single(sp, i, c->l, c->o, false))
-			continue;
-		size_t nx = btc_space_step(sp, st, c->o);
-		if (nx != (size_t)-1)
-			sum += win_rec(sp, w, c->l + 1, nx);
-	}
+	const struct btc_space_wchunk *c;
+	size_t nx;
+	for (int k = -1; (c = next_win(sp, w, i, st, &k, &nx));)
+		sum += win_rec(sp, w, c->l + 1, nx);
 	w->stamp[idx] = w->gen;
 	w->val[idx] = sum;
 	return sum;
@@ -142,14 +156,10 @@ static void win_mark(struct btc_space *sp, struct btc_space_win *w, int i, size_
 	if (i == sp->n || w->mark[idx] == w->gen)
 		return;
 	w->mark[idx] = w->gen;
-	int end = w->start[i + 1];
-	for (int k = first_cost(w->c, w->start[i], end, w->lo); k < end && w->c[k].cost <= w->hi;
-	     k++) {
-		const struct btc_space_wchunk *c = &w->c[k];
-		if (btc_space_single(sp, i, c->l, c->o, false))
-			continue;
-		size_t nx = btc_space_step(sp, st, c->o);
-		if (nx == (size_t)-1 || win_rec(sp, w, c->l + 1, nx) <= 0)
+	const struct btc_space_wchunk *c;
+	size_t nx;
+	for (int k = -1; (c = next_win(sp, w, i, st, &k, &nx));) {
+		if (win_rec(sp, w, c->l + 1, nx) <= 0)
 			continue;
 		w->useful[((size_t)c->o * sp->n + i) * sp->n + c->l] = 1;
 		win_mark(sp, w, c->l + 1, nx);

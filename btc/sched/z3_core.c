@@ -43,6 +43,16 @@ void btc_sched_z3_take_best(struct btc_sched_result *res, struct found *f, int K
 	res->n_candidates = m;
 }
 
+void btc_sched_z3_end(struct btc_z3 *b, struct btc_sched_result *res, struct found *f, int K,
+		      enum key primary, int rc)
+{
+	if (rc < 0)
+		res->optimal = false;
+	btc_sched_z3_take_best(res, f, K, primary);
+	free(f->s);
+	btc_z3_assume_reset(b, 0);
+}
+
 /* Z3_mk_context allocates and zeroes two tables of 8 MB: with 4 KiB
  * pages that is 4096 page faults, and unmapping them again in
  * Z3_del_context, about 6 of the 20 ms that `btc schedule` may take on
@@ -221,6 +231,53 @@ int btc_z3_first_ge(const int64_t *a, int n, int64_t v)
 			hi = m;
 	}
 	return lo;
+}
+
+int64_t btc_z3_gstar(const int64_t *sums, int n_sums, int64_t v1, btc_z3_min_tmax_fn min_tmax,
+		     void *ctx)
+{
+	/* largest index a with minT(sums[a]) finite */
+	int a = 0, b = n_sums - 1;
+	while (a < b) {
+		int m = a + (b - a + 1) / 2;
+		int64_t t = min_tmax(ctx, sums[m]);
+		if (t < 0)
+			return -1;
+		if (t != INT64_MAX)
+			a = m;
+		else
+			b = m - 1;
+	}
+	/* Downwards from the largest sum <= v1 first (where T_min of
+	 * balanced schedules lies), then upwards to the last feasible L. */
+	int i0 = btc_z3_first_ge(sums, n_sums, v1 + 1) - 1;
+	i0 = i0 > a ? a : i0;
+	int64_t best = INT64_MAX;
+	for (int i = i0; i >= 0 && best > 0; i--) {
+		int64_t L = sums[i];
+		if (best != INT64_MAX && L <= v1 - best)
+			break;
+		int64_t m = min_tmax(ctx, L);
+		if (m < 0)
+			return -1;
+		if (m != INT64_MAX && m - L < best)
+			best = m - L;
+	}
+	/* Upwards minT only grows: after minT(L) = m, a smaller gapness
+	 * needs L' > m - best, so skip to the first such sum. */
+	for (int i = i0 + 1; i <= a && best > 0;) {
+		int64_t L = sums[i];
+		int64_t m = min_tmax(ctx, L);
+		if (m < 0)
+			return -1;
+		if (m == INT64_MAX)
+			break;
+		if (m - L < best)
+			best = m - L;
+		int next = btc_z3_first_ge(sums, n_sums, m - best + 1);
+		i = next > i + 1 ? next : i + 1;
+	}
+	return best;
 }
 
 int btc_z3_minimise(struct btc_z3 *b, int keep, enum key k, int64_t lo, bool probe_lo,

@@ -18,6 +18,7 @@
 
 #include "btrt.h"
 #include "btrt_adapt.h"
+#include "btrt_app.h"
 #include "btrt_pipeline.h"
 #include "btrt_pool.h"
 #include "btrt_vk.h"
@@ -41,23 +42,13 @@ struct btrt_program_schedule {
 /* The tables of one generated program. Everything is borrowed and must
  * outlive btrt_program_main (static tables in practice). */
 struct btrt_program {
-	const char *app, *device;  /* names, for the summary and the report */
+	/* The app's tables (btrt_app.h): its name (for the summary and the
+	 * report), stages, TaskObject layout, parameters, io, shaders and the
+	 * --input without the option (NULL: the io's own). */
+	struct btrt_app app;
+	const char *device;        /* the device's name, for the summary and the report */
 	long default_tasks;        /* --tasks without the option, >= 1 */
 	long default_warmup;       /* --warmup without the option */
-	const char *default_input; /* --input without the option; NULL: the app's own */
-	const struct btrt_stage *stages; /* [n_stages] app order */
-	uint32_t n_stages;
-	size_t task_size;          /* sizeof(struct APP_task) */
-	const void *params;        /* const struct APP_params *, the defaults */
-	const struct btrt_buffer_desc *buffers; /* [n_buffers] layout order */
-	uint32_t n_buffers;
-	/* Element count of buffer b under params (APP_buffer_count). */
-	size_t (*buffer_count)(const void *params, uint32_t b);
-	/* Sets a TaskObject's typed fields; ctx is params (APP_task_bind). */
-	btrt_task_bind_fn bind;
-	const struct btrt_app_io *io;
-	const struct btrt_vk_shader *shaders; /* [n_shaders] the build's SPIR-V */
-	uint32_t n_shaders;
 	const struct btrt_program_schedule *schedules; /* [n_schedules], >= 1 */
 	uint32_t n_schedules;
 	const int *service_cores;  /* [n_service_cores] the io thread's core, or NULL */

@@ -139,18 +139,18 @@ static int adapt_run(const struct btrt_program *prog, const struct btrt_program_
 static uint32_t checked_stage(const struct btrt_program *prog, const char *msg, char *what,
 			      size_t len)
 {
-	uint32_t stage = prog->n_stages - 1;
+	uint32_t stage = prog->app.n_stages - 1;
 	const char *b = strstr(msg, "buffer '");
 	snprintf(what, len, "the final output");
-	for (uint32_t k = 0; b && k < prog->n_buffers; k++) {
+	for (uint32_t k = 0; b && k < prog->app.n_buffers; k++) {
 		size_t n = strcspn(b + 8, "'");
-		if (strlen(prog->buffers[k].name) != n || strncmp(prog->buffers[k].name, b + 8, n))
+		if (strlen(prog->app.buffers[k].name) != n || strncmp(prog->app.buffers[k].name, b + 8, n))
 			continue;
-		for (uint32_t st = 0; st < prog->n_stages; st++)
-			for (uint32_t w = 0; w < prog->stages[st].n_writes; w++)
-				if (prog->stages[st].writes[w] == k) {
+		for (uint32_t st = 0; st < prog->app.n_stages; st++)
+			for (uint32_t w = 0; w < prog->app.stages[st].n_writes; w++)
+				if (prog->app.stages[st].writes[w] == k) {
 					stage = st;
-					snprintf(what, len, "buffer '%s'", prog->buffers[k].name);
+					snprintf(what, len, "buffer '%s'", prog->app.buffers[k].name);
 				}
 	}
 	return stage;
@@ -170,7 +170,7 @@ static void explain_check_failure(const struct btrt_program *prog, const char *a
 	while (c + 1 < s->n_chunks && stage >= s->chunks[c].first_stage + s->chunks[c].n_stages)
 		c++;
 	const struct btrt_chunk *ch = &s->chunks[c];
-	const char *last = stage + 1 == prog->n_stages ? " (the last)" : "";
+	const char *last = stage + 1 == prog->app.n_stages ? " (the last)" : "";
 	err->stage = (int)stage;
 	err->chunk = ch->farm ? -1 : (int)c;
 	if (ch->farm)
@@ -178,12 +178,12 @@ static void explain_check_failure(const struct btrt_program *prog, const char *a
 			"%s: the check compares %s, written by stage %u '%s'%s, "
 			"run by a farm: whichever of its workers took the task (--trace shows which); "
 			"schedule %ld places the stages %s\n",
-			argv0, what, stage, prog->stages[stage].name, last, schedule, s->label);
+			argv0, what, stage, prog->app.stages[stage].name, last, schedule, s->label);
 	else
 		fprintf(stderr,
 			"%s: the check compares %s, written by stage %u '%s'%s, "
 			"run by chunk %u on PU '%s' (%s kernel); schedule %ld places the stages %s\n",
-			argv0, what, stage, prog->stages[stage].name, last, c, ch->name,
+			argv0, what, stage, prog->app.stages[stage].name, last, c, ch->name,
 			ch->pu == BTRT_PU_VULKAN ? "vulkan" : ch->pu == BTRT_PU_CUDA ? "cuda" : "cpu",
 			schedule, s->label);
 	fprintf(stderr,
@@ -215,8 +215,8 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
 	int needed = !o->adapt || schedule_backend(&prog->schedules[o->schedule]) == *backend;
 	if (*backend == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
-					     .n_buffers = prog->n_buffers,
-					     .shaders = prog->shaders, .n_shaders = prog->n_shaders };
+					     .n_buffers = prog->app.n_buffers,
+					     .shaders = prog->app.shaders, .n_shaders = prog->app.n_shaders };
 		btrt_env_vk_config(env, &vc);
 		if (btrt_vk_create(&r->vk, &vc, err) && needed)
 			return -1;
@@ -243,12 +243,12 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
 static int create_pool(const struct btrt_program *prog, struct btrt_pool_config *pc,
 		       struct program_run *r, struct btrt_error *err)
 {
-	unsigned char *io_loaded = calloc(prog->n_buffers + 1, 1);
+	unsigned char *io_loaded = calloc(prog->app.n_buffers + 1, 1);
 	int rc = -1;
 	if (!io_loaded)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
 	if (pc->backend == BTRT_BACKEND_CUDA) {
-		if (btrt_probe_pool_create(&r->probe_pool, pc, prog->bind, prog->params, prog->io,
+		if (btrt_probe_pool_create(&r->probe_pool, pc, prog->app.bind, prog->app.params, prog->app.io,
 					   r->io_state, io_loaded, err))
 			goto out;
 		pc->io_loaded = io_loaded;
@@ -258,7 +258,7 @@ static int create_pool(const struct btrt_program *prog, struct btrt_pool_config 
 	if (btrt_pool_create(&r->pool, pc, err))
 		goto out;
 	for (uint32_t i = 0; i < btrt_pool_size(r->pool); i++)
-		prog->bind(btrt_pool_task(r->pool, i), prog->params);
+		prog->app.bind(btrt_pool_task(r->pool, i), prog->app.params);
 	rc = 0;
 out:
 	pc->io_loaded = NULL; /* borrowed during btrt_pool_create only */
@@ -348,7 +348,7 @@ static void release(const struct btrt_program *prog, const struct btrt_program_o
 	free(r->trace_tmp);
 	free(r->report_tmp);
 	if (r->io_state)
-		prog->io->close(r->io_state, o->quiet || sig ? NULL : stdout);
+		prog->app.io->close(r->io_state, o->quiet || sig ? NULL : stdout);
 	btrt_run_free(r->srun);
 	btrt_adapt_free(r->ares);
 	free(r->ascheds);
@@ -367,17 +367,17 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	uint32_t max_chunks = s->n_chunks, max_pool = s->pool;
 	if (o->adapt)
 		adapt_needs(prog, &backend, &max_chunks, &max_pool);
-	size_t *counts = calloc(prog->n_buffers + 1, sizeof *counts);
+	size_t *counts = calloc(prog->app.n_buffers + 1, sizeof *counts);
 	if (!counts) {
 		fprintf(stderr, "%s: out of memory\n", argv0);
 		return 1;
 	}
-	for (uint32_t b = 0; b < prog->n_buffers; b++)
-		counts[b] = prog->buffer_count(prog->params, b);
+	for (uint32_t b = 0; b < prog->app.n_buffers; b++)
+		counts[b] = prog->app.buffer_count(prog->app.params, b);
 	struct btrt_pool_config pc = {
-		.task_size = prog->task_size,
+		.task_size = prog->app.task_size,
 		.n_tasks = (uint32_t)(o->pool ? o->pool : max_pool < o->tasks ? (long)max_pool : o->tasks),
-		.buffers = prog->buffers, .counts = counts, .n_buffers = prog->n_buffers,
+		.buffers = prog->app.buffers, .counts = counts, .n_buffers = prog->app.n_buffers,
 		.backend = backend,
 	};
 	btrt_env_pool_config(env, &pc);
@@ -399,7 +399,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	btrt_error_clear(&err); /* a GPU left out of --adapt is no failure */
 	pc.backend = backend;
 	char ioerr[256] = "";
-	r.io_state = prog->io->open(o->input, prog->params, ioerr, sizeof(ioerr));
+	r.io_state = prog->app.io->open(o->input, prog->app.params, ioerr, sizeof(ioerr));
 	if (!r.io_state) {
 		fprintf(stderr, "%s: input: %s\n", argv0, ioerr);
 		goto out;
@@ -407,15 +407,15 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	if (create_pool(prog, &pc, &r, &err))
 		goto fail;
 	if (!o->quiet)
-		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n", prog->app,
+		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n", prog->app.name,
 		       prog->device, o->schedule, s->kind, s->label, o->tasks,
 		       btrt_pool_size(r.pool));
 	fflush(stdout);
 	struct btrt_pipeline_config cfg = {
-		.app = prog->app,
-		.stages = prog->stages, .n_stages = prog->n_stages,
+		.app = prog->app.name,
+		.stages = prog->app.stages, .n_stages = prog->app.n_stages,
 		.chunks = s->chunks, .n_chunks = s->n_chunks,
-		.pool = r.pool, .io = prog->io, .io_state = r.io_state,
+		.pool = r.pool, .io = prog->app.io, .io_state = r.io_state,
 		.io_cores = prog->service_cores, .n_io_cores = prog->n_service_cores,
 		.n_items = (uint64_t)o->tasks, .check = 1,
 		.check_out = o->digests ? stdout : NULL,

@@ -44,7 +44,7 @@ void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *
 		"  --hog-to N       stop them once N tasks are checked (default 0: at the end)\n"
 		"environment: BTRT_NO_PIN=1 disables core pinning; BTRT_VK_DEVICE, BTRT_CUDA_DEVICE select GPUs\n",
 		argv0, prog->default_tasks, prog->default_warmup,
-		prog->default_input ? prog->default_input : "the app's default");
+		prog->app.default_input ? prog->app.default_input : "the app's default");
 }
 
 /* The largest --pool: btrt_pool_config.n_tasks is a uint32_t. */
@@ -152,7 +152,7 @@ int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
 	static const char *const numbers[] = { "--schedule", "--tasks", "--warmup", "--pool" };
 	*o = (struct btrt_program_options){ .tasks = prog->default_tasks,
 					    .warmup = prog->default_warmup,
-					    .input = prog->default_input };
+					    .input = prog->app.default_input };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;

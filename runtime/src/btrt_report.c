@@ -72,7 +72,7 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	const struct btrt_run *run = out->run;
 	double ms = out->ms_per_task;
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "app", prog->app);
+	cJSON_AddStringToObject(j, "app", prog->app.name);
 	cJSON_AddStringToObject(j, "device", prog->device);
 	cJSON_AddNumberToObject(j, "schedule_index", (double)out->schedule);
 	cJSON_AddItemToObject(j, "schedule", schedule_json(s));

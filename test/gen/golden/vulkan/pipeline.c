@@ -124,13 +124,13 @@ static const uint32_t *const pipeline_schedule_pus[N_SCHEDULES] = {
 
 static const APP_PARAMS app_params = APP_DEFAULT_PARAMS;
 
-/* Element count of buffer b under the parameters p (btrt_program.buffer_count). */
+/* Element count of buffer b under the parameters p (btrt_app.buffer_count). */
 static size_t app_buffer_count(const void *p, uint32_t b)
 {
 	return APP_BUFFER_COUNT((const APP_PARAMS *)p, (int)b);
 }
 
-/* A TaskObject's typed fields: params and APP_task_bind (btrt_program.bind). */
+/* A TaskObject's typed fields: params and APP_task_bind (btrt_app.bind). */
 static void app_bind_task(void *task, const void *ctx)
 {
 	APP_TASK *t = task;
@@ -139,14 +139,16 @@ static void app_bind_task(void *task, const void *ctx)
 }
 
 static const struct btrt_program app_program = {
-	.app = PIPELINE_APP, .device = PIPELINE_DEVICE,
+	.app = {
+		.name = PIPELINE_APP, .default_input = PIPELINE_DEFAULT_INPUT,
+		.stages = app_stages, .n_stages = APP_N_STAGES,
+		.task_size = sizeof(APP_TASK), .params = &app_params,
+		.buffers = APP_BUFFERS, .n_buffers = APP_N_BUFFERS, .buffer_count = app_buffer_count,
+		.bind = app_bind_task, .io = &APP_IO,
+		.shaders = app_shaders, .n_shaders = APP_N_SHADERS,
+	},
+	.device = PIPELINE_DEVICE,
 	.default_tasks = PIPELINE_DEFAULT_TASKS, .default_warmup = PIPELINE_DEFAULT_WARMUP,
-	.default_input = PIPELINE_DEFAULT_INPUT,
-	.stages = app_stages, .n_stages = APP_N_STAGES,
-	.task_size = sizeof(APP_TASK), .params = &app_params,
-	.buffers = APP_BUFFERS, .n_buffers = APP_N_BUFFERS, .buffer_count = app_buffer_count,
-	.bind = app_bind_task, .io = &APP_IO,
-	.shaders = app_shaders, .n_shaders = APP_N_SHADERS,
 	.schedules = pipeline_schedules, .n_schedules = N_SCHEDULES,
 	.service_cores = PIPELINE_SERVICE_CORES, .n_service_cores = N_SERVICE_CORES,
 	.model = pipeline_model, .schedule_pus = pipeline_schedule_pus,

@@ -1,0 +1,39 @@
+/* The report's JSON fields (report/json.h). */
+#include "report/json.h"
+
+#include <math.h>
+
+#include "util/diag.h"
+
+void btc_json_add_num(cJSON *o, const char *k, double v)
+{
+	if (isnan(v) || isinf(v))
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, round(v * 1e6) / 1e6);
+}
+
+void btc_json_add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+const cJSON *btc_json_get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+double btc_json_num(const cJSON *o, const char *k)
+{
+	const cJSON *v = btc_json_get(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+char *btc_json_str(const cJSON *o, const char *k)
+{
+	const cJSON *v = btc_json_get(o, k);
+	return cJSON_IsString(v) ? btc_xstrdup(v->valuestring) : NULL;
+}
