@@ -48,11 +48,16 @@ struct btrt_program_outcome {
 };
 
 /* Writes the JSON report of docs/report.md ("The program's report") to
- * path. Returns 0, or -1 after a message on stderr (or when the build has
+ * path (btrt_fsafe.h: whole or not at all, only over a regular file). Returns 0, or -1 after a message on stderr (or when the build has
  * no JSON library: btrt_report_none.c). */
 int btrt_report_write(const char *path, const struct btrt_program *prog,
 		      const struct btrt_program_options *o,
 		      const struct btrt_program_outcome *out);
+/* The report's text (with a final newline; malloc'ed), or NULL after a
+ * message naming path (out of memory, or no JSON library). */
+char *btrt_report_text(const char *path, const struct btrt_program *prog,
+		       const struct btrt_program_options *o,
+		       const struct btrt_program_outcome *out);
 /* Writes the failure object alone ({"kind", "schedule", "chunk", "stage",
  * "task", "message"}: docs/report.md) to path. Returns 0, or -1 after a
  * message. */
