@@ -23,13 +23,18 @@
 extern "C" {
 #endif
 
-/* An output file being written: f is the temporary file's stream (NULL
- * once closed). Owned by the caller; released by btrt_ofile_publish,
- * btrt_ofile_commit or btrt_ofile_discard. */
+/* An output file being written: f is a memory stream (NULL once closed)
+ * whose bytes btrt_ofile_close writes to the temporary file with write(2),
+ * so that the first error's errno is the one reported. Owned by the
+ * caller; released by btrt_ofile_publish, btrt_ofile_commit or
+ * btrt_ofile_discard. */
 struct btrt_ofile {
 	FILE *f;
 	char *path; /* the final path (a copy) */
 	char *tmp;  /* PATH.tmp.PID, or NULL once renamed or removed */
+	int fd;     /* the temporary file, open until btrt_ofile_close */
+	char *buf;  /* f's bytes */
+	size_t len;
 };
 
 /* May path be created or replaced? Absent or a regular file; what names
@@ -58,7 +63,7 @@ int btrt_ofile_publish(struct btrt_ofile *o, struct btrt_error *err);
 int btrt_ofile_commit(struct btrt_ofile *o, struct btrt_error *err);
 
 /* Closes and removes the temporary file, releases o; PATH is unchanged.
- * A cleared or released o is fine. */
+ * A zeroed (= { 0 }) or released o is fine. */
 void btrt_ofile_discard(struct btrt_ofile *o);
 
 /* Writes buf[len] to path by the contract above. Returns 0, or -1 with

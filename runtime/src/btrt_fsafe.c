@@ -40,46 +40,61 @@ int btrt_output_check(const char *what, const char *path, struct btrt_error *err
 
 static void release(struct btrt_ofile *o)
 {
+	if (o->f)
+		fclose(o->f);
+	if (o->tmp && o->fd >= 0) /* a zeroed o (fd 0) holds no file */
+		close(o->fd);
+	free(o->buf);
 	free(o->path);
 	free(o->tmp);
-	o->path = o->tmp = NULL;
-	o->f = NULL;
+	*o = (struct btrt_ofile){ .fd = -1 };
 }
 
 int btrt_ofile_open(struct btrt_ofile *o, const char *path, struct btrt_error *err)
 {
-	o->f = NULL;
-	o->path = o->tmp = NULL;
+	*o = (struct btrt_ofile){ .fd = -1 };
 	if (btrt_output_check(NULL, path, err))
 		return -1;
 	size_t n = strlen(path) + 32;
 	o->path = strdup(path);
 	o->tmp = malloc(n);
-	if (!o->path || !o->tmp) {
+	o->f = o->path && o->tmp ? open_memstream(&o->buf, &o->len) : NULL;
+	if (!o->f) {
 		release(o);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot write %s: out of memory", path);
 	}
 	snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
 	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-	int fd = open(o->tmp, flags, 0644);
-	if (fd < 0 && errno == EEXIST) {
+	o->fd = open(o->tmp, flags, 0644);
+	if (o->fd < 0 && errno == EEXIST) {
 		/* Ours by name: left by a dead process that had this pid. */
 		unlink(o->tmp);
-		fd = open(o->tmp, flags, 0644);
+		o->fd = open(o->tmp, flags, 0644);
 	}
-	if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
-		int e = errno;
-		close(fd);
-		unlink(o->tmp);
-		errno = e;
-	}
-	if (!o->f) {
+	if (o->fd < 0) {
 		int e = errno;
 		btrt_error_set(err, BTRT_E_SYS, e,
 			       "cannot write %s: cannot create a temporary file beside it: %s", path,
 			       strerror(e));
+		free(o->tmp);
+		o->tmp = NULL; /* not ours: nothing to remove */
 		release(o);
 		return -1;
+	}
+	return 0;
+}
+
+/* Writes buf[len] to fd. Returns 0, or an errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w == 0 ? EIO : errno;
+		buf += w;
+		len -= (size_t)w;
 	}
 	return 0;
 }
@@ -88,17 +103,16 @@ int btrt_ofile_close(struct btrt_ofile *o, struct btrt_error *err)
 {
 	if (!o->f)
 		return 0;
-	/* A write error of an earlier buffered write leaves the stream's
-	 * error flag; fflush repeats the failing write and sets errno. */
-	errno = 0;
-	int bad = fflush(o->f) != 0 || ferror(o->f);
-	int e = errno ? errno : EIO;
-	if (fclose(o->f) != 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
+	int e = fclose(o->f) != 0 ? ENOMEM : 0;
 	o->f = NULL;
-	if (!bad)
+	if (!e)
+		e = write_all(o->fd, o->buf, o->len);
+	if (close(o->fd) != 0 && !e)
+		e = errno;
+	o->fd = -1;
+	free(o->buf);
+	o->buf = NULL;
+	if (!e)
 		return 0;
 	unlink(o->tmp);
 	btrt_error_set(err, BTRT_E_SYS, e, "cannot write %s: %s (the file is unchanged)", o->path,
@@ -137,8 +151,6 @@ int btrt_ofile_commit(struct btrt_ofile *o, struct btrt_error *err)
 
 void btrt_ofile_discard(struct btrt_ofile *o)
 {
-	if (o->f)
-		fclose(o->f);
 	if (o->tmp)
 		unlink(o->tmp);
 	release(o);

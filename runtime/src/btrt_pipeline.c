@@ -4,6 +4,7 @@
  * btrt_farm.c; the io source and sink threads are btrt_io.c. */
 #include "btrt_pipe.h"
 #include "btrt_trace.h"
+#include "btrt_watchdog.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -65,7 +66,9 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	const struct btrt_stage *st = ch->p->cfg->stages;
 	btrt_error_clear(e);
 	if (c->body) {
+		btrt_watch_begin((int)c->first_stage, st[c->first_stage].name, c->name, t->seq);
 		rc = c->body(c->body_ctx, t, e);
+		btrt_watch_end();
 		*b = btrt_now_ns();
 		if (rc == 0)
 			return 0;
@@ -78,7 +81,9 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	case BTRT_PU_CPU:
 		for (uint32_t k = 0; k < c->n_stages; k++) {
 			uint32_t s = c->first_stage + k;
+			btrt_watch_begin((int)s, st[s].name, c->name, t->seq);
 			rc = st[s].cpu(t);
+			btrt_watch_end();
 			*b = btrt_now_ns();
 			rec_stage(ch->rec, t->seq, s, 0, a, *b);
 			a = *b;
@@ -93,9 +98,11 @@ static int chunk_exec(struct chunk_rt *ch, struct btrt_task *t, struct btrt_erro
 	case BTRT_PU_CUDA: {
 		memset(ch->gtimes, 0, c->n_stages * sizeof *ch->gtimes);
 		e->stage = -1;
+		btrt_watch_begin((int)c->first_stage, st[c->first_stage].name, c->name, t->seq);
 		rc = c->pu == BTRT_PU_VULKAN
 			? btrt_vk_chunk_exec(ch->gpu_state, t, ch->gtimes, e)
 			: btrt_cuda_chunk_exec(ch->gpu_state, t, ch->gtimes, e);
+		btrt_watch_end();
 		*b = btrt_now_ns();
 		if (rc != 0) {
 			locate(e, ch->p, ch->idx, e->stage, t);
@@ -214,6 +221,7 @@ static void *dispatcher(void *arg)
 		btrt_cuda_chunk_fini(ch->gpu_state);
 		ch->gpu_state = NULL;
 	}
+	btrt_watch_leave();
 	return NULL;
 }
 

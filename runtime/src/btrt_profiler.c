@@ -3,6 +3,7 @@
  * "Profiling table"). */
 #include "btrt_fsafe.h"
 #include "btrt_profiler_internal.h"
+#include "btrt_watchdog.h"
 
 #include <errno.h>
 #include <math.h>
@@ -473,9 +474,14 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 2;
 	}
+	/* A kernel that crashes or calls exit() is named (btrt_watchdog.h). */
+	struct btrt_guard g = { argv[0], "profile", NULL, -1 };
+	btrt_guard_install(&g);
+	btrt_guard_running(1);
 	int rc = start(&pr, &err);
 	if (rc == 0)
 		rc = profile(&pr, &err);
+	btrt_guard_running(0);
 	rc = finish_output(&pr, rc, &err);
 	if (rc < 0)
 		fprintf(stderr, "\n%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);

@@ -24,6 +24,7 @@
 #include "btrt_program_internal.h"
 #include "btrt_internal.h"
 #include "btrt_trace.h"
+#include "btrt_watchdog.h"
 
 /* The signal that asked the run to stop, 0 before. The handler only
  * stores it (a lock-free atomic store is async-signal-safe); the runtime's
@@ -37,6 +38,8 @@ static void on_signal(int sig)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
+	/* a kernel that loops, an open() that blocks: bounded all the same */
+	btrt_guard_stop(sig);
 }
 
 static void catch_signals(void)
@@ -398,9 +401,14 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	btrt_error_clear(&err); /* a GPU left out of --adapt is no failure */
 	pc.backend = backend;
 	char ioerr[256] = "";
+	static char opening[160];
+	snprintf(opening, sizeof opening, "the open of the input %s",
+		 o->input ? o->input : "(the app's default)");
+	btrt_watch_begin(-1, opening, NULL, 0);
 	r.io_state = prog->io->open(o->input, prog->params, ioerr, sizeof(ioerr));
+	btrt_watch_leave();
 	if (!r.io_state) {
-		fprintf(stderr, "%s: input: %s\n", argv0, ioerr);
+		btrt_program_input_failed(prog, argv0, o, ioerr);
 		goto out;
 	}
 	if (create_pool(prog, &pc, &r, &err))
@@ -503,5 +511,10 @@ int btrt_program_main(const struct btrt_program *prog, int argc, char **argv)
 			"--adapt-force N\n", argv[0]);
 		return 2;
 	}
-	return run_program(prog, argv[0], &env, &o);
+	struct btrt_guard g = { argv[0], "run", o.failure, o.schedule };
+	btrt_guard_install(&g);
+	btrt_guard_running(1); /* a kernel's exit() is reported from now on */
+	int rc = run_program(prog, argv[0], &env, &o);
+	btrt_guard_running(0);
+	return rc;
 }
