@@ -470,12 +470,13 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 		return 0;
 	btrt_error_clear(&err);
 	/* A bad output fails now, not after the profile (btrt_fsafe.h). */
-	if (pr.o.output && btrt_output_check("-o", pr.o.output, &err)) {
+	if ((pr.o.output && btrt_output_check("-o", pr.o.output, &err)) ||
+	    (pr.o.failure && btrt_output_check("--failure", pr.o.failure, &err))) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 2;
 	}
 	/* A kernel that crashes or calls exit() is named (btrt_watchdog.h). */
-	struct btrt_guard g = { argv[0], "profile", NULL, -1 };
+	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1 };
 	btrt_guard_install(&g);
 	btrt_guard_running(1);
 	int rc = start(&pr, &err);
