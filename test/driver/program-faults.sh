@@ -137,4 +137,13 @@ VECADD_OPEN=1 st input $prog --tasks 4 --quiet > input.status
 expect input 1 "the input tried was .*proj/gone/frames.dat, this build's default" "give one with --input PATH" "meson configure BUILDDIR -Dinput=PATH"
 VECADD_OPEN=1 st input-given $prog --tasks 4 --quiet --input nosuch > input-given.status
 expect input-given 1 "the input tried was nosuch (--input)"
+# --- btc names the kernel: the profiler's and the tuner's failure JSON
+VECADD_FAULT=segv st btc-profile "$btc" profile app/vecadd.yaml --device host --cache cache \
+  --max-reps 10 -o bprof > btc-profile.status
+expect btc-profile 1 "the profiler failed (.*): stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV"
+host_table "$btc" app/vecadd.yaml table.csv
+VECADD_FAULT=segv st btc-tune "$btc" app/vecadd.yaml --device host --run --table table.csv \
+  -o btune --tune-budget 5 > btc-tune.status
+expect btc-tune 1 "schedule [0-9]* (.*), stage 'add' on $cpu, tuning: stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (signal 11)"
+grep -q "stage 'square'" btc-tune.log && fail "btc-tune: 'square' blamed" btc-tune.log
 echo "ok: program-faults"
