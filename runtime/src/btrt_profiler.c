@@ -403,6 +403,7 @@ static int start(struct profiling_run *pr, struct btrt_error *err)
 	if (pr->o.output) {
 		if (btrt_ofile_open(&pr->out_file, pr->o.output, err))
 			return -1;
+		btrt_guard_tmp(pr->out_file.tmp); /* removed if a signal ends us */
 		pr->out = pr->out_file.f;
 	}
 	fprintf(pr->out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
@@ -476,7 +477,7 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 		return 2;
 	}
 	/* A kernel that crashes or calls exit() is named (btrt_watchdog.h). */
-	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1 };
+	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1, 1 };
 	btrt_guard_install(&g);
 	btrt_guard_running(1);
 	int rc = start(&pr, &err);

@@ -119,7 +119,7 @@ static void write_all(int fd, const char *b, size_t n)
 /* ---- the guard ------------------------------------------------------- */
 
 static struct btrt_guard guard;
-static char failure_path[1024], failure_tmp[1100];
+static char failure_path[1024], failure_tmp[1100], output_tmp[1100];
 static atomic_int running, stop_sig, reporting;
 
 /* The slot to blame: the calling thread's when it runs a kernel, else
@@ -219,6 +219,8 @@ static int report(const char *kind, int slot, const char *key, long long value,
 	int no = 0;
 	if (!atomic_compare_exchange_strong(&reporting, &no, 1))
 		return -1;
+	if (output_tmp[0])
+		unlink(output_tmp);
 	struct text line = { .n = 0 };
 	put(&line, guard.argv0);
 	put(&line, ": ");
@@ -278,6 +280,15 @@ static void on_alarm(int unused)
 	_exit(128 + sig);
 }
 
+/* die_on_stop: the temporary output goes, then the default action. */
+static void on_stop(int sig)
+{
+	if (output_tmp[0])
+		unlink(output_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 #ifdef __GLIBC__
 static void on_exit_fn(int status, void *unused)
 {
@@ -327,9 +338,27 @@ void btrt_guard_install(const struct btrt_guard *g)
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0;
 	sigaction(SIGALRM, &sa, NULL);
+	static const int stops[] = { SIGINT, SIGTERM };
+	for (int i = 0; guard.die_on_stop && i < 2; i++) {
+		struct sigaction old;
+		if (sigaction(stops[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue; /* ignored at start: stays ignored */
+		sa.sa_handler = on_stop;
+		sigaction(stops[i], &sa, NULL);
+	}
 #ifdef __GLIBC__
 	on_exit(on_exit_fn, NULL);
 #endif
+}
+
+void btrt_guard_tmp(const char *path)
+{
+	/* cleared first: a handler never sees half a path */
+	output_tmp[0] = 0;
+	if (path && strlen(path) < sizeof output_tmp) {
+		memcpy(output_tmp + 1, path + 1, strlen(path));
+		output_tmp[0] = path[0];
+	}
 }
 
 void btrt_guard_running(int on)

@@ -35,11 +35,19 @@ struct btrt_guard {
 	const char *phase;   /* "run", "profile": what the message says ran */
 	const char *failure; /* --failure path, or NULL; copied */
 	long schedule;       /* for the failure JSON; -1: none */
+	/* The profiler: SIGINT and SIGTERM (unless ignored at start) remove
+	 * the temporary file (btrt_guard_tmp) and take the default action at
+	 * once; nothing it measured is kept. */
+	int die_on_stop;
 };
 
 /* Installs the crash handlers and the exit() check, and keeps g for them.
  * Once per process, before the threads start. */
 void btrt_guard_install(const struct btrt_guard *g);
+/* A temporary output file (btrt_fsafe.h) to remove when the guard ends
+ * the process (a crash, exit(), the stop's time-out, die_on_stop); NULL:
+ * none. Copied. */
+void btrt_guard_tmp(const char *path);
 /* on != 0 while a run is in progress: an exit() then is a kernel's and is
  * reported (the process ends with status 1). */
 void btrt_guard_running(int on);
