@@ -96,7 +96,9 @@ static void test_whole_or_old(void)
 	btrt_ofile_discard(&o); /* released: harmless */
 }
 
-static void expect_refused(const char *path, const char *kind)
+/* write: also try to write it (never for a real device: were the check
+ * broken, a test run as root would replace it). */
+static void expect_refused(const char *path, const char *kind, int write)
 {
 	struct btrt_error err;
 	btrt_error_clear(&err);
@@ -104,6 +106,8 @@ static void expect_refused(const char *path, const char *kind)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--report"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, kind));
+	if (!write)
+		return;
 	btrt_error_clear(&err);
 	CU_ASSERT_EQUAL(btrt_write_file_atomic(path, "x\n", 2, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, kind));
@@ -112,24 +116,24 @@ static void expect_refused(const char *path, const char *kind)
 
 static void test_refuses(void)
 {
-	/* /dev/null itself: refused before anything is created or opened */
+	/* /dev/null itself: the check alone (btrt_ofile_open makes it first) */
 	struct stat st;
 	CU_ASSERT_EQUAL_FATAL(lstat("/dev/null", &st), 0);
-	expect_refused("/dev/null", "a character device");
+	expect_refused("/dev/null", "a character device", 0);
 	CU_ASSERT_EQUAL(lstat("/dev/null", &st), 0);
 	CU_ASSERT(S_ISCHR(st.st_mode));
 	const char *fifo = in_dir("fifo");
 	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
-	expect_refused(fifo, "a FIFO");
+	expect_refused(fifo, "a FIFO", 1);
 	const char *sub = in_dir("sub");
 	CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0700), 0);
-	expect_refused(sub, "a directory");
+	expect_refused(sub, "a directory", 1);
 	/* a link: its target keeps its bytes, the link stays a link */
 	const char *target = in_dir("target"), *link = in_dir("link");
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_write_file_atomic(target, "mine\n", 5, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(symlink(target, link), 0);
-	expect_refused(link, "a symbolic link");
+	expect_refused(link, "a symbolic link", 1);
 	CU_ASSERT_STRING_EQUAL(slurp(target), "mine\n");
 	CU_ASSERT_EQUAL(lstat(link, &st), 0);
 	CU_ASSERT(S_ISLNK(st.st_mode));
