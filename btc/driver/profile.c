@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/build.h"
 #include "driver/claim.h"
 #include "driver/project.h"
@@ -18,6 +20,19 @@
 #include "util/fsafe.h"
 #include "util/out.h"
 #include "util/proc.h"
+
+/* The "message" of the profiler's --failure JSON ("stage 1 'add' on PU
+ * 'cpu' (task 3) crashed with SIGSEGV"), or NULL when it wrote none. */
+static char *failure_message(const char *path)
+{
+	char *text = btc_read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+	char *msg = cJSON_IsString(m) ? btc_xstrdup(m->valuestring) : NULL;
+	cJSON_Delete(j);
+	return msg;
+}
 
 /* Runs the built profiler into a temporary file and renames it to cached. */
 static bool run_profiler(const struct btc_app *app, const struct btc_device *dev,
@@ -28,8 +43,11 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
 	char reps[16];
 	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
-	char *argv[8] = {prog, "-o", tmp, "--max-reps", reps};
-	int n = 5;
+	/* A kernel's crash or exit(): the profiler names its stage and PU
+	 * there (docs/runtime.md, "Faults in kernels"). */
+	char *failure = btc_xasprintf("%s.failure.json", tmp);
+	char *argv[10] = {prog, "-o", tmp, "--max-reps", reps, "--failure", failure};
+	int n = 7;
 	if (opt->core_counts)
 		argv[n++] = "--core-counts";
 	if (opt->input) {
@@ -56,11 +74,15 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 			  "%g s) and was killed; the stage it was in is the last it printed above",
 			  limit, opt->tune.timeout_factor, BTC_PROFILE_BOUND_S);
 	} else {
-		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (%s)",
+		char *said = btc_interrupted() ? NULL : failure_message(failure);
+		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (%s)%s%s",
 			  btc_interrupted() ? "profiling interrupted" : "the profiler failed",
-			  btc_status_text(rc, how, sizeof(how)));
+			  btc_status_text(rc, how, sizeof(how)), said ? ": " : "", said ? said : "");
+		free(said);
 	}
 	unlink(tmp); /* whatever is left of it */
+	unlink(failure);
+	free(failure);
 	free(tmp);
 	free(prog);
 	return ok;

@@ -89,17 +89,25 @@ static char *last_message(const char *stderr_path, const char *program)
  * program's report and failure"): its "kind" ("BTRT_E_CHECK", ...) and
  * "message", or false when there is none (the program died before
  * writing it). */
-static bool read_failure(const char *path, char **kind, char **message)
+static bool read_failure(const char *path, char **kind, char **message, char **stage, char **pu)
 {
 	char *text = btc_read_file(path, NULL);
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "kind");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+	/* A kernel's crash, exit() or a stop that hung (the runtime's guard,
+	 * docs/runtime.md): the stage and PU that ran it. */
+	const cJSON *sn = cJSON_GetObjectItemCaseSensitive(j, "stage_name");
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "pu");
 	bool ok = cJSON_IsString(k) && cJSON_IsString(m);
 	if (ok) {
 		*kind = btc_xstrdup(k->valuestring);
 		*message = btc_xstrdup(m->valuestring);
+		if (cJSON_IsString(sn) && sn->valuestring[0] && cJSON_IsString(p) && p->valuestring[0]) {
+			*stage = btc_xstrdup(sn->valuestring);
+			*pu = btc_xstrdup(p->valuestring);
+		}
 	}
 	cJSON_Delete(j);
 	return ok;
@@ -124,8 +132,13 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 				      opt->app->stages[last->last_stage].name,
 				      opt->dev->pus[last->pu].name);
 	}
-	char *what, *kind = NULL, *message = NULL;
-	bool check = read_failure(failure_path, &kind, &message) && !strcmp(kind, "BTRT_E_CHECK");
+	char *what, *kind = NULL, *message = NULL, *stage = NULL, *pu = NULL;
+	bool check = read_failure(failure_path, &kind, &message, &stage, &pu) &&
+		     !strcmp(kind, "BTRT_E_CHECK");
+	if (stage && timed_out_s <= 0) { /* the program named the kernel: not the last stage */
+		free(where);
+		where = btc_xasprintf(", stage '%s' on %s", stage, pu);
+	}
 	if (timed_out_s > 0)
 		what = btc_xasprintf("the program ran past its time limit of %.1f s "
 				     "(--run-timeout-factor %g x (%g s + the predicted time)) and "
@@ -137,6 +150,9 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 				     wrong_schedule);
 	else if (check) /* "check of task 0 (slot 0) failed: <the app's words>" */
 		what = btc_xstrdup(message);
+	else if (stage) /* "stage 1 'add' on PU 'cpu' (task 3) crashed with SIGSEGV" */
+		what = btc_xasprintf("%s (%s %d)", message, rc > 128 ? "signal" : "exit status",
+				     rc > 128 ? rc - 128 : rc);
 	else if (rc > 128 && rc < 128 + 65)
 		what = btc_xasprintf("the program died of signal %d (SIG%s)%s%s", rc - 128,
 				     sigabbrev_np(rc - 128) ? sigabbrev_np(rc - 128) : "?",
@@ -153,6 +169,8 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 				   run->phase ? run->phase : "run", what);
 	free(kind);
 	free(message);
+	free(stage);
+	free(pu);
 	free(label);
 	free(where);
 	free(what);

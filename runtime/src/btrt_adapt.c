@@ -473,24 +473,10 @@ static void decision_args(FILE *f, const struct btrt_adapt_result *res,
 			(double)(d->resumed_ns - d->drained_ns) / 1e6);
 }
 
-int btrt_adapt_write_trace(const struct btrt_adapt_result *res, const char *path,
-			   struct btrt_error *err)
+void btrt_adapt_trace_events(const struct btrt_adapt_result *res, FILE *f)
 {
-	if (btrt_run_write_trace(res->run, path, err))
-		return -1;
-	/* btrt_run_write_trace ends its event array with "\n]}\n": the
-	 * decisions go before it. */
-	static const char tail[] = "\n]}\n";
-	FILE *f = fopen(path, "r+");
-	char buf[sizeof tail] = "";
-	if (!f || fseek(f, -(long)(sizeof tail - 1), SEEK_END) ||
-	    fread(buf, 1, sizeof tail - 1, f) != sizeof tail - 1 || strcmp(buf, tail) ||
-	    fseek(f, -(long)(sizeof tail - 1), SEEK_END)) {
-		int e = errno;
-		if (f)
-			fclose(f);
-		return btrt_error_set(err, BTRT_E_SYS, e, "cannot add the switches to trace %s", path);
-	}
+	/* the run's events, then the decisions before the array's end */
+	btrt_run_trace_events(res->run, f);
 	const struct btrt_run *r = res->run;
 	for (uint32_t i = 0; i < res->n_dec; i++) {
 		const struct btrt_adapt_decision *d = &res->dec[i];
@@ -516,11 +502,17 @@ int btrt_adapt_write_trace(const struct btrt_adapt_result *res, const char *path
 			fprintf(f, "}}");
 		}
 	}
-	fputs(tail, f);
-	if (fclose(f) != 0)
-		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path,
-				      strerror(errno));
-	return 0;
+}
+
+int btrt_adapt_write_trace(const struct btrt_adapt_result *res, const char *path,
+			   struct btrt_error *err)
+{
+	struct btrt_ofile o;
+	if (btrt_ofile_open(&o, path, err))
+		return -1;
+	btrt_adapt_trace_events(res, o.f);
+	fputs(BTRT_TRACE_TAIL, o.f);
+	return btrt_ofile_commit(&o, err);
 }
 
 void btrt_adapt_free(struct btrt_adapt_result *res)

@@ -2,9 +2,14 @@
 #ifndef BTRT_INTERNAL_H
 #define BTRT_INTERNAL_H
 
+#include <stdio.h>
+
 #include "btrt.h"
+#include "btrt_adapt.h"
+#include "btrt_fsafe.h"
 #include "btrt_pipeline.h"
 #include "btrt_pool.h"
+#include "btrt_trace.h"
 
 struct btrt_pool {
 	struct btrt_pool_config cfg;
@@ -72,6 +77,15 @@ void btrt_cuda_chunk_fini(void *state);
  * btrt_futex_wake wakes up to n sleepers of word. Private to the process. */
 int btrt_futex_wait(void *word, uint32_t expect);
 void btrt_futex_wake(void *word, int n);
+
+/* The trace-event JSON of a run (btrt_run_write_trace) up to, not
+ * including, the end of its event array, BTRT_TRACE_TAIL; an adaptive
+ * run's adds its decisions (btrt_adapt_write_trace). The program writes
+ * them into its own output file (btrt_fsafe.h) and publishes it only when
+ * no signal came. */
+#define BTRT_TRACE_TAIL "\n]}\n"
+void btrt_run_trace_events(const struct btrt_run *r, FILE *f);
+void btrt_adapt_trace_events(const struct btrt_adapt_result *res, FILE *f);
 
 /* Growable array helper: ensures room for n+1 elements of size sz. */
 int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz);

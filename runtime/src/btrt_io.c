@@ -25,22 +25,6 @@ int btrt_io_init(struct pipe *p, struct btrt_error *err)
 	return 0;
 }
 
-void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, const int **cores,
-			  uint32_t *n)
-{
-	uint32_t m = cfg->n_io_cores, h = m / 2;
-	*cores = cfg->io_cores;
-	*n = m;
-	if (m < 2)
-		return;
-	if (c == BTRT_THREAD_SOURCE(cfg)) {
-		*n = h;
-	} else {
-		*cores = cfg->io_cores + h;
-		*n = m - h;
-	}
-}
-
 /* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Either io
  * thread. Returns 0, or -1 (p failed). */
 static int check_interrupt(struct pipe *p)

@@ -1,6 +1,8 @@
 /* The state of one btrt_pipeline_run shared by its threads: the chunks'
  * dispatchers (btrt_pipeline.c) and the io source and sink
- * (btrt_io.c). Internal to the runtime (not installed). */
+ * (btrt_io.c), and what both call (btrt_pipe.c: the error stop, pinning,
+ * wait budgets, the io threads' cores). Internal to the runtime (not
+ * installed). */
 #ifndef BTRT_PIPE_H
 #define BTRT_PIPE_H
 

@@ -6,6 +6,7 @@
  * caller keeps to the end of the run (btrt_probe_pool_create makes it),
  * or, for T_io, a CPU rig of the profiler. */
 #include "btrt_internal.h"
+#include "btrt_watchdog.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,9 +85,12 @@ int btrt_probe_touched(struct btrt_pool *pool, const struct btrt_stage *stages, 
 		touched[b] = t->buffers[b].bytes;
 	fill(t);
 	int rc = load(io, io_state, t, 0, err);
-	for (uint32_t s = 0; rc == 0 && s < n_stages; s++)
+	for (uint32_t s = 0; rc == 0 && s < n_stages; s++) {
+		btrt_watch_begin((int)s, stages[s].name, "cpu (probing the buffers)", 0);
 		if (!stages[s].cpu || stages[s].cpu(t) != 0)
 			rc = 1; /* cannot tell: the buffer sizes stand */
+		btrt_watch_end();
+	}
 	for (uint32_t b = 0; rc == 0 && b < t->n_buffers; b++) {
 		const unsigned char *h = t->buffers[b].host;
 		size_t n = h ? t->buffers[b].bytes : 0;
@@ -127,7 +131,10 @@ int btrt_probe_io_ms(struct btrt_pool *pool, const struct btrt_stage *stages, ui
 						      "stage %u '%s' has no CPU kernel for the io "
 						      "measurement",
 						      i, stages[i].name);
+			btrt_watch_begin((int)i, stages[i].name, "cpu (the io measurement)",
+					 (uint64_t)k);
 			int rc = stages[i].cpu(t);
+			btrt_watch_end();
 			if (rc)
 				return btrt_error_set(err, BTRT_E_KERNEL, rc,
 						      "stage %u '%s' failed (%d)", i, stages[i].name,

@@ -1,7 +1,9 @@
 /* btrt_profiler_main (btrt_profiler.h): BT-Profiler's measuring loop over
  * the generated tables, and the profiling table it writes (docs/app-format.md,
  * "Profiling table"). */
+#include "btrt_fsafe.h"
 #include "btrt_profiler_internal.h"
+#include "btrt_watchdog.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,7 +30,8 @@ struct profiling_run {
 					   with --core-counts */
 	int n_rigs;
 	struct interferer *others; /* [n_pus] */
-	FILE *out;
+	FILE *out;                 /* out_file.f with -o, else stdout */
+	struct btrt_ofile out_file; /* -o: published after a whole profile */
 	uint64_t *times;           /* [warmup + max_reps] chunk times, ns */
 	double *overhead;          /* [n_pus][n_stages] one mode's overheads, ms */
 	double *capped;            /* [n_stages][n_pus][modes] 95 % CI over the mean (%)
@@ -396,10 +399,12 @@ static int start(struct profiling_run *pr, struct btrt_error *err)
 			return -1;
 		pr->n_rigs++;
 	}
-	pr->out = pr->o.output ? fopen(pr->o.output, "w") : stdout;
-	if (!pr->out) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", pr->argv0, pr->o.output, strerror(errno));
-		return 1;
+	pr->out = stdout;
+	if (pr->o.output) {
+		if (btrt_ofile_open(&pr->out_file, pr->o.output, err))
+			return -1;
+		btrt_guard_tmp(pr->out_file.tmp); /* removed if a signal ends us */
+		pr->out = pr->out_file.f;
 	}
 	fprintf(pr->out, "# btc profiling table\n# app: %s\n# device: %s\n# btc: %s\n", app->name,
 		prof->device, prof->btc_version);
@@ -412,10 +417,26 @@ static int start(struct profiling_run *pr, struct btrt_error *err)
 	return 0;
 }
 
+/* Publishes the table (-o) of a whole profile, else removes it; stdout
+ * must reach its reader too. Returns rc, or -1 with err when the table
+ * could not be written (a full disk: never exit 0). */
+static int finish_output(struct profiling_run *pr, int rc, struct btrt_error *err)
+{
+	if (rc) {
+		btrt_ofile_discard(&pr->out_file);
+		return rc;
+	}
+	if (pr->o.output)
+		return btrt_ofile_commit(&pr->out_file, err);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write the table to stdout: %s",
+				      strerror(errno));
+	return 0;
+}
+
 static void finish(struct profiling_run *pr)
 {
-	if (pr->out && pr->out != stdout)
-		fclose(pr->out);
+	btrt_ofile_discard(&pr->out_file);
 	free(pr->times);
 	free(pr->overhead);
 	free(pr->capped);
@@ -449,9 +470,21 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 	if (pr.o.help)
 		return 0;
 	btrt_error_clear(&err);
+	/* A bad output fails now, not after the profile (btrt_fsafe.h). */
+	if ((pr.o.output && btrt_output_check("-o", pr.o.output, &err)) ||
+	    (pr.o.failure && btrt_output_check("--failure", pr.o.failure, &err))) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+		return 2;
+	}
+	/* A kernel that crashes or calls exit() is named (btrt_watchdog.h). */
+	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1, 1 };
+	btrt_guard_install(&g);
+	btrt_guard_running(1);
 	int rc = start(&pr, &err);
 	if (rc == 0)
 		rc = profile(&pr, &err);
+	btrt_guard_running(0);
+	rc = finish_output(&pr, rc, &err);
 	if (rc < 0)
 		fprintf(stderr, "\n%s: %s: %s\n", argv[0], btrt_strerror(err.kind), err.msg);
 	finish(&pr);

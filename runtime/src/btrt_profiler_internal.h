@@ -21,6 +21,7 @@ struct btrt_profiler_options {
 	long warmup, min_reps, max_reps;
 	double precision;          /* target 95 % CI half-width / mean */
 	const char *input, *output;
+	const char *failure;       /* --failure: a crash or exit() as JSON */
 	int modes[BTRT_PROF_N_MODES]; /* 1: measure this mode */
 	int quiet;
 	int core_counts;           /* also the NAME[k] variants of CPU PUs */

@@ -16,7 +16,8 @@ static void usage(const char *argv0)
 {
 	printf("usage: %s [-o TABLE.csv] [--input PATH] [--modes isolated,interference,placed]\n"
 	       "       [--warmup N] [--min-reps N] [--max-reps N] [--precision F] [--quiet]\n"
-	       "       [--core-counts]   also each CPU stage on 1, 2, 4, ... of a CPU PU's cores (rows NAME[k])\n",
+	       "       [--core-counts]   also each CPU stage on 1, 2, 4, ... of a CPU PU's cores (rows NAME[k])\n"
+	       "       [--failure FILE]  a kernel's crash or exit() as JSON (stage, PU, signal)\n",
 	       argv0);
 }
 
@@ -52,6 +53,8 @@ static int parse_value(const char *argv0, const char *a, const char *v,
 		o->output = v;
 	else if (!strcmp(a, "--input"))
 		o->input = v;
+	else if (!strcmp(a, "--failure"))
+		o->failure = v;
 	else if (!strcmp(a, "--modes"))
 		return parse_modes(argv0, v, o);
 	else if (!strcmp(a, "--warmup"))

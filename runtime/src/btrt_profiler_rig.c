@@ -3,6 +3,7 @@
  * repetition, run as a one-stage pipeline; and the buffer probes printed
  * in the table's head. */
 #include "btrt_profiler_internal.h"
+#include "btrt_watchdog.h"
 #include "btrt_trace.h"
 
 #include <math.h>
@@ -108,7 +109,9 @@ int btrt_profiler_rig_prepare(struct btrt_profiler_rig *r, int s, struct btrt_er
 			return btrt_error_set(err, BTRT_E_INVAL, 0,
 					      "stage %d '%s' has no CPU kernel to prepare stage %d's input",
 					      i, app->stages[i].name, s);
+		btrt_watch_begin(i, app->stages[i].name, "cpu (preparing the input)", 0);
 		int rc = app->stages[i].cpu(t);
+		btrt_watch_end();
 		if (rc)
 			return btrt_error_set(err, BTRT_E_KERNEL, rc,
 					      "preparing input: stage %d '%s' failed (%d)", i,

@@ -19,9 +19,12 @@
 
 #include "btrt_cuda.h"
 #include "btrt_env.h"
+#include "btrt_fsafe.h"
 #include "btrt_hog.h"
 #include "btrt_program_internal.h"
+#include "btrt_internal.h"
 #include "btrt_trace.h"
+#include "btrt_watchdog.h"
 
 /* The signal that asked the run to stop, 0 before. The handler only
  * stores it (a lock-free atomic store is async-signal-safe); the runtime's
@@ -35,6 +38,8 @@ static void on_signal(int sig)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
+	/* a kernel that loops, an open() that blocks: bounded all the same */
+	btrt_guard_stop(sig);
 }
 
 static void catch_signals(void)
@@ -53,18 +58,6 @@ static void catch_signals(void)
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
-}
-
-/* PATH.tmp, malloc'ed (NULL: out of memory). Outputs are written there and
- * renamed into place only if no signal came, so they appear whole or not
- * at all. */
-static char *tmp_path(const char *path)
-{
-	size_t n = strlen(path) + 5;
-	char *t = malloc(n);
-	if (t)
-		snprintf(t, n, "%s.tmp", path);
-	return t;
 }
 
 static enum btrt_backend schedule_backend(const struct btrt_program_schedule *s)
@@ -201,7 +194,7 @@ struct program_run {
 	struct btrt_adapt_schedule *ascheds; /* its schedules */
 	const struct btrt_run *run;
 	void *io_state;
-	char *trace_tmp, *report_tmp;
+	struct btrt_ofile trace_out, report_out; /* written, not yet published */
 };
 
 /* The GPU context of backend: a failure ends the run unless --adapt
@@ -290,32 +283,45 @@ static void print_summary(const struct btrt_program *prog, const struct btrt_pro
 	       ms_per_task, ms_per_task > 0 ? 1000.0 / ms_per_task : 0.0);
 }
 
-/* The trace and the report of a verified run, written to PATH.tmp and
- * renamed into place only when no signal came. Returns 0, or -1 with err
- * (err->kind BTRT_OK: a message was printed). */
-static int write_outputs(const struct btrt_program *prog, const char *argv0,
-			 const struct btrt_program_options *o, struct program_run *r,
-			 double ms_per_task, struct btrt_error *err)
+/* The trace and the report of a verified run, written to temporary files
+ * (btrt_fsafe.h) and renamed into place only when both are whole and no
+ * signal came. Returns 0, or -1 with err (err->kind BTRT_OK: a message was
+ * printed). */
+static int write_outputs(const struct btrt_program *prog, const struct btrt_program_options *o,
+			 struct program_run *r, double ms_per_task, struct btrt_error *err)
 {
 	if (o->trace) {
-		if (!(r->trace_tmp = tmp_path(o->trace)))
+		if (btrt_ofile_open(&r->trace_out, o->trace, err))
 			return -1;
-		if (r->ares ? btrt_adapt_write_trace(r->ares, r->trace_tmp, err)
-			    : btrt_run_write_trace(r->run, r->trace_tmp, err))
+		if (r->ares)
+			btrt_adapt_trace_events(r->ares, r->trace_out.f);
+		else
+			btrt_run_trace_events(r->run, r->trace_out.f);
+		fputs(BTRT_TRACE_TAIL, r->trace_out.f);
+		if (btrt_ofile_close(&r->trace_out, err))
 			return -1;
 	}
-	struct btrt_program_outcome out = { o->schedule, r->run, r->ares, ms_per_task, 1, NULL };
-	if (o->report && (!(r->report_tmp = tmp_path(o->report)) ||
-			  btrt_report_write(r->report_tmp, prog, o, &out)))
-		return -1;
+	if (o->report) {
+		struct btrt_program_outcome out = { o->schedule, r->run, r->ares, ms_per_task, 1,
+						    NULL };
+		char *text = btrt_report_text(o->report, prog, o, &out);
+		if (!text)
+			return -1;
+		int bad = btrt_ofile_open(&r->report_out, o->report, err);
+		if (!bad) {
+			fputs(text, r->report_out.f);
+			bad = btrt_ofile_close(&r->report_out, err);
+		}
+		free(text);
+		if (bad)
+			return -1;
+	}
 	/* Only whole outputs of an uninterrupted run appear. */
 	if (atomic_load(&interrupted))
 		return -1;
-	if ((r->trace_tmp && rename(r->trace_tmp, o->trace)) ||
-	    (r->report_tmp && rename(r->report_tmp, o->report))) {
-		fprintf(stderr, "%s: cannot rename the outputs into place: %s\n", argv0, strerror(errno));
+	if ((r->trace_out.tmp && btrt_ofile_publish(&r->trace_out, err)) ||
+	    (r->report_out.tmp && btrt_ofile_publish(&r->report_out, err)))
 		return -1;
-	}
 	return 0;
 }
 
@@ -341,12 +347,8 @@ static void report_failure(const struct btrt_program *prog, const char *argv0,
 static void release(const struct btrt_program *prog, const struct btrt_program_options *o,
 		    struct program_run *r, int sig)
 {
-	if (r->trace_tmp)
-		remove(r->trace_tmp); /* still there: not renamed */
-	if (r->report_tmp)
-		remove(r->report_tmp);
-	free(r->trace_tmp);
-	free(r->report_tmp);
+	btrt_ofile_discard(&r->trace_out); /* still there: not published */
+	btrt_ofile_discard(&r->report_out);
 	if (r->io_state)
 		prog->app.io->close(r->io_state, o->quiet || sig ? NULL : stdout);
 	btrt_run_free(r->srun);
@@ -399,9 +401,14 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	btrt_error_clear(&err); /* a GPU left out of --adapt is no failure */
 	pc.backend = backend;
 	char ioerr[256] = "";
+	static char opening[160];
+	snprintf(opening, sizeof opening, "the open of the input %s",
+		 o->input ? o->input : "(the app's default)");
+	btrt_watch_begin(-1, opening, NULL, 0);
 	r.io_state = prog->app.io->open(o->input, prog->app.params, ioerr, sizeof(ioerr));
+	btrt_watch_leave();
 	if (!r.io_state) {
-		fprintf(stderr, "%s: input: %s\n", argv0, ioerr);
+		btrt_program_input_failed(prog, argv0, o, ioerr);
 		goto out;
 	}
 	if (create_pool(prog, &pc, &r, &err))
@@ -446,7 +453,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	}
 	double ms_per_task = btrt_run_steady_ns(r.run, (uint64_t)o->warmup) / 1e6;
 	print_summary(prog, o, &r, ms_per_task);
-	if (!write_outputs(prog, argv0, o, &r, ms_per_task, &err))
+	if (!write_outputs(prog, o, &r, ms_per_task, &err))
 		rc = 0;
 	else if (err.kind != BTRT_OK)
 		goto fail;
@@ -490,11 +497,24 @@ int btrt_program_main(const struct btrt_program *prog, int argc, char **argv)
 		btrt_program_list(prog, stdout);
 		return 0;
 	}
+	/* A bad output fails now, not after the run (btrt_fsafe.h). */
+	const char *outs[][2] = { { "--report", o.report }, { "--trace", o.trace },
+				  { "--failure", o.failure } };
+	for (int i = 0; i < 3; i++)
+		if (outs[i][1] && btrt_output_check(outs[i][0], outs[i][1], &err)) {
+			fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+			return 2;
+		}
 	if (o.adapt && !prog->model && !o.adapt_force) {
 		fprintf(stderr, "%s: --adapt: this build has no cost model (generated without a "
 			"profiling table): regenerate with --table, or force switches with "
 			"--adapt-force N\n", argv[0]);
 		return 2;
 	}
-	return run_program(prog, argv[0], &env, &o);
+	struct btrt_guard g = { argv[0], "run", o.failure, o.schedule, 0 };
+	btrt_guard_install(&g);
+	btrt_guard_running(1); /* a kernel's exit() is reported from now on */
+	int rc = run_program(prog, argv[0], &env, &o);
+	btrt_guard_running(0);
+	return rc;
 }

@@ -29,6 +29,11 @@ int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
 		       struct btrt_program_options *o);
 /* The --list table of prog's schedules to out. */
 void btrt_program_list(const struct btrt_program *prog, FILE *out);
+/* The input did not open (msg: the app's reason): says which input was
+ * tried, and for the build's default (generated on another machine, it may
+ * be missing here) how to give one: --input, meson configure -Dinput=. */
+void btrt_program_input_failed(const struct btrt_program *prog, const char *argv0,
+			       const struct btrt_program_options *o, const char *msg);
 /* Refuses a pool that cannot fit in the memory the system has left
  * (btrt_mem_available): its TaskObjects and buffers (btrt_pool_host_bytes)
  * and the slots of the n_chunks + 1 rings or farm links. Returns 0, or -1
@@ -48,11 +53,16 @@ struct btrt_program_outcome {
 };
 
 /* Writes the JSON report of docs/report.md ("The program's report") to
- * path. Returns 0, or -1 after a message on stderr (or when the build has
+ * path (btrt_fsafe.h: whole or not at all, only over a regular file). Returns 0, or -1 after a message on stderr (or when the build has
  * no JSON library: btrt_report_none.c). */
 int btrt_report_write(const char *path, const struct btrt_program *prog,
 		      const struct btrt_program_options *o,
 		      const struct btrt_program_outcome *out);
+/* The report's text (with a final newline; malloc'ed), or NULL after a
+ * message naming path (out of memory, or no JSON library). */
+char *btrt_report_text(const char *path, const struct btrt_program *prog,
+		       const struct btrt_program_options *o,
+		       const struct btrt_program_outcome *out);
 /* Writes the failure object alone ({"kind", "schedule", "chunk", "stage",
  * "task", "message"}: docs/report.md) to path. Returns 0, or -1 after a
  * message. */

@@ -246,3 +246,18 @@ int btrt_program_check_pool_memory(const char *argv0, const struct btrt_pool_con
 	}
 	return 0;
 }
+
+void btrt_program_input_failed(const struct btrt_program *prog, const char *argv0,
+			       const struct btrt_program_options *o, const char *msg)
+{
+	fprintf(stderr, "%s: input: %s\n", argv0, msg);
+	const char *tried = o->input ? o->input : "(none: the app's own default)";
+	if (o->input == prog->app.default_input)
+		fprintf(stderr,
+			"%s: the input tried was %s, this build's default (made on the machine that "
+			"generated it: it may not exist here); give one with --input PATH, or set the "
+			"build's default with `meson configure BUILDDIR -Dinput=PATH` (relative to the "
+			"project)\n", argv0, tried);
+	else
+		fprintf(stderr, "%s: the input tried was %s (--input)\n", argv0, tried);
+}

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "btrt_fsafe.h"
 #include "btrt_program_internal.h"
 #include "btrt_trace.h"
 
@@ -118,38 +119,54 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	return j;
 }
 
-/* Prints j to path. Returns 0, or -1 after a message. */
-static int write_json(const char *path, cJSON *j)
+/* j as text with a final newline (malloc'ed; j is freed), or NULL after a
+ * message naming path. */
+static char *json_text(const char *path, cJSON *j)
 {
 	char *text = j ? cJSON_Print(j) : NULL;
 	cJSON_Delete(j);
-	if (!text) {
-		fprintf(stderr, "cannot write %s: out of memory\n", path);
-		return -1;
-	}
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+	size_t n = text ? strlen(text) : 0;
+	char *t = text ? realloc(text, n + 2) : NULL;
+	if (!t) {
 		free(text);
-		return -1;
+		fprintf(stderr, "cannot write %s: out of memory\n", path);
+		return NULL;
 	}
-	fprintf(f, "%s\n", text);
+	t[n] = '\n';
+	t[n + 1] = '\0';
+	return t;
+}
+
+/* Writes text to path by btrt_fsafe.h's contract and frees it. Returns 0,
+ * or -1 after a message. */
+static int write_text(const char *path, char *text)
+{
+	if (!text)
+		return -1;
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	int rc = btrt_write_file_atomic(path, text, strlen(text), &err);
 	free(text);
-	if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "cannot write %s\n", path);
-		return -1;
-	}
-	return 0;
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	return rc;
+}
+
+char *btrt_report_text(const char *path, const struct btrt_program *prog,
+		       const struct btrt_program_options *o,
+		       const struct btrt_program_outcome *out)
+{
+	return json_text(path, report_json(prog, o, out));
 }
 
 int btrt_report_write(const char *path, const struct btrt_program *prog,
 		      const struct btrt_program_options *o,
 		      const struct btrt_program_outcome *out)
 {
-	return write_json(path, report_json(prog, o, out));
+	return write_text(path, btrt_report_text(path, prog, o, out));
 }
 
 int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule)
 {
-	return write_json(path, failure_json(failure, schedule));
+	return write_text(path, json_text(path, failure_json(failure, schedule)));
 }

@@ -10,6 +10,17 @@ static int no_json(const char *path)
 	return -1;
 }
 
+char *btrt_report_text(const char *path, const struct btrt_program *prog,
+		       const struct btrt_program_options *o,
+		       const struct btrt_program_outcome *out)
+{
+	(void)prog;
+	(void)o;
+	(void)out;
+	no_json(path);
+	return NULL;
+}
+
 int btrt_report_write(const char *path, const struct btrt_program *prog,
 		      const struct btrt_program_options *o,
 		      const struct btrt_program_outcome *out)

@@ -291,11 +291,8 @@ static void track(FILE *f, int *first, uint32_t tid, uint32_t sort, const char *
 		tid, sort);
 }
 
-int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt_error *err)
+void btrt_run_trace_events(const struct btrt_run *r, FILE *f)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path, strerror(errno));
 	uint64_t t0 = r->t0;
 	int first = 1;
 	char name[160];
@@ -338,10 +335,16 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 		if (r->io[i].check_end)
 			ev(f, &first, "check", BTRT_TRACE_TID_CHECK, t0, r->io[i].check_start,
 			   r->io[i].check_end, i);
-	fprintf(f, "\n]}\n");
-	if (fclose(f) != 0)
-		return btrt_error_set(err, BTRT_E_SYS, errno, "cannot write trace %s: %s", path, strerror(errno));
-	return 0;
+}
+
+int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt_error *err)
+{
+	struct btrt_ofile o;
+	if (btrt_ofile_open(&o, path, err))
+		return -1;
+	btrt_run_trace_events(r, o.f);
+	fputs(BTRT_TRACE_TAIL, o.f);
+	return btrt_ofile_commit(&o, err);
 }
 
 double btrt_run_steady_ns(const struct btrt_run *r, uint64_t warmup)

@@ -446,7 +446,10 @@ static void test_trace(void)
 	int rc = toy_run(&p, toy_stages_cpu, ch, 2, 4, 40, BTRT_BACKEND_HOST, NULL, NULL, &io, path, &err);
 	toy_keep_run = NULL;
 	CU_ASSERT_EQUAL(rc, 0);
-	FILE *f = fdopen(fd, "r");
+	/* the trace replaces the file (btrt_fsafe.h): read it by name */
+	close(fd);
+	FILE *f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	static char buf[1 << 18];
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	buf[n] = '\0';

@@ -19,6 +19,7 @@ static const struct btc_test_suite suites[] = {
 	{ "farm", suite_farm_register },
 	{ "adapt", suite_adapt_register },
 	{ "profiler", suite_profiler_register },
+	{ "fsafe", suite_fsafe_register },
 #ifndef RUNTIME_TEST_HOST_ONLY
 	{ "vulkan", suite_vulkan_register },
 	{ "cuda", suite_cuda_register },

@@ -13,6 +13,7 @@ int suite_probe_register(void);
 int suite_farm_register(void);
 int suite_adapt_register(void);
 int suite_profiler_register(void);
+int suite_fsafe_register(void);
 int suite_vulkan_register(void);
 int suite_cuda_register(void);
 /* The environment, read once at start (btrt_env_read) and applied to the

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The generated program and profiler under faults (issue 26, findings 2,
+# 3 and 5 on their side; docs/runtime.md "Output files" and "Faults in
+# kernels, and a stop that hangs"): --report, --trace, --failure and the
+# profiler's -o never replace a FIFO or write through a link, and a full
+# disk (EFBIG under RLIMIT_FSIZE) fails the profiler naming the table, with
+# no 0-byte table left; SIGTERM/SIGINT end the program within
+# BTRT_STOP_TIMEOUT_S (5 s) plus a margin even when a kernel loops or the
+# input's open() blocks on a FIFO, naming what still runs; a kernel that
+# segfaults, aborts or calls exit(0) is named with its stage and PU on
+# stderr and in the --failure JSON, the status non-zero, in the program and
+# the profiler; a missing default input says which path was tried and how
+# to give one. On a copy of examples/vecadd whose 'add' kernel misbehaves
+# when VECADD_FAULT says so.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/driver/lib.sh"
+rm -rf "$work" && mkdir -p "$work"
+cd "$work"
+cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+
+mkdir app && cp "$src"/examples/vecadd/* app/
+cat > fault.h <<'C'
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+/* VECADD_FAULT=hang|segv|abort|exit13: what the 'add' kernel does. */
+static void vecadd_fault(void)
+{
+	static int calls;
+	const char *f = getenv("VECADD_FAULT");
+	calls++;
+	if (!f)
+		return;
+	if (!strcmp(f, "hang"))
+		while (getenv("VECADD_FAULT"))
+			;
+	if (!strcmp(f, "segv") && calls > 3)
+		raise(SIGSEGV);
+	if (!strcmp(f, "abort") && calls > 3)
+		abort();
+	if (!strcmp(f, "exit13") && calls == 13)
+		exit(0);
+}
+C
+mv fault.h app/
+sed -i '1i #include "fault.h"' app/vecadd.c
+sed -i '/^int vecadd_add_cpu/,/^}/ s|^\tint64_t n = t->params->n;|&\n\tvecadd_fault();|' app/vecadd.c
+# VECADD_OPEN=1: the io opens its input path (blocks on a FIFO, fails when missing)
+sed -i 's|^\t(void)path;|\tif (getenv("VECADD_OPEN")) {\n\t\tFILE *in = fopen(path, "r");\n\t\tif (!in) {\n\t\t\tsnprintf(err, len, "cannot open %s", path);\n\t\t\treturn NULL;\n\t\t}\n\t\tfclose(in);\n\t}|' app/vecadd.c
+[ "$(grep -c vecadd_fault app/vecadd.c)" = 1 ] && grep -q VECADD_OPEN app/vecadd.c ||
+  fail "the faults were not planted"
+"$btc" gen app/vecadd.yaml --device host --chunks "$cpu:0-2" -o proj > gen.log 2>&1 ||
+  fail "btc gen: exit status $?" gen.log
+# the default input: a path that exists only "on the generating machine"
+(cd proj && meson setup b -Dinput=gone/frames.dat > ../setup.log 2>&1 &&
+  nice ninja -C b > ../build.log 2>&1) || fail "building the project" build.log
+prog=proj/b/vecadd-pipeline profiler=proj/b/vecadd-profiler
+$prog --tasks 4 --quiet > ok.log 2>&1 || fail "a plain run: exit status $?" ok.log
+
+# st NAME CMD...: runs CMD, output to NAME.log, prints its exit status
+st() { local n=$1 rc=0; shift; "$@" > "$n.log" 2>&1 || rc=$?; echo $rc; }
+expect() { # NAME STATUS PATTERN...
+  local n=$1 want=$2 got
+  got=$(cat "$n.status")
+  [ "$got" = "$want" ] || fail "$n: exit status $got, expected $want" "$n.log"
+  shift 2
+  for p in "$@"; do grep -q -- "$p" "$n.log" || fail "$n: no '$p'" "$n.log"; done
+  echo "ok: $n: exit $got"
+}
+
+# --- outputs: a FIFO, a link (its target kept), a failed run's --report link
+mkfifo fifo && echo keep > target && ln -s target link
+st report-fifo timeout 20 $prog --tasks 4 --quiet --report fifo > report-fifo.status
+expect report-fifo 2 '--report fifo is a FIFO'
+st trace-link $prog --tasks 4 --quiet --trace link > trace-link.status
+expect trace-link 2 '--trace link is a symbolic link'
+VECADD_FAULT=segv st report-link $prog --tasks 20 --quiet --report link > report-link.status
+expect report-link 2 '--report link is a symbolic link'
+[ "$(cat target)" = keep ] || fail "written through the --report link"
+[ -p fifo ] && [ -L link ] || fail "the FIFO or the link was replaced"
+ls | grep -q '\.tmp\.' && fail "temporary files left: $(ls | grep '\.tmp\.')"
+
+# --- a kernel that segfaults, aborts or calls exit(0): stage, PU, status
+for f in segv abort exit13; do
+  rm -f $f.json
+  VECADD_FAULT=$f st $f $prog --tasks 20 --quiet --failure $f.json --report $f-report.json > $f.status
+  [ ! -e $f-report.json ] || fail "$f: a report of a run that did not finish" $f.log
+  json $f.json 'r["stage"], r["stage_name"], r["pu"]' > $f.where
+  [ "$(cat $f.where)" = "(1, 'add', '$cpu')" ] || fail "$f: failure JSON says $(cat $f.where)" $f.log
+done
+expect segv 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV"
+[ "$(json segv.json 'r["signal"]')" = 11 ] || fail "segv: no signal in the failure JSON"
+expect abort 134 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGABRT"
+expect exit13 1 "stage 1 'add' on PU '$cpu' (task 12) called exit(0) during the run"
+[ "$(json exit13.json 'r["exit_status"]')" = 0 ] || fail "exit13: no exit status in the failure JSON"
+grep -q '^verified' exit13.log && fail "exit13: a summary of a run that did not finish" exit13.log
+
+# --- the profiler: a crash named; a full disk is no exit 0, no 0-byte table
+VECADD_FAULT=segv st prof-segv $profiler --min-reps 3 --max-reps 5 -o prof-segv.csv > prof-segv.status
+expect prof-segv 139 "stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV"
+[ ! -e prof-segv.csv ] || fail "prof-segv: a table of a profile that crashed"
+echo old > full.csv
+# (the limit on the profiler alone: its messages reach full.log through a pipe)
+st full bash -c "(trap '' XFSZ; ulimit -f 0; exec $profiler --quiet --min-reps 3 --max-reps 5 -o full.csv) 2>&1 | cat; exit \${PIPESTATUS[0]}" > full.status
+expect full 1 "cannot write full.csv: $(python3 -c 'import os; print(os.strerror(27))')"
+[ "$(cat full.csv)" = old ] || fail "full: the old table was not kept" full.log
+ls | grep -q 'full.csv.tmp' && fail "full: temporary table left"
+
+# --- bounded stops: a kernel that loops, an input open() on a FIFO
+stop() { # NAME SIGNAL STATUS ENV... -- ARGS...: signal after 1 s, must end in 5 s + 10 s margin
+  local n=$1 sig=$2 want=$3 t0 pid rc=0
+  shift 3
+  t0=$(date +%s)
+  # a background job of a script starts with SIGINT ignored: reset it
+  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp("env", ["env"] + sys.argv[1:])' \
+    "$@" > "$n.log" 2>&1 & pid=$!
+  sleep 1
+  kill -"$sig" $pid
+  for i in $(seq 150); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+  if kill -0 $pid 2> /dev/null; then kill -KILL $pid; wait $pid || true; fail "$n: still running 16 s after the signal" "$n.log"; fi
+  wait $pid || rc=$?
+  echo $rc > "$n.status"
+  local took=$(( $(date +%s) - t0 ))
+  expect "$n" "$want" "did not complete within 5 s; still running: "
+}
+stop hang-term TERM 143 VECADD_FAULT=hang $prog --tasks 20 --quiet --failure hang.json
+grep -q "still running: stage 1 'add' on PU '$cpu'" hang-term.log || fail "hang: the stage not named" hang-term.log
+[ "$(json hang.json 'r["kind"], r["stage_name"]')" = "('BTRT_E_INTR', 'add')" ] ||
+  fail "hang: failure JSON $(cat hang.json)"
+stop hang-int INT 130 VECADD_FAULT=hang $prog --tasks 20 --quiet
+stop open-fifo INT 130 VECADD_OPEN=1 $prog --tasks 4 --quiet --input fifo
+grep -q "still running: the open of the input fifo" open-fifo.log || fail "open: not named" open-fifo.log
+
+# --- a missing default input: which one, and how to give another
+VECADD_OPEN=1 st input $prog --tasks 4 --quiet > input.status
+expect input 1 "the input tried was .*proj/gone/frames.dat, this build's default" "give one with --input PATH" "meson configure BUILDDIR -Dinput=PATH"
+VECADD_OPEN=1 st input-given $prog --tasks 4 --quiet --input nosuch > input-given.status
+expect input-given 1 "the input tried was nosuch (--input)"
+# --- btc names the kernel: the profiler's and the tuner's failure JSON
+VECADD_FAULT=segv st btc-profile "$btc" profile app/vecadd.yaml --device host --cache cache \
+  --max-reps 10 -o bprof > btc-profile.status
+expect btc-profile 1 "the profiler failed (.*): stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV"
+host_table "$btc" app/vecadd.yaml table.csv
+VECADD_FAULT=segv st btc-tune "$btc" app/vecadd.yaml --device host --run --table table.csv \
+  -o btune --tune-budget 5 > btc-tune.status
+expect btc-tune 1 "schedule [0-9]* (.*), stage 'add' on $cpu, tuning: stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (signal 11)"
+grep -q "stage 'square'" btc-tune.log && fail "btc-tune: 'square' blamed" btc-tune.log
+echo "ok: program-faults"
