@@ -188,35 +188,63 @@ static void print_figures(const struct btrt_workload_figures *f, const struct bt
 	printf("\n");
 }
 
+/* PATH.tmp, malloc'ed (NULL: out of memory). */
+static char *tmp_path(const char *path)
+{
+	size_t n = strlen(path) + 5;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%s.tmp", path);
+	return t;
+}
+
+/* The trace and the report of a verified run, written to PATH.tmp and
+ * renamed into place only when no signal came: they appear whole or not
+ * at all. Returns 0, or -1 after a message. */
 static int write_outputs(const struct btrt_workload *w, const char *argv0,
 			 const struct btrt_workload_options *o,
 			 const struct btrt_workload_figures *f, uint32_t n)
 {
 	struct btrt_error err;
 	btrt_error_clear(&err);
-	if (o->trace) {
+	char *trace_tmp = o->trace ? tmp_path(o->trace) : NULL;
+	char *report_tmp = o->report ? tmp_path(o->report) : NULL;
+	int rc = (o->trace && !trace_tmp) || (o->report && !report_tmp) ? -1 : 0;
+	if (!rc && o->trace) {
 		const struct btrt_run **runs = calloc(n, sizeof *runs);
 		const char **names = calloc(n, sizeof *names);
 		char (*buf)[160] = calloc(n, sizeof *buf);
-		int rc = !runs || !names || !buf;
+		rc = !runs || !names || !buf ? -1 : 0;
 		for (uint32_t k = 0; !rc && k < n; k++) {
 			runs[k] = f[k].run;
 			snprintf(buf[k], sizeof buf[k], "stream %u %s", f[k].stream, f[k].app);
 			names[k] = buf[k];
 		}
-		if (!rc)
-			rc = btrt_runs_write_trace(runs, names, n, o->trace, &err);
+		if (!rc && btrt_runs_write_trace(runs, names, n, trace_tmp, &err)) {
+			fprintf(stderr, "%s: --trace: %s\n", argv0, err.msg);
+			rc = -1;
+		}
 		free(runs);
 		free(names);
 		free(buf);
-		if (rc) {
-			fprintf(stderr, "%s: --trace: %s\n", argv0, err.msg);
-			return -1;
-		}
 	}
-	if (o->report && btrt_workload_report_write(o->report, w, o, f, n))
-		return -1;
-	return 0;
+	if (!rc && o->report && btrt_workload_report_write(report_tmp, w, o, f, n))
+		rc = -1;
+	if (!rc && atomic_load(&interrupted))
+		rc = -1;
+	if (!rc && ((trace_tmp && rename(trace_tmp, o->trace)) ||
+		    (report_tmp && rename(report_tmp, o->report)))) {
+		fprintf(stderr, "%s: cannot rename the outputs into place: %s\n", argv0,
+			strerror(errno));
+		rc = -1;
+	}
+	if (trace_tmp)
+		remove(trace_tmp); /* still there: not renamed */
+	if (report_tmp)
+		remove(report_tmp);
+	free(trace_tmp);
+	free(report_tmp);
+	return rc;
 }
 
 static int run_workload(const struct btrt_workload *w, const char *argv0,
