@@ -52,7 +52,9 @@ struct btrt_stream_run {
 
 /* Runs the n prepared streams at once: stream i's pipeline on a thread of
  * its own (its io sink), so its io source, dispatchers and sink run beside
- * every other stream's. The first stream that fails stops admitting new
+ * every other stream's. Each stream first computes what its checks need
+ * (its io.prepare, on its thread), and all start their pipelines together
+ * once every stream has. The first stream that fails stops admitting new
  * tasks in all others (they finish and check what is in flight); a signal
  * (cfg.interrupt, the same flag for all) stops every stream. Returns 0
  * when every stream ran through, or -1 with err: the first failed

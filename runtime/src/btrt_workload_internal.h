@@ -18,6 +18,7 @@ struct btrt_workload_options {
 	const char **input;
 	long *schedule;
 	double *rate;
+	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
 	unsigned char *run;        /* 1: the stream runs (--streams) */
 };
 

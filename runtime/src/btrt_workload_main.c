@@ -79,7 +79,7 @@ static int prepare_stream(const char *argv0, const struct btrt_env *env,
 		r->counts[b] = prog->buffer_count(prog->params, b);
 	struct btrt_pool_config pc = {
 		.task_size = prog->task_size,
-		.n_tasks = (uint32_t)((long)s->pool < o->tasks ? (long)s->pool : o->tasks),
+		.n_tasks = (uint32_t)((long)s->pool < o->tasks_of[i] ? (long)s->pool : o->tasks_of[i]),
 		.buffers = prog->buffers, .counts = r->counts, .n_buffers = prog->n_buffers,
 		.backend = backend,
 	};
@@ -130,7 +130,7 @@ static int prepare_stream(const char *argv0, const struct btrt_env *env,
 		.io_cores = r->ws->service_cores ? r->ws->service_cores : prog->service_cores,
 		.n_io_cores = r->ws->service_cores ? r->ws->n_service_cores
 						   : prog->n_service_cores,
-		.n_items = (uint64_t)o->tasks, .check = 1,
+		.n_items = (uint64_t)o->tasks_of[i], .check = 1,
 		.vk = r->vk, .cuda = r->cuda,
 		.interrupt = &interrupted,
 	};
@@ -283,7 +283,7 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		if (!o->quiet)
 			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s\n",
 			       i, res[k - 1].ws->prog->app, w->device, o->schedule[i],
-			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks,
+			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
 			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "");
 	}
 	fflush(stdout);

@@ -14,7 +14,8 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  runs the %u streams of workload %s on %s at once (--list shows them);\n"
 		"  S names a stream: its index, or its app's name when the app has one stream\n"
 		"  --streams S,S..  run only these streams (default: all)\n"
-		"  --tasks N        stream N tasks in every stream (default %ld)\n"
+		"  --tasks N        stream N tasks in every stream (default %ld); --tasks S=N:\n"
+		"                   N in stream S\n"
 		"  --warmup N       tasks per stream excluded from the steady-state figures (default %ld)\n"
 		"  --input S=PATH   stream S's input (default: its app's)\n"
 		"  --schedule S=N   run schedule N of stream S's app (default: the plan's)\n"
@@ -93,7 +94,8 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	o->schedule = calloc(w->n_streams, sizeof *o->schedule);
 	o->rate = calloc(w->n_streams, sizeof *o->rate);
 	o->run = calloc(w->n_streams, sizeof *o->run);
-	if (!o->input || !o->schedule || !o->rate || !o->run) {
+	o->tasks_of = calloc(w->n_streams, sizeof *o->tasks_of);
+	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return -1;
 	}
@@ -136,7 +138,12 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		int s;
 		switch (k) {
 		case 0:
-			if (btrt_parse_long(opt, v, 1, 1000000000L, &o->tasks, &err))
+			if (strchr(v, '=')) {
+				if (split(w, argv[0], opt, v, &s, &val))
+					return -1;
+				if (btrt_parse_long(opt, val, 1, 1000000000L, &o->tasks_of[s], &err))
+					goto bad;
+			} else if (btrt_parse_long(opt, v, 1, 1000000000L, &o->tasks, &err))
 				goto bad;
 			break;
 		case 1:
@@ -175,9 +182,15 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			break;
 		}
 	}
+	long fewest = o->tasks;
+	for (uint32_t i = 0; i < w->n_streams; i++) {
+		if (!o->tasks_of[i])
+			o->tasks_of[i] = o->tasks;
+		fewest = BTRT_MIN(fewest, o->tasks_of[i]);
+	}
 	/* the default warm-up leaves at least one measured task */
-	if (!warmup_set && o->warmup >= o->tasks)
-		o->warmup = o->tasks / 2;
+	if (!warmup_set && o->warmup >= fewest)
+		o->warmup = fewest / 2;
 	return 0;
 bad:
 	fprintf(stderr, "%s: %s\n", argv[0], err.msg);
@@ -189,6 +202,7 @@ void btrt_workload_options_free(struct btrt_workload_options *o)
 	free(o->input);
 	free(o->schedule);
 	free(o->rate);
+	free(o->tasks_of);
 	free(o->run);
 }
 

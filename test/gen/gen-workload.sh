@@ -67,11 +67,15 @@ for pid in (1, 2):
     assert len(checks) == 8, (pid, len(checks))
 PY
 
-# Another input for one stream, one stream alone, a paced stream.
+# Another input for one stream, one stream alone, tasks per stream, a paced stream.
 BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --streams octree \
   --input "octree=$src/data/pointclouds" > "$work/one.txt" 2>&1 || { cat "$work/one.txt"; exit 1; }
 grep -q "^stream 0 (octree): verified 6 tasks" "$work/one.txt"
 if grep -q "^stream 1" "$work/one.txt"; then echo "FAIL: --streams octree ran alexnet_dense"; exit 1; fi
+BTRT_NO_PIN=1 "$prog" --tasks octree=4 --tasks 1=6 --quiet > "$work/each.txt" 2>&1 ||
+  { cat "$work/each.txt"; exit 1; }
+grep -q "^stream 0 (octree): verified 4 tasks" "$work/each.txt"
+grep -q "^stream 1 (alexnet_dense): verified 6 tasks" "$work/each.txt"
 BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --rate alexnet_dense=200 > "$work/paced.txt" 2>&1 ||
   { cat "$work/paced.txt"; exit 1; }
 grep -q "^stream 1 (alexnet_dense): verified 6 tasks" "$work/paced.txt"
