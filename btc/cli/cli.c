@@ -30,10 +30,11 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 		 "(docs/scheduler.md)",
 		 1, 1, OPT(DEVICE) | OPT(TABLE)},
 	[BTC_CMD_GEN] = {"gen", btc_cmd_gen,
-			 "APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build]",
+			 "APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build];\n"
+			 "       btc gen A.yaml B.yaml... --device DEV --chunks A=SPEC --chunks B=SPEC...",
 			 "generate the pipeline project (the default action:\n"
-			 "btc APP.yaml --device DEV ...)",
-			 1, 1, OPT(DEVICE)},
+			 "btc APP.yaml --device DEV ...); several apps: one workload program",
+			 1, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_PROFILE] = {"profile", btc_cmd_profile, "APP.yaml --device DEV [-o TABLE.csv]",
 			     "BT-Profiler: time every stage on every PU (cached)", 1, 1,
 			     OPT(DEVICE)},

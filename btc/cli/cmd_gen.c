@@ -18,6 +18,8 @@
 
 int btc_cmd_gen(const struct btc_cli_options *o)
 {
+	if (o->n_positional > 1)
+		return btc_cmd_gen_workload(o);
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_plan_options po;

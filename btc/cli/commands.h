@@ -34,6 +34,8 @@ int btc_cmd_devices(const struct btc_cli_options *o);
 int btc_cmd_device(const struct btc_cli_options *o);
 int btc_cmd_header(const struct btc_cli_options *o);
 int btc_cmd_gen(const struct btc_cli_options *o);
+/* btc gen with several apps: a workload project (cmd_gen_workload.c). */
+int btc_cmd_gen_workload(const struct btc_cli_options *o);
 int btc_cmd_schedule(const struct btc_cli_options *o);
 int btc_cmd_profile(const struct btc_cli_options *o);
 int btc_cmd_tune(const struct btc_cli_options *o);

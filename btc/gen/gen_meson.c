@@ -115,6 +115,19 @@ bool btc_gen_meson_build(struct btc_out *o, const struct btc_gen_ctx *ctx,
 				   (int)(sizeof(sections) / sizeof(sections[0])), &m, d);
 }
 
+void btc_gen_meson_app(struct btc_out *o, const struct btc_gen_ctx *ctx,
+		       const struct btc_gen_files *files)
+{
+	struct meson_ctx m = {ctx, files};
+	emit_meson_banner(o, &m);
+	btc_outl(o, "# One app of a workload project: its kernels' sources, read by the");
+	btc_outl(o, "# workload's meson.build after subdir().");
+	emit_app_sources(o, &m);
+	char *input = btc_meson_string(files->rel_input ? files->rel_input : "");
+	btc_outl(o, "app_input = %s", input);
+	free(input);
+}
+
 bool btc_gen_meson_options(struct btc_out *o, const struct btc_gen_ctx *ctx,
 			   const struct btc_gen_files *files, struct btc_diag *d)
 {

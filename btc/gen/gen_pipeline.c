@@ -4,12 +4,14 @@
  * core lists) over the runtime's program (btrt_program_main). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen/gen.h"
 #include "gen/sections.h"
 #include "gen/template.h"
 #include "sched/model.h"
 #include "util/escape.h"
+#include "util/str.h"
 
 /* One btrt_chunk entry: a chunk, or one worker of a farm (farm id > 0). */
 static void emit_entry(struct btc_out *o, const struct btc_pu *pu, const char *cores, int n_cores,
@@ -144,6 +146,38 @@ static bool check_cores(const struct btc_gen_ctx *ctx, struct btc_diag *d)
 	return ok;
 }
 
+/* The main() of templates/pipeline.c.in, which an app of a workload
+ * project replaces (export_tables). */
+static const char template_main[] = "int main(int argc, char **argv)\n"
+				    "{\n"
+				    "\treturn btrt_program_main(&app_program, argc, argv);\n"
+				    "}\n";
+
+/* An app of a workload project: the tables exported to its workload.c
+ * instead of main() (the app's name prefixes the symbol: two apps never
+ * collide; app names never start with btrt_, btc/front/names.c). The
+ * single-app output keeps the template's text byte for byte. Returns
+ * false after a diagnostic when the template has no such main(). */
+static bool export_tables(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)
+{
+	char *at = strstr(o->buf, template_main);
+	if (!at) {
+		btc_error(d, (struct btc_loc){0},
+			  "templates/pipeline.c.in: no main() over app_program to replace for a "
+			  "workload project");
+		return false;
+	}
+	char *tail = btc_xstrdup(at + strlen(template_main));
+	o->len = (size_t)(at - o->buf);
+	o->buf[o->len] = '\0';
+	btc_outl(o, "/* The app's tables, for the workload program (workload.c). */");
+	btc_outl(o, "const struct btrt_program *const %s_workload_program = &app_program;",
+		 ctx->app->name);
+	btc_out_puts(o, tail);
+	free(tail);
+	return true;
+}
+
 bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct btc_diag *d)
 {
 	static const struct btc_section sections[] = {
@@ -153,6 +187,8 @@ bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct
 	};
 	if (!check_cores(ctx, d))
 		return false;
-	return btc_template_expand(o, "pipeline.c.in", sections,
-				   (int)(sizeof(sections) / sizeof(sections[0])), ctx, d);
+	if (!btc_template_expand(o, "pipeline.c.in", sections,
+				 (int)(sizeof(sections) / sizeof(sections[0])), ctx, d))
+		return false;
+	return !ctx->workload_member || export_tables(o, ctx, d);
 }

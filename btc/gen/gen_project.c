@@ -300,76 +300,10 @@ static bool write_out(struct btc_out *o, const char *dir, const char *name, stru
 	return ok;
 }
 
-bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d)
+bool btc_gen_copy_runtime(const char *out_dir, struct btc_diag *d)
 {
-	const struct btc_app *app = ctx->app;
-	if (!btc_mkdirs(out_dir, d) || !may_write_project(ctx, out_dir, d))
-		return false;
-	char *out_abs = real(out_dir);
-	struct btc_gen_files files = {0};
-	collect(&files, app, out_abs);
 	int before = d->errors;
 	struct btc_out o;
-	char *name;
-
-	btc_out_init(&o);
-	btc_gen_task_header(&o, app);
-	name = btc_xasprintf("%s_task.h", app->name);
-	write_out(&o, out_dir, name, d);
-	free(name);
-
-	btc_out_init(&o);
-	btc_gen_spirv_header(&o, ctx);
-	name = btc_xasprintf("%s_spirv.h", app->name);
-	write_out(&o, out_dir, name, d);
-	free(name);
-
-	btc_out_init(&o);
-	if (btc_gen_pipeline_c(&o, ctx, d))
-		write_out(&o, out_dir, "pipeline.c", d);
-	else
-		btc_out_free(&o);
-
-	btc_out_init(&o);
-	if (btc_gen_profiler_c(&o, ctx, d))
-		write_out(&o, out_dir, "profiler.c", d);
-	else
-		btc_out_free(&o);
-
-	btc_out_init(&o);
-	btc_gen_schedule_yaml(&o, ctx);
-	write_out(&o, out_dir, "schedule.yaml", d);
-
-	btc_out_init(&o);
-	if (btc_gen_meson_build(&o, ctx, &files, d))
-		write_out(&o, out_dir, "meson.build", d);
-	else
-		btc_out_free(&o);
-
-	btc_out_init(&o);
-	if (btc_gen_meson_options(&o, ctx, &files, d))
-		write_out(&o, out_dir, "meson_options.txt", d);
-	else
-		btc_out_free(&o);
-
-	/* The app's kernel sources, keeping their layout under app/. */
-	for (int i = 0; i < app->n_cpu_sources; i++) {
-		char *dst = btc_xasprintf("%s/app/%s", out_dir, files.rel_sources[i]);
-		copy_file(out_dir, app->cpu_sources[i], dst, d);
-		free(dst);
-	}
-	for (int i = 0; i < app->n_cuda_sources; i++) {
-		char *dst = btc_xasprintf("%s/app/%s", out_dir, files.rel_cuda[i]);
-		copy_file(out_dir, app->cuda_sources[i], dst, d);
-		free(dst);
-	}
-	static const char *const header_exts[] = {".h", ".cuh", NULL};
-	for (int i = 0; i < app->n_includes; i++) {
-		char *dst = btc_xasprintf("%s/app/%s", out_dir, files.rel_includes[i]);
-		copy_dir(out_dir, app->includes[i], dst, header_exts, d);
-		free(dst);
-	}
-
 	/* The runtime: headers, sources and their meson.build. */
 	char *rt = btc_xasprintf("%s/runtime", btc_source_root());
 	char *src = btc_xasprintf("%s/include", rt),
@@ -396,6 +330,91 @@ bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct 
 		btc_out_free(&o);
 	free(dst);
 	free(rt);
+	return d->errors == before;
+}
+
+bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d)
+{
+	const struct btc_app *app = ctx->app;
+	if (!btc_mkdirs(out_dir, d) || !may_write_project(ctx, out_dir, d))
+		return false;
+	char *out_abs = real(out_dir);
+	struct btc_gen_files files = {0};
+	collect(&files, app, out_abs);
+	int before = d->errors;
+	struct btc_out o;
+	char *name;
+
+	btc_out_init(&o);
+	btc_gen_task_header(&o, app);
+	name = btc_xasprintf("%s_task.h", app->name);
+	write_out(&o, out_dir, name, d);
+	free(name);
+
+	btc_out_init(&o);
+	btc_gen_spirv_header(&o, ctx);
+	name = btc_xasprintf("%s_spirv.h", app->name);
+	write_out(&o, out_dir, name, d);
+	free(name);
+
+	btc_out_init(&o);
+	name = ctx->workload_member ? btc_xasprintf("%s_tables.c", app->name)
+				    : btc_xstrdup("pipeline.c");
+	if (btc_gen_pipeline_c(&o, ctx, d))
+		write_out(&o, out_dir, name, d);
+	else
+		btc_out_free(&o);
+	free(name);
+
+	btc_out_init(&o);
+	if (ctx->workload_member)
+		btc_out_free(&o);
+	else if (btc_gen_profiler_c(&o, ctx, d))
+		write_out(&o, out_dir, "profiler.c", d);
+	else
+		btc_out_free(&o);
+
+	btc_out_init(&o);
+	btc_gen_schedule_yaml(&o, ctx);
+	write_out(&o, out_dir, "schedule.yaml", d);
+
+	btc_out_init(&o);
+	if (ctx->workload_member) {
+		btc_gen_meson_app(&o, ctx, &files);
+		write_out(&o, out_dir, "meson.build", d);
+	} else if (btc_gen_meson_build(&o, ctx, &files, d))
+		write_out(&o, out_dir, "meson.build", d);
+	else
+		btc_out_free(&o);
+
+	btc_out_init(&o);
+	if (ctx->workload_member)
+		btc_out_free(&o);
+	else if (btc_gen_meson_options(&o, ctx, &files, d))
+		write_out(&o, out_dir, "meson_options.txt", d);
+	else
+		btc_out_free(&o);
+
+	/* The app's kernel sources, keeping their layout under app/. */
+	for (int i = 0; i < app->n_cpu_sources; i++) {
+		char *dst = btc_xasprintf("%s/app/%s", out_dir, files.rel_sources[i]);
+		copy_file(out_dir, app->cpu_sources[i], dst, d);
+		free(dst);
+	}
+	for (int i = 0; i < app->n_cuda_sources; i++) {
+		char *dst = btc_xasprintf("%s/app/%s", out_dir, files.rel_cuda[i]);
+		copy_file(out_dir, app->cuda_sources[i], dst, d);
+		free(dst);
+	}
+	static const char *const header_exts[] = {".h", ".cuh", NULL};
+	for (int i = 0; i < app->n_includes; i++) {
+		char *dst = btc_xasprintf("%s/app/%s", out_dir, files.rel_includes[i]);
+		copy_dir(out_dir, app->includes[i], dst, header_exts, d);
+		free(dst);
+	}
+
+	if (!ctx->workload_member)
+		btc_gen_copy_runtime(out_dir, d);
 
 	free_files(&files, app);
 	free(out_abs);

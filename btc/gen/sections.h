@@ -82,6 +82,11 @@ struct btc_gen_files {
 bool btc_gen_meson_build(struct btc_out *o, const struct btc_gen_ctx *ctx,
 			 const struct btc_gen_files *files, struct btc_diag *d);
 /* meson_options.txt from templates/meson_options.txt.in. */
+/* The meson.build of one app's folder in a workload project: the
+ * app_sources variables of project.meson.build.in (paths under the
+ * folder), read by the workload's meson.build after subdir(APP). */
+void btc_gen_meson_app(struct btc_out *o, const struct btc_gen_ctx *ctx,
+		       const struct btc_gen_files *files);
 bool btc_gen_meson_options(struct btc_out *o, const struct btc_gen_ctx *ctx,
 			   const struct btc_gen_files *files, struct btc_diag *d);
 

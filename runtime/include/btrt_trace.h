@@ -87,6 +87,12 @@ void btrt_run_print(const struct btrt_run *run, FILE *out);
 int btrt_run_write_trace(const struct btrt_run *run, const char *path,
 			 struct btrt_error *err);
 
+/* Several runs that ran at once (btrt_workload.h) in one trace: run i is
+ * process 1 + i named names[i], with the tracks of btrt_run_write_trace,
+ * all on one time line (us from the earliest run's start). Returns 0, or
+ * -1 with err (BTRT_E_SYS). n == 1 writes what btrt_run_write_trace does. */
+int btrt_runs_write_trace(const struct btrt_run *const *runs, const char *const *names,
+			  uint32_t n, const char *path, struct btrt_error *err);
 void btrt_run_free(struct btrt_run *run);
 
 #ifdef __cplusplus

@@ -266,7 +266,7 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void ev(FILE *f, int *first, const char *name, uint32_t tid, uint64_t t0,
+static void ev(FILE *f, int *first, const char *name, uint32_t pid, uint32_t tid, uint64_t t0,
 	       uint64_t a, uint64_t b, uint64_t seq)
 {
 	if (a < t0)
@@ -276,75 +276,99 @@ static void ev(FILE *f, int *first, const char *name, uint32_t tid, uint64_t t0,
 	fprintf(f, "%s\n{\"name\":", *first ? "" : ",");
 	*first = 0;
 	json_str(f, name);
-	fprintf(f, ",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"seq\":%llu}}",
-		tid, (double)(a - t0) / 1e3, (double)(b - a) / 1e3, (unsigned long long)seq);
+	fprintf(f, ",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"seq\":%llu}}",
+		pid, tid, (double)(a - t0) / 1e3, (double)(b - a) / 1e3, (unsigned long long)seq);
 }
 
-static void track(FILE *f, int *first, uint32_t tid, uint32_t sort, const char *name)
+static void track(FILE *f, int *first, uint32_t pid, uint32_t tid, uint32_t sort, const char *name)
 {
-	fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":",
-		*first ? "" : ",", tid);
+	fprintf(f, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+		*first ? "" : ",", pid, tid);
 	*first = 0;
 	json_str(f, name);
 	fprintf(f, "}}");
-	fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-		tid, sort);
+	fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+		pid, tid, sort);
 }
 
-void btrt_run_trace_events(const struct btrt_run *r, FILE *f)
+/* The events of run r as process pid, times relative to t0. */
+static void write_run(FILE *f, const struct btrt_run *r, uint32_t pid, const char *pname,
+		      uint64_t t0)
 {
-	uint64_t t0 = r->t0;
-	int first = 1;
+	int first = 0;
 	char name[160];
-	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"app\":");
-	json_str(f, r->app);
-	fprintf(f, "},\"traceEvents\":[");
-	fprintf(f, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":");
-	json_str(f, r->app);
+	fprintf(f, "%s\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":",
+		pid == 1 ? "" : ",", pid);
+	json_str(f, pname);
 	fprintf(f, "}}");
-	first = 0;
 	/* Tracks in pipeline order: the io source's loads, chunk c (tid 1 + c),
 	 * its GPU (tid 1001 + c), the io sink's checks (tid 0). */
-	track(f, &first, BTRT_TRACE_TID_LOAD, 0, "io load (source)");
+	track(f, &first, pid, BTRT_TRACE_TID_LOAD, 0, "io load (source)");
 	for (size_t i = 0; i < r->n_io; i++)
 		if (r->io[i].load_end)
-			ev(f, &first, "load", BTRT_TRACE_TID_LOAD, t0, r->io[i].load_start,
+			ev(f, &first, "load", pid, BTRT_TRACE_TID_LOAD, t0, r->io[i].load_start,
 			   r->io[i].load_end, i);
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
 		chunk_label(r, c, name, sizeof name);
-		track(f, &first, 1 + c, 1 + c, name);
+		track(f, &first, pid, 1 + c, 1 + c, name);
 		int has_gpu = 0;
 		for (size_t i = 0; i < cr->n_tasks; i++) {
 			snprintf(name, sizeof name, "task %llu", (unsigned long long)cr->tasks[i].seq);
-			ev(f, &first, name, 1 + c, t0, cr->tasks[i].start, cr->tasks[i].end, cr->tasks[i].seq);
+			ev(f, &first, name, pid, 1 + c, t0, cr->tasks[i].start, cr->tasks[i].end,
+			   cr->tasks[i].seq);
 		}
 		for (size_t i = 0; i < cr->n_stages_rec; i++) {
 			const struct btrt_rec_stage *s = &cr->stages[i];
 			has_gpu |= (int)s->gpu;
-			ev(f, &first, r->stage_names[s->stage], s->gpu ? 1001 + c : 1 + c, t0,
+			ev(f, &first, r->stage_names[s->stage], pid, s->gpu ? 1001 + c : 1 + c, t0,
 			   s->start, s->end, s->seq);
 		}
 		if (has_gpu) {
 			snprintf(name, sizeof name, "gpu of chunk %u %s", c, cr->name);
-			track(f, &first, 1001 + c, 1001 + c, name);
+			track(f, &first, pid, 1001 + c, 1001 + c, name);
 		}
 	}
-	track(f, &first, BTRT_TRACE_TID_CHECK, BTRT_TRACE_TID_LOAD + 1, "io check (sink)");
+	track(f, &first, pid, BTRT_TRACE_TID_CHECK, BTRT_TRACE_TID_LOAD + 1, "io check (sink)");
 	for (size_t i = 0; i < r->n_io; i++)
 		if (r->io[i].check_end)
-			ev(f, &first, "check", BTRT_TRACE_TID_CHECK, t0, r->io[i].check_start,
+			ev(f, &first, "check", pid, BTRT_TRACE_TID_CHECK, t0, r->io[i].check_start,
 			   r->io[i].check_end, i);
 }
 
-int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt_error *err)
+static void trace_head(FILE *f, const char *app)
+{
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"app\":");
+	json_str(f, app);
+	fprintf(f, "},\"traceEvents\":[");
+}
+
+void btrt_run_trace_events(const struct btrt_run *r, FILE *f)
+{
+	trace_head(f, r->app);
+	write_run(f, r, 1, r->app, r->t0);
+}
+
+int btrt_runs_write_trace(const struct btrt_run *const *runs, const char *const *names,
+			  uint32_t n, const char *path, struct btrt_error *err)
 {
 	struct btrt_ofile o;
 	if (btrt_ofile_open(&o, path, err))
 		return -1;
-	btrt_run_trace_events(r, o.f);
+	uint64_t t0 = UINT64_MAX;
+	for (uint32_t i = 0; i < n; i++)
+		t0 = BTRT_MIN(t0, runs[i]->t0);
+	trace_head(o.f, n == 1 ? runs[0]->app : "workload");
+	for (uint32_t i = 0; i < n; i++)
+		write_run(o.f, runs[i], 1 + i, names[i], t0);
 	fputs(BTRT_TRACE_TAIL, o.f);
 	return btrt_ofile_commit(&o, err);
+}
+
+int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt_error *err)
+{
+	const char *name = r->app;
+	return btrt_runs_write_trace(&r, &name, 1, path, err);
 }
 
 double btrt_run_steady_ns(const struct btrt_run *r, uint64_t warmup)

@@ -17,6 +17,7 @@ static const struct btc_test_suite suites[] = {
 	{ "io", suite_io_register },
 	{ "probe", suite_probe_register },
 	{ "farm", suite_farm_register },
+	{ "streams", suite_streams_register },
 	{ "adapt", suite_adapt_register },
 	{ "profiler", suite_profiler_register },
 	{ "fsafe", suite_fsafe_register },

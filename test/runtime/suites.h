@@ -11,6 +11,7 @@ int suite_pipeline_register(void);
 int suite_io_register(void);
 int suite_probe_register(void);
 int suite_farm_register(void);
+int suite_streams_register(void);
 int suite_adapt_register(void);
 int suite_profiler_register(void);
 int suite_fsafe_register(void);

@@ -1,0 +1,124 @@
+/* `btc gen A.yaml B.yaml... --device DEV --chunks A=SPEC --chunks B=SPEC
+ * [-o DIR] [--build]`: a workload project, one program that runs every
+ * app's pipeline at once (gen.h, btc_gen_workload_project). Each app's
+ * schedule is given per app (APP= its `app:` name) until the joint
+ * optimizer chooses them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "driver/build.h"
+#include "driver/claim.h"
+#include "gen/gen.h"
+#include "util/str.h"
+
+#define MAX_APPS 16
+
+/* The app a "NAME=SPEC" value names, and its spec; -1 when none. */
+static int spec_app(struct btc_app *const *apps, int n, const char *v, const char **spec)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (strlen(apps[i]->name) == (size_t)(eq - v) &&
+		    !strncmp(apps[i]->name, v, (size_t)(eq - v))) {
+			*spec = eq + 1;
+			return i;
+		}
+	return -1;
+}
+
+int btc_cmd_gen_workload(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	int n = o->n_positional;
+	struct btc_app *apps[MAX_APPS] = {0};
+	struct btc_plan *plans[MAX_APPS] = {0};
+	struct btc_gen_ctx ctxs[MAX_APPS];
+	memset(ctxs, 0, sizeof ctxs);
+	struct btc_device *dev = NULL;
+	char *dir = NULL;
+	if (n > MAX_APPS) {
+		btc_error(&d, (struct btc_loc){0}, "at most %d apps in one workload", MAX_APPS);
+		goto out;
+	}
+	if (o->table) {
+		btc_error(&d, (struct btc_loc){0},
+			  "several apps: --table is not read; give each app's schedule with "
+			  "--chunks APP=SPEC");
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		apps[i] = btc_app_load(o->positional[i], NULL, o->defines.v, o->defines.n, &d);
+	dev = btc_cli_load_device(o->device, o, &d);
+	if (d.errors)
+		goto out;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(apps[i]->name, apps[k]->name))
+				btc_error(&d, (struct btc_loc){apps[i]->path, 0, 0},
+					  "app '%s' is also %s: the apps of a workload need "
+					  "different names", apps[i]->name, apps[k]->path);
+	struct btc_plan_options po[MAX_APPS];
+	for (int i = 0; i < n; i++) {
+		btc_cli_plan_options(o, &po[i]);
+		po[i].n_specs = 0;
+	}
+	for (int c = 0; c < o->chunks.n; c++) {
+		const char *spec = NULL;
+		int a = spec_app(apps, n, o->chunks.v[c], &spec);
+		if (a < 0) {
+			btc_error(&d, (struct btc_loc){0},
+				  "--chunks '%s': several apps need APP=SPEC, APP one of their "
+				  "names", o->chunks.v[c]);
+			continue;
+		}
+		if (po[a].n_specs < BTC_PLAN_MAX_SPECS)
+			po[a].specs[po[a].n_specs++] = spec;
+	}
+	for (int i = 0; i < n; i++)
+		if (!d.errors && po[i].n_specs == 0)
+			btc_error(&d, (struct btc_loc){apps[i]->path, 0, 0},
+				  "app '%s' has no schedule: give it one with --chunks %s=SPEC",
+				  apps[i]->name, apps[i]->name);
+	for (int i = 0; !d.errors && i < n; i++) {
+		plans[i] = btc_plan(apps[i], dev, NULL, NULL, &po[i], &d);
+		if (!plans[i])
+			break;
+		ctxs[i] = (struct btc_gen_ctx){.app = apps[i], .dev = dev, .plan = plans[i],
+					       .scheds = plans[i]->schedules,
+					       .n_scheds = plans[i]->n_schedules,
+					       .provenance = plans[i]->provenance,
+					       .force = o->force};
+	}
+	if (d.errors)
+		goto out;
+	if (o->output) {
+		dir = btc_xstrdup(o->output);
+	} else {
+		struct btc_out name;
+		btc_out_init(&name);
+		for (int i = 0; i < n; i++)
+			btc_outf(&name, "%s%s", i ? "+" : "", apps[i]->name);
+		btc_outf(&name, "-%s", dev->name);
+		dir = name.buf;
+	}
+	if (!btc_job_dir_claim(dir, &d) || !btc_gen_workload_project(ctxs, n, dir, &d))
+		goto out;
+	printf("generated %s: %d apps, one stream each\n", dir, n);
+	bool built;
+	if (o->build)
+		btc_job_build(dir, dev, &built, &d);
+out:
+	free(dir);
+	for (int i = 0; i < n && i < MAX_APPS; i++) {
+		btc_gen_free_shaders(&ctxs[i]);
+		btc_plan_free(plans[i]);
+		btc_app_free(apps[i]);
+	}
+	btc_device_free(dev);
+	return d.errors ? 1 : 0;
+}

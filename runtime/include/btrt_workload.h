@@ -1,0 +1,102 @@
+/* Several streams on one chip (docs/runtime.md, "Several streams"): one
+ * program runs the pipelines of several apps, or several task streams of
+ * one app, at once, each statically wired as btrt_pipeline.h describes.
+ *
+ * Every stream has its own io source and sink threads, rings, TaskObject
+ * pool and GPU context (its own Vulkan device queue and command pools, its
+ * own CUDA streams), and is checked against its own app's sequential
+ * reference: a stream's tasks leave in its own input order, whatever the
+ * other streams do. Its dispatchers are pinned to the cores its schedule
+ * names, so chunks of different streams placed on one CPU PU time-share
+ * that PU's cores under the OS scheduler; a planned rate (tasks/s) paces
+ * the stream's io source with a token bucket (btrt_stream_run.rate) so
+ * that each stream takes the share of the PUs the plan gave it (paper
+ * Eq. 1 per stream; issue 27: sum over streams of r_s * t_{s,p} <= 1).
+ *
+ * Two layers: btrt_streams_run runs prepared pipelines (pools, io states
+ * and GPU contexts made by the caller; the runtime tests use it), and
+ * btrt_workload_main is the whole main() of a generated several-app
+ * program over struct btrt_workload tables. */
+#ifndef BTRT_WORKLOAD_H
+#define BTRT_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "btrt.h"
+#include "btrt_pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct btrt_program;
+
+/* One prepared stream of btrt_streams_run. */
+struct btrt_stream_run {
+	/* in: a complete pipeline (pool, io, io_state, chunks, GPU context:
+	 * nothing shared with another stream but the interrupt flag);
+	 * on_task_done must be NULL (btrt_streams_run uses it) */
+	struct btrt_pipeline_config cfg;
+	/* in: the planned throughput r_s in tasks/s: the io source admits a
+	 * task at most every 1/rate s (a token bucket of depth 1: a late task
+	 * is not followed by a burst); 0: as fast as the pipeline takes them */
+	double rate;
+	/* out: the stream's records (free with btrt_run_free; may be NULL
+	 * after an early failure), its result (0, or -1 with err), and
+	 * whether it was stopped because another stream failed */
+	struct btrt_run *run;
+	int rc;
+	struct btrt_error err;
+	int stopped_by_other;
+};
+
+/* Runs the n prepared streams at once: stream i's pipeline on a thread of
+ * its own (its io sink), so its io source, dispatchers and sink run beside
+ * every other stream's. Each stream first computes what its checks need
+ * (its io.prepare, on its thread), and all start their pipelines together
+ * once every stream has. The first stream that fails stops admitting new
+ * tasks in all others (they finish and check what is in flight); a signal
+ * (cfg.interrupt, the same flag for all) stops every stream. Returns 0
+ * when every stream ran through, or -1 with err: the first failed
+ * stream's error prefixed with its index ("stream 1 (octree): ..."), or
+ * BTRT_E_SYS when a thread could not be started (then nothing ran). */
+int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *err);
+
+/* ---- The several-stream program (btrt_workload_main.c) ---- */
+
+/* One stream of a generated workload: an app's tables (btrt_program.h)
+ * with the schedule the joint plan chose for it. */
+struct btrt_workload_stream {
+	const struct btrt_program *prog; /* its app's tables, borrowed */
+	long schedule;             /* index into prog->schedules (--schedule S=N) */
+	const char *input;         /* NULL: prog->default_input (--input S=PATH) */
+	const int *service_cores;  /* [n_service_cores] its io threads' cores as the
+				      plan placed them; NULL: prog->service_cores */
+	uint32_t n_service_cores;
+	double rate;               /* planned tasks/s (--rate S=R); 0: unpaced */
+};
+
+struct btrt_workload {
+	const char *name, *device; /* for the summary and the report */
+	const struct btrt_workload_stream *streams; /* [n_streams], >= 1 */
+	uint32_t n_streams;
+	long default_tasks;        /* per stream, >= 1 */
+	long default_warmup;
+};
+
+/* The main() of a several-stream program: parses the options (--help),
+ * runs every stream at once (btrt_streams_run) and prints each stream's
+ * summary; --report writes the JSON of docs/report.md ("The workload's
+ * report"), --trace one Perfetto trace with a process per stream. A
+ * stream is named by its index or, when its app runs one stream, its
+ * app's name. Returns the exit status: 0 when every task of every stream
+ * was verified, 1 when a stream failed, 2 for a bad command line,
+ * 128 + the signal after SIGINT or SIGTERM (every stream's threads
+ * stopped and joined; nothing written). */
+int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,223 @@
+/* btrt_streams_run: several statically wired pipelines at once
+ * (btrt_workload.h; docs/runtime.md, "Several streams"). Each stream is a
+ * complete btrt_pipeline_run on a thread of its own; nothing is shared
+ * between streams but the interrupt flag, the stop flag and the common
+ * start below. Each stream runs over a wrapper of its app's io: its
+ * prepare (the reference outputs) runs before the common start, so that
+ * the streams run together from their first task, and with a planned
+ * rate its load waits for the stream's next token (a token bucket of
+ * depth 1). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "btrt_workload.h"
+
+/* Shared by the streams of one btrt_streams_run. */
+struct workload_state {
+	btrt_atomic_int failed; /* 1 + the index of the first failed stream, 0 */
+	/* The common start: every stream prepared, all start at once. */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint32_t ready, expected; /* streams prepared, streams running */
+};
+
+/* Stream thread: counts itself ready, waits for every running stream. */
+static void wait_start(struct workload_state *w)
+{
+	pthread_mutex_lock(&w->mu);
+	if (++w->ready >= w->expected)
+		pthread_cond_broadcast(&w->cv);
+	while (w->ready < w->expected)
+		pthread_cond_wait(&w->cv, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* One stream: its config as run (the io wrapped when paced). */
+struct stream_state {
+	struct btrt_stream_run *s;
+	struct workload_state *w;
+	uint32_t index;
+	struct btrt_pipeline_config cfg;
+	/* the app's io and state; cfg.io is the wrapper below (its prepare
+	 * NULL: each stream prepares before the common start) */
+	const struct btrt_app_io *inner;
+	void *inner_state;
+	/* the pacer (io source thread only) */
+	uint64_t period_ns;  /* 1e9 / rate */
+	uint64_t next_ns;    /* when the next token is due; 0: the first load */
+	struct btrt_app_io paced_io;
+};
+
+/* Stops the calling source's wait early: a signal or another stream's
+ * failure. */
+static int should_stop(const struct stream_state *st)
+{
+	return (st->cfg.interrupt && atomic_load(st->cfg.interrupt)) ||
+	       atomic_load(&st->w->failed) != 0;
+}
+
+/* The paced load: waits until the stream's next token (at most 5 ms per
+ * sleep, so that a signal or a failure elsewhere is seen), then loads. A
+ * token is due period_ns after the previous one, or now if the source is
+ * late (no burst after backpressure). */
+static int paced_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
+{
+	struct stream_state *st = state;
+	uint64_t now = btrt_now_ns();
+	if (st->next_ns == 0)
+		st->next_ns = now;
+	while (now < st->next_ns && !should_stop(st)) {
+		uint64_t d = st->next_ns - now;
+		if (d > 5000000)
+			d = 5000000;
+		struct timespec ts = { 0, (long)d };
+		nanosleep(&ts, NULL);
+		now = btrt_now_ns();
+	}
+	st->next_ns = (now > st->next_ns ? now : st->next_ns) + st->period_ns;
+	return st->inner->load(st->inner_state, seq, task, err, errlen);
+}
+
+static int plain_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
+{
+	struct stream_state *st = state;
+	return st->inner->load(st->inner_state, seq, task, err, errlen);
+}
+
+static int paced_check(void *state, uint64_t seq, const void *task, FILE *out, char *err,
+		       size_t errlen)
+{
+	struct stream_state *st = state;
+	return st->inner->check(st->inner_state, seq, task, out, err, errlen);
+}
+
+/* After every checked task of a stream: stop admitting once another
+ * stream failed (this one's tasks in flight are still checked). */
+static int on_done(void *ctx, const struct btrt_task_done *d)
+{
+	(void)d;
+	const struct stream_state *st = ctx;
+	return atomic_load(&st->w->failed) != 0;
+}
+
+/* Stream st's thread: computes what its checks need (the app's
+ * io.prepare, the sequential reference outputs: seconds for some apps),
+ * waits until every stream has, so that the streams run together from
+ * their first task, then runs its pipeline. */
+static void *stream_main(void *arg)
+{
+	struct stream_state *st = arg;
+	struct btrt_stream_run *s = st->s;
+	btrt_error_clear(&s->err);
+	char msg[256] = "";
+	if (st->cfg.check && st->inner->prepare &&
+	    st->inner->prepare(st->inner_state, st->cfg.n_items, msg, sizeof msg) != 0)
+		s->rc = btrt_error_set(&s->err, BTRT_E_IO, -1, "preparing the output check: %s",
+				       msg);
+	if (s->rc) {
+		int expected = 0;
+		atomic_compare_exchange_strong(&st->w->failed, &expected, (int)st->index + 1);
+	}
+	wait_start(st->w);
+	if (s->rc)
+		return NULL;
+	if (atomic_load(&st->w->failed)) { /* another stream could not prepare */
+		s->stopped_by_other = 1;
+		return NULL;
+	}
+	s->rc = btrt_pipeline_run(&st->cfg, &s->run, &s->err);
+	if (s->rc) {
+		int expected = 0;
+		atomic_compare_exchange_strong(&st->w->failed, &expected, (int)st->index + 1);
+	}
+	return NULL;
+}
+
+int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *err)
+{
+	if (n == 0)
+		return btrt_error_set(err, BTRT_E_INVAL, 0, "no stream to run");
+	for (uint32_t i = 0; i < n; i++)
+		if (s[i].cfg.on_task_done || s[i].rate < 0)
+			return btrt_error_set(err, BTRT_E_INVAL, 0,
+					      "stream %u: on_task_done is btrt_streams_run's, "
+					      "and a rate is >= 0", i);
+	struct workload_state w;
+	atomic_init(&w.failed, 0);
+	struct stream_state *st = calloc(n, sizeof *st);
+	pthread_t *th = calloc(n, sizeof *th);
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.cv, NULL);
+	w.ready = 0;
+	w.expected = n;
+	if (!st || !th) {
+		pthread_mutex_destroy(&w.mu);
+		pthread_cond_destroy(&w.cv);
+		free(st);
+		free(th);
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "streams: out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		st[i] = (struct stream_state){ .s = &s[i], .w = &w, .index = i, .cfg = s[i].cfg };
+		s[i].run = NULL;
+		s[i].rc = 0;
+		s[i].stopped_by_other = 0;
+		btrt_error_clear(&s[i].err);
+		st[i].cfg.on_task_done = on_done;
+		st[i].cfg.on_task_done_ctx = &st[i];
+		st[i].inner = s[i].cfg.io;
+		st[i].inner_state = s[i].cfg.io_state;
+		st[i].period_ns = s[i].rate > 0 ? (uint64_t)(1e9 / s[i].rate) : 0;
+		st[i].paced_io = *s[i].cfg.io;
+		if (s[i].rate > 0)
+			st[i].paced_io.load = paced_load;
+		else
+			st[i].paced_io.load = plain_load;
+		st[i].paced_io.check = paced_check;
+		st[i].paced_io.prepare = NULL; /* done before the common start */
+		st[i].paced_io.open = NULL;    /* opened and closed by the caller */
+		st[i].paced_io.close = NULL;
+		st[i].cfg.io = &st[i].paced_io;
+		st[i].cfg.io_state = &st[i];
+	}
+	uint32_t started = 0;
+	int rc = 0;
+	for (; started < n; started++)
+		if (pthread_create(&th[started], NULL, stream_main, &st[started]))
+			break;
+	if (started < n) {
+		/* The started threads wait for the missing ones: mark the run
+		 * failed and release them (they stop without running). */
+		rc = btrt_error_set(err, BTRT_E_SYS, 0, "cannot start stream %u's thread", started);
+		int expected = 0;
+		atomic_compare_exchange_strong(&w.failed, &expected, (int)started + 1);
+		pthread_mutex_lock(&w.mu);
+		w.expected = started;
+		pthread_cond_broadcast(&w.cv);
+		pthread_mutex_unlock(&w.mu);
+	}
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	int first = atomic_load(&w.failed);
+	for (uint32_t i = 0; i < started; i++)
+		s[i].stopped_by_other = first != 0 && first != (int)i + 1 && s[i].rc == 0;
+	if (rc == 0 && first) {
+		const struct btrt_stream_run *f = &s[first - 1];
+		*err = f->err;
+		char head[64];
+		snprintf(head, sizeof head, "stream %d (%.40s): ", first - 1,
+			 f->cfg.app ? f->cfg.app : "?");
+		size_t h = strlen(head);
+		memcpy(err->msg, head, h);
+		snprintf(err->msg + h, sizeof err->msg - h, "%.*s", (int)(sizeof err->msg - h - 1),
+			 f->err.msg);
+		rc = -1;
+	}
+	free(st);
+	free(th);
+	return rc;
+}

@@ -1,0 +1,59 @@
+/* Inside the runtime only: the pieces of btrt_workload_main
+ * (btrt_workload_main.c): its options (btrt_workload_opts.c) and its
+ * report (btrt_workload_report.c, btrt_report_none.c). */
+#ifndef BTRT_WORKLOAD_INTERNAL_H
+#define BTRT_WORKLOAD_INTERNAL_H
+
+#include <stdio.h>
+
+#include "btrt_workload.h"
+
+/* The command line of the program (`--help`); per-stream arrays
+ * [n], malloc'ed (btrt_workload_options_free). */
+struct btrt_workload_options {
+	long tasks, warmup;
+	const char *trace, *report;
+	int list, help, quiet;
+	uint32_t n;
+	const char **input;
+	long *schedule;
+	double *rate;
+	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
+	unsigned char *run;        /* 1: the stream runs (--streams) */
+};
+
+void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0);
+/* Parses argv into o (defaults from w). Returns 0 (o->help set for
+ * --help), or -1 after a message on stderr. Free o in both cases. */
+int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
+			struct btrt_workload_options *o);
+void btrt_workload_options_free(struct btrt_workload_options *o);
+/* The --list table of w's streams to out. */
+void btrt_workload_list(const struct btrt_workload *w, const struct btrt_workload_options *o,
+			FILE *out);
+
+/* One stream's figures of a verified run. */
+struct btrt_workload_figures {
+	uint32_t stream;           /* index in the workload */
+	const char *app, *label;
+	long schedule;
+	double rate;               /* the pacing, tasks/s; 0: none */
+	const struct btrt_run *run;
+	uint64_t tasks;            /* checked */
+	double ms_per_task;        /* steady state */
+	double tasks_per_s;
+	double wall_ms;            /* first load to last check */
+	double *chunk_share;       /* [n_chunks]: chunk busy time / wall time,
+				      the share of its PU the stream took */
+	uint32_t n_chunks;
+	const struct btrt_chunk *chunks;
+};
+
+/* Writes the workload's JSON report (docs/report.md, "The workload's
+ * report") to path. Returns 0, or -1 after a message on stderr (or when
+ * the build has no JSON library). */
+int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
+			       const struct btrt_workload_options *o,
+			       const struct btrt_workload_figures *f, uint32_t n);
+
+#endif

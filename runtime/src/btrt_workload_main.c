@@ -1,0 +1,352 @@
+/* btrt_workload_main: the several-stream program over a generated
+ * workload's tables (btrt_workload.h; docs/runtime.md, "Several
+ * streams"). Each stream gets what btrt_program_main gives one: its GPU
+ * context (a Vulkan device with its own queue and command pools, or CUDA
+ * streams of its own), its io state and its TaskObject pool; then
+ * btrt_streams_run runs them all at once. SIGINT / SIGTERM stop every
+ * stream (exit 128 + the signal, nothing written), as in btrt_program.c. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btrt_cuda.h"
+#include "btrt_env.h"
+#include "btrt_program_internal.h"
+#include "btrt_trace.h"
+#include "btrt_workload_internal.h"
+
+static btrt_atomic_int interrupted;
+
+static void on_signal(int sig)
+{
+	if (atomic_exchange(&interrupted, sig) != 0) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	static const int sigs[] = { SIGINT, SIGTERM };
+	for (int i = 0; i < 2; i++) {
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* Everything one stream holds. */
+struct stream_res {
+	const struct btrt_workload_stream *ws;
+	const struct btrt_program_schedule *sched;
+	struct btrt_vk *vk;
+	struct btrt_cuda *cuda;
+	struct btrt_pool *pool, *probe_pool;
+	void *io_state;
+	size_t *counts;
+};
+
+static enum btrt_backend schedule_backend(const struct btrt_program_schedule *s)
+{
+	enum btrt_backend b = BTRT_BACKEND_HOST;
+	for (uint32_t c = 0; c < s->n_chunks; c++)
+		if (s->chunks[c].pu == BTRT_PU_VULKAN)
+			b = BTRT_BACKEND_VULKAN;
+		else if (s->chunks[c].pu == BTRT_PU_CUDA)
+			b = BTRT_BACKEND_CUDA;
+	return b;
+}
+
+/* Stream i's GPU context, io and pool, and its pipeline config. Returns 0,
+ * 2 (a pool too large for memory), or -1 with err. */
+static int prepare_stream(const char *argv0, const struct btrt_env *env,
+			  const struct btrt_workload_options *o, uint32_t i,
+			  struct stream_res *r, struct btrt_stream_run *sr, struct btrt_error *err)
+{
+	const struct btrt_program *prog = r->ws->prog;
+	const struct btrt_program_schedule *s = r->sched;
+	enum btrt_backend backend = schedule_backend(s);
+	if (!(r->counts = calloc(prog->app.n_buffers + 1, sizeof *r->counts)))
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	for (uint32_t b = 0; b < prog->app.n_buffers; b++)
+		r->counts[b] = prog->app.buffer_count(prog->app.params, b);
+	struct btrt_pool_config pc = {
+		.task_size = prog->app.task_size,
+		.n_tasks = (uint32_t)((long)s->pool < o->tasks_of[i] ? (long)s->pool : o->tasks_of[i]),
+		.buffers = prog->app.buffers, .counts = r->counts, .n_buffers = prog->app.n_buffers,
+		.backend = backend,
+	};
+	btrt_env_pool_config(env, &pc);
+	if (btrt_program_check_pool_memory(argv0, &pc, s->n_chunks))
+		return 2;
+	if (backend == BTRT_BACKEND_VULKAN) {
+		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
+					     .n_buffers = prog->app.n_buffers,
+					     .shaders = prog->app.shaders, .n_shaders = prog->app.n_shaders };
+		btrt_env_vk_config(env, &vc);
+		if (btrt_vk_create(&r->vk, &vc, err))
+			return -1;
+	} else if (backend == BTRT_BACKEND_CUDA) {
+		struct btrt_cuda_config cc = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+		btrt_env_cuda_config(env, &cc);
+		if (btrt_cuda_create(&r->cuda, &cc, err))
+			return -1;
+	}
+	char ioerr[256] = "";
+	const char *input = o->input[i] ? o->input[i] : prog->app.default_input;
+	if (!(r->io_state = prog->app.io->open(input, prog->app.params, ioerr, sizeof ioerr)))
+		return btrt_error_set(err, BTRT_E_IO, 0, "stream %u (%s): input: %s", i, prog->app.name,
+				      ioerr);
+	unsigned char *io_loaded = calloc(prog->app.n_buffers + 1, 1);
+	if (!io_loaded)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	int rc = 0;
+	if (backend == BTRT_BACKEND_CUDA) {
+		rc = btrt_probe_pool_create(&r->probe_pool, &pc, prog->app.bind, prog->app.params, prog->app.io,
+					    r->io_state, io_loaded, err);
+		pc.io_loaded = io_loaded;
+	}
+	pc.vk = r->vk;
+	pc.cuda = r->cuda;
+	if (!rc)
+		rc = btrt_pool_create(&r->pool, &pc, err);
+	free(io_loaded);
+	if (rc)
+		return -1;
+	for (uint32_t t = 0; t < btrt_pool_size(r->pool); t++)
+		prog->app.bind(btrt_pool_task(r->pool, t), prog->app.params);
+	sr->cfg = (struct btrt_pipeline_config){
+		.app = prog->app.name,
+		.stages = prog->app.stages, .n_stages = prog->app.n_stages,
+		.chunks = s->chunks, .n_chunks = s->n_chunks,
+		.pool = r->pool, .io = prog->app.io, .io_state = r->io_state,
+		.io_cores = r->ws->service_cores ? r->ws->service_cores : prog->service_cores,
+		.n_io_cores = r->ws->service_cores ? r->ws->n_service_cores
+						   : prog->n_service_cores,
+		.n_items = (uint64_t)o->tasks_of[i], .check = 1,
+		.vk = r->vk, .cuda = r->cuda,
+		.interrupt = &interrupted,
+	};
+	btrt_env_pipeline_config(env, &sr->cfg);
+	sr->rate = o->rate[i];
+	return 0;
+}
+
+static void release_stream(struct stream_res *r, int quiet)
+{
+	if (r->io_state)
+		r->ws->prog->app.io->close(r->io_state, quiet ? NULL : stdout);
+	btrt_pool_destroy(r->pool);
+	btrt_pool_destroy(r->probe_pool);
+	btrt_vk_destroy(r->vk);
+	btrt_cuda_destroy(r->cuda);
+	free(r->counts);
+}
+
+/* Stream figures of a verified run; chunk_share malloc'ed. */
+static void figures(const struct btrt_workload_options *o, uint32_t i, const struct stream_res *r,
+		    const struct btrt_stream_run *sr, struct btrt_workload_figures *f)
+{
+	const struct btrt_run *run = sr->run;
+	*f = (struct btrt_workload_figures){
+		.stream = i, .app = r->ws->prog->app.name, .label = r->sched->label,
+		.schedule = o->schedule[i], .rate = o->rate[i], .run = run,
+		.tasks = btrt_run_items(run),
+		.ms_per_task = btrt_run_steady_ns(run, (uint64_t)o->warmup) / 1e6,
+		.wall_ms = (double)btrt_run_wall_ns(run) / 1e6,
+		.n_chunks = r->sched->n_chunks, .chunks = r->sched->chunks,
+	};
+	f->tasks_per_s = f->ms_per_task > 0 ? 1000.0 / f->ms_per_task : 0.0;
+	f->chunk_share = calloc(f->n_chunks + 1, sizeof *f->chunk_share);
+	uint64_t n = btrt_run_items(run);
+	uint64_t *ns = calloc(n + 1, sizeof *ns);
+	for (uint32_t c = 0; f->chunk_share && ns && c < f->n_chunks; c++) {
+		uint64_t k = btrt_run_chunk_times(run, c, ns, n), busy = 0;
+		for (uint64_t t = 0; t < k; t++)
+			busy += ns[t];
+		f->chunk_share[c] = f->wall_ms > 0 ? (double)busy / 1e6 / f->wall_ms : 0.0;
+	}
+	free(ns);
+}
+
+static void print_figures(const struct btrt_workload_figures *f, const struct btrt_workload_options *o)
+{
+	if (!o->quiet)
+		btrt_run_print(f->run, stdout);
+	printf("stream %u (%s): verified %llu tasks (%ld warm-up) against the sequential "
+	       "reference; %.4f ms/task in steady state, %.1f tasks/s; PU shares:", f->stream,
+	       f->app, (unsigned long long)f->tasks, o->warmup, f->ms_per_task, f->tasks_per_s);
+	for (uint32_t c = 0; c < f->n_chunks && f->chunk_share; c++)
+		printf(" %s %.0f%%", f->chunks[c].name, 100.0 * f->chunk_share[c]);
+	printf("\n");
+}
+
+/* PATH.tmp, malloc'ed (NULL: out of memory). */
+static char *tmp_path(const char *path)
+{
+	size_t n = strlen(path) + 5;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%s.tmp", path);
+	return t;
+}
+
+/* The trace and the report of a verified run, written to PATH.tmp and
+ * renamed into place only when no signal came: they appear whole or not
+ * at all. Returns 0, or -1 after a message. */
+static int write_outputs(const struct btrt_workload *w, const char *argv0,
+			 const struct btrt_workload_options *o,
+			 const struct btrt_workload_figures *f, uint32_t n)
+{
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	char *trace_tmp = o->trace ? tmp_path(o->trace) : NULL;
+	char *report_tmp = o->report ? tmp_path(o->report) : NULL;
+	int rc = (o->trace && !trace_tmp) || (o->report && !report_tmp) ? -1 : 0;
+	if (!rc && o->trace) {
+		const struct btrt_run **runs = calloc(n, sizeof *runs);
+		const char **names = calloc(n, sizeof *names);
+		char (*buf)[160] = calloc(n, sizeof *buf);
+		rc = !runs || !names || !buf ? -1 : 0;
+		for (uint32_t k = 0; !rc && k < n; k++) {
+			runs[k] = f[k].run;
+			snprintf(buf[k], sizeof buf[k], "stream %u %s", f[k].stream, f[k].app);
+			names[k] = buf[k];
+		}
+		if (!rc && btrt_runs_write_trace(runs, names, n, trace_tmp, &err)) {
+			fprintf(stderr, "%s: --trace: %s\n", argv0, err.msg);
+			rc = -1;
+		}
+		free(runs);
+		free(names);
+		free(buf);
+	}
+	if (!rc && o->report && btrt_workload_report_write(report_tmp, w, o, f, n))
+		rc = -1;
+	if (!rc && atomic_load(&interrupted))
+		rc = -1;
+	if (!rc && ((trace_tmp && rename(trace_tmp, o->trace)) ||
+		    (report_tmp && rename(report_tmp, o->report)))) {
+		fprintf(stderr, "%s: cannot rename the outputs into place: %s\n", argv0,
+			strerror(errno));
+		rc = -1;
+	}
+	if (trace_tmp)
+		remove(trace_tmp); /* still there: not renamed */
+	if (report_tmp)
+		remove(report_tmp);
+	free(trace_tmp);
+	free(report_tmp);
+	return rc;
+}
+
+static int run_workload(const struct btrt_workload *w, const char *argv0,
+			const struct btrt_env *env, const struct btrt_workload_options *o)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < w->n_streams; i++)
+		n += o->run[i];
+	struct stream_res *res = calloc(n, sizeof *res);
+	struct btrt_stream_run *sr = calloc(n, sizeof *sr);
+	struct btrt_workload_figures *fig = calloc(n, sizeof *fig);
+	uint32_t *index = calloc(n, sizeof *index);
+	struct btrt_error err;
+	btrt_error_clear(&err);
+	int rc = 1;
+	if (!res || !sr || !fig || !index) {
+		fprintf(stderr, "%s: out of memory\n", argv0);
+		goto out;
+	}
+	for (uint32_t i = 0, k = 0; i < w->n_streams; i++) {
+		if (!o->run[i])
+			continue;
+		index[k] = i;
+		res[k].ws = &w->streams[i];
+		res[k].sched = &w->streams[i].prog->schedules[o->schedule[i]];
+		int prc = prepare_stream(argv0, env, o, i, &res[k], &sr[k], &err);
+		k++;
+		if (prc == 2) {
+			rc = 2;
+			goto out;
+		}
+		if (prc) {
+			fprintf(stderr, "%s: %s: %s\n", argv0, btrt_strerror(err.kind), err.msg);
+			goto out;
+		}
+		if (!o->quiet)
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s\n",
+			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
+			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
+			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "");
+	}
+	fflush(stdout);
+	int arc = btrt_streams_run(sr, n, &err);
+	if (atomic_load(&interrupted))
+		goto out;
+	if (arc) {
+		fprintf(stderr, "%s: %s: %s\n", argv0, btrt_strerror(err.kind), err.msg);
+		goto out;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		figures(o, index[k], &res[k], &sr[k], &fig[k]);
+		print_figures(&fig[k], o);
+	}
+	if (!write_outputs(w, argv0, o, fig, n) && !atomic_load(&interrupted))
+		rc = 0;
+out:;
+	int sig = atomic_load(&interrupted);
+	if (sig && rc != 0) {
+		uint64_t done = 0;
+		for (uint32_t k = 0; sr && k < n; k++)
+			done += sr[k].run ? btrt_run_items(sr[k].run) : 0;
+		fprintf(stderr, "%s: %s: stopped every stream after %llu checked tasks in all; "
+			"no report or trace written\n", argv0,
+			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal",
+			(unsigned long long)done);
+		rc = 128 + sig;
+	}
+	for (uint32_t k = 0; res && sr && fig && k < n; k++) {
+		if (res[k].ws)
+			release_stream(&res[k], o->quiet || sig);
+		btrt_run_free(sr[k].run);
+		free(fig[k].chunk_share);
+	}
+	free(res);
+	free(sr);
+	free(fig);
+	free(index);
+	return rc;
+}
+
+int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv)
+{
+	btrt_omp_env_init(argv);
+	struct btrt_env env;
+	struct btrt_error err;
+	if (btrt_env_init(&env, &err)) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+		return 2;
+	}
+	catch_signals();
+	struct btrt_workload_options o;
+	int rc;
+	if (btrt_workload_parse(w, argc, argv, &o))
+		rc = 2;
+	else if (o.help) {
+		btrt_workload_usage(w, stdout, argv[0]);
+		rc = 0;
+	} else if (o.list) {
+		btrt_workload_list(w, &o, stdout);
+		rc = 0;
+	} else
+		rc = run_workload(w, argv[0], &env, &o);
+	btrt_workload_options_free(&o);
+	return rc;
+}

@@ -1,0 +1,224 @@
+/* The options of the several-stream program (btrt_workload_main): usage,
+ * per-stream values "S=VALUE" (S a stream's index or its app's name), and
+ * --list. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "btrt_program.h"
+#include "btrt_workload_internal.h"
+
+void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0)
+{
+	fprintf(out,
+		"usage: %s [options]\n"
+		"  runs the %u streams of workload %s on %s at once (--list shows them);\n"
+		"  S names a stream: its index, or its app's name when the app has one stream\n"
+		"  --streams S,S..  run only these streams (default: all)\n"
+		"  --tasks N        stream N tasks in every stream (default %ld); --tasks S=N:\n"
+		"                   N in stream S\n"
+		"  --warmup N       tasks per stream excluded from the steady-state figures (default %ld)\n"
+		"  --input S=PATH   stream S's input (default: its app's)\n"
+		"  --schedule S=N   run schedule N of stream S's app (default: the plan's)\n"
+		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
+		"                   the plan's)\n"
+		"  --trace FILE     write one Chrome/Perfetto trace, a process per stream\n"
+		"  --report FILE    write a JSON report with each stream's figures\n"
+		"  --list           list the streams and their schedules and exit\n"
+		"  --quiet          print only the summary lines\n"
+		"environment: BTRT_NO_PIN=1 disables core pinning; BTRT_VK_DEVICE, BTRT_CUDA_DEVICE select GPUs\n",
+		argv0, w->n_streams, w->name, w->device, w->default_tasks, w->default_warmup);
+}
+
+/* The stream named by s (len chars): an index, or an app with one stream.
+ * Returns its index, or -1 after a message. */
+static int stream_index(const struct btrt_workload *w, const char *argv0, const char *opt,
+			const char *s, size_t len)
+{
+	char name[128];
+	snprintf(name, sizeof name, "%.*s", (int)BTRT_MIN(len, sizeof name - 1), s);
+	long v;
+	if (btrt_parse_long(opt, name, 0, (long)w->n_streams - 1, &v, NULL) == 0)
+		return (int)v;
+	int found = -1, n = 0;
+	for (uint32_t i = 0; i < w->n_streams; i++)
+		if (!strcmp(w->streams[i].prog->app.name, name)) {
+			found = (int)i;
+			n++;
+		}
+	if (n == 1)
+		return found;
+	fprintf(stderr, "%s: %s: '%s' %s (an index 0..%u, or the app of one stream)\n", argv0, opt,
+		name, n ? "names several streams: use an index" : "names no stream",
+		w->n_streams - 1);
+	return -1;
+}
+
+/* "S=VALUE" of opt: *stream and *value (in arg). Returns 0, or -1 after
+ * a message. */
+static int split(const struct btrt_workload *w, const char *argv0, const char *opt,
+		 const char *arg, int *stream, const char **value)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq) {
+		fprintf(stderr, "%s: %s '%s': S=VALUE expected\n", argv0, opt, arg);
+		return -1;
+	}
+	*value = eq + 1;
+	*stream = stream_index(w, argv0, opt, arg, (size_t)(eq - arg));
+	return *stream < 0 ? -1 : 0;
+}
+
+static int parse_streams(const struct btrt_workload *w, const char *argv0, const char *arg,
+			 struct btrt_workload_options *o)
+{
+	memset(o->run, 0, w->n_streams * sizeof *o->run);
+	for (const char *p = arg; *p;) {
+		size_t n = strcspn(p, ",");
+		int i = stream_index(w, argv0, "--streams", p, n);
+		if (i < 0)
+			return -1;
+		o->run[i] = 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
+			struct btrt_workload_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->tasks = w->default_tasks;
+	o->warmup = w->default_warmup;
+	o->n = w->n_streams;
+	o->input = calloc(w->n_streams, sizeof *o->input);
+	o->schedule = calloc(w->n_streams, sizeof *o->schedule);
+	o->rate = calloc(w->n_streams, sizeof *o->rate);
+	o->run = calloc(w->n_streams, sizeof *o->run);
+	o->tasks_of = calloc(w->n_streams, sizeof *o->tasks_of);
+	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of) {
+		fprintf(stderr, "%s: out of memory\n", argv[0]);
+		return -1;
+	}
+	for (uint32_t i = 0; i < w->n_streams; i++) {
+		o->input[i] = w->streams[i].input;
+		o->schedule[i] = w->streams[i].schedule;
+		o->rate[i] = w->streams[i].rate;
+		o->run[i] = 1;
+	}
+	int warmup_set = 0;
+	struct btrt_error err;
+	for (int a = 1; a < argc; a++) {
+		const char *opt = argv[a];
+		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+			o->help = 1;
+			return 0;
+		}
+		if (!strcmp(opt, "--list")) {
+			o->list = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--quiet")) {
+			o->quiet = 1;
+			continue;
+		}
+		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
+						      "--rate", "--streams", "--trace", "--report" };
+		int k = 0;
+		while (k < 8 && strcmp(opt, valued[k]))
+			k++;
+		if (k == 8) {
+			fprintf(stderr, "%s: unknown option '%s' (--help lists them)\n", argv[0], opt);
+			return -1;
+		}
+		if (a + 1 >= argc) {
+			fprintf(stderr, "%s: %s needs a value\n", argv[0], opt);
+			return -1;
+		}
+		const char *v = argv[++a], *val;
+		int s;
+		switch (k) {
+		case 0:
+			if (strchr(v, '=')) {
+				if (split(w, argv[0], opt, v, &s, &val))
+					return -1;
+				if (btrt_parse_long(opt, val, 1, 1000000000L, &o->tasks_of[s], &err))
+					goto bad;
+			} else if (btrt_parse_long(opt, v, 1, 1000000000L, &o->tasks, &err))
+				goto bad;
+			break;
+		case 1:
+			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->warmup, &err))
+				goto bad;
+			warmup_set = 1;
+			break;
+		case 2:
+			if (split(w, argv[0], opt, v, &s, &val))
+				return -1;
+			o->input[s] = val;
+			break;
+		case 3:
+			if (split(w, argv[0], opt, v, &s, &val))
+				return -1;
+			if (btrt_parse_long(opt, val, 0,
+					    (long)w->streams[s].prog->n_schedules - 1,
+					    &o->schedule[s], &err))
+				goto bad;
+			break;
+		case 4:
+			if (split(w, argv[0], opt, v, &s, &val))
+				return -1;
+			if (btrt_parse_double(opt, val, 0, 1e9, &o->rate[s], &err))
+				goto bad;
+			break;
+		case 5:
+			if (parse_streams(w, argv[0], v, o))
+				return -1;
+			break;
+		case 6:
+			o->trace = v;
+			break;
+		default:
+			o->report = v;
+			break;
+		}
+	}
+	long fewest = o->tasks;
+	for (uint32_t i = 0; i < w->n_streams; i++) {
+		if (!o->tasks_of[i])
+			o->tasks_of[i] = o->tasks;
+		fewest = BTRT_MIN(fewest, o->tasks_of[i]);
+	}
+	/* the default warm-up leaves at least one measured task */
+	if (!warmup_set && o->warmup >= fewest)
+		o->warmup = fewest / 2;
+	return 0;
+bad:
+	fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+	return -1;
+}
+
+void btrt_workload_options_free(struct btrt_workload_options *o)
+{
+	free(o->input);
+	free(o->schedule);
+	free(o->rate);
+	free(o->tasks_of);
+	free(o->run);
+}
+
+void btrt_workload_list(const struct btrt_workload *w, const struct btrt_workload_options *o,
+			FILE *out)
+{
+	fprintf(out, "workload %s on %s: %u streams\n", w->name, w->device, w->n_streams);
+	for (uint32_t i = 0; i < w->n_streams; i++) {
+		const struct btrt_workload_stream *s = &w->streams[i];
+		const struct btrt_program_schedule *sc = &s->prog->schedules[o->schedule[i]];
+		fprintf(out, "  %u %-16s schedule %ld (%s): %s", i, s->prog->app.name, o->schedule[i],
+			sc->kind, sc->label);
+		if (sc->predicted_ms > 0)
+			fprintf(out, ", predicted %.4f ms/task", sc->predicted_ms);
+		if (o->rate[i] > 0)
+			fprintf(out, ", paced at %.1f tasks/s", o->rate[i]);
+		fprintf(out, "\n");
+	}
+}

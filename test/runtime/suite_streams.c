@@ -1,0 +1,191 @@
+/* suite_streams.c: several pipelines at once (btrt_streams_run,
+ * btrt_workload.h): every stream's tasks checked against its own
+ * reference, none lost, duplicated or reordered within its stream; the
+ * first failure stops every stream; the interrupt flag stops them all,
+ * paced ones included; pacing spaces a stream's loads by its period. */
+#include "suites.h"
+#include "toy.h"
+
+#include <btrt_pipeline.h>
+#include <btrt_trace.h>
+#include <btrt_workload.h>
+
+#include <CUnit/CUnit.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct btrt_chunk three[] = {
+	{ "big", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
+	{ "mid", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0 },
+	{ "little", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
+};
+static const struct btrt_chunk farmed[] = {
+	{ "head", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
+	{ "w0", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
+	{ "w1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
+	{ "tail", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
+};
+static const struct btrt_chunk one[] = {
+	{ "all", BTRT_PU_CPU, NULL, 0, 0, 5, NULL, NULL, 0 },
+};
+
+/* One toy stream: its params, io state and pool. */
+struct toy_stream {
+	struct toy_params p;
+	struct toy_io_state io;
+	struct btrt_pool *pool;
+};
+
+static void make_stream(struct toy_stream *ts, struct btrt_stream_run *sr, int64_t n,
+			const struct btrt_chunk *chunks, uint32_t n_chunks, uint64_t items,
+			const btrt_atomic_int *interrupt)
+{
+	toy_default_params(&ts->p);
+	ts->p.n = n;
+	ts->io = (struct toy_io_state){ .p = &ts->p, .load_fail_seq = UINT64_MAX };
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(&ts->p, counts);
+	struct btrt_pool_config pc = { .task_size = sizeof(struct toy_task), .n_tasks = 6,
+				       .buffers = toy_buffers, .counts = counts,
+				       .n_buffers = TOY_N_BUFFERS, .backend = BTRT_BACKEND_HOST };
+	struct btrt_error err;
+	CU_ASSERT_FATAL(btrt_pool_create(&ts->pool, &pc, &err) == 0);
+	for (uint32_t i = 0; i < 6; i++)
+		toy_task_bind(btrt_pool_task(ts->pool, i), &ts->p);
+	memset(sr, 0, sizeof *sr);
+	sr->cfg = (struct btrt_pipeline_config){
+		.app = "toy", .stages = toy_stages_cpu, .n_stages = TOY_N_STAGES,
+		.chunks = chunks, .n_chunks = n_chunks, .pool = ts->pool,
+		.io = &toy_io, .io_state = &ts->io, .n_items = items, .check = 1,
+		.interrupt = interrupt,
+	};
+	btrt_env_pipeline_config(&test_btrt_env, &sr->cfg);
+}
+
+static void free_streams(struct toy_stream *ts, struct btrt_stream_run *sr, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		btrt_run_free(sr[i].run);
+		btrt_pool_destroy(ts[i].pool);
+	}
+}
+
+/* Three streams of different shapes (sizes, chunks, a farm), one paced:
+ * every task of each checked in its own order. */
+static void test_streams_all_checked(void)
+{
+	struct toy_stream ts[3];
+	struct btrt_stream_run sr[3];
+	static const uint64_t items[3] = { 300, 200, 40 };
+	make_stream(&ts[0], &sr[0], 1024, three, 3, items[0], NULL);
+	make_stream(&ts[1], &sr[1], 4096, farmed, 4, items[1], NULL);
+	make_stream(&ts[2], &sr[2], 256, one, 1, items[2], NULL);
+	sr[2].rate = 2000; /* paced: 40 tasks over >= 19.5 ms */
+	struct btrt_error err;
+	int rc = btrt_streams_run(sr, 3, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(sr[i].rc, 0);
+		CU_ASSERT_EQUAL(ts[i].io.loaded, items[i]);
+		CU_ASSERT_EQUAL(ts[i].io.checked, items[i]);
+		CU_ASSERT_EQUAL(ts[i].io.next_seq, items[i]);
+		CU_ASSERT_EQUAL(ts[i].io.order_errors, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sr[i].run);
+		CU_ASSERT_EQUAL(btrt_run_items(sr[i].run), items[i]);
+		CU_ASSERT_EQUAL(sr[i].stopped_by_other, 0);
+	}
+	/* the paced stream's tokens come a period (500 us) apart: its last
+	 * load ends at least 39 periods after its first began */
+	uint64_t ls0, ls, le, cs, ce;
+	CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(sr[2].run, 0, &ls0, &le, &cs, &ce), 0);
+	CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(sr[2].run, items[2] - 1, &ls, &le, &cs, &ce), 0);
+	CU_ASSERT(le - ls0 >= (items[2] - 1) * 500000);
+	free_streams(ts, sr, 3);
+}
+
+/* A failing check in one stream stops the others; the error names the
+ * stream. */
+static void test_streams_failure_stops_all(void)
+{
+	struct toy_stream ts[2];
+	struct btrt_stream_run sr[2];
+	make_stream(&ts[0], &sr[0], 512, three, 3, 1000000, NULL);
+	make_stream(&ts[1], &sr[1], 512, one, 1, 100, NULL);
+	ts[1].p.corrupt_seq = 37;
+	struct btrt_error err;
+	int rc = btrt_streams_run(sr, 2, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "stream 1 (toy): "));
+	CU_ASSERT_EQUAL(sr[1].rc, -1);
+	CU_ASSERT_EQUAL(sr[0].rc, 0);
+	CU_ASSERT_EQUAL(sr[0].stopped_by_other, 1);
+	CU_ASSERT(ts[0].io.checked < 1000000);
+	CU_ASSERT_EQUAL(ts[0].io.checked, ts[0].io.loaded);
+	CU_ASSERT_EQUAL(ts[0].io.order_errors, 0);
+	free_streams(ts, sr, 2);
+}
+
+static btrt_atomic_int stop_flag;
+
+static void *raise_later(void *arg)
+{
+	(void)arg;
+	struct timespec d = { 0, 30 * 1000 * 1000 };
+	nanosleep(&d, NULL);
+	atomic_store(&stop_flag, 2);
+	return NULL;
+}
+
+/* The interrupt flag stops every stream, a slowly paced one too, and every
+ * thread is joined. */
+static void test_streams_interrupt(void)
+{
+	struct toy_stream ts[2];
+	struct btrt_stream_run sr[2];
+	atomic_store(&stop_flag, 0);
+	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, &stop_flag);
+	make_stream(&ts[1], &sr[1], 512, one, 1, 100000000, &stop_flag);
+	sr[1].rate = 0.5; /* one task every 2 s: stopped in its wait */
+	pthread_t th;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, raise_later, NULL) == 0);
+	struct btrt_error err;
+	int rc = btrt_streams_run(sr, 2, &err);
+	pthread_join(th, NULL);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INTR);
+	for (int i = 0; i < 2; i++) { /* what was in flight is not checked */
+		CU_ASSERT(ts[i].io.checked <= ts[i].io.loaded);
+		CU_ASSERT_EQUAL(ts[i].io.order_errors, 0);
+	}
+	CU_ASSERT(ts[1].io.loaded <= 2);
+	free_streams(ts, sr, 2);
+}
+
+static void test_streams_bad_config(void)
+{
+	struct btrt_stream_run sr;
+	memset(&sr, 0, sizeof sr);
+	sr.rate = -1;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_streams_run(&sr, 1, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	CU_ASSERT_EQUAL(btrt_streams_run(&sr, 0, &err), -1);
+}
+
+int suite_streams_register(void)
+{
+	CU_pSuite s = CU_add_suite("streams", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "all streams checked", test_streams_all_checked);
+	CU_add_test(s, "a failure stops every stream", test_streams_failure_stops_all);
+	CU_add_test(s, "the interrupt stops every stream", test_streams_interrupt);
+	CU_add_test(s, "bad config refused", test_streams_bad_config);
+	return 0;
+}
