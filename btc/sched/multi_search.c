@@ -1,0 +1,223 @@
+/* The joint solver btc uses (sched/multi.h): depth-first over the streams,
+ * each stream's contiguous assignments (chunk by chunk) tried cheapest
+ * first, branch and bound on the peak weighted load. A partial joint
+ * assignment's loads only grow as streams are added (more load, and
+ * sigma >= 1 only grows with more co-running PUs), so
+ *
+ *   LB = max(peak load of the placed streams (sigma among them),
+ *            max_s c_s T_io_s,
+ *            (sum of their loads + sum over unplaced streams of their
+ *             least total chunk time x c_s) / allowed PUs)
+ *
+ * is a lower bound on every completion's cost; a branch whose LB exceeds
+ * the K-th best cost is cut. Leaves are costed with btc_multi_cost, the
+ * oracle's arithmetic, so both rank identically. Objective sum has no
+ * such bound and is enumerated (each leaf a GLPK LP). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/multi_internal.h"
+
+struct opt_list {
+	int n, cap, n_stages;
+	int *a;         /* [n * n_stages], in lexicographic order after sort */
+	double *ct;     /* [n * np] */
+	uint32_t *used;
+	int *order;     /* [n] option indices, cheapest first */
+	double min_total; /* least sum_p ct over the options */
+};
+
+struct search {
+	const struct btc_multi_problem *m;
+	struct opt_list *L;
+	int S, np, N, allowed;
+	int *pick;      /* [S] option index per placed stream */
+	int *prev;      /* [S] the nearest earlier interchangeable stream, or -1 */
+	double *ct;     /* [S * np] */
+	double *t;      /* [S * np] */
+	double *rate;
+	uint32_t used[BTC_MULTI_MAX_STREAMS];
+	int *a;         /* [N] */
+	double io_cost;
+	double *rest;   /* [S + 1] sum over streams >= s of c_s min_total */
+	struct btc_multi_result *r;
+	struct opt_list *fill; /* btc_multi_stream_assignments' target */
+	int np_fill;
+};
+
+static void collect(const int *a, void *ctx)
+{
+	struct search *x = ctx;
+	struct opt_list *L = x->fill;
+	int n = L->n_stages, np = x->np;
+	if (L->n == L->cap) {
+		L->cap = L->cap ? 2 * L->cap : 64;
+		L->a = btc_xrealloc(L->a, (size_t)L->cap * (size_t)n * sizeof(int));
+		L->ct = btc_xrealloc(L->ct, (size_t)L->cap * (size_t)np * sizeof(double));
+		L->used = btc_xrealloc(L->used, (size_t)L->cap * sizeof(uint32_t));
+	}
+	memcpy(L->a + (size_t)L->n * (size_t)n, a, (size_t)n * sizeof(int));
+	L->n++;
+}
+
+static int sort_n;
+static int cmp_vec(const void *x, const void *y)
+{
+	return btc_multi_cmp(0, x, 0, y, sort_n);
+}
+
+static const double *sort_key;
+static int cmp_key(const void *x, const void *y)
+{
+	int i = *(const int *)x, j = *(const int *)y;
+	if (sort_key[i] != sort_key[j])
+		return sort_key[i] < sort_key[j] ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+static void build_list(struct search *x, int s)
+{
+	struct opt_list *L = &x->L[s];
+	int np = x->np;
+	L->n_stages = x->m->streams[s].p->n_stages;
+	x->fill = L;
+	btc_multi_stream_assignments(x->m, s, collect, x);
+	if (!L->n)
+		return;
+	sort_n = L->n_stages;
+	qsort(L->a, (size_t)L->n, (size_t)L->n_stages * sizeof(int), cmp_vec);
+	double *key = btc_xcalloc((size_t)L->n, sizeof(double));
+	L->order = btc_xcalloc((size_t)L->n, sizeof(int));
+	L->min_total = INFINITY;
+	for (int o = 0; o < L->n; o++) {
+		double *ct = L->ct + (size_t)o * (size_t)np;
+		btc_multi_stream_chunks(x->m, s, L->a + (size_t)o * (size_t)L->n_stages, ct,
+					&L->used[o]);
+		double total = 0;
+		key[o] = 0;
+		for (int c = 0; c < np; c++) {
+			total += ct[c];
+			key[o] = fmax(key[o], ct[c]);
+		}
+		L->min_total = fmin(L->min_total, total);
+		L->order[o] = o;
+	}
+	sort_key = key;
+	qsort(L->order, (size_t)L->n, sizeof(int), cmp_key);
+	free(key);
+}
+
+/* Lower bound of every completion of streams 0..s placed. */
+static double lower_bound(struct search *x, int s)
+{
+	const struct btc_multi_problem *m = x->m;
+	int np = x->np;
+	double peak = x->io_cost, sum = 0;
+	for (int c = 0; c < np; c++) {
+		double load = 0;
+		for (int k = 0; k <= s; k++) {
+			if (!(x->used[k] & (1u << c)))
+				continue;
+			uint32_t others = 0;
+			for (int j = 0; j <= s; j++)
+				if (j != k)
+					others |= x->used[j];
+			load += btc_multi_coeff(m, k) *
+				(x->ct[k * np + c] * btc_multi_sigma(m, c, others));
+		}
+		peak = fmax(peak, load);
+		sum += load;
+	}
+	/* a margin for rounding: the cut must never drop a tie */
+	double avg = (sum + x->rest[s + 1]) / x->allowed;
+	return fmax(peak, avg) * (1 - 1e-12);
+}
+
+static void descend(struct search *x, int s)
+{
+	const struct btc_multi_problem *m = x->m;
+	int np = x->np;
+	if (s == x->S) {
+		double cost = btc_multi_cost(m, x->ct, x->used, x->t, x->rate);
+		x->r->n_evaluated++;
+		if (isfinite(cost))
+			btc_multi_topk_insert(x->r, m->top_k, x->N, cost, x->a);
+		return;
+	}
+	const struct opt_list *L = &x->L[s];
+	int off = btc_multi_offset(m, s);
+	for (int j = 0; j < L->n; j++) {
+		int o = L->order[j];
+		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
+			continue; /* not canonical: lexicographic order = index order */
+		x->pick[s] = o;
+		x->used[s] = L->used[o];
+		memcpy(x->ct + s * np, L->ct + (size_t)o * (size_t)np, (size_t)np * sizeof(double));
+		memcpy(x->a + off, L->a + (size_t)o * (size_t)L->n_stages,
+		       (size_t)L->n_stages * sizeof(int));
+		if (m->objective != BTC_MULTI_SUM && x->r->n == m->top_k &&
+		    lower_bound(x, s) > x->r->c[m->top_k - 1].cost)
+			continue;
+		descend(x, s + 1);
+	}
+}
+
+enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				struct btc_diag *d)
+{
+	memset(r, 0, sizeof(*r));
+	enum btc_status rc = btc_multi_validate(m, d);
+	if (rc != BTC_OK)
+		return rc;
+	double t0 = btc_sched_now_ms();
+	struct search x = {.m = m, .S = m->n_streams, .np = m->n_pus, .r = r};
+	int S = x.S, np = x.np;
+	x.N = btc_multi_offset(m, S);
+	x.L = btc_xcalloc((size_t)S, sizeof(*x.L));
+	long counts[BTC_MULTI_MAX_STREAMS];
+	for (int s = 0; s < S; s++) {
+		build_list(&x, s);
+		counts[s] = x.L[s].n;
+	}
+	if (!btc_multi_every_stream_placed(m, counts, d)) {
+		rc = BTC_ERR_UNSAT;
+	} else {
+		x.pick = btc_xcalloc((size_t)S, sizeof(int));
+		x.prev = btc_xcalloc((size_t)S, sizeof(int));
+		x.ct = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
+		x.t = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
+		x.rate = btc_xcalloc((size_t)S, sizeof(double));
+		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
+		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
+		for (int s = 0; s < S; s++) {
+			x.prev[s] = -1;
+			for (int k = s - 1; k >= 0 && x.prev[s] < 0; k--)
+				if (btc_multi_interchangeable(m, s, k))
+					x.prev[s] = k;
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * m->streams[s].p->io_ms);
+		}
+		for (int s = S - 1; s >= 0; s--)
+			x.rest[s] = x.rest[s + 1] + btc_multi_coeff(m, s) * x.L[s].min_total;
+		for (int c = 0; c < np; c++)
+			x.allowed += !(m->forbid_mask & (1u << c));
+		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
+		descend(&x, 0);
+		free(x.pick);
+		free(x.prev);
+		free(x.ct);
+		free(x.t);
+		free(x.rate);
+		free(x.a);
+		free(x.rest);
+	}
+	for (int s = 0; s < S; s++) {
+		free(x.L[s].a);
+		free(x.L[s].ct);
+		free(x.L[s].used);
+		free(x.L[s].order);
+	}
+	free(x.L);
+	r->solve_ms = btc_sched_now_ms() - t0;
+	return rc;
+}
