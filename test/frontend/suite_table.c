@@ -369,7 +369,7 @@ static const struct bad_case bad[] = {
 	{"corun duplicate", HDR FULL_ISO "@corun,big/gpu,isolated,1.5,0,1\n@corun,big/gpu,isolated,1.6,0,1\n",
 	 T "8:1: error: duplicate row for @corun on big/gpu (isolated)"},
 	{"corun NaN", HDR FULL_ISO "@corun,big/gpu,isolated,nan,0,1\n",
-	 T "7:24: error: @corun on big/gpu: mean_ms must be a finite number, not 'nan'"},
+	 T "7:25: error: @corun on big/gpu: time is NaN"},
 	{"negative term", HDR FULL_ISO "@fixed,gpu,isolated,-1,0,1\n",
 	 T "7:21: error: @fixed on gpu: negative time -1 ms"},
 	{"io_loads buffer", "# io_loads: x,nope\n" HDR FULL_ISO,
