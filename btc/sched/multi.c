@@ -71,14 +71,13 @@ enum btc_status btc_multi_validate(const struct btc_multi_problem *m, struct btc
 		enum btc_status rc = btc_sched_validate(st->p, &opt, d);
 		if (rc != BTC_OK)
 			return rc;
-	}
-	if (m->slowdown)
-		for (int k = 0; k < m->n_pus * m->n_pus; k++)
-			if (!isfinite(m->slowdown[k]) || m->slowdown[k] < 0) {
-				btc_error(d, no_loc, "co-run slowdown %d/%d is %g (finite >= 0)",
-					  k / m->n_pus, k % m->n_pus, m->slowdown[k]);
+		for (int k = 0; st->slowdown && k < m->n_pus * m->n_pus; k++)
+			if (!isfinite(st->slowdown[k]) || st->slowdown[k] < 0) {
+				btc_error(d, no_loc, "stream %d: co-run slowdown %d/%d is %g (finite >= 0)",
+					  s, k / m->n_pus, k % m->n_pus, st->slowdown[k]);
 				return BTC_ERR_TABLE;
 			}
+	}
 	return BTC_OK;
 }
 
@@ -88,14 +87,15 @@ double btc_multi_coeff(const struct btc_multi_problem *m, int s)
 	return m->objective == BTC_MULTI_RATES ? st->rate : st->weight;
 }
 
-double btc_multi_sigma(const struct btc_multi_problem *m, int p, uint32_t others)
+double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others)
 {
+	const double *slow = m->streams[s].slowdown;
 	double sg = 1.0;
-	if (!m->slowdown)
+	if (!slow)
 		return sg;
 	for (int q = 0; q < m->n_pus; q++)
-		if (q != p && (others & (1u << q)) && m->slowdown[p * m->n_pus + q] > sg)
-			sg = m->slowdown[p * m->n_pus + q];
+		if (q != p && (others & (1u << q)) && slow[p * m->n_pus + q] > sg)
+			sg = slow[p * m->n_pus + q];
 	return sg;
 }
 
@@ -135,7 +135,7 @@ static void apply_sigma(const struct btc_multi_problem *m, const double *ct, con
 			if (k != s)
 				others |= used[k];
 		for (int c = 0; c < np; c++) {
-			double g = (used[s] & (1u << c)) ? btc_multi_sigma(m, c, others) : 1.0;
+			double g = (used[s] & (1u << c)) ? btc_multi_sigma(m, s, c, others) : 1.0;
 			if (sg)
 				sg[s * np + c] = g;
 			t[s * np + c] = ct[s * np + c] * g;
@@ -247,7 +247,8 @@ int btc_multi_cmp(double cost_x, const int *x, double cost_y, const int *y, int 
 bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k)
 {
 	const struct btc_multi_stream *a = &m->streams[s], *b = &m->streams[k];
-	return a->p == b->p && a->weight == b->weight && a->rate == b->rate;
+	return a->p == b->p && a->weight == b->weight && a->rate == b->rate &&
+	       a->slowdown == b->slowdown;
 }
 
 bool btc_multi_canonical(const struct btc_multi_problem *m, const int *a)

@@ -10,7 +10,7 @@
  *
  *   t_{s,p} = chunk_ms(s's chunk on p) * sigma_{s,p}                 [ms]
  *   sigma_{s,p} = max(1, max over PUs q != p that host a chunk of
- *                 another stream: slowdown[p][q])
+ *                 another stream: slowdown_s[p][q])
  *   util_p = sum_s r_s t_{s,p} <= 1   every PU p; r_s T_io_s <= 1     (U)
  *
  * chunk_ms is btc's chunk model (sched/model.h: F + sum t + X, the
@@ -64,15 +64,17 @@ struct btc_multi_stream {
 	double weight; /* w_s > 0 (maxmin, sum) */
 	double rate;   /* target_s in tasks/ms (rates), > 0; else ignored */
 	const char *name; /* "octree#0", for the output; NULL: "s<i>" */
+	/* [n_pus * n_pus] slowdown[p * n_pus + q]: the factor by which this
+	 * stream's chunk on p slows while another stream's chunk occupies q
+	 * (its app's @corun rows; values < 1 count as 1), or NULL: every
+	 * factor 1. */
+	const double *slowdown;
 };
 
 struct btc_multi_problem {
 	int n_streams; /* 1..BTC_MULTI_MAX_STREAMS */
 	int n_pus;
 	const struct btc_multi_stream *streams;
-	/* [n_pus * n_pus] slowdown[p * n_pus + q] (values < 1 count as 1),
-	 * or NULL: every factor 1. */
-	const double *slowdown;
 	uint32_t forbid_mask; /* bit p: PU p runs no chunk of any stream */
 	enum btc_multi_objective objective;
 	int top_k; /* K >= 1 */

@@ -7,8 +7,9 @@
 /* c_s: the stream's weight (maxmin, sum) or target rate (rates). */
 double btc_multi_coeff(const struct btc_multi_problem *m, int s);
 
-/* sigma of a chunk on PU p when the other streams use the PUs `others`. */
-double btc_multi_sigma(const struct btc_multi_problem *m, int p, uint32_t others);
+/* sigma of stream s's chunk on PU p when the other streams use the PUs
+ * `others`. */
+double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others);
 
 /* Stream s's chunk times per PU (ct[np], 0 where none, no sigma) and its
  * PU mask from its stage-to-PU vector a; false when a is not a contiguous

@@ -124,7 +124,7 @@ static double lower_bound(struct search *x, int s)
 				if (j != k)
 					others |= x->used[j];
 			load += btc_multi_coeff(m, k) *
-				(x->ct[k * np + c] * btc_multi_sigma(m, c, others));
+				(x->ct[k * np + c] * btc_multi_sigma(m, k, c, others));
 		}
 		peak = fmax(peak, load);
 		sum += load;

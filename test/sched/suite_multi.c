@@ -104,7 +104,7 @@ static void test_slowdown(void)
 	CU_ASSERT_EQUAL_FATAL(r.n, 3);
 	CU_ASSERT(near(r.c[0].cost, 1) && r.c[0].a[0] == 0 && r.c[0].a[1] == 1);
 	btc_multi_result_free(&r);
-	m.slowdown = slow;
+	s[0].slowdown = s[1].slowdown = slow;
 	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
 	CU_ASSERT_EQUAL_FATAL(r.n, 3);
 	CU_ASSERT(near(r.c[0].cost, 2) && r.c[0].a[0] == 0 && r.c[0].a[1] == 0);
@@ -229,13 +229,15 @@ static void test_random_oracle(void)
 				.p = &p[a], .app = a, .weight = rnd_in(0, 1) ? 1 : rnd_in(1, 4),
 				.rate = rnd_in(1, 2000) / 1e4};
 		}
-		double slow[MAX_P * MAX_P];
+		double slow[MAX_S][MAX_P * MAX_P];
 		struct btc_multi_problem m = {.n_streams = S, .n_pus = np, .streams = st,
 					      .objective = obj, .top_k = rnd_in(1, 6)};
-		if (rnd_in(0, 2) == 0) {
-			for (int j = 0; j < np * np; j++)
-				slow[j] = rnd_in(0, 3) ? 1 + rnd_in(0, 20000) / 1e4 : 0.5;
-			m.slowdown = slow;
+		if (rnd_in(0, 2) == 0) { /* per app, as its table's @corun rows */
+			for (int a = 0; a < n_apps; a++)
+				for (int j = 0; j < np * np; j++)
+					slow[a][j] = rnd_in(0, 3) ? 1 + rnd_in(0, 20000) / 1e4 : 0.5;
+			for (int s = 0; s < S; s++)
+				st[s].slowdown = slow[st[s].app];
 			with_slow++;
 		}
 		if (rnd_in(0, 4) == 0)
