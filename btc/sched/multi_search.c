@@ -42,6 +42,8 @@ struct search {
 	double io_cost;
 	double *rest;   /* [S + 1] sum over streams >= s of c_s min_total */
 	struct btc_multi_result *r;
+	double *sig;    /* [S * np << np] sigma of (s, p, others mask), or NULL
+			 * (no slowdowns, or too many PUs: computed) */
 	struct opt_list *fill; /* btc_multi_stream_assignments' target */
 	int np_fill;
 };
@@ -108,30 +110,59 @@ static void build_list(struct search *x, int s)
 	free(key);
 }
 
+/* sigma of stream k on PU c beside the PUs `others`. */
+static double sigma_of(const struct search *x, int k, int c, uint32_t others)
+{
+	if (!x->m->streams[k].slowdown)
+		return 1.0;
+	if (x->sig)
+		return x->sig[(((size_t)k * (size_t)x->np + (size_t)c) << x->np) + others];
+	return btc_multi_sigma(x->m, k, c, others);
+}
+
 /* Lower bound of every completion of streams 0..s placed. */
 static double lower_bound(struct search *x, int s)
 {
 	const struct btc_multi_problem *m = x->m;
 	int np = x->np;
+	uint32_t others[BTC_MULTI_MAX_STREAMS];
+	for (int k = 0; k <= s; k++) {
+		others[k] = 0;
+		for (int j = 0; j <= s; j++)
+			if (j != k)
+				others[k] |= x->used[j];
+	}
 	double peak = x->io_cost, sum = 0;
 	for (int c = 0; c < np; c++) {
 		double load = 0;
-		for (int k = 0; k <= s; k++) {
-			if (!(x->used[k] & (1u << c)))
-				continue;
-			uint32_t others = 0;
-			for (int j = 0; j <= s; j++)
-				if (j != k)
-					others |= x->used[j];
-			load += btc_multi_coeff(m, k) *
-				(x->ct[k * np + c] * btc_multi_sigma(m, k, c, others));
-		}
+		for (int k = 0; k <= s; k++)
+			if (x->used[k] & (1u << c))
+				load += btc_multi_coeff(m, k) *
+					(x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
 		peak = fmax(peak, load);
 		sum += load;
 	}
 	/* a margin for rounding: the cut must never drop a tie */
 	double avg = (sum + x->rest[s + 1]) / x->allowed;
 	return fmax(peak, avg) * (1 - 1e-12);
+}
+
+/* The table of sigma by others mask, when there are slowdowns and at most
+ * 12 PUs. */
+static void sigma_table(struct search *x)
+{
+	bool any = false;
+	for (int k = 0; k < x->S; k++)
+		any |= x->m->streams[k].slowdown != NULL;
+	if (!any || x->np > 12)
+		return;
+	size_t masks = (size_t)1 << x->np;
+	x->sig = btc_xmalloc((size_t)x->S * (size_t)x->np * masks * sizeof(double));
+	for (int k = 0; k < x->S; k++)
+		for (int c = 0; c < x->np; c++)
+			for (size_t o = 0; o < masks; o++)
+				x->sig[(((size_t)k * (size_t)x->np + (size_t)c) << x->np) + o] =
+					btc_multi_sigma(x->m, k, c, (uint32_t)o);
 }
 
 static void descend(struct search *x, int s)
@@ -202,7 +233,9 @@ enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_mu
 		for (int c = 0; c < np; c++)
 			x.allowed += !(m->forbid_mask & (1u << c));
 		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
+		sigma_table(&x);
 		descend(&x, 0);
+		free(x.sig);
 		free(x.pick);
 		free(x.prev);
 		free(x.ct);
