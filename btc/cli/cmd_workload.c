@@ -314,6 +314,11 @@ int btc_cmd_workload(const struct btc_cli_options *o)
 	uint32_t gpu_mask = 0;
 	if (!btc_plan_gpu_mask(w->dev, btc_cli_gpu_name(o), &gpu_mask, &d))
 		goto out;
+	for (int k = 0; k < o->forbid.n; k++) {
+		int c = btc_device_pu_index(w->dev, o->forbid.v[k]);
+		if (c >= 0)
+			gpu_mask |= 1u << c; /* unknown names: reported by the plan */
+	}
 	bool ok = true;
 	for (int a = 0; a < w->n_apps; a++)
 		ok &= every_stage_placeable(w, a, gpu_mask, &d);
