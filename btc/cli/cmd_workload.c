@@ -28,8 +28,8 @@ static struct btc_loc name_loc(const char *path)
 		return loc;
 	char line[512];
 	for (int n = 1; fgets(line, sizeof(line), f); n++)
-		if (!strncmp(line, "name:", 5)) {
-			int col = 6;
+		if (!strncmp(line, "app:", 4)) {
+			int col = 5;
 			while (line[col - 1] == ' ')
 				col++;
 			loc = (struct btc_loc){path, n, col};
@@ -279,9 +279,12 @@ static bool build_problem(const struct btc_cli_options *o, struct btc_cli_worklo
 			int s = w->n_streams++;
 			snprintf(w->names[s], sizeof(w->names[s]), "%s#%d", x->app->name, k);
 			w->streams[s] = (struct btc_multi_stream){
-				/* normalised: lambda is each stream's share of its
-				 * app's solo-best rate, per unit weight */
-				.p = p, .app = a, .weight = e->weight / x->solo_ms,
+				/* normalised: maxmin's lambda is each stream's share
+				 * of its app's solo-best rate (1 / solo_ms) per unit
+				 * weight; sum adds weight x r_s x solo_ms */
+				.p = p, .app = a,
+				.weight = m->objective == BTC_MULTI_SUM ? e->weight * x->solo_ms
+									: e->weight / x->solo_ms,
 				.rate = e->rate_per_s / 1000.0,
 				.name = w->names[s], .slowdown = x->slowdown};
 		}

@@ -10,7 +10,9 @@
  *             least total chunk time x c_s) / allowed PUs)
  *
  * is a lower bound on every completion's cost; a branch whose LB exceeds
- * the K-th best cost is cut. Leaves are costed with btc_multi_cost, the
+ * the K-th best cost is cut, and so is one whose LB ties it when the
+ * placed streams' part of the joint vector already orders after the K-th
+ * candidate's (ties rank by the vector, stream 0 first). Leaves are costed with btc_multi_cost, the
  * oracle's arithmetic, so both rank identically. Objective sum has no
  * such bound and is enumerated (each leaf a GLPK LP). */
 #include <math.h>
@@ -142,9 +144,11 @@ static double lower_bound(struct search *x, int s)
 		peak = fmax(peak, load);
 		sum += load;
 	}
-	/* a margin for rounding: the cut must never drop a tie */
+	/* peak is computed as btc_multi_cost computes it, over fewer and
+	 * smaller nonnegative terms: never above a completion's cost, also in
+	 * floating point. The average takes a margin for rounding. */
 	double avg = (sum + x->rest[s + 1]) / x->allowed;
-	return fmax(peak, avg) * (1 - 1e-12);
+	return fmax(peak, avg * (1 - 1e-12));
 }
 
 /* The table of sigma by others mask, when there are slowdowns and at most
@@ -187,9 +191,17 @@ static void descend(struct search *x, int s)
 		memcpy(x->ct + s * np, L->ct + (size_t)o * (size_t)np, (size_t)np * sizeof(double));
 		memcpy(x->a + off, L->a + (size_t)o * (size_t)L->n_stages,
 		       (size_t)L->n_stages * sizeof(int));
-		if (m->objective != BTC_MULTI_SUM && x->r->n == m->top_k &&
-		    lower_bound(x, s) > x->r->c[m->top_k - 1].cost)
-			continue;
+		if (m->objective != BTC_MULTI_SUM && x->r->n == m->top_k) {
+			/* every completion costs >= lb: cut it when that is worse
+			 * than the K-th, or ties it while the placed streams'
+			 * vector already orders after the K-th's */
+			const struct btc_multi_candidate *kth = &x->r->c[m->top_k - 1];
+			double lb = lower_bound(x, s);
+			int end = off + L->n_stages;
+			if (lb > kth->cost ||
+			    (lb >= kth->cost && btc_multi_cmp(0, x->a, 0, kth->a, end) > 0))
+				continue;
+		}
 		descend(x, s + 1);
 	}
 }

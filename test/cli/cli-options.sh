@@ -161,9 +161,9 @@ expect 1 "error" schedule $app --device $dev --table "$work/missing.csv"
 tables=data/profiles/pixel7a
 expect 0 "joint gain over naive co-location" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 2
 expect 0 '"gain_over_naive"' schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 2 --format json --no-time
-expect 0 "octree#3" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --streams octree=4 --weight alexnet-dense=2 --top 1
+expect 0 "octree#1" schedule $app apps/alexnet-dense.yaml --device jetson-orin-nano --tables data/profiles/jetson-orin-nano --streams octree=2 --weight alexnet-dense=2 --top 1
 expect 0 "octree#0" schedule $app --device $dev --table $table --streams octree=2 --top 1
-expect 0 "weighted total normalised throughput" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective sum --top 1
+expect 0 "weighted total normalised throughput" schedule $app apps/alexnet-dense.yaml --device jetson-orin-nano --tables data/profiles/jetson-orin-nano --objective sum --top 1
 expect 0 "the target rates cannot all be met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=1000 --rate alexnet-dense=500 --top 1
 expect 0 "every target rate met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=10 --rate alexnet-dense=10 --top 1
 expect 1 "apps/octree.yaml:1:1: error: objective rates: app 'octree' has no target rate" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate alexnet-dense=10
