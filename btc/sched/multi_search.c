@@ -12,7 +12,9 @@
  * is a lower bound on every completion's cost; a branch whose LB exceeds
  * the K-th best cost is cut, and so is one whose LB ties it when the
  * placed streams' part of the joint vector already orders after the K-th
- * candidate's (ties rank by the vector, stream 0 first). Leaves are costed with btc_multi_cost, the
+ * candidate's (ties rank by the vector, stream 0 first), and one where
+ * some unplaced stream has no chunking that fits under the K-th cost
+ * beside the placed loads. Leaves are costed with btc_multi_cost, the
  * oracle's arithmetic, so both rank identically. Objective sum has no
  * such bound and is enumerated (each leaf a GLPK LP). */
 #include <math.h>
@@ -43,6 +45,8 @@ struct search {
 	int *a;         /* [N] */
 	double io_cost;
 	double *rest;   /* [S + 1] sum over streams >= s of c_s min_total */
+	double load[BTC_SCHED_MAX_PUS]; /* the placed streams' loads, from
+					 * lower_bound */
 	struct btc_multi_result *r;
 	double *sig;    /* [S * np << np] sigma of (s, p, others mask), or NULL
 			 * (no slowdowns, or too many PUs: computed) */
@@ -143,12 +147,46 @@ static double lower_bound(struct search *x, int s)
 					(x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
 		peak = fmax(peak, load);
 		sum += load;
+		x->load[c] = load;
 	}
 	/* peak is computed as btc_multi_cost computes it, over fewer and
 	 * smaller nonnegative terms: never above a completion's cost, also in
 	 * floating point. The average takes a margin for rounding. */
 	double avg = (sum + x->rest[s + 1]) / x->allowed;
 	return fmax(peak, avg * (1 - 1e-12));
+}
+
+/* Whether some unplaced stream j > s fits no option under `limit`: every
+ * option o has a PU p with load_p + c_j ct_{j,o,p} > limit (sigma >= 1
+ * only adds). The options are tried in order of their own peak, so the
+ * scan stops at the first that fits, or once c_j x that peak + the least
+ * load exceeds limit. */
+static bool some_stream_fits_nothing(const struct search *x, int s, double limit)
+{
+	int np = x->np;
+	double least = INFINITY;
+	for (int c = 0; c < np; c++)
+		if (!(x->m->forbid_mask & (1u << c)))
+			least = fmin(least, x->load[c]);
+	for (int j = s + 1; j < x->S; j++) {
+		const struct opt_list *L = &x->L[j];
+		double cj = btc_multi_coeff(x->m, j);
+		bool fits = false;
+		for (int k = 0; k < L->n && !fits; k++) {
+			const double *ct = L->ct + (size_t)L->order[k] * (size_t)np;
+			double own = 0;
+			for (int c = 0; c < np; c++)
+				own = fmax(own, ct[c]);
+			if ((cj * own + least) * (1 - 1e-12) > limit)
+				break; /* this and every later option overflows */
+			fits = true;
+			for (int c = 0; c < np && fits; c++)
+				fits = (x->load[c] + cj * ct[c]) * (1 - 1e-12) <= limit;
+		}
+		if (!fits)
+			return true;
+	}
+	return false;
 }
 
 /* The table of sigma by others mask, when there are slowdowns and at most
@@ -199,7 +237,8 @@ static void descend(struct search *x, int s)
 			double lb = lower_bound(x, s);
 			int end = off + L->n_stages;
 			if (lb > kth->cost ||
-			    (lb >= kth->cost && btc_multi_cmp(0, x->a, 0, kth->a, end) > 0))
+			    (lb >= kth->cost && btc_multi_cmp(0, x->a, 0, kth->a, end) > 0) ||
+			    some_stream_fits_nothing(x, s, kth->cost))
 				continue;
 		}
 		descend(x, s + 1);
