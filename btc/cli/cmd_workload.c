@@ -298,6 +298,16 @@ int btc_cmd_workload(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
+	static const enum btc_cli_opt single_only[] = {
+		BTC_OPT_PIN,	    BTC_OPT_FARMS,	 BTC_OPT_CORE_SPLITS, BTC_OPT_MIN_UTIL,
+		BTC_OPT_MAX_CHUNKS, BTC_OPT_TIME_BUDGET, BTC_OPT_DEFINE,
+	};
+	for (size_t k = 0; k < sizeof(single_only) / sizeof(single_only[0]); k++)
+		if (btc_cli_given(o, single_only[k])) {
+			fprintf(stderr, "btc: %s applies to one app, not to a workload\n",
+				btc_cli_opt_spelling(single_only[k]));
+			return 2;
+		}
 	struct btc_cli_workload *w = btc_xcalloc(1, sizeof(*w));
 	int rc = 1;
 	if (o->workload && !btc_workload_load(o->workload, NULL, &w->wl, &d))

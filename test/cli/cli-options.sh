@@ -173,6 +173,7 @@ expect 1 "error: no profiling table for app 'octree'" schedule $app apps/alexnet
 expect 1 "apps/octree.yaml:47:5: error: stage 'morton' of app 'octree' has no kernel for any PU of device 'pixel7a' that the workload may use" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --forbid little --forbid medium --forbid big --forbid gpu
 expect 2 "btc: --objective maxmin applies to a workload of several apps (btc schedule)" gen $app --device $dev --objective maxmin
 expect 2 "btc: missing argument" schedule --device $dev
+expect 2 "btc: --farms applies to one app, not to a workload" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --farms
 printf 'apps:\n  - app: %s/apps/octree.yaml\n    streams: 2\n    table: %s/data/profiles/pixel7a/octree/interference.csv\n  - app: nope.yaml\n' "$src" "$src" > "$work/w1.yaml"
 expect 1 "w1.yaml:5:10: error: app file '$work/nope.yaml' not found" schedule --workload "$work/w1.yaml" --device $dev
 printf 'apps:\n  - app: %s/apps/octree.yaml\n    streams: 2\n    table: %s/data/profiles/pixel7a/octree/interference.csv\n  - app: %s/apps/alexnet-dense.yaml\n    weight: 2\n    table: %s/data/profiles/pixel7a/alexnet-dense/interference.csv\n' "$src" "$src" "$src" "$src" > "$work/w2.yaml"
