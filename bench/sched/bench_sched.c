@@ -10,6 +10,8 @@
  *   4. with --reference, the markdown results table of docs/scheduler.md.
  *
  *   5. the larger space (farms and core splits) on random tables;
+ *   7. several apps (issue 27, bench_multi.c): whole-process `btc
+ *      schedule A B [C]` and the joint solver on random workloads;
  *
  * usage: sched-bench [--btc PATH] [--quick] [--reference]
  *        sched-bench --space [--quick]   (5. only)
@@ -20,7 +22,8 @@
  *                                         reference tables)
  *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
  *                                         1 gapness, 2 latency: profiling)
- *        sched-bench --one TABLE.csv   (one solve, used by 1.) */
+ *        sched-bench --one TABLE.csv   (one solve, used by 1.)
+ *        sched-bench [--btc PATH] --multi [--quick] (7. only) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@
 #include <unistd.h>
 
 #include "btc_config.h"
+#include "bench_sched.h"
 #include "ref_table.h"
 #include "sched/optimizer.h"
 
@@ -72,7 +76,7 @@ static double run_process(char *const argv[], double *cpu)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
 
-static void time_process(const char *label, char *const argv[], int reps)
+void time_process(const char *label, char *const argv[], int reps)
 {
 	double t[64], c[64];
 	for (int i = 0; i < reps; i++) {
@@ -460,6 +464,7 @@ int main(int argc, char **argv)
 {
 	const char *btc = NULL, *old = NULL;
 	bool quick = false, reference = false, space_only = false, process_only = false;
+	bool multi_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -475,6 +480,8 @@ int main(int argc, char **argv)
 			space_only = true;
 		else if (strcmp(argv[i], "--process") == 0)
 			process_only = true;
+		else if (strcmp(argv[i], "--multi") == 0)
+			multi_only = true;
 		else if (strcmp(argv[i], "--reference-space") == 0) {
 			reference_space();
 			return 0;
@@ -486,6 +493,10 @@ int main(int argc, char **argv)
 	}
 	if (space_only) {
 		space_series(quick, 0, 0, 0);
+		return 0;
+	}
+	if (multi_only) {
+		multi_bench(btc, quick);
 		return 0;
 	}
 	char table[512], self[1024];
@@ -524,6 +535,7 @@ int main(int argc, char **argv)
 
 	scale_series(quick);
 	space_series(quick, 0, 0, 0);
+	multi_bench(btc, quick);
 	if (reference) {
 		reference_table();
 		reference_space();

@@ -25,10 +25,11 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 			    0},
 	[BTC_CMD_SCHEDULE] =
 		{"schedule", btc_cmd_schedule,
-		 "APP.yaml --device DEV --table T [--top K] [--objective O] [--format json]",
+		 "APP.yaml --device DEV --table T [--top K] [--objective O] [--format json];\n"
+		 "       btc schedule A.yaml B.yaml... | --workload W.yaml --device DEV",
 		 "BT-Optimizer: the K best schedules and the baselines\n"
-		 "(docs/scheduler.md)",
-		 1, 1, OPT(DEVICE) | OPT(TABLE)},
+		 "(docs/scheduler.md); several apps: the joint schedules",
+		 0, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_GEN] = {"gen", btc_cmd_gen,
 			 "APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build];\n"
 			 "       btc gen A.yaml B.yaml... --device DEV --chunks A=SPEC --chunks B=SPEC...",

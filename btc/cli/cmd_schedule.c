@@ -7,12 +7,21 @@
 
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/workload.h"
 #include "front/table.h"
 #include "sched/optimizer.h"
 #include "sched/plan.h"
 
 int btc_cmd_schedule(const struct btc_cli_options *o)
 {
+	if (btc_cli_is_workload(o))
+		return btc_cmd_workload(o);
+	if (o->n_positional != 1 || !btc_cli_given(o, BTC_OPT_TABLE)) {
+		fprintf(stderr, "btc: %s\n",
+			o->n_positional == 0 ? "missing argument" : "'btc schedule' needs --table");
+		btc_cli_command_usage(BTC_CMD_SCHEDULE, stderr);
+		return 2;
+	}
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_plan_options po;

@@ -8,6 +8,7 @@
 
 #include "front/table.h"
 #include "sched/optimizer.h"
+#include "sched/multi.h"
 #include "sched/plan.h"
 
 enum kind {
@@ -44,9 +45,11 @@ static const char *mode_name(int i)
 
 static const char *objective_name(int i)
 {
-	return i >= 0 && i <= BTC_SCHED_LATENCY
-		       ? btc_sched_objective_name((enum btc_sched_objective)i)
-		       : NULL;
+	if (i >= 0 && i <= BTC_SCHED_LATENCY)
+		return btc_sched_objective_name((enum btc_sched_objective)i);
+	if (i >= BTC_CLI_OBJECTIVE_MAXMIN && i <= BTC_CLI_OBJECTIVE_MAXMIN + BTC_MULTI_SUM)
+		return btc_multi_objective_name((enum btc_multi_objective)(i - BTC_CLI_OBJECTIVE_MAXMIN));
+	return NULL;
 }
 
 static const char *gpu_name(int i)
@@ -115,7 +118,8 @@ static const struct row rows[] = {
 	    "candidates from the optimizer (default 20)", 1, 1000),
 	ENUM(OBJECTIVE, "objective", objective, C(GEN) | C(SCHEDULE) | C(TUNE),
 	     "bt (default): lowest T_max among schedules with\ngapness <= G* + (1-U) T_max; "
-	     "gapness: lowest\ngapness; latency: lowest T_max",
+	     "gapness: lowest\ngapness; latency: lowest T_max. Several apps:\nmaxmin "
+	     "(default), rates, sum (docs/scheduler.md)",
 	     objective_name),
 	INT(MIN_UTIL, "min-util", min_util, C(SCHEDULE), "U", "U of bt, in percent (default 50)", 0,
 	    100),
@@ -182,6 +186,20 @@ static const struct row rows[] = {
 	       "F", "kill a run after F x (3 s + its predicted time),\nthe profiler after F x 120 s "
 	       "(default 10; 0: no\nlimit)",
 	       0, 1000000),
+	STRING(WORKLOAD, "workload", 0, workload, C(SCHEDULE), "FILE",
+	       "schedule the apps of a workload file together\n(docs/app-format.md)"),
+	LIST(STREAMS, "streams", streams, C(SCHEDULE), "APP=N",
+	     "several apps: N streams of app APP (default 1)", BTC_CLI_MAX_LIST),
+	LIST(WEIGHT, "weight", weights, C(SCHEDULE), "APP=W",
+	     "several apps: weight of each stream of APP\n(maxmin, sum; default 1)",
+	     BTC_CLI_MAX_LIST),
+	LIST(RATE, "rate", rates, C(SCHEDULE), "APP=R",
+	     "several apps: target tasks/s of each stream of APP\n(objective rates)",
+	     BTC_CLI_MAX_LIST),
+	LIST(APP_TABLE, "app-table", app_tables, C(SCHEDULE), "APP=FILE",
+	     "several apps: the profiling table of APP", BTC_CLI_MAX_LIST),
+	STRING(TABLES, "tables", 0, tables_dir, C(SCHEDULE), "DIR",
+	       "several apps: APP's table is DIR/APP/MODE.csv\n(the layout of data/profiles/DEVICE)"),
 	STRING(CSV, "csv", 0, csv, C(REPORT), "FILE", "also write one line per report as CSV"),
 	STRING(CANDIDATES, "candidates", 0, candidates, C(REPORT), "FILE",
 	       "write every schedule of every report as CSV"),
@@ -444,6 +462,12 @@ int btc_cli_parse(enum btc_cli_cmd cmd, const char *cmd_name, int argc, char **a
 				conflicts[k].why);
 			return 2;
 		}
+	if (o->objective >= BTC_CLI_OBJECTIVE_MAXMIN && cmd != BTC_CMD_SCHEDULE) {
+		fprintf(stderr, "btc: --objective %s applies to a workload of several apps "
+				"(btc schedule)\n",
+			objective_name(o->objective));
+		return 2;
+	}
 	return 0;
 }
 

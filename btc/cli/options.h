@@ -79,10 +79,19 @@ enum btc_cli_opt {
 	BTC_OPT_SPEEDUP_SVG,
 	BTC_OPT_FORCE,
 	BTC_OPT_RUN_TIMEOUT_FACTOR,
+	BTC_OPT_WORKLOAD,
+	BTC_OPT_STREAMS,
+	BTC_OPT_WEIGHT,
+	BTC_OPT_RATE,
+	BTC_OPT_APP_TABLE,
+	BTC_OPT_TABLES,
 	BTC_CLI_N_OPTS
 };
 
 #define BTC_CLI_MAX_LIST 64
+/* --objective maxmin|rates|sum: the workload objectives follow the
+ * single-app ones in the option's names. */
+#define BTC_CLI_OBJECTIVE_MAXMIN 3
 #define BTC_CLI_MAX_DEFINES 32
 #define BTC_CLI_MAX_POSITIONAL 256
 
@@ -116,7 +125,8 @@ struct btc_cli_options {
 	/* schedules */
 	struct btc_cli_list chunks;
 	int top_k;
-	int objective; /* enum btc_sched_objective */
+	int objective; /* enum btc_sched_objective; for a workload (several
+			* apps) BTC_CLI_OBJECTIVE_MAXMIN + enum btc_multi_objective */
 	int min_util;
 	struct btc_cli_list forbid, pin;
 	int max_chunks;
@@ -143,6 +153,11 @@ struct btc_cli_options {
 	bool force;                /* -o: replace files without btc's banner */
 	double run_timeout_factor; /* --run-timeout-factor, < 0: not given */
 	struct btc_cli_list measurements;
+	/* a workload of several apps (btc schedule; front/workload.h) */
+	const char *workload;                          /* --workload FILE */
+	struct btc_cli_list streams, weights, rates;    /* APP=N, APP=W, APP=TASKS/S */
+	struct btc_cli_list app_tables;                 /* APP=FILE */
+	const char *tables_dir;                         /* --tables DIR */
 	/* btc report */
 	const char *csv, *candidates, *fit_csv;
 	bool compare;                        /* positionals are pairs A B */

@@ -48,6 +48,8 @@ struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_devi
 		t->cores[m] = btc_xcalloc((size_t)(t->n_stages * t->n_pus) *
 						  BTC_TABLE_MAX_CORE_COUNTS,
 					  sizeof(struct btc_table_entry));
+		t->corun[m] = btc_xcalloc((size_t)(t->n_pus * t->n_pus),
+					  sizeof(struct btc_table_entry));
 	}
 	t->io_loaded = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
 	t->in_place = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
@@ -65,6 +67,7 @@ void btc_table_free(struct btc_table *t)
 		free(t->e[m]);
 		free(t->term[m]);
 		free(t->cores[m]);
+		free(t->corun[m]);
 	}
 	free(t->io_loaded);
 	free(t->in_place);
@@ -201,6 +204,11 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 			return;
 		}
 		e = io ? &t->io[m] : load ? &t->io_load[m] : &t->io_check[m];
+	} else if (!strcmp(r->f[0], "@corun")) {
+		e = btc_table_corun_entry(t, m, r->f[1], dev, (struct btc_loc){path, lineno, r->col[1]},
+					  d);
+		if (!e)
+			return;
 	} else {
 		int k = 0;
 		while (k < BTC_N_TERMS && strcmp(term_names[k], r->f[0]))
@@ -208,8 +216,8 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 		if (k == BTC_N_TERMS) {
 			btc_error(d, (struct btc_loc){path, lineno, r->col[0]},
 				  "unknown term '%s' (expected @fixed, @in_latency, "
-				  "@in_per_mib, @out_latency, @out_per_mib, @io, @io_load "
-				  "or @io_check)",
+				  "@in_per_mib, @out_latency, @out_per_mib, @io, @io_load, "
+				  "@io_check or @corun)",
 				  r->f[0]);
 			return;
 		}
@@ -228,7 +236,7 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 			  r->f[2]);
 		return;
 	}
-	if (parse_stats(r, path, lineno, what, e, d))
+	if (parse_stats(r, path, lineno, what, e, d) && strcmp(r->f[0], "@corun"))
 		t->has_terms[m] = true;
 }
 

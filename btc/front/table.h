@@ -101,6 +101,11 @@ struct btc_table {
 	int n_core_counts[BTC_MAX_PUS];
 	int core_counts[BTC_MAX_PUS][BTC_TABLE_MAX_CORE_COUNTS];
 	struct btc_table_entry *cores[BTC_N_MODES]; /* [n_stages * n_pus * MAX] */
+	/* Co-run slowdowns (issue 27; `@corun,P/Q,mode,...` rows):
+	 * corun[m][p * n_pus + q], the factor by which a stage on PU p slows
+	 * while another app's stage occupies PU q (table_corun.c). */
+	struct btc_table_entry *corun[BTC_N_MODES];
+	bool has_corun[BTC_N_MODES];
 	bool reference_layout;            /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };
@@ -156,5 +161,30 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 		     const struct btc_device *dev, FILE *out);
 
 void btc_table_free(struct btc_table *t);
+
+/* Co-run slowdown rows (issue 27, docs/app-format.md "Co-run rows"):
+ *
+ *     @corun,big/gpu,interference,1.35,0.04,30
+ *
+ * the factor (dimensionless, in the mean_ms column) by which a stage on
+ * PU `big` runs slower while another app's stage occupies PU `gpu`;
+ * stddev and samples as for a stage row. P and Q are distinct PUs of the
+ * device. table_corun.c. */
+
+/* The entry of the row's `P/Q` field in mode m (reported at loc and NULL
+ * when the field is not two distinct known PUs); marks has_corun[m]. For
+ * the reader. */
+struct btc_table_entry *btc_table_corun_entry(struct btc_table *t, enum btc_mode m,
+					      const char *field, const struct btc_device *dev,
+					      struct btc_loc loc, struct btc_diag *d);
+
+/* The factor of PU p slowed by PU q in mode m: the row's mean (values
+ * below 1 count as 1: a co-run never speeds a stage up in the model),
+ * 1 when there is no such row or p == q. */
+double btc_table_corun_factor(const struct btc_table *t, enum btc_mode m, int p, int q);
+
+/* Writes mode m's @corun rows (PU order p, then q). */
+void btc_table_write_corun(const struct btc_table *t, const struct btc_device *dev,
+			   enum btc_mode m, FILE *out);
 
 #endif

@@ -72,5 +72,6 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 				fprintf(out, "%s,io,%s,%.6f,%.6f,%d\n", io_names[k],
 					btc_mode_name((enum btc_mode)m), io[k]->mean_ms,
 					io[k]->stddev_ms, io[k]->samples);
+		btc_table_write_corun(t, dev, (enum btc_mode)m, out);
 	}
 }

@@ -73,9 +73,9 @@ expect 2 "btc: --run-timeout-factor must be a decimal number in 0..1000000, not 
 expect 2 "btc: --run-timeout-factor must be a decimal number in 0..1000000, not 'inf'" tune $app --device host --run-timeout-factor inf
 
 # ---- every enum option ---------------------------------------------------
-expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" gen $app --device $dev --objective foo
-expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" schedule $app --device $dev --table $table --objective foo
-expect 2 "btc: --objective must be bt, gapness or latency, not 'foo'" tune $app --device host --objective foo
+expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, not 'foo'" gen $app --device $dev --objective foo
+expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, not 'foo'" schedule $app --device $dev --table $table --objective foo
+expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, not 'foo'" tune $app --device host --objective foo
 expect 2 "btc: --mode must be isolated, interference or placed, not 'foo'" check $app --mode foo
 expect 2 "btc: --format must be text or json, not 'xml'" schedule $app --device $dev --table $table --format xml
 expect 2 "btc: --solver must be z3 or exhaustive, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
@@ -156,6 +156,30 @@ expect 1 "error" check "$work/bad.yaml"
 expect 1 "the app has no param 'nope'" check $app -D nope=1
 expect 1 "" device no-such-device
 expect 1 "error" schedule $app --device $dev --table "$work/missing.csv"
+
+# several apps (issue 27): docs/app-format.md "Workloads"
+tables=data/profiles/pixel7a
+expect 0 "joint gain over naive co-location" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 2
+expect 0 '"gain_over_naive"' schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 2 --format json --no-time
+expect 0 "octree#1" schedule $app apps/alexnet-dense.yaml --device jetson-orin-nano --tables data/profiles/jetson-orin-nano --streams octree=2 --weight alexnet-dense=2 --top 1
+expect 0 "octree#0" schedule $app --device $dev --table $table --streams octree=2 --top 1
+expect 0 "weighted total normalised throughput" schedule $app apps/alexnet-dense.yaml --device jetson-orin-nano --tables data/profiles/jetson-orin-nano --objective sum --top 1
+expect 0 "the target rates cannot all be met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=1000 --rate alexnet-dense=500 --top 1
+expect 0 "every target rate met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=10 --rate alexnet-dense=10 --top 1
+expect 1 "apps/octree.yaml:1:1: error: objective rates: app 'octree' has no target rate" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate alexnet-dense=10
+expect 1 "error: two apps named 'octree' in the workload" schedule $app $app --device $dev --tables $tables
+expect 1 "error: --streams 'nope=2': no app of that name in the workload" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --streams nope=2
+expect 1 "error: no profiling table for app 'octree'" schedule $app apps/alexnet-dense.yaml --device $dev
+expect 1 "apps/octree.yaml:47:5: error: stage 'morton' of app 'octree' has no kernel for any PU of device 'pixel7a' that the workload may use" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --forbid little --forbid medium --forbid big --forbid gpu
+expect 2 "btc: --objective maxmin applies to a workload of several apps (btc schedule)" gen $app --device $dev --objective maxmin
+expect 2 "btc: missing argument" schedule --device $dev
+expect 2 "btc: --farms applies to one app, not to a workload" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --farms
+printf 'apps:\n  - app: %s/apps/octree.yaml\n    streams: 2\n    table: %s/data/profiles/pixel7a/octree/interference.csv\n  - app: nope.yaml\n' "$src" "$src" > "$work/w1.yaml"
+expect 1 "w1.yaml:5:10: error: app file '$work/nope.yaml' not found" schedule --workload "$work/w1.yaml" --device $dev
+printf 'apps:\n  - app: %s/apps/octree.yaml\n    streams: 2\n    table: %s/data/profiles/pixel7a/octree/interference.csv\n  - app: %s/apps/alexnet-dense.yaml\n    weight: 2\n    table: %s/data/profiles/pixel7a/alexnet-dense/interference.csv\n' "$src" "$src" "$src" "$src" > "$work/w2.yaml"
+expect 0 "octree#1" schedule --workload "$work/w2.yaml" --device $dev --top 1
+printf 'apps:\n  - app: %s/apps/octree.yaml\n    streams: 0\n    colour: red\n' "$src" > "$work/w3.yaml"
+expect 1 "w3.yaml:4:5: error: unknown key 'colour'" schedule --workload "$work/w3.yaml" --device $dev
 expect 1 "not a btc report" report "$work/missing.json"
 expect 0 '"candidates"' schedule $app --device $dev --table $table --top 3 --format json --no-time -D max_points=307200
 expect 0 '{little,big,gpu}:3-6' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1

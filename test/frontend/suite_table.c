@@ -173,6 +173,50 @@ static void test_io_rows(void)
 	btc_table_free(t);
 }
 
+/* Co-run slowdown rows (issue 27): per ordered PU pair, per mode, written
+ * back and read again; no row or a factor below 1 is factor 1; they are
+ * not chunk-model terms. */
+static void test_corun(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("t.csv",
+			   HDR FULL_ISO "b,gpu,isolated,9,0,1\n@corun,big/gpu,isolated,1.35,0.04,30\n"
+					"@corun,gpu/big,isolated,0.9,0.01,30\n"
+					"@corun,little/gpu,interference,2.5,0.1,10\n",
+			   app, dev, BTC_MODE_ISOLATED, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	int little = btc_device_pu_index(dev, "little"), big = btc_device_pu_index(dev, "big"),
+	    gpu = btc_device_pu_index(dev, "gpu");
+	for (int pass = 0; pass < 2; pass++) {
+		CU_ASSERT_TRUE(t->has_corun[BTC_MODE_ISOLATED]);
+		CU_ASSERT_TRUE(t->has_corun[BTC_MODE_INTERFERENCE]);
+		CU_ASSERT_FALSE(t->has_terms[BTC_MODE_ISOLATED]);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_corun_factor(t, BTC_MODE_ISOLATED, big, gpu), 1.35,
+				       1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_corun_factor(t, BTC_MODE_ISOLATED, gpu, big), 1.0,
+				       0);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_corun_factor(t, BTC_MODE_ISOLATED, little, gpu), 1.0,
+				       0);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_corun_factor(t, BTC_MODE_INTERFERENCE, little, gpu),
+				       2.5, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_corun_factor(t, BTC_MODE_ISOLATED, big, big), 1.0, 0);
+		CU_ASSERT_EQUAL(t->corun[BTC_MODE_ISOLATED][big * t->n_pus + gpu].samples, 30);
+		CU_ASSERT_TRUE(t->corun[BTC_MODE_ISOLATED][gpu * t->n_pus + big].present);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		btc_table_write(t, app, dev, f);
+		fclose(f);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@corun,big/gpu,isolated,1.350000,0.040000,30\n"));
+		btc_table_free(t);
+		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+		free(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	}
+	btc_table_free(t);
+}
+
 /* The placed mode predicts a one-chunk schedule from the isolated rows
  * (nothing runs beside it: btc_plan_mode_for), every other from its own. */
 static void test_placed_alone(void)
@@ -311,11 +355,21 @@ static const struct bad_case bad[] = {
 	{"unknown mode", HDR FULL_ISO "b,big,loaded,1,0,1\n",
 	 T "7:7: error: unknown mode 'loaded' (expected isolated, interference or placed)"},
 	{"unknown term", HDR FULL_ISO "@warp,gpu,isolated,1,0,1\n",
-	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load or @io_check)"},
+	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load, @io_check or @corun)"},
 	{"io_check row PU", HDR FULL_ISO "@io_check,gpu,isolated,1,0,1\n",
 	 T "7:11: error: @io_check rows name the PU 'io', not 'gpu'"},
 	{"io row PU", HDR FULL_ISO "@io,gpu,isolated,1,0,1\n",
 	 T "7:5: error: @io rows name the PU 'io', not 'gpu'"},
+	{"corun field", HDR FULL_ISO "@corun,gpu,isolated,1.5,0,1\n",
+	 T "7:8: error: @corun rows name a pair of PUs 'P/Q', not 'gpu'"},
+	{"corun PU", HDR FULL_ISO "@corun,big/npu,isolated,1.5,0,1\n",
+	 T "7:12: error: unknown PU 'npu' (device 'testdev')"},
+	{"corun same PU", HDR FULL_ISO "@corun,gpu/gpu,isolated,1.5,0,1\n",
+	 T "7:8: error: @corun 'gpu/gpu': a PU shared by two apps is time-shared (the model's utilisation), not a co-run pair; name two distinct PUs"},
+	{"corun duplicate", HDR FULL_ISO "@corun,big/gpu,isolated,1.5,0,1\n@corun,big/gpu,isolated,1.6,0,1\n",
+	 T "8:1: error: duplicate row for @corun on big/gpu (isolated)"},
+	{"corun NaN", HDR FULL_ISO "@corun,big/gpu,isolated,nan,0,1\n",
+	 T "7:25: error: @corun on big/gpu: time is NaN"},
 	{"negative term", HDR FULL_ISO "@fixed,gpu,isolated,-1,0,1\n",
 	 T "7:21: error: @fixed on gpu: negative time -1 ms"},
 	{"io_loads buffer", "# io_loads: x,nope\n" HDR FULL_ISO,
@@ -487,6 +541,7 @@ int register_table_suite(void)
 	       !CU_add_test(s, "chunk-model terms and placed mode", test_model_terms) ||
 	       !CU_add_test(s, "io load and check rows", test_io_rows) ||
 	       !CU_add_test(s, "placed mode: a one-chunk schedule is isolated", test_placed_alone) ||
+	       !CU_add_test(s, "co-run slowdown rows", test_corun) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
 	       !CU_add_test(s, "bad tables", test_bad) ||
 	       !CU_add_test(s, "long lines", test_long_lines) ||

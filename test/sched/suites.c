@@ -9,6 +9,7 @@ static const struct btc_test_suite suites[] = {
 	{ "input", register_input_suite },
 	{ "space", register_space_suite },
 	{ "bound", register_bound_suite },
+	{ "multi", register_multi_suite },
 };
 
 const struct btc_test_program btc_test_program = {

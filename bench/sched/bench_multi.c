@@ -1,0 +1,112 @@
+/* sched-bench part 7: several apps and streams on one chip (issue 27;
+ * sched/multi.h). Whole-process `btc schedule A.yaml B.yaml [C.yaml]
+ * --tables data/profiles/DEV` (goals: 2 apps x 9 stages x 4 PUs <= 200
+ * ms, 3 apps <= 2 s), then btc_multi_solve alone on random workloads of
+ * the same shapes (K = 20; with and without co-run slowdowns). Timings
+ * are machine- and load-dependent: printed, never asserted. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench_sched.h"
+#include "btc_config.h"
+#include "sched/multi.h"
+
+static unsigned long rng = 20261125;
+
+static double rnd(void)
+{
+	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void whole_process(const char *btc, const char *dev, int n_apps, int reps)
+{
+	static const char *const apps[] = {"alexnet-dense", "alexnet-sparse", "octree"};
+	char paths[3][512], tables[512], label[160];
+	char *av[16];
+	int k = 0;
+	av[k++] = (char *)btc;
+	av[k++] = "schedule";
+	for (int a = 0; a < n_apps; a++) {
+		snprintf(paths[a], sizeof(paths[a]), "%s/apps/%s.yaml", BTC_SOURCE_ROOT, apps[a]);
+		av[k++] = paths[a];
+	}
+	snprintf(tables, sizeof(tables), "%s/profiles/%s", BTC_DATA_DIR, dev);
+	av[k++] = "--device";
+	av[k++] = (char *)dev;
+	av[k++] = "--tables";
+	av[k++] = tables;
+	av[k++] = "--top";
+	av[k++] = "20";
+	av[k++] = "--format";
+	av[k++] = "json";
+	av[k] = NULL;
+	snprintf(label, sizeof(label), "%s: %d apps (%s%s)", dev, n_apps,
+		 n_apps == 2 ? "9 + 9 stages" : "9 + 9 + 7 stages", n_apps == 2 ? ", goal 200 ms"
+										: ", goal 2 s");
+	time_process(label, av, reps);
+}
+
+/* Median solve_ms of `reps` random workloads of S streams x n stages x np PUs. */
+static void random_series(int S, int n, int np, bool slow, int reps)
+{
+	double ms[32], worst = 0;
+	long evaluated = 0;
+	for (int r = 0; r < reps; r++) {
+		double *t = malloc(sizeof(double) * (size_t)(S * n * np));
+		double *sl = malloc(sizeof(double) * (size_t)(S * np * np));
+		struct btc_sched_problem p[8];
+		struct btc_multi_stream st[8];
+		for (int s = 0; s < S; s++) {
+			for (int j = 0; j < n * np; j++)
+				t[s * n * np + j] = 0.05 + 5 * rnd();
+			for (int j = 0; j < np * np; j++)
+				sl[s * np * np + j] = 1 + rnd();
+			p[s] = (struct btc_sched_problem){.n_stages = n, .n_pus = np,
+							  .time_ms = t + s * n * np};
+			st[s] = (struct btc_multi_stream){.p = &p[s], .app = s, .weight = 1,
+							  .slowdown = slow ? sl + s * np * np : NULL};
+		}
+		struct btc_multi_problem m = {.n_streams = S, .n_pus = np, .streams = st,
+					      .top_k = 20};
+		struct btc_multi_result res;
+		struct btc_diag d;
+		btc_diag_init(&d, stderr);
+		if (btc_multi_solve(&m, &res, &d) != BTC_OK)
+			printf("  solve failed\n");
+		ms[r] = res.solve_ms;
+		worst = fmax(worst, res.solve_ms);
+		evaluated += res.n_evaluated;
+		btc_multi_result_free(&res);
+		free(t);
+		free(sl);
+	}
+	qsort(ms, (size_t)reps, sizeof(double), cmp);
+	printf("  random %d x %d x %d%s: solve median %7.1f ms, max %7.1f ms, %ld joint "
+	       "schedules costed per solve (%d workloads)\n",
+	       S, n, np, slow ? " + slowdowns" : "", ms[reps / 2], worst, evaluated / reps, reps);
+}
+
+void multi_bench(const char *btc, bool quick)
+{
+	printf("7. several apps (issue 27): btc schedule A B [C], K = 20, maxmin\n");
+	if (btc) {
+		for (int k = 0; k < 2; k++) {
+			const char *dev = k ? "jetson-orin-nano" : "pixel7a";
+			whole_process(btc, dev, 2, quick ? 3 : 11);
+			whole_process(btc, dev, 3, quick ? 1 : 5);
+		}
+	}
+	int reps = quick ? 3 : 11;
+	random_series(2, 9, 4, false, reps);
+	random_series(2, 9, 4, true, reps);
+	random_series(3, 9, 4, false, quick ? 1 : 5);
+	random_series(3, 9, 4, true, quick ? 1 : 5);
+}

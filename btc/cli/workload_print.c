@@ -1,0 +1,309 @@
+/* The output of `btc schedule` over a workload (cli/workload.h): text, or
+ * JSON with the schema of docs/scheduler.md ("Several apps", "Output").
+ * Rates are printed in tasks/s (the model's tasks/ms x 1000). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/workload.h"
+#include "sched/model.h"
+
+/* Stream s's chunks in a joint vector a, as labels "big:0-2 gpu:3-6"
+ * (with " x1.35" after a chunk slowed by a co-run) into buf. */
+static const char *chunks_label(const struct btc_cli_workload *w, const struct btc_multi_eval *e,
+				const int *a, int s, char *buf, size_t size)
+{
+	const struct btc_sched_problem *p = w->streams[s].p;
+	const int *v = a + btc_multi_offset(&w->m, s);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int f = 0; f < p->n_stages;) {
+		int l = f;
+		while (l + 1 < p->n_stages && v[l + 1] == v[f])
+			l++;
+		struct btc_sched_chunk ch = {.pu = v[f], .first_stage = f, .last_stage = l};
+		char one[96];
+		btc_sched_chunk_label(p, &ch, one, sizeof(one));
+		double sg = e ? e->sigma[s * w->m.n_pus + v[f]] : 1;
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s", f ? " " : "",
+					one);
+		if (sg > 1)
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " x%.2f", sg);
+		f = l + 1;
+	}
+	return buf;
+}
+
+static double normalised(const struct btc_cli_workload *w, const struct btc_multi_eval *e, int s)
+{
+	return e->rate[s] * w->apps[w->streams[s].app].solo_ms;
+}
+
+static double min_normalised(const struct btc_cli_workload *w, const struct btc_multi_eval *e)
+{
+	double v = INFINITY;
+	for (int s = 0; s < w->n_streams; s++)
+		v = fmin(v, normalised(w, e, s));
+	return v;
+}
+
+/* The joint plan's gain over naive co-location under the objective. */
+static double gain(const struct btc_cli_workload *w, const struct btc_multi_eval *best)
+{
+	if (!w->has_naive)
+		return NAN;
+	if (w->m.objective == BTC_MULTI_SUM)
+		return best->lambda / w->naive_eval.lambda;
+	return w->naive_eval.cost / best->cost;
+}
+
+static const char *pu_name(const struct btc_cli_workload *w, int c)
+{
+	return w->dev->pus[c].name;
+}
+
+static void bottleneck_text(FILE *out, const struct btc_cli_workload *w, int b)
+{
+	if (b >= 0)
+		fprintf(out, "PU %s", pu_name(w, b));
+	else
+		fprintf(out, "the io thread of %s", w->streams[-1 - b].name);
+}
+
+static void text_plan(FILE *out, const struct btc_cli_workload *w, const struct btc_multi_eval *e,
+		      const int *a)
+{
+	char buf[1024];
+	fprintf(out, "  %-22s %7s %12s %11s  %s\n", "stream", "weight", "tasks/s", "normalised",
+		"chunks");
+	for (int s = 0; s < w->n_streams; s++)
+		fprintf(out, "  %-22s %7.3g %12.2f %11.3f  %s\n", w->streams[s].name,
+			w->wl.apps[w->streams[s].app].weight, 1000 * e->rate[s], normalised(w, e, s),
+			chunks_label(w, e, a, s, buf, sizeof(buf)));
+	fprintf(out, "  utilisation:");
+	for (int c = 0; c < w->m.n_pus; c++)
+		if (!(w->m.forbid_mask & (1u << c)))
+			fprintf(out, " %s %.3f", pu_name(w, c), e->util[c]);
+	fprintf(out, "; bottleneck ");
+	bottleneck_text(out, w, e->bottleneck);
+	fprintf(out, "\n  max-min normalised throughput %.3f\n", min_normalised(w, e));
+}
+
+static void objective_text(FILE *out, const struct btc_cli_workload *w,
+			   const struct btc_multi_eval *e)
+{
+	switch (w->m.objective) {
+	case BTC_MULTI_MAXMIN:
+		fprintf(out, "lambda %.4f (normalised throughput per unit weight)\n", e->lambda);
+		break;
+	case BTC_MULTI_RATES:
+		if (e->cost <= 1) {
+			fprintf(out, "every target rate met at peak utilisation %.3f\n", e->cost);
+			break;
+		}
+		fprintf(out, "the target rates cannot all be met: ");
+		bottleneck_text(out, w, e->bottleneck);
+		fprintf(out, " would need %.3f of its time; the rates through it fall to %.1f %%:\n",
+			e->cost, 100 / e->cost);
+		for (int s = 0; s < w->n_streams; s++)
+			fprintf(out, "    %s: target %.2f tasks/s, at most %.2f (short by %.2f)\n",
+				w->streams[s].name, 1000 * w->streams[s].rate, 1000 * e->rate[s],
+				1000 * (w->streams[s].rate - e->rate[s]));
+		break;
+	case BTC_MULTI_SUM:
+		fprintf(out, "weighted total normalised throughput %.4f\n", e->lambda);
+		break;
+	}
+}
+
+static int print_text(FILE *out, const struct btc_cli_options *o, const struct btc_cli_workload *w)
+{
+	const struct btc_multi_result *r = &w->result;
+	fprintf(out, "workload: %d apps, %d streams on %s (%s), objective %s\n", w->n_apps,
+		w->n_streams, w->dev->name, btc_mode_name((enum btc_mode)o->mode),
+		btc_multi_objective_name(w->m.objective));
+	for (int a = 0; a < w->n_apps; a++) {
+		const struct btc_cli_app *x = &w->apps[a];
+		char buf[512];
+		struct btc_schedule s = {0};
+		for (int f = 0; f < x->app->n_stages;) {
+			int l = f;
+			while (l + 1 < x->app->n_stages && x->solo[l + 1] == x->solo[f])
+				l++;
+			s.chunks[s.n_chunks++] = (struct btc_sched_chunk){
+				.pu = x->solo[f], .first_stage = f, .last_stage = l};
+			f = l + 1;
+		}
+		char *label = btc_plan_schedule_label(&s, w->dev);
+		(void)buf;
+		fprintf(out, "  %s: %d stream(s), table %s; co-run %s; solo best %.4f ms/task (%s)\n",
+			x->app->name, w->wl.apps[a].streams, x->table_path,
+			x->slowdown ? "slowdowns from its @corun rows" : "none measured (factor 1)",
+			x->solo_ms, label);
+		free(label);
+	}
+	for (int k = 0; k < r->n; k++) {
+		struct btc_multi_eval e;
+		if (!btc_multi_evaluate(&w->m, r->c[k].a, &e)) {
+			btc_multi_eval_free(&e);
+			return -1;
+		}
+		if (k == 0) {
+			fprintf(out, "\njoint schedule 1 of %d: ", r->n);
+			objective_text(out, w, &e);
+			text_plan(out, w, &e, r->c[k].a);
+			if (w->has_bound) {
+				double best = e.lambda;
+				fprintf(out,
+					"fluid bound (every stage split fractionally, no co-run "
+					"slowdown): %s <= %.4f%s; the plan reaches %.3f of it\n",
+					w->m.objective == BTC_MULTI_SUM ? "total" : "lambda", w->bound,
+					w->m.objective == BTC_MULTI_RATES ? " (1 / peak utilisation)" : "",
+					best / w->bound);
+			}
+			if (w->has_naive) {
+				fprintf(out, "\nnaive co-location (each stream on its app's single-app "
+					     "choice): ");
+				objective_text(out, w, &w->naive_eval);
+				text_plan(out, w, &w->naive_eval, w->naive);
+				fprintf(out, "joint gain over naive co-location: %.3fx\n", gain(w, &e));
+			}
+			if (r->n > 1)
+				fprintf(out, "\nother joint candidates:\n");
+		} else {
+			char buf[1024];
+			fprintf(out, "  %2d  %s %.6g:", k + 1,
+				w->m.objective == BTC_MULTI_RATES ? "peak" : "lambda",
+				w->m.objective == BTC_MULTI_RATES ? e.cost : e.lambda);
+			for (int s = 0; s < w->n_streams; s++)
+				fprintf(out, "%s %s [%s]", s ? ";" : "", w->streams[s].name,
+					chunks_label(w, &e, r->c[k].a, s, buf, sizeof(buf)));
+			fputc('\n', out);
+		}
+		btc_multi_eval_free(&e);
+	}
+	fprintf(out, "solve: %.1f ms, %ld joint schedules costed\n", o->no_time ? 0.0 : r->solve_ms,
+		r->n_evaluated);
+	return 0;
+}
+
+static void json_plan(FILE *out, const struct btc_cli_workload *w, const struct btc_multi_eval *e,
+		      const int *a)
+{
+	fprintf(out, "{\"cost\":%.9g,\"lambda\":%.9g,\"peak_utilisation\":%.6f,", e->cost,
+		e->lambda, e->peak);
+	if (e->bottleneck >= 0)
+		fprintf(out, "\"bottleneck\":\"%s\",", pu_name(w, e->bottleneck));
+	else
+		fprintf(out, "\"bottleneck\":\"io:%s\",", w->streams[-1 - e->bottleneck].name);
+	fprintf(out, "\"max_min_normalised\":%.6f,\"utilisation\":{", min_normalised(w, e));
+	for (int c = 0, first = 1; c < w->m.n_pus; c++)
+		if (!(w->m.forbid_mask & (1u << c))) {
+			fprintf(out, "%s\"%s\":%.6f", first ? "" : ",", pu_name(w, c), e->util[c]);
+			first = 0;
+		}
+	fprintf(out, "},\"streams\":[");
+	for (int s = 0; s < w->n_streams; s++) {
+		const struct btc_sched_problem *p = w->streams[s].p;
+		const int *v = a + btc_multi_offset(&w->m, s);
+		fprintf(out, "%s{\"name\":\"%s\",\"rate_per_s\":%.6f,\"normalised\":%.6f,\"chunks\":[",
+			s ? "," : "", w->streams[s].name, 1000 * e->rate[s], normalised(w, e, s));
+		for (int f = 0; f < p->n_stages;) {
+			int l = f, c = v[f];
+			while (l + 1 < p->n_stages && v[l + 1] == c)
+				l++;
+			fprintf(out,
+				"%s{\"pu\":\"%s\",\"first_stage\":%d,\"last_stage\":%d,\"time_ms\":%.6f,"
+				"\"slowdown\":%.6f}",
+				f ? "," : "", pu_name(w, c), f, l, e->t[s * w->m.n_pus + c],
+				e->sigma[s * w->m.n_pus + c]);
+			f = l + 1;
+		}
+		fprintf(out, "]}");
+	}
+	fprintf(out, "]}");
+}
+
+static int print_json(FILE *out, const struct btc_cli_options *o, const struct btc_cli_workload *w)
+{
+	const struct btc_multi_result *r = &w->result;
+	fprintf(out, "{\"device\":\"%s\",\"mode\":\"%s\",\"objective\":\"%s\",\"apps\":[",
+		w->dev->name, btc_mode_name((enum btc_mode)o->mode),
+		btc_multi_objective_name(w->m.objective));
+	for (int a = 0; a < w->n_apps; a++) {
+		const struct btc_cli_app *x = &w->apps[a];
+		const struct btc_workload_entry *en = &w->wl.apps[a];
+		fprintf(out,
+			"%s{\"name\":\"%s\",\"streams\":%d,\"weight\":%.6g,\"target_rate_per_s\":",
+			a ? "," : "", x->app->name, en->streams, en->weight);
+		if (en->rate_per_s > 0)
+			fprintf(out, "%.6g", en->rate_per_s);
+		else
+			fprintf(out, "null");
+		fprintf(out, ",\"solo_best_ms\":%.6f,\"corun\":\"%s\"}", x->solo_ms,
+			x->slowdown ? "measured" : "none");
+	}
+	fprintf(out, "],\"candidates\":[");
+	for (int k = 0; k < r->n; k++) {
+		struct btc_multi_eval e;
+		if (!btc_multi_evaluate(&w->m, r->c[k].a, &e)) {
+			btc_multi_eval_free(&e);
+			return -1;
+		}
+		fprintf(out, "%s", k ? "," : "");
+		json_plan(out, w, &e, r->c[k].a);
+		btc_multi_eval_free(&e);
+	}
+	fprintf(out, "],\"fluid_bound\":");
+	if (w->has_bound)
+		fprintf(out, "%.9g", w->bound);
+	else
+		fprintf(out, "null");
+	fprintf(out, ",\"naive\":");
+	if (w->has_naive)
+		json_plan(out, w, &w->naive_eval, w->naive);
+	else
+		fprintf(out, "null");
+	double g = NAN;
+	if (r->n && w->has_naive) {
+		struct btc_multi_eval e;
+		if (btc_multi_evaluate(&w->m, r->c[0].a, &e))
+			g = gain(w, &e);
+		btc_multi_eval_free(&e);
+	}
+	if (isfinite(g))
+		fprintf(out, ",\"gain_over_naive\":%.6f", g);
+	else
+		fprintf(out, ",\"gain_over_naive\":null");
+	fprintf(out, ",\"solve_ms\":%.3f,\"n_evaluated\":%ld}\n", o->no_time ? 0.0 : r->solve_ms,
+		r->n_evaluated);
+	return 0;
+}
+
+int btc_cli_workload_print(FILE *out, const struct btc_cli_options *o,
+			   const struct btc_cli_workload *w)
+{
+	int rc = o->format == 1 ? print_json(out, o, w) : print_text(out, o, w);
+	return rc || fflush(out) ? -1 : 0;
+}
+
+void btc_cli_workload_free(struct btc_cli_workload *w)
+{
+	if (!w)
+		return;
+	for (int a = 0; a < w->n_apps; a++) {
+		struct btc_cli_app *x = &w->apps[a];
+		btc_plan_free(x->plan);
+		btc_table_free(x->table);
+		btc_app_free(x->app);
+		free(x->table_path);
+		free(x->solo);
+		free(x->slowdown);
+	}
+	btc_multi_result_free(&w->result);
+	btc_multi_eval_free(&w->naive_eval);
+	free(w->naive);
+	btc_device_free(w->dev);
+	btc_workload_free(&w->wl);
+	free(w);
+}

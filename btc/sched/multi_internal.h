@@ -1,0 +1,43 @@
+/* Shared by the joint solvers (sched/multi*.c); not for other callers. */
+#ifndef BTC_MULTI_INTERNAL_H
+#define BTC_MULTI_INTERNAL_H
+
+#include "sched/multi.h"
+
+/* c_s: the stream's weight (maxmin, sum) or target rate (rates). */
+double btc_multi_coeff(const struct btc_multi_problem *m, int s);
+
+/* sigma of stream s's chunk on PU p when the other streams use the PUs
+ * `others`. */
+double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others);
+
+/* Stream s's chunk times per PU (ct[np], 0 where none, no sigma) and its
+ * PU mask from its stage-to-PU vector a; false when a is not a contiguous
+ * one-chunk-per-PU assignment of allowed PUs with times. */
+bool btc_multi_stream_chunks(const struct btc_multi_problem *m, int s, const int *a, double *ct,
+			     uint32_t *used);
+
+/* The ranking cost from every stream's chunk times ct[S * np] and masks:
+ * fills t[S * np] (with sigma) and, for sum, rate[S]. INFINITY when the sum
+ * LP fails. */
+double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const uint32_t *used,
+		      double *t, double *rate);
+
+/* max(max_p sum_s c_s t[s][p], max_s c_s T_io_s), and where it is. */
+double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t, int *bottleneck);
+
+/* sum: max sum_s w_s r_s s.t. sum_s r_s t[s][p] <= 1, 0 <= r_s <= 1 / T_io_s
+ * (GLPK); rate[S] and *value. false when GLPK finds no optimum. */
+bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, double *rate,
+		      double *value);
+
+bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k);
+
+/* Keeps r->c the k best (cost, a) seen, ranked; a has n entries (copied). */
+void btc_multi_topk_insert(struct btc_multi_result *r, int k, int n, double cost, const int *a);
+
+/* Reports the first stream without any assignment (counts[s] == 0). */
+bool btc_multi_every_stream_placed(const struct btc_multi_problem *m, const long *counts,
+				   struct btc_diag *d);
+
+#endif

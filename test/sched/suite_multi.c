@@ -1,0 +1,304 @@
+/* Several streams on one chip (sched/multi.h): hand-solved joint problems
+ * (time-sharing, weights, T_io, a co-run slowdown that makes sharing one
+ * PU better than splitting, the three objectives, canonical candidates),
+ * errors, and a property test on 500 random small workloads: the branch and
+ * bound solver ranks exactly as the exhaustive oracle (same vectors, same
+ * costs), every candidate re-evaluates to its cost, and the multi-stream
+ * fluid bound lies at or above the best candidate's lambda. Fixed seed; a
+ * private generator so every libc gives the same workloads. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "sched/multi.h"
+#include "suites.h"
+
+static unsigned long rng_state;
+
+static int rnd_in(int lo, int hi)
+{
+	rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
+	return lo + (int)((rng_state >> 33) % (unsigned long)(hi - lo + 1));
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-12 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+static enum btc_status solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
+			     bool exhaustive)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	return exhaustive ? btc_multi_solve_exhaustive(m, r, &d) : btc_multi_solve(m, r, &d);
+}
+
+/* Two one-stage apps on two PUs: A = (1, 3), B = (2, 1). */
+static const double ta[] = {1, 3}, tb[] = {2, 1};
+
+static void two_apps(struct btc_sched_problem p[2], struct btc_multi_stream s[2],
+		     struct btc_multi_problem *m)
+{
+	p[0] = (struct btc_sched_problem){.n_stages = 1, .n_pus = 2, .time_ms = ta};
+	p[1] = (struct btc_sched_problem){.n_stages = 1, .n_pus = 2, .time_ms = tb};
+	s[0] = (struct btc_multi_stream){.p = &p[0], .app = 0, .weight = 1, .rate = 0.5};
+	s[1] = (struct btc_multi_stream){.p = &p[1], .app = 1, .weight = 1, .rate = 0.5};
+	*m = (struct btc_multi_problem){.n_streams = 2, .n_pus = 2, .streams = s, .top_k = 4};
+}
+
+static void test_time_sharing(void)
+{
+	struct btc_sched_problem p[2];
+	struct btc_multi_stream s[2];
+	struct btc_multi_problem m;
+	two_apps(p, s, &m);
+	struct btc_multi_result r;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	/* A on PU 0, B on PU 1: loads 1 and 1; then (0, 0): 1 + 2 = 3;
+	 * (1, 1): 3 + 1 = 4; (1, 0): 3 and 2 -> 3. */
+	CU_ASSERT_EQUAL_FATAL(r.n, 4);
+	CU_ASSERT(r.c[0].a[0] == 0 && r.c[0].a[1] == 1);
+	CU_ASSERT(near(r.c[0].cost, 1));
+	CU_ASSERT(near(r.c[1].cost, 3) && r.c[1].a[0] == 0 && r.c[1].a[1] == 0);
+	CU_ASSERT(near(r.c[2].cost, 3) && r.c[2].a[0] == 1 && r.c[2].a[1] == 0);
+	CU_ASSERT(near(r.c[3].cost, 4));
+	struct btc_multi_eval e;
+	CU_ASSERT_FATAL(btc_multi_evaluate(&m, r.c[1].a, &e));
+	CU_ASSERT(near(e.lambda, 1.0 / 3) && near(e.util[0], 1) && near(e.util[1], 0));
+	CU_ASSERT(near(e.rate[0], 1.0 / 3) && e.bottleneck == 0);
+	btc_multi_eval_free(&e);
+	btc_multi_result_free(&r);
+	/* weight 2 on A: (0, 1) loads 2, 1 -> 2; (0, 0): 2 + 2 = 4 */
+	s[0].weight = 2;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	CU_ASSERT(near(r.c[0].cost, 2) && near(r.c[1].cost, 4));
+	btc_multi_result_free(&r);
+	/* T_io of B: 5 ms per task bounds lambda at 1/5 */
+	s[0].weight = 1;
+	p[1].io_ms = 5;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	CU_ASSERT(near(r.c[0].cost, 5) && r.c[0].a[0] == 0 && r.c[0].a[1] == 0);
+	CU_ASSERT_FATAL(btc_multi_evaluate(&m, r.c[0].a, &e));
+	CU_ASSERT(e.bottleneck == -2);
+	btc_multi_eval_free(&e);
+	btc_multi_result_free(&r);
+}
+
+/* Equal apps (1, 1) on two PUs; a co-run slowdown of 3 either way: apart
+ * each chunk runs 3x slower (cost 3), together they time-share one PU
+ * (cost 2). Without the slowdown apart wins (cost 1). */
+static void test_slowdown(void)
+{
+	const double t1[] = {1, 1};
+	const double slow[] = {1, 3, 3, 1};
+	struct btc_sched_problem p = {.n_stages = 1, .n_pus = 2, .time_ms = t1};
+	struct btc_multi_stream s[2] = {{.p = &p, .weight = 1}, {.p = &p, .weight = 1}};
+	struct btc_multi_problem m = {.n_streams = 2, .n_pus = 2, .streams = s, .top_k = 10};
+	struct btc_multi_result r;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	/* canonical: (0,0), (0,1), (1,1); (1,0) is (0,1) with the streams swapped */
+	CU_ASSERT_EQUAL_FATAL(r.n, 3);
+	CU_ASSERT(near(r.c[0].cost, 1) && r.c[0].a[0] == 0 && r.c[0].a[1] == 1);
+	btc_multi_result_free(&r);
+	s[0].slowdown = s[1].slowdown = slow;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	CU_ASSERT_EQUAL_FATAL(r.n, 3);
+	CU_ASSERT(near(r.c[0].cost, 2) && r.c[0].a[0] == 0 && r.c[0].a[1] == 0);
+	CU_ASSERT(near(r.c[1].cost, 2) && r.c[1].a[0] == 1 && r.c[1].a[1] == 1);
+	CU_ASSERT(near(r.c[2].cost, 3));
+	struct btc_multi_eval e;
+	CU_ASSERT_FATAL(btc_multi_evaluate(&m, r.c[2].a, &e));
+	CU_ASSERT(near(e.sigma[0], 3) && near(e.sigma[3], 3) && near(e.t[0], 3));
+	btc_multi_eval_free(&e);
+	btc_multi_result_free(&r);
+	/* the bound leaves the slowdown out: both split evenly, lambda 1 */
+	double b;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL_FATAL(btc_multi_bound(&m, &b, &d), BTC_OK);
+	CU_ASSERT(near(b, 1));
+}
+
+static void test_rates_and_sum(void)
+{
+	struct btc_sched_problem p[2];
+	struct btc_multi_stream s[2];
+	struct btc_multi_problem m;
+	two_apps(p, s, &m);
+	m.objective = BTC_MULTI_RATES;
+	struct btc_multi_result r;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	CU_ASSERT(near(r.c[0].cost, 0.5)); /* both at 0.5 tasks/ms: 50 % peak */
+	struct btc_multi_eval e;
+	CU_ASSERT_FATAL(btc_multi_evaluate(&m, r.c[0].a, &e));
+	CU_ASSERT(near(e.peak, 0.5) && near(e.rate[0], 0.5) && near(e.rate[1], 0.5));
+	btc_multi_eval_free(&e);
+	btc_multi_result_free(&r);
+	/* 3 tasks/ms of A cannot be met: U = 3, A gets 1 */
+	s[0].rate = 3;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	CU_ASSERT(near(r.c[0].cost, 3));
+	CU_ASSERT_FATAL(btc_multi_evaluate(&m, r.c[0].a, &e));
+	CU_ASSERT(near(e.rate[0], 1) && near(e.rate[1], 0.5 / 3) && e.bottleneck == 0);
+	btc_multi_eval_free(&e);
+	btc_multi_result_free(&r);
+	/* sum: apart, each at 1 task/ms: 2 */
+	m.objective = BTC_MULTI_SUM;
+	CU_ASSERT_EQUAL_FATAL(solve(&m, &r, false), BTC_OK);
+	CU_ASSERT(near(r.c[0].cost, -2) && r.c[0].a[0] == 0 && r.c[0].a[1] == 1);
+	btc_multi_result_free(&r);
+	double b;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL_FATAL(btc_multi_bound(&m, &b, &d), BTC_OK);
+	CU_ASSERT(b >= 2 - 1e-12);
+}
+
+static void test_errors(void)
+{
+	const double t1[] = {1, NAN};
+	struct btc_sched_problem p = {.n_stages = 1, .n_pus = 2, .time_ms = t1};
+	struct btc_multi_stream s[1] = {{.p = &p, .weight = 1}};
+	struct btc_multi_problem m = {.n_streams = 1, .n_pus = 2, .streams = s, .top_k = 1,
+				      .forbid_mask = 1};
+	struct btc_multi_result r;
+	CU_ASSERT_EQUAL(solve(&m, &r, false), BTC_ERR_UNSAT);
+	btc_multi_result_free(&r);
+	CU_ASSERT_EQUAL(solve(&m, &r, true), BTC_ERR_UNSAT);
+	btc_multi_result_free(&r);
+	m.forbid_mask = 0;
+	s[0].weight = 0;
+	CU_ASSERT_EQUAL(solve(&m, &r, false), BTC_ERR_USAGE);
+	btc_multi_result_free(&r);
+	s[0].weight = 1;
+	m.objective = BTC_MULTI_RATES; /* no target rate */
+	CU_ASSERT_EQUAL(solve(&m, &r, false), BTC_ERR_USAGE);
+	btc_multi_result_free(&r);
+	m.objective = BTC_MULTI_MAXMIN;
+	m.top_k = 0;
+	CU_ASSERT_EQUAL(solve(&m, &r, false), BTC_ERR_USAGE);
+	btc_multi_result_free(&r);
+	int bad[] = {1};
+	struct btc_multi_eval e;
+	m.top_k = 1;
+	CU_ASSERT_FALSE(btc_multi_evaluate(&m, bad, &e)); /* no time on PU 1 */
+	btc_multi_eval_free(&e);
+}
+
+#define MAX_S 3
+#define MAX_N 4
+#define MAX_P 3
+
+static void test_random_oracle(void)
+{
+	rng_state = 20261125;
+	int compared = 0, with_slow = 0, io_bound = 0;
+	long evaluated = 0, costed = 0;
+	for (int k = 0; k < 500; k++) {
+		int np = rnd_in(2, MAX_P), S = rnd_in(1, MAX_S);
+		enum btc_multi_objective obj = (enum btc_multi_objective)(k % 7 == 0 ? 2 : k % 2);
+		if (obj == BTC_MULTI_SUM && S > 2) /* a GLPK LP per joint schedule */
+			S = 2;
+		int n_apps = rnd_in(1, S);
+		static double t[MAX_S][MAX_N * MAX_P], f[MAX_S][MAX_P];
+		struct btc_sched_problem p[MAX_S];
+		struct btc_multi_stream st[MAX_S];
+		for (int a = 0; a < n_apps; a++) {
+			int n = rnd_in(1, obj == BTC_MULTI_SUM ? 3 : MAX_N);
+			for (int i = 0; i < n; i++)
+				for (int c = 0; c < np; c++)
+					t[a][i * np + c] = c > 0 && rnd_in(0, 9) == 0
+								   ? NAN
+								   : rnd_in(1, 100000) / 1e4;
+			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = np,
+							  .time_ms = t[a]};
+			if (rnd_in(0, 2) == 0) {
+				for (int c = 0; c < np; c++)
+					f[a][c] = rnd_in(0, 10000) / 1e4;
+				p[a].fixed_ms = f[a];
+				p[a].io_ms = rnd_in(0, 3) ? 0 : rnd_in(1, 100000) / 1e4;
+			}
+		}
+		for (int s = 0; s < S; s++) {
+			int a = s < n_apps ? s : rnd_in(0, n_apps - 1);
+			st[s] = (struct btc_multi_stream){
+				.p = &p[a], .app = a, .weight = rnd_in(0, 1) ? 1 : rnd_in(1, 4),
+				.rate = rnd_in(1, 2000) / 1e4};
+		}
+		double slow[MAX_S][MAX_P * MAX_P];
+		struct btc_multi_problem m = {.n_streams = S, .n_pus = np, .streams = st,
+					      .objective = obj, .top_k = rnd_in(1, 6)};
+		if (rnd_in(0, 2) == 0) { /* per app, as its table's @corun rows */
+			for (int a = 0; a < n_apps; a++)
+				for (int j = 0; j < np * np; j++)
+					slow[a][j] = rnd_in(0, 3) ? 1 + rnd_in(0, 20000) / 1e4 : 0.5;
+			for (int s = 0; s < S; s++)
+				st[s].slowdown = slow[st[s].app];
+			with_slow++;
+		}
+		if (rnd_in(0, 4) == 0)
+			m.forbid_mask = 1u << rnd_in(1, np - 1);
+		struct btc_multi_result a, b;
+		enum btc_status ra = solve(&m, &a, false), rb = solve(&m, &b, true);
+		CU_ASSERT_EQUAL(ra, rb);
+		if (ra == BTC_OK && rb == BTC_OK) {
+			compared++;
+			evaluated += a.n_evaluated;
+			costed += b.n_evaluated;
+			int N = btc_multi_offset(&m, S);
+			CU_ASSERT_EQUAL(a.n, b.n);
+			for (int i = 0; i < a.n && i < b.n; i++) {
+				bool same = a.c[i].cost == b.c[i].cost &&
+					    !memcmp(a.c[i].a, b.c[i].a, (size_t)N * sizeof(int));
+				if (!same)
+				{
+					fprintf(stderr, "\n    workload %d rank %d: %.17g vs %.17g:", k,
+						i, a.c[i].cost, b.c[i].cost);
+					for (int j = 0; j < N; j++)
+						fprintf(stderr, " %d/%d", a.c[i].a[j], b.c[i].a[j]);
+				}
+				CU_ASSERT(same);
+				CU_ASSERT(btc_multi_canonical(&m, a.c[i].a));
+				struct btc_multi_eval e;
+				CU_ASSERT(btc_multi_evaluate(&m, a.c[i].a, &e));
+				CU_ASSERT(e.cost == a.c[i].cost);
+				CU_ASSERT(e.peak <= 1 + 1e-9 || obj == BTC_MULTI_RATES);
+				io_bound += i == 0 && e.bottleneck < 0;
+				btc_multi_eval_free(&e);
+			}
+			double bound;
+			struct btc_diag d;
+			btc_diag_init(&d, NULL);
+			CU_ASSERT_EQUAL(btc_multi_bound(&m, &bound, &d), BTC_OK);
+			double best = obj == BTC_MULTI_SUM ? -a.c[0].cost : 1.0 / a.c[0].cost;
+			if (!(bound >= best * (1 - 1e-9)))
+				fprintf(stderr, "\n    workload %d: bound %.17g below %.17g\n", k,
+					bound, best);
+			CU_ASSERT(bound >= best * (1 - 1e-9));
+		}
+		btc_multi_result_free(&a);
+		btc_multi_result_free(&b);
+	}
+	CU_ASSERT(compared >= 400);
+	CU_ASSERT(with_slow >= 50);
+	CU_ASSERT(io_bound >= 1);
+	/* the search prunes: it costs fewer joint schedules than the oracle */
+	CU_ASSERT(evaluated < costed);
+}
+
+int register_multi_suite(void)
+{
+	CU_pSuite s = CU_add_suite("multi", NULL, NULL);
+	if (!s || !CU_add_test(s, "time-sharing, weights, T_io", test_time_sharing) ||
+	    !CU_add_test(s, "co-run slowdown: sharing beats splitting", test_slowdown) ||
+	    !CU_add_test(s, "objectives rates and sum", test_rates_and_sum) ||
+	    !CU_add_test(s, "errors", test_errors) ||
+	    !CU_add_test(s, "500 random workloads: search = oracle, bound >= best",
+			 test_random_oracle))
+		return -1;
+	return 0;
+}
