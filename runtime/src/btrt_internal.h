@@ -9,7 +9,6 @@
 #include "btrt_fsafe.h"
 #include "btrt_pipeline.h"
 #include "btrt_pool.h"
-#include "btrt_trace.h"
 
 struct btrt_pool {
 	struct btrt_pool_config cfg;
@@ -93,6 +92,7 @@ int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz);
 #endif
 
 /* ---- run records (btrt_trace.c) ---------------------------------------- */
+struct btrt_wait_stats; /* btrt_trace.h */
 struct btrt_rec_task { uint64_t seq, start, end; };
 struct btrt_rec_stage { uint64_t seq; uint32_t stage; uint32_t gpu; uint64_t start, end; };
 /* One item's io: load on the io source thread, check on the io sink

@@ -26,39 +26,6 @@
 #include "btrt_trace.h"
 #include "btrt_watchdog.h"
 
-/* The signal that asked the run to stop, 0 before. The handler only
- * stores it (a lock-free atomic store is async-signal-safe); the runtime's
- * io thread reads it between tasks (btrt_pipeline_config.interrupt). */
-static btrt_atomic_int interrupted;
-
-static void on_signal(int sig)
-{
-	if (atomic_exchange(&interrupted, sig) != 0) {
-		/* the second signal: the default action, now */
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	/* a kernel that loops, an open() that blocks: bounded all the same */
-	btrt_guard_stop(sig);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART; /* the app's own reads and writes go on */
-	static const int sigs[] = { SIGINT, SIGTERM };
-	for (int i = 0; i < 2; i++) {
-		/* Ignored when we started (nohup, a background job of a
-		 * script): stays ignored, as the parent asked. */
-		struct sigaction old;
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
 
 static enum btrt_backend schedule_backend(const struct btrt_program_schedule *s)
 {
@@ -317,7 +284,7 @@ static int write_outputs(const struct btrt_program *prog, const struct btrt_prog
 			return -1;
 	}
 	/* Only whole outputs of an uninterrupted run appear. */
-	if (atomic_load(&interrupted))
+	if (atomic_load(btrt_stop_signal()))
 		return -1;
 	if ((r->trace_out.tmp && btrt_ofile_publish(&r->trace_out, err)) ||
 	    (r->report_out.tmp && btrt_ofile_publish(&r->report_out, err)))
@@ -427,7 +394,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		.n_items = (uint64_t)o->tasks, .check = 1,
 		.check_out = o->digests ? stdout : NULL,
 		.vk = r.vk, .cuda = r.cuda,
-		.interrupt = &interrupted,
+		.interrupt = btrt_stop_signal(),
 	};
 	btrt_env_pipeline_config(env, &cfg);
 	if (o->n_hog_cores || o->hog_gpu_ms) {
@@ -445,7 +412,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	btrt_hog_plan_finish(&hog);
 	if (arc)
 		goto fail;
-	if (atomic_load(&interrupted))
+	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (hog.failed) {
 		err = hog.err; /* no figure under a hog that did not run */
@@ -459,10 +426,10 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		goto fail;
 	goto out;
 fail:
-	if (!atomic_load(&interrupted)) /* else the run stopped because it was asked to */
+	if (!atomic_load(btrt_stop_signal())) /* else the run stopped because it was asked to */
 		report_failure(prog, argv0, o, &r, &err);
 out:;
-	int sig = atomic_load(&interrupted);
+	int sig = atomic_load(btrt_stop_signal());
 	if (sig && rc != 0) {
 		fprintf(stderr, "%s: %s: stopped after %llu checked tasks; no report or trace written\n",
 			argv0, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal",
@@ -485,7 +452,7 @@ int btrt_program_main(const struct btrt_program *prog, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 2;
 	}
-	catch_signals();
+	btrt_stop_signals_catch();
 	struct btrt_program_options o;
 	if (btrt_program_parse(prog, argc, argv, &o))
 		return 2;

@@ -68,4 +68,15 @@ char *btrt_report_text(const char *path, const struct btrt_program *prog,
  * message. */
 int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule);
 
+/* The program's SIGINT/SIGTERM handling (btrt_watchdog.c), one for the pipeline program and
+ * the workload program: the handler stores the signal in the flag
+ * btrt_stop_signal returns (0 before; lock-free atomic store, so
+ * async-signal-safe), a second signal takes the default action at once,
+ * and once btrt_guard_install ran the stop is bounded (btrt_guard_stop).
+ * A signal that was ignored when the program started stays ignored. Call
+ * once, before the threads start. The flag is what
+ * btrt_pipeline_config.interrupt takes. */
+void btrt_stop_signals_catch(void);
+btrt_atomic_int *btrt_stop_signal(void);
+
 #endif

@@ -2,6 +2,7 @@
  * only async-signal-safe calls: the messages and the failure JSON are
  * built in static buffers by hand and written with write(2). */
 #include "btrt_watchdog.h"
+#include "btrt_program_internal.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -317,8 +318,11 @@ static void on_exit_fn(int status, void *unused)
 }
 #endif
 
+static atomic_int guard_installed;
+
 void btrt_guard_install(const struct btrt_guard *g)
 {
+	atomic_store(&guard_installed, 1);
 	guard = *g;
 	if (!guard.phase)
 		guard.phase = "run";
@@ -371,4 +375,41 @@ void btrt_guard_stop(int sig)
 	int none = 0;
 	if (atomic_compare_exchange_strong(&stop_sig, &none, sig))
 		alarm(BTRT_STOP_TIMEOUT_S);
+}
+
+static btrt_atomic_int stop_signal;
+
+btrt_atomic_int *btrt_stop_signal(void)
+{
+	return &stop_signal;
+}
+
+static void on_stop_signal(int sig)
+{
+	if (atomic_exchange(&stop_signal, sig) != 0) {
+		/* the second signal: the default action, now */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	/* a kernel that loops, an open() that blocks: bounded all the same */
+	if (atomic_load(&guard_installed))
+		btrt_guard_stop(sig);
+}
+
+void btrt_stop_signals_catch(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART; /* the app's own reads and writes go on */
+	static const int sigs[] = { SIGINT, SIGTERM };
+	for (int i = 0; i < 2; i++) {
+		/* Ignored when we started (nohup, a background job of a
+		 * script): stays ignored, as the parent asked. */
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 }

@@ -15,32 +15,8 @@
 #include "btrt_program_internal.h"
 #include "btrt_trace.h"
 #include "btrt_workload_internal.h"
+#include "btrt_watchdog.h"
 
-static btrt_atomic_int interrupted;
-
-static void on_signal(int sig)
-{
-	if (atomic_exchange(&interrupted, sig) != 0) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	static const int sigs[] = { SIGINT, SIGTERM };
-	for (int i = 0; i < 2; i++) {
-		struct sigaction old;
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
 
 /* Everything one stream holds. */
 struct stream_res {
@@ -132,7 +108,7 @@ static int prepare_stream(const char *argv0, const struct btrt_env *env,
 						   : prog->n_service_cores,
 		.n_items = (uint64_t)o->tasks_of[i], .check = 1,
 		.vk = r->vk, .cuda = r->cuda,
-		.interrupt = &interrupted,
+		.interrupt = btrt_stop_signal(),
 	};
 	btrt_env_pipeline_config(env, &sr->cfg);
 	sr->rate = o->rate[i];
@@ -230,7 +206,7 @@ static int write_outputs(const struct btrt_workload *w, const char *argv0,
 	}
 	if (!rc && o->report && btrt_workload_report_write(report_tmp, w, o, f, n))
 		rc = -1;
-	if (!rc && atomic_load(&interrupted))
+	if (!rc && atomic_load(btrt_stop_signal()))
 		rc = -1;
 	if (!rc && ((trace_tmp && rename(trace_tmp, o->trace)) ||
 		    (report_tmp && rename(report_tmp, o->report)))) {
@@ -288,7 +264,7 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 	}
 	fflush(stdout);
 	int arc = btrt_streams_run(sr, n, &err);
-	if (atomic_load(&interrupted))
+	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (arc) {
 		fprintf(stderr, "%s: %s: %s\n", argv0, btrt_strerror(err.kind), err.msg);
@@ -298,10 +274,10 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		figures(o, index[k], &res[k], &sr[k], &fig[k]);
 		print_figures(&fig[k], o);
 	}
-	if (!write_outputs(w, argv0, o, fig, n) && !atomic_load(&interrupted))
+	if (!write_outputs(w, argv0, o, fig, n) && !atomic_load(btrt_stop_signal()))
 		rc = 0;
 out:;
-	int sig = atomic_load(&interrupted);
+	int sig = atomic_load(btrt_stop_signal());
 	if (sig && rc != 0) {
 		uint64_t done = 0;
 		for (uint32_t k = 0; sr && k < n; k++)
@@ -334,7 +310,7 @@ int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 2;
 	}
-	catch_signals();
+	btrt_stop_signals_catch();
 	struct btrt_workload_options o;
 	int rc;
 	if (btrt_workload_parse(w, argc, argv, &o))
