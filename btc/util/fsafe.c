@@ -2,6 +2,8 @@
  * file, output checks, directory locks, stale temporary files (fsafe.h). */
 #include "util/fsafe.h"
 
+#include <btrt_fsafe.h> /* btrt_file_kind: the one wording for what a path is */
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,23 +20,6 @@
 #include "util/proc.h"
 #include "util/str.h"
 
-/* "a FIFO", "a directory", ... for a file that is not a regular file. */
-static const char *kind_of(mode_t m)
-{
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return S_ISREG(m) ? "a regular file" : "not a regular file";
-}
 
 /* Refuses an existing path that is not a regular file. */
 static bool replaceable(const char *what, const char *path, struct btc_diag *d)
@@ -46,7 +31,7 @@ static bool replaceable(const char *what, const char *path, struct btc_diag *d)
 		return true;
 	btc_error(d, (struct btc_loc){path, 0, 0},
 		  "%s%sis %s: btc replaces only regular files (and never writes through a link)",
-		  what ? what : "", what ? " " : "", kind_of(st.st_mode));
+		  what ? what : "", what ? " " : "", btrt_file_kind(st.st_mode));
 	return false;
 }
 
@@ -206,7 +191,7 @@ bool btc_output_dir_check(const char *what, const char *dir, struct btc_diag *d)
 		if (!S_ISDIR(st.st_mode)) {
 			btc_error(d, (struct btc_loc){dir, 0, 0},
 				  "%s is %s, not a directory btc may fill", what,
-				  kind_of(st.st_mode));
+				  btrt_file_kind(st.st_mode));
 			return false;
 		}
 		return dir_writable(what, dir, dir, d);

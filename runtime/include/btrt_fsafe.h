@@ -16,6 +16,7 @@
 #define BTRT_FSAFE_H
 
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "btrt.h"
 
@@ -74,4 +75,24 @@ int btrt_write_file_atomic(const char *path, const void *buf, size_t len,
 #ifdef __cplusplus
 }
 #endif
+/* What a file of mode m is, for messages: "a FIFO", "a directory", "a
+ * symbolic link", ... ("a regular file" for one). Shared with btc's
+ * util/fsafe.c, which keeps the same contract; a static string. */
+static inline const char *btrt_file_kind(mode_t m)
+{
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return S_ISREG(m) ? "a regular file" : "not a regular file";
+}
+
 #endif

@@ -9,23 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "a FIFO", "a directory", ... for a file that is not a regular file. */
-static const char *kind_of(mode_t m)
-{
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
 
 int btrt_output_check(const char *what, const char *path, struct btrt_error *err)
 {
@@ -35,7 +18,7 @@ int btrt_output_check(const char *what, const char *path, struct btrt_error *err
 	return btrt_error_set(err, BTRT_E_INVAL, 0,
 			      "%s%s%s is %s: the program replaces only regular files "
 			      "(and never writes through a link)",
-			      what ? what : "", what ? " " : "", path, kind_of(st.st_mode));
+			      what ? what : "", what ? " " : "", path, btrt_file_kind(st.st_mode));
 }
 
 static void release(struct btrt_ofile *o)
