@@ -10,28 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const mode_names[] = {"isolated", "interference", "placed"};
 static const char *const term_names[] = {"@fixed", "@in_latency", "@in_per_mib", "@out_latency",
 					 "@out_per_mib"};
 
 const char *btc_table_term_name(enum btc_table_term k)
 {
 	return term_names[k];
-}
-
-const char *btc_mode_name(enum btc_mode m)
-{
-	return mode_names[m];
-}
-
-bool btc_mode_parse(const char *s, enum btc_mode *m)
-{
-	for (int i = 0; i < BTC_N_MODES; i++)
-		if (!strcmp(s, mode_names[i])) {
-			*m = (enum btc_mode)i;
-			return true;
-		}
-	return false;
 }
 
 struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_device *dev)
@@ -397,7 +381,7 @@ static void check_complete(const char *path, const struct btc_table *t, const st
 					btc_error(d, (struct btc_loc){path, 0, 0},
 						  "table lacks stage %d '%s' on PU '%s' (%s)",
 						  s + 1, app->stages[s].name, dev->pus[p].name,
-						  mode_names[m]);
+						  btc_mode_name((enum btc_mode)m));
 		/* a core count timed in a mode times every stage there */
 		for (int p = 0; p < dev->n_pus; p++)
 			for (int j = 0; j < t->n_core_counts[p]; j++) {
@@ -414,7 +398,7 @@ static void check_complete(const char *path, const struct btc_table *t, const st
 							"table lacks stage %d '%s' on PU '%s[%d]' (%s)",
 							s + 1, app->stages[s].name,
 							dev->pus[p].name, t->core_counts[p][j],
-							mode_names[m]);
+							btc_mode_name((enum btc_mode)m));
 			}
 	}
 }

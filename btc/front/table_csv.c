@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/num.h"
+#include "front/table.h" /* enum btc_mode */
 
 /* Splits line at commas; r->n counts every field, the first BTC_TABLE_MAX_FIELDS
  * are stored. */
@@ -78,4 +79,22 @@ bool btc_table_parse_time(const char *s, struct btc_loc loc, const char *what, d
 	}
 	*out = v;
 	return true;
+}
+
+/* The table modes' names, as the CSV writes them (front/table.h). */
+static const char *const mode_names[] = {"isolated", "interference", "placed"};
+
+const char *btc_mode_name(enum btc_mode m)
+{
+	return mode_names[m];
+}
+
+bool btc_mode_parse(const char *s, enum btc_mode *m)
+{
+	for (int i = 0; i < BTC_N_MODES; i++)
+		if (!strcmp(s, mode_names[i])) {
+			*m = (enum btc_mode)i;
+			return true;
+		}
+	return false;
 }

@@ -81,12 +81,6 @@ enum btc_status btc_multi_validate(const struct btc_multi_problem *m, struct btc
 	return BTC_OK;
 }
 
-double btc_multi_coeff(const struct btc_multi_problem *m, int s)
-{
-	const struct btc_multi_stream *st = &m->streams[s];
-	return m->objective == BTC_MULTI_RATES ? st->rate : st->weight;
-}
-
 double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others)
 {
 	const double *slow = m->streams[s].slowdown;

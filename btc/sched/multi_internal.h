@@ -5,7 +5,13 @@
 #include "sched/multi.h"
 
 /* c_s: the stream's weight (maxmin, sum) or target rate (rates). */
-double btc_multi_coeff(const struct btc_multi_problem *m, int s);
+/* Stream s's coefficient in the objective: its target rate under
+ * `rates`, its weight otherwise. */
+static inline double btc_multi_coeff(const struct btc_multi_problem *m, int s)
+{
+	const struct btc_multi_stream *st = &m->streams[s];
+	return m->objective == BTC_MULTI_RATES ? st->rate : st->weight;
+}
 
 /* sigma of stream s's chunk on PU p when the other streams use the PUs
  * `others`. */
