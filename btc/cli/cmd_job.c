@@ -25,6 +25,7 @@ static void write_table(struct btc_table *t, const struct btc_app *app,
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		btc_panic("out of memory");
+	free(t->btc_version); /* the loaded table's own, replaced by this btc's */
 	t->btc_version = btc_xstrdup(BTC_VERSION);
 	btc_table_write(t, app, dev, f);
 	fclose(f);
