@@ -331,6 +331,7 @@ static const struct bad_case bad[] = {
 	{"not a number", HDR "a,little,isolated,fast,0.1,30\n", T "2:19: error: stage a on PU little: 'fast' is not a number"},
 	{"negative stddev", HDR "a,little,isolated,1,-0.1,30\n", T "2:21: error: stage a on PU little: negative time -0.1 ms"},
 	{"bad samples", HDR "a,little,isolated,1,0.1,0\n", T "2:25: error: stage a on PU little: samples must be a positive integer, not '0'"},
+	{"signed samples", HDR "a,little,isolated,1,0.1,+30\n", T "2:25: error: stage a on PU little: samples must be a positive integer, not '+30'"},
 	{"field count", HDR "a,little,isolated,1,0.1\n", T "2:1: error: expected 6 fields (stage,pu,mode,mean_ms,stddev_ms,samples), found 5"},
 	{"duplicate row", HDR FULL_ISO "a,big,isolated,1,0.1,30\n", T "7:1: error: duplicate row for stage a on PU big (isolated)"},
 	{"lacks PU", HDR "a,little,isolated,2,0.1,30\na,big,isolated,1,0.1,30\nb,little,isolated,4,0.2,30\nb,big,isolated,3,0.1,30\n",
