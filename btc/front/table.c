@@ -331,7 +331,8 @@ static void read_touched(const char *list, struct btc_table *t, const struct btc
 	for (char *b = strtok_r(copy, ", ", &save); b; b = strtok_r(NULL, ", ", &save)) {
 		char *eq = strchr(b, '='), *end = NULL;
 		double v = eq ? strtod(eq + 1, &end) : NAN;
-		if (!eq || end == eq + 1 || *end || !(v >= 0) || isinf(v)) {
+		if (!eq || !btc_is_decimal(eq + 1) || end == eq + 1 || *end || !(v >= 0) ||
+		    isinf(v)) { /* decimal only: strtod also reads 0x10 */
 			btc_error(d, loc, "touched: expected BUFFER=BYTES, got '%s'", b);
 			continue;
 		}

@@ -326,6 +326,8 @@ static const struct bad_case bad[] = {
 	 T "1:1: error: touched: unknown buffer 'nope' (app 'demo')"},
 	{"touched bytes", "# touched: x=-3\n" HDR FULL_ISO,
 	 T "1:1: error: touched: expected BUFFER=BYTES, got 'x=-3'"},
+	{"hexadecimal touched bytes", "# touched: x=0x10\n" HDR FULL_ISO,
+	 T "1:1: error: touched: expected BUFFER=BYTES, got 'x=0x10'"},
 	{"NaN time", HDR "a,little,isolated,nan,0.1,30\n", T "2:19: error: stage a on PU little: time is NaN"},
 	{"negative time", HDR "a,little,isolated,-2,0.1,30\n", T "2:19: error: stage a on PU little: negative time -2 ms"},
 	{"not a number", HDR "a,little,isolated,fast,0.1,30\n", T "2:19: error: stage a on PU little: 'fast' is not a number"},
