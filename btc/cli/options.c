@@ -10,6 +10,7 @@
 #include "sched/optimizer.h"
 #include "sched/multi.h"
 #include "sched/plan.h"
+#include "util/num.h"
 
 enum kind {
 	KIND_FLAG,   /* bool */
@@ -275,10 +276,11 @@ static const char *spelling(const struct row *r, char *buf, size_t size)
 /* Parses a base-10 integer, all of s, into *v; false on anything else. */
 static bool parse_ll(const char *s, long long *v)
 {
-	char *end;
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	return *s && !*end && !errno;
+	long l;
+	if (!btc_parse_int(s, LONG_MIN, LONG_MAX, &l)) /* digits only: no blank, '+' or wrap */
+		return false;
+	*v = l;
+	return true;
 }
 
 static int set_value(const struct row *r, const char *opt, char *value, struct btc_cli_options *o)

@@ -123,6 +123,9 @@ int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
 		n_specs = report_specs(files[0], specs, BTC_PLAN_MAX_SPECS, d);
 		for (int i = 0; i < n_specs; i++)
 			job.plan.specs[job.plan.n_specs++] = specs[i];
+		/* the report lists its baselines too, at their numbers: none
+		 * appended again (docs/codegen.md, schedule numbers) */
+		job.plan.baselines = n_specs == 0;
 	}
 	int status = calibrate(app, dev, opt, files, n_files, d);
 	for (int i = 0; i < n_specs; i++)

@@ -8,6 +8,7 @@
 #include "front/yamldoc.h"
 #include "util/str.h"
 #include "util/escape.h"
+#include "util/num.h"
 
 int btc_device_pu_index(const struct btc_device *dev, const char *name)
 {
@@ -174,14 +175,14 @@ static void load_pu(struct btc_yaml *y, yaml_node_t *n, struct btc_device *dev, 
 	if (v[10] && btc_yaml_str(y, v[10], "table_column", &s, d))
 		pu->ref_column = btc_xstrdup(s);
 	if (v[11] && btc_yaml_str(y, v[11], "compute_capability", &s, d)) {
-		int major, minor;
-		char tail;
-		if (sscanf(s, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 || major > 20 ||
-		    minor < 0 || minor > 9)
+		const char *dot = strchr(s, '.');
+		long major = 0, minor = 0;
+		if (!dot || !btc_parse_int_n(s, (int)(dot - s), 1, 20, &major) ||
+		    !btc_parse_int(dot + 1, 0, 9, &minor))
 			btc_error(d, btc_yaml_loc(y, v[11]),
 				  "compute_capability must look like 8.7, not '%s'", s);
 		else
-			pu->cuda_arch = major * 10 + minor;
+			pu->cuda_arch = (int)(major * 10 + minor);
 	}
 	if (pu->kind != BTC_BACKEND_CUDA && v[11])
 		btc_error(d, btc_yaml_loc(y, v[11]), "compute_capability is only for CUDA PUs");
@@ -211,7 +212,8 @@ static void check_core_overlap(struct btc_device *dev, struct btc_diag *d)
 		}
 }
 
-static struct btc_device *load_yaml(const char *path, const char *text, struct btc_diag *d)
+/* load_yaml's body: the device, or NULL after reporting. */
+static struct btc_device *parse_yaml(const char *path, const char *text, struct btc_diag *d)
 {
 	static const char *const keys[] = {"!device",    "description", "!os",        "!arch",
 					   "cross_file", "!pus",        "cpu_groups", NULL};
@@ -265,6 +267,16 @@ static struct btc_device *load_yaml(const char *path, const char *text, struct b
 		btc_device_free(dev);
 		return NULL;
 	}
+	return dev;
+}
+
+/* The device file at path (text: its contents, or NULL to read it); its
+ * errors past BTC_DIAG_MAX_PER_FILE summed up in one line, as the app and
+ * table loaders do (btc_diag_flush). */
+static struct btc_device *load_yaml(const char *path, const char *text, struct btc_diag *d)
+{
+	struct btc_device *dev = parse_yaml(path, text, d);
+	btc_diag_flush(d); /* "... and N more errors" */
 	return dev;
 }
 

@@ -4,6 +4,7 @@
 #include "front/table.h"
 #include "front/table_csv.h"
 #include "front/table_origin.h"
+#include "util/num.h"
 
 #include <errno.h>
 #include <math.h>
@@ -94,9 +95,8 @@ static bool parse_stats(const struct btc_table_row *r, const char *path, int lin
 				       &mean, d);
 	ok &= btc_table_parse_time(r->f[4], (struct btc_loc){path, lineno, r->col[4]}, what, &sd,
 				   d);
-	char *end;
-	long n = strtol(r->f[5], &end, 10);
-	if (*end || !*r->f[5] || n < 1 || n > 100000000) {
+	long n;
+	if (!btc_parse_int(r->f[5], 1, 100000000, &n)) {
 		btc_error(d, (struct btc_loc){path, lineno, r->col[5]},
 			  "%s: samples must be a positive integer, not '%s'", what, r->f[5]);
 		ok = false;
@@ -267,9 +267,8 @@ static void load_tidy(struct btc_table_lines *l, const char *path, struct btc_ta
 					       what, &mean, d);
 		ok &= btc_table_parse_time(r.f[4], (struct btc_loc){path, lineno, r.col[4]}, what,
 					   &sd, d);
-		char *end;
-		long n = strtol(r.f[5], &end, 10);
-		if (*end || !*r.f[5] || n < 1 || n > 100000000) {
+		long n;
+		if (!btc_parse_int(r.f[5], 1, 100000000, &n)) {
 			btc_error(d, (struct btc_loc){path, lineno, r.col[5]},
 				  "%s: samples must be a positive integer, not '%s'", what, r.f[5]);
 			ok = false;
@@ -324,7 +323,8 @@ static void read_touched(const char *list, struct btc_table *t, const struct btc
 	for (char *b = strtok_r(copy, ", ", &save); b; b = strtok_r(NULL, ", ", &save)) {
 		char *eq = strchr(b, '='), *end = NULL;
 		double v = eq ? strtod(eq + 1, &end) : NAN;
-		if (!eq || end == eq + 1 || *end || !(v >= 0) || isinf(v)) {
+		if (!eq || !btc_is_decimal(eq + 1) || end == eq + 1 || *end || !(v >= 0) ||
+		    isinf(v)) { /* decimal only: strtod also reads 0x10 */
 			btc_error(d, loc, "touched: expected BUFFER=BYTES, got '%s'", b);
 			continue;
 		}

@@ -2,8 +2,10 @@
  * per processor, appended runs averaged; front/table.h). */
 #include "front/table.h"
 #include "front/table_csv.h"
+#include "util/num.h"
 
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +48,8 @@ void btc_table_load_reference(struct btc_table_lines *l, const char *path, struc
 				  "expected 8 fields (" BTC_TABLE_REF_HEADER "), found %d", r.n);
 			continue;
 		}
-		char *end;
-		long s = strtol(r.f[0], &end, 10);
-		if (*end || s < 1) {
+		long s;
+		if (!btc_parse_int(r.f[0], 1, LONG_MAX, &s)) {
 			btc_error(d, (struct btc_loc){path, lineno, 1},
 				  "stage must be a 1-based number, not '%s'", r.f[0]);
 			continue;

@@ -1,6 +1,8 @@
 #include "front/yamldoc.h"
+#include "util/num.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,15 +417,13 @@ bool btc_yaml_int(struct btc_yaml *y, yaml_node_t *n, const char *what, int64_t 
 	const char *s;
 	if (!btc_yaml_str(y, n, what, &s, d))
 		return false;
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
+	long v; /* digits only: no '+', blank or 0x; no wrap */
+	if (!btc_parse_int(s, LONG_MIN, LONG_MAX, &v)) {
 		btc_error(d, btc_yaml_loc(y, n), "%s must be an integer, not '%s'", what, s);
 		return false;
 	}
 	if (v < min || v > max) {
-		btc_error(d, btc_yaml_loc(y, n), "%s must be between %lld and %lld, not %lld", what,
+		btc_error(d, btc_yaml_loc(y, n), "%s must be between %lld and %lld, not %ld", what,
 			  (long long)min, (long long)max, v);
 		return false;
 	}

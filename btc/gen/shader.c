@@ -1,6 +1,7 @@
 #include "gen/shader.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <shaderc/shaderc.h>
 
 #include "util/out.h"
+#include "util/num.h"
 
 struct include_ctx {
 	const char *virtual_name;
@@ -111,7 +113,10 @@ static void report_log(const char *path, const char *log, struct btc_diag *d)
 			/* Keep "file:line" as the location, the rest as the message. */
 			*e = '\0';
 			char *colon = strrchr(line, ':');
-			int lineno = colon ? atoi(colon + 1) : 0;
+			long ln = 0; /* glslang's "file:LINE"; 0 when not a number */
+			if (colon && !btc_parse_int(colon + 1, 1, INT_MAX, &ln))
+				ln = 0;
+			int lineno = (int)ln;
 			if (colon)
 				*colon = '\0';
 			if (lineno > 0 && lineno == prev_line && prev_file &&

@@ -63,6 +63,32 @@ static const char *first_line(const char *path, char *buf, int n)
 	return buf;
 }
 
+/* Adds the external symbols object obj defines to *defined (nm's "ADDRESS
+ * TYPE NAME" lines, written to syms; nm's errors to log). False when nm
+ * fails. */
+static bool nm_symbols(const char *obj, const char *syms, const char *log, struct names *defined)
+{
+	char *nm_argv[] = {"nm", "-g", "--defined-only", (char *)obj, NULL};
+	struct btc_run_io nm_io = {syms, log, false};
+	if (btc_run_io(nm_argv, &nm_io))
+		return false;
+	FILE *f = fopen(syms, "r");
+	char buf[1024];
+	while (f && fgets(buf, sizeof(buf), f)) {
+		char *name = strrchr(buf, ' '); /* the last field */
+		if (!name)
+			continue;
+		char *nl = strchr(name + 1, '\n');
+		if (nl)
+			*nl = '\0';
+		if (name[1])
+			names_add(defined, name + 1);
+	}
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
 /* Compiles each C source to an object in tmp and adds the symbols nm says
  * it defines to *defined. False (after a note) when a source does not
  * compile on its own or a tool is missing: the symbols are then unknown. */
@@ -114,23 +140,12 @@ static bool c_symbols(const struct btc_app *app, const char *tmp, struct names *
 			ok = false;
 			break;
 		}
-		char *nm_argv[] = {"nm", "-g", "--defined-only", obj, NULL};
-		struct btc_run_io nm_io = {syms, log, false};
-		if (btc_run_io(nm_argv, &nm_io)) {
+		if (!nm_symbols(obj, syms, log, defined)) {
 			btc_note(d, (struct btc_loc){app->cpu_sources[i], 0, 0},
 				 "cpu and io symbols not checked: nm failed");
 			ok = false;
 			break;
 		}
-		FILE *f = fopen(syms, "r");
-		char buf[1024], type[8], name[512];
-		while (f && fgets(buf, sizeof(buf), f)) {
-			/* "ADDRESS TYPE NAME" */
-			if (sscanf(buf, "%*s %7s %511s", type, name) == 2)
-				names_add(defined, name);
-		}
-		if (f)
-			fclose(f);
 	}
 	free(log);
 	free(syms);
@@ -181,25 +196,152 @@ static char *source_list(char **paths, int n)
 	return s;
 }
 
+/* A temporary folder holding the app's generated task header (the
+ * sources include it), or NULL after a note naming `what`. Caller removes
+ * it (remove_tmp) and frees the path. */
+static char *make_tmp(const struct btc_app *app, const char *what, struct btc_diag *d)
+{
+	const char *base = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *tmp = btc_xasprintf("%s/btc-symbols-XXXXXX", base);
+	if (!mkdtemp(tmp)) {
+		btc_note(d, (struct btc_loc){0}, "%s not checked (%s: %s)", what, tmp,
+			 strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	struct btc_out h;
+	btc_out_init(&h);
+	btc_gen_task_header(&h, app);
+	char *hp = btc_xasprintf("%s/%s_task.h", tmp, app->name);
+	bool ok = btc_out_write_file(&h, hp, d);
+	btc_out_free(&h);
+	free(hp);
+	if (!ok) {
+		remove_tmp(tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+/* $NVCC when set (as meson reads it; NULL when it does not run), else
+ * nvcc on PATH, else /usr/local/cuda/bin/nvcc; NULL when neither runs. */
+static const char *find_nvcc(void)
+{
+	const char *env = getenv("NVCC");
+	if (env && *env)
+		return btc_have_program(env) ? env : NULL;
+	if (btc_have_program("nvcc"))
+		return "nvcc";
+	return btc_have_program("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : NULL;
+}
+
+/* Compiles each CUDA source once with `nvcc -c` in tmp and adds the
+ * symbols nm says it defines to *defined (a launcher has C linkage: its
+ * name as the YAML writes it). False (after a note) when a source does not
+ * compile on its own or nm fails. */
+static bool cuda_symbols(const struct btc_app *app, const char *nvcc, const char *tmp,
+			 struct names *defined, struct btc_diag *d)
+{
+	char *log = btc_xasprintf("%s/log", tmp), *syms = btc_xasprintf("%s/nm", tmp);
+	char *obj = btc_xasprintf("%s/cu.o", tmp);
+	char *runtime = btc_xasprintf("-I%s/runtime/include", btc_source_root());
+	char *self = btc_xasprintf("-I%s", tmp);
+	bool ok = btc_have_program("nm");
+	if (!ok)
+		btc_note(d, app->stages[0].loc, "cuda launchers checked by text only (no nm)");
+	for (int i = 0; ok && i < app->n_cuda_sources; i++) {
+		char **argv = btc_xcalloc((size_t)app->n_includes + 12, sizeof(char *));
+		int n = 0;
+		argv[n++] = (char *)nvcc;
+		argv[n++] = "-c";
+		argv[n++] = "-w";
+		argv[n++] = self;
+		for (int k = 0; k < app->n_includes; k++)
+			argv[n++] = btc_xasprintf("-I%s", app->includes[k]);
+		argv[n++] = runtime;
+		argv[n++] = "-o";
+		argv[n++] = obj;
+		argv[n++] = app->cuda_sources[i];
+		argv[n] = NULL;
+		struct btc_run_io io = {log, log, false};
+		bool timed_out = false;
+		int st = btc_run_bounded(argv, &io, 300, &timed_out);
+		for (int k = 0; k < app->n_includes; k++)
+			free(argv[4 + k]);
+		free(argv);
+		char line[300];
+		if (st)
+			btc_note(d, (struct btc_loc){app->cuda_sources[i], 0, 0},
+				 "cuda launchers checked by text only: this source does not "
+				 "compile on its own with %s (%s)",
+				 nvcc, timed_out ? "timed out" : first_line(log, line, sizeof(line)));
+		else if (!nm_symbols(obj, syms, log, defined))
+			btc_note(d, (struct btc_loc){app->cuda_sources[i], 0, 0},
+				 "cuda launchers checked by text only: nm failed");
+		ok = !st && ok;
+		unlink(obj);
+	}
+	free(log);
+	free(syms);
+	free(obj);
+	free(runtime);
+	free(self);
+	return ok;
+}
+
+/* Every stage's cuda launcher against the app's CUDA sources. First as a
+ * whole word in their text (fast); a launcher the text lacks is looked up
+ * in the symbols of the sources compiled with nvcc (each source once,
+ * only then: nvcc is slow), so that a name a macro builds is found and a
+ * missing one is reported from the compiler's view. Without nvcc the text
+ * decides, and one note says so. */
 static void check_cuda(const struct btc_app *app, struct btc_diag *d)
 {
 	char *text = joined_sources(app->cuda_sources, app->n_cuda_sources);
 	char *list = source_list(app->cuda_sources, app->n_cuda_sources);
+	bool *missing = btc_xcalloc((size_t)app->n_stages + 1, sizeof(bool));
+	bool any = false, any_missing = false;
 	for (int s = 0; s < app->n_stages; s++) {
 		const struct btc_stage *st = &app->stages[s];
 		if (!st->cuda)
 			continue;
+		any = true;
 		if (!app->n_cuda_sources)
 			btc_error(d, st->cuda_loc,
 				  "stage '%s': cuda launcher '%s', but the app lists no cuda "
 				  "sources (sources: cuda: [...])",
 				  st->name, st->cuda);
-		else if (!has_word(text, st->cuda))
-			btc_error(d, st->cuda_loc,
-				  "stage '%s': cuda launcher '%s' is not in the app's cuda sources "
-				  "(%s)",
-				  st->name, st->cuda, list);
+		else
+			any_missing |= missing[s] = !has_word(text, st->cuda);
 	}
+	const char *nvcc = any && app->n_cuda_sources ? find_nvcc() : NULL;
+	if (any && app->n_cuda_sources && !nvcc)
+		btc_note(d, app->stages[0].loc,
+			 "CUDA launchers checked by text only (no nvcc: $NVCC, PATH or "
+			 "/usr/local/cuda/bin/nvcc)");
+	struct names defined = {0};
+	bool compiled = false;
+	if (nvcc && any_missing) {
+		char *tmp = make_tmp(app, "cuda launchers", d);
+		if (tmp) {
+			compiled = cuda_symbols(app, nvcc, tmp, &defined, d);
+			remove_tmp(tmp);
+			free(tmp);
+		}
+	}
+	for (int s = 0; s < app->n_stages; s++) {
+		const struct btc_stage *st = &app->stages[s];
+		if (!missing[s] || (compiled && names_has(&defined, st->cuda)))
+			continue;
+		btc_error(d, st->cuda_loc,
+			  "stage '%s': cuda launcher '%s' is not in the app's cuda sources (%s)",
+			  st->name, st->cuda, list);
+	}
+	for (int i = 0; i < defined.n; i++)
+		free(defined.v[i]);
+	free(defined.v);
+	free(missing);
 	free(text);
 	free(list);
 }
@@ -217,22 +359,10 @@ bool btc_gen_check_symbols(const struct btc_app *app, struct btc_diag *d)
 	struct names defined = {0};
 	bool known = true;
 	if (app->n_cpu_sources) {
-		const char *base = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-		char *tmp = btc_xasprintf("%s/btc-symbols-XXXXXX", base);
-		if (!mkdtemp(tmp)) {
-			btc_note(d, (struct btc_loc){0}, "cpu and io symbols not checked (%s: %s)",
-				 tmp, strerror(errno));
-			known = false;
-		} else {
-			struct btc_out h;
-			btc_out_init(&h);
-			btc_gen_task_header(&h, app);
-			char *hp = btc_xasprintf("%s/%s_task.h", tmp, app->name);
-			known = btc_out_write_file(&h, hp, d) && c_symbols(app, tmp, &defined, d);
-			btc_out_free(&h);
-			free(hp);
+		char *tmp = make_tmp(app, "cpu and io symbols", d);
+		known = tmp && c_symbols(app, tmp, &defined, d);
+		if (tmp)
 			remove_tmp(tmp);
-		}
 		free(tmp);
 	}
 	for (int s = 0; known && s < app->n_stages; s++) {

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "report/fit.h"
 #include "report/report.h"
 #include "util/out.h"
+#include "util/num.h"
 
 /* A main job's report (btc tune --report): each verified candidate's
  * median, matched to the planned schedule of the same label. */
@@ -142,10 +144,9 @@ static bool read_csv(const char *path, char *text, int n, struct btc_tune_entry 
 		if (!*p || *p == '#' || !strncmp(p, "schedule_index", 14))
 			continue;
 		struct btc_loc at = {path, line, 1};
-		char *end;
-		errno = 0;
-		long i = strtol(p, &end, 10);
-		if (end == p || *end != ',' || errno) {
+		const char *comma = strchr(p, ',');
+		long i;
+		if (!comma || !btc_parse_int_n(p, (int)(comma - p), LONG_MIN, LONG_MAX, &i)) {
 			btc_error(d, at, "expected schedule_index,measured_ms, not '%s'", p);
 			ok = false;
 			continue;
@@ -156,9 +157,14 @@ static bool read_csv(const char *path, char *text, int n, struct btc_tune_entry 
 			ok = false;
 			continue;
 		}
-		char *v = end + 1;
+		char *v = (char *)comma + 1, *end;
+		size_t vlen = strcspn(v, ",");
+		char saved = v[vlen];
+		v[vlen] = '\0'; /* decimal only: strtod also reads 0x10 */
+		bool decimal = btc_is_decimal(v);
+		v[vlen] = saved;
 		double ms = strtod(v, &end);
-		if (end == v || (*end && *end != ',') || !(ms > 0) || isinf(ms)) {
+		if (!decimal || end == v || (*end && *end != ',') || !(ms > 0) || isinf(ms)) {
 			btc_error(d, at, "measured_ms must be a number > 0, not '%.*s'",
 				  (int)strcspn(v, ","), v);
 			ok = false;

@@ -9,6 +9,7 @@
 #include "sched/model.h"
 #include "util/out.h"
 #include "util/sha256.h"
+#include "util/num.h"
 
 void btc_plan_options_init(struct btc_plan_options *o)
 {
@@ -30,9 +31,8 @@ static int stage_of(const struct btc_app *app, const char *s)
 	int i = btc_app_stage_index(app, s);
 	if (i >= 0)
 		return i;
-	char *end;
-	long v = strtol(s, &end, 10);
-	return *s && !*end && v >= 0 && v < app->n_stages ? (int)v : -1;
+	long v;
+	return btc_parse_int(s, 0, app->n_stages - 1, &v) ? (int)v : -1;
 }
 
 /* opt's --forbid and --pin names onto pl->sched (pl->pin: [n_stages]
@@ -137,41 +137,8 @@ static bool predict(struct btc_schedule *s, const struct btc_sched_problem *p)
 	return !isnan(s->tmax_ms);
 }
 
-/* The homogeneous baselines of every allowed PU with kernels for every
- * stage, after list[0..*n). */
-static void add_baselines(struct btc_plan *pl, struct btc_plan_schedule *list, int *n,
-			  const struct btc_sched_problem *prob, struct btc_diag *d)
-{
-	const struct btc_app *app = pl->app;
-	const struct btc_device *dev = pl->dev;
-	for (int u = 0; u < dev->n_pus; u++) {
-		if (pl->sched.forbid_mask & (1u << u))
-			continue;
-		bool all = true;
-		for (int s = 0; s < app->n_stages; s++)
-			all &= btc_stage_has(&app->stages[s], dev->pus[u].kind);
-		if (!all)
-			continue;
-		bool dup = false;
-		for (int i = 0; i < *n; i++)
-			dup |= list[i].baseline && list[i].s.chunks[0].pu == u;
-		if (dup) {
-			/* A --chunks schedule that is this PU's baseline serves as
-			 * both: say so rather than merge silently. */
-			btc_note(d, (struct btc_loc){0},
-				 "--chunks schedule %s:0-%d is the %s baseline: built once",
-				 dev->pus[u].name, app->n_stages - 1, dev->pus[u].name);
-			continue;
-		}
-		struct btc_plan_schedule *g = &list[(*n)++];
-		g->s.n_chunks = 1;
-		g->s.chunks[0] = (struct btc_sched_chunk){.pu = u, .last_stage = app->n_stages - 1};
-		g->baseline = true;
-		if (prob)
-			g->predicted = predict(&g->s, prob);
-	}
-}
-
+/* True when a and b place the same stages on the same PUs (chunks, farms
+ * and core counts; times are not compared). */
 static bool same_schedule(const struct btc_schedule *a, const struct btc_schedule *b)
 {
 	if (a->n_chunks != b->n_chunks)
@@ -183,6 +150,45 @@ static bool same_schedule(const struct btc_schedule *a, const struct btc_schedul
 			return false;
 	}
 	return true;
+}
+
+/* The homogeneous baselines of every allowed PU with kernels for every
+ * stage, after list[0..*n), in the device file's PU order. A baseline is
+ * always listed, also when a schedule before it (a --chunks spec, an
+ * optimizer candidate) is the same: its number n0 + k (n0 the plan's
+ * schedules, k its place among the baselines) then never depends on what
+ * the plan chose (docs/codegen.md, "the order of schedule numbers"). */
+static void add_baselines(struct btc_plan *pl, struct btc_plan_schedule *list, int *n,
+			  const struct btc_sched_problem *prob, struct btc_diag *d)
+{
+	const struct btc_app *app = pl->app;
+	const struct btc_device *dev = pl->dev;
+	int chosen = *n;
+	for (int u = 0; u < dev->n_pus; u++) {
+		if (pl->sched.forbid_mask & (1u << u))
+			continue;
+		bool all = true;
+		for (int s = 0; s < app->n_stages; s++)
+			all &= btc_stage_has(&app->stages[s], dev->pus[u].kind);
+		if (!all)
+			continue;
+		struct btc_plan_schedule *g = &list[(*n)++];
+		g->s.n_chunks = 1;
+		g->s.chunks[0] = (struct btc_sched_chunk){.pu = u, .last_stage = app->n_stages - 1};
+		g->baseline = true;
+		if (prob)
+			g->predicted = predict(&g->s, prob);
+		for (int i = 0; i < chosen; i++)
+			if (same_schedule(&list[i].s, &g->s)) {
+				char *label = btc_plan_schedule_label(&g->s, dev);
+				btc_note(d, (struct btc_loc){0},
+					 "schedule %d (%s) is also the %s baseline, schedule %d: "
+					 "both numbers run it",
+					 i, label, dev->pus[u].name, *n - 1);
+				free(label);
+				break;
+			}
+	}
 }
 
 struct ranked {

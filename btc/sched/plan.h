@@ -169,7 +169,9 @@ struct btc_plan {
 	struct btc_sched_options sched;
 	int *pin;
 	/* The schedules: the --chunks specs in order, or the optimizer's
-	 * candidates in rank order, then the baselines in PU order. */
+	 * candidates in rank order, then the baselines in PU order, each
+	 * listed also when an earlier schedule is the same (stable numbers:
+	 * docs/codegen.md). */
 	struct btc_plan_schedule *schedules;
 	int n_schedules;
 	int n_space; /* opt->space: the schedules of the paper's space, else 0 */

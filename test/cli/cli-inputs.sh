@@ -39,6 +39,23 @@ expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu 
 expect 1 "$y:16:11: error: stage 'scale': cuda launcher 'vecadd_scal_cuda' is not in the app's cuda sources (vecadd.cu)" check "$y"
 expect 0 "ok" check "$src/examples/vecadd/vecadd.yaml"
 
+# ---- a cuda launcher a macro defines: nvcc's symbols find it ------------------
+app macro 's/^app: vecadd/app: vecadd/'
+sed -i 's/^extern "C" int vecadd_add_cuda(/#define LAUNCHER(s) extern "C" int vecadd_##s##_cuda\nLAUNCHER(add)(/' "$work/macro/vecadd.cu"
+grep -q "^LAUNCHER(add)" "$work/macro/vecadd.cu" || { echo "FAIL: the test's .cu edit did not apply"; failed=$((failed + 1)); }
+if command -v nvcc > /dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+	expect 0 "ok" check "$work/macro/vecadd.yaml"
+else
+	echo "SKIP: no nvcc: a launcher a macro defines"
+fi
+n=$((n + 1))
+out=$(NVCC=/nonexistent/nvcc "$btc" check "$work/macro/vecadd.yaml" 2>&1)
+if [ $? != 1 ] || [ "$(grep -cF "CUDA launchers checked by text only" <<<"$out")" != 1 ] ||
+	! grep -qF "cuda launcher 'vecadd_add_cuda' is not in the app's cuda sources" <<<"$out"; then
+	echo "FAIL $n: without nvcc, one note and the text's verdict:"; sed 's/^/    /' <<<"$out"
+	failed=$((failed + 1))
+fi
+
 # ---- a buffer read before the stage that writes it -------------------------
 app order 's/    reads: \[x\]$/    reads: [x, z]/'
 expect 0 "stage 'scale' reads buffer 'z' before any stage writes it (stage 'add' writes it later)" check "$work/order/vecadd.yaml"
@@ -60,6 +77,32 @@ fi
 v=$src/examples/vecadd/vecadd.yaml
 expect 1 "bad stage range '0-4294967298'" gen "$v" --device "$testbox" --chunks 'big:0-4294967298' -o "$work/g1"
 expect 1 "core count '[4294967298]' is out of range" gen "$v" --device "$testbox" --chunks 'big[4294967298]:0-2' -o "$work/g2"
+
+# ---- stable schedule numbers: a --chunks equal to a baseline moves none ----
+# baseline_index DIR PU: schedule.yaml's index of PU's baseline (the last
+# entry running every stage on PU: a --chunks spec may be the same).
+baseline_index() {
+	awk -v pu="$2" '/- index:/ {i=$3} /kind:/ {k=$2} \
+		k == "baseline" && $0 ~ "pu: " pu "," {b=i} END {print b}' "$1/schedule.yaml"
+}
+for spec in big:0-2 little:0,big:1-2; do
+	d=$work/num-${spec//[:,]/_}
+	"$btc" gen "$v" --device "$testbox" --chunks "$spec" --chunks little:0-1,big:2 -o "$d" > "$d.log" 2>&1
+done
+n=$((n + 1))
+a=$work/num-big_0-2 b=$work/num-little_0_big_1-2
+if [ "$(baseline_index "$a" cuda)" != 4 ] || [ "$(baseline_index "$b" cuda)" != 4 ] ||
+	[ "$(baseline_index "$a" big)" != 3 ] || [ "$(baseline_index "$a" little)" != 2 ]; then
+	echo "FAIL $n: baseline numbers depend on a --chunks equal to one:" \
+		"cuda $(baseline_index "$a" cuda) vs $(baseline_index "$b" cuda)," \
+		"big $(baseline_index "$a" big), little $(baseline_index "$a" little)"
+	failed=$((failed + 1))
+fi
+n=$((n + 1))
+if ! grep -qF "note: schedule 0 (big:0-2) is also the big baseline, schedule 3: both numbers run it" "$a.log"; then
+	echo "FAIL $n: no note names the pair:"; sed 's/^/    /' "$a.log"
+	failed=$((failed + 1))
+fi
 
 # ---- a core this machine does not have: a warning at check, an error here --
 "$btc" device host | sed 's/cores: \[\([0-9]*\)[0-9, ]*\]/cores: [\1, 1000]/' > "$work/far.yaml"
@@ -89,6 +132,15 @@ n=$((n + 1))
 if "$btc" gen "$work/wrong/vecadd.yaml" --device host --chunks "$cpu:0-2" -o "$work/wrong-gen" --build \
 	> "$work/wrong-gen.log" 2>&1; then
 	"$work/wrong-gen/build/vecadd-pipeline" --tasks 4 > "$work/wrong.out" 2> "$work/wrong.err"
+	# --list and schedule.yaml agree: the spec is 0, the cpu baseline its own number
+	"$work/wrong-gen/build/vecadd-pipeline" --list > "$work/wrong.list"
+	k=$(baseline_index "$work/wrong-gen" "$cpu")
+	if [ "$k" != 1 ] || ! awk -v k="$k" -v l="$cpu:0-2" '$1 == 0 && $NF == l {a=1}
+		$1 == k && $2 == "baseline" && $NF == l {b=1} END {exit !(a && b)}' "$work/wrong.list"; then
+		echo "FAIL $n: --list and schedule.yaml disagree (baseline index '$k'):"
+		sed 's/^/    /' "$work/wrong.list"
+		failed=$((failed + 1))
+	fi
 	if ! grep -qF "the check compares buffer 'y', written by stage 0 'scale', run by chunk 0 on PU '$cpu'" "$work/wrong.err"; then
 		echo "FAIL $n: a failed check does not name buffer y's writer:"
 		sed 's/^/    /' "$work/wrong.err" | head

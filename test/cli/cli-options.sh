@@ -53,6 +53,8 @@ expect 2 "btc: --top must be 1..1000, not '1001'" schedule $app --device $dev --
 expect 2 "btc: --top must be 1..1000, not '1001'" gen $app --device $dev --top 1001
 expect 2 "btc: --top must be 1..1000, not '99999999999999999999'" gen $app --device $dev --top 99999999999999999999
 expect 2 "btc: --top must be 1..1000, not '5x'" $app --device $dev --top 5x
+expect 2 "btc: --top must be 1..1000, not '+5'" gen $app --device $dev --top +5
+expect 2 "btc: --cpu-groups must be 1..64, not ' 2'" gen $app --device $dev --cpu-groups " 2"
 expect 2 "btc: --tune-tasks must be 2..1000000, not 'x'" tune $app --device host --tune-tasks x
 expect 2 "btc: --tasks must be 2..1000000, not '1'" tune $app --device host --tasks 1
 expect 2 "btc: --max-reps must be 2..1000000, not 'abc'" tune $app --device host --max-reps abc

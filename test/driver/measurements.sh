@@ -57,7 +57,7 @@ grep -q "^fluid bound: [0-9.]* ms/task = max(compute [0-9.]*, io [0-9.]*) (calib
 echo "ok: the fluid bound and the efficiencies reported"
 
 # 2. A bad file: exit 1, named with its line.
-printf 'schedule_index,measured_ms\n3,1.5\n42,1.0\n4,x\n' > "$work/bad.csv"
+printf 'schedule_index,measured_ms\n3,1.5\n42,1.0\n4,x\n+3,1.5\n5,0x10\n' > "$work/bad.csv"
 set +e
 fit --measurements "$work/bad.csv" > "$work/2.log" 2>&1
 rc=$?
@@ -67,6 +67,10 @@ grep -q "bad.csv:3:1: error: schedule_index 42: the build has schedules 0..11" "
   fail "no error naming line 3" "$work/2.log"
 grep -q "bad.csv:4:1: error: measured_ms must be a number > 0, not 'x'" "$work/2.log" ||
   fail "no error naming line 4" "$work/2.log"
+grep -q "bad.csv:5:1: error: expected schedule_index,measured_ms, not '+3,1.5'" "$work/2.log" ||
+  fail "a signed schedule_index accepted" "$work/2.log"
+grep -q "bad.csv:6:1: error: measured_ms must be a number > 0, not '0x10'" "$work/2.log" ||
+  fail "a hexadecimal measured_ms accepted" "$work/2.log"
 echo "ok: a bad measurements file is named by line"
 
 # 3. A run report of another plan: the labels differ.

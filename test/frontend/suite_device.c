@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +156,10 @@ static const struct bad_case bad[] = {
 	 P "5:43: error: unified_memory must be true or false, not 'maybe'"},
 	{"cpu groups too many", HEAD "cpu_groups: 3\npus:\n  - {name: a, kind: cpu, cores: [0, 1]}\n",
 	 DEV_PATH ": error: cannot split CPU PUs into 3 groups: no CPU PU has 3 cores"},
+	{"signed cpu groups", HEAD "cpu_groups: +2\npus:\n  - {name: a, kind: cpu, cores: [0, 1]}\n",
+	 P "4:13: error: cpu_groups must be an integer, not '+2'"},
+	{"signed compute capability", HEAD "pus:\n  - {name: g, kind: cuda, compute_capability: \"8.+7\"}\n",
+	 P "5:47: error: compute_capability must look like 8.7, not '8.+7'"},
 	{"unknown PU key", HEAD "pus:\n  - {name: a, kind: cpu, cores: [0], freq: 3}\n",
 	 P "5:38: error: unknown key 'freq' in PU"},
 	/* Device names become directory and file names; PU names C names. */
@@ -202,10 +207,37 @@ static void test_bad(void)
 	}
 }
 
+/* A device file's errors are capped like an app's or a table's: 20
+ * printed, then "FILE: ... and N more errors", every one counted
+ * (issue 26; btc_diag_flush at the end of the device loader). */
+static void test_error_cap(void)
+{
+	char text[4096];
+	char *p = stpcpy(text, "device: capped\nos: linux\narch: x86_64\npus:\n");
+	for (int i = 0; i < 30; i++)
+		p = stpcpy(p, "  - {name: p, kind: cpu, cores: [0]}\n");
+	char *out = NULL;
+	size_t out_len = 0;
+	FILE *f = open_memstream(&out, &out_len);
+	struct btc_diag d;
+	btc_diag_init(&d, f);
+	struct btc_device *dev = btc_device_load("capped.yaml", NULL, text, &d);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(dev);
+	CU_ASSERT_EQUAL(d.errors, 29); /* every PU after the first: a duplicate */
+	int lines = 0;
+	for (const char *q = out; *q; q++)
+		lines += *q == '\n';
+	CU_ASSERT_EQUAL(lines, BTC_DIAG_MAX_PER_FILE + 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "capped.yaml: ... and 9 more errors\n"));
+	free(out);
+}
+
 int register_device_suite(void)
 {
 	CU_pSuite s = CU_add_suite("device", NULL, NULL);
 	return !s || !CU_add_test(s, "good device", test_good) ||
+	       !CU_add_test(s, "error cap", test_error_cap) ||
 	       !CU_add_test(s, "device library", test_library) ||
 	       !CU_add_test(s, "host detection", test_host) ||
 	       !CU_add_test(s, "bad devices", test_bad) ||
