@@ -112,12 +112,9 @@ def spread(v, fmt="%.3f"):
 
 
 def schedules(prog):
-    out = run([prog, "--list"]).splitlines()[1:]
-    rows = []
-    for line in out:
-        f = line.split()
-        rows.append({"index": int(f[0]), "kind": f[1], "predicted": f[2], "label": " ".join(f[3:])})
-    return rows
+    """The program's schedules from `--list-json` (index, kind, label,
+    chunks: [{pu, first_stage, last_stage, cores}], predicted_ms, pool)."""
+    return json.loads(run([prog, "--list-json"]))
 
 
 def device_json(btc, device, groups):
@@ -195,7 +192,7 @@ def bench_app(a, app, out, rng):
     m, w = a.static_tasks, max(1, a.static_tasks // 5)
     # every run gets the adaptive run's pool (the largest schedule's chunks
     # + 1): a deeper pool alone changes a schedule's figure
-    pool = ["--pool", str(1 + max(len(s["label"].split()) for s in scheds))]
+    pool = ["--pool", str(1 + max(len(s["chunks"]) for s in scheds))]
 
     # 1. the static choice without the hog (each pass retried while
     # another process took more than --max-external cores)
@@ -230,11 +227,8 @@ def bench_app(a, app, out, rng):
         else:
             pc = pu_cores(a.btc, common[1], a.cpu_groups if not a.cpu_only else 1)
             label = scheds[s0]["label"]
-            chunks = [c.split(":") for c in label.split()]
-            def nstages(r):
-                lo, _, hi = r.partition("-")
-                return int(hi or lo) - int(lo) + 1
-            cpu = [(nstages(r), pu) for pu, r in chunks if pu in pc]
+            cpu = [(c["last_stage"] - c["first_stage"] + 1, c["pu"])
+                   for c in scheds[s0]["chunks"] if c["pu"] in pc]
             if not cpu:
                 raise SystemExit(f"bench-adapt: {app}: schedule {s0} ({label}) has no CPU chunk to hog")
             cores = pc[max(cpu)[1]]

@@ -461,6 +461,8 @@ int btrt_program_main(const struct btrt_program *prog, int argc, char **argv)
 		return 0;
 	}
 	if (o.list) {
+		if (o.list == 2)
+			return btrt_program_list_json(prog, stdout) ? 1 : 0;
 		btrt_program_list(prog, stdout);
 		return 0;
 	}

@@ -12,7 +12,7 @@
 struct btrt_program_options {
 	long schedule, tasks, warmup, pool;
 	const char *input, *trace, *report, *failure;
-	int list, help, digests, quiet, warmup_set;
+	int list, help, digests, quiet, warmup_set; /* list: 1 --list, 2 --list-json */
 	/* adaptive runs and interference */
 	int adapt, adapt_log;
 	long adapt_force, adapt_window, adapt_window_ms, adapt_threshold, adapt_margin;
@@ -67,6 +67,11 @@ char *btrt_report_text(const char *path, const struct btrt_program *prog,
  * "task", "message"}: docs/report.md) to path. Returns 0, or -1 after a
  * message. */
 int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule);
+/* --list-json: the build's schedules as a JSON array on out, in --schedule
+ * order: {index, kind, label, chunks: [{pu, first_stage, last_stage,
+ * cores, farm?}], predicted_ms (null: none), pool}. Returns 0, or -1 after
+ * a message (out of memory; a build without libcjson). */
+int btrt_program_list_json(const struct btrt_program *prog, FILE *out);
 
 /* The program's SIGINT/SIGTERM handling (btrt_watchdog.c), one for the pipeline program and
  * the workload program: the handler stores the signal in the flag

@@ -15,6 +15,7 @@ void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *
 		"usage: %s [options]\n"
 		"  --schedule N     run schedule N of this build (default 0; --list shows them)\n"
 		"  --list           list the schedules and exit\n"
+		"  --list-json      the same as a JSON array (index, kind, label, chunks, predicted_ms, pool)\n"
 		"  --tasks N        stream N tasks (default %ld; the input repeats as needed)\n"
 		"  --warmup N       tasks excluded from the steady-state figures (default %ld)\n"
 		"  --pool N         TaskObjects in flight (default: chunks + 1, 8 more per farm\n"
@@ -176,6 +177,8 @@ int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
 			return 0;
 		} else if (!strcmp(a, "--list")) {
 			o->list = 1;
+		} else if (!strcmp(a, "--list-json")) {
+			o->list = 2;
 		} else if (!strcmp(a, "--digests")) {
 			o->digests = 1;
 		} else if (!strcmp(a, "--quiet")) {

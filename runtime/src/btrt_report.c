@@ -170,3 +170,28 @@ int btrt_failure_write(const char *path, const struct btrt_error *failure, long 
 {
 	return write_text(path, json_text(path, failure_json(failure, schedule)));
 }
+
+int btrt_program_list_json(const struct btrt_program *prog, FILE *out)
+{
+	cJSON *list = cJSON_CreateArray();
+	for (uint32_t i = 0; list && i < prog->n_schedules; i++) {
+		const struct btrt_program_schedule *s = &prog->schedules[i];
+		cJSON *j = schedule_json(s);
+		cJSON_AddNumberToObject(j, "index", i);
+		if (s->predicted_ms > 0)
+			cJSON_AddNumberToObject(j, "predicted_ms", s->predicted_ms);
+		else
+			cJSON_AddNullToObject(j, "predicted_ms");
+		cJSON_AddNumberToObject(j, "pool", s->pool);
+		cJSON_AddItemToArray(list, j);
+	}
+	char *text = list ? cJSON_Print(list) : NULL;
+	cJSON_Delete(list);
+	if (!text) {
+		fprintf(stderr, "--list-json: out of memory\n");
+		return -1;
+	}
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}

@@ -18,10 +18,18 @@ run() {
   "$btc" gen "$src/$app" --device host --gpu vulkan "$@" -o "$work/$dir" --build > "$work/$dir.log" 2>&1 ||
     { cat "$work/$dir.log"; exit 1; }
   prog=$(ls "$work/$dir"/build/*-pipeline)
-  n=$("$prog" --list | tail -n +2 | wc -l)
+  # the schedules as data (--list-json); as many as --list prints rows
+  mapfile -t labels < <("$prog" --list-json | python3 -c '
+import json, sys
+for i, s in enumerate(json.load(sys.stdin)):
+    assert s["index"] == i and s["chunks"], s
+    print(s["label"])')
+  n=${#labels[@]}
+  [ "$n" -gt 0 ] && [ "$n" -eq "$("$prog" --list | tail -n +2 | wc -l)" ] ||
+    { echo "FAIL: --list-json gave $n schedules, --list another count"; exit 1; }
   for ((s = 0; s < n; s++)); do
     out=$(BTRT_NO_PIN=1 "$prog" --schedule $s --tasks "$tasks" --quiet)
-    echo "$app schedule $s ($("$prog" --list | awk -v i=$((s + 2)) 'NR == i {print $4, $5, $6}')): $out"
+    echo "$app schedule $s (${labels[s]}): $out"
     grep -q "^verified $tasks tasks" <<< "$out"
   done
 }
