@@ -89,6 +89,62 @@ static bool nm_symbols(const char *obj, const char *syms, const char *log, struc
 	return f != NULL;
 }
 
+/* The files and flags one source's compile uses in the scratch folder tmp:
+ * its log, nm's output, the object obj_name, -I of the runtime's headers
+ * and -I of tmp (the generated APP_task.h). Free with scratch_free. */
+struct scratch {
+	char *log, *syms, *obj, *runtime, *self;
+};
+
+static struct scratch scratch_paths(const char *tmp, const char *obj_name)
+{
+	return (struct scratch){
+		.log = btc_xasprintf("%s/log", tmp),
+		.syms = btc_xasprintf("%s/nm", tmp),
+		.obj = btc_xasprintf("%s/%s", tmp, obj_name),
+		.runtime = btc_xasprintf("-I%s/runtime/include", btc_source_root()),
+		.self = btc_xasprintf("-I%s", tmp),
+	};
+}
+
+static void scratch_free(struct scratch *sc)
+{
+	free(sc->log);
+	free(sc->syms);
+	free(sc->obj);
+	free(sc->runtime);
+	free(sc->self);
+}
+
+/* Compiles src alone into obj: the command pre[0..n_pre), then -Iself
+ * (the generated APP_task.h), the app's include folders, -Iruntime and
+ * `-o obj src`, its output to log, killed after limit_s seconds. Returns
+ * the command's status (0: compiled), *timed_out when it was killed. */
+static int compile_alone(const char *const *pre, int n_pre, const struct btc_app *app,
+			 const char *self, const char *runtime, const char *obj, const char *src,
+			 const char *log, double limit_s, bool *timed_out)
+{
+	char **argv = btc_xcalloc((size_t)(n_pre + app->n_includes + 6), sizeof(char *));
+	int n = 0;
+	for (int k = 0; k < n_pre; k++)
+		argv[n++] = (char *)pre[k];
+	argv[n++] = (char *)self;
+	for (int k = 0; k < app->n_includes; k++)
+		argv[n++] = btc_xasprintf("-I%s", app->includes[k]);
+	argv[n++] = (char *)runtime;
+	argv[n++] = "-o";
+	argv[n++] = (char *)obj;
+	argv[n++] = (char *)src;
+	argv[n] = NULL;
+	struct btc_run_io io = {log, log, false};
+	*timed_out = false;
+	int st = btc_run_bounded(argv, &io, limit_s, timed_out);
+	for (int k = 0; k < app->n_includes; k++)
+		free(argv[n_pre + 1 + k]);
+	free(argv);
+	return st;
+}
+
 /* Compiles each C source to an object in tmp and adds the symbols nm says
  * it defines to *defined. False (after a note) when a source does not
  * compile on its own or a tool is missing: the symbols are then unknown. */
@@ -102,35 +158,14 @@ static bool c_symbols(const struct btc_app *app, const char *tmp, struct names *
 			 btc_have_program(cc) ? "nm" : cc);
 		return false;
 	}
-	char *log = btc_xasprintf("%s/log", tmp), *syms = btc_xasprintf("%s/nm", tmp);
-	char *obj = btc_xasprintf("%s/src.o", tmp);
-	char *runtime = btc_xasprintf("-I%s/runtime/include", btc_source_root());
-	char *self = btc_xasprintf("-I%s", tmp);
+	struct scratch sc = scratch_paths(tmp, "src.o");
+	char *log = sc.log, *syms = sc.syms, *obj = sc.obj, *runtime = sc.runtime, *self = sc.self;
 	bool ok = true;
 	for (int i = 0; ok && i < app->n_cpu_sources; i++) {
-		char **argv = btc_xcalloc((size_t)app->n_includes + 16, sizeof(char *));
-		char **inc = btc_xcalloc((size_t)app->n_includes + 1, sizeof(char *));
-		int n = 0, n_inc = 0;
-		argv[n++] = (char *)cc;
-		argv[n++] = "-c";
-		argv[n++] = "-w";
-		argv[n++] = "-fopenmp";
-		argv[n++] = "-D_GNU_SOURCE";
-		argv[n++] = self;
-		for (int k = 0; k < app->n_includes; k++)
-			argv[n++] = inc[n_inc++] = btc_xasprintf("-I%s", app->includes[k]);
-		argv[n++] = runtime;
-		argv[n++] = "-o";
-		argv[n++] = obj;
-		argv[n++] = app->cpu_sources[i];
-		argv[n] = NULL;
-		struct btc_run_io io = {log, log, false};
-		bool timed_out = false;
-		int st = btc_run_bounded(argv, &io, 120, &timed_out);
-		for (int k = 0; k < n_inc; k++)
-			free(inc[k]);
-		free(inc);
-		free(argv);
+		const char *pre[] = {cc, "-c", "-w", "-fopenmp", "-D_GNU_SOURCE"};
+		bool timed_out;
+		int st = compile_alone(pre, 5, app, self, runtime, obj, app->cpu_sources[i], log,
+				       120, &timed_out);
 		if (st) {
 			char line[300];
 			btc_note(d, (struct btc_loc){app->cpu_sources[i], 0, 0},
@@ -147,11 +182,7 @@ static bool c_symbols(const struct btc_app *app, const char *tmp, struct names *
 			break;
 		}
 	}
-	free(log);
-	free(syms);
-	free(obj);
-	free(runtime);
-	free(self);
+	scratch_free(&sc);
 	return ok;
 }
 
@@ -243,33 +274,16 @@ static const char *find_nvcc(void)
 static bool cuda_symbols(const struct btc_app *app, const char *nvcc, const char *tmp,
 			 struct names *defined, struct btc_diag *d)
 {
-	char *log = btc_xasprintf("%s/log", tmp), *syms = btc_xasprintf("%s/nm", tmp);
-	char *obj = btc_xasprintf("%s/cu.o", tmp);
-	char *runtime = btc_xasprintf("-I%s/runtime/include", btc_source_root());
-	char *self = btc_xasprintf("-I%s", tmp);
+	struct scratch sc = scratch_paths(tmp, "cu.o");
+	char *log = sc.log, *syms = sc.syms, *obj = sc.obj, *runtime = sc.runtime, *self = sc.self;
 	bool ok = btc_have_program("nm");
 	if (!ok)
 		btc_note(d, app->stages[0].loc, "cuda launchers checked by text only (no nm)");
 	for (int i = 0; ok && i < app->n_cuda_sources; i++) {
-		char **argv = btc_xcalloc((size_t)app->n_includes + 12, sizeof(char *));
-		int n = 0;
-		argv[n++] = (char *)nvcc;
-		argv[n++] = "-c";
-		argv[n++] = "-w";
-		argv[n++] = self;
-		for (int k = 0; k < app->n_includes; k++)
-			argv[n++] = btc_xasprintf("-I%s", app->includes[k]);
-		argv[n++] = runtime;
-		argv[n++] = "-o";
-		argv[n++] = obj;
-		argv[n++] = app->cuda_sources[i];
-		argv[n] = NULL;
-		struct btc_run_io io = {log, log, false};
-		bool timed_out = false;
-		int st = btc_run_bounded(argv, &io, 300, &timed_out);
-		for (int k = 0; k < app->n_includes; k++)
-			free(argv[4 + k]);
-		free(argv);
+		const char *pre[] = {nvcc, "-c", "-w"};
+		bool timed_out;
+		int st = compile_alone(pre, 3, app, self, runtime, obj, app->cuda_sources[i], log,
+				       300, &timed_out);
 		char line[300];
 		if (st)
 			btc_note(d, (struct btc_loc){app->cuda_sources[i], 0, 0},
@@ -282,11 +296,7 @@ static bool cuda_symbols(const struct btc_app *app, const char *nvcc, const char
 		ok = !st && ok;
 		unlink(obj);
 	}
-	free(log);
-	free(syms);
-	free(obj);
-	free(runtime);
-	free(self);
+	scratch_free(&sc);
 	return ok;
 }
 

@@ -27,17 +27,6 @@
 #include "btrt_watchdog.h"
 
 
-static enum btrt_backend schedule_backend(const struct btrt_program_schedule *s)
-{
-	enum btrt_backend b = BTRT_BACKEND_HOST;
-	for (uint32_t c = 0; c < s->n_chunks; c++)
-		if (s->chunks[c].pu == BTRT_PU_VULKAN)
-			b = BTRT_BACKEND_VULKAN;
-		else if (s->chunks[c].pu == BTRT_PU_CUDA)
-			b = BTRT_BACKEND_CUDA;
-	return b;
-}
-
 /* --adapt runs every schedule of the build: the GPU context of their GPU
  * API and a pool for the largest (chunks, and default pool size). */
 static void adapt_needs(const struct btrt_program *prog, enum btrt_backend *backend,
@@ -45,8 +34,8 @@ static void adapt_needs(const struct btrt_program *prog, enum btrt_backend *back
 {
 	for (uint32_t i = 0; i < prog->n_schedules; i++) {
 		const struct btrt_program_schedule *s = &prog->schedules[i];
-		if (schedule_backend(s) != BTRT_BACKEND_HOST)
-			*backend = schedule_backend(s);
+		if (btrt_program_schedule_backend(s) != BTRT_BACKEND_HOST)
+			*backend = btrt_program_schedule_backend(s);
 		*max_chunks = BTRT_MAX(*max_chunks, s->n_chunks);
 		*max_pool = BTRT_MAX(*max_pool, s->pool);
 	}
@@ -67,7 +56,7 @@ static int adapt_run(const struct btrt_program *prog, const struct btrt_program_
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "adaptive run: out of memory");
 	for (uint32_t i = 0; i < prog->n_schedules; i++) {
 		const struct btrt_program_schedule *s = &prog->schedules[i];
-		enum btrt_backend b = schedule_backend(s);
+		enum btrt_backend b = btrt_program_schedule_backend(s);
 		as[i] = (struct btrt_adapt_schedule){
 			s->label, s->chunks, s->n_chunks,
 			prog->model ? prog->schedule_pus[i] : NULL, s->predicted_ms,
@@ -172,7 +161,7 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
 		      struct program_run *r,
 		      enum btrt_backend *backend, struct btrt_error *err)
 {
-	int needed = !o->adapt || schedule_backend(&prog->schedules[o->schedule]) == *backend;
+	int needed = !o->adapt || btrt_program_schedule_backend(&prog->schedules[o->schedule]) == *backend;
 	if (*backend == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
 					     .n_buffers = prog->app.n_buffers,
@@ -332,7 +321,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		       const struct btrt_env *env, struct btrt_program_options *o)
 {
 	const struct btrt_program_schedule *s = &prog->schedules[o->schedule];
-	enum btrt_backend backend = schedule_backend(s);
+	enum btrt_backend backend = btrt_program_schedule_backend(s);
 	uint32_t max_chunks = s->n_chunks, max_pool = s->pool;
 	if (o->adapt)
 		adapt_needs(prog, &backend, &max_chunks, &max_pool);

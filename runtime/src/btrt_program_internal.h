@@ -67,6 +67,9 @@ char *btrt_report_text(const char *path, const struct btrt_program *prog,
  * "task", "message"}: docs/report.md) to path. Returns 0, or -1 after a
  * message. */
 int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule);
+/* The GPU API schedule s needs: BTRT_BACKEND_VULKAN or _CUDA when one of
+ * its chunks runs there, else BTRT_BACKEND_HOST. */
+enum btrt_backend btrt_program_schedule_backend(const struct btrt_program_schedule *s);
 /* --list-json: the build's schedules as a JSON array on out, in --schedule
  * order: {index, kind, label, chunks: [{pu, first_stage, last_stage,
  * cores, farm?}], predicted_ms (null: none), pool}. Returns 0, or -1 after

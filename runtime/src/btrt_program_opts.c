@@ -264,3 +264,14 @@ void btrt_program_input_failed(const struct btrt_program *prog, const char *argv
 	else
 		fprintf(stderr, "%s: the input tried was %s (--input)\n", argv0, tried);
 }
+
+enum btrt_backend btrt_program_schedule_backend(const struct btrt_program_schedule *s)
+{
+	enum btrt_backend b = BTRT_BACKEND_HOST;
+	for (uint32_t c = 0; c < s->n_chunks; c++)
+		if (s->chunks[c].pu == BTRT_PU_VULKAN)
+			b = BTRT_BACKEND_VULKAN;
+		else if (s->chunks[c].pu == BTRT_PU_CUDA)
+			b = BTRT_BACKEND_CUDA;
+	return b;
+}

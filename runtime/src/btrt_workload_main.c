@@ -29,17 +29,6 @@ struct stream_res {
 	size_t *counts;
 };
 
-static enum btrt_backend schedule_backend(const struct btrt_program_schedule *s)
-{
-	enum btrt_backend b = BTRT_BACKEND_HOST;
-	for (uint32_t c = 0; c < s->n_chunks; c++)
-		if (s->chunks[c].pu == BTRT_PU_VULKAN)
-			b = BTRT_BACKEND_VULKAN;
-		else if (s->chunks[c].pu == BTRT_PU_CUDA)
-			b = BTRT_BACKEND_CUDA;
-	return b;
-}
-
 /* Stream i's GPU context, io and pool, and its pipeline config. Returns 0,
  * 2 (a pool too large for memory), or -1 with err. */
 static int prepare_stream(const char *argv0, const struct btrt_env *env,
@@ -48,7 +37,7 @@ static int prepare_stream(const char *argv0, const struct btrt_env *env,
 {
 	const struct btrt_program *prog = r->ws->prog;
 	const struct btrt_program_schedule *s = r->sched;
-	enum btrt_backend backend = schedule_backend(s);
+	enum btrt_backend backend = btrt_program_schedule_backend(s);
 	if (!(r->counts = calloc(prog->app.n_buffers + 1, sizeof *r->counts)))
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	for (uint32_t b = 0; b < prog->app.n_buffers; b++)
