@@ -44,7 +44,7 @@ struct job {
 	const struct btc_device *dev;
 	const struct btc_request *opt;
 	struct btc_diag *d;
-	struct btc_tune_options tune;
+	struct btc_tune_ctx tune; /* where the tuner runs (its options: opt->tune) */
 	char *dir, *prog, *trace, *run_report;
 	struct btc_table *table;
 	char *table_path;
@@ -93,7 +93,7 @@ static bool run_checked(struct job *j, int i, const char *phase, const char *tra
 		.program = j->prog,
 		.index = i,
 		.sched = &j->scheds[i],
-		.warmup = j->tune.warmup,
+		.warmup = j->opt->tune.warmup,
 		.tasks = j->opt->final_tasks,
 		.input = j->opt->input,
 		.report = j->run_report,
@@ -103,7 +103,7 @@ static bool run_checked(struct job *j, int i, const char *phase, const char *tra
 		.adapt = j->opt->adapt && trace, /* the final (traced) run */
 	};
 	char *error = NULL;
-	if (btc_tune_run_once(&run, &j->tune, ms, &error))
+	if (btc_tune_run_once(&run, &j->opt->tune, ms, &error))
 		return true;
 	if (!btc_interrupted())
 		schedule_failed(j, i, error);
@@ -193,8 +193,8 @@ static bool phase_tune(struct job *j)
 	double t = now_s();
 	j->entries = btc_xcalloc((size_t)j->n, sizeof(*j->entries));
 	int winner;
-	j->tune.seed = btc_tune_seed(&j->tune);
-	bool any = btc_tune(j->prog, j->scheds, j->n, &j->tune, j->entries, &winner, &j->tsum,
+	j->tune.seed = btc_tune_seed(&j->opt->tune);
+	bool any = btc_tune(j->prog, j->scheds, j->n, &j->opt->tune, &j->tune, j->entries, &winner, &j->tsum,
 			    j->d);
 	j->phases[PH_TUNE] = now_s() - t;
 	if (btc_interrupted())
@@ -231,7 +231,7 @@ static bool phase_head_to_head(struct job *j)
 		free(j->h2h.ratios);
 		j->h2h.ratios = NULL;
 		int failed;
-		bool ok = btc_tune_head_to_head(j->prog, j->scheds, &j->tune, j->entries, j->chosen,
+		bool ok = btc_tune_head_to_head(j->prog, j->scheds, &j->opt->tune, &j->tune, j->entries, j->chosen,
 						j->best_base, &rng, &j->h2h, &failed);
 		if (!ok && (btc_interrupted() || failed < 0))
 			return false;
@@ -295,7 +295,7 @@ static int phase_final_run(struct job *j)
 	j->final_ms = ms;
 	printf("final run (for the trace only): %d measured tasks after %d warm-up tasks, "
 	       "%.3f ms/task\n",
-	       j->opt->final_tasks, j->tune.warmup, ms);
+	       j->opt->final_tasks, j->opt->tune.warmup, ms);
 	j->final_verified = true;
 	if (j->opt->adapt)
 		read_adaptive(j);
@@ -315,7 +315,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	r->mode = btc_xstrdup(btc_mode_name(j->plan->mode));
 	r->objective = btc_xstrdup(btc_sched_objective_name(j->opt->plan.sched.objective));
 	r->gpu = btc_xstrdup(j->opt->plan.gpu ? j->opt->plan.gpu : "auto");
-	r->racing = j->tune.race;
+	r->racing = j->opt->tune.race;
 	memcpy(r->phases_s, j->phases, sizeof(r->phases_s));
 	btc_fit_candidates(j->plan, j->entries, r);
 	int n_base = 0;
@@ -337,7 +337,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	r->seed = j->tune.seed;
 	r->tune_rounds = j->tsum.rounds;
 	r->tune_stop = j->tsum.stop ? btc_xstrdup(j->tsum.stop) : NULL;
-	r->tune_budget_s = j->tune.budget_s;
+	r->tune_budget_s = j->opt->tune.budget_s;
 	r->chosen_verified = j->final_verified;
 	r->verified = j->final_verified && r->n_failed == 0;
 	if (j->final_verified) {
@@ -353,7 +353,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->measured_ms = r->candidates[j->chosen].measured_ms;
 		r->final_ms = j->final_ms;
 		r->final_tasks = j->opt->final_tasks;
-		r->final_warmup = j->tune.warmup;
+		r->final_warmup = j->opt->tune.warmup;
 		r->final_switches = j->final_switches;
 		r->final_schedule = j->final_schedule;
 	}
@@ -416,7 +416,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	}
 	printf("(measured: median ms/task of the runs of up to %d tasks after %d warm-up, tuning and "
 	       "head to head; the same figure in the report and btc report; predicted: %s)\n",
-	       j->tune.tasks, j->tune.warmup, what);
+	       j->opt->tune.tasks, j->opt->tune.warmup, what);
 	if (r->chosen >= 0) {
 		const struct btc_report_candidate *c = &r->candidates[r->chosen];
 		char ci[64] = "[n/a]";
@@ -522,7 +522,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.dev = dev,
 		.opt = opt,
 		.d = d,
-		.tune = opt->tune,
+		.tune = {.input = opt->input, .verbose = true, .app = app, .dev = dev},
 		.chosen = -1,
 		.best_base = -1,
 		.final_ms = NAN,
@@ -544,10 +544,6 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		unlink(opt->report);
 	btc_job_dir_sweep(j.dir);
 	j.tune.work_dir = j.dir;
-	j.tune.input = opt->input;
-	j.tune.verbose = true;
-	j.tune.app = app;
-	j.tune.dev = dev;
 	j.trace = btc_xasprintf("%s/trace.json", j.dir);
 	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
 

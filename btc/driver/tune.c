@@ -27,7 +27,6 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	o->budget_s = 60;
 	o->ci_rel = 0.03;
 	o->race = true;
-	o->work_dir = ".";
 	o->timeout_factor = BTC_RUN_TIMEOUT_FACTOR;
 }
 
@@ -121,16 +120,16 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 			  int rc, const char *msg, double timed_out_s, int wrong_schedule,
 			  bool no_report, const char *failure_path)
 {
-	char *label = run->sched && opt->dev ? btc_plan_schedule_label(&run->sched->s, opt->dev)
+	char *label = run->sched && run->dev ? btc_plan_schedule_label(&run->sched->s, run->dev)
 					     : btc_xstrdup("?");
 	char *where = btc_xstrdup("");
-	if (run->sched && opt->app && opt->dev) {
+	if (run->sched && run->app && run->dev) {
 		const struct btc_sched_chunk *last =
 			&run->sched->s.chunks[run->sched->s.n_chunks - 1];
 		free(where);
 		where = btc_xasprintf(", output of stage '%s' (last, on %s)",
-				      opt->app->stages[last->last_stage].name,
-				      opt->dev->pus[last->pu].name);
+				      run->app->stages[last->last_stage].name,
+				      run->dev->pus[last->pu].name);
 	}
 	char *what, *kind = NULL, *message = NULL, *stage = NULL, *pu = NULL;
 	bool check = read_failure(failure_path, &kind, &message, &stage, &pu) &&
@@ -283,7 +282,8 @@ int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_on
 
 /* One tuning run of schedule i; a failure takes it out of the race. */
 static bool tune_run(const char *program, const struct btc_plan_schedule *scheds, int i,
-		     const struct btc_tune_options *opt, const char *report, const char *phase,
+		     const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+		     const char *report, const char *phase,
 		     struct btc_tune_entry *e, double *ms)
 {
 	struct btc_tune_run run = {
@@ -292,10 +292,12 @@ static bool tune_run(const char *program, const struct btc_plan_schedule *scheds
 		.sched = &scheds[i],
 		.warmup = e->warmup > 0 ? e->warmup : opt->warmup,
 		.tasks = e->tasks > 0 ? e->tasks : opt->tasks,
-		.input = opt->input,
+		.input = ctx->input,
 		.report = report,
 		.quiet = true,
 		.phase = phase,
+		.app = ctx->app,
+		.dev = ctx->dev,
 	};
 	char *error;
 	if (btc_tune_run_once(&run, opt, ms, &error)) {
@@ -355,7 +357,8 @@ static void race(struct btc_tune_entry *entries, int n, bool verbose)
  * (a baseline on a software GPU) would otherwise spend the budget. Before
  * round 1 by the predicted T_max, after it by the measured median. */
 static void scale_run_lengths(struct btc_tune_entry *entries, int n,
-			      const struct btc_tune_options *opt, bool predicted)
+			      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+			      bool predicted)
 {
 	double *m = btc_xcalloc((size_t)n + 1, sizeof(double));
 	for (int i = 0; i < n; i++)
@@ -376,7 +379,7 @@ static void scale_run_lengths(struct btc_tune_entry *entries, int n,
 			continue;
 		e->tasks = tasks;
 		e->warmup = warmup;
-		if (opt->verbose)
+		if (ctx->verbose)
 			fprintf(stderr, "%s %d: %d+%d",
 				printed     ? ","
 				: predicted ? "tune: shorter runs for the slowest by prediction:"
@@ -385,12 +388,13 @@ static void scale_run_lengths(struct btc_tune_entry *entries, int n,
 		printed = true;
 	}
 	free(m);
-	if (printed && opt->verbose)
+	if (printed && ctx->verbose)
 		fprintf(stderr, " tasks\n");
 }
 
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
-	      const struct btc_tune_options *opt, struct btc_tune_entry *entries, int *winner,
+	      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+	      struct btc_tune_entry *entries, int *winner,
 	      struct btc_tune_summary *sum, struct btc_diag *d)
 {
 	for (int i = 0; i < n; i++)
@@ -403,18 +407,19 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			.space_only = scheds[i].space_only,
 			.finalist = true,
 		};
-	*sum = (struct btc_tune_summary){.seed = btc_tune_seed(opt), .stop = "max rounds"};
+	*sum = (struct btc_tune_summary){.seed = ctx->seed ? ctx->seed : btc_tune_seed(opt),
+					 .stop = "max rounds"};
 	struct btc_rng rng;
 	btc_rng_seed(&rng, sum->seed);
-	if (opt->verbose)
+	if (ctx->verbose)
 		fprintf(stderr,
 			"tune: seed %u (--seed %u repeats these orders), %d+%d tasks per run, "
 			"budget %.0f s, at most %d rounds\n",
 			sum->seed, sum->seed, opt->warmup, opt->tasks, opt->budget_s,
 			opt->max_rounds);
-	scale_run_lengths(entries, n, opt, true);
+	scale_run_lengths(entries, n, opt, ctx, true);
 	/* Per job (pid): never a file another btc writes. */
-	char *report = btc_xasprintf("%s/tune-run.tmp.%ld", opt->work_dir, (long)getpid());
+	char *report = btc_xasprintf("%s/tune-run.tmp.%ld", ctx->work_dir, (long)getpid());
 	int *order = btc_xcalloc((size_t)n + 1, sizeof(int));
 	bool interrupted = false;
 	double t0 = now_s();
@@ -429,7 +434,7 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			break;
 		}
 		btc_stats_shuffle(order, m, &rng);
-		if (opt->verbose) {
+		if (ctx->verbose) {
 			fprintf(stderr, "tune: round %d order:", r);
 			for (int k = 0; k < m; k++)
 				fprintf(stderr, " %d", order[k]);
@@ -439,10 +444,10 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			int i = order[k];
 			double ms;
 			entries[i].rounds = r;
-			if (!tune_run(program, scheds, i, opt, report, "tuning", &entries[i],
+			if (!tune_run(program, scheds, i, opt, ctx, report, "tuning", &entries[i],
 				      &ms)) {
 				interrupted = btc_interrupted();
-				if (!interrupted && opt->verbose)
+				if (!interrupted && ctx->verbose)
 					fprintf(stderr, "tune:   %2d %-9s FAILED\n", i,
 						scheds[i].baseline ? "baseline" : "candidate");
 			}
@@ -451,9 +456,9 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 		if (interrupted)
 			break;
 		if (r == 1)
-			scale_run_lengths(entries, n, opt, false);
+			scale_run_lengths(entries, n, opt, ctx, false);
 		if (opt->race && r >= opt->min_rounds)
-			race(entries, n, opt->verbose);
+			race(entries, n, ctx->verbose);
 		int left = 0, done = 0;
 		for (int i = 0; i < n; i++)
 			if (entries[i].finalist) {
@@ -476,7 +481,7 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 	}
 	sum->elapsed_s = now_s() - t0;
 	*winner = interrupted ? -1 : btc_tune_pick(entries, n, false);
-	if (opt->verbose && !interrupted) {
+	if (ctx->verbose && !interrupted) {
 		fprintf(stderr,
 			"tune: %d rounds in %.1f s (%s); median [95 %% interval] per schedule:\n",
 			sum->rounds, sum->elapsed_s, sum->stop);
@@ -516,7 +521,8 @@ static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *op
 }
 
 bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
-			   const struct btc_tune_options *opt, struct btc_tune_entry *entries,
+			   const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+			   struct btc_tune_entry *entries,
 			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
 			   int *failed)
 {
@@ -528,7 +534,7 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 				   .stop = "max rounds"};
 	*failed = -1;
 	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
-	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", opt->work_dir, (long)getpid());
+	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", ctx->work_dir, (long)getpid());
 	double t0 = now_s();
 	bool ok = true;
 	for (int r = 1; r <= opt->h2h_max_rounds && ok; r++) {
@@ -538,14 +544,14 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 		double ms[2];
 		for (int k = 0; k < 2 && ok; k++) {
 			int i = order[k];
-			ok = tune_run(program, scheds, i, opt, report, "head to head", &entries[i],
+			ok = tune_run(program, scheds, i, opt, ctx, report, "head to head", &entries[i],
 				      &ms[i == cand ? 0 : 1]);
 			if (!ok && !btc_interrupted())
 				*failed = i;
 		}
 		if (!ok)
 			break;
-		if (opt->verbose)
+		if (ctx->verbose)
 			fprintf(stderr, "h2h: round %d order: %d %d: ratio %.4f\n", r, order[0],
 				order[1], ms[0] / ms[1]);
 		h->ratios[h->rounds++] = ms[0] / ms[1];

@@ -37,11 +37,6 @@ struct btc_tune_options {
 				 within this fraction of its median (0.03) */
 	bool race;                    /* drop schedules whose interval lies above the
 				 best's (default true; --no-race: false) */
-	const char *input;            /* --input for the program, or NULL */
-	const char *work_dir;         /* where per-run reports and stderr logs go */
-	const struct btc_app *app;    /* for stage names in errors, or NULL */
-	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
-	bool verbose;
 	unsigned seed; /* --seed: the round orders' seed; 0: from the clock */
 	double timeout_factor; /* --run-timeout-factor: each run of the program is
 				  killed after this many times (BTC_RUN_STARTUP_S
@@ -59,6 +54,18 @@ struct btc_tune_options {
 #define BTC_PROFILE_BOUND_S 120.0
 
 void btc_tune_options_init(struct btc_tune_options *o);
+
+/* Where a tuning runs (the job's context, not the user's options: those
+ * are btc_tune_options, taken as the request holds them). */
+struct btc_tune_ctx {
+	const char *input;            /* --input for the program, or NULL */
+	const char *work_dir;         /* where per-run reports and stderr logs go */
+	const struct btc_app *app;    /* for stage names in errors, or NULL */
+	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
+	bool verbose;                 /* print each round's order and the racing */
+	unsigned seed;                /* the rounds' seed: btc_tune_seed(opt), resolved
+					 once per job (never 0) */
+};
 
 /* The seed to use: opt->seed, or when 0 one derived from the clock
  * (never 0). */
@@ -81,7 +88,8 @@ struct btc_tune_summary {
  * verbose. Returns false when interrupted (reported) and when no schedule
  * verified (not reported: the caller names the failures). */
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
-	      const struct btc_tune_options *opt, struct btc_tune_entry *entries, int *winner,
+	      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+	      struct btc_tune_entry *entries, int *winner,
 	      struct btc_tune_summary *sum, struct btc_diag *d);
 
 /* The verified schedule with the lowest median: among the finalists when
@@ -112,7 +120,8 @@ struct btc_tune_h2h {
  * that schedule (its entry marked failed, with its error), -1 when
  * interrupted. Free h->ratios with free(). */
 bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
-			   const struct btc_tune_options *opt, struct btc_tune_entry *entries,
+			   const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+			   struct btc_tune_entry *entries,
 			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
 			   int *failed);
 
@@ -128,6 +137,8 @@ struct btc_tune_run {
 	bool quiet;         /* the program's stdout to /dev/null */
 	const char *phase;  /* "tuning", "head to head", "final run": for errors */
 	bool adapt;         /* the program's --adapt (docs/runtime.md, "Adaptive pipelines") */
+	const struct btc_app *app;    /* for stage names in errors, or NULL */
+	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
 };
 
 /* Runs it once and reads its JSON report. Returns true when it ran and
