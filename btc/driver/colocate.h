@@ -1,0 +1,107 @@
+/* Measuring several streams on one chip (issue 27; docs/report.md, "The
+ * workload job"): the joint candidates of a built workload program raced
+ * against each other, and the winner against the two baselines a user has
+ * without btc, all in one run, interleaved, with 95 % intervals.
+ *
+ * The program is a generated several-stream program (btrt_workload_main,
+ * runtime/include/btrt_workload.h). Every run of it is one of:
+ *
+ *   solo s       stream s alone, on its app's solo-best schedule
+ *                (`--streams s --schedule s=N --placement app`): r*_s, the
+ *                denominator of its normalised throughput;
+ *   joint k      every stream at once on joint candidate k
+ *                (`--schedule s=N` for every s, the plan's placement);
+ *   naive        every stream a separate process of the same program
+ *                (`--streams s --schedule s=SOLO --placement app`), all
+ *                started together: each app on its single-app choice with
+ *                its single-app service cores, what a user does today;
+ *   multiplex    one process, every stream on its solo-best schedule, the
+ *                streams taking turns (`--multiplex T`: T tasks a turn,
+ *                a turn starts when the previous stream's last task of its
+ *                turn was checked).
+ *
+ * A round runs each of them once in an order shuffled by the seeded
+ * generator of the tuner (driver/tune.h: the same confidence rules, the
+ * same budget and round limits). The figure of merit of a run is its
+ * max-min normalised throughput
+ *
+ *   M = min_s (r_s / (w_s r*_s))            r_s: stream s's tasks/s
+ *
+ * with r*_s the median of the solo runs of s's app; a run counts only when
+ * every stream verified every task (an unverified run is a failure, kept
+ * with its message). Racing drops a joint candidate only when its interval
+ * of M lies entirely below the best's. */
+#ifndef BTC_COLOCATE_H
+#define BTC_COLOCATE_H
+
+#include <stdbool.h>
+
+#include "driver/tune.h"
+#include "util/diag.h"
+
+/* A built workload program and what to run of it. Borrowed. */
+struct btc_colocate_setup {
+	const char *program;      /* path of the built program */
+	const char *work_dir;     /* per-job scratch (reports of the runs) */
+	int n_streams;            /* S >= 1, the program's streams in order */
+	const char *const *stream_names; /* [S] "octree#0", for the output */
+	const int *stream_app;    /* [S] index of the stream's app (streams of
+				     one app share their solo runs) */
+	const double *weight;     /* [S] w_s > 0 */
+	const long *solo_schedule; /* [S] the program's schedule index of the
+				      stream's app's solo-best schedule */
+	int n_joint;              /* K >= 1 joint candidates */
+	const long *joint_schedule; /* [K * S] candidate k's schedule index
+				       for stream s at [k * S + s] */
+	const double *joint_predicted; /* [K] the model's M of candidate k, or
+					  NULL */
+	bool baselines;           /* measure naive and multiplex too (the main
+				     job: true) */
+	long multiplex_turn;      /* T, tasks a turn (>= 1) */
+};
+
+/* A median over rounds and its 95 % interval (report/stats.h,
+ * btc_stats_median_ci; exact false: fewer than 6 values, [min, max]). */
+struct btc_colocate_stat {
+	double median, lo, hi;
+	bool exact;
+};
+
+/* One measured configuration: M's median and 95 % interval over its
+ * rounds, and each stream's tasks/s median. Arrays owned by the result. */
+struct btc_colocate_figure {
+	bool ok;                  /* every run verified */
+	char *why;                /* the first failure's message, else NULL */
+	struct btc_colocate_stat merit; /* M over the rounds */
+	double *stream_rate;      /* [S] tasks/s, median over the rounds */
+	double *stream_normalised; /* [S] stream_rate / r*_s */
+	int rounds;
+};
+
+struct btc_colocate_result {
+	int n_streams, n_joint;
+	double *solo_rate;               /* [S] r*_s, tasks/s (median of s's app) */
+	struct btc_colocate_figure *joint; /* [K] in the setup's order */
+	int best;                        /* the joint candidate chosen, or -1
+					    when none verified */
+	struct btc_colocate_figure naive, multiplex; /* ok false when not run */
+	/* the ratios M_best / M_naive and M_best / M_multiplex, per round
+	 * (paired, as the tuner's head to head), median and interval */
+	struct btc_colocate_stat gain_naive, gain_multiplex;
+	unsigned seed;
+	double wall_s;
+};
+
+/* Races the joint candidates and measures the baselines (see above),
+ * printing a progress line per round on stderr as the tuner does. Fills
+ * *r (zeroed first; free with btc_colocate_result_free). Returns true when
+ * at least one joint candidate verified; false when none did (every
+ * candidate's failure is in *r and reported on d) or when interrupted
+ * (reported). A run is bounded as the tuner's are (o->timeout_factor). */
+bool btc_colocate_measure(const struct btc_colocate_setup *s,
+				     const struct btc_tune_options *o,
+				     const struct btc_tune_ctx *ctx, struct btc_colocate_result *r,
+				     struct btc_diag *d);
+void btc_colocate_result_free(struct btc_colocate_result *r);
+
+#endif
