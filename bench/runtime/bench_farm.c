@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 static int sleep_body(void *ctx, struct btrt_task *t, struct btrt_error *err)
 {
 	(void)t;
@@ -65,23 +67,12 @@ static struct result run_once(uint32_t n, uint64_t fast_ns, uint64_t slow_ns, ui
 		{ "fast", BTRT_PU_CPU, NULL, 0, 0, 1, sleep_body, (void *)(uintptr_t)fast_ns, n > 1 },
 		{ "slow", BTRT_PU_CPU, NULL, 0, 0, 1, sleep_body, (void *)(uintptr_t)slow_ns, 1 },
 	};
-	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = pool_size,
-				       .backend = BTRT_BACKEND_HOST };
-	struct btrt_pool *pool;
-	struct btrt_error err;
-	if (btrt_pool_create(&pool, &pc, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_pool *pool = bench_pool(pool_size);
 	struct btrt_pipeline_config cfg = {
 		.app = "syn-farm", .stages = &st, .n_stages = 1, .chunks = ch, .n_chunks = n,
 		.pool = pool, .io = &syn_io, .n_items = items, .check = 1,
 	};
-	struct btrt_run *run;
-	if (btrt_pipeline_run(&cfg, &run, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_run *run = bench_run(&cfg);
 	struct result r = { btrt_run_steady_ns(run, items / 10) / 1e6, 0 };
 	if (n > 1) {
 		struct btrt_summary s;
@@ -91,18 +82,6 @@ static struct result run_once(uint32_t n, uint64_t fast_ns, uint64_t slow_ns, ui
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	return r;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int main(int argc, char **argv)
@@ -159,9 +138,9 @@ int main(int argc, char **argv)
 		for (int r = 0; r < rounds; r++)
 			ratio[r] = farm[r] / alone[r];
 		printf("%-6.2f %-6.2f | %5u %9.3f %9.3f %12.3f | %9.3f %11.3f | %8.1f %8.1f\n", ms[0],
-		       ms[1], pool, median(alone, rounds), median(farm, rounds),
-		       median(small, rounds), ideal, median(ratio, rounds),
-		       100 * median(share, rounds), 100 * median(share3, rounds));
+		       ms[1], pool, bench_median(alone, rounds), bench_median(farm, rounds),
+		       bench_median(small, rounds), ideal, bench_median(ratio, rounds),
+		       100 * bench_median(share, rounds), 100 * bench_median(share3, rounds));
 	}
 	return 0;
 }

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 struct syn_io {
 	uint64_t load_ns, check_ns;
 	int spin;                  /* 1: busy-wait, 0: sleep */
@@ -79,24 +81,13 @@ static struct result run_once(struct syn_io *io, uint64_t items)
 	const int *io_cores = n_cores > 2 ? &all_cores[1] : all_cores;
 	uint32_t n_io = n_cores > 1 ? 2 : 1;
 	struct btrt_chunk ch = { "cpu", BTRT_PU_CPU, all_cores, 1, 0, 1, NULL, NULL, 0 };
-	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = 4,
-				       .backend = BTRT_BACKEND_HOST };
-	struct btrt_pool *pool;
-	struct btrt_error err;
-	if (btrt_pool_create(&pool, &pc, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_pool *pool = bench_pool(4);
 	struct btrt_pipeline_config cfg = {
 		.app = "syn-io", .stages = &st, .n_stages = 1, .chunks = &ch, .n_chunks = 1,
 		.pool = pool, .io = &syn, .io_state = io, .n_items = items, .check = 1,
 		.io_cores = io_cores, .n_io_cores = n_io,
 	};
-	struct btrt_run *run;
-	if (btrt_pipeline_run(&cfg, &run, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_run *run = bench_run(&cfg);
 	struct result r;
 	struct btrt_summary s;
 	r.period_ms = btrt_run_steady_ns(run, 8) / 1e6;
@@ -107,18 +98,6 @@ static struct result run_once(struct syn_io *io, uint64_t items)
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	return r;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int main(int argc, char **argv)
@@ -169,8 +148,8 @@ int main(int argc, char **argv)
 			io.serial = 1;
 			serial[r] = run_once(&io, items).period_ms;
 		}
-		double l = median(load, rounds), c = median(check, rounds);
-		double ps = median(split, rounds), pr = median(serial, rounds);
+		double l = bench_median(load, rounds), c = bench_median(check, rounds);
+		double ps = bench_median(split, rounds), pr = bench_median(serial, rounds);
 		double sum = l + c, mx = l > c ? l : c;
 		printf("%-5.2f %-5.2f | %8.3f %8.3f %10.3f %9.3f | %12.3f %13.3f | %9.2f %10.2f\n",
 		       lc[k][0], lc[k][1], l, c, sum, mx, ps, pr, ps / mx, pr / sum);

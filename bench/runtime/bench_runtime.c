@@ -24,6 +24,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+
+#include "bench_util.h"
 #define relax() _mm_pause()
 #else
 #define relax() ((void)0)
@@ -128,12 +130,6 @@ static double ring_once(enum ring_kind kind, uint64_t n)
 	return (double)(t1 - t0) / (double)n;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void ring_bench(uint64_t n, int rounds)
 {
 	double bt[32], ck[32], bb[32];
@@ -144,9 +140,9 @@ static void ring_bench(uint64_t n, int rounds)
 		ck[r] = ring_once(RING_CK, n);
 		bb[r] = ring_once(RING_BTRT_BLOCKING, n);
 	}
-	qsort(bt, (size_t)rounds, sizeof *bt, cmp_d);
-	qsort(ck, (size_t)rounds, sizeof *ck, cmp_d);
-	qsort(bb, (size_t)rounds, sizeof *bb, cmp_d);
+	qsort(bt, (size_t)rounds, sizeof *bt, bench_cmp_double);
+	qsort(ck, (size_t)rounds, sizeof *ck, bench_cmp_double);
+	qsort(bb, (size_t)rounds, sizeof *bb, bench_cmp_double);
 	printf("== SPSC ring handoff: %llu items, capacity %u, producer core %d, consumer core %d, %d rounds alternating\n",
 	       (unsigned long long)n, RING_CAP, core_a, core_b, rounds);
 	printf("%-22s %12s %12s %12s\n", "ns/item", "best", "median", "worst");
@@ -177,24 +173,13 @@ static void pipe_once(uint32_t n_chunks, uint32_t pool_size, uint64_t items, dou
 		const int *core = dedicated ? &all_cores[i] : (i % 2 ? &core_b : &core_a);
 		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, core, 1, i, 1, NULL, NULL, 0 };
 	}
-	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = pool_size,
-				       .backend = BTRT_BACKEND_HOST };
-	struct btrt_pool *pool;
-	struct btrt_error err;
-	if (btrt_pool_create(&pool, &pc, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_pool *pool = bench_pool(pool_size);
 	struct btrt_pipeline_config cfg = {
 		.app = "empty", .stages = st, .n_stages = n_chunks, .chunks = ch, .n_chunks = n_chunks,
 		.pool = pool, .io = &empty_io, .n_items = items,
 		.io_cores = dedicated ? &all_cores[n_chunks] : NULL, .n_io_cores = dedicated ? 1 : 0,
 	};
-	struct btrt_run *run;
-	if (btrt_pipeline_run(&cfg, &run, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_run *run = bench_run(&cfg);
 	*per_item = (double)btrt_run_wall_ns(run) / (double)btrt_run_items(run);
 	double sum = 0;
 	for (uint32_t c = 0; c < n_chunks; c++) {
@@ -263,25 +248,14 @@ static void idle_bench(void)
 		st[i] = (struct btrt_stage){ .name = "empty", .cpu = empty_kernel };
 		ch[i] = (struct btrt_chunk){ "cpu", BTRT_PU_CPU, i % 2 ? &core_b : &core_a, 1, i, 1, NULL, NULL, 0 };
 	}
-	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = 4,
-				       .backend = BTRT_BACKEND_HOST };
-	struct btrt_pool *pool;
-	struct btrt_error err;
-	if (btrt_pool_create(&pool, &pc, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_pool *pool = bench_pool(4);
 	struct btrt_pipeline_config cfg = {
 		.app = "idle", .stages = st, .n_stages = 3, .chunks = ch, .n_chunks = 3,
 		.pool = pool, .io = &slow_io, .n_items = IDLE_ITEMS,
 	};
 	double c0 = cpu_seconds();
 	uint64_t t0 = btrt_now_ns();
-	struct btrt_run *run;
-	if (btrt_pipeline_run(&cfg, &run, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
-	}
+	struct btrt_run *run = bench_run(&cfg);
 	double wall = (double)(btrt_now_ns() - t0) / 1e9, cpu = cpu_seconds() - c0;
 	printf("\n== Idle pipeline: 3 empty chunks on cores %d,%d, %d items %ld ms apart\n",
 	       core_a, core_b, IDLE_ITEMS, IDLE_GAP_NS / 1000000);
