@@ -17,6 +17,10 @@
 
 static const struct btc_loc no_loc = {0};
 
+static enum btc_status fluid_bound(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt, struct btc_sched_bound *b,
+				   struct btc_diag *d);
+
 static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
 		    int c)
 {
@@ -244,9 +248,64 @@ static void primal_point(glp_prob *lp, const struct btc_sched_problem *p, const 
 	}
 }
 
+bool btc_sched_bound_effective(const struct btc_sched_problem *p,
+			       const struct btc_sched_options *opt, struct btc_sched_problem *q,
+			       double **time_ms, double **fixed_ms)
+{
+	*q = *p;
+	*time_ms = *fixed_ms = NULL;
+	if (!opt || !opt->core_splits || !p->cores || !p->time_cores_ms)
+		return false;
+	int n = p->n_stages, np = p->n_pus;
+	bool any = false;
+	for (int c = 0; c < np; c++)
+		any |= p->cores[c].size > 1 && p->cores[c].n_counts > 0;
+	if (!any)
+		return false;
+	double *t = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));
+	double *f = btc_xcalloc((size_t)np, sizeof(double));
+	for (int c = 0; c < np; c++) {
+		const struct btc_sched_cores *k = &p->cores[c];
+		bool split = k->size > 1 && k->n_counts > 0;
+		f[c] = fixed_of(p, c);
+		if (split) /* the smallest team's share of the cores */
+			f[c] *= (double)k->counts[0] / k->size;
+		for (int i = 0; i < n; i++) {
+			double e = p->time_ms[i * np + c];
+			for (int j = 0; split && j < k->n_counts; j++) {
+				double tk = p->time_cores_ms[btc_sched_cores_index(np, i, c, j)];
+				if (!isnan(e) && !isnan(tk)) /* as the solvers: a count
+							      * only where the PU has a time */
+					e = fmin(e, tk * k->counts[j] / k->size);
+			}
+			t[i * np + c] = e;
+		}
+	}
+	q->time_ms = *time_ms = t;
+	q->fixed_ms = *fixed_ms = p->fixed_ms ? f : NULL;
+	if (!p->fixed_ms) {
+		free(f);
+		*fixed_ms = NULL;
+	}
+	return true;
+}
+
 enum btc_status btc_sched_fluid_bound(const struct btc_sched_problem *p,
 				     const struct btc_sched_options *opt,
 				     struct btc_sched_bound *b, struct btc_diag *d)
+{
+	double *et, *ef;
+	struct btc_sched_problem q;
+	btc_sched_bound_effective(p, opt, &q, &et, &ef);
+	enum btc_status st = fluid_bound(&q, opt, b, d);
+	free(et);
+	free(ef);
+	return st;
+}
+
+static enum btc_status fluid_bound(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt, struct btc_sched_bound *b,
+				   struct btc_diag *d)
 {
 	memset(b, 0, sizeof(*b));
 	struct btc_sched_options vo;

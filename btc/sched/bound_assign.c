@@ -1,0 +1,263 @@
+/* The assignment bound (sched/bound.h; docs/scheduler.md, "The
+ * assignment bound"): the fluid LP with integral stage placement, a MIP
+ * built here and solved with GLPK's branch and cut (glp_intopt), on the
+ * effective times of btc_sched_bound_effective, scaled so that the
+ * largest time is 1 (GLPK's tolerances are absolute). Its optimum is
+ * taken less BTC_SCHED_ASSIGN_SLACK, then raised to the fluid bound and
+ * T_io, two bounds of their own. */
+#include "sched/bound.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int btc_sched_assign_fail;
+
+static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
+		    int c)
+{
+	if (isnan(p->time_ms[i * p->n_pus + c]))
+		return false;
+	if (opt && (opt->forbid_mask & (1u << c)))
+		return false;
+	if (opt && opt->pin && opt->pin[i] >= 0 && opt->pin[i] != c)
+		return false;
+	return true;
+}
+
+/* Columns (1-based GLPK indices, 0 = none): T; per allowed (i, c) the
+ * placement a_ic (binary; x_ic itself without farms) and with farms the
+ * fraction x_ic; per PU with an allowed stage y_c (binary without farms,
+ * the share s_c in [0, 1] with). */
+struct cols {
+	int n;
+	int *a, *x, *y;
+};
+
+struct mat {
+	int ne, cap;
+	int *ia, *ja;
+	double *ar;
+};
+
+static void put(struct mat *m, int row, int col, double v)
+{
+	if (m->ne + 1 >= m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->ia = btc_xrealloc(m->ia, (size_t)m->cap * sizeof(int));
+		m->ja = btc_xrealloc(m->ja, (size_t)m->cap * sizeof(int));
+		m->ar = btc_xrealloc(m->ar, (size_t)m->cap * sizeof(double));
+	}
+	m->ne++;
+	m->ia[m->ne] = row;
+	m->ja[m->ne] = col;
+	m->ar[m->ne] = v;
+}
+
+static int add_row(glp_prob *lp, int type, double lo, double hi)
+{
+	int r = glp_add_rows(lp, 1);
+	glp_set_row_bnds(lp, r, type, lo, hi);
+	return r;
+}
+
+static int add_col(glp_prob *lp, struct cols *k, int kind, double hi)
+{
+	int j = glp_add_cols(lp, 1);
+	glp_set_col_kind(lp, j, kind);
+	if (kind == GLP_CV)
+		glp_set_col_bnds(lp, j, hi > 0 ? GLP_DB : GLP_LO, 0.0, hi);
+	k->n = j;
+	return j;
+}
+
+/* Builds the MIP of docs/scheduler.md on q (effective times) with every
+ * time divided by scale; t_lo: a lower bound on T (scaled). */
+static void build(glp_prob *lp, const struct btc_sched_problem *q,
+		  const struct btc_sched_options *opt, bool farms, double scale, double t_lo,
+		  struct cols *k)
+{
+	int n = q->n_stages, np = q->n_pus;
+	k->a = btc_xcalloc((size_t)n * (size_t)np, sizeof(int));
+	k->x = btc_xcalloc((size_t)n * (size_t)np, sizeof(int));
+	k->y = btc_xcalloc((size_t)np, sizeof(int));
+	glp_set_obj_dir(lp, GLP_MIN);
+	int tcol = add_col(lp, k, GLP_CV, 0);
+	glp_set_col_bnds(lp, tcol, GLP_LO, t_lo, 0.0);
+	glp_set_obj_coef(lp, tcol, 1.0);
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < np; c++) {
+			if (!allowed(q, opt, i, c))
+				continue;
+			k->a[i * np + c] = add_col(lp, k, GLP_BV, 0);
+			k->x[i * np + c] = farms ? add_col(lp, k, GLP_CV, 1.0) : k->a[i * np + c];
+		}
+	for (int c = 0; c < np; c++) {
+		bool used = false;
+		for (int i = 0; i < n; i++)
+			used |= k->a[i * np + c] != 0;
+		if (used)
+			k->y[c] = add_col(lp, k, farms ? GLP_CV : GLP_BV, 1.0);
+	}
+	struct mat m = {0};
+	for (int i = 0; i < n; i++) { /* sum_c x_ic = 1 */
+		int r = add_row(lp, GLP_FX, 1.0, 1.0);
+		for (int c = 0; c < np; c++)
+			if (k->x[i * np + c])
+				put(&m, r, k->x[i * np + c], 1.0);
+	}
+	for (int c = 0; c < np; c++) { /* F_c y_c + sum_i t_ic x_ic - T <= 0 */
+		if (!k->y[c])
+			continue;
+		int r = add_row(lp, GLP_UP, 0.0, 0.0);
+		put(&m, r, tcol, -1.0);
+		double f = q->fixed_ms ? q->fixed_ms[c] / scale : 0;
+		if (f > 0)
+			put(&m, r, k->y[c], f);
+		for (int i = 0; i < n; i++)
+			if (k->x[i * np + c] && q->time_ms[i * np + c] > 0)
+				put(&m, r, k->x[i * np + c], q->time_ms[i * np + c] / scale);
+	}
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < np; c++) {
+			int x = k->x[i * np + c], a = k->a[i * np + c], y = k->y[c];
+			if (!x)
+				continue;
+			int r = add_row(lp, GLP_UP, 0.0, 0.0); /* x_ic <= y_c (s_c) */
+			put(&m, r, x, 1.0);
+			put(&m, r, y, -1.0);
+			if (!farms)
+				continue;
+			r = add_row(lp, GLP_UP, 0.0, 0.0); /* x_ic <= a_ic */
+			put(&m, r, x, 1.0);
+			put(&m, r, a, -1.0);
+			r = add_row(lp, GLP_UP, 0.0, 1.0); /* s_c - x_ic + a_ic <= 1 */
+			put(&m, r, y, 1.0);
+			put(&m, r, x, -1.0);
+			put(&m, r, a, 1.0);
+		}
+	if (!farms && opt && opt->max_chunks > 0) { /* a used PU runs a chunk */
+		int r = add_row(lp, GLP_UP, 0.0, opt->max_chunks);
+		for (int c = 0; c < np; c++)
+			if (k->y[c])
+				put(&m, r, k->y[c], 1.0);
+	}
+	glp_load_matrix(lp, m.ne, m.ia, m.ja, m.ar);
+	free(m.ia);
+	free(m.ja);
+	free(m.ar);
+}
+
+/* Branch and cut; 0, or -1 when it ends without a proven optimum. */
+static int solve(glp_prob *lp)
+{
+	if (btc_sched_assign_fail)
+		return -1;
+	glp_iocp parm;
+	glp_init_iocp(&parm);
+	parm.msg_lev = GLP_MSG_OFF;
+	parm.presolve = GLP_ON;
+	parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
+	if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
+		return -1;
+	return 0;
+}
+
+/* The incumbent's x, y and loads, recomputed in ms from q (x rounded for
+ * the binaries, clipped for the shares). */
+static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const struct cols *k,
+		      bool farms, struct btc_sched_assign *a)
+{
+	int n = q->n_stages, np = q->n_pus;
+	for (int i = 0; i < n * np; i++)
+		if (k->x[i]) {
+			double v = glp_mip_col_val(lp, k->x[i]);
+			a->frac[i] = farms ? fmin(1.0, fmax(0.0, v)) : (v > 0.5);
+		}
+	for (int c = 0; c < np; c++) {
+		double y = 0, load = 0;
+		for (int i = 0; i < n; i++) {
+			double x = a->frac[i * np + c];
+			y = fmax(y, x);
+			if (x > 0)
+				load += x * q->time_ms[i * np + c];
+		}
+		a->share[c] = y;
+		a->load_ms[c] = load + (q->fixed_ms ? q->fixed_ms[c] : 0) * y;
+	}
+}
+
+enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
+				      const struct btc_sched_options *opt,
+				      const struct btc_sched_bound *fluid,
+				      struct btc_sched_assign *a, struct btc_diag *d)
+{
+	(void)d;
+	memset(a, 0, sizeof(*a));
+	int n = p->n_stages, np = p->n_pus;
+	a->n_stages = n;
+	a->n_pus = np;
+	a->io_ms = p->io_ms;
+	a->farms = opt && opt->farms && np > 1;
+	a->mip_ms = NAN;
+	a->bound_ms = fluid->bound_ms;
+	a->frac = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));
+	a->load_ms = btc_xcalloc((size_t)np, sizeof(double));
+	a->share = btc_xcalloc((size_t)np, sizeof(double));
+
+	double *et, *ef;
+	struct btc_sched_problem q;
+	btc_sched_bound_effective(p, opt, &q, &et, &ef);
+	double scale = 0;
+	for (int i = 0; i < n * np; i++)
+		if (!isnan(q.time_ms[i]))
+			scale = fmax(scale, q.time_ms[i]);
+	for (int c = 0; q.fixed_ms && c < np; c++)
+		scale = fmax(scale, q.fixed_ms[c]);
+	if (!(scale > 0)) { /* every time 0: the fluid bound's 0 is exact */
+		a->exact = true;
+		a->mip_ms = 0;
+		free(et);
+		free(ef);
+		return BTC_OK;
+	}
+	double t0 = btc_sched_now_ms();
+	struct cols k = {0};
+	int term = glp_term_out(GLP_OFF);
+	glp_prob *lp = glp_create_prob();
+	build(lp, &q, opt, a->farms, scale, fluid->lp_ms / scale * (1 - 1e-9), &k);
+	int rc = solve(lp);
+	if (rc == 0) {
+		incumbent(lp, &q, &k, a->farms, a);
+		double obj = glp_mip_obj_val(lp);
+		double best = 0;
+		for (int c = 0; c < np; c++)
+			best = fmax(best, a->load_ms[c]);
+		/* the incumbent is feasible, so best >= T*; GLPK proved T* >= obj
+		 * within its tolerance */
+		a->mip_ms = fmin(best, obj * scale) - BTC_SCHED_ASSIGN_SLACK * (scale + best);
+		a->mip_ms = fmax(0.0, a->mip_ms);
+		a->exact = true;
+		a->bound_ms = fmax(fluid->bound_ms, fmax(p->io_ms, a->mip_ms));
+	} else {
+		memset(a->frac, 0, sizeof(double) * (size_t)n * (size_t)np);
+	}
+	glp_delete_prob(lp);
+	glp_term_out(term);
+	a->solve_ms = btc_sched_now_ms() - t0;
+	free(k.a);
+	free(k.x);
+	free(k.y);
+	free(et);
+	free(ef);
+	return BTC_OK;
+}
+
+void btc_sched_assign_free(struct btc_sched_assign *a)
+{
+	free(a->frac);
+	free(a->load_ms);
+	free(a->share);
+	memset(a, 0, sizeof(*a));
+}
