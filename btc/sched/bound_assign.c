@@ -159,6 +159,8 @@ static int solve(glp_prob *lp)
 	parm.msg_lev = GLP_MSG_OFF;
 	parm.presolve = GLP_ON;
 	parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
+	parm.br_tech = GLP_BR_PCH; /* pseudocost branching */
+	parm.bt_tech = GLP_BT_BLB; /* best local bound first */
 	if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
 		return -1;
 	return 0;
