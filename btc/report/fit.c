@@ -206,13 +206,13 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r)
 }
 
 /* The bounds of mode m's chunk-model problem calibrated by r->pu_fits
- * (t'_{i,c} = b_c t_{i,c}, t'_{i,c,k} = b_c t_{i,c,k}, F'_c = max(0, a_c +
- * b_c F_c): the calibrated chunk time a_c + b_c (F_c + sum t) with its
- * transfers left out, as both bounds leave X out; a negative a_c is
- * clamped, the one place the calibrated bound may read above the
- * calibrated model), or the plain problem's bounds without a
- * calibration: the fluid LP into *b, the assignment MIP into *a (which
- * falls back on the fluid bound). False when the LP fails. */
+ * (t'_{i,c} = b_c t_{i,c}, t'_{i,c,k} = b_c t_{i,c,k}, F'_c = a_c + b_c
+ * F_c: the calibrated chunk time a_c + b_c (F_c + sum t) with its
+ * transfers left out, as both bounds leave X out; a negative F'_c goes
+ * in as the PU rows' offset, btc_sched_fluid_bound_offset), or the plain
+ * problem's bounds without a calibration: the fluid LP into *b, the
+ * assignment MIP into *a (which falls back on the fluid bound). False
+ * when the LP fails. */
 static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct btc_report *r,
 		     struct btc_sched_bound *b, struct btc_sched_assign *a)
 {
@@ -221,16 +221,18 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct 
 		return false;
 	struct btc_sched_problem q = *p;
 	int ns = p->n_stages, np = p->n_pus;
-	double *time = NULL, *fixed = NULL, *tk = NULL;
+	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL;
 	if (r->n_pu_fits == np) {
 		time = btc_xcalloc((size_t)ns * np, sizeof(double));
 		fixed = btc_xcalloc((size_t)np, sizeof(double));
+		off = btc_xcalloc((size_t)np, sizeof(double));
 		size_t nk = (size_t)ns * np * BTC_SCHED_MAX_CORE_COUNTS;
 		if (p->time_cores_ms)
 			tk = btc_xcalloc(nk, sizeof(double));
 		for (int c = 0; c < np; c++) {
 			double bc = r->pu_fits[c].b, f = p->fixed_ms ? p->fixed_ms[c] : 0;
 			fixed[c] = fmax(0, r->pu_fits[c].a_ms + bc * f);
+			off[c] = fmin(0, r->pu_fits[c].a_ms + bc * f);
 			for (int i = 0; i < ns; i++) {
 				time[i * np + c] = bc * p->time_ms[i * np + c];
 				for (int j = 0; tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
@@ -245,27 +247,71 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct 
 	}
 	struct btc_diag quiet;
 	btc_diag_init(&quiet, NULL);
-	bool ok = btc_sched_fluid_bound(&q, &plan->sched, b, &quiet) == BTC_OK;
+	bool ok = btc_sched_fluid_bound_offset(&q, &plan->sched, off, b, &quiet) == BTC_OK;
 	if (ok)
-		btc_sched_assign_bound(&q, &plan->sched, b, a, &quiet);
+		btc_sched_assign_bound(&q, &plan->sched, off, b, a, &quiet);
 	free(time);
 	free(fixed);
+	free(off);
 	free(tk);
 	if (!ok)
 		btc_sched_bound_free(b);
 	return ok;
 }
 
+/* Under `placed` a one-chunk schedule is predicted from the isolated rows
+ * (btc_plan_mode_for), which the placed problem's bounds do not see: the
+ * lowest such baseline period, calibrated as bound_of does and without
+ * X, max(T_io, a_c + b_c (F_c + sum_i t_ic)), over the PUs the plan
+ * allows that have every stage, its PU in *pu; INFINITY (*pu -1) when
+ * there is none or m is not placed. */
+static double placed_baselines(const struct btc_plan *plan, enum btc_mode m,
+			       const struct btc_report *r, int *pu)
+{
+	*pu = -1;
+	if (m != BTC_MODE_PLACED)
+		return INFINITY;
+	const struct btc_sched_problem *p =
+		btc_plan_problem_of(plan, BTC_MODE_ISOLATED, plan->chunk_model);
+	if (!p)
+		return INFINITY;
+	int ns = p->n_stages, np = p->n_pus;
+	double best = INFINITY;
+	for (int c = 0; c < np; c++) {
+		if (plan->sched.forbid_mask & (1u << c))
+			continue;
+		double a = 0, b = 1, sum = p->fixed_ms ? p->fixed_ms[c] : 0;
+		if (r->n_pu_fits == np) {
+			a = r->pu_fits[c].a_ms;
+			b = r->pu_fits[c].b;
+		}
+		for (int i = 0; i < ns; i++)
+			sum += p->time_ms[i * np + c]; /* NAN: no kernel, no baseline */
+		if (!isnan(sum) && fmax(p->io_ms, a + b * sum) < best) {
+			best = fmax(p->io_ms, a + b * sum);
+			*pu = c;
+		}
+	}
+	return best;
+}
+
 /* Which term of the bound is off when a measured period lies below it:
+ * the baseline of PU cap_pu when it caps the bound (>= 0, placed_baselines),
  * io (T_io binds), else compute on the PU of the largest load at the
  * optimum of the bound that binds (the assignment's when it is the
  * tighter, else the fluid LP's): the one whose table time reads high. */
 static void flag_below(struct btc_report *r, const struct btc_sched_bound *b,
-		       const struct btc_sched_assign *a, const struct btc_device *dev)
+		       const struct btc_sched_assign *a, int cap_pu,
+		       const struct btc_device *dev)
 {
 	free(r->bound_below_term);
 	free(r->bound_below_pu);
 	r->bound_below_pu = NULL;
+	if (cap_pu >= 0) { /* the isolated rows' baseline caps the bound */
+		r->bound_below_term = btc_xstrdup("baseline");
+		r->bound_below_pu = btc_xstrdup(dev->pus[cap_pu].name);
+		return;
+	}
 	bool mip = a->exact && a->mip_ms > b->lp_ms;
 	if (b->io_ms >= (mip ? a->mip_ms : b->lp_ms)) {
 		r->bound_below_term = btc_xstrdup("io");
@@ -316,6 +362,12 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	} else {
 		m = plan->mode;
 	}
+	int cap_pu;
+	double cap = placed_baselines(plan, m, r, &cap_pu);
+	bool capped = cap < fmax(b.bound_ms, a.frac ? a.bound_ms : 0);
+	b.bound_ms = fmin(b.bound_ms, cap);
+	a.bound_ms = fmin(a.bound_ms, cap);
+	r->bound_baselines_ms = isinf(cap) ? NAN : cap;
 	r->fluid_bound_ms = b.bound_ms;
 	r->fluid_lp_ms = b.lp_ms;
 	r->fluid_io_ms = b.io_ms;
@@ -347,7 +399,7 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		c->efficiency = btc_sched_bound_efficiency(bound, c->measured_ms);
 		if (c->efficiency > 1) {
 			c->efficiency = NAN;
-			flag_below(r, &b, &a, dev);
+			flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
 		}
 	}
 	if (r->chosen >= 0) {
@@ -358,7 +410,7 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		r->bound_below = r->efficiency > 1;
 		if (r->bound_below) {
 			r->efficiency = NAN;
-			flag_below(r, &b, &a, dev);
+			flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
 		}
 	}
 	if (fitted) {

@@ -88,6 +88,7 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	cJSON_AddBoolToObject(b, "exact", r->assign_exact);
 	cJSON_AddBoolToObject(b, "farms", r->assign_farms);
 	btc_json_add_num(b, "fluid_efficiency", r->fluid_efficiency);
+	btc_json_add_num(b, "baselines_ms", r->bound_baselines_ms);
 	write_pus(b, "pus", r->assign_pus, r->n_assign_pus, r->n_bound_stages);
 }
 
@@ -170,6 +171,7 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->assign_exact = cJSON_IsTrue(btc_json_get(a, "exact"));
 	r->assign_farms = cJSON_IsTrue(btc_json_get(a, "farms"));
 	r->fluid_efficiency = btc_json_num(a, "fluid_efficiency");
+	r->bound_baselines_ms = btc_json_num(a, "baselines_ms");
 	r->assign_pus = read_pus(btc_json_get(a, "pus"), &r->n_assign_pus, &r->n_bound_stages);
 }
 

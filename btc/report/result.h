@@ -152,6 +152,8 @@ struct btc_report {
 	bool assign_exact;        /* the MIP was solved (else = fluid bound) */
 	bool assign_farms;        /* the share formulation (farms searched) */
 	double fluid_efficiency;  /* fluid_bound_ms / measured_ms (the chosen) */
+	double bound_baselines_ms; /* placed: the isolated-row baselines' least
+				    * period, both bounds at most it; else NAN */
 	struct btc_report_bound_pu *assign_pus; /* [n_assign_pus]: loads,
 						 * shares, the assignment */
 	int n_assign_pus;

@@ -72,6 +72,17 @@ enum btc_status btc_sched_fluid_bound(const struct btc_sched_problem *p,
 				     const struct btc_sched_options *opt,
 				     struct btc_sched_bound *b, struct btc_diag *d);
 
+/* As btc_sched_fluid_bound, with offset_ms ([n_pus], each <= 0, or NULL)
+ * added to every PU row: F_c y_c + sum_i x_ic t_ic + offset_c <= T. A
+ * calibrated fixed cost a_c + b_c F_c may be negative (report/fit.c): it
+ * enters as max(0, .) in fixed_ms and min(0, .) here. Valid because y_c
+ * <= 1: a PU touching a share s of the tasks carries s (F + off) + ... >=
+ * F y + off + ...; load_ms includes the offset. */
+enum btc_status btc_sched_fluid_bound_offset(const struct btc_sched_problem *p,
+					    const struct btc_sched_options *opt,
+					    const double *offset_ms, struct btc_sched_bound *b,
+					    struct btc_diag *d);
+
 void btc_sched_bound_free(struct btc_sched_bound *b);
 
 /* The times both bounds work on (docs/scheduler.md, "The assignment
@@ -122,7 +133,10 @@ struct btc_sched_assign {
 
 /* Computes the assignment bound of p under opt (forbid_mask, pin,
  * max_chunks without farms, farms, core_splits are read), given fluid,
- * p's fluid bound under the same opt (btc_sched_fluid_bound, BTC_OK).
+ * p's fluid bound under the same opt and offsets (btc_sched_fluid_bound
+ * or _offset, BTC_OK). offset_ms: as btc_sched_fluid_bound_offset, or
+ * NULL; without farms it enters as offset_c y_c (y binary: a used PU
+ * pays F_c + offset_c exactly), with farms as a constant.
  * Fills *a (zeroed first; btc_sched_assign_free, also after an error).
  * Returns BTC_OK, also when the MIP is not solved (a->exact false,
  * a->bound_ms = fluid->bound_ms: GLPK's failure, its time limit or an
@@ -131,6 +145,7 @@ struct btc_sched_assign {
  * terminal output. */
 enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 				      const struct btc_sched_options *opt,
+				      const double *offset_ms,
 				      const struct btc_sched_bound *fluid,
 				      struct btc_sched_assign *a, struct btc_diag *d);
 

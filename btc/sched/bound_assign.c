@@ -75,8 +75,8 @@ static int add_col(glp_prob *lp, struct cols *k, int kind, double hi)
 /* Builds the MIP of docs/scheduler.md on q (effective times) with every
  * time divided by scale; t_lo: a lower bound on T (scaled). */
 static void build(glp_prob *lp, const struct btc_sched_problem *q,
-		  const struct btc_sched_options *opt, bool farms, double scale, double t_lo,
-		  struct cols *k)
+		  const struct btc_sched_options *opt, const double *off, bool farms,
+		  double scale, double t_lo, struct cols *k)
 {
 	int n = q->n_stages, np = q->n_pus;
 	k->a = btc_xcalloc((size_t)n * (size_t)np, sizeof(int));
@@ -110,10 +110,13 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 	for (int c = 0; c < np; c++) { /* F_c y_c + sum_i t_ic x_ic - T <= 0 */
 		if (!k->y[c])
 			continue;
-		int r = add_row(lp, GLP_UP, 0.0, 0.0);
-		put(&m, r, tcol, -1.0);
 		double f = q->fixed_ms ? q->fixed_ms[c] / scale : 0;
-		if (f > 0)
+		double o = off ? off[c] / scale : 0;
+		int r = add_row(lp, GLP_UP, 0.0, farms ? -o : 0.0);
+		put(&m, r, tcol, -1.0);
+		if (!farms)
+			f += o;
+		if (f != 0)
 			put(&m, r, k->y[c], f);
 		for (int i = 0; i < n; i++)
 			if (k->x[i * np + c] && q->time_ms[i * np + c] > 0)
@@ -169,7 +172,7 @@ static int solve(glp_prob *lp)
 /* The incumbent's x, y and loads, recomputed in ms from q (x rounded for
  * the binaries, clipped for the shares). */
 static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const struct cols *k,
-		      bool farms, struct btc_sched_assign *a)
+		      const double *off, bool farms, struct btc_sched_assign *a)
 {
 	int n = q->n_stages, np = q->n_pus;
 	for (int i = 0; i < n * np; i++)
@@ -187,11 +190,14 @@ static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const str
 		}
 		a->share[c] = y;
 		a->load_ms[c] = load + (q->fixed_ms ? q->fixed_ms[c] : 0) * y;
+		if (off && (farms || y > 0))
+			a->load_ms[c] += off[c];
 	}
 }
 
 enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 				      const struct btc_sched_options *opt,
+				      const double *offset_ms,
 				      const struct btc_sched_bound *fluid,
 				      struct btc_sched_assign *a, struct btc_diag *d)
 {
@@ -228,12 +234,12 @@ enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 	struct cols k = {0};
 	int term = glp_term_out(GLP_OFF);
 	glp_prob *lp = glp_create_prob();
-	build(lp, &q, opt, a->farms, scale, fluid->lp_ms / scale * (1 - 1e-9), &k);
+	build(lp, &q, opt, offset_ms, a->farms, scale, fluid->lp_ms / scale * (1 - 1e-9), &k);
 	int rc = solve(lp);
 	if (rc == 0) {
-		incumbent(lp, &q, &k, a->farms, a);
+		incumbent(lp, &q, &k, offset_ms, a->farms, a);
 		double obj = glp_mip_obj_val(lp);
-		double best = 0;
+		double best = 0; /* the max load, >= 0 as T */
 		for (int c = 0; c < np; c++)
 			best = fmax(best, a->load_ms[c]);
 		/* the incumbent is feasible, so best >= T*; GLPK proved T* >= obj

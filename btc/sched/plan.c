@@ -350,7 +350,7 @@ static bool bound(struct btc_plan *pl, const struct btc_plan_options *opt,
 		return !opt->ranking;
 	}
 	pl->has_bound = true;
-	btc_sched_assign_bound(prob, &pl->sched, &pl->bound, &pl->assign, &quiet);
+	btc_sched_assign_bound(prob, &pl->sched, NULL, &pl->bound, &pl->assign, &quiet);
 	if (pl->solved) {
 		pl->result.has_fluid_bound = true;
 		pl->result.fluid_bound_ms = pl->bound.bound_ms;

@@ -32,7 +32,7 @@ static bool bounds(const struct btc_sched_problem *p, const struct btc_sched_opt
 		btc_sched_bound_free(f);
 		return false;
 	}
-	CU_ASSERT_EQUAL(btc_sched_assign_bound(p, o, f, a, &d), BTC_OK);
+	CU_ASSERT_EQUAL(btc_sched_assign_bound(p, o, NULL, f, a, &d), BTC_OK);
 	return true;
 }
 

@@ -187,7 +187,7 @@ static void test_output(void)
 	CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound(&p, &o, &b, &d), BTC_OK);
 	assert_near(b.bound_ms, 1.6, "bound");
 	struct btc_sched_assign a;
-	CU_ASSERT_EQUAL_FATAL(btc_sched_assign_bound(&p, &o, &b, &a, &d), BTC_OK);
+	CU_ASSERT_EQUAL_FATAL(btc_sched_assign_bound(&p, &o, NULL, &b, &a, &d), BTC_OK);
 	res.has_fluid_bound = true;
 	res.fluid_bound_ms = b.bound_ms;
 	res.assign_bound_ms = a.bound_ms; /* 2: stage 0 on PU 0, 1 on PU 1 */
