@@ -143,13 +143,17 @@ for path in sys.argv[1:]:
     assert b is not None, path
     fit = r["fit"]
     assert b["mode"] == fit["mode"] and b["calibrated"] is True, (path, b["mode"], fit["mode"])
-    assert abs(r["fluid_bound_ms"] - max(b["compute_ms"], b["io_ms"])) < 1e-6, path
+    # under placed both bounds are capped by the isolated rows' baselines
+    a = r["assignment_bound"]
+    cap = a["baselines_ms"] if a["baselines_ms"] is not None else float("inf")
+    assert abs(r["fluid_bound_ms"] - min(max(b["compute_ms"], b["io_ms"]), cap)) < 1e-6, path
+    assert a["bound_ms"] >= r["fluid_bound_ms"] - 1e-9 and a["bound_ms"] <= cap, path
     meas = [c["measured_ms_per_task"] for c in r["candidates"] if c.get("measured_ms_per_task") is not None
             and c.get("status") == "verified"]
-    below = [m for m in meas if m < r["fluid_bound_ms"]]
+    below = [m for m in meas if m < a["bound_ms"]]  # the tighter bound's
     if below:
         n_below += 1
-        assert b["below"] and b["below"]["term"] in ("compute", "io"), path
+        assert b["below"] and b["below"]["term"] in ("compute", "io", "baseline"), path
         assert b["below"]["term"] == "io" or b["below"]["pu"], path
     else:
         assert b["below"] is None, path
