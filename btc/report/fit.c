@@ -386,6 +386,8 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		r->assign_bound_ms = a.bound_ms;
 		r->assign_mip_ms = a.exact ? a.mip_ms : NAN;
 		r->assign_exact = a.exact;
+		r->assign_relaxed_ms = a.relaxed_ms;
+		r->assign_contiguous = a.contiguous;
 		r->assign_farms = a.farms;
 		r->assign_pus = pus_of(dev, a.n_stages, a.n_pus, a.load_ms, a.share, a.frac);
 		r->n_assign_pus = a.n_pus;
@@ -441,6 +443,10 @@ void btc_fit_print_bound(const struct btc_report *r, FILE *f)
 				r->fluid_io_ms, r->assign_mip_ms);
 		else
 			fprintf(f, " (MIP not solved: the fluid bound)");
+		if (r->assign_exact && r->assign_contiguous)
+			fprintf(f, " (MIP with contiguity; relaxed: %.3f)", r->assign_relaxed_ms);
+		if (!isnan(r->bound_baselines_ms))
+			fprintf(f, " (at most the isolated baselines' %.3f)", r->bound_baselines_ms);
 		if (r->assign_exact && r->assign_farms)
 			fprintf(f, " (farm shares)");
 		fprintf(f, "; loads:");

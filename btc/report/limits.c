@@ -86,6 +86,8 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	btc_json_add_num(b, "bound_ms", r->assign_bound_ms);
 	btc_json_add_num(b, "mip_ms", r->assign_mip_ms);
 	cJSON_AddBoolToObject(b, "exact", r->assign_exact);
+	btc_json_add_num(b, "relaxed_ms", r->assign_relaxed_ms);
+	cJSON_AddBoolToObject(b, "contiguous", r->assign_contiguous);
 	cJSON_AddBoolToObject(b, "farms", r->assign_farms);
 	btc_json_add_num(b, "fluid_efficiency", r->fluid_efficiency);
 	btc_json_add_num(b, "baselines_ms", r->bound_baselines_ms);
@@ -169,6 +171,8 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->assign_bound_ms = btc_json_num(a, "bound_ms");
 	r->assign_mip_ms = btc_json_num(a, "mip_ms");
 	r->assign_exact = cJSON_IsTrue(btc_json_get(a, "exact"));
+	r->assign_relaxed_ms = btc_json_num(a, "relaxed_ms");
+	r->assign_contiguous = cJSON_IsTrue(btc_json_get(a, "contiguous"));
 	r->assign_farms = cJSON_IsTrue(btc_json_get(a, "farms"));
 	r->fluid_efficiency = btc_json_num(a, "fluid_efficiency");
 	r->bound_baselines_ms = btc_json_num(a, "baselines_ms");

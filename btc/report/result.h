@@ -150,6 +150,8 @@ struct btc_report {
 	double assign_bound_ms;   /* max(fluid bound, T_io, MIP optimum) */
 	double assign_mip_ms;     /* the MIP's optimum, NAN: not solved */
 	bool assign_exact;        /* the MIP was solved (else = fluid bound) */
+	double assign_relaxed_ms; /* its optimum with contiguity relaxed, NAN */
+	bool assign_contiguous;   /* assign_mip_ms has the contiguity rows */
 	bool assign_farms;        /* the share formulation (farms searched) */
 	double fluid_efficiency;  /* fluid_bound_ms / measured_ms (the chosen) */
 	double bound_baselines_ms; /* placed: the isolated-row baselines' least

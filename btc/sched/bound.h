@@ -108,8 +108,12 @@ struct btc_sched_assign {
 	int n_stages, n_pus;
 	double bound_ms; /* max(fluid bound, T_io, mip_ms): ms per task */
 	double mip_ms;   /* the MIP's optimum T*, less GLPK's tolerance
-			  * (BTC_SCHED_ASSIGN_SLACK relative); NAN when not
+			  * (BTC_SCHED_ASSIGN_SLACK relative), with the
+			  * contiguity rows when contiguous; NAN when not
 			  * solved (exact false) */
+	double relaxed_ms; /* the same MIP without the contiguity rows
+			    * (<= mip_ms), NAN when not solved */
+	bool contiguous;   /* mip_ms has the contiguity rows (C2) */
 	double io_ms;    /* T_io */
 	bool farms;      /* the share formulation (opt->farms) */
 	bool exact;      /* the MIP was solved to optimality; false: GLPK
@@ -126,7 +130,7 @@ struct btc_sched_assign {
 
 /* Relative slack taken off GLPK's MIP optimum: its branch and cut prunes a
  * node whose LP bound is within tol_obj (1e-7) (1 + |obj|) of the
- * incumbent, on a problem scaled so that the largest time is 1. */
+ * incumbent, on a problem scaled so that the fluid LP's optimum is 1. */
 #define BTC_SCHED_ASSIGN_SLACK 1e-6
 /* GLPK's time limit for the MIP; past it the fluid bound stands. */
 #define BTC_SCHED_ASSIGN_TIME_MS 2000

@@ -1,8 +1,8 @@
 /* The assignment bound (sched/bound.h; docs/scheduler.md, "The
  * assignment bound"): the fluid LP with integral stage placement, a MIP
  * built here and solved with GLPK's branch and cut (glp_intopt), on the
- * effective times of btc_sched_bound_effective, scaled so that the
- * largest time is 1 (GLPK's tolerances are absolute). Its optimum is
+ * effective times of btc_sched_bound_effective, scaled so that the fluid
+ * LP's optimum is 1 (GLPK's tolerances are absolute). Its optimum is
  * taken less BTC_SCHED_ASSIGN_SLACK, then raised to the fluid bound and
  * T_io, two bounds of their own. */
 #include "sched/bound.h"
@@ -72,11 +72,22 @@ static int add_col(glp_prob *lp, struct cols *k, int kind, double hi)
 	return j;
 }
 
+/* The most stage ranges PU c runs in a schedule of the space: 1 (C2; a
+ * farm member runs its farm's range), or with core splits on a CPU PU
+ * that may be split, one per team: size / the smallest profiled count. */
+static int runs(const struct btc_sched_problem *q, const struct btc_sched_options *opt, int c)
+{
+	if (opt && opt->core_splits && q->cores && q->time_cores_ms && q->cores[c].size > 1 &&
+	    q->cores[c].n_counts > 0)
+		return q->cores[c].size / q->cores[c].counts[0];
+	return 1;
+}
+
 /* Builds the MIP of docs/scheduler.md on q (effective times) with every
  * time divided by scale; t_lo: a lower bound on T (scaled). */
 static void build(glp_prob *lp, const struct btc_sched_problem *q,
 		  const struct btc_sched_options *opt, const double *off, bool farms,
-		  double scale, double t_lo, struct cols *k)
+		  bool contig, double scale, double t_lo, struct cols *k)
 {
 	int n = q->n_stages, np = q->n_pus;
 	k->a = btc_xcalloc((size_t)n * (size_t)np, sizeof(int));
@@ -140,6 +151,24 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 			put(&m, r, x, -1.0);
 			put(&m, r, a, 1.0);
 		}
+	for (int c = 0; contig && c < np; c++) { /* C2: at most runs(c) ranges */
+		if (!k->y[c])
+			continue;
+		int sum = add_row(lp, GLP_UP, 0.0, runs(q, opt, c));
+		for (int i = 0; i < n; i++) {
+			int x = k->a[i * np + c], prev = i ? k->a[(i - 1) * np + c] : 0;
+			if (!x)
+				continue;
+			/* st_ic >= a_ic - a_{i-1,c} */
+			int st = add_col(lp, k, GLP_CV, 1.0);
+			int r = add_row(lp, GLP_UP, 0.0, 0.0);
+			put(&m, r, x, 1.0);
+			put(&m, r, st, -1.0);
+			if (prev)
+				put(&m, r, prev, -1.0);
+			put(&m, sum, st, 1.0);
+		}
+	}
 	if (!farms && opt && opt->max_chunks > 0) { /* a used PU runs a chunk */
 		int r = add_row(lp, GLP_UP, 0.0, opt->max_chunks);
 		for (int c = 0; c < np; c++)
@@ -164,6 +193,8 @@ static int solve(glp_prob *lp)
 	parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
 	parm.br_tech = GLP_BR_PCH; /* pseudocost branching */
 	parm.bt_tech = GLP_BT_BLB; /* best local bound first */
+	parm.tol_int = 1e-9;       /* binaries within 1e-9 of 0 or 1 (default 1e-5,
+				    * which lets a share leak 1e-5 of a stage) */
 	if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
 		return -1;
 	return 0;
@@ -195,6 +226,46 @@ static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const str
 	}
 }
 
+/* The MIP on q (contiguity rows when contig), its incumbent into a (when
+ * fill); the optimum less the slack in ms, or NAN when not solved. */
+static double solve_mip(const struct btc_sched_problem *q, const struct btc_sched_options *opt,
+			const double *off, bool contig, double scale, double t_lo, bool fill,
+			struct btc_sched_assign *a)
+{
+	int n = q->n_stages, np = q->n_pus;
+	struct cols k = {0};
+	glp_prob *lp = glp_create_prob();
+	build(lp, q, opt, off, a->farms, contig, scale, t_lo, &k);
+	double mip = NAN;
+	if (solve(lp) == 0) {
+		struct btc_sched_assign tmp = *a;
+		if (!fill) { /* the incumbent's loads, into scratch */
+			tmp.frac = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));
+			tmp.load_ms = btc_xcalloc((size_t)np, sizeof(double));
+			tmp.share = btc_xcalloc((size_t)np, sizeof(double));
+		}
+		incumbent(lp, q, &k, off, a->farms, &tmp);
+		double best = 0; /* the max load, >= 0 as T */
+		for (int c = 0; c < np; c++)
+			best = fmax(best, tmp.load_ms[c]);
+		/* the incumbent is feasible, so best >= T*; GLPK proved T* >= obj
+		 * within its tolerance */
+		mip = fmin(best, glp_mip_obj_val(lp) * scale) -
+		      BTC_SCHED_ASSIGN_SLACK * (scale + best);
+		mip = fmax(0.0, mip);
+		if (!fill) {
+			free(tmp.frac);
+			free(tmp.load_ms);
+			free(tmp.share);
+		}
+	}
+	glp_delete_prob(lp);
+	free(k.a);
+	free(k.x);
+	free(k.y);
+	return mip;
+}
+
 enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 				      const struct btc_sched_options *opt,
 				      const double *offset_ms,
@@ -208,7 +279,7 @@ enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 	a->n_pus = np;
 	a->io_ms = p->io_ms;
 	a->farms = opt && opt->farms && np > 1;
-	a->mip_ms = NAN;
+	a->mip_ms = a->relaxed_ms = NAN;
 	a->bound_ms = fluid->bound_ms;
 	a->frac = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));
 	a->load_ms = btc_xcalloc((size_t)np, sizeof(double));
@@ -223,40 +294,36 @@ enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 			scale = fmax(scale, q.time_ms[i]);
 	for (int c = 0; q.fixed_ms && c < np; c++)
 		scale = fmax(scale, q.fixed_ms[c]);
+	/* GLPK's tolerances are absolute: the optimum's own size (>= the
+	 * fluid LP's) as the unit keeps them relative to it */
+	if (fluid->lp_ms > 1e-6 * scale)
+		scale = fluid->lp_ms;
 	if (!(scale > 0)) { /* every time 0: the fluid bound's 0 is exact */
-		a->exact = true;
-		a->mip_ms = 0;
+		a->exact = a->contiguous = true;
+		a->mip_ms = a->relaxed_ms = 0;
 		free(et);
 		free(ef);
 		return BTC_OK;
 	}
 	double t0 = btc_sched_now_ms();
-	struct cols k = {0};
 	int term = glp_term_out(GLP_OFF);
-	glp_prob *lp = glp_create_prob();
-	build(lp, &q, opt, offset_ms, a->farms, scale, fluid->lp_ms / scale * (1 - 1e-9), &k);
-	int rc = solve(lp);
-	if (rc == 0) {
-		incumbent(lp, &q, &k, offset_ms, a->farms, a);
-		double obj = glp_mip_obj_val(lp);
-		double best = 0; /* the max load, >= 0 as T */
-		for (int c = 0; c < np; c++)
-			best = fmax(best, a->load_ms[c]);
-		/* the incumbent is feasible, so best >= T*; GLPK proved T* >= obj
-		 * within its tolerance */
-		a->mip_ms = fmin(best, obj * scale) - BTC_SCHED_ASSIGN_SLACK * (scale + best);
-		a->mip_ms = fmax(0.0, a->mip_ms);
-		a->exact = true;
+	double t_lo = fluid->lp_ms / scale * (1 - 1e-9);
+	a->relaxed_ms = solve_mip(&q, opt, offset_ms, false, scale, t_lo, false, a);
+	/* the C2 rows only remove points: the relaxed optimum bounds T below */
+	double lo = isnan(a->relaxed_ms) ? t_lo : fmax(t_lo, a->relaxed_ms / scale);
+	a->mip_ms = solve_mip(&q, opt, offset_ms, true, scale, lo * (1 - 1e-6), true, a);
+	a->contiguous = !isnan(a->mip_ms);
+	if (a->contiguous && !isnan(a->relaxed_ms)) /* two lower bounds of one T* */
+		a->mip_ms = fmax(a->mip_ms, a->relaxed_ms);
+	if (!a->contiguous && !isnan(a->relaxed_ms)) /* C2's MIP failed alone */
+		a->mip_ms = solve_mip(&q, opt, offset_ms, false, scale, t_lo, true, a);
+	a->exact = !isnan(a->mip_ms);
+	if (a->exact)
 		a->bound_ms = fmax(fluid->bound_ms, fmax(p->io_ms, a->mip_ms));
-	} else {
+	else
 		memset(a->frac, 0, sizeof(double) * (size_t)n * (size_t)np);
-	}
-	glp_delete_prob(lp);
 	glp_term_out(term);
 	a->solve_ms = btc_sched_now_ms() - t0;
-	free(k.a);
-	free(k.x);
-	free(k.y);
 	free(et);
 	free(ef);
 	return BTC_OK;
