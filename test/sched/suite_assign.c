@@ -82,6 +82,35 @@ static void test_hand(void)
 	btc_sched_bound_free(&f);
 }
 
+/* A negative calibrated fixed cost as the PU rows' offset: a used PU pays
+ * F + o = 0.2 (the MIP: max(1.2, 2.2)); the fluid LP's dual certificate
+ * holds with the offset's term, and it stays below. */
+static void test_offset(void)
+{
+	const double t[] = { 1, 3, 3, 2 }, fx[] = { 0.5, 0.5 }, off[] = { -0.3, -0.3 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 2, .time_ms = t, .fixed_ms = fx };
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	for (int farms = 0; farms < 2; farms++) {
+		o.farms = farms;
+		struct btc_sched_bound f;
+		struct btc_sched_assign a;
+		CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound_offset(&p, &o, off, &f, &d), BTC_OK);
+		CU_ASSERT(f.gap_ms <= 1e-12 * f.lp_ms);
+		CU_ASSERT(f.bound_ms <= 2.2);
+		CU_ASSERT(f.bound_ms > 1.6); /* above the fluid LP without F */
+		CU_ASSERT_EQUAL(btc_sched_assign_bound(&p, &o, off, &f, &a, &d), BTC_OK);
+		CU_ASSERT(a.exact);
+		CU_ASSERT(a.bound_ms <= 2.2 && a.bound_ms >= f.bound_ms);
+		if (!farms) /* with farms the offset is a constant: a relaxation */
+			CU_ASSERT(near(a.bound_ms, 2.2, 1e-5));
+		btc_sched_assign_free(&a);
+		btc_sched_bound_free(&f);
+	}
+}
+
 /* GLPK's failure or time limit: not an error, the fluid bound stands. */
 static void test_glpk_failure(void)
 {
@@ -354,6 +383,7 @@ int register_assign_suite(void)
 {
 	CU_pSuite s = CU_add_suite("assign", NULL, NULL);
 	if (!s || !CU_add_test(s, "a hand-solved table, farm shares, F and T_io", test_hand) ||
+	    !CU_add_test(s, "a negative calibrated fixed cost as an offset", test_offset) ||
 	    !CU_add_test(s, "GLPK's failure: the fluid bound stands", test_glpk_failure) ||
 	    !CU_add_test(s, "12 reference tables: fluid <= assignment <= best schedule",
 			 test_reference) ||
