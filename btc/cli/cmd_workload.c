@@ -19,8 +19,7 @@ bool btc_cli_is_workload(const struct btc_cli_options *o)
 	       o->app_tables.n || o->tables_dir || o->objective >= BTC_CLI_OBJECTIVE_MAXMIN;
 }
 
-/* The `name:` line of an app file, for a position on a duplicate name. */
-static struct btc_loc name_loc(const char *path)
+struct btc_loc btc_cli_app_name_loc(const char *path)
 {
 	struct btc_loc loc = {path, 1, 1};
 	FILE *f = fopen(path, "r");
@@ -218,7 +217,7 @@ static bool load_apps(const struct btc_cli_options *o, struct btc_cli_workload *
 		for (int b = 0; b < a; b++)
 			if (w->apps[b].app && !strcmp(w->apps[b].app->name, w->apps[a].app->name)) {
 				struct btc_loc at = e->loc.line == 1 && e->loc.col == 1
-							    ? name_loc(e->path)
+							    ? btc_cli_app_name_loc(e->path)
 							    : e->loc;
 				btc_error(d, at, "two apps named '%s' in the workload (the other: %s)",
 					  w->apps[a].app->name, w->wl.apps[b].path);

@@ -45,6 +45,10 @@ bool btc_cli_is_workload(const struct btc_cli_options *o);
 
 int btc_cmd_workload(const struct btc_cli_options *o);
 
+/* The position of the `app:` value in the app file at path, for an error
+ * on a duplicate app name ({path, 1, 1} when it cannot be found). */
+struct btc_loc btc_cli_app_name_loc(const char *path);
+
 /* Writes the joint plan as text or JSON (o->format; schema in
  * docs/scheduler.md). Returns 0, or -1 on a write error. */
 int btc_cli_workload_print(FILE *out, const struct btc_cli_options *o,

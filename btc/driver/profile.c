@@ -40,13 +40,17 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 			 struct btc_table **table, struct btc_diag *d)
 {
 	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
-	char reps[16];
+	char reps[16], min_reps[16];
 	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
+	/* the profiler's default minimum (10) would refuse --max-reps 2..9 */
+	snprintf(min_reps, sizeof(min_reps), "%d",
+		 opt->profile_max_reps < 10 ? opt->profile_max_reps : 10);
 	/* A kernel's crash or exit(): the profiler names its stage and PU
 	 * there (docs/runtime.md, "Faults in kernels"). */
 	char *failure = btc_xasprintf("%s.failure.json", tmp);
-	char *argv[10] = {prog, "-o", tmp, "--max-reps", reps, "--failure", failure};
-	int n = 7;
+	char *argv[12] = {prog, "-o", tmp, "--max-reps", reps, "--min-reps", min_reps,
+			  "--failure", failure};
+	int n = 9;
 	if (opt->core_counts)
 		argv[n++] = "--core-counts";
 	if (opt->input) {

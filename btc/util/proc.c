@@ -56,7 +56,7 @@ bool btc_interrupted(void)
 	return interrupted != 0;
 }
 
-static double now_s(void)
+double btc_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -69,7 +69,7 @@ static double now_s(void)
  * (*timed_out set). */
 static void wait_exit(pid_t pid, double timeout_s, bool *timed_out)
 {
-	double deadline = 0, end = timeout_s > 0 ? now_s() + timeout_s : 0, kill_at = 0;
+	double deadline = 0, end = timeout_s > 0 ? btc_now_s() + timeout_s : 0, kill_at = 0;
 	bool killed = false;
 	for (;;) {
 		siginfo_t si;
@@ -83,7 +83,7 @@ static void wait_exit(pid_t pid, double timeout_s, bool *timed_out)
 			return; /* ECHILD: nothing to wait for */
 		if (!poll)
 			continue; /* EINTR for another signal */
-		double t = now_s();
+		double t = btc_now_s();
 		if (interrupted) {
 			/* The handler forwarded the signal; poll. */
 			if (deadline == 0)
@@ -247,9 +247,9 @@ bool btc_bg_wait_line(struct btc_bg *bg, const char *prefix, double timeout_s)
 {
 	char line[512];
 	size_t len = 0;
-	double end = now_s() + timeout_s;
+	double end = btc_now_s() + timeout_s;
 	while (!interrupted && bg->out_fd >= 0) {
-		double left = end - now_s();
+		double left = end - btc_now_s();
 		if (left <= 0)
 			return false;
 		struct pollfd pf = {bg->out_fd, POLLIN, 0};
@@ -283,15 +283,15 @@ int btc_bg_stop(struct btc_bg *bg, double grace_s)
 		return 0;
 	pid_t pid = bg->pid;
 	kill(-pid, SIGTERM);
-	double kill_at = now_s() + grace_s;
+	double kill_at = btc_now_s() + grace_s;
 	int status = 0;
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
-		if (now_s() > kill_at) {
+		if (btc_now_s() > kill_at) {
 			kill(-pid, SIGKILL);
-			kill_at = now_s() + 3600;
+			kill_at = btc_now_s() + 3600;
 		}
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);

@@ -77,6 +77,9 @@ bool btc_bg_wait_line(struct btc_bg *bg, const char *prefix, double timeout_s);
  * for a child that SIGTERM ended), 0 when none runs. */
 int btc_bg_stop(struct btc_bg *bg, double grace_s);
 
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC). */
+double btc_now_s(void);
+
 /* Is prog an executable on PATH (or, with a '/', at that path)? */
 bool btc_have_program(const char *prog);
 
