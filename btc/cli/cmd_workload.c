@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/workload.h"
+#include "driver/cache.h"
 #include "sched/model.h"
 
 bool btc_cli_is_workload(const struct btc_cli_options *o)
@@ -161,6 +163,15 @@ static char *table_path(const struct btc_cli_options *o, const struct btc_cli_wo
 	}
 	if (o->table && w->n_apps == 1)
 		return btc_xstrdup(o->table);
+	/* the table `btc profile A.yaml B.yaml --device DEV` cached (with its
+	 * @corun rows), when there is one */
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	char *cached = btc_cache_table_path(o->cache ? o->cache : BTC_CACHE_DEFAULT_DIR,
+					    w->apps[a].app, w->dev, &quiet);
+	if (cached && access(cached, R_OK) == 0)
+		return cached;
+	free(cached);
 	return NULL;
 }
 
@@ -231,7 +242,8 @@ static bool load_apps(const struct btc_cli_options *o, struct btc_cli_workload *
 		if (!x->table_path) {
 			btc_error(d, w->wl.apps[a].loc,
 				  "no profiling table for app '%s' (give --app-table %s=FILE, "
-				  "--tables DIR or `table:` in the workload)",
+				  "--tables DIR or `table:` in the workload, or profile the apps "
+				  "here: btc profile A.yaml B.yaml --device DEV)",
 				  x->app->name, x->app->name);
 			continue;
 		}
@@ -261,13 +273,18 @@ static bool build_problem(const struct btc_cli_options *o, struct btc_cli_worklo
 				  x->app->name, x->app->name);
 		m->forbid_mask |= x->plan->sched.forbid_mask;
 		const struct btc_sched_problem *p = btc_plan_solved_problem(x->plan);
-		if (x->table->has_corun[o->mode]) {
+		/* The scheduled mode's @corun rows, else the isolated ones
+		 * (what btc profile A B measures: a ratio, applied to the
+		 * scheduled mode's times; docs/scheduler.md "Several apps"). */
+		x->corun_mode = (enum btc_mode)o->mode;
+		if (!x->table->has_corun[o->mode] && x->table->has_corun[BTC_MODE_ISOLATED])
+			x->corun_mode = BTC_MODE_ISOLATED;
+		if (x->table->has_corun[x->corun_mode]) {
 			x->slowdown = btc_xcalloc((size_t)m->n_pus * (size_t)m->n_pus, sizeof(double));
 			for (int c = 0; c < m->n_pus; c++)
 				for (int q = 0; q < m->n_pus; q++)
 					x->slowdown[c * m->n_pus + q] =
-						btc_table_corun_factor(x->table, (enum btc_mode)o->mode,
-								       c, q);
+						btc_table_corun_factor(x->table, x->corun_mode, c, q);
 		}
 		for (int k = 0; k < e->streams; k++) {
 			if (w->n_streams == BTC_MULTI_MAX_STREAMS) {

@@ -19,6 +19,8 @@ struct btc_cli_app {
 	int *solo;             /* [n_stages] its lowest-period schedule */
 	double solo_ms;        /* its period, ms per task: the solo best */
 	double *slowdown;      /* [n_pus * n_pus] from @corun rows, or NULL */
+	enum btc_mode corun_mode; /* the mode of those rows: the scheduled one,
+				     else isolated (what btc profile A B writes) */
 };
 
 struct btc_cli_workload {

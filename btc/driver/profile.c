@@ -126,7 +126,7 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 {
 	btc_install_signal_handlers(); /* `btc profile` comes here directly */
 	*table = NULL;
-	const char *cache_dir = opt->cache_dir ? opt->cache_dir : "build/btc/cache";
+	const char *cache_dir = opt->cache_dir ? opt->cache_dir : BTC_CACHE_DEFAULT_DIR;
 	char *cached = btc_cache_table_path(cache_dir, app, dev, d);
 	if (!cached)
 		return false;

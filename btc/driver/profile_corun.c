@@ -99,6 +99,16 @@ static bool time_stages(struct corun_run *r, const struct corun_side *x, int p, 
 	return ok;
 }
 
+/* The first line the occupant wrote on stderr (caller frees), or "". */
+static char *occupant_said(const struct corun_run *r)
+{
+	char *said = btc_read_file(r->log, NULL);
+	if (!said)
+		return btc_xstrdup("");
+	said[strcspn(said, "\n")] = '\0';
+	return said;
+}
+
 /* Starts side y's occupant of PU q and waits until it loops. Returns
  * false after reporting (the occupant is stopped then). */
 static bool occupy(struct corun_run *r, const struct corun_side *y, int q, struct btc_bg *bg,
@@ -123,14 +133,11 @@ static bool occupy(struct corun_run *r, const struct corun_side *y, int q, struc
 		return true;
 	int rc = btc_bg_stop(bg, 2.0);
 	if (!btc_interrupted()) {
-		char how[96], *said = btc_read_file(r->log, NULL);
-		if (said)
-			said[strcspn(said, "\n")] = '\0';
+		char how[96], *said = occupant_said(r);
 		btc_error(d, (struct btc_loc){y->prog, 0, 0},
 			  "co-run profiling: '%s' did not start occupying PU '%s' (%s)%s%s",
 			  y->a->app->name, r->dev->pus[q].name,
-			  btc_status_text(rc, how, sizeof(how)), said && *said ? ": " : "",
-			  said ? said : "");
+			  btc_status_text(rc, how, sizeof(how)), *said ? ": " : "", said);
 		free(said);
 	}
 	return false;
@@ -142,14 +149,22 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median, standard deviation and count of the finite ratios co/solo. */
-static struct btc_table_entry ratios(const double *co, const double *solo, int n_stages)
+/* The median, standard deviation and count of the finite per-stage
+ * ratios co / ((before + after) / 2): the co-run time over the mean of the
+ * solo times taken just before and just after it (drift of the machine's
+ * other load cancels to first order). */
+static struct btc_table_entry ratios(const double *co, const double *before, const double *after,
+				     int n_stages)
 {
+	double *solo = btc_xcalloc((size_t)n_stages + 1, sizeof(double));
+	for (int s = 0; s < n_stages; s++)
+		solo[s] = (before[s] + after[s]) / 2;
 	double *v = btc_xcalloc((size_t)n_stages + 1, sizeof(double));
 	int n = 0;
 	for (int s = 0; s < n_stages; s++)
 		if (isfinite(co[s]) && isfinite(solo[s]) && solo[s] > 0)
 			v[n++] = co[s] / solo[s];
+	free(solo);
 	struct btc_table_entry e = {0, 0, n, n > 0};
 	if (!n) {
 		free(v);
@@ -246,13 +261,17 @@ static bool measure_app(struct corun_run *r, int a, struct btc_diag *d)
 	int n = dev->n_pus, n_stages = app->n_stages;
 	char *with = others_list(r, a);
 	struct btc_table_entry *rows = btc_xcalloc((size_t)(n * n), sizeof(*rows));
-	double *solo = btc_xcalloc((size_t)n_stages + 1, sizeof(double));
+	/* solo[0] and solo[1] take turns: the solo run after one co-run is
+	 * the one before the next */
+	double *solo[2] = {btc_xcalloc((size_t)n_stages + 1, sizeof(double)),
+			   btc_xcalloc((size_t)n_stages + 1, sizeof(double))};
 	double *co = btc_xcalloc((size_t)n_stages + 1, sizeof(double));
+	int cur = 0;
 	bool ok = true;
 	for (int p = 0; ok && p < n; p++) {
 		if (!runs_on(app, dev, p))
 			continue;
-		ok = time_stages(r, x, p, solo, d);
+		ok = time_stages(r, x, p, solo[cur], d);
 		for (int q = 0; ok && q < n; q++)
 			for (int b = 0; ok && b < r->n && q != p; b++) {
 				const struct corun_side *y = &r->sides[b];
@@ -266,17 +285,22 @@ static bool measure_app(struct corun_run *r, int a, struct btc_diag *d)
 				ok = time_stages(r, x, p, co, d);
 				int st = btc_bg_stop(&bg, 2.0);
 				if (ok && st != 128 + 15 && !btc_interrupted()) {
-					char how[96];
+					char how[96], *said = occupant_said(r);
 					btc_error(d, (struct btc_loc){y->prog, 0, 0},
 						  "co-run profiling: the occupant of PU '%s' (%s) %s "
-						  "before it was stopped (its stderr: %s)",
+						  "before it was stopped%s%s",
 						  dev->pus[q].name, y->a->app->name,
-						  btc_status_text(st, how, sizeof(how)), r->log);
+						  btc_status_text(st, how, sizeof(how)),
+						  *said ? ": " : "", said);
+					free(said);
 					ok = false;
 				}
+				if (ok)
+					ok = time_stages(r, x, p, solo[!cur], d);
 				if (!ok)
 					break;
-				struct btc_table_entry e = ratios(co, solo, n_stages);
+				struct btc_table_entry e = ratios(co, solo[cur], solo[!cur], n_stages);
+				cur = !cur;
 				printf("profile: corun %s on %s while %s occupies %s: x%.3f "
 				       "(median of %d stage ratios, sd %.3f; %.1f s)\n",
 				       app->name, dev->pus[p].name, y->a->app->name,
@@ -294,7 +318,8 @@ static bool measure_app(struct corun_run *r, int a, struct btc_diag *d)
 		printf("profile: corun %s: @corun rows (isolated; against %s) in %s\n", app->name,
 		       with, x->a->table_path);
 	free(co);
-	free(solo);
+	free(solo[0]);
+	free(solo[1]);
 	free(rows);
 	free(with);
 	return ok;

@@ -31,10 +31,11 @@ struct btc_corun_app {
  *   factor_B(p, q) = median over A's stages s on p of
  *                    T_s(p | B's stages occupy q) / T_s(p alone)
  *
- * both times the mean of a one-stage chunk in the profiler's isolated
+ * every time the mean of a one-stage chunk in the profiler's isolated
  * mode (its --pus p run: warm-up 1, --max-reps opt->profile_max_reps),
  * the co-run time taken while B's profiler runs `--occupy q` (B's own
- * stages on q in turn, ~20 ms bursts) in a process group of its own. The
+ * stages on q in turn, ~20 ms bursts) in a process group of its own, the
+ * solo time the mean of A's runs on p just before and just after it. The
  * row `@corun,p/q,isolated,F,SD,N` gets F = max over the other apps B of
  * factor_B (the joint model has one slowdown per pair), SD the standard
  * deviation of that B's per-stage ratios, N their count; the table's
