@@ -284,10 +284,12 @@ int btc_bg_stop(struct btc_bg *bg, double grace_s)
 	pid_t pid = bg->pid;
 	kill(-pid, SIGTERM);
 	double kill_at = btc_now_s() + grace_s;
-	int status = 0;
 	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR))
+		/* exited, not reaped: the group id cannot be reused yet */
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		int rc = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG);
+		if ((rc == 0 && si.si_pid == pid) || (rc < 0 && errno != EINTR))
 			break;
 		if (btc_now_s() > kill_at) {
 			kill(-pid, SIGKILL);
@@ -298,6 +300,9 @@ int btc_bg_stop(struct btc_bg *bg, double grace_s)
 	}
 	kill(-pid, SIGKILL); /* whatever the leader left in its group */
 	bg_pgid = 0;
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (bg->out_fd >= 0)
 		close(bg->out_fd);
 	*bg = (struct btc_bg){-1, -1};
