@@ -13,6 +13,7 @@
 #include "driver/profile.h"
 #include "driver/tune.h"
 #include "front/table.h"
+#include "report/stats.h"
 #include "util/fsafe.h"
 #include "util/out.h"
 #include "util/proc.h"
@@ -143,12 +144,6 @@ static bool occupy(struct corun_run *r, const struct corun_side *y, int q, struc
 	return false;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The median, standard deviation and count of the finite per-stage
  * ratios co / ((before + after) / 2): the co-run time over the mean of the
  * solo times taken just before and just after it (drift of the machine's
@@ -156,27 +151,20 @@ static int cmp_double(const void *a, const void *b)
 static struct btc_table_entry ratios(const double *co, const double *before, const double *after,
 				     int n_stages)
 {
-	double *solo = btc_xcalloc((size_t)n_stages + 1, sizeof(double));
-	for (int s = 0; s < n_stages; s++)
-		solo[s] = (before[s] + after[s]) / 2;
 	double *v = btc_xcalloc((size_t)n_stages + 1, sizeof(double));
 	int n = 0;
-	for (int s = 0; s < n_stages; s++)
-		if (isfinite(co[s]) && isfinite(solo[s]) && solo[s] > 0)
-			v[n++] = co[s] / solo[s];
-	free(solo);
-	struct btc_table_entry e = {0, 0, n, n > 0};
-	if (!n) {
-		free(v);
-		return e;
-	}
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	e.mean_ms = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	double mean = 0, ss = 0;
-	for (int i = 0; i < n; i++)
-		mean += v[i] / n;
-	for (int i = 0; i < n; i++)
-		ss += (v[i] - mean) * (v[i] - mean);
+	for (int s = 0; s < n_stages; s++) {
+		double solo = (before[s] + after[s]) / 2;
+		bool ok = isfinite(co[s]) && isfinite(solo) && solo > 0;
+		v[s] = ok ? co[s] / solo : NAN;
+		n += ok;
+		mean += ok ? v[s] : 0;
+	}
+	struct btc_table_entry e = {btc_stats_median(v, n_stages), 0, n, n > 0};
+	mean /= n > 0 ? n : 1;
+	for (int s = 0; s < n_stages; s++)
+		ss += isnan(v[s]) ? 0 : (v[s] - mean) * (v[s] - mean);
 	e.stddev_ms = n > 1 ? sqrt(ss / (n - 1)) : 0;
 	free(v);
 	return e;
