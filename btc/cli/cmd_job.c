@@ -72,16 +72,20 @@ static int profile_apps(const struct btc_cli_options *o)
 		struct btc_request jo;
 		btc_cli_request(o, BTC_CMD_PROFILE, &jo);
 		bool ok = true;
-		for (int a = 0; ok && a < n; a++) {
+		for (int a = 0; a < n && !btc_interrupted(); a++) {
 			struct btc_table *t = NULL;
-			ok = btc_job_profile(apps[a], dev, &jo, &t, &paths[a], &d);
+			bool got = btc_job_profile(apps[a], dev, &jo, &t, &paths[a], &d);
 			btc_table_free(t);
-			if (ok)
+			if (got)
 				printf("profiling table: %s\n", paths[a]);
+			ok &= got;
 			ca[a] = (struct btc_corun_app){apps[a], paths[a], NULL};
 		}
-		if (ok)
+		if (ok && !btc_interrupted())
 			btc_profile_corun(ca, n, dev, &jo, &d);
+		else if (!d.errors && !btc_interrupted())
+			printf("profile: the co-run slowdowns (@corun rows) are measured on this "
+			       "machine only (--device host), once every app's table is here\n");
 	}
 	for (int a = 0; a < n; a++) {
 		free(paths[a]);
