@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "driver/profile.h"
-#include "driver/tune.h"
 #include "front/table.h"
 #include "report/stats.h"
 #include "util/fsafe.h"
@@ -30,7 +29,7 @@ struct corun_run {
 	const struct btc_request *opt;
 	struct corun_side *sides; /* [n] */
 	int n;
-	double bound_s;           /* one run's time limit */
+	double bound_s;           /* one run's time limit; 0: none */
 	char reps[16], min_reps[16];
 	char *tmp, *log;          /* A's --pus table; the occupant's stderr */
 };
@@ -116,8 +115,10 @@ static bool occupy(struct corun_run *r, const struct corun_side *y, int q, struc
 		   struct btc_diag *d)
 {
 	char secs[32];
-	/* it outlives no measurement: a run's bound, twice, and the start */
-	snprintf(secs, sizeof(secs), "%.0f", 3 * r->bound_s);
+	/* it outlives no measurement (a run's bound, twice, and its start) and
+	 * never lives a day (--run-timeout-factor 0: no bound) */
+	double wait_s = r->bound_s > 0 ? r->bound_s : 86400;
+	snprintf(secs, sizeof(secs), "%.0f", r->bound_s > 0 ? 3 * r->bound_s : 86400);
 	char *argv[12] = {y->prog, "--occupy", (char *)r->dev->pus[q].name, "--occupy-s", secs};
 	int n = 5;
 	if (y->a->input) {
@@ -130,7 +131,7 @@ static bool occupy(struct corun_run *r, const struct corun_side *y, int q, struc
 			btc_error(d, (struct btc_loc){y->prog, 0, 0}, "cannot start the occupant");
 		return false;
 	}
-	if (btc_bg_wait_line(bg, "occupying ", r->bound_s))
+	if (btc_bg_wait_line(bg, "occupying ", wait_s))
 		return true;
 	int rc = btc_bg_stop(bg, 2.0);
 	if (!btc_interrupted()) {
