@@ -349,10 +349,13 @@ bool btc_profile_corun(const struct btc_corun_app *apps, int n_apps,
 		r.tmp = btc_xasprintf("%s.corun.tmp.%ld", apps[0].table_path, (long)getpid());
 		r.log = btc_xasprintf("%s.occupant.tmp.%ld.log", apps[0].table_path,
 				      (long)getpid());
+		char bound[64] = "unbounded";
+		if (r.bound_s > 0)
+			snprintf(bound, sizeof(bound), "killed after %.0f s", r.bound_s);
 		printf("profile: co-run slowdowns of %d apps on %s: every app's stages on each PU "
-		       "alone and while another app occupies each other PU (budget per run "
-		       "%.0f s)\n",
-		       n_apps, dev->name, r.bound_s);
+		       "alone and while another app occupies each other PU (--max-reps %d; "
+		       "each run %s)\n",
+		       n_apps, dev->name, opt->profile_max_reps, bound);
 		fflush(stdout);
 	}
 	for (int a = 0; ok && a < n_apps; a++)
