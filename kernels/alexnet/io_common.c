@@ -3,6 +3,7 @@
 #include "cifar.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,9 @@ struct alexnet_io {
 	/* Slots whose weights load already wrote. */
 	const void **slot_key;
 	size_t n_slots;
+	/* Guards ref_logits / ref_done and the tally: checks of different
+	 * items may run at once (io_common.h, "Threads"). */
+	pthread_mutex_t lock;
 	/* Tally, over checked items. */
 	uint64_t items, counted, correct, ref_correct, argmax_diff;
 	double max_rel;
@@ -43,6 +47,7 @@ struct alexnet_io *alexnet_io_open(const char *app, const char *images, const ch
 		snprintf(err, errlen, "%s: out of memory", app);
 		return NULL;
 	}
+	pthread_mutex_init(&s->lock, NULL);
 	s->app = app;
 	s->batch = batch;
 	s->sparsity = sparsity;
@@ -128,6 +133,8 @@ int alexnet_io_claim_slot(struct alexnet_io *s, uint32_t slot, const void *key)
 	return 1;
 }
 
+/* The reference logits of image img, computed on first use. Call with
+ * s->lock held, or before the run (prepare). */
 static const float *ref_logits(struct alexnet_io *s, size_t img)
 {
 	float *r = s->ref_logits + img * ALEXNET_CLASSES;
@@ -159,14 +166,21 @@ int alexnet_io_check(struct alexnet_io *s, uint64_t seq, const float *logits,
 		     const int32_t *pred, FILE *out, char *err, size_t errlen)
 {
 	size_t n = s->images.n;
-	uint64_t counted = 0, correct = 0;
+	uint64_t counted = 0, correct = 0, ref_correct = 0, argmax_diff = 0;
 	double worst = 0.0;
 	int rc = 0;
+	/* The references under the lock (computed once; prepare made them
+	 * all before a timed run), the comparison outside it: a reference
+	 * row, once done, is never written again. */
+	pthread_mutex_lock(&s->lock);
+	for (int64_t j = 0; j < s->batch; j++)
+		ref_logits(s, (size_t)(row_pos(s, seq, j) % n));
+	pthread_mutex_unlock(&s->lock);
 	for (int64_t j = 0; j < s->batch; j++) {
 		uint64_t pos = row_pos(s, seq, j);
 		size_t img = (size_t)(pos % n);
 		const float *x = logits + (size_t)j * ALEXNET_CLASSES;
-		const float *r = ref_logits(s, img);
+		const float *r = s->ref_logits + img * ALEXNET_CLASSES;
 		double num = 0.0, den = 0.0;
 		for (int k = 0; k < ALEXNET_CLASSES; k++) {
 			double d = fabs((double)x[k] - (double)r[k]);
@@ -196,14 +210,18 @@ int alexnet_io_check(struct alexnet_io *s, uint64_t seq, const float *logits,
 		int ra = alexnet_argmax(r, ALEXNET_CLASSES);
 		counted++;
 		correct += am == s->images.labels[img];
-		s->ref_correct += ra == s->images.labels[img];
-		s->argmax_diff += ra != am;
+		ref_correct += ra == s->images.labels[img];
+		argmax_diff += ra != am;
 	}
+	pthread_mutex_lock(&s->lock);
 	s->items++;
 	s->counted += counted;
 	s->correct += correct;
+	s->ref_correct += ref_correct;
+	s->argmax_diff += argmax_diff;
 	if (!(worst <= s->max_rel))
 		s->max_rel = worst;
+	pthread_mutex_unlock(&s->lock);
 	if (out)
 		fprintf(out, "%s item %llu: %llu images counted, %llu correct, max rel. error %.2e%s\n",
 			s->app, (unsigned long long)seq, (unsigned long long)counted,
@@ -244,5 +262,6 @@ void alexnet_io_close(struct alexnet_io *s, FILE *out)
 	free(s->ref_logits);
 	free(s->ref_done);
 	free(s->slot_key);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

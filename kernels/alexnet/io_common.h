@@ -13,8 +13,11 @@
    time it sees a slot (keyed by slot index and buffer address), so a pool
    pays the copy once per slot. A new pool needs a new open.
 
-   Threads: load and check may run on different threads at the same time
-   (first and last dispatcher), but each on one thread only. */
+   Threads: load runs on one thread (the io source), check on one or
+   several at once for different items (the io sink's check farm,
+   docs/app-format.md "io"), beside the load. check holds the io's lock
+   only to look up (or compute, once) the references and to add to the
+   tally; the comparison runs outside it. */
 #ifndef ALEXNET_IO_COMMON_H
 #define ALEXNET_IO_COMMON_H
 

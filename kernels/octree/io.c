@@ -4,7 +4,9 @@
  * in name order, or one file) once; load() copies frame seq mod count into
  * the TaskObject with its bounding cube; check() compares the task's octree
  * with the sequential reference (computed once per frame, on first use) and
- * prints the digest line. */
+ * prints the digest line. check may run on several threads at once for
+ * different tasks (docs/app-format.md, "io"): it holds s->lock only to look
+ * up the reference and to count. */
 #include "io.h"
 
 #include <dirent.h>
@@ -24,7 +26,9 @@ struct octree_io_state {
 	char **paths;
 	struct pcd_cloud *clouds;     /* [n_frames] */
 	float (*cubes)[4];            /* [n_frames] */
-	pthread_mutex_t lock;         /* guards refs, have_ref, counters */
+	pthread_mutex_t lock;         /* guards the making of refs (have_ref)
+					 and the counters; a made ref is read
+					 without it */
 	struct octree_ref *refs;      /* [n_frames], filled on first check */
 	unsigned char *have_ref;
 	uint64_t checked, failed;
@@ -217,11 +221,15 @@ static int io_check(void *state, uint64_t seq, const void *task, FILE *out,
 	const struct octree_task *t = task;
 	int f = (int)(seq % (uint64_t)s->n_frames), rc = 0;
 	char line[160] = "";
+	/* The lock covers the reference lookup (computed once; prepare made
+	 * them all before a timed run) and the counters only: checks of
+	 * different tasks may run at once (the io sink's check farm), and a
+	 * reference, once made, is never written again. */
 	pthread_mutex_lock(&s->lock);
-	if (ensure_ref(s, f, err, errlen)) {
-		pthread_mutex_unlock(&s->lock);
+	int bad = ensure_ref(s, f, err, errlen);
+	pthread_mutex_unlock(&s->lock);
+	if (bad)
 		return -1;
-	}
 	const struct octree_ref *r = &s->refs[f];
 	uint32_t nu = t->n_unique[0], nn = t->n_nodes[0];
 	uint64_t cap = octree_max_nodes((uint64_t)s->params.max_points);
@@ -237,6 +245,7 @@ static int io_check(void *state, uint64_t seq, const void *task, FILE *out,
 		    seq, s->paths[f], nu, r->n_unique, nn, r->n_nodes, r->hash);
 		rc = -1;
 	}
+	pthread_mutex_lock(&s->lock);
 	s->checked++;
 	s->failed += rc != 0;
 	pthread_mutex_unlock(&s->lock);

@@ -149,6 +149,13 @@ struct btrt_app_io {
 	 * run's timing does not include them. btrt_pipeline_run calls it
 	 * before it starts, when it checks. Returns 0, or -1 with a message. */
 	int (*prepare)(void *state, uint64_t n_items, char *err, size_t errlen);
+	/* Concurrency of check (docs/app-format.md, "io"): 0 (the default),
+	 * check may run on several threads at once for different tasks (the
+	 * io sink's check farm, btrt_pipeline_config.check_threads), each
+	 * call with its own task, msg buffer and seq; the io guards its own
+	 * shared state. 1: check is not safe to call concurrently: the
+	 * runtime checks on one thread (check_threads is taken as 1). */
+	int check_serial;
 };
 
 #define BTRT_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))

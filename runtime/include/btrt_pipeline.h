@@ -190,7 +190,26 @@ struct btrt_pipeline_config {
 	void *on_task_done_ctx;
 	int no_pin;                /* 1: pin no thread (BTRT_NO_PIN; run a
 				      phone's schedule on a small box) */
+	uint32_t check_threads;    /* the io sink's check farm: k threads check
+				      the finished tasks, task seq on worker
+				      (seq - first_seq) mod k, each worker in
+				      seq order (the sink is worker 0, so k - 1
+				      threads more); 0 or 1: the sink alone.
+				      At most BTRT_CHECK_THREADS_MAX. Taken as
+				      1 where the checks must stay on one
+				      thread: no check, check_out set (digest
+				      lines in input order), on_task_done set
+				      (the hook runs in order on the sink), or
+				      io->check_serial (btrt_io_check_threads) */
 };
+
+#define BTRT_CHECK_THREADS_MAX 16u
+
+/* The check workers a run of cfg uses: check_threads (0 read as 1), or 1
+ * where cfg keeps the checks on one thread (see check_threads), at most
+ * the pool's size. The chunk model's io term divides T_check by it
+ * (btrt_model_io_ms). */
+uint32_t btrt_io_check_threads(const struct btrt_pipeline_config *cfg);
 
 #define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)
 

@@ -17,6 +17,10 @@ void btrt_pipe_fail(struct pipe *p, const struct btrt_error *e)
 	if (!p->failed) {
 		p->failed = 1;
 		p->err = *e;
+	} else if (e->kind == BTRT_E_CHECK && p->err.kind == BTRT_E_CHECK && e->seq < p->err.seq) {
+		/* check workers fail out of order: the lowest seq is the one a
+		 * single checker, in input order, would have reported */
+		p->err = *e;
 	}
 	pthread_mutex_unlock(&p->mu);
 	/* seq_cst: the first half of the Dekker pair with a sleeping thread's
@@ -26,6 +30,12 @@ void btrt_pipe_fail(struct pipe *p, const struct btrt_error *e)
 	btrt_links_wake(&p->links);
 	if (p->recycle_inited)
 		btrt_ring_spsc_wake(&p->recycle);
+	for (uint32_t w = 1; w < p->n_chk; w++) {
+		if (p->chk[w].todo_inited)
+			btrt_ring_spsc_wake(&p->chk[w].todo);
+		if (p->chk[w].back_inited)
+			btrt_ring_spsc_wake(&p->chk[w].back);
+	}
 	/* Wakes the io thread if it waits for the dispatchers' setup. */
 	btrt_futex_wake(&p->ready, INT_MAX);
 }
@@ -65,11 +75,22 @@ int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err)
 void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, const int **cores,
 			  uint32_t *n)
 {
-	uint32_t m = cfg->n_io_cores, h = m / 2;
+	uint32_t m = cfg->n_io_cores, h = m / 2, k = btrt_io_check_threads(cfg);
 	*cores = cfg->io_cores;
 	*n = m;
 	if (m < 2)
 		return;
+	if (k > 1 && m >= k + 1) {
+		/* the sink is worker 0, checker w is thread n_chunks + 1 + w */
+		uint32_t w = c == BTRT_THREAD_SINK(cfg) ? 0 : c - (cfg->n_chunks + 1);
+		if (c == BTRT_THREAD_SOURCE(cfg)) {
+			*n = m - k;
+		} else {
+			*cores = cfg->io_cores + (m - k) + w;
+			*n = 1;
+		}
+		return;
+	}
 	if (c == BTRT_THREAD_SOURCE(cfg)) {
 		*n = h;
 	} else {
@@ -91,14 +112,15 @@ static void thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, con
 	}
 }
 
-/* Whether thread c (a chunk's dispatcher, or an io thread) shares a core
- * with another thread of the pipeline: its cores overlap another chunk's or
- * an io thread's (the source and sink share their one service core), it
+/* Whether thread c (a chunk's dispatcher, or an io thread: the source, the
+ * sink or a check worker) shares a core with another thread of the
+ * pipeline: its cores overlap another chunk's or an io thread's (the
+ * source and sink share their one service core), it
  * is unpinned, or the pipeline has more threads than the process has CPUs
  * (a small dev box). */
 static int shares_cores(const struct btrt_pipeline_config *cfg, uint32_t c)
 {
-	uint32_t n_threads = cfg->n_chunks + 2;
+	uint32_t n_threads = cfg->n_chunks + 1 + btrt_io_check_threads(cfg);
 	cpu_set_t avail;
 	if (sched_getaffinity(0, sizeof avail, &avail) == 0 && (uint32_t)CPU_COUNT(&avail) < n_threads)
 		return 1;

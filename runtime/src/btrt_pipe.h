@@ -27,8 +27,27 @@ struct chunk_rt {
 	int started;
 };
 
-/* One task's check interval (ns), recorded by the sink. */
+/* One task's check interval (ns), recorded by its check worker. */
 struct btrt_rec_check { uint64_t start, end; };
+
+/* One worker of the io sink's check farm (btrt_io.c): worker w of k
+ * checks the tasks of seq first_seq + w, + w + k, ... in that order.
+ * Worker 0 is the sink itself; the others are threads of their own. */
+struct btrt_checker {
+	struct pipe *p;
+	uint32_t w;
+	/* Worker w >= 1 only: the sink hands it its tasks on todo, it hands
+	 * them back to the source on back (worker 0 uses p->recycle). Both
+	 * hold the pool plus the end marker, so a push never waits. */
+	struct btrt_ring_spsc todo, back;
+	int todo_inited, back_inited;
+	struct btrt_rec_check *chk;       /* [n_chk] its j-th task's check
+					     (task first_seq + w + j * k) */
+	size_t n_chk, cap_chk;
+	uint64_t items, t_end;            /* tasks it checked, its last end */
+	pthread_t th;
+	int started;
+};
 
 struct pipe {
 	const struct btrt_pipeline_config *cfg;
@@ -56,10 +75,11 @@ struct pipe {
 	struct btrt_port recycle_port;    /* its ends (one ring: both sides) */
 	atomic_int drain;                 /* sink: the source stops admitting */
 	_Atomic uint64_t loaded, checked; /* seqs loaded / checked (messages) */
-	struct btrt_rec_check *chk;       /* [n_chk] the sink's check records,
-					     by seq - first_seq; merged into
-					     run->io once the source is joined */
-	size_t n_chk, cap_chk;
+	struct btrt_checker *chk;         /* [n_chk] the check farm's workers
+					     (btrt_io_check_threads, >= 1);
+					     their records are merged into
+					     run->io once every thread is joined */
+	uint32_t n_chk;
 	pthread_t source_th;
 	int source_started;
 };
@@ -77,11 +97,17 @@ void btrt_pipe_link_fail(struct pipe *p, uint32_t ci, uint64_t seq);
 void btrt_pipe_set_backoff(const struct btrt_pipeline_config *cfg, uint32_t c);
 #define BTRT_THREAD_SINK(cfg) ((cfg)->n_chunks)
 #define BTRT_THREAD_SOURCE(cfg) ((cfg)->n_chunks + 1)
+/* Check worker w >= 1 of the sink's farm (worker 0 is the sink). */
+#define BTRT_THREAD_CHECKER(cfg, w) ((cfg)->n_chunks + 1 + (w))
 
-/* The cores io thread c (BTRT_THREAD_SINK or BTRT_THREAD_SOURCE) is
- * pinned to: with two or more service cores (cfg->io_cores) the source
- * takes the first half and the sink the rest, one each for two; with one
- * both share it; none: unpinned (*n = 0). */
+/* The cores io thread c (BTRT_THREAD_SINK, BTRT_THREAD_SOURCE or
+ * BTRT_THREAD_CHECKER) is pinned to. With k = 1 check worker: with two
+ * or more service cores (cfg->io_cores) the source takes the first half
+ * and the sink the rest, one each for two; with one both share it; none:
+ * unpinned (*n = 0). With k > 1 and m >= k + 1 service cores: check
+ * worker w (the sink: w = 0) takes core m - k + w alone and the source
+ * the first m - k; with fewer, the source takes the first half and the
+ * k workers share the rest. */
 void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, const int **cores,
 			  uint32_t *n);
 
@@ -91,10 +117,16 @@ void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, co
  * takes the finished tasks from the last link in input order, checks them
  * and hands the TaskObjects back through p->recycle. Load and check of
  * different tasks thus overlap: the io bound on the period is
- * max(load, check) (chunk model's T_io), not their sum. */
+ * max(load, check) (chunk model's T_io), not their sum. With a check farm
+ * of k workers the sink checks every k-th task itself and hands the
+ * others, in order, to workers 1..k-1 (SPSC rings); the source takes its
+ * j-th recycled TaskObject from worker j mod k's ring (the task of seq
+ * first_seq + j, whose TaskObject it reuses), so every ring stays SPSC and
+ * the bound is max(load, check / k). */
 
-/* Sets up p->recycle (capacity: the pool plus one). Returns 0, or -1 with
- * err (BTRT_E_NOMEM). */
+/* Sets up p->recycle (capacity: the pool plus one) and the check farm's
+ * workers and rings (btrt_io_check_threads). Returns 0, or -1 with err
+ * (BTRT_E_NOMEM). */
 int btrt_io_init(struct pipe *p, struct btrt_error *err);
 
 /* Starts the source thread (p->source_th), pinned to its cores. Returns
@@ -102,7 +134,8 @@ int btrt_io_init(struct pipe *p, struct btrt_error *err);
 int btrt_io_start_source(struct pipe *p);
 
 /* The sink's loop, on the calling thread, until the end of stream or a
- * stop. */
+ * stop: starts the check farm's other workers, checks its own tasks and
+ * hands the others to their workers, then joins them. */
 void btrt_io_sink(struct pipe *p);
 
 /* After every thread is joined: merges the sink's check records into

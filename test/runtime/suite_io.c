@@ -2,7 +2,10 @@
  * loaded on the source thread and checked on the sink (the caller's
  * thread), in input order, on their service cores; load and check of
  * different tasks overlap (read from the run's records, not from a
- * timing ratio). */
+ * timing ratio). The sink's check farm (check_threads k): every task
+ * checked exactly once, worker seq mod k, each worker in seq order on its
+ * own thread and core, checks of different tasks overlapping, the first
+ * failing seq reported. */
 #include "suites.h"
 #include "toy.h"
 
@@ -158,6 +161,178 @@ static void test_overlap(void)
 	btrt_run_free(run);
 }
 
+/* ---- the check farm (btrt_pipeline_config.check_threads) --------------- */
+
+/* Runs `items` items through the three-chunk pipeline with k check workers
+ * and io_cores[0..n_io-1]; asserts every item loaded once and checked
+ * exactly once, each worker's items (seq mod k) in seq order on one thread
+ * of its own, worker 0 the caller (the sink), worker w on CPU
+ * worker_cpu[w] (>= 0) and the records: each check after its load, each
+ * worker's checks one after another. */
+static void expect_farm(uint32_t k, const int *io_cores, uint32_t n_io, const int *worker_cpu)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	const uint64_t items = 300;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .check_threads = k };
+	for (uint32_t w = 0; w < k && worker_cpu && pinning(); w++)
+		io.worker_cpu1[w] = worker_cpu[w] + 1;
+	struct btrt_run *run = NULL;
+	struct btrt_error err;
+	toy_io_cores = io_cores;
+	toy_n_io_cores = n_io;
+	toy_keep_run = &run;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, items, BTRT_BACKEND_HOST, NULL, NULL,
+			 &io, NULL, &err);
+	toy_keep_run = NULL;
+	toy_io_cores = NULL;
+	toy_n_io_cores = 0;
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.loaded, items);
+	CU_ASSERT_EQUAL(io.checked, items);
+	CU_ASSERT_EQUAL(io.order_errors, 0); /* per worker, in seq order */
+	for (uint32_t w = 0; w < k; w++) {
+		uint64_t last = w + (items - 1 - w) / k * k; /* its last task */
+		CU_ASSERT_EQUAL(io.worker_next[w], last + k);
+		CU_ASSERT_EQUAL(io.worker_tids[w], 0);
+		CU_ASSERT_EQUAL(io.worker_cpu_errors[w], 0);
+		CU_ASSERT_NOT_EQUAL(io.worker_tid[w], io.load_tid);
+		for (uint32_t v = 0; v < w; v++)
+			CU_ASSERT_NOT_EQUAL(io.worker_tid[w], io.worker_tid[v]);
+	}
+	CU_ASSERT_EQUAL(io.worker_tid[0], (long)syscall(SYS_gettid));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_EQUAL(btrt_run_items(run), items);
+	uint64_t prev_end[TOY_MAX_CHECKERS] = { 0 }, ls, le, cs, ce;
+	for (uint64_t i = 0; i < items; i++) {
+		CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(run, i, &ls, &le, &cs, &ce), 0);
+		CU_ASSERT(ls > 0 && ls <= le && le <= cs && cs <= ce);
+		CU_ASSERT(cs >= prev_end[i % k]);
+		prev_end[i % k] = ce;
+	}
+	btrt_run_free(run);
+}
+
+static void test_farm_unpinned(void)
+{
+	expect_farm(3, NULL, 0, NULL);
+}
+
+/* Two service cores for k = 2: the source on the first, the sink and the
+ * other worker share the second. Three: a core each (worker 1 given the
+ * source's core here, the 2-core box has no third). */
+static void test_farm_placed(void)
+{
+	int cores[2];
+	test_two_cores(cores);
+	int shared[2] = { cores[1], cores[1] };
+	expect_farm(2, cores, 2, shared);
+	int three_cores[3] = { cores[0], cores[1], cores[0] }, each[2] = { cores[1], cores[0] };
+	expect_farm(2, three_cores, 3, each);
+}
+
+/* Checks sleep C, loads and chunks next to nothing: with k = 2 the
+ * records show checks of different tasks running at the same time (one
+ * checker runs them one after another), each task still checked once. */
+static void test_farm_overlap(void)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.n = 16;
+	p.check_sleep_us = 3000;
+	const uint64_t items = 24;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .check_threads = 2 };
+	struct btrt_run *run = NULL;
+	struct btrt_error err;
+	toy_keep_run = &run;
+	int rc = toy_run(&p, toy_stages_cpu, one, 1, 6, items, BTRT_BACKEND_HOST, NULL, NULL, &io,
+			 NULL, &err);
+	toy_keep_run = NULL;
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.checked, items);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	uint64_t overlapping = 0; /* checks that overlap the next task's check */
+	for (uint64_t i = 0; i + 1 < items; i++) {
+		uint64_t ls, le, cs, ce, cs2, ce2;
+		CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(run, i, &ls, &le, &cs, &ce), 0);
+		CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(run, i + 1, &ls, &le, &cs2, &ce2), 0);
+		overlapping += cs2 < ce && cs < ce2;
+	}
+	fprintf(stderr, "  (%llu of %llu checks overlap the next one) ",
+		(unsigned long long)overlapping, (unsigned long long)items - 1);
+	CU_ASSERT(overlapping > 0);
+	btrt_run_free(run);
+}
+
+/* Two corrupt tasks: 3 (worker 1 of 2) and 4 (worker 0, the sink). The
+ * run fails with the first failing seq, 3, whichever worker's check fails
+ * first; likewise for one corrupt task on each worker of 3. */
+static void expect_first_failure(uint32_t k, uint64_t bad1, uint64_t bad2)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.n = 64;
+	p.check_sleep_us = 1000;
+	p.corrupt_seq = bad1;
+	p.corrupt_seq2 = bad2;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .check_threads = k };
+	struct btrt_error err;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, 40, BTRT_BACKEND_HOST, NULL, NULL, &io,
+			 NULL, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
+	CU_ASSERT_EQUAL(err.seq, BTRT_MIN(bad1, bad2));
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	CU_ASSERT(io.checked > BTRT_MIN(bad1, bad2)); /* every task before it */
+}
+
+static void test_farm_first_failure(void)
+{
+	expect_first_failure(2, 3, 4);
+	expect_first_failure(3, 8, 4);
+	expect_first_failure(1, 4, 3);
+}
+
+static int serial_check(void *s, uint64_t seq, const void *t, FILE *out, char *e, size_t el)
+{
+	(void)s, (void)seq, (void)t, (void)out, (void)e, (void)el;
+	return 0;
+}
+
+static int no_task_done(void *ctx, const struct btrt_task_done *d)
+{
+	(void)ctx, (void)d;
+	return 0;
+}
+
+/* Where the checks must stay on one thread, the run uses one worker. */
+static void test_farm_effective_k(void)
+{
+	const struct btrt_app_io concurrent = { .check = serial_check };
+	const struct btrt_app_io serial = { .check = serial_check, .check_serial = 1 };
+	struct btrt_pipeline_config c = { .io = &concurrent, .check = 1, .check_threads = 3 };
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 3);
+	c.check_threads = 0;
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
+	c.check_threads = 1000;
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), BTRT_CHECK_THREADS_MAX);
+	c.check_threads = 3;
+	c.io = &serial;
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
+	c.io = &concurrent;
+	c.check = 0;
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
+	c.check = 1;
+	c.check_out = stderr;
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
+	c.check_out = NULL;
+	c.on_task_done = no_task_done;
+	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
+}
+
 int suite_io_register(void)
 {
 	CU_pSuite s = CU_add_suite("io", NULL, NULL);
@@ -165,7 +340,12 @@ int suite_io_register(void)
 	    !CU_add_test(s, "in order, source and sink sharing one service core", test_one_service_core) ||
 	    !CU_add_test(s, "in order through a farm", test_farm) ||
 	    !CU_add_test(s, "in order, unpinned", test_unpinned) ||
-	    !CU_add_test(s, "a check overlaps a later load", test_overlap))
+	    !CU_add_test(s, "a check overlaps a later load", test_overlap) ||
+	    !CU_add_test(s, "check farm: every task once, each worker in order, unpinned", test_farm_unpinned) ||
+	    !CU_add_test(s, "check farm: workers on their service cores", test_farm_placed) ||
+	    !CU_add_test(s, "check farm: checks of different tasks overlap", test_farm_overlap) ||
+	    !CU_add_test(s, "check farm: the first failing seq is reported", test_farm_first_failure) ||
+	    !CU_add_test(s, "check farm: one worker where checks must stay serial", test_farm_effective_k))
 		return -1;
 	return 0;
 }

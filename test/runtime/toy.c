@@ -3,6 +3,7 @@
 
 #include <btrt_pool.h>
 #include <btrt_trace.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ void toy_default_params(struct toy_params *p)
 	p->fail_seq = UINT64_MAX;
 	p->fail_code = 42;
 	p->corrupt_seq = UINT64_MAX;
+	p->corrupt_seq2 = UINT64_MAX;
 	p->load_sleep_us = 0;
 	p->check_sleep_us = 0;
 }
@@ -125,7 +127,7 @@ int toy_seal_cpu(void *tp)
 	TOY_PARALLEL_FOR
 	for (int64_t i = 0; i < n; i++)
 		t->out[i] ^= s;
-	if (t->base.seq == t->params->corrupt_seq)
+	if (t->base.seq == t->params->corrupt_seq || t->base.seq == t->params->corrupt_seq2)
 		t->out[n / 2] ^= 1;
 	t->meta[1]++;
 	return 0;
@@ -180,15 +182,34 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 	return 1;
 }
 
+/* Guards the toy_io_state counters of concurrent checks (one run at a
+ * time uses the toy's io). */
+static pthread_mutex_t toy_check_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, char *err, size_t errlen)
 {
 	struct toy_io_state *s = state;
 	const struct toy_task *t = task;
-	if (seq != s->next_seq || t->base.seq != seq)
-		s->order_errors++;
-	s->next_seq = seq + 1;
+	uint32_t k = s->check_threads > 1 ? s->check_threads : 1;
+	pthread_mutex_lock(&toy_check_lock);
+	if (k == 1) {
+		if (seq != s->next_seq || t->base.seq != seq)
+			s->order_errors++;
+		s->next_seq = seq + 1;
+		note_thread(&s->check_tid, &s->check_tids, s->check_cpu1, &s->check_cpu_errors);
+	} else {
+		uint32_t w = (uint32_t)(seq % k);
+		if (seq != s->worker_next[w] || t->base.seq != seq)
+			s->order_errors++;
+		s->worker_next[w] = seq + k;
+		s->next_seq = BTRT_MAX(s->next_seq, seq + 1);
+		note_thread(&s->worker_tid[w], &s->worker_tids[w], s->worker_cpu1[w],
+			    &s->worker_cpu_errors[w]);
+		if (w == 0) /* the sink: the caller's thread */
+			note_thread(&s->check_tid, &s->check_tids, 0, &s->check_cpu_errors);
+	}
 	s->checked++;
-	note_thread(&s->check_tid, &s->check_tids, s->check_cpu1, &s->check_cpu_errors);
+	pthread_mutex_unlock(&toy_check_lock);
 	if (s->p->check_sleep_us)
 		sleep_us(s->p->check_sleep_us);
 	if (t->meta[1] != TOY_N_STAGES) {
@@ -213,7 +234,7 @@ static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, cha
 
 static void toy_close(void *state, FILE *out) {}
 
-const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NULL };
+const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NULL, 0 };
 
 uint64_t toy_record_limit;
 struct btrt_run **toy_keep_run;
@@ -251,6 +272,11 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		st.limit = io_out->limit;
 		st.load_fail_seq = io_out->load_fail_seq;
 		st.signal_seq = io_out->signal_seq;
+		st.check_threads = io_out->check_threads;
+		for (uint32_t w = 0; w < st.check_threads && w < TOY_MAX_CHECKERS; w++) {
+			st.worker_cpu1[w] = io_out->worker_cpu1[w];
+			st.worker_next[w] = w;
+		}
 	}
 	struct btrt_pipeline_config cfg = {
 		.app = "toy",
@@ -269,6 +295,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.interrupt = toy_interrupt,
 		.io_cores = toy_io_cores,
 		.n_io_cores = toy_n_io_cores,
+		.check_threads = st.check_threads,
 	};
 	btrt_env_pipeline_config(&test_btrt_env, &cfg);
 	struct btrt_run *run = NULL;

@@ -26,6 +26,7 @@ struct toy_params {
 	uint64_t fail_seq;         /* stage 2 fails on this task (UINT64_MAX: never) */
 	int fail_code;             /* what it returns */
 	uint64_t corrupt_seq;      /* stage 4 writes a wrong value (UINT64_MAX: never) */
+	uint64_t corrupt_seq2;     /* and on this task too (UINT64_MAX: never) */
 	uint32_t load_sleep_us;    /* load sleeps this long per item (an idle pipeline) */
 	uint32_t check_sleep_us;   /* check sleeps this long per item (slow io) */
 };
@@ -48,8 +49,14 @@ int toy_mix_cpu(void *t);
 int toy_seal_cpu(void *t);
 
 /* The io of the toy: loads up to `limit` items (then end of input), fails
- * to load item load_fail_seq, and checks outputs and their order. */
+ * to load item load_fail_seq, and checks outputs and their order. Its
+ * check may run on several threads at once (btrt_pipeline_config's
+ * check_threads k, here `check_threads`): the counters are kept under a
+ * lock, the order per check worker (task seq on worker seq mod k, each
+ * worker in seq order), and the comparison and the sleep run outside it. */
+#define TOY_MAX_CHECKERS 16
 struct toy_io_state {
+	uint32_t check_threads;    /* the run's k (toy_run passes it on); 0: 1 */
 	const struct toy_params *p;
 	uint64_t limit;            /* load returns 0 at seq == limit */
 	uint64_t load_fail_seq;    /* UINT64_MAX: never */
@@ -66,6 +73,15 @@ struct toy_io_state {
 				      must run on (toy_run takes them from
 				      io_out) */
 	int load_cpu_errors, check_cpu_errors;
+	/* Per check worker w (seq mod k): the thread of its first check,
+	 * checks of its tasks on another thread, 1 + the CPU its checks must
+	 * run on (0: any; k > 1 only: check_cpu1 covers k = 1) and the CPU
+	 * errors; the next seq it expects. */
+	long worker_tid[TOY_MAX_CHECKERS];
+	int worker_tids[TOY_MAX_CHECKERS];
+	int worker_cpu1[TOY_MAX_CHECKERS];
+	int worker_cpu_errors[TOY_MAX_CHECKERS];
+	uint64_t worker_next[TOY_MAX_CHECKERS];
 };
 extern const struct btrt_app_io toy_io;
 
