@@ -11,6 +11,11 @@
  * usage: bench_io [-t items] [-r rounds] [-m sleep|spin]
  *   sleep: the io waits (a device, a file); spin: it computes (a CPU
  *   check), which needs a free core for each io thread to overlap.
+ * Then the io sink's check farm (btrt_pipeline_config.check_threads):
+ * load 0.2 ms, check 1.5 ms, one chunk of 0.5 ms (the chunk sleeps or
+ * spins like the io), pool 8, k = 1, 2, 3 check workers in interleaved
+ * rounds (io threads unpinned); the period should follow
+ * max(chunk, load, check / k): 1.5, 0.75, 0.5 ms.
  * Timings on a shared 2-core box are noisy: compare the columns, measured
  * alternately in the same run. */
 #include <btrt.h>
@@ -60,8 +65,16 @@ static int syn_check(void *st, uint64_t seq, const void *t, FILE *out, char *e, 
 	return 0;
 }
 
-static const struct btrt_app_io syn = { NULL, syn_load, syn_check, NULL, NULL };
+static const struct btrt_app_io syn = { NULL, syn_load, syn_check, NULL, NULL, 0 };
 static int empty_kernel(void *t) { return 0; }
+
+/* The check-farm runs' chunk: chunk_ns of sleep or spin (as the io). */
+static struct syn_io chunk_work;
+static int busy_kernel(void *t)
+{
+	work(&chunk_work, chunk_work.load_ns);
+	return 0;
+}
 
 static int all_cores[64], n_cores;
 
@@ -98,6 +111,58 @@ static struct result run_once(struct syn_io *io, uint64_t items)
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	return r;
+}
+
+/* One run with k check workers: the period and the check mean (ms). */
+static struct result run_farm(struct syn_io *io, uint32_t k, uint64_t items)
+{
+	struct btrt_stage st = { .name = "busy", .cpu = busy_kernel };
+	struct btrt_chunk ch = { "cpu", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL, 0 };
+	struct btrt_pool *pool = bench_pool(8);
+	struct btrt_pipeline_config cfg = {
+		.app = "syn-farm", .stages = &st, .n_stages = 1, .chunks = &ch, .n_chunks = 1,
+		.pool = pool, .io = &syn, .io_state = io, .n_items = items, .check = 1,
+		.check_threads = k,
+	};
+	struct btrt_run *run = bench_run(&cfg);
+	struct result r;
+	struct btrt_summary s;
+	r.period_ms = btrt_run_steady_ns(run, 8) / 1e6;
+	btrt_run_io_summary(run, 0, &s);
+	r.load_ms = s.mean_ns / 1e6;
+	btrt_run_io_summary(run, 1, &s);
+	r.check_ms = s.mean_ns / 1e6;
+	btrt_run_free(run);
+	btrt_pool_destroy(pool);
+	return r;
+}
+
+/* k = 1, 2, 3 check workers, interleaved rounds, medians. */
+static void bench_farm(uint64_t items, int rounds, int spin)
+{
+	const double load = 0.2, check = 1.5, chunk = 0.5;
+	enum { KMAX = 3 };
+	double period[KMAX][32], chk[KMAX][32];
+	chunk_work = (struct syn_io){ (uint64_t)(chunk * 1e6), 0, spin, 0 };
+	for (int r = 0; r < rounds; r++)
+		for (uint32_t k = 1; k <= KMAX; k++) {
+			struct syn_io io = { (uint64_t)(load * 1e6), (uint64_t)(check * 1e6), spin, 0 };
+			struct result x = run_farm(&io, k, items);
+			period[k - 1][r] = x.period_ms;
+			chk[k - 1][r] = x.check_ms;
+		}
+	printf("\n== check farm: load %.2f ms, check %.2f ms (%s), 1 chunk of %.2f ms, pool 8, "
+	       "%llu items, %d rounds interleaved, median\n", load, check, spin ? "spin" : "sleep",
+	       chunk, (unsigned long long)items, rounds);
+	printf("%-3s | %8s | %9s %22s | %9s\n", "k", "check", "period", "max(chunk,load,check/k)",
+	       "ratio");
+	for (uint32_t k = 1; k <= KMAX; k++) {
+		double p = bench_median(period[k - 1], rounds), c = bench_median(chk[k - 1], rounds);
+		double want = chunk;
+		want = load > want ? load : want;
+		want = c / k > want ? c / k : want;
+		printf("%-3u | %8.3f | %9.3f %22.3f | %9.2f\n", k, c, p, want, p / want);
+	}
 }
 
 int main(int argc, char **argv)
@@ -154,5 +219,6 @@ int main(int argc, char **argv)
 		printf("%-5.2f %-5.2f | %8.3f %8.3f %10.3f %9.3f | %12.3f %13.3f | %9.2f %10.2f\n",
 		       lc[k][0], lc[k][1], l, c, sum, mx, ps, pr, ps / mx, pr / sum);
 	}
+	bench_farm(items, rounds, spin);
 	return 0;
 }

@@ -1,5 +1,6 @@
 #include "cli/load.h"
 #include "front/table.h"
+#include "gen/gen.h"
 
 #include "util/paths.h"
 
@@ -91,7 +92,9 @@ struct btc_plan *btc_cli_plan(const struct btc_cli_options *o, const struct btc_
 		in->t = btc_table_load(o->table, NULL, in->app, in->dev, (enum btc_mode)o->mode, d);
 	if (!in->app || !in->dev || (want && !in->t))
 		return NULL;
-	return btc_plan(in->app, in->dev, in->t, o->table, po, d);
+	struct btc_plan_options with = *po;
+	with.check_threads_max = btc_gen_check_threads_max(in->dev);
+	return btc_plan(in->app, in->dev, in->t, o->table, &with, d);
 }
 
 void btc_cli_inputs_free(struct btc_cli_inputs *in)

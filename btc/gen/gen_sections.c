@@ -230,20 +230,38 @@ int btc_gen_service_owner(const struct btc_device *dev)
 	return gpu ? owner : -1;
 }
 
-struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev)
+uint32_t btc_gen_check_threads_max(const struct btc_device *dev)
 {
-	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1, -1};
+	int owner = btc_gen_service_owner(dev);
+	if (owner < 0)
+		return 1;
+	const int *pin;
+	int n = btc_pu_pinnable(&dev->pus[owner], &pin);
+	uint32_t k = 1 + (uint32_t)(n - BTC_SERVICE_MIN_CORES) / 4;
+	return k < BTC_GEN_MAX_CHECK_THREADS ? k : BTC_GEN_MAX_CHECK_THREADS;
+}
+
+uint32_t btc_gen_check_threads(const struct btc_gen_ctx *ctx)
+{
+	return ctx->plan && ctx->plan->check_threads > 1 ? ctx->plan->check_threads : 1;
+}
+
+struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint32_t k)
+{
+	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1, -1, 1};
 	if (s.pu >= 0) {
+		uint32_t kmax = btc_gen_check_threads_max(dev);
+		s.n_check = (int)(k < 1 ? 1 : k > kmax ? kmax : k);
 		const int *pin;
 		int n = btc_pu_pinnable(&dev->pus[s.pu], &pin);
-		s.io_core = pin[n - BTC_GEN_N_SERVICE_CORES];
-		s.io_sink_core = pin[n - 2];
+		s.io_core = pin[n - BTC_GEN_N_SERVICE_CORES - (s.n_check - 1)];
+		s.io_sink_core = pin[n - 2 - (s.n_check - 1)];
 		s.gpu_core = pin[n - 1];
 	}
 	return s;
 }
 
-void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
+void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k)
 {
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
@@ -256,30 +274,37 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev)
 			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
-	struct btc_gen_service sv = btc_gen_service_cores(dev);
+	struct btc_gen_service sv = btc_gen_service_cores(dev, k);
 	if (sv.pu < 0) {
 		btc_outl(o, "#define PIPELINE_SERVICE_CORES NULL");
 		btc_outl(o, "#define N_SERVICE_CORES 0");
+		btc_outl(o, "#define PIPELINE_CHECK_THREADS %u /* check workers (docs/scheduler.md) */",
+			 k > 1 ? k : 1);
 		return;
 	}
 	const struct btc_pu *pu = &dev->pus[sv.pu];
 	const int *pin;
 	int n = btc_pu_pinnable(pu, &pin);
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
-	for (int c = 0; c < n - BTC_GEN_N_SERVICE_CORES; c++)
+	for (int c = 0; c < n - BTC_GEN_N_SERVICE_CORES - (sv.n_check - 1); c++)
 		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	/* the runtime gives the first half to the io source, the rest to
-	 * the io sink (btrt_io_thread_cores) */
-	btc_outl(o, "static const int pu_service_cores[] = { %d, %d };", sv.io_core,
-		 sv.io_sink_core);
+	/* k = 1: the runtime gives the first half to the io source, the
+	 * rest to the io sink; k > 1: the first to the source, one to each
+	 * check worker (btrt_io_thread_cores) */
+	btc_outf(o, "static const int pu_service_cores[] = { %d, %d", sv.io_core, sv.io_sink_core);
+	for (int w = 1; w < sv.n_check; w++)
+		btc_outf(o, ", %d", pin[n - 2 - (sv.n_check - 1) + w]);
+	btc_outl(o, " };");
 	btc_outl(o, "static const int pu_gpu_service_cores[] = { %d };", sv.gpu_core);
 	btc_outl(o, "#define PIPELINE_SERVICE_CORES pu_service_cores");
-	btc_outl(o, "#define N_SERVICE_CORES 2");
+	btc_outl(o, "#define N_SERVICE_CORES %d", 1 + sv.n_check);
 	btc_outl(o, "#define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores");
+	btc_outl(o, "#define PIPELINE_CHECK_THREADS %d /* check workers (docs/scheduler.md) */",
+		 sv.n_check);
 }
 
-int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len)
+int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k, char *buf, size_t len)
 {
 	const struct btc_pu *pu = &dev->pus[u];
 	const int *pin;
@@ -295,7 +320,7 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t 
 	}
 	if (u == owner) {
 		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
-		return n - BTC_GEN_N_SERVICE_CORES;
+		return n - BTC_GEN_N_SERVICE_CORES - (btc_gen_service_cores(dev, k).n_check - 1);
 	}
 	snprintf(buf, len, "pu_%s_cores", pu->name);
 	return n;

@@ -32,15 +32,17 @@ void btc_gen_emit_adapt_model(struct btc_out *o, const void *ctx);
 /* `static const int pu_NAME_cores[]` for every PU that names cores (as the
  * device declares them: the profiler's isolated and interference modes),
  * and the placement of the generated pipeline (the profiler's placed
- * mode): PIPELINE_SERVICE_CORES / N_SERVICE_CORES (the io thread's core;
- * NULL / 0 without service cores), PIPELINE_GPU_SERVICE_CORES (the GPU
- * dispatchers' core)
- * and `pu_NAME_placed_cores[]` of the PU that gives up its two service
+ * mode): PIPELINE_SERVICE_CORES / N_SERVICE_CORES (the io threads'
+ * cores: the source's, then one per check worker; NULL / 0 without
+ * service cores), PIPELINE_GPU_SERVICE_CORES (the GPU dispatchers' core),
+ * PIPELINE_CHECK_THREADS (k, the plan's check_threads; 1 in the profiler)
+ * and `pu_NAME_placed_cores[]` of the PU that gives up its service
  * cores. */
-void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev);
-/* The cores a chunk on PU u is pinned to in the generated pipeline: the
- * array's name into buf (len bytes) and the count as the return value. */
-int btc_gen_placed_cores(const struct btc_device *dev, int u, char *buf, size_t len);
+void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k);
+/* The cores a chunk on PU u is pinned to in the generated pipeline with k
+ * check workers (btc_gen_service_cores): the array's name into buf (len
+ * bytes) and the count as the return value. */
+int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k, char *buf, size_t len);
 
 /* The cores of chunk c of s when it has a core count (issue 16): its
  * share of its PU's pinnable cores (btc_pu_pinnable), the PU's chunks

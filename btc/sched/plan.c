@@ -11,6 +11,8 @@
 #include "util/sha256.h"
 #include "util/num.h"
 
+#include <btrt_model.h>
+
 void btc_plan_options_init(struct btc_plan_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -336,6 +338,45 @@ static bool add_space(struct btc_plan *pl, const struct btc_sched_problem *prob,
 	return ok;
 }
 
+/* The check farm (plan.h, check_threads). The ranking stays as solved:
+ * P = max(T_io, T_max) is monotone in T_max, so a smaller T_io changes
+ * the periods, never the order. */
+static void plan_check_farm(struct btc_plan *pl, const struct btc_plan_options *opt)
+{
+	pl->check_threads = 1;
+	if (!pl->table || opt->check_threads_max <= 1)
+		return;
+	double load, check, best = INFINITY;
+	btc_table_io_ms(pl->table, pl->mode, 1, &load, &check);
+	for (int i = 0; i < pl->n_schedules; i++) {
+		const struct btc_plan_schedule *g = &pl->schedules[i];
+		if (g->predicted && !g->space_only && g->s.tmax_ms < best)
+			best = g->s.tmax_ms;
+	}
+	uint32_t k = btrt_model_check_threads(load, check, best, opt->check_threads_max);
+	if (k <= 1)
+		return;
+	pl->check_threads = k;
+	for (int m = 0; m < BTC_N_MODES; m++) {
+		struct btc_plan_model *x = &pl->models[m][1]; /* the chunk model's T_io */
+		if (x->ok && x->p.io_ms > 0)
+			x->p.io_ms = btc_table_io_ms(pl->table, (enum btc_mode)m, k, NULL, NULL);
+	}
+	const struct btc_sched_problem *prob = btc_plan_solved_problem(pl);
+	if (!prob)
+		return;
+	for (int i = 0; i < pl->n_schedules; i++)
+		if (pl->schedules[i].predicted)
+			pl->schedules[i].s.period_ms =
+				btc_model_period_ms(prob, pl->schedules[i].s.tmax_ms);
+	for (int i = 0; pl->solved && i < pl->result.n_candidates; i++)
+		pl->result.candidates[i].period_ms =
+			btc_model_period_ms(prob, pl->result.candidates[i].tmax_ms);
+	for (int i = 0; pl->solved && i < pl->result.n_baselines; i++)
+		pl->result.baselines[i].period_ms =
+			btc_model_period_ms(prob, pl->result.baselines[i].time_ms);
+}
+
 /* The fluid bound of prob under pl->sched, then the assignment bound
  * (which falls back on the fluid one): reported and false only for a
  * ranking. */
@@ -425,6 +466,8 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 		ok = add_space(pl, prob, list, &n, d);
 	pl->n_schedules = n;
 	pl->provenance = prov.buf;
+	if (ok)
+		plan_check_farm(pl, opt);
 	if (ok && prob)
 		ok = bound(pl, opt, prob, d);
 	if (!ok || d->errors != before)

@@ -79,6 +79,10 @@ struct btc_plan_options {
 	 * plan with the fluid bound); any solver failure, an unsatisfiable
 	 * problem included, and a failed bound fail the plan. */
 	bool ranking;
+	/* The most check workers the io sink may have on the device (the
+	 * service cores it can give them: btc_gen_check_threads_max); 0 or
+	 * 1: one. btc_plan chooses plan->check_threads within it. */
+	uint32_t check_threads_max;
 };
 
 void btc_plan_options_init(struct btc_plan_options *o);
@@ -194,6 +198,14 @@ struct btc_plan {
 	/* [mode][0: paper's model, 1: chunk model], built once for every
 	 * mode the table has (btc_plan_problem_of). */
 	struct btc_plan_model models[BTC_N_MODES][2];
+	/* The io sink's check farm (docs/scheduler.md, "The check farm"):
+	 * k = btrt_model_check_threads(load, check of the planned mode, the
+	 * best predicted compute period of the schedules (their smallest
+	 * T_max, space_only ones left out), opt->check_threads_max); every
+	 * chunk model's T_io is max(load, check / k) and the schedules'
+	 * periods follow. 1 without a table or room for more. The generator
+	 * gives the workers their service cores (PIPELINE_CHECK_THREADS). */
+	uint32_t check_threads;
 };
 
 /* Plans a build (or `btc schedule`'s ranking, opt->ranking). `t` may be

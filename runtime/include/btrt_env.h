@@ -38,6 +38,8 @@ struct btrt_env {
 	int cuda_io_managed;       /* BTRT_CUDA_IO_PINNED=0 (diagnostic) */
 	enum btrt_cuda_sync cuda_sync; /* BTRT_CUDA_SYNC=spin|yield|block */
 	int pool_print;            /* BTRT_POOL_PRINT (diagnostic) */
+	uint32_t check_threads;    /* BTRT_CHECK_THREADS, 1..BTRT_CHECK_THREADS_MAX
+				      (the io sink's check farm); 0: unset */
 };
 
 /* Reads and checks every variable above from the process environment into
@@ -55,8 +57,8 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err);
 int btrt_env_init(struct btrt_env *env, struct btrt_error *err);
 
 /* Fill the config fields the caller left unset from env: validation < 0
- * and device NULL (vk), device < 0 and mem AUTO (cuda); the diagnostic and
- * testing flags are or-ed in. */
+ * and device NULL (vk), device < 0 and mem AUTO (cuda), check_threads 0
+ * (pipeline); the diagnostic and testing flags are or-ed in. */
 void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg);
 void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg);
 void btrt_env_pool_config(const struct btrt_env *env, struct btrt_pool_config *cfg);

@@ -32,7 +32,9 @@ struct btrt_model {
 	const double *fixed_ms;    /* [n_pus] F_c, or NULL (0) */
 	const double *xfer_ms;     /* [n_stages * n_pus * n_stages] X_c(f, l) at
 				      btrt_model_xfer_index, or NULL (0) */
-	double io_ms;              /* T_io: io thread load + check per task */
+	double io_ms;              /* T_io: the io bound per task,
+				      btrt_model_io_ms (max(load / k_load,
+				      check / k_check)) */
 	const char *const *pu_names; /* [n_pus], or NULL */
 	const char *mode;          /* the table mode the schedules were chosen
 				      with, e.g. "interference", or NULL */
@@ -49,6 +51,37 @@ static inline size_t btrt_model_xfer_index(uint32_t n, uint32_t np, uint32_t c, 
  * <= l < n_stages). Summed as F_c, then t_{f,c} .. t_{l,c} in stage
  * order, then X_c(f, l). NAN when a stage has no time on c. */
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l);
+
+/* The io term of the chunk model (docs/scheduler.md, "The check farm"):
+ *
+ *   T_io = max(T_load / k_load, T_check / k_check)                 [ms]
+ *
+ * The io source loads ahead while the io sink's check farm of k_check
+ * workers checks behind (docs/runtime.md), each worker every k_check-th
+ * task, so each stage of the io admits a task every T / k ms. load_ms and
+ * check_ms: per task on one thread; k_load, k_check >= 1 (0 read as 1).
+ * A NAN time is left out (the other alone); both NAN: NAN. */
+static inline double btrt_model_io_ms(double load_ms, double check_ms, uint32_t k_load,
+				      uint32_t k_check)
+{
+	double l = load_ms / (k_load ? k_load : 1), c = check_ms / (k_check ? k_check : 1);
+	if (l != l) /* NAN */
+		return c;
+	if (c != c)
+		return l;
+	return l > c ? l : c;
+}
+
+/* The check workers that keep the checks off the critical path: the
+ * fewest k in 1..k_max with check_ms / k <= max(compute_ms, load_ms),
+ * i.e. k = ceil(check_ms / max(compute_ms, load_ms)) clamped to
+ * [1, k_max]. compute_ms: the best predicted compute period (T_max of
+ * the best schedule); load_ms: the io source's load (a period below it
+ * is out of reach whatever k, so no worker is added for it; NAN: 0).
+ * 1 when check_ms or compute_ms is not a positive finite number or
+ * k_max <= 1. */
+uint32_t btrt_model_check_threads(double load_ms, double check_ms, double compute_ms,
+				  uint32_t k_max);
 
 /* Farms that never lose (docs/runtime.md "Farms: the pool and
  * admission", docs/scheduler.md "The larger space"). A farm delivers in

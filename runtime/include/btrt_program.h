@@ -51,8 +51,14 @@ struct btrt_program {
 	long default_warmup;       /* --warmup without the option */
 	const struct btrt_program_schedule *schedules; /* [n_schedules], >= 1 */
 	uint32_t n_schedules;
-	const int *service_cores;  /* [n_service_cores] the io thread's core, or NULL */
+	const int *service_cores;  /* [n_service_cores] the io threads' cores
+				      (btrt_pipeline_config.io_cores), or NULL */
 	uint32_t n_service_cores;
+	uint32_t check_threads;    /* the io sink's check farm without
+				      --check-threads or BTRT_CHECK_THREADS
+				      (PIPELINE_CHECK_THREADS, chosen by btc:
+				      docs/scheduler.md, "The check farm");
+				      0: 1 */
 	/* The cost model the schedules were chosen with, or NULL (no profiling
 	 * table: --adapt only forces switches); with it, schedule_pus[i] is the
 	 * model PU of every chunk of schedule i. */

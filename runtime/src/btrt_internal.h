@@ -120,6 +120,8 @@ struct btrt_run {
 	uint64_t limit;                   /* io records at most (by seq) */
 	uint64_t items;                   /* checked / completed items */
 	uint64_t t0, t_end;               /* first load start, last completion */
+	uint32_t n_check;                 /* check workers (io record i was
+					     checked by worker i mod n_check) */
 	struct btrt_wait_stats *waits;    /* [n_chunks + 2]: chunks, then the io
 					     sink, then the io source */
 };
@@ -129,5 +131,6 @@ struct btrt_run {
  * source and sink were split; btrt_adapt marks its decisions there. */
 #define BTRT_TRACE_TID_CHECK 0u
 #define BTRT_TRACE_TID_LOAD 2000u
+#define BTRT_TRACE_TID_CHECKER 3000u /* + w: check worker w >= 1 */
 
 struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg);

@@ -406,6 +406,7 @@ void btrt_io_finish(struct pipe *p)
 			t_end = BTRT_MAX(t_end, p->chk[w].t_end);
 		}
 		run->items += items;
+		run->n_check = k;
 		if (items)
 			run->t_end = t_end;
 		for (size_t i = 0; i < run->n_io; i++) {

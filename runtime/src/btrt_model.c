@@ -3,6 +3,17 @@
 
 #include <math.h>
 
+uint32_t btrt_model_check_threads(double load_ms, double check_ms, double compute_ms,
+				  uint32_t k_max)
+{
+	if (k_max <= 1 || !(check_ms > 0) || !isfinite(check_ms) || !(compute_ms > 0) ||
+	    !isfinite(compute_ms))
+		return 1;
+	double target = load_ms > compute_ms ? load_ms : compute_ms; /* NAN load: compute */
+	double k = ceil(check_ms / target);
+	return k <= 1 ? 1 : k >= (double)k_max ? k_max : (uint32_t)k;
+}
+
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l)
 {
 	uint32_t np = m->n_pus;

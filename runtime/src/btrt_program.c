@@ -316,15 +316,29 @@ static void release(const struct btrt_program *prog, const struct btrt_program_o
 	btrt_cuda_destroy(r->cuda);
 }
 
+/* The check workers of the run: --check-threads, else BTRT_CHECK_THREADS,
+ * else the build's choice; 1 where the checks stay on one thread
+ * (--digests: lines in input order; --adapt and the hogs: on_task_done). */
+static uint32_t check_threads(const struct btrt_program *prog, const struct btrt_env *env,
+			      const struct btrt_program_options *o)
+{
+	uint32_t k = o->check_threads ? (uint32_t)o->check_threads
+		     : env->check_threads ? env->check_threads : prog->check_threads;
+	if (o->digests || o->adapt || o->n_hog_cores || o->hog_gpu_ms || prog->app.io->check_serial)
+		return 1;
+	return BTRT_MAX(1u, BTRT_MIN(k, BTRT_CHECK_THREADS_MAX));
+}
+
 /* The run of a parsed command line. Returns the exit status. */
 static int run_program(const struct btrt_program *prog, const char *argv0,
 		       const struct btrt_env *env, struct btrt_program_options *o)
 {
 	const struct btrt_program_schedule *s = &prog->schedules[o->schedule];
 	enum btrt_backend backend = btrt_program_schedule_backend(s);
-	uint32_t max_chunks = s->n_chunks, max_pool = s->pool;
+	uint32_t max_chunks = s->n_chunks, max_pool = s->pool, k_check = check_threads(prog, env, o);
 	if (o->adapt)
 		adapt_needs(prog, &backend, &max_chunks, &max_pool);
+	max_pool += k_check - 1; /* a TaskObject per check worker more */
 	size_t *counts = calloc(prog->app.n_buffers + 1, sizeof *counts);
 	if (!counts) {
 		fprintf(stderr, "%s: out of memory\n", argv0);
@@ -369,7 +383,11 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	}
 	if (create_pool(prog, &pc, &r, &err))
 		goto fail;
-	if (!o->quiet)
+	if (!o->quiet && k_check > 1)
+		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u, %u check threads\n",
+		       prog->app.name, prog->device, o->schedule, s->kind, s->label, o->tasks,
+		       btrt_pool_size(r.pool), k_check);
+	else if (!o->quiet)
 		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n", prog->app.name,
 		       prog->device, o->schedule, s->kind, s->label, o->tasks,
 		       btrt_pool_size(r.pool));
@@ -384,6 +402,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		.check_out = o->digests ? stdout : NULL,
 		.vk = r.vk, .cuda = r.cuda,
 		.interrupt = btrt_stop_signal(),
+		.check_threads = k_check,
 	};
 	btrt_env_pipeline_config(env, &cfg);
 	if (o->n_hog_cores || o->hog_gpu_ms) {

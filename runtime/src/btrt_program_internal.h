@@ -11,6 +11,7 @@
 /* The command line of the program (`--help`). */
 struct btrt_program_options {
 	long schedule, tasks, warmup, pool;
+	long check_threads;        /* --check-threads, 0: not given */
 	const char *input, *trace, *report, *failure;
 	int list, help, digests, quiet, warmup_set; /* list: 1 --list, 2 --list-json */
 	/* adaptive runs and interference */

@@ -20,6 +20,9 @@ void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *
 		"  --warmup N       tasks excluded from the steady-state figures (default %ld)\n"
 		"  --pool N         TaskObjects in flight (default: chunks + 1, 8 more per farm\n"
 		"                   worker, at most --tasks; must fit in memory)\n"
+		"  --check-threads K  check workers of the io sink (1..16; default: the build's\n"
+		"                   choice, or BTRT_CHECK_THREADS; 1 with --digests, --adapt or\n"
+		"                   a hog); K - 1 more TaskObjects in the default pool\n"
 		"  --input PATH     input (default: %s)\n"
 		"  --trace FILE     write a Chrome/Perfetto trace-event JSON\n"
 		"  --report FILE    write a JSON report of the run\n"
@@ -144,13 +147,16 @@ static int parse_number_option(const struct btrt_program *prog, const char *argv
 		o->warmup_set = 1;
 		return parse_long(argv0, a, v, 0, LONG_MAX, &o->warmup);
 	}
+	if (!strcmp(a, "--check-threads"))
+		return parse_long(argv0, a, v, 1, BTRT_CHECK_THREADS_MAX, &o->check_threads);
 	return parse_long(argv0, a, v, 1, POOL_MAX, &o->pool); /* --pool */
 }
 
 int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
 		       struct btrt_program_options *o)
 {
-	static const char *const numbers[] = { "--schedule", "--tasks", "--warmup", "--pool" };
+	static const char *const numbers[] = { "--schedule", "--tasks", "--warmup", "--pool",
+					       "--check-threads" };
 	*o = (struct btrt_program_options){ .tasks = prog->default_tasks,
 					    .warmup = prog->default_warmup,
 					    .input = prog->app.default_input };

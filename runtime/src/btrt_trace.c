@@ -329,11 +329,20 @@ static void write_run(FILE *f, const struct btrt_run *r, uint32_t pid, const cha
 			track(f, &first, pid, 1001 + c, 1001 + c, name);
 		}
 	}
-	track(f, &first, pid, BTRT_TRACE_TID_CHECK, BTRT_TRACE_TID_LOAD + 1, "io check (sink)");
-	for (size_t i = 0; i < r->n_io; i++)
-		if (r->io[i].check_end)
-			ev(f, &first, "check", pid, BTRT_TRACE_TID_CHECK, t0, r->io[i].check_start,
-			   r->io[i].check_end, i);
+	/* The check farm's workers: the sink (worker 0) on tid 0, worker w
+	 * on BTRT_TRACE_TID_CHECKER + w, each its own track (their checks
+	 * overlap). */
+	uint32_t k = r->n_check > 1 ? r->n_check : 1;
+	for (uint32_t w = 0; w < k; w++) {
+		uint32_t tid = w ? BTRT_TRACE_TID_CHECKER + w : BTRT_TRACE_TID_CHECK;
+		if (w)
+			snprintf(name, sizeof name, "io check (worker %u)", w);
+		track(f, &first, pid, tid, BTRT_TRACE_TID_LOAD + 1 + w, w ? name : "io check (sink)");
+		for (size_t i = w; i < r->n_io; i += k)
+			if (r->io[i].check_end)
+				ev(f, &first, "check", pid, tid, t0, r->io[i].check_start,
+				   r->io[i].check_end, i);
+	}
 }
 
 static void trace_head(FILE *f, const char *app)

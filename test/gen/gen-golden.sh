@@ -2,7 +2,9 @@
 # Golden files of generated code: one schedule per backend (CPU only,
 # CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device, a farm and
 # core splits (issue 16), and the service-core placement on a fixed
-# 16-core workstation. Run with
+# 16-core workstation, with one check worker and with the check farm the
+# plan chooses from a table whose check (0.83 ms) is over three times the
+# best compute period (k = 3: docs/scheduler.md, "The check farm"). Run with
 # BTC_UPDATE_GOLDEN=1 to rewrite the goldens after an intended change.
 set -euo pipefail
 btc=$1 src=$2 work=$3
@@ -14,6 +16,7 @@ cases=(
   "cuda testbox --gpu cuda --chunks little:0,cuda:1-2"
   "service workstation --gpu cuda --chunks cpu:0,cuda:1-2"
   "farm testbox --gpu vulkan --chunks {little,gpu}:0-1,big[1]:2 --chunks little[1]:0,little[1]:1-2"
+  "checkfarm workstation --gpu cuda --table $src/test/gen/data/workstation-vecadd.csv"
 )
 status=0
 for c in "${cases[@]}"; do

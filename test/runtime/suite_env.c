@@ -13,7 +13,7 @@ static const char *const vars[] = {
 	"BTRT_NO_PIN", "BTRT_NO_MEMBARRIER", "BTRT_SPIN_NS", "BTRT_YIELD_NS",
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
-	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT",
+	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -65,6 +65,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.cuda_move_all, 0);
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 0);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
+	CU_ASSERT_EQUAL(e.check_threads, 0);
 }
 
 static void test_values(void)
@@ -81,6 +82,7 @@ static void test_values(void)
 	setenv("BTRT_CUDA_IO_PINNED", "0", 1);
 	setenv("BTRT_CUDA_SYNC", "block", 1);
 	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
+	setenv("BTRT_CHECK_THREADS", "3", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -111,9 +113,14 @@ static void test_values(void)
 	btrt_env_vk_config(&e, &vc);
 	CU_ASSERT_STRING_EQUAL(vc.device, "gpu");
 	CU_ASSERT_EQUAL(vc.validation, 0);
+	CU_ASSERT_EQUAL(e.check_threads, 3);
 	struct btrt_pipeline_config pc = { .no_pin = 0 };
 	btrt_env_pipeline_config(&e, &pc);
 	CU_ASSERT_EQUAL(pc.no_pin, 1);
+	CU_ASSERT_EQUAL(pc.check_threads, 3);
+	struct btrt_pipeline_config pk = { .check_threads = 2 }; /* the caller's wins */
+	btrt_env_pipeline_config(&e, &pk);
+	CU_ASSERT_EQUAL(pk.check_threads, 2);
 	struct btrt_ring_config rc;
 	btrt_env_ring_config(&e, &rc);
 	CU_ASSERT_EQUAL(rc.spin_ns, 0);
@@ -131,6 +138,7 @@ static void test_bad_values(void)
 		{ "BTRT_CUDA_DEVICE", "1024" }, { "BTRT_CUDA_MEM", "device" },
 		{ "BTRT_CUDA_MOVE", "some" }, { "BTRT_CUDA_IO_PINNED", "no" },
 		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
+		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();

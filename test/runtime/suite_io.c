@@ -9,10 +9,12 @@
 #include "suites.h"
 #include "toy.h"
 
+#include <btrt_model.h>
 #include <btrt_pipeline.h>
 #include <btrt_trace.h>
 
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +335,30 @@ static void test_farm_effective_k(void)
 	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
 }
 
+/* The chunk model's io term and the check farm's size (btrt_model.h). */
+static void test_model_io(void)
+{
+	/* octree on the H100 (docs/results/h100.md): load 0.56, check 0.83 */
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(0.56, 0.83, 1, 1), 0.83, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(0.56, 0.83, 1, 2), 0.56, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(0.56, 0.83, 2, 2), 0.415, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(0.56, 0.83, 0, 0), 0.83, 1e-12); /* 0: 1 */
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(NAN, 0.83, 1, 2), 0.415, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(0.3, NAN, 1, 2), 0.3, 1e-12);
+	CU_ASSERT(isnan(btrt_model_io_ms(NAN, NAN, 1, 1)));
+	/* compute 0.51: ceil(0.83 / 0.56) = 2 (the load bounds below it) */
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.56, 0.83, 0.51, 3), 2);
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.3, 3), 3);  /* ceil 2.77 */
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.3, 2), 2);  /* k_max */
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.1, 16), 5); /* ceil(0.83 / load) */
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.05, 0.83, 0.1, 16), 9); /* ceil 8.3 */
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.4, 0.5, 3), 1);   /* check fits */
+	CU_ASSERT_EQUAL(btrt_model_check_threads(NAN, 0.83, 0.5, 3), 2);
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, NAN, 0.5, 3), 1);
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, INFINITY, 3), 1);
+	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.3, 1), 1);
+}
+
 int suite_io_register(void)
 {
 	CU_pSuite s = CU_add_suite("io", NULL, NULL);
@@ -345,7 +371,8 @@ int suite_io_register(void)
 	    !CU_add_test(s, "check farm: workers on their service cores", test_farm_placed) ||
 	    !CU_add_test(s, "check farm: checks of different tasks overlap", test_farm_overlap) ||
 	    !CU_add_test(s, "check farm: the first failing seq is reported", test_farm_first_failure) ||
-	    !CU_add_test(s, "check farm: one worker where checks must stay serial", test_farm_effective_k))
+	    !CU_add_test(s, "check farm: one worker where checks must stay serial", test_farm_effective_k) ||
+	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check)", test_model_io))
 		return -1;
 	return 0;
 }
