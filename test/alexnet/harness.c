@@ -314,6 +314,9 @@ static int run_pipeline(const struct alexnet_app *a, const char *schedule, uint6
 		.check_out = NULL,
 		.vk = vk,
 		.cuda = cuda,
+		/* two check workers: alexnet_io_check runs concurrently (its
+		 * lock covers the references and the tally only) */
+		.check_threads = 2,
 	};
 	if (btrt_pipeline_run(&cfg, run, &err) != 0) {
 		snprintf(msg, msglen, "%s on %s: %s", a->name, schedule, err.msg);
