@@ -45,10 +45,14 @@ int btrt_run_chunk_summary(const struct btrt_run *run, uint32_t c,
 int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
 			   struct btrt_summary *out, int *gpu);
 /* Per-item time of the io source's load (check = 0) or the io sink's check
- * (check = 1), ns. The two threads overlap, so the io bound on the period
- * (T_io of the chunk model) is the larger of the two, not their sum. Each
- * item's intervals: btrt_run_io_times. */
+ * (check = 1, on whichever check worker ran it), ns. The threads overlap,
+ * so the io bound on the period (T_io of the chunk model) is
+ * max(load, check / k) with k = btrt_run_check_threads, not their sum.
+ * Each item's intervals: btrt_run_io_times. */
 int btrt_run_io_summary(const struct btrt_run *run, int check, struct btrt_summary *out);
+/* The check workers of the run (btrt_io_check_threads of its config; 1
+ * for a run merged from several, btrt_adapt). */
+uint32_t btrt_run_check_threads(const struct btrt_run *run);
 /* Item i's io intervals (btrt_now_ns ns, i counted from the run's
  * first_seq): load on the io source, check on the io sink; zero where not
  * recorded. Returns 0, or -1 if i has no record (past the record limit). */

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "btrt_fsafe.h"
+#include "btrt_model.h"
 #include "btrt_program_internal.h"
 #include "btrt_trace.h"
 
@@ -96,6 +97,15 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(k, "p90_ms", sum.p90_ns / 1e6);
 		cJSON_AddNumberToObject(k, "p99_ms", sum.p99_ns / 1e6);
 		cJSON_AddItemToArray(chunks, k);
+	}
+	struct btrt_summary ld, ck;
+	if (btrt_run_io_summary(run, 0, &ld) == 0 && btrt_run_io_summary(run, 1, &ck) == 0) {
+		uint32_t kc = btrt_run_check_threads(run);
+		cJSON *io = cJSON_AddObjectToObject(j, "io");
+		cJSON_AddNumberToObject(io, "load_mean_ms", ld.mean_ns / 1e6);
+		cJSON_AddNumberToObject(io, "check_mean_ms", ck.mean_ns / 1e6);
+		cJSON_AddNumberToObject(io, "check_threads", kc);
+		cJSON_AddNumberToObject(io, "bound_ms", btrt_model_io_ms(ld.mean_ns, ck.mean_ns, 1, kc) / 1e6);
 	}
 	if (o->n_hog_cores || o->hog_gpu_ms) {
 		cJSON *h = cJSON_AddObjectToObject(j, "hog");

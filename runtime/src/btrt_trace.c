@@ -1,6 +1,7 @@
 /* Run records, summary statistics and Chrome trace-event JSON. */
 #include "btrt_internal.h"
 #include "btrt_trace.h"
+#include "btrt_model.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -97,6 +98,7 @@ void btrt_summarize(uint64_t *v, uint64_t n, struct btrt_summary *o)
 }
 
 uint64_t btrt_run_items(const struct btrt_run *r) { return r->items; }
+uint32_t btrt_run_check_threads(const struct btrt_run *r) { return r->n_check > 1 ? r->n_check : 1; }
 uint64_t btrt_run_wall_ns(const struct btrt_run *r) { return r->t_end > r->t0 ? r->t_end - r->t0 : 0; }
 uint32_t btrt_run_chunks(const struct btrt_run *r) { return r->n_chunks; }
 
@@ -246,8 +248,18 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 	}
 	btrt_run_io_summary(r, 0, &s);
 	print_sum(out, "io load (source)", &s);
+	struct btrt_summary l = s;
 	btrt_run_io_summary(r, 1, &s);
-	print_sum(out, "io check (sink)", &s);
+	uint32_t k = btrt_run_check_threads(r);
+	if (k > 1) {
+		char label[64];
+		snprintf(label, sizeof label, "io check (%u workers)", k);
+		print_sum(out, label, &s);
+		fprintf(out, "  io bound max(load, check / %u) = %.3f ms per task\n", k,
+			btrt_model_io_ms(l.mean_ns, s.mean_ns, 1, k) / 1e6);
+	} else {
+		print_sum(out, "io check (sink)", &s);
+	}
 	btrt_run_latency_summary(r, &s);
 	print_sum(out, "latency (load..check)", &s);
 }
