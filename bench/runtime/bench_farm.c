@@ -50,7 +50,7 @@ static int check_one(void *s, uint64_t seq, const void *t, FILE *out, char *e, s
 	return 0;
 }
 
-static const struct btrt_app_io syn_io = { NULL, load_one, check_one, NULL, NULL, 0 };
+static const struct btrt_app_io syn_io = { NULL, load_one, check_one, NULL, NULL, 0, 0 };
 static int no_kernel(void *t) { (void)t; return 0; }
 
 struct result {

@@ -21,7 +21,7 @@
 int bench_touch_cuda(void *task, void *stream);
 
 static int load_nothing(void *s, uint64_t seq, void *t, char *e, size_t el) { return 1; }
-static const struct btrt_app_io io = { NULL, load_nothing, NULL, NULL, NULL, 0 };
+static const struct btrt_app_io io = { NULL, load_nothing, NULL, NULL, NULL, 0, 0 };
 
 static int run(const char *what, enum btrt_pu_kind pu, enum btrt_backend be, struct btrt_vk *vk,
 	       struct btrt_cuda *cu, const struct btrt_stage *st, uint64_t items)

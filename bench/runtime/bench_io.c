@@ -65,7 +65,7 @@ static int syn_check(void *st, uint64_t seq, const void *t, FILE *out, char *e, 
 	return 0;
 }
 
-static const struct btrt_app_io syn = { NULL, syn_load, syn_check, NULL, NULL, 0 };
+static const struct btrt_app_io syn = { NULL, syn_load, syn_check, NULL, NULL, 0, 0 };
 static int empty_kernel(void *t) { return 0; }
 
 /* The check-farm runs' chunk: chunk_ns of sleep or spin (as the io). */

@@ -156,7 +156,7 @@ static void ring_bench(uint64_t n, int rounds)
 
 static int empty_kernel(void *t) { return 0; }
 static int load_nothing(void *s, uint64_t seq, void *t, char *e, size_t el) { return 1; }
-static const struct btrt_app_io empty_io = { NULL, load_nothing, NULL, NULL, NULL, 0 };
+static const struct btrt_app_io empty_io = { NULL, load_nothing, NULL, NULL, NULL, 0, 0 };
 
 #define MAX_CHUNKS 8
 
@@ -228,7 +228,7 @@ static int load_slowly(void *s, uint64_t seq, void *t, char *e, size_t el)
 	nanosleep(&ts, NULL);
 	return 1;
 }
-static const struct btrt_app_io slow_io = { NULL, load_slowly, NULL, NULL, NULL, 0 };
+static const struct btrt_app_io slow_io = { NULL, load_slowly, NULL, NULL, NULL, 0, 0 };
 
 static double cpu_seconds(void)
 {

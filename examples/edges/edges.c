@@ -228,4 +228,4 @@ static void io_close(void *state, FILE *out)
 	free(s);
 }
 
-const struct btrt_app_io edges_io = {io_open, io_load, io_check, io_close, io_prepare, 0};
+const struct btrt_app_io edges_io = {io_open, io_load, io_check, io_close, io_prepare, 0, 0};

@@ -102,4 +102,4 @@ static void io_close(void *state, FILE *out)
 	free(s);
 }
 
-const struct btrt_app_io vecadd_io = {io_open, io_load, io_check, io_close, NULL, 0};
+const struct btrt_app_io vecadd_io = {io_open, io_load, io_check, io_close, NULL, 0, 0};

@@ -156,6 +156,11 @@ struct btrt_app_io {
 	 * shared state. 1: check is not safe to call concurrently: the
 	 * runtime checks on one thread (check_threads is taken as 1). */
 	int check_serial;
+	/* The same for load (the io source's load farm,
+	 * btrt_pipeline_config.load_threads): 0, load may run on several
+	 * threads at once for different items (never beside open, prepare
+	 * or close); 1: it may not (load_threads is taken as 1). */
+	int load_serial;
 };
 
 #define BTRT_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))

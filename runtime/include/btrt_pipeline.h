@@ -201,9 +201,24 @@ struct btrt_pipeline_config {
 				      lines in input order), on_task_done set
 				      (the hook runs in order on the sink), or
 				      io->check_serial (btrt_io_check_threads) */
+	uint32_t load_threads;     /* the io source's load farm: k loaders load
+				      the items, item seq on loader (seq -
+				      first_seq) mod k (the source is loader
+				      0 and pushes every item into the first
+				      link in input order); 0 or 1: the source
+				      alone. At most BTRT_LOAD_THREADS_MAX;
+				      see btrt_io_load_threads */
 };
 
 #define BTRT_CHECK_THREADS_MAX 16u
+#define BTRT_LOAD_THREADS_MAX 16u
+
+/* The loaders a run of cfg uses: load_threads (0 read as 1), or 1 where
+ * the loads must stay on one thread (on_task_done set: the hook reads
+ * each task's load time; io->load_serial), at most the pool's size (the
+ * source hands out up to that many TaskObjects ahead). The chunk model's
+ * io term divides T_load by it (btrt_model_io_ms). */
+uint32_t btrt_io_load_threads(const struct btrt_pipeline_config *cfg);
 
 /* The check workers a run of cfg uses: check_threads (0 read as 1), or 1
  * where cfg keeps the checks on one thread (see check_threads), at most

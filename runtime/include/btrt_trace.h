@@ -53,6 +53,8 @@ int btrt_run_io_summary(const struct btrt_run *run, int check, struct btrt_summa
 /* The check workers of the run (btrt_io_check_threads of its config; 1
  * for a run merged from several, btrt_adapt). */
 uint32_t btrt_run_check_threads(const struct btrt_run *run);
+/* The loaders of the run (btrt_io_load_threads; 1 for a merged run). */
+uint32_t btrt_run_load_threads(const struct btrt_run *run);
 /* Item i's io intervals (btrt_now_ns ns, i counted from the run's
  * first_seq): load on the io source, check on the io sink; zero where not
  * recorded. Returns 0, or -1 if i has no record (past the record limit). */

@@ -122,6 +122,8 @@ struct btrt_run {
 	uint64_t t0, t_end;               /* first load start, last completion */
 	uint32_t n_check;                 /* check workers (io record i was
 					     checked by worker i mod n_check) */
+	uint32_t n_load;                  /* loaders (record i loaded by
+					     loader i mod n_load) */
 	struct btrt_wait_stats *waits;    /* [n_chunks + 2]: chunks, then the io
 					     sink, then the io source */
 };
@@ -132,5 +134,6 @@ struct btrt_run {
 #define BTRT_TRACE_TID_CHECK 0u
 #define BTRT_TRACE_TID_LOAD 2000u
 #define BTRT_TRACE_TID_CHECKER 3000u /* + w: check worker w >= 1 */
+#define BTRT_TRACE_TID_LOADER 4000u  /* + w: loader w >= 1 */
 
 struct btrt_run *btrt_run_alloc(const struct btrt_pipeline_config *cfg);

@@ -22,6 +22,8 @@ int btrt_io_init(struct pipe *p, struct btrt_error *err)
 	atomic_init(&p->drain, 0);
 	atomic_init(&p->loaded, p->cfg->first_seq);
 	atomic_init(&p->checked, 0);
+	if (btrt_io_load_init(p, err))
+		return -1;
 	uint32_t k = btrt_io_check_threads(p->cfg);
 	p->chk = calloc(k, sizeof *p->chk);
 	if (!p->chk)
@@ -57,7 +59,7 @@ uint32_t btrt_io_check_threads(const struct btrt_pipeline_config *cfg)
 
 /* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Either io
  * thread. Returns 0, or -1 (p failed). */
-static int check_interrupt(struct pipe *p)
+int btrt_io_interrupted(struct pipe *p)
 {
 	const atomic_int *flag = p->cfg->interrupt;
 	/* relaxed: a signal handler's flag; nothing is published with it. */
@@ -78,7 +80,7 @@ static int check_interrupt(struct pipe *p)
 
 /* Room for the io record of item idx (source only). Returns 0, or -1 when
  * past the record limit or out of memory (the item is not recorded). */
-static int io_rec(struct btrt_run *run, uint64_t idx)
+int btrt_io_rec(struct btrt_run *run, uint64_t idx)
 {
 	if (idx >= run->limit)
 		return -1;
@@ -92,7 +94,7 @@ static int io_rec(struct btrt_run *run, uint64_t idx)
 
 /* The source's push of x (a task, or BTRT_EOS after seq items) into the
  * first link. Returns 0, or -1 (stopped, or p failed). */
-static int source_push(struct pipe *p, void *x, uint64_t seq)
+int btrt_io_source_push(struct pipe *p, void *x, uint64_t seq)
 {
 	int rc = btrt_port_push(&p->links.out[p->cfg->n_chunks], x, seq, &p->stop);
 	if (rc == -2)
@@ -102,7 +104,7 @@ static int source_push(struct pipe *p, void *x, uint64_t seq)
 
 /* Whether the stream ends before item seq: n_items reached, or the sink
  * asked to stop admitting (on_task_done). */
-static int source_ended(struct pipe *p, uint64_t seq)
+int btrt_io_source_ended(struct pipe *p, uint64_t seq)
 {
 	const struct btrt_pipeline_config *cfg = p->cfg;
 	/* acquire: pairs with the sink's release store; nothing else rides
@@ -113,13 +115,13 @@ static int source_ended(struct pipe *p, uint64_t seq)
 
 /* Loads item seq into t. Returns 1 (loaded), 0 (end of input) or -1 (p
  * failed). */
-static int source_load(struct pipe *p, struct btrt_task *t, uint64_t seq)
+int btrt_io_source_load(struct pipe *p, struct btrt_task *t, uint64_t seq)
 {
 	const struct btrt_pipeline_config *cfg = p->cfg;
 	char msg[256] = "";
 	uint64_t idx = seq - cfg->first_seq, la = btrt_now_ns();
 	t->seq = seq;
-	if (io_rec(p->run, idx) == 0)
+	if (btrt_io_rec(p->run, idx) == 0)
 		p->run->io[idx].load_start = la;
 	int rc = cfg->io->load(cfg->io_state, seq, t, msg, sizeof msg);
 	if (rc < 0) {
@@ -151,9 +153,9 @@ static void source_loop(struct pipe *p)
 	uint32_t n_tasks = btrt_pool_size(pool), next_free = 0;
 	uint64_t seq = cfg->first_seq, recycled = 0;
 	for (;;) {
-		if (check_interrupt(p))
+		if (btrt_io_interrupted(p))
 			return;
-		if (source_ended(p, seq))
+		if (btrt_io_source_ended(p, seq))
 			break;
 		struct btrt_task *t;
 		if (next_free < n_tasks) {
@@ -168,12 +170,12 @@ static void source_loop(struct pipe *p)
 			t = btrt_ring_spsc_pop(w ? &p->chk[w].back : &p->recycle, &p->stop);
 			if (!t)
 				return; /* stopped */
-			if (check_interrupt(p))
+			if (btrt_io_interrupted(p))
 				return;
-			if (source_ended(p, seq))
+			if (btrt_io_source_ended(p, seq))
 				break;
 		}
-		int rc = source_load(p, t, seq);
+		int rc = btrt_io_source_load(p, t, seq);
 		if (rc < 0)
 			return;
 		if (rc == 0)
@@ -184,10 +186,10 @@ static void source_loop(struct pipe *p)
 		/* Never waits (see the dispatchers). The ring's (or farm
 		 * link's) release store publishes the loaded buffers to chunk
 		 * 0. */
-		if (source_push(p, t, t->seq))
+		if (btrt_io_source_push(p, t, t->seq))
 			return;
 	}
-	source_push(p, BTRT_EOS, seq);
+	btrt_io_source_push(p, BTRT_EOS, seq);
 }
 
 static void *source_main(void *arg)
@@ -207,7 +209,10 @@ static void *source_main(void *arg)
 		return NULL;
 	}
 	btrt_pipe_set_backoff(cfg, BTRT_THREAD_SOURCE(cfg));
-	source_loop(p);
+	if (p->n_ld > 1)
+		btrt_io_source_farm(p);
+	else
+		source_loop(p);
 	return NULL;
 }
 
@@ -288,7 +293,7 @@ static void checker_loop(struct btrt_checker *c)
 		if (!x || x == BTRT_EOS)
 			return; /* stopped and empty, or drained */
 		struct btrt_task *t = x;
-		if (check_interrupt(p) || check_task(c, t))
+		if (btrt_io_interrupted(p) || check_task(c, t))
 			return;
 		/* Never waits: the ring holds the whole pool. Its release
 		 * store publishes the check's reads to the source. */
@@ -360,14 +365,14 @@ static int sink_task(struct pipe *p, struct btrt_task *t, uint64_t *expect)
 	/* An interrupt during this task's way through stops before its
 	 * check: nothing is checked after the signal (the source may have
 	 * pushed the task it was loading when the signal came). */
-	if (check_interrupt(p) || check_task(&p->chk[0], t))
+	if (btrt_io_interrupted(p) || check_task(&p->chk[0], t))
 		return -1;
 	/* Never waits: the ring holds the whole pool. Its release store
 	 * publishes the check's reads (and the hook's drain) to the source,
 	 * which reuses t. */
 	if (!btrt_ring_spsc_push(&p->recycle, t, &p->stop))
 		return -1;
-	return check_interrupt(p);
+	return btrt_io_interrupted(p);
 }
 
 void btrt_io_sink(struct pipe *p)
@@ -435,6 +440,7 @@ void btrt_io_finish(struct pipe *p)
 			}
 		}
 	}
+	btrt_io_load_finish(p);
 	if (p->recycle_inited)
 		btrt_ring_spsc_destroy(&p->recycle);
 	p->recycle_inited = 0;

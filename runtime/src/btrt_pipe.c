@@ -17,9 +17,10 @@ void btrt_pipe_fail(struct pipe *p, const struct btrt_error *e)
 	if (!p->failed) {
 		p->failed = 1;
 		p->err = *e;
-	} else if (e->kind == BTRT_E_CHECK && p->err.kind == BTRT_E_CHECK && e->seq < p->err.seq) {
-		/* check workers fail out of order: the lowest seq is the one a
-		 * single checker, in input order, would have reported */
+	} else if ((e->kind == BTRT_E_CHECK || e->kind == BTRT_E_IO) && p->err.kind == e->kind &&
+		   e->seq < p->err.seq) {
+		/* check workers (loaders) fail out of order: the lowest seq is
+		 * the one a single thread, in input order, would have reported */
 		p->err = *e;
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -35,6 +36,12 @@ void btrt_pipe_fail(struct pipe *p, const struct btrt_error *e)
 			btrt_ring_spsc_wake(&p->chk[w].todo);
 		if (p->chk[w].back_inited)
 			btrt_ring_spsc_wake(&p->chk[w].back);
+	}
+	for (uint32_t w = 1; w < p->n_ld; w++) {
+		if (p->ld[w].todo_inited)
+			btrt_ring_spsc_wake(&p->ld[w].todo);
+		if (p->ld[w].done_inited)
+			btrt_ring_spsc_wake(&p->ld[w].done);
 	}
 	/* Wakes the io thread if it waits for the dispatchers' setup. */
 	btrt_futex_wake(&p->ready, INT_MAX);
@@ -76,11 +83,15 @@ void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, co
 			  uint32_t *n)
 {
 	uint32_t m = cfg->n_io_cores, h = m / 2, k = btrt_io_check_threads(cfg);
+	uint32_t kl = btrt_io_load_threads(cfg);
+	/* loader w >= 1 is thread n_chunks + k + w: it takes the source's
+	 * place, then its share of the source's cores below */
+	uint32_t lw = c > BTRT_THREAD_LOADER(cfg, k, 0) ? c - BTRT_THREAD_LOADER(cfg, k, 0) : 0;
+	if (lw)
+		c = BTRT_THREAD_SOURCE(cfg);
 	*cores = cfg->io_cores;
 	*n = m;
-	if (m < 2)
-		return;
-	if (k > 1 && m >= k + 1) {
+	if (m >= 2 && k > 1 && m >= k + 1) {
 		/* the sink is worker 0, checker w is thread n_chunks + 1 + w */
 		uint32_t w = c == BTRT_THREAD_SINK(cfg) ? 0 : c - (cfg->n_chunks + 1);
 		if (c == BTRT_THREAD_SOURCE(cfg)) {
@@ -89,13 +100,19 @@ void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, co
 			*cores = cfg->io_cores + (m - k) + w;
 			*n = 1;
 		}
-		return;
+	} else if (m >= 2) {
+		if (c == BTRT_THREAD_SOURCE(cfg)) {
+			*n = h;
+		} else {
+			*cores = cfg->io_cores + h;
+			*n = m - h;
+		}
 	}
-	if (c == BTRT_THREAD_SOURCE(cfg)) {
-		*n = h;
-	} else {
-		*cores = cfg->io_cores + h;
-		*n = m - h;
+	/* The source's cores, with loaders: loader w (the source w = 0) on
+	 * the w-th alone when there is one for each, else all share them. */
+	if (c == BTRT_THREAD_SOURCE(cfg) && kl > 1 && *n >= kl) {
+		*cores += lw;
+		*n = 1;
 	}
 }
 
@@ -120,7 +137,7 @@ static void thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, con
  * (a small dev box). */
 static int shares_cores(const struct btrt_pipeline_config *cfg, uint32_t c)
 {
-	uint32_t n_threads = cfg->n_chunks + 1 + btrt_io_check_threads(cfg);
+	uint32_t n_threads = cfg->n_chunks + btrt_io_check_threads(cfg) + btrt_io_load_threads(cfg);
 	cpu_set_t avail;
 	if (sched_getaffinity(0, sizeof avail, &avail) == 0 && (uint32_t)CPU_COUNT(&avail) < n_threads)
 		return 1;

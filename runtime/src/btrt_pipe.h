@@ -49,6 +49,24 @@ struct btrt_checker {
 	int started;
 };
 
+/* One loader of the io source's load farm (btrt_io_load.c): loader w of
+ * k loads the items of seq first_seq + w, + w + k, ... in that order.
+ * Loader 0 is the source itself; the others are threads of their own. */
+struct btrt_loader {
+	struct pipe *p;
+	uint32_t w;
+	/* Loader w >= 1 only: the source hands it free TaskObjects (seq set)
+	 * on todo and takes them back loaded on done (p->load_rc[slot] says
+	 * loaded or end of input). Both hold the pool plus the end marker. */
+	struct btrt_ring_spsc todo, done;
+	int todo_inited, done_inited;
+	struct btrt_rec_check *rec;       /* [n_rec] its j-th item's load
+					     (item first_seq + w + j * k) */
+	size_t n_rec, cap_rec;
+	pthread_t th;
+	int started;
+};
+
 struct pipe {
 	const struct btrt_pipeline_config *cfg;
 	atomic_int stop;                  /* nonzero: every thread leaves */
@@ -80,6 +98,12 @@ struct pipe {
 					     their records are merged into
 					     run->io once every thread is joined */
 	uint32_t n_chk;
+	struct btrt_loader *ld;           /* [n_ld] the load farm's loaders
+					     (btrt_io_load_threads, >= 1) */
+	uint32_t n_ld;
+	signed char *load_rc;             /* [pool size] a loader's result for
+					     the TaskObject in slot s: 1 loaded,
+					     0 end of input (k_load > 1 only) */
 	pthread_t source_th;
 	int source_started;
 };
@@ -99,6 +123,9 @@ void btrt_pipe_set_backoff(const struct btrt_pipeline_config *cfg, uint32_t c);
 #define BTRT_THREAD_SOURCE(cfg) ((cfg)->n_chunks + 1)
 /* Check worker w >= 1 of the sink's farm (worker 0 is the sink). */
 #define BTRT_THREAD_CHECKER(cfg, w) ((cfg)->n_chunks + 1 + (w))
+/* Loader w >= 1 of the source's farm (loader 0 is the source), after
+ * the k_check - 1 check workers. */
+#define BTRT_THREAD_LOADER(cfg, kc, w) ((cfg)->n_chunks + (kc) + (w))
 
 /* The cores io thread c (BTRT_THREAD_SINK, BTRT_THREAD_SOURCE or
  * BTRT_THREAD_CHECKER) is pinned to. With k = 1 check worker: with two
@@ -132,6 +159,37 @@ int btrt_io_init(struct pipe *p, struct btrt_error *err);
 /* Starts the source thread (p->source_th), pinned to its cores. Returns
  * 0, or -1 after btrt_pipe_fail (BTRT_E_SYS). */
 int btrt_io_start_source(struct pipe *p);
+
+/* Shared by the source's two loops (btrt_io.c, btrt_io_load.c): */
+/* Stops the run with BTRT_E_INTR if cfg->interrupt is set. Any io thread.
+ * Returns 0, or -1 (p failed). */
+int btrt_io_interrupted(struct pipe *p);
+/* Room for the io record of item idx (source only). Returns 0, or -1 past
+ * the record limit or out of memory. */
+int btrt_io_rec(struct btrt_run *run, uint64_t idx);
+/* The source's push of x (a task, or BTRT_EOS after seq items) into the
+ * first link. Returns 0, or -1 (stopped, or p failed). */
+int btrt_io_source_push(struct pipe *p, void *x, uint64_t seq);
+/* Whether the stream ends before item seq (n_items, or the sink's drain). */
+int btrt_io_source_ended(struct pipe *p, uint64_t seq);
+/* Loads item seq into t on the source. Returns 1 (loaded), 0 (end of
+ * input) or -1 (p failed). */
+int btrt_io_source_load(struct pipe *p, struct btrt_task *t, uint64_t seq);
+
+/* ---- the load farm (btrt_io_load.c), k_load > 1 ----------------------
+ * The source hands item seq, in a free TaskObject, to loader (seq -
+ * first_seq) mod k (SPSC rings), loads every k-th item itself, and pushes
+ * the items into the first link in input order, taking each loader's
+ * items back from its done ring in turn: T_load / k. */
+/* Sets up the loaders and their rings (none for k = 1). Returns 0, or -1
+ * with err (BTRT_E_NOMEM). */
+int btrt_io_load_init(struct pipe *p, struct btrt_error *err);
+/* The source's loop with loaders: starts them, streams, stops and joins
+ * them. */
+void btrt_io_source_farm(struct pipe *p);
+/* After every thread is joined: the loaders' records into run->io, their
+ * waits into the source's; frees what btrt_io_load_init allocated. */
+void btrt_io_load_finish(struct pipe *p);
 
 /* The sink's loop, on the calling thread, until the end of stream or a
  * stop: starts the check farm's other workers, checks its own tasks and

@@ -60,7 +60,7 @@ static int prof_check(void *state, uint64_t seq, const void *task, FILE *out, ch
 
 static void prof_close(void *state, FILE *out) { (void)state; (void)out; }
 
-static const struct btrt_app_io prof_io = { prof_open, prof_load, prof_check, prof_close, NULL, 0 };
+static const struct btrt_app_io prof_io = { prof_open, prof_load, prof_check, prof_close, NULL, 0, 0 };
 
 static enum btrt_backend backend_of(enum btrt_pu_kind k)
 {

@@ -100,12 +100,14 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	}
 	struct btrt_summary ld, ck;
 	if (btrt_run_io_summary(run, 0, &ld) == 0 && btrt_run_io_summary(run, 1, &ck) == 0) {
-		uint32_t kc = btrt_run_check_threads(run);
+		uint32_t kc = btrt_run_check_threads(run), kl = btrt_run_load_threads(run);
 		cJSON *io = cJSON_AddObjectToObject(j, "io");
 		cJSON_AddNumberToObject(io, "load_mean_ms", ld.mean_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_mean_ms", ck.mean_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_threads", kc);
-		cJSON_AddNumberToObject(io, "bound_ms", btrt_model_io_ms(ld.mean_ns, ck.mean_ns, 1, kc) / 1e6);
+		cJSON_AddNumberToObject(io, "load_threads", kl);
+		cJSON_AddNumberToObject(io, "bound_ms",
+					btrt_model_io_ms(ld.mean_ns, ck.mean_ns, kl, kc) / 1e6);
 	}
 	if (o->n_hog_cores || o->hog_gpu_ms) {
 		cJSON *h = cJSON_AddObjectToObject(j, "hog");

@@ -99,6 +99,7 @@ void btrt_summarize(uint64_t *v, uint64_t n, struct btrt_summary *o)
 
 uint64_t btrt_run_items(const struct btrt_run *r) { return r->items; }
 uint32_t btrt_run_check_threads(const struct btrt_run *r) { return r->n_check > 1 ? r->n_check : 1; }
+uint32_t btrt_run_load_threads(const struct btrt_run *r) { return r->n_load > 1 ? r->n_load : 1; }
 uint64_t btrt_run_wall_ns(const struct btrt_run *r) { return r->t_end > r->t0 ? r->t_end - r->t0 : 0; }
 uint32_t btrt_run_chunks(const struct btrt_run *r) { return r->n_chunks; }
 
@@ -247,16 +248,22 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 		}
 	}
 	btrt_run_io_summary(r, 0, &s);
-	print_sum(out, "io load (source)", &s);
+	if (btrt_run_load_threads(r) > 1) {
+		char label[64];
+		snprintf(label, sizeof label, "io load (%u loaders)", btrt_run_load_threads(r));
+		print_sum(out, label, &s);
+	} else {
+		print_sum(out, "io load (source)", &s);
+	}
 	struct btrt_summary l = s;
 	btrt_run_io_summary(r, 1, &s);
-	uint32_t k = btrt_run_check_threads(r);
-	if (k > 1) {
+	uint32_t k = btrt_run_check_threads(r), kl = btrt_run_load_threads(r);
+	if (k > 1 || kl > 1) {
 		char label[64];
 		snprintf(label, sizeof label, "io check (%u workers)", k);
 		print_sum(out, label, &s);
-		fprintf(out, "  io bound max(load, check / %u) = %.3f ms per task\n", k,
-			btrt_model_io_ms(l.mean_ns, s.mean_ns, 1, k) / 1e6);
+		fprintf(out, "  io bound max(load / %u, check / %u) = %.3f ms per task\n", kl, k,
+			btrt_model_io_ms(l.mean_ns, s.mean_ns, kl, k) / 1e6);
 	} else {
 		print_sum(out, "io check (sink)", &s);
 	}
@@ -315,11 +322,19 @@ static void write_run(FILE *f, const struct btrt_run *r, uint32_t pid, const cha
 	fprintf(f, "}}");
 	/* Tracks in pipeline order: the io source's loads, chunk c (tid 1 + c),
 	 * its GPU (tid 1001 + c), the io sink's checks (tid 0). */
-	track(f, &first, pid, BTRT_TRACE_TID_LOAD, 0, "io load (source)");
-	for (size_t i = 0; i < r->n_io; i++)
-		if (r->io[i].load_end)
-			ev(f, &first, "load", pid, BTRT_TRACE_TID_LOAD, t0, r->io[i].load_start,
-			   r->io[i].load_end, i);
+	/* The load farm's loaders: the source (loader 0) on its tid, loader
+	 * w on BTRT_TRACE_TID_LOADER + w. */
+	uint32_t kl = r->n_load > 1 ? r->n_load : 1;
+	for (uint32_t w = 0; w < kl; w++) {
+		uint32_t tid = w ? BTRT_TRACE_TID_LOADER + w : BTRT_TRACE_TID_LOAD;
+		if (w)
+			snprintf(name, sizeof name, "io load (loader %u)", w);
+		track(f, &first, pid, tid, 0, w ? name : "io load (source)");
+		for (size_t i = w; i < r->n_io; i += kl)
+			if (r->io[i].load_end)
+				ev(f, &first, "load", pid, tid, t0, r->io[i].load_start,
+				   r->io[i].load_end, i);
+	}
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
 		chunk_label(r, c, name, sizeof name);

@@ -125,7 +125,7 @@ static void sio_close(void *state, FILE *out)
 	(void)state, (void)out;
 }
 
-static const struct btrt_app_io stage_io = { sio_open, sio_load, sio_check, sio_close, NULL, 0 };
+static const struct btrt_app_io stage_io = { sio_open, sio_load, sio_check, sio_close, NULL, 0, 0 };
 
 static const char *pu_name(enum btrt_pu_kind pu)
 {

@@ -335,6 +335,109 @@ static void test_farm_effective_k(void)
 	CU_ASSERT_EQUAL(btrt_io_check_threads(&c), 1);
 }
 
+/* ---- the load farm (btrt_pipeline_config.load_threads) ------------------ */
+
+/* k_load loaders and k_check check workers over `items` items (0: until
+ * the toy's load returns 0 at `limit`): every item loaded and checked
+ * once, each loader's items in seq order on one thread of its own (loader
+ * 0 the source, not the caller), the records' loads before their checks. */
+static void expect_load_farm(uint32_t kl, uint32_t kc, uint64_t items, uint64_t limit,
+			     uint32_t load_sleep_us)
+{
+	struct toy_params p;
+	toy_default_params(&p);
+	p.load_sleep_us = load_sleep_us;
+	uint64_t want = items ? items : limit;
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .check_threads = kc,
+				   .load_threads = kl, .limit = limit };
+	struct btrt_run *run = NULL;
+	struct btrt_error err;
+	toy_keep_run = &run;
+	int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, items, BTRT_BACKEND_HOST, NULL, NULL,
+			 &io, NULL, &err);
+	toy_keep_run = NULL;
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(io.loaded, want);
+	CU_ASSERT_EQUAL(io.checked, want);
+	CU_ASSERT_EQUAL(io.order_errors, 0);
+	for (uint32_t w = 0; w < kl; w++) {
+		CU_ASSERT_EQUAL(io.loader_tids[w], 0);
+		CU_ASSERT_NOT_EQUAL(io.loader_tid[w], (long)syscall(SYS_gettid));
+		for (uint32_t v = 0; v < w; v++)
+			CU_ASSERT_NOT_EQUAL(io.loader_tid[w], io.loader_tid[v]);
+	}
+	CU_ASSERT_EQUAL(io.loader_tid[0], io.load_tid);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_EQUAL(btrt_run_items(run), want);
+	CU_ASSERT_EQUAL(btrt_run_load_threads(run), kl);
+	uint64_t ls, le, cs, ce, overlapping = 0, prev_le = 0;
+	for (uint64_t i = 0; i < want; i++) {
+		CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(run, i, &ls, &le, &cs, &ce), 0);
+		CU_ASSERT(ls > 0 && ls <= le && le <= cs && cs <= ce);
+		overlapping += i > 0 && ls < prev_le; /* began before the previous ended */
+		prev_le = le;
+	}
+	CU_ASSERT_EQUAL(btrt_run_io_times(run, want, &ls, &le, &cs, &ce), -1);
+	if (load_sleep_us) {
+		fprintf(stderr, "  (%llu of %llu loads overlap the previous one) ",
+			(unsigned long long)overlapping, (unsigned long long)want - 1);
+		CU_ASSERT(overlapping > 0);
+	}
+	btrt_run_free(run);
+}
+
+static void test_load_farm(void)
+{
+	expect_load_farm(3, 1, 300, 0, 0);
+	expect_load_farm(2, 2, 300, 0, 0);
+	expect_load_farm(2, 1, 24, 0, 3000); /* loads of different items overlap */
+}
+
+/* The end of input found by a loader or by the source: the stream ends
+ * there, every item before it checked. */
+static void test_load_farm_end(void)
+{
+	for (uint64_t limit = 30; limit < 33; limit++)
+		expect_load_farm(3, 2, 0, limit, 0);
+}
+
+/* A failed load stops the run with that item's seq. */
+static void test_load_farm_failure(void)
+{
+	for (uint64_t bad = 6; bad < 9; bad++) {
+		struct toy_params p;
+		toy_default_params(&p);
+		struct toy_io_state io = { .load_fail_seq = bad, .load_threads = 3 };
+		struct btrt_error err;
+		int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, 40, BTRT_BACKEND_HOST, NULL, NULL,
+				 &io, NULL, &err);
+		CU_ASSERT_EQUAL(rc, -1);
+		CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);
+		CU_ASSERT_EQUAL(err.seq, bad);
+		CU_ASSERT(io.checked <= bad);
+	}
+}
+
+/* Where the loads must stay on one thread, the run uses the source alone. */
+static void test_load_farm_effective_k(void)
+{
+	const struct btrt_app_io concurrent = { .check = serial_check };
+	const struct btrt_app_io serial = { .check = serial_check, .load_serial = 1 };
+	struct btrt_pipeline_config c = { .io = &concurrent, .load_threads = 3 };
+	CU_ASSERT_EQUAL(btrt_io_load_threads(&c), 3);
+	c.load_threads = 0;
+	CU_ASSERT_EQUAL(btrt_io_load_threads(&c), 1);
+	c.load_threads = 1000;
+	CU_ASSERT_EQUAL(btrt_io_load_threads(&c), BTRT_LOAD_THREADS_MAX);
+	c.io = &serial;
+	CU_ASSERT_EQUAL(btrt_io_load_threads(&c), 1);
+	c.io = &concurrent;
+	c.on_task_done = no_task_done;
+	CU_ASSERT_EQUAL(btrt_io_load_threads(&c), 1);
+}
+
 /* The chunk model's io term and the check farm's size (btrt_model.h). */
 static void test_model_io(void)
 {
@@ -372,6 +475,10 @@ int suite_io_register(void)
 	    !CU_add_test(s, "check farm: checks of different tasks overlap", test_farm_overlap) ||
 	    !CU_add_test(s, "check farm: the first failing seq is reported", test_farm_first_failure) ||
 	    !CU_add_test(s, "check farm: one worker where checks must stay serial", test_farm_effective_k) ||
+	    !CU_add_test(s, "load farm: every item once, each loader in order", test_load_farm) ||
+	    !CU_add_test(s, "load farm: the end of input", test_load_farm_end) ||
+	    !CU_add_test(s, "load farm: a failed load's seq", test_load_farm_failure) ||
+	    !CU_add_test(s, "load farm: the source alone where loads must stay serial", test_load_farm_effective_k) ||
 	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check)", test_model_io))
 		return -1;
 	return 0;

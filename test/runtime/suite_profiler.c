@@ -108,7 +108,7 @@ static int prof_check(void *s, uint64_t seq, const void *task, FILE *out, char *
 
 static void prof_close(void *s, FILE *out) { (void)s; (void)out; }
 
-static const struct btrt_app_io io = { prof_open, prof_load, prof_check, prof_close, NULL, 0 };
+static const struct btrt_app_io io = { prof_open, prof_load, prof_check, prof_close, NULL, 0, 0 };
 
 static size_t buffer_count(const void *p, uint32_t b)
 {

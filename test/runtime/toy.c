@@ -155,6 +155,10 @@ static void *toy_open(const char *path, const void *params, char *err, size_t er
 	return NULL; /* the tests pass their own state */
 }
 
+/* Guards the toy_io_state counters of concurrent loads and checks (one
+ * run at a time uses the toy's io). */
+static pthread_mutex_t toy_check_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
 {
 	struct toy_io_state *s = state;
@@ -167,7 +171,21 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 		return 0;
 	if (s->signal_seq && seq == s->signal_seq)
 		kill(getpid(), SIGINT);
-	note_thread(&s->load_tid, &s->load_tids, s->load_cpu1, &s->load_cpu_errors);
+	uint32_t k = s->load_threads > 1 ? s->load_threads : 1;
+	pthread_mutex_lock(&toy_check_lock);
+	if (k == 1) {
+		note_thread(&s->load_tid, &s->load_tids, s->load_cpu1, &s->load_cpu_errors);
+	} else {
+		uint32_t w = (uint32_t)(seq % k);
+		if (seq != s->loader_next[w])
+			s->order_errors++;
+		s->loader_next[w] = seq + k;
+		note_thread(&s->loader_tid[w], &s->loader_tids[w], 0, &s->load_cpu_errors);
+		if (w == 0) /* the source */
+			note_thread(&s->load_tid, &s->load_tids, 0, &s->load_cpu_errors);
+	}
+	s->loaded++;
+	pthread_mutex_unlock(&toy_check_lock);
 	if (s->p->load_sleep_us)
 		sleep_us(s->p->load_sleep_us);
 	int64_t n = s->p->n;
@@ -178,13 +196,8 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 	memset(t->out, 0, (size_t)n * 4);
 	t->meta[0] = (uint32_t)seq;
 	t->meta[1] = 0;
-	s->loaded++;
 	return 1;
 }
-
-/* Guards the toy_io_state counters of concurrent checks (one run at a
- * time uses the toy's io). */
-static pthread_mutex_t toy_check_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, char *err, size_t errlen)
 {
@@ -234,7 +247,7 @@ static int toy_check(void *state, uint64_t seq, const void *task, FILE *out, cha
 
 static void toy_close(void *state, FILE *out) {}
 
-const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NULL, 0 };
+const struct btrt_app_io toy_io = { toy_open, toy_load, toy_check, toy_close, NULL, 0, 0 };
 
 uint64_t toy_record_limit;
 struct btrt_run **toy_keep_run;
@@ -273,6 +286,9 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		st.load_fail_seq = io_out->load_fail_seq;
 		st.signal_seq = io_out->signal_seq;
 		st.check_threads = io_out->check_threads;
+		st.load_threads = io_out->load_threads;
+		for (uint32_t w = 0; w < st.load_threads && w < TOY_MAX_CHECKERS; w++)
+			st.loader_next[w] = w;
 		for (uint32_t w = 0; w < st.check_threads && w < TOY_MAX_CHECKERS; w++) {
 			st.worker_cpu1[w] = io_out->worker_cpu1[w];
 			st.worker_next[w] = w;
@@ -296,6 +312,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.io_cores = toy_io_cores,
 		.n_io_cores = toy_n_io_cores,
 		.check_threads = st.check_threads,
+		.load_threads = st.load_threads,
 	};
 	btrt_env_pipeline_config(&test_btrt_env, &cfg);
 	struct btrt_run *run = NULL;

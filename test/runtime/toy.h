@@ -82,6 +82,13 @@ struct toy_io_state {
 	int worker_cpu1[TOY_MAX_CHECKERS];
 	int worker_cpu_errors[TOY_MAX_CHECKERS];
 	uint64_t worker_next[TOY_MAX_CHECKERS];
+	/* The load farm (load_threads k > 1): per loader w (seq mod k) the
+	 * thread of its first load, loads on another thread, the next seq
+	 * it expects (out of order: order_errors). */
+	uint32_t load_threads;
+	long loader_tid[TOY_MAX_CHECKERS];
+	int loader_tids[TOY_MAX_CHECKERS];
+	uint64_t loader_next[TOY_MAX_CHECKERS];
 };
 extern const struct btrt_app_io toy_io;
 
