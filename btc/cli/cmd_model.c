@@ -87,7 +87,7 @@ int btc_cmd_devices(const struct btc_cli_options *o)
 static void print_device_json(const struct btc_device *dev)
 {
 	cJSON *j = btc_device_to_json(dev);
-	struct btc_gen_service s = btc_gen_service_cores(dev, 1);
+	struct btc_gen_service s = btc_gen_service_cores(dev, 1, 1);
 	if (s.pu < 0) {
 		cJSON_AddNullToObject(j, "service");
 	} else {

@@ -93,7 +93,7 @@ struct btc_plan *btc_cli_plan(const struct btc_cli_options *o, const struct btc_
 	if (!in->app || !in->dev || (want && !in->t))
 		return NULL;
 	struct btc_plan_options with = *po;
-	with.check_threads_max = btc_gen_check_threads_max(in->dev);
+	with.io_threads_extra = btc_gen_io_threads_extra(in->dev);
 	return btc_plan(in->app, in->dev, in->t, o->table, &with, d);
 }
 

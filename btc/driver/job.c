@@ -139,7 +139,7 @@ static bool phase_schedule(struct job *j)
 		      btc_cache_fit_mode_read(j->table_path, &fitted);
 	if (cached)
 		po.mode = fitted;
-	po.check_threads_max = btc_gen_check_threads_max(j->dev);
+	po.io_threads_extra = btc_gen_io_threads_extra(j->dev);
 	j->plan = btc_plan(j->app, j->dev, j->table, j->table_path, &po, j->d);
 	bool ok = j->plan != NULL;
 	if (ok) {

@@ -157,8 +157,8 @@ static int pu_field(const char *field, const struct btc_device *dev, int *cores,
 	return p;
 }
 
-double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, uint32_t k_check,
-		       double *load_ms, double *check_ms)
+double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, uint32_t k_load,
+		       uint32_t k_check, double *load_ms, double *check_ms)
 {
 	bool apart = t->io_load[m].present && t->io_check[m].present;
 	if (load_ms)
@@ -166,7 +166,7 @@ double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, uint32_t k_ch
 	if (check_ms)
 		*check_ms = apart ? t->io_check[m].mean_ms : NAN;
 	if (apart)
-		return btrt_model_io_ms(t->io_load[m].mean_ms, t->io_check[m].mean_ms, 1, k_check);
+		return btrt_model_io_ms(t->io_load[m].mean_ms, t->io_check[m].mean_ms, k_load, k_check);
 	return t->io[m].present ? t->io[m].mean_ms : 0;
 }
 

@@ -115,16 +115,17 @@ struct btc_table {
 
 /* The entry of stage s on PU p in mode m. */
 /* T_io of mode m in ms per task, the io bound of the chunk model's period
- * (docs/scheduler.md, "The chunk model", "The check farm"):
- * max(load, check / k_check) (btrt_model_io_ms) when the table times them
- * apart (`@io_load`, `@io_check`: the io source loads ahead while the io
- * sink's k_check check workers check behind; 0 read as 1), else the `@io`
- * row (a table written before the io source and sink: load + check in
- * series, read as it is, an upper bound of their max), else 0. The load
- * and check figures (one thread each) go to *load_ms and *check_ms (NAN
- * when not timed apart; either may be NULL). */
-double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, uint32_t k_check,
-		       double *load_ms, double *check_ms);
+ * (docs/scheduler.md, "The chunk model", "The io farms"):
+ * max(load / k_load, check / k_check) (btrt_model_io_ms) when the table
+ * times them apart (`@io_load`, `@io_check`: the io source's k_load
+ * loaders load ahead while the io sink's k_check check workers check
+ * behind; 0 read as 1), else the `@io` row (a table written before the io
+ * source and sink: load + check in series, read as it is, an upper bound
+ * of their max), else 0. The load and check figures (one thread each) go
+ * to *load_ms and *check_ms (NAN when not timed apart; either may be
+ * NULL). */
+double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, uint32_t k_load,
+		       uint32_t k_check, double *load_ms, double *check_ms);
 
 static inline struct btc_table_entry *btc_table_at(const struct btc_table *t, enum btc_mode m,
 						   int s, int p)

@@ -101,33 +101,39 @@ bool btc_gen_workload_project(struct btc_gen_ctx *ctxs, int n, const char *out_d
 
 /* The service cores of dev's generated program (docs/runtime.md,
  * "Placement"): on a device with a GPU PU, the largest CPU PU of 8 or
- * more pinnable cores gives its last 2 + k pinnable cores to the io
- * source, the io sink's k check workers (the sink first) and the GPU
- * dispatchers, in that order; its chunks run on the rest
- * (BTC_GEN_N_SERVICE_CORES + k - 1 fewer). k: the plan's check_threads
- * (1 in the profiler). A 2-core dev box and the phones (at most 6 cores
- * a PU) give up none. */
+ * more pinnable cores gives its last k_load + k_check + 1 pinnable cores
+ * to the io source's loaders (the source first), the io sink's check
+ * workers (the sink first) and the GPU dispatchers, in that order; its
+ * chunks run on the rest (BTC_GEN_N_SERVICE_CORES + k_load + k_check - 2
+ * fewer). k_load, k_check: the plan's io farms (1 and 1 in the profiler),
+ * each clamped so that the two farms' threads beyond the source and the
+ * sink fit btc_gen_io_threads_extra. A 2-core dev box and the phones (at
+ * most 6 cores a PU) give up none. */
 #define BTC_GEN_N_SERVICE_CORES 3
 struct btc_gen_service {
 	int pu;           /* the owning CPU PU's index, -1: none (no core given up) */
-	int io_core;      /* the io source's core (load), -1 when none */
+	int io_core;      /* the io source's core (loader 0), -1 when none */
 	int io_sink_core; /* the io sink's core (check worker 0), -1 when none */
 	int gpu_core;     /* the GPU dispatchers' core, -1 when none */
-	int n_check;      /* k: check workers w = 1..k-1 on the cores right
-			     after io_sink_core */
+	int n_load;       /* k_load: loaders w = 1..k-1 on the cores right
+			     after io_core */
+	int n_check;      /* k_check: check workers w = 1..k-1 on the cores
+			     right after io_sink_core */
 };
-struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint32_t k);
+struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint32_t k_load,
+					     uint32_t k_check);
 
-/* The most check workers dev's program may give the io sink
- * (docs/scheduler.md, "The check farm"): where btc_gen_service_cores
- * gives up cores, 1 + (n - 8) / 4 for an owning PU of n pinnable cores
- * (a core per worker, no more than a quarter of those beyond 8), at most
- * BTC_GEN_MAX_CHECK_THREADS (16 cores: 3); elsewhere 1. */
-#define BTC_GEN_MAX_CHECK_THREADS 4
-uint32_t btc_gen_check_threads_max(const struct btc_device *dev);
+/* The io threads beyond the io source and sink that dev's program may
+ * give service cores to (docs/scheduler.md, "The io farms"): where
+ * btc_gen_service_cores gives up cores, (n - 8) / 4 for an owning PU of
+ * n pinnable cores (no more than a quarter of those beyond 8), at most
+ * BTC_GEN_MAX_IO_EXTRA (16 cores: 2); elsewhere 0. */
+#define BTC_GEN_MAX_IO_EXTRA 3
+uint32_t btc_gen_io_threads_extra(const struct btc_device *dev);
 
-/* The check workers of ctx's pipeline: its plan's check_threads (1
- * without a plan), PIPELINE_CHECK_THREADS in pipeline.c. */
-uint32_t btc_gen_check_threads(const struct btc_gen_ctx *ctx);
+/* The io farms of ctx's pipeline: its plan's load_threads and
+ * check_threads (1 without a plan), PIPELINE_LOAD_THREADS and
+ * PIPELINE_CHECK_THREADS in pipeline.c. */
+void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_t *k_check);
 
 #endif

@@ -31,8 +31,8 @@ static void emit_entry(struct btc_out *o, const struct btc_pu *pu, const char *c
 /* Chunk c of schedule i: an ordinary chunk on its PU's placed cores, a
  * chunk with a core count on its share of them (scheduleI_chunkC_cores),
  * or a farm: one entry per member PU in PU order, farm id c + 1. */
-static void emit_chunk(struct btc_out *o, const struct btc_device *dev, uint32_t k, int i,
-		       const struct btc_schedule *s, int c)
+static void emit_chunk(struct btc_out *o, const struct btc_device *dev, const uint32_t k[2],
+		       int i, const struct btc_schedule *s, int c)
 {
 	const struct btc_sched_chunk *ch = &s->chunks[c];
 	char cores[64];
@@ -40,7 +40,7 @@ static void emit_chunk(struct btc_out *o, const struct btc_device *dev, uint32_t
 		for (int u = 0; u < dev->n_pus && u < 32; u++) {
 			if (!((ch->farm >> u) & 1u))
 				continue;
-			int n = btc_gen_placed_cores(dev, u, k, cores, sizeof(cores));
+			int n = btc_gen_placed_cores(dev, u, k[0], k[1], cores, sizeof(cores));
 			emit_entry(o, &dev->pus[u], cores, n, ch, c + 1);
 		}
 		return;
@@ -50,7 +50,7 @@ static void emit_chunk(struct btc_out *o, const struct btc_device *dev, uint32_t
 		emit_entry(o, &dev->pus[ch->pu], cores, ch->cores, ch, 0);
 		return;
 	}
-	int n = btc_gen_placed_cores(dev, ch->pu, k, cores, sizeof(cores));
+	int n = btc_gen_placed_cores(dev, ch->pu, k[0], k[1], cores, sizeof(cores));
 	emit_entry(o, &dev->pus[ch->pu], cores, n, ch, 0);
 }
 
@@ -87,8 +87,9 @@ static void emit_schedules(struct btc_out *o, const void *p)
 {
 	const struct btc_gen_ctx *ctx = p;
 	const struct btc_device *dev = ctx->dev;
-	uint32_t n_check = btc_gen_check_threads(ctx);
-	btc_gen_emit_pu_cores(o, dev, n_check);
+	uint32_t n_io[2]; /* loaders, check workers */
+	btc_gen_io_threads(ctx, &n_io[0], &n_io[1]);
+	btc_gen_emit_pu_cores(o, dev, n_io[0], n_io[1]);
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_schedule *s = &ctx->scheds[i].s;
 		/* The core lists of chunks with a core count (issue 16). */
@@ -104,7 +105,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		}
 		btc_outl(o, "static const struct btrt_chunk schedule%d_chunks[] = {", i);
 		for (int c = 0; c < s->n_chunks; c++)
-			emit_chunk(o, dev, n_check, i, s, c);
+			emit_chunk(o, dev, n_io, i, s, c);
 		btc_outl(o, "};");
 	}
 	btc_out_nl(o);

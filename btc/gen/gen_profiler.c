@@ -92,7 +92,7 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 {
 	const struct btc_gen_ctx *ctx = p;
 	const struct btc_device *dev = ctx->dev;
-	btc_gen_emit_pu_cores(o, dev, 1); /* placed mode: one check worker */
+	btc_gen_emit_pu_cores(o, dev, 1, 1); /* placed mode: one loader, one checker */
 	emit_variant_cores(o, dev);
 	btc_out_nl(o);
 	btc_outl(o, "/* name, kind, cores (isolated, interference), cores as the pipeline pins");
@@ -105,7 +105,7 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 		int n_pin = btc_pu_pinnable(pu, &pin);
 		if (n_pin)
 			snprintf(cores, sizeof(cores), "pu_%s_cores", pu->name);
-		int n_placed = btc_gen_placed_cores(dev, u, 1, placed, sizeof(placed));
+		int n_placed = btc_gen_placed_cores(dev, u, 1, 1, placed, sizeof(placed));
 		char *name = btc_c_string_literal(pu->name);
 		btc_outl(o, "\t{ %s, %s, %s, %d, %s, %d, -1, -1, 1 },", name,
 			 btc_gen_pu_kind_enum(pu->kind), cores, n_pin, placed, n_placed);

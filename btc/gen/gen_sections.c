@@ -230,38 +230,44 @@ int btc_gen_service_owner(const struct btc_device *dev)
 	return gpu ? owner : -1;
 }
 
-uint32_t btc_gen_check_threads_max(const struct btc_device *dev)
+uint32_t btc_gen_io_threads_extra(const struct btc_device *dev)
 {
 	int owner = btc_gen_service_owner(dev);
 	if (owner < 0)
-		return 1;
+		return 0;
 	const int *pin;
 	int n = btc_pu_pinnable(&dev->pus[owner], &pin);
-	uint32_t k = 1 + (uint32_t)(n - BTC_SERVICE_MIN_CORES) / 4;
-	return k < BTC_GEN_MAX_CHECK_THREADS ? k : BTC_GEN_MAX_CHECK_THREADS;
+	uint32_t k = (uint32_t)(n - BTC_SERVICE_MIN_CORES) / 4;
+	return k < BTC_GEN_MAX_IO_EXTRA ? k : BTC_GEN_MAX_IO_EXTRA;
 }
 
-uint32_t btc_gen_check_threads(const struct btc_gen_ctx *ctx)
+void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_t *k_check)
 {
-	return ctx->plan && ctx->plan->check_threads > 1 ? ctx->plan->check_threads : 1;
+	*k_load = ctx->plan && ctx->plan->load_threads > 1 ? ctx->plan->load_threads : 1;
+	*k_check = ctx->plan && ctx->plan->check_threads > 1 ? ctx->plan->check_threads : 1;
 }
 
-struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint32_t k)
+struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint32_t k_load,
+					     uint32_t k_check)
 {
-	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1, -1, 1};
+	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1, -1, 1, 1};
 	if (s.pu >= 0) {
-		uint32_t kmax = btc_gen_check_threads_max(dev);
-		s.n_check = (int)(k < 1 ? 1 : k > kmax ? kmax : k);
+		uint32_t extra = btc_gen_io_threads_extra(dev);
+		uint32_t kc = k_check < 1 ? 1 : k_check > extra + 1 ? extra + 1 : k_check;
+		uint32_t kl = k_load < 1 ? 1 : k_load > extra + 2 - kc ? extra + 2 - kc : k_load;
+		s.n_load = (int)kl;
+		s.n_check = (int)kc;
 		const int *pin;
 		int n = btc_pu_pinnable(&dev->pus[s.pu], &pin);
-		s.io_core = pin[n - BTC_GEN_N_SERVICE_CORES - (s.n_check - 1)];
-		s.io_sink_core = pin[n - 2 - (s.n_check - 1)];
+		s.io_sink_core = pin[n - 1 - s.n_check];
+		s.io_core = pin[n - 1 - s.n_check - s.n_load];
 		s.gpu_core = pin[n - 1];
 	}
 	return s;
 }
 
-void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k)
+void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k_load,
+			   uint32_t k_check)
 {
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];
@@ -274,37 +280,39 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint
 			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
-	struct btc_gen_service sv = btc_gen_service_cores(dev, k);
+	struct btc_gen_service sv = btc_gen_service_cores(dev, k_load, k_check);
 	if (sv.pu < 0) {
 		btc_outl(o, "#define PIPELINE_SERVICE_CORES NULL");
 		btc_outl(o, "#define N_SERVICE_CORES 0");
-		btc_outl(o, "#define PIPELINE_CHECK_THREADS %u /* check workers (docs/scheduler.md) */",
-			 k > 1 ? k : 1);
+		btc_outl(o, "#define PIPELINE_LOAD_THREADS 1 /* io farms (docs/scheduler.md) */");
+		btc_outl(o, "#define PIPELINE_CHECK_THREADS 1");
 		return;
 	}
 	const struct btc_pu *pu = &dev->pus[sv.pu];
 	const int *pin;
-	int n = btc_pu_pinnable(pu, &pin);
+	int n = btc_pu_pinnable(pu, &pin), n_io = sv.n_load + sv.n_check;
 	btc_outf(o, "static const int pu_%s_placed_cores[] = {", pu->name);
-	for (int c = 0; c < n - BTC_GEN_N_SERVICE_CORES - (sv.n_check - 1); c++)
+	for (int c = 0; c < n - 1 - n_io; c++)
 		btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 	btc_outl(o, " };");
-	/* k = 1: the runtime gives the first half to the io source, the
-	 * rest to the io sink; k > 1: the first to the source, one to each
-	 * check worker (btrt_io_thread_cores) */
-	btc_outf(o, "static const int pu_service_cores[] = { %d, %d", sv.io_core, sv.io_sink_core);
-	for (int w = 1; w < sv.n_check; w++)
-		btc_outf(o, ", %d", pin[n - 2 - (sv.n_check - 1) + w]);
+	/* one loader and one check worker: the runtime gives the first half
+	 * to the io source, the rest to the io sink; with farms each loader
+	 * (the source first), then each check worker (the sink first) one
+	 * core (btrt_io_thread_cores) */
+	btc_outf(o, "static const int pu_service_cores[] = {");
+	for (int c = 0; c < n_io; c++)
+		btc_outf(o, "%s%d", c ? ", " : " ", pin[n - 1 - n_io + c]);
 	btc_outl(o, " };");
 	btc_outl(o, "static const int pu_gpu_service_cores[] = { %d };", sv.gpu_core);
 	btc_outl(o, "#define PIPELINE_SERVICE_CORES pu_service_cores");
-	btc_outl(o, "#define N_SERVICE_CORES %d", 1 + sv.n_check);
+	btc_outl(o, "#define N_SERVICE_CORES %d", n_io);
 	btc_outl(o, "#define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores");
-	btc_outl(o, "#define PIPELINE_CHECK_THREADS %d /* check workers (docs/scheduler.md) */",
-		 sv.n_check);
+	btc_outl(o, "#define PIPELINE_LOAD_THREADS %d /* io farms (docs/scheduler.md) */", sv.n_load);
+	btc_outl(o, "#define PIPELINE_CHECK_THREADS %d", sv.n_check);
 }
 
-int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k, char *buf, size_t len)
+int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k_load, uint32_t k_check,
+			 char *buf, size_t len)
 {
 	const struct btc_pu *pu = &dev->pus[u];
 	const int *pin;
@@ -320,7 +328,8 @@ int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k, char *
 	}
 	if (u == owner) {
 		snprintf(buf, len, "pu_%s_placed_cores", pu->name);
-		return n - BTC_GEN_N_SERVICE_CORES - (btc_gen_service_cores(dev, k).n_check - 1);
+		struct btc_gen_service sv = btc_gen_service_cores(dev, k_load, k_check);
+		return n - 1 - sv.n_load - sv.n_check;
 	}
 	snprintf(buf, len, "pu_%s_cores", pu->name);
 	return n;

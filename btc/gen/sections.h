@@ -33,16 +33,19 @@ void btc_gen_emit_adapt_model(struct btc_out *o, const void *ctx);
  * device declares them: the profiler's isolated and interference modes),
  * and the placement of the generated pipeline (the profiler's placed
  * mode): PIPELINE_SERVICE_CORES / N_SERVICE_CORES (the io threads'
- * cores: the source's, then one per check worker; NULL / 0 without
+ * cores: one per loader, then one per check worker; NULL / 0 without
  * service cores), PIPELINE_GPU_SERVICE_CORES (the GPU dispatchers' core),
- * PIPELINE_CHECK_THREADS (k, the plan's check_threads; 1 in the profiler)
+ * PIPELINE_LOAD_THREADS, PIPELINE_CHECK_THREADS (the plan's io farms; 1
+ * and 1 in the profiler)
  * and `pu_NAME_placed_cores[]` of the PU that gives up its service
  * cores. */
-void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k);
-/* The cores a chunk on PU u is pinned to in the generated pipeline with k
- * check workers (btc_gen_service_cores): the array's name into buf (len
- * bytes) and the count as the return value. */
-int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k, char *buf, size_t len);
+void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k_load,
+			   uint32_t k_check);
+/* The cores a chunk on PU u is pinned to in the generated pipeline with
+ * the io farms k_load, k_check (btc_gen_service_cores): the array's name
+ * into buf (len bytes) and the count as the return value. */
+int btc_gen_placed_cores(const struct btc_device *dev, int u, uint32_t k_load, uint32_t k_check,
+			 char *buf, size_t len);
 
 /* The cores of chunk c of s when it has a core count (issue 16): its
  * share of its PU's pinnable cores (btc_pu_pinnable), the PU's chunks

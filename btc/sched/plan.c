@@ -338,29 +338,31 @@ static bool add_space(struct btc_plan *pl, const struct btc_sched_problem *prob,
 	return ok;
 }
 
-/* The check farm (plan.h, check_threads). The ranking stays as solved:
- * P = max(T_io, T_max) is monotone in T_max, so a smaller T_io changes
- * the periods, never the order. */
-static void plan_check_farm(struct btc_plan *pl, const struct btc_plan_options *opt)
+/* The io farms (plan.h, load_threads and check_threads). The ranking
+ * stays as solved: P = max(T_io, T_max) is monotone in T_max, so a
+ * smaller T_io changes the periods, never the order. */
+static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *opt)
 {
-	pl->check_threads = 1;
-	if (!pl->table || opt->check_threads_max <= 1)
+	pl->load_threads = pl->check_threads = 1;
+	if (!pl->table || !opt->io_threads_extra)
 		return;
 	double load, check, best = INFINITY;
-	btc_table_io_ms(pl->table, pl->mode, 1, &load, &check);
+	btc_table_io_ms(pl->table, pl->mode, 1, 1, &load, &check);
 	for (int i = 0; i < pl->n_schedules; i++) {
 		const struct btc_plan_schedule *g = &pl->schedules[i];
 		if (g->predicted && !g->space_only && g->s.tmax_ms < best)
 			best = g->s.tmax_ms;
 	}
-	uint32_t k = btrt_model_check_threads(load, check, best, opt->check_threads_max);
-	if (k <= 1)
+	uint32_t kl, kc;
+	btrt_model_io_threads(load, check, best, opt->io_threads_extra, &kl, &kc);
+	if (kl <= 1 && kc <= 1)
 		return;
-	pl->check_threads = k;
+	pl->load_threads = kl;
+	pl->check_threads = kc;
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		struct btc_plan_model *x = &pl->models[m][1]; /* the chunk model's T_io */
 		if (x->ok && x->p.io_ms > 0)
-			x->p.io_ms = btc_table_io_ms(pl->table, (enum btc_mode)m, k, NULL, NULL);
+			x->p.io_ms = btc_table_io_ms(pl->table, (enum btc_mode)m, kl, kc, NULL, NULL);
 	}
 	const struct btc_sched_problem *prob = btc_plan_solved_problem(pl);
 	if (!prob)
@@ -467,7 +469,7 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 	pl->n_schedules = n;
 	pl->provenance = prov.buf;
 	if (ok)
-		plan_check_farm(pl, opt);
+		plan_io_farms(pl, opt);
 	if (ok && prob)
 		ok = bound(pl, opt, prob, d);
 	if (!ok || d->errors != before)

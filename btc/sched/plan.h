@@ -79,10 +79,10 @@ struct btc_plan_options {
 	 * plan with the fluid bound); any solver failure, an unsatisfiable
 	 * problem included, and a failed bound fail the plan. */
 	bool ranking;
-	/* The most check workers the io sink may have on the device (the
-	 * service cores it can give them: btc_gen_check_threads_max); 0 or
-	 * 1: one. btc_plan chooses plan->check_threads within it. */
-	uint32_t check_threads_max;
+	/* The io threads the device can give service cores beyond the io
+	 * source and sink (btc_gen_io_threads_extra); 0: none. btc_plan
+	 * chooses plan->load_threads and check_threads within it. */
+	uint32_t io_threads_extra;
 };
 
 void btc_plan_options_init(struct btc_plan_options *o);
@@ -198,14 +198,16 @@ struct btc_plan {
 	/* [mode][0: paper's model, 1: chunk model], built once for every
 	 * mode the table has (btc_plan_problem_of). */
 	struct btc_plan_model models[BTC_N_MODES][2];
-	/* The io sink's check farm (docs/scheduler.md, "The check farm"):
-	 * k = btrt_model_check_threads(load, check of the planned mode, the
-	 * best predicted compute period of the schedules (their smallest
-	 * T_max, space_only ones left out), opt->check_threads_max); every
-	 * chunk model's T_io is max(load, check / k) and the schedules'
-	 * periods follow. 1 without a table or room for more. The generator
-	 * gives the workers their service cores (PIPELINE_CHECK_THREADS). */
-	uint32_t check_threads;
+	/* The io farms (docs/scheduler.md, "The io farms"): the io source's
+	 * loaders and the io sink's check workers, btrt_model_io_threads(load,
+	 * check of the planned mode, the best predicted compute period of the
+	 * schedules (their smallest T_max, space_only ones left out),
+	 * opt->io_threads_extra); every chunk model's T_io is
+	 * max(load / load_threads, check / check_threads) and the schedules'
+	 * periods follow. 1 and 1 without a table or room for more. The
+	 * generator gives each thread a service core (PIPELINE_LOAD_THREADS,
+	 * PIPELINE_CHECK_THREADS). */
+	uint32_t load_threads, check_threads;
 };
 
 /* Plans a build (or `btc schedule`'s ranking, opt->ranking). `t` may be

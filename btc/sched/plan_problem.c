@@ -114,7 +114,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 		}
 	p->fixed_ms = buf->fixed;
 	p->xfer_ms = any_link ? buf->xfer : NULL;
-	p->io_ms = btc_table_io_ms(t, mode, 1, NULL, NULL); /* btc_plan sets k_check */
+	p->io_ms = btc_table_io_ms(t, mode, 1, 1, NULL, NULL); /* btc_plan sets the io farms */
 	free(links);
 	free(has);
 	free(bytes);

@@ -117,20 +117,26 @@ void alexnet_io_fill_images(const struct alexnet_io *s, uint64_t seq, float *dst
 
 int alexnet_io_claim_slot(struct alexnet_io *s, uint32_t slot, const void *key)
 {
+	int rc = 1;
+	pthread_mutex_lock(&s->lock); /* loads may run at once (io_common.h) */
 	if (slot >= s->n_slots) {
 		size_t n = (size_t)slot + 1;
 		const void **k = realloc(s->slot_key, n * sizeof *k);
-		if (!k)
+		if (!k) {
+			pthread_mutex_unlock(&s->lock);
 			return -1;
+		}
 		for (size_t i = s->n_slots; i < n; i++)
 			k[i] = NULL;
 		s->slot_key = k;
 		s->n_slots = n;
 	}
 	if (s->slot_key[slot] == key)
-		return 0;
-	s->slot_key[slot] = key;
-	return 1;
+		rc = 0;
+	else
+		s->slot_key[slot] = key;
+	pthread_mutex_unlock(&s->lock);
+	return rc;
 }
 
 /* The reference logits of image img, computed on first use. Call with

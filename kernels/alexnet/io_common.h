@@ -13,11 +13,13 @@
    time it sees a slot (keyed by slot index and buffer address), so a pool
    pays the copy once per slot. A new pool needs a new open.
 
-   Threads: load runs on one thread (the io source), check on one or
-   several at once for different items (the io sink's check farm,
-   docs/app-format.md "io"), beside the load. check holds the io's lock
-   only to look up (or compute, once) the references and to add to the
-   tally; the comparison runs outside it. */
+   Threads: load and check each run on one or several threads at once
+   for different items (the io source's load farm and the io sink's check
+   farm, docs/app-format.md "io"), beside each other. load holds the io's
+   lock only to claim its slot (a TaskObject's weights are written by the
+   one load that holds it); check only to look up (or compute, once) the
+   references and to add to the tally; the copies and the comparison run
+   outside it. */
 #ifndef ALEXNET_IO_COMMON_H
 #define ALEXNET_IO_COMMON_H
 

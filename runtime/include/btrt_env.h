@@ -40,6 +40,8 @@ struct btrt_env {
 	int pool_print;            /* BTRT_POOL_PRINT (diagnostic) */
 	uint32_t check_threads;    /* BTRT_CHECK_THREADS, 1..BTRT_CHECK_THREADS_MAX
 				      (the io sink's check farm); 0: unset */
+	uint32_t load_threads;     /* BTRT_LOAD_THREADS, 1..BTRT_LOAD_THREADS_MAX
+				      (the io source's load farm); 0: unset */
 };
 
 /* Reads and checks every variable above from the process environment into
@@ -58,7 +60,7 @@ int btrt_env_init(struct btrt_env *env, struct btrt_error *err);
 
 /* Fill the config fields the caller left unset from env: validation < 0
  * and device NULL (vk), device < 0 and mem AUTO (cuda), check_threads 0
- * (pipeline); the diagnostic and testing flags are or-ed in. */
+ * and load_threads 0 (pipeline); the diagnostic and testing flags are or-ed in. */
 void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg);
 void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg);
 void btrt_env_pool_config(const struct btrt_env *env, struct btrt_pool_config *cfg);

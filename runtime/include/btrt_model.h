@@ -52,13 +52,14 @@ static inline size_t btrt_model_xfer_index(uint32_t n, uint32_t np, uint32_t c, 
  * order, then X_c(f, l). NAN when a stage has no time on c. */
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l);
 
-/* The io term of the chunk model (docs/scheduler.md, "The check farm"):
+/* The io term of the chunk model (docs/scheduler.md, "The io farms"):
  *
  *   T_io = max(T_load / k_load, T_check / k_check)                 [ms]
  *
- * The io source loads ahead while the io sink's check farm of k_check
- * workers checks behind (docs/runtime.md), each worker every k_check-th
- * task, so each stage of the io admits a task every T / k ms. load_ms and
+ * The io source's load farm of k_load loaders loads ahead while the io
+ * sink's check farm of k_check workers checks behind (docs/runtime.md),
+ * each thread every k-th task, so each side of the io admits a task
+ * every T / k ms. load_ms and
  * check_ms: per task on one thread; k_load, k_check >= 1 (0 read as 1).
  * A NAN time is left out (the other alone); both NAN: NAN. */
 static inline double btrt_model_io_ms(double load_ms, double check_ms, uint32_t k_load,
@@ -72,16 +73,18 @@ static inline double btrt_model_io_ms(double load_ms, double check_ms, uint32_t 
 	return l > c ? l : c;
 }
 
-/* The check workers that keep the checks off the critical path: the
- * fewest k in 1..k_max with check_ms / k <= max(compute_ms, load_ms),
- * i.e. k = ceil(check_ms / max(compute_ms, load_ms)) clamped to
- * [1, k_max]. compute_ms: the best predicted compute period (T_max of
- * the best schedule); load_ms: the io source's load (a period below it
- * is out of reach whatever k, so no worker is added for it; NAN: 0).
- * 1 when check_ms or compute_ms is not a positive finite number or
- * k_max <= 1. */
-uint32_t btrt_model_check_threads(double load_ms, double check_ms, double compute_ms,
-				  uint32_t k_max);
+/* The io farms that keep the io off the critical path
+ * (docs/scheduler.md, "The io farms"): k_load loaders and k_check check
+ * workers, each the fewest with T / k <= compute_ms (the best predicted
+ * compute period: T_max of the best schedule), i.e. k = ceil(T /
+ * compute_ms), within `extra` threads beyond one of each ((k_load - 1) +
+ * (k_check - 1) <= extra). Over budget, the farm whose loss of a thread
+ * raises T_io = max(load / k_load, check / k_check) least gives one up,
+ * until it fits; then a farm keeps no thread that does not lower T_io.
+ * load_ms, check_ms: per item on one thread (NAN or <= 0: that farm 1);
+ * compute_ms not a positive finite number: both 1. */
+void btrt_model_io_threads(double load_ms, double check_ms, double compute_ms, uint32_t extra,
+			   uint32_t *k_load, uint32_t *k_check);
 
 /* Farms that never lose (docs/runtime.md "Farms: the pool and
  * admission", docs/scheduler.md "The larger space"). A farm delivers in

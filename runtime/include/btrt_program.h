@@ -54,10 +54,13 @@ struct btrt_program {
 	const int *service_cores;  /* [n_service_cores] the io threads' cores
 				      (btrt_pipeline_config.io_cores), or NULL */
 	uint32_t n_service_cores;
+	uint32_t load_threads;     /* the io source's load farm without
+				      --load-threads or BTRT_LOAD_THREADS
+				      (PIPELINE_LOAD_THREADS); 0: 1 */
 	uint32_t check_threads;    /* the io sink's check farm without
 				      --check-threads or BTRT_CHECK_THREADS
 				      (PIPELINE_CHECK_THREADS, chosen by btc:
-				      docs/scheduler.md, "The check farm");
+				      docs/scheduler.md, "The io farms");
 				      0: 1 */
 	/* The cost model the schedules were chosen with, or NULL (no profiling
 	 * table: --adapt only forces switches); with it, schedule_pus[i] is the

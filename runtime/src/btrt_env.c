@@ -75,7 +75,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const io_pinned[] = { "0", "1" };
 	struct btrt_env e;
 	defaults(&e);
-	int64_t dev = -1, ct = 0;
+	int64_t dev = -1, ct = 0, lt = 0;
 	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
@@ -91,12 +91,14 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_word("BTRT_CUDA_MOVE", move, 2, &mv, "all", err) ||
 	    read_word("BTRT_CUDA_IO_PINNED", io_pinned, 2, &iop, "0 or 1", err) ||
 	    read_flag("BTRT_POOL_PRINT", &e.pool_print, err) ||
-	    read_int("BTRT_CHECK_THREADS", 1, BTRT_CHECK_THREADS_MAX, &ct, err)) {
+	    read_int("BTRT_CHECK_THREADS", 1, BTRT_CHECK_THREADS_MAX, &ct, err) ||
+	    read_int("BTRT_LOAD_THREADS", 1, BTRT_LOAD_THREADS_MAX, &lt, err)) {
 		defaults(env);
 		return -1;
 	}
 	e.cuda_device = (int)dev;
 	e.check_threads = (uint32_t)ct;
+	e.load_threads = (uint32_t)lt;
 	e.cuda_mem = (enum btrt_cuda_mem)m;
 	e.cuda_sync = (enum btrt_cuda_sync)s;
 	e.cuda_move_all = mv;
@@ -146,6 +148,8 @@ void btrt_env_pipeline_config(const struct btrt_env *env, struct btrt_pipeline_c
 	cfg->no_pin |= env->no_pin;
 	if (!cfg->check_threads)
 		cfg->check_threads = env->check_threads;
+	if (!cfg->load_threads)
+		cfg->load_threads = env->load_threads;
 }
 
 void btrt_env_ring_config(const struct btrt_env *env, struct btrt_ring_config *cfg)

@@ -3,15 +3,39 @@
 
 #include <math.h>
 
-uint32_t btrt_model_check_threads(double load_ms, double check_ms, double compute_ms,
-				  uint32_t k_max)
+/* ceil(t / c), at least 1; 1 for a t that is NAN or <= 0. */
+static uint32_t io_need(double t, double c)
 {
-	if (k_max <= 1 || !(check_ms > 0) || !isfinite(check_ms) || !(compute_ms > 0) ||
-	    !isfinite(compute_ms))
+	if (!(t > 0) || !isfinite(t))
 		return 1;
-	double target = load_ms > compute_ms ? load_ms : compute_ms; /* NAN load: compute */
-	double k = ceil(check_ms / target);
-	return k <= 1 ? 1 : k >= (double)k_max ? k_max : (uint32_t)k;
+	double k = ceil(t / c);
+	return k <= 1 ? 1 : k >= 64 ? 64 : (uint32_t)k;
+}
+
+void btrt_model_io_threads(double load_ms, double check_ms, double compute_ms, uint32_t extra,
+			   uint32_t *k_load, uint32_t *k_check)
+{
+	*k_load = *k_check = 1;
+	if (!(compute_ms > 0) || !isfinite(compute_ms))
+		return;
+	uint32_t kl = io_need(load_ms, compute_ms), kc = io_need(check_ms, compute_ms);
+	double l = load_ms > 0 ? load_ms : 0, c = check_ms > 0 ? check_ms : 0;
+	while ((kl - 1) + (kc - 1) > extra) {
+		/* T_io after taking a thread from either farm */
+		double drop_l = kl > 1 ? fmax(l / (kl - 1), c / kc) : INFINITY;
+		double drop_c = kc > 1 ? fmax(l / kl, c / (kc - 1)) : INFINITY;
+		if (drop_l <= drop_c)
+			kl--;
+		else
+			kc--;
+	}
+	/* no thread that does not lower T_io */
+	while (kl > 1 && fmax(l / (kl - 1), c / kc) <= fmax(fmax(l / kl, c / kc), compute_ms))
+		kl--;
+	while (kc > 1 && fmax(l / kl, c / (kc - 1)) <= fmax(fmax(l / kl, c / kc), compute_ms))
+		kc--;
+	*k_load = kl;
+	*k_check = kc;
 }
 
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l)

@@ -329,6 +329,19 @@ static uint32_t check_threads(const struct btrt_program *prog, const struct btrt
 	return BTRT_MAX(1u, BTRT_MIN(k, BTRT_CHECK_THREADS_MAX));
 }
 
+/* The loaders of the run: --load-threads, else BTRT_LOAD_THREADS, else
+ * the build's choice; 1 where the loads stay on one thread (--adapt and
+ * the hogs: on_task_done reads each task's load time). */
+static uint32_t load_threads(const struct btrt_program *prog, const struct btrt_env *env,
+			     const struct btrt_program_options *o)
+{
+	uint32_t k = o->load_threads ? (uint32_t)o->load_threads
+		     : env->load_threads ? env->load_threads : prog->load_threads;
+	if (o->adapt || o->n_hog_cores || o->hog_gpu_ms || prog->app.io->load_serial)
+		return 1;
+	return BTRT_MAX(1u, BTRT_MIN(k, BTRT_LOAD_THREADS_MAX));
+}
+
 /* The run of a parsed command line. Returns the exit status. */
 static int run_program(const struct btrt_program *prog, const char *argv0,
 		       const struct btrt_env *env, struct btrt_program_options *o)
@@ -336,9 +349,10 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	const struct btrt_program_schedule *s = &prog->schedules[o->schedule];
 	enum btrt_backend backend = btrt_program_schedule_backend(s);
 	uint32_t max_chunks = s->n_chunks, max_pool = s->pool, k_check = check_threads(prog, env, o);
+	uint32_t k_load = load_threads(prog, env, o);
 	if (o->adapt)
 		adapt_needs(prog, &backend, &max_chunks, &max_pool);
-	max_pool += k_check - 1; /* a TaskObject per check worker more */
+	max_pool += (k_check - 1) + (k_load - 1); /* a TaskObject per io thread more */
 	size_t *counts = calloc(prog->app.n_buffers + 1, sizeof *counts);
 	if (!counts) {
 		fprintf(stderr, "%s: out of memory\n", argv0);
@@ -383,10 +397,10 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	}
 	if (create_pool(prog, &pc, &r, &err))
 		goto fail;
-	if (!o->quiet && k_check > 1)
-		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u, %u check threads\n",
-		       prog->app.name, prog->device, o->schedule, s->kind, s->label, o->tasks,
-		       btrt_pool_size(r.pool), k_check);
+	if (!o->quiet && (k_check > 1 || k_load > 1))
+		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u, %u load and %u check "
+		       "threads\n", prog->app.name, prog->device, o->schedule, s->kind, s->label,
+		       o->tasks, btrt_pool_size(r.pool), k_load, k_check);
 	else if (!o->quiet)
 		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n", prog->app.name,
 		       prog->device, o->schedule, s->kind, s->label, o->tasks,
@@ -403,6 +417,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		.vk = r.vk, .cuda = r.cuda,
 		.interrupt = btrt_stop_signal(),
 		.check_threads = k_check,
+		.load_threads = k_load,
 	};
 	btrt_env_pipeline_config(env, &cfg);
 	if (o->n_hog_cores || o->hog_gpu_ms) {

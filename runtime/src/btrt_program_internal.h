@@ -12,6 +12,7 @@
 struct btrt_program_options {
 	long schedule, tasks, warmup, pool;
 	long check_threads;        /* --check-threads, 0: not given */
+	long load_threads;         /* --load-threads, 0: not given */
 	const char *input, *trace, *report, *failure;
 	int list, help, digests, quiet, warmup_set; /* list: 1 --list, 2 --list-json */
 	/* adaptive runs and interference */

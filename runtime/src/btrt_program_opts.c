@@ -23,6 +23,9 @@ void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *
 		"  --check-threads K  check workers of the io sink (1..16; default: the build's\n"
 		"                   choice, or BTRT_CHECK_THREADS; 1 with --digests, --adapt or\n"
 		"                   a hog); K - 1 more TaskObjects in the default pool\n"
+		"  --load-threads K   loaders of the io source (1..16; default: the build's\n"
+		"                   choice, or BTRT_LOAD_THREADS; 1 with --adapt or a hog);\n"
+		"                   K - 1 more TaskObjects in the default pool\n"
 		"  --input PATH     input (default: %s)\n"
 		"  --trace FILE     write a Chrome/Perfetto trace-event JSON\n"
 		"  --report FILE    write a JSON report of the run\n"
@@ -149,6 +152,8 @@ static int parse_number_option(const struct btrt_program *prog, const char *argv
 	}
 	if (!strcmp(a, "--check-threads"))
 		return parse_long(argv0, a, v, 1, BTRT_CHECK_THREADS_MAX, &o->check_threads);
+	if (!strcmp(a, "--load-threads"))
+		return parse_long(argv0, a, v, 1, BTRT_LOAD_THREADS_MAX, &o->load_threads);
 	return parse_long(argv0, a, v, 1, POOL_MAX, &o->pool); /* --pool */
 }
 
@@ -156,7 +161,7 @@ int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
 		       struct btrt_program_options *o)
 {
 	static const char *const numbers[] = { "--schedule", "--tasks", "--warmup", "--pool",
-					       "--check-threads" };
+					       "--check-threads", "--load-threads" };
 	*o = (struct btrt_program_options){ .tasks = prog->default_tasks,
 					    .warmup = prog->default_warmup,
 					    .input = prog->app.default_input };

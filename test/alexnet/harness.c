@@ -314,9 +314,11 @@ static int run_pipeline(const struct alexnet_app *a, const char *schedule, uint6
 		.check_out = NULL,
 		.vk = vk,
 		.cuda = cuda,
-		/* two check workers: alexnet_io_check runs concurrently (its
-		 * lock covers the references and the tally only) */
+		/* two check workers and two loaders: alexnet_io_check and
+		 * the loads run concurrently (the io's lock covers the slot
+		 * claims, the references and the tally only) */
 		.check_threads = 2,
+		.load_threads = 2,
 	};
 	if (btrt_pipeline_run(&cfg, run, &err) != 0) {
 		snprintf(msg, msglen, "%s on %s: %s", a->name, schedule, err.msg);

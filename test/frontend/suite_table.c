@@ -150,19 +150,22 @@ static void test_io_rows(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	for (int pass = 0; pass < 2; pass++) {
 		double load, check;
-		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 1, &load, &check), 0.77,
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 1, 1, &load, &check), 0.77,
 				       1e-12);
 		CU_ASSERT_DOUBLE_EQUAL(load, 0.56, 1e-12);
 		CU_ASSERT_DOUBLE_EQUAL(check, 0.77, 1e-12);
-		/* two check workers: max(0.56, 0.77 / 2); four: still the load */
-		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 2, NULL, NULL), 0.56,
+		/* two check workers: max(0.56, 0.77 / 2); four: still the load;
+		 * two loaders too: 0.385 */
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 1, 2, NULL, NULL), 0.56,
 				       1e-12);
-		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 4, NULL, NULL), 0.56,
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 1, 4, NULL, NULL), 0.56,
 				       1e-12);
-		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_INTERFERENCE, 1, &load, &check),
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_ISOLATED, 2, 2, NULL, NULL), 0.385,
+				       1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_INTERFERENCE, 1, 1, &load, &check),
 				       1.5, 1e-12);
 		CU_ASSERT_TRUE(isnan(load) && isnan(check));
-		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_PLACED, 1, NULL, NULL), 0, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_PLACED, 1, 1, NULL, NULL), 0, 1e-12);
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);

@@ -2,9 +2,11 @@
 # Golden files of generated code: one schedule per backend (CPU only,
 # CPU+Vulkan, CPU+CUDA) of examples/vecadd on a fixed device, a farm and
 # core splits (issue 16), and the service-core placement on a fixed
-# 16-core workstation, with one check worker and with the check farm the
-# plan chooses from a table whose check (0.83 ms) is over three times the
-# best compute period (k = 3: docs/scheduler.md, "The check farm"). Run with
+# 16-core workstation, with one loader and one check worker and with the
+# io farms the plan chooses from a table whose load (0.45 ms) and check
+# (0.83 ms) lie above the best compute period (0.25 ms): two loaders and
+# two check workers, the two threads more that the 16 cores allow
+# (docs/scheduler.md, "The io farms"). Run with
 # BTC_UPDATE_GOLDEN=1 to rewrite the goldens after an intended change.
 set -euo pipefail
 btc=$1 src=$2 work=$3
@@ -16,7 +18,7 @@ cases=(
   "cuda testbox --gpu cuda --chunks little:0,cuda:1-2"
   "service workstation --gpu cuda --chunks cpu:0,cuda:1-2"
   "farm testbox --gpu vulkan --chunks {little,gpu}:0-1,big[1]:2 --chunks little[1]:0,little[1]:1-2"
-  "checkfarm workstation --gpu cuda --table $src/test/gen/data/workstation-vecadd.csv"
+  "iofarms workstation --gpu cuda --table $src/test/gen/data/workstation-vecadd.csv"
 )
 status=0
 for c in "${cases[@]}"; do

@@ -13,7 +13,7 @@ static const char *const vars[] = {
 	"BTRT_NO_PIN", "BTRT_NO_MEMBARRIER", "BTRT_SPIN_NS", "BTRT_YIELD_NS",
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
-	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS",
+	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -66,6 +66,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 0);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
+	CU_ASSERT_EQUAL(e.load_threads, 0);
 }
 
 static void test_values(void)
@@ -83,6 +84,7 @@ static void test_values(void)
 	setenv("BTRT_CUDA_SYNC", "block", 1);
 	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
 	setenv("BTRT_CHECK_THREADS", "3", 1);
+	setenv("BTRT_LOAD_THREADS", "2", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -118,6 +120,7 @@ static void test_values(void)
 	btrt_env_pipeline_config(&e, &pc);
 	CU_ASSERT_EQUAL(pc.no_pin, 1);
 	CU_ASSERT_EQUAL(pc.check_threads, 3);
+	CU_ASSERT_EQUAL(pc.load_threads, 2);
 	struct btrt_pipeline_config pk = { .check_threads = 2 }; /* the caller's wins */
 	btrt_env_pipeline_config(&e, &pk);
 	CU_ASSERT_EQUAL(pk.check_threads, 2);
@@ -139,6 +142,7 @@ static void test_bad_values(void)
 		{ "BTRT_CUDA_MOVE", "some" }, { "BTRT_CUDA_IO_PINNED", "no" },
 		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
 		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
+		{ "BTRT_LOAD_THREADS", "x" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();

@@ -438,7 +438,7 @@ static void test_load_farm_effective_k(void)
 	CU_ASSERT_EQUAL(btrt_io_load_threads(&c), 1);
 }
 
-/* The chunk model's io term and the check farm's size (btrt_model.h). */
+/* The chunk model's io term and the io farms' sizes (btrt_model.h). */
 static void test_model_io(void)
 {
 	/* octree on the H100 (docs/results/h100.md): load 0.56, check 0.83 */
@@ -449,17 +449,30 @@ static void test_model_io(void)
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(NAN, 0.83, 1, 2), 0.415, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_io_ms(0.3, NAN, 1, 2), 0.3, 1e-12);
 	CU_ASSERT(isnan(btrt_model_io_ms(NAN, NAN, 1, 1)));
-	/* compute 0.51: ceil(0.83 / 0.56) = 2 (the load bounds below it) */
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.56, 0.83, 0.51, 3), 2);
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.3, 3), 3);  /* ceil 2.77 */
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.3, 2), 2);  /* k_max */
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.1, 16), 5); /* ceil(0.83 / load) */
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.05, 0.83, 0.1, 16), 9); /* ceil 8.3 */
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.4, 0.5, 3), 1);   /* check fits */
-	CU_ASSERT_EQUAL(btrt_model_check_threads(NAN, 0.83, 0.5, 3), 2);
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, NAN, 0.5, 3), 1);
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, INFINITY, 3), 1);
-	CU_ASSERT_EQUAL(btrt_model_check_threads(0.2, 0.83, 0.3, 1), 1);
+	uint32_t kl, kc;
+	/* octree on the H100: compute 0.51 needs 2 and 2; T_io 0.415 */
+	btrt_model_io_threads(0.56, 0.83, 0.51, 2, &kl, &kc);
+	CU_ASSERT(kl == 2 && kc == 2);
+	/* one thread more only: the check's farm, which the loss hurts most */
+	btrt_model_io_threads(0.56, 0.83, 0.51, 1, &kl, &kc);
+	CU_ASSERT(kl == 1 && kc == 2);
+	btrt_model_io_threads(0.56, 0.83, 0.51, 0, &kl, &kc);
+	CU_ASSERT(kl == 1 && kc == 1);
+	btrt_model_io_threads(0.2, 0.83, 0.3, 8, &kl, &kc); /* ceil 2.77 */
+	CU_ASSERT(kl == 1 && kc == 3);
+	btrt_model_io_threads(0.2, 0.83, 0.1, 15, &kl, &kc); /* ceil 2, ceil 8.3 */
+	CU_ASSERT(kl == 2 && kc == 9);
+	btrt_model_io_threads(0.2, 0.4, 0.5, 8, &kl, &kc); /* the io fits */
+	CU_ASSERT(kl == 1 && kc == 1);
+	btrt_model_io_threads(NAN, 0.83, 0.5, 8, &kl, &kc);
+	CU_ASSERT(kl == 1 && kc == 2);
+	btrt_model_io_threads(0.9, NAN, 0.5, 8, &kl, &kc);
+	CU_ASSERT(kl == 2 && kc == 1);
+	btrt_model_io_threads(0.2, 0.83, INFINITY, 8, &kl, &kc);
+	CU_ASSERT(kl == 1 && kc == 1);
+	/* a load of 1.2 with only two threads more: 2 + 2 beats 3 + 1 */
+	btrt_model_io_threads(1.2, 0.9, 0.4, 2, &kl, &kc);
+	CU_ASSERT(kl == 2 && kc == 2);
 }
 
 int suite_io_register(void)
@@ -479,7 +492,7 @@ int suite_io_register(void)
 	    !CU_add_test(s, "load farm: the end of input", test_load_farm_end) ||
 	    !CU_add_test(s, "load farm: a failed load's seq", test_load_farm_failure) ||
 	    !CU_add_test(s, "load farm: the source alone where loads must stay serial", test_load_farm_effective_k) ||
-	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check)", test_model_io))
+	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check), the farms' sizes", test_model_io))
 		return -1;
 	return 0;
 }

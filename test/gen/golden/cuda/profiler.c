@@ -88,7 +88,8 @@ static const int pu_little_cores[] = { 0, 1 };
 static const int pu_big_cores[] = { 2, 3 };
 #define PIPELINE_SERVICE_CORES NULL
 #define N_SERVICE_CORES 0
-#define PIPELINE_CHECK_THREADS 1 /* check workers (docs/scheduler.md) */
+#define PIPELINE_LOAD_THREADS 1 /* io farms (docs/scheduler.md) */
+#define PIPELINE_CHECK_THREADS 1
 static const int pu_little_k1_cores[] = { 0 };
 static const int pu_little_k1_rest_cores[] = { 1 };
 static const int pu_big_k1_cores[] = { 2 };

@@ -82,7 +82,8 @@ static const int pu_little_cores[] = { 0, 1 };
 static const int pu_big_cores[] = { 2, 3 };
 #define PIPELINE_SERVICE_CORES NULL
 #define N_SERVICE_CORES 0
-#define PIPELINE_CHECK_THREADS 1 /* check workers (docs/scheduler.md) */
+#define PIPELINE_LOAD_THREADS 1 /* io farms (docs/scheduler.md) */
+#define PIPELINE_CHECK_THREADS 1
 static const int schedule0_chunk1_cores[] = { 2 }; /* 1 of big's cores */
 static const struct btrt_chunk schedule0_chunks[] = {
 	{ .name = "little", .pu = BTRT_PU_CPU, .cores = pu_little_cores, .n_cores = 2, .first_stage = 0, .n_stages = 2, .farm = 1 },
@@ -163,7 +164,7 @@ static const struct btrt_program app_program = {
 	.default_tasks = PIPELINE_DEFAULT_TASKS, .default_warmup = PIPELINE_DEFAULT_WARMUP,
 	.schedules = pipeline_schedules, .n_schedules = N_SCHEDULES,
 	.service_cores = PIPELINE_SERVICE_CORES, .n_service_cores = N_SERVICE_CORES,
-	.check_threads = PIPELINE_CHECK_THREADS,
+	.load_threads = PIPELINE_LOAD_THREADS, .check_threads = PIPELINE_CHECK_THREADS,
 	.model = pipeline_model, .schedule_pus = pipeline_schedule_pus,
 };
 

@@ -75,7 +75,8 @@ static const int pu_gpu_service_cores[] = { 15 };
 #define PIPELINE_SERVICE_CORES pu_service_cores
 #define N_SERVICE_CORES 2
 #define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores
-#define PIPELINE_CHECK_THREADS 1 /* check workers (docs/scheduler.md) */
+#define PIPELINE_LOAD_THREADS 1 /* io farms (docs/scheduler.md) */
+#define PIPELINE_CHECK_THREADS 1
 static const struct btrt_chunk schedule0_chunks[] = {
 	{ .name = "cpu", .pu = BTRT_PU_CPU, .cores = pu_cpu_placed_cores, .n_cores = 13, .first_stage = 0, .n_stages = 1 },
 	{ .name = "cuda", .pu = BTRT_PU_CUDA, .cores = PIPELINE_GPU_SERVICE_CORES, .n_cores = 1, .first_stage = 1, .n_stages = 2 },
@@ -139,7 +140,7 @@ static const struct btrt_program app_program = {
 	.default_tasks = PIPELINE_DEFAULT_TASKS, .default_warmup = PIPELINE_DEFAULT_WARMUP,
 	.schedules = pipeline_schedules, .n_schedules = N_SCHEDULES,
 	.service_cores = PIPELINE_SERVICE_CORES, .n_service_cores = N_SERVICE_CORES,
-	.check_threads = PIPELINE_CHECK_THREADS,
+	.load_threads = PIPELINE_LOAD_THREADS, .check_threads = PIPELINE_CHECK_THREADS,
 	.model = pipeline_model, .schedule_pus = pipeline_schedule_pus,
 };
 

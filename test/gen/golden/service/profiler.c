@@ -81,7 +81,8 @@ static const int pu_gpu_service_cores[] = { 15 };
 #define PIPELINE_SERVICE_CORES pu_service_cores
 #define N_SERVICE_CORES 2
 #define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores
-#define PIPELINE_CHECK_THREADS 1 /* check workers (docs/scheduler.md) */
+#define PIPELINE_LOAD_THREADS 1 /* io farms (docs/scheduler.md) */
+#define PIPELINE_CHECK_THREADS 1
 static const int pu_cpu_k1_cores[] = { 0 };
 static const int pu_cpu_k1_rest_cores[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 static const int pu_cpu_k1_rest_placed_cores[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };

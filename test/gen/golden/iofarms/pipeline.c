@@ -75,7 +75,8 @@ static const int pu_gpu_service_cores[] = { 15 };
 #define PIPELINE_SERVICE_CORES pu_service_cores
 #define N_SERVICE_CORES 4
 #define PIPELINE_GPU_SERVICE_CORES pu_gpu_service_cores
-#define PIPELINE_CHECK_THREADS 3 /* check workers (docs/scheduler.md) */
+#define PIPELINE_LOAD_THREADS 2 /* io farms (docs/scheduler.md) */
+#define PIPELINE_CHECK_THREADS 2
 static const struct btrt_chunk schedule0_chunks[] = {
 	{ .name = "cpu", .pu = BTRT_PU_CPU, .cores = pu_cpu_placed_cores, .n_cores = 11, .first_stage = 0, .n_stages = 1 },
 	{ .name = "cuda", .pu = BTRT_PU_CUDA, .cores = PIPELINE_GPU_SERVICE_CORES, .n_cores = 1, .first_stage = 1, .n_stages = 2 },
@@ -92,10 +93,10 @@ static const struct btrt_chunk schedule3_chunks[] = {
 };
 
 static const struct btrt_program_schedule pipeline_schedules[N_SCHEDULES] = {
-	{ "cpu:0 cuda:1-2", "candidate", 0.276667, schedule0_chunks, 2, 3 },
-	{ "cuda:0-1 cpu:2", "candidate", 0.276667, schedule1_chunks, 2, 3 },
+	{ "cpu:0 cuda:1-2", "candidate", 0.415000, schedule0_chunks, 2, 3 },
+	{ "cuda:0-1 cpu:2", "candidate", 0.415000, schedule1_chunks, 2, 3 },
 	{ "cpu:0-2", "baseline", 0.750000, schedule2_chunks, 1, 2 },
-	{ "cuda:0-2", "baseline", 0.360000, schedule3_chunks, 1, 2 },
+	{ "cuda:0-2", "baseline", 0.415000, schedule3_chunks, 1, 2 },
 };
 /* ---- End schedules ---- */
 
@@ -115,7 +116,7 @@ static const double pipeline_model_time_ms[6] = {
 static const double pipeline_model_fixed_ms[2] = {
 	0, 0,
 };
-static const struct btrt_model pipeline_model_data = { APP_N_STAGES, N_MODEL_PUS, pipeline_model_time_ms, pipeline_model_fixed_ms, NULL, 0.27666666666666667, pipeline_model_pu_names, "interference" };
+static const struct btrt_model pipeline_model_data = { APP_N_STAGES, N_MODEL_PUS, pipeline_model_time_ms, pipeline_model_fixed_ms, NULL, 0.41499999999999998, pipeline_model_pu_names, "interference" };
 static const struct btrt_model *const pipeline_model = &pipeline_model_data;
 /* The device PU (model column) of every chunk of every schedule. */
 static const uint32_t schedule0_pus[] = { 0, 1 };
@@ -159,7 +160,7 @@ static const struct btrt_program app_program = {
 	.default_tasks = PIPELINE_DEFAULT_TASKS, .default_warmup = PIPELINE_DEFAULT_WARMUP,
 	.schedules = pipeline_schedules, .n_schedules = N_SCHEDULES,
 	.service_cores = PIPELINE_SERVICE_CORES, .n_service_cores = N_SERVICE_CORES,
-	.check_threads = PIPELINE_CHECK_THREADS,
+	.load_threads = PIPELINE_LOAD_THREADS, .check_threads = PIPELINE_CHECK_THREADS,
 	.model = pipeline_model, .schedule_pus = pipeline_schedule_pus,
 };
 
