@@ -11,14 +11,17 @@
  * usage: bench_io [-t items] [-r rounds] [-m sleep|spin]
  *   sleep: the io waits (a device, a file); spin: it computes (a CPU
  *   check), which needs a free core for each io thread to overlap.
- * Then the io sink's check farm (btrt_pipeline_config.check_threads):
+ * Then the io farms (btrt_pipeline_config.check_threads, load_threads):
  * load 0.2 ms, check 1.5 ms, one chunk of 0.5 ms (the chunk sleeps or
  * spins like the io), pool 8, k = 1, 2, 3 check workers in interleaved
  * rounds (io threads unpinned); the period should follow
- * max(chunk, load, check / k): 1.5, 0.75, 0.5 ms.
+ * max(chunk, load, check / k): 1.5, 0.75, 0.5 ms. The same with the
+ * load and check swapped and k = 1, 2, 3 loaders: max(chunk, load / k,
+ * check).
  * Timings on a shared 2-core box are noisy: compare the columns, measured
  * alternately in the same run. */
 #include <btrt.h>
+#include <btrt_model.h>
 #include <btrt_pipeline.h>
 #include <btrt_pool.h>
 #include <btrt_trace.h>
@@ -116,9 +119,9 @@ static struct result run_once(struct syn_io *io, uint64_t items)
 /* The chunk's mean (ms) in the last run_farm. */
 static double last_chunk_ms;
 
-/* One run with k check workers: the period, the load and check means
- * (ms); the chunk's in last_chunk_ms. */
-static struct result run_farm(struct syn_io *io, uint32_t k, uint64_t items)
+/* One run with kl loaders and kc check workers: the period, the load and
+ * check means (ms); the chunk's in last_chunk_ms. */
+static struct result run_farm(struct syn_io *io, uint32_t kl, uint32_t kc, uint64_t items)
 {
 	struct btrt_stage st = { .name = "busy", .cpu = busy_kernel };
 	struct btrt_chunk ch = { "cpu", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL, 0 };
@@ -126,7 +129,7 @@ static struct result run_farm(struct syn_io *io, uint32_t k, uint64_t items)
 	struct btrt_pipeline_config cfg = {
 		.app = "syn-farm", .stages = &st, .n_stages = 1, .chunks = &ch, .n_chunks = 1,
 		.pool = pool, .io = &syn, .io_state = io, .n_items = items, .check = 1,
-		.check_threads = k,
+		.check_threads = kc, .load_threads = kl,
 	};
 	struct btrt_run *run = bench_run(&cfg);
 	struct result r;
@@ -143,33 +146,34 @@ static struct result run_farm(struct syn_io *io, uint32_t k, uint64_t items)
 	return r;
 }
 
-/* k = 1, 2, 3 check workers, interleaved rounds, medians. */
-static void bench_farm(uint64_t items, int rounds, int spin)
+/* k = 1, 2, 3 check workers (loads: 0) or loaders (1), interleaved
+ * rounds, medians. */
+static void bench_farm(uint64_t items, int rounds, int spin, int loads)
 {
-	const double load = 0.2, check = 1.5, chunk = 0.5;
+	const double load = loads ? 1.5 : 0.2, check = loads ? 0.2 : 1.5, chunk = 0.5;
 	enum { KMAX = 3 };
 	double period[KMAX][32], chk[KMAX][32], ld[KMAX][32], chu[KMAX][32];
 	chunk_work = (struct syn_io){ (uint64_t)(chunk * 1e6), 0, spin, 0 };
 	for (int r = 0; r < rounds; r++)
 		for (uint32_t k = 1; k <= KMAX; k++) {
 			struct syn_io io = { (uint64_t)(load * 1e6), (uint64_t)(check * 1e6), spin, 0 };
-			struct result x = run_farm(&io, k, items);
+			struct result x = run_farm(&io, loads ? k : 1, loads ? 1 : k, items);
 			period[k - 1][r] = x.period_ms;
 			chk[k - 1][r] = x.check_ms;
 			ld[k - 1][r] = x.load_ms;
 			chu[k - 1][r] = last_chunk_ms;
 		}
-	printf("\n== check farm: load %.2f ms, check %.2f ms (%s), 1 chunk of %.2f ms, pool 8, "
-	       "%llu items, %d rounds interleaved, median\n", load, check, spin ? "spin" : "sleep",
-	       chunk, (unsigned long long)items, rounds);
-	printf("%-3s | %8s %8s %8s | %9s %23s | %6s\n", "k", "load", "check", "chunk", "period",
-	       "max(chunk,load,check/k)", "ratio");
+	printf("\n== %s farm: load %.2f ms, check %.2f ms (%s), 1 chunk of %.2f ms, pool 8, "
+	       "%llu items, %d rounds interleaved, median\n", loads ? "load" : "check", load, check,
+	       spin ? "spin" : "sleep", chunk, (unsigned long long)items, rounds);
+	printf("%-3s | %8s %8s %8s | %9s %27s | %6s\n", "k", "load", "check", "chunk", "period",
+	       loads ? "max(chunk,load/k,check)" : "max(chunk,load,check/k)", "ratio");
 	for (uint32_t k = 1; k <= KMAX; k++) {
 		double p = bench_median(period[k - 1], rounds), c = bench_median(chk[k - 1], rounds);
 		double l = bench_median(ld[k - 1], rounds), h = bench_median(chu[k - 1], rounds);
-		double want = h > l ? h : l;
-		want = c / k > want ? c / k : want;
-		printf("%-3u | %8.3f %8.3f %8.3f | %9.3f %23.3f | %6.2f\n", k, l, c, h, p, want,
+		double io = btrt_model_io_ms(l, c, loads ? k : 1, loads ? 1 : k);
+		double want = h > io ? h : io;
+		printf("%-3u | %8.3f %8.3f %8.3f | %9.3f %27.3f | %6.2f\n", k, l, c, h, p, want,
 		       p / want);
 	}
 }
@@ -228,6 +232,7 @@ int main(int argc, char **argv)
 		printf("%-5.2f %-5.2f | %8.3f %8.3f %10.3f %9.3f | %12.3f %13.3f | %9.2f %10.2f\n",
 		       lc[k][0], lc[k][1], l, c, sum, mx, ps, pr, ps / mx, pr / sum);
 	}
-	bench_farm(items, rounds, spin);
+	bench_farm(items, rounds, spin, 0);
+	bench_farm(items, rounds, spin, 1);
 	return 0;
 }
