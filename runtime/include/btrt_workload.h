@@ -68,7 +68,11 @@ int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *e
  * with the schedule the joint plan chose for it. */
 struct btrt_workload_stream {
 	const struct btrt_program *prog; /* its app's tables, borrowed */
-	long schedule;             /* index into prog->schedules (--schedule S=N) */
+	long schedule;             /* index into prog->schedules (--schedule S=N);
+				      with joint candidates: candidate 0's */
+	long solo_schedule;        /* its app's solo-best schedule (what naive
+				      co-location and time multiplexing run;
+				      docs/report.md); schedules given per app: 0 */
 	const char *input;         /* NULL: prog->default_input (--input S=PATH) */
 	const int *service_cores;  /* [n_service_cores] its io threads' cores as the
 				      plan placed them; NULL: prog->service_cores */
@@ -76,10 +80,37 @@ struct btrt_workload_stream {
 	double rate;               /* planned tasks/s (--rate S=R); 0: unpaced */
 };
 
+/* Where a stream's service threads run: its io source, its io sink and
+ * its GPU chunks' dispatchers, each a core id or -1 (not pinned there:
+ * the io threads unpinned, the GPU dispatchers on the cores their
+ * schedule's chunk table names). */
+#define BTRT_WORKLOAD_N_SERVICE 3
+
+/* Stream s in one joint candidate of the plan (docs/codegen.md,
+ * "Workload projects"). */
+struct btrt_workload_joint_stream {
+	long schedule;             /* index into its app's prog->schedules */
+	int service_cores[BTRT_WORKLOAD_N_SERVICE]; /* source, sink, GPU */
+	double rate;               /* the planned throughput r_s, tasks/s */
+};
+
+/* One joint candidate: a schedule and service cores for every stream
+ * (--joint K), ranked by the plan, best first. */
+struct btrt_workload_joint {
+	double predicted;          /* the model's max-min normalised throughput
+				      M = min_s r_s / r*_s */
+	const struct btrt_workload_joint_stream *streams; /* [n_streams] */
+};
+
 struct btrt_workload {
 	const char *name, *device; /* for the summary and the report */
 	const struct btrt_workload_stream *streams; /* [n_streams], >= 1 */
 	uint32_t n_streams;
+	/* [n_joint] the plan's joint candidates (--joint K, --placement
+	 * plan), or none (schedules given per app: every stream on its
+	 * app's service cores) */
+	const struct btrt_workload_joint *joint;
+	uint32_t n_joint;
 	long default_tasks;        /* per stream, >= 1 */
 	long default_warmup;
 };
@@ -87,7 +118,11 @@ struct btrt_workload {
 /* The main() of a several-stream program: parses the options (--help),
  * runs every stream at once (btrt_streams_run) and prints each stream's
  * summary; --report writes the JSON of docs/report.md ("The workload's
- * report"), --trace one Perfetto trace with a process per stream. A
+ * report"), --trace one Perfetto trace with a process per stream;
+ * --joint K runs joint candidate K (each stream its schedule and, with
+ * --placement plan, the default, its service cores), --placement app
+ * every stream on its app's single-app service cores; --list-json lists
+ * the streams and candidates as JSON. A
  * stream is named by its index or, when its app runs one stream, its
  * app's name. Returns the exit status: 0 when every task of every stream
  * was verified, 1 when a stream failed, 2 for a bad command line,
