@@ -325,6 +325,7 @@ struct btc_joint_plan *btc_joint_plan_make(const struct btc_joint_request *o,
 {
 	struct btc_joint_plan *w = btc_xcalloc(1, sizeof(*w));
 	w->dev = dev;
+	w->plan = o->plan;
 	if (o->workload && !btc_workload_load(o->workload, NULL, &w->wl, d))
 		goto fail;
 	for (int i = 0; i < o->n_apps; i++)

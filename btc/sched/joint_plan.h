@@ -58,6 +58,9 @@ struct btc_joint_app {
 struct btc_joint_plan {
 	struct btc_workload wl;
 	const struct btc_device *dev; /* borrowed */
+	/* the request's single-app plan options (mode, gpu, forbid: its
+	 * strings borrowed as the request's), for the project's plans */
+	struct btc_plan_options plan;
 	struct btc_joint_app apps[BTC_WORKLOAD_MAX_APPS];
 	int n_apps;
 	struct btc_multi_stream streams[BTC_MULTI_MAX_STREAMS];
