@@ -20,6 +20,9 @@ struct btrt_workload_options {
 	double *rate;
 	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
 	unsigned char *run;        /* 1: the stream runs (--streams) */
+	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
+	int placement_app;         /* --placement app: every stream's io threads on
+				      its app's single-app service cores */
 };
 
 void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0);

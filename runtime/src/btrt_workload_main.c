@@ -87,14 +87,16 @@ static int prepare_stream(const char *argv0, const struct btrt_env *env,
 		return -1;
 	for (uint32_t t = 0; t < btrt_pool_size(r->pool); t++)
 		prog->app.bind(btrt_pool_task(r->pool, t), prog->app.params);
+	/* --placement app: the app's single-app service cores, as a program of
+	 * that app alone would place its io threads */
+	int plan_cores = r->ws->service_cores && !o->placement_app;
 	sr->cfg = (struct btrt_pipeline_config){
 		.app = prog->app.name,
 		.stages = prog->app.stages, .n_stages = prog->app.n_stages,
 		.chunks = s->chunks, .n_chunks = s->n_chunks,
 		.pool = r->pool, .io = prog->app.io, .io_state = r->io_state,
-		.io_cores = r->ws->service_cores ? r->ws->service_cores : prog->service_cores,
-		.n_io_cores = r->ws->service_cores ? r->ws->n_service_cores
-						   : prog->n_service_cores,
+		.io_cores = plan_cores ? r->ws->service_cores : prog->service_cores,
+		.n_io_cores = plan_cores ? r->ws->n_service_cores : prog->n_service_cores,
 		.n_items = (uint64_t)o->tasks_of[i], .check = 1,
 		.vk = r->vk, .cuda = r->cuda,
 		.interrupt = btrt_stop_signal(),
@@ -246,13 +248,14 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			goto out;
 		}
 		if (!o->quiet)
-			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s\n",
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
 			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
-			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "");
+			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "",
+			       o->placement_app ? ", its app's service cores" : "");
 	}
 	fflush(stdout);
-	int arc = btrt_streams_run(sr, n, &err);
+	int arc = btrt_streams_run_turns(sr, n, (uint64_t)o->multiplex, &err);
 	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (arc) {

@@ -21,6 +21,10 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  --schedule S=N   run schedule N of stream S's app (default: the plan's)\n"
 		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
 		"                   the plan's)\n"
+		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn\n"
+		"                   (a turn starts once the previous one's tasks were checked)\n"
+		"  --placement P    plan: each stream's io threads where the plan placed them\n"
+		"                   (default); app: on its app's single-app service cores\n"
 		"  --trace FILE     write one Chrome/Perfetto trace, a process per stream\n"
 		"  --report FILE    write a JSON report with each stream's figures\n"
 		"  --list           list the streams and their schedules and exit\n"
@@ -122,11 +126,12 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			continue;
 		}
 		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
-						      "--rate", "--streams", "--trace", "--report" };
+						      "--rate", "--streams", "--trace", "--report",
+						      "--multiplex", "--placement" };
 		int k = 0;
-		while (k < 8 && strcmp(opt, valued[k]))
+		while (k < 10 && strcmp(opt, valued[k]))
 			k++;
-		if (k == 8) {
+		if (k == 10) {
 			fprintf(stderr, "%s: unknown option '%s' (--help lists them)\n", argv[0], opt);
 			return -1;
 		}
@@ -177,7 +182,19 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		case 6:
 			o->trace = v;
 			break;
-		default:
+		case 8:
+			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->multiplex, &err))
+				goto bad;
+			break;
+		case 9:
+			if (strcmp(v, "plan") && strcmp(v, "app")) {
+				fprintf(stderr, "%s: --placement '%s': plan or app expected\n",
+					argv[0], v);
+				return -1;
+			}
+			o->placement_app = !strcmp(v, "app");
+			break;
+		case 7:
 			o->report = v;
 			break;
 		}
