@@ -62,6 +62,18 @@ struct btrt_stream_run {
  * BTRT_E_SYS when a thread could not be started (then nothing ran). */
 int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *err);
 
+/* btrt_streams_run with time multiplexing when turn > 0 (`--multiplex T`;
+ * the baseline of issue 27): the streams take turns, in index order,
+ * starting with stream 0. In its turn a stream's io source admits up to
+ * `turn` tasks (fewer in its last turn); the turn passes to the next
+ * stream not yet through once the last task admitted in it was checked,
+ * so that one stream at a time has tasks in flight. Every stream keeps
+ * its own threads, pool and rings; its tasks are checked in its order as
+ * always. Each stream needs cfg.n_items > 0. turn == 0: no turns, as
+ * btrt_streams_run. Errors as btrt_streams_run's. */
+int btrt_streams_run_turns(struct btrt_stream_run *s, uint32_t n, uint64_t turn,
+			   struct btrt_error *err);
+
 /* ---- The several-stream program (btrt_workload_main.c) ---- */
 
 /* One stream of a generated workload: an app's tables (btrt_program.h)

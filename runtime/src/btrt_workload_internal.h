@@ -15,7 +15,6 @@ struct btrt_workload_options {
 	const char *trace, *report;
 	int list, list_json, help, quiet;
 	long joint;                /* --joint K: the candidate run (0 without any) */
-	int placement_app;         /* --placement app: the apps' service cores */
 	int pace;                  /* --pace: the candidate's planned rates */
 	uint32_t n;
 	const char **input;
@@ -23,6 +22,9 @@ struct btrt_workload_options {
 	double *rate;              /* --rate S=R, else (--pace) candidate K's, else the stream's */
 	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
 	unsigned char *run;        /* 1: the stream runs (--streams) */
+	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
+	int placement_app;         /* --placement app: every stream's io threads on
+				      its app's single-app service cores */
 };
 
 void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0);

@@ -275,13 +275,14 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			goto out;
 		}
 		if (!o->quiet)
-			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s\n",
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
 			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
-			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "");
+			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "",
+			       o->placement_app ? ", its app's service cores" : "");
 	}
 	fflush(stdout);
-	int arc = btrt_streams_run(sr, n, &err);
+	int arc = btrt_streams_run_turns(sr, n, (uint64_t)o->multiplex, &err);
 	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (arc) {

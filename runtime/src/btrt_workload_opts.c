@@ -26,6 +26,8 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
 		"                   unpaced, or with --pace the candidate's planned rate)\n"
 		"  --pace           pace every stream at the candidate's planned rate\n"
+		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn\n"
+		"                   (a turn starts once the previous one's tasks were checked)\n"
 		"  --trace FILE     write one Chrome/Perfetto trace, a process per stream\n"
 		"  --report FILE    write a JSON report with each stream's figures\n"
 		"  --list           list the streams and their schedules and exit\n"
@@ -114,7 +116,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		o->rate[i] = w->streams[i].rate;
 		o->run[i] = 1;
 	}
-	int warmup_set = 0;
+	int warmup_set = 0, joint_given = 0;
 	struct btrt_error err;
 	for (int a = 1; a < argc; a++) {
 		const char *opt = argv[a];
@@ -141,7 +143,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		}
 		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
 						      "--rate", "--streams", "--trace", "--report",
-						      "--joint", "--placement" };
+						      "--joint", "--placement", "--multiplex" };
 		enum { N_VALUED = sizeof valued / sizeof valued[0] };
 		int k = 0;
 		while (k < N_VALUED && strcmp(opt, valued[k]))
@@ -210,13 +212,32 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			}
 			if (btrt_parse_long(opt, v, 0, (long)w->n_joint - 1, &o->joint, &err))
 				goto bad;
+			joint_given = 1;
 			break;
-		default:
+		case 9:
 			if (strcmp(v, "plan") && strcmp(v, "app")) {
 				fprintf(stderr, "%s: --placement '%s': plan or app\n", argv[0], v);
 				goto fail;
 			}
 			o->placement_app = !strcmp(v, "app");
+			break;
+		case 10:
+			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->multiplex, &err))
+				goto bad;
+			break;
+		}
+	}
+	/* --schedule for every stream without --joint: the first candidate
+	 * of those schedules, if any, places the service threads */
+	int all_given = 1;
+	for (uint32_t i = 0; i < w->n_streams; i++)
+		all_given &= given[i];
+	for (uint32_t k = 0; all_given && !joint_given && k < w->n_joint; k++) {
+		uint32_t i = 0;
+		while (i < w->n_streams && w->joint[k].streams[i].schedule == o->schedule[i])
+			i++;
+		if (i == w->n_streams) {
+			o->joint = k;
 			break;
 		}
 	}

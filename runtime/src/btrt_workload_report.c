@@ -116,11 +116,11 @@ int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
 	cJSON_AddStringToObject(j, "device", w->device);
 	cJSON_AddNumberToObject(j, "tasks", (double)o->tasks);
 	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup);
+	cJSON_AddNumberToObject(j, "multiplex", (double)o->multiplex);
+	cJSON_AddStringToObject(j, "placement", o->placement_app ? "app" : "plan");
 	cJSON_AddBoolToObject(j, "verified", 1);
 	if (w->n_joint)
 		cJSON_AddNumberToObject(j, "joint", (double)o->joint);
-	cJSON_AddStringToObject(j, "placement",
-				o->placement_app || !w->n_joint ? "app" : "plan");
 	cJSON_AddItemToObject(j, "streams", streams);
 	for (uint32_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(streams, stream_json(&f[i]));
