@@ -160,6 +160,7 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 	    !btc_job_build(dir, j->dev, &built, d) || !built || !btc_mkdirs(runs, d))
 		goto out;
 	printf("built %s\n", prog);
+	fflush(stdout);
 	for (int s = 0; s < S; s++) {
 		names[s] = j->names[s];
 		app[s] = j->streams[s].app;
