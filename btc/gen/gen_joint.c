@@ -73,8 +73,7 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores)
 	free(free_cores);
 }
 
-void btc_gen_joint_tables(struct btc_out *o, const struct btc_gen_ctx *ctxs,
-			  const struct btc_joint_plan *j)
+void btc_gen_joint_tables(struct btc_out *o, const struct btc_joint_plan *j)
 {
 	int S = j->n_streams;
 	int *cores = btc_xcalloc((size_t)S * 3, sizeof(int));
@@ -97,7 +96,6 @@ void btc_gen_joint_tables(struct btc_out *o, const struct btc_gen_ctx *ctxs,
 			 btc_joint_min_normalised(j, &j->evals[k]), k);
 	btc_outl(o, "};");
 	btc_out_nl(o);
-	(void)ctxs;
 }
 
 void btc_gen_joint_streams(struct btc_out *o, const struct btc_gen_ctx *ctxs,

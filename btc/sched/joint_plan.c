@@ -352,8 +352,6 @@ struct btc_joint_plan *btc_joint_plan_make(const struct btc_joint_request *o,
 		ok &= solo(o, w, a, d);
 	if (!ok || !build_problem(o, w, d))
 		goto fail;
-	if (o->top_k)
-		w->m.top_k = o->top_k;
 	enum btc_status st = o->exhaustive ? btc_multi_solve_exhaustive(&w->m, &w->result, d)
 					   : btc_multi_solve(&w->m, &w->result, d);
 	if (st != BTC_OK || w->result.n == 0)
