@@ -84,10 +84,17 @@ export BTRT_NO_PIN=1
 "$prog" --tasks 6 --quiet --report "$work/r0.json" > "$work/r0.txt" 2>&1 ||
   { cat "$work/r0.txt"; exit 1; }
 check_report "$work/r0.json" 0 plan "$s0" "$s1" "$s2"
-# --joint K runs candidate K.
-"$prog" --tasks 6 --quiet --joint "$K" --report "$work/rk.json" > "$work/rk.txt" 2>&1 ||
+# --joint K runs candidate K; --pace paces every stream at its planned rate.
+"$prog" --tasks 6 --quiet --joint "$K" --pace --report "$work/rk.json" > "$work/rk.txt" 2>&1 ||
   { cat "$work/rk.txt"; exit 1; }
 check_report "$work/rk.json" "$K" plan "$k0" "$k1" "$k2"
+python3 - "$work/rk.json" "$work/list.json" "$K" << 'PY'
+import json, sys
+r, l, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+want = [c["rate"] for c in l["joint"][k]["streams"]]
+got = [s["rate"] for s in r["streams"]]
+assert all(abs(a - b) <= 1e-6 * b for a, b in zip(got, want)), (got, want)
+PY
 # --placement app, and --schedule overriding one stream of the candidate.
 "$prog" --tasks 6 --quiet --placement app --schedule "2=$s2" --joint "$K" \
   --report "$work/ra.json" > "$work/ra.txt" 2>&1 || { cat "$work/ra.txt"; exit 1; }
