@@ -50,6 +50,8 @@ static int gen_joint(const struct btc_cli_options *o)
 		return 1;
 	struct btc_joint_request r;
 	btc_cli_joint_request(o, &r);
+	if (!r.top_k)
+		r.top_k = BTC_JOINT_PROGRAM_K;
 	struct btc_joint_plan *j = btc_joint_plan_make(&r, dev, &d);
 	char *dir = NULL;
 	if (!j)

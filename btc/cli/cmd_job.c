@@ -89,6 +89,8 @@ static int tune_workload(const struct btc_cli_options *o)
 		btc_cli_request(o, BTC_CMD_TUNE, &jo);
 		struct btc_joint_request jr;
 		btc_cli_joint_request(o, &jr);
+		if (!jr.top_k)
+			jr.top_k = BTC_JOINT_PROGRAM_K;
 		status = btc_workload_job(&jr, dev, &jo, &d);
 		if (!status && d.errors)
 			status = 1;

@@ -18,6 +18,12 @@
 #include "sched/multi.h"
 #include "sched/plan.h"
 
+/* K of a generated program's joint candidates when --top is not given
+ * (`btc gen`, the workload job; `btc schedule` ranks BTC_SCHED_DEFAULT_K):
+ * each candidate is raced on the device, and an app's schedules in one
+ * program are at most BTC_PLAN_MAX_SPECS. */
+#define BTC_JOINT_PROGRAM_K 4
+
 /* What to plan: the workload as the command line gives it. Strings and
  * arrays borrowed for the call. */
 struct btc_joint_request {
