@@ -44,8 +44,8 @@ static void proc_init(struct proc *p, const struct btc_colocate_setup *s,
 		      const struct btc_tune_options *o, const char *tag, int round)
 {
 	memset(p, 0, sizeof(*p));
-	p->report = btc_xasprintf("%s/colocate.%ld.r%d.%s.json", s->work_dir, (long)getpid(),
-				  round, tag);
+	p->report = btc_xasprintf("%s/colocate.%ld.r%d.%s.json", s->work_dir, (long)getpid(), round,
+				  tag);
 	p->err = btc_xasprintf("%s.stderr", p->report);
 	p->argv[p->a++] = (char *)s->program;
 	p->argv[p->a++] = "--tasks";
@@ -95,7 +95,8 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 			snprintf(tag, sizeof(tag), "naive%d", i);
 			proc_init(&p[i], s, o, tag, round);
 			proc_arg(&p[i], "--streams", btc_xasprintf("%d", i));
-			proc_arg(&p[i], "--schedule", btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
+			proc_arg(&p[i], "--schedule",
+				 btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
 			proc_arg(&p[i], "--placement", btc_xstrdup("app"));
 		}
 		return S;
@@ -126,11 +127,12 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 	char *msg = btc_tune_last_message(p->err, s->program);
 	char *why = NULL;
 	if (timed_out) {
-		why = btc_xasprintf("the program ran past its time limit of %.1f s "
-				    "(--run-timeout-factor %g x (%g s + the expected time)) and was "
-				    "killed%s%s",
-				    limit, o->timeout_factor, BTC_RUN_STARTUP_S,
-				    msg ? "; its last words: " : "", msg ? msg : "");
+		why = btc_xasprintf(
+			"the program ran past its time limit of %.1f s "
+			"(--run-timeout-factor %g x (%g s + the expected time)) and was "
+			"killed%s%s",
+			limit, o->timeout_factor, BTC_RUN_STARTUP_S,
+			msg ? "; its last words: " : "", msg ? msg : "");
 	} else if (rc != 0) {
 		char st[64];
 		why = btc_xasprintf("the program %s%s%s", btc_status_text(rc, st, sizeof(st)),
@@ -149,8 +151,7 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 		why = btc_xasprintf("the program's report %s%s%s",
 				    j ? "does not say it verified" : "is missing or not JSON",
 				    msg ? "; its last words: " : "", msg ? msg : "");
-	cJSON_ArrayForEach(e, streams)
-	{
+	cJSON_ArrayForEach (e, streams) {
 		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "stream");
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "tasks_per_s");
 		if (why)
@@ -257,19 +258,28 @@ static void progress(const struct colo_state *st, int r, int n_live, double elap
 			if (isnan(m.lo))
 				fprintf(stderr, " %s M %.3f", name, m.median);
 			else
-				fprintf(stderr, " %s M %.3f [%.3f, %.3f]", name, m.median, m.lo, m.hi);
-			fprintf(stderr, "%s;", c->kind == COLO_JOINT && !c->finalist ? " (out)" : "");
+				fprintf(stderr, " %s M %.3f [%.3f, %.3f]", name, m.median, m.lo,
+					m.hi);
+			fprintf(stderr, "%s;",
+				c->kind == COLO_JOINT && !c->finalist ? " (out)" : "");
 		}
 	}
 	fprintf(stderr, " %d joint left\n", n_live);
 }
 
-bool btc_colocate_measure(const struct btc_colocate_setup *s,
-			  const struct btc_tune_options *o,
+bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
 			  const struct btc_tune_ctx *ctx, struct btc_colocate_result *r,
 			  struct btc_diag *d)
 {
 	memset(r, 0, sizeof(*r));
+	if (s->n_streams < 1 || s->n_streams > BTC_RUN_MAX_TOGETHER || s->n_joint < 1) {
+		btc_error(d, (struct btc_loc){0},
+			  "co-location: %d streams and %d joint candidates (1..%d streams, at "
+			  "least one candidate)",
+			  s->n_streams, s->n_joint, BTC_RUN_MAX_TOGETHER);
+		r->best = -1;
+		return false;
+	}
 	double t0 = now_s();
 	struct colo_state st;
 	colo_state_init(&st, s, o->max_rounds);
@@ -346,7 +356,8 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s,
 		colo_cfg_name(c, name, sizeof(name));
 		if (c->failed && (c->kind == COLO_SOLO || !ok))
 			btc_error(d, (struct btc_loc){0}, "%s (%s): %s", name,
-				  c->kind == COLO_SOLO ? s->stream_names[c->stream] : "every stream",
+				  c->kind == COLO_SOLO ? s->stream_names[c->stream]
+						       : "every stream",
 				  c->why);
 	}
 	if (colo_solo_failed(&st))

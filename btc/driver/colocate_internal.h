@@ -14,27 +14,26 @@ enum colo_kind { COLO_SOLO, COLO_JOINT, COLO_NAIVE, COLO_MULTIPLEX };
 /* One configuration measured in every round while it is live. */
 struct colo_cfg {
 	enum colo_kind kind;
-	int stream;     /* COLO_SOLO: the stream run alone (its app's first) */
-	int joint;      /* COLO_JOINT: the candidate's index */
-	bool finalist;  /* still run (racing drops joint candidates only) */
-	bool failed;    /* a run failed: out, with why */
-	char *why;      /* the first failure's message (owned) */
-	int n_runs;     /* verified runs */
-	double *rate;   /* [max_rounds * S]: tasks/s of stream s in round r
+	int stream;    /* COLO_SOLO: the stream run alone (its app's first) */
+	int joint;     /* COLO_JOINT: the candidate's index */
+	bool finalist; /* still run (racing drops joint candidates only) */
+	bool failed;   /* a run failed: out, with why */
+	char *why;     /* the first failure's message (owned) */
+	int n_runs;    /* verified runs */
+	double *rate;  /* [max_rounds * S]: tasks/s of stream s in round r
 			   (1-based) at [(r - 1) * S + s]; NAN: not run */
 };
 
 struct colo_state {
 	int S, n_cfg, max_rounds, rounds;
-	const double *weight;     /* [S] borrowed */
-	int *solo_of;             /* [S] the index in cfg[] of s's app's solo */
-	struct colo_cfg *cfg;     /* solos (one per app), joints, naive, multiplex */
+	const double *weight; /* [S] borrowed */
+	int *solo_of;         /* [S] the index in cfg[] of s's app's solo */
+	struct colo_cfg *cfg; /* solos (one per app), joints, naive, multiplex */
 };
 
 /* Builds the configurations of setup s (copied what it needs but the
  * weights, borrowed). Free with colo_state_free. */
-void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s,
-		     int max_rounds);
+void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s, int max_rounds);
 void colo_state_free(struct colo_state *st);
 
 /* "solo 0", "joint 2", "naive", "multiplex" into buf[n]. */

@@ -216,7 +216,8 @@ void colo_race(struct colo_state *st, bool verbose)
 			c->finalist = false;
 			if (verbose)
 				fprintf(stderr, "%s %d",
-					printed ? "" : "colocate:   dropped (interval of M below the best's):",
+					printed ? ""
+						: "colocate:   dropped (interval of M below the best's):",
 					c->joint);
 			printed = true;
 		}
@@ -273,8 +274,8 @@ const char *colo_stop(const struct colo_state *st, double ci_rel)
 		baselines = true;
 		struct btc_colocate_stat g;
 		colo_gain(st, &st->cfg[best], c, &g);
-		decided &= g.exact && (g.hi < 1 || g.lo > 1 ||
-				       (g.lo >= 1 - ci_rel && g.hi <= 1 + ci_rel));
+		decided &= g.exact &&
+			   (g.hi < 1 || g.lo > 1 || (g.lo >= 1 - ci_rel && g.hi <= 1 + ci_rel));
 	}
 	if (best < 0)
 		return NULL;

@@ -18,9 +18,17 @@ static const long joint2[] = {0, 0, 0, 1, 1, 0};
 static struct btc_colocate_setup setup2(int k)
 {
 	return (struct btc_colocate_setup){
-		.program = "prog", .work_dir = ".", .n_streams = 2, .stream_names = names2,
-		.stream_app = app2, .weight = weight2, .solo_schedule = solo2, .n_joint = k,
-		.joint_schedule = joint2, .baselines = true, .multiplex_turn = 4,
+		.program = "prog",
+		.work_dir = ".",
+		.n_streams = 2,
+		.stream_names = names2,
+		.stream_app = app2,
+		.weight = weight2,
+		.solo_schedule = solo2,
+		.n_joint = k,
+		.joint_schedule = joint2,
+		.baselines = true,
+		.multiplex_turn = 4,
 	};
 }
 
@@ -85,9 +93,14 @@ static void test_shared_solo(void)
 	static const double w[] = {1, 1, 1};
 	static const long solo[] = {0, 0, 0}, joint[] = {0, 0, 0};
 	static const char *const names[] = {"a#0", "a#1", "b#0"};
-	struct btc_colocate_setup s = {.n_streams = 3, .stream_names = names, .stream_app = app,
-				       .weight = w, .solo_schedule = solo, .n_joint = 1,
-				       .joint_schedule = joint, .baselines = false};
+	struct btc_colocate_setup s = {.n_streams = 3,
+				       .stream_names = names,
+				       .stream_app = app,
+				       .weight = w,
+				       .solo_schedule = solo,
+				       .n_joint = 1,
+				       .joint_schedule = joint,
+				       .baselines = false};
 	struct colo_state st;
 	colo_state_init(&st, &s, 4);
 	CU_ASSERT_EQUAL(st.n_cfg, 2 + 1);
