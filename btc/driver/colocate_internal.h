@@ -76,6 +76,23 @@ void colo_gain(const struct colo_state *st, const struct colo_cfg *a, const stru
  * each gain over a verified baseline is exact and excludes 1 or lies
  * within 1 +- ci_rel ("one finalist" without baselines); NULL: go on. */
 const char *colo_stop(const struct colo_state *st, double ci_rel);
+/* The rates of one run's streams over their common window: at[s][n_at[s]]
+ * is stream s's check times (ns, one clock for all, ascending); the
+ * window runs from the latest check of a stream's warm-up (its task
+ * warmup - 1, as the program's steady state) to the earliest last check;
+ * stream s's rate is (k - 1) / (its last - its first check inside the
+ * window) x 1e9 for its k checks in it. Returns true with rate[S]
+ * (tasks/s) when every stream has at least 3 checks in the window, false
+ * (rate untouched) otherwise: then the streams did not run together long
+ * enough to say what each got while all ran. */
+bool colo_common_rates(int S, const double *const *at, const int *n_at, int warmup, double *rate);
+
+/* Tasks per stream for a run of several streams: base x r*_s / min r*
+ * (at least base, at most 64 x base), so that every stream runs about as
+ * long and their common window is long; base for all while an r* is
+ * unknown. tasks[S]. */
+void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
+
 /* Fills r (n_streams, n_joint, solo_rate, joint, best, naive, multiplex,
  * gains; not seed and wall_s) from st. */
 void colo_result(const struct colo_state *st, struct btc_colocate_result *r);

@@ -35,6 +35,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["multiplex"] == 3 and r["placement"] == "app" and r["verified"] is True, r
 assert [s["tasks"] for s in r["streams"]] == [7, 7], r
+for s in r["streams"]:  # each task's check time, one clock, in order
+    t = s["checked_at_ns"]
+    assert len(t) == 7 and all(a < b for a, b in zip(t, t[1:])), s
 PY
 
 # The measurement: solo schedules 1,1 (CPU only); joint candidates 0,0 and 1,0.

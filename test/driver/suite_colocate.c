@@ -1,7 +1,8 @@
 /* driver/colocate: the statistics of the workload job's measurements
  * over synthetic runs (colocate_internal.h): the solo rate r* per app,
  * the max-min normalised throughput M per run, racing, the paired gains,
- * the stop rule and the result's figures. No program runs. */
+ * the stop rule, the result's figures, the streams' common window and
+ * the tasks per stream. No program runs. */
 #include <math.h>
 #include <string.h>
 
@@ -199,6 +200,54 @@ static void test_solo_failed(void)
 	colo_state_free(&st);
 }
 
+/* The common window: stream 0 checks every 10 ns from 0 to 200, stream 1
+ * every 2 ns from 50 to 100 (warm-up 2: their windows start at 10 and
+ * 52); the window [52, 100] holds stream 0's 60..100 (5 checks, 4
+ * intervals over 40 ns) and stream 1's 52..100 (25 checks over 48 ns).
+ * Streams that never ran together: false, rates untouched. */
+static void test_common_window(void)
+{
+	double a[21], b[26], rate[2] = {-1, -1};
+	for (int i = 0; i < 21; i++)
+		a[i] = 10.0 * i;
+	for (int i = 0; i < 26; i++)
+		b[i] = 50 + 2.0 * i;
+	const double *at[2] = {a, b};
+	int n[2] = {21, 26};
+	CU_ASSERT_TRUE(colo_common_rates(2, at, n, 2, rate));
+	CU_ASSERT_DOUBLE_EQUAL(rate[0], 4 / 40.0 * 1e9, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(rate[1], 24 / 48.0 * 1e9, 1e-3);
+	for (int i = 0; i < 26; i++)
+		b[i] = 300 + 2.0 * i; /* after stream 0 ended */
+	rate[0] = rate[1] = -1;
+	CU_ASSERT_FALSE(colo_common_rates(2, at, n, 2, rate));
+	CU_ASSERT_DOUBLE_EQUAL(rate[0], -1, 0);
+	n[1] = 0; /* no check times at all */
+	CU_ASSERT_FALSE(colo_common_rates(2, at, n, 2, rate));
+}
+
+/* Tasks per stream: proportional to r*, at least the base, at most 64 x;
+ * the base for all while an r* is unknown. */
+static void test_stream_tasks(void)
+{
+	struct btc_colocate_setup s = setup2(1);
+	struct colo_state st;
+	colo_state_init(&st, &s, 4);
+	int t[2];
+	colo_stream_tasks(&st, 8, t);
+	CU_ASSERT(t[0] == 8 && t[1] == 8);
+	solos(&st, 1); /* r* 90 and 50 */
+	colo_stream_tasks(&st, 8, t);
+	CU_ASSERT_EQUAL(t[0], 14); /* round(8 x 90 / 50) */
+	CU_ASSERT_EQUAL(t[1], 8);
+	double r[2] = {NAN, 50 * 1000.0};
+	colo_record(&st, &st.cfg[st.solo_of[1]], 2, r); /* r* of stream 1: 25025 */
+	colo_stream_tasks(&st, 8, t);
+	CU_ASSERT_EQUAL(t[0], 8);
+	CU_ASSERT_EQUAL(t[1], 8 * 64);
+	colo_state_free(&st);
+}
+
 int register_colocate_suite(void)
 {
 	CU_pSuite s = CU_add_suite("colocate", NULL, NULL);
@@ -208,5 +257,7 @@ int register_colocate_suite(void)
 	CU_add_test(s, "streams of one app share its solo", test_shared_solo);
 	CU_add_test(s, "racing, gains and the stop rule", test_race_gain_stop);
 	CU_add_test(s, "a failed solo run", test_solo_failed);
+	CU_add_test(s, "the streams' common window", test_common_window);
+	CU_add_test(s, "tasks per stream", test_stream_tasks);
 	return 0;
 }
