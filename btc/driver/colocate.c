@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,10 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 				 btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
 			proc_arg(&p[i], "--placement", btc_xstrdup("app"));
 			proc_arg(&p[i], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
+			/* all start together once every process is prepared */
+			proc_arg(&p[i], "--start-gate",
+				 btc_xasprintf("%s.ready,%s/colocate.%ld.r%d.go", p[i].report,
+					       s->work_dir, (long)getpid(), round));
 		}
 		return S;
 	}
@@ -115,11 +121,43 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 							     : s->solo_schedule[i]));
 	for (int i = 0; i < S; i++)
 		proc_arg(&p[0], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
+	p[0].argv[p[0].a++] = "--together"; /* the first stream through ends the run */
 	if (c->kind == COLO_MULTIPLEX) {
 		proc_arg(&p[0], "--multiplex", btc_xasprintf("%ld", s->multiplex_turn));
 		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
 	}
 	return 1;
+}
+
+/* Naive co-location's start: once every process created its READY file
+ * (the program's --start-gate), the watcher creates GO, and they start. */
+struct gate {
+	const struct proc *p;
+	int n;
+	char *go;
+	atomic_int done; /* the processes ended: stop watching */
+};
+
+static void *gate_main(void *arg)
+{
+	struct gate *g = arg;
+	struct timespec ts = {0, 500000};
+	while (!atomic_load(&g->done)) {
+		int ready = 0;
+		for (int i = 0; i < g->n; i++) {
+			char *r = btc_xasprintf("%s.ready", g->p[i].report);
+			ready += access(r, F_OK) == 0;
+			free(r);
+		}
+		if (ready == g->n) {
+			FILE *f = fopen(g->go, "w");
+			if (f)
+				fclose(f);
+			break;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
 }
 
 /* Reads process p's report: tasks/s of every stream it ran into rate[]
@@ -227,7 +265,29 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	}
 	double limit = run_limit(st, c, o, tasks);
 	bool timed_out;
+	struct gate g = {.p = p, .n = n};
+	pthread_t th;
+	bool gated = c->kind == COLO_NAIVE;
+	if (gated) {
+		g.go = btc_xasprintf("%s/colocate.%ld.r%d.go", s->work_dir, (long)getpid(), round);
+		atomic_init(&g.done, 0);
+		remove(g.go);
+		gated = pthread_create(&th, NULL, gate_main, &g) == 0;
+	}
 	btc_run_together(argv, io, n, limit, status, &timed_out);
+	if (gated) {
+		atomic_store(&g.done, 1);
+		pthread_join(th, NULL);
+	}
+	if (g.go) {
+		remove(g.go);
+		for (int i = 0; i < n; i++) {
+			char *r = btc_xasprintf("%s.ready", p[i].report);
+			remove(r);
+			free(r);
+		}
+		free(g.go);
+	}
 	double *rate = btc_xcalloc((size_t)st->S, sizeof(double));
 	double **at = btc_xcalloc((size_t)st->S, sizeof(double *));
 	int *n_at = btc_xcalloc((size_t)st->S, sizeof(int));

@@ -87,10 +87,11 @@ const char *colo_stop(const struct colo_state *st, double ci_rel);
  * enough to say what each got while all ran. */
 bool colo_common_rates(int S, const double *const *at, const int *n_at, int warmup, double *rate);
 
-/* Tasks per stream for a run of several streams: base x r*_s / min r*
- * (at least base, at most 64 x base), so that every stream runs about as
- * long and their common window is long; base for all while an r* is
- * unknown. tasks[S]. */
+/* Tasks per stream for a run of several streams: base for the slowest
+ * stream (the lowest r*), 2 x base x r*_s / min r* for the others (at
+ * most 64 x base), so that each of them outlasts the slowest one, whose
+ * tasks then span the common window (with --together the first stream
+ * through ends the run); base for all while an r* is unknown. tasks[S]. */
 void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
 
 /* Fills r (n_streams, n_joint, solo_rate, joint, best, naive, multiplex,

@@ -319,10 +319,12 @@ void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
 		known &= r > 0;
 		least = known ? fmin(least, r) : least;
 	}
-	for (int s = 0; s < st->S; s++)
-		tasks[s] = known ? (int)fmin(64.0 * base,
-					     fmax(base, round(base * colo_solo_rate(st, s) / least)))
-				 : base;
+	for (int s = 0; s < st->S; s++) {
+		double r = colo_solo_rate(st, s);
+		tasks[s] = known && r > least
+				   ? (int)fmin(64.0 * base, fmax(base, round(2.0 * base * r / least)))
+				   : base;
+	}
 }
 
 /* The figure of configuration c (zeroed when c is NULL). */

@@ -74,6 +74,27 @@ int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *e
 int btrt_streams_run_turns(struct btrt_stream_run *s, uint32_t n, uint64_t turn,
 			   struct btrt_error *err);
 
+/* How btrt_streams_run_opts runs the streams. */
+struct btrt_streams_opts {
+	uint64_t turn;   /* > 0: take turns of `turn` tasks (btrt_streams_run_turns) */
+	int together;    /* 1: once one stream has checked all its tasks, every
+			    other stops admitting (checks what is in flight and
+			    returns 0 with fewer tasks): all streams run together
+			    from start to end, as a measurement of what each gets
+			    while all run needs */
+	/* NULL, or called once every stream is prepared and before any
+	 * starts, on the thread of the last stream prepared; the streams
+	 * start when it returns (a start shared with other processes: the
+	 * program's --start-gate). It should return soon after a signal. */
+	void (*gate)(void *ctx);
+	void *gate_ctx;
+};
+
+/* btrt_streams_run with the options o (NULL: none). Errors as
+ * btrt_streams_run's. */
+int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct btrt_streams_opts *o,
+			  struct btrt_error *err);
+
 /* ---- The several-stream program (btrt_workload_main.c) ---- */
 
 /* One stream of a generated workload: an app's tables (btrt_program.h)

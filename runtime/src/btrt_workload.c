@@ -30,14 +30,25 @@ struct workload_state {
 	pthread_mutex_t tmu;
 	pthread_cond_t tcv;
 	uint32_t holder, n; /* holder == n: every stream is through */
+	/* Together (btrt_streams_opts.together): set once a stream checked
+	 * all its tasks; the others then stop admitting. */
+	int together;
+	btrt_atomic_int one_done;
+	/* The start gate (btrt_streams_opts.gate), called by the last stream
+	 * to be prepared before any starts. */
+	void (*gate)(void *ctx);
+	void *gate_ctx;
 };
 
 /* Stream thread: counts itself ready, waits for every running stream. */
 static void wait_start(struct workload_state *w)
 {
 	pthread_mutex_lock(&w->mu);
-	if (++w->ready >= w->expected)
+	if (++w->ready >= w->expected) {
+		if (w->gate)
+			w->gate(w->gate_ctx); /* the others wait on cv meanwhile */
 		pthread_cond_broadcast(&w->cv);
+	}
 	while (w->ready < w->expected)
 		pthread_cond_wait(&w->cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
@@ -71,6 +82,7 @@ static int should_stop(const struct stream_state *st)
 {
 	return (st->cfg.interrupt && atomic_load(st->cfg.interrupt)) ||
 	       atomic_load(&st->w->failed) != 0 ||
+	       (st->w->together && atomic_load(&st->w->one_done)) ||
 	       (btrt_source_stop && atomic_load(btrt_source_stop));
 }
 
@@ -172,7 +184,8 @@ static int on_done(void *ctx, const struct btrt_task_done *d)
 	struct stream_state *st = ctx;
 	if (st->w->turn)
 		end_turn(st);
-	return atomic_load(&st->w->failed) != 0;
+	return atomic_load(&st->w->failed) != 0 ||
+	       (st->w->together && atomic_load(&st->w->one_done));
 }
 
 /* Stream st's thread: computes what its checks need (the app's
@@ -201,6 +214,8 @@ static void *stream_main(void *arg)
 		return NULL;
 	}
 	s->rc = btrt_pipeline_run(&st->cfg, &s->run, &s->err);
+	if (!s->rc && st->w->together)
+		atomic_store(&st->w->one_done, 1);
 	if (s->rc) {
 		int expected = 0;
 		atomic_compare_exchange_strong(&st->w->failed, &expected, (int)st->index + 1);
@@ -216,6 +231,14 @@ int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *e
 int btrt_streams_run_turns(struct btrt_stream_run *s, uint32_t n, uint64_t turn,
 			   struct btrt_error *err)
 {
+	struct btrt_streams_opts o = { .turn = turn };
+	return btrt_streams_run_opts(s, n, &o, err);
+}
+
+int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct btrt_streams_opts *o,
+			  struct btrt_error *err)
+{
+	uint64_t turn = o ? o->turn : 0;
 	if (n == 0)
 		return btrt_error_set(err, BTRT_E_INVAL, 0, "no stream to run");
 	for (uint32_t i = 0; i < n; i++)
@@ -226,6 +249,10 @@ int btrt_streams_run_turns(struct btrt_stream_run *s, uint32_t n, uint64_t turn,
 	struct workload_state w;
 	atomic_init(&w.failed, 0);
 	w.turn = turn;
+	w.together = o && o->together;
+	atomic_init(&w.one_done, 0);
+	w.gate = o ? o->gate : NULL;
+	w.gate_ctx = o ? o->gate_ctx : NULL;
 	w.holder = 0;
 	w.n = n;
 	pthread_mutex_init(&w.tmu, NULL);

@@ -25,6 +25,9 @@ struct btrt_workload_options {
 	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
 	int placement_app;         /* --placement app: every stream's io threads on
 				      its app's single-app service cores */
+	int together;              /* --together: the first stream through stops
+				      the others admitting */
+	const char *gate;          /* --start-gate READY,GO (borrowed from argv) */
 };
 
 void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0);

@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "btrt_cuda.h"
 #include "btrt_env.h"
@@ -241,6 +243,25 @@ static int write_outputs(const struct btrt_workload *w, const char *argv0,
 	return rc;
 }
 
+/* --start-gate READY,GO: every stream is prepared; say so (create READY)
+ * and wait until GO exists, polling every 0.2 ms, or until a signal. A
+ * READY that cannot be made is said, and the streams start at once. */
+static void start_gate(void *ctx)
+{
+	const char *spec = ctx, *go = strchr(spec, ',') + 1;
+	char ready[4096];
+	snprintf(ready, sizeof ready, "%.*s", (int)(go - 1 - spec), spec);
+	FILE *f = fopen(ready, "w");
+	if (!f || fclose(f)) {
+		fprintf(stderr, "--start-gate: cannot create %s: %s; starting now\n", ready,
+			strerror(errno));
+		return;
+	}
+	struct timespec ts = { 0, 200000 };
+	while (access(go, F_OK) != 0 && !atomic_load(btrt_stop_signal()))
+		nanosleep(&ts, NULL);
+}
+
 static int run_workload(const struct btrt_workload *w, const char *argv0,
 			const struct btrt_env *env, const struct btrt_workload_options *o)
 {
@@ -282,7 +303,10 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			       o->placement_app ? ", its app's service cores" : "");
 	}
 	fflush(stdout);
-	int arc = btrt_streams_run_turns(sr, n, (uint64_t)o->multiplex, &err);
+	struct btrt_streams_opts so = { .turn = (uint64_t)o->multiplex, .together = o->together,
+					.gate = o->gate ? start_gate : NULL,
+					.gate_ctx = (void *)o->gate };
+	int arc = btrt_streams_run_opts(sr, n, &so, &err);
 	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (arc) {

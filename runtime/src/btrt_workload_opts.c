@@ -28,6 +28,10 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  --pace           pace every stream at the candidate's planned rate\n"
 		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn\n"
 		"                   (a turn starts once the previous one's tasks were checked)\n"
+		"  --together       once one stream has checked all its tasks, the others stop\n"
+		"                   admitting (they run together from start to end)\n"
+		"  --start-gate READY,GO  once every stream is prepared, create the file READY\n"
+		"                   and start when the file GO exists (a start shared by programs)\n"
 		"  --trace FILE     write one Chrome/Perfetto trace, a process per stream\n"
 		"  --report FILE    write a JSON report with each stream's figures\n"
 		"  --list           list the streams and their schedules and exit\n"
@@ -133,6 +137,10 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			o->list_json = 1;
 			continue;
 		}
+		if (!strcmp(opt, "--together")) {
+			o->together = 1;
+			continue;
+		}
 		if (!strcmp(opt, "--pace")) {
 			o->pace = 1;
 			continue;
@@ -143,7 +151,8 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		}
 		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
 						      "--rate", "--streams", "--trace", "--report",
-						      "--joint", "--placement", "--multiplex" };
+						      "--joint", "--placement", "--multiplex",
+						      "--start-gate" };
 		enum { N_VALUED = sizeof valued / sizeof valued[0] };
 		int k = 0;
 		while (k < N_VALUED && strcmp(opt, valued[k]))
@@ -225,6 +234,16 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->multiplex, &err))
 				goto bad;
 			break;
+		case 11: {
+			const char *comma = strchr(v, ',');
+			if (!comma || comma == v || !comma[1]) {
+				fprintf(stderr, "%s: --start-gate '%s': READY,GO (two paths)\n", argv[0],
+					v);
+				goto fail;
+			}
+			o->gate = v;
+			break;
+		}
 		}
 	}
 	/* --schedule for every stream without --joint: the first candidate

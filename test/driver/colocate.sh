@@ -7,7 +7,9 @@
 # two rounds. Every configuration must verify, M lie in (0, 1.5], both
 # baselines be measured; a candidate that fails is out with its reason;
 # and the program's --multiplex gives every stream all its tasks
-# verified. Without a Vulkan device: SKIP.
+# verified, --together ends every stream when the first is through,
+# --start-gate holds prepared programs until GO. Without a Vulkan
+# device: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3 run=$4
 . "$src/test/common/skip.sh"
@@ -39,6 +41,36 @@ for s in r["streams"]:  # each task's check time, one clock, in order
     t = s["checked_at_ns"]
     assert len(t) == 7 and all(a < b for a, b in zip(t, t[1:])), s
 PY
+
+# --together: the short stream through, the long one stops admitting;
+# every task it checked verified.
+"$prog" --tasks 0=6 --tasks 1=100000 --warmup 1 --together --quiet --report "$work/t.json" \
+  > "$work/t.txt" 2>&1 || { cat "$work/t.txt"; exit 1; }
+python3 - "$work/t.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s0, s1 = r["streams"]
+assert r["verified"] is True and s0["tasks"] == 6 and 0 < s1["tasks"] < 100000, r
+assert len(s1["checked_at_ns"]) == s1["tasks"], s1
+PY
+
+# --start-gate: two programs wait, prepared, until GO exists, then run.
+rm -f "$work"/ready0 "$work"/ready1 "$work"/go
+for i in 0 1; do
+  "$prog" --streams $i --tasks 5 --warmup 1 --quiet --placement app \
+    --start-gate "$work/ready$i,$work/go" --report "$work/g$i.json" > "$work/g$i.txt" 2>&1 &
+done
+for ((i = 0; i < 600; i++)); do
+  [ -e "$work/ready0" ] && [ -e "$work/ready1" ] && break
+  sleep 0.05
+done
+[ -e "$work/ready0" ] && [ -e "$work/ready1" ] || { echo "FAIL: no READY files"; exit 1; }
+sleep 0.3
+if [ -e "$work/g0.json" ] || [ -e "$work/g1.json" ]; then echo "FAIL: ran before GO"; exit 1; fi
+touch "$work/go"
+wait
+grep -q "^stream 0 (octree): verified 5 tasks" "$work/g0.txt"
+grep -q "^stream 1 (alexnet_dense): verified 5 tasks" "$work/g1.txt"
 
 # The measurement: solo schedules 1,1 (CPU only); joint candidates 0,0 and 1,0.
 mkdir -p "$work/runs"

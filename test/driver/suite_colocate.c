@@ -226,8 +226,9 @@ static void test_common_window(void)
 	CU_ASSERT_FALSE(colo_common_rates(2, at, n, 2, rate));
 }
 
-/* Tasks per stream: proportional to r*, at least the base, at most 64 x;
- * the base for all while an r* is unknown. */
+/* Tasks per stream: the base for the slowest, twice its time's worth at
+ * r* for the others, at most 64 x; the base for all while an r* is
+ * unknown. */
 static void test_stream_tasks(void)
 {
 	struct btc_colocate_setup s = setup2(1);
@@ -238,8 +239,8 @@ static void test_stream_tasks(void)
 	CU_ASSERT(t[0] == 8 && t[1] == 8);
 	solos(&st, 1); /* r* 90 and 50 */
 	colo_stream_tasks(&st, 8, t);
-	CU_ASSERT_EQUAL(t[0], 14); /* round(8 x 90 / 50) */
-	CU_ASSERT_EQUAL(t[1], 8);
+	CU_ASSERT_EQUAL(t[0], 29); /* round(2 x 8 x 90 / 50) */
+	CU_ASSERT_EQUAL(t[1], 8);  /* the slowest */
 	double r[2] = {NAN, 50 * 1000.0};
 	colo_record(&st, &st.cfg[st.solo_of[1]], 2, r); /* r* of stream 1: 25025 */
 	colo_stream_tasks(&st, 8, t);

@@ -4,7 +4,8 @@
  * first failure stops every stream; the interrupt flag stops them all,
  * paced ones included; pacing spaces a stream's loads by its period;
  * taking turns (btrt_streams_run_turns) gives one stream at a time tasks
- * in flight, at most T a turn, and still checks every task. */
+ * in flight, at most T a turn, and still checks every task; together,
+ * the first stream through stops the others, after a start gate. */
 #include "suites.h"
 #include "toy.h"
 
@@ -288,6 +289,48 @@ static void test_streams_turns_interrupt(void)
 	free_streams(ts, sr, 2);
 }
 
+/* The gate of btrt_streams_opts: called once, after every stream is
+ * prepared and before any loads. */
+struct gate_probe {
+	struct toy_stream *ts;
+	int calls;
+	uint64_t loaded_at_gate;
+};
+
+static void probe_gate(void *ctx)
+{
+	struct gate_probe *g = ctx;
+	g->calls++;
+	g->loaded_at_gate = g->ts[0].io.loaded + g->ts[1].io.loaded;
+}
+
+/* Together: the short stream through stops the long one admitting; the
+ * long one's tasks in flight are checked, in order, and it returns 0 with
+ * fewer tasks. */
+static void test_streams_together_gate(void)
+{
+	struct toy_stream ts[2];
+	struct btrt_stream_run sr[2];
+	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, NULL);
+	make_stream(&ts[1], &sr[1], 512, one, 1, 20, NULL);
+	struct gate_probe g = { .ts = ts };
+	struct btrt_streams_opts o = { .together = 1, .gate = probe_gate, .gate_ctx = &g };
+	struct btrt_error err;
+	int rc = btrt_streams_run_opts(sr, 2, &o, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(g.calls, 1);
+	CU_ASSERT_EQUAL(g.loaded_at_gate, 0);
+	CU_ASSERT_EQUAL(ts[1].io.checked, 20);
+	CU_ASSERT(ts[0].io.checked < 100000000);
+	CU_ASSERT_EQUAL(ts[0].io.checked, ts[0].io.loaded);
+	CU_ASSERT_EQUAL(ts[0].io.order_errors, 0);
+	CU_ASSERT_EQUAL(btrt_run_items(sr[0].run), ts[0].io.checked);
+	CU_ASSERT_EQUAL(sr[0].rc, 0);
+	free_streams(ts, sr, 2);
+}
+
 static void test_streams_bad_config(void)
 {
 	struct btrt_stream_run sr;
@@ -314,6 +357,7 @@ int suite_streams_register(void)
 	CU_add_test(s, "taking turns, a failure stops every stream", test_streams_turns_failure);
 	CU_add_test(s, "taking turns, the interrupt stops every stream",
 		    test_streams_turns_interrupt);
+	CU_add_test(s, "together, after a gate", test_streams_together_gate);
 	CU_add_test(s, "bad config refused", test_streams_bad_config);
 	return 0;
 }
