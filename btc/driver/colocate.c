@@ -8,8 +8,6 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,35 +127,34 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 	return 1;
 }
 
-/* Naive co-location's start: once every process created its READY file
- * (the program's --start-gate), the watcher creates GO, and they start. */
+/* Naive co-location's start (tick of btc_run_together_tick): once every
+ * process created its READY file (the program's --start-gate), or once
+ * one has ended before (it failed: the others go on, to be reported), GO
+ * is created and they start. */
 struct gate {
 	const struct proc *p;
 	int n;
 	char *go;
-	atomic_int done; /* the processes ended: stop watching */
+	bool open;
 };
 
-static void *gate_main(void *arg)
+static void gate_tick(void *ctx, int exited)
 {
-	struct gate *g = arg;
-	struct timespec ts = {0, 500000};
-	while (!atomic_load(&g->done)) {
-		int ready = 0;
-		for (int i = 0; i < g->n; i++) {
-			char *r = btc_xasprintf("%s.ready", g->p[i].report);
-			ready += access(r, F_OK) == 0;
-			free(r);
-		}
-		if (ready == g->n) {
-			FILE *f = fopen(g->go, "w");
-			if (f)
-				fclose(f);
-			break;
-		}
-		nanosleep(&ts, NULL);
+	struct gate *g = ctx;
+	if (g->open)
+		return;
+	int ready = 0;
+	for (int i = 0; i < g->n; i++) {
+		char *r = btc_xasprintf("%s.ready", g->p[i].report);
+		ready += access(r, F_OK) == 0;
+		free(r);
 	}
-	return NULL;
+	if (ready == g->n || exited > 0) {
+		FILE *f = fopen(g->go, "w");
+		if (f)
+			fclose(f);
+		g->open = true;
+	}
 }
 
 /* Reads process p's report: tasks/s of every stream it ran into rate[]
@@ -245,7 +242,8 @@ static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
 /* Runs configuration c once (round r): true when it verified (its rates
  * recorded), false when it failed (out, with why) or when interrupted. */
 static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
-		    const struct btc_colocate_setup *s, const struct btc_tune_options *o, bool verbose)
+		    const struct btc_colocate_setup *s, const struct btc_tune_options *o,
+		    bool verbose)
 {
 	struct proc *p = btc_xcalloc((size_t)st->S, sizeof(*p));
 	int *tasks = btc_xcalloc((size_t)st->S, sizeof(int));
@@ -266,19 +264,11 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	double limit = run_limit(st, c, o, tasks);
 	bool timed_out;
 	struct gate g = {.p = p, .n = n};
-	pthread_t th;
-	bool gated = c->kind == COLO_NAIVE;
-	if (gated) {
+	if (c->kind == COLO_NAIVE) {
 		g.go = btc_xasprintf("%s/colocate.%ld.r%d.go", s->work_dir, (long)getpid(), round);
-		atomic_init(&g.done, 0);
 		remove(g.go);
-		gated = pthread_create(&th, NULL, gate_main, &g) == 0;
 	}
-	btc_run_together(argv, io, n, limit, status, &timed_out);
-	if (gated) {
-		atomic_store(&g.done, 1);
-		pthread_join(th, NULL);
-	}
+	btc_run_together_tick(argv, io, n, limit, status, &timed_out, g.go ? gate_tick : NULL, &g);
 	if (g.go) {
 		remove(g.go);
 		for (int i = 0; i < n; i++) {
@@ -309,7 +299,8 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	/* Several streams: what each got while all ran (their common window);
 	 * else each one's own steady state, said in verbose mode. */
 	if (!why && c->kind != COLO_SOLO && st->S > 1 &&
-	    !colo_common_rates(st->S, (const double *const *)at, n_at, o->warmup, rate) && verbose) {
+	    !colo_common_rates(st->S, (const double *const *)at, n_at, o->warmup, rate) &&
+	    verbose) {
 		char name[32];
 		colo_cfg_name(c, name, sizeof(name));
 		fprintf(stderr,

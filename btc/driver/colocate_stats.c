@@ -321,9 +321,9 @@ void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
 	}
 	for (int s = 0; s < st->S; s++) {
 		double r = colo_solo_rate(st, s);
-		tasks[s] = known && r > least
-				   ? (int)fmin(64.0 * base, fmax(base, round(2.0 * base * r / least)))
-				   : base;
+		tasks[s] = known && r > least ? (int)fmin(64.0 * base,
+							  fmax(base, round(2.0 * base * r / least)))
+					      : base;
 	}
 }
 

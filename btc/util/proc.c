@@ -71,12 +71,13 @@ static void kill_groups(const pid_t *pid, int n, int sig)
  * With timeout_s > 0, the groups of children still running after
  * timeout_s get SIGTERM, and SIGKILL 2 s later (*timed_out set). One
  * child without a bound is waited for blocking, several are polled. */
-static void wait_exit(const pid_t *pid, int n, double timeout_s, bool *timed_out)
+static void wait_exit(const pid_t *pid, int n, double timeout_s, bool *timed_out,
+		      void (*tick)(void *ctx, int exited), void *ctx)
 {
 	double deadline = 0, end = timeout_s > 0 ? now_s() + timeout_s : 0, kill_at = 0;
 	bool killed = false, exited[BTC_RUN_MAX_TOGETHER] = {false};
 	for (;;) {
-		bool poll = interrupted || end > 0 || n > 1, all = true;
+		bool poll = interrupted || end > 0 || n > 1 || tick, all = true;
 		for (int i = 0; i < n; i++) {
 			if (exited[i] || pid[i] <= 0)
 				continue;
@@ -91,6 +92,12 @@ static void wait_exit(const pid_t *pid, int n, double timeout_s, bool *timed_out
 		}
 		if (all)
 			return;
+		if (tick) {
+			int k = 0;
+			for (int i = 0; i < n; i++)
+				k += exited[i] || pid[i] <= 0;
+			tick(ctx, k);
+		}
 		if (!poll)
 			continue; /* EINTR for another signal */
 		double t = now_s();
@@ -152,6 +159,13 @@ static pid_t spawn(char *const argv[], const struct btc_run_io *io)
 int btc_run_together(char *const *const argv[], const struct btc_run_io io[], int n,
 		     double timeout_s, int status[], bool *timed_out)
 {
+	return btc_run_together_tick(argv, io, n, timeout_s, status, timed_out, NULL, NULL);
+}
+
+int btc_run_together_tick(char *const *const argv[], const struct btc_run_io io[], int n,
+			  double timeout_s, int status[], bool *timed_out,
+			  void (*tick)(void *ctx, int exited), void *ctx)
+{
 	*timed_out = false;
 	if (n < 1 || n > BTC_RUN_MAX_TOGETHER) {
 		fprintf(stderr, "btc: cannot run %d programs together (1..%d)\n", n,
@@ -169,7 +183,7 @@ int btc_run_together(char *const *const argv[], const struct btc_run_io io[], in
 	}
 	if (interrupted) /* arrived between a spawn and recording its group */
 		kill_groups(pid, n, interrupted);
-	wait_exit(pid, n, timeout_s, timed_out);
+	wait_exit(pid, n, timeout_s, timed_out, tick, ctx);
 	for (int i = 0; i < n; i++)
 		child_pgid[i] = 0;
 	/* A group outlives its leader while anything in it runs: after an

@@ -46,6 +46,13 @@ int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double time
 int btc_run_together(char *const *const argv[], const struct btc_run_io io[], int n,
 		     double timeout_s, int status[], bool *timed_out);
 
+/* btc_run_together that also calls tick(ctx, exited) every 20 ms while
+ * any child runs, exited the number of children that have exited so far
+ * (naive co-location's start gate: driver/colocate.c). */
+int btc_run_together_tick(char *const *const argv[], const struct btc_run_io io[], int n,
+			  double timeout_s, int status[], bool *timed_out,
+			  void (*tick)(void *ctx, int exited), void *ctx);
+
 /* A status of btc_run* in words, for messages: "exited with status N",
  * "was killed by signal N (SIGSEGV)", into buf[n]. */
 const char *btc_status_text(int status, char *buf, int n);

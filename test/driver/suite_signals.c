@@ -113,6 +113,11 @@ static void test_forwarded_under_sa_restart(void)
 /* btc_run_together (naive co-location's runs): every child's own status;
  * past the bound, the one still running is killed (SIGTERM) and the call
  * says so. In a child process: its handlers and statuses are its own. */
+static void count_tick(void *ctx, int exited)
+{
+	((int *)ctx)[exited]++;
+}
+
 static int together_child(void)
 {
 	btc_install_signal_handlers();
@@ -133,6 +138,13 @@ static int together_child(void)
 	failed = btc_run_together(two, io, 2, 0, st, &timed_out);
 	if (failed != 1 || timed_out || st[0] != 0 || st[1] != 3)
 		return 2;
+	/* the tick sees the children end one by one */
+	char *e[] = {"sleep", "0.5", NULL};
+	char *const *const staggered[] = {a, e};
+	int seen[3] = {0, 0, 0};
+	failed = btc_run_together_tick(staggered, io, 2, 0, st, &timed_out, count_tick, seen);
+	if (failed != 0 || !seen[1] || seen[2])
+		return 4; /* it ticked while one had exited, never after both */
 	/* SIGINT reaches every child's group */
 	char *d[] = {"sleep", "30", NULL};
 	char *const *const sleeps[] = {c, d};
