@@ -61,7 +61,15 @@ static bool profile_apps(const struct btc_joint_request *r, const struct btc_dev
 			char *path = NULL;
 			fprintf(stderr, "workload: profiling %s (cached when profiled before)\n",
 				app->name);
-			ok = btc_job_profile(app, dev, opt, &t, &path, d) && !btc_interrupted();
+			/* each app's profiler in a project of its own: with -o DIR,
+			 * DIR/profile-APP; else the single-app default */
+			struct btc_request po = *opt;
+			char *pdir = opt->out_dir ? btc_xasprintf("%s/profile-%s", opt->out_dir,
+								  app->name)
+						  : NULL;
+			po.out_dir = pdir;
+			ok = btc_job_profile(app, dev, &po, &t, &path, d) && !btc_interrupted();
+			free(pdir);
 			if (ok) {
 				printf("profiling table of %s: %s\n", app->name, path);
 				tables[(*n)++] = btc_xasprintf("%s=%s", app->name, path);
