@@ -28,8 +28,8 @@ static double now_s(void)
 /* One process of a run: its arguments (owned strings in own[]), report,
  * stderr and the streams it runs. */
 struct proc {
-	char *argv[16 + 2 * BTC_RUN_MAX_TOGETHER];
-	char *own[8 + BTC_RUN_MAX_TOGETHER];
+	char *argv[16 + 6 * BTC_RUN_MAX_TOGETHER];
+	char *own[8 + 3 * BTC_RUN_MAX_TOGETHER];
 	int a, n_own;
 	char *report, *err;
 };
@@ -44,8 +44,8 @@ static void proc_init(struct proc *p, const struct btc_colocate_setup *s,
 		      const struct btc_tune_options *o, const char *tag, int round)
 {
 	memset(p, 0, sizeof(*p));
-	p->report = btc_xasprintf("%s/colocate.%ld.r%d.%s.json", s->work_dir, (long)getpid(),
-				  round, tag);
+	p->report = btc_xasprintf("%s/colocate.%ld.r%d.%s.json", s->work_dir, (long)getpid(), round,
+				  tag);
 	p->err = btc_xasprintf("%s.stderr", p->report);
 	p->argv[p->a++] = (char *)s->program;
 	p->argv[p->a++] = "--tasks";
@@ -75,9 +75,10 @@ static void proc_free(struct proc *p)
 }
 
 /* The processes of configuration c (setup order; see colocate_internal.h)
- * into p[] (up to S); returns how many. */
+ * into p[] (up to S), stream s measuring tasks[s] tasks in a run of
+ * several; returns how many. */
 static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
-		    const struct colo_cfg *c, int round, struct proc *p)
+		    const struct colo_cfg *c, int round, const int *tasks, struct proc *p)
 {
 	char tag[64];
 	int S = s->n_streams;
@@ -95,8 +96,10 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 			snprintf(tag, sizeof(tag), "naive%d", i);
 			proc_init(&p[i], s, o, tag, round);
 			proc_arg(&p[i], "--streams", btc_xasprintf("%d", i));
-			proc_arg(&p[i], "--schedule", btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
+			proc_arg(&p[i], "--schedule",
+				 btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
 			proc_arg(&p[i], "--placement", btc_xstrdup("app"));
+			proc_arg(&p[i], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
 		}
 		return S;
 	}
@@ -110,6 +113,8 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 			 btc_xasprintf("%d=%ld", i,
 				       c->kind == COLO_JOINT ? s->joint_schedule[c->joint * S + i]
 							     : s->solo_schedule[i]));
+	for (int i = 0; i < S; i++)
+		proc_arg(&p[0], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
 	if (c->kind == COLO_MULTIPLEX) {
 		proc_arg(&p[0], "--multiplex", btc_xasprintf("%ld", s->multiplex_turn));
 		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
@@ -118,19 +123,21 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 }
 
 /* Reads process p's report: tasks/s of every stream it ran into rate[]
- * (indexed by stream). Returns NULL when it verified, else why (owned). */
+ * and its check times into at[] (n_at[]), indexed by stream (at[s] owned
+ * by the caller). Returns NULL when it verified, else why (owned). */
 static char *read_report(const struct proc *p, int rc, bool timed_out, double limit,
 			 const struct btc_tune_options *o, const struct btc_colocate_setup *s,
-			 double *rate)
+			 double *rate, double **at, int *n_at)
 {
 	char *msg = btc_tune_last_message(p->err, s->program);
 	char *why = NULL;
 	if (timed_out) {
-		why = btc_xasprintf("the program ran past its time limit of %.1f s "
-				    "(--run-timeout-factor %g x (%g s + the expected time)) and was "
-				    "killed%s%s",
-				    limit, o->timeout_factor, BTC_RUN_STARTUP_S,
-				    msg ? "; its last words: " : "", msg ? msg : "");
+		why = btc_xasprintf(
+			"the program ran past its time limit of %.1f s "
+			"(--run-timeout-factor %g x (%g s + the expected time)) and was "
+			"killed%s%s",
+			limit, o->timeout_factor, BTC_RUN_STARTUP_S,
+			msg ? "; its last words: " : "", msg ? msg : "");
 	} else if (rc != 0) {
 		char st[64];
 		why = btc_xasprintf("the program %s%s%s", btc_status_text(rc, st, sizeof(st)),
@@ -149,8 +156,7 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 		why = btc_xasprintf("the program's report %s%s%s",
 				    j ? "does not say it verified" : "is missing or not JSON",
 				    msg ? "; its last words: " : "", msg ? msg : "");
-	cJSON_ArrayForEach(e, streams)
-	{
+	cJSON_ArrayForEach (e, streams) {
 		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "stream");
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "tasks_per_s");
 		if (why)
@@ -160,8 +166,18 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "verified")))
 			why = btc_xstrdup("the program's report has a stream that did not verify "
 					  "or has no tasks_per_s");
-		else
+		else {
 			rate[i->valueint] = r->valuedouble;
+			/* its check times (docs/report.md, "The workload's report") */
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
+			int k = i->valueint, n = cJSON_GetArraySize(t);
+			free(at[k]);
+			at[k] = btc_xcalloc((size_t)n + 1, sizeof(double));
+			n_at[k] = 0;
+			cJSON_ArrayForEach (x, t)
+				if (cJSON_IsNumber(x))
+					at[k][n_at[k]++] = x->valuedouble;
+		}
 	}
 	cJSON_Delete(j);
 	free(msg);
@@ -174,7 +190,7 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
  * can take them short of a fault); a stream whose solo rate is not known
  * yet counts BTC_PROFILE_BOUND_S. */
 static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
-			const struct btc_tune_options *o)
+			const struct btc_tune_options *o, const int *tasks)
 {
 	if (!(o->timeout_factor > 0))
 		return 0;
@@ -183,7 +199,7 @@ static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
 		if (c->kind == COLO_SOLO && i != c->stream)
 			continue;
 		double r = colo_solo_rate(st, i);
-		expect += r > 0 ? (o->warmup + o->tasks) / r : BTC_PROFILE_BOUND_S;
+		expect += r > 0 ? (o->warmup + tasks[i]) / r : BTC_PROFILE_BOUND_S;
 	}
 	return o->timeout_factor * (BTC_RUN_STARTUP_S + expect);
 }
@@ -191,10 +207,16 @@ static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
 /* Runs configuration c once (round r): true when it verified (its rates
  * recorded), false when it failed (out, with why) or when interrupted. */
 static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
-		    const struct btc_colocate_setup *s, const struct btc_tune_options *o)
+		    const struct btc_colocate_setup *s, const struct btc_tune_options *o, bool verbose)
 {
 	struct proc *p = btc_xcalloc((size_t)st->S, sizeof(*p));
-	int n = procs_of(s, o, c, round, p);
+	int *tasks = btc_xcalloc((size_t)st->S, sizeof(int));
+	if (c->kind == COLO_SOLO)
+		for (int i = 0; i < st->S; i++)
+			tasks[i] = o->tasks;
+	else
+		colo_stream_tasks(st, o->tasks, tasks);
+	int n = procs_of(s, o, c, round, tasks, p);
 	char *const *argv[BTC_RUN_MAX_TOGETHER];
 	struct btc_run_io io[BTC_RUN_MAX_TOGETHER];
 	int status[BTC_RUN_MAX_TOGETHER];
@@ -203,15 +225,17 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		argv[i] = p[i].argv;
 		io[i] = (struct btc_run_io){"/dev/null", p[i].err, false};
 	}
-	double limit = run_limit(st, c, o);
+	double limit = run_limit(st, c, o, tasks);
 	bool timed_out;
 	btc_run_together(argv, io, n, limit, status, &timed_out);
 	double *rate = btc_xcalloc((size_t)st->S, sizeof(double));
+	double **at = btc_xcalloc((size_t)st->S, sizeof(double *));
+	int *n_at = btc_xcalloc((size_t)st->S, sizeof(int));
 	for (int i = 0; i < st->S; i++)
 		rate[i] = NAN;
 	char *why = NULL;
 	for (int i = 0; i < n && !why && !btc_interrupted(); i++) {
-		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate);
+		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at);
 		if (w) {
 			why = n > 1 ? btc_xasprintf("stream %d's process: %s", i, w) : w;
 			if (n > 1)
@@ -222,6 +246,17 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	for (int i = 0; i < st->S && !why && !btc_interrupted(); i++)
 		if ((c->kind != COLO_SOLO || i == c->stream) && isnan(rate[i]))
 			why = btc_xasprintf("the program's report lacks stream %d", i);
+	/* Several streams: what each got while all ran (their common window);
+	 * else each one's own steady state, said in verbose mode. */
+	if (!why && c->kind != COLO_SOLO && st->S > 1 &&
+	    !colo_common_rates(st->S, (const double *const *)at, n_at, o->warmup, rate) && verbose) {
+		char name[32];
+		colo_cfg_name(c, name, sizeof(name));
+		fprintf(stderr,
+			"colocate:   %s, round %d: the streams ran together too briefly for a "
+			"common window; each stream's own steady state counted\n",
+			name, round);
+	}
 	bool ok = false;
 	if (!btc_interrupted()) {
 		if (why) {
@@ -233,6 +268,11 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	}
 	free(why);
 	free(rate);
+	for (int i = 0; i < st->S; i++)
+		free(at[i]);
+	free(at);
+	free(n_at);
+	free(tasks);
 	for (int i = 0; i < n; i++)
 		proc_free(&p[i]);
 	free(p);
@@ -257,19 +297,28 @@ static void progress(const struct colo_state *st, int r, int n_live, double elap
 			if (isnan(m.lo))
 				fprintf(stderr, " %s M %.3f", name, m.median);
 			else
-				fprintf(stderr, " %s M %.3f [%.3f, %.3f]", name, m.median, m.lo, m.hi);
-			fprintf(stderr, "%s;", c->kind == COLO_JOINT && !c->finalist ? " (out)" : "");
+				fprintf(stderr, " %s M %.3f [%.3f, %.3f]", name, m.median, m.lo,
+					m.hi);
+			fprintf(stderr, "%s;",
+				c->kind == COLO_JOINT && !c->finalist ? " (out)" : "");
 		}
 	}
 	fprintf(stderr, " %d joint left\n", n_live);
 }
 
-bool btc_colocate_measure(const struct btc_colocate_setup *s,
-			  const struct btc_tune_options *o,
+bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
 			  const struct btc_tune_ctx *ctx, struct btc_colocate_result *r,
 			  struct btc_diag *d)
 {
 	memset(r, 0, sizeof(*r));
+	if (s->n_streams < 1 || s->n_streams > BTC_RUN_MAX_TOGETHER || s->n_joint < 1) {
+		btc_error(d, (struct btc_loc){0},
+			  "co-location: %d streams and %d joint candidates (1..%d streams, at "
+			  "least one candidate)",
+			  s->n_streams, s->n_joint, BTC_RUN_MAX_TOGETHER);
+		r->best = -1;
+		return false;
+	}
 	double t0 = now_s();
 	struct colo_state st;
 	colo_state_init(&st, s, o->max_rounds);
@@ -302,7 +351,7 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s,
 			fprintf(stderr, "\n");
 		}
 		for (int k = 0; k < m && !interrupted; k++)
-			if (!run_cfg(&st, &st.cfg[order[k]], round, s, o))
+			if (!run_cfg(&st, &st.cfg[order[k]], round, s, o, ctx->verbose))
 				interrupted = btc_interrupted();
 		st.rounds = round;
 		if (interrupted)
@@ -346,7 +395,8 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s,
 		colo_cfg_name(c, name, sizeof(name));
 		if (c->failed && (c->kind == COLO_SOLO || !ok))
 			btc_error(d, (struct btc_loc){0}, "%s (%s): %s", name,
-				  c->kind == COLO_SOLO ? s->stream_names[c->stream] : "every stream",
+				  c->kind == COLO_SOLO ? s->stream_names[c->stream]
+						       : "every stream",
 				  c->why);
 	}
 	if (colo_solo_failed(&st))

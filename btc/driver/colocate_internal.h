@@ -14,27 +14,26 @@ enum colo_kind { COLO_SOLO, COLO_JOINT, COLO_NAIVE, COLO_MULTIPLEX };
 /* One configuration measured in every round while it is live. */
 struct colo_cfg {
 	enum colo_kind kind;
-	int stream;     /* COLO_SOLO: the stream run alone (its app's first) */
-	int joint;      /* COLO_JOINT: the candidate's index */
-	bool finalist;  /* still run (racing drops joint candidates only) */
-	bool failed;    /* a run failed: out, with why */
-	char *why;      /* the first failure's message (owned) */
-	int n_runs;     /* verified runs */
-	double *rate;   /* [max_rounds * S]: tasks/s of stream s in round r
+	int stream;    /* COLO_SOLO: the stream run alone (its app's first) */
+	int joint;     /* COLO_JOINT: the candidate's index */
+	bool finalist; /* still run (racing drops joint candidates only) */
+	bool failed;   /* a run failed: out, with why */
+	char *why;     /* the first failure's message (owned) */
+	int n_runs;    /* verified runs */
+	double *rate;  /* [max_rounds * S]: tasks/s of stream s in round r
 			   (1-based) at [(r - 1) * S + s]; NAN: not run */
 };
 
 struct colo_state {
 	int S, n_cfg, max_rounds, rounds;
-	const double *weight;     /* [S] borrowed */
-	int *solo_of;             /* [S] the index in cfg[] of s's app's solo */
-	struct colo_cfg *cfg;     /* solos (one per app), joints, naive, multiplex */
+	const double *weight; /* [S] borrowed */
+	int *solo_of;         /* [S] the index in cfg[] of s's app's solo */
+	struct colo_cfg *cfg; /* solos (one per app), joints, naive, multiplex */
 };
 
 /* Builds the configurations of setup s (copied what it needs but the
  * weights, borrowed). Free with colo_state_free. */
-void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s,
-		     int max_rounds);
+void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s, int max_rounds);
 void colo_state_free(struct colo_state *st);
 
 /* "solo 0", "joint 2", "naive", "multiplex" into buf[n]. */
@@ -77,6 +76,23 @@ void colo_gain(const struct colo_state *st, const struct colo_cfg *a, const stru
  * each gain over a verified baseline is exact and excludes 1 or lies
  * within 1 +- ci_rel ("one finalist" without baselines); NULL: go on. */
 const char *colo_stop(const struct colo_state *st, double ci_rel);
+/* The rates of one run's streams over their common window: at[s][n_at[s]]
+ * is stream s's check times (ns, one clock for all, ascending); the
+ * window runs from the latest check of a stream's warm-up (its task
+ * warmup - 1, as the program's steady state) to the earliest last check;
+ * stream s's rate is (k - 1) / (its last - its first check inside the
+ * window) x 1e9 for its k checks in it. Returns true with rate[S]
+ * (tasks/s) when every stream has at least 3 checks in the window, false
+ * (rate untouched) otherwise: then the streams did not run together long
+ * enough to say what each got while all ran. */
+bool colo_common_rates(int S, const double *const *at, const int *n_at, int warmup, double *rate);
+
+/* Tasks per stream for a run of several streams: base x r*_s / min r*
+ * (at least base, at most 64 x base), so that every stream runs about as
+ * long and their common window is long; base for all while an r* is
+ * unknown. tasks[S]. */
+void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
+
 /* Fills r (n_streams, n_joint, solo_rate, joint, best, naive, multiplex,
  * gains; not seed and wall_s) from st. */
 void colo_result(const struct colo_state *st, struct btc_colocate_result *r);

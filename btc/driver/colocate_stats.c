@@ -216,7 +216,8 @@ void colo_race(struct colo_state *st, bool verbose)
 			c->finalist = false;
 			if (verbose)
 				fprintf(stderr, "%s %d",
-					printed ? "" : "colocate:   dropped (interval of M below the best's):",
+					printed ? ""
+						: "colocate:   dropped (interval of M below the best's):",
 					c->joint);
 			printed = true;
 		}
@@ -273,12 +274,55 @@ const char *colo_stop(const struct colo_state *st, double ci_rel)
 		baselines = true;
 		struct btc_colocate_stat g;
 		colo_gain(st, &st->cfg[best], c, &g);
-		decided &= g.exact && (g.hi < 1 || g.lo > 1 ||
-				       (g.lo >= 1 - ci_rel && g.hi <= 1 + ci_rel));
+		decided &= g.exact &&
+			   (g.hi < 1 || g.lo > 1 || (g.lo >= 1 - ci_rel && g.hi <= 1 + ci_rel));
 	}
 	if (best < 0)
 		return NULL;
 	return !baselines ? "one finalist" : decided ? "decided" : NULL;
+}
+
+bool colo_common_rates(int S, const double *const *at, const int *n_at, int warmup, double *rate)
+{
+	double from = -INFINITY, to = INFINITY;
+	for (int s = 0; s < S; s++) {
+		if (n_at[s] < 1)
+			return false;
+		int w = warmup > 0 && warmup <= n_at[s] ? warmup - 1 : 0;
+		from = fmax(from, at[s][w]);
+		to = fmin(to, at[s][n_at[s] - 1]);
+	}
+	double *r = btc_xcalloc((size_t)S + 1, sizeof(double));
+	bool ok = to > from;
+	for (int s = 0; s < S && ok; s++) {
+		int i0 = 0, i1 = n_at[s] - 1;
+		while (i0 < n_at[s] && at[s][i0] < from)
+			i0++;
+		while (i1 >= 0 && at[s][i1] > to)
+			i1--;
+		ok = i1 - i0 >= 2 && at[s][i1] > at[s][i0];
+		if (ok)
+			r[s] = (i1 - i0) / (at[s][i1] - at[s][i0]) * 1e9;
+	}
+	if (ok)
+		memcpy(rate, r, (size_t)S * sizeof(double));
+	free(r);
+	return ok;
+}
+
+void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
+{
+	double least = INFINITY;
+	bool known = true;
+	for (int s = 0; s < st->S; s++) {
+		double r = colo_solo_rate(st, s);
+		known &= r > 0;
+		least = known ? fmin(least, r) : least;
+	}
+	for (int s = 0; s < st->S; s++)
+		tasks[s] = known ? (int)fmin(64.0 * base,
+					     fmax(base, round(base * colo_solo_rate(st, s) / least)))
+				 : base;
 }
 
 /* The figure of configuration c (zeroed when c is NULL). */

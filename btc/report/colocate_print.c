@@ -34,7 +34,8 @@ static void figure_line(FILE *out, const char *name, const struct btc_colocate_f
 	char m[96];
 	stat_text(&f->merit, m, sizeof(m));
 	if (f->why)
-		fprintf(out, "  %-12s FAILED after %d verified rounds: %s\n", name, f->rounds, f->why);
+		fprintf(out, "  %-12s FAILED after %d verified rounds: %s\n", name, f->rounds,
+			f->why);
 	else if (f->rounds == 0)
 		fprintf(out, "  %-12s not measured\n", name);
 	else
@@ -48,8 +49,8 @@ void btc_colocate_print(FILE *out, const struct btc_colocate_setup *s,
 	const struct btc_colocate_figure *best = r->best >= 0 ? &r->joint[r->best] : &none;
 	fprintf(out, "co-location, %d streams (tasks/s, normalised by the solo rate r*):\n",
 		r->n_streams);
-	fprintf(out, "  %-18s %6s %10s %16s %16s %16s\n", "stream", "weight", "solo r*",
-		"joint", "naive", "multiplex");
+	fprintf(out, "  %-18s %6s %10s %16s %16s %16s\n", "stream", "weight", "solo r*", "joint",
+		"naive", "multiplex");
 	for (int i = 0; i < r->n_streams; i++) {
 		char j[48], n[48], m[48];
 		rate_text(best, i, j, sizeof(j));
@@ -142,17 +143,20 @@ void btc_colocate_add_json(cJSON *parent, const char *key, const struct btc_colo
 		cJSON_AddNumberToObject(e, "index", k);
 		cJSON *sc = cJSON_AddArrayToObject(e, "schedules");
 		for (int i = 0; i < r->n_streams; i++)
-			cJSON_AddItemToArray(sc, cJSON_CreateNumber(
-							 (double)s->joint_schedule[k * r->n_streams + i]));
-		btc_json_add_num(e, "predicted_merit", s->joint_predicted ? s->joint_predicted[k] : NAN);
+			cJSON_AddItemToArray(
+				sc, cJSON_CreateNumber(
+					    (double)s->joint_schedule[k * r->n_streams + i]));
+		btc_json_add_num(e, "predicted_merit",
+				 s->joint_predicted ? s->joint_predicted[k] : NAN);
 		cJSON_AddItemToArray(joint, e);
 	}
 	bool base = s->baselines;
-	cJSON_AddItemToObject(o, "naive", base ? figure_json(&r->naive, r->n_streams)
-					       : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "multiplex", base ? figure_json(&r->multiplex, r->n_streams)
-						   : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "gain_naive", base ? stat_json(&r->gain_naive) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "naive",
+			      base ? figure_json(&r->naive, r->n_streams) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "multiplex",
+			      base ? figure_json(&r->multiplex, r->n_streams) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "gain_naive",
+			      base ? stat_json(&r->gain_naive) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "gain_multiplex",
 			      base ? stat_json(&r->gain_multiplex) : cJSON_CreateNull());
 	cJSON_AddItemToObject(parent, key, o);

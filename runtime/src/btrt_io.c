@@ -157,6 +157,8 @@ static void source_loop(struct pipe *p)
 	source_push(p, BTRT_EOS, seq);
 }
 
+_Thread_local const atomic_int *btrt_source_stop;
+
 static void *source_main(void *arg)
 {
 	struct pipe *p = arg;
@@ -174,7 +176,9 @@ static void *source_main(void *arg)
 		return NULL;
 	}
 	btrt_pipe_set_backoff(cfg, BTRT_THREAD_SOURCE(cfg));
+	btrt_source_stop = &p->stop;
 	source_loop(p);
+	btrt_source_stop = NULL;
 	return NULL;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "btrt_pipe.h"
 #include "btrt_workload.h"
 
 /* Shared by the streams of one btrt_streams_run. */
@@ -63,12 +64,14 @@ struct stream_state {
 	struct stream_state *all; /* [w->n]: every stream, to pass the turn */
 };
 
-/* Stops the calling source's wait early: a signal or another stream's
- * failure. */
+/* Stops the calling source's wait early: a signal, another stream's
+ * failure, or the failure of its own pipeline (its checks will not
+ * come: btrt_source_stop). */
 static int should_stop(const struct stream_state *st)
 {
 	return (st->cfg.interrupt && atomic_load(st->cfg.interrupt)) ||
-	       atomic_load(&st->w->failed) != 0;
+	       atomic_load(&st->w->failed) != 0 ||
+	       (btrt_source_stop && atomic_load(btrt_source_stop));
 }
 
 /* Time multiplexing: waits until st holds the turn and may admit one

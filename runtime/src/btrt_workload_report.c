@@ -34,6 +34,16 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);
+	/* each checked task's check end, CLOCK_MONOTONIC ns (btrt_now_ns): the
+	 * same clock in every process, so that btc can count every stream's
+	 * tasks over the window where all of them ran (driver/colocate.c) */
+	cJSON *at = cJSON_AddArrayToObject(j, "checked_at_ns");
+	for (uint64_t i = 0; i < f->tasks; i++) {
+		uint64_t ls, le, cs, ce;
+		if (btrt_run_io_times(f->run, i, &ls, &le, &cs, &ce) || !ce)
+			break;
+		cJSON_AddItemToArray(at, cJSON_CreateNumber((double)ce));
+	}
 	struct btrt_summary s;
 	btrt_run_latency_summary(f->run, &s);
 	add_summary(j, "latency_ms", &s);

@@ -5,14 +5,15 @@
 # by the test driver colocate-run: solo runs, two joint candidates, naive
 # co-location (a process per stream) and time multiplexing, tiny runs and
 # two rounds. Every configuration must verify, M lie in (0, 1.5], both
-# baselines be measured; and the program's --multiplex gives every stream
-# all its tasks verified. Without a Vulkan device: SKIP.
+# baselines be measured; a candidate that fails is out with its reason;
+# and the program's --multiplex gives every stream all its tasks
+# verified. Without a Vulkan device: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3 run=$4
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
 if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN driver-colocate "no Vulkan device (not even llvmpipe)"
+  btc_test_skip VULKAN driver-colocate-run "no Vulkan device (not even llvmpipe)"
 fi
 gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
 cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
@@ -34,6 +35,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["multiplex"] == 3 and r["placement"] == "app" and r["verified"] is True, r
 assert [s["tasks"] for s in r["streams"]] == [7, 7], r
+for s in r["streams"]:  # each task's check time, one clock, in order
+    t = s["checked_at_ns"]
+    assert len(t) == 7 and all(a < b for a, b in zip(t, t[1:])), s
 PY
 
 # The measurement: solo schedules 1,1 (CPU only); joint candidates 0,0 and 1,0.
@@ -56,6 +60,21 @@ for f in c["joint"] + [c["naive"], c["multiplex"]]:
 for g in ("gain_naive", "gain_multiplex"):
     assert c[g]["median"] > 0, c[g]
 PY
+# A candidate that cannot run (schedule 9 of a two-schedule app: the
+# program refuses its command line) is out with the program's words; with
+# none left the measurement fails (exit 1) and says which and why.
+if "$run" "$prog" "$work/runs" "$work/f.json" 1,1 1 0,9 2 1 1 2 > "$work/f.txt" 2> "$work/f.err"; then
+  echo "FAIL: a joint candidate of schedule 9 verified"; exit 1
+fi
+grep -q "joint 0 (every stream): the program exited with status 2: .*--schedule" "$work/f.err" ||
+  { echo "FAIL: no reason for joint 0"; cat "$work/f.err"; exit 1; }
+grep -q "no joint candidate verified" "$work/f.txt"
+python3 - "$work/f.json" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+assert c["best"] is None and c["joint"][0]["verified"] is False and "status 2" in c["joint"][0]["error"], c
+assert c["naive"]["verified"] is True, c
+PY
 # Nothing of the runs is left behind.
 if ls "$work/runs"/* 2> /dev/null; then echo "FAIL: run files left in $work/runs"; exit 1; fi
-echo "driver-colocate: OK"
+echo "driver-colocate-run: OK"

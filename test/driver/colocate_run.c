@@ -32,8 +32,10 @@ static int longs(const char *s, long *v, int n)
 int main(int argc, char **argv)
 {
 	if (argc < 7) {
-		fprintf(stderr, "usage: %s PROGRAM WORK_DIR JSON_OUT SOLO K JOINT.. [TASKS WARMUP "
-				"ROUNDS TURN]\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s PROGRAM WORK_DIR JSON_OUT SOLO K JOINT.. [TASKS WARMUP "
+			"ROUNDS TURN]\n",
+			argv[0]);
 		return 2;
 	}
 	btc_install_signal_handlers();
@@ -46,7 +48,8 @@ int main(int argc, char **argv)
 	long *joint = calloc((size_t)(K * S), sizeof(long));
 	for (int k = 0; k < K; k++)
 		if (longs(argv[6 + k], joint + k * S, S) != S) {
-			fprintf(stderr, "%s: joint candidate %d needs %d schedules\n", argv[0], k, S);
+			fprintf(stderr, "%s: joint candidate %d needs %d schedules\n", argv[0], k,
+				S);
 			return 2;
 		}
 	int a = 6 + K;
