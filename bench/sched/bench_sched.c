@@ -18,6 +18,8 @@
  *        sched-bench --btc PATH --process (1. only)
  *        sched-bench --btc PATH --compare OTHER_BTC --process (1. with the
  *                                         two binaries interleaved)
+ *        sched-bench --bounds  (8.: the fluid and assignment bounds and their
+ *          solve times on the reference tables)
  *        sched-bench --reference-space  (6.: paper's space vs farms on the
  *                                         reference tables)
  *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
@@ -482,6 +484,10 @@ int main(int argc, char **argv)
 			process_only = true;
 		else if (strcmp(argv[i], "--multi") == 0)
 			multi_only = true;
+		else if (strcmp(argv[i], "--bounds") == 0) {
+			bound_bench();
+			return 0;
+		}
 		else if (strcmp(argv[i], "--reference-space") == 0) {
 			reference_space();
 			return 0;
@@ -539,6 +545,7 @@ int main(int argc, char **argv)
 	if (reference) {
 		reference_table();
 		reference_space();
+		bound_bench();
 	}
 	return 0;
 }

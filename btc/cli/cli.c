@@ -38,9 +38,12 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 			 "btc APP.yaml --device DEV ...); several apps: one workload program\n"
 			 "of the joint plan's top K (or of the given schedules)",
 			 0, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
-	[BTC_CMD_PROFILE] = {"profile", btc_cmd_profile, "APP.yaml --device DEV [-o TABLE.csv]",
-			     "BT-Profiler: time every stage on every PU (cached)", 1, 1,
-			     OPT(DEVICE)},
+	[BTC_CMD_PROFILE] = {"profile", btc_cmd_profile,
+			     "APP.yaml --device DEV [-o TABLE.csv];\n"
+			     "       btc profile A.yaml B.yaml... --device DEV",
+			     "BT-Profiler: time every stage on every PU (cached); several\n"
+			     "apps: each app's table, then its co-run slowdowns (@corun rows)",
+			     1, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_TUNE] = {"tune", btc_cmd_tune, "APP.yaml --device DEV [--table T] [--report FILE];\n"
 			  "       btc tune A.yaml B.yaml... | --workload W.yaml --device DEV\n"
 			  "       [--streams A=N] [--app-table A=T] [--top K] [--report FILE]",

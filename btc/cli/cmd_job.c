@@ -11,6 +11,7 @@
 #include "driver/job.h"
 #include "driver/calibrate.h"
 #include "driver/profile.h"
+#include "driver/profile_corun.h"
 #include "driver/workload_job.h"
 #include "front/cores_here.h"
 #include "front/table.h"
@@ -35,8 +36,72 @@ static void write_table(struct btc_table *t, const struct btc_app *app,
 	free(buf);
 }
 
+/* `btc profile A.yaml B.yaml ... --device DEV`: each app's table as
+ * `btc profile A.yaml` makes it (cached per app), then the co-run
+ * slowdowns of each app against the others into its table
+ * (driver/profile_corun.h; docs/scheduler.md "Several apps"). */
+static int profile_apps(const struct btc_cli_options *o)
+{
+	if (o->output || o->defines.n || o->input) {
+		fprintf(stderr, "btc: %s applies to one app, not to several (btc profile A.yaml "
+				"B.yaml ...)\n",
+			o->output ? "-o" : o->defines.n ? "-D" : "--input");
+		return 2;
+	}
+	if (o->n_positional > BTC_WORKLOAD_MAX_APPS) {
+		fprintf(stderr, "btc: at most %d apps\n", BTC_WORKLOAD_MAX_APPS);
+		return 2;
+	}
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	int n = o->n_positional;
+	struct btc_app *apps[BTC_WORKLOAD_MAX_APPS] = {0};
+	char *paths[BTC_WORKLOAD_MAX_APPS] = {0};
+	struct btc_corun_app ca[BTC_WORKLOAD_MAX_APPS];
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	if (dev && btc_device_check_cores_here(dev, true, NULL, 0, &d))
+		btc_device_free(dev), dev = NULL;
+	for (int a = 0; a < n; a++) {
+		apps[a] = btc_app_load(o->positional[a], NULL, NULL, 0, &d);
+		for (int b = 0; apps[a] && b < a; b++)
+			if (apps[b] && !strcmp(apps[b]->name, apps[a]->name))
+				btc_error(&d, btc_joint_app_name_loc(o->positional[a]),
+					  "two apps named '%s' (the other: %s)", apps[a]->name,
+					  o->positional[b]);
+	}
+	if (dev && !d.errors) {
+		struct btc_request jo;
+		btc_cli_request(o, BTC_CMD_PROFILE, &jo);
+		bool ok = true;
+		for (int a = 0; a < n && !btc_interrupted(); a++) {
+			struct btc_table *t = NULL;
+			bool got = btc_job_profile(apps[a], dev, &jo, &t, &paths[a], &d);
+			btc_table_free(t);
+			if (got)
+				printf("profiling table: %s\n", paths[a]);
+			ok &= got;
+			ca[a] = (struct btc_corun_app){apps[a], paths[a], NULL};
+		}
+		if (ok && !btc_interrupted())
+			btc_profile_corun(ca, n, dev, &jo, &d);
+		else if (!d.errors && !btc_interrupted())
+			printf("profile: the co-run slowdowns (@corun rows) are measured on this "
+			       "machine only (--device host), once every app's table is here\n");
+	}
+	for (int a = 0; a < n; a++) {
+		free(paths[a]);
+		btc_app_free(apps[a]);
+	}
+	btc_device_free(dev);
+	if (btc_interrupted())
+		return BTC_EXIT_INTERRUPTED;
+	return d.errors ? 1 : 0;
+}
+
 int btc_cmd_profile(const struct btc_cli_options *o)
 {
+	if (o->n_positional > 1)
+		return profile_apps(o);
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_app *app = btc_cli_load_app(o, &d);

@@ -5,10 +5,12 @@
  * (cli/workload_print.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/workload.h"
+#include "driver/cache.h"
 
 bool btc_cli_is_workload(const struct btc_cli_options *o)
 {
@@ -31,6 +33,19 @@ bool btc_cli_workload_options_ok(const struct btc_cli_options *o)
 	return true;
 }
 
+/* The profile cache's table of app on dev, when there is one (ctx: the
+ * cache folder). */
+static char *cached_table(const struct btc_app *app, const struct btc_device *dev, void *ctx)
+{
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	char *path = btc_cache_table_path(ctx, app, dev, &quiet);
+	if (path && access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
 void btc_cli_joint_request(const struct btc_cli_options *o, struct btc_joint_request *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -47,6 +62,8 @@ void btc_cli_joint_request(const struct btc_cli_options *o, struct btc_joint_req
 	r->n_app_tables = o->app_tables.n;
 	r->tables_dir = o->tables_dir;
 	r->table = o->table;
+	r->cached = cached_table;
+	r->cached_ctx = (void *)(o->cache ? o->cache : BTC_CACHE_DEFAULT_DIR);
 	btc_cli_plan_options(o, &r->plan);
 	r->objective = o->objective >= BTC_CLI_OBJECTIVE_MAXMIN
 			       ? (enum btc_multi_objective)(o->objective - BTC_CLI_OBJECTIVE_MAXMIN)

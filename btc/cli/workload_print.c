@@ -124,10 +124,14 @@ static int print_text(FILE *out, const struct btc_cli_options *o, const struct b
 		}
 		char *label = btc_plan_schedule_label(&s, w->dev);
 		(void)buf;
+		char corun[256] = "none measured (factor 1)";
+		if (x->slowdown)
+			snprintf(corun, sizeof(corun), "measured (its @corun rows, %s%s%s)",
+				 btc_mode_name(x->corun_mode),
+				 x->table->corun_with ? ", against " : "",
+				 x->table->corun_with ? x->table->corun_with : "");
 		fprintf(out, "  %s: %d stream(s), table %s; co-run %s; solo best %.4f ms/task (%s)\n",
-			x->app->name, w->wl.apps[a].streams, x->table_path,
-			x->slowdown ? "slowdowns from its @corun rows" : "none measured (factor 1)",
-			x->solo_ms, label);
+			x->app->name, w->wl.apps[a].streams, x->table_path, corun, x->solo_ms, label);
 		free(label);
 	}
 	for (int k = 0; k < r->n; k++) {
@@ -228,8 +232,20 @@ static int print_json(FILE *out, const struct btc_cli_options *o, const struct b
 			fprintf(out, "%.6g", en->rate_per_s);
 		else
 			fprintf(out, "null");
-		fprintf(out, ",\"solo_best_ms\":%.6f,\"corun\":\"%s\"}", x->solo_ms,
+		fprintf(out, ",\"solo_best_ms\":%.6f,\"corun\":\"%s\"", x->solo_ms,
 			x->slowdown ? "measured" : "none");
+		if (x->slowdown)
+			fprintf(out, ",\"corun_mode\":\"%s\"", btc_mode_name(x->corun_mode));
+		if (x->slowdown && x->table->corun_with) {
+			/* from the table file: escaped */
+			fputs(",\"corun_with\":\"", out);
+			for (const unsigned char *c = (const unsigned char *)x->table->corun_with;
+			     *c; c++)
+				fprintf(out, *c == '"' || *c == '\\' ? "\\%c" : *c < 0x20 ? "\\u%04x" : "%c",
+					*c);
+			fputc('"', out);
+		}
+		fputc('}', out);
 	}
 	fprintf(out, "],\"candidates\":[");
 	for (int k = 0; k < r->n; k++) {

@@ -18,6 +18,9 @@
  * count by name (last component) and contents. */
 uint64_t btc_cache_key(const struct btc_app *app, const struct btc_device *dev);
 
+/* The cache directory when --cache gives none. */
+#define BTC_CACHE_DEFAULT_DIR "build/btc/cache"
+
 /* "CACHE_DIR/APP-DEV-KEY.csv" (caller frees), or NULL (reported) when the
  * app or device name cannot be part of a file name. */
 char *btc_cache_table_path(const char *cache_dir, const struct btc_app *app,

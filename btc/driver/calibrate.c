@@ -117,10 +117,10 @@ int btc_job_calibrate(const struct btc_app *app, const struct btc_device *dev,
 	 * can be judged on the same measurements. */
 	struct btc_request job = *opt_in;
 	const struct btc_request *opt = &job;
-	char *specs[BTC_PLAN_MAX_SPECS];
+	char *specs[BTC_PLAN_MAX_SPACE]; /* an --exhaustive job's schedules */
 	int n_specs = 0;
 	if (!job.plan.n_specs && n_files > 0) {
-		n_specs = report_specs(files[0], specs, BTC_PLAN_MAX_SPECS, d);
+		n_specs = report_specs(files[0], specs, BTC_PLAN_MAX_SPACE, d);
 		for (int i = 0; i < n_specs; i++)
 			job.plan.specs[job.plan.n_specs++] = specs[i];
 		/* the report lists its baselines too, at their numbers: none

@@ -36,18 +36,21 @@ static char *failure_message(const char *path)
 
 /* Runs the built profiler into a temporary file and renames it to cached. */
 static bool run_profiler(const struct btc_app *app, const struct btc_device *dev,
-			 const struct btc_request *opt, const char *dir, const char *cached,
+			 const struct btc_request *opt, char *prog, const char *cached,
 			 struct btc_table **table, struct btc_diag *d)
 {
-	char *prog = btc_xasprintf("%s/build/%s-profiler", dir, app->name);
 	char *tmp = btc_xasprintf("%s.tmp.%ld", cached, (long)getpid());
-	char reps[16];
+	char reps[16], min_reps[16];
 	snprintf(reps, sizeof(reps), "%d", opt->profile_max_reps);
+	/* the profiler's default minimum (10) would refuse --max-reps 2..9 */
+	snprintf(min_reps, sizeof(min_reps), "%d",
+		 opt->profile_max_reps < 10 ? opt->profile_max_reps : 10);
 	/* A kernel's crash or exit(): the profiler names its stage and PU
 	 * there (docs/runtime.md, "Faults in kernels"). */
 	char *failure = btc_xasprintf("%s.failure.json", tmp);
-	char *argv[10] = {prog, "-o", tmp, "--max-reps", reps, "--failure", failure};
-	int n = 7;
+	char *argv[12] = {prog, "-o", tmp, "--max-reps", reps, "--min-reps", min_reps,
+			  "--failure", failure};
+	int n = 9;
 	if (opt->core_counts)
 		argv[n++] = "--core-counts";
 	if (opt->input) {
@@ -84,7 +87,36 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 	unlink(failure);
 	free(failure);
 	free(tmp);
-	free(prog);
+	return ok;
+}
+
+bool btc_job_profiler_build(const struct btc_app *app, const struct btc_device *dev,
+			    const struct btc_request *opt, char **prog, struct btc_diag *d)
+{
+	*prog = NULL;
+	/* A project with the baselines only: the profiler lives beside them. */
+	char *dir = btc_job_dir(opt->out_dir, app, dev, d);
+	struct btc_plan_options po = opt->plan;
+	po.n_specs = 0;
+	po.baselines_only = true;
+	struct btc_plan *plan = NULL;
+	bool built = false, ok = false;
+	if (!dir || !btc_job_dir_claim(dir, d) || !(plan = btc_plan(app, dev, NULL, NULL, &po, d)) ||
+	    !btc_project_make(plan, dir, true, opt->force, &built, NULL, d))
+		goto out;
+	if (!built || strcmp(dev->name, "host")) {
+		printf("profile: the profiler for %s is in %s; build it for the device, run\n"
+		       "  %s-profiler -o %s-%s.csv%s\n"
+		       "there, and pass the table back with --table.\n",
+		       dev->name, dir, app->name, app->name, dev->name,
+		       opt->core_counts ? " --core-counts" : "");
+		goto out;
+	}
+	*prog = btc_xasprintf("%s/build/%s-profiler", dir, app->name);
+	ok = true;
+out:
+	btc_plan_free(plan);
+	free(dir);
 	return ok;
 }
 
@@ -94,7 +126,7 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 {
 	btc_install_signal_handlers(); /* `btc profile` comes here directly */
 	*table = NULL;
-	const char *cache_dir = opt->cache_dir ? opt->cache_dir : "build/btc/cache";
+	const char *cache_dir = opt->cache_dir ? opt->cache_dir : BTC_CACHE_DEFAULT_DIR;
 	char *cached = btc_cache_table_path(cache_dir, app, dev, d);
 	if (!cached)
 		return false;
@@ -131,34 +163,17 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 		unlink(cached);
 	}
 
-	/* A project with the baselines only: the profiler lives beside them. */
-	char *dir = btc_job_dir(opt->out_dir, app, dev, d);
-	struct btc_plan_options po = opt->plan;
-	po.n_specs = 0;
-	po.baselines_only = true;
-	struct btc_plan *plan = NULL;
-	bool built = false, ok = false;
-	if (!dir || !btc_job_dir_claim(dir, d) || !(plan = btc_plan(app, dev, NULL, NULL, &po, d)) ||
-	    !btc_project_make(plan, dir, true, opt->force, &built, NULL, d))
+	char *prog = NULL;
+	bool ok = false;
+	if (!btc_job_profiler_build(app, dev, opt, &prog, d) || !btc_mkdirs(cache_dir, d))
 		goto out;
-	if (!built || strcmp(dev->name, "host")) {
-		printf("profile: the profiler for %s is in %s; build it for the device, run\n"
-		       "  %s-profiler -o %s-%s.csv%s\n"
-		       "there, and pass the table back with --table.\n",
-		       dev->name, dir, app->name, app->name, dev->name,
-		       opt->core_counts ? " --core-counts" : "");
-		goto out;
-	}
-	if (!btc_mkdirs(cache_dir, d))
-		goto out;
-	ok = run_profiler(app, dev, opt, dir, cached, table, d);
+	ok = run_profiler(app, dev, opt, prog, cached, table, d);
 	if (ok) {
 		*path = cached;
 		cached = NULL;
 	}
 out:
+	free(prog);
 	free(cached);
-	btc_plan_free(plan);
-	free(dir);
 	return ok;
 }

@@ -18,4 +18,12 @@ bool btc_job_profile(const struct btc_app *app, const struct btc_device *dev,
 		     const struct btc_request *opt, struct btc_table **table, char **path,
 		     struct btc_diag *d);
 
+/* The profiler program of (app, dev) on this machine: writes the
+ * baselines' project (the profiler lives beside them) into the job
+ * directory and builds it; *prog: the program's path (caller frees).
+ * For a device that is not `host`, or without a toolchain, prints how to
+ * build and run it there instead and returns false. */
+bool btc_job_profiler_build(const struct btc_app *app, const struct btc_device *dev,
+			    const struct btc_request *opt, char **prog, struct btc_diag *d);
+
 #endif

@@ -13,6 +13,7 @@
 #include "driver/colocate.h"
 #include "driver/joint_project.h"
 #include "driver/profile.h"
+#include "driver/profile_corun.h"
 #include "front/workload.h"
 #include "report/colocate_print.h"
 #include "util/fsafe.h"
@@ -41,36 +42,56 @@ static bool has_table(const struct btc_joint_request *r, const struct btc_worklo
 }
 
 /* 1. Each app without a table profiled (or its cached table): "NAME=PATH"
- * appended to tables ([BTC_WORKLOAD_MAX_APPS], owned). Returns false
- * after an error. */
+ * appended to tables ([BTC_WORKLOAD_MAX_APPS], owned). When the job
+ * profiled every app, also their co-run slowdowns (btc_profile_corun:
+ * the @corun rows, cached; never written into a table the user gave).
+ * Returns false after an error. */
 static bool profile_apps(const struct btc_joint_request *r, const struct btc_device *dev,
 			 const struct btc_request *opt, char **tables, int *n, struct btc_diag *d)
 {
 	struct btc_workload wl = {0};
+	struct btc_app *apps[BTC_WORKLOAD_MAX_APPS] = {0};
+	struct btc_corun_app ca[BTC_WORKLOAD_MAX_APPS];
 	bool ok = !r->workload || btc_workload_load(r->workload, NULL, &wl, d);
 	for (int i = 0; ok && i < r->n_apps; i++)
 		ok = btc_workload_add(&wl, r->apps[i], d);
+	int profiled = 0;
 	for (int a = 0; ok && a < wl.n_apps; a++) {
-		struct btc_app *app = btc_app_load(wl.apps[a].path, NULL, NULL, 0, d);
+		struct btc_app *app = apps[a] = btc_app_load(wl.apps[a].path, NULL, NULL, 0, d);
 		if (!app) {
 			ok = false;
 			break;
 		}
-		if (!has_table(r, &wl.apps[a], app)) {
-			struct btc_table *t = NULL;
-			char *path = NULL;
-			fprintf(stderr, "workload: profiling %s (cached when profiled before)\n",
-				app->name);
-			ok = btc_job_profile(app, dev, opt, &t, &path, d) && !btc_interrupted();
-			if (ok) {
-				printf("profiling table of %s: %s\n", app->name, path);
-				tables[(*n)++] = btc_xasprintf("%s=%s", app->name, path);
-			}
-			btc_table_free(t);
-			free(path);
+		if (has_table(r, &wl.apps[a], app))
+			continue;
+		struct btc_table *t = NULL;
+		char *path = NULL;
+		fprintf(stderr, "workload: profiling %s (cached when profiled before)\n", app->name);
+		/* each app's profiler in a project of its own: with -o DIR,
+		 * DIR/profile-APP; else the single-app default */
+		struct btc_request po = *opt;
+		char *pdir = opt->out_dir ? btc_xasprintf("%s/profile-%s", opt->out_dir, app->name)
+					  : NULL;
+		po.out_dir = pdir;
+		ok = btc_job_profile(app, dev, &po, &t, &path, d) && !btc_interrupted();
+		free(pdir);
+		if (ok) {
+			printf("profiling table of %s: %s\n", app->name, path);
+			tables[(*n)++] = btc_xasprintf("%s=%s", app->name, path);
+			ca[profiled++] = (struct btc_corun_app){app, tables[*n - 1] + strlen(app->name) + 1,
+								NULL};
 		}
-		btc_app_free(app);
+		btc_table_free(t);
+		free(path);
 	}
+	if (ok && profiled == wl.n_apps && profiled > 1) {
+		/* the profilers' projects where btc profile A B puts them */
+		struct btc_request po = *opt;
+		po.out_dir = NULL;
+		ok = btc_profile_corun(ca, profiled, dev, &po, d) && !btc_interrupted();
+	}
+	for (int a = 0; a < wl.n_apps; a++)
+		btc_app_free(apps[a]);
 	btc_workload_free(&wl);
 	return ok;
 }

@@ -57,6 +57,7 @@ void btc_table_free(struct btc_table *t)
 	free(t->io_loaded);
 	free(t->in_place);
 	free(t->touched);
+	free(t->corun_with);
 	free(t->app);
 	free(t->device);
 	free(t->btc_version);
@@ -230,6 +231,8 @@ static void load_tidy(struct btc_table_lines *l, const char *path, struct btc_ta
 	while (btc_table_next_line(l, d)) {
 		char *line = l->buf;
 		int lineno = l->lineno;
+		if (line[0] == '#')
+			btc_table_corun_with_read(line, t); /* appended after the rows */
 		if (!line[0] || line[0] == '#')
 			continue;
 		struct btc_table_row r;
@@ -362,6 +365,8 @@ static void read_meta(char *line, struct btc_table *t, const struct btc_app *app
 		      : !strncmp(p, "device: ", 8) ? &t->device
 		      : !strncmp(p, "btc: ", 5)    ? &t->btc_version
 						   : NULL;
+	if (btc_table_corun_with_read(line, t))
+		return;
 	if (!slot)
 		return;
 	free(*slot);

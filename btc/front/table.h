@@ -106,6 +106,9 @@ struct btc_table {
 	 * while another app's stage occupies PU q (table_corun.c). */
 	struct btc_table_entry *corun[BTC_N_MODES];
 	bool has_corun[BTC_N_MODES];
+	char *corun_with;                 /* `# corun_with: B,C`: the co-runner apps
+					   * the @corun rows were measured against
+					   * (comma list), or NULL: not said */
 	bool reference_layout;            /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };
@@ -182,6 +185,14 @@ struct btc_table_entry *btc_table_corun_entry(struct btc_table *t, enum btc_mode
  * below 1 count as 1: a co-run never speeds a stage up in the model),
  * 1 when there is no such row or p == q. */
 double btc_table_corun_factor(const struct btc_table *t, enum btc_mode m, int p, int q);
+
+/* `# corun_with: B,C` (docs/app-format.md "Co-run rows"): the apps the
+ * @corun rows were measured against, each row's factor the largest over
+ * them; a comment line, so older readers skip it. */
+#define BTC_TABLE_CORUN_WITH "# corun_with: "
+/* When line is a `# corun_with:` line: its list into t->corun_with (the
+ * last such line wins), true. For the reader. */
+bool btc_table_corun_with_read(const char *line, struct btc_table *t);
 
 /* Writes mode m's @corun rows (PU order p, then q). */
 void btc_table_write_corun(const struct btc_table *t, const struct btc_device *dev,

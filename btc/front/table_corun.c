@@ -1,7 +1,10 @@
 /* Co-run slowdown rows of a profiling table (issue 27): `@corun,P/Q,...`,
  * the factor by which a stage on PU P slows while another app's stage
  * occupies PU Q (front/table.h, docs/app-format.md "Co-run rows"). */
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/diag.h"
 
 #include "front/table.h"
 
@@ -59,4 +62,14 @@ void btc_table_write_corun(const struct btc_table *t, const struct btc_device *d
 					dev->pus[q].name, btc_mode_name(m), e->mean_ms,
 					e->stddev_ms, e->samples);
 		}
+}
+
+bool btc_table_corun_with_read(const char *line, struct btc_table *t)
+{
+	size_t n = strlen(BTC_TABLE_CORUN_WITH);
+	if (strncmp(line, BTC_TABLE_CORUN_WITH, n))
+		return false;
+	free(t->corun_with);
+	t->corun_with = btc_xstrdup(line + n);
+	return true;
 }

@@ -33,6 +33,8 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 		}
 	if (*sep == ',')
 		fputc('\n', out);
+	if (t->corun_with)
+		fprintf(out, BTC_TABLE_CORUN_WITH "%s\n", t->corun_with);
 	fputs(BTC_TABLE_TIDY_HEADER "\n", out);
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		for (int s = 0; s < t->n_stages; s++)

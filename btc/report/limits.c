@@ -1,4 +1,5 @@
-/* The fluid bound and the regret in the report (report/limits.h). */
+/* The fluid and assignment bounds and the regret in the report
+ * (report/limits.h). */
 #include "report/limits.h"
 #include "report/json.h"
 
@@ -7,7 +8,52 @@
 
 #include "util/str.h"
 
-/* The fluid bound and the chosen schedule's efficiency (docs/report.md). */
+/* A bound's PUs at its optimum: pu, load_ms, touch (the fluid y_c, the
+ * assignment's share) and the stage fractions. */
+static void write_pus(cJSON *b, const char *key, const struct btc_report_bound_pu *pu, int n,
+		      int n_stages)
+{
+	cJSON *pus = cJSON_AddArrayToObject(b, key);
+	for (int i = 0; i < n; i++) {
+		const struct btc_report_bound_pu *u = &pu[i];
+		cJSON *o = cJSON_CreateObject();
+		btc_json_add_str(o, "pu", u->pu);
+		btc_json_add_num(o, "load_ms", u->load_ms);
+		btc_json_add_num(o, "touch", u->touch);
+		cJSON *f = cJSON_AddArrayToObject(o, "stage_fractions");
+		for (int s = 0; s < n_stages; s++)
+			cJSON_AddItemToArray(f, cJSON_CreateNumber(round(u->frac[s] * 1e6) / 1e6));
+		cJSON_AddItemToArray(pus, o);
+	}
+}
+
+static struct btc_report_bound_pu *read_pus(const cJSON *pus, int *n, int *n_stages)
+{
+	const cJSON *c, *f;
+	struct btc_report_bound_pu *out =
+		btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*out));
+	*n = 0;
+	cJSON_ArrayForEach (c, pus) {
+		struct btc_report_bound_pu *u = &out[(*n)++];
+		u->pu = btc_json_str(c, "pu");
+		u->load_ms = btc_json_num(c, "load_ms");
+		u->touch = btc_json_num(c, "touch");
+		const cJSON *fr = btc_json_get(c, "stage_fractions");
+		int m = cJSON_GetArraySize(fr), s = 0;
+		if (*n == 1 && *n_stages == 0)
+			*n_stages = m;
+		u->frac = btc_xcalloc((size_t)*n_stages + 1, sizeof(double));
+		cJSON_ArrayForEach (f, fr)
+			if (s < *n_stages)
+				u->frac[s++] = cJSON_IsNumber(f) ? f->valuedouble : NAN;
+		while (s < *n_stages)
+			u->frac[s++] = NAN;
+	}
+	return out;
+}
+
+/* The fluid bound, the assignment bound and the chosen schedule's
+ * efficiency (docs/report.md). */
 static void write_bound(cJSON *j, const struct btc_report *r)
 {
 	btc_json_add_num(j, "fluid_bound_ms", r->fluid_bound_ms);
@@ -31,18 +77,21 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	} else {
 		cJSON_AddNullToObject(b, "below");
 	}
-	cJSON *pus = cJSON_AddArrayToObject(b, "pus");
-	for (int i = 0; i < r->n_bound_pus; i++) {
-		const struct btc_report_bound_pu *u = &r->bound_pus[i];
-		cJSON *o = cJSON_CreateObject();
-		btc_json_add_str(o, "pu", u->pu);
-		btc_json_add_num(o, "load_ms", u->load_ms);
-		btc_json_add_num(o, "touch", u->touch);
-		cJSON *f = cJSON_AddArrayToObject(o, "stage_fractions");
-		for (int s = 0; s < r->n_bound_stages; s++)
-			cJSON_AddItemToArray(f, cJSON_CreateNumber(round(u->frac[s] * 1e6) / 1e6));
-		cJSON_AddItemToArray(pus, o);
+	write_pus(b, "pus", r->bound_pus, r->n_bound_pus, r->n_bound_stages);
+	if (isnan(r->assign_bound_ms)) {
+		cJSON_AddNullToObject(j, "assignment_bound");
+		return;
 	}
+	b = cJSON_AddObjectToObject(j, "assignment_bound");
+	btc_json_add_num(b, "bound_ms", r->assign_bound_ms);
+	btc_json_add_num(b, "mip_ms", r->assign_mip_ms);
+	cJSON_AddBoolToObject(b, "exact", r->assign_exact);
+	btc_json_add_num(b, "relaxed_ms", r->assign_relaxed_ms);
+	cJSON_AddBoolToObject(b, "contiguous", r->assign_contiguous);
+	cJSON_AddBoolToObject(b, "farms", r->assign_farms);
+	btc_json_add_num(b, "fluid_efficiency", r->fluid_efficiency);
+	btc_json_add_num(b, "baselines_ms", r->bound_baselines_ms);
+	write_pus(b, "pus", r->assign_pus, r->n_assign_pus, r->n_bound_stages);
 }
 
 void btc_report_regret(struct btc_report *r)
@@ -106,7 +155,7 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 {
 	r->fluid_bound_ms = btc_json_num(j, "fluid_bound_ms");
 	r->efficiency = btc_json_num(j, "efficiency");
-	const cJSON *b = btc_json_get(j, "fluid_bound"), *pus = btc_json_get(b, "pus"), *c, *f;
+	const cJSON *b = btc_json_get(j, "fluid_bound"), *pus = btc_json_get(b, "pus");
 	r->fluid_model = btc_json_str(b, "model");
 	r->fluid_lp_ms = btc_json_num(b, "lp_ms");
 	r->fluid_io_ms = btc_json_num(b, "io_ms");
@@ -116,23 +165,18 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->bound_below_pu = btc_json_str(below, "pu");
 	r->bound_below = cJSON_IsTrue(btc_json_get(below, "chosen"));
 	r->fluid_calibrated = cJSON_IsTrue(btc_json_get(b, "calibrated"));
-	r->bound_pus = btc_xcalloc((size_t)cJSON_GetArraySize(pus) + 1, sizeof(*r->bound_pus));
-	cJSON_ArrayForEach (c, pus) {
-		struct btc_report_bound_pu *u = &r->bound_pus[r->n_bound_pus++];
-		u->pu = btc_json_str(c, "pu");
-		u->load_ms = btc_json_num(c, "load_ms");
-		u->touch = btc_json_num(c, "touch");
-		const cJSON *fr = btc_json_get(c, "stage_fractions");
-		int n = cJSON_GetArraySize(fr), s = 0;
-		if (r->n_bound_pus == 1)
-			r->n_bound_stages = n;
-		u->frac = btc_xcalloc((size_t)r->n_bound_stages + 1, sizeof(double));
-		cJSON_ArrayForEach (f, fr)
-			if (s < r->n_bound_stages)
-				u->frac[s++] = cJSON_IsNumber(f) ? f->valuedouble : NAN;
-		while (s < r->n_bound_stages)
-			u->frac[s++] = NAN;
-	}
+	r->n_bound_stages = 0;
+	r->bound_pus = read_pus(pus, &r->n_bound_pus, &r->n_bound_stages);
+	const cJSON *a = btc_json_get(j, "assignment_bound");
+	r->assign_bound_ms = btc_json_num(a, "bound_ms");
+	r->assign_mip_ms = btc_json_num(a, "mip_ms");
+	r->assign_exact = cJSON_IsTrue(btc_json_get(a, "exact"));
+	r->assign_relaxed_ms = btc_json_num(a, "relaxed_ms");
+	r->assign_contiguous = cJSON_IsTrue(btc_json_get(a, "contiguous"));
+	r->assign_farms = cJSON_IsTrue(btc_json_get(a, "farms"));
+	r->fluid_efficiency = btc_json_num(a, "fluid_efficiency");
+	r->bound_baselines_ms = btc_json_num(a, "baselines_ms");
+	r->assign_pus = read_pus(btc_json_get(a, "pus"), &r->n_assign_pus, &r->n_bound_stages);
 }
 
 void btc_report_limits_from_json(const cJSON *j, struct btc_report *r)

@@ -36,6 +36,8 @@ void btc_report_init(struct btc_report *r)
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
 	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
+	r->assign_bound_ms = r->assign_mip_ms = r->fluid_efficiency = NAN;
+	r->bound_baselines_ms = r->assign_relaxed_ms = NAN;
 	r->regret = r->regret_ci_low = r->regret_ci_high = NAN;
 	r->regret_best = -1;
 	r->final_switches = r->final_schedule = -1;
@@ -95,6 +97,11 @@ void btc_report_free(struct btc_report *r)
 		free(r->bound_pus[i].frac);
 	}
 	free(r->bound_pus);
+	for (int i = 0; i < r->n_assign_pus; i++) {
+		free(r->assign_pus[i].pu);
+		free(r->assign_pus[i].frac);
+	}
+	free(r->assign_pus);
 	memset(r, 0, sizeof(*r));
 }
 

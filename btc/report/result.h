@@ -141,9 +141,24 @@ struct btc_report {
 	char *bound_below_term;           /* "compute" or "io" when any verified
 					   * measurement lies below the bound */
 	char *bound_below_pu;             /* compute: the PU of the largest load */
-	double efficiency;                /* fluid_bound_ms / measured_ms (the chosen) */
+	double efficiency;                /* the tighter bound (assign_bound_ms, else
+					   * fluid_bound_ms) / measured_ms (the chosen) */
 	struct btc_report_bound_pu *bound_pus; /* [n_bound_pus], device PU order */
 	int n_bound_pus, n_bound_stages;
+	/* The assignment bound (sched/bound.h) of the same table, mode and
+	 * calibration; NAN / NULL in reports of earlier btc. */
+	double assign_bound_ms;   /* max(fluid bound, T_io, MIP optimum) */
+	double assign_mip_ms;     /* the MIP's optimum, NAN: not solved */
+	bool assign_exact;        /* the MIP was solved (else = fluid bound) */
+	double assign_relaxed_ms; /* its optimum with contiguity relaxed, NAN */
+	bool assign_contiguous;   /* assign_mip_ms has the contiguity rows */
+	bool assign_farms;        /* the share formulation (farms searched) */
+	double fluid_efficiency;  /* fluid_bound_ms / measured_ms (the chosen) */
+	double bound_baselines_ms; /* placed: the isolated-row baselines' least
+				    * period, both bounds at most it; else NAN */
+	struct btc_report_bound_pu *assign_pus; /* [n_assign_pus]: loads,
+						 * shares, the assignment */
+	int n_assign_pus;
 };
 
 /* An empty report: every number NAN, indices -1, the current schema. */

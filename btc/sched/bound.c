@@ -17,6 +17,10 @@
 
 static const struct btc_loc no_loc = {0};
 
+static enum btc_status fluid_bound(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt, const double *off,
+				   struct btc_sched_bound *b, struct btc_diag *d);
+
 static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
 		    int c)
 {
@@ -64,7 +68,13 @@ struct lp_cols {
 	int n;     /* columns */
 	int *x;    /* [n_stages * n_pus] */
 	int *y;    /* [n_pus] */
+	const double *off; /* [n_pus] offsets <= 0 in every PU row, or NULL */
 };
+
+static double off_of(const struct lp_cols *k, int c)
+{
+	return k->off ? k->off[c] : 0;
+}
 
 static void lp_columns(const struct btc_sched_problem *p, const struct btc_sched_options *opt,
 		       struct lp_cols *k)
@@ -134,7 +144,7 @@ static void lp_build(glp_prob *lp, const struct btc_sched_problem *p, const stru
 	/* F_c y[c] + sum_i t_{i,c} x[i][c] - T <= 0 */
 	for (int c = 0; c < np; c++) {
 		glp_add_rows(lp, 1);
-		glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, 0.0);
+		glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, -off_of(k, c));
 		put(&m, row, 1, -1.0);
 		for (int i = 0; i < n; i++)
 			if (k->x[i * np + c] && p->time_ms[i * np + c] > 0)
@@ -201,6 +211,8 @@ static double dual_bound(glp_prob *lp, const struct btc_sched_problem *p, const 
 			w[i * np + c] *= cap / sw;
 	}
 	double lb = 0;
+	for (int c = 0; c < np; c++) /* the rows' right-hand sides -off_c */
+		lb += v[c] * off_of(k, c);
 	for (int i = 0; i < n; i++) {
 		double u = INFINITY;
 		for (int c = 0; c < np; c++)
@@ -239,14 +251,77 @@ static void primal_point(glp_prob *lp, const struct btc_sched_problem *p, const 
 				load += x * p->time_ms[i * np + c];
 		}
 		b->touch[c] = y;
-		b->load_ms[c] = load + fixed_of(p, c) * y;
+		b->load_ms[c] = load + fixed_of(p, c) * y + off_of(k, c);
 		b->lp_ms = fmax(b->lp_ms, b->load_ms[c]);
 	}
+}
+
+bool btc_sched_bound_effective(const struct btc_sched_problem *p,
+			       const struct btc_sched_options *opt, struct btc_sched_problem *q,
+			       double **time_ms, double **fixed_ms)
+{
+	*q = *p;
+	*time_ms = *fixed_ms = NULL;
+	if (!opt || !opt->core_splits || !p->cores || !p->time_cores_ms)
+		return false;
+	int n = p->n_stages, np = p->n_pus;
+	bool any = false;
+	for (int c = 0; c < np; c++)
+		any |= p->cores[c].size > 1 && p->cores[c].n_counts > 0;
+	if (!any)
+		return false;
+	double *t = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));
+	double *f = btc_xcalloc((size_t)np, sizeof(double));
+	for (int c = 0; c < np; c++) {
+		const struct btc_sched_cores *k = &p->cores[c];
+		bool split = k->size > 1 && k->n_counts > 0;
+		f[c] = fixed_of(p, c);
+		if (split) /* the smallest team's share of the cores */
+			f[c] *= (double)k->counts[0] / k->size;
+		for (int i = 0; i < n; i++) {
+			double e = p->time_ms[i * np + c];
+			for (int j = 0; split && j < k->n_counts; j++) {
+				double tk = p->time_cores_ms[btc_sched_cores_index(np, i, c, j)];
+				if (!isnan(e) && !isnan(tk)) /* as the solvers: a count
+							      * only where the PU has a time */
+					e = fmin(e, tk * k->counts[j] / k->size);
+			}
+			t[i * np + c] = e;
+		}
+	}
+	q->time_ms = *time_ms = t;
+	q->fixed_ms = *fixed_ms = p->fixed_ms ? f : NULL;
+	if (!p->fixed_ms) {
+		free(f);
+		*fixed_ms = NULL;
+	}
+	return true;
 }
 
 enum btc_status btc_sched_fluid_bound(const struct btc_sched_problem *p,
 				     const struct btc_sched_options *opt,
 				     struct btc_sched_bound *b, struct btc_diag *d)
+{
+	return btc_sched_fluid_bound_offset(p, opt, NULL, b, d);
+}
+
+enum btc_status btc_sched_fluid_bound_offset(const struct btc_sched_problem *p,
+					    const struct btc_sched_options *opt,
+					    const double *offset_ms, struct btc_sched_bound *b,
+					    struct btc_diag *d)
+{
+	double *et, *ef;
+	struct btc_sched_problem q;
+	btc_sched_bound_effective(p, opt, &q, &et, &ef);
+	enum btc_status st = fluid_bound(&q, opt, offset_ms, b, d);
+	free(et);
+	free(ef);
+	return st;
+}
+
+static enum btc_status fluid_bound(const struct btc_sched_problem *p,
+				   const struct btc_sched_options *opt, const double *off,
+				   struct btc_sched_bound *b, struct btc_diag *d)
 {
 	memset(b, 0, sizeof(*b));
 	struct btc_sched_options vo;
@@ -271,6 +346,7 @@ enum btc_status btc_sched_fluid_bound(const struct btc_sched_problem *p,
 
 	struct lp_cols k;
 	lp_columns(p, &vo, &k);
+	k.off = off;
 	int *touch_row = btc_xcalloc((size_t)n * (size_t)np, sizeof(int));
 	int term = glp_term_out(GLP_OFF);
 	glp_prob *lp = glp_create_prob();

@@ -72,7 +72,92 @@ enum btc_status btc_sched_fluid_bound(const struct btc_sched_problem *p,
 				     const struct btc_sched_options *opt,
 				     struct btc_sched_bound *b, struct btc_diag *d);
 
+/* As btc_sched_fluid_bound, with offset_ms ([n_pus], each <= 0, or NULL)
+ * added to every PU row: F_c y_c + sum_i x_ic t_ic + offset_c <= T. A
+ * calibrated fixed cost a_c + b_c F_c may be negative (report/fit.c): it
+ * enters as max(0, .) in fixed_ms and min(0, .) here. Valid because y_c
+ * <= 1: a PU touching a share s of the tasks carries s (F + off) + ... >=
+ * F y + off + ...; load_ms includes the offset. */
+enum btc_status btc_sched_fluid_bound_offset(const struct btc_sched_problem *p,
+					    const struct btc_sched_options *opt,
+					    const double *offset_ms, struct btc_sched_bound *b,
+					    struct btc_diag *d);
+
 void btc_sched_bound_free(struct btc_sched_bound *b);
+
+/* The times both bounds work on (docs/scheduler.md, "The assignment
+ * bound"): when opt->core_splits and p has profiled core counts, a copy
+ * of p in *q whose t_ic on a CPU PU that may be split is the least
+ * core-time share e_ic = min(t_ic, min_k (k / size) t_{i,c,k}) and whose
+ * F_c is (k_min / size) F_c (teams on k_j cores with sum k_j <= size and
+ * each load <= T give sum_j (k_j / size) load_j <= T); the arrays are
+ * new (*time_ms, *fixed_ms; free() them). Otherwise *q = *p, both NULL.
+ * Returns whether q differs from p. */
+bool btc_sched_bound_effective(const struct btc_sched_problem *p,
+			       const struct btc_sched_options *opt, struct btc_sched_problem *q,
+			       double **time_ms, double **fixed_ms);
+
+/* The assignment bound: the fluid LP with every stage on exactly one PU
+ * (binary x_ic), PU c paying F_c when used (binary y_c), contiguity and
+ * transfers relaxed, solved as a MIP by GLPK's branch and cut; with farms
+ * in the space the PU's fraction of its stages is one share s_c (x_ic =
+ * s_c a_ic, a binary), what a farm's member does. docs/scheduler.md, "The
+ * assignment bound", gives the MIP and why it bounds every schedule of
+ * the searched space. Arrays owned: btc_sched_assign_free. */
+struct btc_sched_assign {
+	int n_stages, n_pus;
+	double bound_ms; /* max(fluid bound, T_io, mip_ms): ms per task */
+	double mip_ms;   /* the MIP's optimum T*, less GLPK's tolerance
+			  * (BTC_SCHED_ASSIGN_SLACK relative), with the
+			  * contiguity rows when contiguous; NAN when not
+			  * solved (exact false) */
+	double relaxed_ms; /* the same MIP without the contiguity rows
+			    * (<= mip_ms), NAN when not solved */
+	bool contiguous;   /* mip_ms has the contiguity rows (C2) */
+	double io_ms;    /* T_io */
+	bool farms;      /* the share formulation (opt->farms) */
+	bool exact;      /* the MIP was solved to optimality; false: GLPK
+			  * failed or hit BTC_SCHED_ASSIGN_TIME_MS, bound_ms is
+			  * the fluid bound's (still a bound) */
+	/* [n_stages * n_pus] x_ic at the incumbent (0/1; a share with farms),
+	 * [n_pus] the loads F_c y_c + sum_i x_ic t_ic and y_c (share s_c);
+	 * all 0 when !exact. */
+	double *frac;
+	double *load_ms;
+	double *share;
+	double solve_ms; /* wall time of the MIP */
+};
+
+/* Relative slack taken off GLPK's MIP optimum: its branch and cut prunes a
+ * node whose LP bound is within tol_obj (1e-7) (1 + |obj|) of the
+ * incumbent, on a problem scaled so that the fluid LP's optimum is 1. */
+#define BTC_SCHED_ASSIGN_SLACK 1e-6
+/* GLPK's time limit for the MIP; past it the fluid bound stands. */
+#define BTC_SCHED_ASSIGN_TIME_MS 2000
+
+/* Computes the assignment bound of p under opt (forbid_mask, pin,
+ * max_chunks without farms, farms, core_splits are read), given fluid,
+ * p's fluid bound under the same opt and offsets (btc_sched_fluid_bound
+ * or _offset, BTC_OK). offset_ms: as btc_sched_fluid_bound_offset, or
+ * NULL; without farms it enters as offset_c y_c (y binary: a used PU
+ * pays F_c + offset_c exactly), with farms as a constant.
+ * Fills *a (zeroed first; btc_sched_assign_free, also after an error).
+ * Returns BTC_OK, also when the MIP is not solved (a->exact false,
+ * a->bound_ms = fluid->bound_ms: GLPK's failure, its time limit or an
+ * infeasible MIP (max_chunks below what the pins need) is no error, the
+ * fluid bound is a bound); d is not written today. Silences GLPK's
+ * terminal output. */
+enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
+				      const struct btc_sched_options *opt,
+				      const double *offset_ms,
+				      const struct btc_sched_bound *fluid,
+				      struct btc_sched_assign *a, struct btc_diag *d);
+
+void btc_sched_assign_free(struct btc_sched_assign *a);
+
+/* Tests only: > 0 makes the next btc_sched_assign_bound calls fail as if
+ * GLPK had (1: glp_intopt's error return, 2: its time limit). */
+extern int btc_sched_assign_fail;
 
 /* Efficiency of a period (predicted or measured, ms per task) against
  * the bound: bound_ms / period_ms. At most 1 for every period the model

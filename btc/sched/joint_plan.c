@@ -16,8 +16,7 @@
 #include "util/out.h"
 #include "util/str.h"
 
-/* The `name:` line of an app file, for a position on a duplicate name. */
-static struct btc_loc name_loc(const char *path)
+struct btc_loc btc_joint_app_name_loc(const char *path)
 {
 	struct btc_loc loc = {path, 1, 1};
 	FILE *f = fopen(path, "r");
@@ -159,7 +158,9 @@ static char *table_path(const struct btc_joint_request *o, const struct btc_join
 	}
 	if (o->table && w->n_apps == 1)
 		return btc_xstrdup(o->table);
-	return NULL;
+	/* the table `btc profile A.yaml B.yaml --device DEV` cached (with its
+	 * @corun rows), when there is one */
+	return o->cached ? o->cached(w->apps[a].app, w->dev, o->cached_ctx) : NULL;
 }
 
 /* The stage-to-PU vector of a paper-space schedule. */
@@ -217,7 +218,7 @@ static bool load_apps(const struct btc_joint_request *o, struct btc_joint_plan *
 		for (int b = 0; b < a; b++)
 			if (w->apps[b].app && !strcmp(w->apps[b].app->name, w->apps[a].app->name)) {
 				struct btc_loc at = e->loc.line == 1 && e->loc.col == 1
-							    ? name_loc(e->path)
+							    ? btc_joint_app_name_loc(e->path)
 							    : e->loc;
 				btc_error(d, at, "two apps named '%s' in the workload (the other: %s)",
 					  w->apps[a].app->name, w->wl.apps[b].path);
@@ -231,7 +232,8 @@ static bool load_apps(const struct btc_joint_request *o, struct btc_joint_plan *
 		if (!x->table_path) {
 			btc_error(d, w->wl.apps[a].loc,
 				  "no profiling table for app '%s' (give --app-table %s=FILE, "
-				  "--tables DIR or `table:` in the workload)",
+				  "--tables DIR or `table:` in the workload, or profile the apps "
+				  "here: btc profile A.yaml B.yaml --device DEV)",
 				  x->app->name, x->app->name);
 			continue;
 		}
@@ -259,13 +261,18 @@ static bool build_problem(const struct btc_joint_request *o, struct btc_joint_pl
 				  x->app->name, x->app->name);
 		m->forbid_mask |= x->plan->sched.forbid_mask;
 		const struct btc_sched_problem *p = btc_plan_solved_problem(x->plan);
-		if (x->table->has_corun[o->plan.mode]) {
+		/* The scheduled mode's @corun rows, else the isolated ones
+		 * (what btc profile A B measures: a ratio, applied to the
+		 * scheduled mode's times; docs/scheduler.md "Several apps"). */
+		x->corun_mode = o->plan.mode;
+		if (!x->table->has_corun[o->plan.mode] && x->table->has_corun[BTC_MODE_ISOLATED])
+			x->corun_mode = BTC_MODE_ISOLATED;
+		if (x->table->has_corun[x->corun_mode]) {
 			x->slowdown = btc_xcalloc((size_t)m->n_pus * (size_t)m->n_pus, sizeof(double));
 			for (int c = 0; c < m->n_pus; c++)
 				for (int q = 0; q < m->n_pus; q++)
 					x->slowdown[c * m->n_pus + q] =
-						btc_table_corun_factor(x->table, o->plan.mode,
-								       c, q);
+						btc_table_corun_factor(x->table, x->corun_mode, c, q);
 		}
 		for (int k = 0; k < e->streams; k++) {
 			if (w->n_streams == BTC_MULTI_MAX_STREAMS) {

@@ -36,6 +36,12 @@ struct btc_joint_request {
 	int n_streams, n_weights, n_rates, n_app_tables;
 	const char *tables_dir; /* DIR/STEM/MODE.csv per app, or NULL */
 	const char *table;      /* the table of a workload of one app, or NULL */
+	/* An app's table when none of the above gives one: a path (the
+	 * caller's to find, e.g. the profile cache `btc profile A.yaml
+	 * B.yaml` filled; malloc'ed, an existing file) or NULL; cached NULL:
+	 * none is looked for. */
+	char *(*cached)(const struct btc_app *app, const struct btc_device *dev, void *ctx);
+	void *cached_ctx;
 	/* each app's single-app plan: mode (the table mode planned on and
 	 * loaded), gpu, forbid, paper_model, time budget; the rest is set
 	 * here (latency, top 1, no farms or core splits) */
@@ -53,6 +59,8 @@ struct btc_joint_app {
 	int *solo;             /* [n_stages] its lowest-period schedule */
 	double solo_ms;        /* its period, ms per task: the solo best */
 	double *slowdown;      /* [n_pus * n_pus] from @corun rows, or NULL */
+	enum btc_mode corun_mode; /* the mode of those rows: the scheduled one,
+				     else isolated (what btc profile A B writes) */
 	/* The schedules of the app in a generated program: [n_vectors]
 	 * stage-to-PU vectors of n_stages, the candidates' in order of first
 	 * use (candidate by candidate, stream by stream), then the solo-best
@@ -106,6 +114,10 @@ double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc
 /* "big:0-2,gpu:3-6": app a's vector v as a --chunks spec (btc_plan
  * parses it). Caller frees. */
 char *btc_joint_spec(const struct btc_joint_plan *j, int a, const int *v);
+
+/* The position of the `app:` value in the app file at path, for an error
+ * on a duplicate app name ({path, 1, 1} when it cannot be found). */
+struct btc_loc btc_joint_app_name_loc(const char *path);
 
 /* The name by which the command line names app a: its `app:` name, or
  * its file's stem ("alexnet-dense"); whether key (len bytes) names it. */

@@ -206,6 +206,11 @@ struct btc_sched_result {
 	 * output prints it and the best candidate's efficiency when set. */
 	bool has_fluid_bound;
 	double fluid_bound_ms;
+	/* With it, the assignment bound (btc_sched_assign_bound's bound_ms,
+	 * >= the fluid bound; the tighter, the one the efficiency uses) and
+	 * whether its MIP was solved (false: it equals the fluid bound). */
+	double assign_bound_ms;
+	bool assign_exact;
 };
 
 /* Checks the problem and the options; reports each user error (naming the
@@ -244,7 +249,8 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * {"app","device","mode","objective","candidates":[{"rank","tmax_ms",
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
  * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],
- * "fluid_bound_ms" (only when res->has_fluid_bound),"optimal",
+ * "fluid_bound_ms","assign_bound_ms","assign_exact" (only when
+ * res->has_fluid_bound),"optimal",
  * "solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. When
  * res->space, every chunk also has "cores" (0: all) and a farm "farm"
  * (its PU names), and the object "space":{"farms","core_splits"}; with

@@ -336,7 +336,8 @@ static bool add_space(struct btc_plan *pl, const struct btc_sched_problem *prob,
 	return ok;
 }
 
-/* The fluid bound of prob under pl->sched: reported and false only for a
+/* The fluid bound of prob under pl->sched, then the assignment bound
+ * (which falls back on the fluid one): reported and false only for a
  * ranking. */
 static bool bound(struct btc_plan *pl, const struct btc_plan_options *opt,
 		  const struct btc_sched_problem *prob, struct btc_diag *d)
@@ -349,9 +350,12 @@ static bool bound(struct btc_plan *pl, const struct btc_plan_options *opt,
 		return !opt->ranking;
 	}
 	pl->has_bound = true;
+	btc_sched_assign_bound(prob, &pl->sched, NULL, &pl->bound, &pl->assign, &quiet);
 	if (pl->solved) {
 		pl->result.has_fluid_bound = true;
 		pl->result.fluid_bound_ms = pl->bound.bound_ms;
+		pl->result.assign_bound_ms = pl->assign.bound_ms;
+		pl->result.assign_exact = pl->assign.exact;
 	}
 	return true;
 }
@@ -444,6 +448,7 @@ void btc_plan_free(struct btc_plan *plan)
 			btc_plan_buf_free(&plan->models[m][cm].buf);
 	btc_sched_result_free(&plan->result);
 	btc_sched_bound_free(&plan->bound);
+	btc_sched_assign_free(&plan->assign);
 	free(plan->schedules);
 	free(plan->provenance);
 	free(plan->pin);

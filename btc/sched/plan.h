@@ -43,7 +43,10 @@ struct btc_plan_options {
 	enum btc_mode mode;                    /* which table mode to schedule on */
 	struct btc_sched_options sched;        /* objective, K, forbid, pins, ... */
 	const char *gpu;                       /* "cuda", "vulkan" or NULL (auto) */
-	const char *specs[BTC_PLAN_MAX_SPECS]; /* "big:0-2,gpu:3-6" */
+	/* "big:0-2,gpu:3-6": at most BTC_PLAN_MAX_SPECS from --chunks, up to
+	 * BTC_PLAN_MAX_SPACE from a report's measured schedules (`btc tune
+	 * --measurements` of an --exhaustive job) */
+	const char *specs[BTC_PLAN_MAX_SPACE];
 	int n_specs;
 	bool baselines;      /* append the homogeneous baselines */
 	bool baselines_only; /* no candidates (the profiling build) */
@@ -183,6 +186,11 @@ struct btc_plan {
 	 * table or the LP fails (quietly, unless opt->ranking). */
 	bool has_bound;
 	struct btc_sched_bound bound;
+	/* The assignment bound (sched/bound.h) of the same problem and
+	 * options, the searched space's farms and core splits included; set
+	 * whenever has_bound (assign.exact false: the MIP was not solved and
+	 * assign.bound_ms is the fluid bound). */
+	struct btc_sched_assign assign;
 	/* [mode][0: paper's model, 1: chunk model], built once for every
 	 * mode the table has (btc_plan_problem_of). */
 	struct btc_plan_model models[BTC_N_MODES][2];

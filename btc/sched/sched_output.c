@@ -140,30 +140,40 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 	if (btc_model_has_terms(p))
 		fprintf(out, ",\"io_ms\":%.6f", p->io_ms);
 	if (res->has_fluid_bound)
-		fprintf(out, ",\"fluid_bound_ms\":%.6f", res->fluid_bound_ms);
+		fprintf(out, ",\"fluid_bound_ms\":%.6f,\"assign_bound_ms\":%.6f,\"assign_exact\":%s",
+			res->fluid_bound_ms, res->assign_bound_ms,
+			res->assign_exact ? "true" : "false");
 	fprintf(out, ",\n\"optimal\":%s,\"solve_ms\":%.3f}\n", res->optimal ? "true" : "false",
 		with_time ? res->solve_ms : 0.0);
 	return ferror(out) ? -1 : 0;
 }
 
 /* "fluid bound: X ms (efficiency of the best candidate: bound / T_max =
- * Y %)"; P (the chunk model's period) in place of T_max when the model
- * has terms; the best baseline when there is no candidate. */
+ * Y %)" and the same line for the assignment bound ("(MIP not solved:
+ * the fluid bound)" when its MIP failed); P (the chunk model's period) in
+ * place of T_max when the model has terms; the best baseline when there
+ * is no candidate. */
 static void print_bound(FILE *out, const struct btc_sched_problem *p,
 			const struct btc_sched_result *res)
 {
 	const char *what = btc_model_has_terms(p) ? "P" : "T_max";
-	fprintf(out, "\nfluid bound: %.4f ms", res->fluid_bound_ms);
 	double period = NAN;
 	if (res->n_candidates)
 		period = res->candidates[0].period_ms;
 	else if (res->best_baseline >= 0)
 		period = res->baselines[res->best_baseline].period_ms;
-	double eff = btc_sched_bound_efficiency(res->fluid_bound_ms, period);
-	if (!isnan(eff))
-		fprintf(out, " (efficiency of the best %s: bound / %s = %.1f %%)",
-			res->n_candidates ? "candidate" : "baseline", what, 100 * eff);
 	fputc('\n', out);
+	for (int k = 0; k < 2; k++) {
+		double b = k ? res->assign_bound_ms : res->fluid_bound_ms;
+		fprintf(out, "%s bound: %.4f ms", k ? "assignment" : "fluid", b);
+		double eff = btc_sched_bound_efficiency(b, period);
+		if (!isnan(eff))
+			fprintf(out, " (efficiency of the best %s: bound / %s = %.1f %%)",
+				res->n_candidates ? "candidate" : "baseline", what, 100 * eff);
+		if (k && !res->assign_exact)
+			fputs(" (MIP not solved: the fluid bound)", out);
+		fputc('\n', out);
+	}
 }
 
 int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +25,8 @@ extern char **environ;
  * btc_run*. */
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t child_pgid[BTC_RUN_MAX_TOGETHER];
+/* The process group of the child running beside btc (btc_bg_start; 0: none). */
+static volatile sig_atomic_t bg_pgid;
 
 static void on_signal(int sig)
 {
@@ -33,6 +37,8 @@ static void on_signal(int sig)
 	for (int i = 0; i < BTC_RUN_MAX_TOGETHER; i++)
 		if (child_pgid[i] > 0)
 			kill(-(pid_t)child_pgid[i], sig);
+	if (bg_pgid > 0)
+		kill(-(pid_t)bg_pgid, sig);
 	errno = saved;
 }
 
@@ -52,7 +58,7 @@ bool btc_interrupted(void)
 	return interrupted != 0;
 }
 
-static double now_s(void)
+double btc_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -74,7 +80,7 @@ static void kill_groups(const pid_t *pid, int n, int sig)
 static void wait_exit(const pid_t *pid, int n, double timeout_s, bool *timed_out,
 		      void (*tick)(void *ctx, int exited), void *ctx)
 {
-	double deadline = 0, end = timeout_s > 0 ? now_s() + timeout_s : 0, kill_at = 0;
+	double deadline = 0, end = timeout_s > 0 ? btc_now_s() + timeout_s : 0, kill_at = 0;
 	bool killed = false, exited[BTC_RUN_MAX_TOGETHER] = {false};
 	for (;;) {
 		bool poll = interrupted || end > 0 || n > 1 || tick, all = true;
@@ -100,7 +106,7 @@ static void wait_exit(const pid_t *pid, int n, double timeout_s, bool *timed_out
 		}
 		if (!poll)
 			continue; /* EINTR for another signal */
-		double t = now_s();
+		double t = btc_now_s();
 		if (interrupted) {
 			/* The handler forwarded the signal; poll. */
 			if (deadline == 0)
@@ -260,4 +266,113 @@ const char *btc_status_text(int status, char *buf, int n)
 		snprintf(buf, (size_t)n, "exited with status %d", status);
 	}
 	return buf;
+}
+
+bool btc_bg_start(char *const argv[], const char *stderr_path, struct btc_bg *bg)
+{
+	*bg = (struct btc_bg){-1, -1};
+	if (interrupted || bg_pgid > 0)
+		return false;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return false;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return false;
+	}
+	if (pid == 0) {
+		/* Async-signal-safe calls only until exec. The child dies with
+		 * btc, even a btc killed by SIGKILL. */
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		dup2(fds[1], STDOUT_FILENO);
+		if (stderr_path) {
+			int e = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+			if (e >= 0)
+				dup2(e, STDERR_FILENO);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also here: no race with a signal before the child's */
+	close(fds[1]);
+	bg->pid = pid;
+	bg->out_fd = fds[0];
+	bg_pgid = pid;
+	if (interrupted)
+		kill(-pid, interrupted);
+	return true;
+}
+
+bool btc_bg_wait_line(struct btc_bg *bg, const char *prefix, double timeout_s)
+{
+	char line[512];
+	size_t len = 0;
+	double end = btc_now_s() + timeout_s;
+	while (!interrupted && bg->out_fd >= 0) {
+		double left = end - btc_now_s();
+		if (left <= 0)
+			return false;
+		struct pollfd pf = {bg->out_fd, POLLIN, 0};
+		int rc = poll(&pf, 1, (int)(left * 1000) + 1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			return false;
+		char c;
+		ssize_t n = read(bg->out_fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false; /* the child closed its stdout: it ended */
+		if (c != '\n') {
+			if (len + 1 < sizeof(line))
+				line[len++] = c;
+			continue;
+		}
+		line[len] = '\0';
+		if (!strncmp(line, prefix, strlen(prefix)))
+			return true;
+		len = 0;
+	}
+	return false;
+}
+
+int btc_bg_stop(struct btc_bg *bg, double grace_s)
+{
+	if (bg->pid <= 0)
+		return 0;
+	pid_t pid = bg->pid;
+	kill(-pid, SIGTERM);
+	double kill_at = btc_now_s() + grace_s;
+	for (;;) {
+		/* exited, not reaped: the group id cannot be reused yet */
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		int rc = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG);
+		if ((rc == 0 && si.si_pid == pid) || (rc < 0 && errno != EINTR))
+			break;
+		if (btc_now_s() > kill_at) {
+			kill(-pid, SIGKILL);
+			kill_at = btc_now_s() + 3600;
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	kill(-pid, SIGKILL); /* whatever the leader left in its group */
+	bg_pgid = 0;
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (bg->out_fd >= 0)
+		close(bg->out_fd);
+	*bg = (struct btc_bg){-1, -1};
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

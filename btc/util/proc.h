@@ -73,6 +73,36 @@ bool btc_interrupted(void);
  * that replaces signal handlers (Z3) has run. */
 void btc_install_signal_handlers(void);
 
+/* A child running beside btc while btc runs others (a co-run's occupant:
+ * driver/profile_corun.c): its pid (-1: none) and the read end of a pipe
+ * from its stdout. One at a time. */
+struct btc_bg {
+	int pid;
+	int out_fd;
+};
+
+/* Starts argv[0] (looked up on PATH) with argv in a process group of its
+ * own, its stdout into bg->out_fd, its stderr to stderr_path (NULL:
+ * btc's). btc's SIGINT / SIGTERM handler forwards to its group as to
+ * btc_run's child, and the child gets SIGTERM when btc dies
+ * (PR_SET_PDEATHSIG), so it never outlives btc. Returns false when it
+ * cannot start, btc was interrupted, or another runs already. */
+bool btc_bg_start(char *const argv[], const char *stderr_path, struct btc_bg *bg);
+
+/* Reads bg's stdout until a line beginning with prefix: true; false when
+ * timeout_s passes first, the child closes its stdout (it ended), or btc
+ * is interrupted. */
+bool btc_bg_wait_line(struct btc_bg *bg, const char *prefix, double timeout_s);
+
+/* Ends bg: SIGTERM to its group, SIGKILL grace_s later if the leader
+ * still runs, then SIGKILL to whatever is left of the group; reaps the
+ * leader and closes the pipe. Returns its status as btc_run does (143
+ * for a child that SIGTERM ended), 0 when none runs. */
+int btc_bg_stop(struct btc_bg *bg, double grace_s);
+
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC). */
+double btc_now_s(void);
+
 /* Is prog an executable on PATH (or, with a '/', at that path)? */
 bool btc_have_program(const char *prog);
 

@@ -94,7 +94,14 @@ struct btrt_profiler {
  *   --warmup N (0..10^6, default 3), --min-reps N (2..10^6, default 10),
  *   --max-reps N (--min-reps..10^6, default 30), --precision F (the
  *   target 95 % CI half-width over the mean, 1e-6..1, default 0.02),
- *   --core-counts, --quiet, --help.
+ *   --core-counts, --quiet, --help;
+ *   --pus LIST: measure only these PUs of the device (stage rows only,
+ *   no chunk-model rows: the co-run measurement's half);
+ *   --occupy PU [--occupy-s S] (no table): keep PU busy with the app's
+ *   own stages, each in turn in bursts of about 20 ms, until SIGTERM or S
+ *   seconds (default 120): the co-runner of another app's co-run
+ *   measurement (btc profile A.yaml B.yaml; docs/scheduler.md "Several
+ *   apps"). It prints "occupying PU ..." on stdout once it loops.
  * Every number is parsed whole and range-checked (btrt_parse_long,
  * btrt_parse_double). Progress (stage, PU, mode, ETA) goes to stderr, and
  * at the end at most one warning line per stage names the PUs and modes

@@ -49,12 +49,38 @@ static double now_s(void)
 	return (double)btrt_now_ns() / 1e9;
 }
 
-/* Whether pus[p] gets rows: every PU of the device, the core-count
- * variants with --core-counts, never a variant's rest. */
+/* Whether name is an entry of the comma-separated list. */
+static int listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list;; p++) {
+		size_t n = strcspn(p, ",");
+		if (n == len && !strncmp(p, name, n))
+			return 1;
+		p += n;
+		if (!*p)
+			return 0;
+	}
+}
+
+/* The index of device PU name, or -1. */
+static int device_pu(const struct btrt_profiler *prof, const char *name)
+{
+	for (uint32_t p = 0; p < prof->n_device_pus; p++)
+		if (!strcmp(prof->pus[p].name, name))
+			return (int)p;
+	return -1;
+}
+
+/* Whether pus[p] gets rows: every PU of the device (those of --pus), the
+ * core-count variants with --core-counts, never a variant's rest. */
 static int measured(const struct profiling_run *pr, int p)
 {
 	const struct btrt_profiler *prof = pr->ctx.prof;
-	return prof->pus[p].measured && ((uint32_t)p < prof->n_device_pus || pr->o.core_counts);
+	const struct btrt_profiler_pu *pu = &prof->pus[p];
+	const char *dev_name = pu->base >= 0 ? prof->pus[pu->base].name : pu->name;
+	return pu->measured && ((uint32_t)p < prof->n_device_pus || pr->o.core_counts) &&
+	       (!pr->o.pus || listed(pr->o.pus, dev_name));
 }
 
 /* Whether q runs stage s while p is measured under interference: every
@@ -307,7 +333,8 @@ static int measure_mode(struct profiling_run *pr, int mode, struct btrt_error *e
 					fmax(0, over_ms);
 			pr->done++;
 		}
-	write_mode_terms(pr, mode, n_over);
+	if (!pr->o.pus)
+		write_mode_terms(pr, mode, n_over);
 	free(n_over);
 	return 0;
 }
@@ -411,10 +438,36 @@ static int start(struct profiling_run *pr, struct btrt_error *err)
 	fprintf(pr->out, "# profiler: warmup %ld, reps %ld..%ld, 95%% CI within %.1f%% of the mean\n",
 		pr->o.warmup, pr->o.min_reps, pr->o.max_reps, pr->o.precision * 100);
 	btrt_profiler_print_in_place(pr->rigs, pr->n_rigs, pr->out);
-	if (measure_fixed_terms(pr, err))
+	pr->host_rig = -1;
+	/* --pus: stage rows only (a co-run measurement's), no chunk-model rows */
+	if (!pr->o.pus && measure_fixed_terms(pr, err))
 		return -1;
 	fprintf(pr->out, "stage,pu,mode,mean_ms,stddev_ms,samples\n");
 	return 0;
+}
+
+/* --occupy PU: devices, input and buffer probes, then the occupant
+ * (btrt_profiler_occupy) until a signal or --occupy-s. Returns 0, 1 after
+ * a message on stderr, or -1 with err. */
+static int occupy(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_app *app = pr->ctx.app;
+	if (open_devices(pr, err))
+		return -1;
+	char msg[256] = "";
+	pr->ctx.io_state = app->io->open(pr->o.input, app->params, msg, sizeof(msg));
+	if (!pr->ctx.io_state) {
+		fprintf(stderr, "%s: input: %s\n", pr->argv0, msg);
+		return 1;
+	}
+	pr->ctx.io_loaded = calloc(app->n_buffers + 1, 1);
+	pr->ctx.touched = calloc(app->n_buffers + 1, sizeof(uint64_t));
+	if (!pr->ctx.io_loaded || !pr->ctx.touched)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "probe tables");
+	if (btrt_profiler_probe_buffers(&pr->ctx, err))
+		return -1;
+	return btrt_profiler_occupy(&pr->ctx, device_pu(pr->ctx.prof, pr->o.occupy),
+				    pr->o.occupy_s, err);
 }
 
 /* Publishes the table (-o) of a whole profile, else removes it; stdout
@@ -469,6 +522,23 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 		return 2;
 	if (pr.o.help)
 		return 0;
+	/* --pus and --occupy name PUs of the device. */
+	for (const char *p = pr.o.pus; p && *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (device_pu(prof, name) < 0) {
+			fprintf(stderr, "%s: --pus: '%s' is not a PU of device '%s'\n", argv[0], name,
+				prof->device);
+			return 2;
+		}
+		p += n;
+	}
+	if (pr.o.occupy && (device_pu(prof, pr.o.occupy) < 0 || pr.o.output)) {
+		fprintf(stderr, "%s: --occupy %s: %s\n", argv[0], pr.o.occupy,
+			pr.o.output ? "writes no table (no -o)" : "not a PU of the device");
+		return 2;
+	}
 	btrt_error_clear(&err);
 	/* A bad output fails now, not after the profile (btrt_fsafe.h). */
 	if ((pr.o.output && btrt_output_check("-o", pr.o.output, &err)) ||
@@ -480,8 +550,8 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1, 1 };
 	btrt_guard_install(&g);
 	btrt_guard_running(1);
-	int rc = start(&pr, &err);
-	if (rc == 0)
+	int rc = pr.o.occupy ? occupy(&pr, &err) : start(&pr, &err);
+	if (rc == 0 && !pr.o.occupy)
 		rc = profile(&pr, &err);
 	btrt_guard_running(0);
 	rc = finish_output(&pr, rc, &err);

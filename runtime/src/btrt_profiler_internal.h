@@ -25,6 +25,11 @@ struct btrt_profiler_options {
 	int modes[BTRT_PROF_N_MODES]; /* 1: measure this mode */
 	int quiet;
 	int core_counts;           /* also the NAME[k] variants of CPU PUs */
+	const char *pus;           /* --pus: measure only these device PUs (comma
+				      list; NULL: all); no chunk-model rows then */
+	const char *occupy;        /* --occupy PU: no table; loop the app's stages
+				      on PU until a signal or --occupy-s */
+	double occupy_s;           /* --occupy-s: the occupant's longest life, s */
 	int help;                  /* --help: the usage was printed */
 };
 
@@ -81,6 +86,15 @@ int btrt_profiler_rig_prepare(struct btrt_profiler_rig *r, int s, struct btrt_er
 int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
 			  double *overhead_ms, struct btrt_error *err);
 void btrt_profiler_rig_free(struct btrt_profiler_rig *r);
+
+/* The occupant (--occupy; btrt_profiler_occupy.c): keeps PU pus[pu] busy
+ * with every stage of the app that runs there, in turn, in bursts of about
+ * 20 ms, each stage's input made once; prints "occupying PU ..." on stdout
+ * once it loops, and returns 0 after max_s seconds (a SIGTERM ends the
+ * process before: the guard's die_on_stop). -1 with err when a rig fails
+ * or no stage runs on the PU. */
+int btrt_profiler_occupy(const struct btrt_profiling *ctx, int pu, double max_s,
+			 struct btrt_error *err);
 
 /* Probes once, before the rigs exist (btrt_probe.c), which buffers io.load
  * refills and how many bytes of each a task touches, into ctx. Returns 0,

@@ -17,7 +17,10 @@ static void usage(const char *argv0)
 	printf("usage: %s [-o TABLE.csv] [--input PATH] [--modes isolated,interference,placed]\n"
 	       "       [--warmup N] [--min-reps N] [--max-reps N] [--precision F] [--quiet]\n"
 	       "       [--core-counts]   also each CPU stage on 1, 2, 4, ... of a CPU PU's cores (rows NAME[k])\n"
-	       "       [--failure FILE]  a kernel's crash or exit() as JSON (stage, PU, signal)\n",
+	       "       [--failure FILE]  a kernel's crash or exit() as JSON (stage, PU, signal)\n"
+	       "       [--pus PU,...]    measure only these PUs (stage rows only: no chunk-model rows)\n"
+	       "       [--occupy PU [--occupy-s S]]  no table: keep PU busy with the app's stages\n"
+	       "                         until SIGTERM or S seconds (default 120; co-run profiling)\n",
 	       argv0);
 }
 
@@ -55,6 +58,12 @@ static int parse_value(const char *argv0, const char *a, const char *v,
 		o->input = v;
 	else if (!strcmp(a, "--failure"))
 		o->failure = v;
+	else if (!strcmp(a, "--pus"))
+		o->pus = v;
+	else if (!strcmp(a, "--occupy"))
+		o->occupy = v;
+	else if (!strcmp(a, "--occupy-s"))
+		rc = btrt_parse_double(a, v, 0.1, 86400, &o->occupy_s, &err);
 	else if (!strcmp(a, "--modes"))
 		return parse_modes(argv0, v, o);
 	else if (!strcmp(a, "--warmup"))
@@ -79,7 +88,7 @@ int btrt_profiler_parse(const struct btrt_app *app, int argc, char **argv,
 {
 	*o = (struct btrt_profiler_options){ .warmup = 3, .min_reps = 10, .max_reps = 30,
 					     .precision = 0.02, .input = app->default_input,
-					     .modes = { 1, 1, 1 } };
+					     .modes = { 1, 1, 1 }, .occupy_s = 120 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--help")) {

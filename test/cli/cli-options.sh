@@ -172,6 +172,10 @@ expect 1 "apps/octree.yaml:1:1: error: objective rates: app 'octree' has no targ
 expect 1 "error: two apps named 'octree' in the workload" schedule $app $app --device $dev --tables $tables
 expect 1 "error: --streams 'nope=2': no app of that name in the workload" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --streams nope=2
 expect 1 "error: no profiling table for app 'octree'" schedule $app apps/alexnet-dense.yaml --device $dev
+# btc profile over several apps: the co-run slowdowns (test/driver/corun.sh measures them)
+expect 2 "btc: -o applies to one app, not to several (btc profile A.yaml B.yaml ...)" profile $app apps/alexnet-dense.yaml --device host -o "$work/two.csv"
+expect 2 "btc: -D applies to one app, not to several" profile $app apps/alexnet-dense.yaml --device host -D n=3
+expect 1 "apps/octree.yaml:5:6: error: two apps named 'octree' (the other: apps/octree.yaml)" profile $app $app --device host --cache "$work/cache-two"
 expect 1 "apps/octree.yaml:47:5: error: stage 'morton' of app 'octree' has no kernel for any PU of device 'pixel7a' that the workload may use" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --forbid little --forbid medium --forbid big --forbid gpu
 expect 2 "btc: --objective maxmin applies to a workload of several apps (btc schedule)" gen $app --device $dev --objective maxmin
 expect 2 "btc: missing argument" schedule --device $dev

@@ -50,8 +50,14 @@ grep -q "^fluid bound: [0-9.]* ms/task = max(compute [0-9.]*, io [0-9.]*) (calib
   fail "no fluid bound line" "$work/1.log"
 [ "$(json "$r" 'r["fluid_bound_ms"] > 0 and r["fluid_bound"]["mode"] == r["fit"]["mode"] and r["fluid_bound"]["calibrated"]')" = True ] ||
   fail "fluid bound not of the fit mode, calibrated" "$r"
-[ "$(json "$r" 'all((c["efficiency"] is None and c["measured_ms_per_task"] < r["fluid_bound_ms"] and r["fluid_bound"]["below"]) or abs(c["efficiency"] - r["fluid_bound_ms"] / c["measured_ms_per_task"]) < 1e-5 for c in r["candidates"])')" = True ] ||
+# The efficiency is the tighter bound's: the assignment bound (>= the
+# fluid one, by design since it exists).
+[ "$(json "$r" 'r["assignment_bound"]["bound_ms"] >= r["fluid_bound_ms"] and r["assignment_bound"]["exact"]')" = True ] ||
+  fail "no assignment bound, or below the fluid bound" "$r"
+[ "$(json "$r" 'all((c["efficiency"] is None and c["measured_ms_per_task"] < r["assignment_bound"]["bound_ms"] and r["fluid_bound"]["below"]) or abs(c["efficiency"] - r["assignment_bound"]["bound_ms"] / c["measured_ms_per_task"]) < 1e-5 for c in r["candidates"])')" = True ] ||
   fail "efficiency != bound / measured" "$r"
+grep -q "^assignment bound: [0-9.]* ms/task = max(fluid [0-9.]*, io [0-9.]*, MIP [0-9.]*)" "$work/1.log" ||
+  fail "no assignment bound line" "$work/1.log"
 [ "$(json "$r" 'all(abs(sum(p["stage_fractions"][i] for p in r["fluid_bound"]["pus"]) - 1) < 1e-5 for i in range(3))')" = True ] ||
   fail "fluid_bound.pus: a stage's fractions do not sum to 1" "$r"
 echo "ok: the fluid bound and the efficiencies reported"
@@ -137,13 +143,17 @@ for path in sys.argv[1:]:
     assert b is not None, path
     fit = r["fit"]
     assert b["mode"] == fit["mode"] and b["calibrated"] is True, (path, b["mode"], fit["mode"])
-    assert abs(r["fluid_bound_ms"] - max(b["compute_ms"], b["io_ms"])) < 1e-6, path
+    # under placed both bounds are capped by the isolated rows' baselines
+    a = r["assignment_bound"]
+    cap = a["baselines_ms"] if a["baselines_ms"] is not None else float("inf")
+    assert abs(r["fluid_bound_ms"] - min(max(b["compute_ms"], b["io_ms"]), cap)) < 1e-6, path
+    assert a["bound_ms"] >= r["fluid_bound_ms"] - 1e-9 and a["bound_ms"] <= cap, path
     meas = [c["measured_ms_per_task"] for c in r["candidates"] if c.get("measured_ms_per_task") is not None
             and c.get("status") == "verified"]
-    below = [m for m in meas if m < r["fluid_bound_ms"]]
+    below = [m for m in meas if m < a["bound_ms"]]  # the tighter bound's
     if below:
         n_below += 1
-        assert b["below"] and b["below"]["term"] in ("compute", "io"), path
+        assert b["below"] and b["below"]["term"] in ("compute", "io", "baseline"), path
         assert b["below"]["term"] == "io" or b["below"]["pu"], path
     else:
         assert b["below"] is None, path

@@ -172,10 +172,41 @@ static void test_run_together(void)
 	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
 }
 
+/* btc_bg_*: a child beside btc (the co-run occupant) is waited for by a
+ * line of its stdout, stopped by SIGTERM to its group, and its status
+ * returned; a child that ends or stays silent makes the wait false. */
+static void test_bg(void)
+{
+	struct btc_bg bg;
+	char *ready[] = {"sh", "-c", "echo noise; echo 'occupying x'; exec sleep 30", NULL};
+	CU_ASSERT_TRUE_FATAL(btc_bg_start(ready, NULL, &bg));
+	int pid = bg.pid;
+	CU_ASSERT_TRUE(btc_bg_wait_line(&bg, "occupying ", 20));
+	double t0 = now_s();
+	CU_ASSERT_EQUAL(btc_bg_stop(&bg, 2.0), 128 + SIGTERM);
+	CU_ASSERT_TRUE(now_s() - t0 < 10);
+	CU_ASSERT_EQUAL(kill(-pid, 0), -1); /* nothing of its group is left */
+	CU_ASSERT_EQUAL(bg.pid, -1);
+
+	char *ends[] = {"sh", "-c", "echo nope; exit 3", NULL};
+	CU_ASSERT_TRUE_FATAL(btc_bg_start(ends, NULL, &bg));
+	CU_ASSERT_FALSE(btc_bg_wait_line(&bg, "occupying ", 20));
+	CU_ASSERT_EQUAL(btc_bg_stop(&bg, 2.0), 3);
+
+	char *silent[] = {"sleep", "30", NULL};
+	CU_ASSERT_TRUE_FATAL(btc_bg_start(silent, NULL, &bg));
+	t0 = now_s();
+	CU_ASSERT_FALSE(btc_bg_wait_line(&bg, "occupying ", 0.3));
+	CU_ASSERT_TRUE(now_s() - t0 < 10);
+	CU_ASSERT_EQUAL(btc_bg_stop(&bg, 2.0), 128 + SIGTERM);
+	CU_ASSERT_EQUAL(btc_bg_stop(&bg, 2.0), 0); /* none runs */
+}
+
 int register_signals_suite(void)
 {
 	CU_pSuite s = CU_add_suite("signals", NULL, NULL);
 	return !s || !CU_add_test(s, "Z3 keeps btc's SIGINT handler", test_z3_keeps_handler) ||
 	       !CU_add_test(s, "forwarded under SA_RESTART", test_forwarded_under_sa_restart) ||
-	       !CU_add_test(s, "programs run together", test_run_together);
+	       !CU_add_test(s, "programs run together", test_run_together) ||
+	       !CU_add_test(s, "a child beside btc", test_bg);
 }

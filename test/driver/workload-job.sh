@@ -7,8 +7,9 @@
 # co-location and time multiplexing on real data (Kinect clouds,
 # CIFAR-10), every task of every stream verified; the report's JSON is
 # checked. Under BTC_TEST_FULL=1 (scripts/test --full) also the whole job
-# with profiling (a fresh cache): `btc apps/octree.yaml
-# apps/alexnet-dense.yaml --device host --run`, about 3 min here.
+# with profiling (a fresh cache: both tables and their @corun rows):
+# `btc apps/octree.yaml apps/alexnet-dense.yaml --device host --run`,
+# about 5 min here.
 # Without a Vulkan device: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3

@@ -181,7 +181,8 @@ static void test_corun(void)
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_table *t = btc_table_load("t.csv",
-			   HDR FULL_ISO "b,gpu,isolated,9,0,1\n@corun,big/gpu,isolated,1.35,0.04,30\n"
+			   HDR FULL_ISO "b,gpu,isolated,9,0,1\n# corun_with: other,third\n"
+					"@corun,big/gpu,isolated,1.35,0.04,30\n"
 					"@corun,gpu/big,isolated,0.9,0.01,30\n"
 					"@corun,little/gpu,interference,2.5,0.1,10\n",
 			   app, dev, BTC_MODE_ISOLATED, &d);
@@ -203,12 +204,14 @@ static void test_corun(void)
 		CU_ASSERT_DOUBLE_EQUAL(btc_table_corun_factor(t, BTC_MODE_ISOLATED, big, big), 1.0, 0);
 		CU_ASSERT_EQUAL(t->corun[BTC_MODE_ISOLATED][big * t->n_pus + gpu].samples, 30);
 		CU_ASSERT_TRUE(t->corun[BTC_MODE_ISOLATED][gpu * t->n_pus + big].present);
+		CU_ASSERT_STRING_EQUAL(t->corun_with ? t->corun_with : "", "other,third");
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
 		btc_table_write(t, app, dev, f);
 		fclose(f);
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@corun,big/gpu,isolated,1.350000,0.040000,30\n"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n# corun_with: other,third\n"));
 		btc_table_free(t);
 		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
 		free(text);

@@ -2,7 +2,7 @@
  * btrt_profiler_main on the toy app: its command line refused with status
  * 2 for every malformed number or mode, and a whole table on two unpinned
  * CPU PUs (rows, chunk-model terms, the capped warnings folded to one line
- * per stage). */
+ * per stage); --pus and the co-run occupant (--occupy). */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -199,6 +199,10 @@ static void test_bad_options(void)
 		{ { "--min-reps", "8", "--max-reps", "4" }, "--max-reps 4 is below --min-reps 8" },
 		{ { "--frobnicate", "1" }, "unknown option --frobnicate" },
 		{ { "--warmup" }, "--warmup needs a value" },
+		{ { "--occupy-s", "0" }, "--occupy-s: '0' is out of range" },
+		{ { "--pus", "a,zz" }, "--pus: 'zz' is not a PU of device 'box'" },
+		{ { "--occupy", "zz" }, "--occupy zz: not a PU of the device" },
+		{ { "--occupy", "a", "-o", "t.csv" }, "--occupy a: writes no table (no -o)" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CU_ASSERT_EQUAL(profile(errpath, bad[i].args), 2);
@@ -279,13 +283,62 @@ static void test_table(void)
 	unlink(errpath);
 }
 
+/* --pus b: the stage rows of PU b only, no chunk-model rows (the co-run
+ * measurement's half); --occupy a: no table, "occupying a with 5 stages
+ * of toy" on stdout, then the stages in turn until --occupy-s. */
+static void test_pus_and_occupy(void)
+{
+	char out[] = "/tmp/btrt-prof-out-XXXXXX", errpath[] = "/tmp/btrt-prof-err-XXXXXX";
+	int fd1 = mkstemp(out), fd2 = mkstemp(errpath);
+	CU_ASSERT_FATAL(fd1 >= 0 && fd2 >= 0);
+	close(fd1);
+	close(fd2);
+	const char *args[] = { "-o", out, "--modes", "isolated", "--pus", "b", "--warmup", "1",
+			       "--min-reps", "2", "--max-reps", "2", NULL };
+	CU_ASSERT_EQUAL_FATAL(profile(errpath, args), 0);
+	char *table = slurp(out), *err = slurp(errpath);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	static const char *const stages[] = { "scale", "offset", "square", "mix", "seal" };
+	for (int s = 0; s < TOY_N_STAGES; s++) {
+		char prefix[64];
+		snprintf(prefix, sizeof(prefix), "%s,b,isolated,", stages[s]);
+		CU_ASSERT_EQUAL(count_lines(table, prefix), 1);
+		snprintf(prefix, sizeof(prefix), "%s,a,", stages[s]);
+		CU_ASSERT_EQUAL(count_lines(table, prefix), 0);
+	}
+	CU_ASSERT_EQUAL(count_lines(table, "@"), 0);
+	CU_ASSERT_EQUAL(count_lines(err, "profiled 5 stage x PU x mode cells"), 1);
+	free(table);
+	free(err);
+
+	/* the occupant's stdout into out */
+	fflush(stdout);
+	int saved = dup(1), fd = open(out, O_WRONLY | O_TRUNC);
+	CU_ASSERT_FATAL(saved >= 0 && fd >= 0);
+	dup2(fd, 1);
+	close(fd);
+	const char *occ[] = { "--occupy", "a", "--occupy-s", "0.2", NULL };
+	int rc = profile(errpath, occ);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	CU_ASSERT_EQUAL(rc, 0);
+	char *said = slurp(out);
+	CU_ASSERT_PTR_NOT_NULL(said && strstr(said, "occupying a with 5 stages of toy\n"));
+	free(said);
+	unlink(out);
+	unlink(errpath);
+}
+
 int suite_profiler_register(void)
 {
 	CU_pSuite s = CU_add_suite("profiler", NULL, NULL);
 	if (!s || !CU_add_test(s, "parse long", test_parse_long) ||
 	    !CU_add_test(s, "parse double", test_parse_double) ||
 	    !CU_add_test(s, "bad options", test_bad_options) ||
-	    !CU_add_test(s, "table", test_table))
+	    !CU_add_test(s, "table", test_table) ||
+	    !CU_add_test(s, "pus and occupy", test_pus_and_occupy))
 		return -1;
 	return 0;
 }

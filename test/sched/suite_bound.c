@@ -186,8 +186,13 @@ static void test_output(void)
 	struct btc_sched_bound b;
 	CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound(&p, &o, &b, &d), BTC_OK);
 	assert_near(b.bound_ms, 1.6, "bound");
+	struct btc_sched_assign a;
+	CU_ASSERT_EQUAL_FATAL(btc_sched_assign_bound(&p, &o, NULL, &b, &a, &d), BTC_OK);
 	res.has_fluid_bound = true;
 	res.fluid_bound_ms = b.bound_ms;
+	res.assign_bound_ms = a.bound_ms; /* 2: stage 0 on PU 0, 1 on PU 1 */
+	res.assign_exact = a.exact;
+	btc_sched_assign_free(&a);
 	btc_sched_bound_free(&b);
 	char *buf = NULL;
 	size_t len = 0;
@@ -199,7 +204,12 @@ static void test_output(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 		buf, "\nfluid bound: 1.6000 ms (efficiency of the best candidate: "
 		     "bound / T_max = 80.0 %)\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "],\"fluid_bound_ms\":1.600000,\n\"optimal\":true"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nassignment bound: 2.0000 ms (efficiency of the best "
+					   "candidate: bound / T_max = 100.0 %)\n"));
+	/* 2 less GLPK's tolerance (BTC_SCHED_ASSIGN_SLACK (1.6 + 2): the
+	 * fluid optimum is the MIP's unit) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "],\"fluid_bound_ms\":1.600000,\"assign_bound_ms\":1.999996,"
+					   "\"assign_exact\":true,\n\"optimal\":true"));
 	free(buf);
 	/* unset: not printed (the solvers' own output is unchanged) */
 	res.has_fluid_bound = false;

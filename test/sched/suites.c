@@ -9,6 +9,7 @@ static const struct btc_test_suite suites[] = {
 	{ "input", register_input_suite },
 	{ "space", register_space_suite },
 	{ "bound", register_bound_suite },
+	{ "assign", register_assign_suite },
 	{ "multi", register_multi_suite },
 };
 

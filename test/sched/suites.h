@@ -13,6 +13,7 @@ int register_property_suite(void); /* 500 random tables, z3 vs exhaustive */
 int register_input_suite(void);    /* bad tables, options, output */
 int register_space_suite(void);    /* farms and core splits (issue 16) */
 int register_bound_suite(void);    /* the fluid bound (sched/bound.h) */
+int register_assign_suite(void);   /* the assignment bound (sched/bound.h) */
 int register_multi_suite(void);    /* several streams (sched/multi.h) */
 
 /* Checks one candidate of a result: C1 (every stage on exactly one PU, in

@@ -1,0 +1,87 @@
+/* sched-bench --bounds: the fluid and the assignment bound on the 12
+ * reference tables, the paper's space and with farms: each bound, the
+ * space's best predicted period (the latency objective's rank 1 or the
+ * best baseline, by the exhaustive oracle) and the wall time of each
+ * bound (docs/scheduler.md, "The assignment bound"). */
+#include <math.h>
+#include <stdio.h>
+
+#include "btc_config.h"
+#include "bench_sched.h"
+#include "ref_table.h"
+#include "sched/bound.h"
+#include "sched/optimizer.h"
+
+static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
+{
+	struct btc_sched_options lo = *o;
+	lo.objective = BTC_SCHED_LATENCY;
+	lo.top_k = 1;
+	struct btc_sched_result e;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	double best = INFINITY;
+	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
+		if (e.n_candidates)
+			best = e.candidates[0].period_ms;
+		for (int k = 0; k < e.n_baselines; k++)
+			best = fmin(best, e.baselines[k].period_ms);
+	}
+	btc_sched_result_free(&e);
+	return best;
+}
+
+void bound_bench(void)
+{
+	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
+	static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
+	static const char *const modes[] = { "interference", "isolated" };
+	printf("\n8. reference tables: fluid and assignment bounds (ms) against the space's "
+	       "best period, wall ms of each bound (the MIP: both solves)\n\n");
+	printf("| device | app | mode | space | fluid | assignment, C2 relaxed | assignment | "
+	       "best period | assignment / best | fluid ms | MIP ms |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+	double worst = 0;
+	for (int dv = 0; dv < 2; dv++)
+		for (int ap = 0; ap < 3; ap++)
+			for (int md = 0; md < 2; md++) {
+				char path[512];
+				snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv",
+					 BTC_DATA_DIR, devs[dv], apps[ap], modes[md]);
+				struct ref_table t;
+				if (ref_table_load(path, &t))
+					continue;
+				struct btc_sched_problem p = { .n_stages = t.n_stages,
+							       .n_pus = t.n_pus,
+							       .time_ms = t.time_ms,
+							       .pu_names = t.pu_names };
+				for (int farms = 0; farms < 2; farms++) {
+					struct btc_sched_options o;
+					btc_sched_options_init(&o);
+					o.farms = farms;
+					struct btc_diag d;
+					btc_diag_init(&d, NULL);
+					struct btc_sched_bound f;
+					struct btc_sched_assign a;
+					double t0 = btc_sched_now_ms();
+					if (btc_sched_fluid_bound(&p, &o, &f, &d) != BTC_OK) {
+						btc_sched_bound_free(&f);
+						continue;
+					}
+					double fluid_ms = btc_sched_now_ms() - t0;
+					btc_sched_assign_bound(&p, &o, NULL, &f, &a, &d);
+					double best = best_period(&p, &o);
+					worst = fmax(worst, a.solve_ms);
+					printf("| %s | %s | %s | %s | %.3f | %.3f | %.3f%s | %.3f | "
+					       "%.1f %% | %.2f | %.1f |\n",
+					       devs[dv], apps[ap], modes[md], farms ? "farms" : "paper",
+					       f.bound_ms, fmax(f.bound_ms, a.relaxed_ms), a.bound_ms,
+					       a.exact ? "" : " (MIP not solved)", best,
+					       100 * a.bound_ms / best, fluid_ms, a.solve_ms);
+					btc_sched_assign_free(&a);
+					btc_sched_bound_free(&f);
+				}
+				ref_table_free(&t);
+			}
+	printf("\nlongest MIP: %.1f ms\n", worst);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Co-run profiling (issue 27; docs/scheduler.md "Several apps"): `btc
+# profile A.yaml B.yaml --device host` on real data (octree's Kinect cloud,
+# alexnet-dense's CIFAR-10 images) writes each app's @corun rows for every
+# ordered pair of distinct PUs (the CPU and llvmpipe's Vulkan here), with
+# the `# corun_with:` line naming the co-runner; the table loader reads
+# them back (btc schedule over both apps says "co-run measured"); a second
+# run finds them cached; an interrupt during the measurement exits 130,
+# leaves no occupant running and the table as it was. No timing is
+# asserted: a factor is only finite and within a sane range.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/driver/lib.sh"
+need_vulkan "$btc"
+rm -rf "$work" && mkdir -p "$work"
+cd "$work"
+oct=$src/apps/octree.yaml alex=$src/apps/alexnet-dense.yaml
+prof() { "$btc" profile "$oct" "$alex" --device host --cache cache --max-reps 2 "$@"; }
+here=$(pwd -P)
+# occupants: profilers running with --occupy in this test's directory
+occupants() {
+	local p
+	for p in $(pgrep -f -- "-profiler --occupy" || true); do
+		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$here" ] && echo "$p"
+	done
+	return 0
+}
+
+prof > first.log 2>&1 || fail "btc profile A B: exit status $?" first.log
+for line in "corun octree on cpu while alexnet_dense occupies vulkan: x" \
+	"corun octree on vulkan while alexnet_dense occupies cpu: x" \
+	"corun alexnet_dense on cpu while octree occupies vulkan: x" \
+	"corun alexnet_dense on vulkan while octree occupies cpu: x"; do
+	grep -q "profile: $line" first.log || fail "no progress line '$line'" first.log
+done
+[ -z "$(occupants)" ] || fail "an occupant outlived btc profile: $(occupants)"
+
+# The rows: every ordered pair, a finite factor in a sane range, n > 0.
+for app in octree:alexnet_dense alexnet_dense:octree; do
+	name=${app%%:*} other=${app##*:}
+	t=$(ls cache/"$name"-host-*.csv)
+	grep -qx "# corun_with: $other" "$t" || fail "$t: no '# corun_with: $other'" "$t"
+	for pair in cpu/vulkan vulkan/cpu; do
+		row=$(grep "^@corun,$pair,isolated," "$t") || fail "$t: no @corun row for $pair" "$t"
+		python3 - "$row" <<'EOF' || fail "$t: bad row '$row'"
+import math, sys
+f = sys.argv[1].split(",")
+factor, sd, n = float(f[3]), float(f[4]), int(f[5])
+assert math.isfinite(factor) and 0.1 < factor < 100, factor
+assert math.isfinite(sd) and sd >= 0, sd
+assert n > 0, n
+EOF
+	done
+	[ "$(grep -c '^@corun,' "$t")" = 2 ] || fail "$t: not 2 @corun rows" "$t"
+done
+echo "ok: @corun rows of both apps, every ordered pair"
+
+# Read back by the table loader: the joint schedule uses them.
+"$btc" schedule "$oct" "$alex" --device host --cache cache --top 1 > sched.log 2>&1 ||
+	fail "btc schedule A B: exit status $?" sched.log
+[ "$(grep -c 'co-run measured (its @corun rows, isolated, against ' sched.log)" = 2 ] ||
+	fail "btc schedule: not 'co-run measured' for both apps" sched.log
+"$btc" schedule "$oct" "$alex" --device host --cache cache --top 1 --format json > sched.json ||
+	fail "btc schedule --format json: exit status $?"
+[ "$(json sched.json '[a["corun"] for a in r["apps"]]')" = "['measured', 'measured']" ] ||
+	fail "JSON: corun not measured for both apps" sched.json
+echo "ok: btc schedule over both apps: co-run measured"
+
+# Cached: nothing measured again, the tables unchanged.
+sum=$(cat cache/*.csv | sha256sum)
+prof > second.log 2>&1 || fail "second btc profile A B: exit status $?" second.log
+[ "$(grep -c 'cached rows (measured against' second.log)" = 2 ] ||
+	fail "second run: the rows were not taken from the cache" second.log
+! grep -q "occupies" second.log || fail "second run measured again" second.log
+[ "$(cat cache/*.csv | sha256sum)" = "$sum" ] || fail "second run changed a table"
+echo "ok: cached"
+
+# Interrupted while an occupant runs: exit 130, no occupant left, the
+# table as it was (its old rows; the corun_with line dropped to force a
+# measurement).
+t=$(ls cache/octree-host-*.csv)
+sed -i '/^# corun_with:/d' "$t"
+sum=$(sha256sum < "$t")
+# (btc itself in the background, not a function's subshell: $! is btc)
+"$btc" profile "$oct" "$alex" --device host --cache cache --max-reps 100 > int.log 2>&1 & pid=$!
+for _ in $(seq 1200); do
+	[ -n "$(occupants)" ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+done
+rc=0
+if [ -n "$(occupants)" ]; then
+	kill -INT $pid
+	wait $pid || rc=$?
+	[ $rc = 130 ] || fail "interrupted: exit status $rc, not 130" int.log
+	sleep 0.5
+	[ -z "$(occupants)" ] || fail "an occupant outlived the interrupt: $(occupants)" int.log
+	[ "$(sha256sum < "$t")" = "$sum" ] || fail "the interrupt changed $t" int.log
+	echo "ok: interrupted: 130, no occupant left, table unchanged"
+else
+	wait $pid || rc=$?
+	fail "no occupant seen during the measurement (exit status $rc)" int.log
+fi

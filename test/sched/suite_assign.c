@@ -1,0 +1,393 @@
+/* The assignment bound (sched/bound.h, btc_sched_assign_bound): a
+ * hand-solved table (paper space and farm shares), the 12 reference
+ * tables and random small tables of the paper's and the larger space
+ * (farms, core splits), where fluid bound <= assignment bound <= the best
+ * period the exhaustive oracle finds in the searched space, and GLPK's
+ * failure (the fluid bound stands). Fixed seed; a private generator. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "testutil.h"
+#include "ref_table.h"
+#include "sched/bound.h"
+#include "sched/model.h"
+#include "suites.h"
+
+static bool near(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+/* Both bounds of p under o; the fluid one must succeed. */
+static bool bounds(const struct btc_sched_problem *p, const struct btc_sched_options *o,
+		   struct btc_sched_bound *f, struct btc_sched_assign *a)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	if (btc_sched_fluid_bound(p, o, f, &d) != BTC_OK) {
+		btc_sched_bound_free(f);
+		return false;
+	}
+	CU_ASSERT_EQUAL(btc_sched_assign_bound(p, o, NULL, f, a, &d), BTC_OK);
+	return true;
+}
+
+/* t = {1, 3; 3, 2}: the fluid LP splits (1.6), the assignments are 4, 2,
+ * 3, 5 (stage 0 on PU 0 and stage 1 on PU 1 the best); with farm shares
+ * still 2 (any share below 1 leaves a stage to a PU that cannot take the
+ * rest of it at the same share). */
+static void test_hand(void)
+{
+	const double t[] = { 1, 3, 3, 2 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 2, .time_ms = t };
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	for (int farms = 0; farms < 2; farms++) {
+		o.farms = farms;
+		struct btc_sched_bound f;
+		struct btc_sched_assign a;
+		CU_ASSERT_FATAL(bounds(&p, &o, &f, &a));
+		CU_ASSERT(near(f.bound_ms, 1.6, 1e-9));
+		CU_ASSERT(a.exact);
+		CU_ASSERT_EQUAL(a.farms, farms);
+		CU_ASSERT(near(a.bound_ms, 2, 1e-5));
+		CU_ASSERT(a.bound_ms <= 2);
+		CU_ASSERT(near(a.frac[0], 1, 1e-9)); /* a share: within GLPK's tol_int */
+		CU_ASSERT(near(a.frac[3], 1, 1e-9));
+		CU_ASSERT(a.frac[1] < 1e-9 && a.frac[2] < 1e-9);
+		CU_ASSERT(near(a.load_ms[0], 1, 1e-9) && near(a.load_ms[1], 2, 1e-9));
+		CU_ASSERT(a.contiguous && near(a.relaxed_ms, a.mip_ms, 1e-9));
+		btc_sched_assign_free(&a);
+		btc_sched_bound_free(&f);
+	}
+	/* F_c once per used PU; T_io above the MIP */
+	const double fx[] = { 0.5, 0.25 };
+	p.fixed_ms = fx;
+	o.farms = false;
+	struct btc_sched_bound f;
+	struct btc_sched_assign a;
+	CU_ASSERT_FATAL(bounds(&p, &o, &f, &a));
+	CU_ASSERT(near(a.bound_ms, 2.25, 1e-5)); /* max(0.5 + 1, 0.25 + 2) */
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+	p.io_ms = 3;
+	CU_ASSERT_FATAL(bounds(&p, &o, &f, &a));
+	CU_ASSERT_EQUAL(a.bound_ms, 3);
+	CU_ASSERT(near(a.mip_ms, 2.25, 1e-5));
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+}
+
+/* A negative calibrated fixed cost as the PU rows' offset: a used PU pays
+ * F + o = 0.2 (the MIP: max(1.2, 2.2)); the fluid LP's dual certificate
+ * holds with the offset's term, and it stays below. */
+static void test_offset(void)
+{
+	const double t[] = { 1, 3, 3, 2 }, fx[] = { 0.5, 0.5 }, off[] = { -0.3, -0.3 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 2, .time_ms = t, .fixed_ms = fx };
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	for (int farms = 0; farms < 2; farms++) {
+		o.farms = farms;
+		struct btc_sched_bound f;
+		struct btc_sched_assign a;
+		CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound_offset(&p, &o, off, &f, &d), BTC_OK);
+		CU_ASSERT(f.gap_ms <= 1e-12 * f.lp_ms);
+		CU_ASSERT(f.bound_ms <= 2.2);
+		CU_ASSERT(f.bound_ms > 1.6); /* above the fluid LP without F */
+		CU_ASSERT_EQUAL(btc_sched_assign_bound(&p, &o, off, &f, &a, &d), BTC_OK);
+		CU_ASSERT(a.exact);
+		CU_ASSERT(a.bound_ms <= 2.2 && a.bound_ms >= f.bound_ms);
+		if (!farms) /* with farms the offset is a constant: a relaxation */
+			CU_ASSERT(near(a.bound_ms, 2.2, 1e-5));
+		btc_sched_assign_free(&a);
+		btc_sched_bound_free(&f);
+	}
+}
+
+/* GLPK's failure or time limit: not an error, the fluid bound stands. */
+static void test_glpk_failure(void)
+{
+	const double t[] = { 1, 3, 3, 2 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 2, .time_ms = t };
+	struct btc_sched_bound f;
+	struct btc_sched_assign a;
+	btc_sched_assign_fail = 1;
+	CU_ASSERT_FATAL(bounds(&p, NULL, &f, &a));
+	btc_sched_assign_fail = 0;
+	CU_ASSERT_FALSE(a.exact);
+	CU_ASSERT(isnan(a.mip_ms));
+	CU_ASSERT_EQUAL(a.bound_ms, f.bound_ms);
+	CU_ASSERT_EQUAL(a.frac[0] + a.frac[1] + a.frac[2] + a.frac[3], 0);
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+	/* max_chunks 1 with stages pinned to two PUs: the MIP is infeasible,
+	 * the fluid bound stands */
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	int pin[2] = { 0, 1 };
+	o.pin = pin;
+	o.max_chunks = 1;
+	CU_ASSERT_FATAL(bounds(&p, &o, &f, &a));
+	CU_ASSERT_FALSE(a.exact);
+	CU_ASSERT_EQUAL(a.bound_ms, f.bound_ms);
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+}
+
+/* The best period of the space o searches, by enumeration: the latency
+ * objective's rank 1 and every baseline that respects the pins. */
+static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
+{
+	struct btc_sched_options lo = *o;
+	lo.objective = BTC_SCHED_LATENCY;
+	lo.top_k = 1;
+	struct btc_sched_result e;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	double best = INFINITY;
+	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
+		if (e.n_candidates)
+			best = e.candidates[0].period_ms;
+		for (int k = 0; k < e.n_baselines; k++) {
+			bool elsewhere = false;
+			for (int i = 0; o->pin && i < p->n_stages; i++)
+				elsewhere |= o->pin[i] >= 0 && o->pin[i] != e.baselines[k].pu;
+			if (!elsewhere)
+				best = fmin(best, e.baselines[k].period_ms);
+		}
+	}
+	btc_sched_result_free(&e);
+	return best;
+}
+
+/* The incumbent is an assignment (0/1 rows without farms, rows summing to
+ * 1) whose loads, recomputed, are at most the MIP's optimum. */
+static void check_incumbent(const struct btc_sched_problem *p, const struct btc_sched_assign *a)
+{
+	int n = p->n_stages, np = p->n_pus;
+	for (int i = 0; i < n; i++) {
+		double sum = 0;
+		for (int c = 0; c < np; c++) {
+			double x = a->frac[i * np + c];
+			CU_ASSERT(x >= 0 && x <= 1);
+			if (!a->farms)
+				CU_ASSERT(x == 0 || x == 1);
+			sum += x;
+		}
+		CU_ASSERT(near(sum, 1, 1e-6));
+	}
+	/* mip_ms is GLPK's optimum less its tolerance (BTC_SCHED_ASSIGN_SLACK
+	 * of the largest time and the optimum) */
+	double scale = 0;
+	for (int j = 0; j < n * np; j++)
+		if (!isnan(p->time_ms[j]))
+			scale = fmax(scale, p->time_ms[j]);
+	for (int c = 0; c < np; c++)
+		CU_ASSERT(a->load_ms[c] <=
+			  a->mip_ms + 4 * BTC_SCHED_ASSIGN_SLACK * (scale + a->load_ms[c] + 1));
+}
+
+/* One comparison; counts into tight (assignment above fluid). */
+static void compare(const char *what, const struct btc_sched_problem *p,
+		    const struct btc_sched_options *o, int *compared, int *tighter,
+		    double *max_solve_ms)
+{
+	/* the paper's space without X: the contiguous MIP is the space's
+	 * optimum (C1, C2, F, T_io, pins, the chunk limit) */
+	bool exact_space = !o->farms && !o->core_splits && !p->xfer_ms;
+	struct btc_sched_bound f;
+	struct btc_sched_assign a;
+	if (!bounds(p, o, &f, &a))
+		return;
+	double best = best_period(p, o);
+	/* not solved only where the chunk limit leaves no assignment */
+	if (!a.exact)
+		CU_ASSERT(o->max_chunks > 0 && isinf(best) && a.bound_ms == f.bound_ms);
+	if (a.exact)
+		check_incumbent(p, &a);
+	if (a.solve_ms > 100)
+		fprintf(stderr, "\n    %s: MIP %.1f ms", what, a.solve_ms);
+	CU_ASSERT(a.bound_ms >= f.bound_ms);
+	if (!isinf(best)) {
+		(*compared)++;
+		if (!(a.bound_ms <= best * (1 + 1e-12)))
+			fprintf(stderr, "\n    %s: assignment bound %.17g above the best %.17g\n",
+				what, a.bound_ms, best);
+		CU_ASSERT(a.bound_ms <= best * (1 + 1e-12));
+		CU_ASSERT(isnan(a.relaxed_ms) || a.relaxed_ms <= a.mip_ms);
+		if (exact_space && a.exact) {
+			CU_ASSERT(a.contiguous);
+			if (!near(a.bound_ms, best, 1e-5))
+				fprintf(stderr, "\n    %s: contiguous bound %.17g, optimum %.17g\n",
+					what, a.bound_ms, best);
+			CU_ASSERT(near(a.bound_ms, best, 1e-5)); /* the slack: ~2e-6 */
+		}
+	}
+	*tighter += a.bound_ms > f.bound_ms * (1 + 1e-6);
+	*max_solve_ms = fmax(*max_solve_ms, a.solve_ms);
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+}
+
+static const char *devices[] = { "pixel7a", "jetson-orin-nano" };
+static const char *apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
+static const char *modes[] = { "interference", "isolated" };
+
+/* The 12 reference tables, the paper's space and with farms. */
+static void test_reference(void)
+{
+	int compared = 0, tighter = 0;
+	double max_ms = 0;
+	for (int dv = 0; dv < 2; dv++)
+		for (int ap = 0; ap < 3; ap++)
+			for (int md = 0; md < 2; md++) {
+				char path[512];
+				snprintf(path, sizeof(path), "%s/%s/%s/%s.csv",
+					 btc_test_data("profiles"), devices[dv], apps[ap],
+					 modes[md]);
+				struct ref_table t;
+				CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
+				struct btc_sched_problem p = { .n_stages = t.n_stages,
+							       .n_pus = t.n_pus,
+							       .time_ms = t.time_ms };
+				struct btc_sched_options o;
+				btc_sched_options_init(&o);
+				for (int farms = 0; farms < 2; farms++) {
+					o.farms = farms;
+					{ char w[600]; snprintf(w, sizeof(w), "%s%s", path, farms ? " (farms)" : ""); compare(w, &p, &o, &compared, &tighter, &max_ms); }
+				}
+				ref_table_free(&t);
+			}
+	CU_ASSERT_EQUAL(compared, 24);
+	CU_ASSERT(tighter >= 12);
+	fprintf(stderr, "\n    reference tables: assignment > fluid in %d of 24, MIP <= %.1f ms ",
+		tighter, max_ms);
+}
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static int rnd_in(int lo, int hi)
+{
+	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
+}
+
+/* Random tables of 1-7 stages and 1-4 PUs, missing kernels, F, T_io, X,
+ * forbidden PUs, pins, a chunk limit; a third with farms, a third with
+ * CPU PUs of 2-4 cores and profiled counts (core splits), some both. */
+static void test_random(void)
+{
+	rng_state = 20261126;
+	int compared = 0, tighter = 0, space = 0;
+	double max_ms = 0;
+	for (int k = 0; k < 300; k++) {
+		int n = rnd_in(1, 7), np = k % 10 == 0 ? 1 : rnd_in(2, 4);
+		double t[7 * 4], f[4], x[7 * 4 * 7], tc[7 * 4 * BTC_SCHED_MAX_CORE_COUNTS];
+		struct btc_sched_cores cores[4];
+		for (int i = 0; i < n; i++) {
+			bool have = false;
+			for (int c = 0; c < np; c++) {
+				bool missing = np > 1 && rnd_in(0, 9) < 2;
+				t[i * np + c] = missing ? NAN : rnd_in(1, 200000) / 1e4;
+				have |= !missing;
+			}
+			if (!have)
+				t[i * np + rnd_in(0, np - 1)] = rnd_in(1, 200000) / 1e4;
+		}
+		struct btc_sched_problem p = { .n_stages = n, .n_pus = np, .time_ms = t };
+		if (rnd_in(0, 1)) {
+			for (int c = 0; c < np; c++)
+				f[c] = rnd_in(0, 2) ? rnd_in(0, 20000) / 1e4 : 0;
+			p.fixed_ms = f;
+			p.io_ms = rnd_in(0, 3) ? 0 : rnd_in(0, 100000) / 1e4;
+			if (np > 1 && rnd_in(0, 1)) {
+				for (int j = 0; j < n * np * n; j++)
+					x[j] = rnd_in(0, 30000) / 1e4;
+				p.xfer_ms = x;
+			}
+		}
+		struct btc_sched_options o;
+		btc_sched_options_init(&o);
+		int kind = rnd_in(0, 3); /* 0 paper, 1 farms, 2 splits, 3 both */
+		o.farms = kind & 1;
+		o.core_splits = kind & 2;
+		if (o.farms)
+			o.farm_max_pus = rnd_in(2, 4);
+		if (o.core_splits) {
+			for (int c = 0; c < np; c++) {
+				bool cpu = rnd_in(0, 2) > 0;
+				cores[c] = (struct btc_sched_cores){ cpu ? rnd_in(2, 4) : 0, 0, { 0 } };
+				for (int v = 1; cpu && v < cores[c].size; v++)
+					if (rnd_in(0, 1))
+						cores[c].counts[cores[c].n_counts++] = v;
+			}
+			for (int i = 0; i < n; i++)
+				for (int c = 0; c < np; c++)
+					for (int j = 0; j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
+						/* fewer cores: slower, but a core-time
+						 * share that may be below the PU's */
+						double s = j < cores[c].n_counts
+								   ? cores[c].size /
+									     (double)cores[c].counts[j]
+								   : 1;
+						tc[btc_sched_cores_index(np, i, c, j)] =
+							j < cores[c].n_counts && rnd_in(0, 4) != 0
+								? t[i * np + c] * s *
+									  rnd_in(40, 110) / 100.0
+								: NAN;
+					}
+			p.cores = cores;
+			p.time_cores_ms = tc;
+		}
+		int pin[7];
+		if (np > 1 && rnd_in(0, 3) == 0)
+			o.forbid_mask = 1u << rnd_in(0, np - 1);
+		if (np > 1 && rnd_in(0, 3) == 0) {
+			for (int i = 0; i < n; i++)
+				pin[i] = -1;
+			int i = rnd_in(0, n - 1), c = rnd_in(0, np - 1);
+			if (!isnan(t[i * np + c]) && !(o.forbid_mask & (1u << c))) {
+				pin[i] = c;
+				o.pin = pin;
+			}
+		}
+		if (!o.farms && rnd_in(0, 4) == 0)
+			o.max_chunks = rnd_in(1, 3);
+		space += o.farms || o.core_splits;
+		char what[64];
+		snprintf(what, sizeof(what), "table %d (%dx%d, kind %d)", k, n, np, kind);
+		compare(what, &p, &o, &compared, &tighter, &max_ms);
+	}
+	CU_ASSERT(compared >= 250);
+	CU_ASSERT(space >= 150);
+	CU_ASSERT(tighter >= 50);
+	fprintf(stderr, "\n    random: %d compared, assignment > fluid in %d, MIP <= %.1f ms ",
+		compared, tighter, max_ms);
+}
+
+int register_assign_suite(void)
+{
+	CU_pSuite s = CU_add_suite("assign", NULL, NULL);
+	if (!s || !CU_add_test(s, "a hand-solved table, farm shares, F and T_io", test_hand) ||
+	    !CU_add_test(s, "a negative calibrated fixed cost as an offset", test_offset) ||
+	    !CU_add_test(s, "GLPK's failure: the fluid bound stands", test_glpk_failure) ||
+	    !CU_add_test(s, "12 reference tables: fluid <= assignment <= best schedule",
+			 test_reference) ||
+	    !CU_add_test(s, "300 random tables, paper's and larger space", test_random))
+		return -1;
+	return 0;
+}
