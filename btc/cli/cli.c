@@ -32,21 +32,26 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 		 0, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_GEN] = {"gen", btc_cmd_gen,
 			 "APP.yaml --device DEV [--table T | --chunks SPEC...] [-o DIR] [--build];\n"
-			 "       btc gen A.yaml B.yaml... --device DEV --chunks A=SPEC --chunks B=SPEC...",
+			 "       btc gen A.yaml B.yaml... | --workload W.yaml --device DEV [--streams A=N]\n"
+			 "       [--top K] [--chunks A=SPEC --chunks B=SPEC...]",
 			 "generate the pipeline project (the default action:\n"
-			 "btc APP.yaml --device DEV ...); several apps: one workload program",
-			 1, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
+			 "btc APP.yaml --device DEV ...); several apps: one workload program\n"
+			 "of the joint plan's top K (or of the given schedules)",
+			 0, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_PROFILE] = {"profile", btc_cmd_profile,
 			     "APP.yaml --device DEV [-o TABLE.csv];\n"
 			     "       btc profile A.yaml B.yaml... --device DEV",
 			     "BT-Profiler: time every stage on every PU (cached); several\n"
 			     "apps: each app's table, then its co-run slowdowns (@corun rows)",
 			     1, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
-	[BTC_CMD_TUNE] = {"tune", btc_cmd_tune, "APP.yaml --device DEV [--table T] [--report FILE]",
+	[BTC_CMD_TUNE] = {"tune", btc_cmd_tune, "APP.yaml --device DEV [--table T] [--report FILE];\n"
+			  "       btc tune A.yaml B.yaml... | --workload W.yaml --device DEV\n"
+			  "       [--streams A=N] [--app-table A=T] [--top K] [--report FILE]",
 			  "the main job on this machine: profile (or cached table),\n"
 			  "schedule, generate, build, tune, run the winner verified\n"
-			  "(= btc APP.yaml --device DEV --run)",
-			  1, 1, OPT(DEVICE)},
+			  "(= btc APP.yaml --device DEV --run); several apps: the\n"
+			  "joint top K against naive co-location and time multiplexing",
+			  0, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_REPORT] = {"report", btc_cmd_report, "R.json... [--csv OUT] [--svg OUT]; --compare A.json B.json...",
 			    "tabulate main-job reports (markdown on stdout); --compare:\n"
 			    "two leases side by side", 1,

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/workload.h"
 #include "driver/files.h"
 #include "driver/build.h"
 #include "driver/claim.h"
@@ -18,7 +19,7 @@
 
 int btc_cmd_gen(const struct btc_cli_options *o)
 {
-	if (o->n_positional > 1)
+	if (o->n_positional != 1 || btc_cli_is_workload(o))
 		return btc_cmd_gen_workload(o);
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);

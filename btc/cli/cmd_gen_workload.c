@@ -1,13 +1,16 @@
-/* `btc gen A.yaml B.yaml... --device DEV --chunks A=SPEC --chunks B=SPEC
- * [-o DIR] [--build]`: a workload project, one program that runs every
- * app's pipeline at once (gen.h, btc_gen_workload_project). Each app's
- * schedule is given per app (APP= its `app:` name) until the joint
- * optimizer chooses them. */
+/* `btc gen A.yaml B.yaml... --device DEV [--streams A=N] [--top K] [-o DIR]
+ * [--build]`: a workload project, one program that runs every stream of
+ * every app at once (gen.h, btc_gen_workload_project), over the joint
+ * plan's top K (sched/joint_plan.h, btc_gen_joint_project in
+ * driver/joint_project.h); with `--chunks A=SPEC --chunks B=SPEC` one
+ * stream per app on the given schedules instead. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/workload.h"
+#include "driver/joint_project.h"
 #include "driver/build.h"
 #include "driver/claim.h"
 #include "gen/gen.h"
@@ -30,8 +33,48 @@ static int spec_app(struct btc_app *const *apps, int n, const char *v, const cha
 	return -1;
 }
 
+/* The joint plan's project. */
+static int gen_joint(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	if (!btc_cli_workload_options_ok(o))
+		return 2;
+	if (!o->workload && o->n_positional == 0) {
+		fprintf(stderr, "btc: missing argument\n");
+		btc_cli_command_usage(BTC_CMD_GEN, stderr);
+		return 2;
+	}
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	if (!dev)
+		return 1;
+	struct btc_joint_request r;
+	btc_cli_joint_request(o, &r);
+	if (!r.top_k)
+		r.top_k = BTC_JOINT_PROGRAM_K;
+	struct btc_joint_plan *j = btc_joint_plan_make(&r, dev, &d);
+	char *dir = NULL;
+	if (!j)
+		goto out;
+	dir = o->output ? btc_xstrdup(o->output) : btc_joint_project_dir(j);
+	bool built;
+	if (btc_job_dir_claim(dir, &d) && btc_joint_project_make(j, dir, o->force, &d)) {
+		printf("generated %s: %d apps, %d streams, %d joint candidates\n", dir, j->n_apps,
+		       j->n_streams, j->result.n);
+		if (o->build)
+			btc_job_build(dir, dev, &built, &d);
+	}
+out:
+	free(dir);
+	btc_joint_plan_free(j);
+	btc_device_free(dev);
+	return d.errors ? 1 : 0;
+}
+
 int btc_cmd_gen_workload(const struct btc_cli_options *o)
 {
+	if (!o->chunks.n)
+		return gen_joint(o);
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	int n = o->n_positional;
@@ -106,7 +149,7 @@ int btc_cmd_gen_workload(const struct btc_cli_options *o)
 		btc_outf(&name, "-%s", dev->name);
 		dir = name.buf;
 	}
-	if (!btc_job_dir_claim(dir, &d) || !btc_gen_workload_project(ctxs, n, dir, &d))
+	if (!btc_job_dir_claim(dir, &d) || !btc_gen_workload_project(ctxs, n, NULL, dir, &d))
 		goto out;
 	printf("generated %s: %d apps, one stream each\n", dir, n);
 	bool built;

@@ -12,6 +12,7 @@
 #include "driver/calibrate.h"
 #include "driver/profile.h"
 #include "driver/profile_corun.h"
+#include "driver/workload_job.h"
 #include "front/cores_here.h"
 #include "front/table.h"
 #include "util/fsafe.h"
@@ -64,7 +65,7 @@ static int profile_apps(const struct btc_cli_options *o)
 		apps[a] = btc_app_load(o->positional[a], NULL, NULL, 0, &d);
 		for (int b = 0; apps[a] && b < a; b++)
 			if (apps[b] && !strcmp(apps[b]->name, apps[a]->name))
-				btc_error(&d, btc_cli_app_name_loc(o->positional[a]),
+				btc_error(&d, btc_joint_app_name_loc(o->positional[a]),
 					  "two apps named '%s' (the other: %s)", apps[a]->name,
 					  o->positional[b]);
 	}
@@ -128,8 +129,45 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 	return d.errors ? 1 : 0;
 }
 
+/* The workload job: several apps or streams (driver/workload_job.h). */
+static int tune_workload(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	if (!btc_cli_workload_options_ok(o))
+		return 2;
+	if (o->measurements.n) {
+		fprintf(stderr, "btc: --measurements applies to one app, not to a workload\n");
+		return 2;
+	}
+	if (!o->workload && o->n_positional == 0) {
+		fprintf(stderr, "btc: missing argument\n");
+		btc_cli_command_usage(BTC_CMD_TUNE, stderr);
+		return 2;
+	}
+	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
+	if (dev && btc_device_check_cores_here(dev, true, NULL, 0, &d))
+		btc_device_free(dev), dev = NULL;
+	int status = 1;
+	if (dev) {
+		struct btc_request jo;
+		btc_cli_request(o, BTC_CMD_TUNE, &jo);
+		struct btc_joint_request jr;
+		btc_cli_joint_request(o, &jr);
+		if (!jr.top_k)
+			jr.top_k = BTC_JOINT_PROGRAM_K;
+		status = btc_workload_job(&jr, dev, &jo, &d);
+		if (!status && d.errors)
+			status = 1;
+	}
+	btc_device_free(dev);
+	return status;
+}
+
 int btc_cmd_tune(const struct btc_cli_options *o)
 {
+	if (o->n_positional != 1 || btc_cli_is_workload(o))
+		return tune_workload(o);
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	if (o->measurements.n && !o->table) {

@@ -10,7 +10,7 @@
 
 /* Stream s's chunks in a joint vector a, as labels "big:0-2 gpu:3-6"
  * (with " x1.35" after a chunk slowed by a co-run) into buf. */
-static const char *chunks_label(const struct btc_cli_workload *w, const struct btc_multi_eval *e,
+static const char *chunks_label(const struct btc_joint_plan *w, const struct btc_multi_eval *e,
 				const int *a, int s, char *buf, size_t size)
 {
 	const struct btc_sched_problem *p = w->streams[s].p;
@@ -34,21 +34,9 @@ static const char *chunks_label(const struct btc_cli_workload *w, const struct b
 	return buf;
 }
 
-static double normalised(const struct btc_cli_workload *w, const struct btc_multi_eval *e, int s)
-{
-	return e->rate[s] * w->apps[w->streams[s].app].solo_ms;
-}
-
-static double min_normalised(const struct btc_cli_workload *w, const struct btc_multi_eval *e)
-{
-	double v = INFINITY;
-	for (int s = 0; s < w->n_streams; s++)
-		v = fmin(v, normalised(w, e, s));
-	return v;
-}
 
 /* The joint plan's gain over naive co-location under the objective. */
-static double gain(const struct btc_cli_workload *w, const struct btc_multi_eval *best)
+static double gain(const struct btc_joint_plan *w, const struct btc_multi_eval *best)
 {
 	if (!w->has_naive)
 		return NAN;
@@ -57,12 +45,12 @@ static double gain(const struct btc_cli_workload *w, const struct btc_multi_eval
 	return w->naive_eval.cost / best->cost;
 }
 
-static const char *pu_name(const struct btc_cli_workload *w, int c)
+static const char *pu_name(const struct btc_joint_plan *w, int c)
 {
 	return w->dev->pus[c].name;
 }
 
-static void bottleneck_text(FILE *out, const struct btc_cli_workload *w, int b)
+static void bottleneck_text(FILE *out, const struct btc_joint_plan *w, int b)
 {
 	if (b >= 0)
 		fprintf(out, "PU %s", pu_name(w, b));
@@ -70,7 +58,7 @@ static void bottleneck_text(FILE *out, const struct btc_cli_workload *w, int b)
 		fprintf(out, "the io thread of %s", w->streams[-1 - b].name);
 }
 
-static void text_plan(FILE *out, const struct btc_cli_workload *w, const struct btc_multi_eval *e,
+static void text_plan(FILE *out, const struct btc_joint_plan *w, const struct btc_multi_eval *e,
 		      const int *a)
 {
 	char buf[1024];
@@ -78,7 +66,7 @@ static void text_plan(FILE *out, const struct btc_cli_workload *w, const struct 
 		"chunks");
 	for (int s = 0; s < w->n_streams; s++)
 		fprintf(out, "  %-22s %7.3g %12.2f %11.3f  %s\n", w->streams[s].name,
-			w->wl.apps[w->streams[s].app].weight, 1000 * e->rate[s], normalised(w, e, s),
+			w->wl.apps[w->streams[s].app].weight, 1000 * e->rate[s], btc_joint_normalised(w, e, s),
 			chunks_label(w, e, a, s, buf, sizeof(buf)));
 	fprintf(out, "  utilisation:");
 	for (int c = 0; c < w->m.n_pus; c++)
@@ -86,10 +74,10 @@ static void text_plan(FILE *out, const struct btc_cli_workload *w, const struct 
 			fprintf(out, " %s %.3f", pu_name(w, c), e->util[c]);
 	fprintf(out, "; bottleneck ");
 	bottleneck_text(out, w, e->bottleneck);
-	fprintf(out, "\n  max-min normalised throughput %.3f\n", min_normalised(w, e));
+	fprintf(out, "\n  max-min normalised throughput %.3f\n", btc_joint_min_normalised(w, e));
 }
 
-static void objective_text(FILE *out, const struct btc_cli_workload *w,
+static void objective_text(FILE *out, const struct btc_joint_plan *w,
 			   const struct btc_multi_eval *e)
 {
 	switch (w->m.objective) {
@@ -116,14 +104,14 @@ static void objective_text(FILE *out, const struct btc_cli_workload *w,
 	}
 }
 
-static int print_text(FILE *out, const struct btc_cli_options *o, const struct btc_cli_workload *w)
+static int print_text(FILE *out, const struct btc_cli_options *o, const struct btc_joint_plan *w)
 {
 	const struct btc_multi_result *r = &w->result;
 	fprintf(out, "workload: %d apps, %d streams on %s (%s), objective %s\n", w->n_apps,
 		w->n_streams, w->dev->name, btc_mode_name((enum btc_mode)o->mode),
 		btc_multi_objective_name(w->m.objective));
 	for (int a = 0; a < w->n_apps; a++) {
-		const struct btc_cli_app *x = &w->apps[a];
+		const struct btc_joint_app *x = &w->apps[a];
 		char buf[512];
 		struct btc_schedule s = {0};
 		for (int f = 0; f < x->app->n_stages;) {
@@ -191,7 +179,7 @@ static int print_text(FILE *out, const struct btc_cli_options *o, const struct b
 	return 0;
 }
 
-static void json_plan(FILE *out, const struct btc_cli_workload *w, const struct btc_multi_eval *e,
+static void json_plan(FILE *out, const struct btc_joint_plan *w, const struct btc_multi_eval *e,
 		      const int *a)
 {
 	fprintf(out, "{\"cost\":%.9g,\"lambda\":%.9g,\"peak_utilisation\":%.6f,", e->cost,
@@ -200,7 +188,7 @@ static void json_plan(FILE *out, const struct btc_cli_workload *w, const struct 
 		fprintf(out, "\"bottleneck\":\"%s\",", pu_name(w, e->bottleneck));
 	else
 		fprintf(out, "\"bottleneck\":\"io:%s\",", w->streams[-1 - e->bottleneck].name);
-	fprintf(out, "\"max_min_normalised\":%.6f,\"utilisation\":{", min_normalised(w, e));
+	fprintf(out, "\"max_min_normalised\":%.6f,\"utilisation\":{", btc_joint_min_normalised(w, e));
 	for (int c = 0, first = 1; c < w->m.n_pus; c++)
 		if (!(w->m.forbid_mask & (1u << c))) {
 			fprintf(out, "%s\"%s\":%.6f", first ? "" : ",", pu_name(w, c), e->util[c]);
@@ -211,7 +199,7 @@ static void json_plan(FILE *out, const struct btc_cli_workload *w, const struct 
 		const struct btc_sched_problem *p = w->streams[s].p;
 		const int *v = a + btc_multi_offset(&w->m, s);
 		fprintf(out, "%s{\"name\":\"%s\",\"rate_per_s\":%.6f,\"normalised\":%.6f,\"chunks\":[",
-			s ? "," : "", w->streams[s].name, 1000 * e->rate[s], normalised(w, e, s));
+			s ? "," : "", w->streams[s].name, 1000 * e->rate[s], btc_joint_normalised(w, e, s));
 		for (int f = 0; f < p->n_stages;) {
 			int l = f, c = v[f];
 			while (l + 1 < p->n_stages && v[l + 1] == c)
@@ -228,14 +216,14 @@ static void json_plan(FILE *out, const struct btc_cli_workload *w, const struct 
 	fprintf(out, "]}");
 }
 
-static int print_json(FILE *out, const struct btc_cli_options *o, const struct btc_cli_workload *w)
+static int print_json(FILE *out, const struct btc_cli_options *o, const struct btc_joint_plan *w)
 {
 	const struct btc_multi_result *r = &w->result;
 	fprintf(out, "{\"device\":\"%s\",\"mode\":\"%s\",\"objective\":\"%s\",\"apps\":[",
 		w->dev->name, btc_mode_name((enum btc_mode)o->mode),
 		btc_multi_objective_name(w->m.objective));
 	for (int a = 0; a < w->n_apps; a++) {
-		const struct btc_cli_app *x = &w->apps[a];
+		const struct btc_joint_app *x = &w->apps[a];
 		const struct btc_workload_entry *en = &w->wl.apps[a];
 		fprintf(out,
 			"%s{\"name\":\"%s\",\"streams\":%d,\"weight\":%.6g,\"target_rate_per_s\":",
@@ -297,29 +285,8 @@ static int print_json(FILE *out, const struct btc_cli_options *o, const struct b
 }
 
 int btc_cli_workload_print(FILE *out, const struct btc_cli_options *o,
-			   const struct btc_cli_workload *w)
+			   const struct btc_joint_plan *w)
 {
 	int rc = o->format == 1 ? print_json(out, o, w) : print_text(out, o, w);
 	return rc || fflush(out) ? -1 : 0;
-}
-
-void btc_cli_workload_free(struct btc_cli_workload *w)
-{
-	if (!w)
-		return;
-	for (int a = 0; a < w->n_apps; a++) {
-		struct btc_cli_app *x = &w->apps[a];
-		btc_plan_free(x->plan);
-		btc_table_free(x->table);
-		btc_app_free(x->app);
-		free(x->table_path);
-		free(x->solo);
-		free(x->slowdown);
-	}
-	btc_multi_result_free(&w->result);
-	btc_multi_eval_free(&w->naive_eval);
-	free(w->naive);
-	btc_device_free(w->dev);
-	btc_workload_free(&w->wl);
-	free(w);
 }

@@ -61,9 +61,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The program's last message: the last non-empty line of its stderr, with
- * the "PROGRAM: " prefix removed (caller frees), or NULL. */
-static char *last_message(const char *stderr_path, const char *program)
+char *btc_tune_last_message(const char *stderr_path, const char *program)
 {
 	char *text = btc_read_file(stderr_path, NULL);
 	if (!text)
@@ -241,7 +239,7 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 		  m->valuedouble > 0;
 	double measured = ok ? m->valuedouble : NAN;
 	cJSON_Delete(j);
-	char *msg = last_message(err_path, run->program);
+	char *msg = btc_tune_last_message(err_path, run->program);
 	if (ok) {
 		*ms = measured;
 		/* A verified run's warnings, for the runs people watch. */

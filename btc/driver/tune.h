@@ -149,6 +149,11 @@ struct btc_tune_run {
 /* The time limit of run in seconds (see BTC_RUN_TIMEOUT_FACTOR); 0: none. */
 double btc_tune_run_timeout(const struct btc_tune_run *run, const struct btc_tune_options *opt);
 
+/* The program's last message: the last non-empty line of the file
+ * stderr_path, with the "PROGRAM: " prefix removed (caller frees), or
+ * NULL. */
+char *btc_tune_last_message(const char *stderr_path, const char *program);
+
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,
 		       double *ms, char **error);
 

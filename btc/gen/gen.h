@@ -8,6 +8,7 @@
 
 #include "front/app.h"
 #include "front/device.h"
+#include "sched/joint_plan.h"
 #include "sched/plan.h"
 #include "util/out.h"
 
@@ -96,7 +97,14 @@ bool btc_gen_copy_runtime(const char *out_dir, struct btc_diag *d);
  * meson.build, meson_options.txt (an input_APP option per app) and the
  * runtime under btrt/. Apps must have distinct names. Returns false
  * after diagnostics. */
-bool btc_gen_workload_project(struct btc_gen_ctx *ctxs, int n, const char *out_dir,
+/* With joint (the joint plan, sched/joint_plan.h; ctxs[a] its app a,
+ * whose schedules are its vectors in order): every stream of every app
+ * (app x its streams), a table of the K joint candidates (per stream its
+ * schedule, service cores and planned rate; the predicted max-min
+ * normalised throughput) and each stream's solo-best schedule; joint
+ * NULL: one stream per app on its first schedule (--chunks). */
+bool btc_gen_workload_project(struct btc_gen_ctx *ctxs, int n,
+			      const struct btc_joint_plan *joint, const char *out_dir,
 			      struct btc_diag *d);
 
 /* The service cores of dev's generated program (docs/runtime.md,
@@ -135,5 +143,17 @@ uint32_t btc_gen_io_threads_extra(const struct btc_device *dev);
  * check_threads (1 without a plan), PIPELINE_LOAD_THREADS and
  * PIPELINE_CHECK_THREADS in pipeline.c. */
 void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_t *k_check);
+
+/* The service cores of joint candidate k (docs/codegen.md, "Workload
+ * projects"): cores[s * 3 + r] for stream s's io source (r 0), io sink
+ * (1) and GPU dispatchers (2; -1 when the stream has no GPU chunk). The
+ * free cores are the single-app service cores (btc_gen_service_cores, in
+ * its order) followed by the pinnable cores of every CPU PU no chunk of
+ * the candidate runs on, highest first; stream by stream, role by role,
+ * each takes the next free core, so no two streams share one while any
+ * is left, then round robin over them. All -1 on a device without
+ * service cores (btc_gen_service_owner < 0: nothing pinned, as a
+ * single-app program). */
+void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
 
 #endif

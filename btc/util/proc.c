@@ -20,10 +20,11 @@
 
 extern char **environ;
 
-/* The signal that interrupted btc (0: none), and the process group of the
- * running child (0: none). Written by the handler, read by btc_run. */
+/* The signal that interrupted btc (0: none), and the process groups of
+ * the running children (0: none). Written by the handler, read by
+ * btc_run*. */
 static volatile sig_atomic_t interrupted;
-static volatile sig_atomic_t child_pgid;
+static volatile sig_atomic_t child_pgid[BTC_RUN_MAX_TOGETHER];
 /* The process group of the child running beside btc (btc_bg_start; 0: none). */
 static volatile sig_atomic_t bg_pgid;
 
@@ -31,10 +32,11 @@ static void on_signal(int sig)
 {
 	int saved = errno;
 	interrupted = sig;
-	/* kill(2) is async-signal-safe: the child learns of it at once,
+	/* kill(2) is async-signal-safe: the children learn of it at once,
 	 * whether or not our waitpid returns EINTR. */
-	if (child_pgid > 0)
-		kill(-(pid_t)child_pgid, sig);
+	for (int i = 0; i < BTC_RUN_MAX_TOGETHER; i++)
+		if (child_pgid[i] > 0)
+			kill(-(pid_t)child_pgid[i], sig);
 	if (bg_pgid > 0)
 		kill(-(pid_t)bg_pgid, sig);
 	errno = saved;
@@ -63,24 +65,45 @@ double btc_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Waits for pid (without reaping it) until it exits; after an interrupt,
- * gives it 5 s, then kills its group. With timeout_s > 0, a child still
- * running after timeout_s gets SIGTERM on its group, and SIGKILL 2 s later
- * (*timed_out set). */
-static void wait_exit(pid_t pid, double timeout_s, bool *timed_out)
+static void kill_groups(const pid_t *pid, int n, int sig)
+{
+	for (int i = 0; i < n; i++)
+		if (pid[i] > 0)
+			kill(-pid[i], sig);
+}
+
+/* Waits for the n children pid[] (without reaping them) until every one
+ * exited; after an interrupt, gives them 5 s, then kills their groups.
+ * With timeout_s > 0, the groups of children still running after
+ * timeout_s get SIGTERM, and SIGKILL 2 s later (*timed_out set). One
+ * child without a bound is waited for blocking, several are polled. */
+static void wait_exit(const pid_t *pid, int n, double timeout_s, bool *timed_out,
+		      void (*tick)(void *ctx, int exited), void *ctx)
 {
 	double deadline = 0, end = timeout_s > 0 ? btc_now_s() + timeout_s : 0, kill_at = 0;
-	bool killed = false;
+	bool killed = false, exited[BTC_RUN_MAX_TOGETHER] = {false};
 	for (;;) {
-		siginfo_t si;
-		memset(&si, 0, sizeof(si));
-		bool poll = interrupted || end > 0;
-		int flags = WEXITED | WNOWAIT | (poll ? WNOHANG : 0);
-		int rc = waitid(P_PID, (id_t)pid, &si, flags);
-		if (rc == 0 && si.si_pid == pid)
+		bool poll = interrupted || end > 0 || n > 1 || tick, all = true;
+		for (int i = 0; i < n; i++) {
+			if (exited[i] || pid[i] <= 0)
+				continue;
+			siginfo_t si;
+			memset(&si, 0, sizeof(si));
+			int flags = WEXITED | WNOWAIT | (poll ? WNOHANG : 0);
+			int rc = waitid(P_PID, (id_t)pid[i], &si, flags);
+			if ((rc == 0 && si.si_pid == pid[i]) || (rc < 0 && errno != EINTR))
+				exited[i] = true; /* exited, or ECHILD: nothing to wait for */
+			else
+				all = false;
+		}
+		if (all)
 			return;
-		if (rc < 0 && errno != EINTR)
-			return; /* ECHILD: nothing to wait for */
+		if (tick) {
+			int k = 0;
+			for (int i = 0; i < n; i++)
+				k += exited[i] || pid[i] <= 0;
+			tick(ctx, k);
+		}
 		if (!poll)
 			continue; /* EINTR for another signal */
 		double t = btc_now_s();
@@ -89,15 +112,15 @@ static void wait_exit(pid_t pid, double timeout_s, bool *timed_out)
 			if (deadline == 0)
 				deadline = t + 5.0;
 			if (!killed && t > deadline) {
-				kill(-pid, SIGKILL);
+				kill_groups(pid, n, SIGKILL);
 				killed = true;
 			}
-		} else if (t > end && !*timed_out) {
+		} else if (end > 0 && t > end && !*timed_out) {
 			*timed_out = true;
-			kill(-pid, SIGTERM);
+			kill_groups(pid, n, SIGTERM);
 			kill_at = t + 2.0;
 		} else if (*timed_out && !killed && t > kill_at) {
-			kill(-pid, SIGKILL);
+			kill_groups(pid, n, SIGKILL);
 			killed = true;
 		}
 		struct timespec ts = {0, 20 * 1000 * 1000};
@@ -105,12 +128,8 @@ static void wait_exit(pid_t pid, double timeout_s, bool *timed_out)
 	}
 }
 
-int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double timeout_s,
-		    bool *timed_out)
+static pid_t spawn(char *const argv[], const struct btc_run_io *io)
 {
-	*timed_out = false;
-	if (interrupted)
-		return 128 + interrupted;
 	if (io->echo) {
 		for (int i = 0; argv[i]; i++)
 			fprintf(stderr, "%s%s", i ? " " : "+ ", argv[i]);
@@ -138,25 +157,74 @@ int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double time
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0) {
 		fprintf(stderr, "btc: cannot run %s: %s\n", argv[0], strerror(rc));
-		return 127;
+		return -1;
 	}
-	child_pgid = pid;
-	if (interrupted) /* arrived between the check above and now */
-		kill(-pid, interrupted);
-	wait_exit(pid, timeout_s, timed_out);
-	child_pgid = 0;
-	/* The group outlives its leader while anything in it runs: after an
-	 * interrupt or a timeout, nothing of it may survive btc. The leader
-	 * is not reaped yet, so the group id cannot have been reused. */
+	return pid;
+}
+
+int btc_run_together(char *const *const argv[], const struct btc_run_io io[], int n,
+		     double timeout_s, int status[], bool *timed_out)
+{
+	return btc_run_together_tick(argv, io, n, timeout_s, status, timed_out, NULL, NULL);
+}
+
+int btc_run_together_tick(char *const *const argv[], const struct btc_run_io io[], int n,
+			  double timeout_s, int status[], bool *timed_out,
+			  void (*tick)(void *ctx, int exited), void *ctx)
+{
+	*timed_out = false;
+	if (n < 1 || n > BTC_RUN_MAX_TOGETHER) {
+		fprintf(stderr, "btc: cannot run %d programs together (1..%d)\n", n,
+			BTC_RUN_MAX_TOGETHER);
+		for (int i = 0; i < n; i++)
+			status[i] = 127;
+		return -1;
+	}
+	pid_t pid[BTC_RUN_MAX_TOGETHER];
+	for (int i = 0; i < n; i++) {
+		pid[i] = interrupted ? -1 : spawn(argv[i], &io[i]);
+		status[i] = interrupted ? 128 + interrupted : 127;
+		if (pid[i] > 0)
+			child_pgid[i] = pid[i];
+	}
+	if (interrupted) /* arrived between a spawn and recording its group */
+		kill_groups(pid, n, interrupted);
+	wait_exit(pid, n, timeout_s, timed_out, tick, ctx);
+	for (int i = 0; i < n; i++)
+		child_pgid[i] = 0;
+	/* A group outlives its leader while anything in it runs: after an
+	 * interrupt or a timeout, nothing of it may survive btc. The leaders
+	 * are not reaped yet, so the group ids cannot have been reused. */
 	if (interrupted || *timed_out)
-		kill(-pid, SIGKILL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM) &&
-	    !interrupted && !*timed_out)
-		interrupted = WTERMSIG(status);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		kill_groups(pid, n, SIGKILL);
+	int failed = 0;
+	for (int i = 0; i < n; i++) {
+		if (pid[i] <= 0) {
+			failed++;
+			continue;
+		}
+		int st = 0;
+		while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM) &&
+		    !interrupted && !*timed_out)
+			interrupted = WTERMSIG(st);
+		status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		failed += status[i] != 0;
+	}
+	return failed;
+}
+
+int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double timeout_s,
+		    bool *timed_out)
+{
+	*timed_out = false;
+	if (interrupted)
+		return 128 + interrupted;
+	char *const *const one[1] = {argv};
+	int status;
+	btc_run_together(one, io, 1, timeout_s, &status, timed_out);
+	return status;
 }
 
 int btc_run_io(char *const argv[], const struct btc_run_io *io)

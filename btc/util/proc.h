@@ -30,6 +30,29 @@ int btc_run_io(char *const argv[], const struct btc_run_io *io);
 int btc_run_bounded(char *const argv[], const struct btc_run_io *io, double timeout_s,
 		    bool *timed_out);
 
+/* The most children btc_run_together runs at once. */
+#define BTC_RUN_MAX_TOGETHER 64
+
+/* Runs n (1..BTC_RUN_MAX_TOGETHER) programs at once, argv[i] with io[i],
+ * each in a process group of its own (started one after another without
+ * waiting), and waits for all of them, as btc_run_bounded does for one:
+ * a SIGINT or SIGTERM is forwarded to every group, a run still going
+ * timeout_s (> 0) seconds after the start gets SIGTERM and 2 s later
+ * SIGKILL on every group still there (*timed_out true), and nothing of
+ * any group survives an interrupt or a timeout. status[i] is child i's
+ * exit status (128+N for signal N, 127 when it could not start). Returns
+ * how many did not exit 0 (-1 for an n out of range, every status 127).
+ * Used for naive co-location (driver/colocate.h). */
+int btc_run_together(char *const *const argv[], const struct btc_run_io io[], int n,
+		     double timeout_s, int status[], bool *timed_out);
+
+/* btc_run_together that also calls tick(ctx, exited) every 20 ms while
+ * any child runs, exited the number of children that have exited so far
+ * (naive co-location's start gate: driver/colocate.c). */
+int btc_run_together_tick(char *const *const argv[], const struct btc_run_io io[], int n,
+			  double timeout_s, int status[], bool *timed_out,
+			  void (*tick)(void *ctx, int exited), void *ctx);
+
 /* A status of btc_run* in words, for messages: "exited with status N",
  * "was killed by signal N (SIGSEGV)", into buf[n]. */
 const char *btc_status_text(int status, char *buf, int n);

@@ -62,13 +62,50 @@ struct btrt_stream_run {
  * BTRT_E_SYS when a thread could not be started (then nothing ran). */
 int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *err);
 
+/* btrt_streams_run with time multiplexing when turn > 0 (`--multiplex T`;
+ * the baseline of issue 27): the streams take turns, in index order,
+ * starting with stream 0. In its turn a stream's io source admits up to
+ * `turn` tasks (fewer in its last turn); the turn passes to the next
+ * stream not yet through once the last task admitted in it was checked,
+ * so that one stream at a time has tasks in flight. Every stream keeps
+ * its own threads, pool and rings; its tasks are checked in its order as
+ * always. Each stream needs cfg.n_items > 0. turn == 0: no turns, as
+ * btrt_streams_run. Errors as btrt_streams_run's. */
+int btrt_streams_run_turns(struct btrt_stream_run *s, uint32_t n, uint64_t turn,
+			   struct btrt_error *err);
+
+/* How btrt_streams_run_opts runs the streams. */
+struct btrt_streams_opts {
+	uint64_t turn;   /* > 0: take turns of `turn` tasks (btrt_streams_run_turns) */
+	int together;    /* 1: once one stream has checked all its tasks, every
+			    other stops admitting (checks what is in flight and
+			    returns 0 with fewer tasks): all streams run together
+			    from start to end, as a measurement of what each gets
+			    while all run needs */
+	/* NULL, or called once every stream is prepared and before any
+	 * starts, on the thread of the last stream prepared; the streams
+	 * start when it returns (a start shared with other processes: the
+	 * program's --start-gate). It should return soon after a signal. */
+	void (*gate)(void *ctx);
+	void *gate_ctx;
+};
+
+/* btrt_streams_run with the options o (NULL: none). Errors as
+ * btrt_streams_run's. */
+int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct btrt_streams_opts *o,
+			  struct btrt_error *err);
+
 /* ---- The several-stream program (btrt_workload_main.c) ---- */
 
 /* One stream of a generated workload: an app's tables (btrt_program.h)
  * with the schedule the joint plan chose for it. */
 struct btrt_workload_stream {
 	const struct btrt_program *prog; /* its app's tables, borrowed */
-	long schedule;             /* index into prog->schedules (--schedule S=N) */
+	long schedule;             /* index into prog->schedules (--schedule S=N);
+				      with joint candidates: candidate 0's */
+	long solo_schedule;        /* its app's solo-best schedule (what naive
+				      co-location and time multiplexing run;
+				      docs/report.md); schedules given per app: 0 */
 	const char *input;         /* NULL: prog->default_input (--input S=PATH) */
 	const int *service_cores;  /* [n_service_cores] its io threads' cores as the
 				      plan placed them; NULL: prog->service_cores */
@@ -76,10 +113,37 @@ struct btrt_workload_stream {
 	double rate;               /* planned tasks/s (--rate S=R); 0: unpaced */
 };
 
+/* Where a stream's service threads run: its io source, its io sink and
+ * its GPU chunks' dispatchers, each a core id or -1 (not pinned there:
+ * the io threads unpinned, the GPU dispatchers on the cores their
+ * schedule's chunk table names). */
+#define BTRT_WORKLOAD_N_SERVICE 3
+
+/* Stream s in one joint candidate of the plan (docs/codegen.md,
+ * "Workload projects"). */
+struct btrt_workload_joint_stream {
+	long schedule;             /* index into its app's prog->schedules */
+	int service_cores[BTRT_WORKLOAD_N_SERVICE]; /* source, sink, GPU */
+	double rate;               /* the planned throughput r_s, tasks/s */
+};
+
+/* One joint candidate: a schedule and service cores for every stream
+ * (--joint K), ranked by the plan, best first. */
+struct btrt_workload_joint {
+	double predicted;          /* the model's max-min normalised throughput
+				      M = min_s r_s / r*_s */
+	const struct btrt_workload_joint_stream *streams; /* [n_streams] */
+};
+
 struct btrt_workload {
 	const char *name, *device; /* for the summary and the report */
 	const struct btrt_workload_stream *streams; /* [n_streams], >= 1 */
 	uint32_t n_streams;
+	/* [n_joint] the plan's joint candidates (--joint K, --placement
+	 * plan), or none (schedules given per app: every stream on its
+	 * app's service cores) */
+	const struct btrt_workload_joint *joint;
+	uint32_t n_joint;
 	long default_tasks;        /* per stream, >= 1 */
 	long default_warmup;
 };
@@ -87,7 +151,11 @@ struct btrt_workload {
 /* The main() of a several-stream program: parses the options (--help),
  * runs every stream at once (btrt_streams_run) and prints each stream's
  * summary; --report writes the JSON of docs/report.md ("The workload's
- * report"), --trace one Perfetto trace with a process per stream. A
+ * report"), --trace one Perfetto trace with a process per stream;
+ * --joint K runs joint candidate K (each stream its schedule and, with
+ * --placement plan, the default, its service cores), --placement app
+ * every stream on its app's single-app service cores; --list-json lists
+ * the streams and candidates as JSON. A
  * stream is named by its index or, when its app runs one stream, its
  * app's name. Returns the exit status: 0 when every task of every stream
  * was verified, 1 when a stream failed, 2 for a bad command line,

@@ -192,6 +192,8 @@ static void source_loop(struct pipe *p)
 	btrt_io_source_push(p, BTRT_EOS, seq);
 }
 
+_Thread_local const atomic_int *btrt_source_stop;
+
 static void *source_main(void *arg)
 {
 	struct pipe *p = arg;
@@ -209,10 +211,12 @@ static void *source_main(void *arg)
 		return NULL;
 	}
 	btrt_pipe_set_backoff(cfg, BTRT_THREAD_SOURCE(cfg));
+	btrt_source_stop = &p->stop;
 	if (p->n_ld > 1)
 		btrt_io_source_farm(p);
 	else
 		source_loop(p);
+	btrt_source_stop = NULL;
 	return NULL;
 }
 

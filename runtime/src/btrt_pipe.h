@@ -156,6 +156,13 @@ void btrt_io_thread_cores(const struct btrt_pipeline_config *cfg, uint32_t c, co
  * (BTRT_E_NOMEM). */
 int btrt_io_init(struct pipe *p, struct btrt_error *err);
 
+/* On an io source thread: its pipeline's stop flag (nonzero once the
+ * pipeline failed or was told to stop), for the runtime's own io wrappers
+ * whose load waits on something outside the pipeline (btrt_workload.c's
+ * turns and pacing), so that a stream that failed does not wait for
+ * checks that will never come. NULL on other threads. */
+extern _Thread_local const atomic_int *btrt_source_stop;
+
 /* Starts the source thread (p->source_th), pinned to its cores. Returns
  * 0, or -1 after btrt_pipe_fail (BTRT_E_SYS). */
 int btrt_io_start_source(struct pipe *p);

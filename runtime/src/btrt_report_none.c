@@ -51,6 +51,13 @@ int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
 	return no_json(path);
 }
 
+int btrt_workload_list_json(const struct btrt_workload *w, FILE *out)
+{
+	(void)w;
+	(void)out;
+	return no_json("the stream list");
+}
+
 int btrt_program_list_json(const struct btrt_program *prog, FILE *out)
 {
 	(void)prog;

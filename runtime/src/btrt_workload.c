@@ -6,12 +6,15 @@
  * prepare (the reference outputs) runs before the common start, so that
  * the streams run together from their first task, and with a planned
  * rate its load waits for the stream's next token (a token bucket of
- * depth 1). */
+ * depth 1). Taking turns (btrt_streams_run_turns), its load also waits
+ * for the stream's turn, and its last checked task of a turn passes the
+ * turn on. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "btrt_pipe.h"
 #include "btrt_workload.h"
 
 /* Shared by the streams of one btrt_streams_run. */
@@ -21,14 +24,31 @@ struct workload_state {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint32_t ready, expected; /* streams prepared, streams running */
+	/* Time multiplexing (turn > 0): the streams take turns, stream
+	 * `holder` admitting up to `turn` tasks; under tmu. */
+	uint64_t turn;
+	pthread_mutex_t tmu;
+	pthread_cond_t tcv;
+	uint32_t holder, n; /* holder == n: every stream is through */
+	/* Together (btrt_streams_opts.together): set once a stream checked
+	 * all its tasks; the others then stop admitting. */
+	int together;
+	btrt_atomic_int one_done;
+	/* The start gate (btrt_streams_opts.gate), called by the last stream
+	 * to be prepared before any starts. */
+	void (*gate)(void *ctx);
+	void *gate_ctx;
 };
 
 /* Stream thread: counts itself ready, waits for every running stream. */
 static void wait_start(struct workload_state *w)
 {
 	pthread_mutex_lock(&w->mu);
-	if (++w->ready >= w->expected)
+	if (++w->ready >= w->expected) {
+		if (w->gate)
+			w->gate(w->gate_ctx); /* the others wait on cv meanwhile */
 		pthread_cond_broadcast(&w->cv);
+	}
 	while (w->ready < w->expected)
 		pthread_cond_wait(&w->cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
@@ -48,14 +68,73 @@ struct stream_state {
 	uint64_t period_ns;  /* 1e9 / rate */
 	uint64_t next_ns;    /* when the next token is due; 0: the first load */
 	struct btrt_app_io paced_io;
+	/* its turns (under w->tmu): tasks admitted and checked in the
+	 * current turn, checked in all, through (every task checked) */
+	uint64_t admitted, checked, checked_all;
+	int through;
+	struct stream_state *all; /* [w->n]: every stream, to pass the turn */
 };
 
-/* Stops the calling source's wait early: a signal or another stream's
- * failure. */
+/* Stops the calling source's wait early: a signal, another stream's
+ * failure, or the failure of its own pipeline (its checks will not
+ * come: btrt_source_stop). */
 static int should_stop(const struct stream_state *st)
 {
 	return (st->cfg.interrupt && atomic_load(st->cfg.interrupt)) ||
-	       atomic_load(&st->w->failed) != 0;
+	       atomic_load(&st->w->failed) != 0 ||
+	       (st->w->together && atomic_load(&st->w->one_done)) ||
+	       (btrt_source_stop && atomic_load(btrt_source_stop));
+}
+
+/* Time multiplexing: waits until st holds the turn and may admit one
+ * more task of it (at most 5 ms per wait, so that a signal or a failure
+ * elsewhere is seen: then the task is admitted anyway and the stream's
+ * on_task_done stops it after that task). */
+static void take_turn(struct stream_state *st)
+{
+	struct workload_state *w = st->w;
+	pthread_mutex_lock(&w->tmu);
+	while ((w->holder != st->index || st->admitted >= w->turn) && !should_stop(st)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 5000000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&w->tcv, &w->tmu, &ts);
+	}
+	st->admitted++;
+	pthread_mutex_unlock(&w->tmu);
+}
+
+/* Time multiplexing, after each checked task of st: when st holds the
+ * turn and the last task it admitted in it (the turn's T-th, or its
+ * stream's last) was checked, the turn passes to the next stream that is
+ * not through. */
+static void end_turn(struct stream_state *st)
+{
+	struct workload_state *w = st->w;
+	pthread_mutex_lock(&w->tmu);
+	st->checked++;
+	st->checked_all++;
+	if (st->checked_all >= st->cfg.n_items)
+		st->through = 1;
+	if (w->holder == st->index && st->checked == st->admitted &&
+	    (st->admitted >= w->turn || st->through)) {
+		st->admitted = st->checked = 0;
+		uint32_t next = w->n;
+		for (uint32_t k = 1; k <= w->n; k++) {
+			uint32_t i = (st->index + k) % w->n;
+			if (!st->all[i].through) {
+				next = i;
+				break;
+			}
+		}
+		w->holder = next;
+		pthread_cond_broadcast(&w->tcv);
+	}
+	pthread_mutex_unlock(&w->tmu);
 }
 
 /* The paced load: waits until the stream's next token (at most 5 ms per
@@ -65,6 +144,8 @@ static int should_stop(const struct stream_state *st)
 static int paced_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
 {
 	struct stream_state *st = state;
+	if (st->w->turn)
+		take_turn(st);
 	uint64_t now = btrt_now_ns();
 	if (st->next_ns == 0)
 		st->next_ns = now;
@@ -83,6 +164,8 @@ static int paced_load(void *state, uint64_t seq, void *task, char *err, size_t e
 static int plain_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
 {
 	struct stream_state *st = state;
+	if (st->w->turn)
+		take_turn(st);
 	return st->inner->load(st->inner_state, seq, task, err, errlen);
 }
 
@@ -98,8 +181,11 @@ static int paced_check(void *state, uint64_t seq, const void *task, FILE *out, c
 static int on_done(void *ctx, const struct btrt_task_done *d)
 {
 	(void)d;
-	const struct stream_state *st = ctx;
-	return atomic_load(&st->w->failed) != 0;
+	struct stream_state *st = ctx;
+	if (st->w->turn)
+		end_turn(st);
+	return atomic_load(&st->w->failed) != 0 ||
+	       (st->w->together && atomic_load(&st->w->one_done));
 }
 
 /* Stream st's thread: computes what its checks need (the app's
@@ -128,6 +214,8 @@ static void *stream_main(void *arg)
 		return NULL;
 	}
 	s->rc = btrt_pipeline_run(&st->cfg, &s->run, &s->err);
+	if (!s->rc && st->w->together)
+		atomic_store(&st->w->one_done, 1);
 	if (s->rc) {
 		int expected = 0;
 		atomic_compare_exchange_strong(&st->w->failed, &expected, (int)st->index + 1);
@@ -137,15 +225,38 @@ static void *stream_main(void *arg)
 
 int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *err)
 {
+	return btrt_streams_run_turns(s, n, 0, err);
+}
+
+int btrt_streams_run_turns(struct btrt_stream_run *s, uint32_t n, uint64_t turn,
+			   struct btrt_error *err)
+{
+	struct btrt_streams_opts o = { .turn = turn };
+	return btrt_streams_run_opts(s, n, &o, err);
+}
+
+int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct btrt_streams_opts *o,
+			  struct btrt_error *err)
+{
+	uint64_t turn = o ? o->turn : 0;
 	if (n == 0)
 		return btrt_error_set(err, BTRT_E_INVAL, 0, "no stream to run");
 	for (uint32_t i = 0; i < n; i++)
-		if (s[i].cfg.on_task_done || s[i].rate < 0)
+		if (s[i].cfg.on_task_done || s[i].rate < 0 || (turn && !s[i].cfg.n_items))
 			return btrt_error_set(err, BTRT_E_INVAL, 0,
 					      "stream %u: on_task_done is btrt_streams_run's, "
-					      "and a rate is >= 0", i);
+					      "a rate is >= 0, and taking turns needs n_items", i);
 	struct workload_state w;
 	atomic_init(&w.failed, 0);
+	w.turn = turn;
+	w.together = o && o->together;
+	atomic_init(&w.one_done, 0);
+	w.gate = o ? o->gate : NULL;
+	w.gate_ctx = o ? o->gate_ctx : NULL;
+	w.holder = 0;
+	w.n = n;
+	pthread_mutex_init(&w.tmu, NULL);
+	pthread_cond_init(&w.tcv, NULL);
 	struct stream_state *st = calloc(n, sizeof *st);
 	pthread_t *th = calloc(n, sizeof *th);
 	pthread_mutex_init(&w.mu, NULL);
@@ -155,12 +266,15 @@ int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *e
 	if (!st || !th) {
 		pthread_mutex_destroy(&w.mu);
 		pthread_cond_destroy(&w.cv);
+		pthread_mutex_destroy(&w.tmu);
+		pthread_cond_destroy(&w.tcv);
 		free(st);
 		free(th);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "streams: out of memory");
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		st[i] = (struct stream_state){ .s = &s[i], .w = &w, .index = i, .cfg = s[i].cfg };
+		st[i] = (struct stream_state){ .s = &s[i], .w = &w, .index = i, .cfg = s[i].cfg,
+					       .all = st };
 		s[i].run = NULL;
 		s[i].rc = 0;
 		s[i].stopped_by_other = 0;
@@ -202,6 +316,8 @@ int btrt_streams_run(struct btrt_stream_run *s, uint32_t n, struct btrt_error *e
 		pthread_join(th[i], NULL);
 	pthread_mutex_destroy(&w.mu);
 	pthread_cond_destroy(&w.cv);
+	pthread_mutex_destroy(&w.tmu);
+	pthread_cond_destroy(&w.tcv);
 	int first = atomic_load(&w.failed);
 	for (uint32_t i = 0; i < started; i++)
 		s[i].stopped_by_other = first != 0 && first != (int)i + 1 && s[i].rc == 0;

@@ -13,13 +13,21 @@
 struct btrt_workload_options {
 	long tasks, warmup;
 	const char *trace, *report;
-	int list, help, quiet;
+	int list, list_json, help, quiet;
+	long joint;                /* --joint K: the candidate run (0 without any) */
+	int pace;                  /* --pace: the candidate's planned rates */
 	uint32_t n;
 	const char **input;
-	long *schedule;
-	double *rate;
+	long *schedule;            /* --schedule S=N, else candidate K's, else the stream's */
+	double *rate;              /* --rate S=R, else (--pace) candidate K's, else the stream's */
 	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
 	unsigned char *run;        /* 1: the stream runs (--streams) */
+	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
+	int placement_app;         /* --placement app: every stream's io threads on
+				      its app's single-app service cores */
+	int together;              /* --together: the first stream through stops
+				      the others admitting */
+	const char *gate;          /* --start-gate READY,GO (borrowed from argv) */
 };
 
 void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0);
@@ -31,6 +39,19 @@ void btrt_workload_options_free(struct btrt_workload_options *o);
 /* The --list table of w's streams to out. */
 void btrt_workload_list(const struct btrt_workload *w, const struct btrt_workload_options *o,
 			FILE *out);
+/* --list-json (docs/codegen.md, "Workload projects"): the streams and
+ * the joint candidates as one JSON object to out. Returns 0, or -1 after
+ * a message (no JSON library, out of memory). */
+int btrt_workload_list_json(const struct btrt_workload *w, FILE *out);
+
+/* Stream i's service cores under o (docs/runtime.md, "Several streams"):
+ * (*io)[0..*n_io) for its io threads (*n_io 0: unpinned; borrowed from
+ * w) and *gpu the core
+ * of its GPU dispatchers (-1: the chunk table's own). --placement app,
+ * or a workload without joint candidates: its app's single-app ones
+ * (prog->service_cores, the chunk table's); else candidate o->joint's. */
+void btrt_workload_service(const struct btrt_workload *w, const struct btrt_workload_options *o,
+			   uint32_t i, const int **io, uint32_t *n_io, int *gpu);
 
 /* One stream's figures of a verified run. */
 struct btrt_workload_figures {

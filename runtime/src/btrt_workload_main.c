@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "btrt_cuda.h"
 #include "btrt_env.h"
@@ -27,17 +29,47 @@ struct stream_res {
 	struct btrt_pool *pool, *probe_pool;
 	void *io_state;
 	size_t *counts;
+	struct btrt_chunk *chunks; /* the schedule's chunks, GPU dispatchers
+				      moved to the stream's service core; NULL:
+				      the schedule's own */
+	int gpu_core;
 };
+
+/* Stream i's chunk table with its GPU dispatchers on core gpu (r->chunks;
+ * the schedule's own when gpu < 0). Returns 0, or -1 with err. */
+static int place_gpu(struct stream_res *r, int gpu, struct btrt_error *err)
+{
+	const struct btrt_program_schedule *s = r->sched;
+	r->gpu_core = gpu;
+	if (gpu < 0)
+		return 0;
+	if (!(r->chunks = malloc(s->n_chunks * sizeof *r->chunks)))
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	memcpy(r->chunks, s->chunks, s->n_chunks * sizeof *r->chunks);
+	for (uint32_t c = 0; c < s->n_chunks; c++)
+		if (r->chunks[c].pu != BTRT_PU_CPU) {
+			r->chunks[c].cores = &r->gpu_core;
+			r->chunks[c].n_cores = 1;
+		}
+	return 0;
+}
 
 /* Stream i's GPU context, io and pool, and its pipeline config. Returns 0,
  * 2 (a pool too large for memory), or -1 with err. */
-static int prepare_stream(const char *argv0, const struct btrt_env *env,
+static int prepare_stream(const struct btrt_workload *w, const char *argv0,
+			  const struct btrt_env *env,
 			  const struct btrt_workload_options *o, uint32_t i,
 			  struct stream_res *r, struct btrt_stream_run *sr, struct btrt_error *err)
 {
 	const struct btrt_program *prog = r->ws->prog;
 	const struct btrt_program_schedule *s = r->sched;
 	enum btrt_backend backend = btrt_program_schedule_backend(s);
+	const int *io_cores;
+	uint32_t n_io_cores;
+	int gpu;
+	btrt_workload_service(w, o, i, &io_cores, &n_io_cores, &gpu);
+	if (place_gpu(r, gpu, err))
+		return -1;
 	if (!(r->counts = calloc(prog->app.n_buffers + 1, sizeof *r->counts)))
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	for (uint32_t b = 0; b < prog->app.n_buffers; b++)
@@ -90,11 +122,9 @@ static int prepare_stream(const char *argv0, const struct btrt_env *env,
 	sr->cfg = (struct btrt_pipeline_config){
 		.app = prog->app.name,
 		.stages = prog->app.stages, .n_stages = prog->app.n_stages,
-		.chunks = s->chunks, .n_chunks = s->n_chunks,
+		.chunks = r->chunks ? r->chunks : s->chunks, .n_chunks = s->n_chunks,
 		.pool = r->pool, .io = prog->app.io, .io_state = r->io_state,
-		.io_cores = r->ws->service_cores ? r->ws->service_cores : prog->service_cores,
-		.n_io_cores = r->ws->service_cores ? r->ws->n_service_cores
-						   : prog->n_service_cores,
+		.io_cores = io_cores, .n_io_cores = n_io_cores,
 		.n_items = (uint64_t)o->tasks_of[i], .check = 1,
 		.vk = r->vk, .cuda = r->cuda,
 		.interrupt = btrt_stop_signal(),
@@ -113,6 +143,7 @@ static void release_stream(struct stream_res *r, int quiet)
 	btrt_vk_destroy(r->vk);
 	btrt_cuda_destroy(r->cuda);
 	free(r->counts);
+	free(r->chunks);
 }
 
 /* Stream figures of a verified run; chunk_share malloc'ed. */
@@ -212,6 +243,25 @@ static int write_outputs(const struct btrt_workload *w, const char *argv0,
 	return rc;
 }
 
+/* --start-gate READY,GO: every stream is prepared; say so (create READY)
+ * and wait until GO exists, polling every 0.2 ms, or until a signal. A
+ * READY that cannot be made is said, and the streams start at once. */
+static void start_gate(void *ctx)
+{
+	const char *spec = ctx, *go = strchr(spec, ',') + 1;
+	char ready[4096];
+	snprintf(ready, sizeof ready, "%.*s", (int)(go - 1 - spec), spec);
+	FILE *f = fopen(ready, "w");
+	if (!f || fclose(f)) {
+		fprintf(stderr, "--start-gate: cannot create %s: %s; starting now\n", ready,
+			strerror(errno));
+		return;
+	}
+	struct timespec ts = { 0, 200000 };
+	while (access(go, F_OK) != 0 && !atomic_load(btrt_stop_signal()))
+		nanosleep(&ts, NULL);
+}
+
 static int run_workload(const struct btrt_workload *w, const char *argv0,
 			const struct btrt_env *env, const struct btrt_workload_options *o)
 {
@@ -235,7 +285,7 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		index[k] = i;
 		res[k].ws = &w->streams[i];
 		res[k].sched = &w->streams[i].prog->schedules[o->schedule[i]];
-		int prc = prepare_stream(argv0, env, o, i, &res[k], &sr[k], &err);
+		int prc = prepare_stream(w, argv0, env, o, i, &res[k], &sr[k], &err);
 		k++;
 		if (prc == 2) {
 			rc = 2;
@@ -246,13 +296,17 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			goto out;
 		}
 		if (!o->quiet)
-			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s\n",
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
 			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
-			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "");
+			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "",
+			       o->placement_app ? ", its app's service cores" : "");
 	}
 	fflush(stdout);
-	int arc = btrt_streams_run(sr, n, &err);
+	struct btrt_streams_opts so = { .turn = (uint64_t)o->multiplex, .together = o->together,
+					.gate = o->gate ? start_gate : NULL,
+					.gate_ctx = (void *)o->gate };
+	int arc = btrt_streams_run_opts(sr, n, &so, &err);
 	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (arc) {
@@ -310,6 +364,8 @@ int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv)
 	} else if (o.list) {
 		btrt_workload_list(w, &o, stdout);
 		rc = 0;
+	} else if (o.list_json) {
+		rc = btrt_workload_list_json(w, stdout) ? 1 : 0;
 	} else
 		rc = run_workload(w, argv[0], &env, &o);
 	btrt_workload_options_free(&o);

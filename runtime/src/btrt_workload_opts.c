@@ -18,15 +18,28 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"                   N in stream S\n"
 		"  --warmup N       tasks per stream excluded from the steady-state figures (default %ld)\n"
 		"  --input S=PATH   stream S's input (default: its app's)\n"
-		"  --schedule S=N   run schedule N of stream S's app (default: the plan's)\n"
+		"  --joint K        run joint candidate K of the plan (default 0, the best predicted;\n"
+		"                   %u in this build): each stream its schedule and service cores\n"
+		"  --schedule S=N   run schedule N of stream S's app (default: the candidate's)\n"
+		"  --placement plan|app  service cores: the plan's per stream (default), or every\n"
+		"                   stream its app's single-app ones (naive co-location)\n"
 		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
-		"                   the plan's)\n"
+		"                   unpaced, or with --pace the candidate's planned rate)\n"
+		"  --pace           pace every stream at the candidate's planned rate\n"
+		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn\n"
+		"                   (a turn starts once the previous one's tasks were checked)\n"
+		"  --together       once one stream has checked all its tasks, the others stop\n"
+		"                   admitting (they run together from start to end)\n"
+		"  --start-gate READY,GO  once every stream is prepared, create the file READY\n"
+		"                   and start when the file GO exists (a start shared by programs)\n"
 		"  --trace FILE     write one Chrome/Perfetto trace, a process per stream\n"
 		"  --report FILE    write a JSON report with each stream's figures\n"
 		"  --list           list the streams and their schedules and exit\n"
+		"  --list-json      the streams and the joint candidates as JSON, and exit\n"
 		"  --quiet          print only the summary lines\n"
 		"environment: BTRT_NO_PIN=1 disables core pinning; BTRT_VK_DEVICE, BTRT_CUDA_DEVICE select GPUs\n",
-		argv0, w->n_streams, w->name, w->device, w->default_tasks, w->default_warmup);
+		argv0, w->n_streams, w->name, w->device, w->default_tasks, w->default_warmup,
+		w->n_joint);
 }
 
 /* The stream named by s (len chars): an index, or an app with one stream.
@@ -95,7 +108,9 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	o->rate = calloc(w->n_streams, sizeof *o->rate);
 	o->run = calloc(w->n_streams, sizeof *o->run);
 	o->tasks_of = calloc(w->n_streams, sizeof *o->tasks_of);
-	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of) {
+	unsigned char *given = calloc(2 * (size_t)w->n_streams, 1); /* --schedule, --rate */
+	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of || !given) {
+		free(given);
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return -1;
 	}
@@ -105,16 +120,29 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		o->rate[i] = w->streams[i].rate;
 		o->run[i] = 1;
 	}
-	int warmup_set = 0;
+	int warmup_set = 0, joint_given = 0;
 	struct btrt_error err;
 	for (int a = 1; a < argc; a++) {
 		const char *opt = argv[a];
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
 			o->help = 1;
+			free(given);
 			return 0;
 		}
 		if (!strcmp(opt, "--list")) {
 			o->list = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--list-json")) {
+			o->list_json = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--together")) {
+			o->together = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--pace")) {
+			o->pace = 1;
 			continue;
 		}
 		if (!strcmp(opt, "--quiet")) {
@@ -122,17 +150,20 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			continue;
 		}
 		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
-						      "--rate", "--streams", "--trace", "--report" };
+						      "--rate", "--streams", "--trace", "--report",
+						      "--joint", "--placement", "--multiplex",
+						      "--start-gate" };
+		enum { N_VALUED = sizeof valued / sizeof valued[0] };
 		int k = 0;
-		while (k < 8 && strcmp(opt, valued[k]))
+		while (k < N_VALUED && strcmp(opt, valued[k]))
 			k++;
-		if (k == 8) {
+		if (k == N_VALUED) {
 			fprintf(stderr, "%s: unknown option '%s' (--help lists them)\n", argv[0], opt);
-			return -1;
+			goto fail;
 		}
 		if (a + 1 >= argc) {
 			fprintf(stderr, "%s: %s needs a value\n", argv[0], opt);
-			return -1;
+			goto fail;
 		}
 		const char *v = argv[++a], *val;
 		int s;
@@ -140,7 +171,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		case 0:
 			if (strchr(v, '=')) {
 				if (split(w, argv[0], opt, v, &s, &val))
-					return -1;
+					goto fail;
 				if (btrt_parse_long(opt, val, 1, 1000000000L, &o->tasks_of[s], &err))
 					goto bad;
 			} else if (btrt_parse_long(opt, v, 1, 1000000000L, &o->tasks, &err))
@@ -153,35 +184,90 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			break;
 		case 2:
 			if (split(w, argv[0], opt, v, &s, &val))
-				return -1;
+				goto fail;
 			o->input[s] = val;
 			break;
 		case 3:
 			if (split(w, argv[0], opt, v, &s, &val))
-				return -1;
+				goto fail;
 			if (btrt_parse_long(opt, val, 0,
 					    (long)w->streams[s].prog->n_schedules - 1,
 					    &o->schedule[s], &err))
 				goto bad;
+			given[s] = 1;
 			break;
 		case 4:
 			if (split(w, argv[0], opt, v, &s, &val))
-				return -1;
+				goto fail;
 			if (btrt_parse_double(opt, val, 0, 1e9, &o->rate[s], &err))
 				goto bad;
+			given[w->n_streams + s] = 1;
 			break;
 		case 5:
 			if (parse_streams(w, argv[0], v, o))
-				return -1;
+				goto fail;
 			break;
 		case 6:
 			o->trace = v;
 			break;
-		default:
+		case 7:
 			o->report = v;
+			break;
+		case 8:
+			if (!w->n_joint) {
+				fprintf(stderr, "%s: --joint: this workload has no joint candidates "
+					"(its schedules were given per app)\n", argv[0]);
+				goto fail;
+			}
+			if (btrt_parse_long(opt, v, 0, (long)w->n_joint - 1, &o->joint, &err))
+				goto bad;
+			joint_given = 1;
+			break;
+		case 9:
+			if (strcmp(v, "plan") && strcmp(v, "app")) {
+				fprintf(stderr, "%s: --placement '%s': plan or app\n", argv[0], v);
+				goto fail;
+			}
+			o->placement_app = !strcmp(v, "app");
+			break;
+		case 10:
+			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->multiplex, &err))
+				goto bad;
+			break;
+		case 11: {
+			const char *comma = strchr(v, ',');
+			if (!comma || comma == v || !comma[1]) {
+				fprintf(stderr, "%s: --start-gate '%s': READY,GO (two paths)\n", argv[0],
+					v);
+				goto fail;
+			}
+			o->gate = v;
+			break;
+		}
+		}
+	}
+	/* --schedule for every stream without --joint: the first candidate
+	 * of those schedules, if any, places the service threads */
+	int all_given = 1;
+	for (uint32_t i = 0; i < w->n_streams; i++)
+		all_given &= given[i];
+	for (uint32_t k = 0; all_given && !joint_given && k < w->n_joint; k++) {
+		uint32_t i = 0;
+		while (i < w->n_streams && w->joint[k].streams[i].schedule == o->schedule[i])
+			i++;
+		if (i == w->n_streams) {
+			o->joint = k;
 			break;
 		}
 	}
+	for (uint32_t i = 0; w->n_joint && i < w->n_streams; i++) {
+		const struct btrt_workload_joint_stream *js = &w->joint[o->joint].streams[i];
+		if (!given[i])
+			o->schedule[i] = js->schedule;
+		if (!given[w->n_streams + i] && o->pace)
+			o->rate[i] = js->rate;
+	}
+	free(given);
 	long fewest = o->tasks;
 	for (uint32_t i = 0; i < w->n_streams; i++) {
 		if (!o->tasks_of[i])
@@ -194,6 +280,8 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	return 0;
 bad:
 	fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+fail:
+	free(given);
 	return -1;
 }
 
@@ -221,4 +309,27 @@ void btrt_workload_list(const struct btrt_workload *w, const struct btrt_workloa
 			fprintf(out, ", paced at %.1f tasks/s", o->rate[i]);
 		fprintf(out, "\n");
 	}
+	for (uint32_t k = 0; k < w->n_joint; k++) {
+		fprintf(out, "  joint %u%s: predicted max-min normalised throughput %.3f; schedules", k,
+			(long)k == o->joint ? " (run)" : "", w->joint[k].predicted);
+		for (uint32_t i = 0; i < w->n_streams; i++)
+			fprintf(out, " %ld", w->joint[k].streams[i].schedule);
+		fprintf(out, "\n");
+	}
+}
+
+void btrt_workload_service(const struct btrt_workload *w, const struct btrt_workload_options *o,
+			   uint32_t i, const int **io, uint32_t *n_io, int *gpu)
+{
+	const struct btrt_workload_stream *s = &w->streams[i];
+	*gpu = -1;
+	if (o->placement_app || !w->n_joint) {
+		*io = s->service_cores ? s->service_cores : s->prog->service_cores;
+		*n_io = s->service_cores ? s->n_service_cores : s->prog->n_service_cores;
+		return;
+	}
+	const int *c = w->joint[o->joint].streams[i].service_cores;
+	*io = c;
+	*n_io = c[0] >= 0 && c[1] >= 0 ? 2 : 0;
+	*gpu = c[2];
 }

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "btrt_program.h"
 #include "btrt_trace.h"
 #include "btrt_workload_internal.h"
 
@@ -33,6 +34,16 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);
+	/* each checked task's check end, CLOCK_MONOTONIC ns (btrt_now_ns): the
+	 * same clock in every process, so that btc can count every stream's
+	 * tasks over the window where all of them ran (driver/colocate.c) */
+	cJSON *at = cJSON_AddArrayToObject(j, "checked_at_ns");
+	for (uint64_t i = 0; i < f->tasks; i++) {
+		uint64_t ls, le, cs, ce;
+		if (btrt_run_io_times(f->run, i, &ls, &le, &cs, &ce) || !ce)
+			break;
+		cJSON_AddItemToArray(at, cJSON_CreateNumber((double)ce));
+	}
 	struct btrt_summary s;
 	btrt_run_latency_summary(f->run, &s);
 	add_summary(j, "latency_ms", &s);
@@ -51,6 +62,61 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	return j;
 }
 
+/* Prints j to out and frees it. */
+static int print_json(cJSON *j, FILE *out, const char *what)
+{
+	char *text = cJSON_Print(j);
+	cJSON_Delete(j);
+	if (!text) {
+		fprintf(stderr, "%s: out of memory\n", what);
+		return -1;
+	}
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+int btrt_workload_list_json(const struct btrt_workload *w, FILE *out)
+{
+	cJSON *j = cJSON_CreateObject(), *streams = cJSON_CreateArray(),
+	      *joint = cJSON_CreateArray();
+	cJSON_AddStringToObject(j, "workload", w->name);
+	cJSON_AddStringToObject(j, "device", w->device);
+	cJSON_AddItemToObject(j, "streams", streams);
+	for (uint32_t i = 0; i < w->n_streams; i++) {
+		const struct btrt_workload_stream *ws = &w->streams[i];
+		cJSON *s = cJSON_CreateObject(), *sc = cJSON_CreateArray();
+		cJSON_AddNumberToObject(s, "index", i);
+		cJSON_AddStringToObject(s, "app", ws->prog->app.name);
+		cJSON_AddNumberToObject(s, "solo_schedule", (double)ws->solo_schedule);
+		cJSON_AddItemToObject(s, "schedules", sc);
+		for (uint32_t k = 0; k < ws->prog->n_schedules; k++)
+			cJSON_AddItemToArray(sc, cJSON_CreateString(ws->prog->schedules[k].label));
+		cJSON_AddItemToArray(streams, s);
+	}
+	cJSON_AddItemToObject(j, "joint", joint);
+	for (uint32_t k = 0; k < w->n_joint; k++) {
+		cJSON *c = cJSON_CreateObject(), *cs = cJSON_CreateArray();
+		cJSON_AddNumberToObject(c, "index", k);
+		cJSON_AddNumberToObject(c, "predicted", w->joint[k].predicted);
+		cJSON_AddItemToObject(c, "streams", cs);
+		for (uint32_t i = 0; i < w->n_streams; i++) {
+			const struct btrt_workload_joint_stream *js = &w->joint[k].streams[i];
+			cJSON *s = cJSON_CreateObject(), *cores = cJSON_CreateArray();
+			cJSON_AddNumberToObject(s, "schedule", (double)js->schedule);
+			cJSON_AddStringToObject(s, "label",
+						w->streams[i].prog->schedules[js->schedule].label);
+			cJSON_AddItemToObject(s, "service_cores", cores);
+			for (int r = 0; r < BTRT_WORKLOAD_N_SERVICE; r++)
+				cJSON_AddItemToArray(cores, cJSON_CreateNumber(js->service_cores[r]));
+			cJSON_AddNumberToObject(s, "rate", js->rate);
+			cJSON_AddItemToArray(cs, s);
+		}
+		cJSON_AddItemToArray(joint, c);
+	}
+	return print_json(j, out, "--list-json");
+}
+
 int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
 			       const struct btrt_workload_options *o,
 			       const struct btrt_workload_figures *f, uint32_t n)
@@ -60,7 +126,11 @@ int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
 	cJSON_AddStringToObject(j, "device", w->device);
 	cJSON_AddNumberToObject(j, "tasks", (double)o->tasks);
 	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup);
+	cJSON_AddNumberToObject(j, "multiplex", (double)o->multiplex);
+	cJSON_AddStringToObject(j, "placement", o->placement_app ? "app" : "plan");
 	cJSON_AddBoolToObject(j, "verified", 1);
+	if (w->n_joint)
+		cJSON_AddNumberToObject(j, "joint", (double)o->joint);
 	cJSON_AddItemToObject(j, "streams", streams);
 	for (uint32_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(streams, stream_json(&f[i]));

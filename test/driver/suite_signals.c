@@ -1,7 +1,8 @@
 /* util/proc and the Z3 solve: after BT-Optimizer has run, btc's SIGINT
  * handler is still its own and still without SA_RESTART; and a signal to
  * btc reaches the running child even when some library re-installed the
- * handler with SA_RESTART (a blocking wait that never returns EINTR). */
+ * handler with SA_RESTART (a blocking wait that never returns EINTR);
+ * programs run together are waited for, bounded and interrupted as one. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -109,6 +110,68 @@ static void test_forwarded_under_sa_restart(void)
 	CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* btc_run_together (naive co-location's runs): every child's own status;
+ * past the bound, the one still running is killed (SIGTERM) and the call
+ * says so. In a child process: its handlers and statuses are its own. */
+static void count_tick(void *ctx, int exited)
+{
+	((int *)ctx)[exited]++;
+}
+
+static int together_child(void)
+{
+	btc_install_signal_handlers();
+	char *a[] = {"true", NULL}, *b[] = {"sh", "-c", "exit 3", NULL},
+	     *c[] = {"sleep", "30", NULL};
+	char *const *const argv[] = {a, b, c};
+	struct btc_run_io io[3] = {{NULL, NULL, false}, {NULL, NULL, false}, {NULL, NULL, false}};
+	int st[3];
+	bool timed_out;
+	double t0 = now_s();
+	int failed = btc_run_together(argv, io, 3, 1.0, st, &timed_out);
+	double took = now_s() - t0;
+	if (failed != 2 || !timed_out || st[0] != 0 || st[1] != 3 || st[2] != 128 + SIGTERM ||
+	    took > 25 || btc_interrupted())
+		return 1;
+	/* unbounded, all exit: no timeout */
+	char *const *const two[] = {a, b};
+	failed = btc_run_together(two, io, 2, 0, st, &timed_out);
+	if (failed != 1 || timed_out || st[0] != 0 || st[1] != 3)
+		return 2;
+	/* the tick sees the children end one by one */
+	char *e[] = {"sleep", "0.5", NULL};
+	char *const *const staggered[] = {a, e};
+	int seen[3] = {0, 0, 0};
+	failed = btc_run_together_tick(staggered, io, 2, 0, st, &timed_out, count_tick, seen);
+	if (failed != 0 || !seen[1] || seen[2])
+		return 4; /* it ticked while one had exited, never after both */
+	/* SIGINT reaches every child's group */
+	char *d[] = {"sleep", "30", NULL};
+	char *const *const sleeps[] = {c, d};
+	pthread_t th;
+	pthread_create(&th, NULL, send_sigint, NULL);
+	t0 = now_s();
+	failed = btc_run_together(sleeps, io, 2, 0, st, &timed_out);
+	took = now_s() - t0;
+	pthread_join(th, NULL);
+	if (failed != 2 || st[0] != 128 + SIGINT || st[1] != 128 + SIGINT || !btc_interrupted() ||
+	    took > 25)
+		return 3;
+	return 0;
+}
+
+static void test_run_together(void)
+{
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(together_child());
+	int status;
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status));
+	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+}
+
 /* btc_bg_*: a child beside btc (the co-run occupant) is waited for by a
  * line of its stdout, stopped by SIGTERM to its group, and its status
  * returned; a child that ends or stays silent makes the wait false. */
@@ -144,5 +207,6 @@ int register_signals_suite(void)
 	CU_pSuite s = CU_add_suite("signals", NULL, NULL);
 	return !s || !CU_add_test(s, "Z3 keeps btc's SIGINT handler", test_z3_keeps_handler) ||
 	       !CU_add_test(s, "forwarded under SA_RESTART", test_forwarded_under_sa_restart) ||
+	       !CU_add_test(s, "programs run together", test_run_together) ||
 	       !CU_add_test(s, "a child beside btc", test_bg);
 }

@@ -12,6 +12,7 @@ static const struct btc_test_suite suites[] = {
 	{ "stats", register_stats_suite },
 	{ "calib", register_calib_suite },
 	{ "fsafe", register_fsafe_suite },
+	{ "colocate", register_colocate_suite },
 };
 
 const struct btc_test_program btc_test_program = {

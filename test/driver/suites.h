@@ -14,5 +14,6 @@ int register_diagnose_suite(void);
 int register_stats_suite(void);
 int register_calib_suite(void);
 int register_fsafe_suite(void);
+int register_colocate_suite(void);
 
 #endif

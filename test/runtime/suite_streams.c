@@ -2,7 +2,10 @@
  * btrt_workload.h): every stream's tasks checked against its own
  * reference, none lost, duplicated or reordered within its stream; the
  * first failure stops every stream; the interrupt flag stops them all,
- * paced ones included; pacing spaces a stream's loads by its period. */
+ * paced ones included; pacing spaces a stream's loads by its period;
+ * taking turns (btrt_streams_run_turns) gives one stream at a time tasks
+ * in flight, at most T a turn, and still checks every task; together,
+ * the first stream through stops the others, after a start gate. */
 #include "suites.h"
 #include "toy.h"
 
@@ -167,6 +170,167 @@ static void test_streams_interrupt(void)
 	free_streams(ts, sr, 2);
 }
 
+/* Taking turns: 3 streams of different lengths, T = 4 tasks a turn. A
+ * task x of one stream loaded before a task y of another is checked
+ * before y's load ends (one stream at a time has tasks in flight); in
+ * load order, a stream's consecutive tasks are at most T (exactly T but
+ * in its last turn) until it is the last stream left; every task of each
+ * stream is checked in order. */
+static void test_streams_turns(void)
+{
+	enum { N = 3, T = 4 };
+	struct toy_stream ts[N];
+	struct btrt_stream_run sr[N];
+	static const uint64_t items[N] = { 30, 17, 9 };
+	make_stream(&ts[0], &sr[0], 1024, three, 3, items[0], NULL);
+	make_stream(&ts[1], &sr[1], 2048, farmed, 4, items[1], NULL);
+	make_stream(&ts[2], &sr[2], 256, one, 1, items[2], NULL);
+	sr[2].rate = 5000; /* paced and taking turns */
+	struct btrt_error err;
+	int rc = btrt_streams_run_turns(sr, N, T, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	uint64_t total = 0;
+	for (int i = 0; i < N; i++) {
+		CU_ASSERT_EQUAL(sr[i].rc, 0);
+		CU_ASSERT_EQUAL(ts[i].io.loaded, items[i]);
+		CU_ASSERT_EQUAL(ts[i].io.checked, items[i]);
+		CU_ASSERT_EQUAL(ts[i].io.order_errors, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sr[i].run);
+		CU_ASSERT_EQUAL_FATAL(btrt_run_items(sr[i].run), items[i]);
+		total += items[i];
+	}
+	/* every task's (stream, load end, check end), in load-end order */
+	struct ev { int s; uint64_t le, ce; } *ev = calloc(total, sizeof *ev);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	uint64_t n = 0;
+	for (int i = 0; i < N; i++)
+		for (uint64_t k = 0; k < items[i]; k++, n++) {
+			uint64_t ls, cs;
+			ev[n].s = i;
+			CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(sr[i].run, k, &ls, &ev[n].le, &cs,
+								&ev[n].ce), 0);
+		}
+	for (uint64_t a = 1; a < n; a++) /* insertion sort by load end */
+		for (uint64_t b = a; b > 0 && ev[b].le < ev[b - 1].le; b--) {
+			struct ev x = ev[b];
+			ev[b] = ev[b - 1];
+			ev[b - 1] = x;
+		}
+	int overlaps = 0, long_turns = 0, short_turns = 0, turns = 0;
+	uint64_t seen[N] = { 0 };
+	for (uint64_t a = 0; a < n; a++)
+		for (uint64_t b = a + 1; b < n; b++)
+			overlaps += ev[a].s != ev[b].s && ev[a].ce > ev[b].le;
+	for (uint64_t a = 0; a < n;) {
+		uint64_t b = a;
+		while (b < n && ev[b].s == ev[a].s)
+			b++;
+		seen[ev[a].s] += b - a;
+		/* the last streams left take turn after turn: only a group
+		 * followed by another stream's task is one turn */
+		long_turns += b - a > T && b < n;
+		short_turns += b - a < T && b < n && seen[ev[a].s] < items[ev[a].s];
+		turns++;
+		a = b;
+	}
+	CU_ASSERT_EQUAL(overlaps, 0);
+	CU_ASSERT_EQUAL(long_turns, 0);
+	CU_ASSERT_EQUAL(short_turns, 0);
+	CU_ASSERT(turns >= 2 + 3 + 3); /* stream 0's first 7 turns are between the others' */
+	free(ev);
+	free_streams(ts, sr, N);
+}
+
+/* Taking turns, a failing check in the stream holding the turn stops the
+ * others, which wait for theirs: no hang, the error names the stream. */
+static void test_streams_turns_failure(void)
+{
+	struct toy_stream ts[2];
+	struct btrt_stream_run sr[2];
+	make_stream(&ts[0], &sr[0], 512, three, 3, 1000, NULL);
+	make_stream(&ts[1], &sr[1], 512, one, 1, 100, NULL);
+	ts[1].p.corrupt_seq = 5; /* in stream 1's second turn */
+	struct btrt_error err;
+	int rc = btrt_streams_run_turns(sr, 2, 3, &err);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "stream 1 (toy): "));
+	CU_ASSERT_EQUAL(sr[0].rc, 0);
+	CU_ASSERT_EQUAL(sr[0].stopped_by_other, 1);
+	CU_ASSERT(ts[0].io.checked < 1000);
+	CU_ASSERT_EQUAL(ts[0].io.checked, ts[0].io.loaded);
+	CU_ASSERT_EQUAL(ts[0].io.order_errors, 0);
+	free_streams(ts, sr, 2);
+}
+
+/* Taking turns, the interrupt stops every stream, those waiting for their
+ * turn too. */
+static void test_streams_turns_interrupt(void)
+{
+	struct toy_stream ts[2];
+	struct btrt_stream_run sr[2];
+	atomic_store(&stop_flag, 0);
+	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, &stop_flag);
+	make_stream(&ts[1], &sr[1], 512, one, 1, 100000000, &stop_flag);
+	pthread_t th;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, raise_later, NULL) == 0);
+	struct btrt_error err;
+	int rc = btrt_streams_run_turns(sr, 2, 1000000, &err); /* stream 1 never gets a turn */
+	pthread_join(th, NULL);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INTR);
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT(ts[i].io.checked <= ts[i].io.loaded);
+		CU_ASSERT_EQUAL(ts[i].io.order_errors, 0);
+	}
+	CU_ASSERT(ts[1].io.loaded <= 1);
+	free_streams(ts, sr, 2);
+}
+
+/* The gate of btrt_streams_opts: called once, after every stream is
+ * prepared and before any loads. */
+struct gate_probe {
+	struct toy_stream *ts;
+	int calls;
+	uint64_t loaded_at_gate;
+};
+
+static void probe_gate(void *ctx)
+{
+	struct gate_probe *g = ctx;
+	g->calls++;
+	g->loaded_at_gate = g->ts[0].io.loaded + g->ts[1].io.loaded;
+}
+
+/* Together: the short stream through stops the long one admitting; the
+ * long one's tasks in flight are checked, in order, and it returns 0 with
+ * fewer tasks. */
+static void test_streams_together_gate(void)
+{
+	struct toy_stream ts[2];
+	struct btrt_stream_run sr[2];
+	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, NULL);
+	make_stream(&ts[1], &sr[1], 512, one, 1, 20, NULL);
+	struct gate_probe g = { .ts = ts };
+	struct btrt_streams_opts o = { .together = 1, .gate = probe_gate, .gate_ctx = &g };
+	struct btrt_error err;
+	int rc = btrt_streams_run_opts(sr, 2, &o, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(g.calls, 1);
+	CU_ASSERT_EQUAL(g.loaded_at_gate, 0);
+	CU_ASSERT_EQUAL(ts[1].io.checked, 20);
+	CU_ASSERT(ts[0].io.checked < 100000000);
+	CU_ASSERT_EQUAL(ts[0].io.checked, ts[0].io.loaded);
+	CU_ASSERT_EQUAL(ts[0].io.order_errors, 0);
+	CU_ASSERT_EQUAL(btrt_run_items(sr[0].run), ts[0].io.checked);
+	CU_ASSERT_EQUAL(sr[0].rc, 0);
+	free_streams(ts, sr, 2);
+}
+
 static void test_streams_bad_config(void)
 {
 	struct btrt_stream_run sr;
@@ -176,6 +340,9 @@ static void test_streams_bad_config(void)
 	CU_ASSERT_EQUAL(btrt_streams_run(&sr, 1, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
 	CU_ASSERT_EQUAL(btrt_streams_run(&sr, 0, &err), -1);
+	sr.rate = 0; /* taking turns needs n_items */
+	CU_ASSERT_EQUAL(btrt_streams_run_turns(&sr, 1, 4, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
 }
 
 int suite_streams_register(void)
@@ -186,6 +353,11 @@ int suite_streams_register(void)
 	CU_add_test(s, "all streams checked", test_streams_all_checked);
 	CU_add_test(s, "a failure stops every stream", test_streams_failure_stops_all);
 	CU_add_test(s, "the interrupt stops every stream", test_streams_interrupt);
+	CU_add_test(s, "taking turns", test_streams_turns);
+	CU_add_test(s, "taking turns, a failure stops every stream", test_streams_turns_failure);
+	CU_add_test(s, "taking turns, the interrupt stops every stream",
+		    test_streams_turns_interrupt);
+	CU_add_test(s, "together, after a gate", test_streams_together_gate);
 	CU_add_test(s, "bad config refused", test_streams_bad_config);
 	return 0;
 }

@@ -1,0 +1,457 @@
+/* The workload job's measurements (driver/colocate.h; docs/report.md,
+ * "The workload job"): rounds of runs of a several-stream program in a
+ * seeded shuffled order, the max-min normalised throughput of each run,
+ * racing of the joint candidates, and the paired gains of the best over
+ * naive co-location and time multiplexing. The statistics over the runs
+ * are colocate_stats.c's (pure, unit-tested). */
+#include "driver/colocate.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver/colocate_internal.h"
+#include "util/out.h"
+#include "util/proc.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One process of a run: its arguments (owned strings in own[]), report,
+ * stderr and the streams it runs. */
+struct proc {
+	char *argv[16 + 6 * BTC_RUN_MAX_TOGETHER];
+	char *own[8 + 3 * BTC_RUN_MAX_TOGETHER];
+	int a, n_own;
+	char *report, *err;
+};
+
+static char *own(struct proc *p, char *s)
+{
+	p->own[p->n_own++] = s;
+	return s;
+}
+
+static void proc_init(struct proc *p, const struct btc_colocate_setup *s,
+		      const struct btc_tune_options *o, const char *tag, int round)
+{
+	memset(p, 0, sizeof(*p));
+	p->report = btc_xasprintf("%s/colocate.%ld.r%d.%s.json", s->work_dir, (long)getpid(), round,
+				  tag);
+	p->err = btc_xasprintf("%s.stderr", p->report);
+	p->argv[p->a++] = (char *)s->program;
+	p->argv[p->a++] = "--tasks";
+	p->argv[p->a++] = own(p, btc_xasprintf("%d", o->warmup + o->tasks));
+	p->argv[p->a++] = "--warmup";
+	p->argv[p->a++] = own(p, btc_xasprintf("%d", o->warmup));
+	p->argv[p->a++] = "--report";
+	p->argv[p->a++] = p->report;
+	p->argv[p->a++] = "--quiet";
+	remove(p->report);
+}
+
+static void proc_arg(struct proc *p, const char *opt, char *val)
+{
+	p->argv[p->a++] = (char *)opt;
+	p->argv[p->a++] = own(p, val);
+}
+
+static void proc_free(struct proc *p)
+{
+	for (int i = 0; i < p->n_own; i++)
+		free(p->own[i]);
+	remove(p->report);
+	remove(p->err);
+	free(p->report);
+	free(p->err);
+}
+
+/* The processes of configuration c (setup order; see colocate_internal.h)
+ * into p[] (up to S), stream s measuring tasks[s] tasks in a run of
+ * several; returns how many. */
+static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
+		    const struct colo_cfg *c, int round, const int *tasks, struct proc *p)
+{
+	char tag[64];
+	int S = s->n_streams;
+	if (c->kind == COLO_SOLO) {
+		snprintf(tag, sizeof(tag), "solo%d", c->stream);
+		proc_init(&p[0], s, o, tag, round);
+		proc_arg(&p[0], "--streams", btc_xasprintf("%d", c->stream));
+		proc_arg(&p[0], "--schedule",
+			 btc_xasprintf("%d=%ld", c->stream, s->solo_schedule[c->stream]));
+		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
+		return 1;
+	}
+	if (c->kind == COLO_NAIVE) {
+		for (int i = 0; i < S; i++) {
+			snprintf(tag, sizeof(tag), "naive%d", i);
+			proc_init(&p[i], s, o, tag, round);
+			proc_arg(&p[i], "--streams", btc_xasprintf("%d", i));
+			proc_arg(&p[i], "--schedule",
+				 btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
+			proc_arg(&p[i], "--placement", btc_xstrdup("app"));
+			proc_arg(&p[i], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
+			/* all start together once every process is prepared */
+			proc_arg(&p[i], "--start-gate",
+				 btc_xasprintf("%s.ready,%s/colocate.%ld.r%d.go", p[i].report,
+					       s->work_dir, (long)getpid(), round));
+		}
+		return S;
+	}
+	if (c->kind == COLO_JOINT)
+		snprintf(tag, sizeof(tag), "joint%d", c->joint);
+	else
+		snprintf(tag, sizeof(tag), "multiplex");
+	proc_init(&p[0], s, o, tag, round);
+	for (int i = 0; i < S; i++)
+		proc_arg(&p[0], "--schedule",
+			 btc_xasprintf("%d=%ld", i,
+				       c->kind == COLO_JOINT ? s->joint_schedule[c->joint * S + i]
+							     : s->solo_schedule[i]));
+	for (int i = 0; i < S; i++)
+		proc_arg(&p[0], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
+	p[0].argv[p[0].a++] = "--together"; /* the first stream through ends the run */
+	if (c->kind == COLO_MULTIPLEX) {
+		proc_arg(&p[0], "--multiplex", btc_xasprintf("%ld", s->multiplex_turn));
+		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
+	}
+	return 1;
+}
+
+/* Naive co-location's start (tick of btc_run_together_tick): once every
+ * process created its READY file (the program's --start-gate), or once
+ * one has ended before (it failed: the others go on, to be reported), GO
+ * is created and they start. */
+struct gate {
+	const struct proc *p;
+	int n;
+	char *go;
+	bool open;
+};
+
+static void gate_tick(void *ctx, int exited)
+{
+	struct gate *g = ctx;
+	if (g->open)
+		return;
+	int ready = 0;
+	for (int i = 0; i < g->n; i++) {
+		char *r = btc_xasprintf("%s.ready", g->p[i].report);
+		ready += access(r, F_OK) == 0;
+		free(r);
+	}
+	if (ready == g->n || exited > 0) {
+		FILE *f = fopen(g->go, "w");
+		if (f)
+			fclose(f);
+		g->open = true;
+	}
+}
+
+/* Reads process p's report: tasks/s of every stream it ran into rate[]
+ * and its check times into at[] (n_at[]), indexed by stream (at[s] owned
+ * by the caller). Returns NULL when it verified, else why (owned). */
+static char *read_report(const struct proc *p, int rc, bool timed_out, double limit,
+			 const struct btc_tune_options *o, const struct btc_colocate_setup *s,
+			 double *rate, double **at, int *n_at)
+{
+	char *msg = btc_tune_last_message(p->err, s->program);
+	char *why = NULL;
+	if (timed_out) {
+		why = btc_xasprintf(
+			"the program ran past its time limit of %.1f s "
+			"(--run-timeout-factor %g x (%g s + the expected time)) and was "
+			"killed%s%s",
+			limit, o->timeout_factor, BTC_RUN_STARTUP_S,
+			msg ? "; its last words: " : "", msg ? msg : "");
+	} else if (rc != 0) {
+		char st[64];
+		why = btc_xasprintf("the program %s%s%s", btc_status_text(rc, st, sizeof(st)),
+				    msg ? ": " : "", msg ? msg : "");
+	}
+	if (why) {
+		free(msg);
+		return why;
+	}
+	char *text = btc_read_file(p->report, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *streams = cJSON_GetObjectItemCaseSensitive(j, "streams"), *e;
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "verified")) ||
+	    !cJSON_IsArray(streams))
+		why = btc_xasprintf("the program's report %s%s%s",
+				    j ? "does not say it verified" : "is missing or not JSON",
+				    msg ? "; its last words: " : "", msg ? msg : "");
+	cJSON_ArrayForEach (e, streams) {
+		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "stream");
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "tasks_per_s");
+		if (why)
+			break;
+		if (!cJSON_IsNumber(i) || i->valueint < 0 || i->valueint >= s->n_streams ||
+		    !cJSON_IsNumber(r) || !(r->valuedouble > 0) ||
+		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "verified")))
+			why = btc_xstrdup("the program's report has a stream that did not verify "
+					  "or has no tasks_per_s");
+		else {
+			rate[i->valueint] = r->valuedouble;
+			/* its check times (docs/report.md, "The workload's report") */
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
+			int k = i->valueint, n = cJSON_GetArraySize(t);
+			free(at[k]);
+			at[k] = btc_xcalloc((size_t)n + 1, sizeof(double));
+			n_at[k] = 0;
+			cJSON_ArrayForEach (x, t)
+				if (cJSON_IsNumber(x))
+					at[k][n_at[k]++] = x->valuedouble;
+		}
+	}
+	cJSON_Delete(j);
+	free(msg);
+	return why;
+}
+
+/* The bound on one run of configuration c: the tuner's rule (tune.h)
+ * with the expected time the sum over its streams of their tasks at the
+ * solo rate (every stream's tasks one after another, the slowest a chip
+ * can take them short of a fault); a stream whose solo rate is not known
+ * yet counts BTC_PROFILE_BOUND_S. */
+static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
+			const struct btc_tune_options *o, const int *tasks)
+{
+	if (!(o->timeout_factor > 0))
+		return 0;
+	double expect = 0;
+	for (int i = 0; i < st->S; i++) {
+		if (c->kind == COLO_SOLO && i != c->stream)
+			continue;
+		double r = colo_solo_rate(st, i);
+		expect += r > 0 ? (o->warmup + tasks[i]) / r : BTC_PROFILE_BOUND_S;
+	}
+	return o->timeout_factor * (BTC_RUN_STARTUP_S + expect);
+}
+
+/* Runs configuration c once (round r): true when it verified (its rates
+ * recorded), false when it failed (out, with why) or when interrupted. */
+static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
+		    const struct btc_colocate_setup *s, const struct btc_tune_options *o,
+		    bool verbose)
+{
+	struct proc *p = btc_xcalloc((size_t)st->S, sizeof(*p));
+	int *tasks = btc_xcalloc((size_t)st->S, sizeof(int));
+	if (c->kind == COLO_SOLO)
+		for (int i = 0; i < st->S; i++)
+			tasks[i] = o->tasks;
+	else
+		colo_stream_tasks(st, o->tasks, tasks);
+	int n = procs_of(s, o, c, round, tasks, p);
+	char *const *argv[BTC_RUN_MAX_TOGETHER];
+	struct btc_run_io io[BTC_RUN_MAX_TOGETHER];
+	int status[BTC_RUN_MAX_TOGETHER];
+	for (int i = 0; i < n; i++) {
+		p[i].argv[p[i].a] = NULL;
+		argv[i] = p[i].argv;
+		io[i] = (struct btc_run_io){"/dev/null", p[i].err, false};
+	}
+	double limit = run_limit(st, c, o, tasks);
+	bool timed_out;
+	struct gate g = {.p = p, .n = n};
+	if (c->kind == COLO_NAIVE) {
+		g.go = btc_xasprintf("%s/colocate.%ld.r%d.go", s->work_dir, (long)getpid(), round);
+		remove(g.go);
+	}
+	btc_run_together_tick(argv, io, n, limit, status, &timed_out, g.go ? gate_tick : NULL, &g);
+	if (g.go) {
+		remove(g.go);
+		for (int i = 0; i < n; i++) {
+			char *r = btc_xasprintf("%s.ready", p[i].report);
+			remove(r);
+			free(r);
+		}
+		free(g.go);
+	}
+	double *rate = btc_xcalloc((size_t)st->S, sizeof(double));
+	double **at = btc_xcalloc((size_t)st->S, sizeof(double *));
+	int *n_at = btc_xcalloc((size_t)st->S, sizeof(int));
+	for (int i = 0; i < st->S; i++)
+		rate[i] = NAN;
+	char *why = NULL;
+	for (int i = 0; i < n && !why && !btc_interrupted(); i++) {
+		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at);
+		if (w) {
+			why = n > 1 ? btc_xasprintf("stream %d's process: %s", i, w) : w;
+			if (n > 1)
+				free(w);
+		}
+	}
+	/* every stream of the configuration measured */
+	for (int i = 0; i < st->S && !why && !btc_interrupted(); i++)
+		if ((c->kind != COLO_SOLO || i == c->stream) && isnan(rate[i]))
+			why = btc_xasprintf("the program's report lacks stream %d", i);
+	/* Several streams: what each got while all ran (their common window);
+	 * else each one's own steady state, said in verbose mode. */
+	if (!why && c->kind != COLO_SOLO && st->S > 1 &&
+	    !colo_common_rates(st->S, (const double *const *)at, n_at, o->warmup, rate) &&
+	    verbose) {
+		char name[32];
+		colo_cfg_name(c, name, sizeof(name));
+		fprintf(stderr,
+			"colocate:   %s, round %d: the streams ran together too briefly for a "
+			"common window; each stream's own steady state counted\n",
+			name, round);
+	}
+	bool ok = false;
+	if (!btc_interrupted()) {
+		if (why) {
+			colo_fail(c, round, why);
+		} else {
+			colo_record(st, c, round, rate);
+			ok = true;
+		}
+	}
+	free(why);
+	free(rate);
+	for (int i = 0; i < st->S; i++)
+		free(at[i]);
+	free(at);
+	free(n_at);
+	free(tasks);
+	for (int i = 0; i < n; i++)
+		proc_free(&p[i]);
+	free(p);
+	return ok;
+}
+
+/* The progress line of round r. */
+static void progress(const struct colo_state *st, int r, int n_live, double elapsed)
+{
+	fprintf(stderr, "colocate: round %d (%.1f s):", r, elapsed);
+	for (int k = 0; k < st->n_cfg; k++) {
+		const struct colo_cfg *c = &st->cfg[k];
+		if (c->kind == COLO_SOLO)
+			continue;
+		char name[32];
+		colo_cfg_name(c, name, sizeof(name));
+		if (c->failed)
+			fprintf(stderr, " %s FAILED;", name);
+		else if (c->n_runs > 0) {
+			struct btc_colocate_stat m;
+			colo_merit_stat(st, c, &m);
+			if (isnan(m.lo))
+				fprintf(stderr, " %s M %.3f", name, m.median);
+			else
+				fprintf(stderr, " %s M %.3f [%.3f, %.3f]", name, m.median, m.lo,
+					m.hi);
+			fprintf(stderr, "%s;",
+				c->kind == COLO_JOINT && !c->finalist ? " (out)" : "");
+		}
+	}
+	fprintf(stderr, " %d joint left\n", n_live);
+}
+
+bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
+			  const struct btc_tune_ctx *ctx, struct btc_colocate_result *r,
+			  struct btc_diag *d)
+{
+	memset(r, 0, sizeof(*r));
+	if (s->n_streams < 1 || s->n_streams > BTC_RUN_MAX_TOGETHER || s->n_joint < 1) {
+		btc_error(d, (struct btc_loc){0},
+			  "co-location: %d streams and %d joint candidates (1..%d streams, at "
+			  "least one candidate)",
+			  s->n_streams, s->n_joint, BTC_RUN_MAX_TOGETHER);
+		r->best = -1;
+		return false;
+	}
+	double t0 = now_s();
+	struct colo_state st;
+	colo_state_init(&st, s, o->max_rounds);
+	r->seed = ctx->seed ? ctx->seed : btc_tune_seed(o);
+	struct btc_rng rng;
+	btc_rng_seed(&rng, r->seed);
+	fprintf(stderr,
+		"colocate: seed %u (--seed %u repeats these orders), %d streams, %d joint "
+		"candidates%s, %d+%d tasks per stream and run, budget %.0f s, at most %d rounds\n",
+		r->seed, r->seed, s->n_streams, s->n_joint,
+		s->baselines ? ", naive co-location and time multiplexing" : "", o->warmup,
+		o->tasks, o->budget_s, o->max_rounds);
+	int *order = btc_xcalloc((size_t)st.n_cfg, sizeof(int));
+	bool interrupted = false;
+	const char *stop = "max rounds";
+	for (int round = 1; round <= o->max_rounds; round++) {
+		double t_round = now_s();
+		int m = 0;
+		for (int k = 0; k < st.n_cfg; k++)
+			if (colo_cfg_live(&st.cfg[k]))
+				order[m++] = k;
+		btc_stats_shuffle(order, m, &rng);
+		if (ctx->verbose) {
+			fprintf(stderr, "colocate: round %d order:", round);
+			for (int k = 0; k < m; k++) {
+				char name[32];
+				colo_cfg_name(&st.cfg[order[k]], name, sizeof(name));
+				fprintf(stderr, " %s", name);
+			}
+			fprintf(stderr, "\n");
+		}
+		for (int k = 0; k < m && !interrupted; k++)
+			if (!run_cfg(&st, &st.cfg[order[k]], round, s, o, ctx->verbose))
+				interrupted = btc_interrupted();
+		st.rounds = round;
+		if (interrupted)
+			break;
+		if (colo_solo_failed(&st)) {
+			stop = "a solo run failed";
+			break;
+		}
+		if (o->race && round >= o->min_rounds)
+			colo_race(&st, ctx->verbose);
+		int live = colo_joint_live(&st);
+		progress(&st, round, live, now_s() - t0);
+		if (live == 0) {
+			stop = "no joint candidate left";
+			break;
+		}
+		const char *why = round >= o->min_rounds ? colo_stop(&st, o->ci_rel) : NULL;
+		if (why) {
+			stop = why;
+			break;
+		}
+		double now = now_s();
+		if (now - t0 + (now - t_round) > o->budget_s) {
+			stop = "budget";
+			break;
+		}
+	}
+	free(order);
+	r->wall_s = now_s() - t0;
+	if (interrupted) {
+		colo_state_free(&st);
+		btc_error(d, (struct btc_loc){0}, "co-location measurement interrupted");
+		return false;
+	}
+	colo_result(&st, r);
+	fprintf(stderr, "colocate: %d rounds in %.1f s (%s)\n", st.rounds, r->wall_s, stop);
+	bool ok = r->best >= 0;
+	for (int k = 0; k < st.n_cfg; k++) {
+		const struct colo_cfg *c = &st.cfg[k];
+		char name[32];
+		colo_cfg_name(c, name, sizeof(name));
+		if (c->failed && (c->kind == COLO_SOLO || !ok))
+			btc_error(d, (struct btc_loc){0}, "%s (%s): %s", name,
+				  c->kind == COLO_SOLO ? s->stream_names[c->stream]
+						       : "every stream",
+				  c->why);
+	}
+	if (colo_solo_failed(&st))
+		ok = false;
+	colo_state_free(&st);
+	return ok;
+}

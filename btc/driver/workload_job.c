@@ -1,0 +1,263 @@
+/* The workload job (driver/workload_job.h): profile -> joint plan ->
+ * one program -> co-location measurement -> report. */
+#include "driver/workload_job.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "driver/build.h"
+#include "driver/claim.h"
+#include "driver/colocate.h"
+#include "driver/joint_project.h"
+#include "driver/profile.h"
+#include "driver/profile_corun.h"
+#include "front/workload.h"
+#include "report/colocate_print.h"
+#include "util/fsafe.h"
+#include "util/out.h"
+#include "util/proc.h"
+#include "util/str.h"
+
+/* Whether the request names a table for the app at entry e: `table:`,
+ * --tables, or --app-table with its name or file stem. */
+static bool has_table(const struct btc_joint_request *r, const struct btc_workload_entry *e,
+		      const struct btc_app *app)
+{
+	if (e->table || r->tables_dir)
+		return true;
+	const char *b = strrchr(e->path, '/');
+	b = b ? b + 1 : e->path;
+	size_t stem = strlen(b) > 5 && btc_str_ends_with(b, ".yaml") ? strlen(b) - 5 : strlen(b);
+	for (int i = 0; i < r->n_app_tables; i++) {
+		const char *eq = strchr(r->app_tables[i], '=');
+		size_t n = eq ? (size_t)(eq - r->app_tables[i]) : 0;
+		if ((n == strlen(app->name) && !strncmp(r->app_tables[i], app->name, n)) ||
+		    (n == stem && !strncmp(r->app_tables[i], b, n)))
+			return true;
+	}
+	return false;
+}
+
+/* 1. Each app without a table profiled (or its cached table): "NAME=PATH"
+ * appended to tables ([BTC_WORKLOAD_MAX_APPS], owned). When the job
+ * profiled every app, also their co-run slowdowns (btc_profile_corun:
+ * the @corun rows, cached; never written into a table the user gave).
+ * Returns false after an error. */
+static bool profile_apps(const struct btc_joint_request *r, const struct btc_device *dev,
+			 const struct btc_request *opt, char **tables, int *n, struct btc_diag *d)
+{
+	struct btc_workload wl = {0};
+	struct btc_app *apps[BTC_WORKLOAD_MAX_APPS] = {0};
+	struct btc_corun_app ca[BTC_WORKLOAD_MAX_APPS];
+	bool ok = !r->workload || btc_workload_load(r->workload, NULL, &wl, d);
+	for (int i = 0; ok && i < r->n_apps; i++)
+		ok = btc_workload_add(&wl, r->apps[i], d);
+	int profiled = 0;
+	for (int a = 0; ok && a < wl.n_apps; a++) {
+		struct btc_app *app = apps[a] = btc_app_load(wl.apps[a].path, NULL, NULL, 0, d);
+		if (!app) {
+			ok = false;
+			break;
+		}
+		if (has_table(r, &wl.apps[a], app))
+			continue;
+		struct btc_table *t = NULL;
+		char *path = NULL;
+		fprintf(stderr, "workload: profiling %s (cached when profiled before)\n", app->name);
+		/* each app's profiler in a project of its own: with -o DIR,
+		 * DIR/profile-APP; else the single-app default */
+		struct btc_request po = *opt;
+		char *pdir = opt->out_dir ? btc_xasprintf("%s/profile-%s", opt->out_dir, app->name)
+					  : NULL;
+		po.out_dir = pdir;
+		ok = btc_job_profile(app, dev, &po, &t, &path, d) && !btc_interrupted();
+		free(pdir);
+		if (ok) {
+			printf("profiling table of %s: %s\n", app->name, path);
+			tables[(*n)++] = btc_xasprintf("%s=%s", app->name, path);
+			ca[profiled++] = (struct btc_corun_app){app, tables[*n - 1] + strlen(app->name) + 1,
+								NULL};
+		}
+		btc_table_free(t);
+		free(path);
+	}
+	if (ok && profiled == wl.n_apps && profiled > 1) {
+		/* the profilers' projects where btc profile A B puts them */
+		struct btc_request po = *opt;
+		po.out_dir = NULL;
+		ok = btc_profile_corun(ca, profiled, dev, &po, d) && !btc_interrupted();
+	}
+	for (int a = 0; a < wl.n_apps; a++)
+		btc_app_free(apps[a]);
+	btc_workload_free(&wl);
+	return ok;
+}
+
+static void print_plan(const struct btc_joint_plan *j)
+{
+	printf("joint plan: %d apps, %d streams on %s; %d candidates\n", j->n_apps, j->n_streams,
+	       j->dev->name, j->result.n);
+	for (int k = 0; k < j->result.n; k++)
+		printf("  joint %d: predicted max-min normalised throughput %.3f\n", k,
+		       btc_joint_min_normalised(j, &j->evals[k]));
+	if (j->has_naive)
+		printf("  naive co-location: predicted %.3f\n",
+		       btc_joint_min_normalised(j, &j->naive_eval));
+	if (j->has_bound && j->m.objective == BTC_MULTI_MAXMIN)
+		printf("  multi-app fluid bound: %.3f\n", j->bound);
+}
+
+/* The report (docs/report.md, "The workload job"). */
+static void write_report(const char *path, const struct btc_joint_plan *j,
+			 const struct btc_colocate_setup *s, const struct btc_colocate_result *r,
+			 const char *program, struct btc_diag *d)
+{
+	cJSON *root = cJSON_CreateObject(), *streams = cJSON_CreateArray(),
+	      *plan = cJSON_CreateObject(), *pred = cJSON_CreateArray();
+	cJSON_AddStringToObject(root, "kind", "workload");
+	cJSON_AddStringToObject(root, "device", j->dev->name);
+	cJSON_AddStringToObject(root, "program", program);
+	cJSON_AddItemToObject(root, "streams", streams);
+	for (int i = 0; i < j->n_streams; i++) {
+		const struct btc_joint_app *x = &j->apps[j->streams[i].app];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", j->names[i]);
+		cJSON_AddStringToObject(o, "app", x->app->name);
+		cJSON_AddNumberToObject(o, "weight", s->weight[i]);
+		cJSON_AddNumberToObject(o, "solo_schedule", (double)s->solo_schedule[i]);
+		char *spec = btc_joint_spec(j, j->streams[i].app, x->solo);
+		cJSON_AddStringToObject(o, "solo_label", spec);
+		free(spec);
+		cJSON_AddNumberToObject(o, "solo_predicted_ms", x->solo_ms);
+		cJSON_AddItemToArray(streams, o);
+	}
+	cJSON_AddItemToObject(root, "plan", plan);
+	cJSON_AddItemToObject(plan, "predicted", pred);
+	for (int k = 0; k < j->result.n; k++)
+		cJSON_AddItemToArray(pred, cJSON_CreateNumber(btc_joint_min_normalised(j, &j->evals[k])));
+	if (j->has_naive)
+		cJSON_AddNumberToObject(plan, "naive_predicted",
+					btc_joint_min_normalised(j, &j->naive_eval));
+	else
+		cJSON_AddNullToObject(plan, "naive_predicted");
+	if (j->has_bound && j->m.objective == BTC_MULTI_MAXMIN)
+		cJSON_AddNumberToObject(plan, "fluid_bound", j->bound);
+	else
+		cJSON_AddNullToObject(plan, "fluid_bound");
+	btc_colocate_add_json(root, "colocation", s, r);
+	char *text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		btc_panic("out of memory");
+	size_t len = strlen(text);
+	text[len++] = '\n';
+	btc_write_file_atomic(path, text, len, 0, d);
+	free(text);
+}
+
+/* 3.-5. Generate, build, measure, report. */
+static int measure(const struct btc_joint_plan *j, const struct btc_request *opt,
+		   struct btc_diag *d)
+{
+	char *base = btc_joint_project_dir(j);
+	char *dir = opt->out_dir ? btc_xstrdup(opt->out_dir) : btc_xasprintf("build/btc/%s", base);
+	for (char *c = base; *c; c++)
+		if (*c == '+')
+			*c = '-';
+	char *prog = btc_xasprintf("%s/build/%s-workload", dir, base);
+	char *runs = btc_xasprintf("%s/runs", dir);
+	int S = j->n_streams, K = j->result.n, status = 1;
+	const char **names = btc_xcalloc((size_t)S, sizeof(*names));
+	int *app = btc_xcalloc((size_t)S, sizeof(int));
+	double *weight = btc_xcalloc((size_t)S, sizeof(double));
+	long *solo = btc_xcalloc((size_t)S, sizeof(long));
+	long *joint = btc_xcalloc((size_t)(S * K), sizeof(long));
+	double *pred = btc_xcalloc((size_t)K, sizeof(double));
+	bool built = false;
+	if (!btc_job_dir_claim(dir, d) || !btc_joint_project_make(j, dir, opt->force, d) ||
+	    !btc_job_build(dir, j->dev, &built, d) || !built || !btc_mkdirs(runs, d))
+		goto out;
+	printf("built %s\n", prog);
+	fflush(stdout);
+	for (int s = 0; s < S; s++) {
+		names[s] = j->names[s];
+		app[s] = j->streams[s].app;
+		weight[s] = j->wl.apps[app[s]].weight;
+		solo[s] = j->apps[app[s]].solo_vector;
+	}
+	for (int k = 0; k < K; k++) {
+		pred[k] = btc_joint_min_normalised(j, &j->evals[k]);
+		for (int s = 0; s < S; s++)
+			joint[k * S + s] = j->schedule[k * S + s];
+	}
+	/* time multiplexing: a quarter of a run's tasks a turn */
+	long turn = opt->tune.tasks / 4 > 0 ? opt->tune.tasks / 4 : 1;
+	struct btc_colocate_setup setup = {
+		.program = prog, .work_dir = runs, .n_streams = S, .stream_names = names,
+		.stream_app = app, .weight = weight, .solo_schedule = solo, .n_joint = K,
+		.joint_schedule = joint, .joint_predicted = pred, .baselines = true,
+		.multiplex_turn = turn,
+	};
+	struct btc_tune_ctx ctx = {.input = NULL, .work_dir = runs, .verbose = true,
+				   .seed = btc_tune_seed(&opt->tune)};
+	struct btc_colocate_result r;
+	bool ok = btc_colocate_measure(&setup, &opt->tune, &ctx, &r, d);
+	if (btc_interrupted()) {
+		status = BTC_EXIT_INTERRUPTED;
+	} else {
+		btc_colocate_print(stdout, &setup, &r);
+		if (opt->report)
+			write_report(opt->report, j, &setup, &r, prog, d);
+		status = ok && !d->errors ? 0 : 1;
+	}
+	btc_colocate_result_free(&r);
+out:
+	free(base);
+	free(dir);
+	free(prog);
+	free(runs);
+	free(names);
+	free(app);
+	free(weight);
+	free(solo);
+	free(joint);
+	free(pred);
+	return status;
+}
+
+int btc_workload_job(const struct btc_joint_request *r, const struct btc_device *dev,
+		     const struct btc_request *opt, struct btc_diag *d)
+{
+	char *tables[BTC_WORKLOAD_MAX_APPS] = {0};
+	int n_tables = 0, status = 1;
+	struct btc_joint_request jr = *r;
+	const char **app_tables = btc_xcalloc((size_t)(r->n_app_tables + BTC_WORKLOAD_MAX_APPS),
+					      sizeof(*app_tables));
+	if (!profile_apps(r, dev, opt, tables, &n_tables, d))
+		goto out;
+	for (int i = 0; i < r->n_app_tables; i++)
+		app_tables[i] = r->app_tables[i];
+	for (int i = 0; i < n_tables; i++)
+		app_tables[r->n_app_tables + i] = tables[i];
+	jr.app_tables = app_tables;
+	jr.n_app_tables = r->n_app_tables + n_tables;
+	jr.plan = opt->plan;
+	jr.plan.candidate_modes = 0;
+	struct btc_joint_plan *j = btc_joint_plan_make(&jr, dev, d);
+	if (!j)
+		goto out;
+	print_plan(j);
+	fflush(stdout);
+	status = measure(j, opt, d);
+	btc_joint_plan_free(j);
+out:
+	if (btc_interrupted())
+		status = BTC_EXIT_INTERRUPTED;
+	for (int i = 0; i < n_tables; i++)
+		free(tables[i]);
+	free(app_tables);
+	return status;
+}

@@ -1,0 +1,441 @@
+/* The joint plan of a workload (sched/joint_plan.h): loading the apps,
+ * their tables and single-app plans, the joint problem, its top K, bound
+ * and naive co-location, and each app's schedules for a generated
+ * program. Moved here from `btc schedule` (cli/cmd_workload.c) so that
+ * gen/ and the workload job take the same plan. */
+#include "sched/joint_plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/app.h"
+#include "front/device.h"
+#include "front/table.h"
+#include "sched/model.h"
+#include "util/out.h"
+#include "util/str.h"
+
+struct btc_loc btc_joint_app_name_loc(const char *path)
+{
+	struct btc_loc loc = {path, 1, 1};
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return loc;
+	char line[512];
+	for (int n = 1; fgets(line, sizeof(line), f); n++)
+		if (!strncmp(line, "app:", 4)) {
+			int col = 5;
+			while (line[col - 1] == ' ')
+				col++;
+			loc = (struct btc_loc){path, n, col};
+			break;
+		}
+	fclose(f);
+	return loc;
+}
+
+/* The app file's name without directory and .yaml: "alexnet-dense". */
+static void stem(const char *path, char *out, size_t size)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".yaml"))
+		n -= 5;
+	snprintf(out, size, "%.*s", (int)n, b);
+}
+
+/* Whether `key` (len bytes) names app a: its `name:` or its file's stem. */
+bool btc_joint_names_app(const struct btc_joint_plan *w, int a, const char *key, size_t len)
+{
+	char st[256];
+	stem(w->wl.apps[a].path, st, sizeof(st));
+	const char *name = w->apps[a].app->name;
+	return (strlen(name) == len && !strncmp(name, key, len)) ||
+	       (strlen(st) == len && !strncmp(st, key, len));
+}
+
+/* APP=VALUE of option `opt`: the app's index, and VALUE. */
+static int app_value(const struct btc_joint_plan *w, const char *arg, const char *opt,
+		     const char **value, struct btc_diag *d)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1]) {
+		btc_error(d, (struct btc_loc){0}, "%s '%s': expected APP=VALUE", opt, arg);
+		return -1;
+	}
+	for (int a = 0; a < w->n_apps; a++)
+		if (btc_joint_names_app(w, a, arg, (size_t)(eq - arg))) {
+			*value = eq + 1;
+			return a;
+		}
+	btc_error(d, (struct btc_loc){0}, "%s '%s': no app of that name in the workload", opt, arg);
+	return -1;
+}
+
+static bool positive(const char *s, double *v)
+{
+	char *end;
+	*v = strtod(s, &end);
+	return *s && !*end && isfinite(*v) && *v > 0;
+}
+
+/* --streams, --weight, --rate, --app-table. */
+static bool overrides(const struct btc_joint_request *o, struct btc_joint_plan *w,
+		      struct btc_diag *d)
+{
+	int errors = d->errors;
+	const char *v;
+	double x;
+	for (int i = 0; i < o->n_streams; i++) {
+		int a = app_value(w, o->streams[i], "--streams", &v, d);
+		if (a >= 0 && (!positive(v, &x) || x != floor(x) || x > 64))
+			btc_error(d, (struct btc_loc){0}, "--streams '%s': N must be 1..64",
+				  o->streams[i]);
+		else if (a >= 0)
+			w->wl.apps[a].streams = (int)x;
+	}
+	for (int i = 0; i < o->n_weights; i++) {
+		int a = app_value(w, o->weights[i], "--weight", &v, d);
+		if (a >= 0 && !positive(v, &x))
+			btc_error(d, (struct btc_loc){0}, "--weight '%s': W must be positive",
+				  o->weights[i]);
+		else if (a >= 0)
+			w->wl.apps[a].weight = x;
+	}
+	for (int i = 0; i < o->n_rates; i++) {
+		int a = app_value(w, o->rates[i], "--rate", &v, d);
+		if (a >= 0 && !positive(v, &x))
+			btc_error(d, (struct btc_loc){0}, "--rate '%s': tasks/s must be positive",
+				  o->rates[i]);
+		else if (a >= 0)
+			w->wl.apps[a].rate_per_s = x;
+	}
+	for (int i = 0; i < o->n_app_tables; i++) {
+		int a = app_value(w, o->app_tables[i], "--app-table", &v, d);
+		if (a >= 0) {
+			free(w->wl.apps[a].table);
+			w->wl.apps[a].table = btc_xstrdup(v);
+		}
+	}
+	return d->errors == errors;
+}
+
+/* Every stage needs a kernel for some PU the workload may use. */
+static bool every_stage_placeable(const struct btc_joint_plan *w, int a, uint32_t forbid,
+				  struct btc_diag *d)
+{
+	const struct btc_app *app = w->apps[a].app;
+	int errors = d->errors;
+	for (int i = 0; i < app->n_stages; i++) {
+		bool any = false;
+		for (int c = 0; c < w->dev->n_pus; c++)
+			any |= !(forbid & (1u << c)) &&
+			       btc_stage_has(&app->stages[i], w->dev->pus[c].kind);
+		if (!any)
+			btc_error(d, app->stages[i].loc,
+				  "stage '%s' of app '%s' has no kernel for any PU of device '%s' "
+				  "that the workload may use",
+				  app->stages[i].name, app->name, w->dev->name);
+	}
+	return d->errors == errors;
+}
+
+static char *table_path(const struct btc_joint_request *o, const struct btc_joint_plan *w, int a)
+{
+	const struct btc_workload_entry *e = &w->wl.apps[a];
+	if (e->table)
+		return btc_xstrdup(e->table);
+	if (o->tables_dir) {
+		char name[256];
+		stem(e->path, name, sizeof(name));
+		const char *mode = btc_mode_name(o->plan.mode);
+		size_t n = strlen(o->tables_dir) + strlen(name) + strlen(mode) + 8;
+		char *p = btc_xmalloc(n);
+		snprintf(p, n, "%s/%s/%s.csv", o->tables_dir, name, mode);
+		return p;
+	}
+	if (o->table && w->n_apps == 1)
+		return btc_xstrdup(o->table);
+	/* the table `btc profile A.yaml B.yaml --device DEV` cached (with its
+	 * @corun rows), when there is one */
+	return o->cached ? o->cached(w->apps[a].app, w->dev, o->cached_ctx) : NULL;
+}
+
+/* The stage-to-PU vector of a paper-space schedule. */
+static void vector_of(const struct btc_schedule *s, int *a)
+{
+	for (int k = 0; k < s->n_chunks; k++)
+		for (int i = s->chunks[k].first_stage; i <= s->chunks[k].last_stage; i++)
+			a[i] = s->chunks[k].pu;
+}
+
+/* The app's single-app plan: its lowest-period schedule (a candidate or a
+ * baseline), the solo-best period and vector. */
+static bool solo(const struct btc_joint_request *o, struct btc_joint_plan *w, int a,
+		 struct btc_diag *d)
+{
+	struct btc_joint_app *x = &w->apps[a];
+	struct btc_plan_options po = o->plan;
+	po.n_specs = 0;
+	po.candidate_modes = 0;
+	po.space = false;
+	po.sched.objective = BTC_SCHED_LATENCY;
+	po.sched.top_k = 1;
+	po.sched.farms = po.sched.core_splits = false;
+	po.ranking = true;
+	po.baselines = false;
+	po.exhaustive = false;
+	x->plan = btc_plan(x->app, w->dev, x->table, x->table_path, &po, d);
+	if (!x->plan)
+		return false;
+	const struct btc_sched_result *r = &x->plan->result;
+	x->solo = btc_xcalloc((size_t)x->app->n_stages, sizeof(int));
+	x->solo_ms = INFINITY;
+	if (r->n_candidates) {
+		x->solo_ms = r->candidates[0].period_ms;
+		vector_of(&r->candidates[0], x->solo);
+	}
+	if (r->best_baseline >= 0 && r->baselines[r->best_baseline].period_ms < x->solo_ms) {
+		x->solo_ms = r->baselines[r->best_baseline].period_ms;
+		for (int i = 0; i < x->app->n_stages; i++)
+			x->solo[i] = r->baselines[r->best_baseline].pu;
+	}
+	return isfinite(x->solo_ms);
+}
+
+static bool load_apps(const struct btc_joint_request *o, struct btc_joint_plan *w,
+		      struct btc_diag *d)
+{
+	int errors = d->errors;
+	w->n_apps = w->wl.n_apps;
+	for (int a = 0; a < w->n_apps; a++) {
+		const struct btc_workload_entry *e = &w->wl.apps[a];
+		w->apps[a].app = btc_app_load(e->path, NULL, NULL, 0, d);
+		if (!w->apps[a].app)
+			continue;
+		for (int b = 0; b < a; b++)
+			if (w->apps[b].app && !strcmp(w->apps[b].app->name, w->apps[a].app->name)) {
+				struct btc_loc at = e->loc.line == 1 && e->loc.col == 1
+							    ? btc_joint_app_name_loc(e->path)
+							    : e->loc;
+				btc_error(d, at, "two apps named '%s' in the workload (the other: %s)",
+					  w->apps[a].app->name, w->wl.apps[b].path);
+			}
+	}
+	if (d->errors != errors || !overrides(o, w, d))
+		return false;
+	for (int a = 0; a < w->n_apps; a++) {
+		struct btc_joint_app *x = &w->apps[a];
+		x->table_path = table_path(o, w, a);
+		if (!x->table_path) {
+			btc_error(d, w->wl.apps[a].loc,
+				  "no profiling table for app '%s' (give --app-table %s=FILE, "
+				  "--tables DIR or `table:` in the workload, or profile the apps "
+				  "here: btc profile A.yaml B.yaml --device DEV)",
+				  x->app->name, x->app->name);
+			continue;
+		}
+		x->table = btc_table_load(x->table_path, NULL, x->app, w->dev, o->plan.mode,
+					  d);
+	}
+	return d->errors == errors;
+}
+
+/* The joint problem: streams in app order, each app's streams together. */
+static bool build_problem(const struct btc_joint_request *o, struct btc_joint_plan *w,
+			  struct btc_diag *d)
+{
+	int errors = d->errors;
+	struct btc_multi_problem *m = &w->m;
+	m->objective = o->objective;
+	m->top_k = o->top_k ? o->top_k : BTC_SCHED_DEFAULT_K;
+	m->n_pus = w->dev->n_pus;
+	for (int a = 0; a < w->n_apps; a++) {
+		const struct btc_workload_entry *e = &w->wl.apps[a];
+		struct btc_joint_app *x = &w->apps[a];
+		if (m->objective == BTC_MULTI_RATES && !(e->rate_per_s > 0))
+			btc_error(d, e->loc, "objective rates: app '%s' has no target rate (--rate %s=R "
+					     "or `rate:`)",
+				  x->app->name, x->app->name);
+		m->forbid_mask |= x->plan->sched.forbid_mask;
+		const struct btc_sched_problem *p = btc_plan_solved_problem(x->plan);
+		/* The scheduled mode's @corun rows, else the isolated ones
+		 * (what btc profile A B measures: a ratio, applied to the
+		 * scheduled mode's times; docs/scheduler.md "Several apps"). */
+		x->corun_mode = o->plan.mode;
+		if (!x->table->has_corun[o->plan.mode] && x->table->has_corun[BTC_MODE_ISOLATED])
+			x->corun_mode = BTC_MODE_ISOLATED;
+		if (x->table->has_corun[x->corun_mode]) {
+			x->slowdown = btc_xcalloc((size_t)m->n_pus * (size_t)m->n_pus, sizeof(double));
+			for (int c = 0; c < m->n_pus; c++)
+				for (int q = 0; q < m->n_pus; q++)
+					x->slowdown[c * m->n_pus + q] =
+						btc_table_corun_factor(x->table, x->corun_mode, c, q);
+		}
+		for (int k = 0; k < e->streams; k++) {
+			if (w->n_streams == BTC_MULTI_MAX_STREAMS) {
+				btc_error(d, e->loc, "a workload has at most %d streams",
+					  BTC_MULTI_MAX_STREAMS);
+				return false;
+			}
+			int s = w->n_streams++;
+			snprintf(w->names[s], sizeof(w->names[s]), "%s#%d", x->app->name, k);
+			w->streams[s] = (struct btc_multi_stream){
+				/* normalised: maxmin's lambda is each stream's share
+				 * of its app's solo-best rate (1 / solo_ms) per unit
+				 * weight; sum adds weight x r_s x solo_ms */
+				.p = p, .app = a,
+				.weight = m->objective == BTC_MULTI_SUM ? e->weight * x->solo_ms
+									: e->weight / x->solo_ms,
+				.rate = e->rate_per_s / 1000.0,
+				.name = w->names[s], .slowdown = x->slowdown};
+		}
+	}
+	m->n_streams = w->n_streams;
+	m->streams = w->streams;
+	return d->errors == errors;
+}
+
+/* Index of vector v (n entries) in app x's list, appended when new. */
+static int add_vector(struct btc_joint_app *x, const int *v, int n)
+{
+	for (int i = 0; i < x->n_vectors; i++)
+		if (!memcmp(x->vectors[i], v, (size_t)n * sizeof(int)))
+			return i;
+	x->vectors = btc_xrealloc(x->vectors, (size_t)(x->n_vectors + 1) * sizeof(*x->vectors));
+	x->vectors[x->n_vectors] = btc_xmalloc((size_t)n * sizeof(int));
+	memcpy(x->vectors[x->n_vectors], v, (size_t)n * sizeof(int));
+	return x->n_vectors++;
+}
+
+/* Each app's schedules and each candidate's choice among them. */
+static void collect_schedules(struct btc_joint_plan *w)
+{
+	int S = w->n_streams;
+	w->schedule = btc_xcalloc((size_t)w->result.n * (size_t)S, sizeof(int));
+	for (int k = 0; k < w->result.n; k++)
+		for (int s = 0; s < S; s++) {
+			struct btc_joint_app *x = &w->apps[w->streams[s].app];
+			w->schedule[k * S + s] = add_vector(
+				x, w->result.c[k].a + btc_multi_offset(&w->m, s), x->app->n_stages);
+		}
+	for (int a = 0; a < w->n_apps; a++) {
+		struct btc_joint_app *x = &w->apps[a];
+		x->solo_vector = add_vector(x, x->solo, x->app->n_stages);
+	}
+}
+
+struct btc_joint_plan *btc_joint_plan_make(const struct btc_joint_request *o,
+					   const struct btc_device *dev, struct btc_diag *d)
+{
+	struct btc_joint_plan *w = btc_xcalloc(1, sizeof(*w));
+	w->dev = dev;
+	w->plan = o->plan;
+	if (o->workload && !btc_workload_load(o->workload, NULL, &w->wl, d))
+		goto fail;
+	for (int i = 0; i < o->n_apps; i++)
+		if (!btc_workload_add(&w->wl, o->apps[i], d))
+			goto fail;
+	if (w->wl.n_apps == 0) {
+		btc_error(d, (struct btc_loc){0}, "a workload needs at least one app");
+		goto fail;
+	}
+	if (!load_apps(o, w, d))
+		goto fail;
+	uint32_t gpu_mask = 0;
+	if (!btc_plan_gpu_mask(w->dev, o->plan.gpu, &gpu_mask, d))
+		goto fail;
+	for (int k = 0; k < o->plan.n_forbid; k++) {
+		int c = btc_device_pu_index(w->dev, o->plan.forbid[k]);
+		if (c >= 0)
+			gpu_mask |= 1u << c; /* unknown names: reported by the plan */
+	}
+	bool ok = true;
+	for (int a = 0; a < w->n_apps; a++)
+		ok &= every_stage_placeable(w, a, gpu_mask, d);
+	for (int a = 0; ok && a < w->n_apps; a++)
+		ok &= solo(o, w, a, d);
+	if (!ok || !build_problem(o, w, d))
+		goto fail;
+	enum btc_status st = o->exhaustive ? btc_multi_solve_exhaustive(&w->m, &w->result, d)
+					   : btc_multi_solve(&w->m, &w->result, d);
+	if (st != BTC_OK || w->result.n == 0)
+		goto fail;
+	w->has_bound = btc_multi_bound(&w->m, &w->bound, d) == BTC_OK;
+	w->naive = btc_xcalloc((size_t)btc_multi_offset(&w->m, w->n_streams), sizeof(int));
+	for (int s = 0; s < w->n_streams; s++) {
+		const struct btc_joint_app *x = &w->apps[w->streams[s].app];
+		memcpy(w->naive + btc_multi_offset(&w->m, s), x->solo,
+		       (size_t)x->app->n_stages * sizeof(int));
+	}
+	w->has_naive = btc_multi_evaluate(&w->m, w->naive, &w->naive_eval);
+	w->evals = btc_xcalloc((size_t)w->result.n, sizeof(*w->evals));
+	for (int k = 0; k < w->result.n; k++)
+		btc_multi_evaluate(&w->m, w->result.c[k].a, &w->evals[k]);
+	collect_schedules(w);
+	return w;
+fail:
+	btc_joint_plan_free(w);
+	return NULL;
+}
+
+double btc_joint_normalised(const struct btc_joint_plan *j, const struct btc_multi_eval *e, int s)
+{
+	return e->rate[s] * j->apps[j->streams[s].app].solo_ms;
+}
+
+double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc_multi_eval *e)
+{
+	double v = INFINITY;
+	for (int s = 0; s < j->n_streams; s++)
+		v = fmin(v, btc_joint_normalised(j, e, s));
+	return v;
+}
+
+char *btc_joint_spec(const struct btc_joint_plan *j, int a, const int *v)
+{
+	const struct btc_app *app = j->apps[a].app;
+	struct btc_out o;
+	btc_out_init(&o);
+	for (int f = 0; f < app->n_stages;) {
+		int l = f;
+		while (l + 1 < app->n_stages && v[l + 1] == v[f])
+			l++;
+		const char *pu = j->dev->pus[v[f]].name;
+		if (l == f)
+			btc_outf(&o, "%s%s:%d", f ? "," : "", pu, f);
+		else
+			btc_outf(&o, "%s%s:%d-%d", f ? "," : "", pu, f, l);
+		f = l + 1;
+	}
+	return o.buf;
+}
+
+void btc_joint_plan_free(struct btc_joint_plan *w)
+{
+	if (!w)
+		return;
+	for (int a = 0; a < w->n_apps; a++) {
+		struct btc_joint_app *x = &w->apps[a];
+		btc_plan_free(x->plan);
+		btc_table_free(x->table);
+		btc_app_free(x->app);
+		free(x->table_path);
+		free(x->solo);
+		free(x->slowdown);
+		for (int i = 0; i < x->n_vectors; i++)
+			free(x->vectors[i]);
+		free(x->vectors);
+	}
+	for (int k = 0; w->evals && k < w->result.n; k++)
+		btc_multi_eval_free(&w->evals[k]);
+	free(w->evals);
+	btc_multi_result_free(&w->result);
+	btc_multi_eval_free(&w->naive_eval);
+	free(w->naive);
+	free(w->schedule);
+	btc_workload_free(&w->wl);
+	free(w);
+}

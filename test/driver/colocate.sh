@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# btc_colocate_measure end to end (issue 27; driver/colocate.h): a
+# two-app workload program (octree on Kinect clouds, alexnet-dense on
+# CIFAR-10, CPU + Vulkan on llvmpipe) with two schedules per app, measured
+# by the test driver colocate-run: solo runs, two joint candidates, naive
+# co-location (a process per stream) and time multiplexing, tiny runs and
+# two rounds. Every configuration must verify, M lie in (0, 1.5], both
+# baselines be measured; a candidate that fails is out with its reason;
+# and the program's --multiplex gives every stream all its tasks
+# verified, --together ends every stream when the first is through,
+# --start-gate holds prepared programs until GO. Without a Vulkan
+# device: SKIP.
+set -euo pipefail
+btc=$1 src=$2 work=$3 run=$4
+. "$src/test/common/skip.sh"
+rm -rf "$work" && mkdir -p "$work"
+if ! "$btc" device host | grep -q "kind: vulkan"; then
+  btc_test_skip VULKAN driver-colocate-run "no Vulkan device (not even llvmpipe)"
+fi
+gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
+cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+dir=$work/w
+"$btc" gen "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --gpu vulkan \
+  --chunks "octree=$cpu:0-2,$gpu:3-6" --chunks "octree=$cpu:0-6" \
+  --chunks "alexnet_dense=$cpu:0-3,$gpu:4-8" --chunks "alexnet_dense=$cpu:0-8" \
+  -o "$dir" --build > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+prog=$(ls "$dir"/build/*-workload)
+export BTRT_NO_PIN=1
+
+# Time multiplexing in the program: every task of every stream verified.
+"$prog" --tasks 7 --warmup 1 --multiplex 3 --placement app --quiet --report "$work/m.json" \
+  > "$work/m.txt" 2>&1 || { cat "$work/m.txt"; exit 1; }
+grep -q "^stream 0 (octree): verified 7 tasks" "$work/m.txt"
+grep -q "^stream 1 (alexnet_dense): verified 7 tasks" "$work/m.txt"
+python3 - "$work/m.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["multiplex"] == 3 and r["placement"] == "app" and r["verified"] is True, r
+assert [s["tasks"] for s in r["streams"]] == [7, 7], r
+for s in r["streams"]:  # each task's check time, one clock, in order
+    t = s["checked_at_ns"]
+    assert len(t) == 7 and all(a < b for a, b in zip(t, t[1:])), s
+PY
+
+# --together: the short stream through, the long one stops admitting;
+# every task it checked verified.
+"$prog" --tasks 0=6 --tasks 1=100000 --warmup 1 --together --quiet --report "$work/t.json" \
+  > "$work/t.txt" 2>&1 || { cat "$work/t.txt"; exit 1; }
+python3 - "$work/t.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s0, s1 = r["streams"]
+assert r["verified"] is True and s0["tasks"] == 6 and 0 < s1["tasks"] < 100000, r
+assert len(s1["checked_at_ns"]) == s1["tasks"], s1
+PY
+
+# --start-gate: two programs wait, prepared, until GO exists, then run.
+rm -f "$work"/ready0 "$work"/ready1 "$work"/go
+for i in 0 1; do
+  "$prog" --streams $i --tasks 5 --warmup 1 --quiet --placement app \
+    --start-gate "$work/ready$i,$work/go" --report "$work/g$i.json" > "$work/g$i.txt" 2>&1 &
+done
+for ((i = 0; i < 600; i++)); do
+  [ -e "$work/ready0" ] && [ -e "$work/ready1" ] && break
+  sleep 0.05
+done
+[ -e "$work/ready0" ] && [ -e "$work/ready1" ] || { echo "FAIL: no READY files"; exit 1; }
+sleep 0.3
+if [ -e "$work/g0.json" ] || [ -e "$work/g1.json" ]; then echo "FAIL: ran before GO"; exit 1; fi
+touch "$work/go"
+wait
+grep -q "^stream 0 (octree): verified 5 tasks" "$work/g0.txt"
+grep -q "^stream 1 (alexnet_dense): verified 5 tasks" "$work/g1.txt"
+
+# The measurement: solo schedules 1,1 (CPU only); joint candidates 0,0 and 1,0.
+mkdir -p "$work/runs"
+"$run" "$prog" "$work/runs" "$work/c.json" 1,1 2 0,0 1,0 4 1 2 2 > "$work/c.txt" 2> "$work/c.err" ||
+  { cat "$work/c.err" "$work/c.txt"; exit 1; }
+cat "$work/c.err" "$work/c.txt"
+grep -q "^colocate: round 2" "$work/c.err"
+grep -q "<- chosen" "$work/c.txt"
+python3 - "$work/c.json" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+assert c["best"] in (0, 1), c
+assert all(s["solo_tasks_per_s"] > 0 for s in c["streams"]), c["streams"]
+for f in c["joint"] + [c["naive"], c["multiplex"]]:
+    assert f["verified"] is True and f["error"] is None and f["rounds"] == 2, f
+    m = f["merit"]
+    assert 0 < m["ci_low"] <= m["median"] <= m["ci_high"] <= 1.5, m
+    assert all(x > 0 for x in f["tasks_per_s"]), f
+for g in ("gain_naive", "gain_multiplex"):
+    assert c[g]["median"] > 0, c[g]
+PY
+# A candidate that cannot run (schedule 9 of a two-schedule app: the
+# program refuses its command line) is out with the program's words; with
+# none left the measurement fails (exit 1) and says which and why.
+if "$run" "$prog" "$work/runs" "$work/f.json" 1,1 1 0,9 2 1 1 2 > "$work/f.txt" 2> "$work/f.err"; then
+  echo "FAIL: a joint candidate of schedule 9 verified"; exit 1
+fi
+grep -q "joint 0 (every stream): the program exited with status 2: .*--schedule" "$work/f.err" ||
+  { echo "FAIL: no reason for joint 0"; cat "$work/f.err"; exit 1; }
+grep -q "no joint candidate verified" "$work/f.txt"
+python3 - "$work/f.json" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+assert c["best"] is None and c["joint"][0]["verified"] is False and "status 2" in c["joint"][0]["error"], c
+assert c["naive"]["verified"] is True, c
+PY
+# Nothing of the runs is left behind.
+if ls "$work/runs"/* 2> /dev/null; then echo "FAIL: run files left in $work/runs"; exit 1; fi
+echo "driver-colocate-run: OK"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The workload job end to end (issue 27; docs/report.md, "The workload
+# job"): btc octree.yaml alexnet-dense.yaml --device host --run plans the
+# two apps jointly (the committed dev-box tables of docs/results/eval-host-b
+# through --app-table, on --cpu-groups 2 + Vulkan/llvmpipe), builds one
+# program, and measures the top 2 joint candidates against naive
+# co-location and time multiplexing on real data (Kinect clouds,
+# CIFAR-10), every task of every stream verified; the report's JSON is
+# checked. Under BTC_TEST_FULL=1 (scripts/test --full) also the whole job
+# with profiling (a fresh cache: both tables and their @corun rows):
+# `btc apps/octree.yaml apps/alexnet-dense.yaml --device host --run`,
+# about 5 min here.
+# Without a Vulkan device: SKIP.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/common/skip.sh"
+rm -rf "$work" && mkdir -p "$work"
+if ! "$btc" device host | grep -q "kind: vulkan"; then
+  btc_test_skip VULKAN driver-workload-job "no Vulkan device (not even llvmpipe)"
+fi
+tables=$src/docs/results/eval-host-b/cache
+check() {
+  python3 - "$1" "$2" << 'PY'
+import json, sys
+r, n = json.load(open(sys.argv[1])), int(sys.argv[2])
+assert r["kind"] == "workload" and r["device"] == "host", r
+assert [s["app"] for s in r["streams"]] == ["octree", "alexnet_dense"], r["streams"]
+p = r["plan"]
+assert len(p["predicted"]) == n and all(x > 0 for x in p["predicted"]), p
+assert p["fluid_bound"] >= max(p["predicted"]) - 1e-9, p
+c = r["colocation"]
+assert c["best"] in range(n) and len(c["joint"]) == n, c
+assert [s["solo_schedule"] for s in c["streams"]] == [s["solo_schedule"] for s in r["streams"]]
+assert all(s["solo_tasks_per_s"] > 0 for s in c["streams"]), c["streams"]
+best = c["joint"][c["best"]]
+for f in (best, c["naive"], c["multiplex"]):
+    assert f["verified"] is True and f["error"] is None and f["rounds"] >= 1, f
+    assert f["merit"]["median"] > 0 and all(x > 0 for x in f["tasks_per_s"]), f
+for g in ("gain_naive", "gain_multiplex"):
+    assert c[g]["median"] > 0, c[g]
+PY
+}
+"$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
+  --gpu vulkan --run --top 2 --tune-tasks 6 --tune-budget 10 \
+  --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
+  --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
+  -o "$work/w" --report "$work/r.json" > "$work/job.log" 2>&1 || { cat "$work/job.log"; exit 1; }
+cat "$work/job.log"
+check "$work/r.json" 2
+
+if [ "${BTC_TEST_FULL:-0}" != 0 ]; then
+  "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --run \
+    --cache "$work/cache" --tune-tasks 8 --tune-budget 20 --top 2 -o "$work/full" \
+    --report "$work/full.json" > "$work/full.log" 2>&1 || { cat "$work/full.log"; exit 1; }
+  cat "$work/full.log"
+  check "$work/full.json" 2
+fi
+echo "driver-workload-job: OK"

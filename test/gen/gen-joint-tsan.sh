@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A joint plan's workload program under ThreadSanitizer (issue 27): two
+# octree streams (Kinect frames) and two alexnet-dense streams (CIFAR-10)
+# at once, the joint plan's candidate 0 on CPU + Vulkan (llvmpipe; the
+# committed dev-box tables, --cpu-groups 2 so that each CPU chunk's OpenMP
+# team is its dispatcher alone, as in gen-workload-tsan), the whole
+# generated program built with -Db_sanitize=thread: every task of every
+# stream verified, no report; two streams of one app share its tables and
+# kernels but nothing else. Only Mesa's driver and its LLVM JIT are
+# suppressed (data/tsan-mesa.supp). Without a Vulkan device or TSan: SKIP.
+set -euo pipefail
+btc=$1 src=$2 work=$3
+. "$src/test/common/skip.sh"
+rm -rf "$work" && mkdir -p "$work"
+if ! "$btc" device host | grep -q "kind: vulkan"; then
+  btc_test_skip VULKAN gen-joint-tsan "no Vulkan device (not even llvmpipe)"
+fi
+if ! echo 'int main(void) { return 0; }' | cc -fsanitize=thread -x c - -o "$work/t" 2> /dev/null; then
+  echo "gen-joint-tsan: SKIP: the C compiler cannot link -fsanitize=thread programs" >&2
+  exit 77
+fi
+tables=$src/docs/results/eval-host-b/cache
+dir=$work/w
+"$btc" gen "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
+  --gpu vulkan --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
+  --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
+  --streams octree=2 --streams alexnet_dense=2 --top 1 -o "$dir" > "$work/gen.log" 2>&1 ||
+  { cat "$work/gen.log"; exit 1; }
+(meson setup "$dir/build" "$dir" -Db_sanitize=thread -Dbuildtype=debugoptimized -Dcuda=disabled &&
+  ninja -C "$dir/build") > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
+prog=$(ls "$dir"/build/*-workload)
+rc=0
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$src/test/gen/data/tsan-mesa.supp" \
+  "$prog" --tasks 8 --quiet --report "$work/r.json" > "$work/run.txt" 2>&1 || rc=$?
+cat "$work/run.txt"
+[ "$rc" = 0 ] || { echo "FAIL: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
+python3 - "$work/r.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verified"] is True and r["joint"] == 0, r
+assert [s["app"] for s in r["streams"]] == ["octree", "octree", "alexnet_dense", "alexnet_dense"], r
+assert all(s["verified"] is True and s["tasks"] == 8 for s in r["streams"]), r
+PY
+echo "gen-joint-tsan: OK"
