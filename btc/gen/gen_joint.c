@@ -30,7 +30,9 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores)
 	int S = j->n_streams;
 	for (int i = 0; i < 3 * S; i++)
 		cores[i] = -1;
-	struct btc_gen_service sv = btc_gen_service_cores(j->dev);
+	/* a workload stream runs one loader and one check worker (its
+	 * on_task_done keeps the io farms off: docs/runtime.md) */
+	struct btc_gen_service sv = btc_gen_service_cores(j->dev, 1, 1);
 	if (sv.pu < 0)
 		return;
 	/* the free cores: the single-app service cores, then every idle
