@@ -121,7 +121,16 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 		proc_arg(&p[0], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
 	p[0].argv[p[0].a++] = "--together"; /* the first stream through ends the run */
 	if (c->kind == COLO_MULTIPLEX) {
-		proc_arg(&p[0], "--multiplex", btc_xasprintf("%ld", s->multiplex_turn));
+		/* turns of equal time at equal normalised throughput: stream
+		 * s's turn is T w_s tasks[s] / min(w tasks) tasks (tasks[s] is
+		 * proportional to its solo rate r*_s: colo_stream_tasks) */
+		double least = INFINITY;
+		for (int i = 0; i < S; i++)
+			least = fmin(least, s->weight[i] * tasks[i]);
+		for (int i = 0; i < S; i++) {
+			long t = lround((double)s->multiplex_turn * s->weight[i] * tasks[i] / least);
+			proc_arg(&p[0], "--multiplex", btc_xasprintf("%d=%ld", i, t > 0 ? t : 1));
+		}
 		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
 	}
 	return 1;

@@ -16,9 +16,12 @@
  *                started together: each app on its single-app choice with
  *                its single-app service cores, what a user does today;
  *   multiplex    one process, every stream on its solo-best schedule, the
- *                streams taking turns (`--multiplex T`: T tasks a turn,
- *                a turn starts when the previous stream's last task of its
- *                turn was checked).
+ *                streams taking turns (`--multiplex S=T_s`: T_s tasks in
+ *                stream s's turn, a turn starting when the previous
+ *                stream's last task of its turn was checked); T_s = T w_s
+ *                r*_s / min(w r*), so that the turns take equal time and
+ *                the streams equal normalised throughput (the best a
+ *                max-min objective can get from taking turns).
  *
  * A round runs each of them once in an order shuffled by the seeded
  * generator of the tuner (driver/tune.h: the same confidence rules, the
@@ -57,7 +60,7 @@ struct btc_colocate_setup {
 					  NULL */
 	bool baselines;           /* measure naive and multiplex too (the main
 				     job: true) */
-	long multiplex_turn;      /* T, tasks a turn (>= 1) */
+	long multiplex_turn;      /* T, tasks of the slowest stream's turn (>= 1) */
 };
 
 /* A median over rounds and its 95 % interval (report/stats.h,

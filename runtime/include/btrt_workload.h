@@ -41,6 +41,12 @@ struct btrt_stream_run {
 	 * task at most every 1/rate s (a token bucket of depth 1: a late task
 	 * is not followed by a burst); 0: as fast as the pipeline takes them */
 	double rate;
+	/* in, when taking turns (btrt_streams_opts.turn > 0): the tasks of
+	 * this stream's turn; 0: the opts' turn. Turns of different lengths
+	 * give the streams the time shares the caller wants (time
+	 * multiplexing at equal normalised throughput: turn_s proportional
+	 * to w_s r*_s) */
+	uint64_t turn;
 	/* out: the stream's records (free with btrt_run_free; may be NULL
 	 * after an early failure), its result (0, or -1 with err), and
 	 * whether it was stopped because another stream failed */

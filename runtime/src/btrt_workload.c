@@ -70,6 +70,7 @@ struct stream_state {
 	struct btrt_app_io paced_io;
 	/* its turns (under w->tmu): tasks admitted and checked in the
 	 * current turn, checked in all, through (every task checked) */
+	uint64_t turn; /* tasks of its turn (btrt_stream_run.turn, else w->turn) */
 	uint64_t admitted, checked, checked_all;
 	int through;
 	struct stream_state *all; /* [w->n]: every stream, to pass the turn */
@@ -94,7 +95,7 @@ static void take_turn(struct stream_state *st)
 {
 	struct workload_state *w = st->w;
 	pthread_mutex_lock(&w->tmu);
-	while ((w->holder != st->index || st->admitted >= w->turn) && !should_stop(st)) {
+	while ((w->holder != st->index || st->admitted >= st->turn) && !should_stop(st)) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 5000000;
@@ -121,7 +122,7 @@ static void end_turn(struct stream_state *st)
 	if (st->checked_all >= st->cfg.n_items)
 		st->through = 1;
 	if (w->holder == st->index && st->checked == st->admitted &&
-	    (st->admitted >= w->turn || st->through)) {
+	    (st->admitted >= st->turn || st->through)) {
 		st->admitted = st->checked = 0;
 		uint32_t next = w->n;
 		for (uint32_t k = 1; k <= w->n; k++) {
@@ -274,7 +275,7 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		st[i] = (struct stream_state){ .s = &s[i], .w = &w, .index = i, .cfg = s[i].cfg,
-					       .all = st };
+					       .all = st, .turn = s[i].turn ? s[i].turn : turn };
 		s[i].run = NULL;
 		s[i].rc = 0;
 		s[i].stopped_by_other = 0;

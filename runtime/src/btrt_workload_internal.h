@@ -23,6 +23,7 @@ struct btrt_workload_options {
 	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
 	unsigned char *run;        /* 1: the stream runs (--streams) */
 	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
+	long *turn_of;             /* per stream: --multiplex S=T, else multiplex */
 	int placement_app;         /* --placement app: every stream's io threads on
 				      its app's single-app service cores */
 	int together;              /* --together: the first stream through stops

@@ -131,6 +131,7 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	};
 	btrt_env_pipeline_config(env, &sr->cfg);
 	sr->rate = o->rate[i];
+	sr->turn = (uint64_t)o->turn_of[i];
 	return 0;
 }
 

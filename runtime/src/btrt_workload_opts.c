@@ -26,7 +26,8 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
 		"                   unpaced, or with --pace the candidate's planned rate)\n"
 		"  --pace           pace every stream at the candidate's planned rate\n"
-		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn\n"
+		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn;\n"
+		"                   --multiplex S=T: T tasks in stream S's turns\n"
 		"                   (a turn starts once the previous one's tasks were checked)\n"
 		"  --together       once one stream has checked all its tasks, the others stop\n"
 		"                   admitting (they run together from start to end)\n"
@@ -108,8 +109,9 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	o->rate = calloc(w->n_streams, sizeof *o->rate);
 	o->run = calloc(w->n_streams, sizeof *o->run);
 	o->tasks_of = calloc(w->n_streams, sizeof *o->tasks_of);
+	o->turn_of = calloc(w->n_streams, sizeof *o->turn_of);
 	unsigned char *given = calloc(2 * (size_t)w->n_streams, 1); /* --schedule, --rate */
-	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of || !given) {
+	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of || !o->turn_of || !given) {
 		free(given);
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return -1;
@@ -231,7 +233,12 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			o->placement_app = !strcmp(v, "app");
 			break;
 		case 10:
-			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->multiplex, &err))
+			if (strchr(v, '=')) {
+				if (split(w, argv[0], opt, v, &s, &val))
+					goto fail;
+				if (btrt_parse_long(opt, val, 1, 1000000000L, &o->turn_of[s], &err))
+					goto bad;
+			} else if (btrt_parse_long(opt, v, 0, 1000000000L, &o->multiplex, &err))
 				goto bad;
 			break;
 		case 11: {
@@ -274,6 +281,10 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			o->tasks_of[i] = o->tasks;
 		fewest = BTRT_MIN(fewest, o->tasks_of[i]);
 	}
+	/* --multiplex S=T without a plain T: the others' turns are 1 task */
+	for (uint32_t i = 0; i < w->n_streams && !o->multiplex; i++)
+		if (o->turn_of[i])
+			o->multiplex = 1;
 	/* the default warm-up leaves at least one measured task */
 	if (!warmup_set && o->warmup >= fewest)
 		o->warmup = fewest / 2;
@@ -291,6 +302,7 @@ void btrt_workload_options_free(struct btrt_workload_options *o)
 	free(o->schedule);
 	free(o->rate);
 	free(o->tasks_of);
+	free(o->turn_of);
 	free(o->run);
 }
 

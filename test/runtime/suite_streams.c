@@ -170,7 +170,8 @@ static void test_streams_interrupt(void)
 	free_streams(ts, sr, 2);
 }
 
-/* Taking turns: 3 streams of different lengths, T = 4 tasks a turn. A
+/* Taking turns: 3 streams of different lengths, T = 4 tasks a turn but
+ * stream 1's own turn of 2 (btrt_stream_run.turn). A
  * task x of one stream loaded before a task y of another is checked
  * before y's load ends (one stream at a time has tasks in flight); in
  * load order, a stream's consecutive tasks are at most T (exactly T but
@@ -186,6 +187,8 @@ static void test_streams_turns(void)
 	make_stream(&ts[1], &sr[1], 2048, farmed, 4, items[1], NULL);
 	make_stream(&ts[2], &sr[2], 256, one, 1, items[2], NULL);
 	sr[2].rate = 5000; /* paced and taking turns */
+	sr[1].turn = 2;
+	static const uint64_t turn_of[N] = { T, 2, T };
 	struct btrt_error err;
 	int rc = btrt_streams_run_turns(sr, N, T, &err);
 	if (rc)
@@ -230,8 +233,8 @@ static void test_streams_turns(void)
 		seen[ev[a].s] += b - a;
 		/* the last streams left take turn after turn: only a group
 		 * followed by another stream's task is one turn */
-		long_turns += b - a > T && b < n;
-		short_turns += b - a < T && b < n && seen[ev[a].s] < items[ev[a].s];
+		long_turns += b - a > turn_of[ev[a].s] && b < n;
+		short_turns += b - a < turn_of[ev[a].s] && b < n && seen[ev[a].s] < items[ev[a].s];
 		turns++;
 		a = b;
 	}
