@@ -35,9 +35,15 @@
  * lexicographic order, and only canonical candidates are ranked (K
  * candidates are K different schedules, not K permutations of one).
  *
- * Two solvers implement the contract: btc_multi_solve (branch and bound,
- * the one btc uses) and btc_multi_solve_exhaustive (plain enumeration of
- * stage-to-PU vectors, separate code, the oracle of the tests). */
+ * A PU's load is the sum of its terms c_s t_{s,p} rounded once (to
+ * nearest, ties to even; btc_multi_fsum in multi_internal.h), so the cost
+ * is the exact rational cost rounded, whatever the order of the terms:
+ * the Z3 encoding reasons over the exact sums and ranks as this does.
+ *
+ * Three solvers implement the contract: btc_multi_solve (Z3, the one btc
+ * uses; multi_z3*.c), btc_multi_solve_bb (branch and bound, `--solver
+ * bb`) and btc_multi_solve_exhaustive (plain enumeration of stage-to-PU
+ * vectors, separate code, the oracle of the tests). */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -138,9 +144,15 @@ void btc_multi_result_free(struct btc_multi_result *r);
  * candidates. BTC_OK; BTC_ERR_USAGE / BTC_ERR_TABLE from validation;
  * BTC_ERR_UNSAT when some stream has no assignment at all (reported,
  * naming it); BTC_ERR_LIMIT (exhaustive: more than
- * BTC_SCHED_EXHAUSTIVE_LIMIT joint vectors; reported). */
+ * BTC_SCHED_EXHAUSTIVE_LIMIT joint vectors; Z3: the solver gave up;
+ * reported). btc_multi_solve (Z3) hands objective sum to
+ * btc_multi_solve_bb's enumeration (no peak load to bound; one GLPK LP
+ * per joint schedule). r->n_evaluated: joint schedules costed (Z3: the
+ * models read). */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d);
+enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d);
 enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,
 					   struct btc_multi_result *r, struct btc_diag *d);
 

@@ -1,4 +1,5 @@
-/* The joint solver btc uses (sched/multi.h): depth-first over the streams,
+/* The joint branch and bound (sched/multi.h, btc_multi_solve_bb;
+ * `--solver bb`): depth-first over the streams,
  * each stream's contiguous assignments (chunk by chunk) tried cheapest
  * first, branch and bound on the peak weighted load. A partial joint
  * assignment's loads only grow as streams are added (more load, and
@@ -140,18 +141,20 @@ static double lower_bound(struct search *x, int s)
 	}
 	double peak = x->io_cost, sum = 0;
 	for (int c = 0; c < np; c++) {
-		double load = 0;
+		double term[BTC_MULTI_MAX_STREAMS];
+		int n = 0;
 		for (int k = 0; k <= s; k++)
 			if (x->used[k] & (1u << c))
-				load += btc_multi_coeff(m, k) *
-					(x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
+				term[n++] = btc_multi_coeff(m, k) *
+					    (x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
+		double load = btc_multi_fsum(term, n);
 		peak = fmax(peak, load);
 		sum += load;
 		x->load[c] = load;
 	}
-	/* peak is computed as btc_multi_cost computes it, over fewer and
-	 * smaller nonnegative terms: never above a completion's cost, also in
-	 * floating point. The average takes a margin for rounding. */
+	/* peak is computed as btc_multi_cost computes it (the correctly
+	 * rounded sum), over fewer and smaller nonnegative terms: never above
+	 * a completion's cost, also in floating point. The average takes a margin for rounding. */
 	double avg = (sum + x->rest[s + 1]) / x->allowed;
 	return fmax(peak, avg * (1 - 1e-12));
 }
@@ -245,8 +248,8 @@ static void descend(struct search *x, int s)
 	}
 }
 
-enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
-				struct btc_diag *d)
+enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d)
 {
 	memset(r, 0, sizeof(*r));
 	enum btc_status rc = btc_multi_validate(m, d);

@@ -80,7 +80,7 @@ expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, n
 expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, not 'foo'" tune $app --device host --objective foo
 expect 2 "btc: --mode must be isolated, interference or placed, not 'foo'" check $app --mode foo
 expect 2 "btc: --format must be text or json, not 'xml'" schedule $app --device $dev --table $table --format xml
-expect 2 "btc: --solver must be z3 or exhaustive, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
+expect 2 "btc: --solver must be z3, exhaustive or bb, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
 expect 2 "btc: --gpu must be cuda or vulkan, not 'opencl'" gen $app --device $dev --gpu opencl
 
 # ---- -D, values, flags -----------------------------------------------------

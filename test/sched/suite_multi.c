@@ -29,12 +29,40 @@ static bool near(double a, double b)
 	return fabs(a - b) <= 1e-12 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
+/* exhaustive: true the oracle, false Z3 (btc_multi_solve); solve_bb the
+ * branch and bound. */
 static enum btc_status solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 			     bool exhaustive)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
 	return exhaustive ? btc_multi_solve_exhaustive(m, r, &d) : btc_multi_solve(m, r, &d);
+}
+
+static enum btc_status solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	return btc_multi_solve_bb(m, r, &d);
+}
+
+/* Whether x and y rank the same candidates (vectors of n entries, costs). */
+static bool same_rank(const struct btc_multi_result *x, const struct btc_multi_result *y, int n,
+			 int k, const char *what)
+{
+	bool ok = x->n == y->n;
+	for (int i = 0; i < x->n && i < y->n; i++) {
+		bool same = x->c[i].cost == y->c[i].cost &&
+			    !memcmp(x->c[i].a, y->c[i].a, (size_t)n * sizeof(int));
+		if (!same) {
+			fprintf(stderr, "\n    %s workload %d rank %d: %.17g vs %.17g:", what, k, i,
+				x->c[i].cost, y->c[i].cost);
+			for (int j = 0; j < n; j++)
+				fprintf(stderr, " %d/%d", x->c[i].a[j], y->c[i].a[j]);
+		}
+		ok &= same;
+	}
+	return ok;
 }
 
 /* Two one-stage apps on two PUs: A = (1, 3), B = (2, 1). */
@@ -242,26 +270,19 @@ static void test_random_oracle(void)
 		}
 		if (rnd_in(0, 4) == 0)
 			m.forbid_mask = 1u << rnd_in(1, np - 1);
-		struct btc_multi_result a, b;
-		enum btc_status ra = solve(&m, &a, false), rb = solve(&m, &b, true);
+		struct btc_multi_result a, b, c;
+		enum btc_status ra = solve(&m, &a, false), rb = solve(&m, &b, true),
+				rc = solve_bb(&m, &c);
 		CU_ASSERT_EQUAL(ra, rb);
-		if (ra == BTC_OK && rb == BTC_OK) {
+		CU_ASSERT_EQUAL(rc, rb);
+		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK) {
 			compared++;
-			evaluated += a.n_evaluated;
+			evaluated += c.n_evaluated;
 			costed += b.n_evaluated;
 			int N = btc_multi_offset(&m, S);
-			CU_ASSERT_EQUAL(a.n, b.n);
-			for (int i = 0; i < a.n && i < b.n; i++) {
-				bool same = a.c[i].cost == b.c[i].cost &&
-					    !memcmp(a.c[i].a, b.c[i].a, (size_t)N * sizeof(int));
-				if (!same)
-				{
-					fprintf(stderr, "\n    workload %d rank %d: %.17g vs %.17g:", k,
-						i, a.c[i].cost, b.c[i].cost);
-					for (int j = 0; j < N; j++)
-						fprintf(stderr, " %d/%d", a.c[i].a[j], b.c[i].a[j]);
-				}
-				CU_ASSERT(same);
+			CU_ASSERT(same_rank(&a, &b, N, k, "z3/oracle"));
+			CU_ASSERT(same_rank(&c, &b, N, k, "bb/oracle"));
+			for (int i = 0; i < a.n; i++) {
 				CU_ASSERT(btc_multi_canonical(&m, a.c[i].a));
 				struct btc_multi_eval e;
 				CU_ASSERT(btc_multi_evaluate(&m, a.c[i].a, &e));
@@ -282,11 +303,13 @@ static void test_random_oracle(void)
 		}
 		btc_multi_result_free(&a);
 		btc_multi_result_free(&b);
+		btc_multi_result_free(&c);
 	}
 	CU_ASSERT(compared >= 400);
 	CU_ASSERT(with_slow >= 50);
 	CU_ASSERT(io_bound >= 1);
-	/* the search prunes: it costs fewer joint schedules than the oracle */
+	/* the branch and bound prunes: it costs fewer joint schedules than
+	 * the oracle */
 	CU_ASSERT(evaluated < costed);
 }
 

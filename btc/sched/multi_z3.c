@@ -1,0 +1,206 @@
+/* The joint solver btc uses (sched/multi.h, btc_multi_solve): Z3 over the
+ * encoding of multi_z3_encode.c, ranking exactly as the oracle.
+ *
+ * The ranking is by (cost, joint vector) with cost = max(io, round(max_p
+ * load_p)), round the correctly rounded sum of the PU's terms. The
+ * encoding has the exact rational loads, so "cost <= d" for a double d is
+ * a guard (btc_mz_cost_le) and the search never meets a rounding surprise:
+ *
+ *  1. the least cost d among the joint schedules not yet ranked:
+ *     bisection on doubles between a proven lower bound and the model's
+ *     cost, down to a relative width of 1e-7, then descent (cost <=
+ *     the double below the best found) until unsat;
+ *  2. the level d in vector order: every schedule of a lower cost is
+ *     ranked and blocked, so the schedules under "cost <= d" are the
+ *     level. The first is the lexicographic minimum (position by
+ *     position: "a_pos < v" while sat, then a_pos = v assumed); each next
+ *     one shares the longest prefix possible with the previous (blocked)
+ *     one, found by bisection on the prefix length (a longer shared
+ *     prefix is satisfiable only if a shorter one is), then the minimum of
+ *     the rest;
+ *  3. when the level runs out before K, the next level from 1.
+ *
+ * Objective sum (a GLPK LP per joint schedule, no peak load to bound) is
+ * left to the branch and bound's enumeration (btc_multi_solve_bb). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "sched/multi_z3.h"
+
+static const struct btc_loc no_loc = {0};
+
+static int check_under(struct mz *z, int keep, Z3_ast extra)
+{
+	btc_z3_assume_reset(&z->b, keep);
+	if (extra)
+		btc_z3_assume(&z->b, extra);
+	double t = btc_sched_now_ms();
+	int r = btc_z3_check(&z->b);
+	if (getenv("MZ_DEBUG"))
+		fprintf(stderr, "check keep %d extra %d -> %d %.1f ms\n", keep, extra != NULL, r, btc_sched_now_ms() - t);
+	btc_z3_assume_reset(&z->b, keep);
+	return r;
+}
+
+/* The least cost of the schedules left, >= lo, from the model (cost hi);
+ * the model ends at one of that cost. A model under "cost <= mid" that
+ * costs more (the relaxation's slack) is blocked under that guard. */
+static double minimise(struct mz *z, double lo, double hi, int *keep_a)
+{
+	memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
+	while (lo < hi && !z->b.expired) {
+		double mid = hi - lo > 1e-7 * hi ? lo + (hi - lo) / 2 : nextafter(hi, -INFINITY);
+		if (mid < lo)
+			mid = lo;
+		Z3_ast g = btc_mz_cost_le(z, mid);
+		double c = INFINITY;
+		while (g && check_under(z, 0, g) == 1 && (c = btc_mz_cost(z)) > mid)
+			btc_mz_block_over(z, g, mid);
+		if (getenv("MZ_DEBUG"))
+			fprintf(stderr, "min lo %.17g mid %.17g hi %.17g c %.17g\n", lo, mid, hi, c);
+		if (c <= mid) {
+			hi = c;
+			memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
+		} else {
+			lo = nextafter(mid, INFINITY);
+		}
+	}
+	memcpy(z->a, keep_a, sizeof(int) * (size_t)z->N);
+	return hi;
+}
+
+/* The lexicographic minimum of positions start.. under the assumptions
+ * made (the level's guard and a_0..a_{start-1}), from the model. */
+static void lexmin(struct mz *z, int start)
+{
+	for (int pos = start; pos < z->N; pos++) {
+		int keep = z->b.n_assume;
+		for (;;) {
+			Z3_ast lt = btc_mz_less(z, pos, z->a[pos]);
+			if (!lt || check_under(z, keep, lt) != 1)
+				break;
+		}
+		btc_z3_assume(&z->b, z->x[pos * z->np + z->a[pos]]);
+	}
+}
+
+/* Assumes the guard g and a_pos = prev[pos] for pos < len. */
+static void assume_prefix(struct mz *z, Z3_ast g, const int *prev, int len)
+{
+	btc_z3_assume_reset(&z->b, 0);
+	btc_z3_assume(&z->b, g);
+	for (int pos = 0; pos < len; pos++)
+		btc_z3_assume(&z->b, z->x[pos * z->np + prev[pos]]);
+}
+
+/* The smallest schedule under g after prev (prev == NULL: the smallest),
+ * every smaller one under g being blocked, into the model; false when
+ * there is none. */
+static bool next_under(struct mz *z, Z3_ast g, const int *prev, int *keep_a)
+{
+	if (check_under(z, 0, g) != 1)
+		return false;
+	int lo = 0, hi = prev ? z->N - 1 : 0;
+	memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+		assume_prefix(z, g, prev, mid);
+		double t = btc_sched_now_ms();
+		int rr = btc_z3_check(&z->b);
+		if (getenv("MZ_DEBUG"))
+			fprintf(stderr, "prefix %d -> %d %.1f ms\n", mid, rr, btc_sched_now_ms() - t);
+		if (rr == 1) {
+			lo = mid;
+			memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
+		} else {
+			hi = mid - 1;
+		}
+	}
+	memcpy(z->a, keep_a, sizeof(int) * (size_t)z->N);
+	assume_prefix(z, g, prev, lo);
+	lexmin(z, lo);
+	return !z->b.expired;
+}
+
+/* The next schedule of cost <= d in vector order after prev (NULL: the
+ * first), spurious models of the guard g blocked under it; false when
+ * the level has no more. */
+static bool next_of_level(struct mz *z, Z3_ast g, double d, const int *prev, int *keep_a)
+{
+	while (next_under(z, g, prev, keep_a)) {
+		if (btc_mz_cost(z) <= d)
+			return true;
+		btc_mz_block_over(z, g, d);
+	}
+	return false;
+}
+
+/* The model into the ranking, and blocked for good. */
+static void take(struct mz *z, struct btc_multi_result *r, int *prev)
+{
+	btc_multi_topk_insert(r, z->m->top_k, z->N, btc_mz_cost(z), z->a);
+	memcpy(prev, z->a, sizeof(int) * (size_t)z->N);
+	btc_mz_block(z);
+}
+
+static void rank(struct mz *z, struct btc_multi_result *r)
+{
+	int K = z->m->top_k, N = z->N;
+	int *keep_a = btc_xmalloc(sizeof(int) * (size_t)N);
+	int *prev = btc_xmalloc(sizeof(int) * (size_t)N);
+	double lo = z->io;
+	while (r->n < K && check_under(z, 0, NULL) == 1) {
+		double d = minimise(z, lo, btc_mz_cost(z), keep_a);
+		Z3_ast g = btc_mz_cost_le(z, d);
+		bool more = next_of_level(z, g, d, NULL, keep_a);
+		while (more && r->n < K) {
+			take(z, r, prev);
+			more = r->n < K && next_of_level(z, g, d, prev, keep_a);
+		}
+		if (z->b.expired)
+			break;
+		lo = nextafter(d, INFINITY);
+	}
+	btc_z3_assume_reset(&z->b, 0);
+	free(keep_a);
+	free(prev);
+}
+
+static void count_one(const int *a, void *ctx)
+{
+	(void)a;
+	(void)ctx;
+}
+
+enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				struct btc_diag *d)
+{
+	if (m->objective == BTC_MULTI_SUM)
+		return btc_multi_solve_bb(m, r, d);
+	memset(r, 0, sizeof(*r));
+	enum btc_status rc = btc_multi_validate(m, d);
+	if (rc != BTC_OK)
+		return rc;
+	double t0 = btc_sched_now_ms();
+	long counts[BTC_MULTI_MAX_STREAMS];
+	for (int s = 0; s < m->n_streams; s++)
+		counts[s] = btc_multi_stream_assignments(m, s, count_one, NULL);
+	if (!btc_multi_every_stream_placed(m, counts, d)) {
+		r->solve_ms = btc_sched_now_ms() - t0;
+		return BTC_ERR_UNSAT;
+	}
+	struct mz z;
+	btc_mz_start(&z, m);
+	r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
+	rank(&z, r);
+	r->n_evaluated = z.costed;
+	if (z.b.expired) {
+		btc_error(d, no_loc, "the Z3 search of the joint schedules gave up");
+		rc = BTC_ERR_LIMIT;
+	}
+	btc_mz_stop(&z);
+	r->solve_ms = btc_sched_now_ms() - t0;
+	return rc;
+}
