@@ -51,7 +51,7 @@ static double minimise(struct mz *z, double lo, double hi, int *keep_a)
 {
 	memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
 	while (lo < hi && !z->b.expired) {
-		double mid = hi - lo > 1e-7 * hi ? lo + (hi - lo) / 2 : nextafter(hi, -INFINITY);
+		double mid = hi - lo > 0.02 * hi ? lo + (hi - lo) / 2 : nextafter(hi, -INFINITY);
 		if (mid < lo)
 			mid = lo;
 		Z3_ast g = btc_mz_cost_le(z, mid);
@@ -150,7 +150,13 @@ static void rank(struct mz *z, struct btc_multi_result *r)
 	int K = z->m->top_k, N = z->N;
 	int *keep_a = btc_xmalloc(sizeof(int) * (size_t)N);
 	int *prev = btc_xmalloc(sizeof(int) * (size_t)N);
-	double lo = z->io;
+	double lo = z->io, bound;
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	/* the fluid bound: every cost is >= 1 / its lambda (theta); a margin
+	 * for GLPK's tolerances */
+	if (btc_multi_bound(z->m, &bound, &quiet) == BTC_OK && bound > 0)
+		lo = fmax(lo, (1 - 1e-6) / bound);
 	while (r->n < K && check_under(z, 0, NULL) == 1) {
 		double d = minimise(z, lo, btc_mz_cost(z), keep_a);
 		Z3_ast g = btc_mz_cost_le(z, d);

@@ -313,6 +313,75 @@ static void test_random_oracle(void)
 	CU_ASSERT(evaluated < costed);
 }
 
+/* Several streams per app (interchangeable ones: canonical order),
+ * slowdowns, forbidden PUs, maxmin and rates: Z3, the branch and bound and
+ * the oracle rank the same. */
+static void test_random_streams(void)
+{
+	rng_state = 27272727;
+	int compared = 0, shared = 0;
+	for (int k = 0; k < 200; k++) {
+		int np = rnd_in(2, 3), n_apps = rnd_in(1, 2), S = rnd_in(2, 4);
+		int max_n = S == 4 ? 2 : 3;
+		static double t[2][3 * 3], f[2][3], slow[2][9];
+		struct btc_sched_problem p[2];
+		struct btc_multi_stream st[4];
+		for (int a = 0; a < n_apps; a++) {
+			int n = rnd_in(1, max_n);
+			for (int i = 0; i < n * np; i++)
+				t[a][i] = i % np > 0 && rnd_in(0, 9) == 0 ? NAN : rnd_in(1, 30) / 8.0;
+			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = np, .time_ms = t[a]};
+			if (rnd_in(0, 3) == 0) {
+				for (int c = 0; c < np; c++)
+					f[a][c] = rnd_in(0, 10) / 16.0;
+				p[a].fixed_ms = f[a];
+				p[a].io_ms = rnd_in(0, 3) ? 0 : rnd_in(1, 40) / 8.0;
+			}
+			for (int j = 0; j < np * np; j++)
+				slow[a][j] = 1 + rnd_in(0, 8) / 8.0;
+		}
+		bool with_slow = rnd_in(0, 1);
+		for (int s = 0; s < S; s++) {
+			int a = s < n_apps ? s : rnd_in(0, n_apps - 1);
+			st[s] = (struct btc_multi_stream){
+				.p = &p[a], .app = a, .weight = rnd_in(0, 3) ? 1 : 2,
+				.rate = rnd_in(0, 3) ? 0.25 : 0.5,
+				.slowdown = with_slow ? slow[a] : NULL};
+		}
+		/* streams in the order of the CLI: by app */
+		for (int s = 1; s < S; s++)
+			for (int j = s; j > 0 && st[j - 1].app > st[j].app; j--) {
+				struct btc_multi_stream tmp = st[j];
+				st[j] = st[j - 1];
+				st[j - 1] = tmp;
+			}
+		struct btc_multi_problem m = {
+			.n_streams = S, .n_pus = np, .streams = st, .top_k = rnd_in(1, 8),
+			.objective = rnd_in(0, 2) ? BTC_MULTI_MAXMIN : BTC_MULTI_RATES};
+		if (rnd_in(0, 4) == 0)
+			m.forbid_mask = 1u << rnd_in(1, np - 1);
+		for (int s = 1; s < S; s++)
+			shared += st[s].p == st[s - 1].p && st[s].weight == st[s - 1].weight &&
+				  st[s].rate == st[s - 1].rate;
+		struct btc_multi_result a, b, c;
+		enum btc_status ra = solve(&m, &a, false), rb = solve(&m, &b, true),
+				rc = solve_bb(&m, &c);
+		CU_ASSERT_EQUAL(ra, rb);
+		CU_ASSERT_EQUAL(rc, rb);
+		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK) {
+			compared++;
+			int N = btc_multi_offset(&m, S);
+			CU_ASSERT(same_rank(&a, &b, N, k, "streams z3/oracle"));
+			CU_ASSERT(same_rank(&c, &b, N, k, "streams bb/oracle"));
+		}
+		btc_multi_result_free(&a);
+		btc_multi_result_free(&b);
+		btc_multi_result_free(&c);
+	}
+	CU_ASSERT(compared >= 150);
+	CU_ASSERT(shared >= 100); /* interchangeable neighbours were ranked */
+}
+
 int register_multi_suite(void)
 {
 	CU_pSuite s = CU_add_suite("multi", NULL, NULL);
@@ -321,7 +390,9 @@ int register_multi_suite(void)
 	    !CU_add_test(s, "objectives rates and sum", test_rates_and_sum) ||
 	    !CU_add_test(s, "errors", test_errors) ||
 	    !CU_add_test(s, "500 random workloads: search = oracle, bound >= best",
-			 test_random_oracle))
+			 test_random_oracle) ||
+	    !CU_add_test(s, "200 random workloads, several streams per app: z3 = bb = oracle",
+			 test_random_streams))
 		return -1;
 	return 0;
 }
