@@ -1,23 +1,27 @@
 /* The joint solver btc uses (sched/multi.h, btc_multi_solve): Z3 over the
  * encoding of multi_z3_encode.c, ranking exactly as the oracle.
  *
- * The ranking is by (cost, joint vector) with cost = max(io, round(max_p
- * load_p)), round the correctly rounded sum of the PU's terms. The
- * encoding has the exact rational loads, so "cost <= d" for a double d is
- * a guard (btc_mz_cost_le) and the search never meets a rounding surprise:
+ * The ranking is by (cost, joint vector), cost = max(io, max_p round(sum
+ * of p's terms)). The encoding's "cost <= d" (btc_mz_cost_le) is a
+ * pseudo-Boolean relaxation in quanta; every model is costed by the
+ * oracle's arithmetic (btc_multi_cost), and one that costs more than its
+ * guard's d is blocked under that guard by the terms of its fullest PU
+ * (all the assignments that load that PU as much go at once). So:
  *
  *  1. the least cost d among the joint schedules not yet ranked:
- *     bisection on doubles between a proven lower bound and the model's
- *     cost, down to a relative width of 1e-7, then descent (cost <=
- *     the double below the best found) until unsat;
+ *     bisection between the multi-stream fluid bound (1 / lambda, a lower
+ *     bound of every cost) and the model's cost while they are more than
+ *     25 % apart, then descent ("cost <= the double below the best
+ *     found") until unsat: one hard unsat proof, at the optimum;
  *  2. the level d in vector order: every schedule of a lower cost is
- *     ranked and blocked, so the schedules under "cost <= d" are the
- *     level. The first is the lexicographic minimum (position by
+ *     ranked and blocked, so those under "cost <= d" that cost <= d are
+ *     the level. The first is the lexicographic minimum (position by
  *     position: "a_pos < v" while sat, then a_pos = v assumed); each next
  *     one shares the longest prefix possible with the previous (blocked)
  *     one, found by bisection on the prefix length (a longer shared
  *     prefix is satisfiable only if a shorter one is), then the minimum of
- *     the rest;
+ *     the rest. A model over d is blocked under the guard and the step
+ *     repeated: the minimum of the rest is then the level's;
  *  3. when the level runs out before K, the next level from 1.
  *
  * Objective sum (a GLPK LP per joint schedule, no peak load to bound) is
@@ -25,7 +29,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "sched/multi_z3.h"
 
@@ -36,10 +39,7 @@ static int check_under(struct mz *z, int keep, Z3_ast extra)
 	btc_z3_assume_reset(&z->b, keep);
 	if (extra)
 		btc_z3_assume(&z->b, extra);
-	double t = btc_sched_now_ms();
 	int r = btc_z3_check(&z->b);
-	if (getenv("MZ_DEBUG"))
-		fprintf(stderr, "check keep %d extra %d -> %d %.1f ms\n", keep, extra != NULL, r, btc_sched_now_ms() - t);
 	btc_z3_assume_reset(&z->b, keep);
 	return r;
 }
@@ -51,15 +51,13 @@ static double minimise(struct mz *z, double lo, double hi, int *keep_a)
 {
 	memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
 	while (lo < hi && !z->b.expired) {
-		double mid = hi - lo > 0.02 * hi ? lo + (hi - lo) / 2 : nextafter(hi, -INFINITY);
+		double mid = hi > 1.25 * lo ? lo + (hi - lo) / 2 : nextafter(hi, -INFINITY);
 		if (mid < lo)
 			mid = lo;
 		Z3_ast g = btc_mz_cost_le(z, mid);
 		double c = INFINITY;
 		while (g && check_under(z, 0, g) == 1 && (c = btc_mz_cost(z)) > mid)
 			btc_mz_block_over(z, g, mid);
-		if (getenv("MZ_DEBUG"))
-			fprintf(stderr, "min lo %.17g mid %.17g hi %.17g c %.17g\n", lo, mid, hi, c);
 		if (c <= mid) {
 			hi = c;
 			memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
@@ -107,11 +105,7 @@ static bool next_under(struct mz *z, Z3_ast g, const int *prev, int *keep_a)
 	while (lo < hi) {
 		int mid = lo + (hi - lo + 1) / 2;
 		assume_prefix(z, g, prev, mid);
-		double t = btc_sched_now_ms();
-		int rr = btc_z3_check(&z->b);
-		if (getenv("MZ_DEBUG"))
-			fprintf(stderr, "prefix %d -> %d %.1f ms\n", mid, rr, btc_sched_now_ms() - t);
-		if (rr == 1) {
+		if (btc_z3_check(&z->b) == 1) {
 			lo = mid;
 			memcpy(keep_a, z->a, sizeof(int) * (size_t)z->N);
 		} else {

@@ -38,6 +38,9 @@ struct mz {
 			 * quantum): the PB coefficients */
 	double *top;    /* [np] the largest load PU c can carry */
 	double quantum; /* ms, a power of two */
+	Z3_ast *all_lit; /* every PU's terms, for the total's row */
+	int *all_coef;
+	int n_loaded;    /* PUs with terms */
 	struct mz_guard *guard; /* cost_le's, by d */
 	int n_guard, cap_guard;
 	Z3_ast *lt;     /* [N * np] cache of "a_pos < v" literals */

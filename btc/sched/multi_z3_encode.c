@@ -1,5 +1,5 @@
 /* The joint problem's Z3 encoding (multi_z3.h; docs/scheduler.md,
- * "Several apps", "The Z3 encoding"), on the one Z3 layer (sched_z3.h):
+ * "Several apps"), on the one Z3 layer (sched_z3.h):
  *
  *   x_{s,i,c}    stage i of stream s runs on PU c (exactly one c per
  *                stage; none where the stage has no time or c is
@@ -10,17 +10,19 @@
  *   ge_{s,c,k}   <- another stream uses a PU q != c with slowdown_s[c][q]
  *                >= v_k (v_1 < v_2 < ... the distinct factors > 1):
  *                sigma_{s,c} >= v_k
- *   load_c = sum_{s,f,l} ite(y, L_0, 0)
- *            + sum_k ite(y & ge_{s,c,k}, L_k - L_{k-1}, 0)
+ *   PU c's terms: y with L_0, and y & ge_{s,c,k} with L_k - L_{k-1}
  *
- * with L_k = c_s * (chunk_ms * v_k) (v_0 = 1) computed in double exactly
- * as the oracle computes a term, and every constant the exact rational of
- * its double, so load_c is the exact sum of the oracle's terms. ge is only
- * forced one way (a spurious ge only adds load): a model's loads bound its
- * true loads from above, and the assignment with ge exact satisfies every
- * bound its true loads satisfy. Interchangeable streams k < s (nearest
- * earlier of the same class): vec_k <=lex vec_s through prefix-equality
- * literals e_i. */
+ * with L_k = c_s * (chunk_ms * v_k) (v_0 = 1) in double exactly as the
+ * oracle computes a term. "cost <= d" is, per PU, the pseudo-Boolean row
+ * sum floor(L_k / q) - floor(L_{k-1} / q) <= floor(next(d) / q) over the
+ * terms that hold (q a power of two: the scaling is exact), plus the
+ * total of the rows: a relaxation, true of every joint schedule of cost
+ * <= d, so a model may cost a little more (the search costs each model by
+ * the oracle's arithmetic and blocks such a one, btc_mz_block_over). ge is
+ * only forced one way (a spurious ge only adds load), so the assignment
+ * with ge exact satisfies every row its true loads satisfy.
+ * Interchangeable streams k < s (the nearest earlier of the class): vec_k
+ * <=lex vec_s through prefix-equality literals. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,14 +283,22 @@ void btc_mz_start(struct mz *z, const struct btc_multi_problem *m)
 			if (z->used[s * np + c])
 				encode_terms(z, s, c);
 	/* the quantum: a power of two (scaling is exact) that keeps every
-	 * PU's largest load within 2^30 quanta */
+	 * PU's largest load within 2^25 quanta, and so the sum over the PUs
+	 * (at most 32) within an int */
 	double top = 0;
 	for (int c = 0; c < np; c++)
 		top = fmax(top, z->top[c]);
 	int e = 0;
 	if (top > 0)
 		(void)frexp(top, &e);
-	z->quantum = ldexp(1.0, e - 30);
+	z->quantum = ldexp(1.0, e - 25);
+	int n_all = 0;
+	for (int c = 0; c < np; c++) {
+		n_all += z->term[c].n;
+		z->n_loaded += z->term[c].n > 0;
+	}
+	z->all_lit = btc_xcalloc((size_t)n_all + 1, sizeof(Z3_ast));
+	z->all_coef = btc_xcalloc((size_t)n_all + 1, sizeof(int));
 	for (int c = 0; c < np; c++) {
 		struct mz_terms *T = &z->term[c];
 		z->coef[c] = btc_xcalloc((size_t)T->n + 1, sizeof(int));
@@ -319,6 +329,8 @@ void btc_mz_stop(struct mz *z)
 	free(z->coef);
 	free(z->top);
 	free(z->guard);
+	free(z->all_lit);
+	free(z->all_coef);
 	free(z->a);
 }
 
@@ -333,13 +345,24 @@ Z3_ast btc_mz_cost_le(struct mz *z, double d)
 	 * floor(up / quantum) */
 	double lim = floor(nextafter(d, INFINITY) / z->quantum);
 	Z3_ast g = btc_z3_fresh(&z->b);
+	int n_all = 0, allowed = 0;
 	for (int c = 0; c < z->np; c++) {
 		const struct mz_terms *T = &z->term[c];
-		if (T->n == 0 || lim >= 2147483647.0)
+		if (T->n == 0 || lim >= (double)(1 << 26))
 			continue;
 		btc_z3_clause2(&z->b, btc_z3_not(&z->b, g),
 			       Z3_mk_pble(z->b.ctx, (unsigned)T->n, T->lit, z->coef[c], (int)lim));
+		memcpy(z->all_lit + n_all, T->lit, sizeof(Z3_ast) * (size_t)T->n);
+		memcpy(z->all_coef + n_all, z->coef[c], sizeof(int) * (size_t)T->n);
+		n_all += T->n;
+		allowed++;
 	}
+	/* implied: the total over the PUs (every PU with terms bounded); the
+	 * pseudo-Boolean propagation does not derive it from the rows */
+	if (allowed == z->n_loaded && allowed > 1)
+		btc_z3_clause2(&z->b, btc_z3_not(&z->b, g),
+			       Z3_mk_pble(z->b.ctx, (unsigned)n_all, z->all_lit, z->all_coef,
+					  (int)lim * allowed));
 	if (z->n_guard == z->cap_guard) {
 		z->cap_guard = z->cap_guard ? 2 * z->cap_guard : 32;
 		z->guard = btc_xrealloc(z->guard, sizeof(*z->guard) * (size_t)z->cap_guard);
