@@ -361,6 +361,7 @@ struct btc_joint_plan *btc_joint_plan_make(const struct btc_joint_request *o,
 		goto fail;
 	enum btc_status st = o->solver == 1   ? btc_multi_solve_exhaustive(&w->m, &w->result, d)
 			     : o->solver == 2 ? btc_multi_solve_bb(&w->m, &w->result, d)
+			     : o->solver == 3 ? btc_multi_solve_z3(&w->m, &w->result, d)
 					      : btc_multi_solve(&w->m, &w->result, d);
 	if (st != BTC_OK || w->result.n == 0)
 		goto fail;

@@ -50,7 +50,8 @@ struct btc_joint_request {
 	int top_k;              /* K of the joint problem; 0: BTC_SCHED_DEFAULT_K */
 	int solver;             /* 0 btc_multi_solve, 1 the oracle
 				 * (btc_multi_solve_exhaustive), 2 the branch
-				 * and bound alone (btc_multi_solve_bb) */
+				 * and bound alone (btc_multi_solve_bb), 3 the
+				 * Z3 search alone (btc_multi_solve_z3) */
 };
 
 struct btc_joint_app {

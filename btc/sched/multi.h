@@ -40,10 +40,16 @@
  * is the exact rational cost rounded, whatever the order of the terms:
  * the Z3 encoding reasons over the exact sums and ranks as this does.
  *
- * Three solvers implement the contract: btc_multi_solve (Z3, the one btc
- * uses; multi_z3*.c), btc_multi_solve_bb (branch and bound, `--solver
- * bb`) and btc_multi_solve_exhaustive (plain enumeration of stage-to-PU
- * vectors, separate code, the oracle of the tests). */
+ * Three solvers implement the contract: btc_multi_solve_z3 (Z3;
+ * multi_z3*.c), btc_multi_solve_bb (branch and bound) and
+ * btc_multi_solve_exhaustive (plain enumeration of stage-to-PU vectors,
+ * separate code, the oracle of the tests). btc_multi_solve, the one btc
+ * uses (`--solver z3`, the default), runs the branch and bound for
+ * BTC_MULTI_BB_NODES branches (it answers one stream per app in
+ * milliseconds) and hands the problem to the Z3 search when they are
+ * spent (many streams: 4 + 4 streams take seconds in Z3, more than 10
+ * minutes in the branch and bound); both are exact, so the ranking is the
+ * same whichever answers. */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -55,6 +61,9 @@
 #include "util/diag.h"
 
 #define BTC_MULTI_MAX_STREAMS 64
+/* btc_multi_solve's budget for the branch and bound (branches tried)
+ * before the Z3 search takes over: about 50 ms on the dev box. */
+#define BTC_MULTI_BB_NODES 300000L
 
 enum btc_multi_objective { BTC_MULTI_MAXMIN, BTC_MULTI_RATES, BTC_MULTI_SUM };
 const char *btc_multi_objective_name(enum btc_multi_objective o);
@@ -151,6 +160,8 @@ void btc_multi_result_free(struct btc_multi_result *r);
  * models read). */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d);
+enum btc_status btc_multi_solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d);
 enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				   struct btc_diag *d);
 enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,

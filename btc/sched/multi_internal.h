@@ -52,6 +52,12 @@ bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k);
 /* Keeps r->c the k best (cost, a) seen, ranked; a has n entries (copied). */
 void btc_multi_topk_insert(struct btc_multi_result *r, int k, int n, double cost, const int *a);
 
+/* btc_multi_solve_bb within max_nodes nodes of its search (0: no limit):
+ * BTC_ERR_LIMIT, not reported, with *r partial, when they are spent. */
+enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
+					  struct btc_multi_result *r, long max_nodes,
+					  struct btc_diag *d);
+
 /* Reports the first stream without any assignment (counts[s] == 0). */
 bool btc_multi_every_stream_placed(const struct btc_multi_problem *m, const long *counts,
 				   struct btc_diag *d);

@@ -53,6 +53,7 @@ struct search {
 			 * (no slowdowns, or too many PUs: computed) */
 	struct opt_list *fill; /* btc_multi_stream_assignments' target */
 	int np_fill;
+	long nodes, max_nodes; /* branches tried; the budget (0: none) */
 };
 
 static void collect(const int *a, void *ctx)
@@ -224,6 +225,8 @@ static void descend(struct search *x, int s)
 	const struct opt_list *L = &x->L[s];
 	int off = btc_multi_offset(m, s);
 	for (int j = 0; j < L->n; j++) {
+		if (x->max_nodes && ++x->nodes > x->max_nodes)
+			return; /* out of budget: unwinds */
 		int o = L->order[j];
 		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
 			continue; /* not canonical: lexicographic order = index order */
@@ -251,12 +254,20 @@ static void descend(struct search *x, int s)
 enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				   struct btc_diag *d)
 {
+	return btc_multi_solve_bb_budget(m, r, 0, d);
+}
+
+enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
+					  struct btc_multi_result *r, long max_nodes,
+					  struct btc_diag *d)
+{
 	memset(r, 0, sizeof(*r));
 	enum btc_status rc = btc_multi_validate(m, d);
 	if (rc != BTC_OK)
 		return rc;
 	double t0 = btc_sched_now_ms();
-	struct search x = {.m = m, .S = m->n_streams, .np = m->n_pus, .r = r};
+	struct search x = {.m = m, .S = m->n_streams, .np = m->n_pus, .r = r,
+			   .max_nodes = max_nodes};
 	int S = x.S, np = x.np;
 	x.N = btc_multi_offset(m, S);
 	x.L = btc_xcalloc((size_t)S, sizeof(*x.L));
@@ -289,6 +300,8 @@ enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc
 		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
 		sigma_table(&x);
 		descend(&x, 0);
+		if (max_nodes && x.nodes > max_nodes)
+			rc = BTC_ERR_LIMIT; /* not reported: the caller's budget */
 		free(x.sig);
 		free(x.pick);
 		free(x.prev);

@@ -139,6 +139,17 @@ static void take(struct mz *z, struct btc_multi_result *r, int *prev)
 	btc_mz_block(z);
 }
 
+/* A model of the schedules left: the next level is likely near the last
+ * one (prev_d, < 0: none), so within 25 % of it first. 1 sat, else 0 or
+ * -1. */
+static int start_level(struct mz *z, double prev_d)
+{
+	Z3_ast g = prev_d >= 0 ? btc_mz_cost_le(z, prev_d * 1.25) : NULL;
+	if (g && check_under(z, 0, g) == 1)
+		return 1;
+	return check_under(z, 0, NULL);
+}
+
 static void rank(struct mz *z, struct btc_multi_result *r)
 {
 	int K = z->m->top_k, N = z->N;
@@ -151,7 +162,8 @@ static void rank(struct mz *z, struct btc_multi_result *r)
 	 * for GLPK's tolerances */
 	if (btc_multi_bound(z->m, &bound, &quiet) == BTC_OK && bound > 0)
 		lo = fmax(lo, (1 - 1e-6) / bound);
-	while (r->n < K && check_under(z, 0, NULL) == 1) {
+	double prev_d = -1;
+	while (r->n < K && start_level(z, prev_d) == 1) {
 		double d = minimise(z, lo, btc_mz_cost(z), keep_a);
 		Z3_ast g = btc_mz_cost_le(z, d);
 		bool more = next_of_level(z, g, d, NULL, keep_a);
@@ -162,6 +174,7 @@ static void rank(struct mz *z, struct btc_multi_result *r)
 		if (z->b.expired)
 			break;
 		lo = nextafter(d, INFINITY);
+		prev_d = d;
 	}
 	btc_z3_assume_reset(&z->b, 0);
 	free(keep_a);
@@ -176,6 +189,21 @@ static void count_one(const int *a, void *ctx)
 
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d)
+{
+	if (m->objective == BTC_MULTI_SUM)
+		return btc_multi_solve_bb(m, r, d);
+	enum btc_status rc = btc_multi_solve_bb_budget(m, r, BTC_MULTI_BB_NODES, d);
+	if (rc != BTC_ERR_LIMIT)
+		return rc;
+	double spent = r->solve_ms;
+	btc_multi_result_free(r);
+	rc = btc_multi_solve_z3(m, r, d);
+	r->solve_ms += spent;
+	return rc;
+}
+
+enum btc_status btc_multi_solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d)
 {
 	if (m->objective == BTC_MULTI_SUM)
 		return btc_multi_solve_bb(m, r, d);
