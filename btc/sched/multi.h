@@ -44,12 +44,15 @@
  * multi_z3*.c), btc_multi_solve_bb (branch and bound) and
  * btc_multi_solve_exhaustive (plain enumeration of stage-to-PU vectors,
  * separate code, the oracle of the tests). btc_multi_solve, the one btc
- * uses (`--solver z3`, the default), runs the branch and bound for
- * BTC_MULTI_BB_NODES branches (it answers one stream per app in
- * milliseconds) and hands the problem to the Z3 search when they are
- * spent (many streams: 4 + 4 streams take seconds in Z3, more than 10
- * minutes in the branch and bound); both are exact, so the ranking is the
- * same whichever answers. */
+ * uses (`--solver z3`, the default), runs the branch and bound and the Z3
+ * search in turn with growing budgets of work (BTC_MULTI_BB_NODES
+ * branches, BTC_MULTI_Z3_CHECKS checks; x8 and x4 a round) until one
+ * finishes: the branch and bound answers one stream per app in
+ * milliseconds, Z3 several streams per app (4 + 4 streams: seconds,
+ * against more than 10 minutes); both are exact, so the ranking is the
+ * same whichever answers (n_evaluated is its). With co-run slowdowns it
+ * is the branch and bound alone (Z3's sigma levels make its checks
+ * slow). */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -61,9 +64,11 @@
 #include "util/diag.h"
 
 #define BTC_MULTI_MAX_STREAMS 64
-/* btc_multi_solve's budget for the branch and bound (branches tried)
- * before the Z3 search takes over: about 50 ms on the dev box. */
-#define BTC_MULTI_BB_NODES 300000L
+/* btc_multi_solve's first budgets: branches of the branch and bound
+ * (0.05 to 1 s on the dev box), then checks of the Z3 search; x8 and x4
+ * each round. */
+#define BTC_MULTI_BB_NODES 3000000L
+#define BTC_MULTI_Z3_CHECKS 1000L
 
 enum btc_multi_objective { BTC_MULTI_MAXMIN, BTC_MULTI_RATES, BTC_MULTI_SUM };
 const char *btc_multi_objective_name(enum btc_multi_objective o);

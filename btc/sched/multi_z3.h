@@ -47,6 +47,7 @@ struct mz {
 	double io;      /* max_s c_s T_io_s: every cost is >= it */
 	int *a;         /* [N] the model's joint stage-to-PU vector */
 	long costed;    /* models costed */
+	long max_checks; /* the search's budget (0: none) */
 };
 
 static inline struct mz *btc_mz(struct btc_z3 *b)
