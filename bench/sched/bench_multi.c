@@ -1,8 +1,13 @@
 /* sched-bench part 7: several apps and streams on one chip (issue 27;
  * sched/multi.h). Whole-process `btc schedule A.yaml B.yaml [C.yaml]
  * --tables data/profiles/DEV` (goals: 2 apps x 9 stages x 4 PUs <= 200
- * ms, 3 apps <= 2 s), then btc_multi_solve alone on random workloads of
- * the same shapes (K = 20; with and without co-run slowdowns). Timings
+ * ms, 3 apps <= 2 s) and octree + alexnet-dense with N streams each
+ * (`--streams`, K = 8 as the main job plans: 2 + 2 and 4 + 4 "in
+ * seconds"), with the default solver (z3: the branch and bound within
+ * its budget, then Z3), `--solver z3-only` and `--solver bb` (4 + 4: the
+ * default only; bb takes more than 10 minutes); then the three on random
+ * workloads of the same shapes (K = 20; with and without co-run
+ * slowdowns). Timings
  * are machine- and load-dependent: printed, never asserted. */
 #include <math.h>
 #include <stdio.h>
@@ -54,8 +59,27 @@ static void whole_process(const char *btc, const char *dev, int n_apps, int reps
 	time_process(label, av, reps);
 }
 
+/* octree + alexnet-dense, n streams each, K = 8, with `solver`. */
+static void whole_streams(const char *btc, const char *dev, int n, const char *solver, int reps)
+{
+	char paths[2][512], tables[512], label[160], so[32], sa[40];
+	snprintf(paths[0], sizeof(paths[0]), "%s/apps/octree.yaml", BTC_SOURCE_ROOT);
+	snprintf(paths[1], sizeof(paths[1]), "%s/apps/alexnet-dense.yaml", BTC_SOURCE_ROOT);
+	snprintf(tables, sizeof(tables), "%s/profiles/%s", BTC_DATA_DIR, dev);
+	snprintf(so, sizeof(so), "octree=%d", n);
+	snprintf(sa, sizeof(sa), "alexnet-dense=%d", n);
+	char *av[] = {(char *)btc, "schedule", paths[0], paths[1], "--device", (char *)dev,
+		      "--tables", tables, "--streams", so, "--streams", sa, "--top", "8",
+		      "--solver", (char *)solver, "--format", "json", NULL};
+	snprintf(label, sizeof(label), "%s: %d + %d streams, K 8 (%s)", dev, n, n, solver);
+	time_process(label, av, reps);
+}
+
 /* Median solve_ms of `reps` random workloads of S streams x n stages x np PUs. */
-static void random_series(int S, int n, int np, bool slow, int reps)
+static const char *const solver_label[] = {"default", "z3-only", "bb"};
+
+/* solver: 0 btc_multi_solve, 1 btc_multi_solve_z3, 2 btc_multi_solve_bb */
+static void random_series(int S, int n, int np, bool slow, int reps, int solver)
 {
 	double ms[32], worst = 0;
 	long evaluated = 0;
@@ -79,7 +103,10 @@ static void random_series(int S, int n, int np, bool slow, int reps)
 		struct btc_multi_result res;
 		struct btc_diag d;
 		btc_diag_init(&d, stderr);
-		if (btc_multi_solve(&m, &res, &d) != BTC_OK)
+		enum btc_status rc = solver == 0   ? btc_multi_solve(&m, &res, &d)
+				     : solver == 1 ? btc_multi_solve_z3(&m, &res, &d)
+						   : btc_multi_solve_bb(&m, &res, &d);
+		if (rc != BTC_OK)
 			printf("  solve failed\n");
 		ms[r] = res.solve_ms;
 		worst = fmax(worst, res.solve_ms);
@@ -89,9 +116,10 @@ static void random_series(int S, int n, int np, bool slow, int reps)
 		free(sl);
 	}
 	qsort(ms, (size_t)reps, sizeof(double), cmp);
-	printf("  random %d x %d x %d%s: solve median %7.1f ms, max %7.1f ms, %ld joint "
+	printf("  %s random %d x %d x %d%s: solve median %7.1f ms, max %7.1f ms, %ld joint "
 	       "schedules costed per solve (%d workloads)\n",
-	       S, n, np, slow ? " + slowdowns" : "", ms[reps / 2], worst, evaluated / reps, reps);
+	       solver_label[solver], S, n, np, slow ? " + slowdowns" : "", ms[reps / 2], worst,
+	       evaluated / reps, reps);
 }
 
 void multi_bench(const char *btc, bool quick)
@@ -103,10 +131,19 @@ void multi_bench(const char *btc, bool quick)
 			whole_process(btc, dev, 2, quick ? 3 : 11);
 			whole_process(btc, dev, 3, quick ? 1 : 5);
 		}
+		for (int k = 0; k < 2; k++) {
+			const char *dev = k ? "jetson-orin-nano" : "pixel7a";
+			for (int so = 0; so < 3; so++)
+				whole_streams(btc, dev, 2, so ? solver_label[so] : "z3",
+					      quick ? 1 : 3);
+			whole_streams(btc, dev, 4, "z3", 1);
+		}
 	}
 	int reps = quick ? 3 : 11;
-	random_series(2, 9, 4, false, reps);
-	random_series(2, 9, 4, true, reps);
-	random_series(3, 9, 4, false, quick ? 1 : 5);
-	random_series(3, 9, 4, true, quick ? 1 : 5);
+	for (int so = 0; so < 3; so++) {
+		random_series(2, 9, 4, false, reps, so);
+		random_series(2, 9, 4, true, reps, so);
+		random_series(3, 9, 4, false, quick ? 1 : 5, so);
+		random_series(3, 9, 4, true, quick ? 1 : 5, so);
+	}
 }

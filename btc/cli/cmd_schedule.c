@@ -16,6 +16,11 @@ int btc_cmd_schedule(const struct btc_cli_options *o)
 {
 	if (btc_cli_is_workload(o))
 		return btc_cmd_workload(o);
+	if (o->solver >= 2) {
+		fprintf(stderr, "btc: --solver %s applies to a workload (several apps or "
+				"streams), not to one app\n", o->solver == 2 ? "bb" : "z3-only");
+		return 2;
+	}
 	if (o->n_positional != 1 || !btc_cli_given(o, BTC_OPT_TABLE)) {
 		fprintf(stderr, "btc: %s\n",
 			o->n_positional == 0 ? "missing argument" : "'btc schedule' needs --table");

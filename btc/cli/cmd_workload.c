@@ -69,7 +69,7 @@ void btc_cli_joint_request(const struct btc_cli_options *o, struct btc_joint_req
 			       ? (enum btc_multi_objective)(o->objective - BTC_CLI_OBJECTIVE_MAXMIN)
 			       : BTC_MULTI_MAXMIN;
 	r->top_k = o->top_k;
-	r->exhaustive = o->solver == 1;
+	r->solver = o->solver;
 }
 
 int btc_cmd_workload(const struct btc_cli_options *o)

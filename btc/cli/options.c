@@ -61,8 +61,8 @@ static const char *gpu_name(int i)
 
 static const char *solver_name(int i)
 {
-	static const char *const names[] = {"z3", "exhaustive", NULL};
-	return i >= 0 && i < 2 ? names[i] : NULL;
+	static const char *const names[] = {"z3", "exhaustive", "bb", "z3-only", NULL};
+	return i >= 0 && i < 4 ? names[i] : NULL;
 }
 
 static const char *format_name(int i)
@@ -134,7 +134,7 @@ static const struct row rows[] = {
 	    "stop after MS ms with the best found so far\n(flagged not optimal)", 1, INT_MAX),
 	ENUM(GPU, "gpu", gpu, C(GEN) | C(SCHEDULE) | C(PROFILE) | C(TUNE),
 	     "the GPU API when the device has both", gpu_name),
-	ENUM(SOLVER, "solver", solver, C(SCHEDULE), "z3 (default); exhaustive: small problems only",
+	ENUM(SOLVER, "solver", solver, C(SCHEDULE), "z3 (default); exhaustive: small problems only;\nworkloads: bb (branch and bound), z3-only (no\nbranch and bound first)",
 	     solver_name),
 	ENUM(FORMAT, "format", format, C(SCHEDULE) | C(DEVICE), "output format (default text)", format_name),
 	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),

@@ -132,7 +132,8 @@ struct btc_cli_options {
 	int max_chunks;
 	int time_budget_ms;
 	int gpu;    /* index into {"cuda", "vulkan"} */
-	int solver; /* index into {"z3", "exhaustive"} */
+	int solver; /* index into {"z3", "exhaustive", "bb", "z3-only"} (the last two:
+		     * workloads) */
 	int format; /* index into {"text", "json"} */
 	bool no_time;
 	bool paper_model; /* chunk time = sum of stage times only */

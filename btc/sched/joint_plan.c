@@ -359,8 +359,10 @@ struct btc_joint_plan *btc_joint_plan_make(const struct btc_joint_request *o,
 		ok &= solo(o, w, a, d);
 	if (!ok || !build_problem(o, w, d))
 		goto fail;
-	enum btc_status st = o->exhaustive ? btc_multi_solve_exhaustive(&w->m, &w->result, d)
-					   : btc_multi_solve(&w->m, &w->result, d);
+	enum btc_status st = o->solver == 1   ? btc_multi_solve_exhaustive(&w->m, &w->result, d)
+			     : o->solver == 2 ? btc_multi_solve_bb(&w->m, &w->result, d)
+			     : o->solver == 3 ? btc_multi_solve_z3(&w->m, &w->result, d)
+					      : btc_multi_solve(&w->m, &w->result, d);
 	if (st != BTC_OK || w->result.n == 0)
 		goto fail;
 	w->has_bound = btc_multi_bound(&w->m, &w->bound, d) == BTC_OK;

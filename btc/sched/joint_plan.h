@@ -48,7 +48,10 @@ struct btc_joint_request {
 	struct btc_plan_options plan;
 	enum btc_multi_objective objective;
 	int top_k;              /* K of the joint problem; 0: BTC_SCHED_DEFAULT_K */
-	bool exhaustive;        /* the oracle solver instead of branch and bound */
+	int solver;             /* 0 btc_multi_solve, 1 the oracle
+				 * (btc_multi_solve_exhaustive), 2 the branch
+				 * and bound alone (btc_multi_solve_bb), 3 the
+				 * Z3 search alone (btc_multi_solve_z3) */
 };
 
 struct btc_joint_app {

@@ -137,15 +137,66 @@ static void apply_sigma(const struct btc_multi_problem *m, const double *ct, con
 	}
 }
 
+/* Python's math.fsum (Shewchuk's partials, then a half-way correction):
+ * the sum of x[0..n) rounded once, to nearest, ties to even. */
+double btc_multi_fsum(const double *x, int n)
+{
+	double part[BTC_MULTI_MAX_STREAMS + 2];
+	int np = 0;
+	for (int k = 0; k < n; k++) {
+		double v = x[k];
+		int i = 0;
+		for (int j = 0; j < np; j++) {
+			double y = part[j];
+			if (fabs(v) < fabs(y)) {
+				double tmp = v;
+				v = y;
+				y = tmp;
+			}
+			double hi = v + y, lo = y - (hi - v);
+			if (lo != 0.0)
+				part[i++] = lo;
+			v = hi;
+		}
+		part[i] = v;
+		np = i + 1;
+	}
+	if (np == 0)
+		return 0.0;
+	int j = np - 1;
+	double hi = part[j], lo = 0;
+	while (j > 0) {
+		double v = hi, y = part[--j];
+		hi = v + y;
+		lo = y - (hi - v);
+		if (lo != 0.0)
+			break;
+	}
+	if (j > 0 && ((lo < 0 && part[j - 1] < 0) || (lo > 0 && part[j - 1] > 0))) {
+		double y = lo * 2, v = hi + y;
+		if (y == v - hi)
+			hi = v;
+	}
+	return hi;
+}
+
+double btc_multi_load(const struct btc_multi_problem *m, const double *t, int c, int upto)
+{
+	double term[BTC_MULTI_MAX_STREAMS];
+	int n = 0, np = m->n_pus;
+	for (int s = 0; s < upto; s++)
+		if (t[s * np + c] != 0)
+			term[n++] = btc_multi_coeff(m, s) * t[s * np + c];
+	return btc_multi_fsum(term, n);
+}
+
 double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t, int *bottleneck)
 {
 	int S = m->n_streams, np = m->n_pus;
 	double best = 0;
 	int at = 0;
 	for (int c = 0; c < np; c++) {
-		double load = 0;
-		for (int s = 0; s < S; s++)
-			load += btc_multi_coeff(m, s) * t[s * np + c];
+		double load = btc_multi_load(m, t, c, S);
 		if (load > best) {
 			best = load;
 			at = c;

@@ -35,9 +35,24 @@
  * lexicographic order, and only canonical candidates are ranked (K
  * candidates are K different schedules, not K permutations of one).
  *
- * Two solvers implement the contract: btc_multi_solve (branch and bound,
- * the one btc uses) and btc_multi_solve_exhaustive (plain enumeration of
- * stage-to-PU vectors, separate code, the oracle of the tests). */
+ * A PU's load is the sum of its terms c_s t_{s,p} rounded once (to
+ * nearest, ties to even; btc_multi_fsum in multi_internal.h), so the cost
+ * is the exact rational cost rounded, whatever the order of the terms:
+ * the Z3 encoding reasons over the exact sums and ranks as this does.
+ *
+ * Three solvers implement the contract: btc_multi_solve_z3 (Z3;
+ * multi_z3*.c), btc_multi_solve_bb (branch and bound) and
+ * btc_multi_solve_exhaustive (plain enumeration of stage-to-PU vectors,
+ * separate code, the oracle of the tests). btc_multi_solve, the one btc
+ * uses (`--solver z3`, the default), runs the branch and bound and the Z3
+ * search in turn with growing budgets of work (BTC_MULTI_BB_NODES
+ * branches, BTC_MULTI_Z3_CHECKS checks; x8 and x4 a round) until one
+ * finishes: the branch and bound answers one stream per app in
+ * milliseconds, Z3 several streams per app (4 + 4 streams: seconds,
+ * against more than 10 minutes); both are exact, so the ranking is the
+ * same whichever answers (n_evaluated is its). With co-run slowdowns it
+ * is the branch and bound alone (Z3's sigma levels make its checks
+ * slow). */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -49,6 +64,11 @@
 #include "util/diag.h"
 
 #define BTC_MULTI_MAX_STREAMS 64
+/* btc_multi_solve's first budgets: branches of the branch and bound
+ * (0.05 to 1 s on the dev box), then checks of the Z3 search; x8 and x4
+ * each round. */
+#define BTC_MULTI_BB_NODES 3000000L
+#define BTC_MULTI_Z3_CHECKS 1000L
 
 enum btc_multi_objective { BTC_MULTI_MAXMIN, BTC_MULTI_RATES, BTC_MULTI_SUM };
 const char *btc_multi_objective_name(enum btc_multi_objective o);
@@ -138,9 +158,17 @@ void btc_multi_result_free(struct btc_multi_result *r);
  * candidates. BTC_OK; BTC_ERR_USAGE / BTC_ERR_TABLE from validation;
  * BTC_ERR_UNSAT when some stream has no assignment at all (reported,
  * naming it); BTC_ERR_LIMIT (exhaustive: more than
- * BTC_SCHED_EXHAUSTIVE_LIMIT joint vectors; reported). */
+ * BTC_SCHED_EXHAUSTIVE_LIMIT joint vectors; Z3: the solver gave up;
+ * reported). btc_multi_solve (Z3) hands objective sum to
+ * btc_multi_solve_bb's enumeration (no peak load to bound; one GLPK LP
+ * per joint schedule). r->n_evaluated: joint schedules costed (Z3: the
+ * models read). */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d);
+enum btc_status btc_multi_solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d);
+enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d);
 enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,
 					   struct btc_multi_result *r, struct btc_diag *d);
 

@@ -29,7 +29,17 @@ bool btc_multi_stream_chunks(const struct btc_multi_problem *m, int s, const int
 double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const uint32_t *used,
 		      double *t, double *rate);
 
-/* max(max_p sum_s c_s t[s][p], max_s c_s T_io_s), and where it is. */
+/* The sum of x[0..n) (n <= BTC_MULTI_MAX_STREAMS) rounded once, to
+ * nearest, ties to even (math.fsum): a PU's load does not depend on the
+ * order of its terms, and it is the exact sum of the terms rounded, which
+ * the Z3 encoding (multi_z3*.c) reasons about in rational arithmetic. */
+double btc_multi_fsum(const double *x, int n);
+
+/* The load of PU c: the terms c_s t[s][c] of streams s < upto (t: [S *
+ * np] with sigma), summed by btc_multi_fsum. */
+double btc_multi_load(const struct btc_multi_problem *m, const double *t, int c, int upto);
+
+/* max(max_p load_p, max_s c_s T_io_s), and where it is. */
 double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t, int *bottleneck);
 
 /* sum: max sum_s w_s r_s s.t. sum_s r_s t[s][p] <= 1, 0 <= r_s <= 1 / T_io_s
@@ -41,6 +51,12 @@ bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k);
 
 /* Keeps r->c the k best (cost, a) seen, ranked; a has n entries (copied). */
 void btc_multi_topk_insert(struct btc_multi_result *r, int k, int n, double cost, const int *a);
+
+/* btc_multi_solve_bb within max_nodes nodes of its search (0: no limit):
+ * BTC_ERR_LIMIT, not reported, with *r partial, when they are spent. */
+enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
+					  struct btc_multi_result *r, long max_nodes,
+					  struct btc_diag *d);
 
 /* Reports the first stream without any assignment (counts[s] == 0). */
 bool btc_multi_every_stream_placed(const struct btc_multi_problem *m, const long *counts,

@@ -1,4 +1,5 @@
-/* The joint solver btc uses (sched/multi.h): depth-first over the streams,
+/* The joint branch and bound (sched/multi.h, btc_multi_solve_bb;
+ * `--solver bb`): depth-first over the streams,
  * each stream's contiguous assignments (chunk by chunk) tried cheapest
  * first, branch and bound on the peak weighted load. A partial joint
  * assignment's loads only grow as streams are added (more load, and
@@ -52,6 +53,7 @@ struct search {
 			 * (no slowdowns, or too many PUs: computed) */
 	struct opt_list *fill; /* btc_multi_stream_assignments' target */
 	int np_fill;
+	long nodes, max_nodes; /* branches tried; the budget (0: none) */
 };
 
 static void collect(const int *a, void *ctx)
@@ -140,18 +142,20 @@ static double lower_bound(struct search *x, int s)
 	}
 	double peak = x->io_cost, sum = 0;
 	for (int c = 0; c < np; c++) {
-		double load = 0;
+		double term[BTC_MULTI_MAX_STREAMS];
+		int n = 0;
 		for (int k = 0; k <= s; k++)
 			if (x->used[k] & (1u << c))
-				load += btc_multi_coeff(m, k) *
-					(x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
+				term[n++] = btc_multi_coeff(m, k) *
+					    (x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
+		double load = btc_multi_fsum(term, n);
 		peak = fmax(peak, load);
 		sum += load;
 		x->load[c] = load;
 	}
-	/* peak is computed as btc_multi_cost computes it, over fewer and
-	 * smaller nonnegative terms: never above a completion's cost, also in
-	 * floating point. The average takes a margin for rounding. */
+	/* peak is computed as btc_multi_cost computes it (the correctly
+	 * rounded sum), over fewer and smaller nonnegative terms: never above
+	 * a completion's cost, also in floating point. The average takes a margin for rounding. */
 	double avg = (sum + x->rest[s + 1]) / x->allowed;
 	return fmax(peak, avg * (1 - 1e-12));
 }
@@ -221,6 +225,8 @@ static void descend(struct search *x, int s)
 	const struct opt_list *L = &x->L[s];
 	int off = btc_multi_offset(m, s);
 	for (int j = 0; j < L->n; j++) {
+		if (x->max_nodes && ++x->nodes > x->max_nodes)
+			return; /* out of budget: unwinds */
 		int o = L->order[j];
 		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
 			continue; /* not canonical: lexicographic order = index order */
@@ -245,15 +251,23 @@ static void descend(struct search *x, int s)
 	}
 }
 
-enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
-				struct btc_diag *d)
+enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				   struct btc_diag *d)
+{
+	return btc_multi_solve_bb_budget(m, r, 0, d);
+}
+
+enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
+					  struct btc_multi_result *r, long max_nodes,
+					  struct btc_diag *d)
 {
 	memset(r, 0, sizeof(*r));
 	enum btc_status rc = btc_multi_validate(m, d);
 	if (rc != BTC_OK)
 		return rc;
 	double t0 = btc_sched_now_ms();
-	struct search x = {.m = m, .S = m->n_streams, .np = m->n_pus, .r = r};
+	struct search x = {.m = m, .S = m->n_streams, .np = m->n_pus, .r = r,
+			   .max_nodes = max_nodes};
 	int S = x.S, np = x.np;
 	x.N = btc_multi_offset(m, S);
 	x.L = btc_xcalloc((size_t)S, sizeof(*x.L));
@@ -286,6 +300,8 @@ enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_mu
 		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
 		sigma_table(&x);
 		descend(&x, 0);
+		if (max_nodes && x.nodes > max_nodes)
+			rc = BTC_ERR_LIMIT; /* not reported: the caller's budget */
 		free(x.sig);
 		free(x.pick);
 		free(x.prev);

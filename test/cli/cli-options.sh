@@ -80,7 +80,7 @@ expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, n
 expect 2 "btc: --objective must be bt, gapness, latency, maxmin, rates or sum, not 'foo'" tune $app --device host --objective foo
 expect 2 "btc: --mode must be isolated, interference or placed, not 'foo'" check $app --mode foo
 expect 2 "btc: --format must be text or json, not 'xml'" schedule $app --device $dev --table $table --format xml
-expect 2 "btc: --solver must be z3 or exhaustive, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
+expect 2 "btc: --solver must be z3, exhaustive, bb or z3-only, not 'cplex'" schedule $app --device $dev --table $table --solver cplex
 expect 2 "btc: --gpu must be cuda or vulkan, not 'opencl'" gen $app --device $dev --gpu opencl
 
 # ---- -D, values, flags -----------------------------------------------------
@@ -169,6 +169,19 @@ expect 0 "weighted total normalised throughput" schedule $app apps/alexnet-dense
 expect 0 "the target rates cannot all be met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=1000 --rate alexnet-dense=500 --top 1
 expect 0 "every target rate met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=10 --rate alexnet-dense=10 --top 1
 expect 1 "apps/octree.yaml:1:1: error: objective rates: app 'octree' has no target rate" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate alexnet-dense=10
+expect 2 "btc: --solver bb applies to a workload (several apps or streams), not to one app" schedule $app --device $dev --table $table --solver bb
+# the three joint solvers rank the same K candidates (n_evaluated differs)
+expect 2 "btc: --solver z3-only applies to a workload (several apps or streams), not to one app" schedule $app --device $dev --table $table --solver z3-only
+for solver in z3 bb exhaustive z3-only; do
+	"$btc" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 6 --format json --no-time --solver $solver 2>&1 | sed 's/"n_evaluated": *[0-9]*//' > "$work/joint-$solver.json"
+done
+for solver in bb exhaustive z3-only; do
+	n=$((n + 1))
+	if ! cmp -s "$work/joint-z3.json" "$work/joint-$solver.json" || ! grep -q '"candidates"' "$work/joint-z3.json"; then
+		echo "FAIL $n: btc schedule A B --solver $solver ranks unlike --solver z3"
+		failed=$((failed + 1))
+	fi
+done
 expect 1 "error: two apps named 'octree' in the workload" schedule $app $app --device $dev --tables $tables
 expect 1 "error: --streams 'nope=2': no app of that name in the workload" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --streams nope=2
 expect 1 "error: no profiling table for app 'octree'" schedule $app apps/alexnet-dense.yaml --device $dev

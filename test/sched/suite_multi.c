@@ -29,12 +29,48 @@ static bool near(double a, double b)
 	return fabs(a - b) <= 1e-12 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
+/* exhaustive: true the oracle, false the Z3 search alone
+ * (btc_multi_solve_z3; btc_multi_solve, the branch and bound within its
+ * budget and then Z3, is the CLI tests'); solve_z3 and solve_bb. */
 static enum btc_status solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 			     bool exhaustive)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
-	return exhaustive ? btc_multi_solve_exhaustive(m, r, &d) : btc_multi_solve(m, r, &d);
+	return exhaustive ? btc_multi_solve_exhaustive(m, r, &d) : btc_multi_solve_z3(m, r, &d);
+}
+
+static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	return btc_multi_solve_z3(m, r, &d);
+}
+
+static enum btc_status solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	return btc_multi_solve_bb(m, r, &d);
+}
+
+/* Whether x and y rank the same candidates (vectors of n entries, costs). */
+static bool same_rank(const struct btc_multi_result *x, const struct btc_multi_result *y, int n,
+			 int k, const char *what)
+{
+	bool ok = x->n == y->n;
+	for (int i = 0; i < x->n && i < y->n; i++) {
+		bool same = x->c[i].cost == y->c[i].cost &&
+			    !memcmp(x->c[i].a, y->c[i].a, (size_t)n * sizeof(int));
+		if (!same) {
+			fprintf(stderr, "\n    %s workload %d rank %d: %.17g vs %.17g:", what, k, i,
+				x->c[i].cost, y->c[i].cost);
+			for (int j = 0; j < n; j++)
+				fprintf(stderr, " %d/%d", x->c[i].a[j], y->c[i].a[j]);
+		}
+		ok &= same;
+	}
+	return ok;
 }
 
 /* Two one-stage apps on two PUs: A = (1, 3), B = (2, 1). */
@@ -242,26 +278,19 @@ static void test_random_oracle(void)
 		}
 		if (rnd_in(0, 4) == 0)
 			m.forbid_mask = 1u << rnd_in(1, np - 1);
-		struct btc_multi_result a, b;
-		enum btc_status ra = solve(&m, &a, false), rb = solve(&m, &b, true);
+		struct btc_multi_result a, b, c;
+		enum btc_status ra = solve_z3(&m, &a), rb = solve(&m, &b, true),
+				rc = solve_bb(&m, &c);
 		CU_ASSERT_EQUAL(ra, rb);
-		if (ra == BTC_OK && rb == BTC_OK) {
+		CU_ASSERT_EQUAL(rc, rb);
+		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK) {
 			compared++;
-			evaluated += a.n_evaluated;
+			evaluated += c.n_evaluated;
 			costed += b.n_evaluated;
 			int N = btc_multi_offset(&m, S);
-			CU_ASSERT_EQUAL(a.n, b.n);
-			for (int i = 0; i < a.n && i < b.n; i++) {
-				bool same = a.c[i].cost == b.c[i].cost &&
-					    !memcmp(a.c[i].a, b.c[i].a, (size_t)N * sizeof(int));
-				if (!same)
-				{
-					fprintf(stderr, "\n    workload %d rank %d: %.17g vs %.17g:", k,
-						i, a.c[i].cost, b.c[i].cost);
-					for (int j = 0; j < N; j++)
-						fprintf(stderr, " %d/%d", a.c[i].a[j], b.c[i].a[j]);
-				}
-				CU_ASSERT(same);
+			CU_ASSERT(same_rank(&a, &b, N, k, "z3/oracle"));
+			CU_ASSERT(same_rank(&c, &b, N, k, "bb/oracle"));
+			for (int i = 0; i < a.n; i++) {
 				CU_ASSERT(btc_multi_canonical(&m, a.c[i].a));
 				struct btc_multi_eval e;
 				CU_ASSERT(btc_multi_evaluate(&m, a.c[i].a, &e));
@@ -282,12 +311,83 @@ static void test_random_oracle(void)
 		}
 		btc_multi_result_free(&a);
 		btc_multi_result_free(&b);
+		btc_multi_result_free(&c);
 	}
 	CU_ASSERT(compared >= 400);
 	CU_ASSERT(with_slow >= 50);
 	CU_ASSERT(io_bound >= 1);
-	/* the search prunes: it costs fewer joint schedules than the oracle */
+	/* the branch and bound prunes: it costs fewer joint schedules than
+	 * the oracle */
 	CU_ASSERT(evaluated < costed);
+}
+
+/* Several streams per app (interchangeable ones: canonical order),
+ * slowdowns, forbidden PUs, maxmin and rates: Z3, the branch and bound and
+ * the oracle rank the same. */
+static void test_random_streams(void)
+{
+	rng_state = 27272727;
+	int compared = 0, shared = 0;
+	for (int k = 0; k < 200; k++) {
+		int np = rnd_in(2, 3), n_apps = rnd_in(1, 2), S = rnd_in(2, 4);
+		int max_n = S == 4 ? 2 : 3;
+		static double t[2][3 * 3], f[2][3], slow[2][9];
+		struct btc_sched_problem p[2];
+		struct btc_multi_stream st[4];
+		for (int a = 0; a < n_apps; a++) {
+			int n = rnd_in(1, max_n);
+			for (int i = 0; i < n * np; i++)
+				t[a][i] = i % np > 0 && rnd_in(0, 9) == 0 ? NAN : rnd_in(1, 30) / 8.0;
+			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = np, .time_ms = t[a]};
+			if (rnd_in(0, 3) == 0) {
+				for (int c = 0; c < np; c++)
+					f[a][c] = rnd_in(0, 10) / 16.0;
+				p[a].fixed_ms = f[a];
+				p[a].io_ms = rnd_in(0, 3) ? 0 : rnd_in(1, 40) / 8.0;
+			}
+			for (int j = 0; j < np * np; j++)
+				slow[a][j] = 1 + rnd_in(0, 8) / 8.0;
+		}
+		bool with_slow = rnd_in(0, 1);
+		for (int s = 0; s < S; s++) {
+			int a = s < n_apps ? s : rnd_in(0, n_apps - 1);
+			st[s] = (struct btc_multi_stream){
+				.p = &p[a], .app = a, .weight = rnd_in(0, 3) ? 1 : 2,
+				.rate = rnd_in(0, 3) ? 0.25 : 0.5,
+				.slowdown = with_slow ? slow[a] : NULL};
+		}
+		/* streams in the order of the CLI: by app */
+		for (int s = 1; s < S; s++)
+			for (int j = s; j > 0 && st[j - 1].app > st[j].app; j--) {
+				struct btc_multi_stream tmp = st[j];
+				st[j] = st[j - 1];
+				st[j - 1] = tmp;
+			}
+		struct btc_multi_problem m = {
+			.n_streams = S, .n_pus = np, .streams = st, .top_k = rnd_in(1, 8),
+			.objective = rnd_in(0, 2) ? BTC_MULTI_MAXMIN : BTC_MULTI_RATES};
+		if (rnd_in(0, 4) == 0)
+			m.forbid_mask = 1u << rnd_in(1, np - 1);
+		for (int s = 1; s < S; s++)
+			shared += st[s].p == st[s - 1].p && st[s].weight == st[s - 1].weight &&
+				  st[s].rate == st[s - 1].rate;
+		struct btc_multi_result a, b, c;
+		enum btc_status ra = solve_z3(&m, &a), rb = solve(&m, &b, true),
+				rc = solve_bb(&m, &c);
+		CU_ASSERT_EQUAL(ra, rb);
+		CU_ASSERT_EQUAL(rc, rb);
+		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK) {
+			compared++;
+			int N = btc_multi_offset(&m, S);
+			CU_ASSERT(same_rank(&a, &b, N, k, "streams z3/oracle"));
+			CU_ASSERT(same_rank(&c, &b, N, k, "streams bb/oracle"));
+		}
+		btc_multi_result_free(&a);
+		btc_multi_result_free(&b);
+		btc_multi_result_free(&c);
+	}
+	CU_ASSERT(compared >= 150);
+	CU_ASSERT(shared >= 100); /* interchangeable neighbours were ranked */
 }
 
 int register_multi_suite(void)
@@ -298,7 +398,9 @@ int register_multi_suite(void)
 	    !CU_add_test(s, "objectives rates and sum", test_rates_and_sum) ||
 	    !CU_add_test(s, "errors", test_errors) ||
 	    !CU_add_test(s, "500 random workloads: search = oracle, bound >= best",
-			 test_random_oracle))
+			 test_random_oracle) ||
+	    !CU_add_test(s, "200 random workloads, several streams per app: z3 = bb = oracle",
+			 test_random_streams))
 		return -1;
 	return 0;
 }
