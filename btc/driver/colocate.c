@@ -428,13 +428,19 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 			stop = "no joint candidate left";
 			break;
 		}
-		const char *why = round >= o->min_rounds ? colo_stop(&st, o->ci_rel) : NULL;
+		/* the gains over the baselines are a head to head: as the
+		 * tuner's, neither convergence nor the budget stops it before
+		 * the h2h_min_rounds of an exact 95 % interval, unless the
+		 * rounds run past three times the budget */
+		int need = s->baselines && o->h2h_min_rounds > o->min_rounds ? o->h2h_min_rounds
+									      : o->min_rounds;
+		const char *why = round >= need ? colo_stop(&st, o->ci_rel) : NULL;
 		if (why) {
 			stop = why;
 			break;
 		}
-		double now = now_s();
-		if (now - t0 + (now - t_round) > o->budget_s) {
+		double now = now_s(), next = now - t0 + (now - t_round);
+		if ((round >= need && next > o->budget_s) || next > 3 * o->budget_s) {
 			stop = "budget";
 			break;
 		}
