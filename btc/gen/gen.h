@@ -156,4 +156,21 @@ void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_
  * single-app program). */
 void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
 
+/* The cores of stream s's chunk on CPU PU u in joint candidate k when
+ * chunks of several streams share u (docs/codegen.md, "Chunk cores per
+ * stream"): the space-sharing form of the joint model's time-sharing
+ * (util_u = sum_x r_x t_{x,u} <= 1; sched/multi.h). The n chunk cores of
+ * u (its pinnable cores less the service cores, as the app's tables pin
+ * a chunk on u; ctxs[a] app a's context, for its io farms) are split
+ * among the m streams with a chunk on u, in stream order, into disjoint
+ * runs: stream x gets about n r_x t_{x,u} / util_u cores (its share of
+ * u's load; a chunk of c of n cores takes about t n / c, so its share of
+ * the PU is the same), by largest-remainder rounding, at least 1 each.
+ * Writes s's cores to out (room for u's pinnable cores) and returns
+ * their count; 0 when the chunk keeps its schedule's cores (the only
+ * chunk on u, or more chunks than cores: they time-share all n, as
+ * before); -1 when s has no chunk on u or u is not a CPU PU. */
+int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_gen_ctx *ctxs,
+			      int k, int s, int u, int *out);
+
 #endif
