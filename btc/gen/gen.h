@@ -173,4 +173,13 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
 int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_gen_ctx *ctxs,
 			      int k, int s, int u, int *out);
 
+/* Largest-remainder rounding of the quotas q[0..m) (non-negative, summing
+ * to n; 1 <= m <= n) to whole counts c[0..m) summing to n, each at least 1
+ * (btc_gen_joint_chunk_cores' core counts): every count starts at its
+ * quota's floor, at least 1; the units left go one at a time to the
+ * largest q_i - c_i; while the minimum of 1 puts the sum above n, the
+ * count with the largest c_i - q_i among those above 1 gives one back
+ * (ties: the lowest index). Where no quota is below 1, |c_i - q_i| < 1. */
+void btc_gen_apportion(const double *q, int m, int n, int *c);
+
 #endif

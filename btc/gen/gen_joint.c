@@ -79,13 +79,7 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores)
 }
 
 
-/* Largest-remainder rounding of the quotas q[0..m) (sum n) to whole
- * counts c[] of sum n, each at least 1 (m <= n): every count starts at
- * its quota's floor (at least 1); the units left go one at a time to the
- * largest q_i - c_i, and while the minimum of 1 puts the sum above n, the
- * count with the largest c_i - q_i above 1 gives one back (ties: the
- * lowest index). */
-static void apportion(const double *q, int m, int n, int *c)
+void btc_gen_apportion(const double *q, int m, int n, int *c)
 {
 	int total = 0;
 	for (int i = 0; i < m; i++) {
@@ -143,7 +137,7 @@ int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_g
 			util += q[i] = e->rate[who[i]] * e->t[who[i] * j->dev->n_pus + u];
 		for (int i = 0; i < m; i++)
 			q[i] = util > 0 && isfinite(util) ? n * q[i] / util : (double)n / m;
-		apportion(q, m, n, c);
+		btc_gen_apportion(q, m, n, c);
 		const int *pin;
 		btc_pu_pinnable(pu, &pin);
 		int first = 0;
