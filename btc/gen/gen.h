@@ -100,7 +100,8 @@ bool btc_gen_copy_runtime(const char *out_dir, struct btc_diag *d);
 /* With joint (the joint plan, sched/joint_plan.h; ctxs[a] its app a,
  * whose schedules are its vectors in order): every stream of every app
  * (app x its streams), a table of the K joint candidates (per stream its
- * schedule, service cores and planned rate; the predicted max-min
+ * schedule, service cores, planned rate and the core sets of its CPU
+ * chunks that share a PU with other streams'; the predicted max-min
  * normalised throughput) and each stream's solo-best schedule; joint
  * NULL: one stream per app on its first schedule (--chunks). */
 bool btc_gen_workload_project(struct btc_gen_ctx *ctxs, int n,
