@@ -100,7 +100,8 @@ bool btc_gen_copy_runtime(const char *out_dir, struct btc_diag *d);
 /* With joint (the joint plan, sched/joint_plan.h; ctxs[a] its app a,
  * whose schedules are its vectors in order): every stream of every app
  * (app x its streams), a table of the K joint candidates (per stream its
- * schedule, service cores and planned rate; the predicted max-min
+ * schedule, service cores, planned rate and the core sets of its CPU
+ * chunks that share a PU with other streams'; the predicted max-min
  * normalised throughput) and each stream's solo-best schedule; joint
  * NULL: one stream per app on its first schedule (--chunks). */
 bool btc_gen_workload_project(struct btc_gen_ctx *ctxs, int n,
@@ -155,5 +156,31 @@ void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_
  * service cores (btc_gen_service_owner < 0: nothing pinned, as a
  * single-app program). */
 void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
+
+/* The cores of stream s's chunk on CPU PU u in joint candidate k when
+ * chunks of several streams share u (docs/codegen.md, "Chunk cores per
+ * stream"): the space-sharing form of the joint model's time-sharing
+ * (util_u = sum_x r_x t_{x,u} <= 1; sched/multi.h). The n chunk cores of
+ * u (its pinnable cores less the service cores, as the app's tables pin
+ * a chunk on u; ctxs[a] app a's context, for its io farms) are split
+ * among the m streams with a chunk on u, in stream order, into disjoint
+ * runs: stream x gets about n r_x t_{x,u} / util_u cores (its share of
+ * u's load; a chunk of c of n cores takes about t n / c, so its share of
+ * the PU is the same), by largest-remainder rounding, at least 1 each.
+ * Writes s's cores to out (room for u's pinnable cores) and returns
+ * their count; 0 when the chunk keeps its schedule's cores (the only
+ * chunk on u, or more chunks than cores: they time-share all n, as
+ * before); -1 when s has no chunk on u or u is not a CPU PU. */
+int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_gen_ctx *ctxs,
+			      int k, int s, int u, int *out);
+
+/* Largest-remainder rounding of the quotas q[0..m) (non-negative, summing
+ * to n; 1 <= m <= n) to whole counts c[0..m) summing to n, each at least 1
+ * (btc_gen_joint_chunk_cores' core counts): every count starts at its
+ * quota's floor, at least 1; the units left go one at a time to the
+ * largest q_i - c_i; while the minimum of 1 puts the sum above n, the
+ * count with the largest c_i - q_i among those above 1 gives one back
+ * (ties: the lowest index). Where no quota is below 1, |c_i - q_i| < 1. */
+void btc_gen_apportion(const double *q, int m, int n, int *c);
 
 #endif

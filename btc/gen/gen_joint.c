@@ -1,11 +1,14 @@
 /* The joint plan in a workload project (gen.h; docs/codegen.md,
  * "Workload projects"): the service cores of each joint candidate's
- * streams, and workload.c's tables of streams and candidates. */
+ * streams, the core sets of co-located CPU chunks, and workload.c's
+ * tables of streams and candidates. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/gen.h"
 #include "gen/gen_joint.h"
+#include "gen/sections.h"
 
 /* Whether stream s of candidate k runs a chunk on PU u. */
 static bool runs_on(const struct btc_joint_plan *j, int k, int s, int u)
@@ -75,23 +78,151 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores)
 	free(free_cores);
 }
 
-void btc_gen_joint_tables(struct btc_out *o, const struct btc_joint_plan *j)
+
+void btc_gen_apportion(const double *q, int m, int n, int *c)
+{
+	int total = 0;
+	for (int i = 0; i < m; i++) {
+		double f = floor(q[i]);
+		c[i] = f < 1 ? 1 : (int)f;
+		total += c[i];
+	}
+	for (; total < n; total++) {
+		int best = 0;
+		for (int i = 1; i < m; i++)
+			if (q[i] - c[i] > q[best] - c[best])
+				best = i;
+		c[best]++;
+	}
+	for (; total > n; total--) {
+		int best = -1;
+		for (int i = 0; i < m; i++)
+			if (c[i] > 1 && (best < 0 || c[i] - q[i] > c[best] - q[best]))
+				best = i;
+		c[best]--;
+	}
+}
+
+int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_gen_ctx *ctxs,
+			      int k, int s, int u, int *out)
+{
+	const struct btc_pu *pu = &j->dev->pus[u];
+	if (pu->kind != BTC_BACKEND_CPU || !runs_on(j, k, s, u))
+		return -1;
+	int S = j->n_streams, m = 0, me = -1;
+	int *who = btc_xcalloc((size_t)S, sizeof(int));
+	int n = 0;
+	for (int x = 0; x < S; x++) {
+		if (!runs_on(j, k, x, u))
+			continue;
+		/* the chunk cores every sharing stream's tables have: the PU's
+		 * pinnable cores less the service cores of its app's io farms
+		 * (a prefix of them; the shortest) */
+		uint32_t kl, kc;
+		char name[64];
+		btc_gen_io_threads(&ctxs[j->streams[x].app], &kl, &kc);
+		int nx = btc_gen_placed_cores(j->dev, u, kl, kc, name, sizeof(name));
+		n = m == 0 || nx < n ? nx : n;
+		if (x == s)
+			me = m;
+		who[m++] = x;
+	}
+	int got = 0;
+	if (m >= 2 && m <= n) {
+		/* chunk x's quota of the n cores: n r_x t_{x,u} / util_u */
+		const struct btc_multi_eval *e = &j->evals[k];
+		double *q = btc_xcalloc((size_t)m, sizeof(double)), util = 0;
+		int *c = btc_xcalloc((size_t)m, sizeof(int));
+		for (int i = 0; i < m; i++)
+			util += q[i] = e->rate[who[i]] * e->t[who[i] * j->dev->n_pus + u];
+		for (int i = 0; i < m; i++)
+			q[i] = util > 0 && isfinite(util) ? n * q[i] / util : (double)n / m;
+		btc_gen_apportion(q, m, n, c);
+		const int *pin;
+		btc_pu_pinnable(pu, &pin);
+		int first = 0;
+		for (int i = 0; i < me; i++)
+			first += c[i];
+		for (int i = 0; i < c[me]; i++)
+			out[i] = pin[first + i];
+		got = c[me];
+		free(q);
+		free(c);
+	}
+	free(who);
+	return got;
+}
+
+/* Candidate k's stream s: the core sets of its split CPU chunks
+ * (joint_K_S_cC[] and the joint_K_S_cores[] of its chunks, chunk by
+ * chunk in stage order). Returns the chunk count when some chunk is
+ * split, else 0 (nothing emitted). */
+static int emit_chunk_cores(struct btc_out *o, const struct btc_gen_ctx *ctxs,
+			    const struct btc_joint_plan *j, int k, int s)
+{
+	const int *v = j->result.c[k].a + btc_multi_offset(&j->m, s);
+	int n_stages = j->streams[s].p->n_stages, n_chunks = 0, split = 0, cap = 0;
+	for (int u = 0; u < j->dev->n_pus; u++) {
+		const int *pin;
+		cap += btc_pu_pinnable(&j->dev->pus[u], &pin);
+	}
+	int *n_of = btc_xcalloc((size_t)n_stages, sizeof(int));
+	int *cores = btc_xcalloc((size_t)cap + 1, sizeof(int));
+	for (int i = 0; i < n_stages; i++) {
+		if (i && v[i] == v[i - 1])
+			continue;
+		int c = n_chunks++, n = btc_gen_joint_chunk_cores(j, ctxs, k, s, v[i], cores);
+		n_of[c] = n > 0 ? n : 0;
+		if (n <= 0)
+			continue;
+		split = 1;
+		btc_outf(o, "static const int joint_%d_%d_c%d[] = {", k, s, c);
+		for (int x = 0; x < n; x++)
+			btc_outf(o, "%s%d", x ? ", " : " ", cores[x]);
+		btc_outl(o, " };");
+	}
+	if (split) {
+		btc_outf(o, "static const struct btrt_workload_cores joint_%d_%d_cores[] = {", k, s);
+		for (int c = 0; c < n_chunks; c++)
+			if (n_of[c])
+				btc_outf(o, "%s{ joint_%d_%d_c%d, %d }", c ? ", " : " ", k, s, c,
+					 n_of[c]);
+			else
+				btc_outf(o, "%s{ 0, 0 }", c ? ", " : " ");
+		btc_outl(o, " };");
+	}
+	free(n_of);
+	free(cores);
+	return split ? n_chunks : 0;
+}
+
+void btc_gen_joint_tables(struct btc_out *o, const struct btc_gen_ctx *ctxs,
+			  const struct btc_joint_plan *j)
 {
 	int S = j->n_streams;
 	int *cores = btc_xcalloc((size_t)S * 3, sizeof(int));
+	int *n_split = btc_xcalloc((size_t)S, sizeof(int));
 	for (int k = 0; k < j->result.n; k++) {
 		btc_gen_joint_service(j, k, cores);
 		const struct btc_multi_eval *e = &j->evals[k];
 		btc_outl(o, "/* joint candidate %d: predicted max-min normalised throughput %.4f */", k,
 			 btc_joint_min_normalised(j, e));
-		btc_outl(o, "static const struct btrt_workload_joint_stream joint_%d[] = {", k);
 		for (int s = 0; s < S; s++)
-			btc_outl(o, "\t{ .schedule = %d, .service_cores = { %d, %d, %d }, .rate = %.6g "
-				 "}, /* %s */", j->schedule[k * S + s], cores[3 * s], cores[3 * s + 1],
-				 cores[3 * s + 2], 1000.0 * e->rate[s], j->names[s]);
+			n_split[s] = emit_chunk_cores(o, ctxs, j, k, s);
+		btc_outl(o, "static const struct btrt_workload_joint_stream joint_%d[] = {", k);
+		for (int s = 0; s < S; s++) {
+			btc_outf(o, "\t{ .schedule = %d, .service_cores = { %d, %d, %d }, .rate = %.6g",
+				 j->schedule[k * S + s], cores[3 * s], cores[3 * s + 1],
+				 cores[3 * s + 2], 1000.0 * e->rate[s]);
+			if (n_split[s])
+				btc_outf(o, ",\n\t  .chunk_cores = joint_%d_%d_cores, .n_chunk_cores = %d",
+					 k, s, n_split[s]);
+			btc_outl(o, " }, /* %s */", j->names[s]);
+		}
 		btc_outl(o, "};");
 	}
 	free(cores);
+	free(n_split);
 	btc_outl(o, "static const struct btrt_workload_joint joint[] = {");
 	for (int k = 0; k < j->result.n; k++)
 		btc_outl(o, "\t{ .predicted = %.6g, .streams = joint_%d },",

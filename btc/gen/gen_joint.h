@@ -4,8 +4,11 @@
 
 #include "gen/gen.h"
 
-/* The joint candidates' tables (joint_K[] and joint[]), before main. */
-void btc_gen_joint_tables(struct btc_out *o, const struct btc_joint_plan *j);
+/* The joint candidates' tables (joint_K[] and joint[], with each
+ * stream's co-located CPU chunks' core sets joint_K_S_cores[];
+ * btc_gen_joint_chunk_cores), before main; ctxs[a] app a's context. */
+void btc_gen_joint_tables(struct btc_out *o, const struct btc_gen_ctx *ctxs,
+			  const struct btc_joint_plan *j);
 /* The entries of the streams[] table, stream by stream (candidate 0's
  * schedule, the app's solo-best one). */
 void btc_gen_joint_streams(struct btc_out *o, const struct btc_gen_ctx *ctxs,

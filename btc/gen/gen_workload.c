@@ -133,7 +133,7 @@ static void emit_workload_c(struct btc_out *o, const struct workload_ctx *w)
 			 w->apps[i].app->name);
 	btc_out_nl(o);
 	if (w->joint)
-		btc_gen_joint_tables(o, w->joint);
+		btc_gen_joint_tables(o, w->apps, w->joint);
 	btc_outl(o, "int main(int argc, char **argv)");
 	btc_outl(o, "{");
 	btc_outl(o, "\tconst struct btrt_workload_stream streams[] = {");

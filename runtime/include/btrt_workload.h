@@ -7,8 +7,10 @@
  * own CUDA streams), and is checked against its own app's sequential
  * reference: a stream's tasks leave in its own input order, whatever the
  * other streams do. Its dispatchers are pinned to the cores its schedule
- * names, so chunks of different streams placed on one CPU PU time-share
- * that PU's cores under the OS scheduler; a planned rate (tasks/s) paces
+ * names; chunks of different streams placed on one CPU PU run on
+ * disjoint subsets of that PU's cores, sized by their planned shares
+ * (the joint candidate's chunk_cores; `--cores shared`: all of them,
+ * time-shared under the OS scheduler); a planned rate (tasks/s) paces
  * the stream's io source with a token bucket (btrt_stream_run.rate) so
  * that each stream takes the share of the PUs the plan gave it (paper
  * Eq. 1 per stream; issue 27: sum over streams of r_s * t_{s,p} <= 1).
@@ -125,12 +127,26 @@ struct btrt_workload_stream {
  * schedule's chunk table names). */
 #define BTRT_WORKLOAD_N_SERVICE 3
 
+/* The cores of one CPU chunk of a stream (an OpenMP team of n_cores
+ * threads pinned to them); cores NULL: the schedule's own. */
+struct btrt_workload_cores {
+	const int *cores;          /* [n_cores] CPU ids */
+	uint32_t n_cores;
+};
+
 /* Stream s in one joint candidate of the plan (docs/codegen.md,
  * "Workload projects"). */
 struct btrt_workload_joint_stream {
 	long schedule;             /* index into its app's prog->schedules */
 	int service_cores[BTRT_WORKLOAD_N_SERVICE]; /* source, sink, GPU */
 	double rate;               /* the planned throughput r_s, tasks/s */
+	/* [n_chunk_cores], chunk by chunk of its schedule's chunk table:
+	 * the core set of each CPU chunk that shares its PU with chunks of
+	 * other streams (disjoint from theirs, sized by its planned share of
+	 * the PU; docs/codegen.md, "Chunk cores per stream"), { NULL, 0 } for
+	 * the others; NULL: every chunk on its schedule's cores */
+	const struct btrt_workload_cores *chunk_cores;
+	uint32_t n_chunk_cores;
 };
 
 /* One joint candidate: a schedule and service cores for every stream
@@ -160,7 +176,10 @@ struct btrt_workload {
  * report"), --trace one Perfetto trace with a process per stream;
  * --joint K runs joint candidate K (each stream its schedule and, with
  * --placement plan, the default, its service cores), --placement app
- * every stream on its app's single-app service cores; --list-json lists
+ * every stream on its app's single-app service cores (and each chunk on
+ * its schedule's cores); --cores split (the default) runs co-located CPU
+ * chunks of the candidate on their own core sets, --cores shared every
+ * chunk on its schedule's cores; --list-json lists
  * the streams and candidates as JSON. A
  * stream is named by its index or, when its app runs one stream, its
  * app's name. Returns the exit status: 0 when every task of every stream

@@ -26,6 +26,8 @@ struct btrt_workload_options {
 	long *turn_of;             /* per stream: --multiplex S=T, else multiplex */
 	int placement_app;         /* --placement app: every stream's io threads on
 				      its app's single-app service cores */
+	int cores_shared;          /* --cores shared: every chunk on its schedule's
+				      cores; 0 (split): the candidate's core sets */
 	int together;              /* --together: the first stream through stops
 				      the others admitting */
 	const char *gate;          /* --start-gate READY,GO (borrowed from argv) */
@@ -53,6 +55,15 @@ int btrt_workload_list_json(const struct btrt_workload *w, FILE *out);
  * (prog->service_cores, the chunk table's); else candidate o->joint's. */
 void btrt_workload_service(const struct btrt_workload *w, const struct btrt_workload_options *o,
 			   uint32_t i, const int **io, uint32_t *n_io, int *gpu);
+
+/* Stream i's CPU chunk core sets under o (docs/runtime.md, "Several
+ * streams"): [*n] per chunk of its schedule's chunk table (borrowed from
+ * w), or NULL (every chunk on its schedule's cores): with --cores
+ * shared, --placement app, a workload without joint candidates, or a
+ * --schedule that is not candidate o->joint's for the stream. */
+const struct btrt_workload_cores *btrt_workload_chunk_cores(const struct btrt_workload *w,
+							    const struct btrt_workload_options *o,
+							    uint32_t i, uint32_t *n);
 
 /* One stream's figures of a verified run. */
 struct btrt_workload_figures {

@@ -30,26 +30,34 @@ struct stream_res {
 	void *io_state;
 	size_t *counts;
 	struct btrt_chunk *chunks; /* the schedule's chunks, GPU dispatchers
-				      moved to the stream's service core; NULL:
-				      the schedule's own */
+				      moved to the stream's service core, CPU
+				      chunks to their core sets; NULL: the
+				      schedule's own */
 	int gpu_core;
 };
 
-/* Stream i's chunk table with its GPU dispatchers on core gpu (r->chunks;
- * the schedule's own when gpu < 0). Returns 0, or -1 with err. */
-static int place_gpu(struct stream_res *r, int gpu, struct btrt_error *err)
+/* Stream i's chunk table (r->chunks; NULL: the schedule's own when
+ * nothing moves): its GPU dispatchers on core gpu (gpu < 0: the
+ * schedule's cores), each CPU chunk with a core set in split[0..n_split)
+ * on those cores, its OpenMP team that many threads. Returns 0, or -1
+ * with err. */
+static int place_chunks(struct stream_res *r, int gpu, const struct btrt_workload_cores *split,
+			uint32_t n_split, struct btrt_error *err)
 {
 	const struct btrt_program_schedule *s = r->sched;
 	r->gpu_core = gpu;
-	if (gpu < 0)
+	if (gpu < 0 && !split)
 		return 0;
 	if (!(r->chunks = malloc(s->n_chunks * sizeof *r->chunks)))
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	memcpy(r->chunks, s->chunks, s->n_chunks * sizeof *r->chunks);
 	for (uint32_t c = 0; c < s->n_chunks; c++)
-		if (r->chunks[c].pu != BTRT_PU_CPU) {
+		if (r->chunks[c].pu != BTRT_PU_CPU && gpu >= 0) {
 			r->chunks[c].cores = &r->gpu_core;
 			r->chunks[c].n_cores = 1;
+		} else if (r->chunks[c].pu == BTRT_PU_CPU && c < n_split && split[c].cores) {
+			r->chunks[c].cores = split[c].cores;
+			r->chunks[c].n_cores = split[c].n_cores;
 		}
 	return 0;
 }
@@ -68,7 +76,9 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	uint32_t n_io_cores;
 	int gpu;
 	btrt_workload_service(w, o, i, &io_cores, &n_io_cores, &gpu);
-	if (place_gpu(r, gpu, err))
+	uint32_t n_split;
+	const struct btrt_workload_cores *split = btrt_workload_chunk_cores(w, o, i, &n_split);
+	if (place_chunks(r, gpu, split, n_split, err))
 		return -1;
 	if (!(r->counts = calloc(prog->app.n_buffers + 1, sizeof *r->counts)))
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
@@ -158,7 +168,7 @@ static void figures(const struct btrt_workload_options *o, uint32_t i, const str
 		.tasks = btrt_run_items(run),
 		.ms_per_task = btrt_run_steady_ns(run, (uint64_t)o->warmup) / 1e6,
 		.wall_ms = (double)btrt_run_wall_ns(run) / 1e6,
-		.n_chunks = r->sched->n_chunks, .chunks = r->sched->chunks,
+		.n_chunks = r->sched->n_chunks, .chunks = r->chunks ? r->chunks : r->sched->chunks,
 	};
 	f->tasks_per_s = f->ms_per_task > 0 ? 1000.0 / f->ms_per_task : 0.0;
 	f->chunk_share = calloc(f->n_chunks + 1, sizeof *f->chunk_share);
@@ -297,11 +307,13 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			goto out;
 		}
 		if (!o->quiet)
-			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s\n",
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
 			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
 			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "",
-			       o->placement_app ? ", its app's service cores" : "");
+			       o->placement_app ? ", its app's service cores" : "",
+			       btrt_workload_chunk_cores(w, o, i, &(uint32_t){0}) ?
+			       ", CPU chunks on their own core sets" : "");
 	}
 	fflush(stdout);
 	struct btrt_streams_opts so = { .turn = (uint64_t)o->multiplex, .together = o->together,

@@ -23,6 +23,8 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  --schedule S=N   run schedule N of stream S's app (default: the candidate's)\n"
 		"  --placement plan|app  service cores: the plan's per stream (default), or every\n"
 		"                   stream its app's single-app ones (naive co-location)\n"
+		"  --cores split|shared  CPU chunks of several streams on one PU: each on its\n"
+		"                   own share of the PU's cores (default), or all on all of them\n"
 		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
 		"                   unpaced, or with --pace the candidate's planned rate)\n"
 		"  --pace           pace every stream at the candidate's planned rate\n"
@@ -154,7 +156,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
 						      "--rate", "--streams", "--trace", "--report",
 						      "--joint", "--placement", "--multiplex",
-						      "--start-gate" };
+						      "--start-gate", "--cores" };
 		enum { N_VALUED = sizeof valued / sizeof valued[0] };
 		int k = 0;
 		while (k < N_VALUED && strcmp(opt, valued[k]))
@@ -251,6 +253,13 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			o->gate = v;
 			break;
 		}
+		case 12:
+			if (strcmp(v, "split") && strcmp(v, "shared")) {
+				fprintf(stderr, "%s: --cores '%s': split or shared\n", argv[0], v);
+				goto fail;
+			}
+			o->cores_shared = !strcmp(v, "shared");
+			break;
 		}
 	}
 	/* --schedule for every stream without --joint: the first candidate
@@ -344,4 +353,18 @@ void btrt_workload_service(const struct btrt_workload *w, const struct btrt_work
 	*io = c;
 	*n_io = c[0] >= 0 && c[1] >= 0 ? 2 : 0;
 	*gpu = c[2];
+}
+
+const struct btrt_workload_cores *btrt_workload_chunk_cores(const struct btrt_workload *w,
+							    const struct btrt_workload_options *o,
+							    uint32_t i, uint32_t *n)
+{
+	*n = 0;
+	if (o->cores_shared || o->placement_app || !w->n_joint)
+		return NULL;
+	const struct btrt_workload_joint_stream *js = &w->joint[o->joint].streams[i];
+	if (js->schedule != o->schedule[i] || !js->chunk_cores)
+		return NULL;
+	*n = js->n_chunk_cores;
+	return js->chunk_cores;
 }

@@ -55,6 +55,9 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 		cJSON_AddNumberToObject(k, "last_stage",
 					f->chunks[c].first_stage + f->chunks[c].n_stages - 1);
 		cJSON_AddNumberToObject(k, "share", f->chunk_share ? f->chunk_share[c] : 0.0);
+		cJSON *cores = cJSON_AddArrayToObject(k, "cores"); /* as run; [] unpinned */
+		for (uint32_t x = 0; x < f->chunks[c].n_cores && f->chunks[c].cores; x++)
+			cJSON_AddItemToArray(cores, cJSON_CreateNumber(f->chunks[c].cores[x]));
 		btrt_run_chunk_summary(f->run, c, &s);
 		add_summary(k, "ms", &s);
 		cJSON_AddItemToArray(chunks, k);
@@ -110,6 +113,18 @@ int btrt_workload_list_json(const struct btrt_workload *w, FILE *out)
 			for (int r = 0; r < BTRT_WORKLOAD_N_SERVICE; r++)
 				cJSON_AddItemToArray(cores, cJSON_CreateNumber(js->service_cores[r]));
 			cJSON_AddNumberToObject(s, "rate", js->rate);
+			/* per chunk: its own core set, [] for the schedule's cores */
+			cJSON *cc = cJSON_AddArrayToObject(s, "chunk_cores");
+			const struct btrt_program_schedule *ps =
+				&w->streams[i].prog->schedules[js->schedule];
+			for (uint32_t h = 0; h < ps->n_chunks; h++) {
+				cJSON *set = cJSON_CreateArray();
+				const struct btrt_workload_cores *x =
+					js->chunk_cores && h < js->n_chunk_cores ? &js->chunk_cores[h] : NULL;
+				for (uint32_t y = 0; x && x->cores && y < x->n_cores; y++)
+					cJSON_AddItemToArray(set, cJSON_CreateNumber(x->cores[y]));
+				cJSON_AddItemToArray(cc, set);
+			}
 			cJSON_AddItemToArray(cs, s);
 		}
 		cJSON_AddItemToArray(joint, c);
@@ -128,6 +143,11 @@ int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
 	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup);
 	cJSON_AddNumberToObject(j, "multiplex", (double)o->multiplex);
 	cJSON_AddStringToObject(j, "placement", o->placement_app ? "app" : "plan");
+	/* split: the candidate's co-located CPU chunks on their own core sets
+	 * (--cores split under --placement plan); shared: every chunk on its
+	 * schedule's cores */
+	cJSON_AddStringToObject(j, "cores", o->cores_shared || o->placement_app || !w->n_joint ?
+				"shared" : "split");
 	cJSON_AddBoolToObject(j, "verified", 1);
 	if (w->n_joint)
 		cJSON_AddNumberToObject(j, "joint", (double)o->joint);

@@ -1,3 +1,5 @@
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,9 +118,61 @@ static void test_hostile_strings(void)
 	btc_device_free(dev);
 }
 
+/* btc_gen_apportion: the core counts of co-located CPU chunks. */
+static void test_apportion(void)
+{
+	static const struct {
+		int m, n;
+		double q[5];
+		int want[5];
+	} cases[] = {
+		/* the H100 shape: four octree chunks and an alexnet one on 13 */
+		{5, 13, {2.9, 2.9, 2.9, 2.9, 1.4}, {3, 3, 3, 3, 1}},
+		/* a tie of remainders goes to the lower index */
+		{3, 13, {4.5, 4.5, 4.0}, {5, 4, 4}},
+		/* quotas below 1 get 1; the largest gives them back */
+		{3, 13, {0.2, 0.3, 12.5}, {1, 1, 11}},
+		{2, 2, {0.01, 1.99}, {1, 1}},
+		{2, 2, {1.0, 1.0}, {1, 1}},
+		{1, 7, {7.0}, {7}},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		int c[5] = {0};
+		btc_gen_apportion(cases[k].q, cases[k].m, cases[k].n, c);
+		for (int i = 0; i < cases[k].m; i++)
+			CU_ASSERT_EQUAL(c[i], cases[k].want[i]);
+	}
+	/* random quotas: the counts sum to n, each at least 1, within 1 of
+	 * its quota where every quota is at least 1 */
+	unsigned x = 12345;
+	for (int r = 0; r < 2000; r++) {
+		double q[8], sum = 0;
+		int c[8], m = 1 + r % 8, n = m + r % 23, total = 0;
+		bool all_big = true;
+		for (int i = 0; i < m; i++) {
+			x = x * 1103515245u + 12345u;
+			q[i] = (double)((x >> 8) % 1000 + (r % 3 ? 1 : 0));
+			sum += q[i];
+		}
+		for (int i = 0; i < m; i++) {
+			q[i] = sum > 0 ? n * q[i] / sum : (double)n / m;
+			all_big &= q[i] >= 1;
+		}
+		btc_gen_apportion(q, m, n, c);
+		for (int i = 0; i < m; i++) {
+			CU_ASSERT_TRUE(c[i] >= 1);
+			total += c[i];
+			if (all_big)
+				CU_ASSERT_TRUE(fabs(c[i] - q[i]) < 1.0);
+		}
+		CU_ASSERT_EQUAL(total, n);
+	}
+}
+
 int register_gen_suite(void)
 {
 	CU_pSuite s = CU_add_suite("gen", NULL, NULL);
 	return !s || !CU_add_test(s, "task header", test_task_header) ||
-	       !CU_add_test(s, "hostile strings", test_hostile_strings);
+	       !CU_add_test(s, "hostile strings", test_hostile_strings) ||
+	       !CU_add_test(s, "apportion", test_apportion);
 }

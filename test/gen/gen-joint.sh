@@ -12,7 +12,9 @@
 # stream") is checked on the H100 machine's shape (its committed Vulkan
 # tables; built here, only listed): stream by stream, role by role, the
 # cores go round robin over the free ones, starting with the single-app
-# service cores. Without a Vulkan device: SKIP.
+# service cores; the CPU chunks of several streams on its one CPU PU get
+# disjoint core sets (gen-joint-cores runs such a split). Without a
+# Vulkan device: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
@@ -53,6 +55,9 @@ for c in j:
         assert cs["rate"] > 0 and len(cs["service_cores"]) == 3, cs
         # two one-core CPU PUs: no service cores (nothing pinned)
         assert cs["service_cores"] == [-1, -1, -1], cs
+        # and no core sets: a chunk alone on its PU, or several on one
+        # core (more chunks than cores), keeps its schedule's cores
+        assert all(x == [] for x in cs["chunk_cores"]), cs
 assert all(a["predicted"] >= b["predicted"] for a, b in zip(j, j[1:])), j
 # every schedule of an app is used by a candidate or is its solo one
 for i, x in enumerate(s):
@@ -133,5 +138,29 @@ for c in l["joint"]:
     # distinct until every free core is taken, then round robin
     assert all(seq[i] == seq[i % n] for i in range(len(seq))), seq
     assert len(set(seq[:n])) == n, seq
+# Chunk cores (docs/codegen.md, "Chunk cores per stream"): the CPU chunks
+# of a candidate's streams on the one CPU PU split its 13 chunk cores
+# (0-12) into disjoint runs, at least one each, together all 13; GPU
+# chunks keep their own cores.
+split = False
+for c in l["joint"]:
+    sets = []
+    for cs in c["streams"]:
+        pus = [ch.split(":")[0] for ch in cs["label"].split()]
+        assert len(cs["chunk_cores"]) == len(pus), cs
+        for pu, cores in zip(pus, cs["chunk_cores"]):
+            if pu == "cpu":
+                sets.append(cores)
+            else:
+                assert cores == [], cs
+    if len(sets) < 2:
+        assert sets == [] or sets == [[]], c
+        continue
+    split = True
+    assert all(len(x) >= 1 for x in sets), sets
+    flat = sorted(x for s in sets for x in s)
+    assert flat == list(range(13)), sets
+    assert all(s == list(range(s[0], s[0] + len(s))) for s in sets), sets
+assert split, "no candidate with CPU chunks of several streams"
 PY
 echo "gen-joint: OK"
