@@ -64,6 +64,9 @@ no report-dir '--report is a directory' job --report adir -o j1
 no report-link '--report is a symbolic link' job --report link -o j1
 [ "$(cat target)" = keep ] || fail "written through the --report link"
 no cache-file '--cache is a regular file' job --cache target -o j1
+# ... also when a --table leaves the cache unused (it ran the whole job)
+host_table "$btc" "$app" t0.csv
+no cache-fifo-table '--cache is a FIFO' job --table t0.csv --cache fifo -o j1 --tune-budget 1
 [ ! -e j1/build ] || fail "a phase ran before the outputs were checked"
 if [ "$(id -u)" != 0 ]; then
   mkdir ro && chmod 555 ro
