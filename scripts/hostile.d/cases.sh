@@ -10,21 +10,24 @@
 # device, FIFO, socket, link or dangling link must be refused and kept.
 for t in chardev fifo sock link dangling dir; do
   o=$K/$t
-  c outputs "job-report-$t" 30 -- "$(job --report "$o")"
-  c outputs "job-o-$t" 30 -- "$B $V --device host --run --table $T -o $o --cache cache"
-  c outputs "job-cache-$t" 30 -- "$B $V --device host --run --table $T -o out --cache $o"
-  c outputs "gen-o-$t" 30 -- "$B gen $V --device host --chunks $cpu:0-2 -o $o"
-  c outputs "profile-o-$t" 30 -- "$B profile $V --device host --max-reps 3 -o $o --cache cache"
+  c outputs "job-report-$t" 30 "${jallow[@]}" -- "$(job --report "$o")"
+  if [ $t != dir ]; then # (a directory is what -o and --cache take)
+    c outputs "job-o-$t" 30 -- "$B $V --device host --run --table $T -o $o --cache cache"
+    c outputs "job-cache-$t" 30 -- "$B $V --device host --run --table $T -o out --cache $o"
+    c outputs "gen-o-$t" 30 -- "$B gen $V --device host --chunks $cpu:0-2 -o $o"
+    c outputs "profile-o-$t" 30 -- "$B profile $V --device host --max-reps 3 -o $o --cache cache"
+    c outputs "profile-cache-$t" 30 -- "$B profile $V --device host --max-reps 3 -o p --cache $o"
+  fi
   c outputs "header-o-$t" 20 -- "$B header $V -o $o"
   c outputs "prog-report-$t" 20 -- "$P --tasks 8 --quiet --report $o"
   c outputs "prog-trace-$t" 20 -- "$P --tasks 8 --quiet --trace $o"
   c outputs "prog-failure-$t" 20 --env VECADD_FAULT=segv --ok-sig SEGV -- "$P --tasks 8 --quiet --failure $o"
   c outputs "profiler-o-$t" 30 -- "$F --min-reps 2 --max-reps 3 --quiet -o $o"
 done
-c outputs gen-o-users-project 30 -- "$B gen $V --device host --chunks $cpu:0-2 -o $K/user"
+c outputs gen-o-users-project 30 --allow "$K/user" -- "$B gen $V --device host --chunks $cpu:0-2 -o $K/user"
 c outputs gen-o-app-link 30 -- \
   "bash -c 'mkdir -p out && ln -sfn $K/dir out/app && exec $B gen $V --device host --chunks $cpu:0-2 -o out'"
-c outputs job-report-immutable 30 -- "$(job --report "$K/immutable")"
+c outputs job-report-immutable 30 "${jallow[@]}" -- "$(job --report "$K/immutable")"
 c outputs prog-report-immutable 20 -- "$P --tasks 8 --quiet --report $K/immutable"
 
 # ---- concurrency ----------------------------------------------------------
@@ -67,8 +70,8 @@ for sig in INT TERM; do
       "$B $A --device host --run --table $T -o out --cache cache"
     c interrupts "tune-$sig-$to" 60 "${jallow[@]}" $ok --when-proc 'vecadd-pipeline.*--failure' \
       --env VECADD_FAULT=hang -- "$(job --no-race)"
-    c interrupts "run-$sig-$to" 60 "${jallow[@]}" $ok --when-proc 'vecadd-pipeline.*--trace' \
-      --env VECADD_FAULT=hang -- "$(job --tune-tasks 5)"
+    c interrupts "run-$sig-$to" 60 "${jallow[@]}" $ok --when-proc 'vecadd-pipeline.*--trace' -- \
+      "$(job --tune-tasks 5 --tasks 1000000)"
     c interrupts "prog-hang-$sig-$to" 30 $ok --after 1 --env VECADD_FAULT=hang -- \
       "$P --tasks 20 --quiet --failure f.json"
     c interrupts "profiler-hang-$sig-$to" 30 $ok --after 1 --env VECADD_FAULT=hang -- \
@@ -228,7 +231,7 @@ c inputs pcd-fifo 30 --signal TERM --after 10 -- "$OCT --tasks 4 --quiet --input
 c inputs cifar-zero-device 30 --signal TERM --after 10 -- "$ALEX --tasks 4 --quiet --input $K/zero"
 
 # ---- option values ---------------------------------------------------------------------------
-opt() { c options "$1" 30 -- "$2"; }
+opt() { c options "$1" 30 "${jallow[@]}" -- "$2"; }
 gen="$B gen $V --device host -o out"
 opt chunks-wrap "$gen --chunks $cpu:0-4294967298"
 opt chunks-index-wrap "$gen --chunks ${cpu}[4294967297]:0-2"
