@@ -434,6 +434,9 @@ void btrt_guard_install(const struct btrt_guard *g)
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0;
 	sigaction(SIGALRM, &sa, NULL);
+	/* Past RLIMIT_FSIZE a write fails with EFBIG, which the writer names
+	 * (btrt_fsafe.h), instead of SIGXFSZ ending the run unexplained. */
+	signal(SIGXFSZ, SIG_IGN);
 	static const int stops[] = { SIGINT, SIGTERM };
 	for (int i = 0; guard.die_on_stop && i < 2; i++) {
 		struct sigaction old;

@@ -119,6 +119,10 @@ st full bash -c "(trap '' XFSZ; ulimit -f 0; exec $profiler --quiet --min-reps 3
 expect full 1 "cannot write full.csv: $(python3 -c 'import os; print(os.strerror(27))')"
 [ "$(cat full.csv)" = old ] || fail "full: the old table was not kept" full.log
 ls | grep -q 'full.csv.tmp' && fail "full: temporary table left"
+# ... and with SIGXFSZ at its default (it ended the program unexplained)
+st efbig bash -c "(ulimit -f 1; exec $prog --tasks 200 --quiet --trace big.json) 2>&1 | cat; exit \${PIPESTATUS[0]}" > efbig.status
+expect efbig 1 "big.json.*$(python3 -c 'import os; print(os.strerror(27))')"
+[ ! -e big.json ] || fail "efbig: a cut trace left"
 
 # --- bounded stops: a kernel that loops, an input open() on a FIFO
 stop() { # NAME SIGNAL STATUS ENV... -- ARGS...: signal after 1 s, must end in 5 s + 10 s margin

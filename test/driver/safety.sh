@@ -79,6 +79,14 @@ touch "mine/schedule.yaml.tmp.$dead"
 gen -o mine > stale.log 2>&1 || fail "stale: exit status $?" stale.log
 [ ! -e "mine/schedule.yaml.tmp.$dead" ] || fail "stale temporary file kept" stale.log
 
+# Past RLIMIT_FSIZE, SIGXFSZ at its default: the write's error is named
+# (SIGXFSZ ended btc unexplained: scripts/hostile, filesystems/gen-efbig)
+rc=0
+(ulimit -f 4; exec "$btc" gen "$app" --device host --chunks "$cpu:0-2" -o big) > big.log 2>&1 || rc=$?
+[ $rc = 1 ] && grep -q "$(python3 -c 'import os; print(os.strerror(27))')" big.log ||
+  fail "gen past RLIMIT_FSIZE: exit status $rc" big.log
+echo "ok: gen past RLIMIT_FSIZE: exit 1, EFBIG named"
+
 # Options: a decimal factor only.
 no factor-hex 'must be a decimal number' job --run-timeout-factor 0x10
 no factor-neg 'must be a decimal number' job --run-timeout-factor -1
