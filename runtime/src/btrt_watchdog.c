@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define N_SLOTS 128
 /* The alternate signal stack of a thread that runs kernels: the crash
@@ -451,6 +454,18 @@ void btrt_guard_install(const struct btrt_guard *g)
 	atexit(atexit_fn);
 #endif
 	at_quick_exit(quick_exit_fn);
+#ifdef __linux__
+	/* Started by btc (BTRT_PARENT_PID, util/proc.c): SIGTERM when btc
+	 * dies, even of SIGKILL, so that a run (a kernel in a loop) never
+	 * outlives the job; the stop is bounded as any SIGTERM's. A parent
+	 * already gone before the prctl: the same, now. */
+	const char *parent = getenv("BTRT_PARENT_PID");
+	if (parent && *parent) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if ((long)getppid() != strtol(parent, NULL, 10))
+			raise(SIGTERM);
+	}
+#endif
 }
 
 void btrt_guard_tmp(const char *path)

@@ -77,7 +77,7 @@ for sig in INT TERM; do
     c interrupts "profiler-hang-$sig-$to" 30 $ok --after 1 --env VECADD_FAULT=hang -- \
       "$F --min-reps 3 --max-reps 5 --quiet -o t.csv"
   done
-  c interrupts "prog-fifo-input-$sig" 30 --signal $sig --after 1 --env VECADD_OPEN=1 -- \
+  c interrupts "prog-fifo-input-$sig" 30 --signal $sig --after 3 --env VECADD_OPEN=1 -- \
     "$P --tasks 4 --quiet --input $K/fifo"
 done
 c interrupts prog-hup 30 --signal HUP --after 1 --env VECADD_FAULT=hang -- "$P --tasks 20 --quiet"
@@ -199,7 +199,7 @@ c apps gen-misspelled 60 -- \
 # ---- inputs: the programs' input files ---------------------------------------------------
 for what in missing dir fifo zero dangling; do
   case $what in missing) in=nosuch ;; *) in=$K/$what ;; esac
-  c inputs "vecadd-$what" 20 --signal TERM --after 10 --env VECADD_OPEN=1 -- "$P --tasks 4 --quiet --input $in"
+  c inputs "vecadd-$what" 20 --signal TERM --after 3 --env VECADD_OPEN=1 -- "$P --tasks 4 --quiet --input $in"
 done
 # octree (PCD files or folders) and alexnet-dense (CIFAR-10 batches):
 # their generated programs (built at setup) on broken inputs
@@ -227,8 +227,8 @@ for k in empty truncated dir garbage-labels odd-size; do
   esac
   c inputs "cifar-$k" 30 -- "bash -c '$mk; exec $ALEX --tasks 4 --quiet --input in'"
 done
-c inputs pcd-fifo 30 --signal TERM --after 10 -- "$OCT --tasks 4 --quiet --input $K/fifo"
-c inputs cifar-zero-device 30 --signal TERM --after 10 -- "$ALEX --tasks 4 --quiet --input $K/zero"
+c inputs pcd-fifo 30 --signal TERM --after 3 -- "$OCT --tasks 4 --quiet --input $K/fifo"
+c inputs cifar-zero-device 30 --signal TERM --after 3 -- "$ALEX --tasks 4 --quiet --input $K/zero"
 
 # ---- option values ---------------------------------------------------------------------------
 opt() { c options "$1" 30 "${jallow[@]}" -- "$2"; }

@@ -113,6 +113,8 @@ expect quick 1 "stage 1 'add' on PU '$cpu' (task [0-9]*) called quick_exit() dur
 VECADD_FAULT=segv st prof-segv $profiler --min-reps 3 --max-reps 5 -o prof-segv.csv > prof-segv.status
 expect prof-segv 139 "stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV"
 [ ! -e prof-segv.csv ] || fail "prof-segv: a table of a profile that crashed"
+VECADD_FAULT=stack st prof-stack $profiler --min-reps 3 --max-reps 5 -o prof-stack.csv > prof-stack.status
+expect prof-stack 139 "stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
 echo old > full.csv
 # (the limit on the profiler alone: its messages reach full.log through a pipe)
 st full bash -c "(trap '' XFSZ; ulimit -f 0; exec $profiler --quiet --min-reps 3 --max-reps 5 -o full.csv) 2>&1 | cat; exit \${PIPESTATUS[0]}" > full.status
