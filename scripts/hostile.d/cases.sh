@@ -271,7 +271,8 @@ opt long-argument "$B check $V --device $(head -c 100000 /dev/zero | tr '\0' x)"
 
 # ---- misbehaving kernels -----------------------------------------------------------------------
 # the program and the profiler alone (a hang is stopped with SIGTERM after
-# 3 s), btc profile and the main job (a hang must be bounded by btc).
+# 3 s), btc profile (the profiler bounded by 0.25 x 120 s) and the main job
+# (a hang must be bounded by btc).
 for f in hang segv abort exit0 _exit0 stack alloc fpe; do
   case $f in
     segv|alloc|stack) s=SEGV ;; abort) s=ABRT ;; fpe) s=FPE ;; *) s= ;;
@@ -283,7 +284,7 @@ for f in hang segv abort exit0 _exit0 stack alloc fpe; do
   c kernels "profiler-$f" 30 --env VECADD_FAULT=$f ${s:+--ok-sig $s} "${named[@]}" "${stop[@]}" -- \
     "$F --min-reps 3 --max-reps 5 --quiet -o t.csv --failure f.json"
   c kernels "btc-profile-$f" 90 --env VECADD_FAULT=$f -- \
-    "$B profile $A --device host --max-reps 5 --run-timeout-factor 1 --cache cache -o p"
+    "$B profile $A --device host --max-reps 5 --run-timeout-factor 0.25 --cache cache -o p"
   c kernels "btc-tune-$f" 90 "${jallow[@]}" --env VECADD_FAULT=$f -- "$(job --run-timeout-factor 1)"
 done
 # --tune-budget bounds the tuning of a hanging kernel (default factor)
