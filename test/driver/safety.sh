@@ -141,4 +141,6 @@ for f in trace.json timeline.svg fit.svg; do
   [ "$(cat out/$f 2>/dev/null)" != old ] || fail "the earlier run's $f is still there"
 done
 ls out | grep -q '\.tmp\.' && fail "temporary files left: $(ls out | grep '\.tmp\.')"
+# the children's temporary files were kept in the output directory
+[ -d out/.btc-tmp ] || fail "no out/.btc-tmp: the build's TMPDIR is not in the output directory"
 echo "ok: hang: killed and named in ${took} s (build included)"
