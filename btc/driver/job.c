@@ -548,16 +548,6 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	if (opt->report)
 		unlink(opt->report);
 	btc_job_dir_sweep(j.dir);
-	/* The temporary files of btc's children (meson, the compiler, the
-	 * programs) go inside the output directory: what an interrupted
-	 * compiler leaves (gcc's *.cdtor.o) stays there, not in /tmp
-	 * (scripts/hostile, interrupts/build-INT-pid). */
-	char *tmpdir = btc_xasprintf("%s/.btc-tmp", j.dir);
-	char *abs = btc_mkdirs(tmpdir, d) ? realpath(tmpdir, NULL) : NULL;
-	if (abs) /* absolute: the compilers run in other folders */
-		setenv("TMPDIR", abs, 1);
-	free(abs);
-	free(tmpdir);
 	j.tune.work_dir = j.dir;
 	j.trace = btc_xasprintf("%s/trace.json", j.dir);
 	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
