@@ -47,6 +47,16 @@ static int meson_setup(const char *dir, const char *build, const char *cross, st
 
 bool btc_job_build(const char *dir, const struct btc_device *dev, bool *built, struct btc_diag *d)
 {
+	/* The temporary files of the build's children (meson, the compiler)
+	 * and of later runs go inside the project directory: what an
+	 * interrupted compiler leaves (gcc's *.cdtor.o) stays there, not in
+	 * /tmp (scripts/hostile, interrupts/build-INT-pid). */
+	char *tmpdir = btc_xasprintf("%s/.btc-tmp", dir);
+	char *abs = btc_mkdirs(tmpdir, d) ? realpath(tmpdir, NULL) : NULL;
+	if (abs) /* absolute: the compilers run in other folders */
+		setenv("TMPDIR", abs, 1);
+	free(abs);
+	free(tmpdir);
 	struct utsname u;
 	const char *host_arch = uname(&u) == 0 ? u.machine : "x86_64";
 	char *build = btc_xasprintf("%s/build", dir);

@@ -535,6 +535,10 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	/* Outputs checked, and the directory held, before any long phase. */
 	if (opt->report && !btc_output_check("--report", opt->report, d))
 		return 1;
+	/* --cache too when a --table leaves it unused: a FIFO or device
+	 * given as one is a mistake to name, not to ignore */
+	if (opt->cache_dir && !btc_output_dir_check("--cache", opt->cache_dir, d))
+		return 1;
 	j.dir = btc_job_dir(opt->out_dir, app, dev, d);
 	if (!j.dir || !btc_job_dir_claim(j.dir, d)) {
 		free(j.dir);

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <btrt_fsafe.h> /* btrt_file_kind */
 
 #include "front/yamldoc.h"
 #include "util/str.h"
@@ -242,6 +245,20 @@ static void check_dispatch_values(struct loader *l, struct btc_vk_dispatch *v)
 	}
 }
 
+/* A file the app names (a source, a shader; an include directory when
+ * dir): it must be there, readable, and a regular file (a directory):
+ * a FIFO or device would block the hash and the compiler that read it. */
+static void need_path(struct loader *l, struct btc_loc loc, const char *what, const char *path,
+		      bool dir)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+		btc_error(l->d, loc, "%s '%s' not found", what, path);
+	else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		btc_error(l->d, loc, "%s '%s' is %s, not a %s", what, path,
+			  btrt_file_kind(st.st_mode), dir ? "directory" : "regular file");
+}
+
 static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 {
 	static const char *const keys[] = {"!shader", "!groups", "push", "repeat", NULL};
@@ -265,9 +282,8 @@ static void load_vulkan(struct loader *l, struct btc_stage *s, yaml_node_t *n)
 			vd->shader = btc_xstrdup(shader);
 			vd->shader_path = resolve(l->app, shader);
 			vd->shader_loc = btc_yaml_loc(&l->y, v[0]);
-			if (!l->layout_only && access(vd->shader_path, R_OK) != 0)
-				btc_error(l->d, vd->shader_loc, "shader file '%s' not found",
-					  vd->shader_path);
+			if (!l->layout_only)
+				need_path(l, vd->shader_loc, "shader file", vd->shader_path, false);
 		}
 		if (v[3])
 			btc_yaml_int(&l->y, v[3], "repeat", 1, 1 << 20, &vd->repeat, l->d);
@@ -373,9 +389,9 @@ static char **load_paths(struct loader *l, yaml_node_t *n, const char *what, int
 		if (!btc_yaml_str(&l->y, item, what, &p, l->d))
 			continue;
 		char *path = resolve(l->app, p);
-		if (!l->layout_only && access(path, R_OK) != 0)
-			btc_error(l->d, btc_yaml_loc(&l->y, item), "%s '%s' not found",
-				  dirs ? "include directory" : "source file", path);
+		if (!l->layout_only)
+			need_path(l, btc_yaml_loc(&l->y, item),
+				  dirs ? "include directory" : "source file", path, dirs);
 		out[(*count)++] = path;
 	}
 	return out;

@@ -9,6 +9,7 @@
 #include "util/str.h"
 #include "util/escape.h"
 #include "util/num.h"
+#include "util/infile.h"
 
 int btc_device_pu_index(const struct btc_device *dev, const char *name)
 {
@@ -296,7 +297,7 @@ struct btc_device *btc_device_load(const char *name_or_path, const char *device_
 		return NULL;
 	}
 	char *path = btc_xasprintf("%s/%s.yaml", device_dir, name_or_path);
-	FILE *f = fopen(path, "r");
+	FILE *f = btc_fopen_regular(path, "r", NULL);
 	if (!f) {
 		btc_error(d, (struct btc_loc){0},
 			  "unknown device '%s' (no %s; `btc devices` lists the known ones)",

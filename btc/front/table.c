@@ -5,6 +5,7 @@
 #include "front/table_csv.h"
 #include "front/table_origin.h"
 #include "util/num.h"
+#include "util/infile.h"
 
 #include <btrt_model.h>
 
@@ -415,9 +416,16 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 				 struct btc_diag *d)
 {
 	int before = d->errors;
-	FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "r");
+	const char *kind = NULL;
+	FILE *f = text ? fmemopen((void *)text, strlen(text), "r")
+		       : btc_fopen_regular(path, "r", &kind);
 	if (!f) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
+		if (kind)
+			btc_error(d, (struct btc_loc){path, 0, 0}, "is %s, not a regular file",
+				  kind);
+		else
+			btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
+				  strerror(errno));
 		return NULL;
 	}
 	struct btc_table *t = btc_table_new(app, dev);

@@ -1,5 +1,6 @@
 #include "front/yamldoc.h"
 #include "util/num.h"
+#include "util/infile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,9 +23,15 @@ static void syntax_error(yaml_parser_t *parser, const char *path, struct btc_dia
  * BTC_YAML_MAX_BYTES bytes; reports and returns NULL otherwise. */
 static char *read_limited(const char *path, size_t *len, struct btc_diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	const char *kind;
+	FILE *f = btc_fopen_regular(path, "rb", &kind);
 	if (!f) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
+		if (kind)
+			btc_error(d, (struct btc_loc){path, 0, 0}, "is %s, not a regular file",
+				  kind);
+		else
+			btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
+				  strerror(errno));
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;

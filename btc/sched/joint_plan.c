@@ -13,13 +13,14 @@
 #include "front/device.h"
 #include "front/table.h"
 #include "sched/model.h"
+#include "util/infile.h"
 #include "util/out.h"
 #include "util/str.h"
 
 struct btc_loc btc_joint_app_name_loc(const char *path)
 {
 	struct btc_loc loc = {path, 1, 1};
-	FILE *f = fopen(path, "r");
+	FILE *f = btc_fopen_regular(path, "r", NULL);
 	if (!f)
 		return loc;
 	char line[512];

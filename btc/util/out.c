@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util/fsafe.h"
+#include "util/infile.h"
 
 void btc_out_init(struct btc_out *o)
 {
@@ -82,7 +83,7 @@ void btc_out_nl(struct btc_out *o)
 
 char *btc_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = btc_fopen_regular(path, "rb", NULL);
 	if (!f)
 		return NULL;
 	size_t cap = 8192, n = 0;

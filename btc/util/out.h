@@ -37,7 +37,8 @@ bool btc_out_write_file(const struct btc_out *o, const char *path, struct btc_di
 bool btc_mkdirs(const char *path, struct btc_diag *d);
 
 /* Reads a whole file into a new NUL-terminated buffer (caller frees);
- * stores the size in *len when len is not NULL. NULL with errno on error. */
+ * stores the size in *len when len is not NULL. NULL with errno on error
+ * (EINVAL: not a regular file, util/infile.h). */
 char *btc_read_file(const char *path, size_t *len);
 
 #endif

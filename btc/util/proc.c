@@ -151,6 +151,12 @@ static pid_t spawn(char *const argv[], const struct btc_run_io *io)
 	 * it starts: ninja's compilers, meson's probes). */
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
 	posix_spawnattr_setpgroup(&attr, 0);
+	/* A generated program asks for SIGTERM when btc dies, even by
+	 * SIGKILL (btrt_guard_install: PR_SET_PDEATHSIG), so that no run
+	 * outlives the job */
+	char me[24];
+	snprintf(me, sizeof(me), "%ld", (long)getpid());
+	setenv("BTRT_PARENT_PID", me, 1);
 	pid_t pid;
 	int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/infile.h"
 
 static const uint32_t K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
@@ -122,7 +123,7 @@ void btc_sha256_hex(const void *data, size_t n, char hex[65])
 
 char *btc_sha256_file_identity(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = btc_fopen_regular(path, "rb", NULL);
 	if (!f)
 		return NULL;
 	struct btc_sha256 s;

@@ -5,24 +5,78 @@
 #include "btrt_program_internal.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define N_SLOTS 128
+/* The alternate signal stack of a thread that runs kernels: the crash
+ * handler runs there, so that a kernel which overflows its stack (the
+ * fault is on the stack's guard page, with no stack left for a handler)
+ * is still named. */
+#define ALT_STACK_BYTES (64 * 1024)
+/* A SIGSEGV at most this far below a thread's stack (or in its lowest
+ * page) is taken for a stack overflow: a frame larger than the guard page
+ * skips it and faults further down. */
+#define OVERFLOW_REACH (1u << 20)
 
 struct slot {
 	atomic_int used, busy, stage;
 	_Atomic(const char *) name;
 	_Atomic(const char *) pu;
 	_Atomic uint64_t seq;
+	atomic_uintptr_t stack_lo; /* the thread's lowest stack address; 0: unknown */
 };
 
 static struct slot slots[N_SLOTS];
 static _Thread_local int mine = -1;
+static _Thread_local void *alt_stack;
+
+/* On claiming a slot: the thread's alternate signal stack, and where its
+ * own stack ends (pthread_getattr_np; for the main thread glibc derives
+ * it from RLIMIT_STACK). Neither is essential: without them a stack
+ * overflow dies of SIGSEGV unnamed, as before. */
+static void thread_stack_setup(struct slot *s)
+{
+	if (!alt_stack) {
+		void *p = mmap(NULL, ALT_STACK_BYTES, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (p != MAP_FAILED) {
+			stack_t ss = {.ss_sp = p, .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
+			if (sigaltstack(&ss, NULL) == 0)
+				alt_stack = p;
+			else
+				munmap(p, ALT_STACK_BYTES);
+		}
+	}
+	uintptr_t lo = 0;
+#ifdef __linux__
+	pthread_attr_t a;
+	if (pthread_getattr_np(pthread_self(), &a) == 0) {
+		void *addr;
+		size_t size;
+		if (pthread_attr_getstack(&a, &addr, &size) == 0)
+			lo = (uintptr_t)addr;
+		pthread_attr_destroy(&a);
+	}
+#endif
+	atomic_store_explicit(&s->stack_lo, lo, memory_order_relaxed);
+}
+
+/* Is addr where a stack overflow of the thread of slot i faults? */
+static int stack_overflow_at(int i, uintptr_t addr)
+{
+	uintptr_t lo = i >= 0 ? atomic_load_explicit(&slots[i].stack_lo, memory_order_relaxed) : 0;
+	return lo && addr < lo + 4096 && addr + OVERFLOW_REACH >= lo;
+}
 
 void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_t seq)
 {
@@ -34,6 +88,8 @@ void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_
 	if (mine < 0)
 		return;
 	struct slot *s = &slots[mine];
+	if (!atomic_load_explicit(&s->stack_lo, memory_order_relaxed))
+		thread_stack_setup(s);
 	/* relaxed: read only by a fault report of this process, which may
 	 * see a mix of two tasks' fields at worst (a message, not data). */
 	atomic_store_explicit(&s->stage, stage, memory_order_relaxed);
@@ -54,8 +110,15 @@ void btrt_watch_leave(void)
 	if (mine < 0)
 		return;
 	atomic_store_explicit(&slots[mine].busy, 0, memory_order_relaxed);
+	atomic_store_explicit(&slots[mine].stack_lo, 0, memory_order_relaxed);
 	atomic_store_explicit(&slots[mine].used, 0, memory_order_release);
 	mine = -1;
+	if (alt_stack) {
+		stack_t off = {.ss_flags = SS_DISABLE};
+		if (sigaltstack(&off, NULL) == 0)
+			munmap(alt_stack, ALT_STACK_BYTES);
+		alt_stack = NULL;
+	}
 }
 
 /* ---- async-signal-safe text ------------------------------------------ */
@@ -246,16 +309,23 @@ static const char *sig_name(int sig)
 	}
 }
 
-static void on_crash(int sig)
+static void on_crash(int sig, siginfo_t *si, void *unused)
 {
+	(void)unused;
 	int k = culprit();
+	/* the faulting thread's own slot: its stack is the one that ran out */
+	int overflow = sig == SIGSEGV && si && stack_overflow_at(mine, (uintptr_t)si->si_addr);
 	struct text m = { .n = 0 };
 	if (k >= 0) {
 		put_slot(&m, k);
 		put(&m, " crashed with ");
 		put(&m, sig_name(sig));
+		if (overflow)
+			put(&m, " (stack overflow)");
 	} else {
 		put(&m, sig_name(sig));
+		if (overflow)
+			put(&m, " (stack overflow)");
 		put(&m, " during the ");
 		put(&m, guard.phase);
 		put(&m, "; running: ");
@@ -290,25 +360,31 @@ static void on_stop(int sig)
 	raise(sig);
 }
 
-#ifdef __GLIBC__
-static void on_exit_fn(int status, void *unused)
+/* A kernel called exit() (status known on glibc: on_exit; -1 elsewhere:
+ * atexit) or quick_exit() (at_quick_exit) during the run. _exit(2) and
+ * exit_group(2) run no handler: the process ends with the kernel's status
+ * and no report, and btc's phases fail such a run by its missing report
+ * (docs/runtime.md). */
+static void exit_report(const char *call, long long status)
 {
-	(void)unused;
 	if (!atomic_load(&running))
 		return;
 	int k = culprit();
 	struct text m = { .n = 0 };
 	if (k >= 0) {
 		put_slot(&m, k);
-		put(&m, " called exit(");
-		put_num(&m, status);
-		put(&m, ") during the ");
-		put(&m, guard.phase);
+		put(&m, " called ");
 	} else {
-		put(&m, "exit(");
+		put(&m, "");
+	}
+	put(&m, call);
+	put(&m, "(");
+	if (status >= 0)
 		put_num(&m, status);
-		put(&m, ") was called during the ");
-		put(&m, guard.phase);
+	put(&m, ")");
+	put(&m, k >= 0 ? " during the " : " was called during the ");
+	put(&m, guard.phase);
+	if (k < 0) {
 		put(&m, "; running: ");
 		put_busy(&m);
 	}
@@ -316,7 +392,24 @@ static void on_exit_fn(int status, void *unused)
 	report("BTRT_E_KERNEL", k, "exit_status", status, m.b);
 	_exit(1);
 }
+
+#ifdef __GLIBC__
+static void on_exit_fn(int status, void *unused)
+{
+	(void)unused;
+	exit_report("exit", status);
+}
+#else
+static void atexit_fn(void)
+{
+	exit_report("exit", -1);
+}
 #endif
+
+static void quick_exit_fn(void)
+{
+	exit_report("quick_exit", -1);
+}
 
 static atomic_int guard_installed;
 
@@ -334,14 +427,19 @@ void btrt_guard_install(const struct btrt_guard *g)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sa.sa_sigaction = on_crash;
+	/* SA_ONSTACK: on the kernel thread's alternate stack (a stack
+	 * overflow leaves none of its own) */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
 	static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
 		sigaction(crashes[i], &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0;
 	sigaction(SIGALRM, &sa, NULL);
+	/* Past RLIMIT_FSIZE a write fails with EFBIG, which the writer names
+	 * (btrt_fsafe.h), instead of SIGXFSZ ending the run unexplained. */
+	signal(SIGXFSZ, SIG_IGN);
 	static const int stops[] = { SIGINT, SIGTERM };
 	for (int i = 0; guard.die_on_stop && i < 2; i++) {
 		struct sigaction old;
@@ -352,6 +450,21 @@ void btrt_guard_install(const struct btrt_guard *g)
 	}
 #ifdef __GLIBC__
 	on_exit(on_exit_fn, NULL);
+#else
+	atexit(atexit_fn);
+#endif
+	at_quick_exit(quick_exit_fn);
+#ifdef __linux__
+	/* Started by btc (BTRT_PARENT_PID, util/proc.c): SIGTERM when btc
+	 * dies, even of SIGKILL, so that a run (a kernel in a loop) never
+	 * outlives the job; the stop is bounded as any SIGTERM's. A parent
+	 * already gone before the prctl: the same, now. */
+	const char *parent = getenv("BTRT_PARENT_PID");
+	if (parent && *parent) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if ((long)getppid() != strtol(parent, NULL, 10))
+			raise(SIGTERM);
+	}
 #endif
 }
 

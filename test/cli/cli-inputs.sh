@@ -151,5 +151,39 @@ else
 	failed=$((failed + 1))
 fi
 
+# ---- special files as btc's own inputs: refused at once, named --------------
+# (a FIFO with no writer blocked btc in open() forever, a copy of
+# /dev/zero was read until the size cap: scripts/hostile, tables/is-fifo)
+mkfifo "$work/fifo" && mkdir -p "$work/adir"
+for what in "table fifo" "table adir" "device fifo" "app fifo" "app adir"; do
+	set -- $what
+	f=$work/$2 kind="a FIFO"
+	[ "$2" = adir ] && kind="a directory"
+	case $1 in
+	table) args=(schedule "$src/examples/vecadd/vecadd.yaml" --device host --table "$f") ;;
+	device) args=(check "$src/examples/vecadd/vecadd.yaml" --device "$f") ;;
+	app) args=(check "$f" --device host) ;;
+	esac
+	n=$((n + 1))
+	out=$(timeout 20 "$btc" "${args[@]}" 2>&1)
+	rc=$?
+	if [ $rc != 1 ] || ! grep -qF "$f: error: is $kind, not a regular file" <<<"$out"; then
+		echo "FAIL $n: btc ${args[*]} -> exit $rc (124: it blocked), output:"
+		sed 's/^/    /' <<<"$out" | head -5
+		failed=$((failed + 1))
+	fi
+done
+# a kernel source that is a FIFO: refused, not hashed (blocked)
+rm -rf "$work/srcfifo" && cp -r "$src/examples/vecadd" "$work/srcfifo" &&
+	rm "$work/srcfifo/vecadd.c" && mkfifo "$work/srcfifo/vecadd.c"
+n=$((n + 1))
+out=$(timeout 20 "$btc" check "$work/srcfifo/vecadd.yaml" --device host 2>&1)
+rc=$?
+if [ $rc != 1 ] || ! grep -qF "source file '$work/srcfifo/vecadd.c' is a FIFO, not a regular file" <<<"$out"; then
+	echo "FAIL $n: a FIFO kernel source -> exit $rc (124: it blocked), output:"
+	sed 's/^/    /' <<<"$out" | head -5
+	failed=$((failed + 1))
+fi
+
 echo "$((n - failed))/$n passed"
 [ "$failed" = 0 ]

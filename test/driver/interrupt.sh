@@ -4,7 +4,8 @@
 # child left, no temporary file in the cache, no report. Once in the tune
 # phase of the main job (after the Z3 solve, which used to reinstall btc's
 # handler with SA_RESTART so the running pipeline never heard of it), once
-# while `btc profile` runs the profiler.
+# while `btc profile` runs the profiler. SIGKILL to btc: its program ends
+# with it (PR_SET_PDEATHSIG).
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
@@ -62,3 +63,26 @@ wait_for "$log" "every stage on every PU" $pid
 interrupted INT "$log" $pid "vecadd-host/build/vecadd-profiler"
 if ls "$work/cache" | grep -q '\.csv$'; then fail "an interrupted profile left a table"; fi
 echo "ok: SIGINT while profiling: exit 130, no child, no partial table"
+
+# 3. SIGKILL to btc in the tune phase: btc cannot stop its child, so the
+# child stops itself (PR_SET_PDEATHSIG: SIGTERM when btc dies), at once;
+# it used to run on, orphaned (scripts/hostile, interrupts/job-kill9-tune).
+log=$work/job-KILL.log
+"$btc" "$app" --device host --run --table "$work/table.csv" -D n=2000000 \
+  --tune-tasks 2000 --no-race -o "$work/out" --cache "$work/cache" > "$log" 2>&1 &
+pid=$!
+wait_for "$log" "tune: round 1" $pid
+sleep 1
+pgrep -f "$work/out/build/vecadd-pipeline" > /dev/null || fail "no program running when btc was killed" "$log"
+kill -KILL $pid
+wait $pid 2> /dev/null || true
+pid=
+for _ in $(seq 1 20); do
+  pgrep -f "$work/out/build/vecadd-pipeline" > /dev/null || break
+  sleep 0.1
+done
+if pgrep -fa "$work/out/build/vecadd-pipeline"; then
+  for p in $(pgrep -f "$work/out/build/vecadd-pipeline"); do kill -KILL "$p" 2> /dev/null || true; done
+  fail "SIGKILL: the program outlived btc by 2 s" "$log"
+fi
+echo "ok: SIGKILL in the tune phase: the program ended with btc"

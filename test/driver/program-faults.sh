@@ -7,9 +7,9 @@
 # no 0-byte table left; SIGTERM/SIGINT end the program within
 # BTRT_STOP_TIMEOUT_S (5 s) plus a margin even when a kernel loops or the
 # input's open() blocks on a FIFO, naming what still runs; a kernel that
-# segfaults, aborts or calls exit(0) is named with its stage and PU on
-# stderr and in the --failure JSON, the status non-zero, in the program and
-# the profiler; a missing default input says which path was tried and how
+# segfaults, aborts, overflows its stack (named so) or calls exit(0) or
+# quick_exit() is named with its stage and PU on stderr and in the
+# --failure JSON, the status non-zero, in the program and the profiler; a missing default input says which path was tried and how
 # to give one. On a copy of examples/vecadd whose 'add' kernel misbehaves
 # when VECADD_FAULT says so.
 set -euo pipefail
@@ -24,7 +24,13 @@ cat > fault.h <<'C'
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-/* VECADD_FAULT=hang|segv|abort|exit13: what the 'add' kernel does. */
+static int vecadd_deep(volatile char *up)
+{
+	volatile char pad[4096];
+	pad[0] = up ? up[0] : 1;
+	return vecadd_deep(pad) + pad[1];
+}
+/* VECADD_FAULT=hang|segv|abort|exit13|stack|quick: what the 'add' kernel does. */
 static void vecadd_fault(void)
 {
 	static int calls;
@@ -41,6 +47,10 @@ static void vecadd_fault(void)
 		abort();
 	if (!strcmp(f, "exit13") && calls == 13)
 		exit(0);
+	if (!strcmp(f, "stack") && calls > 3)
+		vecadd_deep(NULL);
+	if (!strcmp(f, "quick") && calls > 3)
+		quick_exit(0);
 }
 C
 mv fault.h app/
@@ -82,7 +92,7 @@ expect report-link 2 '--report link is a symbolic link'
 ls | grep -q '\.tmp\.' && fail "temporary files left: $(ls | grep '\.tmp\.')"
 
 # --- a kernel that segfaults, aborts or calls exit(0): stage, PU, status
-for f in segv abort exit13; do
+for f in segv abort exit13 stack quick; do
   rm -f $f.json
   VECADD_FAULT=$f st $f $prog --tasks 20 --quiet --failure $f.json --report $f-report.json > $f.status
   [ ! -e $f-report.json ] || fail "$f: a report of a run that did not finish" $f.log
@@ -95,17 +105,26 @@ expect abort 134 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGABRT"
 expect exit13 1 "stage 1 'add' on PU '$cpu' (task 12) called exit(0) during the run"
 [ "$(json exit13.json 'r["exit_status"]')" = 0 ] || fail "exit13: no exit status in the failure JSON"
 grep -q '^verified' exit13.log && fail "exit13: a summary of a run that did not finish" exit13.log
+# a stack overflow: the handler runs on the thread's alternate stack, and names it
+expect stack 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
+expect quick 1 "stage 1 'add' on PU '$cpu' (task [0-9]*) called quick_exit() during the run"
 
 # --- the profiler: a crash named; a full disk is no exit 0, no 0-byte table
 VECADD_FAULT=segv st prof-segv $profiler --min-reps 3 --max-reps 5 -o prof-segv.csv > prof-segv.status
 expect prof-segv 139 "stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV"
 [ ! -e prof-segv.csv ] || fail "prof-segv: a table of a profile that crashed"
+VECADD_FAULT=stack st prof-stack $profiler --min-reps 3 --max-reps 5 -o prof-stack.csv > prof-stack.status
+expect prof-stack 139 "stage [0-9] 'add' on PU '[^']*' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
 echo old > full.csv
 # (the limit on the profiler alone: its messages reach full.log through a pipe)
 st full bash -c "(trap '' XFSZ; ulimit -f 0; exec $profiler --quiet --min-reps 3 --max-reps 5 -o full.csv) 2>&1 | cat; exit \${PIPESTATUS[0]}" > full.status
 expect full 1 "cannot write full.csv: $(python3 -c 'import os; print(os.strerror(27))')"
 [ "$(cat full.csv)" = old ] || fail "full: the old table was not kept" full.log
 ls | grep -q 'full.csv.tmp' && fail "full: temporary table left"
+# ... and with SIGXFSZ at its default (it ended the program unexplained)
+st efbig bash -c "(ulimit -f 1; exec $prog --tasks 200 --quiet --trace big.json) 2>&1 | cat; exit \${PIPESTATUS[0]}" > efbig.status
+expect efbig 1 "big.json.*$(python3 -c 'import os; print(os.strerror(27))')"
+[ ! -e big.json ] || fail "efbig: a cut trace left"
 
 # --- bounded stops: a kernel that loops, an input open() on a FIFO
 stop() { # NAME SIGNAL STATUS ENV... -- ARGS...: signal after 1 s, must end in 5 s + 10 s margin

@@ -64,6 +64,9 @@ no report-dir '--report is a directory' job --report adir -o j1
 no report-link '--report is a symbolic link' job --report link -o j1
 [ "$(cat target)" = keep ] || fail "written through the --report link"
 no cache-file '--cache is a regular file' job --cache target -o j1
+# ... also when a --table leaves the cache unused (it ran the whole job)
+host_table "$btc" "$app" t0.csv
+no cache-fifo-table '--cache is a FIFO' job --table t0.csv --cache fifo -o j1 --tune-budget 1
 [ ! -e j1/build ] || fail "a phase ran before the outputs were checked"
 if [ "$(id -u)" != 0 ]; then
   mkdir ro && chmod 555 ro
@@ -75,6 +78,14 @@ sh -c 'exit 0' & dead=$!; wait $dead
 touch "mine/schedule.yaml.tmp.$dead"
 gen -o mine > stale.log 2>&1 || fail "stale: exit status $?" stale.log
 [ ! -e "mine/schedule.yaml.tmp.$dead" ] || fail "stale temporary file kept" stale.log
+
+# Past RLIMIT_FSIZE, SIGXFSZ at its default: the write's error is named
+# (SIGXFSZ ended btc unexplained: scripts/hostile, filesystems/gen-efbig)
+rc=0
+(ulimit -f 4; exec "$btc" gen "$app" --device host --chunks "$cpu:0-2" -o big) > big.log 2>&1 || rc=$?
+[ $rc = 1 ] && grep -q "$(python3 -c 'import os; print(os.strerror(27))')" big.log ||
+  fail "gen past RLIMIT_FSIZE: exit status $rc" big.log
+echo "ok: gen past RLIMIT_FSIZE: exit 1, EFBIG named"
 
 # Options: a decimal factor only.
 no factor-hex 'must be a decimal number' job --run-timeout-factor 0x10
@@ -130,4 +141,6 @@ for f in trace.json timeline.svg fit.svg; do
   [ "$(cat out/$f 2>/dev/null)" != old ] || fail "the earlier run's $f is still there"
 done
 ls out | grep -q '\.tmp\.' && fail "temporary files left: $(ls out | grep '\.tmp\.')"
+# the children's temporary files were kept in the output directory
+[ -d out/.btc-tmp ] || fail "no out/.btc-tmp: the build's TMPDIR is not in the output directory"
 echo "ok: hang: killed and named in ${took} s (build included)"
