@@ -18,18 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t btrt_io_load_threads(const struct btrt_pipeline_config *cfg)
-{
-	uint32_t k = cfg->load_threads ? cfg->load_threads : 1;
-	if (cfg->on_task_done || (cfg->io && cfg->io->load_serial))
-		return 1;
-	if (k > BTRT_LOAD_THREADS_MAX)
-		k = BTRT_LOAD_THREADS_MAX;
-	if (cfg->pool && k > btrt_pool_size(cfg->pool))
-		k = btrt_pool_size(cfg->pool);
-	return k ? k : 1;
-}
-
 int btrt_io_load_init(struct pipe *p, struct btrt_error *err)
 {
 	uint32_t k = btrt_io_load_threads(p->cfg), pool = btrt_pool_size(p->cfg->pool);
