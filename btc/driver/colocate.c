@@ -396,11 +396,19 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 	const char *stop = "max rounds";
 	for (int round = 1; round <= o->max_rounds; round++) {
 		double t_round = now_s();
-		int m = 0;
+		/* Round 1 runs the solos first (in a shuffled order), then the
+		 * rest: a run of several streams is sized by every r*
+		 * (colo_stream_tasks). Later rounds shuffle all. */
+		int m = 0, first = 0;
 		for (int k = 0; k < st.n_cfg; k++)
-			if (colo_cfg_live(&st.cfg[k]))
+			if (colo_cfg_live(&st.cfg[k]) && round == 1 && st.cfg[k].kind == COLO_SOLO)
+				order[first++] = k;
+		m = first;
+		for (int k = 0; k < st.n_cfg; k++)
+			if (colo_cfg_live(&st.cfg[k]) && !(round == 1 && st.cfg[k].kind == COLO_SOLO))
 				order[m++] = k;
-		btc_stats_shuffle(order, m, &rng);
+		btc_stats_shuffle(order, first, &rng);
+		btc_stats_shuffle(order + first, m - first, &rng);
 		if (ctx->verbose) {
 			fprintf(stderr, "colocate: round %d order:", round);
 			for (int k = 0; k < m; k++) {
