@@ -22,8 +22,8 @@ static enum btc_status fluid_bound(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt, const double *off,
 				   struct btc_sched_bound *b, struct btc_diag *d);
 
-static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
-		    int c)
+bool btc_sched_bound_allowed(const struct btc_sched_problem *p,
+			     const struct btc_sched_options *opt, int i, int c)
 {
 	if (isnan(p->time_ms[i * p->n_pus + c]))
 		return false;
@@ -48,7 +48,7 @@ static bool every_stage_placed(const struct btc_sched_problem *p,
 	for (int i = 0; i < p->n_stages; i++) {
 		bool any = false;
 		for (int c = 0; c < p->n_pus; c++)
-			any |= allowed(p, opt, i, c);
+			any |= btc_sched_bound_allowed(p, opt, i, c);
 		if (any)
 			continue;
 		if (p->stage_names && p->stage_names[i])
@@ -86,7 +86,7 @@ static void lp_columns(const struct btc_sched_problem *p, const struct btc_sched
 	k->n = 1; /* T */
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++)
-			if (allowed(p, opt, i, c))
+			if (btc_sched_bound_allowed(p, opt, i, c))
 				k->x[i * np + c] = ++k->n;
 	for (int c = 0; c < np; c++) {
 		if (!(fixed_of(p, c) > 0))

@@ -15,18 +15,6 @@
 
 int btc_sched_assign_fail;
 
-static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
-		    int c)
-{
-	if (isnan(p->time_ms[i * p->n_pus + c]))
-		return false;
-	if (opt && (opt->forbid_mask & (1u << c)))
-		return false;
-	if (opt && opt->pin && opt->pin[i] >= 0 && opt->pin[i] != c)
-		return false;
-	return true;
-}
-
 /* Columns (1-based GLPK indices, 0 = none): T; per allowed (i, c) the
  * placement a_ic (binary; x_ic itself without farms) and with farms the
  * fraction x_ic; per PU with an allowed stage y_c (binary without farms,
@@ -80,7 +68,7 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 	glp_set_obj_coef(lp, tcol, 1.0);
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++) {
-			if (!allowed(q, opt, i, c))
+			if (!btc_sched_bound_allowed(q, opt, i, c))
 				continue;
 			k->a[i * np + c] = add_col(lp, k, GLP_BV, 0);
 			k->x[i * np + c] = farms ? add_col(lp, k, GLP_CV, 1.0) : k->a[i * np + c];
