@@ -33,8 +33,6 @@ static double best_period(const struct btc_sched_problem *p, const struct btc_sc
 
 void bound_bench(void)
 {
-	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
-	static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
 	static const char *const modes[] = { "interference", "isolated" };
 	printf("\n8. reference tables: fluid and assignment bounds (ms) against the space's "
 	       "best period, wall ms of each bound (the MIP: both solves)\n\n");
@@ -46,15 +44,12 @@ void bound_bench(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512];
-				snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv",
-					 BTC_DATA_DIR, devs[dv], apps[ap], modes[md]);
 				struct ref_table t;
-				if (ref_table_load(path, &t))
+				if (ref_table_load_named(BTC_DATA_DIR "/profiles", ref_devices[dv],
+							 ref_apps[ap], modes[md], path,
+							 sizeof(path), &t))
 					continue;
-				struct btc_sched_problem p = { .n_stages = t.n_stages,
-							       .n_pus = t.n_pus,
-							       .time_ms = t.time_ms,
-							       .pu_names = t.pu_names };
+				struct btc_sched_problem p = ref_table_problem(&t);
 				for (int farms = 0; farms < 2; farms++) {
 					struct btc_sched_options o;
 					btc_sched_options_init(&o);
@@ -74,8 +69,9 @@ void bound_bench(void)
 					worst = fmax(worst, a.solve_ms);
 					printf("| %s | %s | %s | %s | %.3f | %.3f | %.3f%s | %.3f | "
 					       "%.1f %% | %.2f | %.1f |\n",
-					       devs[dv], apps[ap], modes[md], farms ? "farms" : "paper",
-					       f.bound_ms, fmax(f.bound_ms, a.relaxed_ms), a.bound_ms,
+					       ref_devices[dv], ref_apps[ap], modes[md],
+					       farms ? "farms" : "paper", f.bound_ms,
+					       fmax(f.bound_ms, a.relaxed_ms), a.bound_ms,
 					       a.exact ? "" : " (MIP not solved)", best,
 					       100 * a.bound_ms / best, fluid_ms, a.solve_ms);
 					btc_sched_assign_free(&a);

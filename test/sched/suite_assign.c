@@ -236,8 +236,6 @@ static void compare(const char *what, const struct btc_sched_problem *p,
 	btc_sched_bound_free(&f);
 }
 
-static const char *devices[] = { "pixel7a", "jetson-orin-nano" };
-static const char *apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
 static const char *modes[] = { "interference", "isolated" };
 
 /* The 12 reference tables, the paper's space and with farms. */
@@ -249,19 +247,19 @@ static void test_reference(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512];
-				snprintf(path, sizeof(path), "%s/%s/%s/%s.csv",
-					 btc_test_data("profiles"), devices[dv], apps[ap],
-					 modes[md]);
 				struct ref_table t;
-				CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
-				struct btc_sched_problem p = { .n_stages = t.n_stages,
-							       .n_pus = t.n_pus,
-							       .time_ms = t.time_ms };
+				CU_ASSERT_FATAL(ref_table_load_named(btc_test_data("profiles"),
+								     ref_devices[dv], ref_apps[ap],
+								     modes[md], path, sizeof(path),
+								     &t) == 0);
+				struct btc_sched_problem p = ref_table_problem(&t);
 				struct btc_sched_options o;
 				btc_sched_options_init(&o);
 				for (int farms = 0; farms < 2; farms++) {
 					o.farms = farms;
-					{ char w[600]; snprintf(w, sizeof(w), "%s%s", path, farms ? " (farms)" : ""); compare(w, &p, &o, &compared, &tighter, &max_ms); }
+					char w[600];
+					snprintf(w, sizeof(w), "%s%s", path, farms ? " (farms)" : "");
+					compare(w, &p, &o, &compared, &tighter, &max_ms);
 				}
 				ref_table_free(&t);
 			}
