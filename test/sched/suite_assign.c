@@ -15,6 +15,7 @@
 #include "ref_table.h"
 #include "sched/bound.h"
 #include "sched/model.h"
+#include "rng.h"
 #include "suites.h"
 
 static bool near(double a, double b, double rel)
@@ -267,21 +268,6 @@ static void test_reference(void)
 	CU_ASSERT(tighter >= 12);
 	fprintf(stderr, "\n    reference tables: assignment > fluid in %d of 24, MIP <= %.1f ms ",
 		tighter, max_ms);
-}
-
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static int rnd_in(int lo, int hi)
-{
-	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
 }
 
 /* Random tables of 1-7 stages and 1-4 PUs, missing kernels, F, T_io, X,

@@ -15,6 +15,7 @@
 
 #include "sched/bound.h"
 #include "sched/model.h"
+#include "rng.h"
 #include "suites.h"
 
 /* Relative tolerance of the comparisons: the LP's optimum comes from
@@ -223,22 +224,6 @@ static void test_output(void)
 }
 
 /* ---- random tables ---- */
-
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static int rnd_in(int lo, int hi) /* inclusive */
-{
-	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
-}
 
 /* PUs that differ by a constant speed: t_{i,c} = w_i / s_c, every stage
  * everywhere. Any split loads PU c with W_c / s_c, so the optimum puts
