@@ -8,28 +8,10 @@
 
 #include "btc_config.h"
 #include "bench_sched.h"
+#include "best_period.h"
 #include "ref_table.h"
 #include "sched/bound.h"
 #include "sched/optimizer.h"
-
-static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
-{
-	struct btc_sched_options lo = *o;
-	lo.objective = BTC_SCHED_LATENCY;
-	lo.top_k = 1;
-	struct btc_sched_result e;
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	double best = INFINITY;
-	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
-		if (e.n_candidates)
-			best = e.candidates[0].period_ms;
-		for (int k = 0; k < e.n_baselines; k++)
-			best = fmin(best, e.baselines[k].period_ms);
-	}
-	btc_sched_result_free(&e);
-	return best;
-}
 
 void bound_bench(void)
 {

@@ -12,6 +12,7 @@
 #include <CUnit/CUnit.h>
 
 #include "testutil.h"
+#include "best_period.h"
 #include "ref_table.h"
 #include "sched/bound.h"
 #include "sched/model.h"
@@ -140,32 +141,6 @@ static void test_glpk_failure(void)
 	CU_ASSERT_EQUAL(a.bound_ms, f.bound_ms);
 	btc_sched_assign_free(&a);
 	btc_sched_bound_free(&f);
-}
-
-/* The best period of the space o searches, by enumeration: the latency
- * objective's rank 1 and every baseline that respects the pins. */
-static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
-{
-	struct btc_sched_options lo = *o;
-	lo.objective = BTC_SCHED_LATENCY;
-	lo.top_k = 1;
-	struct btc_sched_result e;
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	double best = INFINITY;
-	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
-		if (e.n_candidates)
-			best = e.candidates[0].period_ms;
-		for (int k = 0; k < e.n_baselines; k++) {
-			bool elsewhere = false;
-			for (int i = 0; o->pin && i < p->n_stages; i++)
-				elsewhere |= o->pin[i] >= 0 && o->pin[i] != e.baselines[k].pu;
-			if (!elsewhere)
-				best = fmin(best, e.baselines[k].period_ms);
-		}
-	}
-	btc_sched_result_free(&e);
-	return best;
 }
 
 /* The incumbent is an assignment (0/1 rows without farms, rows summing to
