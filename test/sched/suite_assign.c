@@ -268,17 +268,7 @@ static void test_random(void)
 				t[i * np + rnd_in(0, np - 1)] = rnd_in(1, 200000) / 1e4;
 		}
 		struct btc_sched_problem p = { .n_stages = n, .n_pus = np, .time_ms = t };
-		if (rnd_in(0, 1)) {
-			for (int c = 0; c < np; c++)
-				f[c] = rnd_in(0, 2) ? rnd_in(0, 20000) / 1e4 : 0;
-			p.fixed_ms = f;
-			p.io_ms = rnd_in(0, 3) ? 0 : rnd_in(0, 100000) / 1e4;
-			if (np > 1 && rnd_in(0, 1)) {
-				for (int j = 0; j < n * np * n; j++)
-					x[j] = rnd_in(0, 30000) / 1e4;
-				p.xfer_ms = x;
-			}
-		}
+		rnd_model_terms(&p, f, x);
 		struct btc_sched_options o;
 		btc_sched_options_init(&o);
 		int kind = rnd_in(0, 3); /* 0 paper, 1 farms, 2 splits, 3 both */
