@@ -8,33 +8,13 @@
 
 #include "btc_config.h"
 #include "bench_sched.h"
+#include "best_period.h"
 #include "ref_table.h"
 #include "sched/bound.h"
 #include "sched/optimizer.h"
 
-static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
-{
-	struct btc_sched_options lo = *o;
-	lo.objective = BTC_SCHED_LATENCY;
-	lo.top_k = 1;
-	struct btc_sched_result e;
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	double best = INFINITY;
-	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
-		if (e.n_candidates)
-			best = e.candidates[0].period_ms;
-		for (int k = 0; k < e.n_baselines; k++)
-			best = fmin(best, e.baselines[k].period_ms);
-	}
-	btc_sched_result_free(&e);
-	return best;
-}
-
 void bound_bench(void)
 {
-	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
-	static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
 	static const char *const modes[] = { "interference", "isolated" };
 	printf("\n8. reference tables: fluid and assignment bounds (ms) against the space's "
 	       "best period, wall ms of each bound (the MIP: both solves)\n\n");
@@ -46,15 +26,12 @@ void bound_bench(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512];
-				snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv",
-					 BTC_DATA_DIR, devs[dv], apps[ap], modes[md]);
 				struct ref_table t;
-				if (ref_table_load(path, &t))
+				if (ref_table_load_named(BTC_DATA_DIR "/profiles", ref_devices[dv],
+							 ref_apps[ap], modes[md], path,
+							 sizeof(path), &t))
 					continue;
-				struct btc_sched_problem p = { .n_stages = t.n_stages,
-							       .n_pus = t.n_pus,
-							       .time_ms = t.time_ms,
-							       .pu_names = t.pu_names };
+				struct btc_sched_problem p = ref_table_problem(&t);
 				for (int farms = 0; farms < 2; farms++) {
 					struct btc_sched_options o;
 					btc_sched_options_init(&o);
@@ -74,8 +51,9 @@ void bound_bench(void)
 					worst = fmax(worst, a.solve_ms);
 					printf("| %s | %s | %s | %s | %.3f | %.3f | %.3f%s | %.3f | "
 					       "%.1f %% | %.2f | %.1f |\n",
-					       devs[dv], apps[ap], modes[md], farms ? "farms" : "paper",
-					       f.bound_ms, fmax(f.bound_ms, a.relaxed_ms), a.bound_ms,
+					       ref_devices[dv], ref_apps[ap], modes[md],
+					       farms ? "farms" : "paper", f.bound_ms,
+					       fmax(f.bound_ms, a.relaxed_ms), a.bound_ms,
 					       a.exact ? "" : " (MIP not solved)", best,
 					       100 * a.bound_ms / best, fluid_ms, a.solve_ms);
 					btc_sched_assign_free(&a);

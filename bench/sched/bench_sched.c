@@ -126,9 +126,7 @@ static int one_shot(const char *path)
 	struct ref_table t;
 	if (ref_table_load(path, &t))
 		return 1;
-	struct btc_sched_problem p = { .n_stages = t.n_stages,
-				       .n_pus = t.n_pus, .time_ms = t.time_ms,
-				       .pu_names = t.pu_names };
+	struct btc_sched_problem p = ref_table_problem(&t);
 	struct btc_sched_options o;
 	btc_sched_options_init(&o);
 	struct btc_diag d;
@@ -319,9 +317,6 @@ static void space_series(bool quick, int only_n, int only_np, int only_ob)
 
 static void reference_table(void)
 {
-	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
-	static const char *const apps[] = { "octree", "alexnet-dense",
-					    "alexnet-sparse" };
 	static const char *const modes[] = { "interference", "isolated" };
 	printf("\n4. reference tables (K = 20): rank-1 T_max in ms (its "
 	       "gapness), number of candidates, z3 = exhaustive\n\n");
@@ -332,17 +327,12 @@ static void reference_table(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512];
-				snprintf(path, sizeof(path),
-					 "%s/profiles/%s/%s/%s.csv",
-					 BTC_DATA_DIR, devs[dv], apps[ap],
-					 modes[md]);
 				struct ref_table t;
-				if (ref_table_load(path, &t))
+				if (ref_table_load_named(BTC_DATA_DIR "/profiles", ref_devices[dv],
+							 ref_apps[ap], modes[md], path,
+							 sizeof(path), &t))
 					continue;
-				struct btc_sched_problem p = {
-					.n_stages = t.n_stages,
-					.n_pus = t.n_pus, .time_ms = t.time_ms,
-					.pu_names = t.pu_names };
+				struct btc_sched_problem p = ref_table_problem(&t);
 				char cell[3][96];
 				double ms[3], gstar = -1;
 				struct btc_sched_result base = { 0 };
@@ -380,7 +370,7 @@ static void reference_table(void)
 					&base.baselines[base.best_baseline];
 				printf("| %s | %s | %s | %s %.3f | %.3f | %s | %s | "
 				       "%s | %.0f/%.0f/%.0f%s |\n",
-				       devs[dv], apps[ap], modes[md],
+				       ref_devices[dv], ref_apps[ap], modes[md],
 				       t.pu_names[b->pu], b->time_ms, gstar,
 				       cell[0], cell[1], cell[2], ms[0], ms[1],
 				       ms[2], all_same ? "" : " MISMATCH");
@@ -394,8 +384,6 @@ static void reference_table(void)
  * no NAME[k] rows, so core splits add nothing there. */
 static void reference_space(void)
 {
-	static const char *const devs[] = { "pixel7a", "jetson-orin-nano" };
-	static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
 	static const char *const modes[] = { "interference", "isolated" };
 	printf("\n6. reference tables, best predicted period (latency rank 1, ms): the paper's "
 	       "space vs farms (K = 20; z3 = exhaustive checked)\n\n");
@@ -406,15 +394,12 @@ static void reference_space(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512];
-				snprintf(path, sizeof(path), "%s/profiles/%s/%s/%s.csv",
-					 BTC_DATA_DIR, devs[dv], apps[ap], modes[md]);
 				struct ref_table t;
-				if (ref_table_load(path, &t))
+				if (ref_table_load_named(BTC_DATA_DIR "/profiles", ref_devices[dv],
+							 ref_apps[ap], modes[md], path,
+							 sizeof(path), &t))
 					continue;
-				struct btc_sched_problem p = { .n_stages = t.n_stages,
-							       .n_pus = t.n_pus,
-							       .time_ms = t.time_ms,
-							       .pu_names = t.pu_names };
+				struct btc_sched_problem p = ref_table_problem(&t);
 				char cell[2][256];
 				double best[2] = { 0, 0 }, ms[2] = { 0, 0 };
 				bool same = true;
@@ -453,7 +438,7 @@ static void reference_space(void)
 				const struct btc_sched_baseline *b =
 					&r[0].baselines[r[0].best_baseline];
 				printf("| %s | %s | %s | %s %.3f | %s | %s | %.2fx | %.0f/%.0f%s |\n",
-				       devs[dv], apps[ap], modes[md], t.pu_names[b->pu],
+				       ref_devices[dv], ref_apps[ap], modes[md], t.pu_names[b->pu],
 				       b->time_ms, cell[0], cell[1], best[0] / best[1], ms[0],
 				       ms[1], same ? "" : " MISMATCH");
 				btc_sched_result_free(&r[0]);

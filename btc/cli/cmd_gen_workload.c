@@ -38,18 +38,11 @@ static int gen_joint(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
-	if (!btc_cli_workload_options_ok(o))
-		return 2;
-	if (!o->workload && o->n_positional == 0) {
-		fprintf(stderr, "btc: missing argument\n");
-		btc_cli_command_usage(BTC_CMD_GEN, stderr);
-		return 2;
-	}
-	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
-	if (!dev)
-		return 1;
+	struct btc_device *dev;
 	struct btc_joint_request r;
-	btc_cli_joint_request(o, &r);
+	int rc = btc_cli_workload_start(o, BTC_CMD_GEN, &d, &dev, &r);
+	if (rc)
+		return rc;
 	if (!r.top_k)
 		r.top_k = BTC_JOINT_PROGRAM_K;
 	struct btc_joint_plan *j = btc_joint_plan_make(&r, dev, &d);

@@ -72,24 +72,36 @@ void btc_cli_joint_request(const struct btc_cli_options *o, struct btc_joint_req
 	r->solver = o->solver;
 }
 
-int btc_cmd_workload(const struct btc_cli_options *o)
+int btc_cli_workload_start(const struct btc_cli_options *o, enum btc_cli_cmd cmd,
+			   struct btc_diag *d, struct btc_device **dev,
+			   struct btc_joint_request *r)
 {
-	struct btc_diag d;
-	btc_diag_init(&d, stderr);
+	*dev = NULL;
 	if (!btc_cli_workload_options_ok(o))
 		return 2;
 	if (!o->workload && o->n_positional == 0) {
 		fprintf(stderr, "btc: missing argument\n");
-		btc_cli_command_usage(BTC_CMD_SCHEDULE, stderr);
+		btc_cli_command_usage(cmd, stderr);
 		return 2;
 	}
-	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
-	if (!dev)
+	*dev = btc_cli_load_device(o->device, o, d);
+	if (!*dev)
 		return 1;
+	btc_cli_joint_request(o, r);
+	return 0;
+}
+
+int btc_cmd_workload(const struct btc_cli_options *o)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_device *dev;
 	struct btc_joint_request r;
-	btc_cli_joint_request(o, &r);
+	int rc = btc_cli_workload_start(o, BTC_CMD_SCHEDULE, &d, &dev, &r);
+	if (rc)
+		return rc;
 	struct btc_joint_plan *w = btc_joint_plan_make(&r, dev, &d);
-	int rc = 1;
+	rc = 1;
 	if (w)
 		rc = btc_cli_workload_print(stdout, o, w) ? 1 : 0;
 	btc_joint_plan_free(w);

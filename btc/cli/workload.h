@@ -22,6 +22,16 @@ bool btc_cli_workload_options_ok(const struct btc_cli_options *o);
 /* The joint plan's request from the options (strings borrowed from o). */
 void btc_cli_joint_request(const struct btc_cli_options *o, struct btc_joint_request *r);
 
+/* The start that `btc schedule` and `btc gen` over a workload share:
+ * refuses the one-app options, wants --workload or an app (else the usage
+ * of cmd), loads the device into *dev (free with btc_device_free) and
+ * fills the joint request r (strings borrowed from o). Returns 0, or the
+ * exit status after a message: 2 a usage error, 1 the device could not be
+ * loaded (reported through d); *dev is NULL then. */
+int btc_cli_workload_start(const struct btc_cli_options *o, enum btc_cli_cmd cmd,
+			   struct btc_diag *d, struct btc_device **dev,
+			   struct btc_joint_request *r);
+
 int btc_cmd_workload(const struct btc_cli_options *o);
 
 /* Writes the joint plan as text or JSON (o->format; schema in

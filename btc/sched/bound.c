@@ -8,6 +8,7 @@
  * to the double's exact value, so its "exact" optimum of a one-PU table
  * came out 42.0355999982 ms where the table's sum is 42.0356 ms. */
 #include "sched/bound.h"
+#include "sched/lp_matrix.h"
 
 #include <glpk.h>
 #include <math.h>
@@ -21,8 +22,8 @@ static enum btc_status fluid_bound(const struct btc_sched_problem *p,
 				   const struct btc_sched_options *opt, const double *off,
 				   struct btc_sched_bound *b, struct btc_diag *d);
 
-static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
-		    int c)
+bool btc_sched_bound_allowed(const struct btc_sched_problem *p,
+			     const struct btc_sched_options *opt, int i, int c)
 {
 	if (isnan(p->time_ms[i * p->n_pus + c]))
 		return false;
@@ -47,7 +48,7 @@ static bool every_stage_placed(const struct btc_sched_problem *p,
 	for (int i = 0; i < p->n_stages; i++) {
 		bool any = false;
 		for (int c = 0; c < p->n_pus; c++)
-			any |= allowed(p, opt, i, c);
+			any |= btc_sched_bound_allowed(p, opt, i, c);
 		if (any)
 			continue;
 		if (p->stage_names && p->stage_names[i])
@@ -85,7 +86,7 @@ static void lp_columns(const struct btc_sched_problem *p, const struct btc_sched
 	k->n = 1; /* T */
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++)
-			if (allowed(p, opt, i, c))
+			if (btc_sched_bound_allowed(p, opt, i, c))
 				k->x[i * np + c] = ++k->n;
 	for (int c = 0; c < np; c++) {
 		if (!(fixed_of(p, c) > 0))
@@ -96,27 +97,6 @@ static void lp_columns(const struct btc_sched_problem *p, const struct btc_sched
 		if (used)
 			k->y[c] = ++k->n;
 	}
-}
-
-/* The constraint matrix in GLPK's triplet form (1-based; entry 0 unused). */
-struct lp_matrix {
-	int ne, cap;
-	int *ia, *ja;
-	double *ar;
-};
-
-static void put(struct lp_matrix *m, int row, int col, double v)
-{
-	if (m->ne + 1 >= m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->ia = btc_xrealloc(m->ia, (size_t)m->cap * sizeof(int));
-		m->ja = btc_xrealloc(m->ja, (size_t)m->cap * sizeof(int));
-		m->ar = btc_xrealloc(m->ar, (size_t)m->cap * sizeof(double));
-	}
-	m->ne++;
-	m->ia[m->ne] = row;
-	m->ja[m->ne] = col;
-	m->ar[m->ne] = v;
 }
 
 /* Builds the LP of bound.h into lp. Rows: the n stage rows, the np PU
@@ -131,7 +111,7 @@ static void lp_build(glp_prob *lp, const struct btc_sched_problem *p, const stru
 	for (int j = 1; j <= k->n; j++)
 		glp_set_col_bnds(lp, j, GLP_LO, 0.0, 0.0);
 	glp_set_obj_coef(lp, 1, 1.0);
-	struct lp_matrix m = {0};
+	struct btc_lp_matrix m = {0};
 	int row = 0;
 	/* sum_c x[i][c] = 1 */
 	for (int i = 0; i < n; i++) {
@@ -139,18 +119,19 @@ static void lp_build(glp_prob *lp, const struct btc_sched_problem *p, const stru
 		glp_set_row_bnds(lp, ++row, GLP_FX, 1.0, 1.0);
 		for (int c = 0; c < np; c++)
 			if (k->x[i * np + c])
-				put(&m, row, k->x[i * np + c], 1.0);
+				btc_lp_matrix_put(&m, row, k->x[i * np + c], 1.0);
 	}
 	/* F_c y[c] + sum_i t_{i,c} x[i][c] - T <= 0 */
 	for (int c = 0; c < np; c++) {
 		glp_add_rows(lp, 1);
 		glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, -off_of(k, c));
-		put(&m, row, 1, -1.0);
+		btc_lp_matrix_put(&m, row, 1, -1.0);
 		for (int i = 0; i < n; i++)
 			if (k->x[i * np + c] && p->time_ms[i * np + c] > 0)
-				put(&m, row, k->x[i * np + c], p->time_ms[i * np + c]);
+				btc_lp_matrix_put(&m, row, k->x[i * np + c],
+						  p->time_ms[i * np + c]);
 		if (k->y[c])
-			put(&m, row, k->y[c], fixed_of(p, c));
+			btc_lp_matrix_put(&m, row, k->y[c], fixed_of(p, c));
 	}
 	/* x[i][c] - y[c] <= 0 */
 	for (int c = 0; c < np; c++) {
@@ -162,14 +143,11 @@ static void lp_build(glp_prob *lp, const struct btc_sched_problem *p, const stru
 			glp_add_rows(lp, 1);
 			glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, 0.0);
 			touch_row[i * np + c] = row;
-			put(&m, row, k->x[i * np + c], 1.0);
-			put(&m, row, k->y[c], -1.0);
+			btc_lp_matrix_put(&m, row, k->x[i * np + c], 1.0);
+			btc_lp_matrix_put(&m, row, k->y[c], -1.0);
 		}
 	}
-	glp_load_matrix(lp, m.ne, m.ia, m.ja, m.ar);
-	free(m.ia);
-	free(m.ja);
-	free(m.ar);
+	btc_lp_matrix_load(lp, &m);
 }
 
 /* The primal simplex; 0, or -1 when it finds no optimum. */

@@ -85,6 +85,12 @@ enum btc_status btc_sched_fluid_bound_offset(const struct btc_sched_problem *p,
 
 void btc_sched_bound_free(struct btc_sched_bound *b);
 
+/* Whether the LPs of both bounds give stage i a variable on PU c
+ * (0-based): p has a time there (not NAN), opt (may be NULL) does not
+ * forbid c and does not pin i to another PU. */
+bool btc_sched_bound_allowed(const struct btc_sched_problem *p,
+			     const struct btc_sched_options *opt, int i, int c);
+
 /* The times both bounds work on (docs/scheduler.md, "The assignment
  * bound"): when opt->core_splits and p has profiled core counts, a copy
  * of p in *q whose t_ic on a CPU PU that may be split is the least

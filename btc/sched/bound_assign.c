@@ -6,6 +6,7 @@
  * taken less BTC_SCHED_ASSIGN_SLACK, then raised to the fluid bound and
  * T_io, two bounds of their own. */
 #include "sched/bound.h"
+#include "sched/lp_matrix.h"
 
 #include <glpk.h>
 #include <math.h>
@@ -13,18 +14,6 @@
 #include <string.h>
 
 int btc_sched_assign_fail;
-
-static bool allowed(const struct btc_sched_problem *p, const struct btc_sched_options *opt, int i,
-		    int c)
-{
-	if (isnan(p->time_ms[i * p->n_pus + c]))
-		return false;
-	if (opt && (opt->forbid_mask & (1u << c)))
-		return false;
-	if (opt && opt->pin && opt->pin[i] >= 0 && opt->pin[i] != c)
-		return false;
-	return true;
-}
 
 /* Columns (1-based GLPK indices, 0 = none): T; per allowed (i, c) the
  * placement a_ic (binary; x_ic itself without farms) and with farms the
@@ -34,26 +23,6 @@ struct cols {
 	int n;
 	int *a, *x, *y;
 };
-
-struct mat {
-	int ne, cap;
-	int *ia, *ja;
-	double *ar;
-};
-
-static void put(struct mat *m, int row, int col, double v)
-{
-	if (m->ne + 1 >= m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->ia = btc_xrealloc(m->ia, (size_t)m->cap * sizeof(int));
-		m->ja = btc_xrealloc(m->ja, (size_t)m->cap * sizeof(int));
-		m->ar = btc_xrealloc(m->ar, (size_t)m->cap * sizeof(double));
-	}
-	m->ne++;
-	m->ia[m->ne] = row;
-	m->ja[m->ne] = col;
-	m->ar[m->ne] = v;
-}
 
 static int add_row(glp_prob *lp, int type, double lo, double hi)
 {
@@ -99,7 +68,7 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 	glp_set_obj_coef(lp, tcol, 1.0);
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++) {
-			if (!allowed(q, opt, i, c))
+			if (!btc_sched_bound_allowed(q, opt, i, c))
 				continue;
 			k->a[i * np + c] = add_col(lp, k, GLP_BV, 0);
 			k->x[i * np + c] = farms ? add_col(lp, k, GLP_CV, 1.0) : k->a[i * np + c];
@@ -111,12 +80,12 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 		if (used)
 			k->y[c] = add_col(lp, k, farms ? GLP_CV : GLP_BV, 1.0);
 	}
-	struct mat m = {0};
+	struct btc_lp_matrix m = {0};
 	for (int i = 0; i < n; i++) { /* sum_c x_ic = 1 */
 		int r = add_row(lp, GLP_FX, 1.0, 1.0);
 		for (int c = 0; c < np; c++)
 			if (k->x[i * np + c])
-				put(&m, r, k->x[i * np + c], 1.0);
+				btc_lp_matrix_put(&m, r, k->x[i * np + c], 1.0);
 	}
 	for (int c = 0; c < np; c++) { /* F_c y_c + sum_i t_ic x_ic - T <= 0 */
 		if (!k->y[c])
@@ -124,14 +93,15 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 		double f = q->fixed_ms ? q->fixed_ms[c] / scale : 0;
 		double o = off ? off[c] / scale : 0;
 		int r = add_row(lp, GLP_UP, 0.0, farms ? -o : 0.0);
-		put(&m, r, tcol, -1.0);
+		btc_lp_matrix_put(&m, r, tcol, -1.0);
 		if (!farms)
 			f += o;
 		if (f != 0)
-			put(&m, r, k->y[c], f);
+			btc_lp_matrix_put(&m, r, k->y[c], f);
 		for (int i = 0; i < n; i++)
 			if (k->x[i * np + c] && q->time_ms[i * np + c] > 0)
-				put(&m, r, k->x[i * np + c], q->time_ms[i * np + c] / scale);
+				btc_lp_matrix_put(&m, r, k->x[i * np + c],
+						  q->time_ms[i * np + c] / scale);
 	}
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < np; c++) {
@@ -139,17 +109,17 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 			if (!x)
 				continue;
 			int r = add_row(lp, GLP_UP, 0.0, 0.0); /* x_ic <= y_c (s_c) */
-			put(&m, r, x, 1.0);
-			put(&m, r, y, -1.0);
+			btc_lp_matrix_put(&m, r, x, 1.0);
+			btc_lp_matrix_put(&m, r, y, -1.0);
 			if (!farms)
 				continue;
 			r = add_row(lp, GLP_UP, 0.0, 0.0); /* x_ic <= a_ic */
-			put(&m, r, x, 1.0);
-			put(&m, r, a, -1.0);
+			btc_lp_matrix_put(&m, r, x, 1.0);
+			btc_lp_matrix_put(&m, r, a, -1.0);
 			r = add_row(lp, GLP_UP, 0.0, 1.0); /* s_c - x_ic + a_ic <= 1 */
-			put(&m, r, y, 1.0);
-			put(&m, r, x, -1.0);
-			put(&m, r, a, 1.0);
+			btc_lp_matrix_put(&m, r, y, 1.0);
+			btc_lp_matrix_put(&m, r, x, -1.0);
+			btc_lp_matrix_put(&m, r, a, 1.0);
 		}
 	for (int c = 0; contig && c < np; c++) { /* C2: at most runs(c) ranges */
 		if (!k->y[c])
@@ -162,23 +132,20 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 			/* st_ic >= a_ic - a_{i-1,c} */
 			int st = add_col(lp, k, GLP_CV, 1.0);
 			int r = add_row(lp, GLP_UP, 0.0, 0.0);
-			put(&m, r, x, 1.0);
-			put(&m, r, st, -1.0);
+			btc_lp_matrix_put(&m, r, x, 1.0);
+			btc_lp_matrix_put(&m, r, st, -1.0);
 			if (prev)
-				put(&m, r, prev, -1.0);
-			put(&m, sum, st, 1.0);
+				btc_lp_matrix_put(&m, r, prev, -1.0);
+			btc_lp_matrix_put(&m, sum, st, 1.0);
 		}
 	}
 	if (!farms && opt && opt->max_chunks > 0) { /* a used PU runs a chunk */
 		int r = add_row(lp, GLP_UP, 0.0, opt->max_chunks);
 		for (int c = 0; c < np; c++)
 			if (k->y[c])
-				put(&m, r, k->y[c], 1.0);
+				btc_lp_matrix_put(&m, r, k->y[c], 1.0);
 	}
-	glp_load_matrix(lp, m.ne, m.ia, m.ja, m.ar);
-	free(m.ia);
-	free(m.ja);
-	free(m.ar);
+	btc_lp_matrix_load(lp, &m);
 }
 
 /* Branch and cut; 0, or -1 when it ends without a proven optimum. */

@@ -399,12 +399,12 @@ static int profile(struct profiling_run *pr, struct btrt_error *err)
 	return 0;
 }
 
-/* Devices, input, probes, rigs and the table's head. Returns 0, 1 after a
- * message on stderr, or -1 with err. */
-static int start(struct profiling_run *pr, struct btrt_error *err)
+/* Devices, the input and the buffer probes, what a profile and --occupy
+ * both start with. Returns 0, 1 after a message on stderr, or -1 with
+ * err. */
+static int open_input(struct profiling_run *pr, struct btrt_error *err)
 {
-	const struct btrt_profiler *prof = pr->ctx.prof;
-	const struct btrt_app *app = prof->app;
+	const struct btrt_app *app = pr->ctx.app;
 	if (open_devices(pr, err))
 		return -1;
 	char msg[256] = "";
@@ -415,12 +415,24 @@ static int start(struct profiling_run *pr, struct btrt_error *err)
 	}
 	pr->ctx.io_loaded = calloc(app->n_buffers + 1, 1);
 	pr->ctx.touched = calloc(app->n_buffers + 1, sizeof(uint64_t));
+	if (!pr->ctx.io_loaded || !pr->ctx.touched)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "probe tables");
+	return btrt_profiler_probe_buffers(&pr->ctx, err) ? -1 : 0;
+}
+
+/* Devices, input, probes, rigs and the table's head. Returns 0, 1 after a
+ * message on stderr, or -1 with err. */
+static int start(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	const struct btrt_app *app = prof->app;
+	int rc = open_input(pr, err);
+	if (rc)
+		return rc;
 	pr->rigs = calloc(prof->n_pus, sizeof(*pr->rigs));
 	pr->others = calloc(prof->n_pus, sizeof(*pr->others));
-	if (!pr->ctx.io_loaded || !pr->ctx.touched || !pr->rigs || !pr->others)
+	if (!pr->rigs || !pr->others)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "rig tables");
-	if (btrt_profiler_probe_buffers(&pr->ctx, err))
-		return -1;
 	for (uint32_t p = 0; p < prof->n_pus && (p < prof->n_device_pus || pr->o.core_counts); p++) {
 		if (btrt_profiler_rig_init(&pr->rigs[p], &pr->ctx, &prof->pus[p], err))
 			return -1;
@@ -451,21 +463,9 @@ static int start(struct profiling_run *pr, struct btrt_error *err)
  * a message on stderr, or -1 with err. */
 static int occupy(struct profiling_run *pr, struct btrt_error *err)
 {
-	const struct btrt_app *app = pr->ctx.app;
-	if (open_devices(pr, err))
-		return -1;
-	char msg[256] = "";
-	pr->ctx.io_state = app->io->open(pr->o.input, app->params, msg, sizeof(msg));
-	if (!pr->ctx.io_state) {
-		fprintf(stderr, "%s: input: %s\n", pr->argv0, msg);
-		return 1;
-	}
-	pr->ctx.io_loaded = calloc(app->n_buffers + 1, 1);
-	pr->ctx.touched = calloc(app->n_buffers + 1, sizeof(uint64_t));
-	if (!pr->ctx.io_loaded || !pr->ctx.touched)
-		return btrt_error_set(err, BTRT_E_NOMEM, 0, "probe tables");
-	if (btrt_profiler_probe_buffers(&pr->ctx, err))
-		return -1;
+	int rc = open_input(pr, err);
+	if (rc)
+		return rc;
 	return btrt_profiler_occupy(&pr->ctx, device_pu(pr->ctx.prof, pr->o.occupy),
 				    pr->o.occupy_s, err);
 }

@@ -5,30 +5,14 @@
 set -uo pipefail
 btc=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
+. "$src/test/cli/lib.sh"
 testbox=$src/test/gen/data/testbox.yaml
-n=0 failed=0
 
 # app NAME SED-SCRIPT: a copy of examples/vecadd in $work/NAME with the
 # YAML edited by SED-SCRIPT.
 app() {
 	rm -rf "$work/$1" && cp -r "$src/examples/vecadd" "$work/$1"
 	sed -i "$2" "$work/$1/vecadd.yaml"
-}
-
-# expect RC PATTERN ARGS...: btc ARGS exits RC and prints PATTERN (stdout
-# and stderr; fixed string).
-expect() {
-	local want=$1 pat=$2 out rc
-	shift 2
-	n=$((n + 1))
-	out=$("$btc" "$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-		echo "FAIL $n: btc $* -> exit $rc (want $want), output:"
-		sed 's/^/    /' <<<"$out" | head -20
-		echo "    (want the text: $pat)"
-		failed=$((failed + 1))
-	fi
 }
 
 # ---- misspelled kernel symbols: named at their YAML line:col -------------
@@ -185,5 +169,4 @@ if [ $rc != 1 ] || ! grep -qF "source file '$work/srcfifo/vecadd.c' is a FIFO, n
 	failed=$((failed + 1))
 fi
 
-echo "$((n - failed))/$n passed"
-[ "$failed" = 0 ]
+cli_done

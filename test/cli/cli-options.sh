@@ -6,6 +6,7 @@
 set -uo pipefail
 btc=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
+. "$src/test/cli/lib.sh"
 cd "$src" || exit 1
 
 app=apps/octree.yaml
@@ -14,24 +15,6 @@ table=data/profiles/pixel7a/octree/interference.csv
 vecadd=examples/vecadd/vecadd.yaml
 testbox=test/gen/data/testbox.yaml
 printf 'app: [unclosed\n' > "$work/bad.yaml"
-
-n=0 failed=0
-
-# expect RC PATTERN ARGS...: btc ARGS exits RC and its output (stdout and
-# stderr) contains PATTERN (a fixed string; "" matches anything).
-expect() {
-	local want=$1 pat=$2 out rc
-	shift 2
-	n=$((n + 1))
-	out=$("$btc" "$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-		echo "FAIL $n: btc $* -> exit $rc (want $want), output:"
-		sed 's/^/    /' <<<"$out" | head -20
-		echo "    (want the text: $pat)"
-		failed=$((failed + 1))
-	fi
-}
 
 # lacks PATTERN ARGS...: btc ARGS exits 0 and its output lacks PATTERN.
 lacks() {
@@ -231,5 +214,4 @@ if [ "$c_sched" != 4 ] || [ "$c_gen" != 4 ]; then
 	failed=$((failed + 1))
 fi
 
-echo "$((n - failed))/$n cases passed"
-[ "$failed" = 0 ]
+cli_done

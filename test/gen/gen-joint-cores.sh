@@ -15,16 +15,10 @@
 set -euo pipefail
 btc=$1 src=$2 work=$3 mode=${4:-plain}
 name=gen-joint-cores$([ "$mode" = tsan ] && echo -tsan || true)
-. "$src/test/common/skip.sh"
+. "$src/test/gen/tsan.sh"
 rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN "$name" "no Vulkan device (not even llvmpipe)"
-fi
-if [ "$mode" = tsan ] &&
-  ! echo 'int main(void) { return 0; }' | cc -fsanitize=thread -x c - -o "$work/t" 2> /dev/null; then
-  echo "$name: SKIP: the C compiler cannot link -fsanitize=thread programs" >&2
-  exit 77
-fi
+tsan_need_vulkan "$name"
+[ "$mode" = tsan ] && tsan_need_cc "$name"
 cat > "$work/host-1pu.yaml" << 'YAML'
 device: host
 description: the dev box as one CPU PU of its 2 cores (gen-joint-cores)

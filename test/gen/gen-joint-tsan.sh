@@ -10,15 +10,8 @@
 # suppressed (data/tsan-mesa.supp). Without a Vulkan device or TSan: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3
-. "$src/test/common/skip.sh"
-rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN gen-joint-tsan "no Vulkan device (not even llvmpipe)"
-fi
-if ! echo 'int main(void) { return 0; }' | cc -fsanitize=thread -x c - -o "$work/t" 2> /dev/null; then
-  echo "gen-joint-tsan: SKIP: the C compiler cannot link -fsanitize=thread programs" >&2
-  exit 77
-fi
+. "$src/test/gen/tsan.sh"
+tsan_start gen-joint-tsan
 tables=$src/docs/results/eval-host-b/cache
 dir=$work/w
 "$btc" gen "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
@@ -26,12 +19,11 @@ dir=$work/w
   --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
   --streams octree=2 --streams alexnet_dense=2 --top 1 -o "$dir" > "$work/gen.log" 2>&1 ||
   { cat "$work/gen.log"; exit 1; }
-(meson setup "$dir/build" "$dir" -Db_sanitize=thread -Dbuildtype=debugoptimized -Dcuda=disabled &&
+(meson setup "$dir/build" "$dir" "${tsan_setup[@]}" -Dcuda=disabled &&
   ninja -C "$dir/build") > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
 prog=$(ls "$dir"/build/*-workload)
 rc=0
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$src/test/gen/data/tsan-mesa.supp" \
-  "$prog" --tasks 8 --quiet --report "$work/r.json" > "$work/run.txt" 2>&1 || rc=$?
+TSAN_OPTIONS=$tsan_options "$prog" --tasks 8 --quiet --report "$work/r.json" > "$work/run.txt" 2>&1 || rc=$?
 cat "$work/run.txt"
 [ "$rc" = 0 ] || { echo "FAIL: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
 python3 - "$work/r.json" << 'PY'

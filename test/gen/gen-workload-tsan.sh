@@ -11,15 +11,8 @@
 # without TSan: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3
-. "$src/test/common/skip.sh"
-rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN gen-workload-tsan "no Vulkan device (not even llvmpipe)"
-fi
-if ! echo 'int main(void) { return 0; }' | cc -fsanitize=thread -x c - -o "$work/t" 2> /dev/null; then
-  echo "gen-workload-tsan: SKIP: the C compiler cannot link -fsanitize=thread programs" >&2
-  exit 77
-fi
+. "$src/test/gen/tsan.sh"
+tsan_start gen-workload-tsan
 "$btc" device host --cpu-groups 2 > "$work/device.txt"
 cpus=($(awk '/name:/ {n=$3} /kind: cpu/ {print n}' "$work/device.txt"))
 gpu=$(awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}' "$work/device.txt")
@@ -32,12 +25,11 @@ dir=$work/w
   --gpu vulkan --chunks "octree=${cpus[0]}:0-2,$gpu:3-6" \
   --chunks "alexnet_dense=${cpus[1]}:0-3,$gpu:4-8" -o "$dir" > "$work/gen.log" 2>&1 ||
   { cat "$work/gen.log"; exit 1; }
-(meson setup "$dir/build" "$dir" -Db_sanitize=thread -Dbuildtype=debugoptimized -Dcuda=disabled &&
+(meson setup "$dir/build" "$dir" "${tsan_setup[@]}" -Dcuda=disabled &&
   ninja -C "$dir/build") > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
 prog=$(ls "$dir"/build/*-workload)
 rc=0
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$src/test/gen/data/tsan-mesa.supp" \
-  "$prog" --tasks 8 --quiet > "$work/run.txt" 2>&1 || rc=$?
+TSAN_OPTIONS=$tsan_options "$prog" --tasks 8 --quiet > "$work/run.txt" 2>&1 || rc=$?
 cat "$work/run.txt"
 [ "$rc" = 0 ] || { echo "FAIL: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
 grep -q "^stream 0 (octree): verified 8 tasks" "$work/run.txt"

@@ -21,22 +21,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const struct btrt_chunk three[] = {
-	{ "big", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
-	{ "mid", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0 },
-	{ "little", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
-};
-/* A farm of two workers between two chunks. */
-static const struct btrt_chunk farmed[] = {
-	{ "head", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
-	{ "w0", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
-	{ "w1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
-	{ "tail", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
-};
-static const struct btrt_chunk one[] = {
-	{ "all", BTRT_PU_CPU, NULL, 0, 0, 5, NULL, NULL, 0 },
-};
-
 static int pinning(void)
 {
 	const char *np = getenv("BTRT_NO_PIN");
@@ -100,26 +84,26 @@ static void test_two_service_cores(void)
 {
 	int cores[2];
 	test_two_cores(cores);
-	expect_in_order(three, 3, cores, 2, cores[0], cores[1]);
+	expect_in_order(toy_three, 3, cores, 2, cores[0], cores[1]);
 }
 
 static void test_one_service_core(void)
 {
 	int cores[2];
 	test_two_cores(cores);
-	expect_in_order(three, 3, &cores[1], 1, cores[1], cores[1]);
+	expect_in_order(toy_three, 3, &cores[1], 1, cores[1], cores[1]);
 }
 
 static void test_farm(void)
 {
 	int cores[2];
 	test_two_cores(cores);
-	expect_in_order(farmed, 4, cores, 2, cores[0], cores[1]);
+	expect_in_order(toy_farmed, 4, cores, 2, cores[0], cores[1]);
 }
 
 static void test_unpinned(void)
 {
-	expect_in_order(one, 1, NULL, 0, -1, -1);
+	expect_in_order(toy_one, 1, NULL, 0, -1, -1);
 }
 
 /* Load takes L, check C (sleeps: io waiting on a device), the chunk next
@@ -137,7 +121,7 @@ static void test_overlap(void)
 	struct btrt_run *run = NULL;
 	struct btrt_error err;
 	toy_keep_run = &run;
-	int rc = toy_run(&p, toy_stages_cpu, one, 1, 4, items, BTRT_BACKEND_HOST, NULL, NULL, &io,
+	int rc = toy_run(&p, toy_stages_cpu, toy_one, 1, 4, items, BTRT_BACKEND_HOST, NULL, NULL, &io,
 			 NULL, &err);
 	toy_keep_run = NULL;
 	CU_ASSERT_EQUAL(rc, 0);
@@ -184,7 +168,7 @@ static void expect_farm(uint32_t k, const int *io_cores, uint32_t n_io, const in
 	toy_io_cores = io_cores;
 	toy_n_io_cores = n_io;
 	toy_keep_run = &run;
-	int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, items, BTRT_BACKEND_HOST, NULL, NULL,
+	int rc = toy_run(&p, toy_stages_cpu, toy_three, 3, 6, items, BTRT_BACKEND_HOST, NULL, NULL,
 			 &io, NULL, &err);
 	toy_keep_run = NULL;
 	toy_io_cores = NULL;
@@ -249,7 +233,7 @@ static void test_farm_overlap(void)
 	struct btrt_run *run = NULL;
 	struct btrt_error err;
 	toy_keep_run = &run;
-	int rc = toy_run(&p, toy_stages_cpu, one, 1, 6, items, BTRT_BACKEND_HOST, NULL, NULL, &io,
+	int rc = toy_run(&p, toy_stages_cpu, toy_one, 1, 6, items, BTRT_BACKEND_HOST, NULL, NULL, &io,
 			 NULL, &err);
 	toy_keep_run = NULL;
 	CU_ASSERT_EQUAL(rc, 0);
@@ -282,7 +266,7 @@ static void expect_first_failure(uint32_t k, uint64_t bad1, uint64_t bad2)
 	p.corrupt_seq2 = bad2;
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .check_threads = k };
 	struct btrt_error err;
-	int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, 40, BTRT_BACKEND_HOST, NULL, NULL, &io,
+	int rc = toy_run(&p, toy_stages_cpu, toy_three, 3, 6, 40, BTRT_BACKEND_HOST, NULL, NULL, &io,
 			 NULL, &err);
 	CU_ASSERT_EQUAL(rc, -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_CHECK);
@@ -353,7 +337,7 @@ static void expect_load_farm(uint32_t kl, uint32_t kc, uint64_t items, uint64_t 
 	struct btrt_run *run = NULL;
 	struct btrt_error err;
 	toy_keep_run = &run;
-	int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, items, BTRT_BACKEND_HOST, NULL, NULL,
+	int rc = toy_run(&p, toy_stages_cpu, toy_three, 3, 6, items, BTRT_BACKEND_HOST, NULL, NULL,
 			 &io, NULL, &err);
 	toy_keep_run = NULL;
 	if (rc)
@@ -411,7 +395,7 @@ static void test_load_farm_failure(void)
 		toy_default_params(&p);
 		struct toy_io_state io = { .load_fail_seq = bad, .load_threads = 3 };
 		struct btrt_error err;
-		int rc = toy_run(&p, toy_stages_cpu, three, 3, 6, 40, BTRT_BACKEND_HOST, NULL, NULL,
+		int rc = toy_run(&p, toy_stages_cpu, toy_three, 3, 6, 40, BTRT_BACKEND_HOST, NULL, NULL,
 				 &io, NULL, &err);
 		CU_ASSERT_EQUAL(rc, -1);
 		CU_ASSERT_EQUAL(err.kind, BTRT_E_IO);

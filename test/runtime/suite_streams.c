@@ -20,21 +20,6 @@
 #include <string.h>
 #include <time.h>
 
-static const struct btrt_chunk three[] = {
-	{ "big", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
-	{ "mid", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0 },
-	{ "little", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
-};
-static const struct btrt_chunk farmed[] = {
-	{ "head", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
-	{ "w0", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
-	{ "w1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
-	{ "tail", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
-};
-static const struct btrt_chunk one[] = {
-	{ "all", BTRT_PU_CPU, NULL, 0, 0, 5, NULL, NULL, 0 },
-};
-
 /* One toy stream: its params, io state and pool. */
 struct toy_stream {
 	struct toy_params p;
@@ -83,9 +68,9 @@ static void test_streams_all_checked(void)
 	struct toy_stream ts[3];
 	struct btrt_stream_run sr[3];
 	static const uint64_t items[3] = { 300, 200, 40 };
-	make_stream(&ts[0], &sr[0], 1024, three, 3, items[0], NULL);
-	make_stream(&ts[1], &sr[1], 4096, farmed, 4, items[1], NULL);
-	make_stream(&ts[2], &sr[2], 256, one, 1, items[2], NULL);
+	make_stream(&ts[0], &sr[0], 1024, toy_three, 3, items[0], NULL);
+	make_stream(&ts[1], &sr[1], 4096, toy_farmed, 4, items[1], NULL);
+	make_stream(&ts[2], &sr[2], 256, toy_one, 1, items[2], NULL);
 	sr[2].rate = 2000; /* paced: 40 tasks over >= 19.5 ms */
 	struct btrt_error err;
 	int rc = btrt_streams_run(sr, 3, &err);
@@ -117,8 +102,8 @@ static void test_streams_failure_stops_all(void)
 {
 	struct toy_stream ts[2];
 	struct btrt_stream_run sr[2];
-	make_stream(&ts[0], &sr[0], 512, three, 3, 1000000, NULL);
-	make_stream(&ts[1], &sr[1], 512, one, 1, 100, NULL);
+	make_stream(&ts[0], &sr[0], 512, toy_three, 3, 1000000, NULL);
+	make_stream(&ts[1], &sr[1], 512, toy_one, 1, 100, NULL);
 	ts[1].p.corrupt_seq = 37;
 	struct btrt_error err;
 	int rc = btrt_streams_run(sr, 2, &err);
@@ -152,8 +137,8 @@ static void test_streams_interrupt(void)
 	struct toy_stream ts[2];
 	struct btrt_stream_run sr[2];
 	atomic_store(&stop_flag, 0);
-	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, &stop_flag);
-	make_stream(&ts[1], &sr[1], 512, one, 1, 100000000, &stop_flag);
+	make_stream(&ts[0], &sr[0], 512, toy_three, 3, 100000000, &stop_flag);
+	make_stream(&ts[1], &sr[1], 512, toy_one, 1, 100000000, &stop_flag);
 	sr[1].rate = 0.5; /* one task every 2 s: stopped in its wait */
 	pthread_t th;
 	CU_ASSERT_FATAL(pthread_create(&th, NULL, raise_later, NULL) == 0);
@@ -183,9 +168,9 @@ static void test_streams_turns(void)
 	struct toy_stream ts[N];
 	struct btrt_stream_run sr[N];
 	static const uint64_t items[N] = { 30, 17, 9 };
-	make_stream(&ts[0], &sr[0], 1024, three, 3, items[0], NULL);
-	make_stream(&ts[1], &sr[1], 2048, farmed, 4, items[1], NULL);
-	make_stream(&ts[2], &sr[2], 256, one, 1, items[2], NULL);
+	make_stream(&ts[0], &sr[0], 1024, toy_three, 3, items[0], NULL);
+	make_stream(&ts[1], &sr[1], 2048, toy_farmed, 4, items[1], NULL);
+	make_stream(&ts[2], &sr[2], 256, toy_one, 1, items[2], NULL);
 	sr[2].rate = 5000; /* paced and taking turns */
 	sr[1].turn = 2;
 	static const uint64_t turn_of[N] = { T, 2, T };
@@ -252,8 +237,8 @@ static void test_streams_turns_failure(void)
 {
 	struct toy_stream ts[2];
 	struct btrt_stream_run sr[2];
-	make_stream(&ts[0], &sr[0], 512, three, 3, 1000, NULL);
-	make_stream(&ts[1], &sr[1], 512, one, 1, 100, NULL);
+	make_stream(&ts[0], &sr[0], 512, toy_three, 3, 1000, NULL);
+	make_stream(&ts[1], &sr[1], 512, toy_one, 1, 100, NULL);
 	ts[1].p.corrupt_seq = 5; /* in stream 1's second turn */
 	struct btrt_error err;
 	int rc = btrt_streams_run_turns(sr, 2, 3, &err);
@@ -275,8 +260,8 @@ static void test_streams_turns_interrupt(void)
 	struct toy_stream ts[2];
 	struct btrt_stream_run sr[2];
 	atomic_store(&stop_flag, 0);
-	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, &stop_flag);
-	make_stream(&ts[1], &sr[1], 512, one, 1, 100000000, &stop_flag);
+	make_stream(&ts[0], &sr[0], 512, toy_three, 3, 100000000, &stop_flag);
+	make_stream(&ts[1], &sr[1], 512, toy_one, 1, 100000000, &stop_flag);
 	pthread_t th;
 	CU_ASSERT_FATAL(pthread_create(&th, NULL, raise_later, NULL) == 0);
 	struct btrt_error err;
@@ -314,8 +299,8 @@ static void test_streams_together_gate(void)
 {
 	struct toy_stream ts[2];
 	struct btrt_stream_run sr[2];
-	make_stream(&ts[0], &sr[0], 512, three, 3, 100000000, NULL);
-	make_stream(&ts[1], &sr[1], 512, one, 1, 20, NULL);
+	make_stream(&ts[0], &sr[0], 512, toy_three, 3, 100000000, NULL);
+	make_stream(&ts[1], &sr[1], 512, toy_one, 1, 20, NULL);
 	struct gate_probe g = { .ts = ts };
 	struct btrt_streams_opts o = { .together = 1, .gate = probe_gate, .gate_ctx = &g };
 	struct btrt_error err;

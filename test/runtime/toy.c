@@ -150,6 +150,21 @@ const struct btrt_stage toy_stages_cpu[TOY_N_STAGES] = {
 	{ .name = "seal", .cpu = toy_seal_cpu, .reads = r_out, .n_reads = 2, .writes = w_out, .n_writes = 2 },
 };
 
+const struct btrt_chunk toy_three[3] = {
+	{ "big", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
+	{ "mid", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0 },
+	{ "little", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
+};
+const struct btrt_chunk toy_farmed[4] = {
+	{ "head", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 0 },
+	{ "w0", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
+	{ "w1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 1 },
+	{ "tail", BTRT_PU_CPU, NULL, 0, 4, 1, NULL, NULL, 0 },
+};
+const struct btrt_chunk toy_one[1] = {
+	{ "all", BTRT_PU_CPU, NULL, 0, 0, 5, NULL, NULL, 0 },
+};
+
 static void *toy_open(const char *path, const void *params, char *err, size_t errlen)
 {
 	return NULL; /* the tests pass their own state */

@@ -96,6 +96,13 @@ extern const struct btrt_app_io toy_io;
  * CUDA tests copy it and add their kernels. */
 extern const struct btrt_stage toy_stages_cpu[TOY_N_STAGES];
 
+/* Unpinned CPU schedules of the toy's stages: three chunks (big 0-1,
+ * mid 2-3, little 4); a farm of two workers (w0, w1: 2-3) between a head
+ * (0-1) and a tail (4); one chunk of all five. */
+extern const struct btrt_chunk toy_three[3];
+extern const struct btrt_chunk toy_farmed[4];
+extern const struct btrt_chunk toy_one[1];
+
 /* Creates a pool (host backend unless vk/cuda given), runs `chunks` over
  * `n_items` items and checks them. Returns btrt_pipeline_run's result;
  * err filled; io (if non-NULL) receives the io state. */

@@ -26,8 +26,6 @@
 #include "sched/model.h"
 #include "testutil.h"
 
-static const char *const devices[] = { "pixel7a", "jetson-orin-nano" };
-static const char *const apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
 static const char *const modes[] = { "isolated", "interference" };
 
 static int solve(FILE *out, const struct btc_sched_problem *p, const struct btc_sched_options *o,
@@ -186,11 +184,11 @@ int main(int argc, char **argv)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512], label[128];
-				snprintf(path, sizeof path, "%s/%s/%s/%s.csv", btc_test_data("profiles"),
-					 devices[dv], apps[ap], modes[md]);
-				snprintf(label, sizeof label, "%s/%s/%s", devices[dv], apps[ap], modes[md]);
+				snprintf(label, sizeof label, "%s/%s/%s", ref_devices[dv], ref_apps[ap],
+					 modes[md]);
 				struct ref_table t;
-				if (ref_table_load(path, &t))
+				if (ref_table_load_named(btc_test_data("profiles"), ref_devices[dv],
+							 ref_apps[ap], modes[md], path, sizeof path, &t))
 					return 2;
 				rc |= table(out, label, &t);
 				ref_table_free(&t);

@@ -64,3 +64,21 @@ void ref_table_free(struct ref_table *t)
 	free(t->time_ms);
 	t->time_ms = NULL;
 }
+
+const char *const ref_devices[2] = { "pixel7a", "jetson-orin-nano" };
+const char *const ref_apps[3] = { "octree", "alexnet-dense", "alexnet-sparse" };
+
+int ref_table_load_named(const char *profiles, const char *device, const char *app,
+			 const char *mode, char *path, size_t n, struct ref_table *t)
+{
+	snprintf(path, n, "%s/%s/%s/%s.csv", profiles, device, app, mode);
+	return ref_table_load(path, t);
+}
+
+struct btc_sched_problem ref_table_problem(const struct ref_table *t)
+{
+	return (struct btc_sched_problem){ .n_stages = t->n_stages,
+					   .n_pus = t->n_pus,
+					   .time_ms = t->time_ms,
+					   .pu_names = t->pu_names };
+}

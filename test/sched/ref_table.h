@@ -6,6 +6,8 @@
 #ifndef BTC_TEST_SCHED_REF_TABLE_H
 #define BTC_TEST_SCHED_REF_TABLE_H
 
+#include <stddef.h>
+
 #include "sched/optimizer.h"
 
 struct ref_table {
@@ -17,5 +19,19 @@ struct ref_table {
 /* Returns 0, or -1 with a message on stderr. */
 int ref_table_load(const char *path, struct ref_table *t);
 void ref_table_free(struct ref_table *t);
+
+/* The reference tables are PROFILES/DEVICE/APP/MODE.csv: these 2 devices,
+ * these 3 apps, in the modes "interference" and "isolated" (12 tables). */
+extern const char *const ref_devices[2];
+extern const char *const ref_apps[3];
+
+/* Loads PROFILES/DEVICE/APP/MODE.csv (profiles: the reference profiles'
+ * folder) into t; its path goes to path[n]. Returns 0, or -1 with a
+ * message on stderr. */
+int ref_table_load_named(const char *profiles, const char *device, const char *app,
+			 const char *mode, char *path, size_t n, struct ref_table *t);
+
+/* The scheduling problem over t's means and PU names (borrowed from t). */
+struct btc_sched_problem ref_table_problem(const struct ref_table *t);
 
 #endif

@@ -12,9 +12,11 @@
 #include <CUnit/CUnit.h>
 
 #include "testutil.h"
+#include "best_period.h"
 #include "ref_table.h"
 #include "sched/bound.h"
 #include "sched/model.h"
+#include "rng.h"
 #include "suites.h"
 
 static bool near(double a, double b, double rel)
@@ -141,32 +143,6 @@ static void test_glpk_failure(void)
 	btc_sched_bound_free(&f);
 }
 
-/* The best period of the space o searches, by enumeration: the latency
- * objective's rank 1 and every baseline that respects the pins. */
-static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
-{
-	struct btc_sched_options lo = *o;
-	lo.objective = BTC_SCHED_LATENCY;
-	lo.top_k = 1;
-	struct btc_sched_result e;
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	double best = INFINITY;
-	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
-		if (e.n_candidates)
-			best = e.candidates[0].period_ms;
-		for (int k = 0; k < e.n_baselines; k++) {
-			bool elsewhere = false;
-			for (int i = 0; o->pin && i < p->n_stages; i++)
-				elsewhere |= o->pin[i] >= 0 && o->pin[i] != e.baselines[k].pu;
-			if (!elsewhere)
-				best = fmin(best, e.baselines[k].period_ms);
-		}
-	}
-	btc_sched_result_free(&e);
-	return best;
-}
-
 /* The incumbent is an assignment (0/1 rows without farms, rows summing to
  * 1) whose loads, recomputed, are at most the MIP's optimum. */
 static void check_incumbent(const struct btc_sched_problem *p, const struct btc_sched_assign *a)
@@ -236,8 +212,6 @@ static void compare(const char *what, const struct btc_sched_problem *p,
 	btc_sched_bound_free(&f);
 }
 
-static const char *devices[] = { "pixel7a", "jetson-orin-nano" };
-static const char *apps[] = { "octree", "alexnet-dense", "alexnet-sparse" };
 static const char *modes[] = { "interference", "isolated" };
 
 /* The 12 reference tables, the paper's space and with farms. */
@@ -249,19 +223,19 @@ static void test_reference(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512];
-				snprintf(path, sizeof(path), "%s/%s/%s/%s.csv",
-					 btc_test_data("profiles"), devices[dv], apps[ap],
-					 modes[md]);
 				struct ref_table t;
-				CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
-				struct btc_sched_problem p = { .n_stages = t.n_stages,
-							       .n_pus = t.n_pus,
-							       .time_ms = t.time_ms };
+				CU_ASSERT_FATAL(ref_table_load_named(btc_test_data("profiles"),
+								     ref_devices[dv], ref_apps[ap],
+								     modes[md], path, sizeof(path),
+								     &t) == 0);
+				struct btc_sched_problem p = ref_table_problem(&t);
 				struct btc_sched_options o;
 				btc_sched_options_init(&o);
 				for (int farms = 0; farms < 2; farms++) {
 					o.farms = farms;
-					{ char w[600]; snprintf(w, sizeof(w), "%s%s", path, farms ? " (farms)" : ""); compare(w, &p, &o, &compared, &tighter, &max_ms); }
+					char w[600];
+					snprintf(w, sizeof(w), "%s%s", path, farms ? " (farms)" : "");
+					compare(w, &p, &o, &compared, &tighter, &max_ms);
 				}
 				ref_table_free(&t);
 			}
@@ -269,21 +243,6 @@ static void test_reference(void)
 	CU_ASSERT(tighter >= 12);
 	fprintf(stderr, "\n    reference tables: assignment > fluid in %d of 24, MIP <= %.1f ms ",
 		tighter, max_ms);
-}
-
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static int rnd_in(int lo, int hi)
-{
-	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
 }
 
 /* Random tables of 1-7 stages and 1-4 PUs, missing kernels, F, T_io, X,
@@ -309,17 +268,7 @@ static void test_random(void)
 				t[i * np + rnd_in(0, np - 1)] = rnd_in(1, 200000) / 1e4;
 		}
 		struct btc_sched_problem p = { .n_stages = n, .n_pus = np, .time_ms = t };
-		if (rnd_in(0, 1)) {
-			for (int c = 0; c < np; c++)
-				f[c] = rnd_in(0, 2) ? rnd_in(0, 20000) / 1e4 : 0;
-			p.fixed_ms = f;
-			p.io_ms = rnd_in(0, 3) ? 0 : rnd_in(0, 100000) / 1e4;
-			if (np > 1 && rnd_in(0, 1)) {
-				for (int j = 0; j < n * np * n; j++)
-					x[j] = rnd_in(0, 30000) / 1e4;
-				p.xfer_ms = x;
-			}
-		}
+		rnd_model_terms(&p, f, x);
 		struct btc_sched_options o;
 		btc_sched_options_init(&o);
 		int kind = rnd_in(0, 3); /* 0 paper, 1 farms, 2 splits, 3 both */

@@ -15,6 +15,8 @@
 
 #include "sched/bound.h"
 #include "sched/model.h"
+#include "best_period.h"
+#include "rng.h"
 #include "suites.h"
 
 /* Relative tolerance of the comparisons: the LP's optimum comes from
@@ -224,22 +226,6 @@ static void test_output(void)
 
 /* ---- random tables ---- */
 
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static int rnd_in(int lo, int hi) /* inclusive */
-{
-	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
-}
-
 /* PUs that differ by a constant speed: t_{i,c} = w_i / s_c, every stage
  * everywhere. Any split loads PU c with W_c / s_c, so the optimum puts
  * s_c / sum s of all work on c: T = sum w / sum s. */
@@ -303,34 +289,6 @@ static void check_feasible(const struct btc_sched_problem *p, const struct btc_s
 	CU_ASSERT(near(r->bound_ms, fmax(r->lp_ms, p->io_ms), 0));
 }
 
-/* The best period any schedule reaches under o, by enumeration: the
- * latency objective's rank 1 (the multi-chunk optimum) and every
- * baseline that respects the pins (the solvers list baselines
- * regardless of pins). */
-static double best_period(const struct btc_sched_problem *p, const struct btc_sched_options *o)
-{
-	struct btc_sched_options lo = *o;
-	lo.objective = BTC_SCHED_LATENCY;
-	lo.top_k = 1;
-	struct btc_sched_result e;
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	double best = INFINITY;
-	if (btc_sched_solve_exhaustive(p, &lo, &e, &d) == BTC_OK) {
-		if (e.n_candidates)
-			best = e.candidates[0].period_ms;
-		for (int k = 0; k < e.n_baselines; k++) {
-			bool pinned_elsewhere = false;
-			for (int i = 0; o->pin && i < p->n_stages; i++)
-				pinned_elsewhere |= o->pin[i] >= 0 && o->pin[i] != e.baselines[k].pu;
-			if (!pinned_elsewhere)
-				best = fmin(best, e.baselines[k].period_ms);
-		}
-	}
-	btc_sched_result_free(&e);
-	return best;
-}
-
 static void test_random_below_best_schedule(void)
 {
 	rng_state = 20261121;
@@ -352,17 +310,7 @@ static void test_random_below_best_schedule(void)
 				t[i * np + rnd_in(0, np - 1)] = rnd_in(1, 200000) / 1e4;
 		}
 		struct btc_sched_problem p = { .n_stages = n, .n_pus = np, .time_ms = t };
-		if (rnd_in(0, 1)) { /* the chunk model's terms */
-			for (int c = 0; c < np; c++)
-				f[c] = rnd_in(0, 2) ? rnd_in(0, 20000) / 1e4 : 0;
-			p.fixed_ms = f;
-			p.io_ms = rnd_in(0, 3) ? 0 : rnd_in(0, 100000) / 1e4;
-			if (np > 1 && rnd_in(0, 1)) {
-				for (int j = 0; j < n * np * n; j++)
-					x[j] = rnd_in(0, 30000) / 1e4;
-				p.xfer_ms = x;
-			}
-		}
+		rnd_model_terms(&p, f, x);
 		struct btc_sched_options o;
 		btc_sched_options_init(&o);
 		int pin[9];

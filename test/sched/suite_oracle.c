@@ -13,9 +13,6 @@
 #include "suites.h"
 #include "testutil.h"
 
-static const char *const devices[] = { "pixel7a", "jetson-orin-nano" };
-static const char *const apps[] = { "octree", "alexnet-dense",
-				    "alexnet-sparse" };
 static const char *const modes[] = { "isolated", "interference" };
 
 static void solve_both(const char *label, const struct btc_sched_problem *p,
@@ -56,17 +53,12 @@ static void test_reference_tables(void)
 		for (int ap = 0; ap < 3; ap++)
 			for (int md = 0; md < 2; md++) {
 				char path[512], label[128];
-				snprintf(path, sizeof(path), "%s/%s/%s/%s.csv",
-					 btc_test_data("profiles"), devices[dv],
-					 apps[ap], modes[md]);
 				struct ref_table t;
-				CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
-				struct btc_sched_problem p = {
-					.n_stages = t.n_stages,
-					.n_pus = t.n_pus,
-					.time_ms = t.time_ms,
-					.pu_names = t.pu_names,
-				};
+				CU_ASSERT_FATAL(ref_table_load_named(btc_test_data("profiles"),
+								     ref_devices[dv], ref_apps[ap],
+								     modes[md], path, sizeof(path),
+								     &t) == 0);
+				struct btc_sched_problem p = ref_table_problem(&t);
 				for (int variant = 0; variant < 2; variant++) {
 					int pin[64];
 					struct btc_sched_options o;
@@ -86,8 +78,8 @@ static void test_reference_tables(void)
 					for (int ob = 0; ob < 3; ob++) {
 						o.objective = (enum btc_sched_objective)ob;
 						snprintf(label, sizeof(label),
-							 "%s/%s/%s%s", devices[dv],
-							 apps[ap], modes[md],
+							 "%s/%s/%s%s", ref_devices[dv],
+							 ref_apps[ap], modes[md],
 							 variant ? " (restricted)" : "");
 						solve_both(label, &p, &o);
 					}
@@ -106,9 +98,7 @@ static void test_baselines_apart(void)
 		 btc_test_data("profiles"));
 	struct ref_table t;
 	CU_ASSERT_FATAL(ref_table_load(path, &t) == 0);
-	struct btc_sched_problem p = { .n_stages = t.n_stages, .n_pus = t.n_pus,
-				       .time_ms = t.time_ms,
-				       .pu_names = t.pu_names };
+	struct btc_sched_problem p = ref_table_problem(&t);
 	struct btc_sched_options o;
 	btc_sched_options_init(&o);
 	o.objective = BTC_SCHED_GAPNESS;

@@ -14,6 +14,7 @@
 #include <CUnit/CUnit.h>
 
 #include "sched/model.h"
+#include "rng.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -22,22 +23,6 @@
 #define N_TABLES 500
 #define N_MODEL_TABLES 200
 #define QUICK_DIVISOR 5
-
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static int rnd_in(int lo, int hi) /* inclusive */
-{
-	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
-}
 
 /* The chunk model's terms for a random table: F_c on some PUs, T_io, and
  * transfers X_c(f, l) either from random buffers read and written by the

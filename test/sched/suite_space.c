@@ -15,6 +15,7 @@
 #include "sched/model.h"
 #include "sched/plan.h"
 #include "sched/space.h"
+#include "rng.h"
 #include "suites.h"
 
 /* 1 / (1/3 + 1/6) = 2; with F = (0.5, 1): 1 / (1/3.5 + 1/7) = 7/3; a
@@ -324,21 +325,6 @@ static int table_cleanup(void)
 }
 
 /* ---- random tables: Z3 == oracle ---- */
-
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static int rnd_in(int lo, int hi)
-{
-	return lo + (int)(rnd() % (uint32_t)(hi - lo + 1));
-}
 
 #define N_SPACE_TABLES 300
 
