@@ -75,7 +75,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const io_pinned[] = { "0", "1" };
 	struct btrt_env e;
 	defaults(&e);
-	int64_t dev = -1, ct = 0, lt = 0;
+	int64_t dev = -1, ct = 0, lt = 0, st = 0;
 	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
@@ -92,13 +92,15 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_word("BTRT_CUDA_IO_PINNED", io_pinned, 2, &iop, "0 or 1", err) ||
 	    read_flag("BTRT_POOL_PRINT", &e.pool_print, err) ||
 	    read_int("BTRT_CHECK_THREADS", 1, BTRT_CHECK_THREADS_MAX, &ct, err) ||
-	    read_int("BTRT_LOAD_THREADS", 1, BTRT_LOAD_THREADS_MAX, &lt, err)) {
+	    read_int("BTRT_LOAD_THREADS", 1, BTRT_LOAD_THREADS_MAX, &lt, err) ||
+	    read_int("BTRT_STOP_TIMEOUT_S", 1, 3600, &st, err)) {
 		defaults(env);
 		return -1;
 	}
 	e.cuda_device = (int)dev;
 	e.check_threads = (uint32_t)ct;
 	e.load_threads = (uint32_t)lt;
+	e.stop_timeout_s = (uint32_t)st;
 	e.cuda_mem = (enum btrt_cuda_mem)m;
 	e.cuda_sync = (enum btrt_cuda_sync)s;
 	e.cuda_move_all = mv;

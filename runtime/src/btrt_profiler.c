@@ -547,7 +547,7 @@ int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 		return 2;
 	}
 	/* A kernel that crashes or calls exit() is named (btrt_watchdog.h). */
-	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1, 1 };
+	struct btrt_guard g = { argv[0], "profile", pr.o.failure, -1, 1, pr.ctx.env.stop_timeout_s };
 	btrt_guard_install(&g);
 	btrt_guard_running(1);
 	int rc = pr.o.occupy ? occupy(&pr, &err) : start(&pr, &err);

@@ -503,7 +503,7 @@ int btrt_program_main(const struct btrt_program *prog, int argc, char **argv)
 			"--adapt-force N\n", argv[0]);
 		return 2;
 	}
-	struct btrt_guard g = { argv[0], "run", o.failure, o.schedule, 0 };
+	struct btrt_guard g = { argv[0], "run", o.failure, o.schedule, 0, env.stop_timeout_s };
 	btrt_guard_install(&g);
 	btrt_guard_running(1); /* a kernel's exit() is reported from now on */
 	int rc = run_program(prog, argv[0], &env, &o);

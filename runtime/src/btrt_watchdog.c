@@ -185,6 +185,8 @@ static void write_all(int fd, const char *b, size_t n)
 static struct btrt_guard guard;
 static char failure_path[1024], failure_tmp[1100], output_tmp[1100];
 static atomic_int running, stop_sig, reporting;
+/* the guard's stop_timeout_s, set before any handler can read it */
+static unsigned stop_timeout_s = BTRT_STOP_TIMEOUT_S;
 
 /* The slot to blame: the calling thread's when it runs a kernel, else
  * the only busy one; -1 when none or several (all are listed then). */
@@ -343,7 +345,7 @@ static void on_alarm(int unused)
 	struct text m = { .n = 0 };
 	put(&m, sig_name(sig));
 	put(&m, ": the stop did not complete within ");
-	put_num(&m, BTRT_STOP_TIMEOUT_S);
+	put_num(&m, stop_timeout_s);
 	put(&m, " s; still running: ");
 	put_busy(&m);
 	put(&m, "; exiting now");
@@ -417,6 +419,7 @@ void btrt_guard_install(const struct btrt_guard *g)
 {
 	atomic_store(&guard_installed, 1);
 	guard = *g;
+	stop_timeout_s = g->stop_timeout_s ? g->stop_timeout_s : BTRT_STOP_TIMEOUT_S;
 	if (!guard.phase)
 		guard.phase = "run";
 	failure_path[0] = 0;
@@ -487,7 +490,7 @@ void btrt_guard_stop(int sig)
 {
 	int none = 0;
 	if (atomic_compare_exchange_strong(&stop_sig, &none, sig))
-		alarm(BTRT_STOP_TIMEOUT_S);
+		alarm(stop_timeout_s);
 }
 
 static btrt_atomic_int stop_signal;

@@ -16,7 +16,8 @@
 
 /* Seconds a SIGINT/SIGTERM stop may take before the guard ends the
  * process (a kernel in an endless loop, an input open() blocked on a
- * FIFO never return to the pipeline's stop). */
+ * FIFO never return to the pipeline's stop), unless the environment's
+ * BTRT_STOP_TIMEOUT_S (btrt_env.h) says otherwise. */
 #define BTRT_STOP_TIMEOUT_S 5u
 
 /* The calling thread runs stage (app index; -1: none) named stage_name on
@@ -39,6 +40,9 @@ struct btrt_guard {
 	 * the temporary file (btrt_guard_tmp) and take the default action at
 	 * once; nothing it measured is kept. */
 	int die_on_stop;
+	/* Seconds a stop may take (btrt_guard_stop), 1..3600; 0: the
+	 * default BTRT_STOP_TIMEOUT_S. */
+	unsigned stop_timeout_s;
 };
 
 /* Installs the crash handlers and the exit() check, and keeps g for them.
@@ -52,7 +56,7 @@ void btrt_guard_tmp(const char *path);
  * reported (the process ends with status 1). */
 void btrt_guard_running(int on);
 /* From a SIGINT/SIGTERM handler (async-signal-safe): the stop of the run
- * has BTRT_STOP_TIMEOUT_S seconds (alarm(2)) before the guard reports what
+ * has the guard's stop_timeout_s seconds (alarm(2)) before the guard reports what
  * is still running and ends the process with 128 + sig. */
 void btrt_guard_stop(int sig);
 

@@ -14,6 +14,7 @@ static const char *const vars[] = {
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
+	"BTRT_STOP_TIMEOUT_S",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -67,6 +68,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
 	CU_ASSERT_EQUAL(e.load_threads, 0);
+	CU_ASSERT_EQUAL(e.stop_timeout_s, 0);
 }
 
 static void test_values(void)
@@ -85,6 +87,7 @@ static void test_values(void)
 	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
 	setenv("BTRT_CHECK_THREADS", "3", 1);
 	setenv("BTRT_LOAD_THREADS", "2", 1);
+	setenv("BTRT_STOP_TIMEOUT_S", "1", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -99,6 +102,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 1);
 	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
+	CU_ASSERT_EQUAL(e.stop_timeout_s, 1);
 
 	/* The caller's fields win; the unset ones take the environment. */
 	struct btrt_cuda_config cc = { .device = 0, .mem = BTRT_CUDA_MEM_MANAGED };
@@ -142,7 +146,8 @@ static void test_bad_values(void)
 		{ "BTRT_CUDA_MOVE", "some" }, { "BTRT_CUDA_IO_PINNED", "no" },
 		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
 		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
-		{ "BTRT_LOAD_THREADS", "x" },
+		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
+		{ "BTRT_STOP_TIMEOUT_S", "3601" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();
