@@ -41,7 +41,7 @@ for g in ("gain_naive", "gain_multiplex"):
 PY
 }
 "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
-  --gpu vulkan --run --top 2 --tune-tasks 6 --tune-budget 10 \
+  --gpu vulkan --run --top 2 --tune-tasks 6 --tune-budget 3 \
   --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
   --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
   -o "$work/w" --report "$work/r.json" > "$work/job.log" 2>&1 || { cat "$work/job.log"; exit 1; }
