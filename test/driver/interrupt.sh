@@ -26,16 +26,32 @@ wait_for() {
   fail "no '$2' within 60 s" "$1"
 }
 
+# ours PATTERN: the processes whose command line matches PATTERN and
+# (a relative path) whose working directory is in this test's (the other build's run of this
+# test may be running beside it: scripts/test runs both at once).
+ours() {
+  local p
+  case $1 in # a path in this test's directory is ours already
+    "$work"/*) pgrep -f -- "$1" || true; return 0 ;;
+  esac
+  for p in $(pgrep -f -- "$1" || true); do
+    case $(readlink "/proc/$p/cwd" 2> /dev/null) in
+      "$work" | "$work"/*) echo "$p" ;;
+    esac
+  done
+  return 0
+}
+
 # interrupted SIGNAL LOG PID PROGRAM: btc exited 130 and left nothing behind.
 interrupted() {
   local sig=$1 log=$2 pid=$3 prog=$4 rc=0
   sleep 1 # well inside the phase: a child is running
-  pgrep -f "$prog" > /dev/null || fail "no $prog running when the signal was sent" "$log"
+  [ -n "$(ours "$prog")" ] || fail "no $prog running when the signal was sent" "$log"
   kill "-$sig" "$pid"
   wait "$pid" || rc=$?
   [ $rc -eq 130 ] || fail "SIG$sig: exit status $rc, expected 130" "$log"
   sleep 0.2
-  if pgrep -fa "$prog"; then fail "SIG$sig: a child outlived btc" "$log"; fi
+  if [ -n "$(ours "$prog")" ]; then ps -fp "$(ours "$prog" | tr '\n' ',')0"; fail "SIG$sig: a child outlived btc" "$log"; fi
   if ls "$work/cache" | grep -q '\.tmp\.'; then fail "SIG$sig: a temporary file is left in the cache"; fi
   [ ! -e "$work/report.json" ] || fail "SIG$sig: a report was written"
   grep -q "interrupted" "$log" || fail "SIG$sig: btc did not say it was interrupted" "$log"
