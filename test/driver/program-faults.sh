@@ -137,6 +137,9 @@ stop() { # NAME SIGNAL STATUS ENV... -- ARGS...: signal after 1 s, must end in 1
   python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp("env", ["env"] + sys.argv[1:])' \
     BTRT_STOP_TIMEOUT_S=1 "$@" > "$n.log" 2>&1 & pid=$!
   sleep 1
+  # on a loaded machine: until the run's threads exist (the guard is
+  # installed before them), 10 s at most
+  for i in $(seq 100); do [ "$(ls /proc/$pid/task 2> /dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
   kill -"$sig" $pid
   for i in $(seq 150); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
   if kill -0 $pid 2> /dev/null; then kill -KILL $pid; wait $pid || true; fail "$n: still running 16 s after the signal" "$n.log"; fi
