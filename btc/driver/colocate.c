@@ -120,6 +120,11 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 	for (int i = 0; i < S; i++)
 		proc_arg(&p[0], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
 	p[0].argv[p[0].a++] = "--together"; /* the first stream through ends the run */
+	/* fair admission at the max-min proportions (docs/runtime.md,
+	 * "Several streams"): no stream runs ahead of the others'
+	 * normalised throughput and takes the PUs' time the slowest needs */
+	for (int i = 0; c->kind == COLO_JOINT && s->share && i < S; i++)
+		proc_arg(&p[0], "--share", btc_xasprintf("%d=%.9g", i, s->share[i]));
 	if (c->kind == COLO_MULTIPLEX) {
 		/* turns of equal time at equal normalised throughput: stream
 		 * s's turn is T w_s tasks[s] / min(w tasks) tasks (tasks[s] is

@@ -61,6 +61,10 @@ struct btc_colocate_setup {
 	bool baselines;           /* measure naive and multiplex too (the main
 				     job: true) */
 	long multiplex_turn;      /* T, tasks of the slowest stream's turn (>= 1) */
+	const double *share;      /* [S] or NULL: the joint runs' fair admission
+				     shares (the program's --share S=X; the main
+				     job: w_s r*_s with r*_s the predicted solo-best
+				     rate, the max-min proportions) */
 };
 
 /* A median over rounds and its 95 % interval (report/stats.h,

@@ -176,6 +176,7 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 	long *solo = btc_xcalloc((size_t)S, sizeof(long));
 	long *joint = btc_xcalloc((size_t)(S * K), sizeof(long));
 	double *pred = btc_xcalloc((size_t)K, sizeof(double));
+	double *share = btc_xcalloc((size_t)S, sizeof(double));
 	bool built = false;
 	if (!btc_job_dir_claim(dir, d) || !btc_joint_project_make(j, dir, opt->force, d) ||
 	    !btc_job_build(dir, j->dev, &built, d) || !built || !btc_mkdirs(runs, d))
@@ -187,6 +188,9 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 		app[s] = j->streams[s].app;
 		weight[s] = j->wl.apps[app[s]].weight;
 		solo[s] = j->apps[app[s]].solo_vector;
+		/* maxmin: r_s = lambda w_s r*_s; rates: r_s = theta target_s */
+		share[s] = j->m.objective == BTC_MULTI_RATES ? j->wl.apps[app[s]].rate_per_s
+							       : weight[s] / j->apps[app[s]].solo_ms;
 	}
 	for (int k = 0; k < K; k++) {
 		pred[k] = btc_joint_min_normalised(j, &j->evals[k]);
@@ -199,7 +203,7 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 		.program = prog, .work_dir = runs, .n_streams = S, .stream_names = names,
 		.stream_app = app, .weight = weight, .solo_schedule = solo, .n_joint = K,
 		.joint_schedule = joint, .joint_predicted = pred, .baselines = true,
-		.multiplex_turn = turn,
+		.multiplex_turn = turn, .share = j->m.objective == BTC_MULTI_SUM ? NULL : share,
 	};
 	struct btc_tune_ctx ctx = {.input = NULL, .work_dir = runs, .verbose = true,
 				   .seed = btc_tune_seed(&opt->tune)};
@@ -225,6 +229,7 @@ out:
 	free(solo);
 	free(joint);
 	free(pred);
+	free(share);
 	return status;
 }
 

@@ -96,7 +96,24 @@ struct btrt_streams_opts {
 	 * program's --start-gate). It should return soon after a signal. */
 	void (*gate)(void *ctx);
 	void *gate_ctx;
+	/* NULL, or [n] shares: fair admission (the max-min objective's
+	 * proportions, docs/runtime.md "Several streams"). Stream i with
+	 * share[i] > 0 (in any unit, e.g. w_i r*_i in tasks/s: the rate it
+	 * should get relative to the others) admits its next task only while
+	 * its normalised progress a_i / share[i] (a_i its tasks admitted) is
+	 * at most BTRT_FAIR_SLACK tasks of its own ahead of the least
+	 * normalised progress of the other sharing streams still admitting:
+	 * a_i <= share[i] min_o (a_o / share[o]) + BTRT_FAIR_SLACK. The
+	 * stream with the least progress is never held, so no stream waits
+	 * for ever; a stream leaves the set when it has admitted n_items
+	 * tasks or its pipeline returned. Streams with share 0 are not held
+	 * and do not hold. */
+	const double *share;
 };
+
+/* Tasks a fairly admitted stream may run ahead of its share of the least
+ * normalised progress (btrt_streams_opts.share). */
+#define BTRT_FAIR_SLACK 2.0
 
 /* btrt_streams_run with the options o (NULL: none). Errors as
  * btrt_streams_run's. */

@@ -8,7 +8,10 @@
  * rate its load waits for the stream's next token (a token bucket of
  * depth 1). Taking turns (btrt_streams_run_turns), its load also waits
  * for the stream's turn, and its last checked task of a turn passes the
- * turn on. */
+ * turn on. With shares (btrt_streams_opts.share) it waits until the
+ * stream is not ahead of its share of the least normalised progress
+ * (fair admission). */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,11 @@ struct workload_state {
 	 * to be prepared before any starts. */
 	void (*gate)(void *ctx);
 	void *gate_ctx;
+	/* Fair admission (share != NULL): under fmu, every stream's
+	 * fair_admitted and fair_out. */
+	const double *share;
+	pthread_mutex_t fmu;
+	pthread_cond_t fcv;
 };
 
 /* Stream thread: counts itself ready, waits for every running stream. */
@@ -74,6 +82,10 @@ struct stream_state {
 	uint64_t admitted, checked, checked_all;
 	int through;
 	struct stream_state *all; /* [w->n]: every stream, to pass the turn */
+	/* fair admission (under w->fmu): tasks admitted; out of the set
+	 * (every task admitted, or its pipeline returned) */
+	uint64_t fair_admitted;
+	int fair_out;
 };
 
 /* Stops the calling source's wait early: a signal, another stream's
@@ -87,6 +99,20 @@ static int should_stop(const struct stream_state *st)
 	       (btrt_source_stop && atomic_load(btrt_source_stop));
 }
 
+/* Timed wait of at most 5 ms on cv (a signal or a failure elsewhere is
+ * seen within that). */
+static void wait_5ms(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += 5000000;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(cv, mu, &ts);
+}
+
 /* Time multiplexing: waits until st holds the turn and may admit one
  * more task of it (at most 5 ms per wait, so that a signal or a failure
  * elsewhere is seen: then the task is admitted anyway and the stream's
@@ -95,16 +121,8 @@ static void take_turn(struct stream_state *st)
 {
 	struct workload_state *w = st->w;
 	pthread_mutex_lock(&w->tmu);
-	while ((w->holder != st->index || st->admitted >= st->turn) && !should_stop(st)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 5000000;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&w->tcv, &w->tmu, &ts);
-	}
+	while ((w->holder != st->index || st->admitted >= st->turn) && !should_stop(st))
+		wait_5ms(&w->tcv, &w->tmu);
 	st->admitted++;
 	pthread_mutex_unlock(&w->tmu);
 }
@@ -138,6 +156,44 @@ static void end_turn(struct stream_state *st)
 	pthread_mutex_unlock(&w->tmu);
 }
 
+/* Fair admission: waits while st is more than BTRT_FAIR_SLACK tasks
+ * ahead of its share of the least normalised progress of the other
+ * sharing streams still admitting (btrt_streams_opts.share), then counts
+ * its task admitted. The least one never waits, so some stream always
+ * admits. On a stop the task is admitted anyway (as in take_turn). */
+static void fair_admit(struct stream_state *st)
+{
+	struct workload_state *w = st->w;
+	double mine = w->share[st->index];
+	pthread_mutex_lock(&w->fmu);
+	while (!should_stop(st)) {
+		double least = INFINITY;
+		for (uint32_t o = 0; o < w->n; o++)
+			if (o != st->index && w->share[o] > 0 && !st->all[o].fair_out)
+				least = fmin(least, (double)st->all[o].fair_admitted / w->share[o]);
+		if (!isfinite(least) || (double)st->fair_admitted <= mine * least + BTRT_FAIR_SLACK)
+			break;
+		wait_5ms(&w->fcv, &w->fmu);
+	}
+	st->fair_admitted++;
+	if (st->cfg.n_items && st->fair_admitted >= st->cfg.n_items)
+		st->fair_out = 1;
+	pthread_cond_broadcast(&w->fcv);
+	pthread_mutex_unlock(&w->fmu);
+}
+
+/* st leaves the fair set (its pipeline returned). */
+static void fair_leave(struct stream_state *st)
+{
+	struct workload_state *w = st->w;
+	if (!w->share || !(w->share[st->index] > 0))
+		return;
+	pthread_mutex_lock(&w->fmu);
+	st->fair_out = 1;
+	pthread_cond_broadcast(&w->fcv);
+	pthread_mutex_unlock(&w->fmu);
+}
+
 /* The paced load: waits until the stream's next token (at most 5 ms per
  * sleep, so that a signal or a failure elsewhere is seen), then loads. A
  * token is due period_ns after the previous one, or now if the source is
@@ -147,6 +203,8 @@ static int paced_load(void *state, uint64_t seq, void *task, char *err, size_t e
 	struct stream_state *st = state;
 	if (st->w->turn)
 		take_turn(st);
+	if (st->w->share && st->w->share[st->index] > 0)
+		fair_admit(st);
 	uint64_t now = btrt_now_ns();
 	if (st->next_ns == 0)
 		st->next_ns = now;
@@ -167,6 +225,8 @@ static int plain_load(void *state, uint64_t seq, void *task, char *err, size_t e
 	struct stream_state *st = state;
 	if (st->w->turn)
 		take_turn(st);
+	if (st->w->share && st->w->share[st->index] > 0)
+		fair_admit(st);
 	return st->inner->load(st->inner_state, seq, task, err, errlen);
 }
 
@@ -215,6 +275,7 @@ static void *stream_main(void *arg)
 		return NULL;
 	}
 	s->rc = btrt_pipeline_run(&st->cfg, &s->run, &s->err);
+	fair_leave(st);
 	if (!s->rc && st->w->together)
 		atomic_store(&st->w->one_done, 1);
 	if (s->rc) {
@@ -254,10 +315,17 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 	atomic_init(&w.one_done, 0);
 	w.gate = o ? o->gate : NULL;
 	w.gate_ctx = o ? o->gate_ctx : NULL;
+	w.share = o ? o->share : NULL;
+	for (uint32_t i = 0; w.share && i < n; i++)
+		if (!(w.share[i] >= 0) || !isfinite(w.share[i]))
+			return btrt_error_set(err, BTRT_E_INVAL, 0,
+					      "stream %u: a share is finite and >= 0", i);
 	w.holder = 0;
 	w.n = n;
 	pthread_mutex_init(&w.tmu, NULL);
 	pthread_cond_init(&w.tcv, NULL);
+	pthread_mutex_init(&w.fmu, NULL);
+	pthread_cond_init(&w.fcv, NULL);
 	struct stream_state *st = calloc(n, sizeof *st);
 	pthread_t *th = calloc(n, sizeof *th);
 	pthread_mutex_init(&w.mu, NULL);
@@ -269,6 +337,8 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 		pthread_cond_destroy(&w.cv);
 		pthread_mutex_destroy(&w.tmu);
 		pthread_cond_destroy(&w.tcv);
+		pthread_mutex_destroy(&w.fmu);
+		pthread_cond_destroy(&w.fcv);
 		free(st);
 		free(th);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "streams: out of memory");
@@ -319,6 +389,8 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 	pthread_cond_destroy(&w.cv);
 	pthread_mutex_destroy(&w.tmu);
 	pthread_cond_destroy(&w.tcv);
+	pthread_mutex_destroy(&w.fmu);
+	pthread_cond_destroy(&w.fcv);
 	int first = atomic_load(&w.failed);
 	for (uint32_t i = 0; i < started; i++)
 		s[i].stopped_by_other = first != 0 && first != (int)i + 1 && s[i].rc == 0;

@@ -24,6 +24,7 @@ struct btrt_workload_options {
 	unsigned char *run;        /* 1: the stream runs (--streams) */
 	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
 	long *turn_of;             /* per stream: --multiplex S=T, else multiplex */
+	double *share;             /* per stream: --share S=X (fair admission), else 0 */
 	int placement_app;         /* --placement app: every stream's io threads on
 				      its app's single-app service cores */
 	int cores_shared;          /* --cores shared: every chunk on its schedule's

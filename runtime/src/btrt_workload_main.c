@@ -310,16 +310,22 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
 			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
-			       btrt_pool_size(res[k - 1].pool), o->rate[i] > 0 ? ", paced" : "",
+			       btrt_pool_size(res[k - 1].pool),
+			       o->rate[i] > 0 ? ", paced" : o->share[i] > 0 ? ", fair share" : "",
 			       o->placement_app ? ", its app's service cores" : "",
 			       btrt_workload_chunk_cores(w, o, i, &(uint32_t){0}) ?
 			       ", CPU chunks on their own core sets" : "");
 	}
 	fflush(stdout);
+	double *share = calloc(n, sizeof *share);
+	int fair = 0;
+	for (uint32_t k = 0; share && k < n; k++)
+		fair |= (share[k] = o->share[index[k]]) > 0;
 	struct btrt_streams_opts so = { .turn = (uint64_t)o->multiplex, .together = o->together,
 					.gate = o->gate ? start_gate : NULL,
-					.gate_ctx = (void *)o->gate };
+					.gate_ctx = (void *)o->gate, .share = fair ? share : NULL };
 	int arc = btrt_streams_run_opts(sr, n, &so, &err);
+	free(share);
 	if (atomic_load(btrt_stop_signal()))
 		goto out;
 	if (arc) {

@@ -28,6 +28,10 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"  --rate S=R       pace stream S's io source at R tasks/s (0: unpaced; default:\n"
 		"                   unpaced, or with --pace the candidate's planned rate)\n"
 		"  --pace           pace every stream at the candidate's planned rate\n"
+		"  --share S=X      fair admission: stream S (X > 0) admits a task only while it\n"
+		"                   is not ahead of its share X of the least normalised progress\n"
+		"                   (tasks / X) of the other streams with a share (the max-min\n"
+		"                   proportions: X = w_S r*_S)\n"
 		"  --multiplex T    time multiplexing: the streams take turns, T tasks a turn;\n"
 		"                   --multiplex S=T: T tasks in stream S's turns\n"
 		"                   (a turn starts once the previous one's tasks were checked)\n"
@@ -112,8 +116,10 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	o->run = calloc(w->n_streams, sizeof *o->run);
 	o->tasks_of = calloc(w->n_streams, sizeof *o->tasks_of);
 	o->turn_of = calloc(w->n_streams, sizeof *o->turn_of);
+	o->share = calloc(w->n_streams, sizeof *o->share);
 	unsigned char *given = calloc(2 * (size_t)w->n_streams, 1); /* --schedule, --rate */
-	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of || !o->turn_of || !given) {
+	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of || !o->turn_of || !o->share ||
+	    !given) {
 		free(given);
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return -1;
@@ -156,7 +162,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		static const char *const valued[] = { "--tasks", "--warmup", "--input", "--schedule",
 						      "--rate", "--streams", "--trace", "--report",
 						      "--joint", "--placement", "--multiplex",
-						      "--start-gate", "--cores" };
+						      "--start-gate", "--cores", "--share" };
 		enum { N_VALUED = sizeof valued / sizeof valued[0] };
 		int k = 0;
 		while (k < N_VALUED && strcmp(opt, valued[k]))
@@ -260,6 +266,12 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			}
 			o->cores_shared = !strcmp(v, "shared");
 			break;
+		case 13:
+			if (split(w, argv[0], opt, v, &s, &val))
+				goto fail;
+			if (btrt_parse_double(opt, val, 0, 1e12, &o->share[s], &err))
+				goto bad;
+			break;
 		}
 	}
 	/* --schedule for every stream without --joint: the first candidate
@@ -312,6 +324,7 @@ void btrt_workload_options_free(struct btrt_workload_options *o)
 	free(o->rate);
 	free(o->tasks_of);
 	free(o->turn_of);
+	free(o->share);
 	free(o->run);
 }
 
@@ -328,6 +341,8 @@ void btrt_workload_list(const struct btrt_workload *w, const struct btrt_workloa
 			fprintf(out, ", predicted %.4f ms/task", sc->predicted_ms);
 		if (o->rate[i] > 0)
 			fprintf(out, ", paced at %.1f tasks/s", o->rate[i]);
+		if (o->share[i] > 0)
+			fprintf(out, ", fair share %g", o->share[i]);
 		fprintf(out, "\n");
 	}
 	for (uint32_t k = 0; k < w->n_joint; k++) {

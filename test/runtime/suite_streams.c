@@ -5,7 +5,8 @@
  * paced ones included; pacing spaces a stream's loads by its period;
  * taking turns (btrt_streams_run_turns) gives one stream at a time tasks
  * in flight, at most T a turn, and still checks every task; together,
- * the first stream through stops the others, after a start gate. */
+ * the first stream through stops the others, after a start gate; fair
+ * admission holds a stream to its share of the slowest's progress. */
 #include "suites.h"
 #include "toy.h"
 
@@ -319,6 +320,69 @@ static void test_streams_together_gate(void)
 	free_streams(ts, sr, 2);
 }
 
+/* Fair admission (btrt_streams_opts.share): a slow stream (paced, share
+ * 1) and a fast one (share 3): the fast one's task k is admitted only
+ * while k <= 3 a_0 + BTRT_FAIR_SLACK, a_0 the slow one's tasks admitted
+ * by then (at most those whose load had begun when the fast one's load
+ * ended), until the slow one has admitted all its tasks; every task of
+ * both checked. Unheld, the fast one would load its 60 tasks while the
+ * slow one's tokens come 1 ms apart. */
+static void test_streams_fair(void)
+{
+	enum { N = 2 };
+	struct toy_stream ts[N];
+	struct btrt_stream_run sr[N];
+	static const uint64_t items[N] = { 20, 60 };
+	static const double share[N] = { 1, 3 };
+	make_stream(&ts[0], &sr[0], 256, toy_one, 1, items[0], NULL);
+	make_stream(&ts[1], &sr[1], 256, toy_three, 3, items[1], NULL);
+	sr[0].rate = 1000;
+	struct btrt_streams_opts o = { .share = share };
+	struct btrt_error err;
+	int rc = btrt_streams_run_opts(sr, N, &o, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (int i = 0; i < N; i++) {
+		CU_ASSERT_EQUAL(sr[i].rc, 0);
+		CU_ASSERT_EQUAL(ts[i].io.checked, items[i]);
+		CU_ASSERT_EQUAL(ts[i].io.order_errors, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sr[i].run);
+	}
+	uint64_t ls0[20], ls, le, cs, ce;
+	for (uint64_t j = 0; j < items[0]; j++)
+		CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(sr[0].run, j, &ls0[j], &le, &cs, &ce), 0);
+	int held = 0, checked = 0;
+	for (uint64_t k = 0; k < items[1]; k++) {
+		CU_ASSERT_EQUAL_FATAL(btrt_run_io_times(sr[1].run, k, &ls, &le, &cs, &ce), 0);
+		uint64_t a0 = 0;
+		while (a0 < items[0] && ls0[a0] <= le)
+			a0++;
+		if (a0 == items[0])
+			break; /* the slow stream left the set */
+		checked++;
+		held += (double)k <= share[1] / share[0] * (double)a0 + BTRT_FAIR_SLACK;
+	}
+	CU_ASSERT(checked >= 40); /* 3 x 20 slow tasks: most fast ones under the rule */
+	CU_ASSERT_EQUAL(held, checked);
+	free_streams(ts, sr, N);
+	(void)ls;
+}
+
+/* A negative share is refused. */
+static void test_streams_fair_bad_share(void)
+{
+	struct toy_stream ts;
+	struct btrt_stream_run sr;
+	make_stream(&ts, &sr, 256, toy_one, 1, 4, NULL);
+	static const double share[1] = { -1 };
+	struct btrt_streams_opts o = { .share = share };
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_streams_run_opts(&sr, 1, &o, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	btrt_pool_destroy(ts.pool);
+}
+
 static void test_streams_bad_config(void)
 {
 	struct btrt_stream_run sr;
@@ -347,5 +411,7 @@ int suite_streams_register(void)
 		    test_streams_turns_interrupt);
 	CU_add_test(s, "together, after a gate", test_streams_together_gate);
 	CU_add_test(s, "bad config refused", test_streams_bad_config);
+	CU_add_test(s, "fair admission", test_streams_fair);
+	CU_add_test(s, "fair admission: a negative share refused", test_streams_fair_bad_share);
 	return 0;
 }
