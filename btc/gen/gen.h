@@ -150,11 +150,15 @@ void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_
  * (1) and GPU dispatchers (2; -1 when the stream has no GPU chunk). The
  * free cores are the single-app service cores (btc_gen_service_cores, in
  * its order) followed by the pinnable cores of every CPU PU no chunk of
- * the candidate runs on, highest first; stream by stream, role by role,
- * each takes the next free core, so no two streams share one while any
- * is left, then round robin over them. All -1 on a device without
- * service cores (btc_gen_service_owner < 0: nothing pinned, as a
- * single-app program). */
+ * the candidate runs on, highest first. Each thread's load at the
+ * candidate's rates r_s (j->evals[k]) is r_s T_load, r_s T_check (the
+ * app's table, mode j->plan.mode; T_io when not timed apart) or r_s x
+ * the stream's GPU chunk times; heaviest first (ties: the lower slot),
+ * each goes to the least loaded free core (ties: fewer threads, then the
+ * free cores' order), so no two share a core while any is free and the
+ * load is spread where they must. All -1 on a device without service
+ * cores (btc_gen_service_owner < 0: nothing pinned, as a single-app
+ * program). */
 void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
 
 /* The cores of stream s's chunk on CPU PU u in joint candidate k when

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "front/table.h"
 #include "gen/gen.h"
 #include "gen/gen_joint.h"
 #include "gen/sections.h"
@@ -68,13 +69,56 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores)
 				free_cores[n_free++] = pin[c];
 		}
 	}
-	int next = 0;
+	/* Each service thread's CPU load at the candidate's rates (cores):
+	 * source r_s T_load, sink r_s T_check, GPU dispatchers r_s x its
+	 * GPU chunks' time (they wait for their streams, spinning by
+	 * default: docs/runtime.md "CUDA"). Heaviest first, each to the
+	 * least loaded free core (ties: fewer threads, then the free cores'
+	 * order): no two threads share a core while one is free, and where
+	 * they must, the io checks and dispatchers of several streams are
+	 * spread instead of piled by role (round robin by role put every
+	 * stream's sink on one core and every dispatcher on another). */
+	const struct btc_multi_eval *e = &j->evals[k];
+	int n_th = 0;
+	struct th {
+		double load;
+		int slot;
+	} *th = btc_xcalloc((size_t)(3 * S), sizeof(*th));
 	for (int s = 0; s < S; s++) {
-		cores[3 * s] = free_cores[next++ % n_free];
-		cores[3 * s + 1] = free_cores[next++ % n_free];
+		const struct btc_joint_app *x = &j->apps[j->streams[s].app];
+		double ld = NAN, ck = NAN;
+		double io = btc_table_io_ms(x->table, j->plan.mode, 1, 1, &ld, &ck);
+		double r = isfinite(e->rate[s]) ? e->rate[s] : 0, gpu = 0;
+		for (int u = 0; u < j->dev->n_pus; u++)
+			if (j->dev->pus[u].kind != BTC_BACKEND_CPU)
+				gpu += e->t[s * j->dev->n_pus + u];
+		th[n_th++] = (struct th){r * (isnan(ld) ? io : ld), 3 * s};
+		th[n_th++] = (struct th){r * (isnan(ck) ? io : ck), 3 * s + 1};
 		if (has_gpu_chunk(j, k, s))
-			cores[3 * s + 2] = free_cores[next++ % n_free];
+			th[n_th++] = (struct th){r * gpu, 3 * s + 2};
 	}
+	for (int a = 1; a < n_th; a++) /* insertion sort: load down, slot up */
+		for (int b = a; b > 0 && (th[b].load > th[b - 1].load ||
+					  (th[b].load == th[b - 1].load && th[b].slot < th[b - 1].slot));
+		     b--) {
+			struct th t = th[b];
+			th[b] = th[b - 1];
+			th[b - 1] = t;
+		}
+	double *load = btc_xcalloc((size_t)n_free, sizeof(double));
+	int *count = btc_xcalloc((size_t)n_free, sizeof(int));
+	for (int i = 0; i < n_th; i++) {
+		int best = 0;
+		for (int f = 1; f < n_free; f++)
+			if (load[f] < load[best] || (load[f] == load[best] && count[f] < count[best]))
+				best = f;
+		load[best] += th[i].load;
+		count[best]++;
+		cores[th[i].slot] = free_cores[best];
+	}
+	free(load);
+	free(count);
+	free(th);
 	free(free_cores);
 }
 

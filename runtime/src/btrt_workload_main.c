@@ -273,9 +273,48 @@ static void start_gate(void *ctx)
 		nanosleep(&ts, NULL);
 }
 
-static int run_workload(const struct btrt_workload *w, const char *argv0,
-			const struct btrt_env *env, const struct btrt_workload_options *o)
+/* The CUDA dispatchers' wait (docs/runtime.md, "Several streams"): with
+ * the plan's placement, when the running streams' GPU dispatchers
+ * outnumber the distinct service cores that serve them and their io
+ * threads, spinning waits (CUDA's default with one context and more
+ * cores than contexts) would take those cores from the io threads and
+ * from each other: they yield instead, as CUDA's own heuristic does when
+ * waiters outnumber processors. BTRT_CUDA_SYNC, when set, decides. 1:
+ * yield. */
+static int cuda_yield(const struct btrt_workload *w, const struct btrt_env *env,
+		      const struct btrt_workload_options *o)
 {
+	if (env->cuda_sync != BTRT_CUDA_SYNC_DEFAULT || o->placement_app || !w->n_joint)
+		return 0;
+	int cores[3 * 64], n_cores = 0, n_disp = 0;
+	for (uint32_t i = 0; i < w->n_streams; i++) {
+		if (!o->run[i])
+			continue;
+		const struct btrt_program_schedule *s = &w->streams[i].prog->schedules[o->schedule[i]];
+		const int *c = w->joint[o->joint].streams[i].service_cores;
+		n_disp += btrt_program_schedule_backend(s) == BTRT_BACKEND_CUDA && c[2] >= 0;
+		for (int r = 0; r < 3; r++) {
+			int dup = c[r] < 0;
+			for (int k = 0; k < n_cores && !dup; k++)
+				dup = cores[k] == c[r];
+			if (!dup && n_cores < (int)(sizeof cores / sizeof cores[0]))
+				cores[n_cores++] = c[r];
+		}
+	}
+	return n_disp > n_cores;
+}
+
+static int run_workload(const struct btrt_workload *w, const char *argv0,
+			const struct btrt_env *env_in, const struct btrt_workload_options *o)
+{
+	struct btrt_env env_copy = *env_in;
+	const struct btrt_env *env = &env_copy;
+	if (cuda_yield(w, env_in, o)) {
+		env_copy.cuda_sync = BTRT_CUDA_SYNC_YIELD;
+		if (!o->quiet)
+			printf("CUDA dispatchers yield while they wait (more of them than service "
+			       "cores; BTRT_CUDA_SYNC overrides)\n");
+	}
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < w->n_streams; i++)
 		n += o->run[i];
