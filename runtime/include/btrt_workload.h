@@ -107,7 +107,8 @@ struct btrt_streams_opts {
 	 * stream with the least progress is never held, so no stream waits
 	 * for ever; a stream leaves the set when it has admitted n_items
 	 * tasks or its pipeline returned. Streams with share 0 are not held
-	 * and do not hold. */
+	 * and do not hold. Not with turn > 0 (BTRT_E_INVAL); a share < 0
+	 * or not finite: BTRT_E_INVAL. */
 	const double *share;
 };
 

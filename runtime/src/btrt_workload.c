@@ -316,6 +316,10 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 	w.gate = o ? o->gate : NULL;
 	w.gate_ctx = o ? o->gate_ctx : NULL;
 	w.share = o ? o->share : NULL;
+	if (w.share && turn)
+		return btrt_error_set(err, BTRT_E_INVAL, 0,
+				      "fair admission and taking turns do not combine (a stream "
+				      "holding the turn could wait for one waiting for the turn)");
 	for (uint32_t i = 0; w.share && i < n; i++)
 		if (!(w.share[i] >= 0) || !isfinite(w.share[i]))
 			return btrt_error_set(err, BTRT_E_INVAL, 0,

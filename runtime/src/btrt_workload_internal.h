@@ -72,6 +72,7 @@ struct btrt_workload_figures {
 	const char *app, *label;
 	long schedule;
 	double rate;               /* the pacing, tasks/s; 0: none */
+	double share;              /* the fair admission share (--share); 0: none */
 	const struct btrt_run *run;
 	uint64_t tasks;            /* checked */
 	double ms_per_task;        /* steady state */

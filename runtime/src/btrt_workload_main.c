@@ -164,7 +164,7 @@ static void figures(const struct btrt_workload_options *o, uint32_t i, const str
 	const struct btrt_run *run = sr->run;
 	*f = (struct btrt_workload_figures){
 		.stream = i, .app = r->ws->prog->app.name, .label = r->sched->label,
-		.schedule = o->schedule[i], .rate = o->rate[i], .run = run,
+		.schedule = o->schedule[i], .rate = o->rate[i], .share = o->share[i], .run = run,
 		.tasks = btrt_run_items(run),
 		.ms_per_task = btrt_run_steady_ns(run, (uint64_t)o->warmup) / 1e6,
 		.wall_ms = (double)btrt_run_wall_ns(run) / 1e6,

@@ -29,6 +29,7 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "schedule", (double)f->schedule);
 	cJSON_AddStringToObject(j, "label", f->label);
 	cJSON_AddNumberToObject(j, "rate", f->rate);
+	cJSON_AddNumberToObject(j, "share", f->share);
 	cJSON_AddBoolToObject(j, "verified", 1);
 	cJSON_AddNumberToObject(j, "tasks", (double)f->tasks);
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);

@@ -100,12 +100,22 @@ want = [c["rate"] for c in l["joint"][k]["streams"]]
 got = [s["rate"] for s in r["streams"]]
 assert all(abs(a - b) <= 1e-6 * b for a, b in zip(got, want)), (got, want)
 PY
+# --share: fair admission (docs/runtime.md, "Several streams"); every
+# task still checked, the shares in the report.
+"$prog" --tasks 6 --quiet --share 0=1 --share 1=1 --share 2=8 \
+  --report "$work/rf.json" > "$work/rf.txt" 2>&1 || { cat "$work/rf.txt"; exit 1; }
+python3 - "$work/rf.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verified"] is True and [s["share"] for s in r["streams"]] == [1, 1, 8], r
+assert all(s["verified"] is True and s["tasks"] == 6 for s in r["streams"]), r
+PY
 # --placement app, and --schedule overriding one stream of the candidate.
 "$prog" --tasks 6 --quiet --placement app --schedule "2=$s2" --joint "$K" \
   --report "$work/ra.json" > "$work/ra.txt" 2>&1 || { cat "$work/ra.txt"; exit 1; }
 check_report "$work/ra.json" "$K" app "$k0" "$k1" "$s2"
 # Bad values: exit 2 with a message.
-for bad in "--joint 3" "--joint x" "--placement both"; do
+for bad in "--joint 3" "--joint x" "--placement both" "--share 0=-1" "--share 9=1"; do
   rc=0
   # shellcheck disable=SC2086
   "$prog" $bad --tasks 2 > "$work/bad.txt" 2>&1 || rc=$?

@@ -369,7 +369,7 @@ static void test_streams_fair(void)
 	(void)ls;
 }
 
-/* A negative share is refused. */
+/* A negative share is refused, and so are shares with turns. */
 static void test_streams_fair_bad_share(void)
 {
 	struct toy_stream ts;
@@ -379,6 +379,10 @@ static void test_streams_fair_bad_share(void)
 	struct btrt_streams_opts o = { .share = share };
 	struct btrt_error err;
 	CU_ASSERT_EQUAL(btrt_streams_run_opts(&sr, 1, &o, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	static const double one_share[1] = { 1 };
+	struct btrt_streams_opts ot = { .share = one_share, .turn = 2 };
+	CU_ASSERT_EQUAL(btrt_streams_run_opts(&sr, 1, &ot, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
 	btrt_pool_destroy(ts.pool);
 }
