@@ -132,18 +132,15 @@ static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 		return -1;
 	}
 #ifdef _OPENMP
-	if (c->pu == BTRT_PU_CPU) {
+	if (c->pu == BTRT_PU_CPU && c->n_cores > 0) {
 		/* The dispatcher is the master of its own libgomp team (libgomp
 		 * keeps one thread pool per master thread): size it to the PU and
 		 * pin every worker to the same cores. Each worker gets an
 		 * alternate signal stack, so that a kernel's stack overflow on
 		 * it is named as the dispatcher's is (btrt_watchdog.h). */
-		if (c->n_cores > 0) {
-			omp_set_dynamic(0);
-			omp_set_num_threads((int)c->n_cores);
-		}
-		int bad = 0;
-		int pin = p->pin && c->n_cores > 0;
+		omp_set_dynamic(0);
+		omp_set_num_threads((int)c->n_cores);
+		int bad = 0, pin = p->pin;
 #pragma omp parallel reduction(+ : bad)
 		{
 			struct btrt_error ignored;

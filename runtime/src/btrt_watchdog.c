@@ -48,10 +48,29 @@ static _Thread_local void *alt_stack;
  * is essential: without them a stack overflow dies of SIGSEGV unnamed. */
 static _Thread_local uintptr_t stack_lo; /* lowest stack address; 0: unknown */
 
+static pthread_key_t alt_key;
+static pthread_once_t alt_once = PTHREAD_ONCE_INIT;
+
+/* At a prepared thread's end (an OpenMP worker of a pool that goes with
+ * its dispatcher): its alternate stack is unmapped. */
+static void alt_stack_free(void *p)
+{
+	stack_t off = {.ss_flags = SS_DISABLE};
+	if (sigaltstack(&off, NULL) == 0)
+		munmap(p, ALT_STACK_BYTES);
+}
+
+static void alt_key_create(void)
+{
+	if (pthread_key_create(&alt_key, alt_stack_free) != 0)
+		alt_key = (pthread_key_t)-1;
+}
+
 void btrt_watch_thread_prepare(void)
 {
 	if (alt_stack)
 		return;
+	pthread_once(&alt_once, alt_key_create);
 	void *p = mmap(NULL, ALT_STACK_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (p != MAP_FAILED) {
@@ -61,6 +80,8 @@ void btrt_watch_thread_prepare(void)
 		else
 			munmap(p, ALT_STACK_BYTES);
 	}
+	if (alt_stack && alt_key != (pthread_key_t)-1)
+		pthread_setspecific(alt_key, alt_stack);
 	uintptr_t lo = 0;
 #ifdef __linux__
 	pthread_attr_t a;
@@ -122,9 +143,9 @@ void btrt_watch_leave(void)
 	mine = -1;
 	stack_lo = 0;
 	if (alt_stack) {
-		stack_t off = {.ss_flags = SS_DISABLE};
-		if (sigaltstack(&off, NULL) == 0)
-			munmap(alt_stack, ALT_STACK_BYTES);
+		if (alt_key != (pthread_key_t)-1)
+			pthread_setspecific(alt_key, NULL);
+		alt_stack_free(alt_stack);
 		alt_stack = NULL;
 	}
 }
