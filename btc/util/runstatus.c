@@ -14,7 +14,9 @@
 void btc_runstatus_open(struct btc_runstatus *s)
 {
 	s->fd = memfd_create("btrt-status", 0);
-	if (s->fd >= 0 && ftruncate(s->fd, sizeof(struct btrt_status)) != 0) {
+	uint32_t offer = BTRT_STATUS_OFFER; /* the program maps only this */
+	if (s->fd >= 0 && (ftruncate(s->fd, sizeof(struct btrt_status)) != 0 ||
+			   pwrite(s->fd, &offer, sizeof(offer), 0) != (ssize_t)sizeof(offer))) {
 		close(s->fd);
 		s->fd = -1;
 	}

@@ -1,7 +1,8 @@
 /* The run status a parent reads after the program is gone (docs/runtime.md,
  * "The run status"): a generated program or profiler started with
  * BTRT_STATUS_FD=N in its environment maps file descriptor N (a memfd the
- * parent made, at least sizeof(struct btrt_status) bytes) shared, and keeps
+ * parent made: sizeof(struct btrt_status) bytes starting with
+ * BTRT_STATUS_OFFER) shared, removes the variable, and keeps
  * in it, while it runs, the stage, PU and task each dispatcher is inside
  * and how many tasks finished. A kernel that ends the process with _exit(2)
  * or exit_group(2) runs no handler of the program's, and the OOM killer's
@@ -15,8 +16,12 @@
 
 /* The environment variable that carries the descriptor's number. */
 #define BTRT_STATUS_ENV "BTRT_STATUS_FD"
-/* "BTS1": the layout below, version 1. */
+/* "BTS1": the layout below, version 1, mapped by the program. */
 #define BTRT_STATUS_MAGIC 0x31535442u
+/* "BTS0": what the parent writes first; the program maps only a
+ * descriptor of exactly sizeof(struct btrt_status) bytes that starts
+ * with it (never another file that happens to have the number). */
+#define BTRT_STATUS_OFFER 0x30535442u
 /* Slots mirrored (the watch table's first ones: dispatchers and the
  * io thread's open); a thread past them is not published here. */
 #define BTRT_STATUS_SLOTS 32

@@ -36,9 +36,15 @@ void btrt_status_map(const char *phase)
 		return;
 	char *end;
 	long fd = strtol(v, &end, 10);
+	/* for this process only: a program it starts does not inherit the
+	 * number (the descriptor is closed below) */
+	unsetenv(BTRT_STATUS_ENV);
 	struct stat st;
-	if (*end || fd < 3 || fd > 1 << 20 || fstat((int)fd, &st) != 0 ||
-	    st.st_size < (off_t)sizeof *status)
+	uint32_t offer = 0;
+	if (*end || fd < 3 || fd > 1 << 20 || fstat((int)fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size != (off_t)sizeof *status ||
+	    pread((int)fd, &offer, sizeof offer, 0) != (ssize_t)sizeof offer ||
+	    offer != BTRT_STATUS_OFFER)
 		return;
 	void *m = mmap(NULL, sizeof *status, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
 	/* the mapping stays; the descriptor is not passed on to what the
