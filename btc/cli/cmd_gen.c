@@ -15,6 +15,7 @@
 #include "driver/claim.h"
 #include "driver/project.h"
 #include "front/table.h"
+#include "gen/symbol_check.h"
 #include "util/str.h"
 
 int btc_cmd_gen(const struct btc_cli_options *o)
@@ -30,7 +31,9 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	int n_shaders = 0;
 	char *dir = NULL;
 	bool built;
-	if (!plan)
+	/* A misspelled cpu:, io: or cuda: symbol: named at its YAML line now,
+	 * not as a linker error when the project is built (as btc check). */
+	if (!plan || !btc_gen_check_symbols(in.app, &d))
 		goto out;
 	dir = btc_job_dir(o->output, in.app, in.dev, &d);
 	if (!dir)

@@ -20,6 +20,8 @@
 #include "util/fsafe.h"
 #include "util/out.h"
 #include "util/proc.h"
+#include "util/runstatus.h"
+#include "util/str.h"
 
 /* The "message" of the profiler's --failure JSON ("stage 1 'add' on PU
  * 'cpu' (task 3) crashed with SIGSEGV"), or NULL when it wrote none. */
@@ -65,10 +67,15 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 	struct btc_run_io io = {NULL, NULL, false};
 	double limit = opt->tune.timeout_factor * BTC_PROFILE_BOUND_S;
 	bool timed_out;
+	/* A kernel's _exit(): named from the run status (util/runstatus.h) */
+	struct btc_runstatus rs;
+	btc_runstatus_open(&rs);
 	int rc = btc_run_bounded(argv, &io, limit, &timed_out);
+	char *ran = btc_runstatus_text(&rs, rc);
+	btc_runstatus_close(&rs);
 	bool ok = false;
 	char how[96];
-	if (rc == 0 && !btc_interrupted()) {
+	if (rc == 0 && !btc_interrupted() && !ran) {
 		*table = btc_table_load(tmp, NULL, app, dev, BTC_MODE_INTERFERENCE, d);
 		ok = *table && rename(tmp, cached) == 0;
 	} else if (timed_out) {
@@ -78,12 +85,20 @@ static bool run_profiler(const struct btc_app *app, const struct btc_device *dev
 			  limit, opt->tune.timeout_factor, BTC_PROFILE_BOUND_S);
 	} else {
 		char *said = btc_interrupted() ? NULL : failure_message(failure);
+		if (!said && !btc_interrupted())
+			said = ran, ran = NULL;
 		btc_error(d, (struct btc_loc){prog, 0, 0}, "%s (%s)%s%s",
 			  btc_interrupted() ? "profiling interrupted" : "the profiler failed",
 			  btc_status_text(rc, how, sizeof(how)), said ? ": " : "", said ? said : "");
 		free(said);
 	}
+	free(ran);
 	unlink(tmp); /* whatever is left of it */
+	/* ... and the profiler's own temporary file of it (TMP.tmp.PID),
+	 * left where the process ended with no handler run (_exit, SIGKILL) */
+	char *dir = btc_dir_name(cached);
+	btc_remove_stale_tmp(dir);
+	free(dir);
 	unlink(failure);
 	free(failure);
 	free(tmp);

@@ -12,8 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/fsafe.h"
 #include "util/out.h"
 #include "util/proc.h"
+#include "util/runstatus.h"
+#include "util/str.h"
 
 void btc_tune_options_init(struct btc_tune_options *o)
 {
@@ -116,7 +119,7 @@ static bool read_failure(const char *path, char **kind, char **message, char **s
  * anything else the exit status and the program's last line. */
 static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_options *opt,
 			  int rc, const char *msg, double timed_out_s, int wrong_schedule,
-			  bool no_report, const char *failure_path)
+			  bool no_report, const char *failure_path, const char *ran)
 {
 	char *label = run->sched && run->dev ? btc_plan_schedule_label(&run->sched->s, run->dev)
 					     : btc_xstrdup("?");
@@ -135,6 +138,9 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	if (stage && timed_out_s <= 0) { /* the program named the kernel: not the last stage */
 		free(where);
 		where = btc_xasprintf(", stage '%s' on %s", stage, pu);
+	} else if (ran && timed_out_s <= 0 && !check) { /* a kernel's _exit(): the run status */
+		free(where);
+		where = btc_xstrdup("");
 	}
 	if (timed_out_s > 0)
 		what = btc_xasprintf("the program ran past its time limit of %.1f s "
@@ -147,6 +153,9 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 				     wrong_schedule);
 	else if (check) /* "check of task 0 (slot 0) failed: <the app's words>" */
 		what = btc_xstrdup(message);
+	else if (!stage && ran) /* "stage 1 'add' on PU 'cpu' (task 3) ended the process
+				   with _exit(7) or exit_group(7) during the run, after 3 tasks" */
+		what = btc_xstrdup(ran);
 	else if (stage) /* "stage 1 'add' on PU 'cpu' (task 3) crashed with SIGSEGV" */
 		what = btc_xasprintf("%s (%s %d)", message, rc > 128 ? "signal" : "exit status",
 				     rc > 128 ? rc - 128 : rc);
@@ -217,8 +226,13 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	struct btc_run_io io = {run->quiet ? "/dev/null" : NULL, err_path, false};
 	double limit = btc_tune_run_timeout(run, opt);
 	bool timed_out;
+	struct btc_runstatus rs;
+	btc_runstatus_open(&rs);
 	int rc = btc_run_bounded(argv, &io, limit, &timed_out);
+	char *ran = btc_runstatus_text(&rs, rc);
+	btc_runstatus_close(&rs);
 	if (btc_interrupted()) {
+		free(ran);
 		remove(err_path);
 		free(err_path);
 		remove(failure_path);
@@ -236,7 +250,7 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	int wrong = cJSON_IsNumber(si) && (int)si->valuedouble != run->index ? (int)si->valuedouble
 									      : -1;
 	bool ok = rc == 0 && !timed_out && wrong < 0 && cJSON_IsNumber(m) && cJSON_IsTrue(v) &&
-		  m->valuedouble > 0;
+		  m->valuedouble > 0 && !ran;
 	double measured = ok ? m->valuedouble : NAN;
 	cJSON_Delete(j);
 	char *msg = btc_tune_last_message(err_path, run->program);
@@ -249,8 +263,14 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 		free(all);
 	} else {
 		*error = failure_text(run, opt, rc, msg, timed_out ? limit : 0, wrong, no_report,
-				      failure_path);
+				      failure_path, ran);
+		/* the program's temporary report or trace, left where it
+		 * ended with no handler run (_exit, SIGKILL) */
+		char *dir = btc_dir_name(run->report);
+		btc_remove_stale_tmp(dir);
+		free(dir);
 	}
+	free(ran);
 	free(msg);
 	remove(err_path);
 	free(err_path);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "btc_config.h"
+#include "util/fsafe.h"
 #include "util/paths.h"
 #include "gen/gen.h"
 #include "gen/sections.h"
@@ -336,8 +337,14 @@ bool btc_gen_copy_runtime(const char *out_dir, struct btc_diag *d)
 bool btc_gen_project(const struct btc_gen_ctx *ctx, const char *out_dir, struct btc_diag *d)
 {
 	const struct btc_app *app = ctx->app;
-	if (!btc_mkdirs(out_dir, d) || !may_write_project(ctx, out_dir, d))
+	if (!btc_mkdirs(out_dir, d))
 		return false;
+	if (!may_write_project(ctx, out_dir, d)) {
+		/* refused before a byte was written: the lock file this run
+		 * made goes too (issue 26) */
+		btc_dir_unlock(out_dir);
+		return false;
+	}
 	char *out_abs = real(out_dir);
 	struct btc_gen_files files = {0};
 	collect(&files, app, out_abs);

@@ -239,6 +239,7 @@ static struct {
 	dev_t dev;
 	ino_t ino;
 	int fd;
+	char *path;   /* the lock file this process created, or NULL */
 } held[16];
 static int n_held;
 
@@ -255,7 +256,12 @@ static void clear_pids(void)
 bool btc_dir_lock(const char *dir, bool wait, struct btc_diag *d)
 {
 	char *path = btc_xasprintf("%s/.btc.lock", dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* O_EXCL first: whether this process made the file (btc_dir_unlock
+	 * removes only a lock file it made). */
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	bool created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot create the lock file: %s",
@@ -304,6 +310,9 @@ bool btc_dir_lock(const char *dir, bool wait, struct btc_diag *d)
 			held[n_held].dev = st.st_dev;
 			held[n_held].ino = st.st_ino;
 			held[n_held].fd = fd;
+			held[n_held].path = created ? path : NULL;
+			if (created)
+				path = NULL;
 			n_held++;
 		}
 		/* fd stays open: the lock lasts until btc exits. */
@@ -312,4 +321,24 @@ bool btc_dir_lock(const char *dir, bool wait, struct btc_diag *d)
 	}
 	free(path);
 	return ok;
+}
+
+void btc_dir_unlock(const char *dir)
+{
+	char *path = btc_xasprintf("%s/.btc.lock", dir);
+	struct stat st;
+	if (lstat(path, &st) == 0)
+		for (int i = 0; i < n_held; i++) {
+			if (held[i].dev != st.st_dev || held[i].ino != st.st_ino)
+				continue;
+			/* unlinked while still held: a btc that opens it meanwhile
+			 * is refused (output directories do not wait) */
+			if (held[i].path)
+				unlink(held[i].path);
+			free(held[i].path);
+			close(held[i].fd);
+			held[i] = held[--n_held];
+			break;
+		}
+	free(path);
 }

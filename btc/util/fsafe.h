@@ -61,4 +61,10 @@ int btc_remove_stale_tmp(const char *dir);
  * it and !wait: error "another btc (pid N) is using DIR", false. */
 bool btc_dir_lock(const char *dir, bool wait, struct btc_diag *d);
 
+/* Releases this process's lock of dir (btc_dir_lock), and removes the
+ * lock file when this process created it: for a run refused before it
+ * wrote anything there (the user's own files in -o, no --force), which
+ * must leave no artefact behind. A directory not held: nothing. */
+void btc_dir_unlock(const char *dir);
+
 #endif

@@ -3,6 +3,7 @@
  * TaskObjects back to the source. */
 #include "btrt_pipe.h"
 #include "btrt_trace.h"
+#include "btrt_watchdog.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -168,6 +169,7 @@ static int check_task(struct btrt_checker *c, struct btrt_task *t)
 	c->t_end = b;
 	/* relaxed: a count for messages (k > 1: the sum is not exact). */
 	atomic_fetch_add_explicit(&p->checked, 1, memory_order_relaxed);
+	btrt_status_task_done(); /* for a parent's "after K tasks" */
 	if (cfg->on_task_done) { /* k = 1: the sink, in input order */
 		uint64_t load = p->load_ns[t->slot];
 		struct btrt_task_done d = {

@@ -135,17 +135,18 @@ static int dispatcher_setup(struct chunk_rt *ch, struct btrt_error *e)
 	if (c->pu == BTRT_PU_CPU && c->n_cores > 0) {
 		/* The dispatcher is the master of its own libgomp team (libgomp
 		 * keeps one thread pool per master thread): size it to the PU and
-		 * pin every worker to the same cores. */
+		 * pin every worker to the same cores. Each worker gets an
+		 * alternate signal stack, so that a kernel's stack overflow on
+		 * it is named as the dispatcher's is (btrt_watchdog.h). */
 		omp_set_dynamic(0);
 		omp_set_num_threads((int)c->n_cores);
-		int bad = 0;
-		if (p->pin) {
+		int bad = 0, pin = p->pin;
 #pragma omp parallel reduction(+ : bad)
-			{
-				struct btrt_error ignored;
-				if (btrt_pin_self(c->cores, c->n_cores, &ignored))
-					bad++;
-			}
+		{
+			struct btrt_error ignored;
+			btrt_watch_thread_prepare();
+			if (pin && btrt_pin_self(c->cores, c->n_cores, &ignored))
+				bad++;
 		}
 		if (bad)
 			return btrt_error_set(e, BTRT_E_SYS, 0, "cannot pin %d OpenMP workers", bad);

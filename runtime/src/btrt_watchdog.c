@@ -4,6 +4,8 @@
 #include "btrt_watchdog.h"
 #include "btrt_program_internal.h"
 
+#include <btrt_status.h>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,30 +35,53 @@ struct slot {
 	_Atomic(const char *) name;
 	_Atomic(const char *) pu;
 	_Atomic uint64_t seq;
-	atomic_uintptr_t stack_lo; /* the thread's lowest stack address; 0: unknown */
 };
 
 static struct slot slots[N_SLOTS];
 static _Thread_local int mine = -1;
 static _Thread_local void *alt_stack;
 
-/* On claiming a slot: the thread's alternate signal stack, and where its
- * own stack ends (pthread_getattr_np; for the main thread glibc derives
- * it from RLIMIT_STACK). Neither is essential: without them a stack
- * overflow dies of SIGSEGV unnamed, as before. */
-static void thread_stack_setup(struct slot *s)
+/* The calling thread's alternate signal stack, and where its own stack
+ * ends (pthread_getattr_np; for the main thread glibc derives it from
+ * RLIMIT_STACK): set up by a dispatcher on claiming a slot, and by each
+ * OpenMP worker of a CPU PU's team (btrt_watch_thread_prepare). Neither
+ * is essential: without them a stack overflow dies of SIGSEGV unnamed. */
+static _Thread_local uintptr_t stack_lo; /* lowest stack address; 0: unknown */
+
+static pthread_key_t alt_key;
+static pthread_once_t alt_once = PTHREAD_ONCE_INIT;
+
+/* At a prepared thread's end (an OpenMP worker of a pool that goes with
+ * its dispatcher): its alternate stack is unmapped. */
+static void alt_stack_free(void *p)
 {
-	if (!alt_stack) {
-		void *p = mmap(NULL, ALT_STACK_BYTES, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-		if (p != MAP_FAILED) {
-			stack_t ss = {.ss_sp = p, .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
-			if (sigaltstack(&ss, NULL) == 0)
-				alt_stack = p;
-			else
-				munmap(p, ALT_STACK_BYTES);
-		}
+	stack_t off = {.ss_flags = SS_DISABLE};
+	if (sigaltstack(&off, NULL) == 0)
+		munmap(p, ALT_STACK_BYTES);
+}
+
+static void alt_key_create(void)
+{
+	if (pthread_key_create(&alt_key, alt_stack_free) != 0)
+		alt_key = (pthread_key_t)-1;
+}
+
+void btrt_watch_thread_prepare(void)
+{
+	if (alt_stack)
+		return;
+	pthread_once(&alt_once, alt_key_create);
+	void *p = mmap(NULL, ALT_STACK_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (p != MAP_FAILED) {
+		stack_t ss = {.ss_sp = p, .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
+		if (sigaltstack(&ss, NULL) == 0)
+			alt_stack = p;
+		else
+			munmap(p, ALT_STACK_BYTES);
 	}
+	if (alt_stack && alt_key != (pthread_key_t)-1)
+		pthread_setspecific(alt_key, alt_stack);
 	uintptr_t lo = 0;
 #ifdef __linux__
 	pthread_attr_t a;
@@ -68,13 +93,14 @@ static void thread_stack_setup(struct slot *s)
 		pthread_attr_destroy(&a);
 	}
 #endif
-	atomic_store_explicit(&s->stack_lo, lo, memory_order_relaxed);
+	stack_lo = lo;
 }
 
-/* Is addr where a stack overflow of the thread of slot i faults? */
-static int stack_overflow_at(int i, uintptr_t addr)
+/* Is addr where a stack overflow of the calling thread faults? (A
+ * SIGSEGV is delivered to the thread that faulted.) */
+static int stack_overflow_at(uintptr_t addr)
 {
-	uintptr_t lo = i >= 0 ? atomic_load_explicit(&slots[i].stack_lo, memory_order_relaxed) : 0;
+	uintptr_t lo = stack_lo;
 	return lo && addr < lo + 4096 && addr + OVERFLOW_REACH >= lo;
 }
 
@@ -88,8 +114,7 @@ void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_
 	if (mine < 0)
 		return;
 	struct slot *s = &slots[mine];
-	if (!atomic_load_explicit(&s->stack_lo, memory_order_relaxed))
-		thread_stack_setup(s);
+	btrt_watch_thread_prepare();
 	/* relaxed: read only by a fault report of this process, which may
 	 * see a mix of two tasks' fields at worst (a message, not data). */
 	atomic_store_explicit(&s->stage, stage, memory_order_relaxed);
@@ -97,12 +122,15 @@ void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_
 	atomic_store_explicit(&s->pu, pu, memory_order_relaxed);
 	atomic_store_explicit(&s->seq, seq, memory_order_relaxed);
 	atomic_store_explicit(&s->busy, 1, memory_order_release);
+	btrt_status_begin(mine, stage, stage_name, pu, seq);
 }
 
 void btrt_watch_end(void)
 {
-	if (mine >= 0)
+	if (mine >= 0) {
 		atomic_store_explicit(&slots[mine].busy, 0, memory_order_release);
+		btrt_status_end(mine, 0);
+	}
 }
 
 void btrt_watch_leave(void)
@@ -110,13 +138,14 @@ void btrt_watch_leave(void)
 	if (mine < 0)
 		return;
 	atomic_store_explicit(&slots[mine].busy, 0, memory_order_relaxed);
-	atomic_store_explicit(&slots[mine].stack_lo, 0, memory_order_relaxed);
+	btrt_status_end(mine, 1);
 	atomic_store_explicit(&slots[mine].used, 0, memory_order_release);
 	mine = -1;
+	stack_lo = 0;
 	if (alt_stack) {
-		stack_t off = {.ss_flags = SS_DISABLE};
-		if (sigaltstack(&off, NULL) == 0)
-			munmap(alt_stack, ALT_STACK_BYTES);
+		if (alt_key != (pthread_key_t)-1)
+			pthread_setspecific(alt_key, NULL);
+		alt_stack_free(alt_stack);
 		alt_stack = NULL;
 	}
 }
@@ -285,6 +314,7 @@ static int report(const char *kind, int slot, const char *key, long long value,
 	int no = 0;
 	if (!atomic_compare_exchange_strong(&reporting, &no, 1))
 		return -1;
+	btrt_status_state(BTRT_STATUS_REPORTED);
 	if (output_tmp[0])
 		unlink(output_tmp);
 	struct text line = { .n = 0 };
@@ -315,8 +345,9 @@ static void on_crash(int sig, siginfo_t *si, void *unused)
 {
 	(void)unused;
 	int k = culprit();
-	/* the faulting thread's own slot: its stack is the one that ran out */
-	int overflow = sig == SIGSEGV && si && stack_overflow_at(mine, (uintptr_t)si->si_addr);
+	/* the faulting thread's own stack (a dispatcher's or an OpenMP
+	 * worker's) is the one that ran out */
+	int overflow = sig == SIGSEGV && si && stack_overflow_at((uintptr_t)si->si_addr);
 	struct text m = { .n = 0 };
 	if (k >= 0) {
 		put_slot(&m, k);
@@ -422,6 +453,7 @@ void btrt_guard_install(const struct btrt_guard *g)
 	stop_timeout_s = g->stop_timeout_s ? g->stop_timeout_s : BTRT_STOP_TIMEOUT_S;
 	if (!guard.phase)
 		guard.phase = "run";
+	btrt_status_map(guard.phase);
 	failure_path[0] = 0;
 	if (g->failure && strlen(g->failure) < sizeof failure_path) {
 		snprintf(failure_path, sizeof failure_path, "%s", g->failure);
@@ -484,6 +516,7 @@ void btrt_guard_tmp(const char *path)
 void btrt_guard_running(int on)
 {
 	atomic_store(&running, on);
+	btrt_status_state(on ? BTRT_STATUS_RUNNING : BTRT_STATUS_FINISHED);
 }
 
 void btrt_guard_stop(int sig)

@@ -26,10 +26,30 @@
  * run (the program's static tables). Claims one of a fixed table's slots
  * for the thread on first use (none left: not published). */
 void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_t seq);
+/* Gives the calling thread an alternate signal stack (64 KiB, kept until
+ * btrt_watch_leave or the thread's end) and notes where its stack ends, so
+ * that a stack overflow on it is handled and named "(stack overflow)".
+ * btrt_watch_begin calls it; a CPU PU's dispatcher calls it on each
+ * OpenMP worker of its team, which runs kernel code but claims no slot
+ * (such a crash is blamed on the dispatcher's busy slot). Idempotent. */
+void btrt_watch_thread_prepare(void);
 /* The calling thread runs no kernel now. */
 void btrt_watch_end(void);
 /* The calling thread leaves the run: its slot is free for another. */
 void btrt_watch_leave(void);
+
+/* The run status shared with a parent (btrt_status.h, btrt_status.c).
+ * btrt_status_map: maps the descriptor named by BTRT_STATUS_FD (if any)
+ * and marks it idle; from btrt_guard_install. btrt_status_state: enum
+ * btrt_status_state. btrt_status_begin/end: slot i of the watch table
+ * enters / leaves a stage (leave: the thread gives the slot up).
+ * btrt_status_task_done: a task passed the sink. Each a no-op when
+ * nothing is mapped. */
+void btrt_status_map(const char *phase);
+void btrt_status_state(unsigned state);
+void btrt_status_begin(int slot, int stage, const char *name, const char *pu, uint64_t seq);
+void btrt_status_end(int slot, int leave);
+void btrt_status_task_done(void);
 
 struct btrt_guard {
 	const char *argv0;   /* message prefix; must outlive the process */

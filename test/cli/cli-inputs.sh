@@ -22,6 +22,12 @@ expect 1 "$y:22:10: error: stage 'add': cpu kernel 'vecadd_ad_cpu' is not define
 expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu sources (vecadd.c)" check "$y"
 expect 1 "$y:16:11: error: stage 'scale': cuda launcher 'vecadd_scal_cuda' is not in the app's cuda sources (vecadd.cu)" check "$y"
 expect 0 "ok" check "$src/examples/vecadd/vecadd.yaml"
+# ... and by btc gen, the same error, before anything is written
+cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+expect 1 "$y:22:10: error: stage 'add': cpu kernel 'vecadd_ad_cpu' is not defined in the app's cpu sources (vecadd.c)" gen "$y" --device host --chunks "$cpu:0-2" -o "$work/sym-out"
+expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu sources (vecadd.c)" gen "$y" --device host --chunks "$cpu:0-2" -o "$work/sym-out"
+n=$((n + 1))
+[ ! -e "$work/sym-out" ] || { echo "FAIL $n: btc gen of a misspelled symbol wrote $work/sym-out"; failed=$((failed + 1)); }
 
 # ---- a cuda launcher a macro defines: nvcc's symbols find it ------------------
 app macro 's/^app: vecadd/app: vecadd/'

@@ -21,16 +21,18 @@ cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
 
 mkdir app && cp "$src"/examples/vecadd/* app/
 cat > fault.h <<'C'
+#include <omp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 static int vecadd_deep(volatile char *up)
 {
 	volatile char pad[4096];
 	pad[0] = up ? up[0] : 1;
 	return vecadd_deep(pad) + pad[1];
 }
-/* VECADD_FAULT=hang|segv|abort|exit13|stack|quick: what the 'add' kernel does. */
+/* VECADD_FAULT=hang|segv|abort|exit13|stack|quick|_exit|ompstack: what the 'add' kernel does. */
 static void vecadd_fault(void)
 {
 	static int calls;
@@ -51,6 +53,14 @@ static void vecadd_fault(void)
 		vecadd_deep(NULL);
 	if (!strcmp(f, "quick") && calls > 3)
 		quick_exit(0);
+	if (!strcmp(f, "_exit") && calls > 3)
+		_exit(7);
+	if (!strcmp(f, "ompstack") && calls > 3) {
+		/* the overflow on an OpenMP worker of the dispatcher's team */
+#pragma omp parallel num_threads(2)
+		if (omp_get_thread_num() == 1)
+			vecadd_deep(NULL);
+	}
 }
 C
 mv fault.h app/
@@ -92,7 +102,7 @@ expect report-link 2 '--report link is a symbolic link'
 ls | grep -q '\.tmp\.' && fail "temporary files left: $(ls | grep '\.tmp\.')"
 
 # --- a kernel that segfaults, aborts or calls exit(0): stage, PU, status
-for f in segv abort exit13 stack quick; do
+for f in segv abort exit13 stack quick ompstack; do
   rm -f $f.json
   VECADD_FAULT=$f st $f $prog --tasks 20 --quiet --failure $f.json --report $f-report.json > $f.status
   [ ! -e $f-report.json ] || fail "$f: a report of a run that did not finish" $f.log
@@ -108,6 +118,8 @@ grep -q '^verified' exit13.log && fail "exit13: a summary of a run that did not 
 # a stack overflow: the handler runs on the thread's alternate stack, and names it
 expect stack 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
 expect quick 1 "stage 1 'add' on PU '$cpu' (task [0-9]*) called quick_exit() during the run"
+# ... also on an OpenMP worker thread (needs 2 cores: the team's second thread)
+expect ompstack 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
 
 # --- the profiler: a crash named; a full disk is no exit 0, no 0-byte table
 VECADD_FAULT=segv st prof-segv $profiler --min-reps 3 --max-reps 5 -o prof-segv.csv > prof-segv.status
@@ -170,4 +182,13 @@ VECADD_FAULT=segv st btc-tune "$btc" app/vecadd.yaml --device host --run --table
   -o btune --tune-budget 1 > btc-tune.status
 expect btc-tune 1 "schedule [0-9]* (.*), stage 'add' on $cpu, tuning: stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (signal 11)"
 grep -q "stage 'square'" btc-tune.log && fail "btc-tune: 'square' blamed" btc-tune.log
+# a kernel's _exit() runs no handler of the program's: btc names it from
+# the run status the program keeps in the memfd btc passed (BTRT_STATUS_FD)
+VECADD_FAULT=_exit st btc-profile-exit "$btc" profile app/vecadd.yaml --device host --cache cache2 \
+  --max-reps 10 -o bprof2 > btc-profile-exit.status
+expect btc-profile-exit 1 "the profiler failed (exited with status 7): stage [0-9] 'add' on PU '[^']*' (task [0-9]*) ended the process with _exit(7) or exit_group(7) during the profile, after [0-9]* tasks"
+[ -z "$(ls cache2 | grep -v '^\.btc\.lock$')" ] || fail "btc-profile-exit: a table of a profile that did not finish: $(ls cache2)"
+VECADD_FAULT=_exit st btc-tune-exit "$btc" app/vecadd.yaml --device host --run --table table.csv \
+  -o btune2 --tune-budget 5 > btc-tune-exit.status
+expect btc-tune-exit 1 "schedule [0-9]* (.*), tuning: stage 1 'add' on PU '$cpu' (task [0-9]*) ended the process with _exit(7) or exit_group(7) during the run, after [0-9]* tasks"
 echo "ok: program-faults"
