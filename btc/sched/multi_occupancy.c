@@ -10,23 +10,28 @@
  * assignments of that mask:
  *
  *   LB(state) = max(max_s c_s T_io_s,
- *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p})
+ *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p},
+ *                   sum_s min_{o: used_o = U_s} c_s sum_p ct_{s,o,p} sigma_{s,p}
+ *                     / |U_0 | ... | U_{S-1}|)
  *
- * The states (the product of each stream's masks; BTC_MULTI_OCC_STATES at
- * most) are visited in order of LB, then of their index; once K are ranked
- * and a state's LB exceeds the K-th cost, it and every later one are cut.
- * Within a state, a depth-first branch and bound over the streams (their
- * assignments of the state's mask, cheapest first) bounds a partial
- * assignment by the same per-PU sum with the placed streams' own chunks
- * in place of their least; it cuts as multi_search.c does (LB over the
- * K-th cost, or equal to it with the placed prefix of the joint vector
- * after the K-th's). Leaves are costed with btc_multi_cost, the oracle's
- * arithmetic. Every term is c_s (ct sigma) rounded as btc_multi_cost
- * rounds it, from a ct no larger, and the loads are correctly rounded
- * sums (btc_multi_fsum, monotone in each term): the bounds are never
- * above a completion's cost, also in floating point. The order of work
- * depends on the problem alone, so the answer is the same whatever the
- * machine's load. */
+ * (the last: the average load over the state's PUs, with a relative
+ * margin of 1e-12 for its plain sums). The states (the product of each
+ * stream's masks; BTC_MULTI_OCC_STATES at most) are visited in order of
+ * LB, then of their index; once K are ranked and a state's LB exceeds the
+ * K-th cost, it and every later one are cut. Within a state, a
+ * depth-first branch and bound over the streams (their assignments of the
+ * state's mask by total chunk time) bounds a partial assignment by the
+ * same terms with the placed streams' own chunks in place of their least;
+ * it cuts as multi_search.c does (LB over the K-th cost, or equal to it
+ * with the placed prefix of the joint vector after the K-th's), and ends
+ * a stream's loop at the first assignment whose total at the state's
+ * least sigma overflows the average. Leaves are costed with
+ * btc_multi_cost, the oracle's arithmetic. Every per-PU term is c_s (ct
+ * sigma) rounded as btc_multi_cost rounds it, from a ct no larger, and
+ * the loads are correctly rounded sums (btc_multi_fsum, monotone in each
+ * term): the per-PU bounds are never above a completion's cost, also in
+ * floating point. The order of work depends on the problem alone, so the
+ * answer is the same whatever the machine's load. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
