@@ -407,6 +407,39 @@ static void test_random_streams(void)
 	CU_ASSERT(shared >= 100); /* interchangeable neighbours were ranked */
 }
 
+/* The occupancy states (the product of each stream's PU masks) decide
+ * which search btc_multi_solve runs with slowdowns: 12 interchangeable
+ * streams of 2 stages on 2 PUs have 3^12 > BTC_MULTI_OCC_STATES of them,
+ * so btc_multi_solve_occupancy refuses (BTC_ERR_LIMIT) and btc_multi_solve
+ * answers with the branch and bound; 3 streams have 27 states and the
+ * occupancy search ranks as the oracle. */
+static void test_occupancy_limit(void)
+{
+	const double t[] = {1, 2, 3, 1.5}, slow[] = {1, 1.5, 1.25, 1};
+	struct btc_sched_problem p = {.n_stages = 2, .n_pus = 2, .time_ms = t};
+	struct btc_multi_stream st[12];
+	for (int s = 0; s < 12; s++)
+		st[s] = (struct btc_multi_stream){.p = &p, .weight = 1, .slowdown = slow};
+	struct btc_multi_problem m = {.n_streams = 3, .n_pus = 2, .streams = st, .top_k = 5};
+	struct btc_multi_result a, b, c;
+	CU_ASSERT_EQUAL(solve_occ(&m, &a), BTC_OK);
+	CU_ASSERT_EQUAL(solve(&m, &b, true), BTC_OK);
+	CU_ASSERT(same_rank(&a, &b, 6, 0, "occupancy 3 streams/oracle"));
+	btc_multi_result_free(&a);
+	btc_multi_result_free(&b);
+	m.n_streams = 12;
+	CU_ASSERT_EQUAL(solve_occ(&m, &a), BTC_ERR_LIMIT);
+	btc_multi_result_free(&a);
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL_FATAL(btc_multi_solve(&m, &b, &d), BTC_OK);
+	CU_ASSERT_EQUAL_FATAL(solve_bb(&m, &c), BTC_OK);
+	CU_ASSERT(same_rank(&b, &c, 24, 1, "default 12 streams/bb"));
+	CU_ASSERT_EQUAL(b.n, 5);
+	btc_multi_result_free(&b);
+	btc_multi_result_free(&c);
+}
+
 int register_multi_suite(void)
 {
 	CU_pSuite s = CU_add_suite("multi", NULL, NULL);
@@ -417,7 +450,8 @@ int register_multi_suite(void)
 	    !CU_add_test(s, "500 random workloads: search = oracle, bound >= best",
 			 test_random_oracle) ||
 	    !CU_add_test(s, "200 random workloads, several streams per app: z3 = bb = oracle",
-			 test_random_streams))
+			 test_random_streams) ||
+	    !CU_add_test(s, "occupancy states: the limit and the fallback", test_occupancy_limit))
 		return -1;
 	return 0;
 }
