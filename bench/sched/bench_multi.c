@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "bench_sched.h"
 #include "btc_config.h"
@@ -79,9 +80,16 @@ static void whole_streams(const char *btc, const char *dev, int n, const char *s
 static const char *const solver_label[] = {"default", "z3-only", "bb"};
 
 /* solver: 0 btc_multi_solve, 1 btc_multi_solve_z3, 2 btc_multi_solve_bb */
+static double cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static void random_series(int S, int n, int np, bool slow, int reps, int solver)
 {
-	double ms[32], worst = 0;
+	double ms[32], cpu[32], worst = 0;
 	long evaluated = 0;
 	for (int r = 0; r < reps; r++) {
 		double *t = malloc(sizeof(double) * (size_t)(S * n * np));
@@ -103,9 +111,11 @@ static void random_series(int S, int n, int np, bool slow, int reps, int solver)
 		struct btc_multi_result res;
 		struct btc_diag d;
 		btc_diag_init(&d, stderr);
+		double c0 = cpu_ms();
 		enum btc_status rc = solver == 0   ? btc_multi_solve(&m, &res, &d)
 				     : solver == 1 ? btc_multi_solve_z3(&m, &res, &d)
 						   : btc_multi_solve_bb(&m, &res, &d);
+		cpu[r] = cpu_ms() - c0;
 		if (rc != BTC_OK)
 			printf("  solve failed\n");
 		ms[r] = res.solve_ms;
@@ -116,10 +126,34 @@ static void random_series(int S, int n, int np, bool slow, int reps, int solver)
 		free(sl);
 	}
 	qsort(ms, (size_t)reps, sizeof(double), cmp);
-	printf("  %s random %d x %d x %d%s: solve median %7.1f ms, max %7.1f ms, %ld joint "
-	       "schedules costed per solve (%d workloads)\n",
-	       solver_label[solver], S, n, np, slow ? " + slowdowns" : "", ms[reps / 2], worst,
-	       evaluated / reps, reps);
+	qsort(cpu, (size_t)reps, sizeof(double), cmp);
+	printf("  %s random %d x %d x %d%s: solve median %7.1f ms (CPU %7.1f), max %7.1f ms, "
+	       "%ld joint schedules costed per solve (%d workloads)\n",
+	       solver_label[solver], S, n, np, slow ? " + slowdowns" : "", ms[reps / 2],
+	       cpu[reps / 2], worst, evaluated / reps, reps);
+}
+
+/* The default solver's random series alone (`sched-bench --multi-solve`):
+ * the same workloads as multi_bench's default rows; then the workloads
+ * with slowdowns again under the branch and bound alone (before the
+ * occupancy search, the default solver's with slowdowns), each series
+ * from the seed its default row had. */
+void multi_solve_bench(bool quick)
+{
+	int reps = quick ? 3 : 11, reps3 = quick ? 1 : 5;
+	unsigned long seed[4];
+	seed[0] = rng;
+	random_series(2, 9, 4, false, reps, 0);
+	seed[1] = rng;
+	random_series(2, 9, 4, true, reps, 0);
+	seed[2] = rng;
+	random_series(3, 9, 4, false, reps3, 0);
+	seed[3] = rng;
+	random_series(3, 9, 4, true, reps3, 0);
+	rng = seed[1];
+	random_series(2, 9, 4, true, reps, 2);
+	rng = seed[3];
+	random_series(3, 9, 4, true, reps3, 2);
 }
 
 void multi_bench(const char *btc, bool quick)

@@ -25,7 +25,9 @@
  *        sched-bench --space-one N P OBJ (one shape and objective 0 bt,
  *                                         1 gapness, 2 latency: profiling)
  *        sched-bench --one TABLE.csv   (one solve, used by 1.)
- *        sched-bench [--btc PATH] --multi [--quick] (7. only) */
+ *        sched-bench [--btc PATH] --multi [--quick] (7. only)
+ *        sched-bench --multi-solve [--quick] (7., the default solver's
+ *                                             random rows only) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,7 +453,7 @@ int main(int argc, char **argv)
 {
 	const char *btc = NULL, *old = NULL;
 	bool quick = false, reference = false, space_only = false, process_only = false;
-	bool multi_only = false;
+	bool multi_only = false, multi_solve_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -469,6 +471,8 @@ int main(int argc, char **argv)
 			process_only = true;
 		else if (strcmp(argv[i], "--multi") == 0)
 			multi_only = true;
+		else if (strcmp(argv[i], "--multi-solve") == 0)
+			multi_solve_only = true;
 		else if (strcmp(argv[i], "--bounds") == 0) {
 			bound_bench();
 			return 0;
@@ -484,6 +488,10 @@ int main(int argc, char **argv)
 	}
 	if (space_only) {
 		space_series(quick, 0, 0, 0);
+		return 0;
+	}
+	if (multi_solve_only) {
+		multi_solve_bench(quick);
 		return 0;
 	}
 	if (multi_only) {

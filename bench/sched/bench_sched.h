@@ -13,6 +13,10 @@ void time_process(const char *label, char *const argv[], int reps);
  * workloads. btc may be NULL (in-process part only). */
 void multi_bench(const char *btc, bool quick);
 
+/* 7.'s in-process rows of the default solver alone (btc_multi_solve on the
+ * same random workloads). */
+void multi_solve_bench(bool quick);
+
 /* 8. the fluid and the assignment bound on the 12 reference tables, the
  * paper's space and with farms, with their solve times (bench_bound.c). */
 void bound_bench(void);

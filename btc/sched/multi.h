@@ -51,8 +51,10 @@
  * milliseconds, Z3 several streams per app (4 + 4 streams: seconds,
  * against more than 10 minutes); both are exact, so the ranking is the
  * same whichever answers (n_evaluated is its). With co-run slowdowns it
- * is the branch and bound alone (Z3's sigma levels make its checks
- * slow). */
+ * is btc_multi_solve_occupancy (a search over which PUs each stream
+ * occupies: the state fixes every sigma; multi_occupancy.c) when the
+ * workload has at most BTC_MULTI_OCC_STATES such states, else the branch
+ * and bound alone (Z3's sigma levels make its checks slow). */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -69,6 +71,10 @@
  * each round. */
 #define BTC_MULTI_BB_NODES 3000000L
 #define BTC_MULTI_Z3_CHECKS 1000L
+/* btc_multi_solve_occupancy's limit on occupancy states (the product over
+ * the streams of the distinct PU sets of their assignments: 15^3 = 3375
+ * for 3 streams on 4 PUs). */
+#define BTC_MULTI_OCC_STATES 200000L
 
 enum btc_multi_objective { BTC_MULTI_MAXMIN, BTC_MULTI_RATES, BTC_MULTI_SUM };
 const char *btc_multi_objective_name(enum btc_multi_objective o);
@@ -169,6 +175,12 @@ enum btc_status btc_multi_solve_z3(const struct btc_multi_problem *m, struct btc
 				   struct btc_diag *d);
 enum btc_status btc_multi_solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				   struct btc_diag *d);
+/* btc_multi_solve_occupancy: the occupancy states (each stream's set of
+ * PUs) in order of their lower bound, a branch and bound within each
+ * (multi_occupancy.c); objective sum goes to btc_multi_solve_bb. Also
+ * BTC_ERR_LIMIT, reported, with more than BTC_MULTI_OCC_STATES states. */
+enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
+					  struct btc_multi_result *r, struct btc_diag *d);
 enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,
 					   struct btc_multi_result *r, struct btc_diag *d);
 

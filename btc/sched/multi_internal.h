@@ -58,6 +58,12 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 					  struct btc_multi_result *r, long max_nodes,
 					  struct btc_diag *d);
 
+/* The number of occupancy states of the workload (the product over the
+ * streams of the distinct PU masks of their assignments; see
+ * multi_occupancy.c), or BTC_MULTI_OCC_STATES + 1 when there are more;
+ * 0 when some stream has no assignment. */
+long btc_multi_occupancy_states(const struct btc_multi_problem *m);
+
 /* Reports the first stream without any assignment (counts[s] == 0). */
 bool btc_multi_every_stream_placed(const struct btc_multi_problem *m, const long *counts,
 				   struct btc_diag *d);

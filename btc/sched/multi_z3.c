@@ -204,17 +204,23 @@ static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_mu
  * for BTC_MULTI_BB_NODES x 8^round branches, then Z3 for
  * BTC_MULTI_Z3_CHECKS x 4^round checks; the first to finish answers. Both
  * budgets count work, not time, so which one answers (and n_evaluated)
- * does not depend on the machine's load. With slowdowns (and for
- * objective sum) the branch and bound alone: the sigma levels make Z3's
- * checks slow (random 2 x 9 x 4 workloads with slowdowns: the branch and
- * bound ~0.1 s, Z3 minutes). */
+ * does not depend on the machine's load. With slowdowns the occupancy
+ * search (multi_occupancy.c) when there are at most BTC_MULTI_OCC_STATES
+ * occupancy states, else the branch and bound alone: the sigma levels
+ * make Z3's checks slow (random 2 x 9 x 4 workloads with slowdowns: the
+ * occupancy search ~5 ms, the branch and bound ~0.3 s, Z3 minutes).
+ * Objective sum: the branch and bound's enumeration. */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d)
 {
 	bool slow = false;
 	for (int s = 0; s < m->n_streams; s++)
 		slow |= m->streams[s].slowdown != NULL;
-	if (m->objective == BTC_MULTI_SUM || slow)
+	if (m->objective == BTC_MULTI_SUM)
+		return btc_multi_solve_bb(m, r, d);
+	if (slow && btc_multi_occupancy_states(m) <= BTC_MULTI_OCC_STATES)
+		return btc_multi_solve_occupancy(m, r, d);
+	if (slow)
 		return btc_multi_solve_bb(m, r, d);
 	double spent = 0;
 	enum btc_status rc = BTC_ERR_LIMIT;

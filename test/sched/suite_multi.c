@@ -31,7 +31,9 @@ static bool near(double a, double b)
 
 /* exhaustive: true the oracle, false the Z3 search alone
  * (btc_multi_solve_z3; btc_multi_solve, the branch and bound within its
- * budget and then Z3, is the CLI tests'); solve_z3 and solve_bb. */
+ * budget and then Z3, is the CLI tests'); solve_z3, solve_bb and
+ * solve_occ (the occupancy-state search, btc_multi_solve's with co-run
+ * slowdowns). */
 static enum btc_status solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 			     bool exhaustive)
 {
@@ -52,6 +54,13 @@ static enum btc_status solve_bb(const struct btc_multi_problem *m, struct btc_mu
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
 	return btc_multi_solve_bb(m, r, &d);
+}
+
+static enum btc_status solve_occ(const struct btc_multi_problem *m, struct btc_multi_result *r)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	return btc_multi_solve_occupancy(m, r, &d);
 }
 
 /* Whether x and y rank the same candidates (vectors of n entries, costs). */
@@ -233,7 +242,7 @@ static void test_random_oracle(void)
 {
 	rng_state = 20261125;
 	int compared = 0, with_slow = 0, io_bound = 0;
-	long evaluated = 0, costed = 0;
+	long evaluated = 0, costed = 0, occ_evaluated = 0;
 	for (int k = 0; k < 500; k++) {
 		int np = rnd_in(2, MAX_P), S = rnd_in(1, MAX_S);
 		enum btc_multi_objective obj = (enum btc_multi_objective)(k % 7 == 0 ? 2 : k % 2);
@@ -278,18 +287,21 @@ static void test_random_oracle(void)
 		}
 		if (rnd_in(0, 4) == 0)
 			m.forbid_mask = 1u << rnd_in(1, np - 1);
-		struct btc_multi_result a, b, c;
+		struct btc_multi_result a, b, c, o;
 		enum btc_status ra = solve_z3(&m, &a), rb = solve(&m, &b, true),
-				rc = solve_bb(&m, &c);
+				rc = solve_bb(&m, &c), ro = solve_occ(&m, &o);
 		CU_ASSERT_EQUAL(ra, rb);
 		CU_ASSERT_EQUAL(rc, rb);
-		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK) {
+		CU_ASSERT_EQUAL(ro, rb);
+		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK && ro == BTC_OK) {
 			compared++;
 			evaluated += c.n_evaluated;
 			costed += b.n_evaluated;
 			int N = btc_multi_offset(&m, S);
 			CU_ASSERT(same_rank(&a, &b, N, k, "z3/oracle"));
 			CU_ASSERT(same_rank(&c, &b, N, k, "bb/oracle"));
+			CU_ASSERT(same_rank(&o, &b, N, k, "occupancy/oracle"));
+			occ_evaluated += o.n_evaluated;
 			for (int i = 0; i < a.n; i++) {
 				CU_ASSERT(btc_multi_canonical(&m, a.c[i].a));
 				struct btc_multi_eval e;
@@ -312,6 +324,7 @@ static void test_random_oracle(void)
 		btc_multi_result_free(&a);
 		btc_multi_result_free(&b);
 		btc_multi_result_free(&c);
+		btc_multi_result_free(&o);
 	}
 	CU_ASSERT(compared >= 400);
 	CU_ASSERT(with_slow >= 50);
@@ -319,6 +332,7 @@ static void test_random_oracle(void)
 	/* the branch and bound prunes: it costs fewer joint schedules than
 	 * the oracle */
 	CU_ASSERT(evaluated < costed);
+	CU_ASSERT(occ_evaluated < costed);
 }
 
 /* Several streams per app (interchangeable ones: canonical order),
@@ -371,23 +385,59 @@ static void test_random_streams(void)
 		for (int s = 1; s < S; s++)
 			shared += st[s].p == st[s - 1].p && st[s].weight == st[s - 1].weight &&
 				  st[s].rate == st[s - 1].rate;
-		struct btc_multi_result a, b, c;
+		struct btc_multi_result a, b, c, o;
 		enum btc_status ra = solve_z3(&m, &a), rb = solve(&m, &b, true),
-				rc = solve_bb(&m, &c);
+				rc = solve_bb(&m, &c), ro = solve_occ(&m, &o);
 		CU_ASSERT_EQUAL(ra, rb);
 		CU_ASSERT_EQUAL(rc, rb);
-		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK) {
+		CU_ASSERT_EQUAL(ro, rb);
+		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK && ro == BTC_OK) {
 			compared++;
 			int N = btc_multi_offset(&m, S);
 			CU_ASSERT(same_rank(&a, &b, N, k, "streams z3/oracle"));
 			CU_ASSERT(same_rank(&c, &b, N, k, "streams bb/oracle"));
+			CU_ASSERT(same_rank(&o, &b, N, k, "streams occupancy/oracle"));
 		}
 		btc_multi_result_free(&a);
 		btc_multi_result_free(&b);
 		btc_multi_result_free(&c);
+		btc_multi_result_free(&o);
 	}
 	CU_ASSERT(compared >= 150);
 	CU_ASSERT(shared >= 100); /* interchangeable neighbours were ranked */
+}
+
+/* The occupancy states (the product of each stream's PU masks) decide
+ * which search btc_multi_solve runs with slowdowns: 12 interchangeable
+ * streams of 2 stages on 2 PUs have 3^12 > BTC_MULTI_OCC_STATES of them,
+ * so btc_multi_solve_occupancy refuses (BTC_ERR_LIMIT) and btc_multi_solve
+ * answers with the branch and bound; 3 streams have 27 states and the
+ * occupancy search ranks as the oracle. */
+static void test_occupancy_limit(void)
+{
+	const double t[] = {1, 2, 3, 1.5}, slow[] = {1, 1.5, 1.25, 1};
+	struct btc_sched_problem p = {.n_stages = 2, .n_pus = 2, .time_ms = t};
+	struct btc_multi_stream st[12];
+	for (int s = 0; s < 12; s++)
+		st[s] = (struct btc_multi_stream){.p = &p, .weight = 1, .slowdown = slow};
+	struct btc_multi_problem m = {.n_streams = 3, .n_pus = 2, .streams = st, .top_k = 5};
+	struct btc_multi_result a, b, c;
+	CU_ASSERT_EQUAL(solve_occ(&m, &a), BTC_OK);
+	CU_ASSERT_EQUAL(solve(&m, &b, true), BTC_OK);
+	CU_ASSERT(same_rank(&a, &b, 6, 0, "occupancy 3 streams/oracle"));
+	btc_multi_result_free(&a);
+	btc_multi_result_free(&b);
+	m.n_streams = 12;
+	CU_ASSERT_EQUAL(solve_occ(&m, &a), BTC_ERR_LIMIT);
+	btc_multi_result_free(&a);
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_EQUAL_FATAL(btc_multi_solve(&m, &b, &d), BTC_OK);
+	CU_ASSERT_EQUAL_FATAL(solve_bb(&m, &c), BTC_OK);
+	CU_ASSERT(same_rank(&b, &c, 24, 1, "default 12 streams/bb"));
+	CU_ASSERT_EQUAL(b.n, 5);
+	btc_multi_result_free(&b);
+	btc_multi_result_free(&c);
 }
 
 int register_multi_suite(void)
@@ -400,7 +450,8 @@ int register_multi_suite(void)
 	    !CU_add_test(s, "500 random workloads: search = oracle, bound >= best",
 			 test_random_oracle) ||
 	    !CU_add_test(s, "200 random workloads, several streams per app: z3 = bb = oracle",
-			 test_random_streams))
+			 test_random_streams) ||
+	    !CU_add_test(s, "occupancy states: the limit and the fallback", test_occupancy_limit))
 		return -1;
 	return 0;
 }

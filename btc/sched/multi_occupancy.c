@@ -1,0 +1,466 @@
+/* The joint search over occupancy states (sched/multi.h,
+ * btc_multi_solve_occupancy; what btc_multi_solve runs when some stream
+ * has co-run slowdowns). An occupancy state gives each stream the set of
+ * PUs its chunks use, U_s. The state fixes every sigma:
+ *
+ *   sigma_{s,p} = sigma(s, p, OR_{k != s} U_k)          p in U_s
+ *
+ * so within a state the joint cost is a peak of plain weighted loads, and
+ * every stream's chunk on p costs at least the cheapest among its
+ * assignments of that mask:
+ *
+ *   LB(state) = max(max_s c_s T_io_s,
+ *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p},
+ *                   sum_s min_{o: used_o = U_s} c_s sum_p ct_{s,o,p} sigma_{s,p}
+ *                     / |U_0 | ... | U_{S-1}|)
+ *
+ * (the last: the average load over the state's PUs, with a relative
+ * margin of 1e-12 for its plain sums). The states (the product of each
+ * stream's masks; BTC_MULTI_OCC_STATES at most) are visited in order of
+ * LB, then of their index; once K are ranked and a state's LB exceeds the
+ * K-th cost, it and every later one are cut. Within a state, a
+ * depth-first branch and bound over the streams (their assignments of the
+ * state's mask by total chunk time) bounds a partial assignment by the
+ * same terms with the placed streams' own chunks in place of their least;
+ * it cuts as multi_search.c does (LB over the K-th cost, or equal to it
+ * with the placed prefix of the joint vector after the K-th's), and ends
+ * a stream's loop at the first assignment whose total at the state's
+ * least sigma overflows the average. Leaves are costed with
+ * btc_multi_cost, the oracle's arithmetic. Every per-PU term is c_s (ct
+ * sigma) rounded as btc_multi_cost rounds it, from a ct no larger, and
+ * the loads are correctly rounded sums (btc_multi_fsum, monotone in each
+ * term): the per-PU bounds are never above a completion's cost, also in
+ * floating point. The order of work depends on the problem alone, so the
+ * answer is the same whatever the machine's load. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/multi_internal.h"
+
+/* One stream's assignments of one PU mask. */
+struct mask_group {
+	uint32_t mask;
+	int n;
+	int *opt;     /* [n] indices into the stream's list, by total chunk
+		       * time (then index) */
+	double *min;  /* [np] least chunk time on each PU (0 outside mask) */
+};
+
+struct stream_opts {
+	int n, cap, n_stages;
+	int *a;       /* [n * n_stages], lexicographic order */
+	double *ct;   /* [n * np] */
+	uint32_t *used;
+	int n_groups;
+	struct mask_group *g;
+};
+
+struct occ {
+	const struct btc_multi_problem *m;
+	struct btc_multi_result *r;
+	struct stream_opts *o;
+	int S, np, N;
+	struct stream_opts *fill;
+	int *prev;     /* [S] nearest earlier interchangeable stream, or -1 */
+	double io_cost;
+	/* the state being searched */
+	int *grp;      /* [S] group index per stream */
+	double *sig;   /* [S * np] sigma of the state */
+	double *least; /* [S * np] c_s (min ct sigma): the unplaced term */
+	double *term;  /* [S * np] the placed term c_s (ct sigma) */
+	double *min_total; /* [S] least c_s sum_p ct sigma over the mask's
+			    * assignments */
+	double *min_sig;   /* [S] least sigma over the mask */
+	double *rest;      /* [S + 1] sum of min_total over streams >= s */
+	int width;         /* PUs in the union of the state's masks */
+	int *pick;     /* [S] option index per placed stream */
+	double *ct;    /* [S * np] placed chunk times (leaf costing) */
+	double *t;     /* [S * np] */
+	double *rate;  /* [S] */
+	uint32_t used[BTC_MULTI_MAX_STREAMS];
+	int *a;        /* [N] */
+};
+
+static void collect(const int *a, void *ctx)
+{
+	struct occ *x = ctx;
+	struct stream_opts *L = x->fill;
+	int n = L->n_stages, np = x->np;
+	if (L->n == L->cap) {
+		L->cap = L->cap ? 2 * L->cap : 64;
+		L->a = btc_xrealloc(L->a, (size_t)L->cap * (size_t)n * sizeof(int));
+		L->ct = btc_xrealloc(L->ct, (size_t)L->cap * (size_t)np * sizeof(double));
+		L->used = btc_xrealloc(L->used, (size_t)L->cap * sizeof(uint32_t));
+	}
+	memcpy(L->a + (size_t)L->n * (size_t)n, a, (size_t)n * sizeof(int));
+	L->n++;
+}
+
+static int sort_n;
+static int cmp_vec(const void *x, const void *y)
+{
+	return btc_multi_cmp(0, x, 0, y, sort_n);
+}
+
+static const double *sort_key;
+static int cmp_key(const void *x, const void *y)
+{
+	int i = *(const int *)x, j = *(const int *)y;
+	if (sort_key[i] != sort_key[j])
+		return sort_key[i] < sort_key[j] ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+static int cmp_mask(const void *x, const void *y)
+{
+	uint32_t a = ((const struct mask_group *)x)->mask, b = ((const struct mask_group *)y)->mask;
+	return (a > b) - (a < b);
+}
+
+/* Stream s's assignments in lexicographic order, grouped by PU mask, each
+ * group by total chunk time (then the order). */
+static void build_stream(struct occ *x, int s)
+{
+	struct stream_opts *L = &x->o[s];
+	int np = x->np;
+	L->n_stages = x->m->streams[s].p->n_stages;
+	x->fill = L;
+	btc_multi_stream_assignments(x->m, s, collect, x);
+	if (!L->n)
+		return;
+	sort_n = L->n_stages;
+	qsort(L->a, (size_t)L->n, (size_t)L->n_stages * sizeof(int), cmp_vec);
+	double *key = btc_xcalloc((size_t)L->n, sizeof(double));
+	for (int o = 0; o < L->n; o++) {
+		double *ct = L->ct + (size_t)o * (size_t)np;
+		btc_multi_stream_chunks(x->m, s, L->a + (size_t)o * (size_t)L->n_stages, ct,
+					&L->used[o]);
+		for (int c = 0; c < np; c++)
+			key[o] += ct[c];
+		int g = 0;
+		while (g < L->n_groups && L->g[g].mask != L->used[o])
+			g++;
+		if (g == L->n_groups) {
+			L->g = btc_xrealloc(L->g, (size_t)(g + 1) * sizeof(*L->g));
+			L->g[g] = (struct mask_group){.mask = L->used[o],
+						      .min = btc_xcalloc((size_t)np, sizeof(double))};
+			for (int c = 0; c < np; c++)
+				L->g[g].min[c] = (L->used[o] & (1u << c)) ? INFINITY : 0;
+			L->n_groups++;
+		}
+		struct mask_group *G = &L->g[g];
+		G->opt = btc_xrealloc(G->opt, (size_t)(G->n + 1) * sizeof(int));
+		G->opt[G->n++] = o;
+		for (int c = 0; c < np; c++)
+			if (G->mask & (1u << c))
+				G->min[c] = fmin(G->min[c], ct[c]);
+	}
+	qsort(L->g, (size_t)L->n_groups, sizeof(*L->g), cmp_mask);
+	sort_key = key;
+	for (int g = 0; g < L->n_groups; g++)
+		qsort(L->g[g].opt, (size_t)L->g[g].n, sizeof(int), cmp_key);
+	free(key);
+}
+
+/* Fills the state's sigma, least terms, least totals and width. */
+static void set_state(struct occ *x)
+{
+	int S = x->S, np = x->np;
+	uint32_t all = 0;
+	for (int s = 0; s < S; s++)
+		all |= x->o[s].g[x->grp[s]].mask;
+	x->width = __builtin_popcount(all);
+	for (int s = 0; s < S; s++) {
+		uint32_t others = 0;
+		for (int k = 0; k < S; k++)
+			if (k != s)
+				others |= x->o[k].g[x->grp[k]].mask;
+		const struct stream_opts *L = &x->o[s];
+		const struct mask_group *G = &L->g[x->grp[s]];
+		double cs = btc_multi_coeff(x->m, s), *sig = x->sig + s * np;
+		x->min_sig[s] = INFINITY;
+		for (int c = 0; c < np; c++) {
+			bool on = G->mask & (1u << c);
+			sig[c] = on ? btc_multi_sigma(x->m, s, c, others) : 1.0;
+			x->least[s * np + c] = on ? cs * (G->min[c] * sig[c]) : 0;
+			if (on)
+				x->min_sig[s] = fmin(x->min_sig[s], sig[c]);
+		}
+		x->min_total[s] = INFINITY;
+		for (int j = 0; j < G->n; j++) {
+			const double *ct = L->ct + (size_t)G->opt[j] * (size_t)np;
+			double sum = 0;
+			for (int c = 0; c < np; c++)
+				sum += ct[c] * sig[c];
+			x->min_total[s] = fmin(x->min_total[s], cs * sum);
+		}
+	}
+	x->rest[S] = 0;
+	for (int s = S - 1; s >= 0; s--)
+		x->rest[s] = x->rest[s + 1] + x->min_total[s];
+}
+
+/* The average load over the state's PUs from a total: the peak is at least
+ * that (with a margin for the rounding of the sums). */
+static double average(const struct occ *x, double total)
+{
+	return total / x->width * (1 - 1e-12);
+}
+
+/* max(io, max_p fsum of the placed streams' terms (< upto) and the
+ * others' least terms). */
+static double bound(const struct occ *x, int upto)
+{
+	int S = x->S, np = x->np;
+	double peak = x->io_cost;
+	for (int c = 0; c < np; c++) {
+		double v[BTC_MULTI_MAX_STREAMS];
+		int n = 0;
+		for (int s = 0; s < S; s++) {
+			double w = s < upto ? x->term[s * np + c] : x->least[s * np + c];
+			if (w != 0)
+				v[n++] = w;
+		}
+		peak = fmax(peak, btc_multi_fsum(v, n));
+	}
+	return peak;
+}
+
+/* The placed streams' (< upto) total load. */
+static double placed_total(const struct occ *x, int upto)
+{
+	double sum = 0;
+	for (int k = 0; k < upto * x->np; k++)
+		sum += x->term[k];
+	return sum;
+}
+
+static void descend(struct occ *x, int s)
+{
+	const struct btc_multi_problem *m = x->m;
+	int np = x->np;
+	if (s == x->S) {
+		double cost = btc_multi_cost(m, x->ct, x->used, x->t, x->rate);
+		x->r->n_evaluated++;
+		if (isfinite(cost))
+			btc_multi_topk_insert(x->r, m->top_k, x->N, cost, x->a);
+		return;
+	}
+	const struct stream_opts *L = &x->o[s];
+	const struct mask_group *G = &L->g[x->grp[s]];
+	int off = btc_multi_offset(m, s), end = off + L->n_stages;
+	double cs = btc_multi_coeff(m, s), before = placed_total(x, s);
+	for (int j = 0; j < G->n; j++) {
+		int o = G->opt[j];
+		const double *ct = L->ct + (size_t)o * (size_t)np;
+		if (x->r->n == m->top_k) {
+			/* the options come by total chunk time: once the least
+			 * sigma times it overflows the average, all later do */
+			double tot = 0;
+			for (int c = 0; c < np; c++)
+				tot += ct[c];
+			double avg = average(x, before + cs * x->min_sig[s] * tot + x->rest[s + 1]);
+			if (avg > x->r->c[m->top_k - 1].cost)
+				break;
+		}
+		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
+			continue; /* not canonical: lexicographic order = index order */
+		for (int c = 0; c < np; c++)
+			x->term[s * np + c] = ct[c] != 0 ? cs * (ct[c] * x->sig[s * np + c]) : 0;
+		memcpy(x->a + off, L->a + (size_t)o * (size_t)L->n_stages,
+		       (size_t)L->n_stages * sizeof(int));
+		if (x->r->n == m->top_k) {
+			const struct btc_multi_candidate *kth = &x->r->c[m->top_k - 1];
+			double lb = fmax(bound(x, s + 1),
+					 average(x, placed_total(x, s + 1) + x->rest[s + 1]));
+			if (lb > kth->cost ||
+			    (lb >= kth->cost && btc_multi_cmp(0, x->a, 0, kth->a, end) > 0))
+				continue;
+		}
+		x->pick[s] = o;
+		x->used[s] = G->mask;
+		memcpy(x->ct + s * np, ct, (size_t)np * sizeof(double));
+		descend(x, s + 1);
+	}
+}
+
+/* Distinct masks of the stage-to-PU vectors of one stream. */
+struct mask_count {
+	int n_stages, n, cap;
+	uint32_t *mask;
+};
+
+static void count_mask(const int *a, void *ctx)
+{
+	struct mask_count *mc = ctx;
+	uint32_t u = 0;
+	for (int i = 0; i < mc->n_stages; i++)
+		u |= 1u << a[i];
+	for (int k = 0; k < mc->n; k++)
+		if (mc->mask[k] == u)
+			return;
+	if (mc->n == mc->cap) {
+		mc->cap = mc->cap ? 2 * mc->cap : 16;
+		mc->mask = btc_xrealloc(mc->mask, (size_t)mc->cap * sizeof(uint32_t));
+	}
+	mc->mask[mc->n++] = u;
+}
+
+/* The product of per-stream counts, capped at BTC_MULTI_OCC_STATES + 1. */
+static long product(const int *n, int S)
+{
+	long states = 1;
+	for (int s = 0; s < S; s++) {
+		if (n[s] == 0)
+			return 0;
+		if (states > BTC_MULTI_OCC_STATES / n[s])
+			return BTC_MULTI_OCC_STATES + 1;
+		states *= n[s];
+	}
+	return states;
+}
+
+long btc_multi_occupancy_states(const struct btc_multi_problem *m)
+{
+	int n[BTC_MULTI_MAX_STREAMS];
+	for (int s = 0; s < m->n_streams; s++) {
+		struct mask_count mc = {.n_stages = m->streams[s].p->n_stages};
+		btc_multi_stream_assignments(m, s, count_mask, &mc);
+		n[s] = mc.n;
+		free(mc.mask);
+	}
+	return product(n, m->n_streams);
+}
+
+struct state_key {
+	double lb;
+	long index;
+};
+
+static int cmp_state(const void *x, const void *y)
+{
+	const struct state_key *a = x, *b = y;
+	if (a->lb != b->lb)
+		return a->lb < b->lb ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The state of mixed-radix index i (stream 0 the most significant). */
+static void decode(struct occ *x, long i)
+{
+	for (int s = x->S - 1; s >= 0; s--) {
+		x->grp[s] = (int)(i % x->o[s].n_groups);
+		i /= x->o[s].n_groups;
+	}
+}
+
+static long states(const struct occ *x)
+{
+	int n[BTC_MULTI_MAX_STREAMS];
+	for (int s = 0; s < x->S; s++)
+		n[s] = x->o[s].n_groups;
+	return product(n, x->S);
+}
+
+static void search_states(struct occ *x)
+{
+	long n = 1;
+	for (int s = 0; s < x->S; s++)
+		n *= x->o[s].n_groups;
+	struct state_key *k = btc_xcalloc((size_t)n, sizeof(*k));
+	for (long i = 0; i < n; i++) {
+		decode(x, i);
+		set_state(x);
+		k[i] = (struct state_key){.lb = fmax(bound(x, 0), average(x, x->rest[0])),
+					  .index = i};
+	}
+	qsort(k, (size_t)n, sizeof(*k), cmp_state);
+	const struct btc_multi_problem *m = x->m;
+	for (long i = 0; i < n; i++) {
+		if (x->r->n == m->top_k && k[i].lb > x->r->c[m->top_k - 1].cost)
+			break; /* this and every later state cost more than the K-th */
+		decode(x, k[i].index);
+		set_state(x);
+		descend(x, 0);
+	}
+	free(k);
+}
+
+enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
+					  struct btc_multi_result *r, struct btc_diag *d)
+{
+	if (m->objective == BTC_MULTI_SUM)
+		return btc_multi_solve_bb(m, r, d);
+	memset(r, 0, sizeof(*r));
+	enum btc_status rc = btc_multi_validate(m, d);
+	if (rc != BTC_OK)
+		return rc;
+	double t0 = btc_sched_now_ms();
+	struct occ x = {.m = m, .r = r, .S = m->n_streams, .np = m->n_pus};
+	int S = x.S, np = x.np;
+	x.N = btc_multi_offset(m, S);
+	x.o = btc_xcalloc((size_t)S, sizeof(*x.o));
+	long counts[BTC_MULTI_MAX_STREAMS];
+	for (int s = 0; s < S; s++) {
+		build_stream(&x, s);
+		counts[s] = x.o[s].n;
+	}
+	if (!btc_multi_every_stream_placed(m, counts, d)) {
+		rc = BTC_ERR_UNSAT;
+	} else if (states(&x) > BTC_MULTI_OCC_STATES) {
+		btc_error(d, (struct btc_loc){0},
+			  "the workload has more than %ld occupancy states", BTC_MULTI_OCC_STATES);
+		rc = BTC_ERR_LIMIT;
+	} else {
+		x.prev = btc_xcalloc((size_t)S, sizeof(int));
+		for (int s = 0; s < S; s++) {
+			x.prev[s] = -1;
+			for (int k = s - 1; k >= 0 && x.prev[s] < 0; k--)
+				if (btc_multi_interchangeable(m, s, k))
+					x.prev[s] = k;
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * m->streams[s].p->io_ms);
+		}
+		size_t sp = (size_t)S * (size_t)np;
+		x.grp = btc_xcalloc((size_t)S, sizeof(int));
+		x.sig = btc_xcalloc(sp, sizeof(double));
+		x.least = btc_xcalloc(sp, sizeof(double));
+		x.term = btc_xcalloc(sp, sizeof(double));
+		x.min_total = btc_xcalloc((size_t)S, sizeof(double));
+		x.min_sig = btc_xcalloc((size_t)S, sizeof(double));
+		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
+		x.pick = btc_xcalloc((size_t)S, sizeof(int));
+		x.ct = btc_xcalloc(sp, sizeof(double));
+		x.t = btc_xcalloc(sp, sizeof(double));
+		x.rate = btc_xcalloc((size_t)S, sizeof(double));
+		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
+		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
+		search_states(&x);
+		free(x.prev);
+		free(x.grp);
+		free(x.sig);
+		free(x.least);
+		free(x.term);
+		free(x.min_total);
+		free(x.min_sig);
+		free(x.rest);
+		free(x.pick);
+		free(x.ct);
+		free(x.t);
+		free(x.rate);
+		free(x.a);
+	}
+	for (int s = 0; s < S; s++) {
+		for (int g = 0; g < x.o[s].n_groups; g++) {
+			free(x.o[s].g[g].opt);
+			free(x.o[s].g[g].min);
+		}
+		free(x.o[s].g);
+		free(x.o[s].a);
+		free(x.o[s].ct);
+		free(x.o[s].used);
+	}
+	free(x.o);
+	r->solve_ms = btc_sched_now_ms() - t0;
+	return rc;
+}
