@@ -371,6 +371,8 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	r->fluid_bound_ms = b.bound_ms;
 	r->fluid_lp_ms = b.lp_ms;
 	r->fluid_io_ms = b.io_ms;
+	r->io_load_threads = (int)plan->load_threads;
+	r->io_check_threads = (int)plan->check_threads;
 	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
 	r->fluid_model = btc_xstrdup(btc_model_has_terms(p) ? "chunk" : "paper");
 	free(r->fluid_mode);

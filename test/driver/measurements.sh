@@ -165,6 +165,20 @@ print("fluid bound: %d of %d runs flagged below" % (n_below, len(sys.argv) - 1))
 PY
 echo "ok: the fluid bound of the fit mode, calibrated, never above a measurement unflagged"
 
+# The io farms of the measured program (issue 25): lease E's octree CUDA
+# g1 ran one loader and two check workers, and its report (btc before the
+# report named them) says only io_ms = max(load / 1, check / 2); the refit
+# recovers the pair from the table, so its T_io is the run's (0.489 ms),
+# not one checker's (0.746 ms), and names the pair.
+(cd "$src" && BTC="$btc" BTC_REFIT_OUT="$work/refit-e" scripts/refit docs/results/eval-h100-e) \
+  > "$work/7e.log" 2>&1 || fail "scripts/refit lease E: exit status $?" "$work/7e.log"
+e=docs/results/eval-h100-e/octree-cuda-g1/octree-cuda-g1.json
+[ "$(json "$work/refit-e/eval-h100-e-octree-cuda-g1.json" '(r["fluid_bound"]["load_threads"], r["fluid_bound"]["check_threads"])')" = "(1, 2)" ] ||
+  fail "refit: not the run's io farms (1 loader, 2 checkers)" "$work/refit-e/eval-h100-e-octree-cuda-g1.json"
+[ "$(json "$work/refit-e/eval-h100-e-octree-cuda-g1.json" "abs(r['fluid_bound']['io_ms'] - $(json "$src/$e" 'r["fluid_bound"]["io_ms"]')) < 1e-6")" = True ] ||
+  fail "refit: T_io is not the run's" "$work/refit-e/eval-h100-e-octree-cuda-g1.json"
+echo "ok: a refit's T_io counts the io farms the measured program ran"
+
 # --exhaustive names the space it refuses (issue 25): octree (7 stages)
 # on two one-core CPU PUs and a GPU has 129 schedules, more than it
 # measures; refused at planning, before anything is built.
