@@ -80,6 +80,26 @@ static void report_io_threads(const char *path, const struct btc_table *t, enum 
 	cJSON_Delete(j);
 }
 
+/* The schedule the report's job chose (its "schedule" label), as r's
+ * candidate, with its measured median: the bounds are then calibrated
+ * without its measurement, as the job's own were (btc_fit_bound). */
+static void report_chosen(const char *path, struct btc_report *r)
+{
+	char *text = path ? btc_read_file(path, NULL) : NULL;
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "schedule");
+	const cJSON *label = cJSON_GetObjectItemCaseSensitive(s, "label");
+	for (int k = 0; cJSON_IsString(label) && k < r->n_candidates; k++)
+		if (r->candidates[k].label && !strcmp(r->candidates[k].label, label->valuestring) &&
+		    r->candidates[k].status == BTC_RUN_VERIFIED) {
+			r->chosen = k;
+			r->measured_ms = r->candidates[k].measured_ms;
+			break;
+		}
+	cJSON_Delete(j);
+}
+
 /* btc_job_calibrate on the plan options in opt (its schedules settled). */
 static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		     const struct btc_request *opt, const char *const *files, int n_files,
@@ -123,6 +143,7 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		for (int i = 0; i < n; i++)
 			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
 		btc_fit_report(plan, &r);
+		report_chosen(n_files > 0 ? files[0] : NULL, &r);
 		btc_fit_bound(plan, &r);
 		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
 		       n_files, n_files == 1 ? "" : "s");

@@ -73,6 +73,7 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	}
 	btc_json_add_num(b, "compute_ms", r->fluid_lp_ms);
 	cJSON_AddBoolToObject(b, "calibrated", r->fluid_calibrated);
+	cJSON_AddBoolToObject(b, "calibrated_without_chosen", r->bound_without_chosen);
 	if (r->bound_below_term) {
 		cJSON *w = cJSON_AddObjectToObject(b, "below");
 		btc_json_add_str(w, "term", r->bound_below_term);
@@ -172,6 +173,7 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->bound_below_pu = btc_json_str(below, "pu");
 	r->bound_below = cJSON_IsTrue(btc_json_get(below, "chosen"));
 	r->fluid_calibrated = cJSON_IsTrue(btc_json_get(b, "calibrated"));
+	r->bound_without_chosen = cJSON_IsTrue(btc_json_get(b, "calibrated_without_chosen"));
 	r->n_bound_stages = 0;
 	r->bound_pus = read_pus(pus, &r->n_bound_pus, &r->n_bound_stages);
 	const cJSON *a = btc_json_get(j, "assignment_bound");
