@@ -44,6 +44,62 @@ static int report_specs(const char *path, char **specs, int max, struct btc_diag
 	return n;
 }
 
+/* The io farms the report's program ran with (docs/scheduler.md, "The
+ * io farms"), so that the refit's T_io is the measured program's: the
+ * report's fluid_bound.load_threads and check_threads; in a report of an
+ * earlier btc, the smallest pair (k_load + k_check, then k_load) whose
+ * max(load / k_load, check / k_check) on table t is the report's own
+ * fluid_bound.io_ms (6 digits); 0 and 0 when neither (btc_plan's rule:
+ * with no room for more, one loader and one checker). */
+static void report_io_threads(const char *path, const struct btc_table *t, enum btc_mode m,
+			      uint32_t *kl, uint32_t *kc)
+{
+	*kl = *kc = 0;
+	char *text = path ? btc_read_file(path, NULL) : NULL;
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "fluid_bound");
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(b, "load_threads");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(b, "check_threads");
+	const cJSON *io = cJSON_GetObjectItemCaseSensitive(b, "io_ms");
+	if (cJSON_IsNumber(l) && cJSON_IsNumber(c) && l->valueint > 0 && c->valueint > 0) {
+		*kl = (uint32_t)l->valueint;
+		*kc = (uint32_t)c->valueint;
+	} else if (cJSON_IsNumber(io) && io->valuedouble > 0) {
+		for (uint32_t sum = 2; sum <= 2 * BTC_PLAN_MAX_IO_THREADS && !*kl; sum++)
+			for (uint32_t a = 1; a < sum && !*kl; a++) {
+				if (a > BTC_PLAN_MAX_IO_THREADS || sum - a > BTC_PLAN_MAX_IO_THREADS)
+					continue;
+				double x = btc_table_io_ms(t, m, a, sum - a, NULL, NULL);
+				if (fabs(x - io->valuedouble) <= 5e-7 + 1e-6 * x) {
+					*kl = a;
+					*kc = sum - a;
+				}
+			}
+	}
+	cJSON_Delete(j);
+}
+
+/* The schedule the report's job chose (its "schedule" label), as r's
+ * candidate, with its measured median: the bounds are then calibrated
+ * without its measurement, as the job's own were (btc_fit_bound). */
+static void report_chosen(const char *path, struct btc_report *r)
+{
+	char *text = path ? btc_read_file(path, NULL) : NULL;
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "schedule");
+	const cJSON *label = cJSON_GetObjectItemCaseSensitive(s, "label");
+	for (int k = 0; cJSON_IsString(label) && k < r->n_candidates; k++)
+		if (r->candidates[k].label && !strcmp(r->candidates[k].label, label->valuestring) &&
+		    r->candidates[k].status == BTC_RUN_VERIFIED) {
+			r->chosen = k;
+			r->measured_ms = r->candidates[k].measured_ms;
+			break;
+		}
+	cJSON_Delete(j);
+}
+
 /* btc_job_calibrate on the plan options in opt (its schedules settled). */
 static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		     const struct btc_request *opt, const char *const *files, int n_files,
@@ -54,7 +110,11 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 	struct btc_table *t = btc_table_load(opt->table, NULL, app, dev, opt->plan.mode, d);
 	if (!t)
 		return 1;
-	struct btc_plan *plan = btc_plan(app, dev, t, opt->table, &opt->plan, d);
+	struct btc_plan_options po = opt->plan;
+	if (!po.load_threads && !po.check_threads)
+		report_io_threads(n_files > 0 ? files[0] : NULL, t, po.mode, &po.load_threads,
+				  &po.check_threads);
+	struct btc_plan *plan = btc_plan(app, dev, t, opt->table, &po, d);
 	if (!plan) {
 		btc_table_free(t);
 		return 1;
@@ -83,6 +143,7 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		for (int i = 0; i < n; i++)
 			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
 		btc_fit_report(plan, &r);
+		report_chosen(n_files > 0 ? files[0] : NULL, &r);
 		btc_fit_bound(plan, &r);
 		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
 		       n_files, n_files == 1 ? "" : "s");

@@ -205,16 +205,16 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r)
 	free(pred);
 }
 
-/* The bounds of mode m's chunk-model problem calibrated by r->pu_fits
- * (t'_{i,c} = b_c t_{i,c}, t'_{i,c,k} = b_c t_{i,c,k}, F'_c = a_c + b_c
+/* The bounds of mode m's chunk-model problem calibrated by fa, fb (per
+ * PU a_c and b_c, bound_fit; NULL: uncalibrated) (t'_{i,c} = b_c t_{i,c}, t'_{i,c,k} = b_c t_{i,c,k}, F'_c = a_c + b_c
  * F_c: the calibrated chunk time a_c + b_c (F_c + sum t) with its
  * transfers left out, as both bounds leave X out; a negative F'_c goes
  * in as the PU rows' offset, btc_sched_fluid_bound_offset), or the plain
  * problem's bounds without a calibration: the fluid LP into *b, the
  * assignment MIP into *a (which falls back on the fluid bound). False
  * when the LP fails. */
-static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct btc_report *r,
-		     struct btc_sched_bound *b, struct btc_sched_assign *a)
+static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+		     const double *fb, struct btc_sched_bound *b, struct btc_sched_assign *a)
 {
 	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
 	if (!p)
@@ -222,7 +222,7 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct 
 	struct btc_sched_problem q = *p;
 	int ns = p->n_stages, np = p->n_pus;
 	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL;
-	if (r->n_pu_fits == np) {
+	if (fa && fb) {
 		time = btc_xcalloc((size_t)ns * np, sizeof(double));
 		fixed = btc_xcalloc((size_t)np, sizeof(double));
 		off = btc_xcalloc((size_t)np, sizeof(double));
@@ -230,9 +230,9 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct 
 		if (p->time_cores_ms)
 			tk = btc_xcalloc(nk, sizeof(double));
 		for (int c = 0; c < np; c++) {
-			double bc = r->pu_fits[c].b, f = p->fixed_ms ? p->fixed_ms[c] : 0;
-			fixed[c] = fmax(0, r->pu_fits[c].a_ms + bc * f);
-			off[c] = fmin(0, r->pu_fits[c].a_ms + bc * f);
+			double bc = fb[c], f = p->fixed_ms ? p->fixed_ms[c] : 0;
+			fixed[c] = fmax(0, fa[c] + bc * f);
+			off[c] = fmin(0, fa[c] + bc * f);
 			for (int i = 0; i < ns; i++) {
 				time[i * np + c] = bc * p->time_ms[i * np + c];
 				for (int j = 0; tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
@@ -265,8 +265,8 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const struct 
  * X, max(T_io, a_c + b_c (F_c + sum_i t_ic)), over the PUs the plan
  * allows that have every stage, its PU in *pu; INFINITY (*pu -1) when
  * there is none or m is not placed. */
-static double placed_baselines(const struct btc_plan *plan, enum btc_mode m,
-			       const struct btc_report *r, int *pu)
+static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+			       const double *fb, int *pu)
 {
 	*pu = -1;
 	if (m != BTC_MODE_PLACED)
@@ -281,9 +281,9 @@ static double placed_baselines(const struct btc_plan *plan, enum btc_mode m,
 		if (plan->sched.forbid_mask & (1u << c))
 			continue;
 		double a = 0, b = 1, sum = p->fixed_ms ? p->fixed_ms[c] : 0;
-		if (r->n_pu_fits == np) {
-			a = r->pu_fits[c].a_ms;
-			b = r->pu_fits[c].b;
+		if (fa && fb) {
+			a = fa[c];
+			b = fb[c];
 		}
 		for (int i = 0; i < ns; i++)
 			sum += p->time_ms[i * np + c]; /* NAN: no kernel, no baseline */
@@ -343,6 +343,52 @@ static struct btc_report_bound_pu *pus_of(const struct btc_device *dev, int ns, 
 	return out;
 }
 
+/* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, caller
+ * frees; NULL without one): the fit mode's, fitted on every measurement
+ * but the chosen schedule's (as its LOO prediction is), so that its
+ * efficiency never rests on its own measurement (issue 25); the fit on
+ * all (r->pu_fits) without a chosen schedule. True when the chosen was
+ * left out. */
+static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, double **fa,
+		      double **fb)
+{
+	int np = plan->dev->n_pus, n = plan->n_schedules;
+	enum btc_mode m;
+	*fa = *fb = NULL;
+	if (r->n_pu_fits != np || !r->fit_mode || !btc_mode_parse(r->fit_mode, &m))
+		return false;
+	*fa = btc_xcalloc((size_t)np, sizeof(double));
+	*fb = btc_xcalloc((size_t)np, sizeof(double));
+	for (int c = 0; c < np; c++) {
+		(*fa)[c] = r->pu_fits[c].a_ms;
+		(*fb)[c] = r->pu_fits[c].b;
+	}
+	if (r->chosen < 0 || r->chosen >= n || r->candidates[r->chosen].status != BTC_RUN_VERIFIED)
+		return false;
+	struct btc_calib_schedule *cs = btc_xcalloc((size_t)n + 1, sizeof(*cs));
+	struct btc_calib_chunk *chunks =
+		btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1, sizeof(*chunks));
+	bool *use = btc_xcalloc((size_t)n + 1, sizeof(bool));
+	bool ok = calib_input(plan, m, r, cs, chunks);
+	if (ok) {
+		for (int k = 0; k < n; k++)
+			use[k] = k != r->chosen;
+		struct btc_calib_options opt;
+		btc_calib_options_init(&opt);
+		struct btc_calib_fit f;
+		btc_calib_fit(cs, n, np, use, &opt, &f);
+		for (int c = 0; c < np; c++) {
+			(*fa)[c] = f.a_ms[c];
+			(*fb)[c] = f.b[c];
+		}
+		btc_calib_fit_free(&f);
+	}
+	free(use);
+	free(chunks);
+	free(cs);
+	return ok;
+}
+
 void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 {
 	const struct btc_device *dev = plan->dev;
@@ -354,8 +400,10 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	enum btc_mode m = plan->mode;
 	struct btc_sched_bound own, b = plan->bound;
 	struct btc_sched_assign own_a, a = plan->assign;
+	double *fa, *fb;
+	r->bound_without_chosen = bound_fit(plan, r, &fa, &fb);
 	bool fitted = r->fit_mode && btc_mode_parse(r->fit_mode, &m) &&
-		      bound_of(plan, m, r, &own, &own_a);
+		      bound_of(plan, m, fa, fb, &own, &own_a);
 	if (fitted) {
 		b = own;
 		a = own_a;
@@ -363,7 +411,9 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		m = plan->mode;
 	}
 	int cap_pu;
-	double cap = placed_baselines(plan, m, r, &cap_pu);
+	double cap = placed_baselines(plan, m, fa, fb, &cap_pu);
+	free(fa);
+	free(fb);
 	bool capped = cap < fmax(b.bound_ms, a.frac ? a.bound_ms : 0);
 	b.bound_ms = fmin(b.bound_ms, cap);
 	a.bound_ms = fmin(a.bound_ms, cap);
@@ -371,11 +421,14 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	r->fluid_bound_ms = b.bound_ms;
 	r->fluid_lp_ms = b.lp_ms;
 	r->fluid_io_ms = b.io_ms;
+	r->io_load_threads = (int)plan->load_threads;
+	r->io_check_threads = (int)plan->check_threads;
 	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
 	r->fluid_model = btc_xstrdup(btc_model_has_terms(p) ? "chunk" : "paper");
 	free(r->fluid_mode);
 	r->fluid_mode = btc_xstrdup(btc_mode_name(m));
 	r->fluid_calibrated = fitted && r->n_pu_fits == dev->n_pus;
+	r->bound_without_chosen &= r->fluid_calibrated;
 	r->n_bound_stages = b.n_stages;
 	r->bound_pus = pus_of(dev, b.n_stages, b.n_pus, b.load_ms, b.touch, b.frac);
 	r->n_bound_pus = b.n_pus;

@@ -67,8 +67,13 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	btc_json_add_str(b, "model", r->fluid_model);
 	btc_json_add_num(b, "lp_ms", r->fluid_lp_ms);
 	btc_json_add_num(b, "io_ms", r->fluid_io_ms);
+	if (r->io_load_threads > 0 && r->io_check_threads > 0) {
+		cJSON_AddNumberToObject(b, "load_threads", r->io_load_threads);
+		cJSON_AddNumberToObject(b, "check_threads", r->io_check_threads);
+	}
 	btc_json_add_num(b, "compute_ms", r->fluid_lp_ms);
 	cJSON_AddBoolToObject(b, "calibrated", r->fluid_calibrated);
+	cJSON_AddBoolToObject(b, "calibrated_without_chosen", r->bound_without_chosen);
 	if (r->bound_below_term) {
 		cJSON *w = cJSON_AddObjectToObject(b, "below");
 		btc_json_add_str(w, "term", r->bound_below_term);
@@ -159,12 +164,16 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->fluid_model = btc_json_str(b, "model");
 	r->fluid_lp_ms = btc_json_num(b, "lp_ms");
 	r->fluid_io_ms = btc_json_num(b, "io_ms");
+	const cJSON *kl = btc_json_get(b, "load_threads"), *kc = btc_json_get(b, "check_threads");
+	r->io_load_threads = cJSON_IsNumber(kl) ? kl->valueint : 0;
+	r->io_check_threads = cJSON_IsNumber(kc) ? kc->valueint : 0;
 	r->fluid_mode = btc_json_str(b, "mode");
 	const cJSON *below = btc_json_get(b, "below");
 	r->bound_below_term = btc_json_str(below, "term");
 	r->bound_below_pu = btc_json_str(below, "pu");
 	r->bound_below = cJSON_IsTrue(btc_json_get(below, "chosen"));
 	r->fluid_calibrated = cJSON_IsTrue(btc_json_get(b, "calibrated"));
+	r->bound_without_chosen = cJSON_IsTrue(btc_json_get(b, "calibrated_without_chosen"));
 	r->n_bound_stages = 0;
 	r->bound_pus = read_pus(pus, &r->n_bound_pus, &r->n_bound_stages);
 	const cJSON *a = btc_json_get(j, "assignment_bound");

@@ -131,6 +131,12 @@ struct btc_report {
 	char *fluid_mode;                 /* the table mode of the bound: the fit
 					   * mode when measurements exist */
 	bool fluid_calibrated;            /* per-PU calibration applied */
+	bool bound_without_chosen;        /* ... fitted without the chosen
+					   * schedule's measurement */
+	int io_load_threads;              /* the io farms T_io counts (the plan's:
+					   * the program ran with them); 0: not in
+					   * the report (earlier btc) */
+	int io_check_threads;
 	/* --exhaustive (report/limits.h): chosen / measured best - 1, its
 	 * 95 % interval; NAN without the space measured. */
 	double regret, regret_ci_low, regret_ci_high;

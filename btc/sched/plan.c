@@ -344,17 +344,23 @@ static bool add_space(struct btc_plan *pl, const struct btc_sched_problem *prob,
 static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *opt)
 {
 	pl->load_threads = pl->check_threads = 1;
-	if (!pl->table || !opt->io_threads_extra)
+	bool fixed = opt->load_threads || opt->check_threads;
+	if (!pl->table || (!opt->io_threads_extra && !fixed))
 		return;
-	double load, check, best = INFINITY;
-	btc_table_io_ms(pl->table, pl->mode, 1, 1, &load, &check);
-	for (int i = 0; i < pl->n_schedules; i++) {
-		const struct btc_plan_schedule *g = &pl->schedules[i];
-		if (g->predicted && !g->space_only && g->s.tmax_ms < best)
-			best = g->s.tmax_ms;
-	}
 	uint32_t kl, kc;
-	btrt_model_io_threads(load, check, best, opt->io_threads_extra, &kl, &kc);
+	if (fixed) { /* the measured program's farms */
+		kl = opt->load_threads ? opt->load_threads : 1;
+		kc = opt->check_threads ? opt->check_threads : 1;
+	} else {
+		double load, check, best = INFINITY;
+		btc_table_io_ms(pl->table, pl->mode, 1, 1, &load, &check);
+		for (int i = 0; i < pl->n_schedules; i++) {
+			const struct btc_plan_schedule *g = &pl->schedules[i];
+			if (g->predicted && !g->space_only && g->s.tmax_ms < best)
+				best = g->s.tmax_ms;
+		}
+		btrt_model_io_threads(load, check, best, opt->io_threads_extra, &kl, &kc);
+	}
 	if (kl <= 1 && kc <= 1)
 		return;
 	pl->load_threads = kl;

@@ -18,8 +18,10 @@
 
 #define BTC_PLAN_MAX_SPECS 32
 /* `btc tune --exhaustive` measures every schedule of the paper's space
- * when it has at most this many (issue 25, "Regret, measured"). */
-#define BTC_PLAN_MAX_SPACE 64
+ * when it has at most this many (issue 25, "Regret, measured"): 256
+ * holds the dev box's --cpu-groups 2 spaces (two CPU PUs and a GPU:
+ * octree's 7 stages 129 schedules, AlexNet's 9 stages 219). */
+#define BTC_PLAN_MAX_SPACE 256
 
 /* One schedule of a build, the planner's output and the generator's
  * input: chunks over device PU indices. predicted: s.tmax_ms and the chunk
@@ -83,7 +85,17 @@ struct btc_plan_options {
 	 * source and sink (btc_gen_io_threads_extra); 0: none. btc_plan
 	 * chooses plan->load_threads and check_threads within it. */
 	uint32_t io_threads_extra;
+	/* The io farms as a measured program ran them (`btc tune
+	 * --measurements`: the report's, so that T_io is the one its runs
+	 * had); 0: btc_plan chooses them (io_threads_extra). Either nonzero
+	 * fixes both (the other taken as 1 when 0). */
+	uint32_t load_threads, check_threads;
 };
+
+/* The most loaders (or check workers) `btc tune --measurements` tries when it
+ * recovers an earlier report's io farms (btc_gen_io_threads_extra is at
+ * most 3 beyond one of each). */
+#define BTC_PLAN_MAX_IO_THREADS 4
 
 void btc_plan_options_init(struct btc_plan_options *o);
 

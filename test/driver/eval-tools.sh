@@ -163,3 +163,13 @@ if grep -q -- '--exhaustive' "$work/ex/octree-cuda-g2/machine.txt"; then
   fail "eval --exhaustive 1: the g2 job with --exhaustive" "$work/ex/octree-cuda-g2/machine.txt"
 fi
 echo "ok: scripts/eval --exhaustive GROUPS"
+
+# scripts/bound-efficiency --refit on a committed H100 lease (E, one run):
+# refits with this build, then one row per chosen run with the io farms the
+# run had (1 loader, 2 checkers), its interval, and the count line.
+scripts/bound-efficiency --refit docs/results/eval-h100-e > "$work/be.md" 2>&1 ||
+  fail "bound-efficiency --refit: exit status $?" "$work/be.md"
+grep -q '^| E | octree-cuda-g1 | cuda:0-5 cpu:6 | 0\.732 \[0\.717, 0\.770\] | [a-z]* | 1/2 |' "$work/be.md" ||
+  fail "bound-efficiency: no row for E octree-cuda-g1 with its interval and io farms" "$work/be.md"
+grep -q '^in \[0.85, 1\]: .* of 1 chosen runs' "$work/be.md" || fail "bound-efficiency: no count" "$work/be.md"
+echo "ok: scripts/bound-efficiency --refit"
