@@ -78,7 +78,8 @@ static void proc_free(struct proc *p)
  * into p[] (up to S), stream s measuring tasks[s] tasks in a run of
  * several; returns how many. */
 static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
-		    const struct colo_cfg *c, int round, const int *tasks, struct proc *p)
+		    const struct colo_cfg *c, int round, const int *tasks, const double *share,
+		    struct proc *p)
 {
 	char tag[64];
 	int S = s->n_streams;
@@ -123,8 +124,8 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 	/* fair admission at the max-min proportions (docs/runtime.md,
 	 * "Several streams"): no stream runs ahead of the others'
 	 * normalised throughput and takes the PUs' time the slowest needs */
-	for (int i = 0; c->kind == COLO_JOINT && s->share && i < S; i++)
-		proc_arg(&p[0], "--share", btc_xasprintf("%d=%.9g", i, s->share[i]));
+	for (int i = 0; c->kind == COLO_JOINT && share && i < S; i++)
+		proc_arg(&p[0], "--share", btc_xasprintf("%d=%.9g", i, share[i]));
 	if (c->kind == COLO_MULTIPLEX) {
 		/* turns of equal time at equal normalised throughput: stream
 		 * s's turn is T w_s tasks[s] / min(w tasks) tasks (tasks[s] is
@@ -266,7 +267,22 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 			tasks[i] = o->tasks;
 	else
 		colo_stream_tasks(st, o->tasks, tasks);
-	int n = procs_of(s, o, c, round, tasks, p);
+	/* fair admission shares: w_s r*_s of the solo runs measured so far
+	 * (s->share_measured: the same r* that normalises M), else s->share */
+	double *share = NULL;
+	if (s->share_measured) {
+		share = btc_xcalloc((size_t)st->S, sizeof(double));
+		for (int i = 0; i < st->S; i++) {
+			share[i] = s->weight[i] * colo_solo_rate(st, i);
+			if (!(share[i] > 0)) {
+				free(share);
+				share = NULL;
+				break;
+			}
+		}
+	}
+	int n = procs_of(s, o, c, round, tasks, share ? share : s->share, p);
+	free(share);
 	char *const *argv[BTC_RUN_MAX_TOGETHER];
 	struct btc_run_io io[BTC_RUN_MAX_TOGETHER];
 	int status[BTC_RUN_MAX_TOGETHER];

@@ -63,8 +63,13 @@ struct btc_colocate_setup {
 	long multiplex_turn;      /* T, tasks of the slowest stream's turn (>= 1) */
 	const double *share;      /* [S] or NULL: the joint runs' fair admission
 				     shares (the program's --share S=X; the main
-				     job: w_s r*_s with r*_s the predicted solo-best
-				     rate, the max-min proportions) */
+				     job under rates: the target rates) */
+	bool share_measured;      /* the joint runs' shares are w_s r*_s with r*_s
+				     the solo rate measured so far in this
+				     measurement (the r* that normalises M: the
+				     max-min proportions; the main job under
+				     maxmin); s->share until every stream's r* is
+				     known */
 };
 
 /* A median over rounds and its 95 % interval (report/stats.h,

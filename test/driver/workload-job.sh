@@ -38,6 +38,8 @@ for f in (best, c["naive"], c["multiplex"]):
     assert f["merit"]["median"] > 0 and all(x > 0 for x in f["tasks_per_s"]), f
 for g in ("gain_naive", "gain_multiplex"):
     assert c[g]["median"] > 0, c[g]
+# the bound's verdict on the chosen's measured M (never a ratio above 1)
+assert p["fluid_bound_holds"] is (best["merit"]["median"] <= p["fluid_bound"]), (p, best)
 PY
 }
 "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
