@@ -1,7 +1,8 @@
 /* A sparse constraint matrix in GLPK's triplet form, grown entry by entry
  * while an LP or MIP is built and then handed to glp_load_matrix: the
- * fluid bound (sched/bound.c) and the assignment bound
- * (sched/bound_assign.c) build theirs through it. */
+ * fluid bound (sched/bound.c), the assignment bound
+ * (sched/bound_assign.c) and the multi-app fluid bound (sched/multi_bound.c)
+ * build theirs through it. */
 #ifndef BTC_LP_MATRIX_H
 #define BTC_LP_MATRIX_H
 

@@ -6,37 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/lp_matrix.h"
 #include "sched/multi_internal.h"
 
 static const struct btc_loc no_loc = {0};
-
-/* A growing coordinate list of constraint coefficients (1-based). */
-struct coo {
-	int ne, cap;
-	int *ia, *ja;
-	double *ar;
-};
-
-static void coo_add(struct coo *k, int row, int col, double v)
-{
-	if (k->ne + 1 >= k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 256;
-		k->ia = btc_xrealloc(k->ia, (size_t)k->cap * sizeof(int));
-		k->ja = btc_xrealloc(k->ja, (size_t)k->cap * sizeof(int));
-		k->ar = btc_xrealloc(k->ar, (size_t)k->cap * sizeof(double));
-	}
-	k->ne++;
-	k->ia[k->ne] = row;
-	k->ja[k->ne] = col;
-	k->ar[k->ne] = v;
-}
-
-static void coo_free(struct coo *k)
-{
-	free(k->ia);
-	free(k->ja);
-	free(k->ar);
-}
 
 /* Solves lp (maximising); the objective's value, or NAN when there is no
  * optimum. */
@@ -67,21 +40,20 @@ bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, double
 		glp_set_obj_coef(lp, s + 1, m->streams[s].weight);
 	}
 	glp_add_rows(lp, np);
-	struct coo k = {0};
+	struct btc_lp_matrix k = {0};
 	for (int c = 0; c < np; c++) {
 		glp_set_row_bnds(lp, c + 1, GLP_UP, 0.0, 1.0);
 		for (int s = 0; s < S; s++)
 			if (t[s * np + c] > 0)
-				coo_add(&k, c + 1, s + 1, t[s * np + c]);
+				btc_lp_matrix_put(&k, c + 1, s + 1, t[s * np + c]);
 	}
-	glp_load_matrix(lp, k.ne, k.ia, k.ja, k.ar);
+	btc_lp_matrix_load(lp, &k);
 	double v = solve(lp);
 	for (int s = 0; s < S; s++)
 		rate[s] = isnan(v) ? 0 : fmax(0.0, glp_get_col_prim(lp, s + 1));
 	*value = v;
 	glp_delete_prob(lp);
 	glp_term_out(term);
-	coo_free(&k);
 	return !isnan(v);
 }
 
@@ -116,7 +88,7 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 		else
 			glp_set_col_bnds(lp, 1, GLP_LO, 0.0, 0.0);
 	}
-	struct coo k = {0};
+	struct btc_lp_matrix k = {0};
 	int row = 0;
 	/* PU rows first: 1..np, sum of work <= 1. */
 	glp_add_rows(lp, np);
@@ -132,14 +104,14 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 				ucol[c] = ++ncol;
 				glp_add_cols(lp, 1);
 				glp_set_col_bnds(lp, ncol, GLP_LO, 0.0, 0.0);
-				coo_add(&k, c + 1, ncol, F);
+				btc_lp_matrix_put(&k, c + 1, ncol, F);
 			}
 		}
 		for (int i = 0; i < n; i++) {
 			glp_add_rows(lp, 1);
 			int cover = ++row; /* sum_p z - r_s = 0 */
 			glp_set_row_bnds(lp, cover, GLP_FX, 0.0, 0.0);
-			coo_add(&k, cover, sum ? s + 1 : 1, sum ? -1.0 : -btc_multi_coeff(m, s));
+			btc_lp_matrix_put(&k, cover, sum ? s + 1 : 1, sum ? -1.0 : -btc_multi_coeff(m, s));
 			for (int c = 0; c < np; c++) {
 				double tt = p->time_ms[i * np + c];
 				if (isnan(tt) || (m->forbid_mask & (1u << c)))
@@ -147,23 +119,22 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 				glp_add_cols(lp, 1);
 				int z = ++ncol;
 				glp_set_col_bnds(lp, z, GLP_LO, 0.0, 0.0);
-				coo_add(&k, cover, z, 1.0);
+				btc_lp_matrix_put(&k, cover, z, 1.0);
 				if (tt > 0)
-					coo_add(&k, c + 1, z, tt);
+					btc_lp_matrix_put(&k, c + 1, z, tt);
 				if (ucol[c]) {
 					glp_add_rows(lp, 1);
 					glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, 0.0);
-					coo_add(&k, row, z, 1.0);
-					coo_add(&k, row, ucol[c], -1.0);
+					btc_lp_matrix_put(&k, row, z, 1.0);
+					btc_lp_matrix_put(&k, row, ucol[c], -1.0);
 				}
 			}
 		}
 	}
-	glp_load_matrix(lp, k.ne, k.ia, k.ja, k.ar);
+	btc_lp_matrix_load(lp, &k);
 	double v = solve(lp);
 	glp_delete_prob(lp);
 	glp_term_out(term);
-	coo_free(&k);
 	if (isnan(v)) {
 		btc_error(d, no_loc, "multi-stream fluid bound: GLPK found no optimum");
 		return BTC_ERR_LIMIT;

@@ -23,6 +23,26 @@ double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t
 bool btc_multi_stream_chunks(const struct btc_multi_problem *m, int s, const int *a, double *ct,
 			     uint32_t *used);
 
+/* Stream s's contiguous assignments (btc_multi_stream_assignments) in
+ * lexicographic order of their stage-to-PU vectors, each with its chunk
+ * times and PU mask (btc_multi_stream_chunks). The search owns the arrays:
+ * btc_multi_options_build fills them (n 0 where the stream has none),
+ * btc_multi_options_free releases them. Allocation failure aborts
+ * (btc_xcalloc). */
+struct btc_multi_options {
+	int n, n_stages, np;
+	int *a;         /* [n * n_stages] the vectors, lexicographic */
+	double *ct;     /* [n * np] ms per task of each chunk, 0 off the mask */
+	uint32_t *used; /* [n] the PUs each assignment uses */
+};
+void btc_multi_options_build(const struct btc_multi_problem *m, int s,
+			     struct btc_multi_options *L);
+void btc_multi_options_free(struct btc_multi_options *L);
+
+/* Sorts order[0..n) (option indices) by key[index] ascending, ties by
+ * index: the searches' cheapest-first orders, the same on every run. */
+void btc_multi_order_by_key(const double *key, int *order, int n);
+
 /* The ranking cost from every stream's chunk times ct[S * np] and masks:
  * fills t[S * np] (with sigma) and, for sum, rate[S]. INFINITY when the sum
  * LP fails. */

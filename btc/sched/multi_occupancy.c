@@ -48,10 +48,7 @@ struct mask_group {
 };
 
 struct stream_opts {
-	int n, cap, n_stages;
-	int *a;       /* [n * n_stages], lexicographic order */
-	double *ct;   /* [n * np] */
-	uint32_t *used;
+	struct btc_multi_options opts;
 	int n_groups;
 	struct mask_group *g;
 };
@@ -61,7 +58,6 @@ struct occ {
 	struct btc_multi_result *r;
 	struct stream_opts *o;
 	int S, np, N;
-	struct stream_opts *fill;
 	int *prev;     /* [S] nearest earlier interchangeable stream, or -1 */
 	double io_cost;
 	/* the state being searched */
@@ -82,36 +78,6 @@ struct occ {
 	int *a;        /* [N] */
 };
 
-static void collect(const int *a, void *ctx)
-{
-	struct occ *x = ctx;
-	struct stream_opts *L = x->fill;
-	int n = L->n_stages, np = x->np;
-	if (L->n == L->cap) {
-		L->cap = L->cap ? 2 * L->cap : 64;
-		L->a = btc_xrealloc(L->a, (size_t)L->cap * (size_t)n * sizeof(int));
-		L->ct = btc_xrealloc(L->ct, (size_t)L->cap * (size_t)np * sizeof(double));
-		L->used = btc_xrealloc(L->used, (size_t)L->cap * sizeof(uint32_t));
-	}
-	memcpy(L->a + (size_t)L->n * (size_t)n, a, (size_t)n * sizeof(int));
-	L->n++;
-}
-
-static int sort_n;
-static int cmp_vec(const void *x, const void *y)
-{
-	return btc_multi_cmp(0, x, 0, y, sort_n);
-}
-
-static const double *sort_key;
-static int cmp_key(const void *x, const void *y)
-{
-	int i = *(const int *)x, j = *(const int *)y;
-	if (sort_key[i] != sort_key[j])
-		return sort_key[i] < sort_key[j] ? -1 : 1;
-	return (i > j) - (i < j);
-}
-
 static int cmp_mask(const void *x, const void *y)
 {
 	uint32_t a = ((const struct mask_group *)x)->mask, b = ((const struct mask_group *)y)->mask;
@@ -124,29 +90,25 @@ static void build_stream(struct occ *x, int s)
 {
 	struct stream_opts *L = &x->o[s];
 	int np = x->np;
-	L->n_stages = x->m->streams[s].p->n_stages;
-	x->fill = L;
-	btc_multi_stream_assignments(x->m, s, collect, x);
-	if (!L->n)
+	btc_multi_options_build(x->m, s, &L->opts);
+	int n = L->opts.n;
+	if (!n)
 		return;
-	sort_n = L->n_stages;
-	qsort(L->a, (size_t)L->n, (size_t)L->n_stages * sizeof(int), cmp_vec);
-	double *key = btc_xcalloc((size_t)L->n, sizeof(double));
-	for (int o = 0; o < L->n; o++) {
-		double *ct = L->ct + (size_t)o * (size_t)np;
-		btc_multi_stream_chunks(x->m, s, L->a + (size_t)o * (size_t)L->n_stages, ct,
-					&L->used[o]);
+	double *key = btc_xcalloc((size_t)n, sizeof(double));
+	for (int o = 0; o < n; o++) {
+		const double *ct = L->opts.ct + (size_t)o * (size_t)np;
+		uint32_t used = L->opts.used[o];
 		for (int c = 0; c < np; c++)
 			key[o] += ct[c];
 		int g = 0;
-		while (g < L->n_groups && L->g[g].mask != L->used[o])
+		while (g < L->n_groups && L->g[g].mask != used)
 			g++;
 		if (g == L->n_groups) {
 			L->g = btc_xrealloc(L->g, (size_t)(g + 1) * sizeof(*L->g));
-			L->g[g] = (struct mask_group){.mask = L->used[o],
+			L->g[g] = (struct mask_group){.mask = used,
 						      .min = btc_xcalloc((size_t)np, sizeof(double))};
 			for (int c = 0; c < np; c++)
-				L->g[g].min[c] = (L->used[o] & (1u << c)) ? INFINITY : 0;
+				L->g[g].min[c] = (used & (1u << c)) ? INFINITY : 0;
 			L->n_groups++;
 		}
 		struct mask_group *G = &L->g[g];
@@ -157,9 +119,8 @@ static void build_stream(struct occ *x, int s)
 				G->min[c] = fmin(G->min[c], ct[c]);
 	}
 	qsort(L->g, (size_t)L->n_groups, sizeof(*L->g), cmp_mask);
-	sort_key = key;
 	for (int g = 0; g < L->n_groups; g++)
-		qsort(L->g[g].opt, (size_t)L->g[g].n, sizeof(int), cmp_key);
+		btc_multi_order_by_key(key, L->g[g].opt, L->g[g].n);
 	free(key);
 }
 
@@ -189,7 +150,7 @@ static void set_state(struct occ *x)
 		}
 		x->min_total[s] = INFINITY;
 		for (int j = 0; j < G->n; j++) {
-			const double *ct = L->ct + (size_t)G->opt[j] * (size_t)np;
+			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
 			double sum = 0;
 			for (int c = 0; c < np; c++)
 				sum += ct[c] * sig[c];
@@ -249,11 +210,11 @@ static void descend(struct occ *x, int s)
 	}
 	const struct stream_opts *L = &x->o[s];
 	const struct mask_group *G = &L->g[x->grp[s]];
-	int off = btc_multi_offset(m, s), end = off + L->n_stages;
+	int off = btc_multi_offset(m, s), end = off + L->opts.n_stages;
 	double cs = btc_multi_coeff(m, s), before = placed_total(x, s);
 	for (int j = 0; j < G->n; j++) {
 		int o = G->opt[j];
-		const double *ct = L->ct + (size_t)o * (size_t)np;
+		const double *ct = L->opts.ct + (size_t)o * (size_t)np;
 		if (x->r->n == m->top_k) {
 			/* the options come by total chunk time: once the least
 			 * sigma times it overflows the average, all later do */
@@ -268,8 +229,8 @@ static void descend(struct occ *x, int s)
 			continue; /* not canonical: lexicographic order = index order */
 		for (int c = 0; c < np; c++)
 			x->term[s * np + c] = ct[c] != 0 ? cs * (ct[c] * x->sig[s * np + c]) : 0;
-		memcpy(x->a + off, L->a + (size_t)o * (size_t)L->n_stages,
-		       (size_t)L->n_stages * sizeof(int));
+		memcpy(x->a + off, L->opts.a + (size_t)o * (size_t)L->opts.n_stages,
+		       (size_t)L->opts.n_stages * sizeof(int));
 		if (x->r->n == m->top_k) {
 			const struct btc_multi_candidate *kth = &x->r->c[m->top_k - 1];
 			double lb = fmax(bound(x, s + 1),
@@ -404,7 +365,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 	long counts[BTC_MULTI_MAX_STREAMS];
 	for (int s = 0; s < S; s++) {
 		build_stream(&x, s);
-		counts[s] = x.o[s].n;
+		counts[s] = x.o[s].opts.n;
 	}
 	if (!btc_multi_every_stream_placed(m, counts, d)) {
 		rc = BTC_ERR_UNSAT;
@@ -456,9 +417,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 			free(x.o[s].g[g].min);
 		}
 		free(x.o[s].g);
-		free(x.o[s].a);
-		free(x.o[s].ct);
-		free(x.o[s].used);
+		btc_multi_options_free(&x.o[s].opts);
 	}
 	free(x.o);
 	r->solve_ms = btc_sched_now_ms() - t0;

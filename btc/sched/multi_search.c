@@ -25,11 +25,8 @@
 #include "sched/multi_internal.h"
 
 struct opt_list {
-	int n, cap, n_stages;
-	int *a;         /* [n * n_stages], in lexicographic order after sort */
-	double *ct;     /* [n * np] */
-	uint32_t *used;
-	int *order;     /* [n] option indices, cheapest first */
+	struct btc_multi_options opts;
+	int *order;     /* [opts.n] option indices, cheapest first */
 	double min_total; /* least sum_p ct over the options */
 };
 
@@ -51,61 +48,23 @@ struct search {
 	struct btc_multi_result *r;
 	double *sig;    /* [S * np << np] sigma of (s, p, others mask), or NULL
 			 * (no slowdowns, or too many PUs: computed) */
-	struct opt_list *fill; /* btc_multi_stream_assignments' target */
-	int np_fill;
 	long nodes, max_nodes; /* branches tried; the budget (0: none) */
 };
-
-static void collect(const int *a, void *ctx)
-{
-	struct search *x = ctx;
-	struct opt_list *L = x->fill;
-	int n = L->n_stages, np = x->np;
-	if (L->n == L->cap) {
-		L->cap = L->cap ? 2 * L->cap : 64;
-		L->a = btc_xrealloc(L->a, (size_t)L->cap * (size_t)n * sizeof(int));
-		L->ct = btc_xrealloc(L->ct, (size_t)L->cap * (size_t)np * sizeof(double));
-		L->used = btc_xrealloc(L->used, (size_t)L->cap * sizeof(uint32_t));
-	}
-	memcpy(L->a + (size_t)L->n * (size_t)n, a, (size_t)n * sizeof(int));
-	L->n++;
-}
-
-static int sort_n;
-static int cmp_vec(const void *x, const void *y)
-{
-	return btc_multi_cmp(0, x, 0, y, sort_n);
-}
-
-static const double *sort_key;
-static int cmp_key(const void *x, const void *y)
-{
-	int i = *(const int *)x, j = *(const int *)y;
-	if (sort_key[i] != sort_key[j])
-		return sort_key[i] < sort_key[j] ? -1 : 1;
-	return (i > j) - (i < j);
-}
 
 static void build_list(struct search *x, int s)
 {
 	struct opt_list *L = &x->L[s];
 	int np = x->np;
-	L->n_stages = x->m->streams[s].p->n_stages;
-	x->fill = L;
-	btc_multi_stream_assignments(x->m, s, collect, x);
-	if (!L->n)
+	btc_multi_options_build(x->m, s, &L->opts);
+	int n = L->opts.n;
+	if (!n)
 		return;
-	sort_n = L->n_stages;
-	qsort(L->a, (size_t)L->n, (size_t)L->n_stages * sizeof(int), cmp_vec);
-	double *key = btc_xcalloc((size_t)L->n, sizeof(double));
-	L->order = btc_xcalloc((size_t)L->n, sizeof(int));
 	L->min_total = INFINITY;
-	for (int o = 0; o < L->n; o++) {
-		double *ct = L->ct + (size_t)o * (size_t)np;
-		btc_multi_stream_chunks(x->m, s, L->a + (size_t)o * (size_t)L->n_stages, ct,
-					&L->used[o]);
+	double *key = btc_xcalloc((size_t)n, sizeof(double));
+	L->order = btc_xcalloc((size_t)n, sizeof(int));
+	for (int o = 0; o < n; o++) {
+		const double *ct = L->opts.ct + (size_t)o * (size_t)np;
 		double total = 0;
-		key[o] = 0;
 		for (int c = 0; c < np; c++) {
 			total += ct[c];
 			key[o] = fmax(key[o], ct[c]);
@@ -113,8 +72,7 @@ static void build_list(struct search *x, int s)
 		L->min_total = fmin(L->min_total, total);
 		L->order[o] = o;
 	}
-	sort_key = key;
-	qsort(L->order, (size_t)L->n, sizeof(int), cmp_key);
+	btc_multi_order_by_key(key, L->order, n);
 	free(key);
 }
 
@@ -176,8 +134,8 @@ static bool some_stream_fits_nothing(const struct search *x, int s, double limit
 		const struct opt_list *L = &x->L[j];
 		double cj = btc_multi_coeff(x->m, j);
 		bool fits = false;
-		for (int k = 0; k < L->n && !fits; k++) {
-			const double *ct = L->ct + (size_t)L->order[k] * (size_t)np;
+		for (int k = 0; k < L->opts.n && !fits; k++) {
+			const double *ct = L->opts.ct + (size_t)L->order[k] * (size_t)np;
 			double own = 0;
 			for (int c = 0; c < np; c++)
 				own = fmax(own, ct[c]);
@@ -224,24 +182,24 @@ static void descend(struct search *x, int s)
 	}
 	const struct opt_list *L = &x->L[s];
 	int off = btc_multi_offset(m, s);
-	for (int j = 0; j < L->n; j++) {
+	for (int j = 0; j < L->opts.n; j++) {
 		if (x->max_nodes && ++x->nodes > x->max_nodes)
 			return; /* out of budget: unwinds */
 		int o = L->order[j];
 		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
 			continue; /* not canonical: lexicographic order = index order */
 		x->pick[s] = o;
-		x->used[s] = L->used[o];
-		memcpy(x->ct + s * np, L->ct + (size_t)o * (size_t)np, (size_t)np * sizeof(double));
-		memcpy(x->a + off, L->a + (size_t)o * (size_t)L->n_stages,
-		       (size_t)L->n_stages * sizeof(int));
+		x->used[s] = L->opts.used[o];
+		memcpy(x->ct + s * np, L->opts.ct + (size_t)o * (size_t)np, (size_t)np * sizeof(double));
+		memcpy(x->a + off, L->opts.a + (size_t)o * (size_t)L->opts.n_stages,
+		       (size_t)L->opts.n_stages * sizeof(int));
 		if (m->objective != BTC_MULTI_SUM && x->r->n == m->top_k) {
 			/* every completion costs >= lb: cut it when that is worse
 			 * than the K-th, or ties it while the placed streams'
 			 * vector already orders after the K-th's */
 			const struct btc_multi_candidate *kth = &x->r->c[m->top_k - 1];
 			double lb = lower_bound(x, s);
-			int end = off + L->n_stages;
+			int end = off + L->opts.n_stages;
 			if (lb > kth->cost ||
 			    (lb >= kth->cost && btc_multi_cmp(0, x->a, 0, kth->a, end) > 0) ||
 			    some_stream_fits_nothing(x, s, kth->cost))
@@ -274,7 +232,7 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 	long counts[BTC_MULTI_MAX_STREAMS];
 	for (int s = 0; s < S; s++) {
 		build_list(&x, s);
-		counts[s] = x.L[s].n;
+		counts[s] = x.L[s].opts.n;
 	}
 	if (!btc_multi_every_stream_placed(m, counts, d)) {
 		rc = BTC_ERR_UNSAT;
@@ -312,9 +270,7 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		free(x.rest);
 	}
 	for (int s = 0; s < S; s++) {
-		free(x.L[s].a);
-		free(x.L[s].ct);
-		free(x.L[s].used);
+		btc_multi_options_free(&x.L[s].opts);
 		free(x.L[s].order);
 	}
 	free(x.L);

@@ -1,0 +1,93 @@
+/* One stream's contiguous assignments with their chunk times, shared by
+ * the joint branch and bound (multi_search.c) and the occupancy search
+ * (multi_occupancy.c); the exhaustive oracle keeps its own walk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/multi_internal.h"
+
+struct collect {
+	struct btc_multi_options *L;
+	int cap;
+};
+
+static void collect(const int *a, void *ctx)
+{
+	struct collect *c = ctx;
+	struct btc_multi_options *L = c->L;
+	if (L->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		L->a = btc_xrealloc(L->a, (size_t)c->cap * (size_t)L->n_stages * sizeof(int));
+	}
+	memcpy(L->a + (size_t)L->n * (size_t)L->n_stages, a, (size_t)L->n_stages * sizeof(int));
+	L->n++;
+}
+
+struct vec {
+	const int *v;
+	int n;
+};
+
+static int cmp_vec(const void *x, const void *y)
+{
+	const struct vec *a = x, *b = y;
+	return btc_multi_cmp(0, a->v, 0, b->v, a->n);
+}
+
+void btc_multi_options_build(const struct btc_multi_problem *m, int s,
+			     struct btc_multi_options *L)
+{
+	int n_stages = m->streams[s].p->n_stages, np = m->n_pus;
+	*L = (struct btc_multi_options){.n_stages = n_stages, .np = np};
+	struct collect c = {.L = L};
+	btc_multi_stream_assignments(m, s, collect, &c);
+	if (!L->n)
+		return;
+	struct vec *v = btc_xcalloc((size_t)L->n, sizeof(*v));
+	for (int o = 0; o < L->n; o++)
+		v[o] = (struct vec){L->a + (size_t)o * (size_t)n_stages, n_stages};
+	qsort(v, (size_t)L->n, sizeof(*v), cmp_vec);
+	int *a = btc_xcalloc((size_t)L->n * (size_t)n_stages, sizeof(int));
+	for (int o = 0; o < L->n; o++)
+		memcpy(a + (size_t)o * (size_t)n_stages, v[o].v, (size_t)n_stages * sizeof(int));
+	free(v);
+	free(L->a);
+	L->a = a;
+	L->ct = btc_xcalloc((size_t)L->n * (size_t)np, sizeof(double));
+	L->used = btc_xcalloc((size_t)L->n, sizeof(uint32_t));
+	for (int o = 0; o < L->n; o++)
+		btc_multi_stream_chunks(m, s, a + (size_t)o * (size_t)n_stages,
+					L->ct + (size_t)o * (size_t)np, &L->used[o]);
+}
+
+void btc_multi_options_free(struct btc_multi_options *L)
+{
+	free(L->a);
+	free(L->ct);
+	free(L->used);
+	*L = (struct btc_multi_options){0};
+}
+
+struct keyed {
+	double key;
+	int i;
+};
+
+static int cmp_keyed(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+void btc_multi_order_by_key(const double *key, int *order, int n)
+{
+	struct keyed *k = btc_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*k));
+	for (int j = 0; j < n; j++)
+		k[j] = (struct keyed){key[order[j]], order[j]};
+	qsort(k, (size_t)n, sizeof(*k), cmp_keyed);
+	for (int j = 0; j < n; j++)
+		order[j] = k[j].i;
+	free(k);
+}
