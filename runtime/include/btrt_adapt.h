@@ -87,7 +87,8 @@ const struct btrt_run *btrt_adapt_records(const struct btrt_adapt_result *res);
 /* Name of merged chunk record c ("PU [schedule N]"), as in the trace;
  * NULL when c is out of range. Borrowed. */
 const char *btrt_adapt_chunk_name(const struct btrt_adapt_result *res, uint32_t c);
-/* Decisions (switches and keeps), in order. Borrowed. */
+/* Decisions (switches and keeps), in order; a switch decided as the stream
+ * ended, never carried out, is not among them. Borrowed. */
 const struct btrt_adapt_decision *btrt_adapt_decisions(const struct btrt_adapt_result *res,
 						       uint32_t *n);
 uint32_t btrt_adapt_switches(const struct btrt_adapt_result *res);

@@ -270,6 +270,12 @@ int btrt_adapt_run(const struct btrt_adapt_config *cfg, struct btrt_adapt_result
 		btrt_adapt_ctl_switched(ctl);
 	}
 	dv = btrt_adapt_ctl_decisions(ctl, &nd);
+	/* A switch decided while the stream's last tasks drained (the input
+	 * ended, the caller stopped, or a run failed) was never carried out:
+	 * it is the last decision (none is taken while draining) and not one
+	 * of this run's. */
+	if (nd && btrt_adapt_ctl_target(ctl) != btrt_adapt_ctl_current(ctl))
+		nd--;
 	if (nd) {
 		res->dec = malloc(nd * sizeof *res->dec);
 		if (res->dec) {
