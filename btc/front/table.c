@@ -38,6 +38,8 @@ struct btc_table *btc_table_new(const struct btc_app *app, const struct btc_devi
 					  sizeof(struct btc_table_entry));
 		t->corun[m] = btc_xcalloc((size_t)(t->n_pus * t->n_pus),
 					  sizeof(struct btc_table_entry));
+		t->in_chunk[m] = btc_xcalloc((size_t)(t->n_stages * t->n_pus),
+					     sizeof(struct btc_table_entry));
 	}
 	t->io_loaded = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
 	t->in_place = btc_xcalloc((size_t)app->n_buffers + 1, sizeof(bool));
@@ -56,6 +58,7 @@ void btc_table_free(struct btc_table *t)
 		free(t->term[m]);
 		free(t->cores[m]);
 		free(t->corun[m]);
+		free(t->in_chunk[m]);
 	}
 	free(t->io_loaded);
 	free(t->in_place);
@@ -171,10 +174,43 @@ double btc_table_io_ms(const struct btc_table *t, enum btc_mode m, uint32_t k_lo
 	return t->io[m].present ? t->io[m].mean_ms : 0;
 }
 
-/* A chunk-model term row: `@term,PU,mode,...` or `@io,io,mode,...`
- * (`@io_load`, `@io_check` likewise). */
+/* The entry of an `@in_chunk:STAGE,PU,...` row: STAGE a stage of the app,
+ * PU a GPU PU whose backend has a kernel for it; NULL after reporting. */
+static struct btc_table_entry *in_chunk_entry(const struct btc_table_row *r, const char *path,
+					      int lineno, struct btc_table *t, enum btc_mode m,
+					      const struct btc_app *app, const struct btc_device *dev,
+					      struct btc_diag *d)
+{
+	const char *name = r->f[0] + strlen(BTC_TABLE_IN_CHUNK);
+	int s = btc_app_stage_index(app, name);
+	if (s < 0) {
+		btc_error(d, (struct btc_loc){path, lineno, r->col[0]},
+			  "%s: unknown stage '%s' (app '%s')", r->f[0], name, app->name);
+		return NULL;
+	}
+	int p = btc_device_pu_index(dev, r->f[1]);
+	if (p < 0) {
+		btc_error(d, (struct btc_loc){path, lineno, r->col[1]}, "unknown PU '%s' (device '%s')",
+			  r->f[1], dev->name);
+		return NULL;
+	}
+	const struct btc_pu *pu = &dev->pus[p];
+	if (pu->kind == BTC_BACKEND_CPU || !btc_stage_has(&app->stages[s], pu->kind)) {
+		btc_error(d, (struct btc_loc){path, lineno, r->col[1]},
+			  "%s: in-chunk rows name a GPU PU with a kernel for the stage, "
+			  "and '%s' is %s%s",
+			  r->f[0], r->f[1], btc_backend_name(pu->kind),
+			  pu->kind == BTC_BACKEND_CPU ? "" : " without one");
+		return NULL;
+	}
+	return btc_table_in_chunk_at(t, m, s, p);
+}
+
+/* A chunk-model term row: `@term,PU,mode,...`, `@io,io,mode,...`
+ * (`@io_load`, `@io_check` likewise) or `@in_chunk:STAGE,PU,mode,...`. */
 static void load_term_row(const struct btc_table_row *r, const char *path, int lineno,
-			  struct btc_table *t, const struct btc_device *dev, struct btc_diag *d)
+			  struct btc_table *t, const struct btc_app *app,
+			  const struct btc_device *dev, struct btc_diag *d)
 {
 	enum btc_mode m;
 	if (!btc_mode_parse(r->f[2], &m)) {
@@ -192,6 +228,10 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 			return;
 		}
 		e = io ? &t->io[m] : load ? &t->io_load[m] : &t->io_check[m];
+	} else if (!strncmp(r->f[0], BTC_TABLE_IN_CHUNK, strlen(BTC_TABLE_IN_CHUNK))) {
+		e = in_chunk_entry(r, path, lineno, t, m, app, dev, d);
+		if (!e)
+			return;
 	} else if (!strcmp(r->f[0], "@corun")) {
 		e = btc_table_corun_entry(t, m, r->f[1], dev, (struct btc_loc){path, lineno, r->col[1]},
 					  d);
@@ -205,7 +245,7 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 			btc_error(d, (struct btc_loc){path, lineno, r->col[0]},
 				  "unknown term '%s' (expected @fixed, @in_latency, "
 				  "@in_per_mib, @out_latency, @out_per_mib, @io, @io_load, "
-				  "@io_check or @corun)",
+				  "@io_check, @in_chunk:STAGE or @corun)",
 				  r->f[0]);
 			return;
 		}
@@ -246,7 +286,7 @@ static void load_tidy(struct btc_table_lines *l, const char *path, struct btc_ta
 			continue;
 		}
 		if (r.f[0][0] == '@') {
-			load_term_row(&r, path, lineno, t, dev, d);
+			load_term_row(&r, path, lineno, t, app, dev, d);
 			continue;
 		}
 		int s = btc_app_stage_index(app, r.f[0]);

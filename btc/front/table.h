@@ -89,6 +89,12 @@ struct btc_table {
 	struct btc_table_entry io[BTC_N_MODES];
 	struct btc_table_entry io_load[BTC_N_MODES], io_check[BTC_N_MODES];
 	bool has_terms[BTC_N_MODES];      /* any term row of that mode */
+	/* `@in_chunk:STAGE,PU,mode,...` rows: t^in, the stage's compute time
+	 * on GPU PU p inside a chunk, after another stage of that chunk on p
+	 * (ms per task, without F_c); in_chunk[m][s * n_pus + p], absent:
+	 * the chunk model takes the stage's time alone (docs/scheduler.md,
+	 * "The chunk model"; btc_table_in_chunk_at). */
+	struct btc_table_entry *in_chunk[BTC_N_MODES];
 	bool *io_loaded;                  /* [n_buffers] from `# io_loads:` */
 	bool *in_place;                   /* [n_buffers] from `# in_place:`: a
 					   * buffer a stage writes that the GPU
@@ -133,6 +139,12 @@ static inline struct btc_table_entry *btc_table_at(const struct btc_table *t, en
 	return &t->e[m][s * t->n_pus + p];
 }
 
+/* The in-chunk entry (`@in_chunk:STAGE`) of stage s on PU p in mode m. */
+static inline struct btc_table_entry *btc_table_in_chunk_at(const struct btc_table *t,
+							    enum btc_mode m, int s, int p)
+{
+	return &t->in_chunk[m][s * t->n_pus + p];
+}
 /* The entry of stage s on core_counts[p][j] cores of PU p in mode m. */
 static inline struct btc_table_entry *btc_table_cores_at(const struct btc_table *t,
 							 enum btc_mode m, int s, int p, int j)
@@ -189,6 +201,8 @@ struct btc_table_entry *btc_table_corun_entry(struct btc_table *t, enum btc_mode
  * 1 when there is no such row or p == q. */
 double btc_table_corun_factor(const struct btc_table *t, enum btc_mode m, int p, int q);
 
+/* The stage field's prefix of an in-chunk row: `@in_chunk:STAGE`. */
+#define BTC_TABLE_IN_CHUNK "@in_chunk:"
 /* `# corun_with: B,C` (docs/app-format.md "Co-run rows"): the apps the
  * @corun rows were measured against, each row's factor the largest over
  * them; a comment line, so older readers skip it. */

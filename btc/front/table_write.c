@@ -67,6 +67,16 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 						dev->pus[p].name, btc_mode_name((enum btc_mode)m),
 						e->mean_ms, e->stddev_ms, e->samples);
 			}
+		for (int st = 0; st < t->n_stages; st++)
+			for (int p = 0; p < t->n_pus; p++) {
+				const struct btc_table_entry *e =
+					btc_table_in_chunk_at(t, (enum btc_mode)m, st, p);
+				if (e->present)
+					fprintf(out, BTC_TABLE_IN_CHUNK "%s,%s,%s,%.6f,%.6f,%d\n",
+						app->stages[st].name, dev->pus[p].name,
+						btc_mode_name((enum btc_mode)m), e->mean_ms,
+						e->stddev_ms, e->samples);
+			}
 		const struct btc_table_entry *io[] = {&t->io[m], &t->io_load[m], &t->io_check[m]};
 		static const char *const io_names[] = {"@io", "@io_load", "@io_check"};
 		for (int k = 0; k < 3; k++)

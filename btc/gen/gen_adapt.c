@@ -61,12 +61,15 @@ static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 		emit_doubles(o, "pipeline_model_fixed_ms", p.fixed_ms, np, np);
 	if (p.xfer_ms)
 		emit_doubles(o, "pipeline_model_xfer_ms", p.xfer_ms, n * np * n, n);
+	if (p.start_ms)
+		emit_doubles(o, "pipeline_model_start_ms", p.start_ms, n * np, np);
 	btc_outf(o,
 		 "static const struct btrt_model pipeline_model_data = { APP_N_STAGES, "
 		 "N_MODEL_PUS, pipeline_model_time_ms, %s, %s, ",
 		 p.fixed_ms ? "pipeline_model_fixed_ms" : "NULL", p.xfer_ms ? "pipeline_model_xfer_ms" : "NULL");
 	emit_double(o, p.io_ms);
-	btc_outl(o, ", pipeline_model_pu_names, \"%s\" };", p.mode);
+	btc_outf(o, ", pipeline_model_pu_names, \"%s\"", p.mode);
+	btc_outl(o, "%s };", p.start_ms ? ", pipeline_model_start_ms" : "");
 	btc_outl(o, "static const struct btrt_model *const pipeline_model = &pipeline_model_data;");
 	return true;
 }

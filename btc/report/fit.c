@@ -221,9 +221,11 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 		return false;
 	struct btc_sched_problem q = *p;
 	int ns = p->n_stages, np = p->n_pus;
-	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL;
+	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL, *start = NULL;
 	if (fa && fb) {
 		time = btc_xcalloc((size_t)ns * np, sizeof(double));
+		if (p->start_ms)
+			start = btc_xcalloc((size_t)ns * np, sizeof(double));
 		fixed = btc_xcalloc((size_t)np, sizeof(double));
 		off = btc_xcalloc((size_t)np, sizeof(double));
 		size_t nk = (size_t)ns * np * BTC_SCHED_MAX_CORE_COUNTS;
@@ -235,6 +237,8 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 			off[c] = fmin(0, fa[c] + bc * f);
 			for (int i = 0; i < ns; i++) {
 				time[i * np + c] = bc * p->time_ms[i * np + c];
+				if (start) /* compute time, as t: b_c S */
+					start[i * np + c] = bc * p->start_ms[i * np + c];
 				for (int j = 0; tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
 					size_t x = btc_sched_cores_index(np, i, c, j);
 					tk[x] = bc * p->time_cores_ms[x];
@@ -244,6 +248,7 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 		q.time_ms = time;
 		q.fixed_ms = fixed;
 		q.time_cores_ms = tk; /* calibrated per PU, every core count alike */
+		q.start_ms = start;
 	}
 	struct btc_diag quiet;
 	btc_diag_init(&quiet, NULL);
@@ -254,6 +259,7 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 	free(fixed);
 	free(off);
 	free(tk);
+	free(start);
 	if (!ok)
 		btc_sched_bound_free(b);
 	return ok;
@@ -285,6 +291,8 @@ static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, con
 			a = fa[c];
 			b = fb[c];
 		}
+		if (p->start_ms) /* the one chunk starts at stage 0 */
+			sum += p->start_ms[c];
 		for (int i = 0; i < ns; i++)
 			sum += p->time_ms[i * np + c]; /* NAN: no kernel, no baseline */
 		if (!isnan(sum) && fmax(p->io_ms, a + b * sum) < best) {

@@ -34,9 +34,16 @@ bool btc_sched_bound_allowed(const struct btc_sched_problem *p,
 	return true;
 }
 
+/* F_c, plus the least chunk boundary term S_ic of the stages c has a time
+ * for: every chunk on c starts at one of them, so a PU that takes any of a
+ * task's work pays at least that once (0 without S). */
 static double fixed_of(const struct btc_sched_problem *p, int c)
 {
-	return p->fixed_ms ? p->fixed_ms[c] : 0;
+	double s = INFINITY;
+	for (int i = 0; p->start_ms && i < p->n_stages; i++)
+		if (!isnan(p->time_ms[i * p->n_pus + c]))
+			s = fmin(s, p->start_ms[i * p->n_pus + c]);
+	return (p->fixed_ms ? p->fixed_ms[c] : 0) + (isfinite(s) ? s : 0);
 }
 
 /* Every stage has an allowed PU; otherwise report the first that has
@@ -253,7 +260,7 @@ bool btc_sched_bound_effective(const struct btc_sched_problem *p,
 	for (int c = 0; c < np; c++) {
 		const struct btc_sched_cores *k = &p->cores[c];
 		bool split = k->size > 1 && k->n_counts > 0;
-		f[c] = fixed_of(p, c);
+		f[c] = p->fixed_ms ? p->fixed_ms[c] : 0; /* F_c alone: S stays in q->start_ms */
 		if (split) /* the smallest team's share of the cores */
 			f[c] *= (double)k->counts[0] / k->size;
 		for (int i = 0; i < n; i++) {

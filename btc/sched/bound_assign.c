@@ -81,6 +81,7 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 			k->y[c] = add_col(lp, k, farms ? GLP_CV : GLP_BV, 1.0);
 	}
 	struct btc_lp_matrix m = {0};
+	int *load_row = btc_xcalloc((size_t)np, sizeof(int));
 	for (int i = 0; i < n; i++) { /* sum_c x_ic = 1 */
 		int r = add_row(lp, GLP_FX, 1.0, 1.0);
 		for (int c = 0; c < np; c++)
@@ -93,6 +94,7 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 		double f = q->fixed_ms ? q->fixed_ms[c] / scale : 0;
 		double o = off ? off[c] / scale : 0;
 		int r = add_row(lp, GLP_UP, 0.0, farms ? -o : 0.0);
+		load_row[c] = r;
 		btc_lp_matrix_put(&m, r, tcol, -1.0);
 		if (!farms)
 			f += o;
@@ -137,8 +139,15 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 			if (prev)
 				btc_lp_matrix_put(&m, r, prev, -1.0);
 			btc_lp_matrix_put(&m, sum, st, 1.0);
+			/* the chunk boundary term S_ic at a chunk start; st_ic is
+			 * at least the start indicator, so the load stays a lower
+			 * bound (a farm member pays s_c S: left out, S >= 0) */
+			double sb = q->start_ms ? q->start_ms[i * np + c] / scale : 0;
+			if (!farms && sb > 0)
+				btc_lp_matrix_put(&m, load_row[c], st, sb);
 		}
 	}
+	free(load_row);
 	if (!farms && opt && opt->max_chunks > 0) { /* a used PU runs a chunk */
 		int r = add_row(lp, GLP_UP, 0.0, opt->max_chunks);
 		for (int c = 0; c < np; c++)
@@ -170,7 +179,7 @@ static int solve(glp_prob *lp)
 /* The incumbent's x, y and loads, recomputed in ms from q (x rounded for
  * the binaries, clipped for the shares). */
 static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const struct cols *k,
-		      const double *off, bool farms, struct btc_sched_assign *a)
+		      const double *off, bool farms, bool contig, struct btc_sched_assign *a)
 {
 	int n = q->n_stages, np = q->n_pus;
 	for (int i = 0; i < n * np; i++)
@@ -185,6 +194,10 @@ static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const str
 			y = fmax(y, x);
 			if (x > 0)
 				load += x * q->time_ms[i * np + c];
+			/* S at each start, as the contiguous MIP counts it */
+			bool start = x > 0 && (i == 0 || !(a->frac[(i - 1) * np + c] > 0));
+			if (contig && !farms && start && q->start_ms)
+				load += q->start_ms[i * np + c];
 		}
 		a->share[c] = y;
 		a->load_ms[c] = load + (q->fixed_ms ? q->fixed_ms[c] : 0) * y;
@@ -211,7 +224,7 @@ static double solve_mip(const struct btc_sched_problem *q, const struct btc_sche
 			tmp.load_ms = btc_xcalloc((size_t)np, sizeof(double));
 			tmp.share = btc_xcalloc((size_t)np, sizeof(double));
 		}
-		incumbent(lp, q, &k, off, a->farms, &tmp);
+		incumbent(lp, q, &k, off, a->farms, contig, &tmp);
 		double best = 0; /* the max load, >= 0 as T */
 		for (int c = 0; c < np; c++)
 			best = fmax(best, tmp.load_ms[c]);

@@ -13,7 +13,7 @@ double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l
 	const struct btrt_model m = {
 		.n_stages = (uint32_t)p->n_stages, .n_pus = (uint32_t)p->n_pus,
 		.time_ms = p->time_ms, .fixed_ms = p->fixed_ms, .xfer_ms = p->xfer_ms,
-		.io_ms = p->io_ms,
+		.io_ms = p->io_ms, .start_ms = p->start_ms,
 	};
 	return btrt_model_chunk_ms(&m, (uint32_t)c, (uint32_t)f, (uint32_t)l);
 }
@@ -92,6 +92,8 @@ static double chunk_cores_ms(const struct btc_sched_problem *p, int c, int cores
 {
 	int np = p->n_pus;
 	double t = p->fixed_ms ? p->fixed_ms[c] : 0;
+	if (p->start_ms)
+		t += p->start_ms[f * np + c];
 	for (int i = f; i <= l; i++)
 		t += btc_model_stage_ms(p, i, c, cores);
 	if (p->xfer_ms)
@@ -150,7 +152,7 @@ void btc_model_fill_times(const struct btc_sched_problem *p, struct btc_schedule
 
 bool btc_model_has_terms(const struct btc_sched_problem *p)
 {
-	return p->fixed_ms || p->xfer_ms || p->io_ms > 0;
+	return p->fixed_ms || p->xfer_ms || p->start_ms || p->io_ms > 0;
 }
 
 void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l, double *in_bytes,

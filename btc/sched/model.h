@@ -29,14 +29,15 @@ struct btc_sched_problem;
 struct btc_schedule;
 struct btc_sched_chunk;
 
-/* Time of the chunk (PU c, stages f..l inclusive) in ms: F_c + sum of the
- * stage times + X_c(f, l), from p->time_ms, p->fixed_ms, p->xfer_ms (the
- * last two may be NULL: 0). The stages must all have a time on c. */
+/* Time of the chunk (PU c, stages f..l inclusive) in ms: F_c + S_{f,c} +
+ * sum of the stage times + X_c(f, l), from p->time_ms, p->fixed_ms,
+ * p->start_ms, p->xfer_ms (the last three may be NULL: 0). The stages must
+ * all have a time on c. */
 double btc_model_chunk_ms(const struct btc_sched_problem *p, int c, int f, int l);
 
 /* The larger space (issue 16): a chunk on k cores of a CPU PU and a farm.
  *
- *   chunk_ms(c[k], f..l) = F_c + sum_{i=f..l} t_{i,c,k} + X_c(f, l)
+ *   chunk_ms(c[k], f..l) = F_c + S_{f,c} + sum_{i=f..l} t_{i,c,k} + X_c(f, l)
  *   farm_ms(S, f..l)     = 1 / sum_{c in S} 1 / chunk_ms(c, f..l)
  *
  * t_{i,c,k}: the stage's time on k cores of c (p->time_cores_ms); a farm's

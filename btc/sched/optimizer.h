@@ -85,6 +85,12 @@ struct btc_sched_problem {
 	const double *fixed_ms;
 	const double *xfer_ms;
 	double io_ms;
+	/* start_ms: [n_stages * n_pus] S_{i,c}, ms, finite >= 0, or NULL: the
+	 * chunk boundary term, paid by a chunk on c that starts at stage i
+	 * (btrt_model.h). With it time_ms holds t^in_{i,c}, the stage's time
+	 * inside a chunk, and t^in + S its time alone (the table's
+	 * `@in_chunk:STAGE` rows; docs/scheduler.md "The chunk model"). */
+	const double *start_ms;
 	/* Core counts (issue 16; docs/scheduler.md, "The larger space"); NULL:
 	 * every CPU PU runs one team on all its cores (the paper).
 	 * cores: [n_pus] per PU its size and the profiled core counts below
@@ -282,8 +288,8 @@ struct btc_sched_prep {
 	int64_t *tq;            /* [n * p] quantised times, -1 = not allowed
 				 * (no kernel, forbidden, or pinned elsewhere) */
 	int64_t *fq;            /* [p] quantised F_c (0 without the term) */
-	int64_t *xq;            /* [n * p * n] quantised X_c(f, l) at
-				 * btc_model_xfer_index, or NULL */
+	int64_t *xq;            /* [n * p * n] quantised X_c(f, l) + S_{f,c}
+				 * at btc_model_xfer_index, or NULL (both 0) */
 	bool mono;              /* chunk costs grow with the chunk (no X):
 				 * the solvers may stop extending a chunk
 				 * once it exceeds a bound */
@@ -328,8 +334,8 @@ enum btc_status btc_sched_solve_prepared(const struct btc_sched_problem *p,
 void btc_sched_prep_free(struct btc_sched_prep *prep);
 
 /* Quantised cost of the chunk (PU c, stages f..l) whose stage sum in
- * quanta is sum_tq: F_c + sum_tq + X_c(f, l), the integer twin of
- * btc_model_chunk_ms. */
+ * quanta is sum_tq: F_c + sum_tq + X_c(f, l) + S_{f,c} (xq holds both
+ * chunk terms), the integer twin of btc_model_chunk_ms. */
 static inline int64_t btc_sched_chunk_q(const struct btc_sched_prep *prep, int c, int f, int l,
 					int64_t sum_tq)
 {

@@ -116,11 +116,12 @@ bool btc_plan_gpu_mask(const struct btc_device *dev, const char *gpu, uint32_t *
 
 /* Caller-owned storage that a problem borrows: time [n_stages * n_pus],
  * names [n_stages + n_pus], fixed [n_pus], xfer [n_stages * n_pus *
- * n_stages] (the chunk model's F and X), cores [n_pus] and time_cores
+ * n_stages], start [n_stages * n_pus] (the chunk model's F, X and S),
+ * cores [n_pus] and time_cores
  * [n_stages * n_pus * BTC_SCHED_MAX_CORE_COUNTS] (the table's core counts,
  * issue 16). */
 struct btc_plan_buf {
-	double *time, *fixed, *xfer;
+	double *time, *fixed, *xfer, *start;
 	const char **names;
 	struct btc_sched_cores *cores;
 	double *time_cores;
@@ -136,7 +137,9 @@ void btc_plan_buf_free(struct btc_plan_buf *b);
  * p also gets F_c, X_c(f, l) from the app's buffers and the measured links,
  * and T_io, and time_ms holds t_{i,c} = one-stage chunk time - F_c -
  * X_c(i, i) (clamped at 0), so that a one-stage chunk predicts what was
- * measured; otherwise (or for a table without terms) p is the paper's
+ * measured; where the mode has `@in_chunk` rows, time_ms holds t^in and
+ * start_ms the boundary term S = t - t^in (>= 0; NULL without rows);
+ * otherwise (or for a table without terms) p is the paper's
  * model. When the table times stages on fewer cores of a CPU PU (`NAME[k]`
  * rows), p->cores and p->time_cores_ms hold them (t_{i,c,k}, the model's
  * terms subtracted the same way), else both are NULL. Reports a table

@@ -46,6 +46,7 @@ void btc_plan_buf_init(struct btc_plan_buf *b, const struct btc_app *app,
 	b->names = btc_xcalloc(n + np, sizeof(char *));
 	b->cores = btc_xcalloc(np, sizeof(*b->cores));
 	b->time_cores = btc_xcalloc(n * np * BTC_SCHED_MAX_CORE_COUNTS, sizeof(double));
+	b->start = btc_xcalloc(n * np, sizeof(double));
 }
 
 void btc_plan_buf_free(struct btc_plan_buf *b)
@@ -56,7 +57,30 @@ void btc_plan_buf_free(struct btc_plan_buf *b)
 	free(b->names);
 	free(b->cores);
 	free(b->time_cores);
+	free(b->start);
 	memset(b, 0, sizeof(*b));
+}
+
+/* The in-chunk rows of the mode: where stage i has an `@in_chunk` row on
+ * PU c, t_{i,c} becomes t^in = min(t, the row's time) and the difference
+ * the boundary term S_{i,c} = t - t^in, paid by a chunk that starts at i
+ * (docs/scheduler.md, "The chunk model"): chunk_ms(c, f..l) = F_c +
+ * t_{f,c} + sum_{i=f+1..l} t^in_{i,c} + X_c(f, l). A row above t (the two
+ * cells' noise) leaves the stage as it is: a stage costs no more inside a
+ * chunk than alone, so S >= 0 and the bounds may leave it out. */
+static void plan_in_chunk(const struct btc_table *t, enum btc_mode mode, int n, int np,
+			  struct btc_plan_buf *buf)
+{
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < np; c++) {
+			const struct btc_table_entry *e = btc_table_in_chunk_at(t, mode, i, c);
+			double *v = &buf->time[i * np + c];
+			buf->start[i * np + c] = 0;
+			if (!e->present || isnan(*v) || e->mean_ms >= *v)
+				continue;
+			buf->start[i * np + c] = *v - e->mean_ms;
+			*v = e->mean_ms;
+		}
 }
 
 /* The chunk model's terms of the table's mode into p (see plan.h). */
@@ -112,8 +136,13 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 			*v -= buf->fixed[c] + buf->xfer[btc_model_xfer_index(n, np, c, i, i)];
 			*v = *v > 0 ? *v : 0;
 		}
+	plan_in_chunk(t, mode, n, np, buf);
 	p->fixed_ms = buf->fixed;
 	p->xfer_ms = any_link ? buf->xfer : NULL;
+	bool any_start = false;
+	for (int k = 0; k < n * np; k++)
+		any_start |= buf->start[k] > 0;
+	p->start_ms = any_start ? buf->start : NULL;
 	p->io_ms = btc_table_io_ms(t, mode, 1, 1, NULL, NULL); /* btc_plan sets the io farms */
 	free(links);
 	free(has);

@@ -113,6 +113,9 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 		for (int f = 0; p->xfer_ms && f < n; f++)
 			for (int l = f; l < n; l++)
 				s += p->xfer_ms[btc_model_xfer_index(n, np, c, f, l)] * 1e6;
+		/* the boundary term joins X in the chunk variables' coefficients */
+		for (int f = 0; p->start_ms && f < n; f++)
+			s += p->start_ms[f * np + c] * 1e6 * (double)(n - f);
 		if (s > maxsum_ns)
 			maxsum_ns = s;
 		/* the larger space: the same sum at every profiled count */
@@ -131,7 +134,7 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 	const double limit = (double)(1 << 30);
 	int64_t q = 1;
 	/* + n (+ n^2 with transfers): rounding of every stage and chunk term */
-	double rounding = n + (p->xfer_ms ? (double)n * n : 0);
+	double rounding = n + (p->xfer_ms || p->start_ms ? (double)n * n : 0);
 	while ((maxsum_ns / (double)q + rounding) * factor > limit) {
 		if (q > INT64_MAX / 100) {
 			btc_error(d, no_loc, "profiling table: times too large");
@@ -182,14 +185,20 @@ enum btc_status btc_sched_prepare(const struct btc_sched_problem *p,
 	bool any_x = false;
 	for (size_t k = 0; p->xfer_ms && k < (size_t)n * np * n && !any_x; k++)
 		any_x = p->xfer_ms[k] > 0;
+	for (size_t k = 0; p->start_ms && k < (size_t)n * np && !any_x; k++)
+		any_x = p->start_ms[k] > 0;
 	if (any_x) {
+		/* X_c(f, l) + S_{f,c}: both are terms of the chunk, not of a
+		 * stage; a chunk's cost no longer grows with it (S) */
 		size_t m = (size_t)n * (size_t)np * (size_t)n;
 		prep->xq = btc_xcalloc(m, sizeof(int64_t));
 		for (int c = 0; c < np; c++)
 			for (int f = 0; f < n; f++)
 				for (int l = f; l < n; l++) {
 					size_t k = btc_model_xfer_index(n, np, c, f, l);
-					prep->xq[k] = llround(p->xfer_ms[k] * 1e6 / (double)q);
+					double x = (p->xfer_ms ? p->xfer_ms[k] : 0) +
+						   (p->start_ms ? p->start_ms[f * np + c] : 0);
+					prep->xq[k] = llround(x * 1e6 / (double)q);
 				}
 		prep->mono = false;
 	}

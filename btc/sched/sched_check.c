@@ -129,6 +129,18 @@ enum btc_status btc_sched_validate(const struct btc_sched_problem *p,
 					  "(must be finite and >= 0)",
 					  pl, x, f, l);
 			}
+	for (int i = 0; p->start_ms && i < p->n_stages; i++)
+		for (int c = 0; c < p->n_pus; c++) {
+			double x = p->start_ms[i * p->n_pus + c];
+			if (isfinite(x) && x >= 0)
+				continue;
+			btc_sched_stage_label(p, i, sl, sizeof(sl));
+			btc_sched_pu_label(p, c, pl, sizeof(pl));
+			btc_error(d, no_loc,
+				  "profiling table: %s on %s: chunk boundary term %g ms "
+				  "(must be finite and >= 0)",
+				  sl, pl, x);
+		}
 	if (!isfinite(p->io_ms) || p->io_ms < 0)
 		btc_error(d, no_loc,
 			  "profiling table: io time %g ms (must be "

@@ -6,12 +6,18 @@
  * Pure C: no allocation, no state, nothing beyond <stddef.h> and
  * <stdint.h>.
  *
- *   chunk_ms(c, f..l) = F_c + sum_{i=f..l} t_{i,c} + X_c(f, l)     [ms]
+ *   chunk_ms(c, f..l) = F_c + S_{f,c} + sum_{i=f..l} t_{i,c} + X_c(f, l)   [ms]
  *
- * t_{i,c}: stage i's compute time alone on PU c; F_c: the fixed cost of a
- * chunk on PU c per task (handoff, submission, sync); X_c(f, l): the
- * transfers of a chunk on a PU whose memory is not the host's. With F =
- * X = 0 this is the paper's model: the sum of the stages' profiled times. */
+ * t_{i,c}: stage i's compute time on PU c; F_c: the fixed cost of a chunk
+ * on PU c per task (handoff, submission, sync); S_{f,c}: what the chunk's
+ * first stage costs beyond its time inside a chunk (the chunk boundary:
+ * its input comes from the host, not from the GPU stage before it);
+ * X_c(f, l): the transfers of a chunk on a PU whose memory is not the
+ * host's. With S, t_{i,c} is the stage's time inside a chunk (t^in) and
+ * t^in_{f,c} + S_{f,c} its time alone, so this is
+ * F_c + t_{f,c}(alone) + sum_{i=f+1..l} t^in_{i,c} + X_c(f, l). With
+ * F = S = X = 0 it is the paper's model: the sum of the stages' profiled
+ * times. */
 #ifndef BTRT_MODEL_H
 #define BTRT_MODEL_H
 
@@ -38,6 +44,10 @@ struct btrt_model {
 	const char *const *pu_names; /* [n_pus], or NULL */
 	const char *mode;          /* the table mode the schedules were chosen
 				      with, e.g. "interference", or NULL */
+	const double *start_ms;    /* [n_stages * n_pus] S_{i,c} at i * n_pus + c,
+				      finite >= 0, or NULL (0): the boundary
+				      term of a chunk that starts at stage i
+				      (docs/scheduler.md, "The chunk model") */
 };
 
 /* Index of X_c(f, l) in a transfer table of n stages and np PUs. */
@@ -48,8 +58,8 @@ static inline size_t btrt_model_xfer_index(uint32_t n, uint32_t np, uint32_t c, 
 }
 
 /* chunk_ms(c, f..l) above, ms: PU c (< n_pus), stages f..l inclusive (f
- * <= l < n_stages). Summed as F_c, then t_{f,c} .. t_{l,c} in stage
- * order, then X_c(f, l). NAN when a stage has no time on c. */
+ * <= l < n_stages). Summed as F_c, then S_{f,c}, then t_{f,c} .. t_{l,c}
+ * in stage order, then X_c(f, l). NAN when a stage has no time on c. */
 double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, uint32_t l);
 
 /* The io term of the chunk model (docs/scheduler.md, "The io farms"):

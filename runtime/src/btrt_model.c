@@ -42,6 +42,8 @@ double btrt_model_chunk_ms(const struct btrt_model *m, uint32_t c, uint32_t f, u
 {
 	uint32_t np = m->n_pus;
 	double t = m->fixed_ms ? m->fixed_ms[c] : 0;
+	if (m->start_ms)
+		t += m->start_ms[(size_t)f * np + c];
 	for (uint32_t i = f; i <= l; i++)
 		t += m->time_ms[(size_t)i * np + c];
 	if (m->xfer_ms)
