@@ -69,7 +69,7 @@ static bool emit_model(struct btc_out *o, const struct btc_gen_ctx *ctx)
 		 p.fixed_ms ? "pipeline_model_fixed_ms" : "NULL", p.xfer_ms ? "pipeline_model_xfer_ms" : "NULL");
 	emit_double(o, p.io_ms);
 	btc_outf(o, ", pipeline_model_pu_names, \"%s\"", p.mode);
-	btc_outl(o, "%s };", p.start_ms ? ", pipeline_model_start_ms" : "");
+	btc_outl(o, ", %s };", p.start_ms ? "pipeline_model_start_ms" : "NULL");
 	btc_outl(o, "static const struct btrt_model *const pipeline_model = &pipeline_model_data;");
 	return true;
 }

@@ -34,6 +34,7 @@ struct profiling_run {
 	struct btrt_ofile out_file; /* -o: published after a whole profile */
 	uint64_t *times;           /* [warmup + max_reps] chunk times, ns */
 	double *overhead;          /* [n_pus][n_stages] one mode's overheads, ms */
+	double *cell_mean;         /* [n_pus][n_stages] one mode's stage rows, ms; NAN none */
 	double *capped;            /* [n_stages][n_pus][modes] 95 % CI over the mean (%)
 				      of the cells capped at --max-reps; 0: not capped */
 	int host_rig;              /* the first CPU PU's rig, -1: none */
@@ -259,6 +260,7 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 	if (rc)
 		return -1;
 	fprintf(pr->out, "%s,%s,%s,%.6f,%.6f,%ld\n", stage, pu, mode_name, mean, sd, n);
+	pr->cell_mean[(size_t)p * pr->ctx.app->n_stages + s] = mean;
 	/* A cell that stopped at the repetition cap without reaching the
 	 * precision target: a comment the table reader skips, and a warning
 	 * at the end (warn_capped). */
@@ -277,6 +279,15 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
  * overheads (F_c: the median; discrete CUDA: the minimum), the link of a
  * discrete CUDA GPU, @io and, timed apart, @io_load and @io_check (the io
  * source and sink overlap: the chunk model's T_io is their max). */
+/* F_c of device PU p from its k > 0 overheads: the median (discrete CUDA: min). */
+static double mode_fixed(struct profiling_run *pr, uint32_t p, int k)
+{
+	double *v = &pr->overhead[p * pr->ctx.app->n_stages];
+	qsort(v, (size_t)k, sizeof(double), cmp_double);
+	int discrete = pr->ctx.prof->pus[p].kind == BTRT_PU_CUDA && pr->have_link;
+	return discrete ? v[0] : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
 static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_over)
 {
 	const struct btrt_profiler *prof = pr->ctx.prof;
@@ -285,10 +296,8 @@ static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_ov
 		int k = n_over[p];
 		if (!k)
 			continue;
-		double *v = &pr->overhead[p * prof->app->n_stages];
-		qsort(v, (size_t)k, sizeof(double), cmp_double);
+		double f = mode_fixed(pr, p, k), *v = &pr->overhead[p * prof->app->n_stages];
 		int discrete = prof->pus[p].kind == BTRT_PU_CUDA && pr->have_link;
-		double f = discrete ? v[0] : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 		double ss = 0;
 		for (int i = 0; i < k; i++)
 			ss += (v[i] - f) * (v[i] - f);
@@ -309,8 +318,28 @@ static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_ov
 	fflush(pr->out);
 }
 
-/* Every cell of one mode, then its chunk-model rows. Returns 0, or -1
- * with err. */
+/* The mode's in-chunk cells on every GPU PU (btrt_profiler_in_chunk: each
+ * maximal run of its stages, warmup + max_reps items). 0, or -1 with err. */
+static int measure_in_chunk(struct profiling_run *pr, int mode, const int *n_over,
+			    struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	for (uint32_t p = 0; p < prof->n_device_pus; p++) {
+		if (!measured(pr, (int)p) || !btrt_profiler_in_chunk_runs(prof->app, &prof->pus[p]))
+			continue;
+		int cells = 0;
+		if (btrt_profiler_in_chunk(&pr->rigs[p], &pr->cell_mean[p * prof->app->n_stages],
+					   n_over[p] ? mode_fixed(pr, p, n_over[p]) : 0,
+					   btrt_profiler_mode_names[mode], pr->o.warmup,
+					   pr->o.max_reps, pr->times, pr->out, &cells, err))
+			return -1;
+		pr->done += cells;
+	}
+	return 0;
+}
+
+/* Every cell of one mode, then its in-chunk cells (isolated) and its
+ * chunk-model rows. Returns 0, or -1 with err. */
 static int measure_mode(struct profiling_run *pr, int mode, struct btrt_error *err)
 {
 	const struct btrt_profiler *prof = pr->ctx.prof;
@@ -333,10 +362,11 @@ static int measure_mode(struct profiling_run *pr, int mode, struct btrt_error *e
 					fmax(0, over_ms);
 			pr->done++;
 		}
-	if (!pr->o.pus)
+	int rc = !pr->o.pus && mode == BTRT_PROF_ISOLATED ? measure_in_chunk(pr, mode, n_over, err) : 0;
+	if (!pr->o.pus && rc == 0)
 		write_mode_terms(pr, mode, n_over);
 	free(n_over);
-	return 0;
+	return rc;
 }
 
 /* At most one line per stage: the PUs and modes whose CI stayed above
@@ -379,8 +409,13 @@ static int profile(struct profiling_run *pr, struct btrt_error *err)
 	pr->times = calloc((size_t)(pr->o.warmup + pr->o.max_reps), sizeof(uint64_t));
 	pr->overhead = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
 	pr->capped = calloc((size_t)n_stages * prof->n_pus * BTRT_PROF_N_MODES + 1, sizeof(double));
-	if (!pr->times || !pr->overhead || !pr->capped)
+	pr->cell_mean = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
+	if (!pr->times || !pr->overhead || !pr->capped || !pr->cell_mean)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "measurement tables");
+	for (size_t k = 0; k < (size_t)prof->n_pus * n_stages; k++)
+		pr->cell_mean[k] = NAN;
+	for (uint32_t p = 0; pr->o.modes[BTRT_PROF_ISOLATED] && !pr->o.pus && p < prof->n_device_pus; p++)
+		pr->total += measured(pr, (int)p) * btrt_profiler_in_chunk_runs(prof->app, &prof->pus[p]);
 	for (int mode = 0; mode < BTRT_PROF_N_MODES; mode++)
 		for (uint32_t s = 0; pr->o.modes[mode] && s < n_stages; s++)
 			for (int p = 0; p < (int)prof->n_pus; p++)
@@ -493,6 +528,7 @@ static void finish(struct profiling_run *pr)
 	free(pr->times);
 	free(pr->overhead);
 	free(pr->capped);
+	free(pr->cell_mean);
 	for (int p = 0; p < pr->n_rigs; p++)
 		btrt_profiler_rig_free(&pr->rigs[p]);
 	free(pr->rigs);

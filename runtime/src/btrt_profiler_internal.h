@@ -61,6 +61,8 @@ struct btrt_profiler_rig {
 	struct btrt_pool *pool;
 	void **snapshot;           /* [n_buffers] host copies, NULL where not host-visible */
 	int stage;                 /* stage whose input the task holds, -1 none */
+	int last;                  /* the last stage a run runs: stage, or with
+				      btrt_profiler_rig_range a later one */
 	btrt_atomic_int *stop;     /* interference loop: stop when set */
 	int placed;                /* pin as the generated pipeline does */
 	uint64_t limit;            /* items to run (0: until *stop) */
@@ -86,6 +88,38 @@ int btrt_profiler_rig_prepare(struct btrt_profiler_rig *r, int s, struct btrt_er
 int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
 			  double *overhead_ms, struct btrt_error *err);
 void btrt_profiler_rig_free(struct btrt_profiler_rig *r);
+/* Makes the rig run stages f..l (f <= l) as one chunk: prepares stage f's
+ * input (btrt_profiler_rig_prepare) and restores what f..l write before
+ * each item. Returns 0, or -1 with err. btrt_profiler_rig_prepare makes
+ * it a one-stage rig again. */
+int btrt_profiler_rig_range(struct btrt_profiler_rig *r, int f, int l, struct btrt_error *err);
+/* btrt_profiler_rig_run with limit > 0, and in stage_ms[k] the median over
+ * the items of stage (r->stage + k)'s own time as the runtime records it
+ * (GPU timestamps / CUDA events on a GPU PU), ms, k = 0..r->last -
+ * r->stage (NAN: not recorded). Returns 0, or -1 with err. */
+int btrt_profiler_rig_run_stages(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
+				 double *stage_ms, struct btrt_error *err);
+
+/* The in-chunk cells of GPU PU rig r (btrt_profiler_chunk.c;
+ * docs/scheduler.md "The chunk model"): every maximal run f..l (l > f) of
+ * consecutive stages with a time in row_ms[n_stages] (the mode's one-stage
+ * means on r's PU, ms; NAN: no kernel) runs as one chunk of warmup + reps
+ * items; for i = f+1..l it writes
+ *
+ *   @in_chunk:STAGE,PU,MODE,t^in_i,sd,reps
+ *   t^in_i = g_i * max(0, T - F - t_f) / sum_{k=f+1..l} g_k
+ *
+ * T: the mean chunk time; g_i: stage i's median own time inside it;
+ * F: fixed_ms (the mode's @fixed); t_f = max(0, row_ms[f] - F). So the
+ * model's F + t_f + sum t^in predicts the run's chunk as measured, as a
+ * one-stage row predicts its own. sd: the chunk times' standard deviation
+ * times the stage's share g_i / sum g. *cells: the runs measured (may be
+ * NULL). Returns 0, or -1 with err. */
+int btrt_profiler_in_chunk(struct btrt_profiler_rig *r, const double *row_ms, double fixed_ms,
+			   const char *mode, long warmup, long reps, uint64_t *times, FILE *out,
+			   int *cells, struct btrt_error *err);
+/* The number of in-chunk runs of GPU PU pu (0 for a CPU PU). */
+int btrt_profiler_in_chunk_runs(const struct btrt_app *app, const struct btrt_profiler_pu *pu);
 
 /* The occupant (--occupy; btrt_profiler_occupy.c): keeps PU pus[pu] busy
  * with every stage of the app that runs there, in turn, in bursts of about

@@ -41,12 +41,14 @@ static int prof_load(void *state, uint64_t seq, void *task, char *err, size_t le
 	struct btrt_profiler_rig *r = state;
 	if (r->limit ? seq >= r->limit : atomic_load(r->stop))
 		return 0;
-	const struct btrt_stage *st = &r->ctx->app->stages[r->stage];
 	struct btrt_task *t = task;
-	for (uint32_t k = 0; k < st->n_writes; k++) {
-		uint32_t b = st->writes[k];
-		if (r->snapshot[b])
-			memcpy(t->buffers[b].host, r->snapshot[b], t->buffers[b].bytes);
+	for (int i = r->stage; i <= r->last; i++) {
+		const struct btrt_stage *st = &r->ctx->app->stages[i];
+		for (uint32_t k = 0; k < st->n_writes; k++) {
+			uint32_t b = st->writes[k];
+			if (r->snapshot[b])
+				memcpy(t->buffers[b].host, r->snapshot[b], t->buffers[b].bytes);
+		}
 	}
 	return 1;
 }
@@ -75,7 +77,7 @@ int btrt_profiler_rig_init(struct btrt_profiler_rig *r, const struct btrt_profil
 	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
 	r->pu = pu;
-	r->stage = -1;
+	r->stage = r->last = -1;
 	size_t *counts = calloc(app->n_buffers + 1, sizeof(size_t));
 	if (!counts)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "buffer counts");
@@ -127,7 +129,15 @@ int btrt_profiler_rig_prepare(struct btrt_profiler_rig *r, int s, struct btrt_er
 			return btrt_error_set(err, BTRT_E_NOMEM, 0, "snapshot of buffer %u", b);
 		memcpy(r->snapshot[b], t->buffers[b].host, t->buffers[b].bytes);
 	}
-	r->stage = s;
+	r->stage = r->last = s;
+	return 0;
+}
+
+int btrt_profiler_rig_range(struct btrt_profiler_rig *r, int f, int l, struct btrt_error *err)
+{
+	if (btrt_profiler_rig_prepare(r, f, err))
+		return -1;
+	r->last = l;
 	return 0;
 }
 
@@ -139,18 +149,21 @@ void btrt_profiler_rig_free(struct btrt_profiler_rig *r)
 	btrt_pool_destroy(r->pool);
 }
 
-int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
-			  double *overhead_ms, struct btrt_error *err)
+/* btrt_profiler_rig_run, and with stage_ms the stages' medians
+ * (btrt_profiler_rig_run_stages). */
+static int rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
+		   double *overhead_ms, double *stage_ms, struct btrt_error *err)
 {
 	const struct btrt_profiling *ctx = r->ctx;
 	const struct btrt_profiler_pu *pu = r->pu;
 	r->limit = limit;
-	/* Chunks must cover every stage: run only ours by making it the whole app. */
+	/* Chunks must cover every stage: run only ours by making them the whole app. */
+	uint32_t ns = (uint32_t)(r->last - r->stage + 1);
 	struct btrt_chunk chunk = { pu->name, pu->kind, r->placed ? pu->placed_cores : pu->cores,
-				    r->placed ? pu->n_placed_cores : pu->n_cores, 0, 1, NULL, NULL,
+				    r->placed ? pu->n_placed_cores : pu->n_cores, 0, ns, NULL, NULL,
 				    0 };
 	struct btrt_pipeline_config cfg = {
-		.app = ctx->app->name, .stages = &ctx->app->stages[r->stage], .n_stages = 1,
+		.app = ctx->app->name, .stages = &ctx->app->stages[r->stage], .n_stages = ns,
 		.chunks = &chunk, .n_chunks = 1, .pool = r->pool,
 		.io = &prof_io, .io_state = r, .n_items = 0, .check = 0,
 		.io_cores = r->placed ? ctx->prof->service_cores : NULL,
@@ -176,9 +189,25 @@ int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t 
 		} else if (overhead_ms) {
 			*overhead_ms = NAN;
 		}
+		for (uint32_t k = 0; stage_ms && k < ns; k++)
+			stage_ms[k] = btrt_run_stage_summary(run, k, &sum, &gpu) == 0 && sum.n > 0
+					      ? sum.median_ns / 1e6
+					      : NAN;
 	}
 	btrt_run_free(run);
 	return rc;
+}
+
+int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
+			  double *overhead_ms, struct btrt_error *err)
+{
+	return rig_run(r, limit, times, overhead_ms, NULL, err);
+}
+
+int btrt_profiler_rig_run_stages(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
+				 double *stage_ms, struct btrt_error *err)
+{
+	return rig_run(r, limit, times, NULL, stage_ms, err);
 }
 
 int btrt_profiler_probe_buffers(struct btrt_profiling *ctx, struct btrt_error *err)

@@ -230,7 +230,7 @@ static void test_real_slowdown(void)
 	/* the model: every stage 0.05 ms on both */
 	static const double tm[5 * 2] = { .05, .05, .05, .05, .05, .05, .05, .05, .05, .05 };
 	static const char *const names[2] = { "A", "B" };
-	const struct btrt_model m = { 5, 2, tm, NULL, NULL, 0, names, "test" };
+	const struct btrt_model m = { 5, 2, tm, NULL, NULL, 0, names, "test", NULL };
 	static const uint32_t p0[2] = { 0, 1 }, p1[1] = { 0 };
 	const struct btrt_adapt_schedule scheds[2] = { { "A:0-2 B:3-4", s0, 2, p0, 0, 0 },
 						       { "A:0-4", s1, 1, p1, 0, 0 } };

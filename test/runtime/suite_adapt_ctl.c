@@ -16,7 +16,7 @@
 /* 4 stages of 1 ms on both PUs A and B, T_io 0.5 ms. */
 static const double syn_time[4 * 2] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 static const char *const syn_pus[2] = { "A", "B" };
-static const struct btrt_model syn_model = { 4, 2, syn_time, NULL, NULL, 0.5, syn_pus, "test" };
+static const struct btrt_model syn_model = { 4, 2, syn_time, NULL, NULL, 0.5, syn_pus, "test", NULL };
 static struct btrt_chunk syn_c[5][2];
 static const uint32_t syn_ab[2] = { 0, 1 }, syn_a[1] = { 0 }, syn_b[1] = { 1 };
 static struct btrt_adapt_schedule syn_s[5];
@@ -154,7 +154,7 @@ static void test_model_chunk_ms(void)
 	double x[3 * 2 * 3] = { 0 };
 	x[btrt_model_xfer_index(3, 2, 1, 0, 2)] = 3.0;
 	x[btrt_model_xfer_index(3, 2, 1, 1, 1)] = 0.5;
-	const struct btrt_model m = { 3, 2, t, fixed, x, 0.2, NULL, NULL };
+	const struct btrt_model m = { 3, 2, t, fixed, x, 0.2, NULL, NULL, NULL };
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 0, 0, 2), 7.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 1, 0, 2), 0.75 + 0.875 + 3.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&m, 1, 1, 1), 0.75 + 0.25 + 0.5, 1e-12);
@@ -168,8 +168,20 @@ static void test_model_chunk_ms(void)
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, slow, -1), 3.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(btrt_model_period_ms(&m, &s, NULL, 5.0), 5.0, 1e-12);
 	static const double tn[2] = { 1.0, NAN };
-	const struct btrt_model mn = { 1, 2, tn, NULL, NULL, 0, NULL, NULL };
+	const struct btrt_model mn = { 1, 2, tn, NULL, NULL, 0, NULL, NULL, NULL };
 	CU_ASSERT(isnan(btrt_model_chunk_ms(&mn, 1, 0, 0)));
+	/* The chunk boundary term S_{f,c}: paid once, by the chunk's first
+	 * stage; t holds t^in, so F + t_f(alone) + sum t^in of the rest + X */
+	static const double s_[3 * 2] = { 0.0, 0.5, 0.0, 1.0, 0.0, 2.0 };
+	const struct btrt_model ms = { 3, 2, t, fixed, x, 0.2, NULL, NULL, s_ };
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&ms, 1, 0, 2), 0.75 + 0.5 + 0.875 + 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&ms, 1, 1, 2), 0.75 + 1.0 + 0.375, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&ms, 1, 1, 1), 0.75 + 1.0 + 0.25 + 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&ms, 1, 2, 2), 0.75 + 2.0 + 0.125, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_model_chunk_ms(&ms, 0, 0, 2), 7.0, 1e-12); /* S 0 on PU 0 */
+	/* two chunks pay two boundaries: 1..1 and 2..2 against one 1..2 */
+	CU_ASSERT(btrt_model_chunk_ms(&ms, 1, 1, 1) + btrt_model_chunk_ms(&ms, 1, 2, 2) >
+		  btrt_model_chunk_ms(&ms, 1, 1, 2) + 0.75);
 }
 
 static void test_ctl_switches_away(void)
@@ -514,7 +526,7 @@ static void test_ctl_explore_uneven(void)
 	 * but the PUs slowed unevenly (B 3, A 1), so S3, never run, is tried:
 	 * it runs at 4.2 and stays. Without exploration the schedule is kept. */
 	static const double t_off[4 * 2] = { 2.5, 1, 2.5, 1, 2.5, 1, 2.5, 1 };
-	const struct btrt_model m = { 4, 2, t_off, NULL, NULL, 0.5, syn_pus, "test" };
+	const struct btrt_model m = { 4, 2, t_off, NULL, NULL, 0.5, syn_pus, "test", NULL };
 	struct world w;
 	memset(&w, 0, sizeof w);
 	static const double ch[5][2] = { { 2, 6 }, { 3, 3 }, { 1, 9 }, { 4, 0 }, { 12, 0 } };

@@ -116,7 +116,7 @@ static const double pipeline_model_time_ms[6] = {
 static const double pipeline_model_fixed_ms[2] = {
 	0, 0,
 };
-static const struct btrt_model pipeline_model_data = { APP_N_STAGES, N_MODEL_PUS, pipeline_model_time_ms, pipeline_model_fixed_ms, NULL, 0.41499999999999998, pipeline_model_pu_names, "interference" };
+static const struct btrt_model pipeline_model_data = { APP_N_STAGES, N_MODEL_PUS, pipeline_model_time_ms, pipeline_model_fixed_ms, NULL, 0.41499999999999998, pipeline_model_pu_names, "interference", NULL };
 static const struct btrt_model *const pipeline_model = &pipeline_model_data;
 /* The device PU (model column) of every chunk of every schedule. */
 static const uint32_t schedule0_pus[] = { 0, 1 };
