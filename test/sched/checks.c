@@ -26,8 +26,10 @@ bool check_candidate(const struct btc_sched_problem *p,
 		if (!ok)
 			break;
 		used |= 1u << ch->pu;
-		/* the chunk model, in btc_model_chunk_ms's order */
+		/* the chunk model, in btc_model_chunk_ms's order: F, S, t, X */
 		double sum = p->fixed_ms ? p->fixed_ms[ch->pu] : 0;
+		if (p->start_ms)
+			sum += p->start_ms[ch->first_stage * p->n_pus + ch->pu];
 		for (int i = ch->first_stage; i <= ch->last_stage; i++) {
 			double t = p->time_ms[i * p->n_pus + ch->pu];
 			ok = ok && !isnan(t) &&
@@ -154,8 +156,10 @@ bool check_space_candidate(const struct btc_sched_problem *p,
 		for (int c = 0; c < p->n_pus; c++) {
 			if (!(ch->farm ? (ch->farm >> c) & 1 : c == ch->pu))
 				continue;
-			/* F + sum t + X in btc_model_chunk_ms's order */
+			/* F + S + sum t + X in btc_model_chunk_ms's order */
 			double sum = p->fixed_ms ? p->fixed_ms[c] : 0;
+			if (p->start_ms)
+				sum += p->start_ms[ch->first_stage * p->n_pus + c];
 			for (int i = ch->first_stage; i <= ch->last_stage; i++) {
 				double t = btc_model_stage_ms(p, i, c, ch->farm ? 0 : ch->cores);
 				ok = ok && !isnan(t) &&

@@ -73,13 +73,55 @@ static void random_model(struct btc_sched_problem *p, bool coarse,
 	p->xfer_ms = xfer;
 }
 
-static void random_tables(int n_tables, bool model, uint64_t seed)
+/* The chunk boundary term S_{i,c} (an `@in_chunk` row's t - t^in) on
+ * about half the PUs, as on a GPU PU: 0 elsewhere. */
+static void random_starts(struct btc_sched_problem *p, bool coarse, double *start)
+{
+	int n = p->n_stages, np = p->n_pus;
+	for (int c = 0; c < np; c++) {
+		bool gpu = rnd_in(0, 1);
+		for (int i = 0; i < n; i++)
+			start[i * np + c] = !gpu || isnan(p->time_ms[i * np + c]) ? 0
+					    : coarse ? 0.5 * rnd_in(0, 4)
+						     : rnd_in(0, 40000) / 1e4;
+	}
+	p->start_ms = start;
+}
+
+/* The least T_max over the multi-chunk schedules of the paper's space
+ * (contiguous chunks, one per PU) that respect o, in doubles through
+ * btc_model_chunk_ms: a check of the solvers' quantised chunk terms
+ * independent of both. Stages from f on, PUs in `used`, T_max so far. */
+static double brute_tmax(const struct btc_sched_problem *p, const struct btc_sched_options *o,
+			 int f, uint32_t used, int chunks, double tmax)
+{
+	int n = p->n_stages, np = p->n_pus;
+	if (f == n)
+		return chunks >= 2 && (!o->max_chunks || chunks <= o->max_chunks) ? tmax
+										 : INFINITY;
+	double best = INFINITY;
+	for (int c = 0; c < np; c++) {
+		if ((used | o->forbid_mask) & (1u << c))
+			continue;
+		for (int l = f; l < n; l++) {
+			double t = p->time_ms[l * np + c];
+			if (isnan(t) || (o->pin && o->pin[l] >= 0 && o->pin[l] != c))
+				break;
+			double ch = btc_model_chunk_ms(p, c, f, l);
+			best = fmin(best, brute_tmax(p, o, l + 1, used | 1u << c, chunks + 1,
+						     fmax(tmax, ch)));
+		}
+	}
+	return best;
+}
+
+static void random_tables(int n_tables, bool model, bool starts, uint64_t seed)
 {
 	rng_state = seed;
 	int compared = 0, with_candidates = 0;
 	for (int t = 0; t < n_tables; t++) {
 		int n = rnd_in(2, 10), np = rnd_in(2, 5);
-		double time_ms[10 * 5], fixed[5], xfer[10 * 5 * 10];
+		double time_ms[10 * 5], fixed[5], xfer[10 * 5 * 10], start[10 * 5];
 		bool coarse = rnd_in(0, 9) < 3; /* many equal sums: ties */
 		for (int i = 0; i < n; i++) {
 			int have = 0;
@@ -98,6 +140,8 @@ static void random_tables(int n_tables, bool model, uint64_t seed)
 					       .time_ms = time_ms };
 		if (model)
 			random_model(&p, coarse, fixed, xfer);
+		if (starts)
+			random_starts(&p, coarse, start);
 		struct btc_sched_options o;
 		btc_sched_options_init(&o);
 		int pin[10];
@@ -140,6 +184,16 @@ static void random_tables(int n_tables, bool model, uint64_t seed)
 					 btc_sched_objective_name(o.objective));
 				CU_ASSERT(z.optimal);
 				same_ranking(what, &z, &e);
+				/* with S: the best T_max is the model's, within the
+				 * quantisation (BTC_SCHED_MAX_QUANT_ERR per term) */
+				if (starts && o.objective == BTC_SCHED_LATENCY && z.n_candidates) {
+					double want = brute_tmax(&p, &o, 0, 0, 0, 0);
+					double got = z.candidates[0].tmax_ms;
+					CU_ASSERT(fabs(got - want) <= 0.02 * want + 1e-9);
+					if (!(fabs(got - want) <= 0.02 * want + 1e-9))
+						fprintf(stderr, "%s: best T_max %g, the model's %g\n",
+							what, got, want);
+				}
 				no_duplicates(&z);
 				for (int k = 0; k < z.n_candidates; k++)
 					check_candidate(&p, &o,
@@ -158,13 +212,19 @@ static void random_tables(int n_tables, bool model, uint64_t seed)
 
 static void test_random_tables(void)
 {
-	random_tables(btc_test_full() ? N_TABLES : N_TABLES / QUICK_DIVISOR, false, 20241121);
+	random_tables(btc_test_full() ? N_TABLES : N_TABLES / QUICK_DIVISOR, false, false, 20241121);
+}
+
+static void test_random_start_tables(void)
+{
+	random_tables(btc_test_full() ? N_MODEL_TABLES : N_MODEL_TABLES / QUICK_DIVISOR, true,
+		      true, 20261126);
 }
 
 static void test_random_model_tables(void)
 {
 	random_tables(btc_test_full() ? N_MODEL_TABLES : N_MODEL_TABLES / QUICK_DIVISOR, true,
-		      20250301);
+		      false, 20250301);
 }
 
 /* The buffers a chunk moves (btc_model_chunk_bytes, the CUDA runtime's
@@ -216,6 +276,8 @@ int register_property_suite(void)
 			       test_random_tables) ||
 	    !CU_add_test(s, "random tables with F, X, T_io (200 in full): z3 == "
 			 "exhaustive", test_random_model_tables) ||
+	    !CU_add_test(s, "random tables with F, X, T_io and the chunk boundary term S: "
+			 "z3 == exhaustive", test_random_start_tables) ||
 	    !CU_add_test(s, "the buffers a chunk moves", test_moved_buffers))
 		return -1;
 	return 0;
