@@ -157,15 +157,24 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 	btc_lp_matrix_load(lp, &m);
 }
 
-/* Branch and cut; 0, or -1 when it ends without a proven optimum. */
-static int solve(glp_prob *lp)
+/* Branch and cut, with GLPK's MIP presolver or, without it, on the LP
+ * relaxation's optimal basis; 0, or -1 when it ends without a proven
+ * optimum. */
+static int solve(glp_prob *lp, bool presolve)
 {
 	if (btc_sched_assign_fail)
 		return -1;
+	if (!presolve) {
+		glp_smcp sp;
+		glp_init_smcp(&sp);
+		sp.msg_lev = GLP_MSG_OFF;
+		if (glp_simplex(lp, &sp) != 0 || glp_get_status(lp) != GLP_OPT)
+			return -1;
+	}
 	glp_iocp parm;
 	glp_init_iocp(&parm);
 	parm.msg_lev = GLP_MSG_OFF;
-	parm.presolve = GLP_ON;
+	parm.presolve = presolve ? GLP_ON : GLP_OFF;
 	parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
 	parm.br_tech = GLP_BR_PCH; /* pseudocost branching */
 	parm.bt_tech = GLP_BT_BLB; /* best local bound first */
@@ -206,6 +215,27 @@ static void incumbent(glp_prob *lp, const struct btc_sched_problem *q, const str
 	}
 }
 
+/* Whether the incumbent's recomputed max load exceeds GLPK's optimum by
+ * more than the slack (GLPK's answer is then not an optimum of the MIP). */
+static bool incumbent_above(glp_prob *lp, const struct btc_sched_problem *q,
+			    const struct cols *k, const double *off, bool farms, bool contig,
+			    double scale)
+{
+	int n = q->n_stages, np = q->n_pus;
+	struct btc_sched_assign tmp = { .farms = farms };
+	tmp.frac = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));
+	tmp.load_ms = btc_xcalloc((size_t)np, sizeof(double));
+	tmp.share = btc_xcalloc((size_t)np, sizeof(double));
+	incumbent(lp, q, k, off, farms, contig, &tmp);
+	double best = 0;
+	for (int c = 0; c < np; c++)
+		best = fmax(best, tmp.load_ms[c]);
+	free(tmp.frac);
+	free(tmp.load_ms);
+	free(tmp.share);
+	return best > glp_mip_obj_val(lp) * scale + BTC_SCHED_ASSIGN_SLACK * (scale + best);
+}
+
 /* The MIP on q (contiguity rows when contig), its incumbent into a (when
  * fill); the optimum less the slack in ms, or NAN when not solved. */
 static double solve_mip(const struct btc_sched_problem *q, const struct btc_sched_options *opt,
@@ -217,7 +247,14 @@ static double solve_mip(const struct btc_sched_problem *q, const struct btc_sche
 	glp_prob *lp = glp_create_prob();
 	build(lp, q, opt, off, a->farms, contig, scale, t_lo, &k);
 	double mip = NAN;
-	if (solve(lp) == 0) {
+	/* GLPK 5.0's MIP presolver has returned an optimum below the load of
+	 * its own incumbent (T under a PU row by 5e-4 of T, a table with the
+	 * boundary term S whose T lower bound lay that close to the optimum):
+	 * such an answer is solved again without the presolver */
+	int rc = solve(lp, true);
+	if (rc == 0 && incumbent_above(lp, q, &k, off, a->farms, contig, scale))
+		rc = solve(lp, false);
+	if (rc == 0) {
 		struct btc_sched_assign tmp = *a;
 		if (!fill) { /* the incumbent's loads, into scratch */
 			tmp.frac = btc_xcalloc((size_t)n * (size_t)np, sizeof(double));

@@ -328,6 +328,46 @@ static void test_random(void)
 		compared, tighter, max_ms);
 }
 
+/* The chunk boundary term S (an `@in_chunk` row's t - t^in) on about half
+ * the PUs: 150 random tables, the paper's space and farms; the MIP counts
+ * S at chunk starts, so in the paper's space without X it is the space's
+ * optimum, and the fluid bound (F + the least S per used PU) stays below. */
+static void test_random_starts(void)
+{
+	rng_state = 20261126;
+	int compared = 0, tighter = 0;
+	double max_ms = 0;
+	for (int k = 0; k < 150; k++) {
+		int n = rnd_in(1, 7), np = rnd_in(1, 4);
+		double t[7 * 4], f[4], x[7 * 4 * 7], st[7 * 4];
+		for (int i = 0; i < n; i++) {
+			for (int c = 0; c < np; c++)
+				t[i * np + c] = np > 1 && rnd_in(0, 9) < 2 ? NAN
+									 : rnd_in(1, 200000) / 1e4;
+			t[i * np + rnd_in(0, np - 1)] = rnd_in(1, 200000) / 1e4;
+		}
+		struct btc_sched_problem p = { .n_stages = n, .n_pus = np, .time_ms = t };
+		rnd_model_terms(&p, f, x);
+		for (int c = 0; c < np; c++) {
+			bool gpu = rnd_in(0, 1);
+			for (int i = 0; i < n; i++)
+				st[i * np + c] = gpu ? rnd_in(0, 50000) / 1e4 : 0;
+		}
+		p.start_ms = st;
+		struct btc_sched_options o;
+		btc_sched_options_init(&o);
+		o.farms = rnd_in(0, 2) == 0;
+		if (!o.farms && rnd_in(0, 4) == 0)
+			o.max_chunks = rnd_in(1, 3);
+		char what[64];
+		snprintf(what, sizeof(what), "S table %d (%dx%d%s)", k, n, np,
+			 o.farms ? ", farms" : "");
+		compare(what, &p, &o, &compared, &tighter, &max_ms);
+	}
+	CU_ASSERT(compared >= 120);
+	CU_ASSERT(tighter >= 20);
+}
+
 int register_assign_suite(void)
 {
 	CU_pSuite s = CU_add_suite("assign", NULL, NULL);
@@ -336,7 +376,8 @@ int register_assign_suite(void)
 	    !CU_add_test(s, "GLPK's failure: the fluid bound stands", test_glpk_failure) ||
 	    !CU_add_test(s, "12 reference tables: fluid <= assignment <= best schedule",
 			 test_reference) ||
-	    !CU_add_test(s, "300 random tables, paper's and larger space", test_random))
+	    !CU_add_test(s, "300 random tables, paper's and larger space", test_random) ||
+	    !CU_add_test(s, "150 random tables with the chunk boundary term S", test_random_starts))
 		return -1;
 	return 0;
 }
