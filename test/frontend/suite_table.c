@@ -366,7 +366,7 @@ static const struct bad_case bad[] = {
 	{"unknown mode", HDR FULL_ISO "b,big,loaded,1,0,1\n",
 	 T "7:7: error: unknown mode 'loaded' (expected isolated, interference or placed)"},
 	{"unknown term", HDR FULL_ISO "@warp,gpu,isolated,1,0,1\n",
-	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load, @io_check or @corun)"},
+	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load, @io_check, @in_chunk:STAGE or @corun)"},
 	{"io_check row PU", HDR FULL_ISO "@io_check,gpu,isolated,1,0,1\n",
 	 T "7:11: error: @io_check rows name the PU 'io', not 'gpu'"},
 	{"io row PU", HDR FULL_ISO "@io,gpu,isolated,1,0,1\n",

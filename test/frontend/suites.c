@@ -8,6 +8,7 @@ static const struct btc_test_suite suites[] = {
 	{ "app", register_app_suite },
 	{ "device", register_device_suite },
 	{ "table", register_table_suite },
+	{ "table-chunk", register_table_chunk_suite },
 	{ "gen", register_gen_suite },
 	{ "escape", register_escape_suite },
 	{ "spec", register_spec_suite },

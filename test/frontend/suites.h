@@ -11,6 +11,7 @@ int register_expr_suite(void);
 int register_app_suite(void);
 int register_device_suite(void);
 int register_table_suite(void);
+int register_table_chunk_suite(void);
 int register_gen_suite(void);
 int register_escape_suite(void);
 int register_spec_suite(void);
