@@ -2,7 +2,8 @@
 # Adaptive runs of generated programs (docs/runtime.md, "Adaptive
 # pipelines"), end to end:
 # - examples/vecadd profiled here and generated with its table (CPU and
-#   Vulkan schedules): forced switches every 13 tasks over 400 tasks, every
+#   Vulkan schedules; its in-chunk rows checked): forced switches every 13
+#   tasks over 400 tasks, every
 #   task verified, the switches in the report and the trace; a model-driven
 #   run (the program checks that its compiled cost model reproduces btc's
 #   predictions); a static run with a CPU hog; refused options; the main
@@ -13,7 +14,8 @@
 #   cost model is refused.
 # - apps/octree generated for the GPU machine's shape from its profiling
 #   table (F, X and T_io terms), built without CUDA: the compiled model
-#   reproduces btc's predictions of every schedule, CUDA ones included.
+#   reproduces btc's predictions of every schedule, CUDA ones included;
+#   the same with `@in_chunk` rows (the boundary term S compiled in).
 # Without a Vulkan device: SKIP (a failure under BTC_REQUIRE_VULKAN=1).
 set -euo pipefail
 btc=$1 src=$2 work=$3
@@ -42,6 +44,18 @@ assert rows, "no io rows"
 for mode, r in rows.items():
     assert set(r) == {"@io", "@io_load", "@io_check"}, (mode, r)
     assert abs(r["@io"] - r["@io_load"] - r["@io_check"]) <= 2e-6, (mode, r)
+PY
+# The in-chunk cells (issue 25): the Vulkan PU's run of its three stages
+# timed as one chunk, an `@in_chunk` row for each stage after the first,
+# isolated only, and none on a CPU PU; the table then plans with them.
+gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
+python3 - "$work/vecadd.csv" "$gpu" <<'PY' || fail "vecadd.csv: the in-chunk rows"
+import sys
+rows = [l.strip().split(",") for l in open(sys.argv[1]) if l.startswith("@in_chunk:")]
+got = sorted((r[0], r[1], r[2]) for r in rows)
+want = sorted(("@in_chunk:" + s, sys.argv[2], "isolated") for s in ("add", "square"))
+assert got == want, (got, want)
+assert all(float(r[3]) >= 0 and int(r[5]) >= 1 for r in rows), rows
 PY
 "$btc" gen "$src/examples/vecadd/vecadd.yaml" --device host --gpu vulkan --table "$work/vecadd.csv" \
   --top 3 -o "$work/vecadd" --build > "$work/vecadd.log" 2>&1 || { cat "$work/vecadd.log"; exit 1; }
@@ -138,3 +152,29 @@ out=$(BTRT_NO_PIN=1 OMP_NUM_THREADS=2 "$prog" --adapt --schedule "$base" --tasks
 grep -q "the schedules that need it are left out" <<< "$out" || { echo "$out"; fail "h100: CUDA schedules"; }
 grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "h100: not verified"; }
 echo "h100 table: the compiled model (F, X, T_io) reproduces btc's $("$prog" --list | tail -n +2 | wc -l) predictions"
+
+# The same table with `@in_chunk` rows (issue 25: a CUDA stage inside a
+# chunk at 1 % of its one-stage time, in every mode): the chunk boundary
+# term S is compiled in and the program's model still reproduces btc's.
+python3 - "$src/docs/results/h100-model/octree-table.csv" "$work/h100-in-chunk.csv" <<'PY'
+import sys
+rows = [l for l in open(sys.argv[1])]
+extra = []
+for l in rows:
+    f = l.strip().split(",")
+    if len(f) == 6 and f[1] == "cuda" and not f[0].startswith("@") and f[0] != "morton":
+        extra.append("@in_chunk:%s,cuda,%s,%.6f,0.000000,33\n" % (f[0], f[2], float(f[3]) / 100))
+open(sys.argv[2], "w").writelines(rows + extra)
+PY
+"$btc" gen "$src/apps/octree.yaml" --device "$src/test/gen/data/h100box.yaml" --gpu cuda \
+  --table "$work/h100-in-chunk.csv" --top 4 -o "$work/h100s" \
+  > "$work/h100s.log" 2>&1 || { cat "$work/h100s.log"; exit 1; }
+grep -q "static const double pipeline_model_start_ms" "$work/h100s/pipeline.c" || fail "h100: no S terms"
+meson setup "$work/h100s/build" "$work/h100s" -Dcuda=disabled > "$work/h100s-build.log" 2>&1 &&
+  ninja -C "$work/h100s/build" >> "$work/h100s-build.log" 2>&1 || { cat "$work/h100s-build.log"; exit 1; }
+prog=$work/h100s/build/octree-pipeline
+base=$("$prog" --list | awk '$4 == "cpu:0-6" {print $1}')
+out=$(BTRT_NO_PIN=1 OMP_NUM_THREADS=2 "$prog" --adapt --schedule "$base" --tasks 12 --warmup 2 2>&1) ||
+  { echo "$out"; fail "h100 model check with S"; }
+grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "h100 with S: not verified"; }
+echo "h100 table with in-chunk rows: the compiled model (F, S, X, T_io) reproduces btc's predictions"
