@@ -183,7 +183,8 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 		p->device ? p->device : "device", p->mode ? p->mode : "table",
 		btc_sched_objective_name(res->objective));
 	if (btc_model_has_terms(p))
-		fprintf(out, " (chunk model: F + sum t + X, T_io = %.4f ms)", p->io_ms);
+		fprintf(out, " (chunk model: F + %ssum t + X, T_io = %.4f ms)",
+			p->start_ms ? "S + " : "", p->io_ms);
 	if (res->objective == BTC_SCHED_BT && res->gstar_q >= 0)
 		fprintf(out, ": gapness <= G* + %.2f * T_max, G* = %.4f ms",
 			1.0 - res->util_pct / 100.0, res->gstar_ms);

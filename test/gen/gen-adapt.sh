@@ -153,10 +153,12 @@ grep -q "the schedules that need it are left out" <<< "$out" || { echo "$out"; f
 grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "h100: not verified"; }
 echo "h100 table: the compiled model (F, X, T_io) reproduces btc's $("$prog" --list | tail -n +2 | wc -l) predictions"
 
-# The same table with `@in_chunk` rows (issue 25: a CUDA stage inside a
-# chunk at 1 % of its one-stage time, in every mode): the chunk boundary
-# term S is compiled in and the program's model still reproduces btc's.
-python3 - "$src/docs/results/h100-model/octree-table.csv" "$work/h100-in-chunk.csv" <<'PY'
+# Lease G's octree CUDA table (its buffers in place: no X) with
+# `@in_chunk` rows (issue 25: a CUDA stage inside a chunk at 1 % of its
+# one-stage time, in every mode): the chunk boundary term S is compiled
+# in and the program's model still reproduces btc's predictions.
+lease=$src/docs/results/eval-h100-g/octree-cuda-g1
+python3 - "$(ls "$lease"/octree-host-*.csv)" "$work/h100-in-chunk.csv" <<'PY'
 import sys
 rows = [l for l in open(sys.argv[1])]
 extra = []
@@ -166,7 +168,7 @@ for l in rows:
         extra.append("@in_chunk:%s,cuda,%s,%.6f,0.000000,33\n" % (f[0], f[2], float(f[3]) / 100))
 open(sys.argv[2], "w").writelines(rows + extra)
 PY
-"$btc" gen "$src/apps/octree.yaml" --device "$src/test/gen/data/h100box.yaml" --gpu cuda \
+"$btc" gen "$src/apps/octree.yaml" --device "$lease/host-g1.yaml" --gpu cuda \
   --table "$work/h100-in-chunk.csv" --top 4 -o "$work/h100s" \
   > "$work/h100s.log" 2>&1 || { cat "$work/h100s.log"; exit 1; }
 grep -q "static const double pipeline_model_start_ms" "$work/h100s/pipeline.c" || fail "h100: no S terms"
