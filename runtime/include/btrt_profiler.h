@@ -40,6 +40,11 @@
  *            real input (btrt_probe_io_ms);
  *   @io_load, @io_check: the two timed apart (the io source and sink
  *            overlap: the chunk model's T_io = max(load, check));
+ *   @in_chunk:STAGE  isolated mode, GPU PUs (issue 25): each maximal
+ *            run of consecutive stages with a kernel on the PU timed as
+ *            one chunk; for each stage after the run's first, its time
+ *            inside a chunk (btrt_profiler_in_chunk,
+ *            btrt_profiler_chunk.c);
  *   # io_loads / # touched / # in_place: the buffer probes (btrt_probe.c)
  *            and the buffers a discrete CUDA GPU keeps in pinned memory.
  */
