@@ -224,8 +224,7 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL, *start = NULL;
 	if (fa && fb) {
 		time = btc_xcalloc((size_t)ns * np, sizeof(double));
-		if (p->start_ms)
-			start = btc_xcalloc((size_t)ns * np, sizeof(double));
+		start = p->start_ms ? btc_xcalloc((size_t)ns * np, sizeof(double)) : NULL;
 		fixed = btc_xcalloc((size_t)np, sizeof(double));
 		off = btc_xcalloc((size_t)np, sizeof(double));
 		size_t nk = (size_t)ns * np * BTC_SCHED_MAX_CORE_COUNTS;
@@ -258,8 +257,7 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 	free(time);
 	free(fixed);
 	free(off);
-	free(tk);
-	free(start);
+	free(tk), free(start);
 	if (!ok)
 		btc_sched_bound_free(b);
 	return ok;
@@ -291,8 +289,7 @@ static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, con
 			a = fa[c];
 			b = fb[c];
 		}
-		if (p->start_ms) /* the one chunk starts at stage 0 */
-			sum += p->start_ms[c];
+		sum += p->start_ms ? p->start_ms[c] : 0; /* the one chunk starts at stage 0 */
 		for (int i = 0; i < ns; i++)
 			sum += p->time_ms[i * np + c]; /* NAN: no kernel, no baseline */
 		if (!isnan(sum) && fmax(p->io_ms, a + b * sum) < best) {
