@@ -456,14 +456,9 @@ struct btc_table *btc_table_load(const char *path, const char *text, const struc
 				 struct btc_diag *d)
 {
 	int before = d->errors;
-	const char *kind = NULL;
-	FILE *f = text ? fmemopen((void *)text, strlen(text), "r")
-		       : btc_fopen_regular(path, "r", &kind);
+	FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : btc_open_input(path, "r", d);
 	if (!f) {
-		if (kind)
-			btc_error(d, (struct btc_loc){path, 0, 0}, "is %s, not a regular file",
-				  kind);
-		else
+		if (text) /* fmemopen: out of memory */
 			btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
 				  strerror(errno));
 		return NULL;

@@ -2,7 +2,6 @@
 #include "util/num.h"
 #include "util/infile.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,17 +22,9 @@ static void syntax_error(yaml_parser_t *parser, const char *path, struct btc_dia
  * BTC_YAML_MAX_BYTES bytes; reports and returns NULL otherwise. */
 static char *read_limited(const char *path, size_t *len, struct btc_diag *d)
 {
-	const char *kind;
-	FILE *f = btc_fopen_regular(path, "rb", &kind);
-	if (!f) {
-		if (kind)
-			btc_error(d, (struct btc_loc){path, 0, 0}, "is %s, not a regular file",
-				  kind);
-		else
-			btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s",
-				  strerror(errno));
+	FILE *f = btc_open_input(path, "rb", d);
+	if (!f)
 		return NULL;
-	}
 	size_t cap = 4096, n = 0;
 	char *buf = btc_xmalloc(cap + 1);
 	for (;;) {

@@ -3,8 +3,11 @@
 
 #include <btrt_fsafe.h> /* btrt_file_kind: the one wording for what a path is */
 
+#include "util/diag.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,4 +47,17 @@ FILE *btc_fopen_regular(const char *path, const char *mode, const char **kind)
 		errno = e;
 	}
 	return f;
+}
+
+FILE *btc_open_input(const char *path, const char *mode, struct btc_diag *d)
+{
+	const char *kind;
+	FILE *f = btc_fopen_regular(path, mode, &kind);
+	if (f)
+		return f;
+	if (kind)
+		btc_error(d, (struct btc_loc){path, 0, 0}, "is %s, not a regular file", kind);
+	else
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
+	return NULL;
 }

@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+struct btc_diag;
+
 /* Opens path (a symbolic link to a regular file is followed) for reading
  * ("r" or "rb"; the stream is close-on-exec). The open never blocks: it is
  * O_NONBLOCK, cleared once fstat says the file is regular. Returns the
@@ -17,5 +19,12 @@
  * kind is not NULL) then naming what it is ("a FIFO", "a directory", ...,
  * btrt_file_kind's wording); *kind is NULL on any other error. */
 FILE *btc_fopen_regular(const char *path, const char *mode, const char **kind);
+
+/* Opens one of btc's input files (an app, a device, a profiling table) as
+ * btc_fopen_regular does, reporting a failure through d at `path` (no line):
+ * "is a FIFO, not a regular file" when it is not a regular file, else
+ * "cannot open: REASON" (strerror of open's errno). mode is "r" or "rb".
+ * Returns the stream (caller fcloses) or NULL after one error in d. */
+FILE *btc_open_input(const char *path, const char *mode, struct btc_diag *d);
 
 #endif
