@@ -296,18 +296,39 @@ bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k)
 	       a->slowdown == b->slowdown;
 }
 
+int btc_multi_prev_interchangeable(const struct btc_multi_problem *m, int s)
+{
+	for (int k = s - 1; k >= 0; k--)
+		if (btc_multi_interchangeable(m, s, k))
+			return k;
+	return -1;
+}
+
 bool btc_multi_canonical(const struct btc_multi_problem *m, const int *a)
 {
-	for (int s = 1; s < m->n_streams; s++)
-		for (int k = s - 1; k >= 0; k--)
-			if (btc_multi_interchangeable(m, s, k)) {
-				int n = m->streams[s].p->n_stages;
-				if (btc_multi_cmp(0, a + btc_multi_offset(m, k), 0,
-						  a + btc_multi_offset(m, s), n) > 0)
-					return false;
-				break;
-			}
+	for (int s = 1; s < m->n_streams; s++) {
+		int k = btc_multi_prev_interchangeable(m, s);
+		if (k >= 0 &&
+		    btc_multi_cmp(0, a + btc_multi_offset(m, k), 0, a + btc_multi_offset(m, s),
+				  m->streams[s].p->n_stages) > 0)
+			return false;
+	}
 	return true;
+}
+
+double btc_multi_io_cost(const struct btc_multi_problem *m)
+{
+	double io = 0;
+	for (int s = 0; s < m->n_streams; s++)
+		io = fmax(io, btc_multi_coeff(m, s) * m->streams[s].p->io_ms);
+	return io;
+}
+
+enum btc_status btc_multi_begin(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				struct btc_diag *d)
+{
+	memset(r, 0, sizeof(*r));
+	return btc_multi_validate(m, d);
 }
 
 void btc_multi_result_free(struct btc_multi_result *r)

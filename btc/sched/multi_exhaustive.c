@@ -69,8 +69,7 @@ static bool joint_next(int *idx, const struct stream_list *L, int S)
 enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,
 					   struct btc_multi_result *r, struct btc_diag *d)
 {
-	memset(r, 0, sizeof(*r));
-	enum btc_status rc = btc_multi_validate(m, d);
+	enum btc_status rc = btc_multi_begin(m, r, d);
 	if (rc != BTC_OK)
 		return rc;
 	double t0 = btc_sched_now_ms();

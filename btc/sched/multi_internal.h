@@ -69,6 +69,21 @@ bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, double
 
 bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k);
 
+/* The nearest stream k < s interchangeable with stream s
+ * (btc_multi_interchangeable), or -1: the symmetry the searches break by
+ * keeping k's vector lexicographically at most s's. */
+int btc_multi_prev_interchangeable(const struct btc_multi_problem *m, int s);
+
+/* max_s c_s T_io_s in ms: the io term of the peak cost, a floor under every
+ * schedule's cost (maxmin, rates). */
+double btc_multi_io_cost(const struct btc_multi_problem *m);
+
+/* The joint solvers' common start: *r cleared (no candidates, no time) and
+ * m checked by btc_multi_validate (a problem is reported through d). Returns
+ * BTC_OK when the search may go on, else validate's status. */
+enum btc_status btc_multi_begin(const struct btc_multi_problem *m, struct btc_multi_result *r,
+				struct btc_diag *d);
+
 /* Keeps r->c the k best (cost, a) seen, ranked; a has n entries (copied). */
 void btc_multi_topk_insert(struct btc_multi_result *r, int k, int n, double cost, const int *a);
 

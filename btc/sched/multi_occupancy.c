@@ -353,8 +353,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 {
 	if (m->objective == BTC_MULTI_SUM)
 		return btc_multi_solve_bb(m, r, d);
-	memset(r, 0, sizeof(*r));
-	enum btc_status rc = btc_multi_validate(m, d);
+	enum btc_status rc = btc_multi_begin(m, r, d);
 	if (rc != BTC_OK)
 		return rc;
 	double t0 = btc_sched_now_ms();
@@ -375,13 +374,9 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		rc = BTC_ERR_LIMIT;
 	} else {
 		x.prev = btc_xcalloc((size_t)S, sizeof(int));
-		for (int s = 0; s < S; s++) {
-			x.prev[s] = -1;
-			for (int k = s - 1; k >= 0 && x.prev[s] < 0; k--)
-				if (btc_multi_interchangeable(m, s, k))
-					x.prev[s] = k;
-			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * m->streams[s].p->io_ms);
-		}
+		for (int s = 0; s < S; s++)
+			x.prev[s] = btc_multi_prev_interchangeable(m, s);
+		x.io_cost = btc_multi_io_cost(m);
 		size_t sp = (size_t)S * (size_t)np;
 		x.grp = btc_xcalloc((size_t)S, sizeof(int));
 		x.sig = btc_xcalloc(sp, sizeof(double));

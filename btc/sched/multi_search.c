@@ -219,8 +219,7 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 					  struct btc_multi_result *r, long max_nodes,
 					  struct btc_diag *d)
 {
-	memset(r, 0, sizeof(*r));
-	enum btc_status rc = btc_multi_validate(m, d);
+	enum btc_status rc = btc_multi_begin(m, r, d);
 	if (rc != BTC_OK)
 		return rc;
 	double t0 = btc_sched_now_ms();
@@ -244,13 +243,9 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		x.rate = btc_xcalloc((size_t)S, sizeof(double));
 		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
 		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
-		for (int s = 0; s < S; s++) {
-			x.prev[s] = -1;
-			for (int k = s - 1; k >= 0 && x.prev[s] < 0; k--)
-				if (btc_multi_interchangeable(m, s, k))
-					x.prev[s] = k;
-			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * m->streams[s].p->io_ms);
-		}
+		for (int s = 0; s < S; s++)
+			x.prev[s] = btc_multi_prev_interchangeable(m, s);
+		x.io_cost = btc_multi_io_cost(m);
 		for (int s = S - 1; s >= 0; s--)
 			x.rest[s] = x.rest[s + 1] + btc_multi_coeff(m, s) * x.L[s].min_total;
 		for (int c = 0; c < np; c++)

@@ -253,8 +253,7 @@ static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_mu
 {
 	if (m->objective == BTC_MULTI_SUM)
 		return btc_multi_solve_bb(m, r, d);
-	memset(r, 0, sizeof(*r));
-	enum btc_status rc = btc_multi_validate(m, d);
+	enum btc_status rc = btc_multi_begin(m, r, d);
 	if (rc != BTC_OK)
 		return rc;
 	double t0 = btc_sched_now_ms();

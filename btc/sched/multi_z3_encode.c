@@ -266,14 +266,12 @@ void btc_mz_start(struct mz *z, const struct btc_multi_problem *m)
 	z->lt = btc_xcalloc((size_t)z->N * (size_t)np, sizeof(Z3_ast));
 	z->used = btc_xcalloc((size_t)S * (size_t)np, sizeof(Z3_ast));
 	z->a = btc_xcalloc((size_t)z->N, sizeof(int));
+	z->io = btc_multi_io_cost(m);
 	for (int s = 0; s < S; s++) {
 		encode_stages(z, s);
-		z->io = fmax(z->io, btc_multi_coeff(m, s) * m->streams[s].p->io_ms);
-		for (int k = s - 1; k >= 0; k--)
-			if (btc_multi_interchangeable(m, s, k)) {
-				encode_order(z, k, s);
-				break;
-			}
+		int k = btc_multi_prev_interchangeable(m, s);
+		if (k >= 0)
+			encode_order(z, k, s);
 	}
 	z->term = btc_xcalloc((size_t)np, sizeof(*z->term));
 	z->top = btc_xcalloc((size_t)np, sizeof(double));
