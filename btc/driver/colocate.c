@@ -127,16 +127,10 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 	for (int i = 0; c->kind == COLO_JOINT && share && i < S; i++)
 		proc_arg(&p[0], "--share", btc_xasprintf("%d=%.9g", i, share[i]));
 	if (c->kind == COLO_MULTIPLEX) {
-		/* turns of equal time at equal normalised throughput: stream
-		 * s's turn is T w_s tasks[s] / min(w tasks) tasks (tasks[s] is
-		 * proportional to its solo rate r*_s: colo_stream_tasks) */
-		double least = INFINITY;
+		long turn[BTC_RUN_MAX_TOGETHER];
+		colo_multiplex_turns(S, s->weight, tasks, s->multiplex_turn, turn);
 		for (int i = 0; i < S; i++)
-			least = fmin(least, s->weight[i] * tasks[i]);
-		for (int i = 0; i < S; i++) {
-			long t = lround((double)s->multiplex_turn * s->weight[i] * tasks[i] / least);
-			proc_arg(&p[0], "--multiplex", btc_xasprintf("%d=%ld", i, t > 0 ? t : 1));
-		}
+			proc_arg(&p[0], "--multiplex", btc_xasprintf("%d=%ld", i, turn[i]));
 		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
 	}
 	return 1;

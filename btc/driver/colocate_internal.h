@@ -94,6 +94,14 @@ bool colo_common_rates(int S, const double *const *at, const int *n_at, int warm
  * through ends the run); base for all while an r* is unknown. tasks[S]. */
 void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
 
+/* Time multiplexing's turns, in tasks: turns of equal time at equal
+ * normalised throughput, stream s's turn[s] = round(T w_s tasks[s] /
+ * min_k w_k tasks[k]) (at least 1), tasks[S] from colo_stream_tasks
+ * (proportional to the solo rates r*_s), weight[S] the streams' w_s > 0, T
+ * (turn_tasks >= 1) the slowest stream's turn. */
+void colo_multiplex_turns(int S, const double *weight, const int *tasks, long turn_tasks,
+			  long *turn);
+
 /* Fills r (n_streams, n_joint, solo_rate, joint, best, naive, multiplex,
  * gains; not seed and wall_s) from st. */
 void colo_result(const struct colo_state *st, struct btc_colocate_result *r);

@@ -327,6 +327,18 @@ void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
 	}
 }
 
+void colo_multiplex_turns(int S, const double *weight, const int *tasks, long turn_tasks,
+			  long *turn)
+{
+	double least = INFINITY;
+	for (int s = 0; s < S; s++)
+		least = fmin(least, weight[s] * tasks[s]);
+	for (int s = 0; s < S; s++) {
+		long t = lround((double)turn_tasks * weight[s] * tasks[s] / least);
+		turn[s] = t > 0 ? t : 1;
+	}
+}
+
 /* The figure of configuration c (zeroed when c is NULL). */
 static void figure(const struct colo_state *st, const struct colo_cfg *c, const double *solo,
 		   struct btc_colocate_figure *f)

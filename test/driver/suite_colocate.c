@@ -249,6 +249,30 @@ static void test_stream_tasks(void)
 	colo_state_free(&st);
 }
 
+/* Multiplexing's turns: equal time at equal normalised throughput, T for
+ * the stream with the least w_s tasks[s], the others in proportion,
+ * rounded, at least 1. */
+static void test_multiplex_turns(void)
+{
+	double w[3] = {1, 2, 1};
+	int tasks[3] = {8, 29, 12};
+	long turn[3];
+	colo_multiplex_turns(3, w, tasks, 4, turn);
+	CU_ASSERT_EQUAL(turn[0], 4);  /* the least w tasks: T */
+	CU_ASSERT_EQUAL(turn[1], 29); /* round(4 x 2 x 29 / 8) */
+	CU_ASSERT_EQUAL(turn[2], 6);  /* 4 x 12 / 8 */
+	double w1[2] = {1e-6, 1};
+	int t1[2] = {8, 8};
+	colo_multiplex_turns(2, w1, t1, 1, turn);
+	CU_ASSERT_EQUAL(turn[0], 1);
+	CU_ASSERT_EQUAL(turn[1], 1000000);
+	double w2[2] = {1, 1};
+	int t2[2] = {1000, 1};
+	colo_multiplex_turns(2, w2, t2, 1, turn);
+	CU_ASSERT_EQUAL(turn[1], 1);
+	CU_ASSERT_EQUAL(turn[0], 1000);
+}
+
 int register_colocate_suite(void)
 {
 	CU_pSuite s = CU_add_suite("colocate", NULL, NULL);
@@ -260,5 +284,6 @@ int register_colocate_suite(void)
 	CU_add_test(s, "a failed solo run", test_solo_failed);
 	CU_add_test(s, "the streams' common window", test_common_window);
 	CU_add_test(s, "tasks per stream", test_stream_tasks);
+	CU_add_test(s, "multiplexing's turns", test_multiplex_turns);
 	return 0;
 }
