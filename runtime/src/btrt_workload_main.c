@@ -29,25 +29,23 @@ struct stream_res {
 	struct btrt_pool *pool, *probe_pool;
 	void *io_state;
 	size_t *counts;
-	struct btrt_chunk *chunks; /* the schedule's chunks, GPU dispatchers
+	struct btrt_chunk *chunks; /* [sched->n_chunks] the stream's copy of
+				      the schedule's chunks, GPU dispatchers
 				      moved to the stream's service core, CPU
-				      chunks to their core sets; NULL: the
-				      schedule's own */
+				      chunks to their core sets */
 	int gpu_core;
 };
 
-/* Stream i's chunk table (r->chunks; NULL: the schedule's own when
- * nothing moves): its GPU dispatchers on core gpu (gpu < 0: the
- * schedule's cores), each CPU chunk with a core set in split[0..n_split)
- * on those cores, its OpenMP team that many threads. Returns 0, or -1
- * with err. */
+/* Stream i's chunk table, r->chunks (malloc'ed, release_stream frees):
+ * the schedule's chunks with its GPU dispatchers on core gpu (gpu < 0:
+ * the schedule's cores), each CPU chunk with a core set in
+ * split[0..n_split) on those cores, its OpenMP team that many threads.
+ * Returns 0, or -1 with err. */
 static int place_chunks(struct stream_res *r, int gpu, const struct btrt_workload_cores *split,
 			uint32_t n_split, struct btrt_error *err)
 {
 	const struct btrt_program_schedule *s = r->sched;
 	r->gpu_core = gpu;
-	if (gpu < 0 && !split)
-		return 0;
 	if (!(r->chunks = malloc(s->n_chunks * sizeof *r->chunks)))
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	memcpy(r->chunks, s->chunks, s->n_chunks * sizeof *r->chunks);
@@ -132,7 +130,7 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	sr->cfg = (struct btrt_pipeline_config){
 		.app = prog->app.name,
 		.stages = prog->app.stages, .n_stages = prog->app.n_stages,
-		.chunks = r->chunks ? r->chunks : s->chunks, .n_chunks = s->n_chunks,
+		.chunks = r->chunks, .n_chunks = s->n_chunks,
 		.pool = r->pool, .io = prog->app.io, .io_state = r->io_state,
 		.io_cores = io_cores, .n_io_cores = n_io_cores,
 		.n_items = (uint64_t)o->tasks_of[i], .check = 1,
@@ -168,7 +166,7 @@ static void figures(const struct btrt_workload_options *o, uint32_t i, const str
 		.tasks = btrt_run_items(run),
 		.ms_per_task = btrt_run_steady_ns(run, (uint64_t)o->warmup) / 1e6,
 		.wall_ms = (double)btrt_run_wall_ns(run) / 1e6,
-		.n_chunks = r->sched->n_chunks, .chunks = r->chunks ? r->chunks : r->sched->chunks,
+		.n_chunks = r->sched->n_chunks, .chunks = r->chunks,
 	};
 	f->tasks_per_s = f->ms_per_task > 0 ? 1000.0 / f->ms_per_task : 0.0;
 	f->chunk_share = calloc(f->n_chunks + 1, sizeof *f->chunk_share);
