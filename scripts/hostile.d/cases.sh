@@ -5,6 +5,22 @@
 # profiler), job ARGS (the main job on the shared built project J, cache
 # JC; jallow allows them), K (sentinels), S (sandbox), R (checkout).
 
+# The commands many cases start from (a case adds its outputs):
+vgen="$B gen $V --device host --chunks $cpu:0-2"   # btc gen, one CPU chunk
+vrun="$B $V --device host --run --table $T"        # the main job, from scratch
+vprof="$B profile $V --device host --max-reps 3"   # btc profile, short
+vcheck="$B check $V --device host"
+prof3="$F --min-reps 2 --max-reps 3 --quiet"       # the profiler, short
+prog8="$P --tasks 8 --quiet"                       # the program, short
+# special FAMILY BEFORE AFTER: the input "BEFORE $K/KIND AFTER" a directory,
+# a FIFO and /dev/zero (cases is-dir, is-fifo, is-zero-device, 20 s each):
+# refused at once, named, never opened in a way that blocks.
+special() {
+  c "$1" is-dir 20 -- "$2 $K/dir$3"
+  c "$1" is-fifo 20 -- "$2 $K/fifo$3"
+  c "$1" is-zero-device 20 -- "$2 $K/zero$3"
+}
+
 # ---- outputs: special files and links as outputs ------------------------
 # A regular file is replaced, a directory written into; a character
 # device, FIFO, socket, link or dangling link must be refused and kept.
@@ -12,23 +28,23 @@ for t in chardev fifo sock link dangling dir; do
   o=$K/$t
   c outputs "job-report-$t" 30 "${jallow[@]}" -- "$(job --report "$o")"
   if [ $t != dir ]; then # (a directory is what -o and --cache take)
-    c outputs "job-o-$t" 30 -- "$B $V --device host --run --table $T -o $o --cache cache"
-    c outputs "job-cache-$t" 30 -- "$B $V --device host --run --table $T -o out --cache $o"
-    c outputs "gen-o-$t" 30 -- "$B gen $V --device host --chunks $cpu:0-2 -o $o"
-    c outputs "profile-o-$t" 30 -- "$B profile $V --device host --max-reps 3 -o $o --cache cache"
-    c outputs "profile-cache-$t" 30 -- "$B profile $V --device host --max-reps 3 -o p --cache $o"
+    c outputs "job-o-$t" 30 -- "$vrun -o $o --cache cache"
+    c outputs "job-cache-$t" 30 -- "$vrun -o out --cache $o"
+    c outputs "gen-o-$t" 30 -- "$vgen -o $o"
+    c outputs "profile-o-$t" 30 -- "$vprof -o $o --cache cache"
+    c outputs "profile-cache-$t" 30 -- "$vprof -o p --cache $o"
   fi
   c outputs "header-o-$t" 20 -- "$B header $V -o $o"
-  c outputs "prog-report-$t" 20 -- "$P --tasks 8 --quiet --report $o"
-  c outputs "prog-trace-$t" 20 -- "$P --tasks 8 --quiet --trace $o"
-  c outputs "prog-failure-$t" 20 --env VECADD_FAULT=segv --ok-sig SEGV -- "$P --tasks 8 --quiet --failure $o"
-  c outputs "profiler-o-$t" 30 -- "$F --min-reps 2 --max-reps 3 --quiet -o $o"
+  c outputs "prog-report-$t" 20 -- "$prog8 --report $o"
+  c outputs "prog-trace-$t" 20 -- "$prog8 --trace $o"
+  c outputs "prog-failure-$t" 20 --env VECADD_FAULT=segv --ok-sig SEGV -- "$prog8 --failure $o"
+  c outputs "profiler-o-$t" 30 -- "$prof3 -o $o"
 done
-c outputs gen-o-users-project 30 --allow "$K/user" -- "$B gen $V --device host --chunks $cpu:0-2 -o $K/user"
+c outputs gen-o-users-project 30 --allow "$K/user" -- "$vgen -o $K/user"
 c outputs gen-o-app-link 30 -- \
-  "bash -c 'mkdir -p out && ln -sfn $K/dir out/app && exec $B gen $V --device host --chunks $cpu:0-2 -o out'"
+  "bash -c 'mkdir -p out && ln -sfn $K/dir out/app && exec $vgen -o out'"
 c outputs job-report-immutable 30 "${jallow[@]}" -- "$(job --report "$K/immutable")"
-c outputs prog-report-immutable 20 -- "$P --tasks 8 --quiet --report $K/immutable"
+c outputs prog-report-immutable 20 -- "$prog8 --report $K/immutable"
 
 # ---- concurrency ----------------------------------------------------------
 # Two gens into one new -o: the project is one run's (schedule.yaml and
@@ -36,21 +52,21 @@ c outputs prog-report-immutable 20 -- "$P --tasks 8 --quiet --report $K/immutabl
 agree='[ "$(grep -c "^  - index:" pair/schedule.yaml)" = "$(sed -n "s/^#define N_SCHEDULES \([0-9]*\)$/\1/p" pair/pipeline.c)" ] && ! ls -d pair.tmp.* 2> /dev/null'
 for i in 1 2 3 4 5 6; do
   c concurrency "gen-pair-$i" 60 --check "$agree" -- \
-    "$B gen $V --device host --chunks $cpu:0-2 -o pair" "$B gen $V --device host --table $T -o pair"
+    "$vgen -o pair" "$B gen $V --device host --table $T -o pair"
 done
 c concurrency gen-three 60 --check "$agree" -- \
-  "$B gen $V --device host --chunks $cpu:0-2 -o pair" "$B gen $V --device host --table $T -o pair" \
+  "$vgen -o pair" "$B gen $V --device host --table $T -o pair" \
   "$B gen $V --device host --chunks $cpu:0-1 -o pair"
 # Two main jobs on one output, one cache; a job and a gen on one output.
 c concurrency job-pair-one-o 90 "${jallow[@]}" -- "$(job)" "$(job)"
 c concurrency job-pair-one-cache 120 --allow "$S/jobcache" -- \
-  "$B $V --device host --run --table $T -o a --cache $S/jobcache --tune-budget 2" \
-  "$B $V --device host --run --table $T -o b --cache $S/jobcache --tune-budget 2"
+  "$vrun -o a --cache $S/jobcache --tune-budget 2" \
+  "$vrun -o b --cache $S/jobcache --tune-budget 2"
 c concurrency job-and-gen 90 "${jallow[@]}" -- "$(job)" "$B gen $A --device host --table $T -o $J"
 # Two profiles into one cache, one of them --reprofile.
 c concurrency profile-pair 120 -- \
-  "$B profile $V --device host --max-reps 3 --cache cache -o p1" \
-  "$B profile $V --device host --max-reps 3 --cache cache -o p2 --reprofile"
+  "$vprof --cache cache -o p1" \
+  "$vprof --cache cache -o p2 --reprofile"
 # Programs: two runs with one --report, --trace; two profilers with one -o.
 valid='python3 -c "import json, sys; json.load(open(sys.argv[1]))"'
 c concurrency prog-pair-report 30 --check "$valid r.json" -- \
@@ -58,7 +74,7 @@ c concurrency prog-pair-report 30 --check "$valid r.json" -- \
 c concurrency prog-pair-trace 30 --check "$valid t.json" -- \
   "$P --tasks 50 --quiet --trace t.json" "$P --tasks 50 --quiet --trace t.json"
 c concurrency profiler-pair 60 --check '[ "$(head -c 5 t.csv)" != "" ] && ! ls t.csv.tmp.* 2> /dev/null' -- \
-  "$F --min-reps 2 --max-reps 3 --quiet -o t.csv" "$F --min-reps 2 --max-reps 3 --quiet -o t.csv"
+  "$prof3 -o t.csv" "$prof3 -o t.csv"
 
 # ---- interrupts: SIGINT/SIGTERM at each phase, to the pid or its group ---------
 for sig in INT TERM; do
@@ -92,20 +108,20 @@ c interrupts job-after-kill9 90 "${jallow[@]}" \
 for fs in full ro; do
   d=$S/fs/$fs
   c filesystems "job-report-$fs" 60 "${jallow[@]}" --allow "$d" -- "$(job --report "$d/r.json")"
-  c filesystems "job-o-$fs" 60 --allow "$d" -- "$B $V --device host --run --table $T -o $d/out --cache cache"
-  c filesystems "job-cache-$fs" 60 --allow "$d" -- "$B $V --device host --run --table $T -o out --cache $d/c"
-  c filesystems "gen-o-$fs" 30 --allow "$d" -- "$B gen $V --device host --chunks $cpu:0-2 -o $d/g"
-  c filesystems "profile-cache-$fs" 60 --allow "$d" -- "$B profile $V --device host --max-reps 3 --cache $d/c -o p"
+  c filesystems "job-o-$fs" 60 --allow "$d" -- "$vrun -o $d/out --cache cache"
+  c filesystems "job-cache-$fs" 60 --allow "$d" -- "$vrun -o out --cache $d/c"
+  c filesystems "gen-o-$fs" 30 --allow "$d" -- "$vgen -o $d/g"
+  c filesystems "profile-cache-$fs" 60 --allow "$d" -- "$vprof --cache $d/c -o p"
   c filesystems "header-o-$fs" 20 --allow "$d" -- "$B header $V -o $d/h.h"
-  c filesystems "prog-report-$fs" 20 --allow "$d" -- "$P --tasks 8 --quiet --report $d/r.json"
-  c filesystems "prog-trace-$fs" 20 --allow "$d" -- "$P --tasks 8 --quiet --trace $d/t.json"
+  c filesystems "prog-report-$fs" 20 --allow "$d" -- "$prog8 --report $d/r.json"
+  c filesystems "prog-trace-$fs" 20 --allow "$d" -- "$prog8 --trace $d/t.json"
   c filesystems "prog-failure-$fs" 20 --allow "$d" --env VECADD_FAULT=segv --ok-sig SEGV -- \
-    "$P --tasks 8 --quiet --failure $d/f.json"
-  c filesystems "profiler-o-$fs" 30 --allow "$d" -- "$F --min-reps 2 --max-reps 3 --quiet -o $d/t.csv"
+    "$prog8 --failure $d/f.json"
+  c filesystems "profiler-o-$fs" 30 --allow "$d" -- "$prof3 -o $d/t.csv"
 done
 c filesystems prog-trace-efbig 20 -- "bash -c 'ulimit -f 1; exec $P --tasks 200 --quiet --trace t.json'"
-c filesystems profiler-efbig 30 -- "bash -c 'trap \"\" XFSZ; ulimit -f 0; exec $F --min-reps 2 --max-reps 3 --quiet -o t.csv'"
-c filesystems gen-efbig 30 -- "bash -c 'trap \"\" XFSZ; ulimit -f 4; exec $B gen $V --device host --chunks $cpu:0-2 -o g'"
+c filesystems profiler-efbig 30 -- "bash -c 'trap \"\" XFSZ; ulimit -f 0; exec $prof3 -o t.csv'"
+c filesystems gen-efbig 30 -- "bash -c 'trap \"\" XFSZ; ulimit -f 4; exec $vgen -o g'"
 
 # ---- tables ---------------------------------------------------------------------
 # (each written in the case's folder by a bash -c, then given to btc schedule)
@@ -134,9 +150,7 @@ tab unknown-pu 20 "sed \"2s/^scale,$cpu,/scale,npu9,/\" $T > t.csv"
 tab unknown-mode 20 "sed \"2s/,isolated,/,sideways,/\" $T > t.csv"
 tab long-line 20 "{ $hdr; head -c 5000000 /dev/zero | tr \"\\\\0\" x; } > t.csv"
 tab many-columns 20 "{ $hdr; printf \"scale,$cpu,isolated\"; for i in \$(seq 5000); do printf ,1; done; echo; } > t.csv"
-c tables is-dir 20 -- "$B schedule $V --device host --table $K/dir"
-c tables is-fifo 20 -- "$B schedule $V --device host --table $K/fifo"
-c tables is-zero-device 20 -- "$B schedule $V --device host --table $K/zero"
+special tables "$B schedule $V --device host --table" ""
 c tables missing 20 -- "$B schedule $V --device host --table nosuch.csv"
 
 # ---- devices ----------------------------------------------------------------------
@@ -157,9 +171,7 @@ dev deep-nesting "python3 -c \"print(\\\"pus: \\\" + \\\"[\\\" * 100000)\" > d.y
 dev garbage 'head -c 4096 /bin/sh > d.yaml'
 dev not-a-map 'echo "- 1" > d.yaml'
 dev freq-hex "$hostdev; echo \"    max_freq_mhz: 0x10\" >> h.yaml; cp h.yaml d.yaml"
-c devices is-dir 20 -- "$B check $V --device $K/dir"
-c devices is-fifo 20 -- "$B check $V --device $K/fifo"
-c devices is-zero-device 20 -- "$B check $V --device $K/zero"
+special devices "$B check $V --device" ""
 c devices missing 20 -- "$B check $V --device ./nosuch.yaml"
 c devices unknown-name 20 -- "$B check $V --device nosuchdevice"
 c devices core-57-run 60 -- "bash -c '$hostdev; sed \"0,/cores: \\[[0-9, ]*\\]/s//cores: [57]/;0,/pinnable: \\[[0-9, ]*\\]/s//pinnable: [57]/\" h.yaml > d.yaml; exec $B $V --device ./d.yaml --run --table $T -o out --cache cache --tune-budget 2'"
@@ -189,9 +201,7 @@ appc invalid-utf8 'printf "\377\376 app: x\n" >> vecadd.yaml'
 appc source-is-dir 'rm vecadd.c && mkdir vecadd.c'
 appc source-is-fifo 'rm vecadd.c && mkfifo vecadd.c'
 appc source-escapes 'sed -i "s|cpu: \[vecadd.c\]|cpu: [../../../../../../../etc/passwd]|" vecadd.yaml'
-c apps is-dir 20 -- "$B check $K/dir --device host"
-c apps is-fifo 20 -- "$B check $K/fifo --device host"
-c apps is-zero-device 20 -- "$B check $K/zero --device host"
+special apps "$B check" " --device host"
 c apps missing 20 -- "$B check nosuch.yaml --device host"
 c apps gen-misspelled 60 -- \
   "bash -c 'cp -r $R/examples/vecadd app && sed -i s/vecadd_add_cpu/vecadd_ad_cpu/ app/vecadd.yaml && exec $B gen app/vecadd.yaml --device host --chunks $cpu:0-2 -o out'"
@@ -243,12 +253,12 @@ opt top-zero "$gen --table $T --top 0"
 opt top-negative "$gen --table $T --top -1"
 opt top-overflow "$gen --table $T --top 99999999999999999999"
 opt top-huge "$gen --table $T --top 2000000000"
-opt cpu-groups-overflow "$B check $V --device host --cpu-groups 4294967297"
-opt cpu-groups-zero "$B check $V --device host --cpu-groups 0"
-opt define-overflow "$B check $V --device host -D n=99999999999999999999"
-opt define-negative "$B check $V --device host -D n=-1"
-opt define-empty "$B check $V --device host -D n="
-opt define-unknown "$B check $V --device host -D nosuch=1"
+opt cpu-groups-overflow "$vcheck --cpu-groups 4294967297"
+opt cpu-groups-zero "$vcheck --cpu-groups 0"
+opt define-overflow "$vcheck -D n=99999999999999999999"
+opt define-negative "$vcheck -D n=-1"
+opt define-empty "$vcheck -D n="
+opt define-unknown "$vcheck -D nosuch=1"
 opt budget-negative "$(job --tune-budget -1)"
 opt budget-hex "$(job --tune-budget 0x10)"
 opt budget-nan "$(job --tune-budget nan)"
@@ -294,13 +304,13 @@ c kernels btc-tune-hang-budget 120 "${jallow[@]}" --env VECADD_FAULT=hang -- "$(
 nob="setpriv --reuid=65534 --regid=65534 --clear-groups"
 c files missing-app 20 -- "$B nosuch.yaml --device host --run"
 c files missing-table 20 -- "$B gen $V --device host --table nosuch.csv -o out"
-c files missing-template-dir 30 --env BTC_TEMPLATE_DIR=/nonexistent -- "$B gen $V --device host --chunks $cpu:0-2 -o out"
-c files missing-device-dir 20 --env BTC_DEVICE_DIR=/nonexistent -- "$B check $V --device host"
-c files root-is-file 20 --env BTC_ROOT=$K/victim -- "$B check $V --device host"
+c files missing-template-dir 30 --env BTC_TEMPLATE_DIR=/nonexistent -- "$vgen -o out"
+c files missing-device-dir 20 --env BTC_DEVICE_DIR=/nonexistent -- "$vcheck"
+c files root-is-file 20 --env BTC_ROOT=$K/victim -- "$vcheck"
 c files app-under-file 20 -- "$B check $K/victim/app.yaml --device host"
-c files nobody-o-denied 30 -- "$nob $B gen $V --device host --chunks $cpu:0-2 -o $K/dir/out"
-c files nobody-report-denied 30 -- "$nob $B $V --device host --run --table $T -o /nonexistent/out --report $K/dir/r.json"
-c files nobody-cache-denied 30 -- "$nob $B profile $V --device host --max-reps 3 --cache $K/dir/cache -o /nonexistent/p"
+c files nobody-o-denied 30 -- "$nob $vgen -o $K/dir/out"
+c files nobody-report-denied 30 -- "$nob $vrun -o /nonexistent/out --report $K/dir/r.json"
+c files nobody-cache-denied 30 -- "$nob $vprof --cache $K/dir/cache -o /nonexistent/p"
 c files nobody-prog-report 20 -- "$nob $P --tasks 4 --quiet --report $K/dir/r.json"
-c files nobody-profiler-o 20 -- "$nob $F --min-reps 2 --max-reps 3 --quiet -o $K/dir/t.csv"
+c files nobody-profiler-o 20 -- "$nob $prof3 -o $K/dir/t.csv"
 c files unreadable-app 20 -- "bash -c 'cp $V a.yaml && chmod 000 a.yaml && chmod 711 . && exec $nob $B check a.yaml --device host'"
