@@ -16,8 +16,9 @@ set -euo pipefail
 btc=$1 src=$2 work=$3 mode=${4:-plain}
 name=gen-joint-cores$([ "$mode" = tsan ] && echo -tsan || true)
 . "$src/test/gen/tsan.sh"
+. "$src/test/gen/joint.sh"
 rm -rf "$work" && mkdir -p "$work"
-tsan_need_vulkan "$name"
+btc_test_need_vulkan "$name"
 [ "$mode" = tsan ] && tsan_need_cc "$name"
 cat > "$work/host-1pu.yaml" << 'YAML'
 device: host
@@ -35,38 +36,28 @@ pus:
     cpu_backed: true
     table_column: vulkan
 YAML
-tables=$src/docs/results/eval-host-b/cache
-grep -v ',cpu1,' "$tables/octree-host-9cf1953b57e332c6.csv" > "$work/octree.csv"
-grep -v ',cpu1,' "$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" > "$work/alexnet.csv"
+grep -v ',cpu1,' "$joint_octree_table" > "$work/octree.csv"
+grep -v ',cpu1,' "$joint_alexnet_table" > "$work/alexnet.csv"
 dir=$work/w
-"$btc" gen "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device "$work/host-1pu.yaml" \
+joint_gen gen.log --device "$work/host-1pu.yaml" \
   --gpu vulkan --app-table "octree=$work/octree.csv" --app-table "alexnet_dense=$work/alexnet.csv" \
-  --top 2 -o "$dir" > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+  --top 2 -o "$dir"
 setup=(-Dcuda=disabled)
-[ "$mode" = tsan ] && setup+=(-Db_sanitize=thread -Dbuildtype=debugoptimized)
-(meson setup "$dir/build" "$dir" "${setup[@]}" && ninja -C "$dir/build") > "$work/build.log" 2>&1 ||
-  { tail -30 "$work/build.log"; exit 1; }
-prog=$(ls "$dir"/build/*-workload)
+[ "$mode" = tsan ] && setup+=("${tsan_setup[@]}")
+joint_build "$dir" "${setup[@]}"
 "$prog" --list-json > "$work/list.json"
 
 # Each candidate: both streams run a chunk on cpu0, each on one core of
 # its own (disjoint, together the PU's two); GPU chunks keep their own.
 python3 - "$work/list.json" << 'PY'
 import json, sys
+from joint_list import pu_core_sets
 l = json.load(open(sys.argv[1]))
 assert [s["app"] for s in l["streams"]] == ["octree", "alexnet_dense"], l
 for c in l["joint"]:
-    sets = []
-    for cs in c["streams"]:
-        pus = [ch.split(":")[0] for ch in cs["label"].split()]
-        assert len(cs["chunk_cores"]) == len(pus), cs
-        for pu, cores in zip(pus, cs["chunk_cores"]):
-            if pu == "cpu0":
-                assert len(cores) == 1, cs
-                sets.append(cores[0])
-            else:
-                assert cores == [], cs
-    assert sorted(sets) == [0, 1], c
+    sets = pu_core_sets(c, "cpu0")
+    assert all(len(cores) == 1 for cores in sets), c
+    assert sorted(cores[0] for cores in sets) == [0, 1], c
 PY
 
 # check FILE CORES WANT...: both streams verified 6 tasks; the report's
@@ -90,29 +81,16 @@ l = json.load(open(sys.argv[1]))
 print(*[",".join(map(str, sum(s["chunk_cores"], []))) for s in l["joint"][0]["streams"]])' \
   "$work/list.json")
 export BTRT_NO_PIN=1
-run() { # run NAME ARGS...: the program on 6 tasks a stream, its report NAME.json
-  local n=$1
-  shift
-  local rc=0
-  if [ "$mode" = tsan ]; then
-    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$src/test/gen/data/tsan-mesa.supp" \
-      "$prog" --tasks 6 --quiet --report "$work/$n.json" "$@" > "$work/$n.txt" 2>&1 || rc=$?
-  else
-    "$prog" --tasks 6 --quiet --report "$work/$n.json" "$@" > "$work/$n.txt" 2>&1 || rc=$?
-  fi
-  [ "$rc" = 0 ] || { cat "$work/$n.txt"; echo "FAIL: $n: exit $rc (66: a ThreadSanitizer report)"; exit 1; }
-}
-run split
+[ "$mode" = tsan ] && joint_env=(TSAN_OPTIONS="$tsan_options")
+joint_run split
 check "$work/split.json" split "$c0" "$c1"
 if [ "$mode" = tsan ]; then
   echo "$name: OK"
   exit 0
 fi
-run shared --cores shared
+joint_run shared --cores shared
 check "$work/shared.json" shared 0,1 0,1
-run app --placement app
+joint_run app --placement app
 check "$work/app.json" shared 0,1 0,1
-rc=0
-"$prog" --cores both --tasks 2 > "$work/bad.txt" 2>&1 || rc=$?
-[ "$rc" = 2 ] || { echo "FAIL: --cores both: exit $rc, expected 2"; cat "$work/bad.txt"; exit 1; }
+joint_refuses --cores both
 echo "$name: OK"

@@ -11,17 +11,13 @@
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/gen/tsan.sh"
+. "$src/test/gen/joint.sh"
 tsan_start gen-joint-tsan
-tables=$src/docs/results/eval-host-b/cache
 dir=$work/w
-"$btc" gen "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
-  --gpu vulkan --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
-  --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
-  --streams octree=2 --streams alexnet_dense=2 --top 1 -o "$dir" > "$work/gen.log" 2>&1 ||
-  { cat "$work/gen.log"; exit 1; }
-(meson setup "$dir/build" "$dir" "${tsan_setup[@]}" -Dcuda=disabled &&
-  ninja -C "$dir/build") > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
-prog=$(ls "$dir"/build/*-workload)
+joint_gen gen.log --device host --cpu-groups 2 \
+  --gpu vulkan --app-table "octree=$joint_octree_table" --app-table "alexnet_dense=$joint_alexnet_table" \
+  --streams octree=2 --streams alexnet_dense=2 --top 1 -o "$dir"
+joint_build "$dir" "${tsan_setup[@]}" -Dcuda=disabled
 rc=0
 TSAN_OPTIONS=$tsan_options "$prog" --tasks 8 --quiet --report "$work/r.json" > "$work/run.txt" 2>&1 || rc=$?
 cat "$work/run.txt"

@@ -17,19 +17,13 @@
 # Vulkan device: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3
-. "$src/test/common/skip.sh"
+. "$src/test/gen/joint.sh"
 rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN gen-joint "no Vulkan device (not even llvmpipe): cannot run the Vulkan chunks"
-fi
-octree=$src/apps/octree.yaml alexnet=$src/apps/alexnet-dense.yaml
-tables=$src/docs/results/eval-host-b/cache
+btc_test_need_vulkan gen-joint
 dir=$work/w
-"$btc" gen "$octree" "$alexnet" --device host --cpu-groups 2 --gpu vulkan \
-  --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
-  --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
-  --streams octree=2 --top 3 -o "$dir" --build > "$work/gen.log" 2>&1 ||
-  { cat "$work/gen.log"; exit 1; }
+joint_gen gen.log --device host --cpu-groups 2 --gpu vulkan \
+  --app-table "octree=$joint_octree_table" --app-table "alexnet_dense=$joint_alexnet_table" \
+  --streams octree=2 --top 3 -o "$dir" --build
 prog=$(ls "$dir"/build/*-workload)
 "$prog" --list-json > "$work/list.json"
 "$prog" --list
@@ -70,10 +64,12 @@ print(last, *[c["schedule"] for c in j[0]["streams"]], *[c["schedule"] for c in 
 PY
 read -r K s0 s1 s2 k0 k1 k2 < "$work/joint.txt"
 
-# check_report FILE JOINT PLACEMENT SCHEDULES...: every stream verified 6
-# tasks on the schedules given.
+# check_report NAME JOINT PLACEMENT SCHEDULES...: every stream of the run
+# NAME (joint_run) verified 6 tasks on the schedules given.
 check_report() {
-  python3 - "$@" << 'PY'
+  local n=$1
+  shift
+  python3 - "$work/$n.json" "$@" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["verified"] is True and r["joint"] == int(sys.argv[2]), r
@@ -86,13 +82,11 @@ PY
 }
 export BTRT_NO_PIN=1
 # Candidate 0 by default, every task of every stream checked.
-"$prog" --tasks 6 --quiet --report "$work/r0.json" > "$work/r0.txt" 2>&1 ||
-  { cat "$work/r0.txt"; exit 1; }
-check_report "$work/r0.json" 0 plan "$s0" "$s1" "$s2"
+joint_run r0
+check_report r0 0 plan "$s0" "$s1" "$s2"
 # --joint K runs candidate K; --pace paces every stream at its planned rate.
-"$prog" --tasks 6 --quiet --joint "$K" --pace --report "$work/rk.json" > "$work/rk.txt" 2>&1 ||
-  { cat "$work/rk.txt"; exit 1; }
-check_report "$work/rk.json" "$K" plan "$k0" "$k1" "$k2"
+joint_run rk --joint "$K" --pace
+check_report rk "$K" plan "$k0" "$k1" "$k2"
 python3 - "$work/rk.json" "$work/list.json" "$K" << 'PY'
 import json, sys
 r, l, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
@@ -102,8 +96,7 @@ assert all(abs(a - b) <= 1e-6 * b for a, b in zip(got, want)), (got, want)
 PY
 # --share: fair admission (docs/runtime.md, "Several streams"); every
 # task still checked, the shares in the report.
-"$prog" --tasks 6 --quiet --share 0=1 --share 1=1 --share 2=8 \
-  --report "$work/rf.json" > "$work/rf.txt" 2>&1 || { cat "$work/rf.txt"; exit 1; }
+joint_run rf --share 0=1 --share 1=1 --share 2=8
 python3 - "$work/rf.json" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -111,15 +104,11 @@ assert r["verified"] is True and [s["share"] for s in r["streams"]] == [1, 1, 8]
 assert all(s["verified"] is True and s["tasks"] == 6 for s in r["streams"]), r
 PY
 # --placement app, and --schedule overriding one stream of the candidate.
-"$prog" --tasks 6 --quiet --placement app --schedule "2=$s2" --joint "$K" \
-  --report "$work/ra.json" > "$work/ra.txt" 2>&1 || { cat "$work/ra.txt"; exit 1; }
-check_report "$work/ra.json" "$K" app "$k0" "$k1" "$s2"
+joint_run ra --placement app --schedule "2=$s2" --joint "$K"
+check_report ra "$K" app "$k0" "$k1" "$s2"
 # Bad values: exit 2 with a message.
 for bad in "--joint 3" "--joint x" "--placement both" "--share 0=-1" "--share 9=1"; do
-  rc=0
-  # shellcheck disable=SC2086
-  "$prog" $bad --tasks 2 > "$work/bad.txt" 2>&1 || rc=$?
-  [ "$rc" = 2 ] || { echo "FAIL: $bad: exit $rc, expected 2"; cat "$work/bad.txt"; exit 1; }
+  joint_refuses "$bad"
 done
 
 # Service cores on the H100 machine's shape (16 cores, one CPU PU; the
@@ -128,16 +117,15 @@ done
 # candidates need none of its kernels, and only --list-json runs here
 # (nvcc on octree's kernels took 8 of the build's 11 s).
 h100=$src/docs/results/eval-h100-c
-"$btc" gen "$octree" "$alexnet" --device "$h100/octree-vulkan-g1/host-g1.yaml" --gpu vulkan \
+joint_gen genh.log --device "$h100/octree-vulkan-g1/host-g1.yaml" --gpu vulkan \
   --app-table "octree=$(ls "$h100"/octree-vulkan-g1/octree-host-*.csv)" \
   --app-table "alexnet_dense=$(ls "$h100"/alexnet-dense-vulkan-g1/alexnet_dense-host-*.csv)" \
-  --streams octree=4 --streams alexnet_dense=4 --top 2 -o "$work/h" \
-  > "$work/genh.log" 2>&1 || { cat "$work/genh.log"; exit 1; }
-meson setup "$work/h/build" "$work/h" -Dcuda=disabled >> "$work/genh.log" 2>&1 &&
-  ninja -C "$work/h/build" >> "$work/genh.log" 2>&1 || { cat "$work/genh.log"; exit 1; }
-"$(ls "$work"/h/build/*-workload)" --list-json > "$work/h.json"
+  --streams octree=4 --streams alexnet_dense=4 --top 2 -o "$work/h"
+joint_build "$work/h" -Dcuda=disabled
+"$prog" --list-json > "$work/h.json"
 python3 - "$work/h.json" << 'PY'
 import json, sys
+from joint_list import pu_core_sets
 l = json.load(open(sys.argv[1]))
 assert len(l["streams"]) == 8 and len(l["joint"]) == 2, l
 for c in l["joint"]:
@@ -161,15 +149,7 @@ for c in l["joint"]:
 # chunks keep their own cores.
 split = False
 for c in l["joint"]:
-    sets = []
-    for cs in c["streams"]:
-        pus = [ch.split(":")[0] for ch in cs["label"].split()]
-        assert len(cs["chunk_cores"]) == len(pus), cs
-        for pu, cores in zip(pus, cs["chunk_cores"]):
-            if pu == "cpu":
-                sets.append(cores)
-            else:
-                assert cores == [], cs
+    sets = pu_core_sets(c, "cpu")
     if len(sets) < 2:
         assert sets == [] or sets == [[]], c
         continue

@@ -18,9 +18,7 @@ tsan_options="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$
 tsan_setup=(-Db_sanitize=thread -Dbuildtype=debugoptimized)
 
 tsan_need_vulkan() {
-  if ! "$btc" device host | grep -q "kind: vulkan"; then
-    btc_test_skip VULKAN "$1" "no Vulkan device (not even llvmpipe)"
-  fi
+  btc_test_need_vulkan "$1"
 }
 
 tsan_need_cc() {
