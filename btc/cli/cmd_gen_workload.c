@@ -3,7 +3,10 @@
  * every app at once (gen.h, btc_gen_workload_project), over the joint
  * plan's top K (sched/joint_plan.h, btc_gen_joint_project in
  * driver/joint_project.h); with `--chunks A=SPEC --chunks B=SPEC` one
- * stream per app on the given schedules instead. */
+ * stream per app on the given schedules instead. Either way every app's
+ * kernel symbols are checked first, as by single-app `btc gen` and `btc
+ * check` (gen/symbol_check.h): a misspelling is an error at its YAML line
+ * and nothing is written. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,7 @@
 #include "driver/build.h"
 #include "driver/claim.h"
 #include "gen/gen.h"
+#include "gen/symbol_check.h"
 #include "util/str.h"
 
 #define MAX_APPS 16
@@ -33,6 +37,16 @@ static int spec_app(struct btc_app *const *apps, int n, const char *v, const cha
 	return -1;
 }
 
+/* btc_gen_check_symbols of each of apps[0..n); true when none reported an
+ * error. */
+static bool symbols_ok(struct btc_app *const *apps, int n, struct btc_diag *d)
+{
+	bool ok = true;
+	for (int i = 0; i < n; i++)
+		ok &= btc_gen_check_symbols(apps[i], d);
+	return ok;
+}
+
 /* The joint plan's project. */
 static int gen_joint(const struct btc_cli_options *o)
 {
@@ -48,6 +62,11 @@ static int gen_joint(const struct btc_cli_options *o)
 	struct btc_joint_plan *j = btc_joint_plan_make(&r, dev, &d);
 	char *dir = NULL;
 	if (!j)
+		goto out;
+	struct btc_app *apps[BTC_WORKLOAD_MAX_APPS];
+	for (int a = 0; a < j->n_apps; a++)
+		apps[a] = j->apps[a].app;
+	if (!symbols_ok(apps, j->n_apps, &d))
 		goto out;
 	dir = o->output ? btc_xstrdup(o->output) : btc_joint_project_dir(j);
 	bool built;
@@ -90,7 +109,7 @@ int btc_cmd_gen_workload(const struct btc_cli_options *o)
 	for (int i = 0; i < n; i++)
 		apps[i] = btc_app_load(o->positional[i], NULL, o->defines.v, o->defines.n, &d);
 	dev = btc_cli_load_device(o->device, o, &d);
-	if (d.errors)
+	if (d.errors || !symbols_ok(apps, n, &d))
 		goto out;
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < i; k++)

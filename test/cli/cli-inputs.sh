@@ -28,6 +28,18 @@ expect 1 "$y:22:10: error: stage 'add': cpu kernel 'vecadd_ad_cpu' is not define
 expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu sources (vecadd.c)" gen "$y" --device host --chunks "$cpu:0-2" -o "$work/sym-out"
 n=$((n + 1))
 [ ! -e "$work/sym-out" ] || { echo "FAIL $n: btc gen of a misspelled symbol wrote $work/sym-out"; failed=$((failed + 1)); }
+# ... and by btc gen of several apps (a workload project), on given
+# schedules and on the joint plan (tables: every stage 1 ms on every PU)
+e=$src/examples/edges/edges.yaml
+expect 1 "$y:22:10: error: stage 'add': cpu kernel 'vecadd_ad_cpu' is not defined in the app's cpu sources (vecadd.c)" gen "$y" "$e" --device host --chunks "vecadd=$cpu:0-2" --chunks "edges=$cpu:0-3" -o "$work/sym-out"
+. "$src/test/driver/lib.sh" # host_table
+host_table "$btc" "$src/examples/vecadd/vecadd.yaml" "$work/vecadd.csv"
+host_table "$btc" "$e" "$work/edges.csv"
+expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu sources (vecadd.c)" gen "$y" "$e" --device host --app-table "vecadd=$work/vecadd.csv" --app-table "edges=$work/edges.csv" -o "$work/sym-out"
+n=$((n + 1))
+[ ! -e "$work/sym-out" ] || { echo "FAIL $n: btc gen of two apps, one misspelled, wrote $work/sym-out"; failed=$((failed + 1)); }
+# the same two tables with the correct app: the joint plan's project is made
+expect 0 "generated $work/sym-ok: 2 apps" gen "$src/examples/vecadd/vecadd.yaml" "$e" --device host --app-table "vecadd=$work/vecadd.csv" --app-table "edges=$work/edges.csv" -o "$work/sym-ok"
 
 # ---- a cuda launcher a macro defines: nvcc's symbols find it ------------------
 app macro 's/^app: vecadd/app: vecadd/'
