@@ -20,15 +20,6 @@
 #endif
 
 #define N_SLOTS 128
-/* The alternate signal stack of a thread that runs kernels: the crash
- * handler runs there, so that a kernel which overflows its stack (the
- * fault is on the stack's guard page, with no stack left for a handler)
- * is still named. */
-#define ALT_STACK_BYTES (64 * 1024)
-/* A SIGSEGV at most this far below a thread's stack (or in its lowest
- * page) is taken for a stack overflow: a frame larger than the guard page
- * skips it and faults further down. */
-#define OVERFLOW_REACH (1u << 20)
 
 struct slot {
 	atomic_int used, busy, stage;
@@ -39,70 +30,6 @@ struct slot {
 
 static struct slot slots[N_SLOTS];
 static _Thread_local int mine = -1;
-static _Thread_local void *alt_stack;
-
-/* The calling thread's alternate signal stack, and where its own stack
- * ends (pthread_getattr_np; for the main thread glibc derives it from
- * RLIMIT_STACK): set up by a dispatcher on claiming a slot, and by each
- * OpenMP worker of a CPU PU's team (btrt_watch_thread_prepare). Neither
- * is essential: without them a stack overflow dies of SIGSEGV unnamed. */
-static _Thread_local uintptr_t stack_lo; /* lowest stack address; 0: unknown */
-
-static pthread_key_t alt_key;
-static pthread_once_t alt_once = PTHREAD_ONCE_INIT;
-
-/* At a prepared thread's end (an OpenMP worker of a pool that goes with
- * its dispatcher): its alternate stack is unmapped. */
-static void alt_stack_free(void *p)
-{
-	stack_t off = {.ss_flags = SS_DISABLE};
-	if (sigaltstack(&off, NULL) == 0)
-		munmap(p, ALT_STACK_BYTES);
-}
-
-static void alt_key_create(void)
-{
-	if (pthread_key_create(&alt_key, alt_stack_free) != 0)
-		alt_key = (pthread_key_t)-1;
-}
-
-void btrt_watch_thread_prepare(void)
-{
-	if (alt_stack)
-		return;
-	pthread_once(&alt_once, alt_key_create);
-	void *p = mmap(NULL, ALT_STACK_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (p != MAP_FAILED) {
-		stack_t ss = {.ss_sp = p, .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
-		if (sigaltstack(&ss, NULL) == 0)
-			alt_stack = p;
-		else
-			munmap(p, ALT_STACK_BYTES);
-	}
-	if (alt_stack && alt_key != (pthread_key_t)-1)
-		pthread_setspecific(alt_key, alt_stack);
-	uintptr_t lo = 0;
-#ifdef __linux__
-	pthread_attr_t a;
-	if (pthread_getattr_np(pthread_self(), &a) == 0) {
-		void *addr;
-		size_t size;
-		if (pthread_attr_getstack(&a, &addr, &size) == 0)
-			lo = (uintptr_t)addr;
-		pthread_attr_destroy(&a);
-	}
-#endif
-	stack_lo = lo;
-}
-
-/* Is addr where a stack overflow of the calling thread faults? (A
- * SIGSEGV is delivered to the thread that faulted.) */
-static int stack_overflow_at(uintptr_t addr)
-{
-	uintptr_t lo = stack_lo;
-	return lo && addr < lo + 4096 && addr + OVERFLOW_REACH >= lo;
-}
 
 void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_t seq)
 {
@@ -141,13 +68,7 @@ void btrt_watch_leave(void)
 	btrt_status_end(mine, 1);
 	atomic_store_explicit(&slots[mine].used, 0, memory_order_release);
 	mine = -1;
-	stack_lo = 0;
-	if (alt_stack) {
-		if (alt_key != (pthread_key_t)-1)
-			pthread_setspecific(alt_key, NULL);
-		alt_stack_free(alt_stack);
-		alt_stack = NULL;
-	}
+	btrt_watch_thread_release();
 }
 
 /* ---- async-signal-safe text ------------------------------------------ */
@@ -347,7 +268,7 @@ static void on_crash(int sig, siginfo_t *si, void *unused)
 	int k = culprit();
 	/* the faulting thread's own stack (a dispatcher's or an OpenMP
 	 * worker's) is the one that ran out */
-	int overflow = sig == SIGSEGV && si && stack_overflow_at((uintptr_t)si->si_addr);
+	int overflow = sig == SIGSEGV && si && btrt_watch_stack_overflow_at((uintptr_t)si->si_addr);
 	struct text m = { .n = 0 };
 	if (k >= 0) {
 		put_slot(&m, k);

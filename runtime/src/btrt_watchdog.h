@@ -31,8 +31,20 @@ void btrt_watch_begin(int stage, const char *stage_name, const char *pu, uint64_
  * that a stack overflow on it is handled and named "(stack overflow)".
  * btrt_watch_begin calls it; a CPU PU's dispatcher calls it on each
  * OpenMP worker of its team, which runs kernel code but claims no slot
- * (such a crash is blamed on the dispatcher's busy slot). Idempotent. */
+ * (such a crash is blamed on the dispatcher's busy slot); a thread that a
+ * prepared thread creates (an OpenMP worker beyond the team, a kernel's
+ * own thread) is prepared before it starts (btrt_altstack.c, glibc
+ * without a sanitizer). Idempotent; best effort (without a stack the
+ * overflow dies of SIGSEGV unnamed). */
 void btrt_watch_thread_prepare(void);
+/* Unmaps the calling thread's alternate stack and forgets its stack's end
+ * (btrt_watch_leave). */
+void btrt_watch_thread_release(void);
+/* Is addr where a stack overflow of the calling thread faults: in the
+ * lowest page of its stack or at most 1 MiB below it? 0 when the thread
+ * was not prepared. Async-signal-safe (a SIGSEGV is delivered to the
+ * thread that faulted). */
+int btrt_watch_stack_overflow_at(uintptr_t addr);
 /* The calling thread runs no kernel now. */
 void btrt_watch_end(void);
 /* The calling thread leaves the run: its slot is free for another. */

@@ -7,7 +7,8 @@
 # no 0-byte table left; SIGTERM/SIGINT end the program within
 # BTRT_STOP_TIMEOUT_S (5 s; 1 s here through the environment) plus a margin even when a kernel loops or the
 # input's open() blocks on a FIFO, naming what still runs; a kernel that
-# segfaults, aborts, overflows its stack (named so) or calls exit(0) or
+# segfaults, aborts, overflows its stack (named so, also on an OpenMP
+# worker the kernel adds beyond its PU's team) or calls exit(0) or
 # quick_exit() is named with its stage and PU on stderr and in the
 # --failure JSON, the status non-zero, in the program and the profiler; a missing default input says which path was tried and how
 # to give one. On a copy of examples/vecadd whose 'add' kernel misbehaves
@@ -32,7 +33,7 @@ static int vecadd_deep(volatile char *up)
 	pad[0] = up ? up[0] : 1;
 	return vecadd_deep(pad) + pad[1];
 }
-/* VECADD_FAULT=hang|segv|abort|exit13|stack|quick|_exit|ompstack: what the 'add' kernel does. */
+/* VECADD_FAULT=hang|segv|abort|exit13|stack|quick|_exit|ompstack|ompwide: what the 'add' kernel does. */
 static void vecadd_fault(void)
 {
 	static int calls;
@@ -59,6 +60,15 @@ static void vecadd_fault(void)
 		/* the overflow on an OpenMP worker of the dispatcher's team */
 #pragma omp parallel num_threads(2)
 		if (omp_get_thread_num() == 1)
+			vecadd_deep(NULL);
+	}
+	if (!strcmp(f, "ompwide") && calls > 3) {
+		/* ... on a worker beyond the team: the dispatcher sized its
+		 * team to the PU's cores (omp_get_max_threads() here), the
+		 * kernel asks for 2 more, libgomp starts them now */
+		int team = omp_get_max_threads();
+#pragma omp parallel num_threads(team + 2)
+		if (omp_get_thread_num() == team + 1)
 			vecadd_deep(NULL);
 	}
 }
@@ -102,7 +112,7 @@ expect report-link 2 '--report link is a symbolic link'
 ls | grep -q '\.tmp\.' && fail "temporary files left: $(ls | grep '\.tmp\.')"
 
 # --- a kernel that segfaults, aborts or calls exit(0): stage, PU, status
-for f in segv abort exit13 stack quick ompstack; do
+for f in segv abort exit13 stack quick ompstack ompwide; do
   rm -f $f.json
   VECADD_FAULT=$f st $f $prog --tasks 20 --quiet --failure $f.json --report $f-report.json > $f.status
   [ ! -e $f-report.json ] || fail "$f: a report of a run that did not finish" $f.log
@@ -120,6 +130,9 @@ expect stack 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV 
 expect quick 1 "stage 1 'add' on PU '$cpu' (task [0-9]*) called quick_exit() during the run"
 # ... also on an OpenMP worker thread (needs 2 cores: the team's second thread)
 expect ompstack 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
+# ... and on a worker the kernel adds beyond the team (more threads than
+# the PU's cores): started by a prepared thread, it has a stack of its own
+expect ompwide 139 "stage 1 'add' on PU '$cpu' (task [0-9]*) crashed with SIGSEGV (stack overflow)"
 
 # --- the profiler: a crash named; a full disk is no exit 0, no 0-byte table
 VECADD_FAULT=segv st prof-segv $profiler --min-reps 3 --max-reps 5 -o prof-segv.csv > prof-segv.status
