@@ -32,6 +32,11 @@ struct btrt_env {
 				    * NULL: unset; points into the environment */
 	int vk_validation;         /* BTRT_VK_VALIDATION */
 	int vk_force_noncoherent;  /* BTRT_VK_FORCE_NONCOHERENT (testing) */
+	int vk_device_per_stream;  /* BTRT_VK_DEVICE_PER_STREAM (diagnostic): 1
+				      gives each stream of a several-stream
+				      program a Vulkan device of its own (a
+				      GPU context each) instead of one device
+				      with a queue per stream */
 	int cuda_device;           /* BTRT_CUDA_DEVICE, ordinal >= 0; -1: unset */
 	enum btrt_cuda_mem cuda_mem; /* BTRT_CUDA_MEM=managed|pinned; AUTO: unset */
 	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */

@@ -85,6 +85,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_int("BTRT_YIELD_NS", 0, max_ns, &e.yield_ns, err) ||
 	    read_flag("BTRT_VK_VALIDATION", &e.vk_validation, err) ||
 	    read_flag("BTRT_VK_FORCE_NONCOHERENT", &e.vk_force_noncoherent, err) ||
+	    read_flag("BTRT_VK_DEVICE_PER_STREAM", &e.vk_device_per_stream, err) ||
 	    read_int("BTRT_CUDA_DEVICE", 0, 1023, &dev, err) ||
 	    read_word("BTRT_CUDA_MEM", mem, 3, &m, "managed or pinned", err) ||
 	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||
