@@ -149,18 +149,27 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	return 0;
 }
 
-/* ", Vulkan queue Q of device D" for stream k's context (D: the first
- * stream k' with the same device), "" without one; static storage. */
+/* Stream k's Vulkan device: the first stream k' of the run on the same
+ * device; -1 without a Vulkan context. */
+static int vk_device_of(const struct stream_res *res, uint32_t k)
+{
+	if (!res[k].vk)
+		return -1;
+	uint32_t d = 0;
+	while (d < k && !btrt_vk_same_device(res[d].vk, res[k].vk))
+		d++;
+	return (int)d;
+}
+
+/* ", Vulkan queue Q of device D" for stream k's context, "" without one;
+ * static storage. */
 static const char *vk_line(const struct stream_res *res, uint32_t k)
 {
 	static char line[64];
 	if (!res[k].vk)
 		return "";
-	uint32_t d = 0;
-	while (d < k && !btrt_vk_same_device(res[d].vk, res[k].vk))
-		d++;
-	snprintf(line, sizeof line, ", Vulkan queue %u of device %u",
-		 btrt_vk_queue_index(res[k].vk), d);
+	snprintf(line, sizeof line, ", Vulkan queue %u of device %d",
+		 btrt_vk_queue_index(res[k].vk), vk_device_of(res, k));
 	return line;
 }
 
@@ -349,8 +358,10 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		goto out;
 	}
 	/* One Vulkan device for every Vulkan stream, a queue each (btrt_vk.h;
-	 * docs/runtime.md, "Several streams"); BTRT_VK_DEVICE_PER_STREAM=1: a
-	 * device each, as naive co-location's processes have */
+	 * docs/runtime.md, "Several streams"), where the device has a queue
+	 * per stream; else a device each (one queue shared by all would put
+	 * one stream's short GPU chunk behind another's long one: llvmpipe
+	 * has one queue). BTRT_VK_STREAMS=one|each overrides. */
 	uint32_t n_vk = 0;
 	for (uint32_t i = 0; i < w->n_streams; i++)
 		n_vk += o->run[i] && btrt_program_schedule_backend(
@@ -363,7 +374,8 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		res[k].ws = &w->streams[i];
 		res[k].sched = &w->streams[i].prog->schedules[o->schedule[i]];
 		int prc = prepare_stream(w, argv0, env, o, i, vk_share, n_vk, &res[k], &sr[k], &err);
-		if (!vk_share && !env->vk_device_per_stream)
+		if (!vk_share && res[k].vk && env->vk_streams != BTRT_VK_STREAMS_EACH &&
+		    (env->vk_streams == BTRT_VK_STREAMS_ONE || btrt_vk_queue_count(res[k].vk) >= n_vk))
 			vk_share = res[k].vk;
 		k++;
 		if (prc == 2) {
@@ -403,6 +415,8 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		figures(o, index[k], &res[k], &sr[k], &fig[k]);
+		fig[k].vk_device = vk_device_of(res, k);
+		fig[k].vk_queue = res[k].vk ? (int)btrt_vk_queue_index(res[k].vk) : -1;
 		print_figures(&fig[k], o);
 	}
 	if (!write_outputs(w, argv0, o, fig, n) && !atomic_load(btrt_stop_signal()))

@@ -35,6 +35,11 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);
+	if (f->vk_device >= 0) {
+		/* the GPU context (device) and the queue its chunks went to */
+		cJSON_AddNumberToObject(j, "vk_device", f->vk_device);
+		cJSON_AddNumberToObject(j, "vk_queue", f->vk_queue);
+	}
 	/* each checked task's check end, CLOCK_MONOTONIC ns (btrt_now_ns): the
 	 * same clock in every process, so that btc can count every stream's
 	 * tasks over the window where all of them ran (driver/colocate.c) */
