@@ -35,6 +35,7 @@ struct stream_res {
 				      moved to the stream's service core, CPU
 				      chunks to their core sets */
 	int gpu_core;
+	uint64_t prepare_ns;       /* prepare_stream's wall time */
 };
 
 /* Stream i's chunk table, r->chunks (malloc'ed, release_stream frees):
@@ -373,7 +374,9 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		index[k] = i;
 		res[k].ws = &w->streams[i];
 		res[k].sched = &w->streams[i].prog->schedules[o->schedule[i]];
+		uint64_t t_prep = btrt_now_ns();
 		int prc = prepare_stream(w, argv0, env, o, i, vk_share, n_vk, &res[k], &sr[k], &err);
+		res[k].prepare_ns = btrt_now_ns() - t_prep;
 		if (!vk_share && res[k].vk && env->vk_streams != BTRT_VK_STREAMS_EACH &&
 		    (env->vk_streams == BTRT_VK_STREAMS_ONE || btrt_vk_queue_count(res[k].vk) >= n_vk))
 			vk_share = res[k].vk;
@@ -415,6 +418,7 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		figures(o, index[k], &res[k], &sr[k], &fig[k]);
+		fig[k].prepare_ms = (double)res[k].prepare_ns / 1e6;
 		fig[k].vk_device = vk_device_of(res, k);
 		fig[k].vk_queue = res[k].vk ? (int)btrt_vk_queue_index(res[k].vk) : -1;
 		print_figures(&fig[k], o);

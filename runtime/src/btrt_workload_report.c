@@ -35,6 +35,7 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);
+	cJSON_AddNumberToObject(j, "prepare_ms", f->prepare_ms);
 	if (f->vk_device >= 0) {
 		/* the GPU context (device) and the queue its chunks went to */
 		cJSON_AddNumberToObject(j, "vk_device", f->vk_device);
