@@ -171,7 +171,7 @@ static void gate_tick(void *ctx, int exited)
  * by the caller). Returns NULL when it verified, else why (owned). */
 static char *read_report(const struct proc *p, int rc, bool timed_out, double limit,
 			 const struct btc_tune_options *o, const struct btc_colocate_setup *s,
-			 double *rate, double **at, int *n_at)
+			 double *rate, double **at, int *n_at, double *prep_ms)
 {
 	char *msg = btc_tune_last_message(p->err, s->program);
 	char *why = NULL;
@@ -212,6 +212,9 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 					  "or has no tasks_per_s");
 		else {
 			rate[i->valueint] = r->valuedouble;
+			const cJSON *pm = cJSON_GetObjectItemCaseSensitive(e, "prepare_ms");
+			if (cJSON_IsNumber(pm))
+				*prep_ms += pm->valuedouble;
 			/* its check times (docs/report.md, "The workload's report") */
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
 			int k = i->valueint, n = cJSON_GetArraySize(t);
@@ -292,7 +295,10 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		g.go = btc_xasprintf("%s/colocate.%ld.r%d.go", s->work_dir, (long)getpid(), round);
 		remove(g.go);
 	}
+	double t_run = now_s();
 	btc_run_together_tick(argv, io, n, limit, status, &timed_out, g.go ? gate_tick : NULL, &g);
+	c->run_s += now_s() - t_run;
+	c->n_timed++;
 	if (g.go) {
 		remove(g.go);
 		for (int i = 0; i < n; i++) {
@@ -308,14 +314,19 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	for (int i = 0; i < st->S; i++)
 		rate[i] = NAN;
 	char *why = NULL;
+	double prep_max = 0;
 	for (int i = 0; i < n && !why && !btc_interrupted(); i++) {
-		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at);
+		double prep = 0;
+		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at,
+				      &prep);
+		prep_max = fmax(prep_max, prep);
 		if (w) {
 			why = n > 1 ? btc_xasprintf("stream %d's process: %s", i, w) : w;
 			if (n > 1)
 				free(w);
 		}
 	}
+	c->prep_s += prep_max / 1e3;
 	/* every stream of the configuration measured */
 	for (int i = 0; i < st->S && !why && !btc_interrupted(); i++)
 		if ((c->kind != COLO_SOLO || i == c->stream) && isnan(rate[i]))
@@ -379,6 +390,24 @@ static void progress(const struct colo_state *st, int r, int n_live, double elap
 		}
 	}
 	fprintf(stderr, " %d joint left\n", n_live);
+}
+
+/* Where a round's time went: each configuration's mean seconds a run
+ * and, in parentheses, the part its programs spent preparing (GPU
+ * contexts, io, pools: the reports' prepare_ms), on one line. */
+static void timing(const struct colo_state *st)
+{
+	fprintf(stderr, "colocate: seconds a run (preparing):");
+	for (int k = 0; k < st->n_cfg; k++) {
+		const struct colo_cfg *c = &st->cfg[k];
+		if (c->n_timed < 1)
+			continue;
+		char name[32];
+		colo_cfg_name(c, name, sizeof(name));
+		fprintf(stderr, " %s %.2f (%.2f);", name, c->run_s / c->n_timed,
+			c->prep_s / c->n_timed);
+	}
+	fprintf(stderr, "\n");
 }
 
 bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
@@ -477,6 +506,7 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 	}
 	colo_result(&st, r);
 	fprintf(stderr, "colocate: %d rounds in %.1f s (%s)\n", st.rounds, r->wall_s, stop);
+	timing(&st);
 	bool ok = r->best >= 0;
 	for (int k = 0; k < st.n_cfg; k++) {
 		const struct colo_cfg *c = &st.cfg[k];

@@ -22,6 +22,10 @@ struct colo_cfg {
 	int n_runs;    /* verified runs */
 	double *rate;  /* [max_rounds * S]: tasks/s of stream s in round r
 			   (1-based) at [(r - 1) * S + s]; NAN: not run */
+	int n_timed;   /* runs timed (verified or not) */
+	double run_s;  /* their wall seconds, start to the last process's end */
+	double prep_s; /* their preparation, s: per run the slowest process's
+			  streams' prepare_ms summed (a report's; 0 unknown) */
 };
 
 struct colo_state {
