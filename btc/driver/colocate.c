@@ -166,12 +166,39 @@ static void gate_tick(void *ctx, int exited)
 	}
 }
 
+/* A stream's "chunks" of a program report into *c (n 0 when absent). */
+static void read_chunks(const cJSON *a, struct btc_colocate_chunks *c)
+{
+	const cJSON *e;
+	memset(c, 0, sizeof(*c));
+	cJSON_ArrayForEach (e, a) {
+		if (c->n >= BTC_COLOCATE_MAX_CHUNKS)
+			break;
+		const cJSON *pu = cJSON_GetObjectItemCaseSensitive(e, "pu");
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(e, "ms"), "median");
+		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "share");
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "first_stage");
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(e, "last_stage");
+		if (!cJSON_IsString(pu) || !cJSON_IsNumber(ms) || !cJSON_IsNumber(sh) ||
+		    !cJSON_IsNumber(f) || !cJSON_IsNumber(l))
+			break;
+		snprintf(c->c[c->n].pu, sizeof(c->c[c->n].pu), "%s", pu->valuestring);
+		c->c[c->n].first_stage = f->valueint;
+		c->c[c->n].last_stage = l->valueint;
+		c->c[c->n].ms = ms->valuedouble;
+		c->c[c->n].share = sh->valuedouble;
+		c->n++;
+	}
+}
+
 /* Reads process p's report: tasks/s of every stream it ran into rate[]
  * and its check times into at[] (n_at[]), indexed by stream (at[s] owned
  * by the caller). Returns NULL when it verified, else why (owned). */
 static char *read_report(const struct proc *p, int rc, bool timed_out, double limit,
 			 const struct btc_tune_options *o, const struct btc_colocate_setup *s,
-			 double *rate, double **at, int *n_at, double *prep_ms)
+			 double *rate, double **at, int *n_at, double *prep_ms,
+			 struct btc_colocate_chunks *chunks)
 {
 	char *msg = btc_tune_last_message(p->err, s->program);
 	char *why = NULL;
@@ -215,6 +242,8 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 			const cJSON *pm = cJSON_GetObjectItemCaseSensitive(e, "prepare_ms");
 			if (cJSON_IsNumber(pm))
 				*prep_ms += pm->valuedouble;
+			read_chunks(cJSON_GetObjectItemCaseSensitive(e, "chunks"),
+				    &chunks[i->valueint]);
 			/* its check times (docs/report.md, "The workload's report") */
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
 			int k = i->valueint, n = cJSON_GetArraySize(t);
@@ -315,10 +344,11 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		rate[i] = NAN;
 	char *why = NULL;
 	double prep_max = 0;
+	struct btc_colocate_chunks *chunks = btc_xcalloc((size_t)st->S, sizeof(*chunks));
 	for (int i = 0; i < n && !why && !btc_interrupted(); i++) {
 		double prep = 0;
 		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at,
-				      &prep);
+				      &prep, chunks);
 		prep_max = fmax(prep_max, prep);
 		if (w) {
 			why = n > 1 ? btc_xasprintf("stream %d's process: %s", i, w) : w;
@@ -349,11 +379,13 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 			colo_fail(c, round, why);
 		} else {
 			colo_record(st, c, round, rate);
+			colo_add_chunks(c, chunks, st->S);
 			ok = true;
 		}
 	}
 	free(why);
 	free(rate);
+	free(chunks);
 	for (int i = 0; i < st->S; i++)
 		free(at[i]);
 	free(at);

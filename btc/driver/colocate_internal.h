@@ -26,6 +26,7 @@ struct colo_cfg {
 	double run_s;  /* their wall seconds, start to the last process's end */
 	double prep_s; /* their preparation, s: per run the slowest process's
 			  streams' prepare_ms summed (a report's; 0 unknown) */
+	struct btc_colocate_chunks *chunks; /* [S] sums over the verified runs */
 };
 
 struct colo_state {
@@ -39,6 +40,12 @@ struct colo_state {
  * weights, borrowed). Free with colo_state_free. */
 void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s, int max_rounds);
 void colo_state_free(struct colo_state *st);
+
+/* Adds a verified run's chunks run[0..S) (a stream with n 0: not in its
+ * reports) to c's sums; a stream whose chunk count differs from the runs
+ * before is left out of this run. The figures (btc_colocate_figure.chunks,
+ * btc_colocate_result.solo_chunks) are the means over the runs added. */
+void colo_add_chunks(struct colo_cfg *c, const struct btc_colocate_chunks *run, int S);
 
 /* "solo 0", "joint 2", "naive", "multiplex" into buf[n]. */
 void colo_cfg_name(const struct colo_cfg *c, char *buf, size_t n);
