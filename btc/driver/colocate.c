@@ -292,7 +292,7 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		for (int i = 0; i < st->S; i++)
 			tasks[i] = o->tasks;
 	else
-		colo_stream_tasks(st, o->tasks, tasks);
+		colo_cfg_tasks(st, c, o->tasks, tasks);
 	/* fair admission shares: w_s r*_s of the solo runs measured so far
 	 * (s->share_measured: the same r* that normalises M), else s->share */
 	double *share = NULL;

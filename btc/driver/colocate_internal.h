@@ -104,6 +104,14 @@ bool colo_common_rates(int S, const double *const *at, const int *n_at, int warm
  * tasks then span the common window (with --together the first stream
  * through ends the run); base for all while an r* is unknown. tasks[S]. */
 void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
+/* Tasks per stream for a run of configuration c: colo_stream_tasks, but
+ * for naive co-location after a verified run the same rule over its own
+ * median rates (its processes run every task, with no first one through
+ * ending the run: sized by the solo rates, alexnet-dense's processes ran
+ * 9-10x as long as octree's, whose run is the common window where M is
+ * counted, in the H100's Vulkan runs: 2.4 s against 0.23 s at 1+1, 5.6 s
+ * against 0.65 s at 4+4, where the rule means 2x). */
+void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int base, int *tasks);
 
 /* Time multiplexing's turns, in tasks: turns of equal time at equal
  * normalised throughput, stream s's turn[s] = round(T w_s tasks[s] /

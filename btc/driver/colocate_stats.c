@@ -312,21 +312,43 @@ bool colo_common_rates(int S, const double *const *at, const int *n_at, int warm
 	return ok;
 }
 
-void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
+/* tasks[s] for rates rate[0..S) (colo_stream_tasks' rule). */
+static void tasks_by(const double *rate, int S, int base, int *tasks)
 {
 	double least = INFINITY;
 	bool known = true;
-	for (int s = 0; s < st->S; s++) {
-		double r = colo_solo_rate(st, s);
-		known &= r > 0;
-		least = known ? fmin(least, r) : least;
+	for (int s = 0; s < S; s++) {
+		known &= rate[s] > 0;
+		least = known ? fmin(least, rate[s]) : least;
 	}
-	for (int s = 0; s < st->S; s++) {
-		double r = colo_solo_rate(st, s);
-		tasks[s] = known && r > least ? (int)fmin(64.0 * base,
-							  fmax(base, round(2.0 * base * r / least)))
-					      : base;
+	for (int s = 0; s < S; s++)
+		tasks[s] = known && rate[s] > least
+				   ? (int)fmin(64.0 * base, fmax(base, round(2.0 * base * rate[s] / least)))
+				   : base;
+}
+
+void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
+{
+	double *r = btc_xcalloc((size_t)st->S, sizeof(double));
+	for (int s = 0; s < st->S; s++)
+		r[s] = colo_solo_rate(st, s);
+	tasks_by(r, st->S, base, tasks);
+	free(r);
+}
+
+void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int base, int *tasks)
+{
+	if (c->kind != COLO_NAIVE || c->n_runs < 1) {
+		colo_stream_tasks(st, base, tasks);
+		return;
 	}
+	double *r = btc_xcalloc((size_t)st->S, sizeof(double));
+	double *x = btc_xcalloc((size_t)st->max_rounds, sizeof(double));
+	for (int s = 0; s < st->S; s++)
+		r[s] = btc_stats_median(x, rates_of(st, c, s, x));
+	tasks_by(r, st->S, base, tasks);
+	free(x);
+	free(r);
 }
 
 void colo_multiplex_turns(int S, const double *weight, const int *tasks, long turn_tasks,

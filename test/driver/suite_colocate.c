@@ -306,6 +306,18 @@ static void test_stream_tasks(void)
 	colo_stream_tasks(&st, 8, t);
 	CU_ASSERT_EQUAL(t[0], 8);
 	CU_ASSERT_EQUAL(t[1], 8 * 64);
+	/* naive co-location: the solo rule until it ran, then its own rates */
+	struct colo_cfg *nv = cfg_of(&st, COLO_NAIVE, 0), *j = cfg_of(&st, COLO_JOINT, 0);
+	colo_cfg_tasks(&st, nv, 8, t);
+	CU_ASSERT(t[0] == 8 && t[1] == 8 * 64);
+	record2(&st, nv, 1, 40, 60);
+	record2(&st, nv, 2, 40, 100);
+	record2(&st, j, 1, 40, 60);
+	colo_cfg_tasks(&st, nv, 8, t);
+	CU_ASSERT_EQUAL(t[0], 8);  /* the slowest in naive */
+	CU_ASSERT_EQUAL(t[1], 32); /* round(2 x 8 x 80 / 40): median of 60, 100 */
+	colo_cfg_tasks(&st, j, 8, t); /* a joint run: the solo rule */
+	CU_ASSERT(t[0] == 8 && t[1] == 8 * 64);
 	colo_state_free(&st);
 }
 
