@@ -109,8 +109,8 @@ void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
  * median rates (its processes run every task, with no first one through
  * ending the run: sized by the solo rates, alexnet-dense's processes ran
  * 9-10x as long as octree's, whose run is the common window where M is
- * counted, in the H100's Vulkan runs: 2.4 s against 0.23 s at 1+1, 5.6 s
- * against 0.65 s at 4+4, where the rule means 2x). */
+ * counted, in the H100's Vulkan runs: about 2.4 s against 0.25 s at 1+1,
+ * 5.3-5.5 s against 0.65 s at 4+4, where the rule means 2x). */
 void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int base, int *tasks);
 
 /* Time multiplexing's turns, in tasks: turns of equal time at equal
