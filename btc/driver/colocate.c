@@ -187,6 +187,8 @@ static void read_chunks(const cJSON *a, struct btc_colocate_chunks *c)
 		c->c[c->n].first_stage = f->valueint;
 		c->c[c->n].last_stage = l->valueint;
 		c->c[c->n].ms = ms->valuedouble;
+		const cJSON *sm = cJSON_GetObjectItemCaseSensitive(e, "stages_ms");
+		c->c[c->n].stages_ms = cJSON_IsNumber(sm) ? sm->valuedouble : 0;
 		c->c[c->n].share = sh->valuedouble;
 		c->n++;
 	}

@@ -83,14 +83,16 @@ struct btc_colocate_stat {
  * program reports' "chunks", docs/report.md "The workload's report"):
  * each chunk's PU, stages, per-task time (ms: for a GPU chunk its
  * dispatcher's submit to fence, the median of a run, averaged over the
- * verified runs) and its share of the stream's wall time (averaged). */
+ * verified runs), its stages' time (stages_ms: their medians summed, a
+ * GPU chunk's from its timestamps, averaged; 0 where a report lacks it)
+ * and its share of the stream's wall time (averaged). */
 #define BTC_COLOCATE_MAX_CHUNKS 16
 struct btc_colocate_chunks {
 	int n, runs;              /* chunks; verified runs averaged */
 	struct {
 		char pu[24];
 		int first_stage, last_stage;
-		double ms, share;
+		double ms, stages_ms, share;
 	} c[BTC_COLOCATE_MAX_CHUNKS];
 };
 

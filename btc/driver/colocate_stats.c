@@ -379,6 +379,7 @@ void colo_add_chunks(struct colo_cfg *c, const struct btc_colocate_chunks *run, 
 			sum->c[k].first_stage = run[s].c[k].first_stage;
 			sum->c[k].last_stage = run[s].c[k].last_stage;
 			sum->c[k].ms += run[s].c[k].ms;
+			sum->c[k].stages_ms += run[s].c[k].stages_ms;
 			sum->c[k].share += run[s].c[k].share;
 		}
 		sum->runs++;
@@ -391,6 +392,7 @@ static void chunks_of(const struct colo_cfg *c, int s, struct btc_colocate_chunk
 	*out = c->chunks[s];
 	for (int k = 0; k < out->n && out->runs > 0; k++) {
 		out->c[k].ms /= out->runs;
+		out->c[k].stages_ms /= out->runs;
 		out->c[k].share /= out->runs;
 	}
 }

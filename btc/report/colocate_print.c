@@ -115,6 +115,7 @@ static cJSON *chunks_json(const struct btc_colocate_chunks *ch, int n_streams)
 			cJSON_AddNumberToObject(e, "first_stage", ch[s].c[k].first_stage);
 			cJSON_AddNumberToObject(e, "last_stage", ch[s].c[k].last_stage);
 			btc_json_add_num(e, "ms", ch[s].c[k].ms);
+			btc_json_add_num(e, "stages_ms", ch[s].c[k].stages_ms);
 			btc_json_add_num(e, "share", ch[s].c[k].share);
 			cJSON_AddItemToArray(l, e);
 		}

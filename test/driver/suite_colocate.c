@@ -237,6 +237,7 @@ static void one_chunk(struct btc_colocate_chunks *c, const char *pu, int first, 
 	c->c[c->n].first_stage = first;
 	c->c[c->n].last_stage = last;
 	c->c[c->n].ms = ms;
+	c->c[c->n].stages_ms = ms / 2;
 	c->c[c->n].share = share;
 	c->n++;
 }
@@ -273,6 +274,7 @@ static void test_chunks(void)
 	CU_ASSERT_EQUAL(c[0].c[1].first_stage, 4);
 	CU_ASSERT_EQUAL(c[0].c[1].last_stage, 6);
 	CU_ASSERT_DOUBLE_EQUAL(c[0].c[0].ms, 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c[0].c[0].stages_ms, 1.0, 1e-12); /* 2.0 / 2 twice */
 	CU_ASSERT_DOUBLE_EQUAL(c[0].c[1].ms, 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(c[0].c[1].share, 0.5, 1e-12);
 	CU_ASSERT_EQUAL(c[1].n, 1);
