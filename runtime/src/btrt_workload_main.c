@@ -2,8 +2,9 @@
  * workload's tables (btrt_workload.h; docs/runtime.md, "Several
  * streams"). Each stream gets what btrt_program_main gives one: its GPU
  * work's own submission path (a Vulkan queue and command pools of its
- * own on the program's one Vulkan device, or CUDA streams of its own in
- * the process's CUDA context), its io state and its TaskObject pool; then
+ * own, on the program's one Vulkan device where that device has a queue
+ * per stream, or CUDA streams of its own in the process's CUDA context),
+ * its io state and its TaskObject pool; then
  * btrt_streams_run runs them all at once. SIGINT / SIGTERM stop every
  * stream (exit 128 + the signal, nothing written), as in btrt_program.c. */
 #include <errno.h>
