@@ -7,8 +7,9 @@
 # generated program built with -Db_sanitize=thread: every task of every
 # stream verified, no report; two streams of one app share its tables and
 # kernels but nothing else; run again with BTRT_VK_STREAMS=one (every
-# Vulkan stream on one device, its queue shared). Only Mesa's driver and its LLVM JIT are
-# suppressed (data/tsan-mesa.supp). Without a Vulkan device or TSan: SKIP.
+# Vulkan stream on one device, its queue shared). Only Mesa's driver and
+# its LLVM JIT are suppressed (data/tsan-mesa.supp). Without a Vulkan
+# device or TSan: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/gen/tsan.sh"
