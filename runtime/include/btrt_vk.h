@@ -16,9 +16,9 @@
  * share its primary context, so the GPU may run their work at once and
  * schedules it without switching contexts; each context submits to a
  * queue of its own while the device has one left (NVIDIA's drivers list
- * 16 in the first compute family; llvmpipe 1), else the queues are shared in turn under
- * one mutex each. Separate devices are separate GPU contexts, which the
- * GPU time-slices.
+ * 16 in the first compute family; llvmpipe 1), else the queues are
+ * shared in turn under one mutex each. Separate devices are separate GPU
+ * contexts, which the GPU time-slices.
  *
  * Environment:
  *   BTRT_VK_DEVICE=N|name   physical device by index (vkEnumeratePhysicalDevices
