@@ -166,12 +166,41 @@ static void gate_tick(void *ctx, int exited)
 	}
 }
 
+/* A stream's "chunks" of a program report into *c (n 0 when absent). */
+static void read_chunks(const cJSON *a, struct btc_colocate_chunks *c)
+{
+	const cJSON *e;
+	memset(c, 0, sizeof(*c));
+	cJSON_ArrayForEach (e, a) {
+		if (c->n >= BTC_COLOCATE_MAX_CHUNKS)
+			break;
+		const cJSON *pu = cJSON_GetObjectItemCaseSensitive(e, "pu");
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(e, "ms"), "median");
+		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "share");
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "first_stage");
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(e, "last_stage");
+		if (!cJSON_IsString(pu) || !cJSON_IsNumber(ms) || !cJSON_IsNumber(sh) ||
+		    !cJSON_IsNumber(f) || !cJSON_IsNumber(l))
+			break;
+		snprintf(c->c[c->n].pu, sizeof(c->c[c->n].pu), "%s", pu->valuestring);
+		c->c[c->n].first_stage = f->valueint;
+		c->c[c->n].last_stage = l->valueint;
+		c->c[c->n].ms = ms->valuedouble;
+		const cJSON *sm = cJSON_GetObjectItemCaseSensitive(e, "stages_ms");
+		c->c[c->n].stages_ms = cJSON_IsNumber(sm) ? sm->valuedouble : 0;
+		c->c[c->n].share = sh->valuedouble;
+		c->n++;
+	}
+}
+
 /* Reads process p's report: tasks/s of every stream it ran into rate[]
  * and its check times into at[] (n_at[]), indexed by stream (at[s] owned
  * by the caller). Returns NULL when it verified, else why (owned). */
 static char *read_report(const struct proc *p, int rc, bool timed_out, double limit,
 			 const struct btc_tune_options *o, const struct btc_colocate_setup *s,
-			 double *rate, double **at, int *n_at)
+			 double *rate, double **at, int *n_at, double *prep_ms,
+			 struct btc_colocate_chunks *chunks)
 {
 	char *msg = btc_tune_last_message(p->err, s->program);
 	char *why = NULL;
@@ -212,6 +241,11 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 					  "or has no tasks_per_s");
 		else {
 			rate[i->valueint] = r->valuedouble;
+			const cJSON *pm = cJSON_GetObjectItemCaseSensitive(e, "prepare_ms");
+			if (cJSON_IsNumber(pm))
+				*prep_ms += pm->valuedouble;
+			read_chunks(cJSON_GetObjectItemCaseSensitive(e, "chunks"),
+				    &chunks[i->valueint]);
 			/* its check times (docs/report.md, "The workload's report") */
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
 			int k = i->valueint, n = cJSON_GetArraySize(t);
@@ -260,7 +294,7 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		for (int i = 0; i < st->S; i++)
 			tasks[i] = o->tasks;
 	else
-		colo_stream_tasks(st, o->tasks, tasks);
+		colo_cfg_tasks(st, c, o->tasks, tasks);
 	/* fair admission shares: w_s r*_s of the solo runs measured so far
 	 * (s->share_measured: the same r* that normalises M), else s->share */
 	double *share = NULL;
@@ -292,7 +326,10 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		g.go = btc_xasprintf("%s/colocate.%ld.r%d.go", s->work_dir, (long)getpid(), round);
 		remove(g.go);
 	}
+	double t_run = now_s();
 	btc_run_together_tick(argv, io, n, limit, status, &timed_out, g.go ? gate_tick : NULL, &g);
+	c->run_s += now_s() - t_run;
+	c->n_timed++;
 	if (g.go) {
 		remove(g.go);
 		for (int i = 0; i < n; i++) {
@@ -308,14 +345,20 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	for (int i = 0; i < st->S; i++)
 		rate[i] = NAN;
 	char *why = NULL;
+	double prep_max = 0;
+	struct btc_colocate_chunks *chunks = btc_xcalloc((size_t)st->S, sizeof(*chunks));
 	for (int i = 0; i < n && !why && !btc_interrupted(); i++) {
-		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at);
+		double prep = 0;
+		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at,
+				      &prep, chunks);
+		prep_max = fmax(prep_max, prep);
 		if (w) {
 			why = n > 1 ? btc_xasprintf("stream %d's process: %s", i, w) : w;
 			if (n > 1)
 				free(w);
 		}
 	}
+	c->prep_s += prep_max / 1e3;
 	/* every stream of the configuration measured */
 	for (int i = 0; i < st->S && !why && !btc_interrupted(); i++)
 		if ((c->kind != COLO_SOLO || i == c->stream) && isnan(rate[i]))
@@ -338,11 +381,13 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 			colo_fail(c, round, why);
 		} else {
 			colo_record(st, c, round, rate);
+			colo_add_chunks(c, chunks, st->S);
 			ok = true;
 		}
 	}
 	free(why);
 	free(rate);
+	free(chunks);
 	for (int i = 0; i < st->S; i++)
 		free(at[i]);
 	free(at);
@@ -379,6 +424,24 @@ static void progress(const struct colo_state *st, int r, int n_live, double elap
 		}
 	}
 	fprintf(stderr, " %d joint left\n", n_live);
+}
+
+/* Where a round's time went: each configuration's mean seconds a run
+ * and, in parentheses, the part its programs spent preparing (GPU
+ * contexts, io, pools: the reports' prepare_ms), on one line. */
+static void timing(const struct colo_state *st)
+{
+	fprintf(stderr, "colocate: seconds a run (preparing):");
+	for (int k = 0; k < st->n_cfg; k++) {
+		const struct colo_cfg *c = &st->cfg[k];
+		if (c->n_timed < 1)
+			continue;
+		char name[32];
+		colo_cfg_name(c, name, sizeof(name));
+		fprintf(stderr, " %s %.2f (%.2f);", name, c->run_s / c->n_timed,
+			c->prep_s / c->n_timed);
+	}
+	fprintf(stderr, "\n");
 }
 
 bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
@@ -477,6 +540,7 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 	}
 	colo_result(&st, r);
 	fprintf(stderr, "colocate: %d rounds in %.1f s (%s)\n", st.rounds, r->wall_s, stop);
+	timing(&st);
 	bool ok = r->best >= 0;
 	for (int k = 0; k < st.n_cfg; k++) {
 		const struct colo_cfg *c = &st.cfg[k];

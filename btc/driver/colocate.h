@@ -79,6 +79,23 @@ struct btc_colocate_stat {
 	bool exact;
 };
 
+/* The chunks of one stream's schedule as a configuration ran them (the
+ * program reports' "chunks", docs/report.md "The workload's report"):
+ * each chunk's PU, stages, per-task time (ms: for a GPU chunk its
+ * dispatcher's submit to fence, the median of a run, averaged over the
+ * verified runs), its stages' time (stages_ms: their medians summed, a
+ * GPU chunk's from its timestamps, averaged; 0 where a report lacks it)
+ * and its share of the stream's wall time (averaged). */
+#define BTC_COLOCATE_MAX_CHUNKS 16
+struct btc_colocate_chunks {
+	int n, runs;              /* chunks; verified runs averaged */
+	struct {
+		char pu[24];
+		int first_stage, last_stage;
+		double ms, stages_ms, share;
+	} c[BTC_COLOCATE_MAX_CHUNKS];
+};
+
 /* One measured configuration: M's median and 95 % interval over its
  * rounds, and each stream's tasks/s median. Arrays owned by the result. */
 struct btc_colocate_figure {
@@ -88,11 +105,15 @@ struct btc_colocate_figure {
 	double *stream_rate;      /* [S] tasks/s, median over the rounds */
 	double *stream_normalised; /* [S] stream_rate / r*_s */
 	int rounds;
+	struct btc_colocate_chunks *chunks; /* [S] its chunks as run */
+	double run_s, prep_s;     /* mean seconds a run (verified or not), and
+				     of it the slowest process's preparing */
 };
 
 struct btc_colocate_result {
 	int n_streams, n_joint;
 	double *solo_rate;               /* [S] r*_s, tasks/s (median of s's app) */
+	struct btc_colocate_chunks *solo_chunks; /* [S] s's app's solo runs' chunks */
 	struct btc_colocate_figure *joint; /* [K] in the setup's order */
 	int best;                        /* the joint candidate chosen, or -1
 					    when none verified */

@@ -22,6 +22,11 @@ struct colo_cfg {
 	int n_runs;    /* verified runs */
 	double *rate;  /* [max_rounds * S]: tasks/s of stream s in round r
 			   (1-based) at [(r - 1) * S + s]; NAN: not run */
+	int n_timed;   /* runs timed (verified or not) */
+	double run_s;  /* their wall seconds, start to the last process's end */
+	double prep_s; /* their preparation, s: per run the slowest process's
+			  streams' prepare_ms summed (a report's; 0 unknown) */
+	struct btc_colocate_chunks *chunks; /* [S] sums over the verified runs */
 };
 
 struct colo_state {
@@ -35,6 +40,12 @@ struct colo_state {
  * weights, borrowed). Free with colo_state_free. */
 void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s, int max_rounds);
 void colo_state_free(struct colo_state *st);
+
+/* Adds a verified run's chunks run[0..S) (a stream with n 0: not in its
+ * reports) to c's sums; a stream whose chunk count differs from the runs
+ * before is left out of this run. The figures (btc_colocate_figure.chunks,
+ * btc_colocate_result.solo_chunks) are the means over the runs added. */
+void colo_add_chunks(struct colo_cfg *c, const struct btc_colocate_chunks *run, int S);
 
 /* "solo 0", "joint 2", "naive", "multiplex" into buf[n]. */
 void colo_cfg_name(const struct colo_cfg *c, char *buf, size_t n);
@@ -93,6 +104,14 @@ bool colo_common_rates(int S, const double *const *at, const int *n_at, int warm
  * tasks then span the common window (with --together the first stream
  * through ends the run); base for all while an r* is unknown. tasks[S]. */
 void colo_stream_tasks(const struct colo_state *st, int base, int *tasks);
+/* Tasks per stream for a run of configuration c: colo_stream_tasks, but
+ * for naive co-location after a verified run the same rule over its own
+ * median rates (its processes run every task, with no first one through
+ * ending the run: sized by the solo rates, alexnet-dense's processes ran
+ * 9-10x as long as octree's, whose run is the common window where M is
+ * counted, in the H100's Vulkan runs: about 2.4 s against 0.25 s at 1+1,
+ * 5.3-5.5 s against 0.65 s at 4+4, where the rule means 2x). */
+void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int base, int *tasks);
 
 /* Time multiplexing's turns, in tasks: turns of equal time at equal
  * normalised throughput, stream s's turn[s] = round(T w_s tasks[s] /

@@ -44,6 +44,7 @@ void colo_state_init(struct colo_state *st, const struct btc_colocate_setup *s, 
 		struct colo_cfg *c = &st->cfg[k];
 		c->finalist = true;
 		c->rate = btc_xcalloc((size_t)st->max_rounds * (size_t)st->S, sizeof(double));
+		c->chunks = btc_xcalloc((size_t)st->S, sizeof(*c->chunks));
 		for (int i = 0; i < st->max_rounds * st->S; i++)
 			c->rate[i] = NAN;
 	}
@@ -54,6 +55,7 @@ void colo_state_free(struct colo_state *st)
 	for (int k = 0; k < st->n_cfg; k++) {
 		free(st->cfg[k].rate);
 		free(st->cfg[k].why);
+		free(st->cfg[k].chunks);
 	}
 	free(st->cfg);
 	free(st->solo_of);
@@ -310,21 +312,43 @@ bool colo_common_rates(int S, const double *const *at, const int *n_at, int warm
 	return ok;
 }
 
-void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
+/* tasks[s] for rates rate[0..S) (colo_stream_tasks' rule). */
+static void tasks_by(const double *rate, int S, int base, int *tasks)
 {
 	double least = INFINITY;
 	bool known = true;
-	for (int s = 0; s < st->S; s++) {
-		double r = colo_solo_rate(st, s);
-		known &= r > 0;
-		least = known ? fmin(least, r) : least;
+	for (int s = 0; s < S; s++) {
+		known &= rate[s] > 0;
+		least = known ? fmin(least, rate[s]) : least;
 	}
-	for (int s = 0; s < st->S; s++) {
-		double r = colo_solo_rate(st, s);
-		tasks[s] = known && r > least ? (int)fmin(64.0 * base,
-							  fmax(base, round(2.0 * base * r / least)))
-					      : base;
+	for (int s = 0; s < S; s++)
+		tasks[s] = known && rate[s] > least
+				   ? (int)fmin(64.0 * base, fmax(base, round(2.0 * base * rate[s] / least)))
+				   : base;
+}
+
+void colo_stream_tasks(const struct colo_state *st, int base, int *tasks)
+{
+	double *r = btc_xcalloc((size_t)st->S, sizeof(double));
+	for (int s = 0; s < st->S; s++)
+		r[s] = colo_solo_rate(st, s);
+	tasks_by(r, st->S, base, tasks);
+	free(r);
+}
+
+void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int base, int *tasks)
+{
+	if (c->kind != COLO_NAIVE || c->n_runs < 1) {
+		colo_stream_tasks(st, base, tasks);
+		return;
 	}
+	double *r = btc_xcalloc((size_t)st->S, sizeof(double));
+	double *x = btc_xcalloc((size_t)st->max_rounds, sizeof(double));
+	for (int s = 0; s < st->S; s++)
+		r[s] = btc_stats_median(x, rates_of(st, c, s, x));
+	tasks_by(r, st->S, base, tasks);
+	free(x);
+	free(r);
 }
 
 void colo_multiplex_turns(int S, const double *weight, const int *tasks, long turn_tasks,
@@ -336,6 +360,40 @@ void colo_multiplex_turns(int S, const double *weight, const int *tasks, long tu
 	for (int s = 0; s < S; s++) {
 		long t = lround((double)turn_tasks * weight[s] * tasks[s] / least);
 		turn[s] = t > 0 ? t : 1;
+	}
+}
+
+/* A verified run's chunks (of the streams its reports had) into c's sums;
+ * a stream whose chunks differ in number from the runs before is left
+ * as it was. */
+void colo_add_chunks(struct colo_cfg *c, const struct btc_colocate_chunks *run, int S)
+{
+	for (int s = 0; s < S; s++) {
+		struct btc_colocate_chunks *sum = &c->chunks[s];
+		if (run[s].n == 0 || (sum->runs > 0 && sum->n != run[s].n))
+			continue;
+		if (sum->runs == 0)
+			*sum = (struct btc_colocate_chunks){.n = run[s].n};
+		for (int k = 0; k < run[s].n; k++) {
+			memcpy(sum->c[k].pu, run[s].c[k].pu, sizeof(sum->c[k].pu));
+			sum->c[k].first_stage = run[s].c[k].first_stage;
+			sum->c[k].last_stage = run[s].c[k].last_stage;
+			sum->c[k].ms += run[s].c[k].ms;
+			sum->c[k].stages_ms += run[s].c[k].stages_ms;
+			sum->c[k].share += run[s].c[k].share;
+		}
+		sum->runs++;
+	}
+}
+
+/* c's chunks of stream s, the sums made means, into out. */
+static void chunks_of(const struct colo_cfg *c, int s, struct btc_colocate_chunks *out)
+{
+	*out = c->chunks[s];
+	for (int k = 0; k < out->n && out->runs > 0; k++) {
+		out->c[k].ms /= out->runs;
+		out->c[k].stages_ms /= out->runs;
+		out->c[k].share /= out->runs;
 	}
 }
 
@@ -353,6 +411,11 @@ static void figure(const struct colo_state *st, const struct colo_cfg *c, const 
 	colo_merit_stat(st, c, &f->merit);
 	f->stream_rate = btc_xcalloc((size_t)st->S, sizeof(double));
 	f->stream_normalised = btc_xcalloc((size_t)st->S, sizeof(double));
+	f->chunks = btc_xcalloc((size_t)st->S, sizeof(*f->chunks));
+	for (int s = 0; s < st->S; s++)
+		chunks_of(c, s, &f->chunks[s]);
+	f->run_s = c->n_timed ? c->run_s / c->n_timed : NAN;
+	f->prep_s = c->n_timed ? c->prep_s / c->n_timed : NAN;
 	double *x = btc_xcalloc((size_t)st->max_rounds, sizeof(double));
 	for (int s = 0; s < st->S; s++) {
 		f->stream_rate[s] = btc_stats_median(x, rates_of(st, c, s, x));
@@ -365,8 +428,12 @@ void colo_result(const struct colo_state *st, struct btc_colocate_result *r)
 {
 	r->n_streams = st->S;
 	r->solo_rate = btc_xcalloc((size_t)st->S, sizeof(double));
-	for (int s = 0; s < st->S; s++)
+	r->solo_chunks = btc_xcalloc((size_t)st->S, sizeof(*r->solo_chunks));
+	for (int s = 0; s < st->S; s++) {
 		r->solo_rate[s] = colo_solo_rate(st, s);
+		const struct colo_cfg *solo = &st->cfg[st->solo_of[s]];
+		chunks_of(solo, solo->stream, &r->solo_chunks[s]);
+	}
 	const struct colo_cfg *naive = NULL, *multiplex = NULL;
 	for (int k = 0; k < st->n_cfg; k++) {
 		r->n_joint += st->cfg[k].kind == COLO_JOINT;
@@ -395,6 +462,7 @@ static void figure_free(struct btc_colocate_figure *f)
 	free(f->why);
 	free(f->stream_rate);
 	free(f->stream_normalised);
+	free(f->chunks);
 }
 
 void btc_colocate_result_free(struct btc_colocate_result *r)
@@ -405,5 +473,6 @@ void btc_colocate_result_free(struct btc_colocate_result *r)
 	figure_free(&r->naive);
 	figure_free(&r->multiplex);
 	free(r->solo_rate);
+	free(r->solo_chunks);
 	memset(r, 0, sizeof(*r));
 }

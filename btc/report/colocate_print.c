@@ -103,6 +103,27 @@ static cJSON *nums(const double *x, int n)
 	return a;
 }
 
+/* [[{pu, first_stage, last_stage, ms, share}, ...] per stream] */
+static cJSON *chunks_json(const struct btc_colocate_chunks *ch, int n_streams)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int s = 0; s < n_streams; s++) {
+		cJSON *l = cJSON_CreateArray();
+		for (int k = 0; ch && k < ch[s].n; k++) {
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "pu", ch[s].c[k].pu);
+			cJSON_AddNumberToObject(e, "first_stage", ch[s].c[k].first_stage);
+			cJSON_AddNumberToObject(e, "last_stage", ch[s].c[k].last_stage);
+			btc_json_add_num(e, "ms", ch[s].c[k].ms);
+			btc_json_add_num(e, "stages_ms", ch[s].c[k].stages_ms);
+			btc_json_add_num(e, "share", ch[s].c[k].share);
+			cJSON_AddItemToArray(l, e);
+		}
+		cJSON_AddItemToArray(a, l);
+	}
+	return a;
+}
+
 static cJSON *figure_json(const struct btc_colocate_figure *f, int n_streams)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -112,6 +133,9 @@ static cJSON *figure_json(const struct btc_colocate_figure *f, int n_streams)
 	cJSON_AddItemToObject(o, "merit", stat_json(&f->merit));
 	cJSON_AddItemToObject(o, "tasks_per_s", nums(f->stream_rate, n_streams));
 	cJSON_AddItemToObject(o, "normalised", nums(f->stream_normalised, n_streams));
+	cJSON_AddItemToObject(o, "chunks", chunks_json(f->chunks, n_streams));
+	btc_json_add_num(o, "run_s", f->run_s);
+	btc_json_add_num(o, "prepare_s", f->prep_s);
 	return o;
 }
 
@@ -135,6 +159,11 @@ void btc_colocate_add_json(cJSON *parent, const char *key, const struct btc_colo
 		btc_json_add_num(e, "weight", s->weight[i]);
 		cJSON_AddNumberToObject(e, "solo_schedule", (double)s->solo_schedule[i]);
 		btc_json_add_num(e, "solo_tasks_per_s", r->solo_rate[i]);
+		if (r->solo_chunks) {
+			cJSON *one = chunks_json(&r->solo_chunks[i], 1);
+			cJSON_AddItemToObject(e, "solo_chunks", cJSON_DetachItemFromArray(one, 0));
+			cJSON_Delete(one);
+		}
 		cJSON_AddItemToArray(streams, e);
 	}
 	cJSON *joint = cJSON_AddArrayToObject(o, "joint");

@@ -21,6 +21,12 @@
 extern "C" {
 #endif
 
+/* The Vulkan devices of a several-stream program (docs/runtime.md,
+ * "Several streams"): AUTO one device with a queue per stream where the
+ * device has that many queues, else a device per stream; ONE one device,
+ * its queues shared in turn; EACH a device (a GPU context) per stream. */
+enum btrt_vk_streams { BTRT_VK_STREAMS_AUTO, BTRT_VK_STREAMS_ONE, BTRT_VK_STREAMS_EACH };
+
 /* Every BTRT_* variable, parsed. A flag is 0 or 1 (an unset or empty
  * variable is 0); -1 / NULL / 0 mean unset where said. */
 struct btrt_env {
@@ -32,6 +38,10 @@ struct btrt_env {
 				    * NULL: unset; points into the environment */
 	int vk_validation;         /* BTRT_VK_VALIDATION */
 	int vk_force_noncoherent;  /* BTRT_VK_FORCE_NONCOHERENT (testing) */
+	enum btrt_vk_streams vk_streams; /* BTRT_VK_STREAMS=one|each: the
+				      Vulkan devices of a several-stream
+				      program (btrt_workload_main); AUTO:
+				      unset */
 	int cuda_device;           /* BTRT_CUDA_DEVICE, ordinal >= 0; -1: unset */
 	enum btrt_cuda_mem cuda_mem; /* BTRT_CUDA_MEM=managed|pinned; AUTO: unset */
 	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */

@@ -1,7 +1,8 @@
 /* btrt_vk.h: Vulkan backend (instance, device, pipelines, chunk execution).
  *
- * One context per program: a VkInstance, one VkDevice with one compute
- * queue, one descriptor set layout with n_buffers storage-buffer bindings
+ * A context: a VkInstance and a VkDevice (of its own, or shared with
+ * other contexts: btrt_vk_config.share), one compute queue of that
+ * device, one descriptor set layout with n_buffers storage-buffer bindings
  * (binding = buffer index in the TaskObject layout, set 0), one pipeline
  * layout with a push-constant range of push_bytes, and one compute pipeline
  * per shader (SPIR-V embedded as uint32_t arrays, see runtime/tools/glsl2h.py).
@@ -9,6 +10,15 @@
  * TaskObject from it; the pipeline records one command buffer per
  * (chunk, TaskObject) ahead of time and submits it with one VkFence per
  * chunk submission.
+ *
+ * Several streams (docs/runtime.md, "Several streams"): contexts made on
+ * one device share one GPU context, the way CUDA streams of one process
+ * share its primary context, so the GPU may run their work at once and
+ * schedules it without switching contexts; each context submits to a
+ * queue of its own while the device has one left (NVIDIA's drivers list
+ * 16 in the first compute family; llvmpipe 1), else the queues are
+ * shared in turn under one mutex each. Separate devices are separate GPU
+ * contexts, which the GPU time-slices.
  *
  * Environment:
  *   BTRT_VK_DEVICE=N|name   physical device by index (vkEnumeratePhysicalDevices
@@ -44,6 +54,14 @@ struct btrt_vk_config {
 	int validation;            /* 1 on, 0 (or -1, unset) off */
 	int force_noncoherent;     /* (testing) 1: flush/invalidate as if no memory
 				      were HOST_COHERENT */
+	const struct btrt_vk *share; /* NULL: a device of its own; else share's
+				      instance and device (device and
+				      validation then ignored); either may
+				      be destroyed first: the device goes
+				      with its last context */
+	uint32_t queues;           /* a device of its own: queues to create
+				      (0: 1), at most the compute family's;
+				      contexts sharing it take them in turn */
 	uint32_t n_buffers;        /* bindings 0 .. n_buffers-1 (the layout) */
 	uint32_t push_bytes;       /* push-constant range; 0: 128 */
 	const struct btrt_vk_shader *shaders; /* [n_shaders]; dispatch records index it */
@@ -55,13 +73,22 @@ struct btrt_vk_config {
  * exit 77), BTRT_E_VULKAN (code = VkResult) otherwise. */
 int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg,
 		   struct btrt_error *err);
-/* Waits for the device to go idle and destroys everything. NULL allowed.
- * Destroy pools that use the context first. */
+/* Waits for the context's queue to go idle and destroys its layouts and
+ * pipelines; the device and instance go with the last context holding
+ * them (after waiting for the device to go idle). NULL allowed. Destroy
+ * pools that use the context first. */
 void btrt_vk_destroy(struct btrt_vk *vk);
 
 /* deviceName of the selected physical device. */
 const char *btrt_vk_device_name(const struct btrt_vk *vk);
-/* Validation-layer errors reported so far (0 when validation is off). */
+/* The index of the context's queue in its device's compute family. */
+uint32_t btrt_vk_queue_index(const struct btrt_vk *vk);
+/* The number of queues of the context's device (>= 1). */
+uint32_t btrt_vk_queue_count(const struct btrt_vk *vk);
+/* 1 when a and b are contexts on one device (one GPU context), else 0. */
+int btrt_vk_same_device(const struct btrt_vk *a, const struct btrt_vk *b);
+/* Validation-layer errors reported so far on the context's device (0 when
+ * validation is off). */
 uint32_t btrt_vk_validation_errors(const struct btrt_vk *vk);
 /* Lists the physical devices ("index: name (type)") to out. Returns the
  * number of devices, or -1 if no Vulkan instance can be created. */

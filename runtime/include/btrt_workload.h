@@ -101,9 +101,9 @@ struct btrt_streams_opts {
 	 * share[i] > 0 (in any unit, e.g. w_i r*_i in tasks/s: the rate it
 	 * should get relative to the others) admits its next task only while
 	 * its normalised progress a_i / share[i] (a_i its tasks admitted) is
-	 * at most BTRT_FAIR_SLACK tasks of its own ahead of the least
-	 * normalised progress of the other sharing streams still admitting:
-	 * a_i <= share[i] min_o (a_o / share[o]) + BTRT_FAIR_SLACK. The
+	 * at most BTRT_FAIR_SLACK tasks of the coarsest sharing stream ahead
+	 * of the least normalised progress of the other sharing streams still
+	 * admitting (btrt_fair_cap). The
 	 * stream with the least progress is never held, so no stream waits
 	 * for ever; a stream leaves the set when it has admitted n_items
 	 * tasks or its pipeline returned. Streams with share 0 are not held
@@ -112,9 +112,28 @@ struct btrt_streams_opts {
 	const double *share;
 };
 
-/* Tasks a fairly admitted stream may run ahead of its share of the least
- * normalised progress (btrt_streams_opts.share). */
+/* The slack of fair admission (btrt_streams_opts.share): tasks of the
+ * coarsest sharing stream (the least share) that any stream may run
+ * ahead of the least normalised progress. */
 #define BTRT_FAIR_SLACK 2.0
+
+/* Fair admission's cap on stream i's tasks admitted, given every
+ * stream's share[n] (> 0: in the set; 0: not held, not holding),
+ * admitted[n] and out[n] (1: left the set):
+ *   a_i <= share[i] (min_o a_o / share[o] + BTRT_FAIR_SLACK / min share)
+ * over the other streams o in the set, the min share over i and them.
+ * The slack is BTRT_FAIR_SLACK tasks of the coarsest stream in every
+ * stream's normalised progress (tasks / share, the solo seconds of work
+ * with share = w r*): a stream's lead is bounded by the same time
+ * whatever its task size, so a fine-grained stream rides out a late
+ * admission of the coarse one. (With a slack of 2 of its own tasks,
+ * alexnet-dense, a ninth of an octree task, could lead by 0.6 ms of
+ * solo work, less than one octree task's 2.7 ms: every octree admission
+ * that came late held it, even in runs where octree was the faster
+ * stream overall.) For i with
+ * share[i] > 0; INFINITY when no other stream is in the set. Pure. */
+double btrt_fair_cap(const double *share, const uint64_t *admitted, const int *out, uint32_t n,
+		     uint32_t i);
 
 /* btrt_streams_run with the options o (NULL: none). Errors as
  * btrt_streams_run's. */

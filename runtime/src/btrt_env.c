@@ -73,10 +73,11 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const sync[] = { NULL, "spin", "yield", "block" };
 	static const char *const move[] = { "", "all" };
 	static const char *const io_pinned[] = { "0", "1" };
+	static const char *const vk_streams[] = { NULL, "one", "each" };
 	struct btrt_env e;
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
-	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1;
+	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
 	if (read_flag("BTRT_NO_PIN", &e.no_pin, err) ||
@@ -85,6 +86,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_int("BTRT_YIELD_NS", 0, max_ns, &e.yield_ns, err) ||
 	    read_flag("BTRT_VK_VALIDATION", &e.vk_validation, err) ||
 	    read_flag("BTRT_VK_FORCE_NONCOHERENT", &e.vk_force_noncoherent, err) ||
+	    read_word("BTRT_VK_STREAMS", vk_streams, 3, &vs, "one or each", err) ||
 	    read_int("BTRT_CUDA_DEVICE", 0, 1023, &dev, err) ||
 	    read_word("BTRT_CUDA_MEM", mem, 3, &m, "managed or pinned", err) ||
 	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||
@@ -105,6 +107,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	e.cuda_sync = (enum btrt_cuda_sync)s;
 	e.cuda_move_all = mv;
 	e.cuda_io_managed = !iop;
+	e.vk_streams = (enum btrt_vk_streams)vs;
 	*env = e;
 	return 0;
 }

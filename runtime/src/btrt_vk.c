@@ -29,9 +29,9 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL debug_cb(VkDebugUtilsMessageSeverityFlagBi
 					     VkDebugUtilsMessageTypeFlagsEXT type,
 					     const VkDebugUtilsMessengerCallbackDataEXT *d, void *user)
 {
-	struct btrt_vk *vk = user;
+	struct btrt_vk_device *dev = user;
 	if (sev & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-		atomic_fetch_add(&vk->val_errors, 1);
+		atomic_fetch_add(&dev->val_errors, 1);
 	if (sev & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT))
 		fprintf(stderr, "btrt: vulkan validation: %s\n", d->pMessage);
 	return VK_FALSE;
@@ -134,7 +134,7 @@ static int ci_contains(const char *hay, const char *needle)
 	return n == 0;
 }
 
-static int compute_family(VkPhysicalDevice pd, uint32_t *fam, uint32_t *ts_bits)
+static int compute_family(VkPhysicalDevice pd, uint32_t *fam, uint32_t *ts_bits, uint32_t *count)
 {
 	uint32_t n = 0;
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
@@ -147,6 +147,8 @@ static int compute_family(VkPhysicalDevice pd, uint32_t *fam, uint32_t *ts_bits)
 		if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
 			*fam = i;
 			*ts_bits = q[i].timestampValidBits;
+			if (count)
+				*count = q[i].queueCount;
 			found = 0;
 		}
 	free(q);
@@ -194,7 +196,7 @@ static int select_device(struct btrt_vk *vk, const char *want, struct btrt_error
 		VkPhysicalDeviceProperties p;
 		uint32_t fam, bits;
 		vkGetPhysicalDeviceProperties(pd[i], &p);
-		if (compute_family(pd[i], &fam, &bits))
+		if (compute_family(pd[i], &fam, &bits, NULL))
 			continue;
 		int ok = !want || !*want || (by_index ? (long)i == idx : ci_contains(p.deviceName, want));
 		if (!ok)
@@ -216,33 +218,57 @@ static int select_device(struct btrt_vk *vk, const char *want, struct btrt_error
 	return 0;
 }
 
-int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struct btrt_error *err)
+/* Drops one context's hold on d; the last one waits for the device to
+ * go idle and destroys it (NULL allowed). */
+static void device_release(struct btrt_vk_device *d)
 {
-	*out = NULL;
-	if (!cfg || (cfg->n_shaders && !cfg->shaders))
-		return btrt_error_set(err, BTRT_E_INVAL, 0, "btrt_vk_create: bad config");
-	struct btrt_vk *vk = calloc(1, sizeof *vk);
-	if (!vk)
-		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
-	pthread_mutex_init(&vk->qmu, NULL);
-	atomic_init(&vk->val_errors, 0);
-	vk->n_buffers = cfg->n_buffers;
-	vk->push_bytes = cfg->push_bytes ? cfg->push_bytes : 128;
-	vk->force_noncoherent = cfg->force_noncoherent != 0;
-	int validation = cfg->validation > 0;
-	const char *want = cfg->device;
-	int debug = 0;
-	VkResult r = make_instance(validation, &vk->inst, &debug);
-	if (r != VK_SUCCESS) {
-		btrt_error_set(err, r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED
-			       ? BTRT_E_NODEV : BTRT_E_VULKAN, (int)r,
-			       "vkCreateInstance: %s (%d)", btrt_vk_result_name(r), (int)r);
-		vk->inst = VK_NULL_HANDLE;
-		goto fail;
+	if (!d || atomic_fetch_sub(&d->refs, 1) != 1)
+		return;
+	if (d->dev) {
+		vkDeviceWaitIdle(d->dev);
+		vkDestroyDevice(d->dev, NULL);
 	}
+	if (d->msgr) {
+		PFN_vkDestroyDebugUtilsMessengerEXT f = (PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(d->inst, "vkDestroyDebugUtilsMessengerEXT");
+		if (f)
+			f(d->inst, d->msgr, NULL);
+	}
+	if (d->inst)
+		vkDestroyInstance(d->inst, NULL);
+	for (uint32_t i = 0; i < d->n_queues; i++)
+		pthread_mutex_destroy(&d->qmu[i]);
+	free(d->qmu);
+	free(d->queues);
+	pthread_mutex_destroy(&d->mu);
+	free(d);
+}
+
+/* A new instance and logical device for vk (vk->d, one hold), with
+ * cfg->queues queues (at least 1, at most the compute family's). Returns
+ * 0, or -1 with err (vk->d set, for btrt_vk_destroy). */
+static int device_create(struct btrt_vk *vk, const struct btrt_vk_config *cfg, struct btrt_error *err)
+{
+	struct btrt_vk_device *d = calloc(1, sizeof *d);
+	if (!d)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	pthread_mutex_init(&d->mu, NULL);
+	atomic_init(&d->val_errors, 0);
+	atomic_init(&d->refs, 1);
+	vk->d = d;
+	int validation = cfg->validation > 0;
+	int debug = 0;
+	VkResult r = make_instance(validation, &d->inst, &debug);
+	if (r != VK_SUCCESS) {
+		d->inst = VK_NULL_HANDLE;
+		return btrt_error_set(err, r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED
+				      ? BTRT_E_NODEV : BTRT_E_VULKAN, (int)r,
+				      "vkCreateInstance: %s (%d)", btrt_vk_result_name(r), (int)r);
+	}
+	vk->inst = d->inst;
 	if (debug) {
 		PFN_vkCreateDebugUtilsMessengerEXT f = (PFN_vkCreateDebugUtilsMessengerEXT)
-			vkGetInstanceProcAddr(vk->inst, "vkCreateDebugUtilsMessengerEXT");
+			vkGetInstanceProcAddr(d->inst, "vkCreateDebugUtilsMessengerEXT");
 		VkDebugUtilsMessengerCreateInfoEXT mi = {
 			.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
 			.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
@@ -251,35 +277,98 @@ int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struc
 				       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
 				       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
 			.pfnUserCallback = debug_cb,
-			.pUserData = vk,
+			.pUserData = d,
 		};
 		if (f)
-			f(vk->inst, &mi, NULL, &vk->msgr);
+			f(d->inst, &mi, NULL, &d->msgr);
 	}
-	if (select_device(vk, want, err))
-		goto fail;
-	vkGetPhysicalDeviceProperties(vk->phys, &vk->props);
-	vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->memp);
-	uint32_t ts_bits = 0;
-	compute_family(vk->phys, &vk->qfam, &ts_bits);
-	vk->ts_ok = ts_bits > 0 && vk->props.limits.timestampPeriod > 0;
-	vk->ts_period = vk->props.limits.timestampPeriod;
-	vk->ts_mask = ts_bits >= 64 ? ~0ull : (1ull << ts_bits) - 1;
-	float prio = 1.0f;
+	if (select_device(vk, cfg->device, err))
+		return -1;
+	uint32_t ts_bits = 0, family_queues = 1;
+	compute_family(vk->phys, &vk->qfam, &ts_bits, &family_queues);
+	uint32_t nq = cfg->queues ? cfg->queues : 1;
+	nq = nq < family_queues ? nq : family_queues ? family_queues : 1;
+	float *prio = calloc(nq, sizeof *prio);
+	VkQueue *queues = calloc(nq, sizeof *queues);
+	pthread_mutex_t *qmu = calloc(nq, sizeof *qmu);
+	if (!prio || !queues || !qmu) {
+		free(prio);
+		free(queues);
+		free(qmu);
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	}
+	for (uint32_t i = 0; i < nq; i++)
+		prio[i] = 1.0f;
 	VkDeviceQueueCreateInfo qi = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 		.queueFamilyIndex = vk->qfam,
-		.queueCount = 1,
-		.pQueuePriorities = &prio,
+		.queueCount = nq,
+		.pQueuePriorities = prio,
 	};
 	VkDeviceCreateInfo di = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
 	};
-	VKCHECK(vkCreateDevice(vk->phys, &di, NULL, &vk->dev), err, "vkCreateDevice(%.100s)",
-		vk->props.deviceName);
-	vkGetDeviceQueue(vk->dev, vk->qfam, 0, &vk->queue);
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(vk->phys, &props);
+	r = vkCreateDevice(vk->phys, &di, NULL, &d->dev);
+	free(prio);
+	if (r != VK_SUCCESS) {
+		d->dev = VK_NULL_HANDLE;
+		free(queues);
+		free(qmu);
+		return btrt_error_set(err, BTRT_E_VULKAN, (int)r, "vkCreateDevice(%.100s): %s (%d)",
+				      props.deviceName, btrt_vk_result_name(r), (int)r);
+	}
+	for (uint32_t i = 0; i < nq; i++) {
+		vkGetDeviceQueue(d->dev, vk->qfam, i, &queues[i]);
+		pthread_mutex_init(&qmu[i], NULL);
+	}
+	d->queues = queues;
+	d->qmu = qmu;
+	d->n_queues = nq;
+	return 0;
+}
+
+int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struct btrt_error *err)
+{
+	*out = NULL;
+	if (!cfg || (cfg->n_shaders && !cfg->shaders))
+		return btrt_error_set(err, BTRT_E_INVAL, 0, "btrt_vk_create: bad config");
+	struct btrt_vk *vk = calloc(1, sizeof *vk);
+	if (!vk)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	vk->n_buffers = cfg->n_buffers;
+	vk->push_bytes = cfg->push_bytes ? cfg->push_bytes : 128;
+	vk->force_noncoherent = cfg->force_noncoherent != 0;
+	VkResult r;
+	if (cfg->share) {
+		/* the same GPU context: its instance, device and queues */
+		const struct btrt_vk *sh = cfg->share;
+		vk->d = sh->d;
+		atomic_fetch_add(&vk->d->refs, 1);
+		vk->inst = sh->inst;
+		vk->phys = sh->phys;
+		vk->qfam = sh->qfam;
+	} else if (device_create(vk, cfg, err)) {
+		goto fail;
+	}
+	struct btrt_vk_device *d = vk->d;
+	vk->dev = d->dev;
+	vkGetPhysicalDeviceProperties(vk->phys, &vk->props);
+	vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->memp);
+	uint32_t ts_bits = 0;
+	compute_family(vk->phys, &vk->qfam, &ts_bits, NULL);
+	vk->ts_ok = ts_bits > 0 && vk->props.limits.timestampPeriod > 0;
+	vk->ts_period = vk->props.limits.timestampPeriod;
+	vk->ts_mask = ts_bits >= 64 ? ~0ull : (1ull << ts_bits) - 1;
+	/* the queues in turn: a queue of its own while the device has one */
+	pthread_mutex_lock(&d->mu);
+	vk->queue_index = d->next++ % d->n_queues;
+	pthread_mutex_unlock(&d->mu);
+	vk->queue = d->queues[vk->queue_index];
+	vk->qmu = &d->qmu[vk->queue_index];
 
 	/* One set layout for the whole app: binding b = buffer b. */
 	VkDescriptorSetLayoutBinding *bind = calloc(vk->n_buffers + 1, sizeof *bind);
@@ -352,30 +441,30 @@ fail:
 	return -1;
 }
 
+void btrt_vk_queue_idle(struct btrt_vk *vk)
+{
+	if (!vk->queue)
+		return;
+	pthread_mutex_lock(vk->qmu);
+	vkQueueWaitIdle(vk->queue);
+	pthread_mutex_unlock(vk->qmu);
+}
+
 void btrt_vk_destroy(struct btrt_vk *vk)
 {
 	if (!vk)
 		return;
 	if (vk->dev) {
-		vkDeviceWaitIdle(vk->dev);
+		btrt_vk_queue_idle(vk);
 		for (uint32_t i = 0; i < vk->n_pipes; i++)
 			vkDestroyPipeline(vk->dev, vk->pipes[i], NULL);
 		if (vk->layout)
 			vkDestroyPipelineLayout(vk->dev, vk->layout, NULL);
 		if (vk->dsl)
 			vkDestroyDescriptorSetLayout(vk->dev, vk->dsl, NULL);
-		vkDestroyDevice(vk->dev, NULL);
 	}
-	if (vk->msgr) {
-		PFN_vkDestroyDebugUtilsMessengerEXT f = (PFN_vkDestroyDebugUtilsMessengerEXT)
-			vkGetInstanceProcAddr(vk->inst, "vkDestroyDebugUtilsMessengerEXT");
-		if (f)
-			f(vk->inst, vk->msgr, NULL);
-	}
-	if (vk->inst)
-		vkDestroyInstance(vk->inst, NULL);
+	device_release(vk->d);
 	free(vk->pipes);
-	pthread_mutex_destroy(&vk->qmu);
 	free(vk);
 }
 
@@ -384,7 +473,22 @@ const char *btrt_vk_device_name(const struct btrt_vk *vk)
 	return vk->props.deviceName;
 }
 
+uint32_t btrt_vk_queue_index(const struct btrt_vk *vk)
+{
+	return vk->queue_index;
+}
+
+uint32_t btrt_vk_queue_count(const struct btrt_vk *vk)
+{
+	return vk->d->n_queues;
+}
+
+int btrt_vk_same_device(const struct btrt_vk *a, const struct btrt_vk *b)
+{
+	return a && b && a->d == b->d;
+}
+
 uint32_t btrt_vk_validation_errors(const struct btrt_vk *vk)
 {
-	return atomic_load(&((struct btrt_vk *)vk)->val_errors);
+	return atomic_load(&vk->d->val_errors);
 }

@@ -207,16 +207,17 @@ int btrt_vk_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *t
 		.commandBufferCount = 1,
 		.pCommandBuffers = &vc->cbs[s],
 	};
-	pthread_mutex_lock(&vk->qmu);
+	pthread_mutex_lock(vk->qmu);
 	uint64_t t_submit = btrt_now_ns();
 	VkResult r = vkQueueSubmit(vk->queue, 1, &si, vc->fence);
-	pthread_mutex_unlock(&vk->qmu);
+	pthread_mutex_unlock(vk->qmu);
 	VKCHECK(r, err, "vkQueueSubmit");
 	r = vkWaitForFences(vk->dev, 1, &vc->fence, VK_TRUE, BTRT_VK_FENCE_TIMEOUT_NS);
 	if (r == VK_TIMEOUT) {
 		/* The command buffer may still be pending; wait it out so that
-		 * teardown is safe, then report the hang. */
-		vkDeviceWaitIdle(vk->dev);
+		 * teardown is safe, then report the hang. Only this
+		 * context's queue: other streams may share the device. */
+		btrt_vk_queue_idle(vk);
 		vkResetFences(vk->dev, 1, &vc->fence);
 	}
 	VKCHECK(r, err, "vkWaitForFences");

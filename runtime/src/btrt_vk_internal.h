@@ -15,13 +15,32 @@
 /* How long one chunk submission may take before it is reported as hung. */
 #define BTRT_VK_FENCE_TIMEOUT_NS (120ull * 1000000000ull)
 
-struct btrt_vk {
+/* The instance and logical device, held by every context made on it
+ * (btrt_vk_config.share): one GPU context, its queues handed out in
+ * turn. Destroyed with its last context. */
+struct btrt_vk_device {
 	VkInstance inst;
-	VkPhysicalDevice phys;
 	VkDevice dev;
-	VkQueue queue;
+	VkDebugUtilsMessengerEXT msgr;
+	atomic_uint val_errors;
+	atomic_uint refs;                  /* contexts holding it */
+	pthread_mutex_t mu;                /* next */
+	uint32_t next;                     /* the queue the next context takes */
+	uint32_t n_queues;
+	VkQueue *queues;                   /* [n_queues] */
+	pthread_mutex_t *qmu;              /* [n_queues]: vkQueueSubmit and
+					      vkQueueWaitIdle need external sync */
+};
+
+struct btrt_vk {
+	struct btrt_vk_device *d;          /* shared with the contexts made on it */
+	VkInstance inst;                   /* d's, copied */
+	VkPhysicalDevice phys;
+	VkDevice dev;                      /* d's, copied */
+	VkQueue queue;                     /* one of d's queues */
+	uint32_t queue_index;
 	uint32_t qfam;
-	pthread_mutex_t qmu;               /* vkQueueSubmit needs external sync */
+	pthread_mutex_t *qmu;              /* the queue's mutex in d */
 	VkPhysicalDeviceProperties props;
 	VkPhysicalDeviceMemoryProperties memp;
 	VkDescriptorSetLayout dsl;
@@ -32,8 +51,6 @@ struct btrt_vk {
 	int ts_ok;                         /* queue family has timestamps */
 	double ts_period;                  /* ns per tick */
 	uint64_t ts_mask;
-	VkDebugUtilsMessengerEXT msgr;
-	atomic_uint val_errors;
 	int force_noncoherent;             /* btrt_vk_config.force_noncoherent */
 };
 
@@ -65,6 +82,10 @@ struct vk_chunk {
 	int noncoherent;                   /* any of them non-coherent */
 	uint64_t *ts;                      /* [2 * n_stages] scratch */
 };
+
+/* Waits until vk's queue is idle (under its mutex): the context's own
+ * work done, other contexts on the device left running. */
+void btrt_vk_queue_idle(struct btrt_vk *vk);
 
 /* The name of a VkResult ("VkResult" for one not listed); static storage. */
 const char *btrt_vk_result_name(VkResult r);

@@ -154,7 +154,7 @@ void btrt_vk_pool_fini(struct btrt_vk *vk, struct btrt_pool *pool)
 	struct vk_pool_state *ps = pool->backend_state;
 	if (!ps)
 		return;
-	vkDeviceWaitIdle(vk->dev);
+	btrt_vk_queue_idle(vk);
 	uint32_t nb = pool->cfg.n_buffers, nt = pool->cfg.n_tasks;
 	if (ps->dp)
 		vkDestroyDescriptorPool(vk->dev, ps->dp, NULL);

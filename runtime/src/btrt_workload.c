@@ -41,9 +41,12 @@ struct workload_state {
 	 * to be prepared before any starts. */
 	void (*gate)(void *ctx);
 	void *gate_ctx;
-	/* Fair admission (share != NULL): under fmu, every stream's
-	 * fair_admitted and fair_out. */
+	/* Fair admission (share != NULL): under fmu, every stream's tasks
+	 * admitted and whether it left the set (every task admitted, or its
+	 * pipeline returned); [n]. */
 	const double *share;
+	uint64_t *fair_admitted;
+	int *fair_out;
 	pthread_mutex_t fmu;
 	pthread_cond_t fcv;
 };
@@ -82,10 +85,6 @@ struct stream_state {
 	uint64_t admitted, checked, checked_all;
 	int through;
 	struct stream_state *all; /* [w->n]: every stream, to pass the turn */
-	/* fair admission (under w->fmu): tasks admitted; out of the set
-	 * (every task admitted, or its pipeline returned) */
-	uint64_t fair_admitted;
-	int fair_out;
 };
 
 /* Stops the calling source's wait early: a signal, another stream's
@@ -156,28 +155,35 @@ static void end_turn(struct stream_state *st)
 	pthread_mutex_unlock(&w->tmu);
 }
 
-/* Fair admission: waits while st is more than BTRT_FAIR_SLACK tasks
- * ahead of its share of the least normalised progress of the other
- * sharing streams still admitting (btrt_streams_opts.share), then counts
- * its task admitted. The least one never waits, so some stream always
+double btrt_fair_cap(const double *share, const uint64_t *admitted, const int *out, uint32_t n,
+		     uint32_t i)
+{
+	double least = INFINITY, coarsest = share[i];
+	for (uint32_t o = 0; o < n; o++)
+		if (o != i && share[o] > 0 && !out[o]) {
+			least = fmin(least, (double)admitted[o] / share[o]);
+			coarsest = fmin(coarsest, share[o]);
+		}
+	return isfinite(least) ? share[i] * (least + BTRT_FAIR_SLACK / coarsest) : INFINITY;
+}
+
+/* Fair admission: waits while st has admitted more than its cap
+ * (btrt_fair_cap: its share of the least normalised progress of the
+ * other sharing streams still admitting, plus the slack), then counts its
+ * task admitted. The least one never waits, so some stream always
  * admits. On a stop the task is admitted anyway (as in take_turn). */
 static void fair_admit(struct stream_state *st)
 {
 	struct workload_state *w = st->w;
-	double mine = w->share[st->index];
+	uint32_t i = st->index;
 	pthread_mutex_lock(&w->fmu);
-	while (!should_stop(st)) {
-		double least = INFINITY;
-		for (uint32_t o = 0; o < w->n; o++)
-			if (o != st->index && w->share[o] > 0 && !st->all[o].fair_out)
-				least = fmin(least, (double)st->all[o].fair_admitted / w->share[o]);
-		if (!isfinite(least) || (double)st->fair_admitted <= mine * least + BTRT_FAIR_SLACK)
-			break;
+	while (!should_stop(st) &&
+	       (double)w->fair_admitted[i] > btrt_fair_cap(w->share, w->fair_admitted, w->fair_out,
+							   w->n, i))
 		wait_5ms(&w->fcv, &w->fmu);
-	}
-	st->fair_admitted++;
-	if (st->cfg.n_items && st->fair_admitted >= st->cfg.n_items)
-		st->fair_out = 1;
+	w->fair_admitted[i]++;
+	if (st->cfg.n_items && w->fair_admitted[i] >= st->cfg.n_items)
+		w->fair_out[i] = 1;
 	pthread_cond_broadcast(&w->fcv);
 	pthread_mutex_unlock(&w->fmu);
 }
@@ -189,7 +195,7 @@ static void fair_leave(struct stream_state *st)
 	if (!w->share || !(w->share[st->index] > 0))
 		return;
 	pthread_mutex_lock(&w->fmu);
-	st->fair_out = 1;
+	w->fair_out[st->index] = 1;
 	pthread_cond_broadcast(&w->fcv);
 	pthread_mutex_unlock(&w->fmu);
 }
@@ -332,11 +338,15 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 	pthread_cond_init(&w.fcv, NULL);
 	struct stream_state *st = calloc(n, sizeof *st);
 	pthread_t *th = calloc(n, sizeof *th);
+	w.fair_admitted = calloc(n, sizeof *w.fair_admitted);
+	w.fair_out = calloc(n, sizeof *w.fair_out);
 	pthread_mutex_init(&w.mu, NULL);
 	pthread_cond_init(&w.cv, NULL);
 	w.ready = 0;
 	w.expected = n;
-	if (!st || !th) {
+	if (!st || !th || !w.fair_admitted || !w.fair_out) {
+		free(w.fair_admitted);
+		free(w.fair_out);
 		pthread_mutex_destroy(&w.mu);
 		pthread_cond_destroy(&w.cv);
 		pthread_mutex_destroy(&w.tmu);
@@ -410,6 +420,8 @@ int btrt_streams_run_opts(struct btrt_stream_run *s, uint32_t n, const struct bt
 			 f->err.msg);
 		rc = -1;
 	}
+	free(w.fair_admitted);
+	free(w.fair_out);
 	free(st);
 	free(th);
 	return rc;

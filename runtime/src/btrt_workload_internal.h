@@ -78,6 +78,11 @@ struct btrt_workload_figures {
 	double ms_per_task;        /* steady state */
 	double tasks_per_s;
 	double wall_ms;            /* first load to last check */
+	double prepare_ms;         /* its GPU context, io and pool made
+				      (prepare_stream's wall time) */
+	int vk_device, vk_queue;   /* Vulkan: the device (the first stream's
+				      index in the run on it) and the queue
+				      the stream submitted to; -1: none */
 	double *chunk_share;       /* [n_chunks]: chunk busy time / wall time,
 				      the share of its PU the stream took */
 	uint32_t n_chunks;

@@ -1,8 +1,10 @@
 /* btrt_workload_main: the several-stream program over a generated
  * workload's tables (btrt_workload.h; docs/runtime.md, "Several
  * streams"). Each stream gets what btrt_program_main gives one: its GPU
- * context (a Vulkan device with its own queue and command pools, or CUDA
- * streams of its own), its io state and its TaskObject pool; then
+ * work's own submission path (a Vulkan queue and command pools of its
+ * own, on the program's one Vulkan device where that device has a queue
+ * per stream, or CUDA streams of its own in the process's CUDA context),
+ * its io state and its TaskObject pool; then
  * btrt_streams_run runs them all at once. SIGINT / SIGTERM stop every
  * stream (exit 128 + the signal, nothing written), as in btrt_program.c. */
 #include <errno.h>
@@ -34,6 +36,7 @@ struct stream_res {
 				      moved to the stream's service core, CPU
 				      chunks to their core sets */
 	int gpu_core;
+	uint64_t prepare_ns;       /* prepare_stream's wall time */
 };
 
 /* Stream i's chunk table, r->chunks (malloc'ed, release_stream frees):
@@ -60,11 +63,15 @@ static int place_chunks(struct stream_res *r, int gpu, const struct btrt_workloa
 	return 0;
 }
 
-/* Stream i's GPU context, io and pool, and its pipeline config. Returns 0,
- * 2 (a pool too large for memory), or -1 with err. */
+/* Stream i's GPU context, io and pool, and its pipeline config. A Vulkan
+ * stream's context is made on vk_share's device (a queue of its own while
+ * the device has one: btrt_vk.h), or, with vk_share NULL, on a new device
+ * with n_vk queues (the program's Vulkan streams). Returns 0, 2 (a pool
+ * too large for memory), or -1 with err. */
 static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 			  const struct btrt_env *env,
 			  const struct btrt_workload_options *o, uint32_t i,
+			  const struct btrt_vk *vk_share, uint32_t n_vk,
 			  struct stream_res *r, struct btrt_stream_run *sr, struct btrt_error *err)
 {
 	const struct btrt_program *prog = r->ws->prog;
@@ -93,6 +100,7 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 		return 2;
 	if (backend == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
+					     .share = vk_share, .queues = n_vk,
 					     .n_buffers = prog->app.n_buffers,
 					     .shaders = prog->app.shaders, .n_shaders = prog->app.n_shaders };
 		btrt_env_vk_config(env, &vc);
@@ -141,6 +149,30 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	sr->rate = o->rate[i];
 	sr->turn = (uint64_t)o->turn_of[i];
 	return 0;
+}
+
+/* Stream k's Vulkan device: the first stream k' of the run on the same
+ * device; -1 without a Vulkan context. */
+static int vk_device_of(const struct stream_res *res, uint32_t k)
+{
+	if (!res[k].vk)
+		return -1;
+	uint32_t d = 0;
+	while (d < k && !btrt_vk_same_device(res[d].vk, res[k].vk))
+		d++;
+	return (int)d;
+}
+
+/* ", Vulkan queue Q of device D" for stream k's context, "" without one;
+ * static storage. */
+static const char *vk_line(const struct stream_res *res, uint32_t k)
+{
+	static char line[64];
+	if (!res[k].vk)
+		return "";
+	snprintf(line, sizeof line, ", Vulkan queue %u of device %d",
+		 btrt_vk_queue_index(res[k].vk), vk_device_of(res, k));
+	return line;
 }
 
 static void release_stream(struct stream_res *r, int quiet)
@@ -327,13 +359,28 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		fprintf(stderr, "%s: out of memory\n", argv0);
 		goto out;
 	}
+	/* One Vulkan device for every Vulkan stream, a queue each (btrt_vk.h;
+	 * docs/runtime.md, "Several streams"), where the device has a queue
+	 * per stream; else a device each (one queue shared by all would put
+	 * one stream's short GPU chunk behind another's long one: llvmpipe
+	 * has one queue). BTRT_VK_STREAMS=one|each overrides. */
+	uint32_t n_vk = 0;
+	for (uint32_t i = 0; i < w->n_streams; i++)
+		n_vk += o->run[i] && btrt_program_schedule_backend(
+			&w->streams[i].prog->schedules[o->schedule[i]]) == BTRT_BACKEND_VULKAN;
+	const struct btrt_vk *vk_share = NULL;
 	for (uint32_t i = 0, k = 0; i < w->n_streams; i++) {
 		if (!o->run[i])
 			continue;
 		index[k] = i;
 		res[k].ws = &w->streams[i];
 		res[k].sched = &w->streams[i].prog->schedules[o->schedule[i]];
-		int prc = prepare_stream(w, argv0, env, o, i, &res[k], &sr[k], &err);
+		uint64_t t_prep = btrt_now_ns();
+		int prc = prepare_stream(w, argv0, env, o, i, vk_share, n_vk, &res[k], &sr[k], &err);
+		res[k].prepare_ns = btrt_now_ns() - t_prep;
+		if (!vk_share && res[k].vk && env->vk_streams != BTRT_VK_STREAMS_EACH &&
+		    (env->vk_streams == BTRT_VK_STREAMS_ONE || btrt_vk_queue_count(res[k].vk) >= n_vk))
+			vk_share = res[k].vk;
 		k++;
 		if (prc == 2) {
 			rc = 2;
@@ -344,14 +391,15 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			goto out;
 		}
 		if (!o->quiet)
-			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s%s\n",
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
 			       res[k - 1].sched->kind, res[k - 1].sched->label, o->tasks_of[i],
 			       btrt_pool_size(res[k - 1].pool),
 			       o->rate[i] > 0 ? ", paced" : o->share[i] > 0 ? ", fair share" : "",
 			       o->placement_app ? ", its app's service cores" : "",
 			       btrt_workload_chunk_cores(w, o, i, &(uint32_t){0}) ?
-			       ", CPU chunks on their own core sets" : "");
+			       ", CPU chunks on their own core sets" : "",
+			       vk_line(res, k - 1));
 	}
 	fflush(stdout);
 	double *share = calloc(n, sizeof *share);
@@ -371,6 +419,9 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		figures(o, index[k], &res[k], &sr[k], &fig[k]);
+		fig[k].prepare_ms = (double)res[k].prepare_ns / 1e6;
+		fig[k].vk_device = vk_device_of(res, k);
+		fig[k].vk_queue = res[k].vk ? (int)btrt_vk_queue_index(res[k].vk) : -1;
 		print_figures(&fig[k], o);
 	}
 	if (!write_outputs(w, argv0, o, fig, n) && !atomic_load(btrt_stop_signal()))

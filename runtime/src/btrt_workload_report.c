@@ -35,6 +35,12 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);
+	cJSON_AddNumberToObject(j, "prepare_ms", f->prepare_ms);
+	if (f->vk_device >= 0) {
+		/* the GPU context (device) and the queue its chunks went to */
+		cJSON_AddNumberToObject(j, "vk_device", f->vk_device);
+		cJSON_AddNumberToObject(j, "vk_queue", f->vk_queue);
+	}
 	/* each checked task's check end, CLOCK_MONOTONIC ns (btrt_now_ns): the
 	 * same clock in every process, so that btc can count every stream's
 	 * tasks over the window where all of them ran (driver/colocate.c) */
@@ -61,6 +67,17 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 			cJSON_AddItemToArray(cores, cJSON_CreateNumber(f->chunks[c].cores[x]));
 		btrt_run_chunk_summary(f->run, c, &s);
 		add_summary(k, "ms", &s);
+		/* its stages' own time, medians summed (a GPU chunk's: the
+		 * timestamps'), so ms - stages_ms is what the chunk spent
+		 * around them: a GPU chunk's submission and fence wait */
+		double stages_ms = 0;
+		for (uint32_t x = 0; x < f->chunks[c].n_stages; x++) {
+			struct btrt_summary ss;
+			int gpu = 0;
+			if (!btrt_run_stage_summary(f->run, f->chunks[c].first_stage + x, &ss, &gpu))
+				stages_ms += ss.median_ns / 1e6;
+		}
+		cJSON_AddNumberToObject(k, "stages_ms", stages_ms);
 		cJSON_AddItemToArray(chunks, k);
 	}
 	return j;

@@ -173,3 +173,18 @@ grep -q '^| E | octree-cuda-g1 | cuda:0-5 cpu:6 | 0\.732 \[0\.717, 0\.770\] | [a
   fail "bound-efficiency: no row for E octree-cuda-g1 with its interval and io farms" "$work/be.md"
 grep -q '^in \[0.85, 1\]: .* of 1 chosen runs' "$work/be.md" || fail "bound-efficiency: no count" "$work/be.md"
 echo "ok: scripts/bound-efficiency --refit"
+
+# scripts/workload-attain on a committed H100 workload report (lease C,
+# Vulkan 1+1): each stream's planned rate (predicted M x w / the table's
+# solo period) and M over the table's solo rates, against an independent
+# count from the report.
+wr=docs/results/workload-h100-c/octree+alexnet-vulkan-1/octree+alexnet-vulkan-1.json
+scripts/workload-attain $wr > "$work/wa.txt" 2>&1 || fail "workload-attain: exit status $?" "$work/wa.txt"
+want=$(json $wr '"M_table %.3f  predicted %.3f" % (min(
+  t * s["solo_predicted_ms"] / 1000 / s["weight"]
+  for t, s in zip([j for j in r["colocation"]["joint"] if j["index"] == r["colocation"]["best"]][0]["tasks_per_s"], r["streams"])),
+  r["plan"]["predicted"][r["colocation"]["best"]])')
+grep -qF -- "$want" "$work/wa.txt" || fail "workload-attain: no '$want'" "$work/wa.txt"
+want=$(json $wr '"%.1f" % (r["plan"]["predicted"][r["colocation"]["best"]] * 1000 / r["streams"][0]["solo_predicted_ms"])')
+grep -q "^  octree#0 *$want " "$work/wa.txt" || fail "workload-attain: octree's planned rate is not $want" "$work/wa.txt"
+echo "ok: scripts/workload-attain"

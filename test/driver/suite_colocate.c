@@ -4,6 +4,7 @@
  * the stop rule, the result's figures, the streams' common window and
  * the tasks per stream. No program runs. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "driver/colocate_internal.h"
@@ -226,6 +227,67 @@ static void test_common_window(void)
 	CU_ASSERT_FALSE(colo_common_rates(2, at, n, 2, rate));
 }
 
+/* The chunks as run: the means over the verified runs added, per stream;
+ * a run whose chunk count for a stream changed is left out for it; the
+ * solo chunks come from the stream's app's solo. */
+static void one_chunk(struct btc_colocate_chunks *c, const char *pu, int first, int last,
+		      double ms, double share)
+{
+	snprintf(c->c[c->n].pu, sizeof(c->c[c->n].pu), "%s", pu);
+	c->c[c->n].first_stage = first;
+	c->c[c->n].last_stage = last;
+	c->c[c->n].ms = ms;
+	c->c[c->n].stages_ms = ms / 2;
+	c->c[c->n].share = share;
+	c->n++;
+}
+
+static void test_chunks(void)
+{
+	struct btc_colocate_setup s = setup2(1);
+	struct colo_state st;
+	colo_state_init(&st, &s, 4);
+	solos(&st, 1);
+	struct colo_cfg *j = cfg_of(&st, COLO_JOINT, 0);
+	struct btc_colocate_chunks run[2];
+	memset(run, 0, sizeof(run));
+	one_chunk(&run[0], "cpu", 0, 3, 2.0, 0.5);
+	one_chunk(&run[0], "vulkan", 4, 6, 1.0, 0.25);
+	one_chunk(&run[1], "vulkan", 0, 8, 0.3, 0.9);
+	colo_add_chunks(j, run, 2);
+	run[0].c[0].ms = 4.0;
+	run[0].c[1].share = 0.75;
+	run[1].n = 2; /* a chunk more than before: not averaged in */
+	colo_add_chunks(j, run, 2);
+	struct btc_colocate_chunks solo[2];
+	memset(solo, 0, sizeof(solo));
+	one_chunk(&solo[0], "cpu", 0, 6, 2.5, 1.0);
+	colo_add_chunks(cfg_of(&st, COLO_SOLO, 0), solo, 2);
+	record2(&st, j, 1, 80, 60);
+	struct btc_colocate_result res;
+	memset(&res, 0, sizeof(res));
+	colo_result(&st, &res);
+	const struct btc_colocate_chunks *c = res.joint[0].chunks;
+	CU_ASSERT_EQUAL(c[0].n, 2);
+	CU_ASSERT_EQUAL(c[0].runs, 2);
+	CU_ASSERT_STRING_EQUAL(c[0].c[1].pu, "vulkan");
+	CU_ASSERT_EQUAL(c[0].c[1].first_stage, 4);
+	CU_ASSERT_EQUAL(c[0].c[1].last_stage, 6);
+	CU_ASSERT_DOUBLE_EQUAL(c[0].c[0].ms, 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c[0].c[0].stages_ms, 1.0, 1e-12); /* 2.0 / 2 twice */
+	CU_ASSERT_DOUBLE_EQUAL(c[0].c[1].ms, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c[0].c[1].share, 0.5, 1e-12);
+	CU_ASSERT_EQUAL(c[1].n, 1);
+	CU_ASSERT_EQUAL(c[1].runs, 1);
+	CU_ASSERT_DOUBLE_EQUAL(c[1].c[0].ms, 0.3, 1e-12);
+	CU_ASSERT_EQUAL(res.solo_chunks[0].n, 1);
+	CU_ASSERT_DOUBLE_EQUAL(res.solo_chunks[0].c[0].ms, 2.5, 1e-12);
+	CU_ASSERT_EQUAL(res.solo_chunks[1].n, 0); /* stream 1's app: none added */
+	CU_ASSERT_EQUAL(res.naive.chunks[0].n, 0);
+	btc_colocate_result_free(&res);
+	colo_state_free(&st);
+}
+
 /* Tasks per stream: the base for the slowest, twice its time's worth at
  * r* for the others, at most 64 x; the base for all while an r* is
  * unknown. */
@@ -246,6 +308,18 @@ static void test_stream_tasks(void)
 	colo_stream_tasks(&st, 8, t);
 	CU_ASSERT_EQUAL(t[0], 8);
 	CU_ASSERT_EQUAL(t[1], 8 * 64);
+	/* naive co-location: the solo rule until it ran, then its own rates */
+	struct colo_cfg *nv = cfg_of(&st, COLO_NAIVE, 0), *j = cfg_of(&st, COLO_JOINT, 0);
+	colo_cfg_tasks(&st, nv, 8, t);
+	CU_ASSERT(t[0] == 8 && t[1] == 8 * 64);
+	record2(&st, nv, 1, 40, 60);
+	record2(&st, nv, 2, 40, 100);
+	record2(&st, j, 1, 40, 60);
+	colo_cfg_tasks(&st, nv, 8, t);
+	CU_ASSERT_EQUAL(t[0], 8);  /* the slowest in naive */
+	CU_ASSERT_EQUAL(t[1], 32); /* round(2 x 8 x 80 / 40): median of 60, 100 */
+	colo_cfg_tasks(&st, j, 8, t); /* a joint run: the solo rule */
+	CU_ASSERT(t[0] == 8 && t[1] == 8 * 64);
 	colo_state_free(&st);
 }
 
@@ -285,5 +359,6 @@ int register_colocate_suite(void)
 	CU_add_test(s, "the streams' common window", test_common_window);
 	CU_add_test(s, "tasks per stream", test_stream_tasks);
 	CU_add_test(s, "multiplexing's turns", test_multiplex_turns);
+	CU_add_test(s, "the chunks as run", test_chunks);
 	return 0;
 }

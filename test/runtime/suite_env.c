@@ -14,7 +14,7 @@ static const char *const vars[] = {
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
-	"BTRT_STOP_TIMEOUT_S",
+	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -65,6 +65,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_DEFAULT);
 	CU_ASSERT_EQUAL(e.cuda_move_all, 0);
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 0);
+	CU_ASSERT_EQUAL(e.vk_streams, BTRT_VK_STREAMS_AUTO);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
 	CU_ASSERT_EQUAL(e.load_threads, 0);
@@ -88,6 +89,7 @@ static void test_values(void)
 	setenv("BTRT_CHECK_THREADS", "3", 1);
 	setenv("BTRT_LOAD_THREADS", "2", 1);
 	setenv("BTRT_STOP_TIMEOUT_S", "1", 1);
+	setenv("BTRT_VK_STREAMS", "each", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -147,7 +149,7 @@ static void test_bad_values(void)
 		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
 		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
 		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
-		{ "BTRT_STOP_TIMEOUT_S", "3601" },
+		{ "BTRT_STOP_TIMEOUT_S", "3601" }, { "BTRT_VK_STREAMS", "all" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();

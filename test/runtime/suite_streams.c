@@ -15,6 +15,7 @@
 #include <btrt_workload.h>
 
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,7 +323,8 @@ static void test_streams_together_gate(void)
 
 /* Fair admission (btrt_streams_opts.share): a slow stream (paced, share
  * 1) and a fast one (share 3): the fast one's task k is admitted only
- * while k <= 3 a_0 + BTRT_FAIR_SLACK, a_0 the slow one's tasks admitted
+ * while k <= 3 (a_0 + BTRT_FAIR_SLACK) (the slack is 2 tasks of the
+ * coarsest stream, the slow one: btrt_fair_cap), a_0 the slow one's tasks admitted
  * by then (at most those whose load had begun when the fast one's load
  * ended), until the slow one has admitted all its tasks; every task of
  * both checked. Unheld, the fast one would load its 60 tasks while the
@@ -361,12 +363,34 @@ static void test_streams_fair(void)
 		if (a0 == items[0])
 			break; /* the slow stream left the set */
 		checked++;
-		held += (double)k <= share[1] / share[0] * (double)a0 + BTRT_FAIR_SLACK;
+		held += (double)k <= share[1] * ((double)a0 + BTRT_FAIR_SLACK) / share[0];
 	}
 	CU_ASSERT(checked >= 40); /* 3 x 20 slow tasks: most fast ones under the rule */
 	CU_ASSERT_EQUAL(held, checked);
 	free_streams(ts, sr, N);
 	(void)ls;
+}
+
+/* The cap itself (btrt_fair_cap): a stream's share of the least
+ * normalised progress of the others in the set, plus 2 tasks of the
+ * coarsest stream (the least share) in normalised progress; no other
+ * stream in the set: no cap; a stream with share 0 neither holds nor
+ * counts as the coarsest. */
+static void test_fair_cap(void)
+{
+	const double share2[2] = { 1, 3 };
+	const uint64_t adm2[2] = { 4, 10 };
+	int out2[2] = { 0, 0 };
+	CU_ASSERT_DOUBLE_EQUAL(btrt_fair_cap(share2, adm2, out2, 2, 1), 3 * (4 + 2.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_fair_cap(share2, adm2, out2, 2, 0), 10 / 3.0 + 2, 1e-12);
+	out2[0] = 1;
+	CU_ASSERT(isinf(btrt_fair_cap(share2, adm2, out2, 2, 1)));
+	const double share3[4] = { 2, 1, 4, 0 };
+	const uint64_t adm3[4] = { 10, 3, 30, 0 };
+	const int out3[4] = { 0, 0, 0, 0 };
+	CU_ASSERT_DOUBLE_EQUAL(btrt_fair_cap(share3, adm3, out3, 4, 0), 2 * (3 + 2.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_fair_cap(share3, adm3, out3, 4, 2), 4 * (3 + 2.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_fair_cap(share3, adm3, out3, 4, 1), 1 * (5 + 2.0), 1e-12);
 }
 
 /* A negative share is refused, and so are shares with turns. */
@@ -416,6 +440,7 @@ int suite_streams_register(void)
 	CU_add_test(s, "together, after a gate", test_streams_together_gate);
 	CU_add_test(s, "bad config refused", test_streams_bad_config);
 	CU_add_test(s, "fair admission", test_streams_fair);
+	CU_add_test(s, "fair admission's cap", test_fair_cap);
 	CU_add_test(s, "fair admission: a negative share refused", test_streams_fair_bad_share);
 	return 0;
 }

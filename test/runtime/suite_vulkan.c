@@ -1,6 +1,7 @@
 /* CPU+Vulkan toy pipelines (llvmpipe in CI; any device via BTRT_VK_DEVICE):
  * results in order with 1, 3 and 5 chunks, GPU tracks in the trace,
- * clean under validation when BTRT_VK_VALIDATION=1 (read by suites.c). Skips (77) without a
+ * clean under validation when BTRT_VK_VALIDATION=1 (read by suites.c);
+ * contexts sharing one device, two streams on it at once. Skips (77) without a
  * Vulkan device, and fails then under BTC_REQUIRE_VULKAN=1 (btc_test_skip). */
 #include "suites.h"
 #include "testutil.h"
@@ -17,6 +18,7 @@
 #if BTC_HAVE_VULKAN
 #include <btrt_env.h>
 #include <btrt_vk.h>
+#include <btrt_workload.h>
 
 #include "scale.spv.h"
 #include "offset.spv.h"
@@ -220,6 +222,88 @@ static void test_farm(void)
 	CU_ASSERT_TRUE(io.checked <= 30);
 }
 
+/* Several streams on one device (btrt_vk_config.share; docs/runtime.md,
+ * "Several streams"): three contexts on one device take its queues in
+ * turn; two streams, one on each of two of them, run at once, every task
+ * of both checked in order; the context that made the device goes first
+ * and the others keep it. */
+static void stream_on(struct btrt_vk *ctx, struct toy_params *p, struct toy_io_state *io,
+		      struct btrt_pool **pool, const struct btrt_chunk *ch, uint64_t items,
+		      struct btrt_stream_run *sr)
+{
+	*p = params;
+	*io = (struct toy_io_state){ .p = p, .load_fail_seq = UINT64_MAX };
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(p, counts);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(struct toy_task), .n_tasks = 3, .buffers = toy_buffers,
+		.counts = counts, .n_buffers = TOY_N_BUFFERS, .backend = BTRT_BACKEND_VULKAN,
+		.vk = ctx,
+	};
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(pool, &pc, &err), 0);
+	for (uint32_t i = 0; i < btrt_pool_size(*pool); i++)
+		toy_task_bind(btrt_pool_task(*pool, i), p);
+	memset(sr, 0, sizeof *sr);
+	sr->cfg = (struct btrt_pipeline_config){
+		.app = "toy", .stages = stages, .n_stages = TOY_N_STAGES, .chunks = ch,
+		.n_chunks = 3, .pool = *pool, .io = &toy_io, .io_state = io, .n_items = items,
+		.check = 1, .vk = ctx,
+	};
+	btrt_env_pipeline_config(&test_btrt_env, &sr->cfg);
+}
+
+static void test_streams_one_device(void)
+{
+	struct btrt_vk_config cfg = vk_config();
+	cfg.queues = 3;
+	struct btrt_vk *ctx[3] = { NULL, NULL, NULL };
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&ctx[0], &cfg, &err), 0);
+	cfg.share = ctx[0];
+	cfg.queues = 0;
+	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&ctx[1], &cfg, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&ctx[2], &cfg, &err), 0);
+	uint32_t nq = btrt_vk_queue_count(ctx[0]);
+	fprintf(stderr, "(%u queues) ", nq);
+	CU_ASSERT_TRUE(nq >= 1 && nq <= 3);
+	for (uint32_t k = 0; k < 3; k++) {
+		CU_ASSERT_EQUAL(btrt_vk_queue_index(ctx[k]), k % nq);
+		CU_ASSERT_TRUE(btrt_vk_same_device(ctx[k], ctx[0]));
+		CU_ASSERT_EQUAL(btrt_vk_queue_count(ctx[k]), nq);
+	}
+	CU_ASSERT_FALSE(btrt_vk_same_device(ctx[1], vk)); /* the suite's own device */
+	btrt_vk_destroy(ctx[0]);
+	struct btrt_chunk ch[2][3] = {
+		{ { "c0", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0 },
+		  { "g0", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 0 },
+		  { "c1", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 } },
+		{ { "g1", BTRT_PU_VULKAN, &cores[0], 1, 0, 2, NULL, NULL, 0 },
+		  { "c2", BTRT_PU_CPU, &cores[1], 1, 2, 1, NULL, NULL, 0 },
+		  { "g2", BTRT_PU_VULKAN, &cores[0], 1, 3, 2, NULL, NULL, 0 } },
+	};
+	static const uint64_t items[2] = { 80, 60 };
+	struct toy_params p[2];
+	struct toy_io_state io[2];
+	struct btrt_pool *pool[2];
+	struct btrt_stream_run sr[2];
+	for (int i = 0; i < 2; i++)
+		stream_on(ctx[1 + i], &p[i], &io[i], &pool[i], ch[i], items[i], &sr[i]);
+	int rc = btrt_streams_run(sr, 2, &err);
+	if (rc)
+		fprintf(stderr, "streams on one device: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(io[i].checked, items[i]);
+		CU_ASSERT_EQUAL(io[i].order_errors, 0);
+		CU_ASSERT_EQUAL(btrt_vk_validation_errors(ctx[1 + i]), 0);
+		btrt_run_free(sr[i].run);
+		btrt_pool_destroy(pool[i]);
+	}
+	btrt_vk_destroy(ctx[2]);
+	btrt_vk_destroy(ctx[1]);
+}
+
 static void test_memory_kind(void)
 {
 	size_t counts[TOY_N_BUFFERS];
@@ -296,7 +380,8 @@ int suite_vulkan_register(void)
 	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||
 	    !CU_add_test(s, "non-coherent flush/invalidate path", test_noncoherent_path) ||
 	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error) ||
-	    !CU_add_test(s, "farms with vulkan workers", test_farm))
+	    !CU_add_test(s, "farms with vulkan workers", test_farm) ||
+	    !CU_add_test(s, "streams on one device, a queue each", test_streams_one_device))
 		return -1;
 	return 0;
 }
