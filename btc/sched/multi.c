@@ -78,7 +78,41 @@ enum btc_status btc_multi_validate(const struct btc_multi_problem *m, struct btc
 				return BTC_ERR_TABLE;
 			}
 	}
+	for (int c = 0; m->capacity && c < m->n_pus; c++)
+		for (int n = 2; n <= m->n_streams; n++) {
+			double k = m->capacity[c * (m->n_streams + 1) + n];
+			if (!isfinite(k) || !(k > 0)) {
+				btc_error(d, no_loc, "PU %d: same-PU capacity at %d streams is %g "
+					  "(finite > 0)", c, n, k);
+				return BTC_ERR_TABLE;
+			}
+		}
 	return BTC_OK;
+}
+
+double btc_multi_kappa(const struct btc_multi_problem *m, int p, int n)
+{
+	if (!m->capacity || n < 2 || n > m->n_streams)
+		return 1.0;
+	return m->capacity[p * (m->n_streams + 1) + n];
+}
+
+double btc_multi_kappa_hi(const struct btc_multi_problem *m, int p)
+{
+	double hi = 1.0;
+	for (int n = 2; n <= m->n_streams; n++)
+		hi = fmax(hi, btc_multi_kappa(m, p, n));
+	return hi;
+}
+
+void btc_multi_capacities(const struct btc_multi_problem *m, const uint32_t *used, double *cap)
+{
+	for (int c = 0; c < m->n_pus; c++) {
+		int n = 0;
+		for (int s = 0; s < m->n_streams; s++)
+			n += (used[s] >> c) & 1u;
+		cap[c] = btc_multi_kappa(m, c, n);
+	}
 }
 
 double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others)
@@ -190,13 +224,16 @@ double btc_multi_load(const struct btc_multi_problem *m, const double *t, int c,
 	return btc_multi_fsum(term, n);
 }
 
-double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t, int *bottleneck)
+double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t,
+			   const uint32_t *used, int *bottleneck)
 {
 	int S = m->n_streams, np = m->n_pus;
+	double cap[BTC_SCHED_MAX_PUS];
+	btc_multi_capacities(m, used, cap);
 	double best = 0;
 	int at = 0;
 	for (int c = 0; c < np; c++) {
-		double load = btc_multi_load(m, t, c, S);
+		double load = btc_multi_load(m, t, c, S) / cap[c];
 		if (load > best) {
 			best = load;
 			at = c;
@@ -219,9 +256,10 @@ double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const
 {
 	apply_sigma(m, ct, used, t, NULL);
 	if (m->objective != BTC_MULTI_SUM)
-		return btc_multi_peak_cost(m, t, NULL);
-	double v;
-	if (!btc_multi_sum_lp(m, t, rate, &v))
+		return btc_multi_peak_cost(m, t, used, NULL);
+	double v, cap[BTC_SCHED_MAX_PUS];
+	btc_multi_capacities(m, used, cap);
+	if (!btc_multi_sum_lp(m, t, cap, rate, &v))
 		return INFINITY;
 	return -v;
 }
@@ -232,6 +270,7 @@ void btc_multi_eval_free(struct btc_multi_eval *e)
 	free(e->t);
 	free(e->sigma);
 	free(e->util);
+	free(e->kappa);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -243,6 +282,7 @@ bool btc_multi_evaluate(const struct btc_multi_problem *m, const int *a, struct 
 	e->t = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 	e->sigma = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 	e->util = btc_xcalloc((size_t)np, sizeof(double));
+	e->kappa = btc_xcalloc((size_t)np, sizeof(double));
 	e->cost = INFINITY;
 	double *ct = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 	uint32_t used[BTC_MULTI_MAX_STREAMS];
@@ -252,12 +292,13 @@ bool btc_multi_evaluate(const struct btc_multi_problem *m, const int *a, struct 
 	if (ok) {
 		e->cost = btc_multi_cost(m, ct, used, e->t, e->rate);
 		apply_sigma(m, ct, used, e->t, e->sigma);
+		btc_multi_capacities(m, used, e->kappa);
 		ok = isfinite(e->cost);
 	}
 	free(ct);
 	if (!ok)
 		return false;
-	btc_multi_peak_cost(m, e->t, &e->bottleneck);
+	btc_multi_peak_cost(m, e->t, used, &e->bottleneck);
 	if (m->objective == BTC_MULTI_MAXMIN) {
 		e->lambda = 1.0 / e->cost;
 		for (int s = 0; s < S; s++)
@@ -273,6 +314,7 @@ bool btc_multi_evaluate(const struct btc_multi_problem *m, const int *a, struct 
 	for (int c = 0; c < np; c++) {
 		for (int s = 0; s < S; s++)
 			e->util[c] += e->rate[s] * e->t[s * np + c];
+		e->util[c] /= e->kappa[c];
 		if (e->util[c] > e->peak)
 			e->peak = e->util[c];
 	}

@@ -11,14 +11,23 @@
  *   t_{s,p} = chunk_ms(s's chunk on p) * sigma_{s,p}                 [ms]
  *   sigma_{s,p} = max(1, max over PUs q != p that host a chunk of
  *                 another stream: slowdown_s[p][q])
- *   util_p = sum_s r_s t_{s,p} <= 1   every PU p; r_s T_io_s <= 1     (U)
+ *   util_p = sum_s r_s t_{s,p} <= kappa_p(n_p)   every PU p;
+ *   r_s T_io_s <= 1                                                   (U)
+ *
+ * with n_p the number of streams that have a chunk on p and kappa_p(n)
+ * PU p's measured same-PU capacity with n streams' chunks on it at once
+ * (the `@share` rows, docs/app-format.md: profiled PU-ms delivered per
+ * ms, e.g. a GPU overlapping kernels of several CUDA streams: > 1, or
+ * losing to switching: < 1); kappa_p(0) = kappa_p(1) = 1, and 1 for
+ * every n without capacities.
  *
  * chunk_ms is btc's chunk model (sched/model.h: F + sum t + X, the
  * app's table), r_s the stream's throughput in tasks/ms, T_io_s its io
  * thread's time per task (each stream has its own io thread). Objectives:
  *
  *   maxmin  maximise lambda with r_s = lambda w_s:
- *           lambda* = 1 / max(max_p sum_s w_s t_{s,p}, max_s w_s T_io_s)
+ *           lambda* = 1 / max(max_p sum_s w_s t_{s,p} / kappa_p(n_p),
+ *                             max_s w_s T_io_s)
  *   rates   meet r_s = target_s at the lowest peak utilisation
  *           U = max(max_p sum_s target_s t_{s,p}, max_s target_s T_io_s);
  *           U > 1: the targets cannot all be met (rates scale by 1 / U)
@@ -26,7 +35,7 @@
  *           a linear program over r (GLPK)
  *
  * maxmin and rates rank assignments by the same cost, the peak weighted
- * load C = max(max_p sum_s c_s t_{s,p}, max_s c_s T_io_s) with c = w or
+ * load C = max(max_p sum_s c_s t_{s,p} / kappa_p(n_p), max_s c_s T_io_s) with c = w or
  * target; sum by -sum_s w_s r_s. Ties are broken by the joint stage-to-PU
  * vector (streams in order, stages in order), lexicographically, so the
  * ranking is a total order fixed by the problem. Streams of one app with
@@ -36,9 +45,13 @@
  * candidates are K different schedules, not K permutations of one).
  *
  * A PU's load is the sum of its terms c_s t_{s,p} rounded once (to
- * nearest, ties to even; btc_multi_fsum in multi_internal.h), so the cost
- * is the exact rational cost rounded, whatever the order of the terms:
- * the Z3 encoding reasons over the exact sums and ranks as this does.
+ * nearest, ties to even; btc_multi_fsum in multi_internal.h), then
+ * divided by kappa_p(n_p) (one more rounding; exact when kappa is 1), so
+ * the cost does not depend on the order of the terms: the Z3 encoding
+ * reasons over the exact sums and ranks as this does. The bounds of the
+ * searches divide a PU's load by max(1, max_n kappa_p(n)), never by
+ * less, so a capacity below 1 (a slowdown) or above (a speedup) keeps them
+ * lower bounds.
  *
  * Three solvers implement the contract: btc_multi_solve_z3 (Z3;
  * multi_z3*.c), btc_multi_solve_bb (branch and bound) and
@@ -102,6 +115,11 @@ struct btc_multi_problem {
 	int n_pus;
 	const struct btc_multi_stream *streams;
 	uint32_t forbid_mask; /* bit p: PU p runs no chunk of any stream */
+	/* [n_pus * (n_streams + 1)] capacity[p * (n_streams + 1) + n] =
+	 * kappa_p(n), finite > 0, for n >= 2 (entries n < 2 are ignored:
+	 * 1), or NULL: every kappa 1 (the time-shared PU of one PU-ms per
+	 * ms). Borrowed. */
+	const double *capacity;
 	enum btc_multi_objective objective;
 	int top_k; /* K >= 1 */
 };
@@ -123,7 +141,10 @@ struct btc_multi_eval {
 	double *t;     /* [n_streams * n_pus] t_{s,p} with sigma, ms; 0 where
 			* the stream has no chunk on p */
 	double *sigma; /* [n_streams * n_pus] sigma_{s,p} (1 where no chunk) */
-	double *util;  /* [n_pus] sum_s r_s t_{s,p} */
+	double *util;  /* [n_pus] sum_s r_s t_{s,p} / kappa_p: the share of
+			* the PU's capacity in use, 0..1 */
+	double *kappa; /* [n_pus] kappa_p(n_p) of the assignment (1: not
+			* shared, or no capacities) */
 	int bottleneck; /* the PU of the largest load, or -1 - s when stream
 			 * s's io thread is */
 };
@@ -196,6 +217,8 @@ enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,
  *   target_s, maximise theta (U_bound = 1 / theta); sum: maximise
  *   sum_s w_s r_s.
  *
+ * with each PU's row <= max(1, max_n kappa_p(n)) instead of 1 (the split
+ * has no stream count; no assignment's PU delivers more than that).
  * X and the slowdowns (>= 1) are left out, so *value is an upper bound on
  * every joint assignment's lambda (1 / cost for maxmin and rates; the
  * weighted sum for sum). Returns BTC_OK, or BTC_ERR_LIMIT when GLPK finds

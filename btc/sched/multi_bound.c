@@ -23,8 +23,8 @@ static double solve(glp_prob *lp)
 	return glp_get_obj_val(lp);
 }
 
-bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, double *rate,
-		      double *value)
+bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const double *cap,
+		      double *rate, double *value)
 {
 	int S = m->n_streams, np = m->n_pus;
 	int term = glp_term_out(GLP_OFF);
@@ -42,7 +42,7 @@ bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, double
 	glp_add_rows(lp, np);
 	struct btc_lp_matrix k = {0};
 	for (int c = 0; c < np; c++) {
-		glp_set_row_bnds(lp, c + 1, GLP_UP, 0.0, 1.0);
+		glp_set_row_bnds(lp, c + 1, GLP_UP, 0.0, cap ? cap[c] : 1.0);
 		for (int s = 0; s < S; s++)
 			if (t[s * np + c] > 0)
 				btc_lp_matrix_put(&k, c + 1, s + 1, t[s * np + c]);
@@ -90,10 +90,12 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 	}
 	struct btc_lp_matrix k = {0};
 	int row = 0;
-	/* PU rows first: 1..np, sum of work <= 1. */
+	/* PU rows first: 1..np, sum of work <= the PU's largest capacity
+	 * (max(1, max_n kappa_p(n)): the fluid split has no stream count,
+	 * and no assignment's PU delivers more). */
 	glp_add_rows(lp, np);
 	for (int c = 0; c < np; c++)
-		glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, 1.0);
+		glp_set_row_bnds(lp, ++row, GLP_UP, 0.0, btc_multi_kappa_hi(m, c));
 	for (int s = 0; s < S; s++) {
 		const struct btc_sched_problem *p = m->streams[s].p;
 		int n = p->n_stages;

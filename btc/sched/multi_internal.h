@@ -13,6 +13,16 @@ static inline double btc_multi_coeff(const struct btc_multi_problem *m, int s)
 	return m->objective == BTC_MULTI_RATES ? st->rate : st->weight;
 }
 
+/* kappa_p(n), PU p's same-PU capacity with n streams' chunks on it
+ * (multi.h): 1 for n < 2 or without capacities. */
+double btc_multi_kappa(const struct btc_multi_problem *m, int p, int n);
+/* max(1, max over n = 2..S of kappa_p(n)): no assignment's PU p delivers
+ * more (the bounds divide by it). */
+double btc_multi_kappa_hi(const struct btc_multi_problem *m, int p);
+/* cap[np]: each PU's kappa under the streams' masks used[S] (n_p = the
+ * streams whose mask holds p). */
+void btc_multi_capacities(const struct btc_multi_problem *m, const uint32_t *used, double *cap);
+
 /* sigma of stream s's chunk on PU p when the other streams use the PUs
  * `others`. */
 double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others);
@@ -59,13 +69,16 @@ double btc_multi_fsum(const double *x, int n);
  * np] with sigma), summed by btc_multi_fsum. */
 double btc_multi_load(const struct btc_multi_problem *m, const double *t, int c, int upto);
 
-/* max(max_p load_p, max_s c_s T_io_s), and where it is. */
-double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t, int *bottleneck);
+/* max(max_p load_p / kappa_p(n_p), max_s c_s T_io_s), and where it is
+ * (n_p from the masks used[S]; the division is exact when kappa is 1). */
+double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t,
+			   const uint32_t *used, int *bottleneck);
 
-/* sum: max sum_s w_s r_s s.t. sum_s r_s t[s][p] <= 1, 0 <= r_s <= 1 / T_io_s
- * (GLPK); rate[S] and *value. false when GLPK finds no optimum. */
-bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, double *rate,
-		      double *value);
+/* sum: max sum_s w_s r_s s.t. sum_s r_s t[s][p] <= cap[p] (NULL: 1),
+ * 0 <= r_s <= 1 / T_io_s (GLPK); rate[S] and *value. false when GLPK
+ * finds no optimum. */
+bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const double *cap,
+		      double *rate, double *value);
 
 bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k);
 

@@ -10,12 +10,16 @@
  * assignments of that mask:
  *
  *   LB(state) = max(max_s c_s T_io_s,
- *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p},
+ *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p}
+ *                         / kappa_p(n_p),
  *                   sum_s min_{o: used_o = U_s} c_s sum_p ct_{s,o,p} sigma_{s,p}
- *                     / |U_0 | ... | U_{S-1}|)
+ *                     / sum of kappa_p(n_p) over p in U_0 | ... | U_{S-1})
  *
- * (the last: the average load over the state's PUs, with a relative
- * margin of 1e-12 for its plain sums). The states (the product of each
+ * (n_p, the streams whose mask holds p, is fixed by the state too, and so
+ * is PU p's capacity kappa_p(n_p); the last term: the average load over
+ * the state's PUs weighted by their capacities, max_p L_p / k_p >=
+ * sum_p L_p / sum_p k_p, with a relative margin of 1e-12 for its plain
+ * sums). The states (the product of each
  * stream's masks; BTC_MULTI_OCC_STATES at most) are visited in order of
  * LB, then of their index; once K are ranked and a state's LB exceeds the
  * K-th cost, it and every later one are cut. Within a state, a
@@ -69,7 +73,9 @@ struct occ {
 			    * assignments */
 	double *min_sig;   /* [S] least sigma over the mask */
 	double *rest;      /* [S + 1] sum of min_total over streams >= s */
-	int width;         /* PUs in the union of the state's masks */
+	double width;      /* sum of kappa_p(n_p) over the union of the
+			    * state's masks (their count without capacities) */
+	double kap[BTC_SCHED_MAX_PUS]; /* kappa_p(n_p) of the state */
 	int *pick;     /* [S] option index per placed stream */
 	double *ct;    /* [S * np] placed chunk times (leaf costing) */
 	double *t;     /* [S * np] */
@@ -131,7 +137,14 @@ static void set_state(struct occ *x)
 	uint32_t all = 0;
 	for (int s = 0; s < S; s++)
 		all |= x->o[s].g[x->grp[s]].mask;
-	x->width = __builtin_popcount(all);
+	uint32_t masks[BTC_MULTI_MAX_STREAMS] = {0};
+	for (int s = 0; s < S; s++)
+		masks[s] = x->o[s].g[x->grp[s]].mask;
+	btc_multi_capacities(x->m, masks, x->kap);
+	x->width = 0;
+	for (int c = 0; c < np; c++)
+		if (all & (1u << c))
+			x->width += x->kap[c];
 	for (int s = 0; s < S; s++) {
 		uint32_t others = 0;
 		for (int k = 0; k < S; k++)
@@ -183,7 +196,7 @@ static double bound(const struct occ *x, int upto)
 			if (w != 0)
 				v[n++] = w;
 		}
-		peak = fmax(peak, btc_multi_fsum(v, n));
+		peak = fmax(peak, btc_multi_fsum(v, n) / x->kap[c]);
 	}
 	return peak;
 }

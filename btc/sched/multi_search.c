@@ -3,12 +3,19 @@
  * each stream's contiguous assignments (chunk by chunk) tried cheapest
  * first, branch and bound on the peak weighted load. A partial joint
  * assignment's loads only grow as streams are added (more load, and
- * sigma >= 1 only grows with more co-running PUs), so
+ * sigma >= 1 only grows with more co-running PUs), and PU p's capacity
+ * kappa_p(n) is at most hi_p = max(1, max_n kappa_p(n)), so
  *
- *   LB = max(peak load of the placed streams (sigma among them),
+ *   LB = max(max_p load of the placed streams on p (sigma among them)
+ *                  / hi_p,
  *            max_s c_s T_io_s,
  *            (sum of their loads + sum over unplaced streams of their
- *             least total chunk time x c_s) / allowed PUs)
+ *             least total chunk time x c_s) / sum of hi_p over the
+ *             allowed PUs)
+ *
+ * (the last as max_p L_p / hi_p >= sum_p L_p / sum_p hi_p; without
+ * capacities every hi_p is 1: the peak load and the average over the
+ * allowed PUs)
  *
  * is a lower bound on every completion's cost; a branch whose LB exceeds
  * the K-th best cost is cut, and so is one whose LB ties it when the
@@ -33,7 +40,9 @@ struct opt_list {
 struct search {
 	const struct btc_multi_problem *m;
 	struct opt_list *L;
-	int S, np, N, allowed;
+	int S, np, N;
+	double allowed;    /* sum of hi_p over the allowed PUs */
+	double hi[BTC_SCHED_MAX_PUS], hi_max; /* hi_p; their largest */
 	int *pick;      /* [S] option index per placed stream */
 	int *prev;      /* [S] the nearest earlier interchangeable stream, or -1 */
 	double *ct;     /* [S * np] */
@@ -107,7 +116,7 @@ static double lower_bound(struct search *x, int s)
 				term[n++] = btc_multi_coeff(m, k) *
 					    (x->ct[k * np + c] * sigma_of(x, k, c, others[k]));
 		double load = btc_multi_fsum(term, n);
-		peak = fmax(peak, load);
+		peak = fmax(peak, load / x->hi[c]);
 		sum += load;
 		x->load[c] = load;
 	}
@@ -119,10 +128,10 @@ static double lower_bound(struct search *x, int s)
 }
 
 /* Whether some unplaced stream j > s fits no option under `limit`: every
- * option o has a PU p with load_p + c_j ct_{j,o,p} > limit (sigma >= 1
- * only adds). The options are tried in order of their own peak, so the
- * scan stops at the first that fits, or once c_j x that peak + the least
- * load exceeds limit. */
+ * option o has a PU p with (load_p + c_j ct_{j,o,p}) / hi_p > limit
+ * (sigma >= 1 only adds). The options are tried in order of their own
+ * peak, so the scan stops at the first that fits, or once (c_j x that
+ * peak + the least load) / hi_max exceeds limit. */
 static bool some_stream_fits_nothing(const struct search *x, int s, double limit)
 {
 	int np = x->np;
@@ -139,11 +148,11 @@ static bool some_stream_fits_nothing(const struct search *x, int s, double limit
 			double own = 0;
 			for (int c = 0; c < np; c++)
 				own = fmax(own, ct[c]);
-			if ((cj * own + least) * (1 - 1e-12) > limit)
+			if ((cj * own + least) / x->hi_max * (1 - 1e-12) > limit)
 				break; /* this and every later option overflows */
 			fits = true;
 			for (int c = 0; c < np && fits; c++)
-				fits = (x->load[c] + cj * ct[c]) * (1 - 1e-12) <= limit;
+				fits = (x->load[c] + cj * ct[c]) / x->hi[c] * (1 - 1e-12) <= limit;
 		}
 		if (!fits)
 			return true;
@@ -248,8 +257,13 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		x.io_cost = btc_multi_io_cost(m);
 		for (int s = S - 1; s >= 0; s--)
 			x.rest[s] = x.rest[s + 1] + btc_multi_coeff(m, s) * x.L[s].min_total;
-		for (int c = 0; c < np; c++)
-			x.allowed += !(m->forbid_mask & (1u << c));
+		x.hi_max = 1.0;
+		for (int c = 0; c < np; c++) {
+			x.hi[c] = btc_multi_kappa_hi(m, c);
+			x.hi_max = fmax(x.hi_max, x.hi[c]);
+			if (!(m->forbid_mask & (1u << c)))
+				x.allowed += x.hi[c];
+		}
 		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
 		sigma_table(&x);
 		descend(&x, 0);

@@ -340,12 +340,17 @@ Z3_ast btc_mz_cost_le(struct mz *z, double d)
 		if (z->guard[k].d == d)
 			return z->guard[k].g;
 	/* load <= the midpoint (d, up) => sum floor(term / quantum) <=
-	 * floor(up / quantum) */
-	double lim = floor(nextafter(d, INFINITY) / z->quantum);
+	 * floor(up / quantum). With same-PU capacities, load / kappa_c <= d
+	 * (rounded) => load < kappa_c up <= hi_c up: the limit is hi_c up
+	 * rounded up (hi_c = 1 without: the same limit) */
+	double up = nextafter(d, INFINITY);
 	Z3_ast g = btc_z3_fresh(&z->b);
 	int n_all = 0, allowed = 0;
+	long lim_all = 0;
 	for (int c = 0; c < z->np; c++) {
 		const struct mz_terms *T = &z->term[c];
+		double hi = btc_multi_kappa_hi(z->m, c);
+		double lim = floor((hi == 1.0 ? up : nextafter(hi * up, INFINITY)) / z->quantum);
 		if (T->n == 0 || lim >= (double)(1 << 26))
 			continue;
 		btc_z3_clause2(&z->b, btc_z3_not(&z->b, g),
@@ -353,6 +358,7 @@ Z3_ast btc_mz_cost_le(struct mz *z, double d)
 		memcpy(z->all_lit + n_all, T->lit, sizeof(Z3_ast) * (size_t)T->n);
 		memcpy(z->all_coef + n_all, z->coef[c], sizeof(int) * (size_t)T->n);
 		n_all += T->n;
+		lim_all += (long)lim;
 		allowed++;
 	}
 	/* implied: the total over the PUs (every PU with terms bounded); the
@@ -360,7 +366,7 @@ Z3_ast btc_mz_cost_le(struct mz *z, double d)
 	if (allowed == z->n_loaded && allowed > 1)
 		btc_z3_clause2(&z->b, btc_z3_not(&z->b, g),
 			       Z3_mk_pble(z->b.ctx, (unsigned)n_all, z->all_lit, z->all_coef,
-					  (int)lim * allowed));
+					  (int)lim_all));
 	if (z->n_guard == z->cap_guard) {
 		z->cap_guard = z->cap_guard ? 2 * z->cap_guard : 32;
 		z->guard = btc_xrealloc(z->guard, sizeof(*z->guard) * (size_t)z->cap_guard);
@@ -420,22 +426,30 @@ void btc_mz_block_over(struct mz *z, Z3_ast g, double d)
 	int over = -1;
 	double worst = d;
 	for (int c = 0; c < np; c++) {
-		double load = btc_multi_load(m, e.t, c, S);
+		double load = btc_multi_load(m, e.t, c, S) / e.kappa[c];
 		if (load > worst) {
 			worst = load;
 			over = c;
 		}
 	}
-	Z3_ast lits[BTC_MULTI_MAX_STREAMS + 1];
+	/* with capacities, the clause also names the streams not on that PU
+	 * (another stream joining it changes n and kappa, so the same terms
+	 * may then cost less) */
+	Z3_ast lits[2 * BTC_MULTI_MAX_STREAMS + 1];
 	unsigned k = 0;
 	lits[k++] = btc_z3_not(&z->b, g);
 	for (int s = 0; s < S && over >= 0; s++) {
-		if (e.t[s * np + over] == 0)
-			continue;
 		const int *a = z->a + z->off[s];
 		int n = z->off[s + 1] - z->off[s], f = 0;
-		while (a[f] != over)
+		while (f < n && a[f] != over)
 			f++;
+		if (m->capacity && z->used[s * np + over] && (f == n || e.t[s * np + over] == 0)) {
+			Z3_ast u = z->used[s * np + over];
+			lits[k++] = f == n ? u : btc_z3_not(&z->b, u);
+			continue;
+		}
+		if (e.t[s * np + over] == 0)
+			continue;
 		int l = f;
 		while (l + 1 < n && a[l + 1] == over)
 			l++;

@@ -451,7 +451,8 @@ int register_multi_suite(void)
 			 test_random_oracle) ||
 	    !CU_add_test(s, "200 random workloads, several streams per app: z3 = bb = oracle",
 			 test_random_streams) ||
-	    !CU_add_test(s, "occupancy states: the limit and the fallback", test_occupancy_limit))
+	    !CU_add_test(s, "occupancy states: the limit and the fallback", test_occupancy_limit) ||
+	    register_multi_share_tests(s))
 		return -1;
 	return 0;
 }

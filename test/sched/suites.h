@@ -15,6 +15,9 @@ int register_space_suite(void);    /* farms and core splits (issue 16) */
 int register_bound_suite(void);    /* the fluid bound (sched/bound.h) */
 int register_assign_suite(void);   /* the assignment bound (sched/bound.h) */
 int register_multi_suite(void);    /* several streams (sched/multi.h) */
+/* the same-PU capacity cases of the multi suite (suite_multi_share.c); s
+ * a CU_pSuite */
+int register_multi_share_tests(void *s);
 
 /* Checks one candidate of a result: C1 (every stage on exactly one PU, in
  * order), C2 (each PU at most one chunk), kernels present and allowed by
