@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "btrt_env.h"
 #include "btrt_workload.h"
 
 /* The command line of the program (`--help`); per-stream arrays
@@ -32,6 +33,8 @@ struct btrt_workload_options {
 	int together;              /* --together: the first stream through stops
 				      the others admitting */
 	const char *gate;          /* --start-gate READY,GO (borrowed from argv) */
+	int share_probe;           /* --share-probe: measure kappa, run nothing */
+	double share_probe_ms;     /* its window per repetition, ms (500) */
 };
 
 void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *argv0);
@@ -95,5 +98,15 @@ struct btrt_workload_figures {
 int btrt_workload_report_write(const char *path, const struct btrt_workload *w,
 			       const struct btrt_workload_options *o,
 			       const struct btrt_workload_figures *f, uint32_t n);
+
+/* --share-probe (btrt_workload_probe.c): the GPU's same-PU capacity
+ * kappa(n), n = 2 .. the streams whose apps have GPU stages, measured
+ * with the program's own mechanism (each stream its GPU context, pool
+ * and pinned dispatcher), printed as `@share,PU*n,isolated,MEAN,SD,3`
+ * rows on stdout (docs/app-format.md). Returns the exit status: 0 (also
+ * when no schedule has a GPU chunk: nothing measured), 1 after a message
+ * on stderr, 128 + the signal after SIGINT / SIGTERM. */
+int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
+			      const struct btrt_env *env, const struct btrt_workload_options *o);
 
 #endif

@@ -473,6 +473,8 @@ int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv)
 		rc = 0;
 	} else if (o.list_json) {
 		rc = btrt_workload_list_json(w, stdout) ? 1 : 0;
+	} else if (o.share_probe) {
+		rc = btrt_workload_share_probe(w, argv[0], &env, &o);
 	} else
 		rc = run_workload(w, argv[0], &env, &o);
 	btrt_workload_options_free(&o);

@@ -41,6 +41,9 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"                   and start when the file GO exists (a start shared by programs)\n"
 		"  --trace FILE     write one Chrome/Perfetto trace, a process per stream\n"
 		"  --report FILE    write a JSON report with each stream's figures\n"
+		"  --share-probe[=MS]  measure the GPU's same-PU capacity kappa(n) for n = 2..\n"
+		"                   the streams with GPU stages (windows of MS ms, default 500):\n"
+		"                   prints @share table rows, runs no pipeline\n"
 		"  --list           list the streams and their schedules and exit\n"
 		"  --list-json      the streams and the joint candidates as JSON, and exit\n"
 		"  --quiet          print only the summary lines\n"
@@ -107,6 +110,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 			struct btrt_workload_options *o)
 {
 	memset(o, 0, sizeof *o);
+	o->share_probe_ms = 500;
 	o->tasks = w->default_tasks;
 	o->warmup = w->default_warmup;
 	o->n = w->n_streams;
@@ -149,6 +153,14 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		}
 		if (!strcmp(opt, "--together")) {
 			o->together = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--share-probe") || !strncmp(opt, "--share-probe=", 14)) {
+			o->share_probe = 1;
+			if (opt[13] == '=' &&
+			    btrt_parse_double("--share-probe", opt + 14, 10, 60000, &o->share_probe_ms,
+					      &err))
+				goto bad;
 			continue;
 		}
 		if (!strcmp(opt, "--pace")) {
