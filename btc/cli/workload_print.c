@@ -71,7 +71,8 @@ static void text_plan(FILE *out, const struct btc_joint_plan *w, const struct bt
 	fprintf(out, "  utilisation:");
 	for (int c = 0; c < w->m.n_pus; c++)
 		if (!(w->m.forbid_mask & (1u << c)))
-			fprintf(out, " %s %.3f", pu_name(w, c), e->util[c]);
+			fprintf(out, e->kappa[c] != 1.0 ? " %s %.3f of x%.3f" : " %s %.3f", pu_name(w, c),
+				e->util[c], e->kappa[c]);
 	fprintf(out, "; bottleneck ");
 	bottleneck_text(out, w, e->bottleneck);
 	fprintf(out, "\n  max-min normalised throughput %.3f\n", btc_joint_min_normalised(w, e));
@@ -134,6 +135,9 @@ static int print_text(FILE *out, const struct btc_cli_options *o, const struct b
 			x->app->name, w->wl.apps[a].streams, x->table_path, corun, x->solo_ms, label);
 		free(label);
 	}
+	char *share = btc_joint_share_text(w);
+	fprintf(out, "  same-PU factor %s\n", share);
+	free(share);
 	for (int k = 0; k < r->n; k++) {
 		struct btc_multi_eval e;
 		if (!btc_multi_evaluate(&w->m, r->c[k].a, &e)) {
@@ -148,7 +152,8 @@ static int print_text(FILE *out, const struct btc_cli_options *o, const struct b
 				double best = e.lambda;
 				fprintf(out,
 					"fluid bound (every stage split fractionally, no co-run "
-					"slowdown): %s <= %.4f%s; the plan reaches %.3f of it\n",
+					"slowdown%s): %s <= %.4f%s; the plan reaches %.3f of it\n",
+					w->capacity ? ", each PU at its largest same-PU factor" : "",
 					w->m.objective == BTC_MULTI_SUM ? "total" : "lambda", w->bound,
 					w->m.objective == BTC_MULTI_RATES ? " (1 / peak utilisation)" : "",
 					best / w->bound);
@@ -194,6 +199,12 @@ static void json_plan(FILE *out, const struct btc_joint_plan *w, const struct bt
 			fprintf(out, "%s\"%s\":%.6f", first ? "" : ",", pu_name(w, c), e->util[c]);
 			first = 0;
 		}
+	fprintf(out, "},\"same_pu_factor\":{");
+	for (int c = 0, first = 1; c < w->m.n_pus; c++)
+		if (!(w->m.forbid_mask & (1u << c))) {
+			fprintf(out, "%s\"%s\":%.6f", first ? "" : ",", pu_name(w, c), e->kappa[c]);
+			first = 0;
+		}
 	fprintf(out, "},\"streams\":[");
 	for (int s = 0; s < w->n_streams; s++) {
 		const struct btc_sched_problem *p = w->streams[s].p;
@@ -214,6 +225,35 @@ static void json_plan(FILE *out, const struct btc_joint_plan *w, const struct bt
 		fprintf(out, "]}");
 	}
 	fprintf(out, "]}");
+}
+
+/* null, or {"source":"...","kappa":{"PU":{"2":K,...},...}} (every PU with
+ * a factor other than 1; docs/report.md). */
+static void json_share(FILE *out, const struct btc_joint_plan *w)
+{
+	if (!w->capacity) {
+		fputs("null", out);
+		return;
+	}
+	int S = w->n_streams;
+	fputs("{\"source\":\"", out);
+	for (const unsigned char *c = (const unsigned char *)w->share_source; c && *c; c++)
+		fprintf(out, *c == '"' || *c == '\\' ? "\\%c" : *c < 0x20 ? "\\u%04x" : "%c", *c);
+	fputs("\",\"kappa\":{", out);
+	const char *sep = "";
+	for (int p = 0; p < w->m.n_pus; p++) {
+		bool any = false;
+		for (int n = 2; n <= S; n++)
+			any |= w->capacity[p * (S + 1) + n] != 1.0;
+		if (!any)
+			continue;
+		fprintf(out, "%s\"%s\":{", sep, pu_name(w, p));
+		for (int n = 2; n <= S; n++)
+			fprintf(out, "%s\"%d\":%.6f", n > 2 ? "," : "", n, w->capacity[p * (S + 1) + n]);
+		fputc('}', out);
+		sep = ",";
+	}
+	fputs("}}", out);
 }
 
 static int print_json(FILE *out, const struct btc_cli_options *o, const struct btc_joint_plan *w)
@@ -247,7 +287,9 @@ static int print_json(FILE *out, const struct btc_cli_options *o, const struct b
 		}
 		fputc('}', out);
 	}
-	fprintf(out, "],\"candidates\":[");
+	fprintf(out, "],\"same_pu_factor\":");
+	json_share(out, w);
+	fprintf(out, ",\"candidates\":[");
 	for (int k = 0; k < r->n; k++) {
 		struct btc_multi_eval e;
 		if (!btc_multi_evaluate(&w->m, r->c[k].a, &e)) {

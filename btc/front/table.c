@@ -59,11 +59,13 @@ void btc_table_free(struct btc_table *t)
 		free(t->cores[m]);
 		free(t->corun[m]);
 		free(t->in_chunk[m]);
+		free(t->share[m]);
 	}
 	free(t->io_loaded);
 	free(t->in_place);
 	free(t->touched);
 	free(t->corun_with);
+	free(t->share_with);
 	free(t->app);
 	free(t->device);
 	free(t->btc_version);
@@ -232,6 +234,11 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 		e = in_chunk_entry(r, path, lineno, t, m, app, dev, d);
 		if (!e)
 			return;
+	} else if (!strcmp(r->f[0], "@share")) {
+		e = btc_table_share_entry(t, m, r->f[1], dev, (struct btc_loc){path, lineno, r->col[1]},
+					  d);
+		if (!e)
+			return;
 	} else if (!strcmp(r->f[0], "@corun")) {
 		e = btc_table_corun_entry(t, m, r->f[1], dev, (struct btc_loc){path, lineno, r->col[1]},
 					  d);
@@ -245,7 +252,7 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 			btc_error(d, (struct btc_loc){path, lineno, r->col[0]},
 				  "unknown term '%s' (expected @fixed, @in_latency, "
 				  "@in_per_mib, @out_latency, @out_per_mib, @io, @io_load, "
-				  "@io_check, @in_chunk:STAGE or @corun)",
+				  "@io_check, @in_chunk:STAGE, @corun or @share)",
 				  r->f[0]);
 			return;
 		}
@@ -264,7 +271,8 @@ static void load_term_row(const struct btc_table_row *r, const char *path, int l
 			  r->f[2]);
 		return;
 	}
-	if (parse_stats(r, path, lineno, what, e, d) && strcmp(r->f[0], "@corun"))
+	if (parse_stats(r, path, lineno, what, e, d) && strcmp(r->f[0], "@corun") &&
+	    strcmp(r->f[0], "@share"))
 		t->has_terms[m] = true;
 }
 
@@ -274,8 +282,8 @@ static void load_tidy(struct btc_table_lines *l, const char *path, struct btc_ta
 	while (btc_table_next_line(l, d)) {
 		char *line = l->buf;
 		int lineno = l->lineno;
-		if (line[0] == '#')
-			btc_table_corun_with_read(line, t); /* appended after the rows */
+		if (line[0] == '#' && !btc_table_corun_with_read(line, t)) /* after the rows */
+			btc_table_share_with_read(line, t);
 		if (!line[0] || line[0] == '#')
 			continue;
 		struct btc_table_row r;
@@ -408,7 +416,7 @@ static void read_meta(char *line, struct btc_table *t, const struct btc_app *app
 		      : !strncmp(p, "device: ", 8) ? &t->device
 		      : !strncmp(p, "btc: ", 5)    ? &t->btc_version
 						   : NULL;
-	if (btc_table_corun_with_read(line, t))
+	if (btc_table_corun_with_read(line, t) || btc_table_share_with_read(line, t))
 		return;
 	if (!slot)
 		return;

@@ -115,6 +115,15 @@ struct btc_table {
 	char *corun_with;                 /* `# corun_with: B,C`: the co-runner apps
 					   * the @corun rows were measured against
 					   * (comma list), or NULL: not said */
+	/* Same-PU capacities (issue 27; `@share,P*N,mode,...` rows):
+	 * share[m][p * (BTC_TABLE_MAX_SHARE + 1) + n], PU p's capacity
+	 * kappa_p(n) with n (2..BTC_TABLE_MAX_SHARE) streams' chunks on it at
+	 * once (table_corun.c) */
+	struct btc_table_entry *share[BTC_N_MODES];
+	bool has_share[BTC_N_MODES];
+	char *share_with;                 /* `# share_with: octree*4,...`: the
+					   * workload the @share rows were measured
+					   * with, or NULL */
 	bool reference_layout;            /* read from the reference layout */
 	char *app, *device, *btc_version; /* header metadata, or NULL */
 };
@@ -213,6 +222,34 @@ bool btc_table_corun_with_read(const char *line, struct btc_table *t);
 
 /* Writes mode m's @corun rows (PU order p, then q). */
 void btc_table_write_corun(const struct btc_table *t, const struct btc_device *dev,
+			   enum btc_mode m, FILE *out);
+
+/* Same-PU capacity rows (issue 27, docs/app-format.md "Same-PU capacity
+ * rows"):
+ *
+ *     @share,cuda*4,isolated,1.300000,0.020000,3
+ *
+ * PU `cuda` delivers 1.30 PU-ms of profiled work per ms while 4 streams'
+ * chunks run on it at once (the mean column; dimensionless, > 0; below 1:
+ * they lose to each other), against one after the other; sd and count
+ * over the repetitions. N from 2 to BTC_TABLE_MAX_SHARE. */
+#define BTC_TABLE_MAX_SHARE 64
+/* The entry of the row's `P*N` field in mode m (reported at loc and NULL
+ * when the field is not a known PU and a count 2..BTC_TABLE_MAX_SHARE);
+ * marks has_share[m]. For the reader. */
+struct btc_table_entry *btc_table_share_entry(struct btc_table *t, enum btc_mode m,
+					      const char *field, const struct btc_device *dev,
+					      struct btc_loc loc, struct btc_diag *d);
+/* kappa_p(n) of mode m: the row of n, else of the largest measured count
+ * below n (a capacity measured with fewer streams), else 1 (and 1 for n <
+ * 2). */
+double btc_table_share_factor(const struct btc_table *t, enum btc_mode m, int p, int n);
+/* `# share_with: A*N,B*M` (docs/app-format.md): the workload (apps and
+ * their streams) the @share rows were measured with. */
+#define BTC_TABLE_SHARE_WITH "# share_with: "
+bool btc_table_share_with_read(const char *line, struct btc_table *t);
+/* Writes mode m's @share rows (PU order, then count). */
+void btc_table_write_share(const struct btc_table *t, const struct btc_device *dev,
 			   enum btc_mode m, FILE *out);
 
 #endif

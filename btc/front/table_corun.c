@@ -1,6 +1,9 @@
 /* Co-run slowdown rows of a profiling table (issue 27): `@corun,P/Q,...`,
  * the factor by which a stage on PU P slows while another app's stage
- * occupies PU Q (front/table.h, docs/app-format.md "Co-run rows"). */
+ * occupies PU Q, and same-PU capacity rows `@share,P*N,...`, what PU P
+ * delivers while N streams' chunks share it (front/table.h,
+ * docs/app-format.md "Co-run rows", "Same-PU capacity rows"). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,4 +75,68 @@ bool btc_table_corun_with_read(const char *line, struct btc_table *t)
 	free(t->corun_with);
 	t->corun_with = btc_xstrdup(line + n);
 	return true;
+}
+
+struct btc_table_entry *btc_table_share_entry(struct btc_table *t, enum btc_mode m,
+					      const char *field, const struct btc_device *dev,
+					      struct btc_loc loc, struct btc_diag *d)
+{
+	const char *star = strchr(field, '*');
+	char name[128];
+	size_t len = star ? (size_t)(star - field) : 0;
+	char *end = NULL;
+	errno = 0;
+	long n = star && star[1] >= '0' && star[1] <= '9' ? strtol(star + 1, &end, 10) : -1;
+	if (!star || len == 0 || len >= sizeof(name) || !end || *end || errno || n < 2 ||
+	    n > BTC_TABLE_MAX_SHARE) {
+		btc_error(d, loc, "@share rows name a PU and a stream count 'P*N' (N from 2 to %d), "
+			  "not '%s'", BTC_TABLE_MAX_SHARE, field);
+		return NULL;
+	}
+	memcpy(name, field, len);
+	name[len] = '\0';
+	int p = btc_device_pu_index(dev, name);
+	if (p < 0) {
+		btc_error(d, loc, "unknown PU '%s' (device '%s')", name, dev->name);
+		return NULL;
+	}
+	if (!t->share[m])
+		t->share[m] = btc_xcalloc((size_t)t->n_pus * (BTC_TABLE_MAX_SHARE + 1),
+					  sizeof(struct btc_table_entry));
+	t->has_share[m] = true;
+	return &t->share[m][p * (BTC_TABLE_MAX_SHARE + 1) + n];
+}
+
+double btc_table_share_factor(const struct btc_table *t, enum btc_mode m, int p, int n)
+{
+	if (!t->share[m] || n < 2)
+		return 1.0;
+	for (int k = n < BTC_TABLE_MAX_SHARE ? n : BTC_TABLE_MAX_SHARE; k >= 2; k--) {
+		const struct btc_table_entry *e = &t->share[m][p * (BTC_TABLE_MAX_SHARE + 1) + k];
+		if (e->present && e->mean_ms > 0)
+			return e->mean_ms;
+	}
+	return 1.0;
+}
+
+bool btc_table_share_with_read(const char *line, struct btc_table *t)
+{
+	size_t n = strlen(BTC_TABLE_SHARE_WITH);
+	if (strncmp(line, BTC_TABLE_SHARE_WITH, n))
+		return false;
+	free(t->share_with);
+	t->share_with = btc_xstrdup(line + n);
+	return true;
+}
+
+void btc_table_write_share(const struct btc_table *t, const struct btc_device *dev,
+			   enum btc_mode m, FILE *out)
+{
+	for (int p = 0; t->share[m] && p < t->n_pus; p++)
+		for (int n = 2; n <= BTC_TABLE_MAX_SHARE; n++) {
+			const struct btc_table_entry *e = &t->share[m][p * (BTC_TABLE_MAX_SHARE + 1) + n];
+			if (e->present)
+				fprintf(out, "@share,%s*%d,%s,%.6f,%.6f,%d\n", dev->pus[p].name, n,
+					btc_mode_name(m), e->mean_ms, e->stddev_ms, e->samples);
+		}
 }

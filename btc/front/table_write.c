@@ -35,6 +35,8 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 		fputc('\n', out);
 	if (t->corun_with)
 		fprintf(out, BTC_TABLE_CORUN_WITH "%s\n", t->corun_with);
+	if (t->share_with)
+		fprintf(out, BTC_TABLE_SHARE_WITH "%s\n", t->share_with);
 	fputs(BTC_TABLE_TIDY_HEADER "\n", out);
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		for (int s = 0; s < t->n_stages; s++)
@@ -85,5 +87,6 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 					btc_mode_name((enum btc_mode)m), io[k]->mean_ms,
 					io[k]->stddev_ms, io[k]->samples);
 		btc_table_write_corun(t, dev, (enum btc_mode)m, out);
+		btc_table_write_share(t, dev, (enum btc_mode)m, out);
 	}
 }

@@ -244,6 +244,55 @@ static bool load_apps(const struct btc_joint_request *o, struct btc_joint_plan *
 	return d->errors == errors;
 }
 
+/* The same-PU capacities kappa_p(n), n = 2..S (sched/multi.h): the
+ * request's measured table, else the first app table with @share rows
+ * in the scheduled mode, else isolated ones (what the probe writes);
+ * btc_table_share_factor fills counts not measured from the largest one
+ * below. NULL when every factor is 1. */
+static void build_capacity(const struct btc_joint_request *o, struct btc_joint_plan *w)
+{
+	const struct btc_table *t = o->share;
+	enum btc_mode mode = BTC_MODE_ISOLATED;
+	int from = -1;
+	for (int a = 0; !t && a < w->n_apps; a++) {
+		const struct btc_table *x = w->apps[a].table;
+		if (x->has_share[o->plan.mode] || x->has_share[BTC_MODE_ISOLATED]) {
+			t = x;
+			from = a;
+		}
+	}
+	if (!t)
+		return;
+	if (t->has_share[o->plan.mode])
+		mode = o->plan.mode;
+	else if (!t->has_share[BTC_MODE_ISOLATED])
+		for (int k = 0; k < BTC_N_MODES; k++)
+			if (t->has_share[k])
+				mode = (enum btc_mode)k;
+	int S = w->n_streams, np = w->m.n_pus;
+	double *cap = btc_xcalloc((size_t)np * (size_t)(S + 1), sizeof(double));
+	bool any = false;
+	for (int c = 0; c < np; c++)
+		for (int n = 0; n <= S; n++) {
+			cap[c * (S + 1) + n] = btc_table_share_factor(t, mode, c, n);
+			any |= cap[c * (S + 1) + n] != 1.0;
+		}
+	if (!any) {
+		free(cap);
+		return;
+	}
+	w->capacity = cap;
+	w->m.capacity = cap;
+	if (from < 0)
+		w->share_source = btc_xasprintf("measured by this job's probe (%s)",
+						btc_mode_name(mode));
+	else
+		w->share_source = btc_xasprintf("%s's @share rows (%s%s%s)", w->apps[from].app->name,
+						btc_mode_name(mode),
+						t->share_with ? "; measured with " : "",
+						t->share_with ? t->share_with : "");
+}
+
 /* The joint problem: streams in app order, each app's streams together. */
 static bool build_problem(const struct btc_joint_request *o, struct btc_joint_plan *w,
 			  struct btc_diag *d)
@@ -296,6 +345,7 @@ static bool build_problem(const struct btc_joint_request *o, struct btc_joint_pl
 	}
 	m->n_streams = w->n_streams;
 	m->streams = w->streams;
+	build_capacity(o, w);
 	return d->errors == errors;
 }
 
@@ -397,6 +447,30 @@ double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc
 	return v;
 }
 
+char *btc_joint_share_text(const struct btc_joint_plan *j)
+{
+	if (!j->capacity)
+		return btc_xstrdup("none measured (factor 1)");
+	struct btc_out o;
+	btc_out_init(&o);
+	int S = j->n_streams;
+	const char *sep = "measured: ";
+	for (int c = 0; c < j->m.n_pus; c++) {
+		bool any = false;
+		for (int n = 2; n <= S; n++)
+			any |= j->capacity[c * (S + 1) + n] != 1.0;
+		if (!any)
+			continue;
+		btc_outf(&o, "%s%s", sep, j->dev->pus[c].name);
+		for (int n = 2; n <= S; n++)
+			btc_outf(&o, "%s x%.3f at %d streams", n > 2 ? "," : "",
+				 j->capacity[c * (S + 1) + n], n);
+		sep = "; ";
+	}
+	btc_outf(&o, "; %s", j->share_source ? j->share_source : "measured");
+	return o.buf;
+}
+
 char *btc_joint_spec(const struct btc_joint_plan *j, int a, const int *v)
 {
 	const struct btc_app *app = j->apps[a].app;
@@ -439,6 +513,8 @@ void btc_joint_plan_free(struct btc_joint_plan *w)
 	btc_multi_eval_free(&w->naive_eval);
 	free(w->naive);
 	free(w->schedule);
+	free(w->capacity);
+	free(w->share_source);
 	btc_workload_free(&w->wl);
 	free(w);
 }

@@ -48,6 +48,10 @@ struct btc_joint_request {
 	struct btc_plan_options plan;
 	enum btc_multi_objective objective;
 	int top_k;              /* K of the joint problem; 0: BTC_SCHED_DEFAULT_K */
+	/* Same-PU capacities measured for this workload (the workload job's
+	 * probe, driver/share_probe.h): a table whose @share rows (any mode)
+	 * replace the apps' tables' ones, or NULL; borrowed */
+	const struct btc_table *share;
 	int solver;             /* 0 btc_multi_solve, 1 the oracle
 				 * (btc_multi_solve_exhaustive), 2 the branch
 				 * and bound alone (btc_multi_solve_bb), 3 the
@@ -84,6 +88,12 @@ struct btc_joint_plan {
 	char names[BTC_MULTI_MAX_STREAMS][64]; /* "octree#0" */
 	int n_streams;
 	struct btc_multi_problem m;
+	/* m.capacity: [n_pus * (n_streams + 1)] kappa_p(n) (owned), or NULL
+	 * when nothing measured (every factor 1); share_source says where
+	 * the factors came from ("the job's probe", "APP's @share rows
+	 * (isolated; measured with octree*4,alexnet_dense*4)"), NULL without */
+	double *capacity;
+	char *share_source;
 	struct btc_multi_result result; /* the top K, best first (result.n >= 1) */
 	struct btc_multi_eval *evals;   /* [result.n] each candidate evaluated */
 	bool has_bound;
@@ -113,6 +123,12 @@ double btc_joint_normalised(const struct btc_joint_plan *j, const struct btc_mul
  * M = min_s r_s x solo_ms (unweighted, as the workload job measures it,
  * driver/colocate.h). */
 double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc_multi_eval *e);
+
+/* What the plan knows of same-PU capacities, for the output: "none
+ * measured (factor 1)", or "vulkan x1.129 at 2 streams, x1.2 at 3
+ * streams; measured by this job's probe (isolated)" (every PU with a
+ * factor other than 1, every count 2..S). Caller frees. */
+char *btc_joint_share_text(const struct btc_joint_plan *j);
 
 /* "big:0-2,gpu:3-6": app a's vector v as a --chunks spec (btc_plan
  * parses it). Caller frees. */
