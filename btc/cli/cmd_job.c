@@ -12,6 +12,7 @@
 #include "driver/calibrate.h"
 #include "driver/profile.h"
 #include "driver/profile_corun.h"
+#include "driver/share_probe.h"
 #include "driver/workload_job.h"
 #include "front/cores_here.h"
 #include "front/table.h"
@@ -39,7 +40,8 @@ static void write_table(struct btc_table *t, const struct btc_app *app,
 /* `btc profile A.yaml B.yaml ... --device DEV`: each app's table as
  * `btc profile A.yaml` makes it (cached per app), then the co-run
  * slowdowns of each app against the others into its table
- * (driver/profile_corun.h; docs/scheduler.md "Several apps"). */
+ * (driver/profile_corun.h; docs/scheduler.md "Several apps"), then the
+ * GPU's same-PU factor for the workload (--streams; driver/share_probe.h). */
 static int profile_apps(const struct btc_cli_options *o)
 {
 	if (o->output || o->defines.n || o->input) {
@@ -82,8 +84,14 @@ static int profile_apps(const struct btc_cli_options *o)
 			ok &= got;
 			ca[a] = (struct btc_corun_app){apps[a], paths[a], NULL};
 		}
-		if (ok && !btc_interrupted())
-			btc_profile_corun(ca, n, dev, &jo, &d);
+		if (ok && !btc_interrupted() && btc_profile_corun(ca, n, dev, &jo, &d) &&
+		    !btc_interrupted()) {
+			/* then the same-PU factor of the workload's GPU, with
+			 * the joint program's mechanism (driver/share_probe.h) */
+			struct btc_joint_request jr;
+			btc_cli_joint_request(o, &jr);
+			btc_profile_share(&jr, dev, NULL, o->force, jo.reprofile, &d);
+		}
 		else if (!d.errors && !btc_interrupted())
 			printf("profile: the co-run slowdowns (@corun rows) are measured on this "
 			       "machine only (--device host), once every app's table is here\n");

@@ -14,6 +14,7 @@
 #include "driver/joint_project.h"
 #include "driver/profile.h"
 #include "driver/profile_corun.h"
+#include "driver/share_probe.h"
 #include "front/workload.h"
 #include "report/colocate_print.h"
 #include "util/fsafe.h"
@@ -108,6 +109,9 @@ static void print_plan(const struct btc_joint_plan *j)
 		       btc_joint_min_normalised(j, &j->naive_eval));
 	if (j->has_bound && j->m.objective == BTC_MULTI_MAXMIN)
 		printf("  multi-app fluid bound: %.3f\n", j->bound);
+	char *share = btc_joint_share_text(j);
+	printf("  same-PU factor %s\n", share);
+	free(share);
 }
 
 /* The report (docs/report.md, "The workload job"). */
@@ -172,6 +176,26 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 	}
 	else
 		cJSON_AddNullToObject(plan, "fluid_bound");
+	if (j->capacity) { /* what the plan knew of same-PU capacities */
+		cJSON *sf = cJSON_AddObjectToObject(plan, "same_pu_factor"),
+		      *kap = cJSON_CreateObject();
+		cJSON_AddStringToObject(sf, "source", j->share_source);
+		cJSON_AddItemToObject(sf, "kappa", kap);
+		int S = j->n_streams;
+		for (int c = 0; c < j->m.n_pus; c++) {
+			cJSON *pu = NULL;
+			for (int n = 2; n <= S; n++)
+				if (j->capacity[c * (S + 1) + n] != 1.0 && !pu)
+					pu = cJSON_AddObjectToObject(kap, j->dev->pus[c].name);
+			for (int n = 2; pu && n <= S; n++) {
+				char key[16];
+				snprintf(key, sizeof key, "%d", n);
+				cJSON_AddNumberToObject(pu, key, j->capacity[c * (S + 1) + n]);
+			}
+		}
+	} else {
+		cJSON_AddNullToObject(plan, "same_pu_factor");
+	}
 	btc_colocate_add_json(root, "colocation", s, r);
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);
@@ -183,16 +207,84 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 	free(text);
 }
 
+/* The project folder of j's program and the program in it (malloc'ed). */
+static void program_paths(const struct btc_joint_plan *j, const struct btc_request *opt,
+			  char **dir, char **prog)
+{
+	char *base = btc_joint_project_dir(j);
+	*dir = opt->out_dir ? btc_xstrdup(opt->out_dir) : btc_xasprintf("build/btc/%s", base);
+	for (char *c = base; *c; c++)
+		if (*c == '+')
+			*c = '-';
+	*prog = btc_xasprintf("%s/build/%s-workload", *dir, base);
+	free(base);
+}
+
+/* 2b. The same-PU factor (driver/share_probe.h; docs/scheduler.md
+ * "Same-PU capacity"): when the workload has one to measure and its
+ * tables hold none measured with it, j's program is generated and built
+ * and its --share-probe run; with rows, the workload is planned again
+ * with them (*jp replaced, *share the rows' table, owned by the caller),
+ * and the rows go into the tables the job profiled (cached), never into
+ * one the user gave (own[a]: app a's table is the job's). Returns false
+ * after an error. */
+static bool probe_share(struct btc_joint_plan **jp, struct btc_joint_request *jr,
+			const struct btc_request *opt, const bool *own,
+			struct btc_table **share, struct btc_diag *d)
+{
+	struct btc_joint_plan *j = *jp;
+	if (!btc_share_probe_wanted(j)) {
+		printf("same-PU factor: nothing to measure (no GPU with kernels of two streams)\n");
+		return true;
+	}
+	if (btc_share_cached(j)) {
+		printf("same-PU factor: the tables' @share rows (measured with %s)\n",
+		       j->apps[0].table->share_with);
+		return true;
+	}
+	char *dir, *prog;
+	program_paths(j, opt, &dir, &prog);
+	bool built = false, ok = btc_job_dir_claim(dir, d) &&
+				 btc_joint_project_make(j, dir, opt->force, d) &&
+				 btc_job_build(dir, j->dev, &built, d);
+	struct btc_table *t = NULL;
+	double secs = 0;
+	if (ok && built)
+		ok = btc_share_probe_run(j, prog, &t, &secs, d) && !btc_interrupted();
+	if (ok && t) {
+		char *with = btc_share_with(j);
+		printf("same-PU factor measured in %.1f s (with %s); planning again with it\n", secs,
+		       with);
+		for (int a = 0; a < j->n_apps && ok; a++)
+			if (own[a])
+				ok = btc_share_write_rows(j->apps[a].table_path, j->apps[a].app, j->dev, t,
+							  with, d);
+		free(with);
+		jr->share = t;
+		struct btc_joint_plan *j2 = ok ? btc_joint_plan_make(jr, j->dev, d) : NULL;
+		jr->share = NULL;
+		if (j2) {
+			btc_joint_plan_free(j);
+			*jp = j2;
+			*share = t;
+			t = NULL;
+			print_plan(j2);
+		} else {
+			ok = false;
+		}
+	}
+	btc_table_free(t);
+	free(dir);
+	free(prog);
+	return ok;
+}
+
 /* 3.-5. Generate, build, measure, report. */
 static int measure(const struct btc_joint_plan *j, const struct btc_request *opt,
 		   struct btc_diag *d)
 {
-	char *base = btc_joint_project_dir(j);
-	char *dir = opt->out_dir ? btc_xstrdup(opt->out_dir) : btc_xasprintf("build/btc/%s", base);
-	for (char *c = base; *c; c++)
-		if (*c == '+')
-			*c = '-';
-	char *prog = btc_xasprintf("%s/build/%s-workload", dir, base);
+	char *dir, *prog;
+	program_paths(j, opt, &dir, &prog);
 	char *runs = btc_xasprintf("%s/runs", dir);
 	int S = j->n_streams, K = j->result.n, status = 1;
 	const char **names = btc_xcalloc((size_t)S, sizeof(*names));
@@ -246,7 +338,6 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 	}
 	btc_colocate_result_free(&r);
 out:
-	free(base);
 	free(dir);
 	free(prog);
 	free(runs);
@@ -283,8 +374,15 @@ int btc_workload_job(const struct btc_joint_request *r, const struct btc_device 
 		goto out;
 	print_plan(j);
 	fflush(stdout);
-	status = measure(j, opt, d);
+	bool own[BTC_WORKLOAD_MAX_APPS] = {0};
+	for (int a = 0; a < j->n_apps; a++)
+		for (int i = 0; i < n_tables; i++)
+			own[a] |= !strcmp(strchr(tables[i], '=') + 1, j->apps[a].table_path);
+	struct btc_table *share = NULL;
+	if (probe_share(&j, &jr, opt, own, &share, d) && !btc_interrupted())
+		status = measure(j, opt, d);
 	btc_joint_plan_free(j);
+	btc_table_free(share);
 out:
 	if (btc_interrupted())
 		status = BTC_EXIT_INTERRUPTED;
