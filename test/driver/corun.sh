@@ -4,7 +4,10 @@
 # alexnet-dense's CIFAR-10 images) writes each app's @corun rows for every
 # ordered pair of distinct PUs (the CPU and llvmpipe's Vulkan here), with
 # the `# corun_with:` line naming the co-runner; the table loader reads
-# them back (btc schedule over both apps says "co-run measured"); a second
+# them back (btc schedule over both apps says "co-run measured"); then
+# the same-PU factor of llvmpipe's GPU measured by the joint program's
+# --share-probe into both tables (`@share,vulkan*2` and `# share_with:`),
+# which btc schedule reads ("same-PU factor measured"); a second
 # run finds them cached; an interrupt during the measurement exits 130,
 # leaves no occupant running and the table as it was. No timing is
 # asserted: a factor is only finite and within a sane range.
@@ -55,6 +58,26 @@ EOF
 done
 echo "ok: @corun rows of both apps, every ordered pair"
 
+# The same-PU factor of the GPU (docs/scheduler.md "Same-PU capacity"):
+# the joint program's --share-probe, its @share row in both tables.
+grep -q "^share-probe: 2 streams together on vulkan: x" first.log ||
+	fail "no share-probe line" first.log
+grep -q "^profile: same-PU factor: @share rows (isolated; with octree\*1,alexnet_dense\*1" \
+	first.log || fail "no same-PU factor line" first.log
+for name in octree alexnet_dense; do
+	t=$(ls cache/"$name"-host-*.csv)
+	grep -qx "# share_with: octree\*1,alexnet_dense\*1" "$t" || fail "$t: no '# share_with:'" "$t"
+	row=$(grep "^@share,vulkan\*2,isolated," "$t") || fail "$t: no @share row" "$t"
+	python3 - "$row" <<'EOF' || fail "$t: bad row '$row'"
+import math, sys
+f = sys.argv[1].split(",")
+factor, sd, n = float(f[3]), float(f[4]), int(f[5])
+assert math.isfinite(factor) and 0.05 < factor < 20, factor
+assert math.isfinite(sd) and sd >= 0 and n == 3, (sd, n)
+EOF
+done
+echo "ok: @share rows in both tables"
+
 # Read back by the table loader: the joint schedule uses them.
 "$btc" schedule "$oct" "$alex" --device host --cache cache --top 1 > sched.log 2>&1 ||
 	fail "btc schedule A B: exit status $?" sched.log
@@ -64,7 +87,11 @@ echo "ok: @corun rows of both apps, every ordered pair"
 	fail "btc schedule --format json: exit status $?"
 [ "$(json sched.json '[a["corun"] for a in r["apps"]]')" = "['measured', 'measured']" ] ||
 	fail "JSON: corun not measured for both apps" sched.json
-echo "ok: btc schedule over both apps: co-run measured"
+grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; octree's @share rows" sched.log ||
+	fail "btc schedule: no measured same-PU factor" sched.log
+[ "$(json sched.json 'sorted(r["same_pu_factor"]["kappa"])')" = "['vulkan']" ] ||
+	fail "JSON: no same_pu_factor" sched.json
+echo "ok: btc schedule over both apps: co-run and same-PU factor measured"
 
 # Cached: nothing measured again, the tables unchanged.
 sum=$(cat cache/*.csv | sha256sum)
@@ -72,6 +99,8 @@ prof > second.log 2>&1 || fail "second btc profile A B: exit status $?" second.l
 [ "$(grep -c 'cached rows (measured against' second.log)" = 2 ] ||
 	fail "second run: the rows were not taken from the cache" second.log
 ! grep -q "occupies" second.log || fail "second run measured again" second.log
+grep -q "same-PU factor: cached @share rows" second.log ||
+	fail "second run: the @share rows were not taken from the cache" second.log
 [ "$(cat cache/*.csv | sha256sum)" = "$sum" ] || fail "second run changed a table"
 echo "ok: cached"
 

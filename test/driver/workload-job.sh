@@ -6,7 +6,8 @@
 # program, and measures the top 2 joint candidates against naive
 # co-location and time multiplexing on real data (Kinect clouds,
 # CIFAR-10), every task of every stream verified; the report's JSON is
-# checked. Under BTC_TEST_FULL=1 (scripts/test --full) also the whole job
+# checked. The given tables have no @share rows, so the job measures the
+# GPU's same-PU factor (the program's --share-probe) and plans with it. Under BTC_TEST_FULL=1 (scripts/test --full) also the whole job
 # with profiling (a fresh cache: both tables and their @corun rows):
 # `btc apps/octree.yaml apps/alexnet-dense.yaml --device host --run`,
 # about 5 min here.
@@ -38,6 +39,10 @@ for f in (best, c["naive"], c["multiplex"]):
     assert f["merit"]["median"] > 0 and all(x > 0 for x in f["tasks_per_s"]), f
 for g in ("gain_naive", "gain_multiplex"):
     assert c[g]["median"] > 0, c[g]
+# the same-PU factor: null (none measured) or kappa per PU and count > 0
+sf = p["same_pu_factor"]
+assert sf is None or (sf["source"] and all(
+    k > 0 for pu in sf["kappa"].values() for k in pu.values())), sf
 # the bound's verdict on the chosen's measured M (never a ratio above 1)
 assert p["fluid_bound_holds"] is (best["merit"]["median"] <= p["fluid_bound"]), (p, best)
 PY
@@ -49,6 +54,12 @@ PY
   -o "$work/w" --report "$work/r.json" > "$work/job.log" 2>&1 || { cat "$work/job.log"; exit 1; }
 cat "$work/job.log"
 check "$work/r.json" 2
+# the job measured the GPU's same-PU factor (the given tables have none)
+# and planned with it
+grep -q "^share-probe: 2 streams together on vulkan: x" "$work/job.log"
+grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; measured by this job's probe" \
+  "$work/job.log"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["plan"]["same_pu_factor"]["kappa"]["vulkan"]["2"] > 0' "$work/r.json"
 
 if [ "${BTC_TEST_FULL:-0}" != 0 ]; then
   "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --run \
