@@ -228,6 +228,38 @@ static void test_corun(void)
 	btc_table_free(t);
 }
 
+/* Same-PU capacity rows (issue 27): per PU and stream count, written back
+ * and read again; a count without a row takes the largest one below it. */
+static void test_share(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("t.csv", HDR FULL_ISO "# share_with: demo*4\n"
+			   "@share,gpu*2,isolated,1.25,0.02,3\n@share,gpu*4,isolated,0.8,0.01,3\n",
+			   app, dev, BTC_MODE_ISOLATED, &d);
+	int gpu = btc_device_pu_index(dev, "gpu"), big = btc_device_pu_index(dev, "big");
+	for (int pass = 0; t && pass < 2; pass++) {
+		CU_ASSERT_TRUE(t->has_share[BTC_MODE_ISOLATED] && !t->has_terms[BTC_MODE_ISOLATED]);
+		CU_ASSERT_FALSE(t->has_share[BTC_MODE_INTERFERENCE]);
+		static const double want[] = {1, 1, 1.25, 1.25, 0.8, 0.8};
+		for (int n = 0; n < 6; n++)
+			CU_ASSERT_EQUAL(btc_table_share_factor(t, BTC_MODE_ISOLATED, gpu, n), want[n]);
+		CU_ASSERT_EQUAL(btc_table_share_factor(t, BTC_MODE_ISOLATED, big, 4), 1.0);
+		CU_ASSERT_STRING_EQUAL(t->share_with ? t->share_with : "", "demo*4");
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		btc_table_write(t, app, dev, f);
+		fclose(f);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n@share,gpu*4,isolated,0.800000,0.010000,3\n"));
+		btc_table_free(t);
+		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
+		free(text);
+	}
+	CU_ASSERT_PTR_NOT_NULL(t);
+	btc_table_free(t);
+}
+
 /* The placed mode predicts a one-chunk schedule from the isolated rows
  * (nothing runs beside it: btc_plan_mode_for), every other from its own. */
 static void test_placed_alone(void)
@@ -366,7 +398,10 @@ static const struct bad_case bad[] = {
 	{"unknown mode", HDR FULL_ISO "b,big,loaded,1,0,1\n",
 	 T "7:7: error: unknown mode 'loaded' (expected isolated, interference or placed)"},
 	{"unknown term", HDR FULL_ISO "@warp,gpu,isolated,1,0,1\n",
-	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load, @io_check, @in_chunk:STAGE or @corun)"},
+	 T "7:1: error: unknown term '@warp' (expected @fixed, @in_latency, @in_per_mib, @out_latency, @out_per_mib, @io, @io_load, @io_check, @in_chunk:STAGE, @corun or @share)"},
+	{"share field", HDR FULL_ISO "@share,gpu*1,isolated,1.5,0,1\n",
+	 T "7:8: error: @share rows name a PU and a stream count 'P*N' (N from 2 to 64), not 'gpu*1'"},
+	{"share PU", HDR FULL_ISO "@share,npu*2,isolated,1.5,0,1\n", T "7:8: error: unknown PU 'npu' (device 'testdev')"},
 	{"io_check row PU", HDR FULL_ISO "@io_check,gpu,isolated,1,0,1\n",
 	 T "7:11: error: @io_check rows name the PU 'io', not 'gpu'"},
 	{"io row PU", HDR FULL_ISO "@io,gpu,isolated,1,0,1\n",
@@ -556,6 +591,7 @@ int register_table_suite(void)
 	       !CU_add_test(s, "io load and check rows", test_io_rows) ||
 	       !CU_add_test(s, "placed mode: a one-chunk schedule is isolated", test_placed_alone) ||
 	       !CU_add_test(s, "co-run slowdown rows", test_corun) ||
+	       !CU_add_test(s, "same-PU capacity rows", test_share) ||
 	       !CU_add_test(s, "the paper's twelve tables", test_real_reference_tables) ||
 	       !CU_add_test(s, "bad tables", test_bad) ||
 	       !CU_add_test(s, "long lines", test_long_lines) ||
