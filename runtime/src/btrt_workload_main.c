@@ -474,7 +474,11 @@ int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv)
 	} else if (o.list_json) {
 		rc = btrt_workload_list_json(w, stdout) ? 1 : 0;
 	} else if (o.share_probe) {
-		rc = btrt_workload_share_probe(w, argv[0], &env, &o);
+		/* CUDA dispatchers wait as they would in candidate 0's run */
+		struct btrt_env pe = env;
+		if (cuda_yield(w, &env, &o))
+			pe.cuda_sync = BTRT_CUDA_SYNC_YIELD;
+		rc = btrt_workload_share_probe(w, argv[0], &pe, &o);
 	} else
 		rc = run_workload(w, argv[0], &env, &o);
 	btrt_workload_options_free(&o);

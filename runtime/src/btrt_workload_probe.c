@@ -5,7 +5,8 @@
  * while n streams' GPU chunks run on it at once: every stream its own GPU
  * context (its own Vulkan device and queue, or its own CUDA streams in the
  * process's one context), its own pool and its own dispatcher thread,
- * pinned where joint candidate 0 pins it.
+ * pinned where joint candidate 0 pins it, CUDA waits spinning or yielding
+ * as in candidate 0's run (btrt_workload_main decides, env).
  *
  * Per stream, one profiler rig (btrt_profiler_internal.h) per stage of its
  * app with a kernel for the GPU, each stage's input made once; a burst is
