@@ -42,7 +42,8 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 			     "APP.yaml --device DEV [-o TABLE.csv];\n"
 			     "       btc profile A.yaml B.yaml... --device DEV",
 			     "BT-Profiler: time every stage on every PU (cached); several\n"
-			     "apps: each app's table, then its co-run slowdowns (@corun rows)",
+			     "apps: each app's table, then its co-run slowdowns (@corun rows)\n"
+			     "and the GPU's same-PU factor for --streams (@share rows)",
 			     1, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
 	[BTC_CMD_TUNE] = {"tune", btc_cmd_tune, "APP.yaml --device DEV [--table T] [--report FILE];\n"
 			  "       btc tune A.yaml B.yaml... | --workload W.yaml --device DEV\n"

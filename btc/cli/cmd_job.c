@@ -110,6 +110,11 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 {
 	if (o->n_positional > 1)
 		return profile_apps(o);
+	if (o->streams.n) {
+		fprintf(stderr, "btc: --streams applies to several apps (btc profile A.yaml B.yaml "
+				"...), not to one\n");
+		return 2;
+	}
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_app *app = btc_cli_load_app(o, &d);

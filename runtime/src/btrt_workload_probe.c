@@ -249,16 +249,16 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 			if (r != rank)
 				continue;
 			int src = setup(w, env, o, &ps[i]);
+			if (src == 0 && time_alone(&ps[i]))
+				src = -1;
 			if (src < 0) {
 				fprintf(stderr, "%s: share-probe: stream %u (%s): %s: %s\n", argv0, i,
 					w->streams[i].prog->app.name, btrt_strerror(ps[i].err.kind),
 					ps[i].err.msg);
 				goto out;
 			}
-			if (src == 0 && time_alone(&ps[i]) == 0)
+			if (src == 0)
 				order[n++] = i;
-			else if (src == 0)
-				goto out;
 		}
 	printf("share-probe: %s (%s), %u streams with GPU stages; bursts of about %.0f ms, "
 	       "windows of %.0f ms, %d each\n",
@@ -280,8 +280,10 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 		for (int r = 0; r < REPS; r++)
 			var += (v[r] - mean) * (v[r] - mean) / (REPS - 1);
 		printf("share-probe: %u streams together on %s: x%.3f of the work alone per unit "
-		       "time (windows %.3f %.3f %.3f)\n",
-		       k, gpu, mean, v[0], v[1], v[2]);
+		       "time (windows", k, gpu, mean);
+		for (int r = 0; r < REPS; r++)
+			printf(" %.3f", v[r]);
+		printf(")\n");
 		printf("@share,%s*%u,isolated,%.6f,%.6f,%d\n", gpu, k, mean, sqrt(var), REPS);
 		fflush(stdout);
 	}

@@ -7,8 +7,9 @@
 # generated program built with -Db_sanitize=thread: every task of every
 # stream verified, no report; two streams of one app share its tables and
 # kernels but nothing else; run again with BTRT_VK_STREAMS=one (every
-# Vulkan stream on one device, its queue shared). Only Mesa's driver and
-# its LLVM JIT are suppressed (data/tsan-mesa.supp). Without a Vulkan
+# Vulkan stream on one device, its queue shared); then its --share-probe
+# (docs/scheduler.md, "Same-PU capacity"), also clean. Only Mesa's driver
+# and its LLVM JIT are suppressed (data/tsan-mesa.supp). Without a Vulkan
 # device or TSan: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3
@@ -43,4 +44,13 @@ for path, one in ((sys.argv[1], False), (sys.argv[2], True)):
     # one device: every Vulkan stream on the first one's; else one each
     assert devices == ([devices[0]] * len(devices) if one else sorted(set(devices))), (path, devices)
 PY
+# The same-PU capacity probe (--share-probe: 4 streams' GPU stages on
+# their threads at once, each its own Vulkan device, pool and dispatcher)
+# under TSan: exit 0, a row for each count 2..4.
+rc=0
+TSAN_OPTIONS=$tsan_options "$prog" --share-probe=100 > "$work/probe.txt" 2>&1 || rc=$?
+cat "$work/probe.txt"
+[ "$rc" = 0 ] || { echo "FAIL: --share-probe: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
+[ "$(grep -c '^@share,vulkan\*[234],isolated,' "$work/probe.txt")" = 3 ] ||
+  { echo "FAIL: --share-probe: not 3 @share rows"; exit 1; }
 echo "gen-joint-tsan: OK"
