@@ -46,9 +46,13 @@ for path, one in ((sys.argv[1], False), (sys.argv[2], True)):
 PY
 # The same-PU capacity probe (--share-probe: 4 streams' GPU stages on
 # their threads at once, each its own Vulkan device, pool and dispatcher)
-# under TSan: exit 0, a row for each count 2..4.
+# under TSan: exit 0, a row for each count 2..4. Its inputs are made by
+# the CPU kernels on the main thread, one OpenMP team of one thread (as
+# --cpu-groups 2 gives the pipelines: libgomp's own threads are not
+# instrumented).
 rc=0
-TSAN_OPTIONS=$tsan_options "$prog" --share-probe=100 > "$work/probe.txt" 2>&1 || rc=$?
+OMP_NUM_THREADS=1 TSAN_OPTIONS=$tsan_options "$prog" --share-probe=100 > "$work/probe.txt" 2>&1 ||
+  rc=$?
 cat "$work/probe.txt"
 [ "$rc" = 0 ] || { echo "FAIL: --share-probe: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
 [ "$(grep -c '^@share,vulkan\*[234],isolated,' "$work/probe.txt")" = 3 ] ||
