@@ -29,7 +29,8 @@
  *           lambda* = 1 / max(max_p sum_s w_s t_{s,p} / kappa_p(n_p),
  *                             max_s w_s T_io_s)
  *   rates   meet r_s = target_s at the lowest peak utilisation
- *           U = max(max_p sum_s target_s t_{s,p}, max_s target_s T_io_s);
+ *           U = max(max_p sum_s target_s t_{s,p} / kappa_p(n_p),
+ *                   max_s target_s T_io_s);
  *           U > 1: the targets cannot all be met (rates scale by 1 / U)
  *   sum     maximise sum_s w_s r_s subject to (U): for a fixed assignment
  *           a linear program over r (GLPK)
@@ -63,9 +64,9 @@
  * finishes: the branch and bound answers one stream per app in
  * milliseconds, Z3 several streams per app (4 + 4 streams: seconds,
  * against more than 10 minutes); both are exact, so the ranking is the
- * same whichever answers (n_evaluated is its). With co-run slowdowns it
- * is btc_multi_solve_occupancy (a search over which PUs each stream
- * occupies: the state fixes every sigma; multi_occupancy.c) when the
+ * same whichever answers (n_evaluated is its). With co-run slowdowns or
+ * same-PU capacities it is btc_multi_solve_occupancy (a search over which PUs each stream
+ * occupies: the state fixes every sigma and every n_p; multi_occupancy.c) when the
  * workload has at most BTC_MULTI_OCC_STATES such states, else the branch
  * and bound alone (Z3's sigma levels make its checks slow). */
 #ifndef BTC_MULTI_H
