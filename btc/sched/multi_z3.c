@@ -206,20 +206,24 @@ static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_mu
  * budgets count work, not time, so which one answers (and n_evaluated)
  * does not depend on the machine's load. With slowdowns the occupancy
  * search (multi_occupancy.c) when there are at most BTC_MULTI_OCC_STATES
- * occupancy states, else the branch and bound alone (so also with same-PU
- * capacities, which a state fixes as it fixes sigma): the sigma levels
+ * occupancy states, else the branch and bound alone (same-PU capacities
+ * without slowdowns: the occupancy search too, else the rounds below):
+ * the sigma levels
  * make Z3's checks slow (random 2 x 9 x 4 workloads with slowdowns: the
  * occupancy search ~5 ms, the branch and bound ~0.3 s, Z3 minutes).
  * Objective sum: the branch and bound's enumeration. */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d)
 {
-	bool slow = m->capacity != NULL; /* the occupancy state fixes kappa too */
+	bool slow = false;
 	for (int s = 0; s < m->n_streams; s++)
 		slow |= m->streams[s].slowdown != NULL;
 	if (m->objective == BTC_MULTI_SUM)
 		return btc_multi_solve_bb(m, r, d);
-	if (slow && btc_multi_occupancy_states(m) <= BTC_MULTI_OCC_STATES)
+	/* a state fixes every n_p, and so every same-PU capacity, as it fixes
+	 * sigma; beyond the limit capacities alone go to the rounds below
+	 * (Z3's encoding is exact with them) */
+	if ((slow || m->capacity) && btc_multi_occupancy_states(m) <= BTC_MULTI_OCC_STATES)
 		return btc_multi_solve_occupancy(m, r, d);
 	if (slow)
 		return btc_multi_solve_bb(m, r, d);
