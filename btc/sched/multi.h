@@ -65,10 +65,12 @@
  * milliseconds, Z3 several streams per app (4 + 4 streams: seconds,
  * against more than 10 minutes); both are exact, so the ranking is the
  * same whichever answers (n_evaluated is its). With co-run slowdowns or
- * same-PU capacities it is btc_multi_solve_occupancy (a search over which PUs each stream
- * occupies: the state fixes every sigma and every n_p; multi_occupancy.c) when the
- * workload has at most BTC_MULTI_OCC_STATES such states, else the branch
- * and bound alone (Z3's sigma levels make its checks slow). */
+ * same-PU capacities it is btc_multi_solve_occupancy (a search over
+ * which PUs each stream occupies: the state fixes every sigma and every
+ * n_p; multi_occupancy.c) when the workload has at most
+ * BTC_MULTI_OCC_STATES such states, else with slowdowns the branch and
+ * bound alone (Z3's sigma levels make its checks slow), with capacities
+ * alone the rounds above. */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
