@@ -3,8 +3,10 @@
  * docs/scheduler.md "Same-PU capacity"). It measures, with the program's
  * own mechanism, how much profiled GPU work the GPU delivers per second
  * while n streams' GPU chunks run on it at once: every stream its own GPU
- * context (its own Vulkan device and queue, or its own CUDA streams in the
- * process's one context), its own pool and its own dispatcher thread,
+ * context (its own Vulkan queue, on one device where it has a queue per
+ * stream, else a device of its own, as btrt_workload_main makes them; or
+ * its own CUDA streams in the process's one context), its own pool and its
+ * own dispatcher thread,
  * pinned where joint candidate 0 pins it, CUDA waits spinning or yielding
  * as in candidate 0's run (btrt_workload_main decides, env).
  *
@@ -68,10 +70,13 @@ static int find_gpu(const struct btrt_workload *w, const char **name, enum btrt_
 	return -1;
 }
 
-/* Stream i's GPU context, io, buffer probes and rigs. 0, 1 (no stage of
- * its app runs on the GPU: not probed), or -1 with x->err. */
+/* Stream i's GPU context (Vulkan: on vk_share's device when not NULL,
+ * else a device of its own with n_vk queues, as btrt_workload_main makes
+ * them), io, buffer probes and rigs. 0, 1 (no stage of its app runs on
+ * the GPU: not probed), or -1 with x->err. */
 static int setup(const struct btrt_workload *w, const struct btrt_env *env,
-		 const struct btrt_workload_options *o, struct probe_stream *x)
+		 const struct btrt_workload_options *o, const struct btrt_vk *vk_share,
+		 uint32_t n_vk, struct probe_stream *x)
 {
 	const struct btrt_program *prog = w->streams[x->index].prog;
 	const struct btrt_app *app = &prog->app;
@@ -89,6 +94,7 @@ static int setup(const struct btrt_workload *w, const struct btrt_env *env,
 	x->ctx.env = *env;
 	if (x->pu.kind == BTRT_PU_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
+					     .share = vk_share, .queues = n_vk,
 					     .n_buffers = app->n_buffers,
 					     .shaders = app->shaders, .n_shaders = app->n_shaders };
 		btrt_env_vk_config(env, &vc);
@@ -240,6 +246,17 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 		ps[i].pu = (struct btrt_profiler_pu){ .name = gpu, .kind = kind, .base = -1,
 						      .rest = -1, .measured = 1 };
 	}
+	/* Vulkan: one device for every probed stream, a queue each, where it
+	 * has a queue per stream, else a device each (BTRT_VK_STREAMS
+	 * overrides), as in the program's runs */
+	uint32_t n_vk = 0;
+	for (uint32_t i = 0; kind == BTRT_PU_VULKAN && i < w->n_streams; i++)
+		for (uint32_t s = 0; s < w->streams[i].prog->app.n_stages; s++)
+			if (btrt_profiler_stage_runs_on(&w->streams[i].prog->app, s, &ps[i].pu)) {
+				n_vk++;
+				break;
+			}
+	const struct btrt_vk *vk_share = NULL;
 	/* one app after the other: by the stream's rank among its app's, then index */
 	for (uint32_t rank = 0; n < w->n_streams && rank < w->n_streams; rank++)
 		for (uint32_t i = 0; i < w->n_streams; i++) {
@@ -248,7 +265,11 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 				r += w->streams[k].prog == w->streams[i].prog;
 			if (r != rank)
 				continue;
-			int src = setup(w, env, o, &ps[i]);
+			int src = setup(w, env, o, vk_share, n_vk, &ps[i]);
+			if (!vk_share && ps[i].ctx.vk && env->vk_streams != BTRT_VK_STREAMS_EACH &&
+			    (env->vk_streams == BTRT_VK_STREAMS_ONE ||
+			     btrt_vk_queue_count(ps[i].ctx.vk) >= n_vk))
+				vk_share = ps[i].ctx.vk;
 			if (src == 0 && time_alone(&ps[i]))
 				src = -1;
 			if (src < 0) {
