@@ -12,7 +12,7 @@
  * CUDA call is checked; a failure names the call, the chunk, stage and task.
  *
  * The environment (BTRT_CUDA_DEVICE, BTRT_CUDA_MEM, BTRT_CUDA_SYNC,
- * BTRT_CUDA_MOVE, BTRT_CUDA_IO_PINNED) reaches the backend only through
+ * BTRT_CUDA_MOVE, BTRT_CUDA_IO_PINNED, BTRT_CUDA_READ_MOSTLY) reaches the backend only through
  * btrt_cuda_config (btrt_env.h: btrt_env_cuda_config). */
 #ifndef BTRT_CUDA_H
 #define BTRT_CUDA_H
@@ -51,7 +51,56 @@ struct btrt_cuda_config {
 				      the shared/private split) */
 	int io_managed;            /* (diagnostic) 1: io-loaded read-only inputs in
 				      managed memory, not pinned */
+	int no_read_mostly;        /* (diagnostic) 1: managed weights without
+				      cudaMemAdviseSetReadMostly (the rule
+				      before issue 25's fix) */
 };
+
+/* The memory kind of one unified buffer in a CUDA pool. */
+enum btrt_cuda_kind {
+	BTRT_CUDA_KIND_HOST = 0,    /* malloc'd host memory (placement: host) */
+	BTRT_CUDA_KIND_MANAGED = 1, /* cudaMallocManaged */
+	BTRT_CUDA_KIND_PINNED = 2,  /* cudaHostAlloc(Mapped|Portable) */
+	BTRT_CUDA_KIND_DEVICE = 3,  /* cudaMalloc (placement: device) */
+	BTRT_CUDA_KIND_PROBE = 4,   /* managed or pinned, whichever the pool's
+				       probe of its size measures faster */
+};
+
+/* What the pool knows of the device and the configuration when it places
+ * a buffer (btrt_cuda_place). */
+struct btrt_cuda_rule {
+	int integrated;            /* 1: the GPU shares memory with the CPU (Jetson) */
+	int concurrent_managed;    /* cudaDevAttrConcurrentManagedAccess */
+	enum btrt_cuda_mem mem;    /* BTRT_CUDA_MEM */
+	int io_managed;            /* btrt_cuda_config.io_managed */
+	int no_read_mostly;        /* btrt_cuda_config.no_read_mostly */
+};
+
+struct btrt_cuda_place {
+	enum btrt_cuda_kind kind;
+	/* 1: managed memory advised cudaMemAdviseSetReadMostly: the CPU and
+	 * the GPU each read their own copy and no read migrates a page. Set
+	 * for buffers no stage writes and io.load does not refill (weights):
+	 * a CPU chunk reading its weights every task (alexnet-dense
+	 * cuda:0-7 cpu:8 reads linear_w) otherwise faults the pages it
+	 * shares with the GPU chunk's weights (small managed allocations
+	 * share pages and 2 MiB blocks) back to the host, and the GPU
+	 * faults them back or reads them over the link (issue 25: the
+	 * convolutions 1.5-3x slower, docs/results/h100-mixed.md). */
+	int read_mostly;
+};
+
+/* Where the CUDA pool puts unified buffer d (docs/runtime.md, "CUDA
+ * buffer placement"); io_loaded: 1 where io.load refills it every task.
+ * A pure function of its arguments (no CUDA call), the same for every
+ * schedule of the program: placement host / device as declared; else
+ * BTRT_CUDA_MEM forced; else managed on integrated GPUs or without
+ * concurrent managed access; else, on a discrete GPU: pinned for a
+ * stage-read-only io-loaded input (unless io_managed), managed and
+ * read-mostly for the other stage-read-only buffers (unless
+ * no_read_mostly), and the probe's choice for buffers a stage writes. */
+struct btrt_cuda_place btrt_cuda_place(const struct btrt_cuda_rule *rule,
+				       const struct btrt_buffer_desc *d, int io_loaded);
 
 /* Creates the context. Returns 0, or -1 with err: BTRT_E_NODEV if the
  * build has no CUDA or no device is present (tests exit 77 then),

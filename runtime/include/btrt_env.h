@@ -46,6 +46,7 @@ struct btrt_env {
 	enum btrt_cuda_mem cuda_mem; /* BTRT_CUDA_MEM=managed|pinned; AUTO: unset */
 	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */
 	int cuda_io_managed;       /* BTRT_CUDA_IO_PINNED=0 (diagnostic) */
+	int cuda_no_read_mostly;   /* BTRT_CUDA_READ_MOSTLY=0 (diagnostic) */
 	enum btrt_cuda_sync cuda_sync; /* BTRT_CUDA_SYNC=spin|yield|block */
 	int pool_print;            /* BTRT_POOL_PRINT (diagnostic) */
 	uint32_t check_threads;    /* BTRT_CHECK_THREADS, 1..BTRT_CHECK_THREADS_MAX

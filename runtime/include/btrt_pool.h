@@ -90,8 +90,8 @@ void *btrt_pool_task(struct btrt_pool *pool, uint32_t i);
 enum btrt_backend btrt_pool_backend(const struct btrt_pool *pool);
 
 /* Short name of the memory kind chosen for buffer b ("host", "vk-coherent",
- * "vk-noncoherent", "vk-device", "cuda-managed", "cuda-pinned",
- * "cuda-device"), the same for every TaskObject. */
+ * "vk-noncoherent", "vk-device", "cuda-managed",
+ * "cuda-managed-read-mostly", "cuda-pinned", "cuda-device"), the same for every TaskObject. */
 const char *btrt_pool_buffer_memory(const struct btrt_pool *pool, uint32_t b);
 /* Prints one line per buffer: name, bytes, memory kind, and for CUDA on a
  * discrete GPU the measured managed+prefetch vs pinned times (us). */

@@ -42,6 +42,7 @@ extern "C" int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_c
 	cu->mem = cfg ? cfg->mem : BTRT_CUDA_MEM_AUTO;
 	cu->move_all = cfg && cfg->move_all;
 	cu->io_managed = cfg && cfg->io_managed;
+	cu->no_read_mostly = cfg && cfg->no_read_mostly;
 	if (cu->device >= n) {
 		int d = cu->device;
 		free(cu);

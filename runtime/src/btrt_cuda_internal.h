@@ -18,6 +18,7 @@ struct btrt_cuda {
 	enum btrt_cuda_mem mem;
 	int move_all;              // btrt_cuda_config.move_all
 	int io_managed;            // btrt_cuda_config.io_managed
+	int no_read_mostly;        // btrt_cuda_config.no_read_mostly
 	char name[256];
 	// Probe results by size (discrete GPUs, BTRT_CUDA_MEM_AUTO).
 	size_t probe_bytes[64];
@@ -25,11 +26,14 @@ struct btrt_cuda {
 	int n_probe;
 };
 
-enum buf_kind { BK_HOST, BK_MANAGED, BK_PINNED, BK_DEVICE };
+// The same values as enum btrt_cuda_kind (btrt_cuda_place).
+enum buf_kind { BK_HOST = BTRT_CUDA_KIND_HOST, BK_MANAGED = BTRT_CUDA_KIND_MANAGED,
+		BK_PINNED = BTRT_CUDA_KIND_PINNED, BK_DEVICE = BTRT_CUDA_KIND_DEVICE };
 
 struct cuda_pool_state {
 	unsigned char *kind;       // [n_buffers] enum buf_kind
 	unsigned char *io_loaded;  // [n_buffers] 1: io.load refills it per task
+	unsigned char *read_mostly; // [n_buffers] 1: managed, cudaMemAdviseSetReadMostly
 };
 
 struct cuda_chunk {

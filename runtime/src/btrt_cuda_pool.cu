@@ -1,6 +1,7 @@
 // CUDA backend, unified buffers: managed, pinned, device-only or host
-// memory per buffer (BTRT_CUDA_MEM_AUTO measures managed+prefetch against
-// pinned on a discrete GPU).
+// memory per buffer (btrt_cuda_place; BTRT_CUDA_MEM_AUTO measures
+// managed+prefetch against pinned on a discrete GPU for the buffers a stage
+// writes), weights managed and read-mostly.
 #include "btrt_cuda_internal.h"
 
 #include <stdlib.h>
@@ -11,6 +12,21 @@ __global__ void btrt_touch(uint32_t *p, size_t n)
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
 	     i += (size_t)gridDim.x * blockDim.x)
 		p[i] += 1u;
+}
+
+// cudaMemAdvise(SetReadMostly) on [p, p + bytes), for every CUDA runtime
+// version (the location is ignored for this advice).
+static cudaError_t read_mostly(const void *p, size_t bytes, int device)
+{
+#if CUDART_VERSION >= 13000
+	struct cudaMemLocation loc;
+	memset(&loc, 0, sizeof loc);
+	loc.type = cudaMemLocationTypeDevice;
+	loc.id = device;
+	return cudaMemAdvise(p, bytes, cudaMemAdviseSetReadMostly, loc);
+#else
+	return cudaMemAdvise(p, bytes, cudaMemAdviseSetReadMostly, device);
+#endif
 }
 
 // Time (us, best of 3) of one GPU read+write pass over `bytes` in managed
@@ -85,53 +101,38 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 	pool->backend_state = ps;
 	ps->kind = (unsigned char *)calloc(nb + 1, 1);
 	ps->io_loaded = (unsigned char *)calloc(nb + 1, 1);
-	if (!ps->kind || !ps->io_loaded)
+	ps->read_mostly = (unsigned char *)calloc(nb + 1, 1);
+	if (!ps->kind || !ps->io_loaded || !ps->read_mostly)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	if (pool->cfg.io_loaded) // borrowed during creation only: keep a copy
 		memcpy(ps->io_loaded, pool->cfg.io_loaded, nb);
 	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
-	// Memory kind per buffer (the same for every TaskObject).
-	for (uint32_t b = 0; b < nb; b++) {
-		enum btrt_placement pl = pool->descs[b].placement;
-		size_t bytes = btrt_pool_buf(pool, 0, b)->bytes;
-		enum buf_kind k;
-		if (pl == BTRT_PLACE_HOST)
-			k = BK_HOST;
-		else if (pl == BTRT_PLACE_DEVICE)
-			k = BK_DEVICE;
-		else if (cu->mem == BTRT_CUDA_MEM_MANAGED)
-			k = BK_MANAGED;
-		else if (cu->mem == BTRT_CUDA_MEM_PINNED)
-			k = BK_PINNED;
-		else if (cu->integrated || !cu->concurrent_managed)
-			k = BK_MANAGED; // Jetson: one memory; attach per stream
-		else if (pool->descs[b].stage_read_only && pool->cfg.io_loaded &&
-			 pool->cfg.io_loaded[b] && !cu->io_managed)
-			// Refilled by io.load for every task and read by the GPU
-			// (octree's points): pinned host memory, so that neither
-			// the GPU's prefetch nor the next io.load migrates it.
-			k = BK_PINNED;
-		else if (pool->descs[b].stage_read_only)
-			// Discrete GPU, a buffer no stage writes (weights, inputs):
-			// kernels read it many times per stage, so it should sit in
-			// device memory; managed memory moves it there once per
-			// refill by the CPU, where pinned memory would cross PCIe on
-			// every read (AlexNet's convolutions: 5-10x slower).
-			k = BK_MANAGED;
-		else {
-			if (!pool->probe_managed_us) {
-				pool->probe_managed_us = (double *)calloc(nb + 1, sizeof(double));
-				pool->probe_pinned_us = (double *)calloc(nb + 1, sizeof(double));
-				if (!pool->probe_managed_us || !pool->probe_pinned_us)
-					return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	// Memory kind per buffer (the same for every TaskObject and every
+	// schedule): btrt_cuda_place (btrt_cuda_rule.c), the probe deciding
+	// the buffers a stage writes on a discrete GPU.
+	{
+		struct btrt_cuda_rule rule = { cu->integrated, cu->concurrent_managed, cu->mem,
+					       cu->io_managed, cu->no_read_mostly };
+		for (uint32_t b = 0; b < nb; b++) {
+			size_t bytes = btrt_pool_buf(pool, 0, b)->bytes;
+			struct btrt_cuda_place pl = btrt_cuda_place(&rule, &pool->descs[b], ps->io_loaded[b]);
+			enum buf_kind k = (enum buf_kind)pl.kind;
+			if (pl.kind == BTRT_CUDA_KIND_PROBE) {
+				if (!pool->probe_managed_us) {
+					pool->probe_managed_us = (double *)calloc(nb + 1, sizeof(double));
+					pool->probe_pinned_us = (double *)calloc(nb + 1, sizeof(double));
+					if (!pool->probe_managed_us || !pool->probe_pinned_us)
+						return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+				}
+				if (probe(cu, bytes, &pool->probe_managed_us[b], &pool->probe_pinned_us[b], err))
+					return -1;
+				k = pool->probe_managed_us[b] < pool->probe_pinned_us[b] ? BK_MANAGED : BK_PINNED;
 			}
-			if (probe(cu, bytes, &pool->probe_managed_us[b], &pool->probe_pinned_us[b], err))
-				return -1;
-			k = pool->probe_managed_us[b] < pool->probe_pinned_us[b] ? BK_MANAGED : BK_PINNED;
+			ps->kind[b] = (unsigned char)k;
+			ps->read_mostly[b] = (unsigned char)(k == BK_MANAGED && pl.read_mostly);
+			static const char *names[] = { "host", "cuda-managed", "cuda-pinned", "cuda-device" };
+			pool->mem_kind[b] = ps->read_mostly[b] ? "cuda-managed-read-mostly" : names[k];
 		}
-		ps->kind[b] = (unsigned char)k;
-		static const char *names[] = { "host", "cuda-managed", "cuda-pinned", "cuda-device" };
-		pool->mem_kind[b] = names[k];
 	}
 	for (uint32_t s = 0; s < nt; s++)
 		for (uint32_t b = 0; b < nb; b++) {
@@ -154,6 +155,9 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 					err, "cudaMallocManaged");
 				memset(p, 0, bytes);
 				bf->host = bf->dev = p;
+				if (ps->read_mostly[b])
+					CUCHECK(read_mostly(p, bytes, cu->device), err,
+						"cudaMemAdvise(ReadMostly)");
 				break;
 			case BK_PINNED:
 				CUCHECK(cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
@@ -199,6 +203,7 @@ extern "C" void btrt_cuda_pool_fini(struct btrt_cuda *cu, struct btrt_pool *pool
 		}
 	free(ps->kind);
 	free(ps->io_loaded);
+	free(ps->read_mostly);
 	free(ps);
 	pool->backend_state = NULL;
 }

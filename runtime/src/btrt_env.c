@@ -73,11 +73,12 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const sync[] = { NULL, "spin", "yield", "block" };
 	static const char *const move[] = { "", "all" };
 	static const char *const io_pinned[] = { "0", "1" };
+	static const char *const read_mostly[] = { "0", "1" };
 	static const char *const vk_streams[] = { NULL, "one", "each" };
 	struct btrt_env e;
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
-	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0;
+	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0, rm = 1;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
 	if (read_flag("BTRT_NO_PIN", &e.no_pin, err) ||
@@ -92,6 +93,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||
 	    read_word("BTRT_CUDA_MOVE", move, 2, &mv, "all", err) ||
 	    read_word("BTRT_CUDA_IO_PINNED", io_pinned, 2, &iop, "0 or 1", err) ||
+	    read_word("BTRT_CUDA_READ_MOSTLY", read_mostly, 2, &rm, "0 or 1", err) ||
 	    read_flag("BTRT_POOL_PRINT", &e.pool_print, err) ||
 	    read_int("BTRT_CHECK_THREADS", 1, BTRT_CHECK_THREADS_MAX, &ct, err) ||
 	    read_int("BTRT_LOAD_THREADS", 1, BTRT_LOAD_THREADS_MAX, &lt, err) ||
@@ -108,6 +110,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	e.cuda_move_all = mv;
 	e.cuda_io_managed = !iop;
 	e.vk_streams = (enum btrt_vk_streams)vs;
+	e.cuda_no_read_mostly = !rm;
 	*env = e;
 	return 0;
 }
@@ -141,6 +144,7 @@ void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *c
 		cfg->sync = env->cuda_sync;
 	cfg->move_all |= env->cuda_move_all;
 	cfg->io_managed |= env->cuda_io_managed;
+	cfg->no_read_mostly |= env->cuda_no_read_mostly;
 }
 
 void btrt_env_pool_config(const struct btrt_env *env, struct btrt_pool_config *cfg)

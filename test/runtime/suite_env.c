@@ -13,7 +13,7 @@ static const char *const vars[] = {
 	"BTRT_NO_PIN", "BTRT_NO_MEMBARRIER", "BTRT_SPIN_NS", "BTRT_YIELD_NS",
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
-	"BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
+	"BTRT_CUDA_READ_MOSTLY", "BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
 	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
@@ -84,6 +84,7 @@ static void test_values(void)
 	setenv("BTRT_CUDA_MEM", "pinned", 1);
 	setenv("BTRT_CUDA_MOVE", "all", 1);
 	setenv("BTRT_CUDA_IO_PINNED", "0", 1);
+	setenv("BTRT_CUDA_READ_MOSTLY", "0", 1);
 	setenv("BTRT_CUDA_SYNC", "block", 1);
 	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
 	setenv("BTRT_CHECK_THREADS", "3", 1);
@@ -102,6 +103,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(e.cuda_mem, BTRT_CUDA_MEM_PINNED);
 	CU_ASSERT_EQUAL(e.cuda_move_all, 1);
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 1);
+	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 1);
 	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.stop_timeout_s, 1);
@@ -113,6 +115,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(cc.mem, BTRT_CUDA_MEM_MANAGED);
 	CU_ASSERT_EQUAL(cc.sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(cc.move_all, 1);
+	CU_ASSERT_EQUAL(cc.no_read_mostly, 1);
 	struct btrt_cuda_config cd = { .device = -1 };
 	btrt_env_cuda_config(&e, &cd);
 	CU_ASSERT_EQUAL(cd.device, 2);
@@ -146,6 +149,7 @@ static void test_bad_values(void)
 		{ "BTRT_VK_FORCE_NONCOHERENT", "true" }, { "BTRT_CUDA_DEVICE", "gpu0" },
 		{ "BTRT_CUDA_DEVICE", "1024" }, { "BTRT_CUDA_MEM", "device" },
 		{ "BTRT_CUDA_MOVE", "some" }, { "BTRT_CUDA_IO_PINNED", "no" },
+		{ "BTRT_CUDA_READ_MOSTLY", "off" },
 		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
 		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
 		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
@@ -168,12 +172,62 @@ static void test_bad_values(void)
 	clear_vars();
 }
 
+/* btrt_cuda_place, the CUDA pool's placement rule (a pure function, so
+ * tested here without a GPU): declared placements kept, BTRT_CUDA_MEM
+ * forcing, integrated GPUs managed, and on a discrete GPU io-loaded inputs
+ * pinned, written buffers left to the probe and weights managed and
+ * read-mostly (issue 25), unless BTRT_CUDA_READ_MOSTLY=0. */
+static void test_cuda_place(void)
+{
+	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1 };
+	const struct btrt_buffer_desc inter = { "conv1_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 0 };
+	const struct btrt_buffer_desc host = { "h", BTRT_F32, 4, BTRT_PLACE_HOST, 1 };
+	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0 };
+	struct btrt_cuda_rule h100 = { .integrated = 0, .concurrent_managed = 1,
+				       .mem = BTRT_CUDA_MEM_AUTO };
+	struct btrt_cuda_place p = btrt_cuda_place(&h100, &weights, 0);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(p.read_mostly, 1);
+	p = btrt_cuda_place(&h100, &weights, 1); /* octree's points: refilled per task */
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_PINNED);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	p = btrt_cuda_place(&h100, &inter, 0);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_PROBE);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &host, 0).kind, BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &dev, 0).kind, BTRT_CUDA_KIND_DEVICE);
+	/* io-loaded and read-only, kept managed (BTRT_CUDA_IO_PINNED=0): each
+	 * io.load would drop the GPU's copy, so not read-mostly */
+	struct btrt_cuda_rule iom = h100;
+	iom.io_managed = 1;
+	p = btrt_cuda_place(&iom, &weights, 1);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	/* the rule before (BTRT_CUDA_READ_MOSTLY=0) */
+	struct btrt_cuda_rule old = h100;
+	old.no_read_mostly = 1;
+	p = btrt_cuda_place(&old, &weights, 0);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	/* forced kinds and Jetson-style managed memory: no advice */
+	struct btrt_cuda_rule pin = h100, jet = h100;
+	pin.mem = BTRT_CUDA_MEM_PINNED;
+	jet.integrated = 1;
+	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &weights, 0).kind, BTRT_CUDA_KIND_PINNED);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &dev, 0).kind, BTRT_CUDA_KIND_DEVICE);
+	p = btrt_cuda_place(&jet, &weights, 0);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&jet, &inter, 0).kind, BTRT_CUDA_KIND_MANAGED);
+}
+
 int suite_env_register(void)
 {
 	CU_pSuite s = CU_add_suite("env", save_env, restore_env);
 	if (!s || !CU_add_test(s, "defaults", test_defaults) ||
 	    !CU_add_test(s, "values and configs", test_values) ||
-	    !CU_add_test(s, "bad values", test_bad_values))
+	    !CU_add_test(s, "bad values", test_bad_values) ||
+	    !CU_add_test(s, "CUDA buffer placement rule", test_cuda_place))
 		return -1;
 	return 0;
 }
