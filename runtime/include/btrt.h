@@ -42,7 +42,9 @@ struct btrt_buffer_desc {
 				      CPU fills it, GPU stages only read it.
 				      On a discrete GPU it then lives in managed
 				      memory, which migrates to the GPU once and
-				      stays while the CPU leaves it alone. */
+				      stays; advised read-mostly unless io.load
+				      refills it (btrt_cuda_place), so that a CPU
+				      chunk reading it keeps its own copy. */
 };
 
 /* One allocated buffer of one TaskObject. */
