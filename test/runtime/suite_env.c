@@ -66,6 +66,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.cuda_move_all, 0);
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 0);
 	CU_ASSERT_EQUAL(e.vk_streams, BTRT_VK_STREAMS_AUTO);
+	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 0);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
 	CU_ASSERT_EQUAL(e.load_threads, 0);
