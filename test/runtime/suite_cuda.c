@@ -122,6 +122,13 @@ static void test_memory_kinds(void)
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(&pool, &pc, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(btrt_pool_buffer_memory(pool, 0), "cuda-"));
+	/* "in" is stage-read-only and not io-loaded here (no io_loaded): on a
+	 * discrete GPU (concurrent managed access: the H100) under the default
+	 * rule, managed and read-mostly (issue 25, btrt_cuda_place) */
+	struct btrt_cuda_config ec = { .device = -1, .mem = BTRT_CUDA_MEM_AUTO };
+	btrt_env_cuda_config(&test_btrt_env, &ec);
+	if (!btrt_cuda_integrated(cu) && ec.mem == BTRT_CUDA_MEM_AUTO && !ec.no_read_mostly)
+		CU_ASSERT_STRING_EQUAL(btrt_pool_buffer_memory(pool, 0), "cuda-managed-read-mostly");
 	btrt_pool_print(pool, stderr);
 	btrt_pool_destroy(pool);
 }
