@@ -78,6 +78,7 @@ struct occ {
 	double kap[BTC_SCHED_MAX_PUS]; /* kappa_p(n_p) of the state */
 	int *pick;     /* [S] option index per placed stream */
 	double *ct;    /* [S * np] placed chunk times (leaf costing) */
+	double *own;   /* [S * np] their own times, or NULL (paper's space) */
 	double *t;     /* [S * np] */
 	double *rate;  /* [S] */
 	uint32_t used[BTC_MULTI_MAX_STREAMS];
@@ -215,7 +216,7 @@ static void descend(struct occ *x, int s)
 	const struct btc_multi_problem *m = x->m;
 	int np = x->np;
 	if (s == x->S) {
-		double cost = btc_multi_cost(m, x->ct, x->used, x->t, x->rate);
+		double cost = btc_multi_cost(m, x->ct, x->own, x->used, x->t, x->rate);
 		x->r->n_evaluated++;
 		if (isfinite(cost))
 			btc_multi_topk_insert(x->r, m->top_k, x->N, cost, x->a);
@@ -255,22 +256,31 @@ static void descend(struct occ *x, int s)
 		x->pick[s] = o;
 		x->used[s] = G->mask;
 		memcpy(x->ct + s * np, ct, (size_t)np * sizeof(double));
+		if (x->own)
+			memcpy(x->own + s * np, L->opts.own + (size_t)o * (size_t)np,
+			       (size_t)np * sizeof(double));
 		descend(x, s + 1);
 	}
 }
 
 /* Distinct masks of the stage-to-PU vectors of one stream. */
 struct mask_count {
-	int n_stages, n, cap;
+	const struct btc_multi_problem *m;
+	int s, n_stages, n, cap;
 	uint32_t *mask;
+	struct btc_multi_space *T; /* the larger space's options, or NULL */
+	double *ct;
 };
 
 static void count_mask(const int *a, void *ctx)
 {
 	struct mask_count *mc = ctx;
 	uint32_t u = 0;
-	for (int i = 0; i < mc->n_stages; i++)
-		u |= 1u << a[i];
+	if (mc->T)
+		btc_multi_space_chunks(mc->m, mc->s, mc->T, a, mc->ct, NULL, &u);
+	else
+		for (int i = 0; i < mc->n_stages; i++)
+			u |= 1u << a[i];
 	for (int k = 0; k < mc->n; k++)
 		if (mc->mask[k] == u)
 			return;
@@ -299,10 +309,20 @@ long btc_multi_occupancy_states(const struct btc_multi_problem *m)
 {
 	int n[BTC_MULTI_MAX_STREAMS];
 	for (int s = 0; s < m->n_streams; s++) {
-		struct mask_count mc = {.n_stages = m->streams[s].p->n_stages};
+		struct btc_multi_space T;
+		struct mask_count mc = {.m = m, .s = s, .n_stages = m->streams[s].p->n_stages};
+		if (btc_multi_larger(m)) {
+			btc_multi_space_build(m, s, &T);
+			mc.T = &T;
+			mc.ct = btc_xcalloc((size_t)m->n_pus, sizeof(double));
+		}
 		btc_multi_stream_assignments(m, s, count_mask, &mc);
 		n[s] = mc.n;
 		free(mc.mask);
+		if (mc.T) {
+			btc_multi_space_free(&T);
+			free(mc.ct);
+		}
 	}
 	return product(n, m->n_streams);
 }
@@ -400,6 +420,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
 		x.pick = btc_xcalloc((size_t)S, sizeof(int));
 		x.ct = btc_xcalloc(sp, sizeof(double));
+		x.own = btc_multi_larger(m) ? btc_xcalloc(sp, sizeof(double)) : NULL;
 		x.t = btc_xcalloc(sp, sizeof(double));
 		x.rate = btc_xcalloc((size_t)S, sizeof(double));
 		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
@@ -415,6 +436,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		free(x.rest);
 		free(x.pick);
 		free(x.ct);
+		free(x.own);
 		free(x.t);
 		free(x.rate);
 		free(x.a);

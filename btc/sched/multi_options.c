@@ -55,9 +55,20 @@ void btc_multi_options_build(const struct btc_multi_problem *m, int s,
 	L->a = a;
 	L->ct = btc_xcalloc((size_t)L->n * (size_t)np, sizeof(double));
 	L->used = btc_xcalloc((size_t)L->n, sizeof(uint32_t));
+	if (!btc_multi_larger(m)) {
+		for (int o = 0; o < L->n; o++)
+			btc_multi_stream_chunks(m, s, a + (size_t)o * (size_t)n_stages,
+						L->ct + (size_t)o * (size_t)np, NULL, &L->used[o]);
+		return;
+	}
+	struct btc_multi_space T;
+	btc_multi_space_build(m, s, &T);
+	L->own = btc_xcalloc((size_t)L->n * (size_t)np, sizeof(double));
 	for (int o = 0; o < L->n; o++)
-		btc_multi_stream_chunks(m, s, a + (size_t)o * (size_t)n_stages,
-					L->ct + (size_t)o * (size_t)np, &L->used[o]);
+		btc_multi_space_chunks(m, s, &T, a + (size_t)o * (size_t)n_stages,
+				       L->ct + (size_t)o * (size_t)np, L->own + (size_t)o * (size_t)np,
+				       &L->used[o]);
+	btc_multi_space_free(&T);
 }
 
 void btc_multi_options_free(struct btc_multi_options *L)
@@ -65,6 +76,7 @@ void btc_multi_options_free(struct btc_multi_options *L)
 	free(L->a);
 	free(L->ct);
 	free(L->used);
+	free(L->own);
 	*L = (struct btc_multi_options){0};
 }
 

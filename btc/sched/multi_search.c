@@ -46,6 +46,7 @@ struct search {
 	int *pick;      /* [S] option index per placed stream */
 	int *prev;      /* [S] the nearest earlier interchangeable stream, or -1 */
 	double *ct;     /* [S * np] */
+	double *own;    /* [S * np] the options' own times, or NULL (paper) */
 	double *t;      /* [S * np] */
 	double *rate;
 	uint32_t used[BTC_MULTI_MAX_STREAMS];
@@ -183,7 +184,7 @@ static void descend(struct search *x, int s)
 	const struct btc_multi_problem *m = x->m;
 	int np = x->np;
 	if (s == x->S) {
-		double cost = btc_multi_cost(m, x->ct, x->used, x->t, x->rate);
+		double cost = btc_multi_cost(m, x->ct, x->own, x->used, x->t, x->rate);
 		x->r->n_evaluated++;
 		if (isfinite(cost))
 			btc_multi_topk_insert(x->r, m->top_k, x->N, cost, x->a);
@@ -200,6 +201,9 @@ static void descend(struct search *x, int s)
 		x->pick[s] = o;
 		x->used[s] = L->opts.used[o];
 		memcpy(x->ct + s * np, L->opts.ct + (size_t)o * (size_t)np, (size_t)np * sizeof(double));
+		if (x->own)
+			memcpy(x->own + s * np, L->opts.own + (size_t)o * (size_t)np,
+			       (size_t)np * sizeof(double));
 		memcpy(x->a + off, L->opts.a + (size_t)o * (size_t)L->opts.n_stages,
 		       (size_t)L->opts.n_stages * sizeof(int));
 		if (m->objective != BTC_MULTI_SUM && x->r->n == m->top_k) {
@@ -248,6 +252,8 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		x.pick = btc_xcalloc((size_t)S, sizeof(int));
 		x.prev = btc_xcalloc((size_t)S, sizeof(int));
 		x.ct = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
+		if (btc_multi_larger(m))
+			x.own = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 		x.t = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 		x.rate = btc_xcalloc((size_t)S, sizeof(double));
 		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
@@ -273,6 +279,7 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		free(x.pick);
 		free(x.prev);
 		free(x.ct);
+		free(x.own);
 		free(x.t);
 		free(x.rate);
 		free(x.a);
