@@ -150,6 +150,13 @@ bool btc_multi_larger(const struct btc_multi_problem *m);
 int btc_multi_stream_schedule(const struct btc_multi_problem *m, int s, const int *a,
 			      struct btc_sched_chunk *ch);
 
+/* The inverse: stream s's part a (n_stages entries) of a joint vector
+ * for the chunks ch[0..n_chunks) in stage order. False when they are no
+ * schedule of the stream's space (a farm or core count outside it, stages
+ * not covered, units, a stage without a time). */
+bool btc_multi_stream_encode(const struct btc_multi_problem *m, int s,
+			     const struct btc_sched_chunk *ch, int n_chunks, int *a);
+
 /* Offsets of the streams' stages in a joint vector: stream s's stage i is
  * at btc_multi_offset(m, s) + i; the vector has btc_multi_offset(m,
  * n_streams) entries. */

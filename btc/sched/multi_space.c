@@ -280,3 +280,39 @@ int btc_multi_stream_schedule(const struct btc_multi_problem *m, int s, const in
 	btc_multi_space_free(&T);
 	return k;
 }
+
+bool btc_multi_stream_encode(const struct btc_multi_problem *m, int s,
+			     const struct btc_sched_chunk *ch, int n_chunks, int *a)
+{
+	int n = m->streams[s].p->n_stages;
+	for (int i = 0; i < n; i++)
+		a[i] = -1;
+	struct btc_multi_space T = {0};
+	bool larger = btc_multi_larger(m), ok = true;
+	if (larger)
+		btc_multi_space_build(m, s, &T);
+	for (int k = 0, prev = -1; k < n_chunks && ok; k++) {
+		const struct btc_sched_chunk *c = &ch[k];
+		int o = c->pu;
+		if (larger) {
+			uint32_t pus = c->farm ? c->farm : 1u << c->pu;
+			for (o = 0; o < T.n; o++)
+				if (T.o[o].pus == pus && T.o[o].farm == c->farm &&
+				    T.o[o].cores == (c->farm ? 0 : c->cores))
+					break;
+			ok = o < T.n;
+		} else {
+			ok = !c->farm && !c->cores;
+		}
+		ok = ok && c->first_stage >= 0 && c->first_stage <= c->last_stage && c->last_stage < n;
+		for (int i = c->first_stage; ok && i <= c->last_stage; i++)
+			a[i] = larger ? 2 * o : o;
+		if (ok && larger && o == prev)
+			a[c->first_stage] |= 1;
+		prev = o;
+	}
+	btc_multi_space_free(&T);
+	double ct[BTC_SCHED_MAX_PUS];
+	uint32_t used;
+	return ok && btc_multi_stream_chunks(m, s, a, ct, NULL, &used);
+}
