@@ -18,8 +18,13 @@
 # member) disjoint cores. Candidate 1 (octree on two cpu0[1] chunks
 # beside the farm: three entries on two cores, time-sharing them) is
 # run too. With "tsan" as a 4th argument (gen-joint-larger-tsan) the
-# program is built with -Db_sanitize=thread and both runs must be
-# ThreadSanitizer-clean. Without a Vulkan device: SKIP.
+# program is built with -Db_sanitize=thread and candidate 0's run must be
+# ThreadSanitizer-clean; candidate 1 is not run there: its farm member
+# runs an OpenMP team of two threads on cpu0, and libgomp is not built
+# for ThreadSanitizer (its fork/join barrier is invisible to it, so the
+# team's reads of the dispatcher's stack during the parallel region are
+# reported against the dispatcher's later use of that stack). Without a
+# Vulkan device: SKIP.
 set -euo pipefail
 btc=$1 src=$2 work=$3 mode=${4:-plain}
 name=gen-joint-larger$([ "$mode" = tsan ] && echo -tsan || true)
@@ -127,7 +132,7 @@ for s in r["streams"]:
 PY
 }
 run best
-run second --joint 1
+[ "$mode" = tsan ] || run second --joint 1
 # the farm ran as two entries, the split chunk on its one core
 python3 - "$work/best.json" "$work/list.json" << 'PY'
 import json, sys
