@@ -453,7 +453,7 @@ int main(int argc, char **argv)
 {
 	const char *btc = NULL, *old = NULL;
 	bool quick = false, reference = false, space_only = false, process_only = false;
-	bool multi_only = false, multi_solve_only = false;
+	bool multi_only = false, multi_solve_only = false, multi_larger_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -473,6 +473,8 @@ int main(int argc, char **argv)
 			multi_only = true;
 		else if (strcmp(argv[i], "--multi-solve") == 0)
 			multi_solve_only = true;
+		else if (strcmp(argv[i], "--multi-larger") == 0)
+			multi_larger_only = true;
 		else if (strcmp(argv[i], "--bounds") == 0) {
 			bound_bench();
 			return 0;
@@ -488,6 +490,10 @@ int main(int argc, char **argv)
 	}
 	if (space_only) {
 		space_series(quick, 0, 0, 0);
+		return 0;
+	}
+	if (multi_larger_only) {
+		multi_larger_bench(btc, quick);
 		return 0;
 	}
 	if (multi_solve_only) {
