@@ -230,6 +230,10 @@ static void larger_series(int S, int n, int np, bool slow, bool farms, bool spli
 						 : btc_multi_solve_bb(&m, &res, &d);
 		if (rc != BTC_OK)
 			printf("  solve failed\n");
+		if (getenv("BTC_BENCH_VERBOSE"))
+			printf("    workload %d: %.1f ms, %ld costed\n", r, res.solve_ms,
+			       res.n_evaluated);
+		fflush(stdout);
 		ms[r] = res.solve_ms;
 		worst = fmax(worst, res.solve_ms);
 		evaluated += res.n_evaluated;
@@ -244,16 +248,18 @@ static void larger_series(int S, int n, int np, bool slow, bool farms, bool spli
 	       solver ? "bb" : "default", S, n, np, farms ? " farms" : "",
 	       splits ? " splits" : "", slow ? " + slowdowns" : "", ms[reps / 2], worst,
 	       evaluated / reps, reps);
+	fflush(stdout);
 }
 
 void multi_larger_bench(const char *btc, bool quick)
 {
 	printf("7b. several apps in the larger space (farms, core splits), K = 20, maxmin\n");
-	if (btc)
+	if (btc && !getenv("BTC_BENCH_NO_PROCESS"))
 		for (int k = 0; k < 2; k++) {
 			const char *dev = k ? "jetson-orin-nano" : "pixel7a";
 			whole_process(btc, dev, 2, quick ? 3 : 11, "--farms");
 			whole_process(btc, dev, 3, quick ? 1 : 5, "--farms");
+			fflush(stdout);
 		}
 	int reps = quick ? 3 : 11, reps3 = quick ? 1 : 5;
 	for (int v = 0; v < 3; v++) {

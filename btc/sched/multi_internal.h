@@ -86,6 +86,10 @@ struct btc_multi_options {
 	double *ct;     /* [n * np] ms per task of each chunk, 0 off the mask */
 	double *own;    /* [n * np] btc_multi_stream_chunks' own, or NULL in
 			 * the paper's space */
+	double *self;   /* [n] max(T_io, max_p own): every option's own limit
+			 * without sigma (>= 1), a lower bound on
+			 * btc_multi_self_ms whatever the others; T_io in the
+			 * paper's space */
 	uint32_t *used; /* [n] the PUs each assignment uses */
 };
 void btc_multi_options_build(const struct btc_multi_problem *m, int s,

@@ -9,7 +9,9 @@
  * every stream's chunk on p costs at least the cheapest among its
  * assignments of that mask:
  *
- *   LB(state) = max(max_s c_s T_io_s,
+ *   LB(state) = max(max_s c_s T_io_s (in the larger space c_s max(T_io_s,
+ *                   the team times of its split chunks), the least over
+ *                   the mask's assignments; sigma >= 1 only raises it),
  *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p}
  *                         / kappa_p(n_p),
  *                   sum_s min_{o: used_o = U_s} c_s sum_p ct_{s,o,p} sigma_{s,p}
@@ -49,6 +51,8 @@ struct mask_group {
 	int *opt;     /* [n] indices into the stream's list, by total chunk
 		       * time (then index) */
 	double *min;  /* [np] least chunk time on each PU (0 outside mask) */
+	double self;  /* least option self (T_io, split teams) */
+	double total; /* least sum_p ct over the options (sigma 1) */
 };
 
 struct stream_opts {
@@ -63,7 +67,7 @@ struct occ {
 	struct stream_opts *o;
 	int S, np, N;
 	int *prev;     /* [S] nearest earlier interchangeable stream, or -1 */
-	double io_cost;
+	double io_cost; /* max_s c_s x its least option self (T_io, split teams) */
 	/* the state being searched */
 	int *grp;      /* [S] group index per stream */
 	double *sig;   /* [S * np] sigma of the state */
@@ -72,6 +76,8 @@ struct occ {
 	double *min_total; /* [S] least c_s sum_p ct sigma over the mask's
 			    * assignments */
 	double *min_sig;   /* [S] least sigma over the mask */
+	double *self;      /* [S] c_s self: the placed option's, else the
+			    * least over the mask's assignments */
 	double *rest;      /* [S + 1] sum of min_total over streams >= s */
 	double width;      /* sum of kappa_p(n_p) over the union of the
 			    * state's masks (their count without capacities) */
@@ -126,8 +132,19 @@ static void build_stream(struct occ *x, int s)
 				G->min[c] = fmin(G->min[c], ct[c]);
 	}
 	qsort(L->g, (size_t)L->n_groups, sizeof(*L->g), cmp_mask);
-	for (int g = 0; g < L->n_groups; g++)
-		btc_multi_order_by_key(key, L->g[g].opt, L->g[g].n);
+	for (int g = 0; g < L->n_groups; g++) {
+		struct mask_group *G = &L->g[g];
+		btc_multi_order_by_key(key, G->opt, G->n);
+		G->self = G->total = INFINITY;
+		for (int j = 0; j < G->n; j++) {
+			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
+			double sum = 0; /* as set_state sums with sigma 1 */
+			for (int c = 0; c < np; c++)
+				sum += ct[c] * 1.0;
+			G->total = fmin(G->total, sum);
+			G->self = fmin(G->self, L->opts.self[G->opt[j]]);
+		}
+	}
 	free(key);
 }
 
@@ -162,7 +179,13 @@ static void set_state(struct occ *x)
 			if (on)
 				x->min_sig[s] = fmin(x->min_sig[s], sig[c]);
 		}
+		x->self[s] = cs * G->self;
 		x->min_total[s] = INFINITY;
+		if (!x->m->streams[s].slowdown) {
+			/* every sigma 1: the least total is the state's */
+			x->min_total[s] = cs * G->total;
+			continue;
+		}
 		for (int j = 0; j < G->n; j++) {
 			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
 			double sum = 0;
@@ -189,6 +212,8 @@ static double bound(const struct occ *x, int upto)
 {
 	int S = x->S, np = x->np;
 	double peak = x->io_cost;
+	for (int s = 0; s < S; s++)
+		peak = fmax(peak, x->self[s]);
 	for (int c = 0; c < np; c++) {
 		double v[BTC_MULTI_MAX_STREAMS];
 		int n = 0;
@@ -226,6 +251,7 @@ static void descend(struct occ *x, int s)
 	const struct mask_group *G = &L->g[x->grp[s]];
 	int off = btc_multi_offset(m, s), end = off + L->opts.n_stages;
 	double cs = btc_multi_coeff(m, s), before = placed_total(x, s);
+	double least_self = x->self[s]; /* the mask's least, restored below */
 	for (int j = 0; j < G->n; j++) {
 		int o = G->opt[j];
 		const double *ct = L->opts.ct + (size_t)o * (size_t)np;
@@ -241,6 +267,9 @@ static void descend(struct occ *x, int s)
 		}
 		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
 			continue; /* not canonical: lexicographic order = index order */
+		x->self[s] = cs * L->opts.self[o];
+		if (x->r->n == m->top_k && x->self[s] > x->r->c[m->top_k - 1].cost)
+			continue; /* its own team alone costs more */
 		for (int c = 0; c < np; c++)
 			x->term[s * np + c] = ct[c] != 0 ? cs * (ct[c] * x->sig[s * np + c]) : 0;
 		memcpy(x->a + off, L->opts.a + (size_t)o * (size_t)L->opts.n_stages,
@@ -261,6 +290,7 @@ static void descend(struct occ *x, int s)
 			       (size_t)np * sizeof(double));
 		descend(x, s + 1);
 	}
+	x->self[s] = least_self;
 }
 
 /* Distinct masks of the stage-to-PU vectors of one stream. */
@@ -407,9 +437,15 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		rc = BTC_ERR_LIMIT;
 	} else {
 		x.prev = btc_xcalloc((size_t)S, sizeof(int));
-		for (int s = 0; s < S; s++)
-			x.prev[s] = btc_multi_prev_interchangeable(m, s);
 		x.io_cost = btc_multi_io_cost(m);
+		for (int s = 0; s < S; s++) {
+			x.prev[s] = btc_multi_prev_interchangeable(m, s);
+			/* its least own limit (T_io, split teams) over its options */
+			double least = INFINITY;
+			for (int o = 0; o < x.o[s].opts.n; o++)
+				least = fmin(least, x.o[s].opts.self[o]);
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * least);
+		}
 		size_t sp = (size_t)S * (size_t)np;
 		x.grp = btc_xcalloc((size_t)S, sizeof(int));
 		x.sig = btc_xcalloc(sp, sizeof(double));
@@ -417,6 +453,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		x.term = btc_xcalloc(sp, sizeof(double));
 		x.min_total = btc_xcalloc((size_t)S, sizeof(double));
 		x.min_sig = btc_xcalloc((size_t)S, sizeof(double));
+		x.self = btc_xcalloc((size_t)S, sizeof(double));
 		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
 		x.pick = btc_xcalloc((size_t)S, sizeof(int));
 		x.ct = btc_xcalloc(sp, sizeof(double));
@@ -433,6 +470,7 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		free(x.term);
 		free(x.min_total);
 		free(x.min_sig);
+		free(x.self);
 		free(x.rest);
 		free(x.pick);
 		free(x.ct);

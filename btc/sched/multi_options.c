@@ -1,6 +1,7 @@
 /* One stream's contiguous assignments with their chunk times, shared by
  * the joint branch and bound (multi_search.c) and the occupancy search
  * (multi_occupancy.c); the exhaustive oracle keeps its own walk. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,10 +56,14 @@ void btc_multi_options_build(const struct btc_multi_problem *m, int s,
 	L->a = a;
 	L->ct = btc_xcalloc((size_t)L->n * (size_t)np, sizeof(double));
 	L->used = btc_xcalloc((size_t)L->n, sizeof(uint32_t));
+	L->self = btc_xcalloc((size_t)L->n, sizeof(double));
+	double io = m->streams[s].p->io_ms;
 	if (!btc_multi_larger(m)) {
-		for (int o = 0; o < L->n; o++)
+		for (int o = 0; o < L->n; o++) {
 			btc_multi_stream_chunks(m, s, a + (size_t)o * (size_t)n_stages,
 						L->ct + (size_t)o * (size_t)np, NULL, &L->used[o]);
+			L->self[o] = io;
+		}
 		return;
 	}
 	struct btc_multi_space T;
@@ -68,6 +73,11 @@ void btc_multi_options_build(const struct btc_multi_problem *m, int s,
 		btc_multi_space_chunks(m, s, &T, a + (size_t)o * (size_t)n_stages,
 				       L->ct + (size_t)o * (size_t)np, L->own + (size_t)o * (size_t)np,
 				       &L->used[o]);
+	for (int o = 0; o < L->n; o++) {
+		L->self[o] = io;
+		for (int u = 0; u < np; u++)
+			L->self[o] = fmax(L->self[o], L->own[(size_t)o * (size_t)np + (size_t)u]);
+	}
 	btc_multi_space_free(&T);
 }
 
@@ -77,6 +87,7 @@ void btc_multi_options_free(struct btc_multi_options *L)
 	free(L->ct);
 	free(L->used);
 	free(L->own);
+	free(L->self);
 	*L = (struct btc_multi_options){0};
 }
 
