@@ -96,6 +96,14 @@ void btc_multi_options_build(const struct btc_multi_problem *m, int s,
 			     struct btc_multi_options *L);
 void btc_multi_options_free(struct btc_multi_options *L);
 
+/* The larger space's part of btc_multi_options_build: stream s's
+ * schedules in walk order into L->a, ct, own and used (L->n of them; L
+ * zeroed with n_stages and np set), each chunk's time tabulated once; the
+ * loads are btc_multi_space_chunks' to the bit (the same additions in the
+ * same order). */
+void btc_multi_space_options(const struct btc_multi_problem *m, int s,
+			     struct btc_multi_options *L);
+
 /* Sorts order[0..n) (option indices) by key[index] ascending, ties by
  * index: the searches' cheapest-first orders, the same on every run. */
 void btc_multi_order_by_key(const double *key, int *order, int n);

@@ -339,8 +339,29 @@ long btc_multi_occupancy_states(const struct btc_multi_problem *m)
 {
 	int n[BTC_MULTI_MAX_STREAMS];
 	for (int s = 0; s < m->n_streams; s++) {
-		struct btc_multi_space T;
+		if (btc_multi_larger(m)) {
+			/* the masks of the searches' own lists */
+			struct btc_multi_options L = {.n_stages = m->streams[s].p->n_stages,
+						      .np = m->n_pus};
+			btc_multi_space_options(m, s, &L);
+			uint32_t seen[(size_t)1 << 5] = {0}; /* bit sets of masks, 32 x 32 */
+			n[s] = 0;
+			for (int o = 0; o < L.n; o++) {
+				uint32_t u = L.used[o];
+				if (u < 1024u && !(seen[u >> 5] & (1u << (u & 31)))) {
+					seen[u >> 5] |= 1u << (u & 31);
+					n[s]++;
+				}
+			}
+			bool big = false;
+			for (int o = 0; o < L.n && !big; o++)
+				big = L.used[o] >= 1024u;
+			btc_multi_options_free(&L);
+			if (!big)
+				continue;
+		}
 		struct mask_count mc = {.m = m, .s = s, .n_stages = m->streams[s].p->n_stages};
+		struct btc_multi_space T;
 		if (btc_multi_larger(m)) {
 			btc_multi_space_build(m, s, &T);
 			mc.T = &T;

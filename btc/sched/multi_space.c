@@ -109,22 +109,29 @@ static int units(const struct btc_multi_space *T, const struct btc_space_opt *o,
 	return o->cores ? o->cores : T->units[c];
 }
 
-/* Adds chunk (option o, stages f..l) to ct / own / used; false when a
- * stage has no time on it. */
-static bool add_chunk(const struct btc_multi_problem *m, int s, const struct btc_space_opt *o,
-		      int f, int l, double *ct, double *own, uint32_t *used)
+/* Chunk (option o, stages f..l)'s time (NAN: a stage has no time on it)
+ * and, for a farm, its admitted members. */
+static double chunk_time(const struct btc_multi_problem *m, int s, const struct btc_space_opt *o,
+			 int f, int l, uint32_t *adm)
 {
 	const struct btc_sched_problem *p = m->streams[s].p;
 	struct btc_sched_chunk ch = {o->pu, f, l, 0, o->farm, o->cores};
 	double t = btc_model_chunk_time_ms(p, &ch);
-	if (isnan(t))
-		return false;
+	int extra;
+	*adm = o->farm && !isnan(t) ? btc_model_farm_admitted(p, &ch, &extra) : 0;
+	return t;
+}
+
+/* Adds a chunk of option o taking t ms (farm: admitted members adm) to ct
+ * / own / used. */
+static void put_chunk(const struct btc_multi_problem *m, int s, const struct btc_space_opt *o,
+		      double t, uint32_t adm, double *ct, double *own, uint32_t *used)
+{
+	const struct btc_sched_problem *p = m->streams[s].p;
 	*used |= o->pus;
 	if (o->farm) {
 		/* each admitted member takes (1/t_c) / sum 1/t of the tasks at
 		 * t_c each: farm_ms of its time per task; the others none */
-		int extra;
-		uint32_t adm = btc_model_farm_admitted(p, &ch, &extra);
 		for (int c = 0; c < m->n_pus; c++)
 			if (adm & (1u << c))
 				ct[c] += t;
@@ -136,6 +143,18 @@ static bool add_chunk(const struct btc_multi_problem *m, int s, const struct btc
 	} else {
 		ct[o->pu] += t;
 	}
+}
+
+/* Adds chunk (option o, stages f..l) to ct / own / used; false when a
+ * stage has no time on it. */
+static bool add_chunk(const struct btc_multi_problem *m, int s, const struct btc_space_opt *o,
+		      int f, int l, double *ct, double *own, uint32_t *used)
+{
+	uint32_t adm;
+	double t = chunk_time(m, s, o, f, l, &adm);
+	if (isnan(t))
+		return false;
+	put_chunk(m, s, o, t, adm, ct, own, used);
 	return true;
 }
 
@@ -315,4 +334,105 @@ bool btc_multi_stream_encode(const struct btc_multi_problem *m, int s,
 	double ct[BTC_SCHED_MAX_PUS];
 	uint32_t used;
 	return ok && btc_multi_stream_chunks(m, s, a, ct, NULL, &used);
+}
+
+/* ---- the searches' option lists (btc_multi_space_options) ---- */
+
+struct tab_walk {
+	const struct btc_multi_problem *m;
+	const struct btc_multi_space *T;
+	int s, n, np;
+	double *t;      /* [n_opts * n * n] chunk times, NAN: none */
+	uint32_t *adm;  /* [n_opts * n * n] a farm's admitted members */
+	int left[BTC_SCHED_MAX_PUS];
+	int *a;
+	struct btc_multi_chunk *ch; /* the chunks so far */
+	struct btc_multi_options *L;
+	int cap;
+};
+
+static size_t tab_at(const struct tab_walk *w, int o, int f, int l)
+{
+	return ((size_t)o * (size_t)w->n + (size_t)f) * (size_t)w->n + (size_t)l;
+}
+
+/* A whole schedule: its vector, loads, own times and mask into L, the
+ * chunks in stage order as btc_multi_space_chunks adds them. */
+static void tab_leaf(struct tab_walk *w, int k)
+{
+	struct btc_multi_options *L = w->L;
+	int np = w->np;
+	if (L->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 256;
+		L->a = btc_xrealloc(L->a, (size_t)w->cap * (size_t)w->n * sizeof(int));
+		L->ct = btc_xrealloc(L->ct, (size_t)w->cap * (size_t)np * sizeof(double));
+		L->own = btc_xrealloc(L->own, (size_t)w->cap * (size_t)np * sizeof(double));
+		L->used = btc_xrealloc(L->used, (size_t)w->cap * sizeof(uint32_t));
+	}
+	double *ct = L->ct + (size_t)L->n * (size_t)np, *own = L->own + (size_t)L->n * (size_t)np;
+	uint32_t used = 0;
+	for (int c = 0; c < np; c++)
+		ct[c] = own[c] = 0;
+	for (int j = 0; j < k; j++) {
+		size_t at = tab_at(w, w->ch[j].o, w->ch[j].f, w->ch[j].l);
+		put_chunk(w->m, w->s, &w->T->o[w->ch[j].o], w->t[at], w->adm[at], ct, own, &used);
+	}
+	L->used[L->n] = used;
+	memcpy(L->a + (size_t)L->n * (size_t)w->n, w->a, (size_t)w->n * sizeof(int));
+	L->n++;
+}
+
+static void tab_rec(struct tab_walk *w, int f, int prev, int k)
+{
+	if (f == w->n) {
+		tab_leaf(w, k);
+		return;
+	}
+	for (int o = 0; o < w->T->n; o++) {
+		const struct btc_space_opt *op = &w->T->o[o];
+		bool fits = true;
+		for (int c = 0; c < w->np && fits; c++)
+			fits = units(w->T, op, c) <= w->left[c];
+		if (!fits)
+			continue;
+		for (int c = 0; c < w->np; c++)
+			w->left[c] -= units(w->T, op, c);
+		for (int l = f; l < w->n && !isnan(w->t[tab_at(w, o, f, l)]); l++) {
+			w->a[l] = 2 * o;
+			w->a[f] = 2 * o + (o == prev);
+			w->ch[k] = (struct btc_multi_chunk){o, f, l};
+			tab_rec(w, l + 1, o, k + 1);
+		}
+		for (int c = 0; c < w->np; c++)
+			w->left[c] += units(w->T, op, c);
+	}
+}
+
+void btc_multi_space_options(const struct btc_multi_problem *m, int s,
+			     struct btc_multi_options *L)
+{
+	struct btc_multi_space T;
+	btc_multi_space_build(m, s, &T);
+	int n = m->streams[s].p->n_stages, np = m->n_pus;
+	struct tab_walk w = {.m = m, .T = &T, .s = s, .n = n, .np = np};
+	size_t cells = (size_t)(T.n ? T.n : 1) * (size_t)n * (size_t)n;
+	w.t = btc_xcalloc(cells, sizeof(double));
+	w.adm = btc_xcalloc(cells, sizeof(uint32_t));
+	for (int o = 0; o < T.n; o++)
+		for (int f = 0; f < n; f++)
+			for (int l = f; l < n; l++) {
+				size_t at = tab_at(&w, o, f, l);
+				w.t[at] = chunk_time(m, s, &T.o[o], f, l, &w.adm[at]);
+			}
+	for (int c = 0; c < np; c++)
+		w.left[c] = T.units[c];
+	w.a = btc_xcalloc((size_t)n, sizeof(int));
+	w.ch = btc_xcalloc((size_t)n, sizeof(*w.ch));
+	w.L = L;
+	tab_rec(&w, 0, -1, 0);
+	free(w.t);
+	free(w.adm);
+	free(w.a);
+	free(w.ch);
+	btc_multi_space_free(&T);
 }
