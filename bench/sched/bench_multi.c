@@ -7,8 +7,10 @@
  * its budget, then Z3), `--solver z3-only` and `--solver bb` (4 + 4: the
  * default only; bb takes more than 10 minutes); then the three on random
  * workloads of the same shapes (K = 20; with and without co-run
- * slowdowns). Timings
- * are machine- and load-dependent: printed, never asserted. */
+ * slowdowns). Part 7b (`--multi-larger`): the same with farms and core
+ * splits (docs/scheduler.md, "Farms and core splits in the joint
+ * space"). Timings are machine- and load-dependent: printed, never
+ * asserted. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,7 +27,13 @@
  *        sched-bench --one TABLE.csv   (one solve, used by 1.)
  *        sched-bench [--btc PATH] --multi [--quick] (7. only)
  *        sched-bench --multi-solve [--quick] (7., the default solver's
- *                                             random rows only) */
+ *                                             random rows only)
+ *        sched-bench [--btc PATH] --multi-larger [--quick] (7b.: farms
+ *                                             and core splits;
+ *                                             BTC_BENCH_VERBOSE=1 prints
+ *                                             each solve,
+ *                                             BTC_BENCH_NO_PROCESS=1 skips
+ *                                             the btc runs) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
