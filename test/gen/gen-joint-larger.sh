@@ -29,8 +29,9 @@ set -euo pipefail
 btc=$1 src=$2 work=$3 mode=${4:-plain}
 name=gen-joint-larger$([ "$mode" = tsan ] && echo -tsan || true)
 . "$src/test/gen/tsan.sh"
+. "$src/test/gen/joint.sh"
 rm -rf "$work" && mkdir -p "$work"
-tsan_need_vulkan "$name"
+btc_test_need_vulkan "$name"
 [ "$mode" = tsan ] && tsan_need_cc "$name"
 cat > "$work/host-1pu.yaml" << 'YAML'
 device: host
@@ -48,7 +49,6 @@ pus:
     cpu_backed: true
     table_column: vulkan
 YAML
-tables=$src/docs/results/eval-host-b/cache
 split_rows() { # IN OUT: the table without cpu1, each cpu0 stage row also as cpu0[1] x 1.6
   python3 - "$1" "$2" << 'PY'
 import sys
@@ -64,18 +64,18 @@ for line in open(sys.argv[1]):
 open(sys.argv[2], "w").write("".join(out))
 PY
 }
-split_rows "$tables/octree-host-9cf1953b57e332c6.csv" "$work/octree.csv"
-split_rows "$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" "$work/alexnet.csv"
-args=("$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device "$work/host-1pu.yaml"
-  --gpu vulkan --app-table "octree=$work/octree.csv" --app-table "alexnet_dense=$work/alexnet.csv"
-  --farms --core-splits --weight octree=0.05)
+split_rows "$joint_octree_table" "$work/octree.csv"
+split_rows "$joint_alexnet_table" "$work/alexnet.csv"
+args=(--device "$work/host-1pu.yaml" --gpu vulkan --app-table "octree=$work/octree.csv"
+  --app-table "alexnet_dense=$work/alexnet.csv" --farms --core-splits --weight octree=0.05)
 
-# The plan: the larger space said, and candidate 1 of `btc schedule` a
-# farm for alexnet-dense beside a split chunk of octree.
-"$btc" schedule "${args[@]}" --top 2 > "$work/schedule.txt"
+# The plan: the larger space named, and the best joint schedule a farm
+# for alexnet-dense beside a split chunk of octree.
+apps=("$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml")
+"$btc" schedule "${apps[@]}" "${args[@]}" --top 2 > "$work/schedule.txt"
 grep -q "^space: the larger one (farms, core splits" "$work/schedule.txt" ||
   { cat "$work/schedule.txt"; echo "FAIL: the text does not name the larger space"; exit 1; }
-"$btc" schedule "${args[@]}" --top 2 --format json > "$work/schedule.json"
+"$btc" schedule "${apps[@]}" "${args[@]}" --top 2 --format json > "$work/schedule.json"
 python3 - "$work/schedule.json" << 'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -86,12 +86,10 @@ assert any(c["pu"] == "cpu0" and c["cores"] == 1 for c in best["octree#0"]), bes
 PY
 
 dir=$work/w
-"$btc" gen "${args[@]}" --top 2 -o "$dir" > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+joint_gen gen.log "${args[@]}" --top 2 -o "$dir"
 setup=(-Dcuda=disabled)
-[ "$mode" = tsan ] && setup+=(-Db_sanitize=thread -Dbuildtype=debugoptimized)
-(meson setup "$dir/build" "$dir" "${setup[@]}" && ninja -C "$dir/build") > "$work/build.log" 2>&1 ||
-  { tail -30 "$work/build.log"; exit 1; }
-prog=$(ls "$dir"/build/*-workload)
+[ "$mode" = tsan ] && setup+=("${tsan_setup[@]}")
+joint_build "$dir" "${setup[@]}"
 "$prog" --list-json > "$work/list.json"
 
 # Candidate 0: octree's cpu0[1] chunk and the farm's cpu0 member on one
@@ -109,26 +107,17 @@ assert sorted(sum(sets, [])) == [0, 1], sets
 PY
 
 export BTRT_NO_PIN=1
-tasks=12
-run() { # run NAME ARGS...: the program on $tasks tasks a stream, its report NAME.json
+[ "$mode" = tsan ] && joint_env=(TSAN_OPTIONS="$tsan_options")
+run() { # run NAME ARGS...: joint_run, then both streams verified, 6 tasks each
   local n=$1
-  shift
-  local rc=0
-  if [ "$mode" = tsan ]; then
-    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$src/test/gen/data/tsan-mesa.supp" \
-      "$prog" --tasks $tasks --quiet --report "$work/$n.json" "$@" \
-      > "$work/$n.txt" 2>&1 || rc=$?
-  else
-    "$prog" --tasks $tasks --quiet --report "$work/$n.json" "$@" > "$work/$n.txt" 2>&1 || rc=$?
-  fi
-  [ "$rc" = 0 ] || { cat "$work/$n.txt"; echo "FAIL: $n: exit $rc (66: a ThreadSanitizer report)"; exit 1; }
-  python3 - "$work/$n.json" "$tasks" << 'PY'
+  joint_run "$@"
+  python3 - "$work/$n.json" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["verified"] is True, r
 assert [s["stream"] for s in r["streams"]] == [0, 1], r
 for s in r["streams"]:
-    assert s["verified"] is True and s["tasks"] == int(sys.argv[2]), s
+    assert s["verified"] is True and s["tasks"] == 6, s
 PY
 }
 run best
