@@ -71,7 +71,11 @@
  * n_p; multi_occupancy.c) when the workload has at most
  * BTC_MULTI_OCC_STATES such states, else with slowdowns the branch and
  * bound alone (Z3's sigma levels make its checks slow), with capacities
- * alone the rounds above. */
+ * alone the rounds above. The larger space (btc_multi_larger: farms, core
+ * splits) has no Z3 encoding: btc_multi_solve answers it with the
+ * occupancy search (at most BTC_MULTI_OCC_STATES states) or else the
+ * branch and bound, with or without slowdowns, and btc_multi_solve_z3
+ * refuses it (BTC_ERR_USAGE). */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -223,8 +227,9 @@ void btc_multi_result_free(struct btc_multi_result *r);
  * BTC_SCHED_EXHAUSTIVE_LIMIT joint vectors; Z3: the solver gave up;
  * reported). btc_multi_solve (Z3) hands objective sum to
  * btc_multi_solve_bb's enumeration (no peak load to bound; one GLPK LP
- * per joint schedule). r->n_evaluated: joint schedules costed (Z3: the
- * models read). */
+ * per joint schedule). btc_multi_solve_z3: BTC_ERR_USAGE (reported) in
+ * the larger space (btc_multi_larger). r->n_evaluated: joint schedules
+ * costed (Z3: the models read). */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d);
 enum btc_status btc_multi_solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r,
