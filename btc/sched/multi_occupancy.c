@@ -148,6 +148,23 @@ static void build_stream(struct occ *x, int s)
 	free(key);
 }
 
+/* Option o of stream s's own limit under the state's sigma: max(T_io,
+ * max_p own_p sigma_p), as btc_multi_self_ms computes it (own > 0 only on
+ * the mask's PUs, whose sigma the state fixes). */
+static double state_self(const struct occ *x, int s, int o)
+{
+	const struct btc_multi_options *L = &x->o[s].opts;
+	if (!L->own)
+		return L->self[o];
+	double self = x->m->streams[s].p->io_ms;
+	for (int c = 0; c < x->np; c++) {
+		double own = L->own[(size_t)o * (size_t)x->np + (size_t)c];
+		if (own > 0)
+			self = fmax(self, own * x->sig[s * x->np + c]);
+	}
+	return self;
+}
+
 /* Fills the state's sigma, least terms, least totals and width. */
 static void set_state(struct occ *x)
 {
@@ -186,13 +203,16 @@ static void set_state(struct occ *x)
 			x->min_total[s] = cs * G->total;
 			continue;
 		}
+		double least_self = INFINITY;
 		for (int j = 0; j < G->n; j++) {
 			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
 			double sum = 0;
 			for (int c = 0; c < np; c++)
 				sum += ct[c] * sig[c];
 			x->min_total[s] = fmin(x->min_total[s], cs * sum);
+			least_self = fmin(least_self, state_self(x, s, G->opt[j]));
 		}
+		x->self[s] = cs * least_self;
 	}
 	x->rest[S] = 0;
 	for (int s = S - 1; s >= 0; s--)
@@ -267,7 +287,7 @@ static void descend(struct occ *x, int s)
 		}
 		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
 			continue; /* not canonical: lexicographic order = index order */
-		x->self[s] = cs * L->opts.self[o];
+		x->self[s] = cs * state_self(x, s, o);
 		if (x->r->n == m->top_k && x->self[s] > x->r->c[m->top_k - 1].cost)
 			continue; /* its own team alone costs more */
 		for (int c = 0; c < np; c++)
