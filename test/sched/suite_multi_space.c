@@ -2,7 +2,8 @@
  * docs/scheduler.md "Farms and core splits in the joint space"): a
  * hand-solved workload (a split's k / n x t_k load and its team's own
  * limit, a farm's load on each member), and 300 random small workloads
- * with farms and splits on which the branch and bound, the occupancy
+ * with farms and splits (a quarter with same-PU capacities) on which
+ * the branch and bound, the occupancy
  * search and the exhaustive oracle rank the same (vectors and costs),
  * btc_multi_solve answers as they do, every candidate re-evaluates to its
  * cost and decodes to a schedule, and the fluid bound lies at or above the
@@ -130,6 +131,7 @@ static void test_random(void)
 {
 	rng = 20261126;
 	int compared = 0, with_split = 0, with_farm = 0, best_split = 0, best_farm = 0;
+	int with_kappa = 0;
 	for (int k = 0; k < 300; k++) {
 		int np = rnd(2, MP), S = rnd(1, MS);
 		enum btc_multi_objective obj = (enum btc_multi_objective)(k % 9 == 0 ? 2 : k % 2);
@@ -195,6 +197,13 @@ static void test_random(void)
 		}
 		if (rnd(0, 5) == 0)
 			m.forbid_mask = 1u << rnd(1, np - 1);
+		static double kappa[MP * (MS + 1)];
+		if (rnd(0, 3) == 0) { /* same-PU capacities kappa_p(n), 0.5..2 */
+			for (int j = 0; j < np * (S + 1); j++)
+				kappa[j] = rnd(20, 80) / 40.0;
+			m.capacity = kappa;
+			with_kappa++;
+		}
 		struct btc_multi_result a, b, c, o;
 		struct btc_diag d;
 		btc_diag_init(&d, NULL);
@@ -247,6 +256,7 @@ static void test_random(void)
 	CU_ASSERT(compared >= 250);
 	CU_ASSERT(with_farm >= 100);
 	CU_ASSERT(with_split >= 100);
+	CU_ASSERT(with_kappa >= 50);
 	/* the larger space's chunks win some workloads */
 	CU_ASSERT(best_split >= 20);
 	CU_ASSERT(best_farm >= 20);
