@@ -7,8 +7,10 @@
  * its budget, then Z3), `--solver z3-only` and `--solver bb` (4 + 4: the
  * default only; bb takes more than 10 minutes); then the three on random
  * workloads of the same shapes (K = 20; with and without co-run
- * slowdowns). Timings
- * are machine- and load-dependent: printed, never asserted. */
+ * slowdowns). Part 7b (`--multi-larger`): the same with farms and core
+ * splits (docs/scheduler.md, "Farms and core splits in the joint
+ * space"). Timings are machine- and load-dependent: printed, never
+ * asserted. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +34,8 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void whole_process(const char *btc, const char *dev, int n_apps, int reps)
+static void whole_process(const char *btc, const char *dev, int n_apps, int reps,
+			  const char *extra)
 {
 	static const char *const apps[] = {"alexnet-dense", "alexnet-sparse", "octree"};
 	char paths[3][512], tables[512], label[160];
@@ -53,10 +56,12 @@ static void whole_process(const char *btc, const char *dev, int n_apps, int reps
 	av[k++] = "20";
 	av[k++] = "--format";
 	av[k++] = "json";
+	if (extra)
+		av[k++] = (char *)extra;
 	av[k] = NULL;
-	snprintf(label, sizeof(label), "%s: %d apps (%s%s)", dev, n_apps,
-		 n_apps == 2 ? "9 + 9 stages" : "9 + 9 + 7 stages", n_apps == 2 ? ", goal 200 ms"
-										: ", goal 2 s");
+	snprintf(label, sizeof(label), "%s: %d apps (%s%s)%s%s", dev, n_apps,
+		 n_apps == 2 ? "9 + 9 stages" : "9 + 9 + 7 stages",
+		 n_apps == 2 ? ", goal 200 ms" : ", goal 2 s", extra ? " " : "", extra ? extra : "");
 	time_process(label, av, reps);
 }
 
@@ -162,8 +167,8 @@ void multi_bench(const char *btc, bool quick)
 	if (btc) {
 		for (int k = 0; k < 2; k++) {
 			const char *dev = k ? "jetson-orin-nano" : "pixel7a";
-			whole_process(btc, dev, 2, quick ? 3 : 11);
-			whole_process(btc, dev, 3, quick ? 1 : 5);
+			whole_process(btc, dev, 2, quick ? 3 : 11, NULL);
+			whole_process(btc, dev, 3, quick ? 1 : 5, NULL);
 		}
 		for (int k = 0; k < 2; k++) {
 			const char *dev = k ? "jetson-orin-nano" : "pixel7a";
@@ -179,5 +184,91 @@ void multi_bench(const char *btc, bool quick)
 		random_series(2, 9, 4, true, reps, so);
 		random_series(3, 9, 4, false, quick ? 1 : 5, so);
 		random_series(3, 9, 4, true, quick ? 1 : 5, so);
+	}
+}
+
+/* Median solve_ms of `reps` random workloads of S streams x n stages x np
+ * PUs in the larger space: PU 0 a CPU of 4 cores with 1 and 2 profiled
+ * (t_k = t x 4 / k x a random efficiency in [0.5, 1]), farms over 2..4
+ * PUs, with the default solver (btc_multi_solve: the occupancy search,
+ * or the branch and bound past its state limit) or the branch and bound
+ * alone. */
+static void larger_series(int S, int n, int np, bool slow, bool farms, bool splits, int reps,
+			  int solver)
+{
+	double ms[32], worst = 0;
+	long evaluated = 0;
+	static const struct btc_sched_cores cpu4 = {.size = 4, .n_counts = 2, .counts = {1, 2}};
+	struct btc_sched_cores cores[BTC_SCHED_MAX_PUS] = {cpu4};
+	for (int r = 0; r < reps; r++) {
+		double *t = malloc(sizeof(double) * (size_t)(S * n * np));
+		double *tk = malloc(sizeof(double) * (size_t)(S * n * np * BTC_SCHED_MAX_CORE_COUNTS));
+		double *sl = malloc(sizeof(double) * (size_t)(S * np * np));
+		struct btc_sched_problem p[8];
+		struct btc_multi_stream st[8];
+		for (int s = 0; s < S; s++) {
+			double *ts = t + s * n * np, *tks = tk + s * n * np * BTC_SCHED_MAX_CORE_COUNTS;
+			for (int j = 0; j < n * np; j++)
+				ts[j] = 0.05 + 5 * rnd();
+			for (int j = 0; j < n * np * BTC_SCHED_MAX_CORE_COUNTS; j++)
+				tks[j] = NAN;
+			for (int i = 0; i < n; i++)
+				for (int j = 0; j < 2; j++)
+					tks[btc_sched_cores_index(np, i, 0, j)] =
+						ts[i * np] * 4 / cpu4.counts[j] * (0.5 + 0.5 * rnd());
+			for (int j = 0; j < np * np; j++)
+				sl[s * np * np + j] = 1 + rnd();
+			p[s] = (struct btc_sched_problem){.n_stages = n, .n_pus = np, .time_ms = ts,
+							  .cores = cores, .time_cores_ms = tks};
+			st[s] = (struct btc_multi_stream){.p = &p[s], .app = s, .weight = 1,
+							  .slowdown = slow ? sl + s * np * np : NULL};
+		}
+		struct btc_multi_problem m = {.n_streams = S, .n_pus = np, .streams = st,
+					      .top_k = 20, .farms = farms, .core_splits = splits};
+		struct btc_multi_result res;
+		struct btc_diag d;
+		btc_diag_init(&d, stderr);
+		enum btc_status rc = solver == 0 ? btc_multi_solve(&m, &res, &d)
+						 : btc_multi_solve_bb(&m, &res, &d);
+		if (rc != BTC_OK)
+			printf("  solve failed\n");
+		if (getenv("BTC_BENCH_VERBOSE"))
+			printf("    workload %d: %.1f ms, %ld costed\n", r, res.solve_ms,
+			       res.n_evaluated);
+		fflush(stdout);
+		ms[r] = res.solve_ms;
+		worst = fmax(worst, res.solve_ms);
+		evaluated += res.n_evaluated;
+		btc_multi_result_free(&res);
+		free(t);
+		free(tk);
+		free(sl);
+	}
+	qsort(ms, (size_t)reps, sizeof(double), cmp);
+	printf("  %s random %d x %d x %d%s%s%s: solve median %8.1f ms, max %8.1f ms, "
+	       "%ld joint schedules costed per solve (%d workloads)\n",
+	       solver ? "bb" : "default", S, n, np, farms ? " farms" : "",
+	       splits ? " splits" : "", slow ? " + slowdowns" : "", ms[reps / 2], worst,
+	       evaluated / reps, reps);
+	fflush(stdout);
+}
+
+void multi_larger_bench(const char *btc, bool quick)
+{
+	printf("7b. several apps in the larger space (farms, core splits), K = 20, maxmin\n");
+	if (btc && !getenv("BTC_BENCH_NO_PROCESS"))
+		for (int k = 0; k < 2; k++) {
+			const char *dev = k ? "jetson-orin-nano" : "pixel7a";
+			whole_process(btc, dev, 2, quick ? 3 : 11, "--farms");
+			whole_process(btc, dev, 3, quick ? 1 : 5, "--farms");
+			fflush(stdout);
+		}
+	int reps = quick ? 3 : 11, reps3 = quick ? 1 : 5;
+	for (int v = 0; v < 3; v++) {
+		bool farms = v != 1, splits = v != 0;
+		larger_series(2, 9, 4, false, farms, splits, reps, 0);
+		larger_series(2, 9, 4, true, farms, splits, reps, 0);
+		larger_series(3, 9, 4, false, farms, splits, reps3, 0);
+		larger_series(3, 9, 4, true, farms, splits, reps3, 0);
 	}
 }

@@ -27,7 +27,13 @@
  *        sched-bench --one TABLE.csv   (one solve, used by 1.)
  *        sched-bench [--btc PATH] --multi [--quick] (7. only)
  *        sched-bench --multi-solve [--quick] (7., the default solver's
- *                                             random rows only) */
+ *                                             random rows only)
+ *        sched-bench [--btc PATH] --multi-larger [--quick] (7b.: farms
+ *                                             and core splits;
+ *                                             BTC_BENCH_VERBOSE=1 prints
+ *                                             each solve,
+ *                                             BTC_BENCH_NO_PROCESS=1 skips
+ *                                             the btc runs) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,7 +459,7 @@ int main(int argc, char **argv)
 {
 	const char *btc = NULL, *old = NULL;
 	bool quick = false, reference = false, space_only = false, process_only = false;
-	bool multi_only = false, multi_solve_only = false;
+	bool multi_only = false, multi_solve_only = false, multi_larger_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -473,6 +479,8 @@ int main(int argc, char **argv)
 			multi_only = true;
 		else if (strcmp(argv[i], "--multi-solve") == 0)
 			multi_solve_only = true;
+		else if (strcmp(argv[i], "--multi-larger") == 0)
+			multi_larger_only = true;
 		else if (strcmp(argv[i], "--bounds") == 0) {
 			bound_bench();
 			return 0;
@@ -488,6 +496,10 @@ int main(int argc, char **argv)
 	}
 	if (space_only) {
 		space_series(quick, 0, 0, 0);
+		return 0;
+	}
+	if (multi_larger_only) {
+		multi_larger_bench(btc, quick);
 		return 0;
 	}
 	if (multi_solve_only) {

@@ -16,6 +16,9 @@ void multi_bench(const char *btc, bool quick);
 /* 7.'s in-process rows of the default solver alone (btc_multi_solve on the
  * same random workloads). */
 void multi_solve_bench(bool quick);
+/* Part 7b: the joint space with farms and core splits
+ * (`sched-bench --multi-larger`). */
+void multi_larger_bench(const char *btc, bool quick);
 
 /* 8. the fluid and the assignment bound on the 12 reference tables, the
  * paper's space and with farms, with their solve times (bench_bound.c). */

@@ -21,8 +21,8 @@ bool btc_cli_is_workload(const struct btc_cli_options *o)
 bool btc_cli_workload_options_ok(const struct btc_cli_options *o)
 {
 	static const enum btc_cli_opt single_only[] = {
-		BTC_OPT_PIN,	    BTC_OPT_FARMS,	 BTC_OPT_CORE_SPLITS, BTC_OPT_MIN_UTIL,
-		BTC_OPT_MAX_CHUNKS, BTC_OPT_TIME_BUDGET, BTC_OPT_DEFINE,
+		BTC_OPT_PIN,	    BTC_OPT_MIN_UTIL,	 BTC_OPT_MAX_CHUNKS,
+		BTC_OPT_TIME_BUDGET, BTC_OPT_DEFINE,
 	};
 	for (size_t k = 0; k < sizeof(single_only) / sizeof(single_only[0]); k++)
 		if (btc_cli_given(o, single_only[k])) {

@@ -8,32 +8,52 @@
 #include "cli/workload.h"
 #include "sched/model.h"
 
+/* The co-run slowdown of chunk ch of stream s under e: its PU's, a farm's
+ * largest over its members (1 without e). */
+static double chunk_sigma(const struct btc_joint_plan *w, const struct btc_multi_eval *e, int s,
+			  const struct btc_sched_chunk *ch)
+{
+	if (!e)
+		return 1;
+	uint32_t pus = ch->farm ? ch->farm : 1u << ch->pu;
+	double sg = 1;
+	for (int c = 0; c < w->m.n_pus; c++)
+		if (pus & (1u << c))
+			sg = fmax(sg, e->sigma[s * w->m.n_pus + c]);
+	return sg;
+}
+
+/* Stream s's chunks in a joint vector a (btc_multi_stream_schedule) into
+ * ch (room for its stages): their count. */
+static int stream_chunks(const struct btc_joint_plan *w, const int *a, int s,
+			 struct btc_sched_chunk *ch)
+{
+	return btc_multi_stream_schedule(&w->m, s, a + btc_multi_offset(&w->m, s), ch);
+}
+
 /* Stream s's chunks in a joint vector a, as labels "big:0-2 gpu:3-6"
- * (with " x1.35" after a chunk slowed by a co-run) into buf. */
+ * ("{cpu,gpu}:0-4 cpu[2]:5-8" in the larger space; " x1.35" after a chunk
+ * slowed by a co-run) into buf. */
 static const char *chunks_label(const struct btc_joint_plan *w, const struct btc_multi_eval *e,
 				const int *a, int s, char *buf, size_t size)
 {
 	const struct btc_sched_problem *p = w->streams[s].p;
-	const int *v = a + btc_multi_offset(&w->m, s);
+	struct btc_sched_chunk *ch = btc_xcalloc((size_t)p->n_stages, sizeof(*ch));
+	int n = stream_chunks(w, a, s, ch);
 	size_t len = 0;
 	buf[0] = '\0';
-	for (int f = 0; f < p->n_stages;) {
-		int l = f;
-		while (l + 1 < p->n_stages && v[l + 1] == v[f])
-			l++;
-		struct btc_sched_chunk ch = {.pu = v[f], .first_stage = f, .last_stage = l};
-		char one[96];
-		btc_sched_chunk_label(p, &ch, one, sizeof(one));
-		double sg = e ? e->sigma[s * w->m.n_pus + v[f]] : 1;
-		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s", f ? " " : "",
+	for (int k = 0; k < n; k++) {
+		char one[256];
+		btc_sched_chunk_label(p, &ch[k], one, sizeof(one));
+		double sg = chunk_sigma(w, e, s, &ch[k]);
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s", k ? " " : "",
 					one);
 		if (sg > 1)
 			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " x%.2f", sg);
-		f = l + 1;
 	}
+	free(ch);
 	return buf;
 }
-
 
 /* The joint plan's gain over naive co-location under the objective. */
 static double gain(const struct btc_joint_plan *w, const struct btc_multi_eval *best)
@@ -54,8 +74,11 @@ static void bottleneck_text(FILE *out, const struct btc_joint_plan *w, int b)
 {
 	if (b >= 0)
 		fprintf(out, "PU %s", pu_name(w, b));
-	else
+	else if (-1 - b < w->n_streams)
 		fprintf(out, "the io thread of %s", w->streams[-1 - b].name);
+	else
+		fprintf(out, "a team of %s on part of a PU's cores",
+			w->streams[-1 - b - w->n_streams].name);
 }
 
 static void text_plan(FILE *out, const struct btc_joint_plan *w, const struct btc_multi_eval *e,
@@ -111,20 +134,17 @@ static int print_text(FILE *out, const struct btc_cli_options *o, const struct b
 	fprintf(out, "workload: %d apps, %d streams on %s (%s), objective %s\n", w->n_apps,
 		w->n_streams, w->dev->name, btc_mode_name((enum btc_mode)o->mode),
 		btc_multi_objective_name(w->m.objective));
+	if (btc_multi_larger(&w->m))
+		fprintf(out,
+			"space: the larger one (%s%s%s; the exact searches answer: Z3 covers "
+			"the paper's space only)\n",
+			w->m.farms ? "farms" : "", w->m.farms && w->m.core_splits ? ", " : "",
+			w->m.core_splits ? "core splits" : "");
 	for (int a = 0; a < w->n_apps; a++) {
 		const struct btc_joint_app *x = &w->apps[a];
-		char buf[512];
-		struct btc_schedule s = {0};
-		for (int f = 0; f < x->app->n_stages;) {
-			int l = f;
-			while (l + 1 < x->app->n_stages && x->solo[l + 1] == x->solo[f])
-				l++;
-			s.chunks[s.n_chunks++] = (struct btc_sched_chunk){
-				.pu = x->solo[f], .first_stage = f, .last_stage = l};
-			f = l + 1;
-		}
+		struct btc_schedule s = {.n_chunks = x->n_solo_chunks};
+		memcpy(s.chunks, x->solo_chunks, (size_t)x->n_solo_chunks * sizeof(s.chunks[0]));
 		char *label = btc_plan_schedule_label(&s, w->dev);
-		(void)buf;
 		char corun[256] = "none measured (factor 1)";
 		if (x->slowdown)
 			snprintf(corun, sizeof(corun), "measured (its @corun rows, %s%s%s)",
@@ -191,8 +211,11 @@ static void json_plan(FILE *out, const struct btc_joint_plan *w, const struct bt
 		e->lambda, e->peak);
 	if (e->bottleneck >= 0)
 		fprintf(out, "\"bottleneck\":\"%s\",", pu_name(w, e->bottleneck));
-	else
+	else if (-1 - e->bottleneck < w->n_streams)
 		fprintf(out, "\"bottleneck\":\"io:%s\",", w->streams[-1 - e->bottleneck].name);
+	else
+		fprintf(out, "\"bottleneck\":\"team:%s\",",
+			w->streams[-1 - e->bottleneck - w->n_streams].name);
 	fprintf(out, "\"max_min_normalised\":%.6f,\"utilisation\":{", btc_joint_min_normalised(w, e));
 	for (int c = 0, first = 1; c < w->m.n_pus; c++)
 		if (!(w->m.forbid_mask & (1u << c))) {
@@ -208,20 +231,31 @@ static void json_plan(FILE *out, const struct btc_joint_plan *w, const struct bt
 	fprintf(out, "},\"streams\":[");
 	for (int s = 0; s < w->n_streams; s++) {
 		const struct btc_sched_problem *p = w->streams[s].p;
-		const int *v = a + btc_multi_offset(&w->m, s);
+		bool larger = btc_multi_larger(&w->m);
 		fprintf(out, "%s{\"name\":\"%s\",\"rate_per_s\":%.6f,\"normalised\":%.6f,\"chunks\":[",
 			s ? "," : "", w->streams[s].name, 1000 * e->rate[s], btc_joint_normalised(w, e, s));
-		for (int f = 0; f < p->n_stages;) {
-			int l = f, c = v[f];
-			while (l + 1 < p->n_stages && v[l + 1] == c)
-				l++;
-			fprintf(out,
-				"%s{\"pu\":\"%s\",\"first_stage\":%d,\"last_stage\":%d,\"time_ms\":%.6f,"
-				"\"slowdown\":%.6f}",
-				f ? "," : "", pu_name(w, c), f, l, e->t[s * w->m.n_pus + c],
-				e->sigma[s * w->m.n_pus + c]);
-			f = l + 1;
+		struct btc_sched_chunk *ch = btc_xcalloc((size_t)p->n_stages, sizeof(*ch));
+		int n = stream_chunks(w, a, s, ch);
+		for (int k = 0; k < n; k++) {
+			int c = ch[k].pu;
+			double sg = chunk_sigma(w, e, s, &ch[k]);
+			/* the paper's space: the chunk's load on its PU (its
+			 * time with sigma); the larger: its time with sigma */
+			double t = larger ? ch[k].time_ms * sg : e->t[s * w->m.n_pus + c];
+			fprintf(out, "%s{\"pu\":\"%s\",\"first_stage\":%d,\"last_stage\":%d,",
+				k ? "," : "", pu_name(w, c), ch[k].first_stage, ch[k].last_stage);
+			if (larger) {
+				fprintf(out, "\"cores\":%d,\"farm\":[", ch[k].cores);
+				for (int u = 0, first = 1; u < w->m.n_pus; u++)
+					if (ch[k].farm & (1u << u)) {
+						fprintf(out, "%s\"%s\"", first ? "" : ",", pu_name(w, u));
+						first = 0;
+					}
+				fprintf(out, "],");
+			}
+			fprintf(out, "\"time_ms\":%.6f,\"slowdown\":%.6f}", t, sg);
 		}
+		free(ch);
 		fprintf(out, "]}");
 	}
 	fprintf(out, "]}");
@@ -259,9 +293,13 @@ static void json_share(FILE *out, const struct btc_joint_plan *w)
 static int print_json(FILE *out, const struct btc_cli_options *o, const struct btc_joint_plan *w)
 {
 	const struct btc_multi_result *r = &w->result;
-	fprintf(out, "{\"device\":\"%s\",\"mode\":\"%s\",\"objective\":\"%s\",\"apps\":[",
+	fprintf(out, "{\"device\":\"%s\",\"mode\":\"%s\",\"objective\":\"%s\",",
 		w->dev->name, btc_mode_name((enum btc_mode)o->mode),
 		btc_multi_objective_name(w->m.objective));
+	if (btc_multi_larger(&w->m))
+		fprintf(out, "\"space\":{\"farms\":%s,\"core_splits\":%s},",
+			w->m.farms ? "true" : "false", w->m.core_splits ? "true" : "false");
+	fprintf(out, "\"apps\":[");
 	for (int a = 0; a < w->n_apps; a++) {
 		const struct btc_joint_app *x = &w->apps[a];
 		const struct btc_workload_entry *en = &w->wl.apps[a];

@@ -161,22 +161,25 @@ void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_
  * program). */
 void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
 
-/* The cores of stream s's chunk on CPU PU u in joint candidate k when
- * chunks of several streams share u (docs/codegen.md, "Chunk cores per
- * stream"): the space-sharing form of the joint model's time-sharing
- * (util_u = sum_x r_x t_{x,u} <= 1; sched/multi.h). The n chunk cores of
- * u (its pinnable cores less the service cores, as the app's tables pin
- * a chunk on u; ctxs[a] app a's context, for its io farms) are split
- * among the m streams with a chunk on u, in stream order, into disjoint
- * runs: stream x gets about n r_x t_{x,u} / util_u cores (its share of
- * u's load; a chunk of c of n cores takes about t n / c, so its share of
- * the PU is the same), by largest-remainder rounding, at least 1 each.
- * Writes s's cores to out (room for u's pinnable cores) and returns
- * their count; 0 when the chunk keeps its schedule's cores (the only
- * chunk on u, or more chunks than cores: they time-share all n, as
- * before); -1 when s has no chunk on u or u is not a CPU PU. */
+/* The cores of entry `entry` of stream s's chunk table (a chunk, or one
+ * member of a farm: gen_pipeline.c's order) in joint candidate k when it
+ * runs on a CPU PU u that entries of several streams share
+ * (docs/codegen.md, "Chunk cores per stream"): the space-sharing form of
+ * the joint model's time-sharing (util_u = sum_x r_x t_{x,u} <= 1;
+ * sched/multi.h). The n chunk cores of u (its pinnable cores less the
+ * service cores, as the app's tables pin a chunk on u; ctxs[a] app a's
+ * context, for its io farms) are split among the m entries on u (stream
+ * by stream, in table order; a stream's several chunks on core splits
+ * each one), into disjoint runs: entry x gets about n r_x l_x / util_u
+ * cores, l_x its load per task on u (all cores t; k of c cores k / c x
+ * t_k; a farm member farm_ms, 0 when the farm leaves it out), by
+ * largest-remainder rounding, at least 1 each. Writes the cores to out
+ * (room for u's pinnable cores) and returns their count; 0 when the entry
+ * keeps its schedule's cores (no other stream on u, or more entries than
+ * cores: they time-share all n, as before); -1 when s has no such entry
+ * or its PU is not a CPU PU. */
 int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_gen_ctx *ctxs,
-			      int k, int s, int u, int *out);
+			      int k, int s, int entry, int *out);
 
 /* Largest-remainder rounding of the quotas q[0..m) (non-negative, summing
  * to n; 1 <= m <= n) to whole counts c[0..m) summing to n, each at least 1

@@ -10,15 +10,58 @@
 #include "gen/gen.h"
 #include "gen/gen_joint.h"
 #include "gen/sections.h"
+#include "sched/model.h"
 
-/* Whether stream s of candidate k runs a chunk on PU u. */
+/* One entry of a stream's generated chunk table (gen_pipeline.c): a
+ * chunk, or one member of a farm (members in PU order), with its load on
+ * its PU per task (ms, with sigma): all cores t, k of n cores k / n x
+ * t_k, an admitted farm member farm_ms, a member left out 0. */
+struct entry {
+	int pu;
+	double load;
+};
+
+/* Stream s's entries in candidate k (at most n_stages x n_pus); their
+ * count. */
+static int entries(const struct btc_joint_plan *j, int k, int s, struct entry *out)
+{
+	const struct btc_sched_problem *p = j->streams[s].p;
+	const struct btc_multi_eval *e = &j->evals[k];
+	int np = j->m.n_pus, n = 0;
+	struct btc_sched_chunk *ch = btc_xcalloc((size_t)p->n_stages, sizeof(*ch));
+	int nc = btc_multi_stream_schedule(&j->m, s, j->result.c[k].a + btc_multi_offset(&j->m, s),
+					   ch);
+	for (int c = 0; c < nc; c++) {
+		uint32_t adm = 0;
+		int extra;
+		if (ch[c].farm)
+			adm = btc_model_farm_admitted(p, &ch[c], &extra);
+		for (int u = 0; u < np; u++) {
+			if (!((ch[c].farm ? ch[c].farm : 1u << ch[c].pu) & (1u << u)))
+				continue;
+			double t = ch[c].time_ms;
+			if (ch[c].farm && !(adm & (1u << u)))
+				t = 0;
+			else if (ch[c].cores)
+				t *= (double)ch[c].cores / p->cores[u].size;
+			out[n++] = (struct entry){u, t * (e->sigma ? e->sigma[s * np + u] : 1)};
+		}
+	}
+	free(ch);
+	return n;
+}
+
+/* Whether stream s of candidate k runs a chunk (or a farm member) on PU u. */
 static bool runs_on(const struct btc_joint_plan *j, int k, int s, int u)
 {
-	const int *v = j->result.c[k].a + btc_multi_offset(&j->m, s);
-	for (int i = 0; i < j->streams[s].p->n_stages; i++)
-		if (v[i] == u)
-			return true;
-	return false;
+	struct entry *en = btc_xcalloc((size_t)j->streams[s].p->n_stages * (size_t)j->m.n_pus,
+				       sizeof(*en));
+	int n = entries(j, k, s, en);
+	bool on = false;
+	for (int i = 0; i < n && !on; i++)
+		on = en[i].pu == u;
+	free(en);
+	return on;
 }
 
 static bool has_gpu_chunk(const struct btc_joint_plan *j, int k, int s)
@@ -148,16 +191,36 @@ void btc_gen_apportion(const double *q, int m, int n, int *c)
 }
 
 int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_gen_ctx *ctxs,
-			      int k, int s, int u, int *out)
+			      int k, int s, int entry, int *out)
 {
+	int S = j->n_streams, np = j->m.n_pus, cap = 0;
+	for (int x = 0; x < S; x++)
+		cap += j->streams[x].p->n_stages * np;
+	struct entry *en = btc_xcalloc((size_t)cap, sizeof(*en));
+	int *from = btc_xcalloc((size_t)S + 1, sizeof(int));
+	for (int x = 0; x < S; x++)
+		from[x + 1] = from[x] + entries(j, k, x, en + from[x]);
+	int got = -1;
+	if (entry < 0 || entry >= from[s + 1] - from[s])
+		goto out;
+	int u = en[from[s] + entry].pu;
 	const struct btc_pu *pu = &j->dev->pus[u];
-	if (pu->kind != BTC_BACKEND_CPU || !runs_on(j, k, s, u))
-		return -1;
-	int S = j->n_streams, m = 0, me = -1;
-	int *who = btc_xcalloc((size_t)S, sizeof(int));
-	int n = 0;
+	if (pu->kind != BTC_BACKEND_CPU)
+		goto out;
+	/* the entries on u, stream by stream; the streams with one there */
+	int m = 0, me = -1, n = 0, streams = 0;
+	int *who = btc_xcalloc((size_t)cap, sizeof(int));
 	for (int x = 0; x < S; x++) {
-		if (!runs_on(j, k, x, u))
+		bool any = false;
+		for (int i = from[x]; i < from[x + 1]; i++) {
+			if (en[i].pu != u)
+				continue;
+			if (i == from[s] + entry)
+				me = m;
+			who[m++] = i;
+			any = true;
+		}
+		if (!any)
 			continue;
 		/* the chunk cores every sharing stream's tables have: the PU's
 		 * pinnable cores less the service cores of its app's io farms
@@ -166,19 +229,20 @@ int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_g
 		char name[64];
 		btc_gen_io_threads(&ctxs[j->streams[x].app], &kl, &kc);
 		int nx = btc_gen_placed_cores(j->dev, u, kl, kc, name, sizeof(name));
-		n = m == 0 || nx < n ? nx : n;
-		if (x == s)
-			me = m;
-		who[m++] = x;
+		n = streams++ == 0 || nx < n ? nx : n;
 	}
-	int got = 0;
-	if (m >= 2 && m <= n) {
-		/* chunk x's quota of the n cores: n r_x t_{x,u} / util_u */
+	got = 0;
+	if (streams >= 2 && m <= n) {
+		/* entry x's quota of the n cores: n r_x load_x / util_u */
 		const struct btc_multi_eval *e = &j->evals[k];
 		double *q = btc_xcalloc((size_t)m, sizeof(double)), util = 0;
 		int *c = btc_xcalloc((size_t)m, sizeof(int));
-		for (int i = 0; i < m; i++)
-			util += q[i] = e->rate[who[i]] * e->t[who[i] * j->dev->n_pus + u];
+		for (int i = 0; i < m; i++) {
+			int x = 0;
+			while (who[i] >= from[x + 1])
+				x++;
+			util += q[i] = e->rate[x] * en[who[i]].load;
+		}
 		for (int i = 0; i < m; i++)
 			q[i] = util > 0 && isfinite(util) ? n * q[i] / util : (double)n / m;
 		btc_gen_apportion(q, m, n, c);
@@ -194,28 +258,33 @@ int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_g
 		free(c);
 	}
 	free(who);
+out:
+	free(en);
+	free(from);
 	return got;
 }
 
-/* Candidate k's stream s: the core sets of its split CPU chunks
- * (joint_K_S_cC[] and the joint_K_S_cores[] of its chunks, chunk by
- * chunk in stage order). Returns the chunk count when some chunk is
- * split, else 0 (nothing emitted). */
+/* Candidate k's stream s: the core sets of its CPU entries that share
+ * their PU with other streams (joint_K_S_cE[] and the joint_K_S_cores[]
+ * of its entries, entry by entry of its chunk table: a farm one per
+ * member). Returns the entry count when some entry has a set, else 0
+ * (nothing emitted). */
 static int emit_chunk_cores(struct btc_out *o, const struct btc_gen_ctx *ctxs,
 			    const struct btc_joint_plan *j, int k, int s)
 {
-	const int *v = j->result.c[k].a + btc_multi_offset(&j->m, s);
-	int n_stages = j->streams[s].p->n_stages, n_chunks = 0, split = 0, cap = 0;
+	int n_entries = 0, split = 0, cap = 0;
 	for (int u = 0; u < j->dev->n_pus; u++) {
 		const int *pin;
 		cap += btc_pu_pinnable(&j->dev->pus[u], &pin);
 	}
-	int *n_of = btc_xcalloc((size_t)n_stages, sizeof(int));
+	struct entry *en = btc_xcalloc((size_t)j->streams[s].p->n_stages * (size_t)j->m.n_pus,
+				       sizeof(*en));
+	n_entries = entries(j, k, s, en);
+	free(en);
+	int *n_of = btc_xcalloc((size_t)n_entries + 1, sizeof(int));
 	int *cores = btc_xcalloc((size_t)cap + 1, sizeof(int));
-	for (int i = 0; i < n_stages; i++) {
-		if (i && v[i] == v[i - 1])
-			continue;
-		int c = n_chunks++, n = btc_gen_joint_chunk_cores(j, ctxs, k, s, v[i], cores);
+	for (int c = 0; c < n_entries; c++) {
+		int n = btc_gen_joint_chunk_cores(j, ctxs, k, s, c, cores);
 		n_of[c] = n > 0 ? n : 0;
 		if (n <= 0)
 			continue;
@@ -227,7 +296,7 @@ static int emit_chunk_cores(struct btc_out *o, const struct btc_gen_ctx *ctxs,
 	}
 	if (split) {
 		btc_outf(o, "static const struct btrt_workload_cores joint_%d_%d_cores[] = {", k, s);
-		for (int c = 0; c < n_chunks; c++)
+		for (int c = 0; c < n_entries; c++)
 			if (n_of[c])
 				btc_outf(o, "%s{ joint_%d_%d_c%d, %d }", c ? ", " : " ", k, s, c,
 					 n_of[c]);
@@ -237,7 +306,7 @@ static int emit_chunk_cores(struct btc_out *o, const struct btc_gen_ctx *ctxs,
 	}
 	free(n_of);
 	free(cores);
-	return split ? n_chunks : 0;
+	return split ? n_entries : 0;
 }
 
 void btc_gen_joint_tables(struct btc_out *o, const struct btc_gen_ctx *ctxs,

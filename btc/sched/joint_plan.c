@@ -164,16 +164,9 @@ static char *table_path(const struct btc_joint_request *o, const struct btc_join
 	return o->cached ? o->cached(w->apps[a].app, w->dev, o->cached_ctx) : NULL;
 }
 
-/* The stage-to-PU vector of a paper-space schedule. */
-static void vector_of(const struct btc_schedule *s, int *a)
-{
-	for (int k = 0; k < s->n_chunks; k++)
-		for (int i = s->chunks[k].first_stage; i <= s->chunks[k].last_stage; i++)
-			a[i] = s->chunks[k].pu;
-}
-
 /* The app's single-app plan: its lowest-period schedule (a candidate or a
- * baseline), the solo-best period and vector. */
+ * baseline) in the joint problem's space and its period, the solo best.
+ * Its joint vector comes later (solo_vectors: the problem's options). */
 static bool solo(const struct btc_joint_request *o, struct btc_joint_plan *w, int a,
 		 struct btc_diag *d)
 {
@@ -184,7 +177,6 @@ static bool solo(const struct btc_joint_request *o, struct btc_joint_plan *w, in
 	po.space = false;
 	po.sched.objective = BTC_SCHED_LATENCY;
 	po.sched.top_k = 1;
-	po.sched.farms = po.sched.core_splits = false;
 	po.ranking = true;
 	po.baselines = false;
 	po.exhaustive = false;
@@ -196,14 +188,36 @@ static bool solo(const struct btc_joint_request *o, struct btc_joint_plan *w, in
 	x->solo_ms = INFINITY;
 	if (r->n_candidates) {
 		x->solo_ms = r->candidates[0].period_ms;
-		vector_of(&r->candidates[0], x->solo);
+		x->n_solo_chunks = r->candidates[0].n_chunks;
+		memcpy(x->solo_chunks, r->candidates[0].chunks,
+		       (size_t)x->n_solo_chunks * sizeof(x->solo_chunks[0]));
 	}
 	if (r->best_baseline >= 0 && r->baselines[r->best_baseline].period_ms < x->solo_ms) {
 		x->solo_ms = r->baselines[r->best_baseline].period_ms;
-		for (int i = 0; i < x->app->n_stages; i++)
-			x->solo[i] = r->baselines[r->best_baseline].pu;
+		x->n_solo_chunks = 1;
+		x->solo_chunks[0] = (struct btc_sched_chunk){
+			r->baselines[r->best_baseline].pu, 0, x->app->n_stages - 1, 0, 0, 0};
 	}
 	return isfinite(x->solo_ms);
+}
+
+/* Each app's solo-best schedule as its streams' part of a joint vector. */
+static bool solo_vectors(struct btc_joint_plan *w, struct btc_diag *d)
+{
+	for (int a = 0; a < w->n_apps; a++) {
+		struct btc_joint_app *x = &w->apps[a];
+		int s = 0;
+		while (s < w->n_streams && w->streams[s].app != a)
+			s++;
+		if (s == w->n_streams ||
+		    !btc_multi_stream_encode(&w->m, s, x->solo_chunks, x->n_solo_chunks, x->solo)) {
+			btc_error(d, w->wl.apps[a].loc,
+				  "app '%s': its solo-best schedule is outside the joint space",
+				  x->app->name);
+			return false;
+		}
+	}
+	return true;
 }
 
 static bool load_apps(const struct btc_joint_request *o, struct btc_joint_plan *w,
@@ -301,6 +315,9 @@ static bool build_problem(const struct btc_joint_request *o, struct btc_joint_pl
 	struct btc_multi_problem *m = &w->m;
 	m->objective = o->objective;
 	m->top_k = o->top_k ? o->top_k : BTC_SCHED_DEFAULT_K;
+	m->farms = o->plan.sched.farms;
+	m->core_splits = o->plan.sched.core_splits;
+	m->farm_max_pus = o->plan.sched.farm_max_pus;
 	m->n_pus = w->dev->n_pus;
 	for (int a = 0; a < w->n_apps; a++) {
 		const struct btc_workload_entry *e = &w->wl.apps[a];
@@ -408,7 +425,7 @@ struct btc_joint_plan *btc_joint_plan_make(const struct btc_joint_request *o,
 		ok &= every_stage_placeable(w, a, gpu_mask, d);
 	for (int a = 0; ok && a < w->n_apps; a++)
 		ok &= solo(o, w, a, d);
-	if (!ok || !build_problem(o, w, d))
+	if (!ok || !build_problem(o, w, d) || !solo_vectors(w, d))
 		goto fail;
 	enum btc_status st = o->solver == 1   ? btc_multi_solve_exhaustive(&w->m, &w->result, d)
 			     : o->solver == 2 ? btc_multi_solve_bb(&w->m, &w->result, d)
@@ -473,20 +490,35 @@ char *btc_joint_share_text(const struct btc_joint_plan *j)
 
 char *btc_joint_spec(const struct btc_joint_plan *j, int a, const int *v)
 {
-	const struct btc_app *app = j->apps[a].app;
+	int s = 0;
+	while (s < j->n_streams && j->streams[s].app != a)
+		s++;
 	struct btc_out o;
 	btc_out_init(&o);
-	for (int f = 0; f < app->n_stages;) {
-		int l = f;
-		while (l + 1 < app->n_stages && v[l + 1] == v[f])
-			l++;
-		const char *pu = j->dev->pus[v[f]].name;
-		if (l == f)
-			btc_outf(&o, "%s%s:%d", f ? "," : "", pu, f);
+	struct btc_sched_chunk *ch = btc_xcalloc((size_t)j->apps[a].app->n_stages, sizeof(*ch));
+	int n = s < j->n_streams ? btc_multi_stream_schedule(&j->m, s, v, ch) : -1;
+	for (int k = 0; k < n; k++) {
+		const struct btc_sched_chunk *c = &ch[k];
+		btc_outf(&o, "%s", k ? "," : "");
+		if (c->farm) {
+			btc_outf(&o, "{");
+			for (int u = 0, first = 1; u < j->dev->n_pus; u++)
+				if (c->farm & (1u << u)) {
+					btc_outf(&o, "%s%s", first ? "" : ",", j->dev->pus[u].name);
+					first = 0;
+				}
+			btc_outf(&o, "}");
+		} else {
+			btc_outf(&o, "%s", j->dev->pus[c->pu].name);
+			if (c->cores)
+				btc_outf(&o, "[%d]", c->cores);
+		}
+		if (c->last_stage == c->first_stage)
+			btc_outf(&o, ":%d", c->first_stage);
 		else
-			btc_outf(&o, "%s%s:%d-%d", f ? "," : "", pu, f, l);
-		f = l + 1;
+			btc_outf(&o, ":%d-%d", c->first_stage, c->last_stage);
 	}
+	free(ch);
 	return o.buf;
 }
 

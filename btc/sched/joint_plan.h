@@ -5,8 +5,8 @@
  * (sched/multi.h), the solver's top K, the multi-stream fluid bound and
  * naive co-location (every stream on its app's solo-best schedule), and
  * the schedules a generated program needs: per app the union of the
- * stage-to-PU vectors its streams take in the K candidates plus its
- * solo-best one. `btc schedule` prints it (cli/workload_print.c), `btc
+ * vectors (stage-to-PU, or stage-to-code in the larger space) its streams
+ * take in the K candidates plus its solo-best one. `btc schedule` prints it (cli/workload_print.c), `btc
  * gen` generates from it (gen/gen.h, btc_gen_joint_project) and the
  * workload job measures it (driver/workload_job.h). */
 #ifndef BTC_JOINT_PLAN_H
@@ -63,7 +63,12 @@ struct btc_joint_app {
 	char *table_path;
 	struct btc_table *table;
 	struct btc_plan *plan; /* the single-app plan (latency, top 1) */
-	int *solo;             /* [n_stages] its lowest-period schedule */
+	int *solo;             /* [n_stages] its lowest-period schedule, as
+				* a stream's part of a joint vector */
+	/* that schedule's chunks (in the joint problem's space: with
+	 * --farms / --core-splits the single-app plan searched them too) */
+	struct btc_sched_chunk solo_chunks[BTC_SCHED_MAX_PUS];
+	int n_solo_chunks;
 	double solo_ms;        /* its period, ms per task: the solo best */
 	double *slowdown;      /* [n_pus * n_pus] from @corun rows, or NULL */
 	enum btc_mode corun_mode; /* the mode of those rows: the scheduled one,
@@ -130,8 +135,9 @@ double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc
  * factor other than 1, every count 2..S). Caller frees. */
 char *btc_joint_share_text(const struct btc_joint_plan *j);
 
-/* "big:0-2,gpu:3-6": app a's vector v as a --chunks spec (btc_plan
- * parses it). Caller frees. */
+/* "big:0-2,gpu:3-6", with farms and splits "{cpu,vulkan}:0-4,cpu[1]:5-8":
+ * app a's vector v as a --chunks spec (btc_plan parses it). Caller
+ * frees. */
 char *btc_joint_spec(const struct btc_joint_plan *j, int a, const int *v);
 
 /* The position of the `app:` value in the app file at path, for an error

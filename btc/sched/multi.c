@@ -128,13 +128,23 @@ double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t
 }
 
 bool btc_multi_stream_chunks(const struct btc_multi_problem *m, int s, const int *a, double *ct,
-			     uint32_t *used)
+			     double *own, uint32_t *used)
 {
+	if (btc_multi_larger(m)) {
+		struct btc_multi_space T;
+		btc_multi_space_build(m, s, &T);
+		bool ok = btc_multi_space_chunks(m, s, &T, a, ct, own, used);
+		btc_multi_space_free(&T);
+		return ok;
+	}
 	const struct btc_sched_problem *p = m->streams[s].p;
 	int n = p->n_stages, np = p->n_pus;
 	*used = 0;
-	for (int c = 0; c < np; c++)
+	for (int c = 0; c < np; c++) {
 		ct[c] = 0;
+		if (own)
+			own[c] = 0;
+	}
 	for (int f = 0; f < n;) {
 		int c = a[f];
 		if (c < 0 || c >= np || (m->forbid_mask & (1u << c)) || (*used & (1u << c)))
@@ -251,15 +261,51 @@ double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t,
 	return best;
 }
 
-double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const uint32_t *used,
-		      double *t, double *rate)
+double btc_multi_self_ms(const struct btc_multi_problem *m, int s, const double *own,
+			 const uint32_t *used)
+{
+	int np = m->n_pus;
+	double self = m->streams[s].p->io_ms;
+	if (!own)
+		return self;
+	uint32_t others = 0;
+	for (int k = 0; k < m->n_streams; k++)
+		if (k != s)
+			others |= used[k];
+	for (int c = 0; c < np; c++)
+		if (own[s * np + c] > 0)
+			self = fmax(self, own[s * np + c] * btc_multi_sigma(m, s, c, others));
+	return self;
+}
+
+/* The peak with the streams' own limits (btc_multi_self_ms) in place of
+ * their io terms; where it is, -1 - S - s for stream s's own chunk. */
+static double peak_own(const struct btc_multi_problem *m, const double *t, const double *own,
+		       const uint32_t *used, int *bottleneck)
+{
+	double best = btc_multi_peak_cost(m, t, used, bottleneck);
+	for (int s = 0; own && s < m->n_streams; s++) {
+		double v = btc_multi_coeff(m, s) * btc_multi_self_ms(m, s, own, used);
+		if (v > best) {
+			best = v;
+			if (bottleneck)
+				*bottleneck = -1 - m->n_streams - s;
+		}
+	}
+	return best;
+}
+
+double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const double *own,
+		      const uint32_t *used, double *t, double *rate)
 {
 	apply_sigma(m, ct, used, t, NULL);
 	if (m->objective != BTC_MULTI_SUM)
-		return btc_multi_peak_cost(m, t, used, NULL);
-	double v, cap[BTC_SCHED_MAX_PUS];
+		return peak_own(m, t, own, used, NULL);
+	double v, cap[BTC_SCHED_MAX_PUS], self[BTC_MULTI_MAX_STREAMS];
 	btc_multi_capacities(m, used, cap);
-	if (!btc_multi_sum_lp(m, t, cap, rate, &v))
+	for (int s = 0; own && s < m->n_streams; s++)
+		self[s] = btc_multi_self_ms(m, s, own, used);
+	if (!btc_multi_sum_lp(m, t, cap, own ? self : NULL, rate, &v))
 		return INFINITY;
 	return -v;
 }
@@ -285,20 +331,25 @@ bool btc_multi_evaluate(const struct btc_multi_problem *m, const int *a, struct 
 	e->kappa = btc_xcalloc((size_t)np, sizeof(double));
 	e->cost = INFINITY;
 	double *ct = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
+	double *own = btc_multi_larger(m) ? btc_xcalloc((size_t)S * (size_t)np, sizeof(double))
+					  : NULL;
 	uint32_t used[BTC_MULTI_MAX_STREAMS];
 	bool ok = true;
 	for (int s = 0; s < S && ok; s++)
-		ok = btc_multi_stream_chunks(m, s, a + btc_multi_offset(m, s), ct + s * np, &used[s]);
+		ok = btc_multi_stream_chunks(m, s, a + btc_multi_offset(m, s), ct + s * np,
+					     own ? own + s * np : NULL, &used[s]);
 	if (ok) {
-		e->cost = btc_multi_cost(m, ct, used, e->t, e->rate);
+		e->cost = btc_multi_cost(m, ct, own, used, e->t, e->rate);
 		apply_sigma(m, ct, used, e->t, e->sigma);
 		btc_multi_capacities(m, used, e->kappa);
 		ok = isfinite(e->cost);
 	}
+	if (ok)
+		peak_own(m, e->t, own, used, &e->bottleneck);
 	free(ct);
+	free(own);
 	if (!ok)
 		return false;
-	btc_multi_peak_cost(m, e->t, used, &e->bottleneck);
 	if (m->objective == BTC_MULTI_MAXMIN) {
 		e->lambda = 1.0 / e->cost;
 		for (int s = 0; s < S; s++)
@@ -405,6 +456,8 @@ static long stream_rec(const struct btc_multi_problem *m, const struct btc_sched
 long btc_multi_stream_assignments(const struct btc_multi_problem *m, int s,
 				  void (*fn)(const int *a, void *ctx), void *ctx)
 {
+	if (btc_multi_larger(m))
+		return btc_multi_space_assignments(m, s, fn, ctx);
 	const struct btc_sched_problem *p = m->streams[s].p;
 	int *a = btc_xcalloc((size_t)p->n_stages, sizeof(int));
 	long n = stream_rec(m, p, 0, 0, a, fn, ctx);

@@ -5,8 +5,9 @@
  * A workload is a set of streams; each is an instance of an app (its own
  * task stream and input) with a weight w_s or a target rate. A stream is a
  * pipeline of contiguous chunks of its app, at most one chunk per PU (the
- * paper's space; farms and core splits are not part of the joint space
- * yet). A PU may host chunks of several streams and time-shares them:
+ * paper's space), or with `farms` / `core_splits` the larger space of one
+ * app (farms, chunks on some of a CPU PU's cores: btc_multi_larger). A PU
+ * may host chunks of several streams and time-shares them:
  *
  *   t_{s,p} = chunk_ms(s's chunk on p) * sigma_{s,p}                 [ms]
  *   sigma_{s,p} = max(1, max over PUs q != p that host a chunk of
@@ -70,7 +71,11 @@
  * n_p; multi_occupancy.c) when the workload has at most
  * BTC_MULTI_OCC_STATES such states, else with slowdowns the branch and
  * bound alone (Z3's sigma levels make its checks slow), with capacities
- * alone the rounds above. */
+ * alone the rounds above. The larger space (btc_multi_larger: farms, core
+ * splits) has no Z3 encoding: btc_multi_solve answers it with the
+ * occupancy search (at most BTC_MULTI_OCC_STATES states) or else the
+ * branch and bound, with or without slowdowns, and btc_multi_solve_z3
+ * refuses it (BTC_ERR_USAGE). */
 #ifndef BTC_MULTI_H
 #define BTC_MULTI_H
 
@@ -125,7 +130,36 @@ struct btc_multi_problem {
 	const double *capacity;
 	enum btc_multi_objective objective;
 	int top_k; /* K >= 1 */
+	/* The larger space (docs/scheduler.md, "Farms and core splits in
+	 * the joint space"), as btc_sched_options' fields: a stream's chunk
+	 * may be a farm over 2..farm_max_pus allowed PUs (or all of them), or
+	 * run on k of a split CPU PU's cores (k a profiled count, the
+	 * stream's chunks on the PU taking at most its cores). Both false:
+	 * the paper's space and its stage-to-PU vectors. */
+	bool farms, core_splits;
+	int farm_max_pus; /* 0: BTC_SCHED_FARM_MAX_PUS */
 };
+
+/* Whether m's space is the larger one (farms or core splits). Its joint
+ * vectors are then stage-to-code vectors: stream s's entry at stage i is
+ * 2 o + cut, o the index of the stage's chunk option among the stream's
+ * options in code order (btc_multi_stream_options), cut 1 when a chunk
+ * starts there beside a chunk of the same option (multi_space.c). */
+bool btc_multi_larger(const struct btc_multi_problem *m);
+
+/* Stream s's schedule of its part a of a joint vector (either space): its
+ * chunks (pu, stages, farm, cores as struct btc_sched_chunk; time_ms from
+ * btc_model_chunk_time_ms) into ch (room for n_stages). Returns the chunk
+ * count, or -1 when a is no schedule of the stream. */
+int btc_multi_stream_schedule(const struct btc_multi_problem *m, int s, const int *a,
+			      struct btc_sched_chunk *ch);
+
+/* The inverse: stream s's part a (n_stages entries) of a joint vector
+ * for the chunks ch[0..n_chunks) in stage order. False when they are no
+ * schedule of the stream's space (a farm or core count outside it, stages
+ * not covered, units, a stage without a time). */
+bool btc_multi_stream_encode(const struct btc_multi_problem *m, int s,
+			     const struct btc_sched_chunk *ch, int n_chunks, int *a);
 
 /* Offsets of the streams' stages in a joint vector: stream s's stage i is
  * at btc_multi_offset(m, s) + i; the vector has btc_multi_offset(m,
@@ -149,7 +183,9 @@ struct btc_multi_eval {
 	double *kappa; /* [n_pus] kappa_p(n_p) of the assignment (1: not
 			* shared, or no capacities) */
 	int bottleneck; /* the PU of the largest load, or -1 - s when stream
-			 * s's io thread is */
+			 * s's io thread is, or -1 - n_streams - s when
+			 * stream s's chunk on part of a PU's cores is (its
+			 * team's time, the larger space) */
 };
 void btc_multi_eval_free(struct btc_multi_eval *e);
 
@@ -191,8 +227,9 @@ void btc_multi_result_free(struct btc_multi_result *r);
  * BTC_SCHED_EXHAUSTIVE_LIMIT joint vectors; Z3: the solver gave up;
  * reported). btc_multi_solve (Z3) hands objective sum to
  * btc_multi_solve_bb's enumeration (no peak load to bound; one GLPK LP
- * per joint schedule). r->n_evaluated: joint schedules costed (Z3: the
- * models read). */
+ * per joint schedule). btc_multi_solve_z3: BTC_ERR_USAGE (reported) in
+ * the larger space (btc_multi_larger). r->n_evaluated: joint schedules
+ * costed (Z3: the models read). */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d);
 enum btc_status btc_multi_solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r,
@@ -222,6 +259,10 @@ enum btc_status btc_multi_solve_exhaustive(const struct btc_multi_problem *m,
  *
  * with each PU's row <= max(1, max_n kappa_p(n)) instead of 1 (the split
  * has no stream count; no assignment's PU delivers more than that).
+ * With core splits, t_{s,i,p} is the least of t_{s,i,p} and k / n x
+ * t_{s,i,p,k} over the profiled counts k of the PU's n cores and F the
+ * least k / n of F (a split chunk's share of the PU); a farm is a
+ * fractional split already (each admitted member does farm_ms a task).
  * X and the slowdowns (>= 1) are left out, so *value is an upper bound on
  * every joint assignment's lambda (1 / cost for maxmin and rates; the
  * weighted sum for sum). Returns BTC_OK, or BTC_ERR_LIMIT when GLPK finds

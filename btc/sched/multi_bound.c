@@ -24,6 +24,7 @@ static double solve(glp_prob *lp)
 }
 
 bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const double *cap,
+		      const double *self,
 		      double *rate, double *value)
 {
 	int S = m->n_streams, np = m->n_pus;
@@ -32,7 +33,7 @@ bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const 
 	glp_set_obj_dir(lp, GLP_MAX);
 	glp_add_cols(lp, S);
 	for (int s = 0; s < S; s++) {
-		double io = m->streams[s].p->io_ms;
+		double io = self ? self[s] : m->streams[s].p->io_ms;
 		if (io > 0)
 			glp_set_col_bnds(lp, s + 1, GLP_DB, 0.0, 1.0 / io);
 		else
@@ -55,6 +56,30 @@ bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const 
 	glp_delete_prob(lp);
 	glp_term_out(term);
 	return !isnan(v);
+}
+
+/* The least share of PU c's time per unit of stage work the space allows:
+ * 1 on all cores; with core splits, a chunk on k of its n cores takes
+ * k / n of it for t_{i,c,k} (k / n x t_k may be below t_n: a speedup
+ * below linear), so the stage's coefficient is the least of t_{i,c} and
+ * k / n x t_{i,c,k} over the profiled counts, and F's the least k / n
+ * (*f_share). NAN when the stage has no time on c. */
+static double least_time(const struct btc_multi_problem *m, const struct btc_sched_problem *p,
+			 int i, int c, double *f_share)
+{
+	double t = p->time_ms[i * p->n_pus + c];
+	*f_share = 1;
+	const struct btc_sched_cores *k = p->cores ? &p->cores[c] : NULL;
+	if (!m->core_splits || !p->time_cores_ms || !k || k->size < 2)
+		return t;
+	for (int j = 0; j < k->n_counts; j++) {
+		double share = (double)k->counts[j] / k->size;
+		double tk = p->time_cores_ms[btc_sched_cores_index(p->n_pus, i, c, j)];
+		*f_share = fmin(*f_share, share);
+		if (!isnan(tk) && !isnan(t))
+			t = fmin(t, share * tk);
+	}
+	return t;
 }
 
 enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value,
@@ -101,7 +126,9 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 		int n = p->n_stages;
 		int ucol[BTC_SCHED_MAX_PUS] = {0};
 		for (int c = 0; c < np; c++) {
-			double F = p->fixed_ms ? p->fixed_ms[c] : 0;
+			double F = p->fixed_ms ? p->fixed_ms[c] : 0, share;
+			least_time(m, p, 0, c, &share);
+			F *= share;
 			if (F > 0 && !(m->forbid_mask & (1u << c))) {
 				ucol[c] = ++ncol;
 				glp_add_cols(lp, 1);
@@ -115,7 +142,7 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 			glp_set_row_bnds(lp, cover, GLP_FX, 0.0, 0.0);
 			btc_lp_matrix_put(&k, cover, sum ? s + 1 : 1, sum ? -1.0 : -btc_multi_coeff(m, s));
 			for (int c = 0; c < np; c++) {
-				double tt = p->time_ms[i * np + c];
+				double share, tt = least_time(m, p, i, c, &share);
 				if (isnan(tt) || (m->forbid_mask & (1u << c)))
 					continue;
 				glp_add_cols(lp, 1);

@@ -3,6 +3,7 @@
 #define BTC_MULTI_INTERNAL_H
 
 #include "sched/multi.h"
+#include "sched/space.h"
 
 /* c_s: the stream's weight (maxmin, sum) or target rate (rates). */
 /* Stream s's coefficient in the objective: its target rate under
@@ -27,11 +28,51 @@ void btc_multi_capacities(const struct btc_multi_problem *m, const uint32_t *use
  * `others`. */
 double btc_multi_sigma(const struct btc_multi_problem *m, int s, int p, uint32_t others);
 
-/* Stream s's chunk times per PU (ct[np], 0 where none, no sigma) and its
- * PU mask from its stage-to-PU vector a; false when a is not a contiguous
- * one-chunk-per-PU assignment of allowed PUs with times. */
+/* Stream s's load per task on each PU (ct[np], 0 where none, no sigma),
+ * the time of its slowest chunk on a part of each PU's cores (own[np], 0
+ * where none; may be NULL) and its PU mask from its part a of the joint
+ * vector; false when a is not a schedule of the stream's space (paper:
+ * contiguous, one chunk per allowed PU, every stage with a time; larger:
+ * btc_multi_space_chunks). */
 bool btc_multi_stream_chunks(const struct btc_multi_problem *m, int s, const int *a, double *ct,
-			     uint32_t *used);
+			     double *own, uint32_t *used);
+
+/* ---- the larger space (multi_space.c) ---- */
+
+/* Stream s's chunk options in code order (space.h's struct btc_space_opt;
+ * slot unused) and each PU's units (its cores when split, else 1). */
+struct btc_multi_space {
+	int n;
+	struct btc_space_opt *o;
+	int units[BTC_SCHED_MAX_PUS];
+};
+void btc_multi_space_build(const struct btc_multi_problem *m, int s, struct btc_multi_space *T);
+void btc_multi_space_free(struct btc_multi_space *T);
+
+/* ct, own and used (as btc_multi_stream_chunks) of stream s's entries a
+ * under its options T: a whole-PU chunk loads its PU chunk_ms per task; a
+ * chunk on k of a CPU PU's n cores loads it k / n x t_k (its cores' time)
+ * and sets own to t_k, the most its team can do; a farm loads every
+ * admitted member farm_ms (its share (1/t_c) / sum 1/t of the tasks at
+ * t_c each) and uses every member. False when a is no schedule (entries,
+ * units, a stage without a time). */
+bool btc_multi_space_chunks(const struct btc_multi_problem *m, int s,
+			    const struct btc_multi_space *T, const int *a, double *ct, double *own,
+			    uint32_t *used);
+
+/* One chunk of a decoded vector: option o (T's index) on stages f..l. */
+struct btc_multi_chunk {
+	int o, f, l;
+};
+
+/* Stream s's chunks of entries a (room for n_stages in ch): the count, or
+ * -1 when a's entries or units are no schedule (stage times unchecked). */
+int btc_multi_space_decode(const struct btc_multi_problem *m, int s,
+			   const struct btc_multi_space *T, const int *a, struct btc_multi_chunk *ch);
+
+/* Stream s's schedules of the larger space, as btc_multi_stream_assignments. */
+long btc_multi_space_assignments(const struct btc_multi_problem *m, int s,
+				 void (*fn)(const int *a, void *ctx), void *ctx);
 
 /* Stream s's contiguous assignments (btc_multi_stream_assignments) in
  * lexicographic order of their stage-to-PU vectors, each with its chunk
@@ -43,21 +84,42 @@ struct btc_multi_options {
 	int n, n_stages, np;
 	int *a;         /* [n * n_stages] the vectors, lexicographic */
 	double *ct;     /* [n * np] ms per task of each chunk, 0 off the mask */
+	double *own;    /* [n * np] btc_multi_stream_chunks' own, or NULL in
+			 * the paper's space */
+	double *self;   /* [n] max(T_io, max_p own): every option's own limit
+			 * without sigma (>= 1), a lower bound on
+			 * btc_multi_self_ms whatever the others; T_io in the
+			 * paper's space */
 	uint32_t *used; /* [n] the PUs each assignment uses */
 };
 void btc_multi_options_build(const struct btc_multi_problem *m, int s,
 			     struct btc_multi_options *L);
 void btc_multi_options_free(struct btc_multi_options *L);
 
+/* The larger space's part of btc_multi_options_build: stream s's
+ * schedules in walk order into L->a, ct, own and used (L->n of them; L
+ * zeroed with n_stages and np set), each chunk's time tabulated once; the
+ * loads are btc_multi_space_chunks' to the bit (the same additions in the
+ * same order). */
+void btc_multi_space_options(const struct btc_multi_problem *m, int s,
+			     struct btc_multi_options *L);
+
 /* Sorts order[0..n) (option indices) by key[index] ascending, ties by
  * index: the searches' cheapest-first orders, the same on every run. */
 void btc_multi_order_by_key(const double *key, int *order, int n);
 
-/* The ranking cost from every stream's chunk times ct[S * np] and masks:
- * fills t[S * np] (with sigma) and, for sum, rate[S]. INFINITY when the sum
- * LP fails. */
-double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const uint32_t *used,
-		      double *t, double *rate);
+/* The ranking cost from every stream's chunk times ct[S * np], own times
+ * own[S * np] (NULL: none) and masks: fills t[S * np] (with sigma) and,
+ * for sum, rate[S]. The peak also takes c_s own_{s,p} sigma_{s,p} (a
+ * chunk on part of a PU's cores runs no faster than its team: r_s
+ * own_{s,p} sigma_{s,p} <= 1). INFINITY when the sum LP fails. */
+double btc_multi_cost(const struct btc_multi_problem *m, const double *ct, const double *own,
+		      const uint32_t *used, double *t, double *rate);
+
+/* Stream s's own limit: max(T_io_s, max_p own_{s,p} sigma_{s,p}), ms per
+ * task, from own[S * np] (NULL: T_io_s) and the streams' masks. */
+double btc_multi_self_ms(const struct btc_multi_problem *m, int s, const double *own,
+			 const uint32_t *used);
 
 /* The sum of x[0..n) (n <= BTC_MULTI_MAX_STREAMS) rounded once, to
  * nearest, ties to even (math.fsum): a PU's load does not depend on the
@@ -75,9 +137,11 @@ double btc_multi_peak_cost(const struct btc_multi_problem *m, const double *t,
 			   const uint32_t *used, int *bottleneck);
 
 /* sum: max sum_s w_s r_s s.t. sum_s r_s t[s][p] <= cap[p] (NULL: 1),
- * 0 <= r_s <= 1 / T_io_s (GLPK); rate[S] and *value. false when GLPK
- * finds no optimum. */
+ * 0 <= r_s <= 1 / self_s (GLPK; self[S] the streams' own limits,
+ * btc_multi_self_ms, or NULL: T_io_s); rate[S] and *value. false when
+ * GLPK finds no optimum. */
 bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const double *cap,
+		      const double *self,
 		      double *rate, double *value);
 
 bool btc_multi_interchangeable(const struct btc_multi_problem *m, int s, int k);

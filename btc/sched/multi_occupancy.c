@@ -9,7 +9,9 @@
  * every stream's chunk on p costs at least the cheapest among its
  * assignments of that mask:
  *
- *   LB(state) = max(max_s c_s T_io_s,
+ *   LB(state) = max(max_s c_s T_io_s (in the larger space c_s max(T_io_s,
+ *                   the team times of its split chunks), the least over
+ *                   the mask's assignments; sigma >= 1 only raises it),
  *                   max_p fsum_s c_s (min_{o: used_o = U_s} ct_{s,o,p}) sigma_{s,p}
  *                         / kappa_p(n_p),
  *                   sum_s min_{o: used_o = U_s} c_s sum_p ct_{s,o,p} sigma_{s,p}
@@ -49,6 +51,8 @@ struct mask_group {
 	int *opt;     /* [n] indices into the stream's list, by total chunk
 		       * time (then index) */
 	double *min;  /* [np] least chunk time on each PU (0 outside mask) */
+	double self;  /* least option self (T_io, split teams) */
+	double total; /* least sum_p ct over the options (sigma 1) */
 };
 
 struct stream_opts {
@@ -63,7 +67,7 @@ struct occ {
 	struct stream_opts *o;
 	int S, np, N;
 	int *prev;     /* [S] nearest earlier interchangeable stream, or -1 */
-	double io_cost;
+	double io_cost; /* max_s c_s x its least option self (T_io, split teams) */
 	/* the state being searched */
 	int *grp;      /* [S] group index per stream */
 	double *sig;   /* [S * np] sigma of the state */
@@ -72,12 +76,15 @@ struct occ {
 	double *min_total; /* [S] least c_s sum_p ct sigma over the mask's
 			    * assignments */
 	double *min_sig;   /* [S] least sigma over the mask */
+	double *self;      /* [S] c_s self: the placed option's, else the
+			    * least over the mask's assignments */
 	double *rest;      /* [S + 1] sum of min_total over streams >= s */
 	double width;      /* sum of kappa_p(n_p) over the union of the
 			    * state's masks (their count without capacities) */
 	double kap[BTC_SCHED_MAX_PUS]; /* kappa_p(n_p) of the state */
 	int *pick;     /* [S] option index per placed stream */
 	double *ct;    /* [S * np] placed chunk times (leaf costing) */
+	double *own;   /* [S * np] their own times, or NULL (paper's space) */
 	double *t;     /* [S * np] */
 	double *rate;  /* [S] */
 	uint32_t used[BTC_MULTI_MAX_STREAMS];
@@ -125,9 +132,37 @@ static void build_stream(struct occ *x, int s)
 				G->min[c] = fmin(G->min[c], ct[c]);
 	}
 	qsort(L->g, (size_t)L->n_groups, sizeof(*L->g), cmp_mask);
-	for (int g = 0; g < L->n_groups; g++)
-		btc_multi_order_by_key(key, L->g[g].opt, L->g[g].n);
+	for (int g = 0; g < L->n_groups; g++) {
+		struct mask_group *G = &L->g[g];
+		btc_multi_order_by_key(key, G->opt, G->n);
+		G->self = G->total = INFINITY;
+		for (int j = 0; j < G->n; j++) {
+			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
+			double sum = 0; /* as set_state sums with sigma 1 */
+			for (int c = 0; c < np; c++)
+				sum += ct[c] * 1.0;
+			G->total = fmin(G->total, sum);
+			G->self = fmin(G->self, L->opts.self[G->opt[j]]);
+		}
+	}
 	free(key);
+}
+
+/* Option o of stream s's own limit under the state's sigma: max(T_io,
+ * max_p own_p sigma_p), as btc_multi_self_ms computes it (own > 0 only on
+ * the mask's PUs, whose sigma the state fixes). */
+static double state_self(const struct occ *x, int s, int o)
+{
+	const struct btc_multi_options *L = &x->o[s].opts;
+	if (!L->own)
+		return L->self[o];
+	double self = x->m->streams[s].p->io_ms;
+	for (int c = 0; c < x->np; c++) {
+		double own = L->own[(size_t)o * (size_t)x->np + (size_t)c];
+		if (own > 0)
+			self = fmax(self, own * x->sig[s * x->np + c]);
+	}
+	return self;
 }
 
 /* Fills the state's sigma, least terms, least totals and width. */
@@ -161,14 +196,23 @@ static void set_state(struct occ *x)
 			if (on)
 				x->min_sig[s] = fmin(x->min_sig[s], sig[c]);
 		}
+		x->self[s] = cs * G->self;
 		x->min_total[s] = INFINITY;
+		if (!x->m->streams[s].slowdown) {
+			/* every sigma 1: the least total is the state's */
+			x->min_total[s] = cs * G->total;
+			continue;
+		}
+		double least_self = INFINITY;
 		for (int j = 0; j < G->n; j++) {
 			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
 			double sum = 0;
 			for (int c = 0; c < np; c++)
 				sum += ct[c] * sig[c];
 			x->min_total[s] = fmin(x->min_total[s], cs * sum);
+			least_self = fmin(least_self, state_self(x, s, G->opt[j]));
 		}
+		x->self[s] = cs * least_self;
 	}
 	x->rest[S] = 0;
 	for (int s = S - 1; s >= 0; s--)
@@ -188,6 +232,8 @@ static double bound(const struct occ *x, int upto)
 {
 	int S = x->S, np = x->np;
 	double peak = x->io_cost;
+	for (int s = 0; s < S; s++)
+		peak = fmax(peak, x->self[s]);
 	for (int c = 0; c < np; c++) {
 		double v[BTC_MULTI_MAX_STREAMS];
 		int n = 0;
@@ -215,7 +261,7 @@ static void descend(struct occ *x, int s)
 	const struct btc_multi_problem *m = x->m;
 	int np = x->np;
 	if (s == x->S) {
-		double cost = btc_multi_cost(m, x->ct, x->used, x->t, x->rate);
+		double cost = btc_multi_cost(m, x->ct, x->own, x->used, x->t, x->rate);
 		x->r->n_evaluated++;
 		if (isfinite(cost))
 			btc_multi_topk_insert(x->r, m->top_k, x->N, cost, x->a);
@@ -225,6 +271,7 @@ static void descend(struct occ *x, int s)
 	const struct mask_group *G = &L->g[x->grp[s]];
 	int off = btc_multi_offset(m, s), end = off + L->opts.n_stages;
 	double cs = btc_multi_coeff(m, s), before = placed_total(x, s);
+	double least_self = x->self[s]; /* the mask's least, restored below */
 	for (int j = 0; j < G->n; j++) {
 		int o = G->opt[j];
 		const double *ct = L->opts.ct + (size_t)o * (size_t)np;
@@ -240,6 +287,9 @@ static void descend(struct occ *x, int s)
 		}
 		if (x->prev[s] >= 0 && o < x->pick[x->prev[s]])
 			continue; /* not canonical: lexicographic order = index order */
+		x->self[s] = cs * state_self(x, s, o);
+		if (x->r->n == m->top_k && x->self[s] > x->r->c[m->top_k - 1].cost)
+			continue; /* its own team alone costs more */
 		for (int c = 0; c < np; c++)
 			x->term[s * np + c] = ct[c] != 0 ? cs * (ct[c] * x->sig[s * np + c]) : 0;
 		memcpy(x->a + off, L->opts.a + (size_t)o * (size_t)L->opts.n_stages,
@@ -255,22 +305,32 @@ static void descend(struct occ *x, int s)
 		x->pick[s] = o;
 		x->used[s] = G->mask;
 		memcpy(x->ct + s * np, ct, (size_t)np * sizeof(double));
+		if (x->own)
+			memcpy(x->own + s * np, L->opts.own + (size_t)o * (size_t)np,
+			       (size_t)np * sizeof(double));
 		descend(x, s + 1);
 	}
+	x->self[s] = least_self;
 }
 
 /* Distinct masks of the stage-to-PU vectors of one stream. */
 struct mask_count {
-	int n_stages, n, cap;
+	const struct btc_multi_problem *m;
+	int s, n_stages, n, cap;
 	uint32_t *mask;
+	struct btc_multi_space *T; /* the larger space's options, or NULL */
+	double *ct;
 };
 
 static void count_mask(const int *a, void *ctx)
 {
 	struct mask_count *mc = ctx;
 	uint32_t u = 0;
-	for (int i = 0; i < mc->n_stages; i++)
-		u |= 1u << a[i];
+	if (mc->T)
+		btc_multi_space_chunks(mc->m, mc->s, mc->T, a, mc->ct, NULL, &u);
+	else
+		for (int i = 0; i < mc->n_stages; i++)
+			u |= 1u << a[i];
 	for (int k = 0; k < mc->n; k++)
 		if (mc->mask[k] == u)
 			return;
@@ -299,10 +359,41 @@ long btc_multi_occupancy_states(const struct btc_multi_problem *m)
 {
 	int n[BTC_MULTI_MAX_STREAMS];
 	for (int s = 0; s < m->n_streams; s++) {
-		struct mask_count mc = {.n_stages = m->streams[s].p->n_stages};
+		if (btc_multi_larger(m)) {
+			/* the masks of the searches' own lists */
+			struct btc_multi_options L = {.n_stages = m->streams[s].p->n_stages,
+						      .np = m->n_pus};
+			btc_multi_space_options(m, s, &L);
+			uint32_t seen[(size_t)1 << 5] = {0}; /* bit sets of masks, 32 x 32 */
+			n[s] = 0;
+			for (int o = 0; o < L.n; o++) {
+				uint32_t u = L.used[o];
+				if (u < 1024u && !(seen[u >> 5] & (1u << (u & 31)))) {
+					seen[u >> 5] |= 1u << (u & 31);
+					n[s]++;
+				}
+			}
+			bool big = false;
+			for (int o = 0; o < L.n && !big; o++)
+				big = L.used[o] >= 1024u;
+			btc_multi_options_free(&L);
+			if (!big)
+				continue;
+		}
+		struct mask_count mc = {.m = m, .s = s, .n_stages = m->streams[s].p->n_stages};
+		struct btc_multi_space T;
+		if (btc_multi_larger(m)) {
+			btc_multi_space_build(m, s, &T);
+			mc.T = &T;
+			mc.ct = btc_xcalloc((size_t)m->n_pus, sizeof(double));
+		}
 		btc_multi_stream_assignments(m, s, count_mask, &mc);
 		n[s] = mc.n;
 		free(mc.mask);
+		if (mc.T) {
+			btc_multi_space_free(&T);
+			free(mc.ct);
+		}
 	}
 	return product(n, m->n_streams);
 }
@@ -387,9 +478,15 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		rc = BTC_ERR_LIMIT;
 	} else {
 		x.prev = btc_xcalloc((size_t)S, sizeof(int));
-		for (int s = 0; s < S; s++)
-			x.prev[s] = btc_multi_prev_interchangeable(m, s);
 		x.io_cost = btc_multi_io_cost(m);
+		for (int s = 0; s < S; s++) {
+			x.prev[s] = btc_multi_prev_interchangeable(m, s);
+			/* its least own limit (T_io, split teams) over its options */
+			double least = INFINITY;
+			for (int o = 0; o < x.o[s].opts.n; o++)
+				least = fmin(least, x.o[s].opts.self[o]);
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * least);
+		}
 		size_t sp = (size_t)S * (size_t)np;
 		x.grp = btc_xcalloc((size_t)S, sizeof(int));
 		x.sig = btc_xcalloc(sp, sizeof(double));
@@ -397,9 +494,11 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		x.term = btc_xcalloc(sp, sizeof(double));
 		x.min_total = btc_xcalloc((size_t)S, sizeof(double));
 		x.min_sig = btc_xcalloc((size_t)S, sizeof(double));
+		x.self = btc_xcalloc((size_t)S, sizeof(double));
 		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
 		x.pick = btc_xcalloc((size_t)S, sizeof(int));
 		x.ct = btc_xcalloc(sp, sizeof(double));
+		x.own = btc_multi_larger(m) ? btc_xcalloc(sp, sizeof(double)) : NULL;
 		x.t = btc_xcalloc(sp, sizeof(double));
 		x.rate = btc_xcalloc((size_t)S, sizeof(double));
 		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
@@ -412,9 +511,11 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		free(x.term);
 		free(x.min_total);
 		free(x.min_sig);
+		free(x.self);
 		free(x.rest);
 		free(x.pick);
 		free(x.ct);
+		free(x.own);
 		free(x.t);
 		free(x.rate);
 		free(x.a);

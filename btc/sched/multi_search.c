@@ -8,7 +8,10 @@
  *
  *   LB = max(max_p load of the placed streams on p (sigma among them)
  *                  / hi_p,
- *            max_s c_s T_io_s,
+ *            max_s c_s T_io_s (in the larger space c_s max(T_io_s, its
+ *            split chunks' team times): the placed streams' own, the
+ *            least over their options for the others; sigma >= 1 only
+ *            raises them),
  *            (sum of their loads + sum over unplaced streams of their
  *             least total chunk time x c_s) / sum of hi_p over the
  *             allowed PUs)
@@ -46,11 +49,13 @@ struct search {
 	int *pick;      /* [S] option index per placed stream */
 	int *prev;      /* [S] the nearest earlier interchangeable stream, or -1 */
 	double *ct;     /* [S * np] */
+	double *own;    /* [S * np] the options' own times, or NULL (paper) */
 	double *t;      /* [S * np] */
 	double *rate;
 	uint32_t used[BTC_MULTI_MAX_STREAMS];
 	int *a;         /* [N] */
-	double io_cost;
+	double io_cost; /* max_s c_s x its least option self (T_io, split teams) */
+	double *self;   /* [S] c_s self of each placed stream's option */
 	double *rest;   /* [S + 1] sum over streams >= s of c_s min_total */
 	double load[BTC_SCHED_MAX_PUS]; /* the placed streams' loads, from
 					 * lower_bound */
@@ -108,6 +113,8 @@ static double lower_bound(struct search *x, int s)
 				others[k] |= x->used[j];
 	}
 	double peak = x->io_cost, sum = 0;
+	for (int k = 0; k <= s; k++)
+		peak = fmax(peak, x->self[k]);
 	for (int c = 0; c < np; c++) {
 		double term[BTC_MULTI_MAX_STREAMS];
 		int n = 0;
@@ -150,7 +157,7 @@ static bool some_stream_fits_nothing(const struct search *x, int s, double limit
 				own = fmax(own, ct[c]);
 			if ((cj * own + least) / x->hi_max * (1 - 1e-12) > limit)
 				break; /* this and every later option overflows */
-			fits = true;
+			fits = cj * L->opts.self[L->order[k]] <= limit;
 			for (int c = 0; c < np && fits; c++)
 				fits = (x->load[c] + cj * ct[c]) / x->hi[c] * (1 - 1e-12) <= limit;
 		}
@@ -183,7 +190,7 @@ static void descend(struct search *x, int s)
 	const struct btc_multi_problem *m = x->m;
 	int np = x->np;
 	if (s == x->S) {
-		double cost = btc_multi_cost(m, x->ct, x->used, x->t, x->rate);
+		double cost = btc_multi_cost(m, x->ct, x->own, x->used, x->t, x->rate);
 		x->r->n_evaluated++;
 		if (isfinite(cost))
 			btc_multi_topk_insert(x->r, m->top_k, x->N, cost, x->a);
@@ -199,7 +206,11 @@ static void descend(struct search *x, int s)
 			continue; /* not canonical: lexicographic order = index order */
 		x->pick[s] = o;
 		x->used[s] = L->opts.used[o];
+		x->self[s] = btc_multi_coeff(m, s) * L->opts.self[o];
 		memcpy(x->ct + s * np, L->opts.ct + (size_t)o * (size_t)np, (size_t)np * sizeof(double));
+		if (x->own)
+			memcpy(x->own + s * np, L->opts.own + (size_t)o * (size_t)np,
+			       (size_t)np * sizeof(double));
 		memcpy(x->a + off, L->opts.a + (size_t)o * (size_t)L->opts.n_stages,
 		       (size_t)L->opts.n_stages * sizeof(int));
 		if (m->objective != BTC_MULTI_SUM && x->r->n == m->top_k) {
@@ -248,13 +259,22 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		x.pick = btc_xcalloc((size_t)S, sizeof(int));
 		x.prev = btc_xcalloc((size_t)S, sizeof(int));
 		x.ct = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
+		if (btc_multi_larger(m))
+			x.own = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 		x.t = btc_xcalloc((size_t)S * (size_t)np, sizeof(double));
 		x.rate = btc_xcalloc((size_t)S, sizeof(double));
 		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
 		x.rest = btc_xcalloc((size_t)S + 1, sizeof(double));
-		for (int s = 0; s < S; s++)
-			x.prev[s] = btc_multi_prev_interchangeable(m, s);
+		x.self = btc_xcalloc((size_t)S, sizeof(double));
 		x.io_cost = btc_multi_io_cost(m);
+		for (int s = 0; s < S; s++) {
+			x.prev[s] = btc_multi_prev_interchangeable(m, s);
+			/* its least own limit (T_io, split teams) over its options */
+			double least = INFINITY;
+			for (int o = 0; o < x.L[s].opts.n; o++)
+				least = fmin(least, x.L[s].opts.self[o]);
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * least);
+		}
 		for (int s = S - 1; s >= 0; s--)
 			x.rest[s] = x.rest[s + 1] + btc_multi_coeff(m, s) * x.L[s].min_total;
 		x.hi_max = 1.0;
@@ -273,10 +293,12 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		free(x.pick);
 		free(x.prev);
 		free(x.ct);
+		free(x.own);
 		free(x.t);
 		free(x.rate);
 		free(x.a);
 		free(x.rest);
+		free(x.self);
 	}
 	for (int s = 0; s < S; s++) {
 		btc_multi_options_free(&x.L[s].opts);

@@ -211,7 +211,10 @@ static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_mu
  * the sigma levels
  * make Z3's checks slow (random 2 x 9 x 4 workloads with slowdowns: the
  * occupancy search ~5 ms, the branch and bound ~0.3 s, Z3 minutes).
- * Objective sum: the branch and bound's enumeration. */
+ * Objective sum: the branch and bound's enumeration. The larger space
+ * (farms, core splits: btc_multi_larger) has no Z3 encoding: the
+ * occupancy search with slowdowns (at most BTC_MULTI_OCC_STATES states),
+ * else the branch and bound, both exact, without a budget. */
 enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 				struct btc_diag *d)
 {
@@ -220,6 +223,8 @@ enum btc_status btc_multi_solve(const struct btc_multi_problem *m, struct btc_mu
 		slow |= m->streams[s].slowdown != NULL;
 	if (m->objective == BTC_MULTI_SUM)
 		return btc_multi_solve_bb(m, r, d);
+	if (btc_multi_larger(m))
+		slow = true; /* no Z3 encoding of farms and splits */
 	/* a state fixes every n_p, and so every same-PU capacity, as it fixes
 	 * sigma; beyond the limit capacities alone go to the rounds below
 	 * (Z3's encoding is exact with them) */
@@ -258,6 +263,13 @@ static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_mu
 {
 	if (m->objective == BTC_MULTI_SUM)
 		return btc_multi_solve_bb(m, r, d);
+	if (btc_multi_larger(m)) {
+		memset(r, 0, sizeof(*r));
+		btc_error(d, no_loc,
+			  "the Z3 search covers the paper's space only: with --farms or "
+			  "--core-splits use --solver z3 (the exact searches), bb or exhaustive");
+		return BTC_ERR_USAGE;
+	}
 	enum btc_status rc = btc_multi_begin(m, r, d);
 	if (rc != BTC_OK)
 		return rc;

@@ -477,9 +477,9 @@ double btc_mz_cost(struct mz *z)
 	double cost = INFINITY;
 	bool ok = true;
 	for (int s = 0; s < S && ok; s++)
-		ok = btc_multi_stream_chunks(m, s, z->a + z->off[s], ct + s * np, &used[s]);
+		ok = btc_multi_stream_chunks(m, s, z->a + z->off[s], ct + s * np, NULL, &used[s]);
 	if (ok)
-		cost = btc_multi_cost(m, ct, used, ct + S * np, NULL);
+		cost = btc_multi_cost(m, ct, NULL, used, ct + S * np, NULL);
 	free(ct);
 	return cost;
 }

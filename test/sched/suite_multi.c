@@ -440,6 +440,9 @@ static void test_occupancy_limit(void)
 	btc_multi_result_free(&c);
 }
 
+/* the larger space's tests of this suite (suite_multi_space.c) */
+int register_multi_space_tests(CU_pSuite s);
+
 int register_multi_suite(void)
 {
 	CU_pSuite s = CU_add_suite("multi", NULL, NULL);
@@ -452,7 +455,7 @@ int register_multi_suite(void)
 	    !CU_add_test(s, "200 random workloads, several streams per app: z3 = bb = oracle",
 			 test_random_streams) ||
 	    !CU_add_test(s, "occupancy states: the limit and the fallback", test_occupancy_limit) ||
-	    register_multi_share_tests(s))
+	    register_multi_share_tests(s) || register_multi_space_tests(s))
 		return -1;
 	return 0;
 }
