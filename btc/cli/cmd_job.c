@@ -149,17 +149,15 @@ static int tune_workload(const struct btc_cli_options *o)
 	btc_diag_init(&d, stderr);
 	if (!btc_cli_workload_options_ok(o))
 		return 2;
-	if (o->measurements.n) {
-		fprintf(stderr, "btc: --measurements applies to one app, not to a workload\n");
-		return 2;
-	}
 	if (!o->workload && o->n_positional == 0) {
 		fprintf(stderr, "btc: missing argument\n");
 		btc_cli_command_usage(BTC_CMD_TUNE, stderr);
 		return 2;
 	}
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
-	if (dev && btc_device_check_cores_here(dev, true, NULL, 0, &d))
+	/* --measurements: an offline re-judgement of the job's reports, no
+	 * run here (driver/workload_job.h) */
+	if (dev && !o->measurements.n && btc_device_check_cores_here(dev, true, NULL, 0, &d))
 		btc_device_free(dev), dev = NULL;
 	int status = 1;
 	if (dev) {
@@ -169,7 +167,13 @@ static int tune_workload(const struct btc_cli_options *o)
 		btc_cli_joint_request(o, &jr);
 		if (!jr.top_k)
 			jr.top_k = BTC_JOINT_PROGRAM_K;
-		status = btc_workload_job(&jr, dev, &jo, &d);
+		if (o->measurements.n) {
+			status = 0;
+			for (int i = 0; i < o->measurements.n; i++)
+				status |= btc_workload_rejudge(&jr, dev, &jo, o->measurements.v[i], &d);
+		} else {
+			status = btc_workload_job(&jr, dev, &jo, &d);
+		}
 		if (!status && d.errors)
 			status = 1;
 	}
