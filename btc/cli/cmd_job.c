@@ -14,6 +14,7 @@
 #include "driver/profile_corun.h"
 #include "driver/share_probe.h"
 #include "driver/workload_job.h"
+#include "driver/workload_judge.h"
 #include "front/cores_here.h"
 #include "front/table.h"
 #include "util/fsafe.h"
@@ -163,6 +164,10 @@ static int tune_workload(const struct btc_cli_options *o)
 	if (dev) {
 		struct btc_request jo;
 		btc_cli_request(o, BTC_CMD_TUNE, &jo);
+		/* the re-judgement plans on the job's table modes (btc_cli_request
+		 * leaves them to one app's --measurements) */
+		if (o->measurements.n && !btc_cli_given(o, BTC_OPT_MODE))
+			btc_plan_default_modes(&jo.plan);
 		struct btc_joint_request jr;
 		btc_cli_joint_request(o, &jr);
 		if (!jr.top_k)

@@ -24,8 +24,8 @@ static double period_of(const struct btc_sched_problem *p, const int *v)
 }
 
 void btc_workload_calib_scales(const struct btc_sched_problem *p, const int *solo,
-			       double measured_ms, double *scale, double *table_ms,
-			       double *calibrated_ms)
+			       double measured_ms, double *scale, double *io_scale,
+			       double *table_ms, double *calibrated_ms)
 {
 	int np = p->n_pus;
 	double x[BTC_SCHED_MAX_PUS] = {0};
@@ -42,12 +42,18 @@ void btc_workload_calib_scales(const struct btc_sched_problem *p, const int *sol
 			top = c;
 		f = l + 1;
 	}
+	/* the io thread at or above every chunk is the bottleneck: the period
+	 * informs it, the chunks only by the cap (else it is capped) */
+	bool io = top < 0 || p->io_ms >= x[top];
+	*io_scale = !(p->io_ms > 0) ? 1.0
+		    : io	       ? measured_ms / p->io_ms
+				       : fmin(1.0, measured_ms / p->io_ms);
 	for (int c = 0; c < np; c++)
 		if (x[c] > 0)
-			scale[c] = c == top ? measured_ms / x[c] : fmin(1.0, measured_ms / x[c]);
+			scale[c] = c == top && !io ? measured_ms / x[c] : fmin(1.0, measured_ms / x[c]);
 	*table_ms = period_of(p, solo);
 	struct btc_workload_scaled s;
-	btc_workload_scaled_make(p, scale, &s);
+	btc_workload_scaled_make(p, scale, *io_scale, &s);
 	*calibrated_ms = period_of(&s.p, solo);
 	btc_workload_scaled_free(&s);
 }
@@ -69,11 +75,12 @@ static int pu_mod(size_t i, int np)
 }
 
 void btc_workload_scaled_make(const struct btc_sched_problem *p, const double *scale,
-			      struct btc_workload_scaled *out)
+			      double io_scale, struct btc_workload_scaled *out)
 {
 	int n = p->n_stages, np = p->n_pus;
 	size_t tn = (size_t)n * (size_t)np;
 	*out = (struct btc_workload_scaled){.p = *p};
+	out->p.io_ms = p->io_ms * io_scale;
 	/* time, start: [stage * np + c]; fixed: [c]; time_cores: [(stage * np
 	 * + c) * COUNTS + j] */
 	out->time = scaled(p->time_ms, tn, 1, np, scale, pu_mod);
@@ -139,9 +146,9 @@ bool btc_workload_calib_problem(const struct btc_multi_problem *m, int n_apps,
 		orig[m->streams[s].app] = m->streams[s].p;
 	for (int a = 0; a < n_apps; a++) {
 		btc_workload_calib_scales(orig[a], solo[a], measured_ms[a], c->scale[a],
-					  &c->table_ms[a], &c->calibrated_ms[a]);
+					  &c->io_scale[a], &c->table_ms[a], &c->calibrated_ms[a]);
 		c->measured_ms[a] = measured_ms[a];
-		btc_workload_scaled_make(orig[a], c->scale[a], &sp[a]);
+		btc_workload_scaled_make(orig[a], c->scale[a], c->io_scale[a], &sp[a]);
 	}
 	/* r_s = lambda w_s r*_a: weight w_s / P_a (tasks/ms per unit lambda) */
 	struct btc_multi_stream *st = btc_xcalloc((size_t)S, sizeof(*st));

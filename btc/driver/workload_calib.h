@@ -19,10 +19,13 @@
  *   b_{a,p(c*)} = P_a / x_{c*}
  *   b_{a,p(c)}  = min(1, P_a / x_c)      every other chunk c
  *   b_{a,p}     = 1                      PUs the solo schedule leaves idle
+ *   b_io        = min(1, P_a / T_io)     the io thread
  *
- * so the calibrated solo period max_c b x_c is P_a (unless the io thread,
- * not scaled, is above it). Every time of app a on PU p (t, F, S, X, the
- * core-count times) is multiplied by b_{a,p}. A single scale per app would
+ * except where the table's io thread is the bottleneck (T_io >= x_{c*}):
+ * then the period informs it, b_io = P_a / T_io, and every chunk only
+ * by the cap min(1, P_a / x_c). The calibrated solo period max(b_io T_io,
+ * max_c b x_c) is P_a. Every time of app a on PU p (t, F, S, X, the
+ * core-count times) is multiplied by b_{a,p}, T_io by b_io. A single scale per app would
  * change nothing: scaling all of an app's times by c and its r* by 1 / c
  * leaves every normalised rate, the bound's included, as it was (the LP's
  * rates scale by 1 / c); only how the solo runs' speed-up is spread over
@@ -39,15 +42,16 @@
 
 /* One app's per-PU scales b_{a,p} (above) from its solo-best vector solo
  * ([p->n_stages] PU per stage, contiguous chunks) and its measured period
- * measured_ms (> 0): scale[n_pus] filled. *table_ms: the schedule's
- * predicted period max(T_io, max_c x_c); *calibrated_ms: the same on the
- * scaled times. */
+ * measured_ms (> 0): scale[n_pus] and *io_scale (b_io) filled.
+ * *table_ms: the schedule's predicted period max(T_io, max_c x_c);
+ * *calibrated_ms: the same on the scaled times. */
 void btc_workload_calib_scales(const struct btc_sched_problem *p, const int *solo,
-			       double measured_ms, double *scale, double *table_ms,
-			       double *calibrated_ms);
+			       double measured_ms, double *scale, double *io_scale,
+			       double *table_ms, double *calibrated_ms);
 
 /* A copy of a problem with every time on PU c multiplied by scale[c]
- * (time_ms, fixed_ms, start_ms, xfer_ms, time_cores_ms; io_ms as it is).
+ * (time_ms, fixed_ms, start_ms, xfer_ms, time_cores_ms) and io_ms by
+ * io_scale.
  * The arrays are owned (btc_workload_scaled_free); the rest borrowed from
  * the original. */
 struct btc_workload_scaled {
@@ -55,13 +59,14 @@ struct btc_workload_scaled {
 	double *time, *fixed, *start, *xfer, *cores;
 };
 void btc_workload_scaled_make(const struct btc_sched_problem *p, const double *scale,
-			      struct btc_workload_scaled *out);
+			      double io_scale, struct btc_workload_scaled *out);
 void btc_workload_scaled_free(struct btc_workload_scaled *s);
 
 /* The calibrated model of a maxmin workload. */
 struct btc_workload_calib {
 	int n_apps, n_pus;
 	double scale[BTC_WORKLOAD_MAX_APPS][BTC_SCHED_MAX_PUS]; /* b_{a,p} */
+	double io_scale[BTC_WORKLOAD_MAX_APPS];                 /* b_io */
 	double table_ms[BTC_WORKLOAD_MAX_APPS];      /* P*_a in the table */
 	double measured_ms[BTC_WORKLOAD_MAX_APPS];   /* 1000 / r*_a */
 	double calibrated_ms[BTC_WORKLOAD_MAX_APPS]; /* the solo on the scaled table */

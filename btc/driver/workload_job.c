@@ -16,6 +16,8 @@
 #include "driver/profile_corun.h"
 #include "driver/share_probe.h"
 #include "driver/workload_calib.h"
+#include "driver/workload_judge.h"
+#include "front/table.h"
 #include "front/workload.h"
 #include "report/colocate_print.h"
 #include "util/fsafe.h"
@@ -98,7 +100,7 @@ static bool profile_apps(const struct btc_joint_request *r, const struct btc_dev
 	return ok;
 }
 
-static void print_plan(const struct btc_joint_plan *j)
+void btc_workload_print_plan(const struct btc_joint_plan *j)
 {
 	printf("joint plan: %d apps, %d streams on %s; %d candidates\n", j->n_apps, j->n_streams,
 	       j->dev->name, j->result.n);
@@ -113,111 +115,6 @@ static void print_plan(const struct btc_joint_plan *j)
 	char *share = btc_joint_share_text(j);
 	printf("  same-PU factor %s\n", share);
 	free(share);
-}
-
-/* Per app its measured solo period, ms (1000 / r*_a), from the solo rates
- * per stream (tasks/s); false when some app has none. */
-static bool measured_periods(const struct btc_joint_plan *j, const double *solo_rate, double *ms)
-{
-	for (int a = 0; a < j->n_apps; a++)
-		ms[a] = NAN;
-	for (int s = 0; s < j->n_streams; s++)
-		if (solo_rate[s] > 0)
-			ms[j->streams[s].app] = 1000.0 / solo_rate[s];
-	for (int a = 0; a < j->n_apps; a++)
-		if (!(ms[a] > 0))
-			return false;
-	return true;
-}
-
-/* The calibration and the candidates' predicted M in both units. */
-static void print_calib(const struct btc_joint_plan *j, const struct btc_workload_calib *c)
-{
-	printf("model calibrated to the solo runs (per app and PU; docs/scheduler.md):\n");
-	for (int a = 0; a < j->n_apps; a++) {
-		printf("  %s: solo %.4f ms in the table, %.4f ms measured, %.4f ms calibrated;",
-		       j->apps[a].app->name, c->table_ms[a], c->measured_ms[a], c->calibrated_ms[a]);
-		for (int p = 0; p < c->n_pus; p++)
-			if (c->scale[a][p] != 1.0)
-				printf(" %s x%.3f", j->dev->pus[p].name, c->scale[a][p]);
-		printf("\n");
-	}
-	for (int k = 0; k < c->n; k++)
-		printf("  joint %d: predicted M %.3f (table), %.3f (calibrated)\n", k,
-		       btc_joint_min_normalised(j, &j->evals[k]), c->predicted[k]);
-	if (j->has_naive)
-		printf("  naive co-location: predicted %.3f (table), %.3f (calibrated)\n",
-		       btc_joint_min_normalised(j, &j->naive_eval), c->naive);
-}
-
-/* The chosen's measured M (m) against the multi-app fluid bound (maxmin
- * only), the calibrated one when cal (in M's units), beside the table's:
- * the ratio, or, where M lies above the bound, that the bound does not
- * hold on this machine (never a ratio above 1; docs/report.md). */
-static void print_bound(const struct btc_joint_plan *j, const struct btc_workload_calib *cal,
-			double m)
-{
-	if (!j->has_bound || j->m.objective != BTC_MULTI_MAXMIN || !(j->bound > 0) || !(m > 0))
-		return;
-	bool c = cal && cal->has_bound && cal->bound > 0;
-	double b = c ? cal->bound : j->bound;
-	const char *which = c ? "calibrated multi-app fluid bound" : "multi-app fluid bound (table)";
-	if (m <= b)
-		printf("chosen M / %s = %.2f (M %.3f, bound %.3f)", which, m / b, m, b);
-	else
-		printf("%s %.3f: NOT a bound here: the chosen's measured M %.3f lies above it (the "
-		       "PUs did the streams' work in less time than the sum of their chunk times, "
-		       "which the model's time-sharing assumes; no ratio printed)",
-		       which, b, m);
-	if (c)
-		printf("; the table's bound %.3f (M / it %.2f)", j->bound, m / j->bound);
-	printf("\n");
-}
-
-/* The plan's bound and calibration fields of the report (docs/report.md,
- * "The workload job"); m the chosen's measured M, or 0. */
-static void add_plan_bound(cJSON *plan, const struct btc_joint_plan *j,
-			   const struct btc_workload_calib *cal, double m)
-{
-	bool c = cal && cal->has_bound;
-	if (!j->has_bound || j->m.objective != BTC_MULTI_MAXMIN) {
-		cJSON_AddNullToObject(plan, "fluid_bound");
-		return;
-	}
-	cJSON_AddNumberToObject(plan, "fluid_bound", j->bound);
-	cJSON_AddNumberToObject(plan, "fluid_bound_table", j->bound);
-	if (c)
-		cJSON_AddNumberToObject(plan, "fluid_bound_calibrated", cal->bound);
-	else
-		cJSON_AddNullToObject(plan, "fluid_bound_calibrated");
-	if (m > 0) {
-		cJSON_AddBoolToObject(plan, "fluid_bound_holds", m <= (c ? cal->bound : j->bound));
-		cJSON_AddStringToObject(plan, "fluid_bound_judged", c ? "calibrated" : "table");
-	}
-	if (!cal || !cal->n_apps)
-		return;
-	cJSON *pc = cJSON_AddArrayToObject(plan, "predicted_calibrated");
-	for (int k = 0; k < cal->n; k++)
-		cJSON_AddItemToArray(pc, isfinite(cal->predicted[k]) ? cJSON_CreateNumber(cal->predicted[k])
-								      : cJSON_CreateNull());
-	if (isfinite(cal->naive))
-		cJSON_AddNumberToObject(plan, "naive_predicted_calibrated", cal->naive);
-	else
-		cJSON_AddNullToObject(plan, "naive_predicted_calibrated");
-	cJSON *arr = cJSON_AddArrayToObject(plan, "calibration");
-	for (int a = 0; a < cal->n_apps; a++) {
-		cJSON *o = cJSON_CreateObject(), *sc = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "app", j->apps[a].app->name);
-		cJSON_AddStringToObject(o, "fitted_from", "solo runs: the solo-best schedule's "
-							  "measured period (1000 / solo_tasks_per_s)");
-		cJSON_AddNumberToObject(o, "solo_table_ms", cal->table_ms[a]);
-		cJSON_AddNumberToObject(o, "solo_measured_ms", cal->measured_ms[a]);
-		cJSON_AddNumberToObject(o, "solo_calibrated_ms", cal->calibrated_ms[a]);
-		for (int p = 0; p < cal->n_pus; p++)
-			cJSON_AddNumberToObject(sc, j->dev->pus[p].name, cal->scale[a][p]);
-		cJSON_AddItemToObject(o, "scale", sc);
-		cJSON_AddItemToArray(arr, o);
-	}
 }
 
 static void write_report(const char *path, const struct btc_joint_plan *j,
@@ -253,7 +150,7 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 					btc_joint_min_normalised(j, &j->naive_eval));
 	else
 		cJSON_AddNullToObject(plan, "naive_predicted");
-	add_plan_bound(plan, j, cal, r->best >= 0 ? r->joint[r->best].merit.median : 0);
+	btc_workload_add_plan_bound(plan, j, cal, r->best >= 0 ? r->joint[r->best].merit.median : 0);
 	if (j->capacity) { /* what the plan knew of same-PU capacities */
 		cJSON *sf = cJSON_AddObjectToObject(plan, "same_pu_factor"),
 		      *kap = cJSON_CreateObject();
@@ -346,7 +243,7 @@ static bool probe_share(struct btc_joint_plan **jp, struct btc_joint_request *jr
 			*jp = j2;
 			*share = t;
 			t = NULL;
-			print_plan(j2);
+			btc_workload_print_plan(j2);
 		} else {
 			ok = false;
 		}
@@ -412,11 +309,11 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 		/* the model in M's units: calibrated to this run's solo runs */
 		double ms[BTC_WORKLOAD_MAX_APPS];
 		struct btc_workload_calib cal = {0};
-		bool calibrated = measured_periods(j, r.solo_rate, ms) &&
+		bool calibrated = btc_workload_measured_periods(j, r.solo_rate, ms) &&
 				  btc_workload_calibrate(j, ms, &cal, d);
 		if (cal.n_apps)
-			print_calib(j, &cal);
-		print_bound(j, calibrated ? &cal : NULL,
+			btc_workload_print_calib(j, &cal);
+		btc_workload_print_bound(j, calibrated ? &cal : NULL,
 			    r.best >= 0 ? r.joint[r.best].merit.median : 0);
 		if (opt->report)
 			write_report(opt->report, j, &setup, &r, &cal, prog, d);
@@ -459,7 +356,7 @@ int btc_workload_job(const struct btc_joint_request *r, const struct btc_device 
 	struct btc_joint_plan *j = btc_joint_plan_make(&jr, dev, d);
 	if (!j)
 		goto out;
-	print_plan(j);
+	btc_workload_print_plan(j);
 	fflush(stdout);
 	bool own[BTC_WORKLOAD_MAX_APPS] = {0};
 	for (int a = 0; a < j->n_apps; a++)
@@ -476,108 +373,5 @@ out:
 	for (int i = 0; i < n_tables; i++)
 		free(tables[i]);
 	free(app_tables);
-	return status;
-}
-
-/* The report's per-stream solo rates (tasks/s), chosen candidate and its
- * M; false, reported, when they are missing or do not match j. */
-static bool read_measured(const struct btc_joint_plan *j, const char *path, double *solo_rate,
-			  int *best, double *m, struct btc_diag *d)
-{
-	size_t len = 0;
-	char *text = btc_read_file(path, &len);
-	cJSON *root = text ? cJSON_Parse(text) : NULL;
-	free(text);
-	cJSON *plan = cJSON_GetObjectItem(root, "plan"), *colo = cJSON_GetObjectItem(root, "colocation");
-	cJSON *streams = cJSON_GetObjectItem(colo, "streams"), *b = cJSON_GetObjectItem(colo, "best");
-	bool ok = cJSON_IsArray(streams) && cJSON_GetArraySize(streams) == j->n_streams &&
-		  cJSON_IsNumber(b);
-	for (int s = 0; ok && s < j->n_streams; s++) {
-		cJSON *o = cJSON_GetArrayItem(streams, s);
-		cJSON *name = cJSON_GetObjectItem(o, "name"), *r = cJSON_GetObjectItem(o, "solo_tasks_per_s");
-		ok = cJSON_IsString(name) && !strcmp(name->valuestring, j->names[s]) &&
-		     cJSON_IsNumber(r) && r->valuedouble > 0;
-		if (ok)
-			solo_rate[s] = r->valuedouble;
-	}
-	if (ok) {
-		*best = b->valueint;
-		cJSON *joint = cJSON_GetObjectItem(colo, "joint"), *pick = NULL, *x;
-		cJSON_ArrayForEach(x, joint)
-		{
-			cJSON *idx = cJSON_GetObjectItem(x, "index");
-			if (idx ? idx->valueint == *best : x == cJSON_GetArrayItem(joint, *best))
-				pick = x;
-		}
-		cJSON *med = cJSON_GetObjectItem(cJSON_GetObjectItem(pick, "merit"), "median");
-		ok = cJSON_IsNumber(med) && *best >= 0 && *best < j->result.n;
-		*m = ok ? med->valuedouble : 0;
-	}
-	if (!ok)
-		btc_error(d, (struct btc_loc){.file = path},
-			  "not a workload report of this workload (streams %d, each with its "
-			  "solo_tasks_per_s, and a chosen joint candidate among the plan's %d)",
-			  j->n_streams, j->result.n);
-	cJSON *pred = cJSON_GetObjectItem(plan, "predicted");
-	for (int k = 0; ok && k < j->result.n; k++) {
-		cJSON *v = cJSON_GetArrayItem(pred, k);
-		double mine = btc_joint_min_normalised(j, &j->evals[k]);
-		if (!cJSON_IsNumber(v) || fabs(v->valuedouble - mine) > 1e-6 * fabs(mine))
-			btc_warning(d, (struct btc_loc){.file = path},
-				    "joint %d: predicted M %.6f here, %s in the report: not the "
-				    "job's plan (other tables or options?)",
-				    k, mine, cJSON_IsNumber(v) ? "another" : "none");
-	}
-	cJSON_Delete(root);
-	return ok;
-}
-
-int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_device *dev,
-			 const struct btc_request *opt, const char *report, struct btc_diag *d)
-{
-	struct btc_joint_request jr = *r;
-	jr.plan = opt->plan;
-	jr.plan.candidate_modes = 0;
-	struct btc_joint_plan *j = btc_joint_plan_make(&jr, dev, d);
-	if (!j)
-		return 1;
-	double *rate = btc_xcalloc((size_t)j->n_streams, sizeof(double));
-	double ms[BTC_WORKLOAD_MAX_APPS], m = 0;
-	int best = -1, status = 1;
-	struct btc_workload_calib cal = {0};
-	if (j->m.objective != BTC_MULTI_MAXMIN) {
-		btc_error(d, (struct btc_loc){0}, "--measurements of a workload: objective maxmin only");
-		goto out;
-	}
-	if (!read_measured(j, report, rate, &best, &m, d) || !measured_periods(j, rate, ms))
-		goto out;
-	printf("%s: offline re-judgement (no new measurement), chosen joint %d, measured M %.3f\n",
-	       report, best, m);
-	bool calibrated = btc_workload_calibrate(j, ms, &cal, d);
-	print_plan(j);
-	print_calib(j, &cal);
-	print_bound(j, calibrated ? &cal : NULL, m);
-	if (opt->report) {
-		cJSON *root = cJSON_CreateObject(), *plan = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "kind", "workload-rejudge");
-		cJSON_AddStringToObject(root, "measurements", report);
-		cJSON_AddNumberToObject(root, "best", best);
-		cJSON_AddNumberToObject(root, "merit", m);
-		cJSON_AddItemToObject(root, "plan", plan);
-		add_plan_bound(plan, j, &cal, m);
-		char *text = cJSON_Print(root);
-		cJSON_Delete(root);
-		if (!text)
-			btc_panic("out of memory");
-		size_t len = strlen(text);
-		text[len++] = '\n';
-		btc_write_file_atomic(opt->report, text, len, 0, d);
-		free(text);
-	}
-	status = d->errors ? 1 : 0;
-out:
-	btc_workload_calib_free(&cal);
-	free(rate);
-	btc_joint_plan_free(j);
 	return status;
 }

@@ -20,18 +20,8 @@
 int btc_workload_job(const struct btc_joint_request *r, const struct btc_device *dev,
 		     const struct btc_request *opt, struct btc_diag *d);
 
-/* The offline re-judgement of a workload report (`btc tune A.yaml B.yaml
- * ... --measurements REPORT.json`, with the job's tables and options, no
- * device needed): plans the workload as the job did (warns where its
- * candidates' predicted M differ from the report's plan.predicted),
- * calibrates the model to the report's solo rates
- * (colocation.streams[].solo_tasks_per_s; driver/workload_calib.h) and
- * prints the chosen's measured M against the calibrated and the table's
- * fluid bound; with opt->report writes {"kind": "workload-rejudge",
- * "measurements", "best", "merit", "plan": {...}} (the job's plan fields).
- * Returns 0, or 1 after an error (reported: an unreadable report, streams
- * that do not match the plan's). */
-int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_device *dev,
-			 const struct btc_request *opt, const char *report, struct btc_diag *d);
+/* Prints the joint plan: each candidate's predicted M, naive
+ * co-location's, the multi-app fluid bound and the same-PU factor. */
+void btc_workload_print_plan(const struct btc_joint_plan *j);
 
 #endif
