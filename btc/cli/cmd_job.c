@@ -14,6 +14,7 @@
 #include "driver/profile_corun.h"
 #include "driver/share_probe.h"
 #include "driver/workload_job.h"
+#include "driver/workload_judge.h"
 #include "front/cores_here.h"
 #include "front/table.h"
 #include "util/fsafe.h"
@@ -149,27 +150,35 @@ static int tune_workload(const struct btc_cli_options *o)
 	btc_diag_init(&d, stderr);
 	if (!btc_cli_workload_options_ok(o))
 		return 2;
-	if (o->measurements.n) {
-		fprintf(stderr, "btc: --measurements applies to one app, not to a workload\n");
-		return 2;
-	}
 	if (!o->workload && o->n_positional == 0) {
 		fprintf(stderr, "btc: missing argument\n");
 		btc_cli_command_usage(BTC_CMD_TUNE, stderr);
 		return 2;
 	}
 	struct btc_device *dev = btc_cli_load_device(o->device, o, &d);
-	if (dev && btc_device_check_cores_here(dev, true, NULL, 0, &d))
+	/* --measurements: an offline re-judgement of the job's reports, no
+	 * run here (driver/workload_job.h) */
+	if (dev && !o->measurements.n && btc_device_check_cores_here(dev, true, NULL, 0, &d))
 		btc_device_free(dev), dev = NULL;
 	int status = 1;
 	if (dev) {
 		struct btc_request jo;
 		btc_cli_request(o, BTC_CMD_TUNE, &jo);
+		/* the re-judgement plans on the job's table modes (btc_cli_request
+		 * leaves them to one app's --measurements) */
+		if (o->measurements.n && !btc_cli_given(o, BTC_OPT_MODE))
+			btc_plan_default_modes(&jo.plan);
 		struct btc_joint_request jr;
 		btc_cli_joint_request(o, &jr);
 		if (!jr.top_k)
 			jr.top_k = BTC_JOINT_PROGRAM_K;
-		status = btc_workload_job(&jr, dev, &jo, &d);
+		if (o->measurements.n) {
+			status = 0;
+			for (int i = 0; i < o->measurements.n; i++)
+				status |= btc_workload_rejudge(&jr, dev, &jo, o->measurements.v[i], &d);
+		} else {
+			status = btc_workload_job(&jr, dev, &jo, &d);
+		}
 		if (!status && d.errors)
 			status = 1;
 	}

@@ -176,7 +176,8 @@ static const struct row rows[] = {
 	    NULL),
 	LIST(MEASUREMENTS, "measurements", measurements, C(TUNE), "FILE",
 	     "calibrate on measurements copied from the device\n(run reports JSON, CSV "
-	     "schedule_index,measured_ms, or a main\njob's report: its schedules re-judged);\n"
+	     "schedule_index,measured_ms, or a main\njob's report: its schedules re-judged;\n"
+	     "a workload job's report: its M against the\ncalibrated bound); "
 	     "runs nothing (repeatable)",
 	     BTC_CLI_MAX_LIST),
 	STRING(CACHE, "cache", 0, cache, C(GEN) | C(PROFILE) | C(TUNE) | C(SCHEDULE), "DIR",

@@ -15,6 +15,9 @@
 #include "driver/profile.h"
 #include "driver/profile_corun.h"
 #include "driver/share_probe.h"
+#include "driver/workload_calib.h"
+#include "driver/workload_judge.h"
+#include "front/table.h"
 #include "front/workload.h"
 #include "report/colocate_print.h"
 #include "util/fsafe.h"
@@ -97,7 +100,7 @@ static bool profile_apps(const struct btc_joint_request *r, const struct btc_dev
 	return ok;
 }
 
-static void print_plan(const struct btc_joint_plan *j)
+void btc_workload_print_plan(const struct btc_joint_plan *j)
 {
 	printf("joint plan: %d apps, %d streams on %s; %d candidates\n", j->n_apps, j->n_streams,
 	       j->dev->name, j->result.n);
@@ -114,31 +117,10 @@ static void print_plan(const struct btc_joint_plan *j)
 	free(share);
 }
 
-/* The report (docs/report.md, "The workload job"). */
-/* The chosen's measured M against the multi-app fluid bound (maxmin
- * only): the ratio, or, where M lies above the bound, that the bound does
- * not hold on this machine (never a ratio above 1; docs/report.md). */
-static void print_bound(const struct btc_joint_plan *j, const struct btc_colocate_result *r)
-{
-	if (!j->has_bound || j->m.objective != BTC_MULTI_MAXMIN || r->best < 0 || !(j->bound > 0))
-		return;
-	double m = r->joint[r->best].merit.median;
-	if (!(m > 0))
-		return;
-	if (m <= j->bound)
-		printf("chosen M / multi-app fluid bound = %.2f (M %.3f, bound %.3f)\n", m / j->bound,
-		       m, j->bound);
-	else
-		printf("multi-app fluid bound %.3f: NOT a bound here: the chosen's measured M %.3f "
-		       "lies above it (the PUs did the streams' work in less time than the sum of "
-		       "their profiled chunk times, which the model's time-sharing assumes; no "
-		       "ratio printed)\n",
-		       j->bound, m);
-}
-
 static void write_report(const char *path, const struct btc_joint_plan *j,
 			 const struct btc_colocate_setup *s, const struct btc_colocate_result *r,
-			 const char *program, struct btc_diag *d)
+			 const struct btc_workload_calib *cal, const char *program,
+			 struct btc_diag *d)
 {
 	cJSON *root = cJSON_CreateObject(), *streams = cJSON_CreateArray(),
 	      *plan = cJSON_CreateObject(), *pred = cJSON_CreateArray();
@@ -168,14 +150,7 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 					btc_joint_min_normalised(j, &j->naive_eval));
 	else
 		cJSON_AddNullToObject(plan, "naive_predicted");
-	if (j->has_bound && j->m.objective == BTC_MULTI_MAXMIN) {
-		cJSON_AddNumberToObject(plan, "fluid_bound", j->bound);
-		if (r->best >= 0 && r->joint[r->best].merit.median > 0)
-			cJSON_AddBoolToObject(plan, "fluid_bound_holds",
-					      r->joint[r->best].merit.median <= j->bound);
-	}
-	else
-		cJSON_AddNullToObject(plan, "fluid_bound");
+	btc_workload_add_plan_bound(plan, j, cal, r->best >= 0 ? r->joint[r->best].merit.median : 0);
 	if (j->capacity) { /* what the plan knew of same-PU capacities */
 		cJSON *sf = cJSON_AddObjectToObject(plan, "same_pu_factor"),
 		      *kap = cJSON_CreateObject();
@@ -268,7 +243,7 @@ static bool probe_share(struct btc_joint_plan **jp, struct btc_joint_request *jr
 			*jp = j2;
 			*share = t;
 			t = NULL;
-			print_plan(j2);
+			btc_workload_print_plan(j2);
 		} else {
 			ok = false;
 		}
@@ -331,9 +306,18 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 		status = BTC_EXIT_INTERRUPTED;
 	} else {
 		btc_colocate_print(stdout, &setup, &r);
-		print_bound(j, &r);
+		/* the model in M's units: calibrated to this run's solo runs */
+		double ms[BTC_WORKLOAD_MAX_APPS];
+		struct btc_workload_calib cal = {0};
+		bool calibrated = btc_workload_measured_periods(j, r.solo_rate, ms) &&
+				  btc_workload_calibrate(j, ms, &cal, d);
+		if (cal.n_apps)
+			btc_workload_print_calib(j, &cal);
+		btc_workload_print_bound(j, calibrated ? &cal : NULL,
+			    r.best >= 0 ? r.joint[r.best].merit.median : 0);
 		if (opt->report)
-			write_report(opt->report, j, &setup, &r, prog, d);
+			write_report(opt->report, j, &setup, &r, &cal, prog, d);
+		btc_workload_calib_free(&cal);
 		status = ok && !d->errors ? 0 : 1;
 	}
 	btc_colocate_result_free(&r);
@@ -372,7 +356,7 @@ int btc_workload_job(const struct btc_joint_request *r, const struct btc_device 
 	struct btc_joint_plan *j = btc_joint_plan_make(&jr, dev, d);
 	if (!j)
 		goto out;
-	print_plan(j);
+	btc_workload_print_plan(j);
 	fflush(stdout);
 	bool own[BTC_WORKLOAD_MAX_APPS] = {0};
 	for (int a = 0; a < j->n_apps; a++)

@@ -20,4 +20,8 @@
 int btc_workload_job(const struct btc_joint_request *r, const struct btc_device *dev,
 		     const struct btc_request *opt, struct btc_diag *d);
 
+/* Prints the joint plan: each candidate's predicted M, naive
+ * co-location's, the multi-app fluid bound and the same-PU factor. */
+void btc_workload_print_plan(const struct btc_joint_plan *j);
+
 #endif

@@ -13,6 +13,7 @@ static const struct btc_test_suite suites[] = {
 	{ "calib", register_calib_suite },
 	{ "fsafe", register_fsafe_suite },
 	{ "colocate", register_colocate_suite },
+	{ "workload-calib", register_workload_calib_suite },
 };
 
 const struct btc_test_program btc_test_program = {

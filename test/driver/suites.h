@@ -15,5 +15,6 @@ int register_stats_suite(void);
 int register_calib_suite(void);
 int register_fsafe_suite(void);
 int register_colocate_suite(void);
+int register_workload_calib_suite(void);
 
 #endif

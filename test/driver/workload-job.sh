@@ -43,10 +43,57 @@ for g in ("gain_naive", "gain_multiplex"):
 sf = p["same_pu_factor"]
 assert sf is None or (sf["source"] and all(
     k > 0 for pu in sf["kappa"].values() for k in pu.values())), sf
-# the bound's verdict on the chosen's measured M (never a ratio above 1)
-assert p["fluid_bound_holds"] is (best["merit"]["median"] <= p["fluid_bound"]), (p, best)
+# the model calibrated to the solo runs (driver/workload_calib.h): the
+# table's bound kept, the calibrated one in M's units, fitted from each
+# app's solo rate alone, the calibrated solo period the measured one
+m = best["merit"]["median"]
+assert p["fluid_bound_table"] == p["fluid_bound"], p
+bc = p["fluid_bound_calibrated"]
+assert bc > 0 and len(p["predicted_calibrated"]) == n, p
+assert bc >= max(x for x in p["predicted_calibrated"] if x is not None) - 1e-9, p
+assert [a["app"] for a in p["calibration"]] == ["octree", "alexnet_dense"], p["calibration"]
+for i, a in enumerate(p["calibration"]):  # colocation's "app": its index
+    rate = [s["solo_tasks_per_s"] for s in c["streams"] if s["app"] == i][0]
+    # (the report's rates have 6 decimals)
+    assert abs(a["solo_measured_ms"] - 1000 / rate) <= 1e-6 * a["solo_measured_ms"], a
+    assert a["solo_calibrated_ms"] >= a["solo_measured_ms"] * (1 - 1e-9), a
+    assert all(b > 0 for b in a["scale"].values()), a
+# the bound's verdict on the chosen's measured M (never a ratio above 1),
+# on the calibrated bound
+assert p["fluid_bound_judged"] == "calibrated", p
+assert p["fluid_bound_holds"] is (m <= bc), (p, best)
 PY
 }
+# The offline re-judgement (btc tune ... --measurements) reproduces the
+# calibrated figures from the report alone: the calibration reads its solo
+# rates and nothing of the joint runs.
+rejudge() {
+  "$btc" tune "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
+    --gpu vulkan --top 2 \
+    --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
+    --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
+    --measurements "$1" --report "$work/rejudge.json" > "$work/rejudge.log" 2>&1 \
+    || { cat "$work/rejudge.log"; exit 1; }
+  cat "$work/rejudge.log"
+  ! grep -q warning "$work/rejudge.log" || { echo "re-judgement: not the job's plan"; exit 1; }
+  python3 - "$1" "$work/rejudge.json" << 'PY'
+import json, sys
+r, j = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert j["kind"] == "workload-rejudge" and j["best"] == r["colocation"]["best"], j
+def same(x, y):  # up to the report's 6 decimals of the solo rates
+    if isinstance(x, float) or isinstance(y, float):
+        return abs(x - y) <= 1e-6 * max(abs(x), abs(y))
+    if isinstance(x, dict):
+        return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+    if isinstance(x, list):
+        return len(x) == len(y) and all(same(a, b) for a, b in zip(x, y))
+    return x == y
+for k in ("fluid_bound_table", "fluid_bound_calibrated", "predicted_calibrated",
+          "naive_predicted_calibrated", "calibration", "fluid_bound_holds"):
+    assert same(j["plan"][k], r["plan"][k]), (k, j["plan"][k], r["plan"][k])
+PY
+}
+
 "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
   --gpu vulkan --run --top 2 --tune-tasks 6 --tune-budget 3 \
   --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
@@ -54,6 +101,7 @@ PY
   -o "$work/w" --report "$work/r.json" > "$work/job.log" 2>&1 || { cat "$work/job.log"; exit 1; }
 cat "$work/job.log"
 check "$work/r.json" 2
+rejudge "$work/r.json"
 # the job measured the GPU's same-PU factor (the given tables have none)
 # and planned with it
 grep -q "^share-probe: 2 streams together on vulkan: x" "$work/job.log"
