@@ -91,7 +91,11 @@ static int profile_apps(const struct btc_cli_options *o)
 			 * the joint program's mechanism (driver/share_probe.h) */
 			struct btc_joint_request jr;
 			btc_cli_joint_request(o, &jr);
-			btc_profile_share(&jr, dev, NULL, o->force, jo.reprofile, &d);
+			if (jr.same_pu == BTC_SAME_PU_PROBE)
+				btc_profile_share(&jr, dev, NULL, o->force, jo.reprofile, &d);
+			else
+				printf("profile: same-PU factor: not measured (--same-pu none, the "
+				       "default: factor 1; --same-pu probe measures it)\n");
 		}
 		else if (!d.errors && !btc_interrupted())
 			printf("profile: the co-run slowdowns (@corun rows) are measured on this "
@@ -111,9 +115,9 @@ int btc_cmd_profile(const struct btc_cli_options *o)
 {
 	if (o->n_positional > 1)
 		return profile_apps(o);
-	if (o->streams.n) {
-		fprintf(stderr, "btc: --streams applies to several apps (btc profile A.yaml B.yaml "
-				"...), not to one\n");
+	if (o->streams.n || btc_cli_given(o, BTC_OPT_SAME_PU)) {
+		fprintf(stderr, "btc: %s applies to several apps (btc profile A.yaml B.yaml "
+				"...), not to one\n", o->streams.n ? "--streams" : "--same-pu");
 		return 2;
 	}
 	struct btc_diag d;

@@ -15,7 +15,8 @@
 bool btc_cli_is_workload(const struct btc_cli_options *o)
 {
 	return o->workload || o->n_positional > 1 || o->streams.n || o->weights.n || o->rates.n ||
-	       o->app_tables.n || o->tables_dir || o->objective >= BTC_CLI_OBJECTIVE_MAXMIN;
+	       o->app_tables.n || o->tables_dir || o->objective >= BTC_CLI_OBJECTIVE_MAXMIN ||
+	       btc_cli_given(o, BTC_OPT_SAME_PU);
 }
 
 bool btc_cli_workload_options_ok(const struct btc_cli_options *o)
@@ -70,6 +71,7 @@ void btc_cli_joint_request(const struct btc_cli_options *o, struct btc_joint_req
 			       : BTC_MULTI_MAXMIN;
 	r->top_k = o->top_k;
 	r->solver = o->solver;
+	r->same_pu = o->same_pu == BTC_SAME_PU_PROBE ? BTC_SAME_PU_PROBE : BTC_SAME_PU_NONE;
 }
 
 int btc_cli_workload_start(const struct btc_cli_options *o, enum btc_cli_cmd cmd,

@@ -8,6 +8,7 @@
 
 #include "front/table.h"
 #include "sched/optimizer.h"
+#include "sched/joint_plan.h"
 #include "sched/multi.h"
 #include "sched/plan.h"
 #include "util/num.h"
@@ -63,6 +64,12 @@ static const char *solver_name(int i)
 {
 	static const char *const names[] = {"z3", "exhaustive", "bb", "z3-only", NULL};
 	return i >= 0 && i < 4 ? names[i] : NULL;
+}
+
+static const char *same_pu_name(int i)
+{
+	return i == BTC_SAME_PU_NONE || i == BTC_SAME_PU_PROBE ? btc_same_pu_name((enum btc_same_pu)i)
+							       : NULL;
 }
 
 static const char *format_name(int i)
@@ -204,6 +211,12 @@ static const struct row rows[] = {
 	     "several apps: the profiling table of APP", BTC_CLI_MAX_LIST),
 	STRING(TABLES, "tables", 0, tables_dir, C(GEN) | C(SCHEDULE) | C(TUNE), "DIR",
 	       "several apps: APP's table is DIR/APP/MODE.csv\n(the layout of data/profiles/DEVICE)"),
+	ENUM(SAME_PU, "same-pu", same_pu, C(GEN) | C(SCHEDULE) | C(PROFILE) | C(TUNE),
+	     "several apps: the same-PU factor kappa of the GPU.\nnone (default): factor 1 in "
+	     "the plan and its\nbound, @share rows not used; probe: measured by\nthe joint "
+	     "program's --share-probe (btc profile A B,\nthe workload job) and planned with\n"
+	     "(docs/scheduler.md)",
+	     same_pu_name),
 	STRING(CSV, "csv", 0, csv, C(REPORT), "FILE", "also write one line per report as CSV"),
 	STRING(CANDIDATES, "candidates", 0, candidates, C(REPORT), "FILE",
 	       "write every schedule of every report as CSV"),
@@ -390,6 +403,7 @@ static void init(struct btc_cli_options *o)
 	o->mode = BTC_MODE_INTERFERENCE;
 	o->objective = -1;
 	o->gpu = -1;
+	o->same_pu = -1;
 	o->solver = 0;
 	o->format = 0;
 }

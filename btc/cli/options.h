@@ -85,6 +85,7 @@ enum btc_cli_opt {
 	BTC_OPT_RATE,
 	BTC_OPT_APP_TABLE,
 	BTC_OPT_TABLES,
+	BTC_OPT_SAME_PU,
 	BTC_CLI_N_OPTS
 };
 
@@ -159,6 +160,7 @@ struct btc_cli_options {
 	struct btc_cli_list streams, weights, rates;    /* APP=N, APP=W, APP=TASKS/S */
 	struct btc_cli_list app_tables;                 /* APP=FILE */
 	const char *tables_dir;                         /* --tables DIR */
+	int same_pu; /* enum btc_same_pu (--same-pu none|probe); -1: not given, none */
 	/* btc report */
 	const char *csv, *candidates, *fit_csv;
 	bool compare;                        /* positionals are pairs A B */

@@ -12,7 +12,7 @@
 
 /* Whether the options ask for a workload: --workload, several apps, or a
  * workload option (--streams, --weight, --rate, --app-table, --tables,
- * --objective maxmin|rates|sum). */
+ * --objective maxmin|rates|sum, --same-pu). */
 bool btc_cli_is_workload(const struct btc_cli_options *o);
 
 /* Refuses the options that apply to one app only (printed; returns

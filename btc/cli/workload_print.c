@@ -325,7 +325,7 @@ static int print_json(FILE *out, const struct btc_cli_options *o, const struct b
 		}
 		fputc('}', out);
 	}
-	fprintf(out, "],\"same_pu_factor\":");
+	fprintf(out, "],\"same_pu\":\"%s\",\"same_pu_factor\":", btc_same_pu_name(w->same_pu));
 	json_share(out, w);
 	fprintf(out, ",\"candidates\":[");
 	for (int k = 0; k < r->n; k++) {

@@ -151,6 +151,7 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 	else
 		cJSON_AddNullToObject(plan, "naive_predicted");
 	btc_workload_add_plan_bound(plan, j, cal, r->best >= 0 ? r->joint[r->best].merit.median : 0);
+	cJSON_AddStringToObject(plan, "same_pu", btc_same_pu_name(j->same_pu));
 	if (j->capacity) { /* what the plan knew of same-PU capacities */
 		cJSON *sf = cJSON_AddObjectToObject(plan, "same_pu_factor"),
 		      *kap = cJSON_CreateObject();
@@ -196,7 +197,9 @@ static void program_paths(const struct btc_joint_plan *j, const struct btc_reque
 }
 
 /* 2b. The same-PU factor (driver/share_probe.h; docs/scheduler.md
- * "Same-PU capacity"): when the workload has one to measure and its
+ * "Same-PU capacity"), with --same-pu probe only (jr->same_pu; the
+ * default plans with factor 1 and measures nothing): when the workload
+ * has one to measure and its
  * tables hold none measured with it, j's program is generated and built
  * and its --share-probe run; with rows, the workload is planned again
  * with them (*jp replaced, *share the rows' table, owned by the caller),
@@ -208,6 +211,11 @@ static bool probe_share(struct btc_joint_plan **jp, struct btc_joint_request *jr
 			struct btc_table **share, struct btc_diag *d)
 {
 	struct btc_joint_plan *j = *jp;
+	if (jr->same_pu != BTC_SAME_PU_PROBE) {
+		printf("same-PU factor: not measured (--same-pu none, the default: factor 1; "
+		       "--same-pu probe measures it and plans with it)\n");
+		return true;
+	}
 	if (!btc_share_probe_wanted(j)) {
 		printf("same-PU factor: nothing to measure (no GPU with kernels of two streams)\n");
 		return true;

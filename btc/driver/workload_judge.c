@@ -227,8 +227,9 @@ int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_dev
 		btc_joint_plan_free(j);
 		return 1;
 	}
-	if (share) {
+	if (share) { /* the job planned with --same-pu probe */
 		jr.share = share;
+		jr.same_pu = BTC_SAME_PU_PROBE;
 		struct btc_joint_plan *j2 = btc_joint_plan_make(&jr, dev, d);
 		btc_joint_plan_free(j);
 		if (!(j = j2)) {

@@ -258,13 +258,16 @@ static bool load_apps(const struct btc_joint_request *o, struct btc_joint_plan *
 	return d->errors == errors;
 }
 
-/* The same-PU capacities kappa_p(n), n = 2..S (sched/multi.h): the
- * request's measured table, else the first app table with @share rows
+/* The same-PU capacities kappa_p(n), n = 2..S (sched/multi.h), with
+ * --same-pu probe only (else every factor 1): the request's measured table, else the first app table with @share rows
  * in the scheduled mode, else isolated ones (what the probe writes);
  * btc_table_share_factor fills counts not measured from the largest one
  * below. NULL when every factor is 1. */
 static void build_capacity(const struct btc_joint_request *o, struct btc_joint_plan *w)
 {
+	w->same_pu = o->same_pu;
+	if (o->same_pu != BTC_SAME_PU_PROBE)
+		return;
 	const struct btc_table *t = o->share;
 	enum btc_mode mode = BTC_MODE_ISOLATED;
 	int from = -1;
@@ -464,8 +467,15 @@ double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc
 	return v;
 }
 
+const char *btc_same_pu_name(enum btc_same_pu s)
+{
+	return s == BTC_SAME_PU_PROBE ? "probe" : "none";
+}
+
 char *btc_joint_share_text(const struct btc_joint_plan *j)
 {
+	if (j->same_pu != BTC_SAME_PU_PROBE)
+		return btc_xstrdup("none (--same-pu none: factor 1)");
 	if (!j->capacity)
 		return btc_xstrdup("none measured (factor 1)");
 	struct btc_out o;

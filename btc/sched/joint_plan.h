@@ -24,6 +24,20 @@
  * program are at most BTC_PLAN_MAX_SPECS. */
 #define BTC_JOINT_PROGRAM_K 4
 
+/* Whether the plan uses a same-PU capacity kappa_p(n) (docs/scheduler.md
+ * "Same-PU capacity", `--same-pu`). NONE (the default): factor 1 on every
+ * PU, in the plan and its bound, whatever @share rows the tables hold
+ * (they stay readable); the H100's lease L found the probe's kappa
+ * overstating how much the plan's GPU chunks overlap, and plans made with
+ * it measured 17-40 % below the plain tables' plan
+ * (docs/results/workload-h100.md). PROBE: the measured factors, the
+ * request's share table, else the tables' @share rows (what the workload
+ * job's and `btc profile A B`'s --share-probe measure). */
+enum btc_same_pu { BTC_SAME_PU_NONE, BTC_SAME_PU_PROBE };
+
+/* "none", "probe": the --same-pu value's name. */
+const char *btc_same_pu_name(enum btc_same_pu s);
+
 /* What to plan: the workload as the command line gives it. Strings and
  * arrays borrowed for the call. */
 struct btc_joint_request {
@@ -50,8 +64,10 @@ struct btc_joint_request {
 	int top_k;              /* K of the joint problem; 0: BTC_SCHED_DEFAULT_K */
 	/* Same-PU capacities measured for this workload (the workload job's
 	 * probe, driver/share_probe.h): a table whose @share rows (any mode)
-	 * replace the apps' tables' ones, or NULL; borrowed */
+	 * replace the apps' tables' ones, or NULL; borrowed. Read only
+	 * with same_pu PROBE. */
 	const struct btc_table *share;
+	enum btc_same_pu same_pu; /* 0: NONE, factor 1 */
 	int solver;             /* 0 btc_multi_solve, 1 the oracle
 				 * (btc_multi_solve_exhaustive), 2 the branch
 				 * and bound alone (btc_multi_solve_bb), 3 the
@@ -99,6 +115,7 @@ struct btc_joint_plan {
 	 * (isolated; measured with octree*4,alexnet_dense*4)"), NULL without */
 	double *capacity;
 	char *share_source;
+	enum btc_same_pu same_pu; /* the request's: NONE leaves capacity NULL */
 	struct btc_multi_result result; /* the top K, best first (result.n >= 1) */
 	struct btc_multi_eval *evals;   /* [result.n] each candidate evaluated */
 	bool has_bound;
@@ -130,7 +147,8 @@ double btc_joint_normalised(const struct btc_joint_plan *j, const struct btc_mul
 double btc_joint_min_normalised(const struct btc_joint_plan *j, const struct btc_multi_eval *e);
 
 /* What the plan knows of same-PU capacities, for the output: "none
- * measured (factor 1)", or "vulkan x1.129 at 2 streams, x1.2 at 3
+ * (--same-pu none: factor 1)" (the default), "none measured (factor 1)"
+ * (--same-pu probe, no rows), or "vulkan x1.129 at 2 streams, x1.2 at 3
  * streams; measured by this job's probe (isolated)" (every PU with a
  * factor other than 1, every count 2..S). Caller frees. */
 char *btc_joint_share_text(const struct btc_joint_plan *j);

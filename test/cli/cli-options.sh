@@ -153,6 +153,12 @@ expect 0 "the target rates cannot all be met" schedule $app apps/alexnet-dense.y
 expect 0 "every target rate met" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate octree=10 --rate alexnet-dense=10 --top 1
 expect 1 "apps/octree.yaml:1:1: error: objective rates: app 'octree' has no target rate" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --objective rates --rate alexnet-dense=10
 expect 2 "btc: --solver bb applies to a workload (several apps or streams), not to one app" schedule $app --device $dev --table $table --solver bb
+# --same-pu: none by default (factor 1), probe: the tables' @share rows
+expect 0 '"same_pu":"none","same_pu_factor":null' schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 1 --format json --no-time
+expect 0 '"same_pu":"probe","same_pu_factor":null' schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 1 --format json --no-time --same-pu probe
+expect 0 "same-PU factor none (--same-pu none: factor 1)" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --top 1
+expect 2 "btc: --same-pu must be none or probe, not 'yes'" schedule $app apps/alexnet-dense.yaml --device $dev --tables $tables --same-pu yes
+expect 2 "btc: --same-pu applies to several apps (btc profile A.yaml B.yaml ...), not to one" profile $app --device host --same-pu probe
 # the three joint solvers rank the same K candidates (n_evaluated differs)
 expect 2 "btc: --solver z3-only applies to a workload (several apps or streams), not to one app" schedule $app --device $dev --table $table --solver z3-only
 for solver in z3 bb exhaustive z3-only; do

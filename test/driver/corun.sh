@@ -5,10 +5,12 @@
 # ordered pair of distinct PUs (the CPU and llvmpipe's Vulkan here), with
 # the `# corun_with:` line naming the co-runner; the table loader reads
 # them back (btc schedule over both apps says "co-run measured"); then
-# the same-PU factor of llvmpipe's GPU measured by the joint program's
-# --share-probe into both tables (`@share,vulkan*2` and `# share_with:`),
-# which btc schedule reads ("same-PU factor measured"); a second
-# run finds them cached; an interrupt during the measurement exits 130,
+# with --same-pu probe, the same-PU factor of llvmpipe's GPU measured by
+# the joint program's --share-probe into both tables (`@share,vulkan*2`
+# and `# share_with:`), which btc schedule --same-pu probe reads
+# ("same-PU factor measured") and btc schedule by default does not
+# (factor 1); a second run finds them cached; by default btc profile
+# runs no probe; an interrupt during the measurement exits 130,
 # leaves no occupant running and the table as it was. No timing is
 # asserted: a factor is only finite and within a sane range.
 set -euo pipefail
@@ -29,7 +31,7 @@ occupants() {
 	return 0
 }
 
-prof > first.log 2>&1 || fail "btc profile A B: exit status $?" first.log
+prof --same-pu probe > first.log 2>&1 || fail "btc profile A B: exit status $?" first.log
 for line in "corun octree on cpu while alexnet_dense occupies vulkan: x" \
 	"corun octree on vulkan while alexnet_dense occupies cpu: x" \
 	"corun alexnet_dense on cpu while octree occupies vulkan: x" \
@@ -87,15 +89,24 @@ echo "ok: @share rows in both tables"
 	fail "btc schedule --format json: exit status $?"
 [ "$(json sched.json '[a["corun"] for a in r["apps"]]')" = "['measured', 'measured']" ] ||
 	fail "JSON: corun not measured for both apps" sched.json
-grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; octree's @share rows" sched.log ||
-	fail "btc schedule: no measured same-PU factor" sched.log
-[ "$(json sched.json 'sorted(r["same_pu_factor"]["kappa"])')" = "['vulkan']" ] ||
-	fail "JSON: no same_pu_factor" sched.json
-echo "ok: btc schedule over both apps: co-run and same-PU factor measured"
+# by default (--same-pu none) the @share rows are read but not planned with
+grep -q "^  same-PU factor none (--same-pu none: factor 1)" sched.log ||
+	fail "btc schedule: the default planned with a same-PU factor" sched.log
+[ "$(json sched.json '(r["same_pu"], r["same_pu_factor"])')" = "('none', None)" ] ||
+	fail "JSON: the default has a same_pu_factor" sched.json
+"$btc" schedule "$oct" "$alex" --device host --cache cache --top 1 --same-pu probe > sched-p.log 2>&1 ||
+	fail "btc schedule A B --same-pu probe: exit status $?" sched-p.log
+"$btc" schedule "$oct" "$alex" --device host --cache cache --top 1 --same-pu probe --format json \
+	> sched-p.json || fail "btc schedule --same-pu probe --format json: exit status $?"
+grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; octree's @share rows" sched-p.log ||
+	fail "btc schedule --same-pu probe: no measured same-PU factor" sched-p.log
+[ "$(json sched-p.json 'r["same_pu"], sorted(r["same_pu_factor"]["kappa"])')" = "('probe', ['vulkan'])" ] ||
+	fail "JSON: no same_pu_factor" sched-p.json
+echo "ok: btc schedule over both apps: co-run measured; the same-PU factor with --same-pu probe only"
 
 # Cached: nothing measured again, the tables unchanged.
 sum=$(cat cache/*.csv | sha256sum)
-prof > second.log 2>&1 || fail "second btc profile A B: exit status $?" second.log
+prof --same-pu probe > second.log 2>&1 || fail "second btc profile A B: exit status $?" second.log
 [ "$(grep -c 'cached rows (measured against' second.log)" = 2 ] ||
 	fail "second run: the rows were not taken from the cache" second.log
 ! grep -q "occupies" second.log || fail "second run measured again" second.log
@@ -103,6 +114,14 @@ grep -q "same-PU factor: cached @share rows" second.log ||
 	fail "second run: the @share rows were not taken from the cache" second.log
 [ "$(cat cache/*.csv | sha256sum)" = "$sum" ] || fail "second run changed a table"
 echo "ok: cached"
+
+# The default (--same-pu none) runs no probe: the tables as they were.
+prof > third.log 2>&1 || fail "third btc profile A B: exit status $?" third.log
+grep -q "^profile: same-PU factor: not measured (--same-pu none, the default" third.log ||
+	fail "default: no 'not measured' line" third.log
+! grep -q "^share-probe:" third.log || fail "default: btc profile ran the probe" third.log
+[ "$(cat cache/*.csv | sha256sum)" = "$sum" ] || fail "default run changed a table"
+echo "ok: the default runs no probe"
 
 # Interrupted while an occupant runs: exit 130, no occupant left, the
 # table as it was (its old rows; the corun_with line dropped to force a

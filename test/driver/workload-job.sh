@@ -6,8 +6,11 @@
 # program, and measures the top 2 joint candidates against naive
 # co-location and time multiplexing on real data (Kinect clouds,
 # CIFAR-10), every task of every stream verified; the report's JSON is
-# checked. The given tables have no @share rows, so the job measures the
-# GPU's same-PU factor (the program's --share-probe) and plans with it. Under BTC_TEST_FULL=1 (scripts/test --full) also the whole job
+# checked. By default (--same-pu none) the job plans with factor 1 and
+# runs no probe; then a short job with --same-pu probe: the given tables
+# have no @share rows, so it measures the GPU's same-PU factor (the
+# program's --share-probe) and plans with it. Under BTC_TEST_FULL=1
+# (scripts/test --full) also the whole job
 # with profiling (a fresh cache: both tables and their @corun rows):
 # `btc apps/octree.yaml apps/alexnet-dense.yaml --device host --run`,
 # about 5 min here.
@@ -39,8 +42,11 @@ for f in (best, c["naive"], c["multiplex"]):
     assert f["merit"]["median"] > 0 and all(x > 0 for x in f["tasks_per_s"]), f
 for g in ("gain_naive", "gain_multiplex"):
     assert c[g]["median"] > 0, c[g]
-# the same-PU factor: null (none measured) or kappa per PU and count > 0
+# the same-PU factor: null (none measured) or kappa per PU and count > 0;
+# only with --same-pu probe
 sf = p["same_pu_factor"]
+assert p["same_pu"] in ("none", "probe"), p
+assert sf is None or p["same_pu"] == "probe", p
 assert sf is None or (sf["source"] and all(
     k > 0 for pu in sf["kappa"].values() for k in pu.values())), sf
 # the model calibrated to the solo runs (driver/workload_calib.h): the
@@ -102,12 +108,26 @@ PY
 cat "$work/job.log"
 check "$work/r.json" 2
 rejudge "$work/r.json"
-# the job measured the GPU's same-PU factor (the given tables have none)
-# and planned with it
-grep -q "^share-probe: 2 streams together on vulkan: x" "$work/job.log"
+# the default (--same-pu none): no probe, factor 1 in the plan and bound
+! grep -q "^share-probe:" "$work/job.log" || { echo "FAIL: the default job probed"; exit 1; }
+grep -q "^same-PU factor: not measured (--same-pu none, the default" "$work/job.log"
+grep -q "^  same-PU factor none (--same-pu none: factor 1)" "$work/job.log"
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]; assert p["same_pu"] == "none" and p["same_pu_factor"] is None, p' "$work/r.json"
+
+# --same-pu probe: the job measures the GPU's same-PU factor (the given
+# tables have none) and plans with it; a short measurement
+"$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
+  --gpu vulkan --run --top 2 --tune-tasks 4 --tune-budget 1 --same-pu probe \
+  --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
+  --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
+  -o "$work/w" --report "$work/rp.json" > "$work/probe.log" 2>&1 || { cat "$work/probe.log"; exit 1; }
+cat "$work/probe.log"
+check "$work/rp.json" 2
+rejudge "$work/rp.json"
+grep -q "^share-probe: 2 streams together on vulkan: x" "$work/probe.log"
 grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; measured by this job's probe" \
-  "$work/job.log"
-python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["plan"]["same_pu_factor"]["kappa"]["vulkan"]["2"] > 0' "$work/r.json"
+  "$work/probe.log"
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]; assert p["same_pu"] == "probe" and p["same_pu_factor"]["kappa"]["vulkan"]["2"] > 0, p' "$work/rp.json"
 
 if [ "${BTC_TEST_FULL:-0}" != 0 ]; then
   "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --run \
