@@ -4,8 +4,10 @@
  * kernel glue; btrt_profiler_main times every stage on every PU of the
  * device in three modes and writes btc's profiling table:
  *   isolated      the measured PU runs the stage, every other PU idles;
- *   interference  every other PU runs the same stage at the same time, in a
- *                 loop, and only the measured PU's times are kept;
+ *   interference  every other PU that a pipeline can use together with the
+ *                 measured one (btrt_profiler_co_runs: one GPU API) runs
+ *                 the same stage at the same time, in a loop, and only the
+ *                 measured PU's times are kept;
  *   placed        as interference, with every thread placed as the
  *                 generated pipeline places it (CPU teams on their PU's
  *                 cores minus the service core, GPU dispatchers and the io
@@ -92,6 +94,22 @@ struct btrt_profiler {
 				      placed mode, or NULL */
 	uint32_t n_service_cores;
 };
+
+/* Whether device PU pus[q] runs beside device PU pus[p]'s cell under
+ * interference and placed (paper Sec. III-C: "every other PU"), for p, q <
+ * n_pus (the device's PUs; a core-count variant asks with its base PU's
+ * index). A generated pipeline uses one GPU API (btc_plan_gpu_mask): its
+ * GPU chunks run on CUDA PUs or on Vulkan PUs, never both. So q co-runs
+ * with p when q != p and q is a CPU PU or a GPU PU of p's API, where p's
+ * API is its own kind for a GPU PU and, for a CPU PU, the API btc plans
+ * with by default: CUDA when the device has a CUDA PU, else Vulkan. (The
+ * table has one row per stage, PU and mode, so a CPU row under
+ * interference is measured beside one API's GPU PUs; on a device with
+ * both, a schedule with --gpu vulkan reads CPU rows measured beside the
+ * CUDA PU.) Not symmetric: on cpu + vulkan + cuda, vulkan's cell co-runs
+ * with cpu, cpu's cell with cuda only. Pure: reads only the kinds. */
+int btrt_profiler_co_runs(const struct btrt_profiler_pu *pus, uint32_t n_pus, uint32_t p,
+			  uint32_t q);
 
 /* Runs the profiler over prof's tables with the command line argc/argv:
  *   -o TABLE.csv (default stdout), --input PATH (default

@@ -85,8 +85,8 @@ static int measured(const struct profiling_run *pr, int p)
 }
 
 /* Whether q runs stage s while p is measured under interference: every
- * other PU of the device (not p's own PU for a variant), and a variant's
- * rest when it has cores in this mode. */
+ * other device PU that a pipeline uses with p's (btrt_profiler_co_runs; a
+ * variant's: its base's), and a variant's rest when it has cores. */
 static int interferes_with(const struct btrt_profiling *ctx, int p, int q, uint32_t s,
 			   int placed)
 {
@@ -94,7 +94,8 @@ static int interferes_with(const struct btrt_profiling *ctx, int p, int q, uint3
 	if (q == p || !btrt_profiler_stage_runs_on(ctx->app, s, pq))
 		return 0;
 	if ((uint32_t)q < ctx->prof->n_device_pus)
-		return q != pp->base;
+		return btrt_profiler_co_runs(ctx->prof->pus, ctx->prof->n_device_pus,
+					     (uint32_t)(pp->base >= 0 ? pp->base : p), (uint32_t)q);
 	return q == pp->rest && (placed ? pq->n_placed_cores : pq->n_cores) > 0;
 }
 

@@ -1,7 +1,8 @@
 /* The profiler's measuring rigs (btrt_profiler_internal.h): one PU's pool
  * of one TaskObject, its stage input made once and restored before every
- * repetition, run as a one-stage pipeline; and the buffer probes printed
- * in the table's head. */
+ * repetition, run as a one-stage pipeline; which PUs run a stage and
+ * which co-run (btrt_profiler.h); and the buffer probes printed in the
+ * table's head. */
 #include "btrt_profiler_internal.h"
 #include "btrt_watchdog.h"
 #include "btrt_trace.h"
@@ -19,6 +20,19 @@ int btrt_profiler_stage_runs_on(const struct btrt_app *app, uint32_t s,
 	case BTRT_PU_VULKAN: return app->stages[s].n_vk > 0;
 	}
 	return 0;
+}
+
+int btrt_profiler_co_runs(const struct btrt_profiler_pu *pus, uint32_t n_pus, uint32_t p,
+			  uint32_t q)
+{
+	enum btrt_pu_kind api = pus[p].kind;
+	if (api == BTRT_PU_CPU) { /* btc's default API: CUDA when the device has it */
+		api = BTRT_PU_VULKAN;
+		for (uint32_t u = 0; u < n_pus; u++)
+			if (pus[u].kind == BTRT_PU_CUDA)
+				api = BTRT_PU_CUDA;
+	}
+	return q != p && (pus[q].kind == BTRT_PU_CPU || pus[q].kind == api);
 }
 
 /* The buffer counts of the app's default parameters, into counts[n_buffers]. */

@@ -2,7 +2,8 @@
  * btrt_profiler_main on the toy app: its command line refused with status
  * 2 for every malformed number or mode, and a whole table on two unpinned
  * CPU PUs (rows, chunk-model terms, the capped warnings folded to one line
- * per stage); --pus and the co-run occupant (--occupy). */
+ * per stage); --pus and the co-run occupant (--occupy); which PUs co-run
+ * under interference (one GPU API). */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -331,6 +332,43 @@ static void test_pus_and_occupy(void)
 	unlink(errpath);
 }
 
+/* The co-runners of each cell (btrt_profiler_co_runs): one GPU API per
+ * pipeline, so a CUDA cell never co-runs with a Vulkan PU nor the reverse;
+ * a CPU cell with the API btc plans by default (CUDA where there is one). */
+static void test_co_runs(void)
+{
+	static const struct btrt_profiler_pu mixed[] = {
+		{ "cpu", BTRT_PU_CPU, NULL, 0, NULL, 0, -1, -1, 1 },
+		{ "vulkan", BTRT_PU_VULKAN, NULL, 0, NULL, 0, -1, -1, 1 },
+		{ "cuda", BTRT_PU_CUDA, NULL, 0, NULL, 0, -1, -1, 1 },
+	};
+	/* [p][q]: q co-runs beside p's cell */
+	static const int want[3][3] = { { 0, 0, 1 }, { 1, 0, 0 }, { 1, 0, 0 } };
+	for (uint32_t p = 0; p < 3; p++)
+		for (uint32_t q = 0; q < 3; q++)
+			CU_ASSERT_EQUAL(btrt_profiler_co_runs(mixed, 3, p, q), want[p][q]);
+	/* Vulkan first, CUDA after: the CPU cell still co-runs with CUDA. */
+	static const struct btrt_profiler_pu order[] = {
+		{ "gpu", BTRT_PU_VULKAN, NULL, 0, NULL, 0, -1, -1, 1 },
+		{ "big", BTRT_PU_CPU, NULL, 0, NULL, 0, -1, -1, 1 },
+		{ "little", BTRT_PU_CPU, NULL, 0, NULL, 0, -1, -1, 1 },
+		{ "cuda", BTRT_PU_CUDA, NULL, 0, NULL, 0, -1, -1, 1 },
+	};
+	static const int want4[4][4] = { { 0, 1, 1, 0 }, { 0, 0, 1, 1 }, { 0, 1, 0, 1 },
+					 { 0, 1, 1, 0 } };
+	for (uint32_t p = 0; p < 4; p++)
+		for (uint32_t q = 0; q < 4; q++)
+			CU_ASSERT_EQUAL(btrt_profiler_co_runs(order, 4, p, q), want4[p][q]);
+	/* One GPU API (the paper's devices): every other PU, as before. */
+	for (uint32_t p = 0; p < 3; p++)
+		for (uint32_t q = 0; q < 3; q++)
+			CU_ASSERT_EQUAL(btrt_profiler_co_runs(order, 3, p, q), p != q);
+	/* Two CPU PUs alone (the toy table's device). */
+	CU_ASSERT_TRUE(btrt_profiler_co_runs(pus, 2, 0, 1));
+	CU_ASSERT_TRUE(btrt_profiler_co_runs(pus, 2, 1, 0));
+	CU_ASSERT_FALSE(btrt_profiler_co_runs(pus, 2, 1, 1));
+}
+
 int suite_profiler_register(void)
 {
 	CU_pSuite s = CU_add_suite("profiler", NULL, NULL);
@@ -338,7 +376,8 @@ int suite_profiler_register(void)
 	    !CU_add_test(s, "parse double", test_parse_double) ||
 	    !CU_add_test(s, "bad options", test_bad_options) ||
 	    !CU_add_test(s, "table", test_table) ||
-	    !CU_add_test(s, "pus and occupy", test_pus_and_occupy))
+	    !CU_add_test(s, "pus and occupy", test_pus_and_occupy) ||
+	    !CU_add_test(s, "co-runners", test_co_runs))
 		return -1;
 	return 0;
 }
