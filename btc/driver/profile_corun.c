@@ -185,44 +185,33 @@ static char *others_list(const struct corun_run *r, int a)
 	return list;
 }
 
+struct corun_rows {
+	const struct btc_device *dev;
+	const struct btc_table_entry *rows; /* [n_pus * n_pus] */
+};
+
+static void write_corun(const void *ctx, FILE *out)
+{
+	const struct corun_rows *x = ctx;
+	int n = x->dev->n_pus;
+	for (int p = 0; p < n; p++)
+		for (int q = 0; q < n; q++)
+			if (x->rows[p * n + q].present)
+				fprintf(out, "@corun,%s/%s,isolated,%.6f,%.6f,%d\n",
+					x->dev->pus[p].name, x->dev->pus[q].name,
+					x->rows[p * n + q].mean_ms, x->rows[p * n + q].stddev_ms,
+					x->rows[p * n + q].samples);
+}
+
 /* Replaces the @corun rows and `# corun_with:` of app a's table by rows
  * [n_pus * n_pus] (isolated), checked by loading the result. */
 static bool write_rows(struct corun_run *r, int a, const struct btc_table_entry *rows,
 		       const char *with, struct btc_diag *d)
 {
 	const struct btc_corun_app *x = r->sides[a].a;
-	char *text = btc_read_file(x->table_path, NULL);
-	if (!text) {
-		btc_error(d, (struct btc_loc){x->table_path, 0, 0}, "cannot read the table");
-		return false;
-	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		btc_panic("out of memory");
-	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (strncmp(line, "@corun,", 7) &&
-		    strncmp(line, BTC_TABLE_CORUN_WITH, strlen(BTC_TABLE_CORUN_WITH)))
-			fprintf(f, "%s\n", line);
-	fprintf(f, BTC_TABLE_CORUN_WITH "%s\n", with);
-	int n = r->dev->n_pus;
-	for (int p = 0; p < n; p++)
-		for (int q = 0; q < n; q++)
-			if (rows[p * n + q].present)
-				fprintf(f, "@corun,%s/%s,isolated,%.6f,%.6f,%d\n",
-					r->dev->pus[p].name, r->dev->pus[q].name,
-					rows[p * n + q].mean_ms, rows[p * n + q].stddev_ms,
-					rows[p * n + q].samples);
-	fclose(f);
-	free(text);
-	struct btc_table *t =
-		btc_table_load(x->table_path, buf, x->app, r->dev, BTC_MODE_INTERFERENCE, d);
-	bool ok = t && btc_write_file_atomic(x->table_path, buf, len, 0, d);
-	btc_table_free(t);
-	free(buf);
-	return ok;
+	struct corun_rows ctx = { r->dev, rows };
+	return btc_table_replace_rows(x->table_path, x->app, r->dev, "@corun,",
+				      BTC_TABLE_CORUN_WITH, with, write_corun, &ctx, d);
 }
 
 /* Whether app a's table holds isolated @corun rows measured against

@@ -130,34 +130,24 @@ bool btc_share_probe_run(const struct btc_joint_plan *j, const char *prog, struc
 	return ok;
 }
 
+struct share_rows {
+	const struct btc_table *t;
+	const struct btc_device *dev;
+};
+
+static void write_share(const void *ctx, FILE *out)
+{
+	const struct share_rows *x = ctx;
+	btc_table_write_share(x->t, x->dev, BTC_MODE_ISOLATED, out);
+}
+
 bool btc_share_write_rows(const char *path, const struct btc_app *app,
 			  const struct btc_device *dev, const struct btc_table *t, const char *with,
 			  struct btc_diag *d)
 {
-	char *text = btc_read_file(path, NULL);
-	if (!text) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read the table");
-		return false;
-	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		btc_panic("out of memory");
-	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (strncmp(line, "@share,", 7) &&
-		    strncmp(line, BTC_TABLE_SHARE_WITH, strlen(BTC_TABLE_SHARE_WITH)))
-			fprintf(f, "%s\n", line);
-	fprintf(f, BTC_TABLE_SHARE_WITH "%s\n", with);
-	btc_table_write_share(t, dev, BTC_MODE_ISOLATED, f);
-	fclose(f);
-	free(text);
-	struct btc_table *back = btc_table_load(path, buf, app, dev, BTC_MODE_INTERFERENCE, d);
-	bool ok = back && btc_write_file_atomic(path, buf, len, 0, d);
-	btc_table_free(back);
-	free(buf);
-	return ok;
+	struct share_rows x = { t, dev };
+	return btc_table_replace_rows(path, app, dev, "@share,", BTC_TABLE_SHARE_WITH, with,
+				      write_share, &x, d);
 }
 
 bool btc_profile_share(const struct btc_joint_request *r, const struct btc_device *dev,

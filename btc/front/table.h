@@ -252,4 +252,18 @@ bool btc_table_share_with_read(const char *line, struct btc_table *t);
 void btc_table_write_share(const struct btc_table *t, const struct btc_device *dev,
 			   enum btc_mode m, FILE *out);
 
+/* Replaces one kind of measured rows in the profiling table at path: drops
+ * every line that starts with row_prefix (e.g. "@corun,") and the line
+ * that starts with with_prefix (e.g. BTC_TABLE_CORUN_WITH), then appends
+ * with_prefix followed by with, and whatever write_rows(ctx, out) prints
+ * (the new rows, one per line). The result is checked by loading it for
+ * app on dev before it replaces the file atomically (util/fsafe.h).
+ * Returns false with an error in d when the table cannot be read, the
+ * result does not load or the write fails; the file is then unchanged. */
+bool btc_table_replace_rows(const char *path, const struct btc_app *app,
+			    const struct btc_device *dev, const char *row_prefix,
+			    const char *with_prefix, const char *with,
+			    void (*write_rows)(const void *ctx, FILE *out), const void *ctx,
+			    struct btc_diag *d);
+
 #endif

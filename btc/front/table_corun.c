@@ -11,24 +11,35 @@
 
 #include "front/table.h"
 
+enum { PU_NAME_MAX = 128 }; /* bytes of a PU name in a row field, with its NUL */
+
+/* The index of the PU named by the first len characters of field (len <
+ * PU_NAME_MAX, checked by the callers), or -1 with an error at loc. */
+static int pu_prefix(const struct btc_device *dev, const char *field, size_t len,
+		     struct btc_loc loc, struct btc_diag *d)
+{
+	char name[PU_NAME_MAX];
+	memcpy(name, field, len);
+	name[len] = '\0';
+	int p = btc_device_pu_index(dev, name);
+	if (p < 0)
+		btc_error(d, loc, "unknown PU '%s' (device '%s')", name, dev->name);
+	return p;
+}
+
 struct btc_table_entry *btc_table_corun_entry(struct btc_table *t, enum btc_mode m,
 					      const char *field, const struct btc_device *dev,
 					      struct btc_loc loc, struct btc_diag *d)
 {
 	const char *slash = strchr(field, '/');
-	char name[128];
 	size_t len = slash ? (size_t)(slash - field) : 0;
-	if (!slash || len == 0 || len >= sizeof(name) || !slash[1] || strchr(slash + 1, '/')) {
+	if (!slash || len == 0 || len >= PU_NAME_MAX || !slash[1] || strchr(slash + 1, '/')) {
 		btc_error(d, loc, "@corun rows name a pair of PUs 'P/Q', not '%s'", field);
 		return NULL;
 	}
-	memcpy(name, field, len);
-	name[len] = '\0';
-	int p = btc_device_pu_index(dev, name);
-	if (p < 0) {
-		btc_error(d, loc, "unknown PU '%s' (device '%s')", name, dev->name);
+	int p = pu_prefix(dev, field, len, loc, d);
+	if (p < 0)
 		return NULL;
-	}
 	int q = btc_device_pu_index(dev, slash + 1);
 	if (q < 0) {
 		loc.col += (int)len + 1;
@@ -82,24 +93,19 @@ struct btc_table_entry *btc_table_share_entry(struct btc_table *t, enum btc_mode
 					      struct btc_loc loc, struct btc_diag *d)
 {
 	const char *star = strchr(field, '*');
-	char name[128];
 	size_t len = star ? (size_t)(star - field) : 0;
 	char *end = NULL;
 	errno = 0;
 	long n = star && star[1] >= '0' && star[1] <= '9' ? strtol(star + 1, &end, 10) : -1;
-	if (!star || len == 0 || len >= sizeof(name) || !end || *end || errno || n < 2 ||
+	if (!star || len == 0 || len >= PU_NAME_MAX || !end || *end || errno || n < 2 ||
 	    n > BTC_TABLE_MAX_SHARE) {
 		btc_error(d, loc, "@share rows name a PU and a stream count 'P*N' (N from 2 to %d), "
 			  "not '%s'", BTC_TABLE_MAX_SHARE, field);
 		return NULL;
 	}
-	memcpy(name, field, len);
-	name[len] = '\0';
-	int p = btc_device_pu_index(dev, name);
-	if (p < 0) {
-		btc_error(d, loc, "unknown PU '%s' (device '%s')", name, dev->name);
+	int p = pu_prefix(dev, field, len, loc, d);
+	if (p < 0)
 		return NULL;
-	}
 	if (!t->share[m])
 		t->share[m] = btc_xcalloc((size_t)t->n_pus * (BTC_TABLE_MAX_SHARE + 1),
 					  sizeof(struct btc_table_entry));

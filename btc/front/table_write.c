@@ -3,6 +3,11 @@
 #include "front/table_csv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fsafe.h"
+#include "util/out.h"
 
 static void write_buffer_list(FILE *out, const char *prefix, const bool *flags,
 			      const struct btc_app *app)
@@ -89,4 +94,36 @@ void btc_table_write(const struct btc_table *t, const struct btc_app *app,
 		btc_table_write_corun(t, dev, (enum btc_mode)m, out);
 		btc_table_write_share(t, dev, (enum btc_mode)m, out);
 	}
+}
+
+bool btc_table_replace_rows(const char *path, const struct btc_app *app,
+			    const struct btc_device *dev, const char *row_prefix,
+			    const char *with_prefix, const char *with,
+			    void (*write_rows)(const void *ctx, FILE *out), const void *ctx,
+			    struct btc_diag *d)
+{
+	char *text = btc_read_file(path, NULL);
+	if (!text) {
+		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read the table");
+		return false;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		btc_panic("out of memory");
+	size_t n_row = strlen(row_prefix), n_with = strlen(with_prefix);
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, row_prefix, n_row) && strncmp(line, with_prefix, n_with))
+			fprintf(f, "%s\n", line);
+	fprintf(f, "%s%s\n", with_prefix, with);
+	write_rows(ctx, f);
+	fclose(f);
+	free(text);
+	struct btc_table *back = btc_table_load(path, buf, app, dev, BTC_MODE_INTERFERENCE, d);
+	bool ok = back && btc_write_file_atomic(path, buf, len, 0, d);
+	btc_table_free(back);
+	free(buf);
+	return ok;
 }
