@@ -8,21 +8,12 @@
  * private generator so every libc gives the same workloads. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <CUnit/CUnit.h>
 
 #include "sched/multi.h"
+#include "multi_testlib.h"
 #include "suites.h"
-
-static unsigned long rng_state;
-
-static int rnd_in(int lo, int hi)
-{
-	rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
-	return lo + (int)((rng_state >> 33) % (unsigned long)(hi - lo + 1));
-}
 
 static bool near(double a, double b)
 {
@@ -31,55 +22,15 @@ static bool near(double a, double b)
 
 /* exhaustive: true the oracle, false the Z3 search alone
  * (btc_multi_solve_z3; btc_multi_solve, the branch and bound within its
- * budget and then Z3, is the CLI tests'); solve_z3, solve_bb and
- * solve_occ (the occupancy-state search, btc_multi_solve's with co-run
- * slowdowns). */
+ * budget and then Z3, is the CLI tests'). The random tests also run
+ * btc_multi_solve_bb and btc_multi_solve_occupancy (the occupancy-state
+ * search, btc_multi_solve's with co-run slowdowns). */
 static enum btc_status solve(const struct btc_multi_problem *m, struct btc_multi_result *r,
 			     bool exhaustive)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
 	return exhaustive ? btc_multi_solve_exhaustive(m, r, &d) : btc_multi_solve_z3(m, r, &d);
-}
-
-static enum btc_status solve_z3(const struct btc_multi_problem *m, struct btc_multi_result *r)
-{
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	return btc_multi_solve_z3(m, r, &d);
-}
-
-static enum btc_status solve_bb(const struct btc_multi_problem *m, struct btc_multi_result *r)
-{
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	return btc_multi_solve_bb(m, r, &d);
-}
-
-static enum btc_status solve_occ(const struct btc_multi_problem *m, struct btc_multi_result *r)
-{
-	struct btc_diag d;
-	btc_diag_init(&d, NULL);
-	return btc_multi_solve_occupancy(m, r, &d);
-}
-
-/* Whether x and y rank the same candidates (vectors of n entries, costs). */
-static bool same_rank(const struct btc_multi_result *x, const struct btc_multi_result *y, int n,
-			 int k, const char *what)
-{
-	bool ok = x->n == y->n;
-	for (int i = 0; i < x->n && i < y->n; i++) {
-		bool same = x->c[i].cost == y->c[i].cost &&
-			    !memcmp(x->c[i].a, y->c[i].a, (size_t)n * sizeof(int));
-		if (!same) {
-			fprintf(stderr, "\n    %s workload %d rank %d: %.17g vs %.17g:", what, k, i,
-				x->c[i].cost, y->c[i].cost);
-			for (int j = 0; j < n; j++)
-				fprintf(stderr, " %d/%d", x->c[i].a[j], y->c[i].a[j]);
-		}
-		ok &= same;
-	}
-	return ok;
 }
 
 /* Two one-stage apps on two PUs: A = (1, 3), B = (2, 1). */
@@ -234,97 +185,86 @@ static void test_errors(void)
 	btc_multi_eval_free(&e);
 }
 
+/* The searches the random tests hold against the oracle: the Z3 search,
+ * the branch and bound, the occupancy search. */
+static const struct multi_solver sv[] = {{btc_multi_solve_z3, "z3"},
+					 {btc_multi_solve_bb, "bb"},
+					 {btc_multi_solve_occupancy, "occupancy"}};
+
 #define MAX_S 3
 #define MAX_N 4
 #define MAX_P 3
 
 static void test_random_oracle(void)
 {
-	rng_state = 20261125;
+	multi_seed(20261125);
 	int compared = 0, with_slow = 0, io_bound = 0;
 	long evaluated = 0, costed = 0, occ_evaluated = 0;
 	for (int k = 0; k < 500; k++) {
-		int np = rnd_in(2, MAX_P), S = rnd_in(1, MAX_S);
+		int np = multi_rnd(2, MAX_P), S = multi_rnd(1, MAX_S);
 		enum btc_multi_objective obj = (enum btc_multi_objective)(k % 7 == 0 ? 2 : k % 2);
 		if (obj == BTC_MULTI_SUM && S > 2) /* a GLPK LP per joint schedule */
 			S = 2;
-		int n_apps = rnd_in(1, S);
+		int n_apps = multi_rnd(1, S);
 		static double t[MAX_S][MAX_N * MAX_P], f[MAX_S][MAX_P];
 		struct btc_sched_problem p[MAX_S];
 		struct btc_multi_stream st[MAX_S];
 		for (int a = 0; a < n_apps; a++) {
-			int n = rnd_in(1, obj == BTC_MULTI_SUM ? 3 : MAX_N);
+			int n = multi_rnd(1, obj == BTC_MULTI_SUM ? 3 : MAX_N);
 			for (int i = 0; i < n; i++)
 				for (int c = 0; c < np; c++)
-					t[a][i * np + c] = c > 0 && rnd_in(0, 9) == 0
+					t[a][i * np + c] = c > 0 && multi_rnd(0, 9) == 0
 								   ? NAN
-								   : rnd_in(1, 100000) / 1e4;
+								   : multi_rnd(1, 100000) / 1e4;
 			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = np,
 							  .time_ms = t[a]};
-			if (rnd_in(0, 2) == 0) {
+			if (multi_rnd(0, 2) == 0) {
 				for (int c = 0; c < np; c++)
-					f[a][c] = rnd_in(0, 10000) / 1e4;
+					f[a][c] = multi_rnd(0, 10000) / 1e4;
 				p[a].fixed_ms = f[a];
-				p[a].io_ms = rnd_in(0, 3) ? 0 : rnd_in(1, 100000) / 1e4;
+				p[a].io_ms = multi_rnd(0, 3) ? 0 : multi_rnd(1, 100000) / 1e4;
 			}
 		}
 		for (int s = 0; s < S; s++) {
-			int a = s < n_apps ? s : rnd_in(0, n_apps - 1);
+			int a = s < n_apps ? s : multi_rnd(0, n_apps - 1);
 			st[s] = (struct btc_multi_stream){
-				.p = &p[a], .app = a, .weight = rnd_in(0, 1) ? 1 : rnd_in(1, 4),
-				.rate = rnd_in(1, 2000) / 1e4};
+				.p = &p[a], .app = a, .weight = multi_rnd(0, 1) ? 1 : multi_rnd(1, 4),
+				.rate = multi_rnd(1, 2000) / 1e4};
 		}
 		double slow[MAX_S][MAX_P * MAX_P];
 		struct btc_multi_problem m = {.n_streams = S, .n_pus = np, .streams = st,
-					      .objective = obj, .top_k = rnd_in(1, 6)};
-		if (rnd_in(0, 2) == 0) { /* per app, as its table's @corun rows */
+					      .objective = obj, .top_k = multi_rnd(1, 6)};
+		if (multi_rnd(0, 2) == 0) { /* per app, as its table's @corun rows */
 			for (int a = 0; a < n_apps; a++)
 				for (int j = 0; j < np * np; j++)
-					slow[a][j] = rnd_in(0, 3) ? 1 + rnd_in(0, 20000) / 1e4 : 0.5;
+					slow[a][j] = multi_rnd(0, 3) ? 1 + multi_rnd(0, 20000) / 1e4 : 0.5;
 			for (int s = 0; s < S; s++)
 				st[s].slowdown = slow[st[s].app];
 			with_slow++;
 		}
-		if (rnd_in(0, 4) == 0)
-			m.forbid_mask = 1u << rnd_in(1, np - 1);
-		struct btc_multi_result a, b, c, o;
-		enum btc_status ra = solve_z3(&m, &a), rb = solve(&m, &b, true),
-				rc = solve_bb(&m, &c), ro = solve_occ(&m, &o);
-		CU_ASSERT_EQUAL(ra, rb);
-		CU_ASSERT_EQUAL(rc, rb);
-		CU_ASSERT_EQUAL(ro, rb);
-		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK && ro == BTC_OK) {
+		if (multi_rnd(0, 4) == 0)
+			m.forbid_mask = 1u << multi_rnd(1, np - 1);
+		struct btc_multi_result b, r[3];
+		enum btc_status rb = solve(&m, &b, true);
+		if (multi_check_solvers(&m, rb, &b, 3, sv, r, k, "")) {
+			const struct btc_multi_result *a = &r[0];
 			compared++;
-			evaluated += c.n_evaluated;
+			evaluated += r[1].n_evaluated;
 			costed += b.n_evaluated;
-			int N = btc_multi_offset(&m, S);
-			CU_ASSERT(same_rank(&a, &b, N, k, "z3/oracle"));
-			CU_ASSERT(same_rank(&c, &b, N, k, "bb/oracle"));
-			CU_ASSERT(same_rank(&o, &b, N, k, "occupancy/oracle"));
-			occ_evaluated += o.n_evaluated;
-			for (int i = 0; i < a.n; i++) {
-				CU_ASSERT(btc_multi_canonical(&m, a.c[i].a));
+			occ_evaluated += r[2].n_evaluated;
+			for (int i = 0; i < a->n; i++) {
+				CU_ASSERT(btc_multi_canonical(&m, a->c[i].a));
 				struct btc_multi_eval e;
-				CU_ASSERT(btc_multi_evaluate(&m, a.c[i].a, &e));
-				CU_ASSERT(e.cost == a.c[i].cost);
+				CU_ASSERT(btc_multi_evaluate(&m, a->c[i].a, &e));
+				CU_ASSERT(e.cost == a->c[i].cost);
 				CU_ASSERT(e.peak <= 1 + 1e-9 || obj == BTC_MULTI_RATES);
 				io_bound += i == 0 && e.bottleneck < 0;
 				btc_multi_eval_free(&e);
 			}
-			double bound;
-			struct btc_diag d;
-			btc_diag_init(&d, NULL);
-			CU_ASSERT_EQUAL(btc_multi_bound(&m, &bound, &d), BTC_OK);
-			double best = obj == BTC_MULTI_SUM ? -a.c[0].cost : 1.0 / a.c[0].cost;
-			if (!(bound >= best * (1 - 1e-9)))
-				fprintf(stderr, "\n    workload %d: bound %.17g below %.17g\n", k,
-					bound, best);
-			CU_ASSERT(bound >= best * (1 - 1e-9));
+			multi_check_bound(&m, multi_best_of_cost(&m, a->c[0].cost), k, "");
 		}
-		btc_multi_result_free(&a);
 		btc_multi_result_free(&b);
-		btc_multi_result_free(&c);
-		btc_multi_result_free(&o);
+		multi_results_free(r, 3);
 	}
 	CU_ASSERT(compared >= 400);
 	CU_ASSERT(with_slow >= 50);
@@ -340,68 +280,27 @@ static void test_random_oracle(void)
  * the oracle rank the same. */
 static void test_random_streams(void)
 {
-	rng_state = 27272727;
+	multi_seed(27272727);
 	int compared = 0, shared = 0;
 	for (int k = 0; k < 200; k++) {
-		int np = rnd_in(2, 3), n_apps = rnd_in(1, 2), S = rnd_in(2, 4);
-		int max_n = S == 4 ? 2 : 3;
-		static double t[2][3 * 3], f[2][3], slow[2][9];
-		struct btc_sched_problem p[2];
-		struct btc_multi_stream st[4];
-		for (int a = 0; a < n_apps; a++) {
-			int n = rnd_in(1, max_n);
-			for (int i = 0; i < n * np; i++)
-				t[a][i] = i % np > 0 && rnd_in(0, 9) == 0 ? NAN : rnd_in(1, 30) / 8.0;
-			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = np, .time_ms = t[a]};
-			if (rnd_in(0, 3) == 0) {
-				for (int c = 0; c < np; c++)
-					f[a][c] = rnd_in(0, 10) / 16.0;
-				p[a].fixed_ms = f[a];
-				p[a].io_ms = rnd_in(0, 3) ? 0 : rnd_in(1, 40) / 8.0;
-			}
-			for (int j = 0; j < np * np; j++)
-				slow[a][j] = 1 + rnd_in(0, 8) / 8.0;
-		}
-		bool with_slow = rnd_in(0, 1);
-		for (int s = 0; s < S; s++) {
-			int a = s < n_apps ? s : rnd_in(0, n_apps - 1);
-			st[s] = (struct btc_multi_stream){
-				.p = &p[a], .app = a, .weight = rnd_in(0, 3) ? 1 : 2,
-				.rate = rnd_in(0, 3) ? 0.25 : 0.5,
-				.slowdown = with_slow ? slow[a] : NULL};
-		}
-		/* streams in the order of the CLI: by app */
-		for (int s = 1; s < S; s++)
-			for (int j = s; j > 0 && st[j - 1].app > st[j].app; j--) {
-				struct btc_multi_stream tmp = st[j];
-				st[j] = st[j - 1];
-				st[j - 1] = tmp;
-			}
+		static struct multi_streams w;
+		multi_rnd_apps(&w);
+		multi_rnd_streams(&w, multi_rnd(0, 1));
+		int np = w.np, S = w.S;
+		const struct btc_multi_stream *st = w.st;
 		struct btc_multi_problem m = {
-			.n_streams = S, .n_pus = np, .streams = st, .top_k = rnd_in(1, 8),
-			.objective = rnd_in(0, 2) ? BTC_MULTI_MAXMIN : BTC_MULTI_RATES};
-		if (rnd_in(0, 4) == 0)
-			m.forbid_mask = 1u << rnd_in(1, np - 1);
+			.n_streams = S, .n_pus = np, .streams = w.st, .top_k = multi_rnd(1, 8),
+			.objective = multi_rnd(0, 2) ? BTC_MULTI_MAXMIN : BTC_MULTI_RATES};
+		if (multi_rnd(0, 4) == 0)
+			m.forbid_mask = 1u << multi_rnd(1, np - 1);
 		for (int s = 1; s < S; s++)
 			shared += st[s].p == st[s - 1].p && st[s].weight == st[s - 1].weight &&
 				  st[s].rate == st[s - 1].rate;
-		struct btc_multi_result a, b, c, o;
-		enum btc_status ra = solve_z3(&m, &a), rb = solve(&m, &b, true),
-				rc = solve_bb(&m, &c), ro = solve_occ(&m, &o);
-		CU_ASSERT_EQUAL(ra, rb);
-		CU_ASSERT_EQUAL(rc, rb);
-		CU_ASSERT_EQUAL(ro, rb);
-		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK && ro == BTC_OK) {
-			compared++;
-			int N = btc_multi_offset(&m, S);
-			CU_ASSERT(same_rank(&a, &b, N, k, "streams z3/oracle"));
-			CU_ASSERT(same_rank(&c, &b, N, k, "streams bb/oracle"));
-			CU_ASSERT(same_rank(&o, &b, N, k, "streams occupancy/oracle"));
-		}
-		btc_multi_result_free(&a);
+		struct btc_multi_result b, r[3];
+		enum btc_status rb = solve(&m, &b, true);
+		compared += multi_check_solvers(&m, rb, &b, 3, sv, r, k, "streams ");
 		btc_multi_result_free(&b);
-		btc_multi_result_free(&c);
-		btc_multi_result_free(&o);
+		multi_results_free(r, 3);
 	}
 	CU_ASSERT(compared >= 150);
 	CU_ASSERT(shared >= 100); /* interchangeable neighbours were ranked */
@@ -422,19 +321,19 @@ static void test_occupancy_limit(void)
 		st[s] = (struct btc_multi_stream){.p = &p, .weight = 1, .slowdown = slow};
 	struct btc_multi_problem m = {.n_streams = 3, .n_pus = 2, .streams = st, .top_k = 5};
 	struct btc_multi_result a, b, c;
-	CU_ASSERT_EQUAL(solve_occ(&m, &a), BTC_OK);
+	CU_ASSERT_EQUAL(multi_run(btc_multi_solve_occupancy, &m, &a), BTC_OK);
 	CU_ASSERT_EQUAL(solve(&m, &b, true), BTC_OK);
-	CU_ASSERT(same_rank(&a, &b, 6, 0, "occupancy 3 streams/oracle"));
+	CU_ASSERT(multi_same_rank(&a, &b, 6, 0, "occupancy 3 streams/oracle"));
 	btc_multi_result_free(&a);
 	btc_multi_result_free(&b);
 	m.n_streams = 12;
-	CU_ASSERT_EQUAL(solve_occ(&m, &a), BTC_ERR_LIMIT);
+	CU_ASSERT_EQUAL(multi_run(btc_multi_solve_occupancy, &m, &a), BTC_ERR_LIMIT);
 	btc_multi_result_free(&a);
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
 	CU_ASSERT_EQUAL_FATAL(btc_multi_solve(&m, &b, &d), BTC_OK);
-	CU_ASSERT_EQUAL_FATAL(solve_bb(&m, &c), BTC_OK);
-	CU_ASSERT(same_rank(&b, &c, 24, 1, "default 12 streams/bb"));
+	CU_ASSERT_EQUAL_FATAL(multi_run(btc_multi_solve_bb, &m, &c), BTC_OK);
+	CU_ASSERT(multi_same_rank(&b, &c, 24, 1, "default 12 streams/bb"));
 	CU_ASSERT_EQUAL(b.n, 5);
 	btc_multi_result_free(&b);
 	btc_multi_result_free(&c);

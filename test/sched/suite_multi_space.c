@@ -16,35 +16,8 @@
 #include <CUnit/CUnit.h>
 
 #include "sched/multi.h"
+#include "multi_testlib.h"
 #include "suites.h"
-
-static unsigned long rng;
-
-static int rnd(int lo, int hi)
-{
-	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
-	return lo + (int)((rng >> 33) % (unsigned long)(hi - lo + 1));
-}
-
-static bool same(const struct btc_multi_result *x, const struct btc_multi_result *y, int n,
-		 int k, const char *what)
-{
-	bool ok = x->n == y->n;
-	for (int i = 0; i < x->n && i < y->n; i++) {
-		bool eq = x->c[i].cost == y->c[i].cost &&
-			  !memcmp(x->c[i].a, y->c[i].a, (size_t)n * sizeof(int));
-		if (!eq) {
-			fprintf(stderr, "\n    %s workload %d rank %d: %.17g vs %.17g:", what, k, i,
-				x->c[i].cost, y->c[i].cost);
-			for (int j = 0; j < n; j++)
-				fprintf(stderr, " %d/%d", x->c[i].a[j], y->c[i].a[j]);
-		}
-		ok &= eq;
-	}
-	if (x->n != y->n)
-		fprintf(stderr, "\n    %s workload %d: %d vs %d candidates", what, k, x->n, y->n);
-	return ok;
-}
 
 /* One app of two stages on a 4-core CPU (PU 0; 1 and 2 cores profiled)
  * and a GPU (PU 1). Stage times on all cores 2, 2; on 2 cores 3, 3; on 1
@@ -129,100 +102,92 @@ enum { MS = 3, MN = 3, MP = 3 };
 
 static void test_random(void)
 {
-	rng = 20261126;
+	multi_seed(20261126);
 	int compared = 0, with_split = 0, with_farm = 0, best_split = 0, best_farm = 0;
 	int with_kappa = 0;
 	for (int k = 0; k < 300; k++) {
-		int np = rnd(2, MP), S = rnd(1, MS);
+		int np = multi_rnd(2, MP), S = multi_rnd(1, MS);
 		enum btc_multi_objective obj = (enum btc_multi_objective)(k % 9 == 0 ? 2 : k % 2);
 		if (obj == BTC_MULTI_SUM && S > 2)
 			S = 2;
-		int n_apps = rnd(1, S);
+		int n_apps = multi_rnd(1, S);
 		static double t[MS][MN * MP], f[MS][MP], tk[MS][MN * MP * BTC_SCHED_MAX_CORE_COUNTS];
 		static struct btc_sched_cores cores[MS][MP];
 		struct btc_sched_problem p[MS];
 		struct btc_multi_stream st[MS];
 		for (int a = 0; a < n_apps; a++) {
-			int n = rnd(1, obj == BTC_MULTI_SUM ? 2 : MN);
+			int n = multi_rnd(1, obj == BTC_MULTI_SUM ? 2 : MN);
 			for (int i = 0; i < n; i++)
 				for (int c = 0; c < np; c++)
-					t[a][i * np + c] = c > 0 && rnd(0, 7) == 0 ? NAN
-										: rnd(1, 400) / 40.0;
+					t[a][i * np + c] = c > 0 && multi_rnd(0, 7) == 0 ? NAN
+										: multi_rnd(1, 400) / 40.0;
 			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = np,
 							  .time_ms = t[a]};
 			/* PU 0 a CPU of 2..4 cores with 1..2 profiled counts */
 			memset(cores[a], 0, sizeof(cores[a]));
-			int size = rnd(2, 4), nc = rnd(1, size - 1 < 2 ? size - 1 : 2);
+			int size = multi_rnd(2, 4), nc = multi_rnd(1, size - 1 < 2 ? size - 1 : 2);
 			cores[a][0].size = size;
 			cores[a][0].n_counts = nc;
 			for (int j = 0; j < nc; j++)
-				cores[a][0].counts[j] = j == 0 ? rnd(1, size - nc) : cores[a][0].counts[j - 1] + 1;
+				cores[a][0].counts[j] = j == 0 ? multi_rnd(1, size - nc) : cores[a][0].counts[j - 1] + 1;
 			for (size_t j = 0; j < sizeof(tk[a]) / sizeof(double); j++)
 				tk[a][j] = NAN;
 			for (int i = 0; i < n; i++)
 				for (int j = 0; j < nc; j++) /* slower on fewer cores, speedup below linear */
 					tk[a][btc_sched_cores_index(np, i, 0, j)] =
 						t[a][i * np] * size / cores[a][0].counts[j] *
-						rnd(40, 100) / 100.0;
+						multi_rnd(40, 100) / 100.0;
 			p[a].cores = cores[a];
 			p[a].time_cores_ms = tk[a];
-			if (rnd(0, 2) == 0) {
+			if (multi_rnd(0, 2) == 0) {
 				for (int c = 0; c < np; c++)
-					f[a][c] = rnd(0, 40) / 40.0;
+					f[a][c] = multi_rnd(0, 40) / 40.0;
 				p[a].fixed_ms = f[a];
-				p[a].io_ms = rnd(0, 3) ? 0 : rnd(1, 400) / 40.0;
+				p[a].io_ms = multi_rnd(0, 3) ? 0 : multi_rnd(1, 400) / 40.0;
 			}
 		}
 		for (int s = 0; s < S; s++) {
-			int a = s < n_apps ? s : rnd(0, n_apps - 1);
+			int a = s < n_apps ? s : multi_rnd(0, n_apps - 1);
 			st[s] = (struct btc_multi_stream){.p = &p[a], .app = a,
-							  .weight = rnd(0, 1) ? 1 : rnd(1, 4),
-							  .rate = rnd(1, 200) / 1e3};
+							  .weight = multi_rnd(0, 1) ? 1 : multi_rnd(1, 4),
+							  .rate = multi_rnd(1, 200) / 1e3};
 		}
 		double slow[MS][MP * MP];
 		struct btc_multi_problem m = {.n_streams = S, .n_pus = np, .streams = st,
-					      .objective = obj, .top_k = rnd(1, 6)};
-		int sp = rnd(1, 3);
+					      .objective = obj, .top_k = multi_rnd(1, 6)};
+		int sp = multi_rnd(1, 3);
 		m.farms = sp & 1;
 		m.core_splits = sp & 2;
-		m.farm_max_pus = rnd(0, 1) ? 0 : 2;
+		m.farm_max_pus = multi_rnd(0, 1) ? 0 : 2;
 		with_farm += m.farms;
 		with_split += m.core_splits;
-		if (rnd(0, 2) == 0) {
+		if (multi_rnd(0, 2) == 0) {
 			for (int a = 0; a < n_apps; a++)
 				for (int j = 0; j < np * np; j++)
-					slow[a][j] = rnd(0, 3) ? 1 + rnd(0, 40) / 40.0 : 0.5;
+					slow[a][j] = multi_rnd(0, 3) ? 1 + multi_rnd(0, 40) / 40.0 : 0.5;
 			for (int s = 0; s < S; s++)
 				st[s].slowdown = slow[st[s].app];
 		}
-		if (rnd(0, 5) == 0)
-			m.forbid_mask = 1u << rnd(1, np - 1);
+		if (multi_rnd(0, 5) == 0)
+			m.forbid_mask = 1u << multi_rnd(1, np - 1);
 		static double kappa[MP * (MS + 1)];
-		if (rnd(0, 3) == 0) { /* same-PU capacities kappa_p(n), 0.5..2 */
+		if (multi_rnd(0, 3) == 0) { /* same-PU capacities kappa_p(n), 0.5..2 */
 			for (int j = 0; j < np * (S + 1); j++)
-				kappa[j] = rnd(20, 80) / 40.0;
+				kappa[j] = multi_rnd(20, 80) / 40.0;
 			m.capacity = kappa;
 			with_kappa++;
 		}
-		struct btc_multi_result a, b, c, o;
-		struct btc_diag d;
-		btc_diag_init(&d, NULL);
-		enum btc_status rb = btc_multi_solve_exhaustive(&m, &b, &d);
+		struct btc_multi_result b, r[3];
+		enum btc_status rb = multi_run(btc_multi_solve_exhaustive, &m, &b);
 		if (rb == BTC_ERR_LIMIT) { /* too many vectors for the oracle */
 			btc_multi_result_free(&b);
 			continue;
 		}
-		enum btc_status ra = btc_multi_solve(&m, &a, &d), rc = btc_multi_solve_bb(&m, &c, &d),
-				ro = btc_multi_solve_occupancy(&m, &o, &d);
-		CU_ASSERT_EQUAL(ra, rb);
-		CU_ASSERT_EQUAL(rc, rb);
-		CU_ASSERT_EQUAL(ro, rb);
-		if (ra == BTC_OK && rb == BTC_OK && rc == BTC_OK && ro == BTC_OK) {
+		static const struct multi_solver sv[] = {{btc_multi_solve, "solve"},
+							 {btc_multi_solve_bb, "bb"},
+							 {btc_multi_solve_occupancy, "occupancy"}};
+		if (multi_check_solvers(&m, rb, &b, 3, sv, r, k, "")) {
 			compared++;
-			int N = btc_multi_offset(&m, S);
-			CU_ASSERT(same(&a, &b, N, k, "solve/oracle"));
-			CU_ASSERT(same(&c, &b, N, k, "bb/oracle"));
-			CU_ASSERT(same(&o, &b, N, k, "occupancy/oracle"));
 			for (int i = 0; i < b.n; i++) {
 				CU_ASSERT(btc_multi_canonical(&m, b.c[i].a));
 				struct btc_multi_eval e;
@@ -240,18 +205,10 @@ static void test_random(void)
 					}
 				}
 			}
-			double bound;
-			CU_ASSERT_EQUAL(btc_multi_bound(&m, &bound, &d), BTC_OK);
-			double best = obj == BTC_MULTI_SUM ? -b.c[0].cost : 1.0 / b.c[0].cost;
-			if (!(bound >= best * (1 - 1e-9)))
-				fprintf(stderr, "\n    workload %d: bound %.17g below %.17g\n", k,
-					bound, best);
-			CU_ASSERT(bound >= best * (1 - 1e-9));
+			multi_check_bound(&m, multi_best_of_cost(&m, b.c[0].cost), k, "");
 		}
-		btc_multi_result_free(&a);
 		btc_multi_result_free(&b);
-		btc_multi_result_free(&c);
-		btc_multi_result_free(&o);
+		multi_results_free(r, 3);
 	}
 	CU_ASSERT(compared >= 250);
 	CU_ASSERT(with_farm >= 100);
