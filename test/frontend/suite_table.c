@@ -5,6 +5,7 @@
 #include "suites.h"
 #include "front/table.h"
 #include "sched/plan.h"
+#include "table_testlib.h"
 #include "testutil.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
@@ -30,11 +31,8 @@ static struct btc_device *dev;
 
 static int setup(void)
 {
-	struct btc_diag d;
-	btc_diag_init(&d, stderr);
-	app = btc_app_load(APP_PATH, app_text, NULL, 0, &d);
-	dev = btc_device_load("dev.yaml", NULL, dev_text, &d);
-	return !app || !dev || btc_test_need_data("profiles");
+	return table_fixture_load(APP_PATH, app_text, dev_text, &app, &dev) ||
+	       btc_test_need_data("profiles");
 }
 
 static int teardown(void)
@@ -66,11 +64,7 @@ static void test_good(void)
 	btc_table_free(th);
 
 	/* Writing and reading back gives the same table. */
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	btc_table_write(t, app, dev, f);
-	fclose(f);
+	char *text = table_text(t, app, dev);
 	struct btc_table *t2 = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
 	for (int s = 0; s < 2; s++)
@@ -117,14 +111,7 @@ static void test_model_terms(void)
 		CU_ASSERT_DOUBLE_EQUAL(t->io[BTC_MODE_ISOLATED].mean_ms, 1.5, 1e-12);
 		CU_ASSERT_EQUAL(t->io[BTC_MODE_ISOLATED].samples, 20);
 		CU_ASSERT_DOUBLE_EQUAL(btc_table_at(t, BTC_MODE_PLACED, 1, 1)->mean_ms, 3.3, 1e-12);
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-		btc_table_write(t, app, dev, f);
-		fclose(f);
-		btc_table_free(t);
-		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
-		free(text);
+		t = table_round_trip(t, app, dev, BTC_MODE_ISOLATED, &d, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	}
 	btc_table_free(t);
@@ -166,15 +153,10 @@ static void test_io_rows(void)
 				       1.5, 1e-12);
 		CU_ASSERT_TRUE(isnan(load) && isnan(check));
 		CU_ASSERT_DOUBLE_EQUAL(btc_table_io_ms(t, BTC_MODE_PLACED, 1, 1, NULL, NULL), 0, 1e-12);
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-		btc_table_write(t, app, dev, f);
-		fclose(f);
+		char *text;
+		t = table_round_trip(t, app, dev, BTC_MODE_ISOLATED, &d, &text);
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@io_load,io,isolated,0.560000"));
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@io_check,io,isolated,0.770000"));
-		btc_table_free(t);
-		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
 		free(text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	}
@@ -213,15 +195,10 @@ static void test_corun(void)
 		CU_ASSERT_EQUAL(t->corun[BTC_MODE_ISOLATED][big * t->n_pus + gpu].samples, 30);
 		CU_ASSERT_TRUE(t->corun[BTC_MODE_ISOLATED][gpu * t->n_pus + big].present);
 		CU_ASSERT_STRING_EQUAL(t->corun_with ? t->corun_with : "", "other,third");
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-		btc_table_write(t, app, dev, f);
-		fclose(f);
+		char *text;
+		t = table_round_trip(t, app, dev, BTC_MODE_ISOLATED, &d, &text);
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "@corun,big/gpu,isolated,1.350000,0.040000,30\n"));
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n# corun_with: other,third\n"));
-		btc_table_free(t);
-		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
 		free(text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	}
@@ -246,14 +223,9 @@ static void test_share(void)
 			CU_ASSERT_EQUAL(btc_table_share_factor(t, BTC_MODE_ISOLATED, gpu, n), want[n]);
 		CU_ASSERT_EQUAL(btc_table_share_factor(t, BTC_MODE_ISOLATED, big, 4), 1.0);
 		CU_ASSERT_STRING_EQUAL(t->share_with ? t->share_with : "", "demo*4");
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-		btc_table_write(t, app, dev, f);
-		fclose(f);
+		char *text;
+		t = table_round_trip(t, app, dev, BTC_MODE_ISOLATED, &d, &text);
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n@share,gpu*4,isolated,0.800000,0.010000,3\n"));
-		btc_table_free(t);
-		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
 		free(text);
 	}
 	CU_ASSERT_PTR_NOT_NULL(t);
@@ -466,15 +438,7 @@ static const struct bad_case bad[] = {
 
 static void test_bad(void)
 {
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct btc_diag d;
-		btc_diag_init(&d, NULL);
-		struct btc_table *t = btc_table_load("t.csv", bad[i].text, app, dev,
-						     BTC_MODE_ISOLATED, &d);
-		CU_ASSERT_PTR_NULL(t);
-		btc_table_free(t);
-		assert_first_error(&d, bad[i].name, bad[i].expect);
-	}
+	check_bad_tables(bad, sizeof(bad) / sizeof(bad[0]), app, dev);
 }
 
 /* Lines of any length are read whole, never split into rows: a long

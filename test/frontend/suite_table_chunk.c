@@ -6,12 +6,12 @@
  * the rows. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "front/table.h"
 #include "sched/model.h"
 #include "sched/plan.h"
 #include "suites.h"
+#include "table_testlib.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
 #define T "t.csv:"
@@ -44,11 +44,7 @@ static struct btc_device *dev;
 
 static int setup(void)
 {
-	struct btc_diag d;
-	btc_diag_init(&d, stderr);
-	app = btc_app_load(APP_PATH, app_text, NULL, 0, &d);
-	dev = btc_device_load("dev.yaml", NULL, dev_text, &d);
-	return !app || !dev;
+	return table_fixture_load(APP_PATH, app_text, dev_text, &app, &dev);
 }
 
 static int teardown(void)
@@ -76,14 +72,7 @@ static void test_round_trip(void)
 		CU_ASSERT_DOUBLE_EQUAL(c->mean_ms, 3.5, 1e-12);
 		CU_ASSERT_FALSE(btc_table_in_chunk_at(t, BTC_MODE_ISOLATED, 0, 1)->present);
 		CU_ASSERT_FALSE(btc_table_in_chunk_at(t, BTC_MODE_PLACED, 1, 1)->present);
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-		btc_table_write(t, app, dev, f);
-		fclose(f);
-		btc_table_free(t);
-		t = btc_table_load("t2.csv", text, app, dev, BTC_MODE_ISOLATED, &d);
-		free(text);
+		t = table_round_trip(t, app, dev, BTC_MODE_ISOLATED, &d, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	}
 	btc_table_free(t);
@@ -108,15 +97,7 @@ static const struct bad_case bad[] = {
 
 static void test_bad_rows(void)
 {
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct btc_diag d;
-		btc_diag_init(&d, NULL);
-		struct btc_table *t = btc_table_load("t.csv", bad[i].text, app, dev,
-						     BTC_MODE_ISOLATED, &d);
-		CU_ASSERT_PTR_NULL(t);
-		btc_table_free(t);
-		assert_first_error(&d, bad[i].name, bad[i].expect);
-	}
+	check_bad_tables(bad, sizeof(bad) / sizeof(bad[0]), app, dev);
 }
 
 /* The problem of the table's isolated mode, and its chunk times. */
