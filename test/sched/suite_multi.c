@@ -228,7 +228,8 @@ static void test_random_oracle(void)
 		for (int s = 0; s < S; s++) {
 			int a = s < n_apps ? s : multi_rnd(0, n_apps - 1);
 			st[s] = (struct btc_multi_stream){
-				.p = &p[a], .app = a, .weight = multi_rnd(0, 1) ? 1 : multi_rnd(1, 4),
+				.p = &p[a], .app = a,
+				.weight = multi_rnd(0, 1) ? 1 : multi_rnd(1, 4),
 				.rate = multi_rnd(1, 2000) / 1e4};
 		}
 		double slow[MAX_S][MAX_P * MAX_P];
@@ -237,7 +238,8 @@ static void test_random_oracle(void)
 		if (multi_rnd(0, 2) == 0) { /* per app, as its table's @corun rows */
 			for (int a = 0; a < n_apps; a++)
 				for (int j = 0; j < np * np; j++)
-					slow[a][j] = multi_rnd(0, 3) ? 1 + multi_rnd(0, 20000) / 1e4 : 0.5;
+					slow[a][j] = multi_rnd(0, 3) ? 1 + multi_rnd(0, 20000) / 1e4
+								     : 0.5;
 			for (int s = 0; s < S; s++)
 				st[s].slowdown = slow[st[s].app];
 			with_slow++;
