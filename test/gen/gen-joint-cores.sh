@@ -17,35 +17,12 @@ btc=$1 src=$2 work=$3 mode=${4:-plain}
 name=gen-joint-cores$([ "$mode" = tsan ] && echo -tsan || true)
 . "$src/test/gen/tsan.sh"
 . "$src/test/gen/joint.sh"
-rm -rf "$work" && mkdir -p "$work"
-btc_test_need_vulkan "$name"
-[ "$mode" = tsan ] && tsan_need_cc "$name"
-cat > "$work/host-1pu.yaml" << 'YAML'
-device: host
-description: the dev box as one CPU PU of its 2 cores (gen-joint-cores)
-os: linux
-arch: x86_64
-pus:
-  - name: cpu0
-    kind: cpu
-    cores: [0, 1]
-  - name: vulkan
-    kind: vulkan
-    select: 0
-    unified_memory: true
-    cpu_backed: true
-    table_column: vulkan
-YAML
+joint_1pu_start "$name" "$mode"
 grep -v ',cpu1,' "$joint_octree_table" > "$work/octree.csv"
 grep -v ',cpu1,' "$joint_alexnet_table" > "$work/alexnet.csv"
-dir=$work/w
-joint_gen gen.log --device "$work/host-1pu.yaml" \
+joint_1pu_build "$mode" --device "$work/host-1pu.yaml" \
   --gpu vulkan --app-table "octree=$work/octree.csv" --app-table "alexnet_dense=$work/alexnet.csv" \
-  --top 2 -o "$dir"
-setup=(-Dcuda=disabled)
-[ "$mode" = tsan ] && setup+=("${tsan_setup[@]}")
-joint_build "$dir" "${setup[@]}"
-"$prog" --list-json > "$work/list.json"
+  --top 2
 
 # Each candidate: both streams run a chunk on cpu0, each on one core of
 # its own (disjoint, together the PU's two); GPU chunks keep their own.

@@ -30,25 +30,7 @@ btc=$1 src=$2 work=$3 mode=${4:-plain}
 name=gen-joint-larger$([ "$mode" = tsan ] && echo -tsan || true)
 . "$src/test/gen/tsan.sh"
 . "$src/test/gen/joint.sh"
-rm -rf "$work" && mkdir -p "$work"
-btc_test_need_vulkan "$name"
-[ "$mode" = tsan ] && tsan_need_cc "$name"
-cat > "$work/host-1pu.yaml" << 'YAML'
-device: host
-description: the dev box as one CPU PU of its 2 cores (gen-joint-larger)
-os: linux
-arch: x86_64
-pus:
-  - name: cpu0
-    kind: cpu
-    cores: [0, 1]
-  - name: vulkan
-    kind: vulkan
-    select: 0
-    unified_memory: true
-    cpu_backed: true
-    table_column: vulkan
-YAML
+joint_1pu_start "$name" "$mode"
 split_rows() { # IN OUT: the table without cpu1, each cpu0 stage row also as cpu0[1] x 1.6
   python3 - "$1" "$2" << 'PY'
 import sys
@@ -85,12 +67,7 @@ assert [c["farm"] for c in best["alexnet_dense#0"]] == [["cpu0", "vulkan"]], bes
 assert any(c["pu"] == "cpu0" and c["cores"] == 1 for c in best["octree#0"]), best
 PY
 
-dir=$work/w
-joint_gen gen.log "${args[@]}" --top 2 -o "$dir"
-setup=(-Dcuda=disabled)
-[ "$mode" = tsan ] && setup+=("${tsan_setup[@]}")
-joint_build "$dir" "${setup[@]}"
-"$prog" --list-json > "$work/list.json"
+joint_1pu_build "$mode" "${args[@]}" --top 2
 
 # Candidate 0: octree's cpu0[1] chunk and the farm's cpu0 member on one
 # core each, disjoint; the other entries keep their schedules' cores.

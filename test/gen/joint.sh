@@ -1,7 +1,8 @@
 # joint.sh: what the tests of joint-plan workload projects share
-# (gen-joint, gen-joint-cores, gen-joint-tsan): octree and alexnet-dense
-# planned together, built, run and checked. Source it with btc, src and
-# work set:
+# (gen-joint, gen-joint-cores, gen-joint-larger and their -tsan runs):
+# octree and alexnet-dense planned together, built, run and checked.
+# Source it with btc, src and work set (and test/gen/tsan.sh sourced
+# first where joint_1pu_start or joint_1pu_build get MODE tsan):
 #   . "$src/test/gen/joint.sh"
 #   joint_octree_table, joint_alexnet_table
 #                     the committed dev-box tables (docs/results/
@@ -22,6 +23,18 @@
 #   joint_refuses ARGS...
 #                     $prog with ARGS (word-split) on 2 tasks must exit 2,
 #                     a usage error
+#   joint_1pu_start NAME MODE
+#                     a fresh $work; SKIP (77) without a Vulkan device and,
+#                     with MODE tsan, when the C compiler cannot link
+#                     -fsanitize=thread programs; then writes
+#                     $work/host-1pu.yaml: the dev box as ONE CPU PU (cpu0,
+#                     its 2 cores) plus vulkan (llvmpipe), the device of
+#                     gen-joint-cores and gen-joint-larger
+#   joint_1pu_build MODE ARGS...
+#                     joint_gen gen.log ARGS -o $work/w, then joint_build
+#                     of it without CUDA (under ThreadSanitizer with MODE
+#                     tsan); sets dir ($work/w) and prog, and writes
+#                     $prog --list-json to $work/list.json
 # It sources test/common/skip.sh (btc_test_skip, btc_test_need_vulkan).
 # test/gen/joint_list.py holds the Python side: `from joint_list import
 # ...` in a test's Python (PYTHONPATH includes test/gen).
@@ -67,3 +80,35 @@ joint_refuses() {
   [ "$rc" = 2 ] || { echo "FAIL: $*: exit $rc, expected 2"; cat "$work/bad.txt"; exit 1; }
 }
 
+
+joint_1pu_start() {
+  rm -rf "$work" && mkdir -p "$work"
+  btc_test_need_vulkan "$1"
+  if [ "$2" = tsan ]; then tsan_need_cc "$1"; fi
+  cat > "$work/host-1pu.yaml" << YAML
+device: host
+description: the dev box as one CPU PU of its 2 cores ($1)
+os: linux
+arch: x86_64
+pus:
+  - name: cpu0
+    kind: cpu
+    cores: [0, 1]
+  - name: vulkan
+    kind: vulkan
+    select: 0
+    unified_memory: true
+    cpu_backed: true
+    table_column: vulkan
+YAML
+}
+
+joint_1pu_build() {
+  local setup=(-Dcuda=disabled)
+  if [ "$1" = tsan ]; then setup+=("${tsan_setup[@]}"); fi
+  shift
+  dir=$work/w
+  joint_gen gen.log "$@" -o "$dir"
+  joint_build "$dir" "${setup[@]}"
+  "$prog" --list-json > "$work/list.json"
+}
