@@ -139,18 +139,29 @@ json "$work/octree.json" "all(d['to'] != $vk for d in r['adapt']['decisions'])" 
 echo "octree: forced switches: $sw over $ot tasks on real frames, all verified"
 
 # ---- the GPU machine's table: the compiled model reproduces btc ----
-"$btc" gen "$src/apps/octree.yaml" --device "$src/test/gen/data/h100box.yaml" --gpu cuda \
-  --table "$src/docs/results/h100-model/octree-table.csv" --top 4 -o "$work/h100" \
-  > "$work/h100.log" 2>&1 || { cat "$work/h100.log"; exit 1; }
-grep -q "static const double pipeline_model_xfer_ms" "$work/h100/pipeline.c" || fail "h100: no X terms"
-meson setup "$work/h100/build" "$work/h100" -Dcuda=disabled > "$work/h100-build.log" 2>&1 &&
-  ninja -C "$work/h100/build" >> "$work/h100-build.log" 2>&1 || { cat "$work/h100-build.log"; exit 1; }
-prog=$work/h100/build/octree-pipeline
-base=$("$prog" --list | awk '$4 == "cpu:0-6" {print $1}')
-out=$(BTRT_NO_PIN=1 OMP_NUM_THREADS=2 "$prog" --adapt --schedule "$base" --tasks 12 --warmup 2 2>&1) ||
-  { echo "$out"; fail "h100 model check"; }
+# model_check NAME DEVICE TABLE SYMBOL TERMS LABEL: btc gen of octree for
+# DEVICE from TABLE (CUDA, top 4) into $work/NAME, its pipeline.c holding
+# SYMBOL (the model's TERMS terms), built without CUDA; its cpu:0-6
+# schedule run with --adapt on 12 tasks (the program checks that its
+# compiled model reproduces btc's predictions), all verified. Sets prog
+# and out (the run's output); LABEL names the check in failures.
+model_check() {
+  local n=$1 device=$2 table=$3 symbol=$4 terms=$5 label=$6 base
+  "$btc" gen "$src/apps/octree.yaml" --device "$device" --gpu cuda \
+    --table "$table" --top 4 -o "$work/$n" \
+    > "$work/$n.log" 2>&1 || { cat "$work/$n.log"; exit 1; }
+  grep -q "static const double $symbol" "$work/$n/pipeline.c" || fail "h100: no $terms terms"
+  meson setup "$work/$n/build" "$work/$n" -Dcuda=disabled > "$work/$n-build.log" 2>&1 &&
+    ninja -C "$work/$n/build" >> "$work/$n-build.log" 2>&1 || { cat "$work/$n-build.log"; exit 1; }
+  prog=$work/$n/build/octree-pipeline
+  base=$("$prog" --list | awk '$4 == "cpu:0-6" {print $1}')
+  out=$(BTRT_NO_PIN=1 OMP_NUM_THREADS=2 "$prog" --adapt --schedule "$base" --tasks 12 --warmup 2 2>&1) ||
+    { echo "$out"; fail "$label model check"; }
+  grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "$label: not verified"; }
+}
+model_check h100 "$src/test/gen/data/h100box.yaml" "$src/docs/results/h100-model/octree-table.csv" \
+  pipeline_model_xfer_ms X h100
 grep -q "the schedules that need it are left out" <<< "$out" || { echo "$out"; fail "h100: CUDA schedules"; }
-grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "h100: not verified"; }
 echo "h100 table: the compiled model (F, X, T_io) reproduces btc's $("$prog" --list | tail -n +2 | wc -l) predictions"
 
 # Lease G's octree CUDA table (its buffers in place: no X) with
@@ -168,15 +179,5 @@ for l in rows:
         extra.append("@in_chunk:%s,cuda,%s,%.6f,0.000000,33\n" % (f[0], f[2], float(f[3]) / 100))
 open(sys.argv[2], "w").writelines(rows + extra)
 PY
-"$btc" gen "$src/apps/octree.yaml" --device "$lease/host-g1.yaml" --gpu cuda \
-  --table "$work/h100-in-chunk.csv" --top 4 -o "$work/h100s" \
-  > "$work/h100s.log" 2>&1 || { cat "$work/h100s.log"; exit 1; }
-grep -q "static const double pipeline_model_start_ms" "$work/h100s/pipeline.c" || fail "h100: no S terms"
-meson setup "$work/h100s/build" "$work/h100s" -Dcuda=disabled > "$work/h100s-build.log" 2>&1 &&
-  ninja -C "$work/h100s/build" >> "$work/h100s-build.log" 2>&1 || { cat "$work/h100s-build.log"; exit 1; }
-prog=$work/h100s/build/octree-pipeline
-base=$("$prog" --list | awk '$4 == "cpu:0-6" {print $1}')
-out=$(BTRT_NO_PIN=1 OMP_NUM_THREADS=2 "$prog" --adapt --schedule "$base" --tasks 12 --warmup 2 2>&1) ||
-  { echo "$out"; fail "h100 model check with S"; }
-grep -q "^verified 12 tasks" <<< "$out" || { echo "$out"; fail "h100 with S: not verified"; }
+model_check h100s "$lease/host-g1.yaml" "$work/h100-in-chunk.csv" pipeline_model_start_ms S "h100 with S"
 echo "h100 table with in-chunk rows: the compiled model (F, S, X, T_io) reproduces btc's predictions"
