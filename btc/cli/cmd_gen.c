@@ -1,22 +1,32 @@
 /* `btc gen APP.yaml --device DEV [--table T | --chunks SPEC...]` (also
  * `btc APP.yaml ...`): plan the schedules, generate the project, and with
  * --build build it. */
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/workload.h"
-#include "driver/files.h"
 #include "driver/build.h"
 #include "driver/claim.h"
 #include "driver/project.h"
 #include "front/table.h"
 #include "gen/symbol_check.h"
 #include "util/str.h"
+
+/* btc_project_make's arguments, for btc_job_dir_make. */
+struct project_args {
+	const struct btc_plan *plan;
+	bool force;
+	bool *built;
+	int *n_shaders;
+	struct btc_diag *d;
+};
+
+static bool make_project(const char *dir, void *arg)
+{
+	struct project_args *a = arg;
+	return btc_project_make(a->plan, dir, false, a->force, a->built, a->n_shaders, a->d);
+}
 
 int btc_cmd_gen(const struct btc_cli_options *o)
 {
@@ -38,33 +48,11 @@ int btc_cmd_gen(const struct btc_cli_options *o)
 	dir = btc_job_dir(o->output, in.app, in.dev, &d);
 	if (!dir)
 		goto out;
-	/* A new directory is published whole: generated into a sibling
-	 * DIR.tmp.PID, then renamed into place. An existing one is held
+	/* A new directory is published whole, an existing one is held
 	 * (locked) while it is written and built: two btc gen into one -o
 	 * never mix their files (docs/conventions.md, "Writing files"). */
-	for (size_t len = strlen(dir); len > 1 && dir[len - 1] == '/'; len--)
-		dir[len - 1] = '\0'; /* "out/": the sibling is out.tmp.PID */
-	struct stat st;
-	bool fresh = lstat(dir, &st) != 0 && errno == ENOENT;
-	char *gen_dir = fresh ? btc_xasprintf("%s.tmp.%ld", dir, (long)getpid()) : btc_xstrdup(dir);
-	bool ok = btc_job_dir_claim(gen_dir, &d) &&
-		  btc_project_make(plan, gen_dir, false, o->force, &built, &n_shaders, &d);
-	if (fresh && ok && rename(gen_dir, dir) != 0) {
-		btc_error(&d, (struct btc_loc){dir, 0, 0},
-			  "cannot publish the generated project (%s): %s", gen_dir,
-			  errno == EEXIST || errno == ENOTEMPTY
-				  ? "the directory appeared meanwhile (another btc?)"
-				  : strerror(errno));
-		ok = false;
-	}
-	if (fresh && !ok) { /* nothing half-made is left */
-		char *parent = btc_dir_name(gen_dir);
-		const char *slash = strrchr(gen_dir, '/');
-		btc_files_remove_under(parent, slash ? slash + 1 : gen_dir, &d);
-		free(parent);
-	}
-	free(gen_dir);
-	if (!ok)
+	struct project_args a = {plan, o->force, &built, &n_shaders, &d};
+	if (!btc_job_dir_make(dir, make_project, &a, &d))
 		goto out;
 	int n_scheds = plan->n_schedules;
 	printf("generated %s: %d schedule%s (%s), %d shader%s\n", dir, n_scheds,

@@ -47,7 +47,34 @@ static bool symbols_ok(struct btc_app *const *apps, int n, struct btc_diag *d)
 	return ok;
 }
 
-/* The joint plan's project. */
+/* btc_joint_project_make's arguments, for btc_job_dir_make. */
+struct joint_args {
+	const struct btc_joint_plan *j;
+	bool force;
+	struct btc_diag *d;
+};
+
+static bool make_joint(const char *dir, void *arg)
+{
+	struct joint_args *a = arg;
+	return btc_joint_project_make(a->j, dir, a->force, a->d);
+}
+
+/* btc_gen_workload_project's arguments, for btc_job_dir_make. */
+struct workload_args {
+	struct btc_gen_ctx *ctxs;
+	int n;
+	struct btc_diag *d;
+};
+
+static bool make_workload(const char *dir, void *arg)
+{
+	struct workload_args *a = arg;
+	return btc_gen_workload_project(a->ctxs, a->n, NULL, dir, a->d);
+}
+
+/* The joint plan's project, published whole as single-app `btc gen`'s
+ * (btc_job_dir_make). */
 static int gen_joint(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
@@ -70,7 +97,8 @@ static int gen_joint(const struct btc_cli_options *o)
 		goto out;
 	dir = o->output ? btc_xstrdup(o->output) : btc_joint_project_dir(j);
 	bool built;
-	if (btc_job_dir_claim(dir, &d) && btc_joint_project_make(j, dir, o->force, &d)) {
+	struct joint_args a = {j, o->force, &d};
+	if (btc_job_dir_make(dir, make_joint, &a, &d)) {
 		printf("generated %s: %d apps, %d streams, %d joint candidates\n", dir, j->n_apps,
 		       j->n_streams, j->result.n);
 		if (o->build)
@@ -161,7 +189,8 @@ int btc_cmd_gen_workload(const struct btc_cli_options *o)
 		btc_outf(&name, "-%s", dev->name);
 		dir = name.buf;
 	}
-	if (!btc_job_dir_claim(dir, &d) || !btc_gen_workload_project(ctxs, n, NULL, dir, &d))
+	struct workload_args a = {ctxs, n, &d};
+	if (!btc_job_dir_make(dir, make_workload, &a, &d))
 		goto out;
 	printf("generated %s: %d apps, one stream each\n", dir, n);
 	bool built;

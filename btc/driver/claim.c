@@ -3,7 +3,10 @@
  * "Writing files"). */
 #include "driver/claim.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver/files.h"
@@ -18,6 +21,33 @@ bool btc_job_dir_claim(const char *dir, struct btc_diag *d)
 		return false;
 	btc_remove_stale_tmp(dir);
 	return true;
+}
+
+bool btc_job_dir_make(char *dir, bool (*make)(const char *dir, void *arg), void *arg,
+		      struct btc_diag *d)
+{
+	for (size_t len = strlen(dir); len > 1 && dir[len - 1] == '/'; len--)
+		dir[len - 1] = '\0'; /* "out/": the sibling is out.tmp.PID */
+	struct stat st;
+	bool fresh = lstat(dir, &st) != 0 && errno == ENOENT;
+	char *gen_dir = fresh ? btc_xasprintf("%s.tmp.%ld", dir, (long)getpid()) : btc_xstrdup(dir);
+	bool ok = btc_job_dir_claim(gen_dir, d) && make(gen_dir, arg);
+	if (fresh && ok && rename(gen_dir, dir) != 0) {
+		btc_error(d, (struct btc_loc){dir, 0, 0},
+			  "cannot publish the generated project (%s): %s", gen_dir,
+			  errno == EEXIST || errno == ENOTEMPTY
+				  ? "the directory appeared meanwhile (another btc?)"
+				  : strerror(errno));
+		ok = false;
+	}
+	if (fresh && !ok) { /* nothing half-made is left */
+		char *parent = btc_dir_name(gen_dir);
+		const char *slash = strrchr(gen_dir, '/');
+		btc_files_remove_under(parent, slash ? slash + 1 : gen_dir, d);
+		free(parent);
+	}
+	free(gen_dir);
+	return ok;
 }
 
 void btc_job_dir_sweep(const char *dir)

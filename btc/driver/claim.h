@@ -26,6 +26,20 @@ char *btc_job_dir(const char *out_dir, const struct btc_app *app, const struct b
  * of dead btc processes removed. Reports and returns false. */
 bool btc_job_dir_claim(const char *dir, struct btc_diag *d);
 
+/* Makes the project of a `btc gen` (one app or several) in dir
+ * (docs/conventions.md, "Writing files"): dir's trailing '/' are cut (in
+ * place, so that the caller names it so too). A new dir is published
+ * whole: make(GEN_DIR, arg) writes into the sibling DIR.tmp.PID, claimed
+ * (btc_job_dir_claim), which is then renamed to dir ("the directory
+ * appeared meanwhile (another btc?)" when a second btc made dir since);
+ * when the claim, make or the rename fails the sibling is removed, so
+ * neither dir nor a half-made sibling is left. An existing dir is claimed
+ * (locked) and make writes into it in place. make reports its errors to
+ * d and returns false. Returns true when dir holds the whole project,
+ * false after diagnostics. */
+bool btc_job_dir_make(char *dir, bool (*make)(const char *dir, void *arg), void *arg,
+		      struct btc_diag *d);
+
 /* Removes what an earlier job left in dir that this one makes anew
  * (trace.json, timeline.svg, fit.svg, profile.svg, run.json), so that an
  * interrupted job leaves nothing to be taken for its own. */
