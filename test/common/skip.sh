@@ -1,15 +1,23 @@
 # skip.sh: the shell side of btc_test_skip (testutil.h), for test scripts:
 #   . "$src/test/common/skip.sh"
 #   btc_test_skip VULKAN "gen-run" "no Vulkan device"
-#   btc_test_need_vulkan "gen-joint"    (the same, unless btc finds one)
+#   btc_test_need_vulkan "gen-run" "cannot run the Vulkan pipelines"
+#                                       (the same, unless btc finds one)
 # exits 77 (meson: SKIP), or 1 when $BTC_REQUIRE_<HW> (BTC_REQUIRE_VULKAN,
 # BTC_REQUIRE_CUDA, BTC_REQUIRE_CROSS) is set and not "0": scripts/test
 # requires Vulkan and the cross toolchain, so they never skip there.
-# btc_test_need_vulkan NAME (with $btc set): btc_test_skip VULKAN unless
-# `btc device host` lists a Vulkan PU (llvmpipe counts).
+# btc_test_have_vulkan (with $btc set): true when `btc device host` lists
+# a Vulkan PU (llvmpipe counts).
+btc_test_have_vulkan() {
+  "$btc" device host | grep -q "kind: vulkan"
+}
+
+# btc_test_need_vulkan NAME [WHAT] (with $btc set): btc_test_skip VULKAN
+# unless btc_test_have_vulkan; WHAT, what the test cannot do without one,
+# ends the message.
 btc_test_need_vulkan() {
-  if ! "$btc" device host | grep -q "kind: vulkan"; then
-    btc_test_skip VULKAN "$1" "no Vulkan device (not even llvmpipe)"
+  if ! btc_test_have_vulkan; then
+    btc_test_skip VULKAN "$1" "no Vulkan device (not even llvmpipe)${2:+: $2}"
   fi
 }
 

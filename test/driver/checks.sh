@@ -8,7 +8,7 @@
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
-need_vulkan "$btc"
+btc_test_need_vulkan driver-checks
 rm -rf "$work" && mkdir -p "$work"
 # examples/vecadd made wrong on purpose: the Vulkan `add` shader and the
 # CPU `square` kernel add 1, so only CPU `add` followed by Vulkan `square`

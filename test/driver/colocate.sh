@@ -14,9 +14,7 @@ set -euo pipefail
 btc=$1 src=$2 work=$3 run=$4
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN driver-colocate-run "no Vulkan device (not even llvmpipe)"
-fi
+btc_test_need_vulkan driver-colocate-run
 gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
 cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
 dir=$work/w

@@ -16,7 +16,7 @@
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
-need_vulkan "$btc"
+btc_test_need_vulkan driver-corun
 rm -rf "$work" && mkdir -p "$work"
 cd "$work"
 oct=$src/apps/octree.yaml alex=$src/apps/alexnet-dense.yaml

@@ -24,14 +24,6 @@ json() {
 
 . "$(dirname "${BASH_SOURCE[0]}")/../common/skip.sh"
 
-# need_vulkan BTC: skip (77) without a Vulkan device (not even llvmpipe); a
-# failure under BTC_REQUIRE_VULKAN=1 (scripts/test).
-need_vulkan() {
-  if ! "$1" device host | grep -q "kind: vulkan"; then
-    btc_test_skip VULKAN "$(basename "$0")" "no Vulkan device here (not even llvmpipe)"
-  fi
-}
-
 # fail MESSAGE [LOG]: prints the log and the message, exits 1.
 fail() {
   [ -n "${2:-}" ] && [ -f "$2" ] && cat "$2"

@@ -113,7 +113,7 @@ echo "ok: truncated cache: discarded, profiled again ($size bytes before)"
 
 # A kernel stuck in a loop: the tuning run is killed, named; the earlier
 # run's pictures and trace are gone.
-need_vulkan "$btc"
+btc_test_need_vulkan driver-safety
 mkdir hang && cp "$src"/examples/vecadd/* hang/
 sed -i '1i #include <stdlib.h>' hang/vecadd.c
 sed -i 's|^\tint64_t n = t->params->n;|&\n\twhile (getenv("VECADD_HANG")) ;|' hang/vecadd.c

@@ -9,7 +9,7 @@
 set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
-need_vulkan "$btc"
+btc_test_need_vulkan driver-tuning
 rm -rf "$work" && mkdir -p "$work"
 app=$src/examples/vecadd/vecadd.yaml
 host_table "$btc" "$app" "$work/table.csv"

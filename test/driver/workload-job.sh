@@ -19,9 +19,7 @@ set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN driver-workload-job "no Vulkan device (not even llvmpipe)"
-fi
+btc_test_need_vulkan driver-workload-job
 tables=$src/docs/results/eval-host-b/cache
 check() {
   python3 - "$1" "$2" << 'PY'

@@ -21,9 +21,7 @@ set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN gen-adapt "no Vulkan device (not even llvmpipe)"
-fi
+btc_test_need_vulkan gen-adapt
 fail() { echo "FAIL: $*"; exit 1; }
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 

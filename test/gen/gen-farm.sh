@@ -36,9 +36,7 @@ PY
     { echo "FAIL: $app $mode: the generated pools are not the prediction's"; exit 1; }
 done
 
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN gen-farm "no Vulkan device (not even llvmpipe): cannot run the farms"
-fi
+btc_test_need_vulkan gen-farm "cannot run the farms"
 gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
 cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
 ncores=$("$btc" device host | awk -v c="$cpu" '/name:/ {n=$3} /cores:/ && n == c {print NF - 1; exit}')

@@ -14,9 +14,7 @@ set -euo pipefail
 btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
-if ! "$btc" device host | grep -q "kind: vulkan"; then
-  btc_test_skip VULKAN gen-workload "no Vulkan device (not even llvmpipe): cannot run the Vulkan chunks"
-fi
+btc_test_need_vulkan gen-workload "cannot run the Vulkan chunks"
 gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
 cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
 octree=$src/apps/octree.yaml alexnet=$src/apps/alexnet-dense.yaml
