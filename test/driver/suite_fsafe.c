@@ -4,7 +4,8 @@
  * under RLIMIT_FSIZE) leaving the old file whole; stale temporary files of
  * dead processes go; a directory lock names its holder; util/proc's
  * bounded run kills the child's whole process group; the tuner's run
- * names a time-out, a crash's signal and a report of another schedule. */
+ * names a time-out, a crash's signal and a report of another schedule;
+ * util/infile's btc_read_json names why a JSON file is not read. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,9 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/tune.h"
 #include "suites.h"
 #include "util/fsafe.h"
+#include "util/infile.h"
 #include "util/out.h"
 #include "util/proc.h"
 
@@ -294,6 +298,61 @@ static void test_tune_run_faults_named(void)
 	free(p);
 }
 
+/* btc_read_json: the tree of a JSON file; else NULL, errno, and (with a
+ * diag) one error naming the file and why: unreadable, not a regular
+ * file, empty, or not JSON at the line and column where cJSON stopped. */
+static void test_read_json(void)
+{
+	struct btc_diag d;
+	char *good = at("good.json"), *bad = at("bad.json"), *empty = at("empty.json");
+	char *fifo = at("json-fifo"), *missing = at("missing.json");
+	const char *texts[] = {"{\"a\": 7}\n", "{\"a\": 1,\n  \"b\": }\n", " \n"};
+	char *paths[] = {good, bad, empty};
+	quiet(&d);
+	for (int k = 0; k < 3; k++)
+		CU_ASSERT_TRUE_FATAL(btc_write_file_atomic(paths[k], texts[k], strlen(texts[k]), 0, &d));
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0644), 0);
+	quiet(&d);
+	cJSON *j = btc_read_json(good, "not a report", &d);
+	CU_ASSERT_EQUAL(cJSON_GetObjectItemCaseSensitive(j, "a")->valueint, 7);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	cJSON_Delete(j);
+	quiet(&d);
+	CU_ASSERT_PTR_NULL(btc_read_json(missing, "not a report", &d));
+	CU_ASSERT_EQUAL(errno, ENOENT);
+	char *want = btc_xasprintf("%s: error: not a report: cannot read: %s", missing,
+				   strerror(ENOENT));
+	CU_ASSERT_STRING_EQUAL(d.first, want);
+	free(want);
+	quiet(&d);
+	CU_ASSERT_PTR_NULL(btc_read_json(fifo, NULL, &d)); /* at once: no writer to wait for */
+	want = btc_xasprintf("%s: error: is a FIFO, not a regular file", fifo);
+	CU_ASSERT_STRING_EQUAL(d.first, want);
+	free(want);
+	quiet(&d);
+	CU_ASSERT_PTR_NULL(btc_read_json(bad, "not a report", &d));
+	CU_ASSERT_EQUAL(errno, EBADMSG);
+	want = btc_xasprintf("%s:2:8: error: not a report: not valid JSON", bad);
+	CU_ASSERT_STRING_EQUAL(d.first, want);
+	free(want);
+	quiet(&d);
+	CU_ASSERT_PTR_NULL(btc_read_json(empty, NULL, &d));
+	want = btc_xasprintf("%s: error: empty, not JSON", empty);
+	CU_ASSERT_STRING_EQUAL(d.first, want);
+	CU_ASSERT_EQUAL(d.errors, 1);
+	free(want);
+	/* without a diag: silent, errno only */
+	CU_ASSERT_PTR_NULL(btc_read_json(bad, NULL, NULL));
+	CU_ASSERT_EQUAL(errno, EBADMSG);
+	CU_ASSERT_PTR_NULL(btc_read_json(missing, NULL, NULL));
+	CU_ASSERT_EQUAL(errno, ENOENT);
+	free(good);
+	free(bad);
+	free(empty);
+	free(fifo);
+	free(missing);
+}
+
 int register_fsafe_suite(void)
 {
 	CU_pSuite s = CU_add_suite("fsafe", setup, NULL);
@@ -302,5 +361,6 @@ int register_fsafe_suite(void)
 	       !CU_add_test(s, "stale temporary files removed", test_stale_tmp_removed) ||
 	       !CU_add_test(s, "a lock names its holder", test_lock_names_holder) ||
 	       !CU_add_test(s, "a bounded run kills the group", test_bounded_kills_group) ||
-	       !CU_add_test(s, "tuning runs: faults named", test_tune_run_faults_named);
+	       !CU_add_test(s, "tuning runs: faults named", test_tune_run_faults_named) ||
+	       !CU_add_test(s, "a JSON file not read: why, named", test_read_json);
 }
