@@ -12,6 +12,7 @@
 #include "report/fit.h"
 #include "report/measurements.h"
 #include "report/report.h"
+#include "util/infile.h"
 #include "util/out.h"
 
 /* The schedules a main job's report measured, as --chunks specs (labels
@@ -19,9 +20,7 @@
  * Stores up to max specs, which the caller frees. */
 static int report_specs(const char *path, char **specs, int max, struct btc_diag *d)
 {
-	char *text = btc_read_file(path, NULL);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(path, NULL, NULL);
 	const cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates"), *c;
 	int n = 0;
 	cJSON_ArrayForEach(c, cands)
@@ -55,9 +54,7 @@ static void report_io_threads(const char *path, const struct btc_table *t, enum 
 			      uint32_t *kl, uint32_t *kc)
 {
 	*kl = *kc = 0;
-	char *text = path ? btc_read_file(path, NULL) : NULL;
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = path ? btc_read_json(path, NULL, NULL) : NULL;
 	const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "fluid_bound");
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(b, "load_threads");
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(b, "check_threads");
@@ -85,9 +82,7 @@ static void report_io_threads(const char *path, const struct btc_table *t, enum 
  * without its measurement, as the job's own were (btc_fit_bound). */
 static void report_chosen(const char *path, struct btc_report *r)
 {
-	char *text = path ? btc_read_file(path, NULL) : NULL;
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = path ? btc_read_json(path, NULL, NULL) : NULL;
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "schedule");
 	const cJSON *label = cJSON_GetObjectItemCaseSensitive(s, "label");
 	for (int k = 0; cJSON_IsString(label) && k < r->n_candidates; k++)

@@ -7,6 +7,7 @@
 #include "driver/colocate.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "driver/colocate_internal.h"
+#include "util/infile.h"
 #include "util/out.h"
 #include "util/proc.h"
 
@@ -220,14 +222,13 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 		free(msg);
 		return why;
 	}
-	char *text = btc_read_file(p->report, NULL);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(p->report, NULL, NULL);
+	const char *absent = errno == EBADMSG ? "is not JSON" : "is missing";
 	const cJSON *streams = cJSON_GetObjectItemCaseSensitive(j, "streams"), *e;
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "verified")) ||
 	    !cJSON_IsArray(streams))
 		why = btc_xasprintf("the program's report %s%s%s",
-				    j ? "does not say it verified" : "is missing or not JSON",
+				    j ? "does not say it verified" : absent,
 				    msg ? "; its last words: " : "", msg ? msg : "");
 	cJSON_ArrayForEach (e, streams) {
 		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "stream");

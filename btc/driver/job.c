@@ -28,6 +28,7 @@
 #include "report/result.h"
 #include "gen/gen.h"
 #include "util/fsafe.h"
+#include "util/infile.h"
 #include "util/proc.h"
 
 static double now_s(void)
@@ -263,9 +264,7 @@ static bool phase_head_to_head(struct job *j)
  * "adapt" object: runtime/src/btrt_report.c, docs/report.md), printed. */
 static void read_adaptive(struct job *j)
 {
-	char *text = btc_read_file(j->run_report, NULL);
-	cJSON *r = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "adapt");
 	const cJSON *sw = cJSON_GetObjectItemCaseSensitive(a, "switches");
 	const cJSON *fs = cJSON_GetObjectItemCaseSensitive(a, "final_schedule");

@@ -18,6 +18,7 @@
 #include "driver/project.h"
 #include "driver/cache.h"
 #include "util/fsafe.h"
+#include "util/infile.h"
 #include "util/out.h"
 #include "util/proc.h"
 #include "util/runstatus.h"
@@ -27,9 +28,7 @@
  * 'cpu' (task 3) crashed with SIGSEGV"), or NULL when it wrote none. */
 static char *failure_message(const char *path)
 {
-	char *text = btc_read_file(path, NULL);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(path, NULL, NULL);
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
 	char *msg = cJSON_IsString(m) ? btc_xstrdup(m->valuestring) : NULL;
 	cJSON_Delete(j);

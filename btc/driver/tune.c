@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/fsafe.h"
+#include "util/infile.h"
 #include "util/out.h"
 #include "util/proc.h"
 #include "util/runstatus.h"
@@ -91,9 +92,7 @@ char *btc_tune_last_message(const char *stderr_path, const char *program)
  * writing it). */
 static bool read_failure(const char *path, char **kind, char **message, char **stage, char **pu)
 {
-	char *text = btc_read_file(path, NULL);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(path, NULL, NULL);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "kind");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
 	/* A kernel's crash, exit() or a stop that hung (the runtime's guard,
@@ -239,10 +238,8 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 		free(failure_path);
 		return false;
 	}
-	char *text = btc_read_file(run->report, NULL);
-	bool no_report = text == NULL;
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(run->report, NULL, NULL);
+	bool no_report = !j && errno != EBADMSG; /* not written, not just not JSON */
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "measured_ms_per_task");
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "verified");
 	const cJSON *si = cJSON_GetObjectItemCaseSensitive(j, "schedule_index");

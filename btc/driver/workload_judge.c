@@ -10,6 +10,7 @@
 #include "driver/workload_job.h"
 #include "front/table.h"
 #include "util/fsafe.h"
+#include "util/infile.h"
 #include "util/out.h"
 
 /* Per app its measured solo period, ms (1000 / r*_a), from the solo rates
@@ -125,10 +126,14 @@ void btc_workload_add_plan_bound(cJSON *plan, const struct btc_joint_plan *j,
 static bool read_measured(const struct btc_joint_plan *j, const char *path, double *solo_rate,
 			  int *best, double *m, struct btc_diag *d)
 {
-	size_t len = 0;
-	char *text = btc_read_file(path, &len);
-	cJSON *root = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	char *what = btc_xasprintf("not a workload report of this workload (streams %d, each with "
+				   "its solo_tasks_per_s, and a chosen joint candidate among the "
+				   "plan's %d)", j->n_streams, j->result.n);
+	cJSON *root = btc_read_json(path, what, d);
+	if (!root) {
+		free(what);
+		return false;
+	}
 	cJSON *plan = cJSON_GetObjectItem(root, "plan"), *colo = cJSON_GetObjectItem(root, "colocation");
 	cJSON *streams = cJSON_GetObjectItem(colo, "streams"), *b = cJSON_GetObjectItem(colo, "best");
 	bool ok = cJSON_IsArray(streams) && cJSON_GetArraySize(streams) == j->n_streams &&
@@ -155,10 +160,8 @@ static bool read_measured(const struct btc_joint_plan *j, const char *path, doub
 		*m = ok ? med->valuedouble : 0;
 	}
 	if (!ok)
-		btc_error(d, (struct btc_loc){.file = path},
-			  "not a workload report of this workload (streams %d, each with its "
-			  "solo_tasks_per_s, and a chosen joint candidate among the plan's %d)",
-			  j->n_streams, j->result.n);
+		btc_error(d, (struct btc_loc){.file = path}, "%s", what);
+	free(what);
 	cJSON *pred = cJSON_GetObjectItem(plan, "predicted");
 	for (int k = 0; ok && k < j->result.n; k++) {
 		cJSON *v = cJSON_GetArrayItem(pred, k);
@@ -181,10 +184,7 @@ static bool report_share(const struct btc_joint_plan *j, const char *path,
 			 struct btc_table **out, struct btc_diag *d)
 {
 	*out = NULL;
-	size_t len = 0;
-	char *text = btc_read_file(path, &len);
-	cJSON *root = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *root = btc_read_json(path, NULL, NULL); /* none: read_measured says why */
 	cJSON *kap = cJSON_GetObjectItem(
 		cJSON_GetObjectItem(cJSON_GetObjectItem(root, "plan"), "same_pu_factor"), "kappa");
 	bool ok = true;

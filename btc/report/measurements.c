@@ -12,6 +12,7 @@
 
 #include "report/fit.h"
 #include "report/report.h"
+#include "util/infile.h"
 #include "util/out.h"
 #include "util/num.h"
 
@@ -66,12 +67,14 @@ static bool read_main_report(const char *path, const cJSON *cands,
 	return ok;
 }
 
-static bool read_json(const char *path, const char *text, const struct btc_plan_schedule *scheds,
-		      int n, const struct btc_device *dev, struct btc_tune_entry *entries,
-		      struct btc_diag *d)
+static bool read_json(const char *path, const char *text, size_t len,
+		      const struct btc_plan_schedule *scheds, int n, const struct btc_device *dev,
+		      struct btc_tune_entry *entries, struct btc_diag *d)
 {
 	struct btc_loc at = {path, 0, 0};
-	cJSON *j = cJSON_Parse(text);
+	cJSON *j = btc_parse_json(path, text, len, NULL, d);
+	if (!j)
+		return false;
 	const cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates");
 	if (cJSON_IsArray(cands)) {
 		bool ok = read_main_report(path, cands, scheds, n, dev, entries, d);
@@ -181,13 +184,14 @@ bool btc_measurements_read(const char *path, const struct btc_plan_schedule *sch
 			   const struct btc_device *dev, struct btc_tune_entry *entries,
 			   struct btc_diag *d)
 {
-	char *text = btc_read_file(path, NULL);
+	size_t len = 0;
+	char *text = btc_read_file(path, &len);
 	if (!text) {
 		btc_error(d, (struct btc_loc){path, 0, 0}, "cannot read: %s", strerror(errno));
 		return false;
 	}
 	const char *first = text + strspn(text, " \t\r\n");
-	bool ok = *first == '{' ? read_json(path, text, scheds, n, dev, entries, d)
+	bool ok = *first == '{' ? read_json(path, text, len, scheds, n, dev, entries, d)
 				: read_csv(path, text, n, entries, d);
 	free(text);
 	return ok;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/result.h"
+#include "util/infile.h"
 #include "util/out.h"
 
 static void svg_text(struct btc_out *o, double x, double y, const char *anchor, int size,
@@ -96,9 +97,9 @@ bool btc_report_heatmap_svg(const struct btc_table *t, const struct btc_app *app
 bool btc_report_gantt_svg(const char *trace_path, const char *svg_path, double window_ms,
 			  struct btc_diag *d)
 {
-	char *text = btc_read_file(trace_path, NULL);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(trace_path, "not a trace-event JSON file", d);
+	if (!j)
+		return false;
 	const cJSON *events = cJSON_GetObjectItemCaseSensitive(j, "traceEvents");
 	if (!cJSON_IsArray(events)) {
 		btc_error(d, (struct btc_loc){trace_path, 0, 0}, "not a trace-event JSON file");

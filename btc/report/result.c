@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/goals.h"
+#include "util/infile.h"
 #include "util/out.h"
 
 static const char *const status_names[] = {"not_run", "verified", "failed"};
@@ -441,9 +442,9 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 bool btc_report_read(const char *path, struct btc_report *r, struct btc_diag *d)
 {
 	btc_report_init(r);
-	char *text = btc_read_file(path, NULL);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	cJSON *j = btc_read_json(path, "not a btc report (JSON)", d);
+	if (!j)
+		return false;
 	if (!cJSON_IsObject(j) || !cJSON_IsString(btc_json_get(j, "app"))) {
 		btc_error(d, (struct btc_loc){path, 0, 0}, "not a btc report (JSON)");
 		cJSON_Delete(j);

@@ -192,6 +192,10 @@ expect 0 "octree#1" schedule --workload "$work/w2.yaml" --device $dev --top 1
 printf 'apps:\n  - app: %s/apps/octree.yaml\n    streams: 0\n    colour: red\n' "$src" > "$work/w3.yaml"
 expect 1 "w3.yaml:4:5: error: unknown key 'colour'" schedule --workload "$work/w3.yaml" --device $dev
 expect 1 "not a btc report" report "$work/missing.json"
+# ... and says why: the file is not there, or its JSON breaks at line:col
+expect 1 "missing.json: error: not a btc report (JSON): cannot read: No such file or directory" report "$work/missing.json"
+printf '{"app": "octree",\n "schema_version": }\n' > "$work/broken.json"
+expect 1 "broken.json:2:20: error: not a btc report (JSON): not valid JSON" report "$work/broken.json"
 expect 0 '"candidates"' schedule $app --device $dev --table $table --top 3 --format json --no-time -D max_points=307200
 expect 0 '{little,big,gpu}:3-6' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1
 expect 0 '"farm":["little","big","gpu"]' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1 --format json
