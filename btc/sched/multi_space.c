@@ -109,6 +109,27 @@ static int units(const struct btc_multi_space *T, const struct btc_space_opt *o,
 	return o->cores ? o->cores : T->units[c];
 }
 
+/* Takes option o's units from left[0..np) when they fit on every PU
+ * (true); leaves left as it was when they do not (false). */
+static bool units_take(const struct btc_multi_space *T, const struct btc_space_opt *o, int *left,
+		       int np)
+{
+	for (int c = 0; c < np; c++)
+		if (units(T, o, c) > left[c])
+			return false;
+	for (int c = 0; c < np; c++)
+		left[c] -= units(T, o, c);
+	return true;
+}
+
+/* Gives option o's units back to left[0..np) (after units_take). */
+static void units_give(const struct btc_multi_space *T, const struct btc_space_opt *o, int *left,
+		       int np)
+{
+	for (int c = 0; c < np; c++)
+		left[c] += units(T, o, c);
+}
+
 /* Chunk (option o, stages f..l)'s time (NAN: a stage has no time on it)
  * and, for a farm, its admitted members. */
 static double chunk_time(const struct btc_multi_problem *m, int s, const struct btc_space_opt *o,
@@ -227,13 +248,8 @@ static long walk_rec(struct walk *w, int f, int prev)
 	long count = 0;
 	for (int o = 0; o < w->T->n; o++) {
 		const struct btc_space_opt *op = &w->T->o[o];
-		bool fits = true;
-		for (int c = 0; c < w->np && fits; c++)
-			fits = units(w->T, op, c) <= w->left[c];
-		if (!fits)
+		if (!units_take(w->T, op, w->left, w->np))
 			continue;
-		for (int c = 0; c < w->np; c++)
-			w->left[c] -= units(w->T, op, c);
 		for (int l = f; l < w->n; l++) {
 			struct btc_sched_chunk ch = {op->pu, f, l, 0, op->farm, op->cores};
 			if (isnan(btc_model_chunk_time_ms(p, &ch)))
@@ -242,8 +258,7 @@ static long walk_rec(struct walk *w, int f, int prev)
 			w->a[f] = 2 * o + (o == prev);
 			count += walk_rec(w, l + 1, o);
 		}
-		for (int c = 0; c < w->np; c++)
-			w->left[c] += units(w->T, op, c);
+		units_give(w->T, op, w->left, w->np);
 	}
 	return count;
 }
@@ -390,21 +405,15 @@ static void tab_rec(struct tab_walk *w, int f, int prev, int k)
 	}
 	for (int o = 0; o < w->T->n; o++) {
 		const struct btc_space_opt *op = &w->T->o[o];
-		bool fits = true;
-		for (int c = 0; c < w->np && fits; c++)
-			fits = units(w->T, op, c) <= w->left[c];
-		if (!fits)
+		if (!units_take(w->T, op, w->left, w->np))
 			continue;
-		for (int c = 0; c < w->np; c++)
-			w->left[c] -= units(w->T, op, c);
 		for (int l = f; l < w->n && !isnan(w->t[tab_at(w, o, f, l)]); l++) {
 			w->a[l] = 2 * o;
 			w->a[f] = 2 * o + (o == prev);
 			w->ch[k] = (struct btc_multi_chunk){o, f, l};
 			tab_rec(w, l + 1, o, k + 1);
 		}
-		for (int c = 0; c < w->np; c++)
-			w->left[c] += units(w->T, op, c);
+		units_give(w->T, op, w->left, w->np);
 	}
 }
 
