@@ -173,14 +173,7 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 		cJSON_AddNullToObject(plan, "same_pu_factor");
 	}
 	btc_colocate_add_json(root, "colocation", s, r);
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		btc_panic("out of memory");
-	size_t len = strlen(text);
-	text[len++] = '\n';
-	btc_write_file_atomic(path, text, len, 0, d);
-	free(text);
+	btc_write_json(path, root, 0, d);
 }
 
 /* The project folder of j's program and the program in it (malloc'ed). */

@@ -261,14 +261,7 @@ int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_dev
 		cJSON_AddNumberToObject(root, "merit", m);
 		cJSON_AddItemToObject(root, "plan", plan);
 		btc_workload_add_plan_bound(plan, j, &cal, m);
-		char *text = cJSON_Print(root);
-		cJSON_Delete(root);
-		if (!text)
-			btc_panic("out of memory");
-		size_t len = strlen(text);
-		text[len++] = '\n';
-		btc_write_file_atomic(opt->report, text, len, 0, d);
-		free(text);
+		btc_write_json(opt->report, root, 0, d);
 	}
 	status = d->errors ? 1 : 0;
 out:

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/goals.h"
+#include "util/fsafe.h"
 #include "util/infile.h"
 #include "util/out.h"
 
@@ -307,19 +308,7 @@ bool btc_report_write(const struct btc_report *r, const char *path, struct btc_d
 	for (int i = 0; i < r->n_candidates; i++)
 		cJSON_AddItemToArray(cands, candidate_json(&r->candidates[i]));
 
-	char *text = cJSON_Print(j);
-	cJSON_Delete(j);
-	if (!text) {
-		btc_error(d, (struct btc_loc){path, 0, 0}, "out of memory writing the report");
-		return false;
-	}
-	struct btc_out o;
-	btc_out_init(&o);
-	btc_outl(&o, "%s", text);
-	free(text);
-	bool ok = btc_out_write_file(&o, path, d);
-	btc_out_free(&o);
-	return ok;
+	return btc_write_json(path, j, BTC_WRITE_KEEP_SAME, d);
 }
 
 /* ---- reading ---- */

@@ -4,6 +4,7 @@
 
 #include <btrt_fsafe.h> /* btrt_file_kind: the one wording for what a path is */
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -164,6 +165,19 @@ static bool dir_writable(const char *what, const char *path, const char *dir, st
 		return false;
 	}
 	return true;
+}
+
+bool btc_write_json(const char *path, cJSON *root, unsigned flags, struct btc_diag *d)
+{
+	char *text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		btc_panic("out of memory printing %s", path);
+	size_t len = strlen(text);
+	text[len++] = '\n'; /* over the NUL: cJSON_Print's buffer is len + 1 */
+	bool ok = btc_write_file_atomic(path, text, len, flags, d);
+	cJSON_free(text);
+	return ok;
 }
 
 bool btc_output_check(const char *what, const char *path, struct btc_diag *d)

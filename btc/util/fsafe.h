@@ -35,6 +35,13 @@ enum {
 bool btc_write_file_atomic(const char *path, const void *buf, size_t len, unsigned flags,
 			   struct btc_diag *d);
 
+struct cJSON;
+/* Writes the JSON tree root (a report) to path: cJSON's formatted print
+ * and a newline, by btc_write_file_atomic with flags (BTC_WRITE_*). Takes
+ * root and deletes it. Returns false after reporting the error to d
+ * (location: path); out of memory is btc_panic's, as btc_x* allocators'. */
+bool btc_write_json(const char *path, struct cJSON *root, unsigned flags, struct btc_diag *d);
+
 /* May btc create or replace the file path? It must be absent or a regular
  * file (not a link, device, FIFO, socket or directory), and its directory
  * must exist (or be creatable: the nearest existing ancestor) and be
