@@ -9,24 +9,15 @@ alexnet=$1 octree=$2 sched=${3:-} frontend=${4:-}
 unset BTC_REQUIRE_VULKAN BTC_REQUIRE_CUDA ALEXNET_IMAGES ALEXNET_WEIGHTS
 empty=$(mktemp -d)
 hollow=$(mktemp -d)
-log=$(mktemp)
-trap 'rm -rf "$empty" "$hollow" "$log"' EXIT
+trap 'rm -rf "$empty" "$hollow"' EXIT
 mkdir -p "$hollow/alexnet-cifar10" "$hollow/pointclouds" "$hollow/cifar10" "$hollow/profiles"
-fails=0
+. "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
 # expect DATA_DIR PATTERN EXE ARGS...: exit 1 and output matching PATTERN.
 expect() {
   local dir=$1 pattern=$2
   shift 2
-  BTC_DATA_DIR=$dir "$@" > "$log" 2>&1
-  local got=$?
-  if [ "$got" -ne 1 ] || ! grep -Eq "$pattern" "$log"; then
-    echo "FAIL: BTC_DATA_DIR=$dir $*: exit $got (want 1), output must match /$pattern/:"
-    sed 's/^/    /' "$log" | tail -40
-    fails=$((fails + 1))
-  else
-    echo "ok: BTC_DATA_DIR=$dir $(basename "$1") ${*:2}: exit 1, /$pattern/"
-  fi
+  contract_expect 1 "$pattern" "BTC_DATA_DIR=$dir" -- "$@"
 }
 
 expect "$empty" "missing test data: $empty/alexnet-cifar10" "$alexnet" -r prune
@@ -43,5 +34,4 @@ fi
 if [ -n "$frontend" ]; then
   expect "$empty" "missing test data: $empty/profiles" "$frontend" -r table
 fi
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+contract_done

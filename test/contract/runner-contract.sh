@@ -6,27 +6,16 @@
 set -uo pipefail
 exe=$1 have_vulkan=$2
 unset BTC_REQUIRE_VULKAN BTC_REQUIRE_CUDA BTC_REQUIRE_CROSS BTRT_VK_VALIDATION BTC_DATA_DIR
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-fails=0
+. "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
-# expect STATUS PATTERN [ENV=...] -- ARGS: runs the runner, checks its exit
-# status and that its output matches the extended regex PATTERN.
+# expect STATUS PATTERN [ENV=...] -- ARGS: the runner with ARGS exits
+# STATUS, its output matching the extended regex PATTERN.
 expect() {
-  local want=$1 pattern=$2
+  local want=$1 pattern=$2 envs=()
   shift 2
-  local envs=()
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
-  env "${envs[@]}" "$exe" "$@" > "$log" 2>&1
-  local got=$?
-  if [ "$got" -ne "$want" ] || ! grep -Eq "$pattern" "$log"; then
-    echo "FAIL: ${envs[*]} $exe $*: exit $got (want $want), output must match /$pattern/:"
-    sed 's/^/    /' "$log"
-    fails=$((fails + 1))
-  else
-    echo "ok: ${envs[*]} runner_contract $*: exit $got, /$pattern/"
-  fi
+  contract_expect "$want" "$pattern" "${envs[@]}" -- "$exe" "$@"
 }
 
 expect 0 'PASS: 1 tests' -- -r pass
@@ -58,5 +47,4 @@ if [ "$have_vulkan" = 1 ]; then
     BTRT_VK_VALIDATION=1 VK_LAYER_PATH=/nonexistent -- -r pass
   expect 0 'PASS: 1 tests' BTRT_VK_VALIDATION=1 -- -r pass
 fi
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+contract_done

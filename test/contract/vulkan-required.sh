@@ -11,29 +11,10 @@ set -uo pipefail
 have_vulkan=$1 octree=$2 octree_gpu=$3 alexnet=$4 runtime=$5
 btc=${6:-} src=${7:-} work=${8:-}
 unset BTC_REQUIRE_VULKAN BTRT_VK_VALIDATION VK_LAYER_PATH VK_ADD_LAYER_PATH
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-fails=0
+. "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 no_driver=(VK_ICD_FILENAMES=/nonexistent/icd.json VK_DRIVER_FILES=/nonexistent/icd.json)
 no_layer=(BTRT_VK_VALIDATION=1 VK_LAYER_PATH=/nonexistent)
-
-# expect STATUS PATTERN ENV... -- COMMAND...
-expect() {
-  local want=$1 pattern=$2
-  shift 2
-  local envs=()
-  while [ "$1" != -- ]; do envs+=("$1"); shift; done
-  shift
-  env "${envs[@]}" "$@" > "$log" 2>&1
-  local got=$?
-  if [ "$got" -ne "$want" ] || ! grep -Eq "$pattern" "$log"; then
-    echo "FAIL: ${envs[*]} $*: exit $got (want $want), output must match /$pattern/:"
-    sed 's/^/    /' "$log" | tail -30
-    fails=$((fails + 1))
-  else
-    echo "ok: ${envs[*]} $(basename "$1") ${*:2}: exit $got"
-  fi
-}
+expect() { contract_expect "$@"; } # STATUS PATTERN ENV... -- COMMAND...
 
 for t in "$octree -r vulkan" "$octree -r schedules" "$octree_gpu vulkan" \
          "$alexnet -r vulkan" "$runtime -r vulkan"; do
@@ -55,5 +36,4 @@ if [ "$have_vulkan" = 1 ]; then
     expect 1 'VK_LAYER_KHRONOS_validation is not installed' "${no_layer[@]}" -- $t
   done
 fi
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+contract_done
