@@ -2,8 +2,11 @@
  * the process's thread count. */
 #include "suites.h"
 
+#include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <sched.h>
+#include <stdio.h>
+#include <time.h>
 
 void test_two_cores(int cores[2])
 {
@@ -30,4 +33,17 @@ int test_count_threads(void)
 		n += e->d_name[0] != '.';
 	closedir(d);
 	return n;
+}
+
+void test_assert_threads_gone(int before)
+{
+	int after = test_count_threads();
+	for (int i = 0; i < 1000 && after > before; i++) { /* up to 10 s when loaded */
+		struct timespec ts = {0, 10000000};
+		nanosleep(&ts, NULL);
+		after = test_count_threads();
+	}
+	if (after > before)
+		fprintf(stderr, "  (threads: %d before the run, %d after it) ", before, after);
+	CU_ASSERT_TRUE(after <= before);
 }

@@ -343,34 +343,17 @@ static void test_io_errors(void)
 	CU_ASSERT_EQUAL(io4.checked, 1);
 }
 
-static btrt_atomic_int got_signal;
-
-/* Async-signal-safe: one lock-free atomic store. */
-static void on_signal(int sig)
-{
-	atomic_store(&got_signal, sig);
-}
-
 /* SIGINT while item 5 loads: the run stops with BTRT_E_INTR and every
  * thread it started (workers and their teams) is gone. */
 static void test_interrupt(void)
 {
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	CU_ASSERT_EQUAL_FATAL(sigaction(SIGINT, &sa, &old), 0);
-	atomic_store(&got_signal, 0);
 	int before = test_count_threads();
 	struct toy_params p;
 	toy_default_params(&p);
 	p.load_sleep_us = 2000;
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .signal_seq = 5 };
 	struct btrt_error err;
-	toy_interrupt = &got_signal;
-	int rc = toy_run(&p, toy_stages_cpu, err_farm, 4, 6, 1000, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
-	toy_interrupt = NULL;
-	sigaction(SIGINT, &old, NULL);
+	int rc = toy_run_sigint(&p, toy_stages_cpu, err_farm, 4, 6, 1000, &io, &err);
 	fprintf(stderr, "  (%s) ", err.msg);
 	CU_ASSERT_EQUAL(rc, -1);
 	CU_ASSERT_EQUAL(err.kind, BTRT_E_INTR);
@@ -378,18 +361,7 @@ static void test_interrupt(void)
 	CU_ASSERT_TRUE(io.loaded >= 6 && io.loaded <= 7);
 	CU_ASSERT_TRUE(io.checked <= 5);
 	CU_ASSERT_EQUAL(io.order_errors, 0);
-	int after = test_count_threads();
-	for (int i = 0; i < 1000 && after > before; i++) { /* exiting threads: up to 10 s when loaded */
-		struct timespec ts = { 0, 10000000 };
-		nanosleep(&ts, NULL);
-		after = test_count_threads();
-	}
-	/* No thread of the run is left. Not "equal": threads of an earlier
-	 * test (OpenMP teams of its joined dispatchers) may still have been
-	 * exiting when `before` was counted. */
-	if (after > before)
-		fprintf(stderr, "  (threads: %d before the run, %d after it) ", before, after);
-	CU_ASSERT_TRUE(after <= before);
+	test_assert_threads_gone(before);
 }
 
 static void test_bad_tables(void)

@@ -345,35 +345,18 @@ static void test_idle_pipeline(void)
 	btrt_run_free(run);
 }
 
-static btrt_atomic_int got_signal;
-
-/* Async-signal-safe: one lock-free atomic store. */
-static void on_signal(int sig)
-{
-	atomic_store(&got_signal, sig);
-}
-
 /* A SIGINT arriving mid-run (sent by the toy's load of item 5 to the
  * process) stops the pipeline: at most one item is loaded after it, the
  * run returns BTRT_E_INTR, and every thread it started is gone. */
 static void test_interrupt(void)
 {
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	CU_ASSERT_EQUAL_FATAL(sigaction(SIGINT, &sa, &old), 0);
-	atomic_store(&got_signal, 0);
 	int before = test_count_threads();
 	struct toy_params p;
 	toy_default_params(&p);
 	p.load_sleep_us = 2000;
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .signal_seq = 5 };
 	struct btrt_error err;
-	toy_interrupt = &got_signal;
-	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 1000, BTRT_BACKEND_HOST, NULL, NULL, &io, NULL, &err);
-	toy_interrupt = NULL;
-	sigaction(SIGINT, &old, NULL);
+	int rc = toy_run_sigint(&p, toy_stages_cpu, three, 3, 4, 1000, &io, &err);
 	fprintf(stderr, "  (%s; %llu loaded, %llu checked) ", err.msg,
 		(unsigned long long)io.loaded, (unsigned long long)io.checked);
 	CU_ASSERT_EQUAL(rc, -1);
@@ -385,24 +368,13 @@ static void test_interrupt(void)
 	CU_ASSERT_TRUE(io.loaded >= 6 && io.loaded <= 7);
 	CU_ASSERT_TRUE(io.checked <= 5);
 	CU_ASSERT_EQUAL(io.order_errors, 0);
-	/* OpenMP team threads leave shortly after their dispatcher. */
-	int after = test_count_threads();
-	for (int i = 0; i < 1000 && after > before; i++) { /* exiting threads: up to 10 s when loaded */
-		struct timespec ts = { 0, 10000000 };
-		nanosleep(&ts, NULL);
-		after = test_count_threads();
-	}
-	/* No thread of the run is left. Not "equal": threads of an earlier
-	 * test (OpenMP teams of its joined dispatchers) may still have been
-	 * exiting when `before` was counted. */
-	if (after > before)
-		fprintf(stderr, "  (threads: %d before the run, %d after it) ", before, after);
-	CU_ASSERT_TRUE(after <= before);
+	test_assert_threads_gone(before);
 
 	/* Set before the run: nothing is loaded. */
-	atomic_store(&got_signal, SIGTERM);
+	btrt_atomic_int stop;
+	atomic_store(&stop, SIGTERM);
 	struct toy_io_state io2 = { .load_fail_seq = UINT64_MAX };
-	toy_interrupt = &got_signal;
+	toy_interrupt = &stop;
 	rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 10, BTRT_BACKEND_HOST, NULL, NULL, &io2, NULL, &err);
 	toy_interrupt = NULL;
 	CU_ASSERT_EQUAL(rc, -1);

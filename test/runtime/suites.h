@@ -24,4 +24,10 @@ extern struct btrt_env test_btrt_env;
 void test_two_cores(int cores[2]);
 /* Threads of this process (/proc/self/task), or -1. */
 int test_count_threads(void);
+/* Asserts that no thread of a finished run is left: this process has at
+ * most `before` threads (test_count_threads before the run) within 10 s
+ * (OpenMP team threads leave shortly after their dispatcher; the machine
+ * may be loaded). Not "equal": threads of an earlier test may still have
+ * been exiting when `before` was counted. */
+void test_assert_threads_gone(int before);
 #endif

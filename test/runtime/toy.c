@@ -1,6 +1,8 @@
 #include "toy.h"
 #include "suites.h"
 
+#include <CUnit/CUnit.h>
+
 #include <btrt_pool.h>
 #include <btrt_trace.h>
 #include <pthread.h>
@@ -346,5 +348,31 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 	btrt_pool_destroy(pool);
 	if (io_out)
 		*io_out = st;
+	return rc;
+}
+
+static btrt_atomic_int got_signal;
+
+/* Async-signal-safe: one lock-free atomic store. */
+static void on_signal(int sig)
+{
+	atomic_store(&got_signal, sig);
+}
+
+int toy_run_sigint(const struct toy_params *p, const struct btrt_stage *stages,
+		   const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
+		   uint64_t n_items, struct toy_io_state *io, struct btrt_error *err)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	CU_ASSERT_EQUAL_FATAL(sigaction(SIGINT, &sa, &old), 0);
+	atomic_store(&got_signal, 0);
+	toy_interrupt = &got_signal;
+	int rc = toy_run(p, stages, chunks, n_chunks, pool_size, n_items, BTRT_BACKEND_HOST, NULL,
+			 NULL, io, NULL, err);
+	toy_interrupt = NULL;
+	sigaction(SIGINT, &old, NULL);
 	return rc;
 }

@@ -116,6 +116,14 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 
 void toy_default_params(struct toy_params *p);
 
+/* toy_run on the host backend with SIGINT caught while it runs: the
+ * handler sets the run's interrupt flag (btrt_pipeline_config.interrupt),
+ * as a generated program's does; the old action is restored after. For
+ * the interrupt tests, whose io sends SIGINT (toy_io_state.signal_seq). */
+int toy_run_sigint(const struct toy_params *p, const struct btrt_stage *stages,
+		   const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t pool_size,
+		   uint64_t n_items, struct toy_io_state *io, struct btrt_error *err);
+
 /* Test hooks of toy_run: the record limit of the next runs (0: default),
  * and where to keep the run's records (NULL: freed). */
 extern uint64_t toy_record_limit;
