@@ -23,7 +23,7 @@ expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu 
 expect 1 "$y:16:11: error: stage 'scale': cuda launcher 'vecadd_scal_cuda' is not in the app's cuda sources (vecadd.cu)" check "$y"
 expect 0 "ok" check "$src/examples/vecadd/vecadd.yaml"
 # ... and by btc gen, the same error, before anything is written
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+cpu=$(btc_test_host_pu cpu)
 expect 1 "$y:22:10: error: stage 'add': cpu kernel 'vecadd_ad_cpu' is not defined in the app's cpu sources (vecadd.c)" gen "$y" --device host --chunks "$cpu:0-2" -o "$work/sym-out"
 expect 1 "$y:33:5: error: io symbol 'vecadd_oi' is not defined in the app's cpu sources (vecadd.c)" gen "$y" --device host --chunks "$cpu:0-2" -o "$work/sym-out"
 n=$((n + 1))
@@ -166,7 +166,7 @@ app wrong 's/^app: vecadd/app: vecadd/'
 sed -i 's/t->y\[i\] = 2.0f \* t->x\[i\];/t->y[i] = 3.0f * t->x[i];/' "$work/wrong/vecadd.c"
 sed -i "s/^\(\t\tfloat x = input_value(seq, i), y = 2.0f \* x, z = y + x;\)$/\1\n\t\tif (memcmp(\&y, \&t->y[i], sizeof(y)) != 0) {\n\t\t\tsnprintf(err, len, \"buffer 'y' (stage 'scale'): y[%lld] differs\", (long long)i);\n\t\t\treturn -1;\n\t\t}/" "$work/wrong/vecadd.c"
 grep -q "buffer 'y'" "$work/wrong/vecadd.c" || { echo "FAIL: the test's io edit did not apply"; failed=$((failed + 1)); }
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+cpu=$(btc_test_host_pu cpu)
 n=$((n + 1))
 if "$btc" gen "$work/wrong/vecadd.yaml" --device host --chunks "$cpu:0-2" -o "$work/wrong-gen" --build \
 	> "$work/wrong-gen.log" 2>&1; then

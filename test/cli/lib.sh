@@ -6,7 +6,9 @@
 #                              "" matches anything)
 #   cli_done                   prints the tally; its status, the test's
 #                              last, is 0 when every case passed
+# It sources test/common/skip.sh (btc_test_host_pu: the host's PU names).
 n=0 failed=0
+. "$(dirname "${BASH_SOURCE[0]}")/../common/skip.sh" # btc_test_host_pu
 
 expect() {
 	local want=$1 pat=$2 out rc

@@ -15,8 +15,8 @@ btc=$1 src=$2 work=$3 run=$4
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
 btc_test_need_vulkan driver-colocate-run
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+gpu=$(btc_test_host_pu vulkan)
+cpu=$(btc_test_host_pu cpu)
 dir=$work/w
 "$btc" gen "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --gpu vulkan \
   --chunks "octree=$cpu:0-2,$gpu:3-6" --chunks "octree=$cpu:0-6" \

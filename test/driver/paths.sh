@@ -16,7 +16,7 @@ mkdir -p "$cwd" "$victim"
 echo "project('victim')" > "$victim/meson.build"
 "$btc" device host | sed 's|^device: .*|device: "../../../../victim"|' > "$work/victim.yaml"
 grep -q '^device: "../../../../victim"' "$work/victim.yaml"
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+cpu=$(btc_test_host_pu cpu)
 app=$src/examples/vecadd/vecadd.yaml
 # Every path under $work but the output dir and the logs, and the victim's bytes.
 tree() { (cd "$work" && find . -path ./a/b/c/d/build -prune -o ! -name '*.log' -print | sort; md5sum "$victim/meson.build"); }

@@ -18,7 +18,7 @@ btc=$1 src=$2 work=$3
 . "$src/test/driver/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
 cd "$work"
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+cpu=$(btc_test_host_pu cpu)
 
 mkdir app && cp "$src"/examples/vecadd/* app/
 cat > fault.h <<'C'

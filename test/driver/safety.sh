@@ -17,7 +17,7 @@ btc=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 cd "$work"
 app=$src/examples/vecadd/vecadd.yaml
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+cpu=$(btc_test_host_pu cpu)
 gen() { "$btc" gen "$app" --device host --chunks "$cpu:0-2" "$@"; }
 no() { # NAME PATTERN CMD...: must exit non-zero with PATTERN in its output
   local name=$1 pat=$2 rc=0

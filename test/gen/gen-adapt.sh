@@ -46,7 +46,7 @@ PY
 # The in-chunk cells (issue 25): the Vulkan PU's run of its three stages
 # timed as one chunk, an `@in_chunk` row for each stage after the first,
 # isolated only, and none on a CPU PU; the table then plans with them.
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
+gpu=$(btc_test_host_pu vulkan)
 python3 - "$work/vecadd.csv" "$gpu" <<'PY' || fail "vecadd.csv: the in-chunk rows"
 import sys
 rows = [l.strip().split(",") for l in open(sys.argv[1]) if l.startswith("@in_chunk:")]

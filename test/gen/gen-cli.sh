@@ -7,9 +7,10 @@
 # no trace, and no process left behind.
 set -euo pipefail
 btc=$1 src=$2 work=$3
+. "$src/test/common/skip.sh" # btc_test_host_pu
 rm -rf "$work" && mkdir -p "$work"
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
+cpu=$(btc_test_host_pu cpu)
+gpu=$(btc_test_host_pu vulkan)
 build() {
   local dir=$1
   shift

@@ -75,8 +75,8 @@ if [ $failed != 0 ] && ! btc_test_have_vulkan; then
   exit 1
 fi
 btc_test_need_vulkan gen-example "cannot run the Vulkan schedules"
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+gpu=$(btc_test_host_pu vulkan)
+cpu=$(btc_test_host_pu cpu)
 gen() { # gen DIR YAML: two schedules, CPU-only and CPU+Vulkan
   "$btc" gen "$2" --device host --gpu vulkan --chunks "$cpu:0-3" --chunks "$cpu:0-1,$gpu:2-3" \
     -o "$work/$1" --build > "$work/$1.log" 2>&1 || { cat "$work/$1.log"; fail "gen $1"; return 1; }

@@ -37,8 +37,8 @@ PY
 done
 
 btc_test_need_vulkan gen-farm "cannot run the farms"
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+gpu=$(btc_test_host_pu vulkan)
+cpu=$(btc_test_host_pu cpu)
 ncores=$("$btc" device host | awk -v c="$cpu" '/name:/ {n=$3} /cores:/ && n == c {print NF - 1; exit}')
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -8,8 +8,8 @@ btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
 btc_test_need_vulkan gen-run "cannot run the Vulkan pipelines"
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+gpu=$(btc_test_host_pu vulkan)
+cpu=$(btc_test_host_pu cpu)
 run() {
   local app=$1 dir=$2 tasks=$3
   shift 3

@@ -15,8 +15,8 @@ btc=$1 src=$2 work=$3
 . "$src/test/common/skip.sh"
 rm -rf "$work" && mkdir -p "$work"
 btc_test_need_vulkan gen-workload "cannot run the Vulkan chunks"
-gpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: vulkan/ {print n; exit}')
-cpu=$("$btc" device host | awk '/name:/ {n=$3} /kind: cpu/ {print n; exit}')
+gpu=$(btc_test_host_pu vulkan)
+cpu=$(btc_test_host_pu cpu)
 octree=$src/apps/octree.yaml alexnet=$src/apps/alexnet-dense.yaml
 
 # Per-app options are refused with a message naming what is wrong.
