@@ -200,6 +200,16 @@ static void fair_leave(struct stream_state *st)
 	pthread_mutex_unlock(&w->fmu);
 }
 
+/* A stream's admission before each load: its turn when the streams take
+ * turns, its fair share of the PU when it has one. */
+static void admit(struct stream_state *st)
+{
+	if (st->w->turn)
+		take_turn(st);
+	if (st->w->share && st->w->share[st->index] > 0)
+		fair_admit(st);
+}
+
 /* The paced load: waits until the stream's next token (at most 5 ms per
  * sleep, so that a signal or a failure elsewhere is seen), then loads. A
  * token is due period_ns after the previous one, or now if the source is
@@ -207,10 +217,7 @@ static void fair_leave(struct stream_state *st)
 static int paced_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
 {
 	struct stream_state *st = state;
-	if (st->w->turn)
-		take_turn(st);
-	if (st->w->share && st->w->share[st->index] > 0)
-		fair_admit(st);
+	admit(st);
 	uint64_t now = btrt_now_ns();
 	if (st->next_ns == 0)
 		st->next_ns = now;
@@ -229,10 +236,7 @@ static int paced_load(void *state, uint64_t seq, void *task, char *err, size_t e
 static int plain_load(void *state, uint64_t seq, void *task, char *err, size_t errlen)
 {
 	struct stream_state *st = state;
-	if (st->w->turn)
-		take_turn(st);
-	if (st->w->share && st->w->share[st->index] > 0)
-		fair_admit(st);
+	admit(st);
 	return st->inner->load(st->inner_state, seq, task, err, errlen);
 }
 
