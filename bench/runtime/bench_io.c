@@ -88,6 +88,19 @@ struct result {
 	double period_ms, load_ms, check_ms;
 };
 
+/* The run's steady period and its load and check means (ms). */
+static struct result measure(const struct btrt_run *run)
+{
+	struct result r;
+	struct btrt_summary s;
+	r.period_ms = btrt_run_steady_ns(run, 8) / 1e6;
+	btrt_run_io_summary(run, 0, &s);
+	r.load_ms = s.mean_ns / 1e6;
+	btrt_run_io_summary(run, 1, &s);
+	r.check_ms = s.mean_ns / 1e6;
+	return r;
+}
+
 static struct result run_once(struct syn_io *io, uint64_t items)
 {
 	struct btrt_stage st = { .name = "empty", .cpu = empty_kernel };
@@ -104,13 +117,7 @@ static struct result run_once(struct syn_io *io, uint64_t items)
 		.io_cores = io_cores, .n_io_cores = n_io,
 	};
 	struct btrt_run *run = bench_run(&cfg);
-	struct result r;
-	struct btrt_summary s;
-	r.period_ms = btrt_run_steady_ns(run, 8) / 1e6;
-	btrt_run_io_summary(run, 0, &s);
-	r.load_ms = s.mean_ns / 1e6;
-	btrt_run_io_summary(run, 1, &s);
-	r.check_ms = s.mean_ns / 1e6;
+	struct result r = measure(run);
 	btrt_run_free(run);
 	btrt_pool_destroy(pool);
 	return r;
@@ -132,13 +139,8 @@ static struct result run_farm(struct syn_io *io, uint32_t kl, uint32_t kc, uint6
 		.check_threads = kc, .load_threads = kl,
 	};
 	struct btrt_run *run = bench_run(&cfg);
-	struct result r;
+	struct result r = measure(run);
 	struct btrt_summary s;
-	r.period_ms = btrt_run_steady_ns(run, 8) / 1e6;
-	btrt_run_io_summary(run, 0, &s);
-	r.load_ms = s.mean_ns / 1e6;
-	btrt_run_io_summary(run, 1, &s);
-	r.check_ms = s.mean_ns / 1e6;
 	btrt_run_chunk_summary(run, 0, &s);
 	last_chunk_ms = s.mean_ns / 1e6;
 	btrt_run_free(run);
