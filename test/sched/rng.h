@@ -6,6 +6,7 @@
 #ifndef BTC_TEST_SCHED_RNG_H
 #define BTC_TEST_SCHED_RNG_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "sched/optimizer.h"
@@ -46,6 +47,21 @@ static inline void rnd_model_terms(struct btc_sched_problem *p, double *f, doubl
 			x[j] = rnd_in(0, 30000) / 1e4;
 		p->xfer_ms = x;
 	}
+}
+
+/* A random pin (btc_sched_options.pin) on the table time_ms[n * np]: stage
+ * i to PU c, both drawn, in pin[n] (the other stages -1); NULL when c may
+ * not run i (NAN) or is in forbid_mask (no pin, as options_init leaves it). */
+static inline const int *rnd_pin(int *pin, const double *time_ms, int n, int np,
+				 uint32_t forbid_mask)
+{
+	for (int i = 0; i < n; i++)
+		pin[i] = -1;
+	int i = rnd_in(0, n - 1), c = rnd_in(0, np - 1);
+	if (isnan(time_ms[i * np + c]) || (forbid_mask & (1u << c)))
+		return NULL;
+	pin[i] = c;
+	return pin;
 }
 
 #endif

@@ -317,15 +317,8 @@ static void test_random(void)
 		int pin[7];
 		if (np > 1 && rnd_in(0, 3) == 0)
 			o.forbid_mask = 1u << rnd_in(0, np - 1);
-		if (np > 1 && rnd_in(0, 3) == 0) {
-			for (int i = 0; i < n; i++)
-				pin[i] = -1;
-			int i = rnd_in(0, n - 1), c = rnd_in(0, np - 1);
-			if (!isnan(t[i * np + c]) && !(o.forbid_mask & (1u << c))) {
-				pin[i] = c;
-				o.pin = pin;
-			}
-		}
+		if (np > 1 && rnd_in(0, 3) == 0)
+			o.pin = rnd_pin(pin, t, n, np, o.forbid_mask);
 		if (!o.farms && rnd_in(0, 4) == 0)
 			o.max_chunks = rnd_in(1, 3);
 		space += o.farms || o.core_splits;

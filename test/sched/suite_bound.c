@@ -316,15 +316,8 @@ static void test_random_below_best_schedule(void)
 		int pin[9];
 		if (np > 1 && rnd_in(0, 3) == 0)
 			o.forbid_mask = 1u << rnd_in(0, np - 1);
-		if (np > 1 && rnd_in(0, 3) == 0) {
-			for (int i = 0; i < n; i++)
-				pin[i] = -1;
-			int i = rnd_in(0, n - 1), c = rnd_in(0, np - 1);
-			if (!isnan(t[i * np + c]) && !(o.forbid_mask & (1u << c))) {
-				pin[i] = c;
-				o.pin = pin;
-			}
-		}
+		if (np > 1 && rnd_in(0, 3) == 0)
+			o.pin = rnd_pin(pin, t, n, np, o.forbid_mask);
 		struct btc_sched_bound r;
 		enum btc_status st = bound_of(&p, &o, &r);
 		double best = best_period(&p, &o);

@@ -152,16 +152,8 @@ static void random_tables(int n_tables, bool model, bool starts, uint64_t seed)
 			o.forbid_mask = 1u << rnd_in(0, np - 1);
 		if (rnd_in(0, 4) == 0)
 			o.max_chunks = rnd_in(2, np);
-		if (rnd_in(0, 4) == 0) {
-			for (int i = 0; i < n; i++)
-				pin[i] = -1;
-			int i = rnd_in(0, n - 1), c = rnd_in(0, np - 1);
-			if (!isnan(time_ms[i * np + c]) &&
-			    !(o.forbid_mask & (1u << c))) {
-				pin[i] = c;
-				o.pin = pin;
-			}
-		}
+		if (rnd_in(0, 4) == 0)
+			o.pin = rnd_pin(pin, time_ms, n, np, o.forbid_mask);
 		for (int ob = 0; ob < 3; ob++) {
 			o.objective = (enum btc_sched_objective)ob;
 			struct btc_diag d;
