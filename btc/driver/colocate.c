@@ -168,11 +168,16 @@ static void gate_tick(void *ctx, int exited)
 	}
 }
 
-/* A stream's "chunks" of a program report into *c (n 0 when absent). */
-static void read_chunks(const cJSON *a, struct btc_colocate_chunks *c)
+/* A stream's "chunks", "vk_device" and "vk_queue" of a program report
+ * (its object st) into *c (n 0 and -1 when absent). */
+static void read_chunks(const cJSON *st, struct btc_colocate_chunks *c)
 {
-	const cJSON *e;
+	const cJSON *e, *a = cJSON_GetObjectItemCaseSensitive(st, "chunks");
+	const cJSON *vd = cJSON_GetObjectItemCaseSensitive(st, "vk_device");
+	const cJSON *vq = cJSON_GetObjectItemCaseSensitive(st, "vk_queue");
 	memset(c, 0, sizeof(*c));
+	c->vk_device = cJSON_IsNumber(vd) ? vd->valueint : -1;
+	c->vk_queue = cJSON_IsNumber(vq) ? vq->valueint : -1;
 	cJSON_ArrayForEach (e, a) {
 		if (c->n >= BTC_COLOCATE_MAX_CHUNKS)
 			break;
@@ -245,7 +250,7 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 			const cJSON *pm = cJSON_GetObjectItemCaseSensitive(e, "prepare_ms");
 			if (cJSON_IsNumber(pm))
 				*prep_ms += pm->valuedouble;
-			read_chunks(cJSON_GetObjectItemCaseSensitive(e, "chunks"),
+			read_chunks(e,
 				    &chunks[i->valueint]);
 			/* its check times (docs/report.md, "The workload's report") */
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;

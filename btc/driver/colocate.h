@@ -85,10 +85,13 @@ struct btc_colocate_stat {
  * dispatcher's submit to fence, the median of a run, averaged over the
  * verified runs), its stages' time (stages_ms: their medians summed, a
  * GPU chunk's from its timestamps, averaged; 0 where a report lacks it)
- * and its share of the stream's wall time (averaged). */
+ * and its share of the stream's wall time (averaged); and the stream's
+ * Vulkan device and queue (the report's vk_device, vk_queue: the last
+ * verified run's; -1 without a Vulkan context). */
 #define BTC_COLOCATE_MAX_CHUNKS 16
 struct btc_colocate_chunks {
 	int n, runs;              /* chunks; verified runs averaged */
+	int vk_device, vk_queue;  /* -1: none */
 	struct {
 		char pu[24];
 		int first_stage, last_stage;

@@ -382,6 +382,8 @@ void colo_add_chunks(struct colo_cfg *c, const struct btc_colocate_chunks *run, 
 			sum->c[k].stages_ms += run[s].c[k].stages_ms;
 			sum->c[k].share += run[s].c[k].share;
 		}
+		sum->vk_device = run[s].vk_device;
+		sum->vk_queue = run[s].vk_queue;
 		sum->runs++;
 	}
 }

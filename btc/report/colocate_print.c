@@ -134,6 +134,19 @@ static cJSON *figure_json(const struct btc_colocate_figure *f, int n_streams)
 	cJSON_AddItemToObject(o, "tasks_per_s", nums(f->stream_rate, n_streams));
 	cJSON_AddItemToObject(o, "normalised", nums(f->stream_normalised, n_streams));
 	cJSON_AddItemToObject(o, "chunks", chunks_json(f->chunks, n_streams));
+	/* each stream's Vulkan device and queue, null without one */
+	cJSON *vk = cJSON_AddArrayToObject(o, "vk");
+	for (int s = 0; s < n_streams; s++) {
+		const struct btc_colocate_chunks *c = f->chunks ? &f->chunks[s] : NULL;
+		if (!c || c->runs == 0 || c->vk_device < 0) {
+			cJSON_AddItemToArray(vk, cJSON_CreateNull());
+			continue;
+		}
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "device", c->vk_device);
+		cJSON_AddNumberToObject(e, "queue", c->vk_queue);
+		cJSON_AddItemToArray(vk, e);
+	}
 	btc_json_add_num(o, "run_s", f->run_s);
 	btc_json_add_num(o, "prepare_s", f->prep_s);
 	return o;

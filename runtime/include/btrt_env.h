@@ -21,11 +21,14 @@
 extern "C" {
 #endif
 
-/* The Vulkan devices of a several-stream program (docs/runtime.md,
- * "Several streams"): AUTO one device with a queue per stream where the
- * device has that many queues, else a device per stream; ONE one device,
- * its queues shared in turn; EACH a device (a GPU context) per stream. */
-enum btrt_vk_streams { BTRT_VK_STREAMS_AUTO, BTRT_VK_STREAMS_ONE, BTRT_VK_STREAMS_EACH };
+/* The Vulkan devices and queues of a several-stream program
+ * (docs/runtime.md, "Several streams"; btrt_vk_streams_choose): AUTO
+ * chooses; ONE one device, its queues shared in turn (a queue per stream
+ * while it has them); EACH a device (a GPU context) per stream; QUEUE one
+ * device and one queue, every stream's submissions in it. */
+enum btrt_vk_streams {
+	BTRT_VK_STREAMS_AUTO, BTRT_VK_STREAMS_ONE, BTRT_VK_STREAMS_EACH, BTRT_VK_STREAMS_QUEUE
+};
 
 /* Every BTRT_* variable, parsed. A flag is 0 or 1 (an unset or empty
  * variable is 0); -1 / NULL / 0 mean unset where said. */
@@ -38,7 +41,7 @@ struct btrt_env {
 				    * NULL: unset; points into the environment */
 	int vk_validation;         /* BTRT_VK_VALIDATION */
 	int vk_force_noncoherent;  /* BTRT_VK_FORCE_NONCOHERENT (testing) */
-	enum btrt_vk_streams vk_streams; /* BTRT_VK_STREAMS=one|each: the
+	enum btrt_vk_streams vk_streams; /* BTRT_VK_STREAMS=one|each|queue: the
 				      Vulkan devices of a several-stream
 				      program (btrt_workload_main); AUTO:
 				      unset */

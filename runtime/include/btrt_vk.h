@@ -13,12 +13,17 @@
  *
  * Several streams (docs/runtime.md, "Several streams"): contexts made on
  * one device share one GPU context, the way CUDA streams of one process
- * share its primary context, so the GPU may run their work at once and
- * schedules it without switching contexts; each context submits to a
- * queue of its own while the device has one left (NVIDIA's drivers list
- * 16 in the first compute family; llvmpipe 1), else the queues are
- * shared in turn under one mutex each. Separate devices are separate GPU
- * contexts, which the GPU time-slices.
+ * share its primary context. Each context submits to a queue of its own
+ * while the device has one left (NVIDIA's drivers list 16 in the first
+ * compute family; llvmpipe 1), else the queues are shared in turn under
+ * one mutex each; with btrt_vk_config.same_queue it submits to the queue
+ * of the context it shares, so that the GPU runs every stream's command
+ * buffers from one queue, one after the other in submission order.
+ * Separate devices are separate GPU contexts, which the GPU time-slices;
+ * NVIDIA's GPUs time-slice the queues of one device too (on the H100 a
+ * 0.33 ms chunk took 1.02 ms from submit to fence with two streams on
+ * two queues, 0.27 ms alone: docs/results/workload-h100.md, "Why the
+ * Vulkan joint runs fall short").
  *
  * Environment:
  *   BTRT_VK_DEVICE=N|name   physical device by index (vkEnumeratePhysicalDevices
@@ -62,6 +67,10 @@ struct btrt_vk_config {
 	uint32_t queues;           /* a device of its own: queues to create
 				      (0: 1), at most the compute family's;
 				      contexts sharing it take them in turn */
+	int same_queue;            /* with share: 1 submits to share's queue
+				      (its mutex serialises the submissions
+				      of every context on it), 0 takes the
+				      device's next queue in turn */
 	uint32_t n_buffers;        /* bindings 0 .. n_buffers-1 (the layout) */
 	uint32_t push_bytes;       /* push-constant range; 0: 128 */
 	const struct btrt_vk_shader *shaders; /* [n_shaders]; dispatch records index it */
@@ -85,6 +94,9 @@ const char *btrt_vk_device_name(const struct btrt_vk *vk);
 uint32_t btrt_vk_queue_index(const struct btrt_vk *vk);
 /* The number of queues of the context's device (>= 1). */
 uint32_t btrt_vk_queue_count(const struct btrt_vk *vk);
+/* 1 when the context's physical device is a CPU (VK_PHYSICAL_DEVICE_TYPE_CPU:
+ * llvmpipe, whose queues are host threads that run at once), else 0. */
+int btrt_vk_cpu_device(const struct btrt_vk *vk);
 /* 1 when a and b are contexts on one device (one GPU context), else 0. */
 int btrt_vk_same_device(const struct btrt_vk *a, const struct btrt_vk *b);
 /* Validation-layer errors reported so far on the context's device (0 when

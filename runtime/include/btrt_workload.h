@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "btrt.h"
+#include "btrt_env.h"
 #include "btrt_pipeline.h"
 
 #ifdef __cplusplus
@@ -134,6 +135,20 @@ struct btrt_streams_opts {
  * share[i] > 0; INFINITY when no other stream is in the set. Pure. */
 double btrt_fair_cap(const double *share, const uint64_t *admitted, const int *out, uint32_t n,
 		     uint32_t i);
+
+/* The Vulkan devices and queues of a several-stream program with n_vk
+ * Vulkan streams (docs/runtime.md, "Several streams"): asked (the
+ * environment's BTRT_VK_STREAMS) unless AUTO; else, on a GPU (cpu_device
+ * 0), QUEUE: one device, every stream's command buffers in one queue, run
+ * one after the other by the GPU, which time-slices the queues of one
+ * device (H100, docs/results/workload-h100.md, "Why the Vulkan joint runs
+ * fall short": two alexnet-dense streams on two queues, a 0.33 ms chunk
+ * 1.02 ms from submit to fence, the GPU busy 0.65 of the time); on a CPU
+ * device (llvmpipe, whose queues are host threads that run at once) ONE,
+ * a queue per stream, where the first device made has n_queues >= n_vk,
+ * else EACH, a device per stream. Never returns AUTO. Pure. */
+enum btrt_vk_streams btrt_vk_streams_choose(enum btrt_vk_streams asked, int cpu_device,
+					    uint32_t n_queues, uint32_t n_vk);
 
 /* btrt_streams_run with the options o (NULL: none). Errors as
  * btrt_streams_run's. */

@@ -74,7 +74,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const move[] = { "", "all" };
 	static const char *const io_pinned[] = { "0", "1" };
 	static const char *const read_mostly[] = { "0", "1" };
-	static const char *const vk_streams[] = { NULL, "one", "each" };
+	static const char *const vk_streams[] = { NULL, "one", "each", "queue" };
 	struct btrt_env e;
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
@@ -87,7 +87,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_int("BTRT_YIELD_NS", 0, max_ns, &e.yield_ns, err) ||
 	    read_flag("BTRT_VK_VALIDATION", &e.vk_validation, err) ||
 	    read_flag("BTRT_VK_FORCE_NONCOHERENT", &e.vk_force_noncoherent, err) ||
-	    read_word("BTRT_VK_STREAMS", vk_streams, 3, &vs, "one or each", err) ||
+	    read_word("BTRT_VK_STREAMS", vk_streams, 4, &vs, "one, each or queue", err) ||
 	    read_int("BTRT_CUDA_DEVICE", 0, 1023, &dev, err) ||
 	    read_word("BTRT_CUDA_MEM", mem, 3, &m, "managed or pinned", err) ||
 	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||

@@ -363,10 +363,15 @@ int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struc
 	vk->ts_ok = ts_bits > 0 && vk->props.limits.timestampPeriod > 0;
 	vk->ts_period = vk->props.limits.timestampPeriod;
 	vk->ts_mask = ts_bits >= 64 ? ~0ull : (1ull << ts_bits) - 1;
-	/* the queues in turn: a queue of its own while the device has one */
-	pthread_mutex_lock(&d->mu);
-	vk->queue_index = d->next++ % d->n_queues;
-	pthread_mutex_unlock(&d->mu);
+	/* share's queue (same_queue), else the queues in turn: a queue of its
+	 * own while the device has one */
+	if (cfg->share && cfg->same_queue) {
+		vk->queue_index = cfg->share->queue_index;
+	} else {
+		pthread_mutex_lock(&d->mu);
+		vk->queue_index = d->next++ % d->n_queues;
+		pthread_mutex_unlock(&d->mu);
+	}
 	vk->queue = d->queues[vk->queue_index];
 	vk->qmu = &d->qmu[vk->queue_index];
 
@@ -481,6 +486,11 @@ uint32_t btrt_vk_queue_index(const struct btrt_vk *vk)
 uint32_t btrt_vk_queue_count(const struct btrt_vk *vk)
 {
 	return vk->d->n_queues;
+}
+
+int btrt_vk_cpu_device(const struct btrt_vk *vk)
+{
+	return vk->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 int btrt_vk_same_device(const struct btrt_vk *a, const struct btrt_vk *b)

@@ -14,6 +14,7 @@ const char *btrt_vk_device_name(const struct btrt_vk *vk) { return "none"; }
 uint32_t btrt_vk_validation_errors(const struct btrt_vk *vk) { return 0; }
 uint32_t btrt_vk_queue_index(const struct btrt_vk *vk) { return 0; }
 uint32_t btrt_vk_queue_count(const struct btrt_vk *vk) { return 1; }
+int btrt_vk_cpu_device(const struct btrt_vk *vk) { return 0; }
 int btrt_vk_same_device(const struct btrt_vk *a, const struct btrt_vk *b) { return 0; }
 int btrt_vk_list_devices(FILE *out) { return -1; }
 int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_error *err) { return NOVK(err); }

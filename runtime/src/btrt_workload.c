@@ -155,6 +155,16 @@ static void end_turn(struct stream_state *st)
 	pthread_mutex_unlock(&w->tmu);
 }
 
+enum btrt_vk_streams btrt_vk_streams_choose(enum btrt_vk_streams asked, int cpu_device,
+					    uint32_t n_queues, uint32_t n_vk)
+{
+	if (asked != BTRT_VK_STREAMS_AUTO)
+		return asked;
+	if (!cpu_device)
+		return BTRT_VK_STREAMS_QUEUE;
+	return n_queues >= n_vk ? BTRT_VK_STREAMS_ONE : BTRT_VK_STREAMS_EACH;
+}
+
 double btrt_fair_cap(const double *share, const uint64_t *admitted, const int *out, uint32_t n,
 		     uint32_t i)
 {

@@ -64,14 +64,14 @@ static int place_chunks(struct stream_res *r, int gpu, const struct btrt_workloa
 }
 
 /* Stream i's GPU context, io and pool, and its pipeline config. A Vulkan
- * stream's context is made on vk_share's device (a queue of its own while
- * the device has one: btrt_vk.h), or, with vk_share NULL, on a new device
- * with n_vk queues (the program's Vulkan streams). Returns 0, 2 (a pool
- * too large for memory), or -1 with err. */
+ * stream's context is made on vk_share's device (vk_share's queue with
+ * same_queue, else a queue of its own while the device has one:
+ * btrt_vk.h), or, with vk_share NULL, on a new device with n_vk queues.
+ * Returns 0, 2 (a pool too large for memory), or -1 with err. */
 static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 			  const struct btrt_env *env,
 			  const struct btrt_workload_options *o, uint32_t i,
-			  const struct btrt_vk *vk_share, uint32_t n_vk,
+			  const struct btrt_vk *vk_share, int same_queue, uint32_t n_vk,
 			  struct stream_res *r, struct btrt_stream_run *sr, struct btrt_error *err)
 {
 	const struct btrt_program *prog = r->ws->prog;
@@ -100,7 +100,8 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 		return 2;
 	if (backend == BTRT_BACKEND_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
-					     .share = vk_share, .queues = n_vk,
+					     .share = vk_share, .same_queue = same_queue,
+					     .queues = n_vk,
 					     .n_buffers = prog->app.n_buffers,
 					     .shaders = prog->app.shaders, .n_shaders = prog->app.n_shaders };
 		btrt_env_vk_config(env, &vc);
@@ -359,16 +360,18 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		fprintf(stderr, "%s: out of memory\n", argv0);
 		goto out;
 	}
-	/* One Vulkan device for every Vulkan stream, a queue each (btrt_vk.h;
-	 * docs/runtime.md, "Several streams"), where the device has a queue
-	 * per stream; else a device each (one queue shared by all would put
-	 * one stream's short GPU chunk behind another's long one: llvmpipe
-	 * has one queue). BTRT_VK_STREAMS=one|each overrides. */
+	/* The Vulkan streams' devices and queues (btrt_vk_streams_choose;
+	 * docs/runtime.md, "Several streams"): on a GPU one device and one
+	 * queue for all, on llvmpipe a queue each where its device has one per
+	 * stream, else a device each; BTRT_VK_STREAMS=one|each|queue
+	 * overrides. Chosen once the first device is made (its type and
+	 * queues); it has a queue per stream unless the queue is asked for. */
 	uint32_t n_vk = 0;
 	for (uint32_t i = 0; i < w->n_streams; i++)
 		n_vk += o->run[i] && btrt_program_schedule_backend(
 			&w->streams[i].prog->schedules[o->schedule[i]]) == BTRT_BACKEND_VULKAN;
 	const struct btrt_vk *vk_share = NULL;
+	enum btrt_vk_streams vk_mode = env->vk_streams;
 	for (uint32_t i = 0, k = 0; i < w->n_streams; i++) {
 		if (!o->run[i])
 			continue;
@@ -376,11 +379,16 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 		res[k].ws = &w->streams[i];
 		res[k].sched = &w->streams[i].prog->schedules[o->schedule[i]];
 		uint64_t t_prep = btrt_now_ns();
-		int prc = prepare_stream(w, argv0, env, o, i, vk_share, n_vk, &res[k], &sr[k], &err);
+		int one_q = vk_mode == BTRT_VK_STREAMS_QUEUE;
+		int prc = prepare_stream(w, argv0, env, o, i, vk_share, one_q, one_q ? 1 : n_vk,
+					 &res[k], &sr[k], &err);
 		res[k].prepare_ns = btrt_now_ns() - t_prep;
-		if (!vk_share && res[k].vk && env->vk_streams != BTRT_VK_STREAMS_EACH &&
-		    (env->vk_streams == BTRT_VK_STREAMS_ONE || btrt_vk_queue_count(res[k].vk) >= n_vk))
-			vk_share = res[k].vk;
+		if (!vk_share && res[k].vk) {
+			vk_mode = btrt_vk_streams_choose(env->vk_streams, btrt_vk_cpu_device(res[k].vk),
+							 btrt_vk_queue_count(res[k].vk), n_vk);
+			if (vk_mode != BTRT_VK_STREAMS_EACH)
+				vk_share = res[k].vk;
+		}
 		k++;
 		if (prc == 2) {
 			rc = 2;

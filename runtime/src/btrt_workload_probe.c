@@ -71,12 +71,13 @@ static int find_gpu(const struct btrt_workload *w, const char **name, enum btrt_
 }
 
 /* Stream i's GPU context (Vulkan: on vk_share's device when not NULL,
- * else a device of its own with n_vk queues, as btrt_workload_main makes
- * them), io, buffer probes and rigs. 0, 1 (no stage of its app runs on
- * the GPU: not probed), or -1 with x->err. */
+ * on its queue with same_queue, else a device of its own with n_vk
+ * queues, as btrt_workload_main makes them), io, buffer probes and rigs.
+ * 0, 1 (no stage of its app runs on the GPU: not probed), or -1 with
+ * x->err. */
 static int setup(const struct btrt_workload *w, const struct btrt_env *env,
 		 const struct btrt_workload_options *o, const struct btrt_vk *vk_share,
-		 uint32_t n_vk, struct probe_stream *x)
+		 int same_queue, uint32_t n_vk, struct probe_stream *x)
 {
 	const struct btrt_program *prog = w->streams[x->index].prog;
 	const struct btrt_app *app = &prog->app;
@@ -94,7 +95,8 @@ static int setup(const struct btrt_workload *w, const struct btrt_env *env,
 	x->ctx.env = *env;
 	if (x->pu.kind == BTRT_PU_VULKAN) {
 		struct btrt_vk_config vc = { .device = NULL, .validation = -1,
-					     .share = vk_share, .queues = n_vk,
+					     .share = vk_share, .same_queue = same_queue,
+					     .queues = n_vk,
 					     .n_buffers = app->n_buffers,
 					     .shaders = app->shaders, .n_shaders = app->n_shaders };
 		btrt_env_vk_config(env, &vc);
@@ -246,9 +248,8 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 		ps[i].pu = (struct btrt_profiler_pu){ .name = gpu, .kind = kind, .base = -1,
 						      .rest = -1, .measured = 1 };
 	}
-	/* Vulkan: one device for every probed stream, a queue each, where it
-	 * has a queue per stream, else a device each (BTRT_VK_STREAMS
-	 * overrides), as in the program's runs */
+	/* Vulkan: the devices and queues of the program's runs
+	 * (btrt_vk_streams_choose; BTRT_VK_STREAMS overrides) */
 	uint32_t n_vk = 0;
 	for (uint32_t i = 0; kind == BTRT_PU_VULKAN && i < w->n_streams; i++)
 		for (uint32_t s = 0; s < w->streams[i].prog->app.n_stages; s++)
@@ -257,6 +258,7 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 				break;
 			}
 	const struct btrt_vk *vk_share = NULL;
+	enum btrt_vk_streams vk_mode = env->vk_streams;
 	/* one app after the other: by the stream's rank among its app's, then index */
 	for (uint32_t rank = 0; n < w->n_streams && rank < w->n_streams; rank++)
 		for (uint32_t i = 0; i < w->n_streams; i++) {
@@ -265,11 +267,15 @@ int btrt_workload_share_probe(const struct btrt_workload *w, const char *argv0,
 				r += w->streams[k].prog == w->streams[i].prog;
 			if (r != rank)
 				continue;
-			int src = setup(w, env, o, vk_share, n_vk, &ps[i]);
-			if (!vk_share && ps[i].ctx.vk && env->vk_streams != BTRT_VK_STREAMS_EACH &&
-			    (env->vk_streams == BTRT_VK_STREAMS_ONE ||
-			     btrt_vk_queue_count(ps[i].ctx.vk) >= n_vk))
-				vk_share = ps[i].ctx.vk;
+			int one_q = vk_mode == BTRT_VK_STREAMS_QUEUE;
+			int src = setup(w, env, o, vk_share, one_q, one_q ? 1 : n_vk, &ps[i]);
+			if (!vk_share && ps[i].ctx.vk) {
+				vk_mode = btrt_vk_streams_choose(env->vk_streams,
+								 btrt_vk_cpu_device(ps[i].ctx.vk),
+								 btrt_vk_queue_count(ps[i].ctx.vk), n_vk);
+				if (vk_mode != BTRT_VK_STREAMS_EACH)
+					vk_share = ps[i].ctx.vk;
+			}
 			if (src == 0 && time_alone(&ps[i]))
 				src = -1;
 			if (src < 0) {

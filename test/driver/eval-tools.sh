@@ -188,3 +188,31 @@ grep -qF -- "$want" "$work/wa.txt" || fail "workload-attain: no '$want'" "$work/
 want=$(json $wr '"%.1f" % (r["plan"]["predicted"][r["colocation"]["best"]] * 1000 / r["streams"][0]["solo_predicted_ms"])')
 grep -q "^  octree#0 *$want " "$work/wa.txt" || fail "workload-attain: octree's planned rate is not $want" "$work/wa.txt"
 echo "ok: scripts/workload-attain"
+
+# scripts/workload-gpu-wait on a committed H100 run report (lease L's
+# Vulkan 2+2 A/B, fair admission, one device with a queue per stream):
+# each GPU chunk's submit-to-fence, GPU time and their difference, and
+# the GPU's busy fraction, against an independent count from the report;
+# then a workload job report made from it (the chosen candidate's chunks).
+vr=docs/results/workload-h100-k/ab/vk-ab/r1-fair-one.json
+scripts/workload-gpu-wait $vr > "$work/gw.txt" 2>&1 || fail "workload-gpu-wait: exit status $?" "$work/gw.txt"
+json $vr '"\n".join("%d %.3f %.3f %.3f" % (s["stream"], c["ms"]["median"], c["stages_ms"], c["ms"]["median"] - c["stages_ms"])
+  for s in r["streams"] for c in s["chunks"] if c["pu"] == "vulkan")' > "$work/gw-want.txt"
+while read -r st s2f gpu wait; do
+  grep -Eq "^  $st +alexnet_dense +vulkan:0-[67] +2/[01] +[0-9.]+ +$s2f +$gpu +$wait " "$work/gw.txt" ||
+    fail "workload-gpu-wait: no row '$st $s2f $gpu $wait'" "$work/gw.txt"
+done < "$work/gw-want.txt"
+[ "$(wc -l < "$work/gw-want.txt")" = 2 ] || fail "workload-gpu-wait: not 2 Vulkan chunks in $vr" "$work/gw-want.txt"
+want=$(json $vr '"GPU busy %.3f of the wall time (2 GPU chunks; 2 queues)" % sum(
+  s["tasks_per_s"] * c["stages_ms"] / 1000 for s in r["streams"] for c in s["chunks"] if c["pu"] == "vulkan")')
+grep -qF -- "$want" "$work/gw.txt" || fail "workload-gpu-wait: no '$want'" "$work/gw.txt"
+json $vr 'json.dumps({"kind": "workload", "streams": [{"app": s["app"]} for s in r["streams"]],
+  "colocation": {"best": 0, "streams": r["streams"], "joint": [{"index": 0,
+  "tasks_per_s": [s["tasks_per_s"] for s in r["streams"]],
+  "chunks": [[dict(c, ms=c["ms"]["median"]) for c in s["chunks"]] for s in r["streams"]],
+  "vk": [{"device": s["vk_device"], "queue": s["vk_queue"]} if "vk_device" in s else None
+         for s in r["streams"]]}]}})' > "$work/gw-job.json"
+scripts/workload-gpu-wait "$work/gw-job.json" > "$work/gwj.txt" 2>&1 ||
+  fail "workload-gpu-wait (job report): exit status $?" "$work/gwj.txt"
+grep -qF -- "$want" "$work/gwj.txt" || fail "workload-gpu-wait (job report): no '$want'" "$work/gwj.txt"
+echo "ok: scripts/workload-gpu-wait"

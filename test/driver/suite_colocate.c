@@ -229,7 +229,8 @@ static void test_common_window(void)
 
 /* The chunks as run: the means over the verified runs added, per stream;
  * a run whose chunk count for a stream changed is left out for it; the
- * solo chunks come from the stream's app's solo. */
+ * Vulkan device and queue the last verified run's; the solo chunks come
+ * from the stream's app's solo. */
 static void one_chunk(struct btc_colocate_chunks *c, const char *pu, int first, int last,
 		      double ms, double share)
 {
@@ -254,8 +255,12 @@ static void test_chunks(void)
 	one_chunk(&run[0], "cpu", 0, 3, 2.0, 0.5);
 	one_chunk(&run[0], "vulkan", 4, 6, 1.0, 0.25);
 	one_chunk(&run[1], "vulkan", 0, 8, 0.3, 0.9);
+	run[0].vk_device = run[1].vk_device = 0;
+	run[0].vk_queue = 1;
+	run[1].vk_queue = 0;
 	colo_add_chunks(j, run, 2);
 	run[0].c[0].ms = 4.0;
+	run[0].vk_queue = 0; /* the last verified run's queue */
 	run[0].c[1].share = 0.75;
 	run[1].n = 2; /* a chunk more than before: not averaged in */
 	colo_add_chunks(j, run, 2);
@@ -280,6 +285,9 @@ static void test_chunks(void)
 	CU_ASSERT_EQUAL(c[1].n, 1);
 	CU_ASSERT_EQUAL(c[1].runs, 1);
 	CU_ASSERT_DOUBLE_EQUAL(c[1].c[0].ms, 0.3, 1e-12);
+	CU_ASSERT_EQUAL(c[0].vk_device, 0);
+	CU_ASSERT_EQUAL(c[0].vk_queue, 0);
+	CU_ASSERT_EQUAL(c[1].vk_queue, 0);
 	CU_ASSERT_EQUAL(res.solo_chunks[0].n, 1);
 	CU_ASSERT_DOUBLE_EQUAL(res.solo_chunks[0].c[0].ms, 2.5, 1e-12);
 	CU_ASSERT_EQUAL(res.solo_chunks[1].n, 0); /* stream 1's app: none added */

@@ -7,7 +7,8 @@
 # the three streams and the top 3 joint candidates. --list-json is parsed
 # and checked against the plan's shape; the default run (candidate 0),
 # --joint K and --placement app verify every task of every stream and
-# their reports name the candidate's schedules; bad values are refused.
+# their reports name the candidate's schedules; BTRT_VK_STREAMS=queue puts
+# every Vulkan stream on one device and one queue; bad values are refused.
 # The service-core placement (docs/codegen.md, "Service cores per
 # stream") is checked on the H100 machine's shape (its committed Vulkan
 # tables; built here, only listed): the io threads and GPU dispatchers of
@@ -102,6 +103,24 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["verified"] is True and [s["share"] for s in r["streams"]] == [1, 1, 8], r
 assert all(s["verified"] is True and s["tasks"] == 6 for s in r["streams"]), r
+PY
+# The Vulkan streams' devices and queues (docs/runtime.md, "Several
+# streams"): by default llvmpipe (a CPU device with one queue) gives each
+# Vulkan stream a device of its own; BTRT_VK_STREAMS=queue (the default on
+# a GPU) puts them on one device and one queue, their submissions in it
+# one after the other; every task still checked. Both octree streams on
+# their Vulkan schedule (octree's schedule 1), so that two streams submit.
+joint_run rv --schedule 0=1 --schedule 1=1
+BTRT_VK_STREAMS=queue joint_run rq --schedule 0=1 --schedule 1=1
+python3 - "$work/rv.json" "$work/rq.json" << 'PY'
+import json, sys
+r0, rq = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert rq["verified"] is True and all(s["verified"] is True and s["tasks"] == 6 for s in rq["streams"]), rq
+vk0 = [(s["vk_device"], s["vk_queue"]) for s in r0["streams"] if "vk_device" in s]
+vkq = [(s["vk_device"], s["vk_queue"]) for s in rq["streams"] if "vk_device" in s]
+assert len(vkq) >= 2 and len(vk0) == len(vkq), (vk0, vkq)
+assert vkq == [vkq[0]] * len(vkq), vkq
+assert len({d for d, _ in vk0}) == len(vk0), vk0
 PY
 # --placement app, and --schedule overriding one stream of the candidate.
 joint_run ra --placement app --schedule "2=$s2" --joint "$K"

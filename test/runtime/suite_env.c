@@ -138,6 +138,16 @@ static void test_values(void)
 	btrt_env_ring_config(&e, &rc);
 	CU_ASSERT_EQUAL(rc.spin_ns, 0);
 	CU_ASSERT_EQUAL(rc.yield_ns, 50000);
+	CU_ASSERT_EQUAL(e.vk_streams, BTRT_VK_STREAMS_EACH);
+	/* every word of BTRT_VK_STREAMS */
+	static const char *const words[] = { "one", "each", "queue" };
+	static const enum btrt_vk_streams want[] = { BTRT_VK_STREAMS_ONE, BTRT_VK_STREAMS_EACH,
+						     BTRT_VK_STREAMS_QUEUE };
+	for (int k = 0; k < 3; k++) {
+		setenv("BTRT_VK_STREAMS", words[k], 1);
+		CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
+		CU_ASSERT_EQUAL(e.vk_streams, want[k]);
+	}
 }
 
 /* Each bad value alone: -1, BTRT_E_INVAL, the variable named, defaults. */

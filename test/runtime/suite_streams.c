@@ -393,6 +393,28 @@ static void test_fair_cap(void)
 	CU_ASSERT_DOUBLE_EQUAL(btrt_fair_cap(share3, adm3, out3, 4, 1), 1 * (5 + 2.0), 1e-12);
 }
 
+/* The Vulkan devices and queues of several streams (btrt_vk_streams_choose):
+ * an asked mode is kept; unasked, a GPU gets one queue for every stream
+ * (the H100 time-slices a device's queues), a CPU device (llvmpipe) a
+ * queue each where its device has one per stream, else a device each. */
+static void test_vk_streams_choose(void)
+{
+	static const enum btrt_vk_streams asked[] = { BTRT_VK_STREAMS_ONE, BTRT_VK_STREAMS_EACH,
+						      BTRT_VK_STREAMS_QUEUE };
+	for (int k = 0; k < 3; k++)
+		for (int cpu = 0; cpu < 2; cpu++) {
+			CU_ASSERT_EQUAL(btrt_vk_streams_choose(asked[k], cpu, 16, 4), asked[k]);
+			CU_ASSERT_EQUAL(btrt_vk_streams_choose(asked[k], cpu, 1, 4), asked[k]);
+		}
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 0, 16, 4), BTRT_VK_STREAMS_QUEUE);
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 0, 16, 16), BTRT_VK_STREAMS_QUEUE);
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 0, 1, 8), BTRT_VK_STREAMS_QUEUE);
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 1, 4, 4), BTRT_VK_STREAMS_ONE);
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 1, 1, 1), BTRT_VK_STREAMS_ONE);
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 1, 1, 4), BTRT_VK_STREAMS_EACH);
+	CU_ASSERT_EQUAL(btrt_vk_streams_choose(BTRT_VK_STREAMS_AUTO, 1, 3, 4), BTRT_VK_STREAMS_EACH);
+}
+
 /* A negative share is refused, and so are shares with turns. */
 static void test_streams_fair_bad_share(void)
 {
@@ -442,5 +464,6 @@ int suite_streams_register(void)
 	CU_add_test(s, "fair admission", test_streams_fair);
 	CU_add_test(s, "fair admission's cap", test_fair_cap);
 	CU_add_test(s, "fair admission: a negative share refused", test_streams_fair_bad_share);
+	CU_add_test(s, "the Vulkan devices and queues of several streams", test_vk_streams_choose);
 	return 0;
 }

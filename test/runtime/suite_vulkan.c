@@ -253,7 +253,10 @@ static void stream_on(struct btrt_vk *ctx, struct toy_params *p, struct toy_io_s
 	btrt_env_pipeline_config(&test_btrt_env, &sr->cfg);
 }
 
-static void test_streams_one_device(void)
+/* Two streams on contexts made on one device: a queue each in turn, or
+ * (same_queue) every context on the first one's queue, their submissions
+ * serialised under its mutex; every task of both checked in order. */
+static void streams_one_device(int same_queue)
 {
 	struct btrt_vk_config cfg = vk_config();
 	cfg.queues = 3;
@@ -261,6 +264,7 @@ static void test_streams_one_device(void)
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&ctx[0], &cfg, &err), 0);
 	cfg.share = ctx[0];
+	cfg.same_queue = same_queue;
 	cfg.queues = 0;
 	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&ctx[1], &cfg, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&ctx[2], &cfg, &err), 0);
@@ -268,7 +272,7 @@ static void test_streams_one_device(void)
 	fprintf(stderr, "(%u queues) ", nq);
 	CU_ASSERT_TRUE(nq >= 1 && nq <= 3);
 	for (uint32_t k = 0; k < 3; k++) {
-		CU_ASSERT_EQUAL(btrt_vk_queue_index(ctx[k]), k % nq);
+		CU_ASSERT_EQUAL(btrt_vk_queue_index(ctx[k]), same_queue ? 0 : k % nq);
 		CU_ASSERT_TRUE(btrt_vk_same_device(ctx[k], ctx[0]));
 		CU_ASSERT_EQUAL(btrt_vk_queue_count(ctx[k]), nq);
 	}
@@ -302,6 +306,16 @@ static void test_streams_one_device(void)
 	}
 	btrt_vk_destroy(ctx[2]);
 	btrt_vk_destroy(ctx[1]);
+}
+
+static void test_streams_one_device(void)
+{
+	streams_one_device(0);
+}
+
+static void test_streams_one_queue(void)
+{
+	streams_one_device(1);
 }
 
 static void test_memory_kind(void)
@@ -381,7 +395,8 @@ int suite_vulkan_register(void)
 	    !CU_add_test(s, "non-coherent flush/invalidate path", test_noncoherent_path) ||
 	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error) ||
 	    !CU_add_test(s, "farms with vulkan workers", test_farm) ||
-	    !CU_add_test(s, "streams on one device, a queue each", test_streams_one_device))
+	    !CU_add_test(s, "streams on one device, a queue each", test_streams_one_device) ||
+	    !CU_add_test(s, "streams on one device, one queue", test_streams_one_queue))
 		return -1;
 	return 0;
 }
