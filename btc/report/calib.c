@@ -52,7 +52,7 @@ static int bottleneck(const struct btc_calib_fit *f, const struct btc_calib_sche
 
 double btc_calib_predict(const struct btc_calib_fit *fit, const struct btc_calib_schedule *s)
 {
-	double p = s->io_ms;
+	double p = fmin(s->io_ms, fit->io_cap_ms);
 	for (int c = 0; c < s->n_chunks; c++) {
 		if (isnan(s->chunks[c].predicted_ms))
 			return NAN;
@@ -116,6 +116,7 @@ void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const b
 	f->a_ms = btc_xcalloc((size_t)n_pus + 1, sizeof(double));
 	f->b = btc_xcalloc((size_t)n_pus + 1, sizeof(double));
 	f->n_bottleneck = btc_xcalloc((size_t)n_pus + 1, sizeof(int));
+	f->io_cap_ms = INFINITY;
 	double *scale = btc_xcalloc((size_t)n_pus + 1, sizeof(double));
 	int *count = btc_xcalloc((size_t)n_pus + 1, sizeof(int));
 	for (int p = 0; p < n_pus; p++)

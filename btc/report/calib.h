@@ -47,6 +47,9 @@ struct btc_calib_fit {
 	double *b;         /* [n_pus] slowdown factor (>= 0) */
 	int *n_bottleneck; /* [n_pus] fitted schedules bottlenecked there */
 	int n_io;          /* fitted schedules bottlenecked by T_io */
+	double io_cap_ms;  /* T_io is taken as min(T_io, io_cap_ms): INFINITY
+			      from btc_calib_fit, the least measured period
+			      after btc_calib_lower */
 	int iterations;
 	bool converged; /* the bottlenecks stopped changing */
 };
@@ -57,11 +60,25 @@ struct btc_calib_fit {
 void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const bool *use,
 		   const struct btc_calib_options *opt, struct btc_calib_fit *fit);
 
+/* Lowers the fit f (as from btc_calib_fit) until no measurement of the
+ * schedules s[k] with use[k] (NULL: all) contradicts it (docs/scheduler.md,
+ * "Calibration for the bound"): per PU p, a_p and b_p times
+ *
+ *   l_p = min(1, min over chunks c on p of a measured k of y_k / (a_p + b_p x_c))
+ *
+ * (a chunk's time per task is at most its pipeline's period y_k; chunks
+ * predicted at or below 0 ms are left out), so that a_p + b_p x_c <= y_k
+ * for every such chunk, and f->io_cap_ms = the least such y_k (T_io is
+ * at most every period). A PU with no such chunk keeps its fit. */
+void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
+		     struct btc_calib_fit *f);
+
 /* Frees what btc_calib_fit allocated in *fit (not fit itself, which must
  * not be NULL) and zeroes it. */
 void btc_calib_fit_free(struct btc_calib_fit *fit);
 
-/* The calibrated period of s, ms: max(max_c a + b x_c, T_io). NAN when a
+/* The calibrated period of s, ms: max(max_c a + b x_c, min(T_io,
+ * io_cap_ms)). NAN when a
  * chunk's prediction is NAN. */
 double btc_calib_predict(const struct btc_calib_fit *fit, const struct btc_calib_schedule *s);
 

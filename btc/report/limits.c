@@ -74,6 +74,9 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 	btc_json_add_num(b, "compute_ms", r->fluid_lp_ms);
 	cJSON_AddBoolToObject(b, "calibrated", r->fluid_calibrated);
 	cJSON_AddBoolToObject(b, "calibrated_without_chosen", r->bound_without_chosen);
+	cJSON *lc = cJSON_AddObjectToObject(b, "loo_check");
+	cJSON_AddNumberToObject(lc, "checked", r->bound_loo_checked);
+	cJSON_AddNumberToObject(lc, "below", r->bound_loo_below);
 	if (r->bound_below_term) {
 		cJSON *w = cJSON_AddObjectToObject(b, "below");
 		btc_json_add_str(w, "term", r->bound_below_term);
@@ -174,6 +177,10 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 	r->bound_below = cJSON_IsTrue(btc_json_get(below, "chosen"));
 	r->fluid_calibrated = cJSON_IsTrue(btc_json_get(b, "calibrated"));
 	r->bound_without_chosen = cJSON_IsTrue(btc_json_get(b, "calibrated_without_chosen"));
+	const cJSON *lc = btc_json_get(b, "loo_check");
+	double lck = btc_json_num(lc, "checked"), lbe = btc_json_num(lc, "below");
+	r->bound_loo_checked = isnan(lck) ? 0 : (int)lck;
+	r->bound_loo_below = isnan(lbe) ? 0 : (int)lbe;
 	r->n_bound_stages = 0;
 	r->bound_pus = read_pus(pus, &r->n_bound_pus, &r->n_bound_stages);
 	const cJSON *a = btc_json_get(j, "assignment_bound");

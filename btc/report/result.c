@@ -48,6 +48,7 @@ void btc_report_init(struct btc_report *r)
 static void candidate_init(struct btc_report_candidate *c)
 {
 	c->measured_ms = c->ci_low_ms = c->ci_high_ms = c->calibrated_ms = c->efficiency = NAN;
+	c->bound_loo_ms = NAN;
 	for (int m = 0; m < BTC_N_MODES; m++)
 		c->predicted_ms[m] = c->paper_ms[m] = c->calibrated_loo_ms[m] = NAN;
 }
@@ -139,6 +140,7 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
 	btc_json_add_num(o, "efficiency", c->efficiency);
+	btc_json_add_num(o, "bound_loo_ms", c->bound_loo_ms);
 	cJSON_AddBoolToObject(o, "finalist", c->finalist);
 	cJSON_AddBoolToObject(o, "space_only", c->space_only);
 	cJSON_AddBoolToObject(o, "ok", c->status == BTC_RUN_VERIFIED); /* schema 1 readers */
@@ -354,6 +356,7 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	rc->calibrated_ms = btc_json_num(c, "calibrated_ms");
 	rc->calibrated_rank = (int)fmax(0, btc_json_num(c, "calibrated_rank"));
 	rc->efficiency = btc_json_num(c, "efficiency");
+	rc->bound_loo_ms = btc_json_num(c, "bound_loo_ms");
 
 	rc->error = btc_json_str(c, "error");
 	char *status = btc_json_str(c, "status");

@@ -45,6 +45,9 @@ struct btc_report_candidate {
 	double calibrated_ms;                  /* calibrated on all, fit mode (the re-ranking) */
 	int calibrated_rank;                   /* 1-based rank by calibrated_ms, 0: none */
 	double efficiency; /* fluid bound / measured_ms, NAN unless both (docs/report.md) */
+	double bound_loo_ms; /* the tighter bound calibrated without this
+			      * schedule's measurement (the per-schedule
+			      * check, btc_fit_bound), NAN unless verified */
 	bool space_only;   /* --exhaustive: measured for the regret, never chosen */
 	enum btc_run_status status;
 	char *error; /* why it failed (schedule, stage, task), or NULL */
@@ -165,6 +168,10 @@ struct btc_report {
 	struct btc_report_bound_pu *assign_pus; /* [n_assign_pus]: loads,
 						 * shares, the assignment */
 	int n_assign_pus;
+	/* The per-schedule check of the bound (btc_fit_bound): verified
+	 * schedules whose bound fitted without their own measurement was
+	 * computed, and those whose median lies below it. */
+	int bound_loo_checked, bound_loo_below;
 };
 
 /* An empty report: every number NAN, indices -1, the current schema. */

@@ -161,6 +161,15 @@ for path in sys.argv[1:]:
         e = c.get("efficiency")
         assert e is None or e <= 1, (path, c["label"], e)
     assert r.get("efficiency") is None or r["efficiency"] <= 1, path
+    # The calibration of the bound is lowered until no measurement it was
+    # fitted on contradicts it (every one but the chosen's): no other
+    # schedule lies below the bound (lease A had 2 runs where one did), and
+    # the per-schedule check refitted without each counts them all.
+    others = [c for c in r["candidates"] if c["status"] == "verified"
+              and c["label"] != r["schedule"]["label"]]
+    assert all(c["measured_ms_per_task"] >= a["bound_ms"] - 1e-9 for c in others), path
+    assert b["loo_check"]["checked"] == len(others), path
+    assert all(c["bound_loo_ms"] is not None for c in others), path
 print("fluid bound: %d of %d runs flagged below" % (n_below, len(sys.argv) - 1))
 PY
 echo "ok: the fluid bound of the fit mode, calibrated, never above a measurement unflagged"

@@ -114,6 +114,99 @@ static void test_loo(void)
 	CU_ASSERT(moved);
 }
 
+/* The calibration the bounds use (issue 25). Lease H's octree runs had
+ * per-PU lines fitted by least squares on large chunks that read a small
+ * chunk (or a noisy median) above the period its schedule ran at: a
+ * "bound" above a measurement. Here PU 0 runs at a fixed cost 0.2 ms +
+ * 0.7 x, one schedule 20 % faster than that (a short noisy run), PU 1 at
+ * x; the least-squares line predicts that schedule above its period, and
+ * the lowered one predicts no measured schedule above its period, no
+ * chunk of PU 0 above its schedule's period, and T_io at most the least
+ * period. */
+#define NL 8
+static void lowered_build(struct btc_calib_chunk ch[NL][2], struct btc_calib_schedule s[NL])
+{
+	static const double x0[NL] = {4, 3, 2.5, 2, 1.5, 1, 0.6, 0.4};
+	static const double x1[NL] = {1, 1, 1, 1, 2, 2.5, 3, 3.5};
+	for (int k = 0; k < NL; k++) {
+		ch[k][0] = (struct btc_calib_chunk){0, x0[k]};
+		ch[k][1] = (struct btc_calib_chunk){1, x1[k]};
+		double y = fmax(0.2 + 0.7 * x0[k], x1[k]);
+		s[k] = (struct btc_calib_schedule){ch[k], 2, 1.0, k == 2 ? 0.8 * y : y};
+	}
+}
+
+static void test_lowered(void)
+{
+	struct btc_calib_chunk ch[NL][2];
+	struct btc_calib_schedule s[NL];
+	lowered_build(ch, s);
+	struct btc_calib_options o;
+	btc_calib_options_init(&o);
+	struct btc_calib_fit f;
+	btc_calib_fit(s, NL, 2, NULL, &o, &f);
+	/* the old calibration of the bound: a measured period below it */
+	bool above = false;
+	for (int k = 0; k < NL; k++)
+		above |= btc_calib_predict(&f, &s[k]) > s[k].measured_ms + 1e-9;
+	CU_ASSERT_TRUE(above);
+	double b0 = f.b[0];
+	btc_calib_lower(s, NL, NULL, &f);
+	for (int k = 0; k < NL; k++) {
+		CU_ASSERT(btc_calib_predict(&f, &s[k]) <= s[k].measured_ms + 1e-12);
+		for (int c = 0; c < 2; c++)
+			CU_ASSERT(f.a_ms[ch[k][c].pu] + f.b[ch[k][c].pu] * ch[k][c].predicted_ms <=
+				  s[k].measured_ms + 1e-12);
+	}
+	/* lowered by a factor, not reshaped; tight at the point that binds */
+	CU_ASSERT(f.b[0] < b0 && f.b[0] > 0.5 * b0);
+	double gap = INFINITY;
+	for (int k = 0; k < NL; k++)
+		gap = fmin(gap, s[k].measured_ms - (f.a_ms[0] + f.b[0] * ch[k][0].predicted_ms));
+	CU_ASSERT_DOUBLE_EQUAL(gap, 0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f.io_cap_ms, 0.8 * (0.2 + 0.7 * 2.5), 1e-12);
+	btc_calib_fit_free(&f);
+}
+
+/* Leave-one-out for the bound: a schedule left out (use false) is never
+ * read by the lowering, however fast its median; a PU with no measured
+ * chunk keeps its fit; with no contradiction nothing moves. */
+static void test_lowered_loo(void)
+{
+	struct btc_calib_chunk ch[NL][2];
+	struct btc_calib_schedule s[NL];
+	lowered_build(ch, s);
+	s[2].measured_ms /= 0.8; /* noise-free */
+	struct btc_calib_options o;
+	btc_calib_options_init(&o);
+	o.prior_weight = 1e-9;
+	bool use[NL];
+	for (int k = 0; k < NL; k++)
+		use[k] = k != 5;
+	struct btc_calib_fit f, g;
+	btc_calib_fit(s, NL, 3, use, &o, &f);
+	btc_calib_lower(s, NL, use, &f);
+	s[5].measured_ms = 0.01; /* would contradict every line */
+	btc_calib_fit(s, NL, 3, use, &o, &g);
+	btc_calib_lower(s, NL, use, &g);
+	for (int p = 0; p < 3; p++) {
+		CU_ASSERT_EQUAL(memcmp(&f.a_ms[p], &g.a_ms[p], sizeof(double)), 0);
+		CU_ASSERT_EQUAL(memcmp(&f.b[p], &g.b[p], sizeof(double)), 0);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(g.b[0], 0.7, 1e-4); /* nothing contradicted the truth */
+	CU_ASSERT_DOUBLE_EQUAL(g.a_ms[0], 0.2, 1e-4);
+	CU_ASSERT_DOUBLE_EQUAL(g.a_ms[2], 0, 0); /* PU 2: no chunk */
+	CU_ASSERT_DOUBLE_EQUAL(g.b[2], 1, 0);
+	btc_calib_fit_free(&f);
+	/* now in the fit: it is read, and every line drops below it */
+	btc_calib_fit(s, NL, 3, NULL, &o, &f);
+	btc_calib_lower(s, NL, NULL, &f);
+	CU_ASSERT(btc_calib_predict(&f, &s[5]) <= 0.01 + 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f.io_cap_ms, 0.01, 0);
+	btc_calib_fit_free(&f);
+	btc_calib_fit_free(&g);
+}
+
 static void test_metrics(void)
 {
 	double p[] = {1, 2, 3, NAN, 4}, m[] = {1.1, 1.9, 3.3, 9, 4.0};
@@ -138,5 +231,7 @@ int register_calib_suite(void)
 	return !s || !CU_add_test(s, "recovers a and b", test_recovers) ||
 	       !CU_add_test(s, "prior", test_prior) ||
 	       !CU_add_test(s, "leave one out", test_loo) ||
+	       !CU_add_test(s, "lowered for the bound", test_lowered) ||
+	       !CU_add_test(s, "lowered, leave one out", test_lowered_loo) ||
 	       !CU_add_test(s, "metrics", test_metrics);
 }

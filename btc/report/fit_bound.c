@@ -1,0 +1,395 @@
+/* The bounds in the report (report/fit.h, btc_fit_bound): the fluid and
+ * assignment bounds of the table mode that fits the measurements, under
+ * the lower-envelope calibration fitted without the chosen schedule
+ * (docs/scheduler.md, "The fluid bound", "Calibration for the bound"). */
+#include "report/fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/calib.h"
+#include "report/fit_internal.h"
+#include "sched/bound.h"
+#include "sched/model.h"
+
+/* The bounds of mode m's chunk-model problem calibrated by fa, fb (per
+ * PU a_c and b_c, bound_fit; NULL: uncalibrated) (t'_{i,c} = b_c t_{i,c}, t'_{i,c,k} = b_c t_{i,c,k}, F'_c = a_c + b_c
+ * F_c: the calibrated chunk time a_c + b_c (F_c + sum t) with its
+ * transfers left out, as both bounds leave X out; a negative F'_c goes
+ * in as the PU rows' offset, btc_sched_fluid_bound_offset), or the plain
+ * problem's bounds without a calibration: the fluid LP into *b, the
+ * assignment MIP into *a (which falls back on the fluid bound). False
+ * when the LP fails. */
+static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+		     const double *fb, double io_cap, struct btc_sched_bound *b,
+		     struct btc_sched_assign *a)
+{
+	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
+	if (!p)
+		return false;
+	struct btc_sched_problem q = *p;
+	q.io_ms = fmin(p->io_ms, io_cap);
+	int ns = p->n_stages, np = p->n_pus;
+	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL, *start = NULL;
+	if (fa && fb) {
+		time = btc_xcalloc((size_t)ns * np, sizeof(double));
+		start = p->start_ms ? btc_xcalloc((size_t)ns * np, sizeof(double)) : NULL;
+		fixed = btc_xcalloc((size_t)np, sizeof(double));
+		off = btc_xcalloc((size_t)np, sizeof(double));
+		size_t nk = (size_t)ns * np * BTC_SCHED_MAX_CORE_COUNTS;
+		if (p->time_cores_ms)
+			tk = btc_xcalloc(nk, sizeof(double));
+		for (int c = 0; c < np; c++) {
+			double bc = fb[c], f = p->fixed_ms ? p->fixed_ms[c] : 0;
+			fixed[c] = fmax(0, fa[c] + bc * f);
+			off[c] = fmin(0, fa[c] + bc * f);
+			for (int i = 0; i < ns; i++) {
+				time[i * np + c] = bc * p->time_ms[i * np + c];
+				if (start) /* compute time, as t: b_c S */
+					start[i * np + c] = bc * p->start_ms[i * np + c];
+				for (int j = 0; tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
+					size_t x = btc_sched_cores_index(np, i, c, j);
+					tk[x] = bc * p->time_cores_ms[x];
+				}
+			}
+		}
+		q.time_ms = time;
+		q.fixed_ms = fixed;
+		q.time_cores_ms = tk; /* calibrated per PU, every core count alike */
+		q.start_ms = start;
+	}
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	bool ok = btc_sched_fluid_bound_offset(&q, &plan->sched, off, b, &quiet) == BTC_OK;
+	if (ok)
+		btc_sched_assign_bound(&q, &plan->sched, off, b, a, &quiet);
+	free(time);
+	free(fixed);
+	free(off);
+	free(tk), free(start);
+	if (!ok)
+		btc_sched_bound_free(b);
+	return ok;
+}
+
+/* Under `placed` a one-chunk schedule is predicted from the isolated rows
+ * (btc_plan_mode_for), which the placed problem's bounds do not see: the
+ * lowest such baseline period, calibrated as bound_of does and without
+ * X, max(T_io, a_c + b_c (F_c + sum_i t_ic)), over the PUs the plan
+ * allows that have every stage, its PU in *pu; INFINITY (*pu -1) when
+ * there is none or m is not placed. */
+static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+			       const double *fb, double io_cap, int *pu)
+{
+	*pu = -1;
+	if (m != BTC_MODE_PLACED)
+		return INFINITY;
+	const struct btc_sched_problem *p =
+		btc_plan_problem_of(plan, BTC_MODE_ISOLATED, plan->chunk_model);
+	if (!p)
+		return INFINITY;
+	int ns = p->n_stages, np = p->n_pus;
+	double best = INFINITY;
+	for (int c = 0; c < np; c++) {
+		if (plan->sched.forbid_mask & (1u << c))
+			continue;
+		double a = 0, b = 1, sum = p->fixed_ms ? p->fixed_ms[c] : 0;
+		if (fa && fb) {
+			a = fa[c];
+			b = fb[c];
+		}
+		sum += p->start_ms ? p->start_ms[c] : 0; /* the one chunk starts at stage 0 */
+		for (int i = 0; i < ns; i++)
+			sum += p->time_ms[i * np + c]; /* NAN: no kernel, no baseline */
+		double io = fmin(p->io_ms, io_cap);
+		if (!isnan(sum) && fmax(io, a + b * sum) < best) {
+			best = fmax(io, a + b * sum);
+			*pu = c;
+		}
+	}
+	return best;
+}
+
+/* Which term of the bound is off when a measured period lies below it:
+ * the baseline of PU cap_pu when it caps the bound (>= 0, placed_baselines),
+ * io (T_io binds), else compute on the PU of the largest load at the
+ * optimum of the bound that binds (the assignment's when it is the
+ * tighter, else the fluid LP's): the one whose table time reads high. */
+static void flag_below(struct btc_report *r, const struct btc_sched_bound *b,
+		       const struct btc_sched_assign *a, int cap_pu,
+		       const struct btc_device *dev)
+{
+	free(r->bound_below_term);
+	free(r->bound_below_pu);
+	r->bound_below_pu = NULL;
+	if (cap_pu >= 0) { /* the isolated rows' baseline caps the bound */
+		r->bound_below_term = btc_xstrdup("baseline");
+		r->bound_below_pu = btc_xstrdup(dev->pus[cap_pu].name);
+		return;
+	}
+	bool mip = a->exact && a->mip_ms > b->lp_ms;
+	if (b->io_ms >= (mip ? a->mip_ms : b->lp_ms)) {
+		r->bound_below_term = btc_xstrdup("io");
+		return;
+	}
+	r->bound_below_term = btc_xstrdup("compute");
+	const double *load = mip ? a->load_ms : b->load_ms;
+	int worst = 0;
+	for (int c = 1; c < b->n_pus; c++)
+		if (load[c] > load[worst])
+			worst = c;
+	r->bound_below_pu = btc_xstrdup(dev->pus[worst].name);
+}
+
+static struct btc_report_bound_pu *pus_of(const struct btc_device *dev, int ns, int np,
+					  const double *load, const double *touch,
+					  const double *frac)
+{
+	struct btc_report_bound_pu *out = btc_xcalloc((size_t)np + 1, sizeof(*out));
+	for (int c = 0; c < np; c++) {
+		struct btc_report_bound_pu *u = &out[c];
+		u->pu = btc_xstrdup(dev->pus[c].name);
+		u->load_ms = load[c];
+		u->touch = touch[c];
+		u->frac = btc_xcalloc((size_t)ns + 1, sizeof(double));
+		for (int i = 0; i < ns; i++)
+			u->frac[i] = frac[i * np + c];
+	}
+	return out;
+}
+
+/* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, caller
+ * frees; NULL without a fit mode; *io_cap: T_io is at most it): the fit
+ * mode's per-PU fit (btc_calib_fit) lowered until no measurement it was
+ * fitted on contradicts it (btc_calib_lower), fitted on every
+ * measurement but the chosen schedule's, so that its efficiency never
+ * rests on its own measurement (issue 25), or but skip's when skip >= 0
+ * (the per-schedule check, btc_fit_bound); on all without either. True
+ * when a schedule was left out. */
+static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, int skip,
+		      double **fa, double **fb, double *io_cap)
+{
+	int np = plan->dev->n_pus, n = plan->n_schedules;
+	enum btc_mode m;
+	*fa = *fb = NULL;
+	*io_cap = INFINITY;
+	if (r->n_pu_fits != np || !r->fit_mode || !btc_mode_parse(r->fit_mode, &m))
+		return false;
+	if (skip < 0 && r->chosen >= 0 && r->chosen < n &&
+	    r->candidates[r->chosen].status == BTC_RUN_VERIFIED)
+		skip = r->chosen;
+	struct btc_calib_schedule *cs = btc_xcalloc((size_t)n + 1, sizeof(*cs));
+	struct btc_calib_chunk *chunks =
+		btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1, sizeof(*chunks));
+	bool *use = btc_xcalloc((size_t)n + 1, sizeof(bool));
+	bool ok = btc_fit_calib_input(plan, m, r, cs, chunks);
+	if (ok) {
+		for (int k = 0; k < n; k++)
+			use[k] = k != skip;
+		struct btc_calib_options opt;
+		btc_calib_options_init(&opt);
+		struct btc_calib_fit f;
+		btc_calib_fit(cs, n, np, use, &opt, &f);
+		btc_calib_lower(cs, n, use, &f);
+		*fa = btc_xcalloc((size_t)np, sizeof(double));
+		*fb = btc_xcalloc((size_t)np, sizeof(double));
+		for (int c = 0; c < np; c++) {
+			(*fa)[c] = f.a_ms[c];
+			(*fb)[c] = f.b[c];
+		}
+		*io_cap = f.io_cap_ms;
+		btc_calib_fit_free(&f);
+	}
+	free(use);
+	free(chunks);
+	free(cs);
+	return ok && skip >= 0;
+}
+
+/* The tighter bound (the assignment's, else the fluid one's; under
+ * placed at most the isolated baselines') of mode m calibrated by fa, fb
+ * with T_io at most io_cap; NAN when the LP fails. */
+static double tighter_bound(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+			    const double *fb, double io_cap)
+{
+	struct btc_sched_bound b;
+	struct btc_sched_assign a;
+	if (!bound_of(plan, m, fa, fb, io_cap, &b, &a))
+		return NAN;
+	int pu;
+	double v = fmax(b.bound_ms, a.frac ? a.bound_ms : b.bound_ms);
+	v = fmin(v, placed_baselines(plan, m, fa, fb, io_cap, &pu));
+	btc_sched_bound_free(&b);
+	btc_sched_assign_free(&a);
+	return v;
+}
+
+/* The per-schedule check: every verified schedule j but the chosen (whose
+ * bound is already fitted without it) against the bound calibrated
+ * without j's measurement, as the chosen's is: out of sample, how often
+ * the bound lies above a measured period. */
+static void loo_check(const struct btc_plan *plan, enum btc_mode m, struct btc_report *r)
+{
+	r->bound_loo_checked = r->bound_loo_below = 0;
+	for (int j = 0; j < r->n_candidates; j++) {
+		struct btc_report_candidate *c = &r->candidates[j];
+		if (c->status != BTC_RUN_VERIFIED || j == r->chosen)
+			continue;
+		double *fa, *fb, io_cap;
+		if (bound_fit(plan, r, j, &fa, &fb, &io_cap))
+			c->bound_loo_ms = tighter_bound(plan, m, fa, fb, io_cap);
+		free(fa);
+		free(fb);
+		if (isnan(c->bound_loo_ms))
+			continue;
+		r->bound_loo_checked++;
+		r->bound_loo_below += c->measured_ms < c->bound_loo_ms;
+	}
+}
+
+void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
+{
+	const struct btc_device *dev = plan->dev;
+	if (!btc_plan_solved_problem(plan) || !plan->has_bound)
+		return;
+	/* The table mode that fits the measurements (r->fit_mode, picked by
+	 * cross-validated fit) and its calibration when there is one; else
+	 * the planned mode's own bounds. */
+	enum btc_mode m = plan->mode;
+	struct btc_sched_bound own, b = plan->bound;
+	struct btc_sched_assign own_a, a = plan->assign;
+	double *fa, *fb, io_cap;
+	r->bound_without_chosen = bound_fit(plan, r, -1, &fa, &fb, &io_cap);
+	bool fitted = r->fit_mode && btc_mode_parse(r->fit_mode, &m) &&
+		      bound_of(plan, m, fa, fb, io_cap, &own, &own_a);
+	if (fitted) {
+		b = own;
+		a = own_a;
+	} else {
+		m = plan->mode;
+	}
+	int cap_pu;
+	double cap = placed_baselines(plan, m, fa, fb, io_cap, &cap_pu);
+	free(fa);
+	free(fb);
+	bool capped = cap < fmax(b.bound_ms, a.frac ? a.bound_ms : 0);
+	b.bound_ms = fmin(b.bound_ms, cap);
+	a.bound_ms = fmin(a.bound_ms, cap);
+	r->bound_baselines_ms = isinf(cap) ? NAN : cap;
+	r->fluid_bound_ms = b.bound_ms;
+	r->fluid_lp_ms = b.lp_ms;
+	r->fluid_io_ms = b.io_ms;
+	r->io_load_threads = (int)plan->load_threads;
+	r->io_check_threads = (int)plan->check_threads;
+	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
+	r->fluid_model = btc_xstrdup(btc_model_has_terms(p) ? "chunk" : "paper");
+	free(r->fluid_mode);
+	r->fluid_mode = btc_xstrdup(btc_mode_name(m));
+	r->fluid_calibrated = fitted && r->n_pu_fits == dev->n_pus;
+	r->bound_without_chosen &= r->fluid_calibrated;
+	r->n_bound_stages = b.n_stages;
+	r->bound_pus = pus_of(dev, b.n_stages, b.n_pus, b.load_ms, b.touch, b.frac);
+	r->n_bound_pus = b.n_pus;
+	/* The tighter bound: the assignment's (>= the fluid one; = it when
+	 * its MIP was not solved). */
+	double bound = fmax(b.bound_ms, a.frac ? a.bound_ms : b.bound_ms);
+	if (a.frac) {
+		r->assign_bound_ms = a.bound_ms;
+		r->assign_mip_ms = a.exact ? a.mip_ms : NAN;
+		r->assign_exact = a.exact;
+		r->assign_relaxed_ms = a.relaxed_ms;
+		r->assign_contiguous = a.contiguous;
+		r->assign_farms = a.farms;
+		r->assign_pus = pus_of(dev, a.n_stages, a.n_pus, a.load_ms, a.share, a.frac);
+		r->n_assign_pus = a.n_pus;
+	}
+	/* An efficiency above 1 is a bound that does not bound: flagged
+	 * with its term, never reported as more than 100 %. */
+	for (int k = 0; k < r->n_candidates; k++) {
+		struct btc_report_candidate *c = &r->candidates[k];
+		if (c->status != BTC_RUN_VERIFIED)
+			continue;
+		c->efficiency = btc_sched_bound_efficiency(bound, c->measured_ms);
+		if (c->efficiency > 1) {
+			c->efficiency = NAN;
+			flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
+		}
+	}
+	if (r->chosen >= 0) {
+		r->efficiency = btc_sched_bound_efficiency(bound, r->measured_ms);
+		r->fluid_efficiency = btc_sched_bound_efficiency(b.bound_ms, r->measured_ms);
+		if (r->fluid_efficiency > 1)
+			r->fluid_efficiency = NAN;
+		r->bound_below = r->efficiency > 1;
+		if (r->bound_below) {
+			r->efficiency = NAN;
+			flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
+		}
+	}
+	if (fitted) {
+		if (r->chosen >= 0 && r->chosen < r->n_candidates)
+			r->candidates[r->chosen].bound_loo_ms = bound;
+		loo_check(plan, m, r);
+		btc_sched_bound_free(&own);
+		btc_sched_assign_free(&own_a);
+	}
+}
+
+void btc_fit_print_bound(const struct btc_report *r, FILE *f)
+{
+	if (isnan(r->fluid_bound_ms))
+		return;
+	fprintf(f, "fluid bound: %.3f ms/task = max(compute %.3f, io %.3f) (%s%s table, %s model",
+		r->fluid_bound_ms, r->fluid_lp_ms, r->fluid_io_ms,
+		r->fluid_calibrated ? "calibrated " : "",
+		r->fluid_mode ? r->fluid_mode : r->mode ? r->mode : "?",
+		r->fluid_model ? r->fluid_model : "?");
+	fprintf(f, "); loads at the optimum:");
+	for (int c = 0; c < r->n_bound_pus; c++)
+		if (r->bound_pus[c].touch > 0)
+			fprintf(f, " %s %.3f ms", r->bound_pus[c].pu, r->bound_pus[c].load_ms);
+	fprintf(f, "\n");
+	bool assign = !isnan(r->assign_bound_ms);
+	if (assign) {
+		fprintf(f, "assignment bound: %.3f ms/task", r->assign_bound_ms);
+		if (r->assign_exact)
+			fprintf(f, " = max(fluid %.3f, io %.3f, MIP %.3f)", r->fluid_bound_ms,
+				r->fluid_io_ms, r->assign_mip_ms);
+		else
+			fprintf(f, " (MIP not solved: the fluid bound)");
+		if (r->assign_exact && r->assign_contiguous)
+			fprintf(f, " (MIP with contiguity; relaxed: %.3f)", r->assign_relaxed_ms);
+		if (!isnan(r->bound_baselines_ms))
+			fprintf(f, " (at most the isolated baselines' %.3f)", r->bound_baselines_ms);
+		if (r->assign_exact && r->assign_farms)
+			fprintf(f, " (farm shares)");
+		fprintf(f, "; loads:");
+		for (int c = 0; c < r->n_assign_pus; c++) {
+			const struct btc_report_bound_pu *u = &r->assign_pus[c];
+			if (!(u->touch > 0))
+				continue;
+			fprintf(f, " %s %.3f ms (stages", u->pu, u->load_ms);
+			for (int i = 0; i < r->n_bound_stages; i++)
+				if (u->frac[i] > 0)
+					fprintf(f, " %d", i);
+			fprintf(f, ")");
+		}
+		fprintf(f, "\n");
+	}
+	const char *which = assign ? "assignment bound" : "fluid bound";
+	if (r->bound_below_term)
+		fprintf(f,
+			"%s: NOT a bound here: a measured period lies below it "
+			"(%s term%s%s reads high; no efficiency printed)\n",
+			which, r->bound_below_term, r->bound_below_pu ? " of PU " : "",
+			r->bound_below_pu ? r->bound_below_pu : "");
+	if (!isnan(r->efficiency)) {
+		fprintf(f, "efficiency: %s / measured = %.1f %% for the chosen schedule", which,
+			100 * r->efficiency);
+		if (assign && !isnan(r->fluid_efficiency))
+			fprintf(f, " (fluid bound / measured: %.1f %%)", 100 * r->fluid_efficiency);
+		fprintf(f, "\n");
+	}
+}
