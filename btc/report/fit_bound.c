@@ -161,21 +161,20 @@ static struct btc_report_bound_pu *pus_of(const struct btc_device *dev, int ns, 
 }
 
 /* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, caller
- * frees; NULL without a fit mode; *io_cap: T_io is at most it): the fit
- * mode's per-PU fit (btc_calib_fit) lowered until no measurement it was
+ * frees; NULL without a fit; *io_cap: T_io is at most it): mode m's
+ * per-PU fit (btc_calib_fit) lowered until no measurement it was
  * fitted on contradicts it (btc_calib_lower), fitted on every
  * measurement but the chosen schedule's, so that its efficiency never
  * rests on its own measurement (issue 25), or but skip's when skip >= 0
  * (the per-schedule check, btc_fit_bound); on all without either. True
  * when a schedule was left out. */
-static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, int skip,
-		      double **fa, double **fb, double *io_cap)
+static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, enum btc_mode m,
+		      int skip, double **fa, double **fb, double *io_cap)
 {
 	int np = plan->dev->n_pus, n = plan->n_schedules;
-	enum btc_mode m;
 	*fa = *fb = NULL;
 	*io_cap = INFINITY;
-	if (r->n_pu_fits != np || !r->fit_mode || !btc_mode_parse(r->fit_mode, &m))
+	if (r->n_pu_fits != np)
 		return false;
 	if (skip < 0 && r->chosen >= 0 && r->chosen < n &&
 	    r->candidates[r->chosen].status == BTC_RUN_VERIFIED)
@@ -208,6 +207,62 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, i
 	return ok && skip >= 0;
 }
 
+/* a fits better than b: higher Spearman rho, ties by Pearson r; NAN
+ * loses (as the fit mode is picked, report/fit.c). */
+static bool fits_better(const struct btc_calib_metrics *a, const struct btc_calib_metrics *b)
+{
+	double ra = isnan(a->spearman_rho) ? -2 : a->spearman_rho;
+	double rb = isnan(b->spearman_rho) ? -2 : b->spearman_rho;
+	if (ra != rb)
+		return ra > rb;
+	return (isnan(a->pearson_r) ? -2 : a->pearson_r) > (isnan(b->pearson_r) ? -2 : b->pearson_r);
+}
+
+/* The table mode of the bound into *m: the fit mode's criterion (the
+ * highest cross-validated Spearman rho of the calibrated model, ties by
+ * Pearson r) over every measurement but the chosen schedule's, which is
+ * not read (each other schedule predicted by the fit without it and
+ * without the chosen), so that the chosen's own median picks neither the
+ * calibration nor the table of its bound; r->fit_mode without a verified
+ * chosen. False without a fit mode. */
+static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, enum btc_mode *m)
+{
+	if (!r->fit_mode || !btc_mode_parse(r->fit_mode, m))
+		return false;
+	int n = plan->n_schedules, ch = r->chosen;
+	if (ch < 0 || ch >= n || r->candidates[ch].status != BTC_RUN_VERIFIED)
+		return true;
+	struct btc_calib_schedule *cs = btc_xcalloc((size_t)n + 1, sizeof(*cs));
+	struct btc_calib_chunk *chunks =
+		btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1, sizeof(*chunks));
+	double *pred = btc_xcalloc((size_t)n + 1, sizeof(double));
+	double *meas = btc_xcalloc((size_t)n + 1, sizeof(double));
+	struct btc_calib_options opt;
+	btc_calib_options_init(&opt);
+	struct btc_calib_metrics best = {0};
+	bool any = false;
+	for (int q = 0; q < BTC_N_MODES; q++) {
+		if (!btc_fit_calib_input(plan, (enum btc_mode)q, r, cs, chunks))
+			continue;
+		cs[ch].measured_ms = NAN; /* never read */
+		btc_calib_loo(cs, n, plan->dev->n_pus, &opt, pred);
+		for (int k = 0; k < n; k++)
+			meas[k] = cs[k].measured_ms;
+		struct btc_calib_metrics x;
+		btc_calib_metrics(pred, meas, n, &x);
+		if (x.n >= 2 && (!any || fits_better(&x, &best))) {
+			best = x;
+			*m = (enum btc_mode)q;
+			any = true;
+		}
+	}
+	free(cs);
+	free(chunks);
+	free(pred);
+	free(meas);
+	return true;
+}
+
 /* The tighter bound (the assignment's, else the fluid one's; under
  * placed at most the isolated baselines') of mode m calibrated by fa, fb
  * with T_io at most io_cap; NAN when the LP fails. */
@@ -238,7 +293,7 @@ static void loo_check(const struct btc_plan *plan, enum btc_mode m, struct btc_r
 		if (c->status != BTC_RUN_VERIFIED || j == r->chosen)
 			continue;
 		double *fa, *fb, io_cap;
-		if (bound_fit(plan, r, j, &fa, &fb, &io_cap))
+		if (bound_fit(plan, r, m, j, &fa, &fb, &io_cap))
 			c->bound_loo_ms = tighter_bound(plan, m, fa, fb, io_cap);
 		free(fa);
 		free(fb);
@@ -254,16 +309,17 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	const struct btc_device *dev = plan->dev;
 	if (!btc_plan_solved_problem(plan) || !plan->has_bound)
 		return;
-	/* The table mode that fits the measurements (r->fit_mode, picked by
-	 * cross-validated fit) and its calibration when there is one; else
-	 * the planned mode's own bounds. */
+	/* The table mode that fits the measurements (bound_mode: the fit
+	 * mode's criterion without the chosen's median) and its calibration
+	 * when there is one; else the planned mode's own bounds. */
 	enum btc_mode m = plan->mode;
 	struct btc_sched_bound own, b = plan->bound;
 	struct btc_sched_assign own_a, a = plan->assign;
-	double *fa, *fb, io_cap;
-	r->bound_without_chosen = bound_fit(plan, r, -1, &fa, &fb, &io_cap);
-	bool fitted = r->fit_mode && btc_mode_parse(r->fit_mode, &m) &&
-		      bound_of(plan, m, fa, fb, io_cap, &own, &own_a);
+	double *fa = NULL, *fb = NULL, io_cap = INFINITY;
+	bool fitted = bound_mode(plan, r, &m);
+	if (fitted)
+		r->bound_without_chosen = bound_fit(plan, r, m, -1, &fa, &fb, &io_cap);
+	fitted = fitted && bound_of(plan, m, fa, fb, io_cap, &own, &own_a);
 	if (fitted) {
 		b = own;
 		a = own_a;
@@ -385,6 +441,11 @@ void btc_fit_print_bound(const struct btc_report *r, FILE *f)
 			"(%s term%s%s reads high; no efficiency printed)\n",
 			which, r->bound_below_term, r->bound_below_pu ? " of PU " : "",
 			r->bound_below_pu ? r->bound_below_pu : "");
+	if (r->bound_loo_checked > 0)
+		fprintf(f,
+			"bound check: %d of the %d other measured schedules lie below the bound "
+			"calibrated without their own measurement\n",
+			r->bound_loo_below, r->bound_loo_checked);
 	if (!isnan(r->efficiency)) {
 		fprintf(f, "efficiency: %s / measured = %.1f %% for the chosen schedule", which,
 			100 * r->efficiency);
