@@ -36,9 +36,12 @@ void btc_fit_pearson(struct btc_report *r, enum btc_mode used);
 void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
 
 /* The fluid bound (sched/bound.h) that bounds what runs: of the table
- * mode that fits the measurements (r->fit_mode, picked by
- * cross-validated fit: call after btc_fit_report) under the per-PU
- * calibration of r->pu_fits (t' = b_c t, F' = max(0, a_c + b_c F_c)),
+ * mode that fits the measurements but the chosen's (the fit mode's
+ * criterion without the chosen's median; r->fit_mode without a verified
+ * chosen: call after btc_fit_report) under the per-PU calibration fitted
+ * on those measurements and lowered until none contradicts it
+ * (btc_calib_lower: t' = b_c t, F' = max(0, a_c + b_c F_c), T_io at most
+ * the least of them),
  * T_io = max(load, check) from the table (btc_table_io_ms); without a
  * fit, the plan's own bound (plan->bound, the planned mode). Fills
  * r->fluid_* (compute part lp_ms and io part io_ms apart, the mode,
@@ -48,8 +51,12 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
  * gets no efficiency (NAN: never above 100 %); r->bound_below_term says
  * which term is off ("io" when T_io binds, else "compute" and
  * r->bound_below_pu, the PU of the largest load at the optimum),
- * r->bound_below whether the chosen one is below. Quiet: without a
- * table, or when the bound cannot be computed, the fields stay NAN. */
+ * r->bound_below whether the chosen one is below. The per-schedule
+ * check: each verified schedule measured faster than the chosen (all
+ * without a chosen) gets the bound calibrated without its own median
+ * (bound_loo_ms), r->bound_loo_checked and r->bound_loo_below count them
+ * and those below. Quiet: without a table, or when the bound cannot be
+ * computed, the fields stay NAN. */
 void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r);
 
 /* Prints the fluid bound and the efficiencies (one line each, when the

@@ -1,7 +1,9 @@
 /* The bounds in the report (report/fit.h, btc_fit_bound): the fluid and
- * assignment bounds of the table mode that fits the measurements, under
- * the lower-envelope calibration fitted without the chosen schedule
- * (docs/scheduler.md, "The fluid bound", "Calibration for the bound"). */
+ * assignment bounds of the table mode that fits every measurement but
+ * the chosen schedule's, under the per-PU calibration fitted on them and
+ * lowered until none of them contradicts it (btc_calib_lower), and the
+ * per-schedule check of the bound (docs/scheduler.md, "Calibration for
+ * the bound", "The fluid bound"; docs/report.md). */
 #include "report/fit.h"
 
 #include <math.h>
