@@ -19,6 +19,7 @@
 #include "driver/cache.h"
 #include "driver/claim.h"
 #include "driver/profile.h"
+#include "driver/tune_loop.h"
 #include "report/diagnose.h"
 #include "driver/project.h"
 #include "driver/files.h"
@@ -214,7 +215,9 @@ static bool phase_tune(struct job *j)
 /* 5. Head to head, verified: the tuning winner against the best baseline,
  * in rounds of one run each in a shuffled order, until the interval of the
  * median per-round time ratio (winner / baseline) is decided or the budget
- * is out. The baseline is replaced only when that interval lies below 1;
+ * is out. The baseline is replaced when that interval lies below 1, or
+ * when the head to head ends undecided with a median ratio below 1 (the
+ * point estimate, "no significant gain"; btc_tune_h2h_keeps_candidate);
  * otherwise it is kept: "no significant gain". */
 static bool phase_head_to_head(struct job *j)
 {
@@ -252,9 +255,12 @@ static bool phase_head_to_head(struct job *j)
 		       h->ratio_hi, h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
 		       h->rounds, h->stop,
 		       h->gain ? "significant gain, keeping the candidate"
+		       : btc_tune_h2h_keeps_candidate(h, &j->opt->tune)
+			       ? "undecided at the budget, no significant gain; keeping the candidate, "
+				 "whose median ratio is below 1 (the point estimate)"
 			       : "no significant gain, keeping the baseline");
 		free(label);
-		if (!h->gain)
+		if (!btc_tune_h2h_keeps_candidate(h, &j->opt->tune))
 			j->chosen = j->best_base;
 		return true;
 	}
@@ -438,9 +444,13 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		printf("\n");
 		if (r->no_significant_gain)
 			printf("no significant gain: schedule %d / baseline time ratio %.3f [%.3f, %.3f] "
-			       "over %d rounds; the baseline is kept\n",
+			       "over %d rounds; %s\n",
 			       r->h2h_candidate, r->ratio_median, r->ratio_ci_low, r->ratio_ci_high,
-			       r->h2h_rounds);
+			       r->h2h_rounds,
+			       r->chosen == r->h2h_candidate
+				       ? "undecided at the budget: the candidate, of the lower median, is "
+					 "kept"
+				       : "the baseline is kept");
 	} else {
 		printf("speedup: none (%s)\n", r->speedup_null_reason);
 	}

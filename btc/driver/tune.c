@@ -1,7 +1,9 @@
 /* The autotuner: one verified run of a schedule (btc_tune_run_once),
- * interleaved rounds with racing over all of them (btc_tune), and the head
- * to head of two (btc_tune_head_to_head); docs/report.md, "Measuring". */
+ * and the tuning (btc_tune) and head to head (btc_tune_head_to_head) on
+ * the generated program, whose rules are driver/tune_loop.c's;
+ * docs/report.md, "Measuring". */
 #include "driver/tune.h"
+#include "driver/tune_loop.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -31,6 +33,8 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	o->budget_s = 60;
 	o->ci_rel = 0.03;
 	o->race = true;
+	o->screen = true;
+	o->h2h_point = true;
 	o->timeout_factor = BTC_RUN_TIMEOUT_FACTOR;
 }
 
@@ -276,135 +280,45 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	return ok;
 }
 
-int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only)
-{
-	int w = -1;
-	bool any_finalist = false;
-	for (int i = 0; i < n; i++)
-		any_finalist |= entries[i].finalist && entries[i].status == BTC_RUN_VERIFIED &&
-				!entries[i].space_only;
-	for (int i = 0; i < n; i++) {
-		const struct btc_tune_entry *e = &entries[i];
-		if (e->status != BTC_RUN_VERIFIED || isnan(e->median_ms) || e->space_only ||
-		    (baselines_only && !e->baseline) ||
-		    (!baselines_only && any_finalist && !e->finalist))
-			continue;
-		if (w < 0 || e->median_ms < entries[w].median_ms)
-			w = i;
-	}
-	return w;
-}
+/* The bench of a job (driver/tune_loop.h): runs of the generated program,
+ * CLOCK_MONOTONIC, the job's signals. */
+struct prog_bench {
+	const char *program, *report;
+	const struct btc_plan_schedule *scheds;
+	const struct btc_tune_options *opt;
+	const struct btc_tune_ctx *ctx;
+};
 
-/* One tuning run of schedule i; a failure takes it out of the race. */
-static bool tune_run(const char *program, const struct btc_plan_schedule *scheds, int i,
-		     const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
-		     const char *report, const char *phase,
-		     struct btc_tune_entry *e, double *ms)
+static bool prog_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
+		     char **error)
 {
+	const struct prog_bench *p = arg;
 	struct btc_tune_run run = {
-		.program = program,
+		.program = p->program,
 		.index = i,
-		.sched = &scheds[i],
-		.warmup = e->warmup > 0 ? e->warmup : opt->warmup,
-		.tasks = e->tasks > 0 ? e->tasks : opt->tasks,
-		.input = ctx->input,
-		.report = report,
+		.sched = &p->scheds[i],
+		.warmup = warmup,
+		.tasks = tasks,
+		.input = p->ctx->input,
+		.report = p->report,
 		.quiet = true,
 		.phase = phase,
-		.app = ctx->app,
-		.dev = ctx->dev,
+		.app = p->ctx->app,
+		.dev = p->ctx->dev,
 	};
-	char *error;
-	if (btc_tune_run_once(&run, opt, ms, &error)) {
-		e->status = BTC_RUN_VERIFIED;
-		e->tasks = run.tasks;
-		e->warmup = run.warmup;
-		btc_tune_entry_add(e, *ms);
-		return true;
-	}
-	if (btc_interrupted())
-		return false;
-	e->status = BTC_RUN_FAILED;
-	e->finalist = false;
-	free(e->error);
-	e->error = error;
-	return false;
+	return btc_tune_run_once(&run, p->opt, ms, error);
 }
 
-/* The interval of e lies within rel of its median, with 95 % coverage. */
-static bool converged(const struct btc_tune_entry *e, double rel)
+static double prog_now(void *arg)
 {
-	return e->ci_exact && e->ci_hi_ms <= e->median_ms * (1 + rel) &&
-	       e->ci_lo_ms >= e->median_ms * (1 - rel);
+	(void)arg;
+	return now_s();
 }
 
-/* Racing after round r: drops every finalist whose interval lies entirely
- * above the best finalist's (the one with the lowest median), both
- * intervals with their full 95 % coverage (6 runs or more: [min, max] of
- * 3 runs covers 75 %, and with 20 schedules raced against the luckiest
- * one that drops good schedules). */
-static void race(struct btc_tune_entry *entries, int n, bool verbose)
+static bool prog_interrupted(void *arg)
 {
-	int best = btc_tune_pick(entries, n, false);
-	if (best < 0)
-		return;
-	bool printed = false;
-	for (int i = 0; i < n; i++) {
-		struct btc_tune_entry *e = &entries[i];
-		if (e->finalist && i != best && e->ci_exact && entries[best].ci_exact &&
-		    e->ci_lo_ms > entries[best].ci_hi_ms) {
-			e->finalist = false;
-			if (verbose)
-				fprintf(stderr, "%s %d",
-					printed ? ""
-						: "tune:   dropped (interval above the best's):",
-					i);
-			printed = true;
-		}
-	}
-	if (printed && verbose)
-		fprintf(stderr, "\n");
-}
-
-/* Run lengths: a schedule more than twice as slow as the median schedule
- * gets proportionally fewer tasks (at least 2, and 1 warm-up) so that each
- * of its runs takes at most about twice as long as a typical run: one very slow schedule
- * (a baseline on a software GPU) would otherwise spend the budget. Before
- * round 1 by the predicted T_max, after it by the measured median. */
-static void scale_run_lengths(struct btc_tune_entry *entries, int n,
-			      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
-			      bool predicted)
-{
-	double *m = btc_xcalloc((size_t)n + 1, sizeof(double));
-	for (int i = 0; i < n; i++)
-		m[i] = predicted ? (entries[i].predicted_ms > 0 ? entries[i].predicted_ms : NAN)
-		       : entries[i].status == BTC_RUN_VERIFIED ? entries[i].median_ms
-							       : NAN;
-	double ref = btc_stats_median(m, n);
-	bool printed = false;
-	for (int i = 0; i < n && !isnan(ref); i++) {
-		struct btc_tune_entry *e = &entries[i];
-		if (isnan(m[i]) || (predicted && !(m[i] > 2 * ref)))
-			continue;
-		/* At most twice a typical run; a short run that measured fast: full. */
-		double f = m[i] > 2 * ref ? 2 * ref / m[i] : 1;
-		int tasks = (int)fmax(2, round(opt->tasks * f));
-		int warmup = (int)fmax(1, round(opt->warmup * f));
-		if (tasks == e->tasks && warmup == e->warmup)
-			continue;
-		e->tasks = tasks;
-		e->warmup = warmup;
-		if (ctx->verbose)
-			fprintf(stderr, "%s %d: %d+%d",
-				printed     ? ","
-				: predicted ? "tune: shorter runs for the slowest by prediction:"
-					    : "tune: shorter runs for the slowest:",
-				i, warmup, tasks);
-		printed = true;
-	}
-	free(m);
-	if (printed && ctx->verbose)
-		fprintf(stderr, " tasks\n");
+	(void)arg;
+	return btc_interrupted();
 }
 
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
@@ -432,74 +346,16 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 			"budget %.0f s, at most %d rounds\n",
 			sum->seed, sum->seed, opt->warmup, opt->tasks, opt->budget_s,
 			opt->max_rounds);
-	scale_run_lengths(entries, n, opt, ctx, true);
 	/* Per job (pid): never a file another btc writes. */
 	char *report = btc_xasprintf("%s/tune-run.tmp.%ld", ctx->work_dir, (long)getpid());
-	int *order = btc_xcalloc((size_t)n + 1, sizeof(int));
-	bool interrupted = false;
-	double t0 = now_s();
-	for (int r = 1; r <= opt->max_rounds; r++) {
-		double t_round = now_s();
-		int m = 0;
-		for (int i = 0; i < n; i++)
-			if (entries[i].finalist)
-				order[m++] = i;
-		if (m == 0) {
-			sum->stop = "no schedule left";
-			break;
-		}
-		btc_stats_shuffle(order, m, &rng);
-		if (ctx->verbose) {
-			fprintf(stderr, "tune: round %d order:", r);
-			for (int k = 0; k < m; k++)
-				fprintf(stderr, " %d", order[k]);
-			fprintf(stderr, "\n");
-		}
-		for (int k = 0; k < m && !interrupted; k++) {
-			int i = order[k];
-			double ms;
-			entries[i].rounds = r;
-			if (!tune_run(program, scheds, i, opt, ctx, report, "tuning", &entries[i],
-				      &ms)) {
-				interrupted = btc_interrupted();
-				if (!interrupted && ctx->verbose)
-					fprintf(stderr, "tune:   %2d %-9s FAILED\n", i,
-						scheds[i].baseline ? "baseline" : "candidate");
-			}
-		}
-		sum->rounds = r;
-		if (interrupted)
-			break;
-		if (r == 1)
-			scale_run_lengths(entries, n, opt, ctx, false);
-		if (opt->race && r >= opt->min_rounds)
-			race(entries, n, ctx->verbose);
-		int left = 0, done = 0;
-		for (int i = 0; i < n; i++)
-			if (entries[i].finalist) {
-				left++;
-				done += converged(&entries[i], opt->ci_rel);
-			}
-		if (r >= opt->min_rounds && left > 0 && done == left) {
-			sum->stop = "converged";
-			break;
-		}
-		if (r >= opt->min_rounds && left == 1) {
-			sum->stop = "one finalist";
-			break;
-		}
-		double now = now_s();
-		if (now - t0 + (now - t_round) > opt->budget_s) {
-			sum->stop = "budget";
-			break;
-		}
-	}
-	sum->elapsed_s = now_s() - t0;
-	*winner = interrupted ? -1 : btc_tune_pick(entries, n, false);
+	struct prog_bench pb = {program, report, scheds, opt, ctx};
+	struct btc_tune_bench bench = {prog_run, prog_now, prog_interrupted, &pb};
+	bool interrupted = !btc_tune_rounds(&bench, n, opt, ctx->verbose, &rng, entries, winner, sum);
 	if (ctx->verbose && !interrupted) {
 		fprintf(stderr,
-			"tune: %d rounds in %.1f s (%s); median [95 %% interval] per schedule:\n",
-			sum->rounds, sum->elapsed_s, sum->stop);
+			"tune: %d rounds in %.1f s (%s, %d screened out); median [95 %% interval] "
+			"per schedule:\n",
+			sum->rounds, sum->elapsed_s, sum->stop, sum->screened);
 		for (int i = 0; i < n; i++) {
 			const struct btc_tune_entry *e = &entries[i];
 			if (e->status != BTC_RUN_VERIFIED)
@@ -517,22 +373,11 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 	}
 	remove(report);
 	free(report);
-	free(order);
 	if (interrupted) {
 		btc_error(d, (struct btc_loc){0}, "tuning interrupted");
 		return false;
 	}
 	return *winner >= 0;
-}
-
-static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *opt)
-{
-	h->ci_exact = btc_stats_median_ci(h->ratios, h->rounds, 0.95, &h->ratio_median,
-					  &h->ratio_lo, &h->ratio_hi);
-	h->gain = h->ci_exact && h->ratio_hi < 1;
-	h->decided = h->ci_exact &&
-		     (h->ratio_hi < 1 || h->ratio_lo > 1 ||
-		      (h->ratio_lo >= 1 - opt->ci_rel && h->ratio_hi <= 1 + opt->ci_rel));
 }
 
 bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
@@ -541,50 +386,11 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
 			   int *failed)
 {
-	*h = (struct btc_tune_h2h){.candidate = cand,
-				   .baseline = base,
-				   .ratio_median = NAN,
-				   .ratio_lo = NAN,
-				   .ratio_hi = NAN,
-				   .stop = "max rounds"};
-	*failed = -1;
-	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
 	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", ctx->work_dir, (long)getpid());
-	double t0 = now_s();
-	bool ok = true;
-	for (int r = 1; r <= opt->h2h_max_rounds && ok; r++) {
-		double t_round = now_s();
-		int order[2] = {cand, base};
-		btc_stats_shuffle(order, 2, rng);
-		double ms[2];
-		for (int k = 0; k < 2 && ok; k++) {
-			int i = order[k];
-			ok = tune_run(program, scheds, i, opt, ctx, report, "head to head", &entries[i],
-				      &ms[i == cand ? 0 : 1]);
-			if (!ok && !btc_interrupted())
-				*failed = i;
-		}
-		if (!ok)
-			break;
-		if (ctx->verbose)
-			fprintf(stderr, "h2h: round %d order: %d %d: ratio %.4f\n", r, order[0],
-				order[1], ms[0] / ms[1]);
-		h->ratios[h->rounds++] = ms[0] / ms[1];
-		h2h_update(h, opt);
-		if (r >= opt->h2h_min_rounds && h->decided) {
-			h->stop = "decided";
-			break;
-		}
-		/* The budget stops the head to head only once it has the
-		 * rounds of an exact 95 % interval (h2h_min_rounds), or at
-		 * three budgets: fewer rounds decide nothing (a slow app's
-		 * rounds of several seconds each, alexnet-sparse). */
-		double now = now_s(), next = now - t0 + (now - t_round);
-		if ((r >= opt->h2h_min_rounds && next > opt->budget_s) || next > 3 * opt->budget_s) {
-			h->stop = "budget";
-			break;
-		}
-	}
+	struct prog_bench pb = {program, report, scheds, opt, ctx};
+	struct btc_tune_bench bench = {prog_run, prog_now, prog_interrupted, &pb};
+	bool ok = btc_tune_h2h_rounds(&bench, opt, ctx->verbose, entries, cand, base, rng, h,
+				      failed);
 	remove(report);
 	free(report);
 	return ok;

@@ -5,8 +5,9 @@
  * order shuffled by a seeded generator (the seed is printed: --seed
  * repeats the order); rounds repeat until the 95 % confidence interval of
  * every finalist's median lies within ci_rel of it, or the time budget or
- * the round limit is reached. Racing drops a schedule only when its
- * interval lies entirely above the best's. The head to head compares the
+ * the round limit is reached. Screening (successive halving) keeps the
+ * finalists that can reach an exact interval within the budget; racing
+ * drops a schedule only when its interval lies entirely above the best's. The head to head compares the
  * tuning winner with the best baseline the same way, by the per-round
  * ratio of their times. A schedule whose run fails (crash, output check)
  * is out, and why is kept with it: the caller decides whether that fails
@@ -37,6 +38,11 @@ struct btc_tune_options {
 				 within this fraction of its median (0.03) */
 	bool race;                    /* drop schedules whose interval lies above the
 				 best's (default true; --no-race: false) */
+	bool screen;                  /* with race: successive halving, budget-sized
+				 (driver/tune_loop.h; default true) */
+	bool h2h_point;               /* an undecided head to head keeps the one of
+				 lower median ratio (default true; false:
+				 the baseline, as before) */
 	unsigned seed; /* --seed: the round orders' seed; 0: from the clock */
 	double timeout_factor; /* --run-timeout-factor: each run of the program is
 				  killed after this many times (BTC_RUN_STARTUP_S
@@ -77,6 +83,7 @@ struct btc_tune_summary {
 	int rounds;       /* rounds run */
 	const char *stop; /* "converged", "one finalist", "budget",
 				 "max rounds", "no schedule left" (static) */
+	int screened;     /* finalists dropped by screening (successive halving) */
 	double elapsed_s;
 };
 

@@ -1,0 +1,265 @@
+/* driver/tune-sim: a deterministic simulation of the tuner's decision
+ * logic (driver/tune_loop.h) on synthetic schedules with known true
+ * periods, under bursty heavy-tailed noise like lease I's
+ * (docs/results/eval-h100-i: runs of the CPU-only schedule at 2.9-12.4 ms
+ * against 2.8-3.2 ms on a quiet lease). The old rules (no screening; an
+ * undecided head to head keeps the baseline) against the new ones
+ * (successive halving sized to the budget; an undecided head to head
+ * keeps the lower median ratio), by regret = the chosen's true period /
+ * the best true period - 1 over many seeds. A simulation: the clock is
+ * simulated (a run takes its start-up plus its tasks at their measured
+ * time) and nothing is timed on this machine. The figures it prints are in
+ * docs/results/tune-sim.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/tune_loop.h"
+#include "report/stats.h"
+#include "suites.h"
+
+/* One synthetic schedule: true period (ms per task, lease H's median of
+ * docs/results/eval-h100-h), stages (of 7) on a CPU PU, baseline or not. */
+struct sim_sched {
+	double period_ms;
+	int cpu_stages;
+	bool baseline;
+};
+
+/* eval-h100-h/octree-vulkan-g1 (14: the paper's whole space) */
+static const struct sim_sched vk_g1[] = {
+	{2.514, 3, false}, {2.267, 4, false}, {2.449, 5, false}, {2.730, 6, false},
+	{2.983, 2, false}, {3.340, 5, false}, {3.814, 4, false}, {3.039, 7, true},
+	{6.259, 0, true},  {2.800, 6, false}, {4.216, 3, false}, {4.286, 2, false},
+	{4.713, 1, false}, {6.183, 1, false},
+};
+/* eval-h100-h/octree-cuda-g2 (23) */
+static const struct sim_sched cu_g2[] = {
+	{1.299, 1, false}, {1.051, 1, false}, {1.588, 2, false}, {1.236, 2, false},
+	{1.644, 2, false}, {1.581, 2, false}, {2.374, 3, false}, {1.567, 3, false},
+	{4.795, 4, false}, {2.059, 4, false}, {2.664, 5, false}, {2.732, 5, false},
+	{2.763, 4, false}, {2.774, 6, false}, {1.922, 4, false}, {2.610, 6, false},
+	{2.853, 5, false}, {2.241, 5, false}, {2.968, 6, false}, {2.024, 6, false},
+	{5.972, 7, true},  {4.299, 7, true},  {1.721, 0, true},
+};
+/* eval-h100-h/octree-vulkan-g2 (28) */
+static const struct sim_sched vk_g2[] = {
+	{1.434, 4, false}, {1.492, 4, false}, {1.377, 5, false}, {1.509, 5, false},
+	{1.707, 4, false}, {1.979, 4, false}, {1.857, 3, false}, {1.622, 3, false},
+	{2.501, 6, false}, {1.925, 6, false}, {3.156, 6, false}, {2.094, 6, false},
+	{2.260, 5, false}, {2.715, 5, false}, {2.069, 5, false}, {2.880, 5, false},
+	{2.200, 4, false}, {2.455, 4, false}, {2.132, 4, false}, {2.516, 4, false},
+	{2.513, 3, false}, {2.545, 3, false}, {2.978, 2, false}, {3.341, 5, false},
+	{3.358, 5, false}, {5.172, 7, true},  {4.141, 7, true},  {6.230, 0, true},
+};
+
+/* The noise: every run of schedule i is its true period x (1 + 2 % Gaussian)
+ * and, with probability burst_p (a busy neighbour on the CPU side), x (1 +
+ * s_i X) where s_i = 0.3 + 0.7 x its CPU share (the GPU's host threads
+ * suffer too) and X is Pareto (x_m 0.3, alpha 1.2, at most 5): heavy
+ * tailed, a CPU-only run up to 4-6 x slower, as on lease I. */
+struct sim {
+	const struct sim_sched *s;
+	int n;
+	double burst_p;
+	double clock_s; /* simulated */
+	struct btc_rng rng;
+};
+
+#define SIM_STARTUP_S 1.3 /* a run's start-up: lease I's round 1, 48 s for 36 runs */
+
+static double uniform(struct btc_rng *r)
+{
+	return ((double)(btc_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(struct btc_rng *r)
+{
+	return sqrt(-2 * log(uniform(r))) * cos(2 * M_PI * uniform(r));
+}
+
+static bool sim_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
+		    char **error)
+{
+	(void)phase;
+	struct sim *m = arg;
+	double f = 1 + 0.02 * gauss(&m->rng);
+	if (uniform(&m->rng) < m->burst_p) {
+		double x = fmin(5, 0.3 * pow(uniform(&m->rng), -1 / 1.2));
+		f *= 1 + (0.3 + 0.7 * m->s[i].cpu_stages / 7.0) * x;
+	}
+	*ms = m->s[i].period_ms * fmax(0.5, f);
+	*error = NULL;
+	m->clock_s += SIM_STARTUP_S + (warmup + tasks) * *ms / 1000;
+	return true;
+}
+
+static double sim_now(void *arg)
+{
+	return ((struct sim *)arg)->clock_s;
+}
+
+static bool sim_interrupted(void *arg)
+{
+	(void)arg;
+	return false;
+}
+
+/* One job's choice (driver/job.c's tune and head to head) under opt:
+ * the regret of its true period against the best true period. */
+static double sim_job(const struct sim_sched *s, int n, double burst_p, bool race,
+		      const struct btc_tune_options *opt, uint64_t seed)
+{
+	struct sim m = {.s = s, .n = n, .burst_p = burst_p};
+	btc_rng_seed(&m.rng, seed * 7919 + 1);
+	struct btc_tune_bench b = {sim_run, sim_now, sim_interrupted, &m};
+	struct btc_tune_options o = *opt;
+	o.race = race;
+	struct btc_tune_entry *e = calloc((size_t)n, sizeof(*e));
+	for (int i = 0; i < n; i++)
+		e[i] = (struct btc_tune_entry){.predicted_ms = s[i].period_ms,
+					       .median_ms = NAN,
+					       .ci_lo_ms = NAN,
+					       .ci_hi_ms = NAN,
+					       .baseline = s[i].baseline,
+					       .finalist = true};
+	struct btc_rng rng;
+	btc_rng_seed(&rng, seed);
+	struct btc_tune_summary sum = {.seed = (unsigned)seed};
+	int chosen = -1;
+	btc_tune_rounds(&b, n, &o, false, &rng, e, &chosen, &sum);
+	int base = chosen >= 0 && e[chosen].baseline ? chosen : btc_tune_pick(e, n, true);
+	if (chosen >= 0 && base >= 0 && base != chosen) {
+		struct btc_tune_h2h h;
+		int failed;
+		btc_rng_seed(&rng, seed ^ UINT64_C(0x6832680000000000));
+		btc_tune_h2h_rounds(&b, &o, false, e, chosen, base, &rng, &h, &failed);
+		if (!btc_tune_h2h_keeps_candidate(&h, &o))
+			chosen = base;
+		free(h.ratios);
+	}
+	btc_tune_entries_clear(e, n);
+	free(e);
+	double best = INFINITY;
+	for (int i = 0; i < n; i++)
+		best = fmin(best, s[i].period_ms);
+	return chosen < 0 ? INFINITY : s[chosen].period_ms / best - 1;
+}
+
+struct sim_figures {
+	double over_5pct;  /* fraction of seeds with regret above 5 % */
+	double over_15pct; /* above 15 % */
+	double mean, p90, worst;
+};
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+#define SIM_SEEDS 200
+
+static struct sim_figures sim_many(const struct sim_sched *s, int n, double burst_p, bool race,
+				   double budget_s, bool new_rules)
+{
+	struct btc_tune_options o;
+	btc_tune_options_init(&o);
+	o.budget_s = budget_s;
+	o.screen = new_rules;
+	o.h2h_point = new_rules;
+	double r[SIM_SEEDS];
+	struct sim_figures f = {0};
+	for (int k = 0; k < SIM_SEEDS; k++) {
+		r[k] = sim_job(s, n, burst_p, race, &o, (uint64_t)k + 1);
+		f.over_5pct += r[k] > 0.05;
+		f.over_15pct += r[k] > 0.15;
+		f.mean += r[k];
+	}
+	qsort(r, SIM_SEEDS, sizeof(double), cmp_d);
+	f.over_5pct /= SIM_SEEDS;
+	f.over_15pct /= SIM_SEEDS;
+	f.mean /= SIM_SEEDS;
+	f.p90 = r[(int)(0.9 * SIM_SEEDS)];
+	f.worst = r[SIM_SEEDS - 1];
+	return f;
+}
+
+struct sim_case {
+	const char *name;
+	const struct sim_sched *s;
+	int n;
+	bool race; /* false: --exhaustive (scripts/eval's g1 jobs) */
+	double budget_s, burst_p;
+	/* The asserted fractions of seeds: the new rules' regret above 15 %
+	 * and above 5 % at most these; the old rules' above 15 % past the
+	 * new bound where old_fails (the test fails with the old rules). */
+	double new_15_at_most, new_5_at_most;
+	bool old_fails;
+};
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void test_regret(void)
+{
+	const struct sim_case cases[] = {
+		/* lease I's noise */
+		{"octree-vulkan-g1 (--exhaustive)", vk_g1, N_OF(vk_g1), false, 60, 0.35, 0.03, 0.30,
+		 true},
+		{"octree-cuda-g2", cu_g2, N_OF(cu_g2), true, 60, 0.35, 0.10, 0.10, true},
+		{"octree-vulkan-g2", vk_g2, N_OF(vk_g2), true, 60, 0.35, 0.02, 0.15, false},
+		{"octree-vulkan-g2, budget 40 s", vk_g2, N_OF(vk_g2), true, 40, 0.35, 0.03, 0.25,
+		 false},
+		/* a quiet lease: the new rules must not lose there */
+		{"octree-vulkan-g1 quiet", vk_g1, N_OF(vk_g1), false, 60, 0, 0, 0, false},
+		{"octree-cuda-g2 quiet", cu_g2, N_OF(cu_g2), true, 60, 0, 0, 0, false},
+	};
+	printf("\n| case | bursts | rules | regret > 5 %% (of %d seeds) | > 15 %% | mean regret %% | 90th "
+	       "pct %% | worst %% |\n|---|---|---|---|---|---|---|---|\n",
+	       SIM_SEEDS);
+	for (int c = 0; c < N_OF(cases); c++) {
+		const struct sim_case *k = &cases[c];
+		struct sim_figures old = sim_many(k->s, k->n, k->burst_p, k->race, k->budget_s, false);
+		struct sim_figures new = sim_many(k->s, k->n, k->burst_p, k->race, k->budget_s, true);
+		const struct sim_figures *f[2] = {&old, &new};
+		for (int v = 0; v < 2; v++)
+			printf("| %s | %.2f | %s | %.3f | %.3f | %.1f | %.1f | %.1f |\n", k->name,
+			       k->burst_p, v ? "new" : "old", f[v]->over_5pct, f[v]->over_15pct,
+			       100 * f[v]->mean, 100 * f[v]->p90, 100 * f[v]->worst);
+		CU_ASSERT(new.over_15pct <= k->new_15_at_most);
+		CU_ASSERT(new.over_5pct <= k->new_5_at_most);
+		if (k->old_fails) /* these bounds fail with the old rules */
+			CU_ASSERT(old.over_15pct > k->new_15_at_most);
+	}
+}
+
+/* The head to head's choice, from its figures alone. */
+static void test_h2h_choice(void)
+{
+	struct btc_tune_options o;
+	btc_tune_options_init(&o);
+	struct btc_tune_h2h h = {.rounds = 26, .ratio_median = 0.755, .ratio_lo = 0.656,
+				 .ratio_hi = 1.029, .ci_exact = true};
+	CU_ASSERT_TRUE(btc_tune_h2h_keeps_candidate(&h, &o)); /* lease I's g1: undecided */
+	h.ratio_median = 1.09;
+	CU_ASSERT_FALSE(btc_tune_h2h_keeps_candidate(&h, &o)); /* undecided, above 1 */
+	h = (struct btc_tune_h2h){.rounds = 6, .ratio_median = 0.49, .ratio_lo = 0.45,
+				  .ratio_hi = 0.50, .ci_exact = true, .gain = true,
+				  .decided = true};
+	CU_ASSERT_TRUE(btc_tune_h2h_keeps_candidate(&h, &o)); /* a significant gain */
+	h = (struct btc_tune_h2h){.rounds = 8, .ratio_median = 0.99, .ratio_lo = 0.98,
+				  .ratio_hi = 1.01, .ci_exact = true, .decided = true};
+	CU_ASSERT_FALSE(btc_tune_h2h_keeps_candidate(&h, &o)); /* within 1 +- 3 % */
+	h = (struct btc_tune_h2h){.rounds = 26, .ratio_median = 0.755, .ratio_lo = 0.656,
+				  .ratio_hi = 1.029, .ci_exact = true};
+	o.h2h_point = false; /* the old rule */
+	CU_ASSERT_FALSE(btc_tune_h2h_keeps_candidate(&h, &o));
+}
+
+int register_tune_sim_suite(void)
+{
+	CU_pSuite s = CU_add_suite("tune-sim", NULL, NULL);
+	return !s || !CU_add_test(s, "decision rules, old against new, by regret", test_regret) ||
+	       !CU_add_test(s, "head to head's choice", test_h2h_choice);
+}
