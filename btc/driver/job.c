@@ -248,6 +248,7 @@ static bool phase_head_to_head(struct job *j)
 		}
 		j->h2h_ran = true;
 		const struct btc_tune_h2h *h = &j->h2h;
+		bool keep = btc_tune_h2h_keeps_candidate(h, &j->opt->tune);
 		char *label = btc_plan_schedule_label(&j->scheds[j->chosen].s, j->dev);
 		printf("head to head: schedule %d (%s) / baseline %s time ratio %.3f [%.3f, %.3f%s] "
 		       "over %d rounds (%s): %s\n",
@@ -255,12 +256,11 @@ static bool phase_head_to_head(struct job *j)
 		       h->ratio_hi, h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
 		       h->rounds, h->stop,
 		       h->gain ? "significant gain, keeping the candidate"
-		       : btc_tune_h2h_keeps_candidate(h, &j->opt->tune)
-			       ? "undecided at the budget, no significant gain; keeping the candidate, "
-				 "whose median ratio is below 1 (the point estimate)"
+		       : keep  ? "undecided, no significant gain; keeping the candidate, of median "
+				 "ratio below 1 (the point estimate)"
 			       : "no significant gain, keeping the baseline");
 		free(label);
-		if (!btc_tune_h2h_keeps_candidate(h, &j->opt->tune))
+		if (!keep)
 			j->chosen = j->best_base;
 		return true;
 	}
@@ -447,10 +447,8 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 			       "over %d rounds; %s\n",
 			       r->h2h_candidate, r->ratio_median, r->ratio_ci_low, r->ratio_ci_high,
 			       r->h2h_rounds,
-			       r->chosen == r->h2h_candidate
-				       ? "undecided at the budget: the candidate, of the lower median, is "
-					 "kept"
-				       : "the baseline is kept");
+			       r->chosen == r->h2h_candidate ? "undecided: the candidate is kept"
+							     : "the baseline is kept");
 	} else {
 		printf("speedup: none (%s)\n", r->speedup_null_reason);
 	}

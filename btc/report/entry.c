@@ -2,6 +2,7 @@
 #include "report/entry.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/stats.h"
 #include "util/diag.h"
@@ -29,4 +30,11 @@ void btc_tune_entries_clear(struct btc_tune_entry *entries, int n)
 		entries[i].runs_ms = NULL;
 		entries[i].n_runs = entries[i].cap_runs = 0;
 	}
+}
+
+double *btc_tune_entry_runs_copy(const struct btc_tune_entry *e)
+{
+	double *r = btc_xcalloc((size_t)e->n_runs, sizeof(double));
+	memcpy(r, e->runs_ms, (size_t)e->n_runs * sizeof(double));
+	return r;
 }

@@ -33,6 +33,9 @@ struct btc_tune_entry {
  * interval. */
 void btc_tune_entry_add(struct btc_tune_entry *e, double ms);
 
+/* A copy of e's n_runs run times (caller frees; n_runs >= 1). */
+double *btc_tune_entry_runs_copy(const struct btc_tune_entry *e);
+
 /* Frees the runs and error texts of entries[n] (not the array). */
 void btc_tune_entries_clear(struct btc_tune_entry *entries, int n);
 

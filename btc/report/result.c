@@ -79,6 +79,7 @@ void btc_report_free(struct btc_report *r)
 		free(r->candidates[i].label);
 		free(r->candidates[i].pu);
 		free(r->candidates[i].error);
+		free(r->candidates[i].runs_ms);
 	}
 	free(r->candidates);
 	free(r->tune_stop);
@@ -136,6 +137,8 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	btc_json_add_num(o, "measured_ci_low_ms", c->ci_low_ms);
 	btc_json_add_num(o, "measured_ci_high_ms", c->ci_high_ms);
 	cJSON_AddNumberToObject(o, "runs", c->runs);
+	if (c->runs_ms) /* every run, for an offline replay of the tuner's rules */
+		cJSON_AddItemToObject(o, "runs_ms", cJSON_CreateDoubleArray(c->runs_ms, c->runs));
 	cJSON_AddNumberToObject(o, "tasks", c->tasks);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
@@ -339,6 +342,12 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	rc->ci_low_ms = btc_json_num(c, "measured_ci_low_ms");
 	rc->ci_high_ms = btc_json_num(c, "measured_ci_high_ms");
 	rc->runs = (int)fmax(0, btc_json_num(c, "runs"));
+	const cJSON *rm = btc_json_get(c, "runs_ms");
+	if (cJSON_IsArray(rm) && cJSON_GetArraySize(rm) == rc->runs && rc->runs > 0) {
+		rc->runs_ms = btc_xcalloc((size_t)rc->runs, sizeof(double));
+		for (int k = 0; k < rc->runs; k++)
+			rc->runs_ms[k] = cJSON_GetArrayItem(rm, k)->valuedouble;
+	}
 	rc->warmup = (int)fmax(0, btc_json_num(c, "warmup"));
 	rc->finalist = cJSON_IsTrue(btc_json_get(c, "finalist"));
 	rc->space_only = cJSON_IsTrue(btc_json_get(c, "space_only"));

@@ -39,6 +39,8 @@ struct btc_report_candidate {
 					 and head to head: the one figure), NAN if none */
 	double ci_low_ms, ci_high_ms;     /* 95 % interval of that median, NAN if none */
 	int runs;                         /* verified runs behind it */
+	double *runs_ms;                  /* [runs] each run's ms per task, in the order run
+					 (tuning, then head to head; owned), or NULL */
 	int tasks, warmup, rounds;        /* per run: measured and warm-up tasks; tuning rounds */
 	bool finalist;                    /* in the race at the end of tuning */
 	double calibrated_loo_ms[BTC_N_MODES]; /* calibrated on the others (LOO), NAN if none */

@@ -41,7 +41,10 @@ static void test_roundtrip(void)
 	r.candidates[0] = (struct btc_report_candidate){
 		.index = 0, .label = btc_xstrdup("cpu:0-1 vulkan:2"),
 		.predicted_ms = {1.5, 2.0}, .measured_ms = 0.25, .tasks = 12, .rounds = 1,
-		.status = BTC_RUN_VERIFIED};
+		.status = BTC_RUN_VERIFIED, .runs = 3, .runs_ms = btc_xcalloc(3, sizeof(double))};
+	r.candidates[0].runs_ms[0] = 0.25;
+	r.candidates[0].runs_ms[1] = 0.5;
+	r.candidates[0].runs_ms[2] = 0.125;
 	r.candidates[1] = (struct btc_report_candidate){
 		.index = 1, .baseline = true, .label = btc_xstrdup("cpu:0-2"), .pu = btc_xstrdup("cpu"),
 		.predicted_ms = {3.0, NAN}, .measured_ms = NAN, .rounds = 1,
@@ -81,6 +84,12 @@ static void test_roundtrip(void)
 	CU_ASSERT_EQUAL_FATAL(b.n_candidates, 2);
 	CU_ASSERT_EQUAL(b.candidates[0].status, BTC_RUN_VERIFIED);
 	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].measured_ms, 0.25, 1e-9);
+	/* every run's time, in order (an offline replay's input) */
+	CU_ASSERT_EQUAL_FATAL(b.candidates[0].runs, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.candidates[0].runs_ms);
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].runs_ms[1], 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].runs_ms[2], 0.125, 1e-12);
+	CU_ASSERT_PTR_NULL(b.candidates[1].runs_ms);
 	CU_ASSERT_EQUAL(b.candidates[1].status, BTC_RUN_FAILED);
 	CU_ASSERT_TRUE(b.candidates[1].baseline);
 	CU_ASSERT_STRING_EQUAL(b.candidates[1].pu, "cpu");
