@@ -201,6 +201,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 	else
 		cJSON_AddNullToObject(t, "seed");
 	cJSON_AddNumberToObject(t, "rounds", r->tune_rounds);
+	cJSON_AddNumberToObject(t, "screened", r->tune_screened);
 	btc_json_add_str(t, "stop", r->tune_stop);
 	btc_json_add_num(t, "budget_s", r->tune_budget_s);
 	btc_json_add_num(j, "speedup_ci_low", r->speedup_ci_low);
@@ -389,6 +390,7 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	double seed = btc_json_num(t, "seed");
 	r->seed = isnan(seed) ? -1 : (long long)seed;
 	r->tune_rounds = (int)fmax(0, btc_json_num(t, "rounds"));
+	r->tune_screened = (int)fmax(0, btc_json_num(t, "screened")); /* absent: 0 */
 	r->tune_stop = btc_json_str(t, "stop");
 	r->tune_budget_s = btc_json_num(t, "budget_s");
 	r->speedup_ci_low = btc_json_num(j, "speedup_ci_low");

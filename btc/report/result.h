@@ -111,6 +111,7 @@ struct btc_report {
 	/* schema 3 */
 	long long seed; /* tuning seed, -1: unknown */
 	int tune_rounds;
+	int tune_screened; /* finalists dropped by screening (successive halving) */
 	char *tune_stop; /* why tuning stopped */
 	double tune_budget_s;
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */
