@@ -339,10 +339,10 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	}
 	btc_fit_pearson(r, j->plan->mode);
 	btc_fit_report(j->plan, r);
-
 	r->seed = j->tune.seed;
 	r->tune_rounds = j->tsum.rounds;
 	r->tune_screened = j->tsum.screened;
+	r->tune_cpu_steal = j->tsum.cpu_steal;
 	r->tune_stop = j->tsum.stop ? btc_xstrdup(j->tsum.stop) : NULL;
 	r->tune_budget_s = j->opt->tune.budget_s;
 	r->chosen_verified = j->final_verified;

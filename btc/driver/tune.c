@@ -321,6 +321,26 @@ static bool prog_interrupted(void *arg)
 	return btc_interrupted();
 }
 
+/* The aggregate cpu line of /proc/stat: all and steal jiffies; false
+ * where it cannot be read (not Linux). */
+static bool cpu_jiffies(double *total, double *steal)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return false;
+	unsigned long long v[8];
+	int k = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		       &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (k != 8)
+		return false;
+	*total = 0;
+	for (int i = 0; i < 8; i++)
+		*total += (double)v[i];
+	*steal = (double)v[7];
+	return true;
+}
+
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
 	      struct btc_tune_entry *entries, int *winner,
@@ -350,12 +370,23 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 	char *report = btc_xasprintf("%s/tune-run.tmp.%ld", ctx->work_dir, (long)getpid());
 	struct prog_bench pb = {program, report, scheds, opt, ctx};
 	struct btc_tune_bench bench = {prog_run, prog_now, prog_interrupted, &pb};
+	double tot0, st0, tot1, st1;
+	bool stat = cpu_jiffies(&tot0, &st0);
 	bool interrupted = !btc_tune_rounds(&bench, n, opt, ctx->verbose, &rng, entries, winner, sum);
+	sum->cpu_steal = stat && cpu_jiffies(&tot1, &st1) && tot1 > tot0
+				 ? (st1 - st0) / (tot1 - tot0) : NAN;
+	if (!interrupted && sum->cpu_steal >= BTC_TUNE_STEAL_NOISY)
+		btc_warning(d, (struct btc_loc){0},
+			    "noisy machine: CPU steal %.1f %% during tuning (/proc/stat): its "
+			    "medians may not reproduce on another lease (docs/report.md, \"A noisy "
+			    "lease\")",
+			    100 * sum->cpu_steal);
 	if (ctx->verbose && !interrupted) {
 		fprintf(stderr,
-			"tune: %d rounds in %.1f s (%s, %d screened out); median [95 %% interval] "
-			"per schedule:\n",
-			sum->rounds, sum->elapsed_s, sum->stop, sum->screened);
+			"tune: %d rounds in %.1f s (%s, %d screened out, CPU steal %.1f %%); median "
+			"[95 %% interval] per schedule:\n",
+			sum->rounds, sum->elapsed_s, sum->stop, sum->screened,
+			isnan(sum->cpu_steal) ? 0.0 : 100 * sum->cpu_steal);
 		for (int i = 0; i < n; i++) {
 			const struct btc_tune_entry *e = &entries[i];
 			if (e->status != BTC_RUN_VERIFIED)

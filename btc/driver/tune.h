@@ -61,6 +61,10 @@ struct btc_tune_options {
 
 void btc_tune_options_init(struct btc_tune_options *o);
 
+/* CPU steal (a fraction of all CPU time) from which btc_tune warns that the
+ * machine is noisy (docs/report.md, "A noisy lease"). */
+#define BTC_TUNE_STEAL_NOISY 0.02
+
 /* Where a tuning runs (the job's context, not the user's options: those
  * are btc_tune_options, taken as the request holds them). */
 struct btc_tune_ctx {
@@ -84,6 +88,7 @@ struct btc_tune_summary {
 	const char *stop; /* "converged", "one finalist", "budget",
 				 "max rounds", "no schedule left" (static) */
 	int screened;     /* finalists dropped by screening (successive halving) */
+	double cpu_steal; /* CPU steal over the tuning, a fraction (/proc/stat); NAN: unknown */
 	double elapsed_s;
 };
 

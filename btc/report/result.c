@@ -34,6 +34,7 @@ void btc_report_init(struct btc_report *r)
 		r->pearson_r[m] = NAN;
 	r->seed = -1;
 	r->tune_budget_s = NAN;
+	r->tune_cpu_steal = NAN;
 	r->h2h_candidate = -1;
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
@@ -202,6 +203,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNullToObject(t, "seed");
 	cJSON_AddNumberToObject(t, "rounds", r->tune_rounds);
 	cJSON_AddNumberToObject(t, "screened", r->tune_screened);
+	btc_json_add_num(t, "cpu_steal", r->tune_cpu_steal);
 	btc_json_add_str(t, "stop", r->tune_stop);
 	btc_json_add_num(t, "budget_s", r->tune_budget_s);
 	btc_json_add_num(j, "speedup_ci_low", r->speedup_ci_low);
@@ -391,6 +393,7 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	r->seed = isnan(seed) ? -1 : (long long)seed;
 	r->tune_rounds = (int)fmax(0, btc_json_num(t, "rounds"));
 	r->tune_screened = (int)fmax(0, btc_json_num(t, "screened")); /* absent: 0 */
+	r->tune_cpu_steal = btc_json_num(t, "cpu_steal");
 	r->tune_stop = btc_json_str(t, "stop");
 	r->tune_budget_s = btc_json_num(t, "budget_s");
 	r->speedup_ci_low = btc_json_num(j, "speedup_ci_low");

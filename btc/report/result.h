@@ -112,6 +112,7 @@ struct btc_report {
 	long long seed; /* tuning seed, -1: unknown */
 	int tune_rounds;
 	int tune_screened; /* finalists dropped by screening (successive halving) */
+	double tune_cpu_steal; /* CPU steal over the tuning (fraction), NAN: unknown */
 	char *tune_stop; /* why tuning stopped */
 	double tune_budget_s;
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */

@@ -61,6 +61,8 @@ static void test_roundtrip(void)
 	r.best_baseline_null_reason = btc_xstrdup("no baseline verified");
 	r.speedup_null_reason = btc_xstrdup("no baseline verified");
 	r.phases_s[3] = 1.25;
+	r.tune_screened = 7;
+	r.tune_cpu_steal = 0.03125;
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
 	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
@@ -97,6 +99,8 @@ static void test_roundtrip(void)
 	CU_ASSERT_TRUE(isnan(b.candidates[1].predicted_ms[1]));
 	CU_ASSERT_STRING_EQUAL(b.candidates[1].error, "schedule 1 (cpu:0-2): check of task 0 failed");
 	CU_ASSERT_DOUBLE_EQUAL(b.phases_s[3], 1.25, 1e-9);
+	CU_ASSERT_EQUAL(b.tune_screened, 7);
+	CU_ASSERT_DOUBLE_EQUAL(b.tune_cpu_steal, 0.03125, 1e-12);
 	btc_report_free(&b);
 	btc_report_free(&r);
 }

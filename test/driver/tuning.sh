@@ -24,6 +24,8 @@ grep "^tune: round [0-9]* order:" "$work/1.log" | sed 's/.*order://' > "$work/or
 r=$work/r.json
 [ "$(json "$r" 'r["schema_version"]')" = 3 ] || fail "schema_version" "$r"
 [ "$(json "$r" 'r["tuning"]["seed"]')" = 1 ] || fail "tuning.seed" "$r"
+[ "$(json "$r" 'r["tuning"]["screened"] >= 0 and (r["tuning"]["cpu_steal"] is None or 0 <= r["tuning"]["cpu_steal"] <= 1)')" = True ] ||
+  fail "tuning.screened, tuning.cpu_steal" "$r"
 # (screening: a schedule it dropped may have fewer runs; it is no finalist)
 [ "$(json "$r" 'all(c["runs"] >= 3 and c["measured_ci_low_ms"] <= c["measured_ms_per_task"] <= c["measured_ci_high_ms"] for c in r["candidates"] if c["status"] == "verified" and (c["finalist"] or c["runs"] >= 3))')" = True ] ||
   fail "candidates without median, interval and runs" "$r"
