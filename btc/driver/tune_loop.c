@@ -279,11 +279,13 @@ bool btc_tune_rounds(const struct btc_tune_bench *b, int n, const struct btc_tun
 			break;
 		}
 		/* The budget. Screening: the next round's length is that of
-		 * its finalists' last runs, and the screened finalists go on
-		 * to their exact intervals up to 3 budgets (as the head to
-		 * head). Without: the last round's length. */
+		 * its finalists' last runs, and the last 2 finalists (screening
+		 * keeps no fewer) go on to their exact intervals past it: at
+		 * most 2 x (BTC_TUNE_EXACT_RUNS - 1) runs more. Without: the
+		 * last round's length. */
 		bool over = opt->race && opt->screen
-				    ? now - t0 + next_s > (short_of_exact ? 3 : 1) * opt->budget_s
+				    ? now - t0 + next_s > opt->budget_s &&
+					      !(short_of_exact && left <= 2)
 				    : now - t0 + round_s > opt->budget_s;
 		if (over) {
 			sum->stop = "budget";

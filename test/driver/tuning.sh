@@ -73,6 +73,19 @@ grep -q "^tune:   screening" "$work/1.log" "$work/2.log" && rounds=1
 [ "$(head -$rounds "$work/orders1")" = "$(head -$rounds "$work/orders2")" ] || fail "seed 1 gave other orders"
 echo "ok: --seed 1 repeats the orders of rounds 1-3"
 
+# Screening (docs/report.md, "Measuring"): 6 schedules whose round 1 (long
+# runs: 4000 tasks each, at least 0.5 s) outlasts --tune-budget 1, so
+# successive halving keeps 2 finalists and screens the others out; they
+# keep their runs (one each, but for a best baseline in the head to head),
+# the 2 finalists run on past the budget to 6 runs each (exact intervals).
+job --tune-tasks 4000 --tune-budget 1 --report "$work/sh.json" > "$work/sh.log" 2>&1 ||
+  fail "screening: exit status $?" "$work/sh.log"
+grep -q "^tune:   screening (successive halving): [0-9]* finalists need 5 more runs each .*keeping the best 2, dropped:" "$work/sh.log" ||
+  fail "screening: no screening line" "$work/sh.log"
+[ "$(json "$work/sh.json" 'r["tuning"]["screened"] >= 1 and sum(1 for c in r["candidates"] if c["status"] == "verified" and not c["finalist"] and c["runs"] == 1) >= r["tuning"]["screened"] - 1 and sum(1 for c in r["candidates"] if c["runs"] >= 6) >= 2')" = True ] ||
+  fail "screening: tuning.screened, the screened schedules' runs" "$work/sh.json"
+echo "ok: screening keeps 2 finalists, measured to 6 runs, when round 1 outlasts the budget"
+
 # Regret, measured (issue 25): --exhaustive builds and measures every
 # schedule of the paper's space (vecadd on cpu + vulkan: 6), racing off;
 # btc's own choice comes from its candidates and baselines (--top 1: one
