@@ -7,9 +7,10 @@
  * every finalist's median lies within ci_rel of it, or the time budget or
  * the round limit is reached. Screening (successive halving) keeps the
  * finalists that can reach an exact interval within the budget; racing
- * drops a schedule only when its interval lies entirely above the best's. The head to head compares the
- * tuning winner with the best baseline the same way, by the per-round
- * ratio of their times. A schedule whose run fails (crash, output check)
+ * drops a schedule only when its interval lies entirely above the best's.
+ * The head to head compares the tuning winner with the best baseline the
+ * same way, by the per-round ratio of their times. The rules are
+ * driver/tune_loop.c's. A schedule whose run fails (crash, output check)
  * is out, and why is kept with it: the caller decides whether that fails
  * the job. */
 #ifndef BTC_TUNE_H
