@@ -176,6 +176,10 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
  * 0 when some stream has no assignment. */
 long btc_multi_occupancy_states(const struct btc_multi_problem *m);
 
+/* The product of the per-stream counts n[0..S), capped at
+ * BTC_MULTI_OCC_STATES + 1; 0 when some count is 0. */
+long btc_multi_states_product(const int *n, int S);
+
 /* Reports the first stream without any assignment (counts[s] == 0). */
 bool btc_multi_every_stream_placed(const struct btc_multi_problem *m, const long *counts,
 				   struct btc_diag *d);
