@@ -33,7 +33,13 @@
  *                                             BTC_BENCH_VERBOSE=1 prints
  *                                             each solve,
  *                                             BTC_BENCH_NO_PROCESS=1 skips
- *                                             the btc runs) */
+ *                                             the btc runs,
+ *                                             BTC_BENCH_WORKLOAD=K solves
+ *                                             workload K of each series
+ *                                             alone)
+ *        sched-bench --multi-larger3 [--quick] (7b.'s 3-app rows with
+ *                                             co-run slowdowns: farms,
+ *                                             splits, both) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -460,6 +466,7 @@ int main(int argc, char **argv)
 	const char *btc = NULL, *old = NULL;
 	bool quick = false, reference = false, space_only = false, process_only = false;
 	bool multi_only = false, multi_solve_only = false, multi_larger_only = false;
+	bool multi_larger3 = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--one") == 0 && i + 1 < argc)
 			return one_shot(argv[i + 1]);
@@ -481,6 +488,8 @@ int main(int argc, char **argv)
 			multi_solve_only = true;
 		else if (strcmp(argv[i], "--multi-larger") == 0)
 			multi_larger_only = true;
+		else if (strcmp(argv[i], "--multi-larger3") == 0)
+			multi_larger3 = multi_larger_only = true;
 		else if (strcmp(argv[i], "--bounds") == 0) {
 			bound_bench();
 			return 0;
@@ -499,7 +508,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (multi_larger_only) {
-		multi_larger_bench(btc, quick);
+		multi_larger_bench(btc, quick, multi_larger3);
 		return 0;
 	}
 	if (multi_solve_only) {

@@ -17,8 +17,9 @@ void multi_bench(const char *btc, bool quick);
  * same random workloads). */
 void multi_solve_bench(bool quick);
 /* Part 7b: the joint space with farms and core splits
- * (`sched-bench --multi-larger`). */
-void multi_larger_bench(const char *btc, bool quick);
+ * (`sched-bench --multi-larger`); three: its 3-app rows with co-run
+ * slowdowns alone (`--multi-larger3`; the same workloads). */
+void multi_larger_bench(const char *btc, bool quick, bool three);
 
 /* 8. the fluid and the assignment bound on the 12 reference tables, the
  * paper's space and with farms, with their solve times (bench_bound.c). */
