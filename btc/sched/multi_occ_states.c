@@ -90,4 +90,3 @@ long btc_multi_occupancy_states(const struct btc_multi_problem *m)
 	}
 	return btc_multi_states_product(n, m->n_streams);
 }
-

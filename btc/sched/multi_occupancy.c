@@ -31,8 +31,17 @@
  * it cuts as multi_search.c does (LB over the K-th cost, or equal to it
  * with the placed prefix of the joint vector after the K-th's), and ends
  * a stream's loop at the first assignment whose total at the state's
- * least sigma overflows the average. Leaves are costed with
- * btc_multi_cost, the oracle's arithmetic. Every per-PU term is c_s (ct
+ * least sigma overflows the average. Once K are ranked, a stream's loop
+ * visits only the assignments that can pass those cuts
+ * (btc_multi_occ_candidates, multi_occ_filter.c): on each PU of the mask
+ * the prefix of its assignments by chunk time there whose bound term
+ * stays at most the K-th cost, and the prefix by total under the
+ * average; both are monotone, so the prefixes are found by bisection and
+ * nothing the cuts would pass is left out (the search visits what it
+ * visited without the filter, less what it would have cut). A state's
+ * least totals and own limits depend on the other streams' PUs alone
+ * (they fix sigma): computed once per group and set of those PUs.
+ * Leaves are costed with btc_multi_cost, the oracle's arithmetic. Every per-PU term is c_s (ct
  * sigma) rounded as btc_multi_cost rounds it, from a ct no larger, and
  * the loads are correctly rounded sums (btc_multi_fsum, monotone in each
  * term): the per-PU bounds are never above a completion's cost, also in
@@ -42,54 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/multi_internal.h"
-
-/* One stream's assignments of one PU mask. */
-struct mask_group {
-	uint32_t mask;
-	int n;
-	int *opt;     /* [n] indices into the stream's list, by total chunk
-		       * time (then index) */
-	double *min;  /* [np] least chunk time on each PU (0 outside mask) */
-	double self;  /* least option self (T_io, split teams) */
-	double total; /* least sum_p ct over the options (sigma 1) */
-};
-
-struct stream_opts {
-	struct btc_multi_options opts;
-	int n_groups;
-	struct mask_group *g;
-};
-
-struct occ {
-	const struct btc_multi_problem *m;
-	struct btc_multi_result *r;
-	struct stream_opts *o;
-	int S, np, N;
-	int *prev;     /* [S] nearest earlier interchangeable stream, or -1 */
-	double io_cost; /* max_s c_s x its least option self (T_io, split teams) */
-	/* the state being searched */
-	int *grp;      /* [S] group index per stream */
-	double *sig;   /* [S * np] sigma of the state */
-	double *least; /* [S * np] c_s (min ct sigma): the unplaced term */
-	double *term;  /* [S * np] the placed term c_s (ct sigma) */
-	double *min_total; /* [S] least c_s sum_p ct sigma over the mask's
-			    * assignments */
-	double *min_sig;   /* [S] least sigma over the mask */
-	double *self;      /* [S] c_s self: the placed option's, else the
-			    * least over the mask's assignments */
-	double *rest;      /* [S + 1] sum of min_total over streams >= s */
-	double width;      /* sum of kappa_p(n_p) over the union of the
-			    * state's masks (their count without capacities) */
-	double kap[BTC_SCHED_MAX_PUS]; /* kappa_p(n_p) of the state */
-	int *pick;     /* [S] option index per placed stream */
-	double *ct;    /* [S * np] placed chunk times (leaf costing) */
-	double *own;   /* [S * np] their own times, or NULL (paper's space) */
-	double *t;     /* [S * np] */
-	double *rate;  /* [S] */
-	uint32_t used[BTC_MULTI_MAX_STREAMS];
-	int *a;        /* [N] */
-};
+#include "sched/multi_occ.h"
 
 static int cmp_mask(const void *x, const void *y)
 {
@@ -136,11 +98,13 @@ static void build_stream(struct occ *x, int s)
 		struct mask_group *G = &L->g[g];
 		btc_multi_order_by_key(key, G->opt, G->n);
 		G->self = G->total = INFINITY;
+		G->tot = btc_xcalloc((size_t)G->n, sizeof(double));
 		for (int j = 0; j < G->n; j++) {
 			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
 			double sum = 0; /* as set_state sums with sigma 1 */
 			for (int c = 0; c < np; c++)
 				sum += ct[c] * 1.0;
+			G->tot[j] = key[G->opt[j]]; /* descend's total, ascending */
 			G->total = fmin(G->total, sum);
 			G->self = fmin(G->self, L->opts.self[G->opt[j]]);
 		}
@@ -186,7 +150,7 @@ static void set_state(struct occ *x)
 			if (k != s)
 				others |= x->o[k].g[x->grp[k]].mask;
 		const struct stream_opts *L = &x->o[s];
-		const struct mask_group *G = &L->g[x->grp[s]];
+		struct mask_group *G = &L->g[x->grp[s]];
 		double cs = btc_multi_coeff(x->m, s), *sig = x->sig + s * np;
 		x->min_sig[s] = INFINITY;
 		for (int c = 0; c < np; c++) {
@@ -203,27 +167,31 @@ static void set_state(struct occ *x)
 			x->min_total[s] = cs * G->total;
 			continue;
 		}
-		double least_self = INFINITY;
-		for (int j = 0; j < G->n; j++) {
-			const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
-			double sum = 0;
-			for (int c = 0; c < np; c++)
-				sum += ct[c] * sig[c];
-			x->min_total[s] = fmin(x->min_total[s], cs * sum);
-			least_self = fmin(least_self, state_self(x, s, G->opt[j]));
+		/* the sigmas are a function of others: one scan of the
+		 * group per set of the other streams' PUs */
+		int e = 0;
+		while (e < G->n_memo && G->memo[e].others != others)
+			e++;
+		if (e == G->n_memo) {
+			double least_self = INFINITY;
+			for (int j = 0; j < G->n; j++) {
+				const double *ct = L->opts.ct + (size_t)G->opt[j] * (size_t)np;
+				double sum = 0;
+				for (int c = 0; c < np; c++)
+					sum += ct[c] * sig[c];
+				x->min_total[s] = fmin(x->min_total[s], cs * sum);
+				least_self = fmin(least_self, state_self(x, s, G->opt[j]));
+			}
+			G->memo = btc_xrealloc(G->memo, (size_t)(e + 1) * sizeof(*G->memo));
+			G->memo[e] = (struct sig_entry){others, x->min_total[s], least_self};
+			G->n_memo++;
 		}
-		x->self[s] = cs * least_self;
+		x->min_total[s] = G->memo[e].min_total;
+		x->self[s] = cs * G->memo[e].least_self;
 	}
 	x->rest[S] = 0;
 	for (int s = S - 1; s >= 0; s--)
 		x->rest[s] = x->rest[s + 1] + x->min_total[s];
-}
-
-/* The average load over the state's PUs from a total: the peak is at least
- * that (with a margin for the rounding of the sums). */
-static double average(const struct occ *x, double total)
-{
-	return total / x->width * (1 - 1e-12);
 }
 
 /* max(io, max_p fsum of the placed streams' terms (< upto) and the
@@ -272,8 +240,13 @@ static void descend(struct occ *x, int s)
 	int off = btc_multi_offset(m, s), end = off + L->opts.n_stages;
 	double cs = btc_multi_coeff(m, s), before = placed_total(x, s);
 	double least_self = x->self[s]; /* the mask's least, restored below */
-	for (int j = 0; j < G->n; j++) {
-		int o = G->opt[j];
+	int n = G->n, *cand = NULL;
+	if (x->r->n == m->top_k) {
+		cand = x->buf[s];
+		n = btc_multi_occ_candidates(x, s, x->r->c[m->top_k - 1].cost, before, cand);
+	}
+	for (int i = 0; i < n; i++) {
+		int o = G->opt[cand ? cand[i] : i];
 		const double *ct = L->opts.ct + (size_t)o * (size_t)np;
 		if (x->r->n == m->top_k) {
 			/* the options come by total chunk time: once the least
@@ -281,7 +254,8 @@ static void descend(struct occ *x, int s)
 			double tot = 0;
 			for (int c = 0; c < np; c++)
 				tot += ct[c];
-			double avg = average(x, before + cs * x->min_sig[s] * tot + x->rest[s + 1]);
+			double avg = btc_multi_occ_average(
+				x, before + cs * x->min_sig[s] * tot + x->rest[s + 1]);
 			if (avg > x->r->c[m->top_k - 1].cost)
 				break;
 		}
@@ -296,8 +270,8 @@ static void descend(struct occ *x, int s)
 		       (size_t)L->opts.n_stages * sizeof(int));
 		if (x->r->n == m->top_k) {
 			const struct btc_multi_candidate *kth = &x->r->c[m->top_k - 1];
-			double lb = fmax(bound(x, s + 1),
-					 average(x, placed_total(x, s + 1) + x->rest[s + 1]));
+			double lb = fmax(bound(x, s + 1), btc_multi_occ_average(
+								  x, placed_total(x, s + 1) + x->rest[s + 1]));
 			if (lb > kth->cost ||
 			    (lb >= kth->cost && btc_multi_cmp(0, x->a, 0, kth->a, end) > 0))
 				continue;
@@ -352,7 +326,7 @@ static void search_states(struct occ *x)
 	for (long i = 0; i < n; i++) {
 		decode(x, i);
 		set_state(x);
-		k[i] = (struct state_key){.lb = fmax(bound(x, 0), average(x, x->rest[0])),
+		k[i] = (struct state_key){.lb = fmax(bound(x, 0), btc_multi_occ_average(x, x->rest[0])),
 					  .index = i};
 	}
 	qsort(k, (size_t)n, sizeof(*k), cmp_state);
@@ -417,6 +391,13 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		x.t = btc_xcalloc(sp, sizeof(double));
 		x.rate = btc_xcalloc((size_t)S, sizeof(double));
 		x.a = btc_xcalloc((size_t)x.N, sizeof(int));
+		x.buf = btc_xcalloc((size_t)S, sizeof(int *));
+		for (int s = 0; s < S; s++) {
+			int most = 1;
+			for (int g = 0; g < x.o[s].n_groups; g++)
+				most = x.o[s].g[g].n > most ? x.o[s].g[g].n : most;
+			x.buf[s] = btc_xcalloc((size_t)most, sizeof(int));
+		}
 		r->c = btc_xcalloc((size_t)m->top_k, sizeof(*r->c));
 		search_states(&x);
 		free(x.prev);
@@ -434,11 +415,19 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		free(x.t);
 		free(x.rate);
 		free(x.a);
+		for (int s = 0; s < S; s++)
+			free(x.buf[s]);
+		free(x.buf);
 	}
 	for (int s = 0; s < S; s++) {
 		for (int g = 0; g < x.o[s].n_groups; g++) {
 			free(x.o[s].g[g].opt);
 			free(x.o[s].g[g].min);
+			free(x.o[s].g[g].tot);
+			free(x.o[s].g[g].by_pu);
+			free(x.o[s].g[g].rank);
+			free(x.o[s].g[g].vals);
+			free(x.o[s].g[g].memo);
 		}
 		free(x.o[s].g);
 		btc_multi_options_free(&x.o[s].opts);

@@ -7,7 +7,10 @@
  * search and the exhaustive oracle rank the same (vectors and costs),
  * btc_multi_solve answers as they do, every candidate re-evaluates to its
  * cost and decodes to a schedule, and the fluid bound lies at or above the
- * best. Fixed seed, a private generator. */
+ * best; and 60 random workloads of three streams (three apps or two)
+ * with farms, core splits and co-run slowdowns at once, K up to 20, on
+ * which every solver ranks as the oracle. Fixed seed, a private
+ * generator. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,13 +224,83 @@ static void test_random(void)
 	       best_farm);
 }
 
+/* Three apps (a quarter of the workloads: two streams of one app, the
+ * third of another), farms, core splits and co-run slowdowns at once on
+ * 3 PUs, K up to 20 (the occupancy search's cuts by the K-th cost run
+ * early and often): every solver ranks as the oracle. */
+static void test_three_apps(void)
+{
+	multi_seed(20261127);
+	int compared = 0;
+	for (int k = 0; k < 60; k++) {
+		enum { NP = 3 };
+		static double t[3][MN * NP], tk[3][MN * NP * BTC_SCHED_MAX_CORE_COUNTS];
+		static double slow[3][NP * NP];
+		static struct btc_sched_cores cores[3][NP];
+		struct btc_sched_problem p[3];
+		struct btc_multi_stream st[3];
+		int n_apps = k % 4 == 3 ? 2 : 3;
+		for (int a = 0; a < n_apps; a++) {
+			/* 2 or 3 stages, one app of 1: the oracle's limit */
+			int n = a == 0 ? 1 : multi_rnd(2, 3);
+			for (int i = 0; i < n; i++)
+				for (int c = 0; c < NP; c++)
+					t[a][i * NP + c] = c > 0 && multi_rnd(0, 9) == 0 ? NAN
+										: multi_rnd(1, 400) / 40.0;
+			memset(cores[a], 0, sizeof(cores[a]));
+			cores[a][0] = (struct btc_sched_cores){.size = 4, .n_counts = 2,
+							      .counts = {1, multi_rnd(2, 3)}};
+			for (size_t j = 0; j < sizeof(tk[a]) / sizeof(double); j++)
+				tk[a][j] = NAN;
+			for (int i = 0; i < n; i++)
+				for (int j = 0; j < 2; j++)
+					tk[a][btc_sched_cores_index(NP, i, 0, j)] =
+						t[a][i * NP] * 4 / cores[a][0].counts[j] *
+						multi_rnd(40, 100) / 100.0;
+			for (int j = 0; j < NP * NP; j++)
+				slow[a][j] = multi_rnd(0, 5) ? 1 + multi_rnd(0, 40) / 40.0 : 0.5;
+			p[a] = (struct btc_sched_problem){.n_stages = n, .n_pus = NP,
+							  .time_ms = t[a], .cores = cores[a],
+							  .time_cores_ms = tk[a]};
+		}
+		for (int s = 0; s < 3; s++) {
+			int a = s < n_apps ? s : n_apps - 1;
+			st[s] = (struct btc_multi_stream){.p = &p[a], .app = a,
+							  .weight = multi_rnd(0, 1) ? 1 : multi_rnd(1, 4),
+							  .rate = multi_rnd(1, 200) / 1e3,
+							  .slowdown = slow[a]};
+		}
+		struct btc_multi_problem m = {.n_streams = 3, .n_pus = NP, .streams = st,
+					      .objective = (enum btc_multi_objective)(k % 2),
+					      .top_k = multi_rnd(1, 20), .farms = true,
+					      .core_splits = true};
+		struct btc_multi_result b, r[3];
+		enum btc_status rb = multi_run(btc_multi_solve_exhaustive, &m, &b);
+		if (rb == BTC_ERR_LIMIT) {
+			btc_multi_result_free(&b);
+			continue;
+		}
+		static const struct multi_solver sv[] = {{btc_multi_solve, "solve"},
+							 {btc_multi_solve_bb, "bb"},
+							 {btc_multi_solve_occupancy, "occupancy"}};
+		if (multi_check_solvers(&m, rb, &b, 3, sv, r, k, "three/"))
+			compared++;
+		btc_multi_result_free(&b);
+		multi_results_free(r, 3);
+	}
+	CU_ASSERT(compared >= 50);
+	printf(" (%d compared) ", compared);
+}
+
 int register_multi_space_tests(CU_pSuite s);
 
 int register_multi_space_tests(CU_pSuite s)
 {
 	if (!CU_add_test(s, "larger space: splits and farms by hand", test_hand) ||
 	    !CU_add_test(s, "300 random workloads with farms and splits: bb = occupancy = oracle",
-			 test_random))
+			 test_random) ||
+	    !CU_add_test(s, "60 random 3-app workloads with farms, splits and slowdowns: = oracle",
+			 test_three_apps))
 		return -1;
 	return 0;
 }
