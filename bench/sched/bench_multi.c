@@ -9,7 +9,9 @@
  * workloads of the same shapes (K = 20; with and without co-run
  * slowdowns). Part 7b (`--multi-larger`): the same with farms and core
  * splits (docs/scheduler.md, "Farms and core splits in the joint
- * space"). Timings are machine- and load-dependent: printed, never
+ * space"); `--multi-larger3` solves only its 3-app rows with co-run
+ * slowdowns (farms, splits, both: the same workloads, the others drawn
+ * and skipped). Timings are machine- and load-dependent: printed, never
  * asserted. */
 #include <math.h>
 #include <stdio.h>
