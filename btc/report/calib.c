@@ -12,6 +12,7 @@ void btc_calib_options_init(struct btc_calib_options *o)
 {
 	o->prior_weight = 1;
 	o->max_iter = 50;
+	o->stage_weight = 0;
 }
 
 void btc_calib_fit_free(struct btc_calib_fit *fit)
@@ -19,6 +20,7 @@ void btc_calib_fit_free(struct btc_calib_fit *fit)
 	free(fit->a_ms);
 	free(fit->b);
 	free(fit->n_bottleneck);
+	free(fit->d);
 	memset(fit, 0, sizeof(*fit));
 }
 
@@ -30,9 +32,26 @@ double btc_calib_period(const struct btc_calib_schedule *s)
 	return p;
 }
 
+double btc_calib_stage_factor(const struct btc_calib_fit *f, int p, int i)
+{
+	if (!f->d || i < 0 || i >= f->n_stages)
+		return f->b[p];
+	return fmax(0, f->b[p] + f->d[(size_t)p * f->n_stages + i]);
+}
+
+double btc_calib_chunk_ms(const struct btc_calib_fit *f, const struct btc_calib_chunk *c)
+{
+	double v = f->a_ms[c->pu] + f->b[c->pu] * c->predicted_ms;
+	for (int j = 0; f->d && j < c->n_stages; j++) {
+		double t = c->stage_ms[(size_t)j * c->stage_stride];
+		v += (btc_calib_stage_factor(f, c->pu, c->first_stage + j) - f->b[c->pu]) * t;
+	}
+	return v;
+}
+
 static double chunk_ms(const struct btc_calib_fit *f, const struct btc_calib_chunk *c)
 {
-	return f->a_ms[c->pu] + f->b[c->pu] * c->predicted_ms;
+	return btc_calib_chunk_ms(f, c);
 }
 
 /* The bottleneck of s under f: its chunk index, or -1 for T_io. */
@@ -108,6 +127,90 @@ static void solve(const struct btc_calib_schedule *s, int n, const bool *use, co
 	}
 }
 
+/* Solves the n x n system m x = v in place (m row-major, v becomes x) by
+ * Gaussian elimination with partial pivoting; false when singular. */
+static bool gauss(double *m, double *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int piv = i;
+		for (int r = i + 1; r < n; r++)
+			if (fabs(m[r * n + i]) > fabs(m[piv * n + i]))
+				piv = r;
+		if (!(fabs(m[piv * n + i]) > 1e-300))
+			return false;
+		for (int j = 0; j < n && piv != i; j++) {
+			double t = m[i * n + j];
+			m[i * n + j] = m[piv * n + j];
+			m[piv * n + j] = t;
+		}
+		double t = v[i];
+		v[i] = v[piv];
+		v[piv] = t;
+		for (int r = i + 1; r < n; r++) {
+			double q = m[r * n + i] / m[i * n + i];
+			for (int j = i; j < n; j++)
+				m[r * n + j] -= q * m[i * n + j];
+			v[r] -= q * v[i];
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		for (int j = i + 1; j < n; j++)
+			v[i] -= m[i * n + j] * v[j];
+		v[i] /= m[i * n + i];
+	}
+	return true;
+}
+
+/* The per-stage form's ridge solve for the bottlenecks bn[n], per PU:
+ * theta = (a, b, d_0..d_{S-1}), features (1, x_c, t_i at i), the prior of
+ * solve() on a and b and weight ws on each d = 0. A PU whose system is
+ * singular or gives b < 0 keeps solve()'s line with d = 0. */
+static void solve_stages(const struct btc_calib_schedule *s, int n, const bool *use,
+			 const int *bn, const double *scale, double w0, double ws,
+			 struct btc_calib_fit *f)
+{
+	int ns = f->n_stages, dim = 2 + ns;
+	double *m = btc_xcalloc((size_t)dim * dim, sizeof(double));
+	double *v = btc_xcalloc((size_t)dim, sizeof(double));
+	double *x = btc_xcalloc((size_t)dim, sizeof(double));
+	for (int p = 0; p < f->n_pus; p++) {
+		double *d = &f->d[(size_t)p * ns];
+		memset(d, 0, (size_t)ns * sizeof(double));
+		if (!f->n_bottleneck[p])
+			continue;
+		memset(m, 0, (size_t)dim * dim * sizeof(double));
+		memset(v, 0, (size_t)dim * sizeof(double));
+		m[0] = w0 / (scale[p] * scale[p]);
+		m[dim + 1] = v[1] = w0;
+		for (int i = 0; i < ns; i++)
+			m[(2 + i) * dim + 2 + i] = ws;
+		for (int k = 0; k < n; k++) {
+			if (!usable(s, use, k) || bn[k] < 0 || s[k].chunks[bn[k]].pu != p)
+				continue;
+			const struct btc_calib_chunk *c = &s[k].chunks[bn[k]];
+			double y = s[k].measured_ms, w = 1 / (y * y);
+			memset(x, 0, (size_t)dim * sizeof(double));
+			x[0] = 1;
+			x[1] = c->predicted_ms;
+			for (int j = 0; j < c->n_stages; j++)
+				x[2 + c->first_stage + j] = c->stage_ms[(size_t)j * c->stage_stride];
+			for (int i = 0; i < dim; i++) {
+				v[i] += w * x[i] * y;
+				for (int j = 0; j < dim; j++)
+					m[i * dim + j] += w * x[i] * x[j];
+			}
+		}
+		if (!gauss(m, v, dim) || !(v[1] >= 0))
+			continue;
+		f->a_ms[p] = v[0];
+		f->b[p] = v[1];
+		memcpy(d, &v[2], (size_t)ns * sizeof(double));
+	}
+	free(m);
+	free(v);
+	free(x);
+}
+
 void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const bool *use,
 		   const struct btc_calib_options *opt, struct btc_calib_fit *f)
 {
@@ -121,6 +224,14 @@ void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const b
 	int *count = btc_xcalloc((size_t)n_pus + 1, sizeof(int));
 	for (int p = 0; p < n_pus; p++)
 		f->b[p] = 1;
+	for (int k = 0; opt->stage_weight > 0 && k < n; k++)
+		for (int c = 0; c < s[k].n_chunks; c++) {
+			const struct btc_calib_chunk *q = &s[k].chunks[c];
+			if (q->n_stages > 0 && q->first_stage + q->n_stages > f->n_stages)
+				f->n_stages = q->first_stage + q->n_stages;
+		}
+	if (f->n_stages > 0)
+		f->d = btc_xcalloc((size_t)n_pus * f->n_stages, sizeof(double));
 	/* Each PU's scale: the mean predicted chunk time on it. */
 	for (int k = 0; k < n; k++)
 		for (int c = 0; c < s[k].n_chunks; c++)
@@ -135,6 +246,9 @@ void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const b
 		bn[k] = bottleneck(f, &s[k]);
 	for (f->iterations = 1; f->iterations <= opt->max_iter; f->iterations++) {
 		solve(s, n, use, bn, scale, opt->prior_weight, f);
+		if (f->d)
+			solve_stages(s, n, use, bn, scale, opt->prior_weight,
+				     opt->stage_weight * opt->prior_weight, f);
 		bool changed = false;
 		for (int k = 0; k < n; k++) {
 			int v = bottleneck(f, &s[k]);

@@ -14,7 +14,18 @@
  * fitted by alternating (Magnani & Boyd 2009, "Convex piecewise-linear
  * fitting"): assign each schedule its bottleneck chunk under the current
  * fit, solve the per-PU 2x2 normal equations, repeat until the
- * bottlenecks stop changing. */
+ * bottlenecks stop changing.
+ *
+ * With options.stage_weight > 0 (the form the bounds use; docs/scheduler.md,
+ * "Calibration for the bound") each stage i on p has its own factor
+ * b_p + d_{p,i} on its table time t_i, shrunk towards the PU's b_p by a
+ * ridge of stage_weight observations per d (Hoerl & Kennard 1970):
+ *
+ *   chunk time = a_p + b_p (x_c - sum_i t_i) + sum_i max(0, b_p + d_{p,i}) t_i
+ *
+ * over the chunk's stages i (x_c - sum t_i: its fixed, boundary and
+ * transfer terms), so that a one-stage chunk and a chunk of several
+ * stages on the same PU need not lie on one line. */
 #ifndef BTC_CALIB_H
 #define BTC_CALIB_H
 
@@ -22,7 +33,12 @@
 
 struct btc_calib_chunk {
 	int pu;              /* 0..n_pus-1 */
-	double predicted_ms; /* the model's chunk time */
+	double predicted_ms; /* the model's chunk time x_c */
+	/* Its stages' table times t_i, ms, for the per-stage form: stage
+	 * first_stage + j at stage_ms[j * stage_stride], j < n_stages
+	 * (borrowed); n_stages 0: none (the chunk has only the per-PU line). */
+	int first_stage, n_stages, stage_stride;
+	const double *stage_ms;
 };
 
 struct btc_calib_schedule {
@@ -36,6 +52,9 @@ struct btc_calib_schedule {
 struct btc_calib_options {
 	double prior_weight; /* observations' worth of a = 0, b = 1 (default 1) */
 	int max_iter;        /* bottleneck reassignments at most (default 50) */
+	double stage_weight; /* 0 (default): the per-PU line; > 0: per-stage
+				factors, each d_{p,i} shrunk towards 0 with the
+				weight of this many observations */
 };
 
 /* Sets the defaults above in *o (caller-owned). */
@@ -46,6 +65,8 @@ struct btc_calib_fit {
 	double *a_ms;      /* [n_pus] fixed cost per chunk, ms */
 	double *b;         /* [n_pus] slowdown factor (>= 0) */
 	int *n_bottleneck; /* [n_pus] fitted schedules bottlenecked there */
+	int n_stages;      /* stages with a factor: 0 without stage_weight */
+	double *d;         /* [n_pus * n_stages] d_{p,i} at p * n_stages + i, or NULL */
 	int n_io;          /* fitted schedules bottlenecked by T_io */
 	double io_cap_ms;  /* T_io is taken as min(T_io, io_cap_ms): INFINITY
 			      from btc_calib_fit, the least measured period
@@ -62,12 +83,12 @@ void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const b
 
 /* Lowers the fit f (as from btc_calib_fit) until no measurement of the
  * schedules s[k] with use[k] (NULL: all) contradicts it (docs/scheduler.md,
- * "Calibration for the bound"): per PU p, a_p and b_p times
+ * "Calibration for the bound"): per PU p, a_p, b_p and the d_{p,i} times
  *
- *   l_p = min(1, min over chunks c on p of a measured k of y_k / (a_p + b_p x_c))
+ *   l_p = min(1, min over chunks c on p of a measured k of y_k / chunk_p(c))
  *
  * (a chunk's time per task is at most its pipeline's period y_k; chunks
- * predicted at or below 0 ms are left out), so that a_p + b_p x_c <= y_k
+ * predicted at or below 0 ms are left out), so that btc_calib_chunk_ms(c) <= y_k
  * for every such chunk, and f->io_cap_ms = the least such y_k (T_io is
  * at most every period). A PU with no such chunk keeps its fit. */
 void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
@@ -77,9 +98,16 @@ void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
  * not be NULL) and zeroes it. */
 void btc_calib_fit_free(struct btc_calib_fit *fit);
 
-/* The calibrated period of s, ms: max(max_c a + b x_c, min(T_io,
- * io_cap_ms)). NAN when a
- * chunk's prediction is NAN. */
+/* The calibrated time of chunk c, ms: a_p + b_p x_c, or the per-stage
+ * form above when fit has factors and c has stages. */
+double btc_calib_chunk_ms(const struct btc_calib_fit *fit, const struct btc_calib_chunk *c);
+
+/* The factor on stage i's table time on PU p: max(0, b_p + d_{p,i}), b_p
+ * without per-stage factors (or for a stage beyond them). */
+double btc_calib_stage_factor(const struct btc_calib_fit *fit, int p, int i);
+
+/* The calibrated period of s, ms: max(max_c btc_calib_chunk_ms, min(T_io,
+ * io_cap_ms)). NAN when a chunk's prediction is NAN. */
 double btc_calib_predict(const struct btc_calib_fit *fit, const struct btc_calib_schedule *s);
 
 /* The uncalibrated period of s, ms: max(max_c x_c, T_io). */

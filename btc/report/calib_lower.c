@@ -4,6 +4,7 @@
 #include "report/calib.h"
 
 #include <math.h>
+#include <stddef.h>
 
 void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
 		     struct btc_calib_fit *f)
@@ -13,18 +14,20 @@ void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
 		if ((!use || use[k]) && s[k].measured_ms > 0) /* NAN: not measured */
 			f->io_cap_ms = fmin(f->io_cap_ms, s[k].measured_ms);
 	for (int p = 0; p < f->n_pus; p++) {
-		double ratio = 1; /* the least y_k / (a_p + b_p x_c), at most 1 */
+		double ratio = 1; /* the least y_k / chunk time, at most 1 */
 		for (int k = 0; k < n; k++) {
 			if ((use && !use[k]) || !(s[k].measured_ms > 0))
 				continue;
 			for (int c = 0; c < s[k].n_chunks; c++) {
 				const struct btc_calib_chunk *ch = &s[k].chunks[c];
-				double pred = f->a_ms[p] + f->b[p] * ch->predicted_ms;
+				double pred = btc_calib_chunk_ms(f, ch);
 				if (ch->pu == p && pred > 0) /* NAN x: no comparison */
 					ratio = fmin(ratio, s[k].measured_ms / pred);
 			}
 		}
 		f->a_ms[p] *= ratio;
 		f->b[p] *= ratio;
+		for (int i = 0; f->d && i < f->n_stages; i++) /* b + d scales with b */
+			f->d[(size_t)p * f->n_stages + i] *= ratio;
 	}
 }

@@ -69,11 +69,17 @@ bool btc_fit_calib_input(const struct btc_plan *plan, enum btc_mode m, const str
 		const struct btc_sched_problem *pk =
 			btc_plan_problem_of(plan, btc_plan_mode_for(plan->table, m, s), true);
 		struct btc_calib_chunk *c = &chunk_buf[(size_t)k * BTC_SCHED_MAX_PUS];
-		for (int q = 0; q < s->n_chunks; q++)
+		for (int q = 0; q < s->n_chunks; q++) {
+			int pu = s->chunks[q].pu, f = s->chunks[q].first_stage;
+			int l = s->chunks[q].last_stage;
 			c[q] = (struct btc_calib_chunk){
-				s->chunks[q].pu,
-				btc_model_chunk_ms(pk, s->chunks[q].pu, s->chunks[q].first_stage,
-						   s->chunks[q].last_stage)};
+				.pu = pu,
+				.predicted_ms = btc_model_chunk_ms(pk, pu, f, l),
+				.first_stage = f,
+				.n_stages = l - f + 1,
+				.stage_stride = pk->n_pus,
+				.stage_ms = &pk->time_ms[(size_t)f * pk->n_pus + pu]};
+		}
 		const struct btc_report_candidate *rc = &r->candidates[k];
 		out[k] = (struct btc_calib_schedule){
 			c, s->n_chunks, pk->io_ms,

@@ -16,16 +16,24 @@
 #include "sched/bound.h"
 #include "sched/model.h"
 
-/* The bounds of mode m's chunk-model problem calibrated by fa, fb (per
- * PU a_c and b_c, bound_fit; NULL: uncalibrated) (t'_{i,c} = b_c t_{i,c}, t'_{i,c,k} = b_c t_{i,c,k}, F'_c = a_c + b_c
- * F_c: the calibrated chunk time a_c + b_c (F_c + sum t) with its
+/* The ridge weight of the bound's per-stage factors (btc_calib_options.
+ * stage_weight, in observations' worth): picked by cross-validation over
+ * every chosen run of leases F-I (docs/results/h100-bound.md, "Per-stage
+ * factors"). */
+#define BOUND_STAGE_WEIGHT 0.3
+
+/* The bounds of mode m's chunk-model problem calibrated by fa, fb, fs
+ * (per PU a_c and b_c, per stage and PU the factor f_{i,c} at i * n_pus +
+ * c, bound_fit; NULL: uncalibrated) (t'_{i,c} = f_{i,c} t_{i,c},
+ * t'_{i,c,k} = f_{i,c} t_{i,c,k}, S'_{i,c} = b_c S_{i,c}, F'_c = a_c + b_c
+ * F_c: the calibrated chunk time a_c + b_c F_c + sum f t with its
  * transfers left out, as both bounds leave X out; a negative F'_c goes
  * in as the PU rows' offset, btc_sched_fluid_bound_offset), or the plain
  * problem's bounds without a calibration: the fluid LP into *b, the
  * assignment MIP into *a (which falls back on the fluid bound). False
  * when the LP fails. */
 static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double *fa,
-		     const double *fb, double io_cap, struct btc_sched_bound *b,
+		     const double *fb, const double *fs, double io_cap, struct btc_sched_bound *b,
 		     struct btc_sched_assign *a)
 {
 	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
@@ -35,7 +43,7 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 	q.io_ms = fmin(p->io_ms, io_cap);
 	int ns = p->n_stages, np = p->n_pus;
 	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL, *start = NULL;
-	if (fa && fb) {
+	if (fa && fb && fs) {
 		time = btc_xcalloc((size_t)ns * np, sizeof(double));
 		start = p->start_ms ? btc_xcalloc((size_t)ns * np, sizeof(double)) : NULL;
 		fixed = btc_xcalloc((size_t)np, sizeof(double));
@@ -48,12 +56,13 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 			fixed[c] = fmax(0, fa[c] + bc * f);
 			off[c] = fmin(0, fa[c] + bc * f);
 			for (int i = 0; i < ns; i++) {
-				time[i * np + c] = bc * p->time_ms[i * np + c];
+				double fi = fs[i * np + c];
+				time[i * np + c] = fi * p->time_ms[i * np + c];
 				if (start) /* compute time, as t: b_c S */
 					start[i * np + c] = bc * p->start_ms[i * np + c];
 				for (int j = 0; tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
 					size_t x = btc_sched_cores_index(np, i, c, j);
-					tk[x] = bc * p->time_cores_ms[x];
+					tk[x] = fi * p->time_cores_ms[x];
 				}
 			}
 		}
@@ -79,11 +88,11 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 /* Under `placed` a one-chunk schedule is predicted from the isolated rows
  * (btc_plan_mode_for), which the placed problem's bounds do not see: the
  * lowest such baseline period, calibrated as bound_of does and without
- * X, max(T_io, a_c + b_c (F_c + sum_i t_ic)), over the PUs the plan
+ * X, max(T_io, a_c + b_c F_c + sum_i f_ic t_ic), over the PUs the plan
  * allows that have every stage, its PU in *pu; INFINITY (*pu -1) when
  * there is none or m is not placed. */
 static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, const double *fa,
-			       const double *fb, double io_cap, int *pu)
+			       const double *fb, const double *fs, double io_cap, int *pu)
 {
 	*pu = -1;
 	if (m != BTC_MODE_PLACED)
@@ -97,17 +106,15 @@ static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, con
 	for (int c = 0; c < np; c++) {
 		if (plan->sched.forbid_mask & (1u << c))
 			continue;
-		double a = 0, b = 1, sum = p->fixed_ms ? p->fixed_ms[c] : 0;
-		if (fa && fb) {
-			a = fa[c];
-			b = fb[c];
-		}
-		sum += p->start_ms ? p->start_ms[c] : 0; /* the one chunk starts at stage 0 */
-		for (int i = 0; i < ns; i++)
-			sum += p->time_ms[i * np + c]; /* NAN: no kernel, no baseline */
+		bool cal = fa && fb && fs;
+		double a = cal ? fa[c] : 0, b = cal ? fb[c] : 1;
+		double sum = b * (p->fixed_ms ? p->fixed_ms[c] : 0);
+		sum += b * (p->start_ms ? p->start_ms[c] : 0); /* the one chunk starts at stage 0 */
+		for (int i = 0; i < ns; i++) /* NAN: no kernel, no baseline */
+			sum += (cal ? fs[i * np + c] : 1) * p->time_ms[i * np + c];
 		double io = fmin(p->io_ms, io_cap);
-		if (!isnan(sum) && fmax(io, a + b * sum) < best) {
-			best = fmax(io, a + b * sum);
+		if (!isnan(sum) && fmax(io, a + sum) < best) {
+			best = fmax(io, a + sum);
 			*pu = c;
 		}
 	}
@@ -162,19 +169,20 @@ static struct btc_report_bound_pu *pus_of(const struct btc_device *dev, int ns, 
 	return out;
 }
 
-/* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, caller
- * frees; NULL without a fit; *io_cap: T_io is at most it): mode m's
- * per-PU fit (btc_calib_fit) lowered until no measurement it was
+/* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, *fs: the
+ * factor f_{i,c} on stage i's time at i * n_pus + c, caller frees; NULL
+ * without a fit; *io_cap: T_io is at most it): mode m's per-stage fit
+ * (btc_calib_fit with BOUND_STAGE_WEIGHT) lowered until no measurement it was
  * fitted on contradicts it (btc_calib_lower), fitted on every
  * measurement but the chosen schedule's, so that its efficiency never
  * rests on its own measurement (issue 25), or but skip's when skip >= 0
  * (the per-schedule check, btc_fit_bound); on all without either. True
  * when a schedule was left out. */
 static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, enum btc_mode m,
-		      int skip, double **fa, double **fb, double *io_cap)
+		      int skip, double **fa, double **fb, double **fs, double *io_cap)
 {
 	int np = plan->dev->n_pus, n = plan->n_schedules;
-	*fa = *fb = NULL;
+	*fa = *fb = *fs = NULL;
 	*io_cap = INFINITY;
 	if (r->n_pu_fits != np)
 		return false;
@@ -191,14 +199,20 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 			use[k] = k != skip;
 		struct btc_calib_options opt;
 		btc_calib_options_init(&opt);
+		opt.stage_weight = BOUND_STAGE_WEIGHT;
 		struct btc_calib_fit f;
 		btc_calib_fit(cs, n, np, use, &opt, &f);
 		btc_calib_lower(cs, n, use, &f);
 		*fa = btc_xcalloc((size_t)np, sizeof(double));
 		*fb = btc_xcalloc((size_t)np, sizeof(double));
+		const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, true);
+		int ns = p ? p->n_stages : 0;
+		*fs = btc_xcalloc((size_t)ns * np + 1, sizeof(double));
 		for (int c = 0; c < np; c++) {
 			(*fa)[c] = f.a_ms[c];
 			(*fb)[c] = f.b[c];
+			for (int i = 0; i < ns; i++)
+				(*fs)[i * np + c] = btc_calib_stage_factor(&f, c, i);
 		}
 		*io_cap = f.io_cap_ms;
 		btc_calib_fit_free(&f);
@@ -269,15 +283,15 @@ static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, 
  * placed at most the isolated baselines') of mode m calibrated by fa, fb
  * with T_io at most io_cap; NAN when the LP fails. */
 static double tighter_bound(const struct btc_plan *plan, enum btc_mode m, const double *fa,
-			    const double *fb, double io_cap)
+			    const double *fb, const double *fs, double io_cap)
 {
 	struct btc_sched_bound b;
 	struct btc_sched_assign a;
-	if (!bound_of(plan, m, fa, fb, io_cap, &b, &a))
+	if (!bound_of(plan, m, fa, fb, fs, io_cap, &b, &a))
 		return NAN;
 	int pu;
 	double v = fmax(b.bound_ms, a.frac ? a.bound_ms : b.bound_ms);
-	v = fmin(v, placed_baselines(plan, m, fa, fb, io_cap, &pu));
+	v = fmin(v, placed_baselines(plan, m, fa, fb, fs, io_cap, &pu));
 	btc_sched_bound_free(&b);
 	btc_sched_assign_free(&a);
 	return v;
@@ -301,11 +315,12 @@ static void loo_check(const struct btc_plan *plan, enum btc_mode m, struct btc_r
 		struct btc_report_candidate *c = &r->candidates[j];
 		if (c->status != BTC_RUN_VERIFIED || j == r->chosen || !(c->measured_ms < ref))
 			continue;
-		double *fa, *fb, io_cap;
-		if (bound_fit(plan, r, m, j, &fa, &fb, &io_cap))
-			c->bound_loo_ms = tighter_bound(plan, m, fa, fb, io_cap);
+		double *fa, *fb, *fs, io_cap;
+		if (bound_fit(plan, r, m, j, &fa, &fb, &fs, &io_cap))
+			c->bound_loo_ms = tighter_bound(plan, m, fa, fb, fs, io_cap);
 		free(fa);
 		free(fb);
+		free(fs);
 		if (isnan(c->bound_loo_ms))
 			continue;
 		r->bound_loo_checked++;
@@ -324,11 +339,11 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	enum btc_mode m = plan->mode;
 	struct btc_sched_bound own, b = plan->bound;
 	struct btc_sched_assign own_a, a = plan->assign;
-	double *fa = NULL, *fb = NULL, io_cap = INFINITY;
+	double *fa = NULL, *fb = NULL, *fs = NULL, io_cap = INFINITY;
 	bool fitted = bound_mode(plan, r, &m);
 	if (fitted)
-		r->bound_without_chosen = bound_fit(plan, r, m, -1, &fa, &fb, &io_cap);
-	fitted = fitted && bound_of(plan, m, fa, fb, io_cap, &own, &own_a);
+		r->bound_without_chosen = bound_fit(plan, r, m, -1, &fa, &fb, &fs, &io_cap);
+	fitted = fitted && bound_of(plan, m, fa, fb, fs, io_cap, &own, &own_a);
 	if (fitted) {
 		b = own;
 		a = own_a;
@@ -336,9 +351,10 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		m = plan->mode;
 	}
 	int cap_pu;
-	double cap = placed_baselines(plan, m, fa, fb, io_cap, &cap_pu);
+	double cap = placed_baselines(plan, m, fa, fb, fs, io_cap, &cap_pu);
 	free(fa);
 	free(fb);
+	free(fs);
 	bool capped = cap < fmax(b.bound_ms, a.frac ? a.bound_ms : 0);
 	b.bound_ms = fmin(b.bound_ms, cap);
 	a.bound_ms = fmin(a.bound_ms, cap);

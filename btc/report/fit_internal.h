@@ -8,7 +8,7 @@
 
 /* The plan's schedules as the calibration sees them under mode m: into
  * out[plan->n_schedules] per schedule its chunks (PU, the chunk model's
- * time, in chunk_buf[n * BTC_SCHED_MAX_PUS], caller-owned), T_io and
+ * time, its stages' table times t_i, in chunk_buf[n * BTC_SCHED_MAX_PUS], caller-owned), T_io and
  * the measured median of r's candidate (NAN unless verified). False when
  * the table has no such mode. */
 bool btc_fit_calib_input(const struct btc_plan *plan, enum btc_mode m, const struct btc_report *r,
