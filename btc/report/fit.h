@@ -38,10 +38,11 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
 /* The fluid bound (sched/bound.h) that bounds what runs: of the table
  * mode that fits the measurements but the chosen's (the fit mode's
  * criterion without the chosen's median; r->fit_mode without a verified
- * chosen: call after btc_fit_report) under the per-PU calibration fitted
- * on those measurements and lowered until none contradicts it
- * (btc_calib_lower: t' = b_c t, F' = max(0, a_c + b_c F_c), T_io at most
- * the least of them),
+ * chosen: call after btc_fit_report) under the per-PU and per-stage
+ * calibration fitted on those measurements (btc_calib_fit with
+ * stage_weight 0.3) and lowered until none contradicts it
+ * (btc_calib_lower: t'_ic = f_{c,i} t_ic, F' = max(0, a_c + b_c F_c),
+ * T_io at most the least of them),
  * T_io = max(load, check) from the table (btc_table_io_ms); without a
  * fit, the plan's own bound (plan->bound, the planned mode). Fills
  * r->fluid_* (compute part lp_ms and io part io_ms apart, the mode,
