@@ -165,9 +165,8 @@ static bool gauss(double *m, double *v, int n)
  * theta = (a, b, d_0..d_{S-1}), features (1, x_c, t_i at i), the prior of
  * solve() on a and b and weight ws on each d = 0. A PU whose system is
  * singular or gives b < 0 keeps solve()'s line with d = 0. */
-static void solve_stages(const struct btc_calib_schedule *s, int n, const bool *use,
-			 const int *bn, const double *scale, double w0, double ws,
-			 struct btc_calib_fit *f)
+static void solve_stages(const struct btc_calib_schedule *s, int n, const bool *use, const int *bn,
+			 const double *scale, double w0, double ws, struct btc_calib_fit *f)
 {
 	int ns = f->n_stages, dim = 2 + ns;
 	double *m = btc_xcalloc((size_t)dim * dim, sizeof(double));
@@ -193,7 +192,8 @@ static void solve_stages(const struct btc_calib_schedule *s, int n, const bool *
 			x[0] = 1;
 			x[1] = c->predicted_ms;
 			for (int j = 0; j < c->n_stages; j++)
-				x[2 + c->first_stage + j] = c->stage_ms[(size_t)j * c->stage_stride];
+				x[2 + c->first_stage + j] =
+					c->stage_ms[(size_t)j * c->stage_stride];
 			for (int i = 0; i < dim; i++) {
 				v[i] += w * x[i] * y;
 				for (int j = 0; j < dim; j++)

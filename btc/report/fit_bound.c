@@ -110,7 +110,8 @@ static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, con
 		double a = cal ? fa[c] : 0, b = cal ? fb[c] : 1;
 		double sum = b * (p->fixed_ms ? p->fixed_ms[c] : 0);
 		sum += b * (p->start_ms ? p->start_ms[c] : 0); /* the one chunk starts at stage 0 */
-		for (int i = 0; i < ns; i++) /* NAN: no kernel, no baseline */
+		/* NAN: no kernel, no baseline */
+		for (int i = 0; i < ns; i++)
 			sum += (cal ? fs[i * np + c] : 1) * p->time_ms[i * np + c];
 		double io = fmin(p->io_ms, io_cap);
 		if (!isnan(sum) && fmax(io, a + sum) < best) {
