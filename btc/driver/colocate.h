@@ -109,6 +109,11 @@ struct btc_colocate_figure {
 	double *stream_normalised; /* [S] stream_rate / r*_s */
 	int rounds;
 	struct btc_colocate_chunks *chunks; /* [S] its chunks as run */
+	double *round_rate;       /* [n_round_rate * S] each verified round's
+				     tasks/s per stream, in round order (the
+				     runs the bound's measured capacity is
+				     taken from: driver/workload_capacity.h) */
+	int n_round_rate;
 	double run_s, prep_s;     /* mean seconds a run (verified or not), and
 				     of it the slowest process's preparing */
 };

@@ -418,6 +418,16 @@ static void figure(const struct colo_state *st, const struct colo_cfg *c, const 
 		chunks_of(c, s, &f->chunks[s]);
 	f->run_s = c->n_timed ? c->run_s / c->n_timed : NAN;
 	f->prep_s = c->n_timed ? c->prep_s / c->n_timed : NAN;
+	f->round_rate = btc_xcalloc((size_t)st->max_rounds * (size_t)st->S, sizeof(double));
+	for (int r = 0; r < st->max_rounds; r++) {
+		const double *x = &c->rate[(size_t)r * (size_t)st->S];
+		bool all = true;
+		for (int s = 0; s < st->S; s++)
+			all &= !isnan(x[s]);
+		if (all)
+			memcpy(&f->round_rate[(size_t)f->n_round_rate++ * (size_t)st->S], x,
+			       (size_t)st->S * sizeof(double));
+	}
 	double *x = btc_xcalloc((size_t)st->max_rounds, sizeof(double));
 	for (int s = 0; s < st->S; s++) {
 		f->stream_rate[s] = btc_stats_median(x, rates_of(st, c, s, x));
@@ -463,6 +473,7 @@ static void figure_free(struct btc_colocate_figure *f)
 {
 	free(f->why);
 	free(f->stream_rate);
+	free(f->round_rate);
 	free(f->stream_normalised);
 	free(f->chunks);
 }

@@ -16,6 +16,7 @@
 #include "driver/profile_corun.h"
 #include "driver/share_probe.h"
 #include "driver/workload_calib.h"
+#include "driver/workload_capacity.h"
 #include "driver/workload_judge.h"
 #include "front/table.h"
 #include "front/workload.h"
@@ -119,7 +120,9 @@ void btc_workload_print_plan(const struct btc_joint_plan *j)
 
 static void write_report(const char *path, const struct btc_joint_plan *j,
 			 const struct btc_colocate_setup *s, const struct btc_colocate_result *r,
-			 const struct btc_workload_calib *cal, const char *program,
+			 const struct btc_workload_calib *cal,
+			 const struct btc_workload_capacity *capc,
+			 const struct btc_workload_capacity *capt, const char *program,
 			 struct btc_diag *d)
 {
 	cJSON *root = cJSON_CreateObject(), *streams = cJSON_CreateArray(),
@@ -150,7 +153,9 @@ static void write_report(const char *path, const struct btc_joint_plan *j,
 					btc_joint_min_normalised(j, &j->naive_eval));
 	else
 		cJSON_AddNullToObject(plan, "naive_predicted");
-	btc_workload_add_plan_bound(plan, j, cal, r->best >= 0 ? r->joint[r->best].merit.median : 0);
+	double m = r->best >= 0 ? r->joint[r->best].merit.median : 0;
+	btc_workload_add_plan_bound(plan, j, cal, m);
+	btc_workload_add_capacity(plan, j, capc, capt, m);
 	cJSON_AddStringToObject(plan, "same_pu", btc_same_pu_name(j->same_pu));
 	if (j->capacity) { /* what the plan knew of same-PU capacities */
 		cJSON *sf = cJSON_AddObjectToObject(plan, "same_pu_factor"),
@@ -314,10 +319,35 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 				  btc_workload_calibrate(j, ms, &cal, d);
 		if (cal.n_apps)
 			btc_workload_print_calib(j, &cal);
-		btc_workload_print_bound(j, calibrated ? &cal : NULL,
-			    r.best >= 0 ? r.joint[r.best].merit.median : 0);
+		double m = r.best >= 0 ? r.joint[r.best].merit.median : 0;
+		btc_workload_print_bound(j, calibrated ? &cal : NULL, m);
+		/* the bound with the capacity the other joint candidates'
+		 * runs showed (driver/workload_capacity.h) */
+		int n_runs = 0;
+		for (int k = 0; k < K && k < r.n_joint; k++)
+			n_runs += r.joint[k].ok ? r.joint[k].n_round_rate : 0;
+		const double **rates = btc_xcalloc((size_t)n_runs + 1, sizeof(*rates));
+		int *run_cand = btc_xcalloc((size_t)n_runs + 1, sizeof(int));
+		n_runs = 0;
+		for (int k = 0; k < K && k < r.n_joint; k++)
+			for (int x = 0; r.joint[k].ok && x < r.joint[k].n_round_rate; x++) {
+				run_cand[n_runs] = k;
+				rates[n_runs++] = &r.joint[k].round_rate[(size_t)x * (size_t)S];
+			}
+		struct btc_workload_capacity capt = {0}, capc = {0};
+		if (r.best >= 0) {
+			btc_workload_capacity(j, NULL, n_runs, run_cand, rates, r.best, &capt, d);
+			if (calibrated)
+				btc_workload_capacity(j, &cal, n_runs, run_cand, rates, r.best, &capc,
+						      d);
+			btc_workload_print_capacity(j, calibrated ? &capc : NULL, &capt, m);
+		}
 		if (opt->report)
-			write_report(opt->report, j, &setup, &r, &cal, prog, d);
+			write_report(opt->report, j, &setup, &r, &cal, &capc, &capt, prog, d);
+		btc_workload_capacity_free(&capt);
+		btc_workload_capacity_free(&capc);
+		free(rates);
+		free(run_cand);
 		btc_workload_calib_free(&cal);
 		status = ok && !d->errors ? 0 : 1;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/workload_capacity.h"
 #include "driver/workload_job.h"
 #include "front/table.h"
 #include "util/fsafe.h"
@@ -121,10 +122,18 @@ void btc_workload_add_plan_bound(cJSON *plan, const struct btc_joint_plan *j,
 	}
 }
 
+/* The joint runs of a report: run i of candidate cand[i], tasks/s per
+ * stream rate[i][S] (owned). */
+struct runs {
+	int n, *cand;
+	double **rate;
+};
+
 /* The report's per-stream solo rates (tasks/s), chosen candidate and its
- * M; false, reported, when they are missing or do not match j. */
+ * M, and its verified candidates' runs; false, reported, when they are
+ * missing or do not match j. */
 static bool read_measured(const struct btc_joint_plan *j, const char *path, double *solo_rate,
-			  int *best, double *m, struct btc_diag *d)
+			  int *best, double *m, struct runs *runs, struct btc_diag *d)
 {
 	char *what = btc_xasprintf("not a workload report of this workload (streams %d, each with "
 				   "its solo_tasks_per_s, and a chosen joint candidate among the "
@@ -149,11 +158,48 @@ static bool read_measured(const struct btc_joint_plan *j, const char *path, doub
 	if (ok) {
 		*best = b->valueint;
 		cJSON *joint = cJSON_GetObjectItem(colo, "joint"), *pick = NULL, *x;
+		int pos = 0;
 		cJSON_ArrayForEach(x, joint)
 		{
 			cJSON *idx = cJSON_GetObjectItem(x, "index");
-			if (idx ? idx->valueint == *best : x == cJSON_GetArrayItem(joint, *best))
+			int k = idx ? idx->valueint : pos;
+			pos++;
+			if (k == *best)
 				pick = x;
+			/* each verified candidate's runs: its rounds' tasks/s
+			 * per stream, or (reports before them) its medians
+			 * (driver/workload_capacity.h) */
+			cJSON *v = cJSON_GetObjectItem(x, "verified"),
+			      *rr = cJSON_GetObjectItem(x, "rounds_tasks_per_s"), *one;
+			if (k < 0 || k >= j->result.n || !cJSON_IsTrue(v))
+				continue;
+			if (!cJSON_IsArray(rr) || !cJSON_GetArraySize(rr)) {
+				rr = cJSON_CreateArray(); /* the medians: one run */
+				cJSON_AddItemToArray(rr, cJSON_Duplicate(
+							     cJSON_GetObjectItem(x, "tasks_per_s"), 1));
+				cJSON_AddItemToObject(x, "rounds_tasks_per_s", rr);
+			}
+			cJSON_ArrayForEach(one, rr)
+			{
+				bool good = cJSON_IsArray(one) &&
+					    cJSON_GetArraySize(one) == j->n_streams;
+				double *rt = btc_xcalloc((size_t)j->n_streams, sizeof(double));
+				for (int s = 0; good && s < j->n_streams; s++) {
+					cJSON *e = cJSON_GetArrayItem(one, s);
+					good = cJSON_IsNumber(e) && e->valuedouble > 0;
+					rt[s] = good ? e->valuedouble : 0;
+				}
+				if (!good) {
+					free(rt);
+					continue;
+				}
+				runs->rate = btc_xrealloc(runs->rate, (size_t)(runs->n + 1) *
+										 sizeof(double *));
+				runs->cand = btc_xrealloc(runs->cand,
+							  (size_t)(runs->n + 1) * sizeof(int));
+				runs->rate[runs->n] = rt;
+				runs->cand[runs->n++] = k;
+			}
 		}
 		cJSON *med = cJSON_GetObjectItem(cJSON_GetObjectItem(pick, "merit"), "median");
 		ok = cJSON_IsNumber(med) && *best >= 0 && *best < j->result.n;
@@ -238,14 +284,17 @@ int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_dev
 		}
 	}
 	double *rate = btc_xcalloc((size_t)j->n_streams, sizeof(double));
+	struct runs runs = {0};
 	double ms[BTC_WORKLOAD_MAX_APPS], m = 0;
 	int best = -1, status = 1;
 	struct btc_workload_calib cal = {0};
+	struct btc_workload_capacity capt = {0}, capc = {0};
 	if (j->m.objective != BTC_MULTI_MAXMIN) {
 		btc_error(d, (struct btc_loc){0}, "--measurements of a workload: objective maxmin only");
 		goto out;
 	}
-	if (!read_measured(j, report, rate, &best, &m, d) || !btc_workload_measured_periods(j, rate, ms))
+	if (!read_measured(j, report, rate, &best, &m, &runs, d) ||
+	    !btc_workload_measured_periods(j, rate, ms))
 		goto out;
 	printf("%s: offline re-judgement (no new measurement), chosen joint %d, measured M %.3f\n",
 	       report, best, m);
@@ -253,6 +302,11 @@ int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_dev
 	btc_workload_print_plan(j);
 	btc_workload_print_calib(j, &cal);
 	btc_workload_print_bound(j, calibrated ? &cal : NULL, m);
+	const double *const *rr = (const double *const *)runs.rate;
+	btc_workload_capacity(j, NULL, runs.n, runs.cand, rr, best, &capt, d);
+	if (calibrated)
+		btc_workload_capacity(j, &cal, runs.n, runs.cand, rr, best, &capc, d);
+	btc_workload_print_capacity(j, calibrated ? &capc : NULL, &capt, m);
 	if (opt->report) {
 		cJSON *root = cJSON_CreateObject(), *plan = cJSON_CreateObject();
 		cJSON_AddStringToObject(root, "kind", "workload-rejudge");
@@ -261,10 +315,17 @@ int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_dev
 		cJSON_AddNumberToObject(root, "merit", m);
 		cJSON_AddItemToObject(root, "plan", plan);
 		btc_workload_add_plan_bound(plan, j, &cal, m);
+		btc_workload_add_capacity(plan, j, calibrated ? &capc : NULL, &capt, m);
 		btc_write_json(opt->report, root, 0, d);
 	}
 	status = d->errors ? 1 : 0;
 out:
+	btc_workload_capacity_free(&capt);
+	btc_workload_capacity_free(&capc);
+	for (int i = 0; i < runs.n; i++)
+		free(runs.rate[i]);
+	free(runs.rate);
+	free(runs.cand);
 	btc_workload_calib_free(&cal);
 	free(rate);
 	btc_joint_plan_free(j);

@@ -132,6 +132,9 @@ static cJSON *figure_json(const struct btc_colocate_figure *f, int n_streams)
 	cJSON_AddNumberToObject(o, "rounds", f->rounds);
 	cJSON_AddItemToObject(o, "merit", stat_json(&f->merit));
 	cJSON_AddItemToObject(o, "tasks_per_s", nums(f->stream_rate, n_streams));
+	cJSON *rr = cJSON_AddArrayToObject(o, "rounds_tasks_per_s");
+	for (int r = 0; r < f->n_round_rate; r++)
+		cJSON_AddItemToArray(rr, nums(&f->round_rate[(size_t)r * (size_t)n_streams], n_streams));
 	cJSON_AddItemToObject(o, "normalised", nums(f->stream_normalised, n_streams));
 	cJSON_AddItemToObject(o, "chunks", chunks_json(f->chunks, n_streams));
 	/* each stream's Vulkan device and queue, null without one */

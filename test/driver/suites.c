@@ -14,6 +14,7 @@ static const struct btc_test_suite suites[] = {
 	{ "fsafe", register_fsafe_suite },
 	{ "colocate", register_colocate_suite },
 	{ "workload-calib", register_workload_calib_suite },
+	{ "workload-capacity", register_workload_capacity_suite },
 	{ "tune-sim", register_tune_sim_suite },
 };
 

@@ -16,6 +16,7 @@ int register_calib_suite(void);
 int register_fsafe_suite(void);
 int register_colocate_suite(void);
 int register_workload_calib_suite(void);
+int register_workload_capacity_suite(void);
 int register_tune_sim_suite(void);
 
 #endif
