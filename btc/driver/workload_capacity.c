@@ -26,12 +26,13 @@ static bool bound_with(struct btc_multi_problem *mm, const double *kappa, double
 	return ok;
 }
 
-/* kappa^(-i)_p = max(1, max_{rho != i} L^rho_p); the runs counted. */
+/* kappa^(-i)_p = max(hi_p, max_{rho != i} L^rho_p), hi_p the plan's own
+ * (c->hi); the runs counted. */
 static int kappa_without(const struct btc_workload_capacity *c, int i, double *kappa)
 {
 	int n = 0;
 	for (int p = 0; p < c->n_pus; p++)
-		kappa[p] = 1;
+		kappa[p] = c->hi[p];
 	for (int r = 0; r < c->n_runs; r++) {
 		const double *L = &c->load[(size_t)r * (size_t)c->n_pus];
 		if (r == i || isnan(L[0]))
@@ -55,6 +56,11 @@ bool btc_workload_capacity_problem(const struct btc_multi_problem *m,
 	c->n_runs = n_runs;
 	c->best = best;
 	c->judged = -1;
+	for (int p = 0; p < np; p++) { /* max(1, max_n kappa_p(n)): 1 without @share rows */
+		c->hi[p] = 1;
+		for (int n = 2; m->capacity && n <= S; n++)
+			c->hi[p] = fmax(c->hi[p], m->capacity[p * (S + 1) + n]);
+	}
 	c->load = btc_xcalloc((size_t)(n_runs > 0 ? n_runs : 1) * (size_t)np, sizeof(double));
 	/* the problem in the bound's units, kappa 1 */
 	struct btc_workload_scaled sp[BTC_WORKLOAD_MAX_APPS];

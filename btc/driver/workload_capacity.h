@@ -22,18 +22,19 @@
  * run i (a run of the chosen candidate b) the capacity comes from the
  * job's other runs,
  *
- *   kappa^(-i)_p = max(1, max_{rho != i} L^rho_p),
+ *   kappa^(-i)_p = max(hi_p, max_{rho != i} L^rho_p),
  *   B_i = btc_multi_bound with row p <= kappa^(-i)_p instead of 1,
  *
- * and the bound is the lower median of the B_i (with one judged run, its
- * B). Every rate vector whose loads stay within kappa (sum_s r_s t_{s,p}
+ * (hi_p = max(1, max_n kappa_p(n)), the plan's own row: 1 unless it was
+ * planned with @share rows, so the bound is never below the plan's) and
+ * the bound is the lower median of the B_i (with one judged run, its B). Every rate vector whose loads stay within kappa (sum_s r_s t_{s,p}
  * <= kappa_p under any chunk assignment, the fluid split included) has M
  * at most B, so B bounds run i wherever L^i_p <= kappa^(-i)_p (else
  * reported: capacity_exceeded). With several rounds of the chosen, its
  * other rounds ran the same chunks and are in kappa^(-i): a round is
  * exceeded only where it delivered more than every other round and
  * candidate. Where M lies above B it is flagged, never a ratio above 1.
- * With one candidate of one run, kappa is 1: the time-shared bound. */
+ * With one candidate of one run, kappa is hi: the plan's bound. */
 #ifndef BTC_DRIVER_WORKLOAD_CAPACITY_H
 #define BTC_DRIVER_WORKLOAD_CAPACITY_H
 
@@ -54,14 +55,17 @@ struct btc_workload_capacity {
 	int judged;        /* the run whose B_i is the bound (the lower
 			    * median), or -1 */
 	int n_from;        /* runs kappa came from (every other run) */
+	double hi[BTC_SCHED_MAX_PUS];    /* the plan's hi_p = max(1, max_n
+					  * kappa_p(n)): 1 unless it planned
+					  * with @share rows (--same-pu probe) */
 	double kappa[BTC_SCHED_MAX_PUS]; /* kappa^(-judged)_p */
 	bool capacity_exceeded; /* L^judged_p > kappa_p on some PU */
 	bool has_bound;
 	double bound;      /* B_judged */
 };
 
-/* The capacities and the bound of a maxmin joint problem m (kappa 1:
- * m->capacity is not read) for the candidates cand[0..n_cand) (joint
+/* The capacities and the bound of a maxmin joint problem m (its
+ * m->capacity gives only hi_p; the loads are on kappa 1) for the candidates cand[0..n_cand) (joint
  * vectors), the runs rho = 0..n_runs-1 of candidate run_cand[rho] with
  * tasks/s per stream run_rate[rho][S] (every entry > 0), and the chosen
  * best (0 <= best < n_cand). Units: with cal NULL the table's (m's own

@@ -128,6 +128,38 @@ static void test_calibrated(void)
 	btc_workload_capacity_free(&c);
 }
 
+/* A plan made with @share rows (kappa_gpu(2) = 1.3): the measured
+ * capacity never falls below the plan's row, so the bound is never below
+ * the plan's own (theta (1.3 + 0.25) / 2 without any other run), and a
+ * load above it raises it (1.6: as in test_concurrent_gpu). */
+static void test_planned_capacity(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	double cap[2 * 3] = {1, 1, 1, 1, 1, 1.3}; /* [p * (S + 1) + n] */
+	struct btc_multi_problem m = two_m;
+	m.capacity = cap;
+	double plan;
+	CU_ASSERT_EQUAL_FATAL(btc_multi_bound(&m, &plan, &d), BTC_OK);
+	CU_ASSERT_DOUBLE_EQUAL(plan, (1.3 + 0.25) / 2, 1e-9);
+	const double r0[2] = {750, 750}, r1[2] = {800, 800}, low[2] = {500, 500};
+	const double *const rate[2] = {r0, low};
+	const int run_cand[2] = {0, 1};
+	struct btc_workload_capacity c;
+	CU_ASSERT_TRUE_FATAL(btc_workload_capacity_problem(&m, NULL, NULL, two_cand, 2, 2,
+							   run_cand, rate, 0, &c, &d));
+	CU_ASSERT_DOUBLE_EQUAL(c.hi[1], 1.3, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c.kappa[1], 1.3, 0); /* the other run's 1.0 is below */
+	CU_ASSERT_DOUBLE_EQUAL(c.bound, plan, 1e-12);
+	btc_workload_capacity_free(&c);
+	const double *const rate2[2] = {r0, r1};
+	CU_ASSERT_TRUE_FATAL(btc_workload_capacity_problem(&m, NULL, NULL, two_cand, 2, 2,
+							   run_cand, rate2, 0, &c, &d));
+	CU_ASSERT_DOUBLE_EQUAL(c.kappa[1], 1.6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c.bound, (1.6 + 0.25) / 2, 1e-9);
+	btc_workload_capacity_free(&c);
+}
+
 int register_workload_capacity_suite(void)
 {
 	CU_pSuite s = CU_add_suite("workload-capacity", NULL, NULL);
@@ -137,5 +169,6 @@ int register_workload_capacity_suite(void)
 		    test_concurrent_gpu);
 	CU_add_test(s, "rounds of the chosen, each left out", test_rounds);
 	CU_add_test(s, "in the calibrated units", test_calibrated);
+	CU_add_test(s, "never below the plan's capacity", test_planned_capacity);
 	return 0;
 }

@@ -66,6 +66,22 @@ for i, a in enumerate(p["calibration"]):  # colocation's "app": its index
 # on the calibrated bound
 assert p["fluid_bound_judged"] == "calibrated", p
 assert p["fluid_bound_holds"] is (m <= bc), (p, best)
+# the bound with the capacity measured in the job's other joint runs
+# (driver/workload_capacity.h): every verified candidate's rounds, kappa
+# >= 1 per PU, so never below the time-shared bound; its verdict on M
+for f in c["joint"]:
+    if f["verified"]:
+        rr = f["rounds_tasks_per_s"]
+        assert len(rr) >= 1 and all(len(x) == 2 and all(v > 0 for v in x) for x in rr), f
+fc = p["fluid_bound_capacity"]
+for units, b0 in (("table", p["fluid_bound_table"]), ("calibrated", bc)):
+    x = fc[units]
+    assert all(k >= 1 for k in x["kappa"].values()), x
+    assert x["judged_runs"] == len(best["rounds_tasks_per_s"]), x
+    assert x["from_runs"] == sum(len(f["rounds_tasks_per_s"]) for f in c["joint"]
+                                 if f["verified"]) - 1, x
+    assert x["bound"] >= b0 - 1e-9, (x, b0)
+    assert x["holds"] is (m <= x["bound"]), x
 PY
 }
 # The offline re-judgement (btc tune ... --measurements) reproduces the
@@ -93,7 +109,8 @@ def same(x, y):  # up to the report's 6 decimals of the solo rates
         return len(x) == len(y) and all(same(a, b) for a, b in zip(x, y))
     return x == y
 for k in ("fluid_bound_table", "fluid_bound_calibrated", "predicted_calibrated",
-          "naive_predicted_calibrated", "calibration", "fluid_bound_holds"):
+          "naive_predicted_calibrated", "calibration", "fluid_bound_holds",
+          "fluid_bound_capacity"):
     assert same(j["plan"][k], r["plan"][k]), (k, j["plan"][k], r["plan"][k])
 PY
 }
