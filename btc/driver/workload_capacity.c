@@ -204,8 +204,13 @@ void btc_workload_print_capacity(const struct btc_joint_plan *j,
 		printf("NOT a bound here: the chosen's measured M %.3f lies above it%s", m,
 		       c->capacity_exceeded ? " (its run delivered more than the other runs showed)"
 					    : "");
-	if (c == cal && tab && tab->has_bound && tab->bound > 0)
-		printf("; in the table's units %.3f (M / it %.2f)", tab->bound, m / tab->bound);
+	if (c == cal && tab && tab->has_bound && tab->bound > 0) {
+		printf("; in the table's units %.3f", tab->bound);
+		if (m <= tab->bound)
+			printf(" (M / it %.2f)", m / tab->bound);
+		else
+			printf(" (M above it)");
+	}
 	printf("\n");
 }
 
