@@ -147,8 +147,8 @@ bool btc_workload_capacity_problem(const struct btc_multi_problem *m,
 }
 
 bool btc_workload_capacity(const struct btc_joint_plan *j, const struct btc_workload_calib *cal,
-			   int n_runs, const int *run_cand, const double *const *run_rate,
-			   int best, struct btc_workload_capacity *c, struct btc_diag *d)
+			   int n_runs, const int *run_cand, const double *const *run_rate, int best,
+			   struct btc_workload_capacity *c, struct btc_diag *d)
 {
 	memset(c, 0, sizeof(*c));
 	if (j->m.objective != BTC_MULTI_MAXMIN)
@@ -193,8 +193,8 @@ void btc_workload_print_capacity(const struct btc_joint_plan *j,
 	if (!c || !c->has_bound || !(c->bound > 0) || !(m > 0))
 		return;
 	printf("multi-app fluid bound with the capacity measured in the job's other joint runs "
-	       "(%d run%s besides the judged one of the chosen's %d; kappa%s", c->n_from,
-	       c->n_from == 1 ? "" : "s", c->n_judged,
+	       "(%d run%s besides the judged one of the chosen's %d; kappa%s",
+	       c->n_from, c->n_from == 1 ? "" : "s", c->n_judged,
 	       c == cal ? ", calibrated units:" : ", table units:");
 	print_kappa(j, c);
 	printf("): %.3f; ", c->bound);
@@ -226,7 +226,8 @@ static cJSON *capacity_json(const struct btc_joint_plan *j, const struct btc_wor
 		for (int p = 0; p < c->n_pus; p++) {
 			double v = c->load[(size_t)x * (size_t)c->n_pus + (size_t)p];
 			cJSON_AddItemToObject(l, j->dev->pus[p].name,
-					      isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+					      isnan(v) ? cJSON_CreateNull()
+						       : cJSON_CreateNumber(v));
 		}
 		cJSON_AddItemToArray(load, l);
 	}
@@ -251,8 +252,9 @@ void btc_workload_add_capacity(cJSON *plan, const struct btc_joint_plan *j,
 	if (j->m.objective != BTC_MULTI_MAXMIN || !tab || !tab->load)
 		return;
 	cJSON *o = cJSON_AddObjectToObject(plan, "fluid_bound_capacity");
-	cJSON_AddStringToObject(o, "source", "the job's joint runs other than the judged one: "
-					     "kappa_p = max(1, max_rho sum_s r_s t_{s,p})");
+	cJSON_AddStringToObject(o, "source",
+				"the job's joint runs other than the judged one: "
+				"kappa_p = max(1, max_rho sum_s r_s t_{s,p})");
 	cJSON_AddItemToObject(o, "table", capacity_json(j, tab, m));
 	if (cal && cal->load)
 		cJSON_AddItemToObject(o, "calibrated", capacity_json(j, cal, m));

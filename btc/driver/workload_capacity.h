@@ -49,19 +49,19 @@
 
 struct btc_workload_capacity {
 	int n_pus, n_runs, best;
-	double *load;      /* [n_runs * n_pus] L^rho_p (above), PU-ms per ms;
-			    * NAN where the run's candidate is no schedule */
-	int n_judged;      /* runs of the chosen candidate */
-	int judged;        /* the run whose B_i is the bound (the lower
-			    * median), or -1 */
-	int n_from;        /* runs kappa came from (every other run) */
-	double hi[BTC_SCHED_MAX_PUS];    /* the plan's hi_p = max(1, max_n
-					  * kappa_p(n)): 1 unless it planned
-					  * with @share rows (--same-pu probe) */
+	/* [n_runs * n_pus] L^rho_p (above), PU-ms per ms; NAN where the
+	 * run's candidate is no schedule */
+	double *load;
+	int n_judged; /* runs of the chosen candidate */
+	int judged;   /* the run whose B_i is the bound (the lower median), or -1 */
+	int n_from;   /* runs kappa came from (every other run) */
+	/* the plan's hi_p = max(1, max_n kappa_p(n)): 1 unless it planned
+	 * with @share rows (--same-pu probe) */
+	double hi[BTC_SCHED_MAX_PUS];
 	double kappa[BTC_SCHED_MAX_PUS]; /* kappa^(-judged)_p */
-	bool capacity_exceeded; /* L^judged_p > kappa_p on some PU */
+	bool capacity_exceeded;          /* L^judged_p > kappa_p on some PU */
 	bool has_bound;
-	double bound;      /* B_judged */
+	double bound; /* B_judged */
 };
 
 /* The capacities and the bound of a maxmin joint problem m (its
@@ -84,8 +84,8 @@ bool btc_workload_capacity_problem(const struct btc_multi_problem *m,
 /* The same for a joint plan (maxmin only: false otherwise, nothing
  * reported): the plan's candidates and their runs. */
 bool btc_workload_capacity(const struct btc_joint_plan *j, const struct btc_workload_calib *cal,
-			   int n_runs, const int *run_cand, const double *const *run_rate,
-			   int best, struct btc_workload_capacity *c, struct btc_diag *d);
+			   int n_runs, const int *run_cand, const double *const *run_rate, int best,
+			   struct btc_workload_capacity *c, struct btc_diag *d);
 void btc_workload_capacity_free(struct btc_workload_capacity *c);
 
 /* Prints the chosen's measured M (m > 0) against the bound with the

@@ -146,15 +146,15 @@ static void test_planned_capacity(void)
 	const double *const rate[2] = {r0, low};
 	const int run_cand[2] = {0, 1};
 	struct btc_workload_capacity c;
-	CU_ASSERT_TRUE_FATAL(btc_workload_capacity_problem(&m, NULL, NULL, two_cand, 2, 2,
-							   run_cand, rate, 0, &c, &d));
+	CU_ASSERT_TRUE_FATAL(btc_workload_capacity_problem(&m, NULL, NULL, two_cand, 2, 2, run_cand,
+							   rate, 0, &c, &d));
 	CU_ASSERT_DOUBLE_EQUAL(c.hi[1], 1.3, 0);
 	CU_ASSERT_DOUBLE_EQUAL(c.kappa[1], 1.3, 0); /* the other run's 1.0 is below */
 	CU_ASSERT_DOUBLE_EQUAL(c.bound, plan, 1e-12);
 	btc_workload_capacity_free(&c);
 	const double *const rate2[2] = {r0, r1};
-	CU_ASSERT_TRUE_FATAL(btc_workload_capacity_problem(&m, NULL, NULL, two_cand, 2, 2,
-							   run_cand, rate2, 0, &c, &d));
+	CU_ASSERT_TRUE_FATAL(btc_workload_capacity_problem(&m, NULL, NULL, two_cand, 2, 2, run_cand,
+							   rate2, 0, &c, &d));
 	CU_ASSERT_DOUBLE_EQUAL(c.kappa[1], 1.6, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(c.bound, (1.6 + 0.25) / 2, 1e-9);
 	btc_workload_capacity_free(&c);
