@@ -254,7 +254,7 @@ void btc_workload_add_capacity(cJSON *plan, const struct btc_joint_plan *j,
 	cJSON *o = cJSON_AddObjectToObject(plan, "fluid_bound_capacity");
 	cJSON_AddStringToObject(o, "source",
 				"the job's joint runs other than the judged one: "
-				"kappa_p = max(1, max_rho sum_s r_s t_{s,p})");
+				"kappa_p = max(hi_p, max_rho sum_s r_s t_{s,p})");
 	cJSON_AddItemToObject(o, "table", capacity_json(j, tab, m));
 	if (cal && cal->load)
 		cJSON_AddItemToObject(o, "calibrated", capacity_json(j, cal, m));
