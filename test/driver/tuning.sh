@@ -29,7 +29,7 @@ r=$work/r.json
 # (screening: a schedule it dropped may have fewer runs; it is no finalist)
 [ "$(json "$r" 'all(c["runs"] >= 3 and c["measured_ci_low_ms"] <= c["measured_ms_per_task"] <= c["measured_ci_high_ms"] for c in r["candidates"] if c["status"] == "verified" and (c["finalist"] or c["runs"] >= 3))')" = True ] ||
   fail "candidates without median, interval and runs" "$r"
-[ "$(json "$r" 'all(len(c["runs_ms"]) == c["runs"] and sorted(c["runs_ms"])[(c["runs"] - 1) // 2] <= c["measured_ms_per_task"] <= sorted(c["runs_ms"])[c["runs"] // 2] for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
+[ "$(json "$r" 'all(len(c["runs_ms"]) == c["runs"] and sorted(c["runs_ms"])[(c["runs"] - 1) // 2] - 1e-6 <= c["measured_ms_per_task"] <= sorted(c["runs_ms"])[c["runs"] // 2] + 1e-6 for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
   fail "runs_ms: not every run, or not the median's" "$r"
 [ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
   fail "final run: measured tasks and warm-up apart" "$r"
