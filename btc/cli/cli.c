@@ -53,9 +53,11 @@ const struct btc_cli_command btc_cli_commands[BTC_CLI_N_CMDS] = {
 			  "(= btc APP.yaml --device DEV --run); several apps: the\n"
 			  "joint top K against naive co-location and time multiplexing",
 			  0, BTC_CLI_MAX_POSITIONAL, OPT(DEVICE)},
-	[BTC_CMD_REPORT] = {"report", btc_cmd_report, "R.json... [--csv OUT] [--svg OUT]; --compare A.json B.json...",
+	[BTC_CMD_REPORT] = {"report", btc_cmd_report, "R.json... [--csv OUT] [--svg OUT]; --compare A.json B.json...;\n"
+			    "       --replay R.json... [--rules old,new] [--budget S]",
 			    "tabulate main-job reports (markdown on stdout); --compare:\n"
-			    "two leases side by side", 1,
+			    "two leases side by side; --replay: the tuner's rules on the\n"
+			    "recorded runs", 1,
 			    BTC_CLI_MAX_POSITIONAL, 0},
 };
 

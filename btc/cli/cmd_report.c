@@ -1,11 +1,16 @@
 /* `btc report R.json... [--csv OUT] [--candidates OUT] [--fit-csv OUT]
  * [--svg OUT] [--speedup-svg OUT]`, `btc report --compare A.json B.json...`:
- * tables and pictures of main jobs' reports (report/report.h). */
+ * tables and pictures of main jobs' reports (report/report.h); `btc report
+ * --replay R.json... [--rules LIST] [--budget S] [--format json]`: the
+ * tuner's rules replayed on the reports' recorded runs
+ * (driver/tune_replay.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "driver/tune_replay.h"
 #include "report/report.h"
 #include "util/fsafe.h"
 
@@ -42,12 +47,51 @@ static void close_out(struct out_file *o, bool write, struct btc_diag *d)
 	free(o->buf);
 }
 
+/* --replay: each report replayed under the rule sets; text, or one JSON
+ * object {"replays": [...]} (docs/report.md, "Replay output"). */
+static int replay(const struct btc_cli_options *o, struct btc_diag *d)
+{
+	struct btc_replay_rules rules[BTC_REPLAY_MAX_RULES];
+	int n_rules = btc_replay_rules_parse(o->rules, rules, d);
+	if (n_rules < 0)
+		return 2;
+	bool json = o->format == 1;
+	cJSON *all = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(all, "replays");
+	for (int i = 0; i < o->n_positional; i++) {
+		struct btc_replay rp;
+		const char *path = o->positional[i];
+		if (btc_tune_replay(path, rules, n_rules,
+				    btc_cli_given(o, BTC_OPT_BUDGET) ? o->budget_s : NAN, &rp, d)) {
+			if (json)
+				cJSON_AddItemToArray(arr, btc_replay_json(&rp, path));
+			else
+				btc_replay_print(&rp, path, stdout);
+		}
+		btc_replay_free(&rp);
+	}
+	if (json) {
+		char *text = cJSON_Print(all);
+		printf("%s\n", text);
+		free(text);
+	}
+	cJSON_Delete(all);
+	return d->errors ? 1 : 0;
+}
+
 int btc_cmd_report(const struct btc_cli_options *o)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	char *const *paths = (char *const *)o->positional;
 	int n = o->n_positional;
+	static const enum btc_cli_opt replay_only[] = {BTC_OPT_RULES, BTC_OPT_BUDGET, BTC_OPT_FORMAT};
+	for (int k = 0; k < 3 && !o->replay; k++)
+		if (btc_cli_given(o, replay_only[k])) {
+			fprintf(stderr, "btc: %s needs --replay\n", btc_cli_opt_spelling(replay_only[k]));
+			return 2;
+		}
+	if (o->replay)
+		return replay(o, &d);
 	if (o->compare)
 		btc_report_compare(paths, n, stdout, &d);
 	else {

@@ -143,7 +143,8 @@ static const struct row rows[] = {
 	     "the GPU API when the device has both", gpu_name),
 	ENUM(SOLVER, "solver", solver, C(SCHEDULE), "z3 (default); exhaustive: small problems only;\nworkloads: bb (branch and bound), z3-only (no\nbranch and bound first)",
 	     solver_name),
-	ENUM(FORMAT, "format", format, C(SCHEDULE) | C(DEVICE), "output format (default text)", format_name),
+	ENUM(FORMAT, "format", format, C(SCHEDULE) | C(DEVICE) | C(REPORT),
+	     "output format (default text; btc report: --replay\nonly)", format_name),
 	FLAG(NO_TIME, "no-time", no_time, C(SCHEDULE), "print solve_ms as 0 (byte-stable output)"),
 	FLAG(PAPER_MODEL, "paper-model", paper_model, C(SCHEDULE),
 	     "chunk time = sum of the stage times, ignoring the\ntable's chunk-model terms (F, X, T_io)"),
@@ -230,6 +231,13 @@ static const struct row rows[] = {
 	       "one SVG scatter"),
 	STRING(SPEEDUP_SVG, "speedup-svg", 0, speedup_svg, C(REPORT), "FILE",
 	       "write every report's speedup (and best baseline /\nfluid bound) as an SVG bar chart"),
+	FLAG(REPLAY, "replay", replay, C(REPORT),
+	     "replay each report's recorded runs (runs_ms) under\nthe tuner's rule sets: "
+	     "each one's choice and its\nregret against the measured best (runs nothing)"),
+	STRING(RULES, "rules", 0, rules, C(REPORT), "LIST",
+	       "--replay: the rule sets, of old, new, screen,\npoint (default old,new)"),
+	NUMBER(BUDGET, "budget", budget_s, C(REPORT), "SECONDS",
+	       "--replay: the tuning's budget (default the report's\ntuning.budget_s)", 1, 86400),
 };
 #define N_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
 
@@ -250,6 +258,12 @@ static const struct {
 	{BTC_OPT_COMPARE, BTC_OPT_CSV, "--compare prints the pairs only"},
 	{BTC_OPT_COMPARE, BTC_OPT_CANDIDATES, "--compare prints the pairs only"},
 	{BTC_OPT_COMPARE, BTC_OPT_FIT_CSV, "--compare prints the pairs only"},
+	{BTC_OPT_REPLAY, BTC_OPT_COMPARE, "--replay prints the replays only"},
+	{BTC_OPT_REPLAY, BTC_OPT_CSV, "--replay prints the replays only"},
+	{BTC_OPT_REPLAY, BTC_OPT_CANDIDATES, "--replay prints the replays only"},
+	{BTC_OPT_REPLAY, BTC_OPT_FIT_CSV, "--replay prints the replays only"},
+	{BTC_OPT_REPLAY, BTC_OPT_SVG, "--replay prints the replays only"},
+	{BTC_OPT_REPLAY, BTC_OPT_SPEEDUP_SVG, "--replay prints the replays only"},
 };
 
 const char *btc_cli_opt_spelling(enum btc_cli_opt id)

@@ -86,6 +86,9 @@ enum btc_cli_opt {
 	BTC_OPT_APP_TABLE,
 	BTC_OPT_TABLES,
 	BTC_OPT_SAME_PU,
+	BTC_OPT_REPLAY,
+	BTC_OPT_RULES,
+	BTC_OPT_BUDGET,
 	BTC_CLI_N_OPTS
 };
 
@@ -165,6 +168,9 @@ struct btc_cli_options {
 	const char *csv, *candidates, *fit_csv;
 	bool compare;                        /* positionals are pairs A B */
 	const char *svg, *speedup_svg;       /* the pictures over all reports */
+	bool replay;        /* --replay: the tuner's rules on each report's runs */
+	const char *rules;  /* --rules old,new,...: the rule sets replayed (NULL: old, new) */
+	double budget_s;    /* --budget: the replayed budget in s (when given) */
 
 	uint64_t given; /* bit BTC_OPT_*: on the command line */
 };

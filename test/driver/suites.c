@@ -16,6 +16,7 @@ static const struct btc_test_suite suites[] = {
 	{ "workload-calib", register_workload_calib_suite },
 	{ "workload-capacity", register_workload_capacity_suite },
 	{ "tune-sim", register_tune_sim_suite },
+	{ "tune-replay", register_tune_replay_suite },
 };
 
 const struct btc_test_program btc_test_program = {

@@ -18,5 +18,6 @@ int register_colocate_suite(void);
 int register_workload_calib_suite(void);
 int register_workload_capacity_suite(void);
 int register_tune_sim_suite(void);
+int register_tune_replay_suite(void);
 
 #endif
