@@ -196,6 +196,17 @@ expect 1 "not a btc report" report "$work/missing.json"
 expect 1 "missing.json: error: not a btc report (JSON): cannot read: No such file or directory" report "$work/missing.json"
 printf '{"app": "octree",\n "schema_version": }\n' > "$work/broken.json"
 expect 1 "broken.json:2:20: error: not a btc report (JSON): not valid JSON" report "$work/broken.json"
+# --replay: the tuner's rules on a report's recorded runs (driver/tune_replay.h;
+# the choices themselves: test/driver/suite_tune_replay.c)
+expect 1 "broken.json:2:20: error: not a btc report (JSON): not valid JSON" report --replay "$work/broken.json"
+printf '{"schema_version": 3, "app": "a", "racing": true, "candidates": [\n {"index": 0, "kind": "candidate", "label": "gpu:0-1", "status": "verified", "tasks": 24, "warmup": 4, "runs": 6, "runs_ms": [1, 1, 1, 1, 1, 1]},\n {"index": 1, "kind": "baseline", "label": "cpu:0-1", "status": "verified", "tasks": 24, "warmup": 4, "runs": 6, "runs_ms": [2, 2, 2, 2, 2, 2]}]}\n' > "$work/replay.json"
+expect 0 "rules new: chose 0 (gpu:0-1), recorded median 1.000000 ms, regret 0.0 %" report --replay "$work/replay.json"
+expect 0 '"name":	"point"' report --replay "$work/replay.json" --rules point --budget 30 --format json
+expect 1 "schedule 0: no runs_ms for its 3 runs" report --replay "$src/test/driver/data/eval/lease-f/octree-cuda-g1/octree-cuda-g1.json"
+expect 2 "btc: --rules needs --replay" report "$work/replay.json" --rules old
+expect 2 "btc: --format needs --replay" report "$work/replay.json" --format json
+expect 2 "btc: --replay and --compare cannot be given together" report --replay --compare "$work/replay.json" "$work/replay.json"
+expect 2 "--rules: unknown rule set 'fast'" report --replay "$work/replay.json" --rules old,fast
 expect 0 '"candidates"' schedule $app --device $dev --table $table --top 3 --format json --no-time -D max_points=307200
 expect 0 '{little,big,gpu}:3-6' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1
 expect 0 '"farm":["little","big","gpu"]' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --farms --objective latency --top 1 --format json
