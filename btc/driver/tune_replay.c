@@ -296,9 +296,10 @@ void btc_replay_print(const struct btc_replay *rp, const char *path, FILE *f)
 		}
 		fprintf(f,
 			"rules %s: chose %d (%s), recorded median %.6f ms, regret %.1f %%; tuning "
-			"%d rounds (%s), %d screened",
+			"%d round%s (%s), %d screened",
 			o->rules.name, o->chosen, label_of(r, o->chosen), o->chosen_ms,
-			100 * o->regret, o->sum.rounds, o->sum.stop, o->sum.screened);
+			100 * o->regret, o->sum.rounds, o->sum.rounds == 1 ? "" : "s", o->sum.stop,
+			o->sum.screened);
 		if (o->h2h_ran)
 			fprintf(f,
 				"; head to head %d / %d: ratio %.3f [%.3f, %.3f] over %d rounds (%s), %s",

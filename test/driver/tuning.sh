@@ -61,6 +61,29 @@ diff "$work/report.txt" "$work/printed.txt" > /dev/null || fail "printed table a
 m=$(json "$r" '"%.3f" % r["measured_ms_per_task"]')
 grep -q "| $m |" "$work/r.md" || fail "btc report shows another figure than $m" "$work/r.md"
 echo "ok: interleaved rounds, medians with intervals, one figure per schedule, fit"
+# The offline replay (btc report --replay, driver/tune_replay.h) of this
+# job's runs under its own rules: where no budget shaped the job (tuning
+# stopped otherwise, nothing screened, the head to head decided or none),
+# a budget past reach replays the same runs in the same order to the same
+# choice, resampling none.
+if [ "$(json "$r" 'r["tuning"]["stop"] != "budget" and r["tuning"]["screened"] == 0 and (r["head_to_head"] is None or r["head_to_head"]["decided"])')" = True ]; then
+  "$btc" report --replay "$r" --rules new --budget 86400 --format json > "$work/replay.json" ||
+    fail "btc report --replay: exit status $?" "$work/replay.json"
+  python3 - "$r" "$work/replay.json" <<'PY' || fail "the replay under the job's rules differs from the job" "$work/replay.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+x = json.load(open(sys.argv[2]))["replays"][0]["rules"][0]
+ok = (x["chosen"]["index"] == r["schedule"]["index"] and x["runs_resampled"] == 0
+      and x["runs"] == sum(c["runs"] for c in r["candidates"])
+      and x["tuning"]["rounds"] == r["tuning"]["rounds"])
+print("replay:", x["chosen"]["index"], x["runs"], x["runs_resampled"], x["tuning"]["rounds"], "job:",
+      r["schedule"]["index"], sum(c["runs"] for c in r["candidates"]), r["tuning"]["rounds"])
+sys.exit(0 if ok else 1)
+PY
+  echo "ok: the replay of the job's runs under its own rules makes its choice"
+else
+  echo "skip: the replay check (the budget shaped this job)"
+fi
 
 # The same seed, the same orders (as far as both runs got).
 job > "$work/2.log" 2>&1 || fail "second run: exit status $?" "$work/2.log"
