@@ -137,6 +137,27 @@ static inline int btrt_farm_admits(double t_ms, double others_per_ms, double cov
 uint32_t btrt_model_farm(const double *member_ms, uint32_t n, double cover, double *period_ms,
 			 uint32_t *extra);
 
+/* The default pool of a run (docs/runtime.md "The pool"): every
+ * position that holds a TaskObject busy at once, plus slack. A task is held
+ * by a loader while it loads (k_load of them), by a chunk entry while it
+ * runs, and by a check worker while it checks (k_check), so with
+ * table_pool = entries + 1 + farm extras (the schedule table's pool,
+ * btc_model_pool: the 1 is the paper's single io thread)
+ *
+ *   positions = k_load + entries + k_check
+ *   pool      = table_pool - 1 + k_load + k_check + BTRT_POOL_SLACK
+ *
+ * By Little's law the period is at least (T_load + sum of T_c + T_check) /
+ * pool, <= T_max only if pool >= positions (when each io share is below
+ * T_max); the slack lets a stage run ahead when another is late (octree
+ * on an H100, pool 4 for 5 positions: 0.716 ms against chunks of 0.645
+ * ms; with the synthetic jitter of bench_pool, pools 4, 5, 8 and 10 came
+ * 12 %, 5 %, 0 % and -1 % above the slowest chunk's measured mean:
+ * docs/results/pool-positions.md). k_load and k_check of 0 count as 1.
+ * Returns the pool (TaskObjects), at least 1, saturating at UINT32_MAX. */
+#define BTRT_POOL_SLACK 3
+uint32_t btrt_model_default_pool(uint32_t table_pool, uint32_t k_load, uint32_t k_check);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,9 +34,11 @@ struct btrt_program_schedule {
 	double predicted_ms;       /* T_max from the profiling table (paper Eq. 1); 0: none */
 	const struct btrt_chunk *chunks; /* [n_chunks]; a farm: one entry per member */
 	uint32_t n_chunks;
-	uint32_t pool;             /* default TaskObjects in flight: chunks + 1, and
-				      what each farm needs (btc_model_pool;
-				      btc/gen/gen_pipeline.c) */
+	uint32_t pool;             /* the schedule table's pool: chunk entries
+				      + 1, and what each farm needs
+				      (btc_model_pool; btc/gen/gen_pipeline.c);
+				      the run's default adds the io threads
+				      and slack (btrt_model_default_pool) */
 };
 
 /* The tables of one generated program. Everything is borrowed and must

@@ -92,3 +92,10 @@ uint32_t btrt_model_farm(const double *member_ms, uint32_t n, double cover, doub
 	*extra = (uint32_t)ceil(need - 1e-9);
 	return set;
 }
+
+uint32_t btrt_model_default_pool(uint32_t table_pool, uint32_t k_load, uint32_t k_check)
+{
+	uint64_t io = (uint64_t)(k_load ? k_load : 1) + (k_check ? k_check : 1);
+	uint64_t n = (uint64_t)(table_pool ? table_pool - 1 : 0) + io + BTRT_POOL_SLACK;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}

@@ -23,6 +23,7 @@
 #include "btrt_hog.h"
 #include "btrt_program_internal.h"
 #include "btrt_internal.h"
+#include "btrt_model.h"
 #include "btrt_trace.h"
 #include "btrt_watchdog.h"
 
@@ -259,7 +260,7 @@ static int write_outputs(const struct btrt_program *prog, const struct btrt_prog
 	}
 	if (o->report) {
 		struct btrt_program_outcome out = { o->schedule, r->run, r->ares, ms_per_task, 1,
-						    NULL };
+						    NULL, btrt_pool_size(r->pool) };
 		char *text = btrt_report_text(o->report, prog, o, &out);
 		if (!text)
 			return -1;
@@ -295,7 +296,8 @@ static void report_failure(const struct btrt_program *prog, const char *argv0,
 	fprintf(stderr, "%s: %s: %s\n", argv0, btrt_strerror(err->kind), err->msg);
 	if (o->failure)
 		btrt_failure_write(o->failure, err, o->schedule);
-	struct btrt_program_outcome out = { o->schedule, r->run, r->ares, 0.0, 0, err };
+	struct btrt_program_outcome out = { o->schedule, r->run, r->ares, 0.0, 0, err,
+					    r->pool ? btrt_pool_size(r->pool) : 0 };
 	if (r->run && o->report)
 		btrt_report_write(o->report, prog, o, &out);
 }
@@ -352,7 +354,9 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	uint32_t k_load = load_threads(prog, env, o);
 	if (o->adapt)
 		adapt_needs(prog, &backend, &max_chunks, &max_pool);
-	max_pool += (k_check - 1) + (k_load - 1); /* a TaskObject per io thread more */
+	/* one TaskObject per position (loaders, chunk entries, check workers)
+	 * and BTRT_POOL_SLACK more */
+	max_pool = btrt_model_default_pool(max_pool, k_load, k_check);
 	size_t *counts = calloc(prog->app.n_buffers + 1, sizeof *counts);
 	if (!counts) {
 		fprintf(stderr, "%s: out of memory\n", argv0);

@@ -52,6 +52,9 @@ struct btrt_program_outcome {
 	int verified;
 	const struct btrt_error *failure; /* NULL: none; else with the check's
 					     stage and task filled */
+	uint32_t pool;                 /* TaskObjects of the run (--pool or the
+					  default, btrt_model_default_pool);
+					  0: not created */
 };
 
 /* Writes the JSON report of docs/report.md ("The program's report") to

@@ -81,6 +81,8 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	cJSON_AddNumberToObject(j, "predicted_ms", s->predicted_ms);
 	cJSON_AddNumberToObject(j, "tasks", (double)btrt_run_items(run));
 	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup);
+	if (out->pool)
+		cJSON_AddNumberToObject(j, "pool", out->pool);
 	cJSON_AddNumberToObject(j, "measured_ms_per_task", ms);
 	cJSON_AddNumberToObject(j, "throughput_per_s", ms > 0 ? 1000.0 / ms : 0.0);
 	cJSON_AddNumberToObject(j, "wall_ms", (double)btrt_run_wall_ns(run) / 1e6);

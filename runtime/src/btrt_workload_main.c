@@ -16,6 +16,7 @@
 
 #include "btrt_cuda.h"
 #include "btrt_env.h"
+#include "btrt_model.h"
 #include "btrt_program_internal.h"
 #include "btrt_trace.h"
 #include "btrt_workload_internal.h"
@@ -89,9 +90,12 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	for (uint32_t b = 0; b < prog->app.n_buffers; b++)
 		r->counts[b] = prog->app.buffer_count(prog->app.params, b);
+	/* one TaskObject per loader, chunk entry and check worker, and slack
+	 * (btrt_model_default_pool; the io farms of the environment, 1 each) */
+	uint32_t pool = btrt_model_default_pool(s->pool, env->load_threads, env->check_threads);
 	struct btrt_pool_config pc = {
 		.task_size = prog->app.task_size,
-		.n_tasks = (uint32_t)((long)s->pool < o->tasks_of[i] ? (long)s->pool : o->tasks_of[i]),
+		.n_tasks = (uint32_t)((long)pool < o->tasks_of[i] ? (long)pool : o->tasks_of[i]),
 		.buffers = prog->app.buffers, .counts = r->counts, .n_buffers = prog->app.n_buffers,
 		.backend = backend,
 	};

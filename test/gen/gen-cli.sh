@@ -107,6 +107,29 @@ refused "not a decimal number" --warmup 1e3
 out=$(BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 20 --warmup 19 --pool 20 --schedule $((n - 1)))
 grep -q "^verified 20 tasks" <<< "$out"
 echo "accepted --tasks 20 --warmup 19 --pool 20 --schedule $((n - 1)): $out"
+# The default pool (issue 25, docs/runtime.md "The pool"): one TaskObject
+# per position that holds a task (each loader, chunk entry and check
+# worker) and BTRT_POOL_SLACK (3) more: the report's pool, with the
+# run's io farms as the report gives them; --pool still overrides it.
+for io in "1 1" "1 2" "2 3"; do
+  read -r kl kc <<< "$io"
+  BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 40 --load-threads "$kl" --check-threads "$kc" \
+    --report "$work/pool.json" > /dev/null
+  python3 - "$work/pool.json" "$kl" "$kc" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+kl, kc = r["io"]["load_threads"], r["io"]["check_threads"]
+assert (kl, kc) == (int(sys.argv[2]), int(sys.argv[3])), (kl, kc, sys.argv[2:])
+entries = len(r["schedule"]["chunks"])
+want = kl + entries + kc + 3
+assert r["pool"] == want, f"pool {r['pool']}, want {kl} loaders + {entries} chunks + {kc} checkers + 3"
+print(f"default pool: {kl} loaders + {entries} chunks + {kc} checkers + 3 = {r['pool']}")
+PY
+done
+BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 40 --pool 3 --check-threads 2 --report "$work/pool.json" \
+  > /dev/null
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["pool"]; assert p == 3, p' \
+  "$work/pool.json"
 interrupt "$cpu_prog" INT 130
 interrupt "$cpu_prog" TERM 143
 if [ -n "$gpu" ]; then

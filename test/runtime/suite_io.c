@@ -459,6 +459,22 @@ static void test_model_io(void)
 	CU_ASSERT(kl == 2 && kc == 2);
 }
 
+/* The default pool covers every position that holds a task (loaders,
+ * chunk entries, check workers) plus BTRT_POOL_SLACK (btrt_model.h). */
+static void test_model_default_pool(void)
+{
+	CU_ASSERT_EQUAL(BTRT_POOL_SLACK, 3);
+	/* octree cuda:0-5 cpu:6 on an H100: 2 entries (table pool 3), 1
+	 * loader, 2 check workers: 5 positions (the pool was 4) */
+	CU_ASSERT_EQUAL(btrt_model_default_pool(3, 1, 2), 5 + BTRT_POOL_SLACK);
+	CU_ASSERT_EQUAL(btrt_model_default_pool(3, 1, 1), 4 + BTRT_POOL_SLACK);
+	CU_ASSERT_EQUAL(btrt_model_default_pool(3, 0, 0), 4 + BTRT_POOL_SLACK); /* 0: 1 */
+	CU_ASSERT_EQUAL(btrt_model_default_pool(2, 2, 3), 6 + BTRT_POOL_SLACK);
+	/* a farm {fast, slow} of 2 entries and extra 10: table 13 */
+	CU_ASSERT_EQUAL(btrt_model_default_pool(13, 1, 1), 2 + 10 + 2 + BTRT_POOL_SLACK);
+	CU_ASSERT_EQUAL(btrt_model_default_pool(UINT32_MAX, 16, 16), UINT32_MAX);
+}
+
 int suite_io_register(void)
 {
 	CU_pSuite s = CU_add_suite("io", NULL, NULL);
@@ -476,7 +492,8 @@ int suite_io_register(void)
 	    !CU_add_test(s, "load farm: the end of input", test_load_farm_end) ||
 	    !CU_add_test(s, "load farm: a failed load's seq", test_load_farm_failure) ||
 	    !CU_add_test(s, "load farm: the source alone where loads must stay serial", test_load_farm_effective_k) ||
-	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check), the farms' sizes", test_model_io))
+	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check), the farms' sizes", test_model_io) ||
+	    !CU_add_test(s, "the default pool: every position that holds a task, and slack", test_model_default_pool))
 		return -1;
 	return 0;
 }
