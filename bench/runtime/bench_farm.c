@@ -87,21 +87,8 @@ static struct result run_once(uint32_t n, uint64_t fast_ns, uint64_t slow_ns, ui
 int main(int argc, char **argv)
 {
 	uint64_t items = 200;
-	int rounds = 5, opt;
-	while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-		if (opt == 't')
-			items = strtoull(optarg, NULL, 10);
-		else if (opt == 'r')
-			rounds = atoi(optarg);
-		else {
-			fprintf(stderr, "usage: %s [-t items] [-r rounds]\n", argv[0]);
-			return 2;
-		}
-	}
-	if (rounds < 1 || rounds > 32)
-		rounds = rounds < 1 ? 1 : 32;
-	if (items < 20)
-		items = 20;
+	int rounds = 5;
+	bench_items_rounds(argc, argv, &items, &rounds);
 	/* (t_fast, t_slow) ms: 10x; docs/results/h100-farm's alexnet-dense
 	 * (cuda 0.41, cpu 2.9); near-equal; 100x (beyond the cover). */
 	static const double tf[][2] = { { 1, 10 }, { 0.41, 2.9 }, { 1, 1.5 }, { 0.5, 50 } };

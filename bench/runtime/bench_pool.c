@@ -128,21 +128,8 @@ static double run_once(uint32_t pool_size, uint64_t items, double jitter, double
 int main(int argc, char **argv)
 {
 	uint64_t items = 300;
-	int rounds = 7, opt;
-	while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-		if (opt == 't')
-			items = strtoull(optarg, NULL, 10);
-		else if (opt == 'r')
-			rounds = atoi(optarg);
-		else {
-			fprintf(stderr, "usage: %s [-t items] [-r rounds]\n", argv[0]);
-			return 2;
-		}
-	}
-	if (rounds < 1 || rounds > 32)
-		rounds = rounds < 1 ? 1 : 32;
-	if (items < 20)
-		items = 20;
+	int rounds = 7;
+	bench_items_rounds(argc, argv, &items, &rounds);
 	/* table pool 3 (2 entries + 1), 1 loader, 2 check workers */
 	const uint32_t old = 3 + (K_CHECK - 1), now = btrt_model_default_pool(3, 1, K_CHECK);
 	const uint32_t pools[] = { old, 1 + 2 + K_CHECK, 6, 7, now, 2 * (1 + 2 + K_CHECK), 15 };

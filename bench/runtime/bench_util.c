@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct btrt_pool *bench_pool(uint32_t n_tasks)
 {
@@ -37,4 +38,23 @@ double bench_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void bench_items_rounds(int argc, char **argv, uint64_t *items, int *rounds)
+{
+	int opt;
+	while ((opt = getopt(argc, argv, "t:r:")) != -1) {
+		if (opt == 't')
+			*items = strtoull(optarg, NULL, 10);
+		else if (opt == 'r')
+			*rounds = atoi(optarg);
+		else {
+			fprintf(stderr, "usage: %s [-t items] [-r rounds]\n", argv[0]);
+			exit(2);
+		}
+	}
+	if (*rounds < 1 || *rounds > 32)
+		*rounds = *rounds < 1 ? 1 : 32;
+	if (*items < 20)
+		*items = 20;
 }

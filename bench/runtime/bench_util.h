@@ -17,6 +17,12 @@ struct btrt_pool *bench_pool(uint32_t n_tasks);
  * fails. The run is the caller's (btrt_run_free). */
 struct btrt_run *bench_run(const struct btrt_pipeline_config *cfg);
 
+/* The command line of a benchmark of items per run and interleaved
+ * rounds: `-t items` (at least 20) and `-r rounds` (clamped to 1..32),
+ * *items and *rounds holding the defaults on entry. Prints the usage and
+ * exits 2 on any other option. */
+void bench_items_rounds(int argc, char **argv, uint64_t *items, int *rounds);
+
 /* qsort's comparison of doubles, ascending. */
 int bench_cmp_double(const void *a, const void *b);
 

@@ -101,6 +101,8 @@ void btc_replay_print(const struct btc_replay *rp, const char *path, FILE *f);
 /* rp as JSON (docs/report.md, "Replay output"; caller deletes). */
 cJSON *btc_replay_json(const struct btc_replay *rp, const char *path);
 
+/* Frees what btc_tune_replay allocated inside rp (the report it read), not
+ * rp itself; safe after a failed btc_tune_replay. */
 void btc_replay_free(struct btc_replay *rp);
 
 #endif

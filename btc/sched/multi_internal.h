@@ -95,6 +95,10 @@ struct btc_multi_options {
 void btc_multi_options_build(const struct btc_multi_problem *m, int s,
 			     struct btc_multi_options *L);
 void btc_multi_options_free(struct btc_multi_options *L);
+/* The least own limit (ms per task: T_io, split teams) over L's options,
+ * min_o L->self[o]; INFINITY when L has none. A stream can do no better
+ * whatever the others do. */
+double btc_multi_options_least_self(const struct btc_multi_options *L);
 
 /* The larger space's part of btc_multi_options_build: stream s's
  * schedules in walk order into L->a, ct, own and used (L->n of them; L

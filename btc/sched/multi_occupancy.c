@@ -370,11 +370,8 @@ enum btc_status btc_multi_solve_occupancy(const struct btc_multi_problem *m,
 		x.io_cost = btc_multi_io_cost(m);
 		for (int s = 0; s < S; s++) {
 			x.prev[s] = btc_multi_prev_interchangeable(m, s);
-			/* its least own limit (T_io, split teams) over its options */
-			double least = INFINITY;
-			for (int o = 0; o < x.o[s].opts.n; o++)
-				least = fmin(least, x.o[s].opts.self[o]);
-			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * least);
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) *
+							btc_multi_options_least_self(&x.o[s].opts));
 		}
 		size_t sp = (size_t)S * (size_t)np;
 		x.grp = btc_xcalloc((size_t)S, sizeof(int));

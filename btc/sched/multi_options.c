@@ -127,3 +127,11 @@ void btc_multi_order_by_key(const double *key, int *order, int n)
 		order[j] = k[j].i;
 	free(k);
 }
+
+double btc_multi_options_least_self(const struct btc_multi_options *L)
+{
+	double least = INFINITY;
+	for (int o = 0; o < L->n; o++)
+		least = fmin(least, L->self[o]);
+	return least;
+}

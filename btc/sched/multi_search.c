@@ -269,11 +269,8 @@ enum btc_status btc_multi_solve_bb_budget(const struct btc_multi_problem *m,
 		x.io_cost = btc_multi_io_cost(m);
 		for (int s = 0; s < S; s++) {
 			x.prev[s] = btc_multi_prev_interchangeable(m, s);
-			/* its least own limit (T_io, split teams) over its options */
-			double least = INFINITY;
-			for (int o = 0; o < x.L[s].opts.n; o++)
-				least = fmin(least, x.L[s].opts.self[o]);
-			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) * least);
+			x.io_cost = fmax(x.io_cost, btc_multi_coeff(m, s) *
+							btc_multi_options_least_self(&x.L[s].opts));
 		}
 		for (int s = S - 1; s >= 0; s--)
 			x.rest[s] = x.rest[s + 1] + btc_multi_coeff(m, s) * x.L[s].min_total;
