@@ -66,6 +66,25 @@ int btc_test_need_data(const char *rel)
 	return -1;
 }
 
+int btc_test_tmpfile(char *tmpl)
+{
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return -1;
+	return close(fd);
+}
+
+int btc_test_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	int bad = fputs(text, f) == EOF;
+	if (fclose(f) != 0 || bad)
+		return -1;
+	return 0;
+}
+
 static const char *const require_var[] = {
 	[BTC_TEST_HW_VULKAN] = "BTC_REQUIRE_VULKAN",
 	[BTC_TEST_HW_CUDA] = "BTC_REQUIRE_CUDA",

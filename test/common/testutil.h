@@ -1,6 +1,6 @@
 /* testutil.h: what every test program of btc shares, CUnit or not: where
- * the test data lives, what a test does when its hardware is absent, and
- * the Vulkan validation layer check. No CUnit here (the plain C programs
+ * the test data lives, scratch files, what a test does when its hardware
+ * is absent, and the Vulkan validation layer check. No CUnit here (the plain C programs
  * of the GPU machine use it too); the CUnit runner is cunit_main.h. */
 #ifndef BTC_TESTUTIL_H
 #define BTC_TESTUTIL_H
@@ -26,6 +26,20 @@ int btc_test_need_data(const char *rel);
  * or random instance) and a subset of the same real data by default, with
  * the same assertions (docs/testing.md, "Default and full sizes"). */
 int btc_test_full(void);
+
+/* Creates an empty scratch file from tmpl, a writable mkstemp(3) template
+ * ("/tmp/btc-report-XXXXXX": its last six X are replaced in place by the
+ * file's name), and closes it: the suite then writes and reads it by name
+ * (btc's writers replace a file rather than write through a descriptor).
+ * Returns 0, or -1 with errno set by mkstemp (tmpl then unspecified). The
+ * caller unlinks the file, typically in its suite's cleanup. */
+int btc_test_tmpfile(char *tmpl);
+
+/* Replaces the contents of the file at path with the string text (its
+ * bytes up to the NUL, nothing added): a hand-written input (a report, a
+ * trace) for the code under test to read. Returns 0, or -1 with errno set
+ * when path cannot be opened for writing or the write or close fails. */
+int btc_test_write_text(const char *path, const char *text);
 
 /* Hardware a test may find absent. */
 enum btc_test_hw {

@@ -9,16 +9,13 @@
 
 #include "report/result.h"
 #include "suites.h"
+#include "testutil.h"
 
 static char path[] = "/tmp/btc-report-XXXXXX";
 
 static int setup(void)
 {
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return 1;
-	close(fd);
-	return 0;
+	return btc_test_tmpfile(path) ? 1 : 0;
 }
 
 static int cleanup(void)
@@ -167,16 +164,15 @@ static void test_fluid_bound(void)
 
 static void test_schema1(void)
 {
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("{\"app\": \"a\", \"device\": \"host\", \"schedule\": {\"chunks\": [{\"pu\": \"cpu\", "
-	      "\"first_stage\": 0, \"last_stage\": 2}]}, \"predicted_ms\": 1.0, "
-	      "\"measured_ms_per_task\": 0.5, \"best_baseline\": {\"pu\": \"cpu\", "
-	      "\"measured_ms_per_task\": 0.5}, \"speedup_vs_best_baseline\": 1.0, \"verified\": true, "
-	      "\"candidates\": [{\"index\": 0, \"kind\": \"baseline\", \"label\": \"cpu:0-2\", "
-	      "\"measured_ms_per_task\": 0.4, \"ok\": true}, {\"index\": 1, \"kind\": \"baseline\", "
-	      "\"label\": \"vulkan:0-2\", \"measured_ms_per_task\": 0.0, \"ok\": false}]}\n", f);
-	fclose(f);
+	const char *text =
+		"{\"app\": \"a\", \"device\": \"host\", \"schedule\": {\"chunks\": [{\"pu\": \"cpu\", "
+		"\"first_stage\": 0, \"last_stage\": 2}]}, \"predicted_ms\": 1.0, "
+		"\"measured_ms_per_task\": 0.5, \"best_baseline\": {\"pu\": \"cpu\", "
+		"\"measured_ms_per_task\": 0.5}, \"speedup_vs_best_baseline\": 1.0, \"verified\": true, "
+		"\"candidates\": [{\"index\": 0, \"kind\": \"baseline\", \"label\": \"cpu:0-2\", "
+		"\"measured_ms_per_task\": 0.4, \"ok\": true}, {\"index\": 1, \"kind\": \"baseline\", "
+		"\"label\": \"vulkan:0-2\", \"measured_ms_per_task\": 0.0, \"ok\": false}]}\n";
+	CU_ASSERT_EQUAL_FATAL(btc_test_write_text(path, text), 0);
 	struct btc_report b;
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
@@ -278,14 +274,13 @@ static void test_schema3(void)
  * object, no fit. */
 static void test_schema2(void)
 {
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("{\"schema_version\": 2, \"app\": \"a\", \"verified\": true, \"candidates\": "
-	      "[{\"index\": 0, \"kind\": \"candidate\", \"label\": \"cpu:0 vulkan:1-2\", "
-	      "\"status\": \"verified\", \"predicted_isolated_ms\": 1.0, "
-	      "\"predicted_interference_ms\": 2.0, \"measured_ms_per_task\": 0.4, \"tasks\": 48, "
-	      "\"rounds\": 3}]}\n", f);
-	fclose(f);
+	const char *text =
+		"{\"schema_version\": 2, \"app\": \"a\", \"verified\": true, \"candidates\": "
+		"[{\"index\": 0, \"kind\": \"candidate\", \"label\": \"cpu:0 vulkan:1-2\", "
+		"\"status\": \"verified\", \"predicted_isolated_ms\": 1.0, "
+		"\"predicted_interference_ms\": 2.0, \"measured_ms_per_task\": 0.4, \"tasks\": 48, "
+		"\"rounds\": 3}]}\n";
+	CU_ASSERT_EQUAL_FATAL(btc_test_write_text(path, text), 0);
 	struct btc_report b;
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);

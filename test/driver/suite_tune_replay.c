@@ -11,16 +11,13 @@
 
 #include "driver/tune_replay.h"
 #include "suites.h"
+#include "testutil.h"
 
 static char path[] = "/tmp/btc-replay-XXXXXX";
 
 static int setup(void)
 {
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return 1;
-	close(fd);
-	return 0;
+	return btc_test_tmpfile(path) ? 1 : 0;
 }
 
 static int cleanup(void)
@@ -29,12 +26,10 @@ static int cleanup(void)
 	return 0;
 }
 
+/* The report at path is text (a hand-written one). */
 static void write_text(const char *text)
 {
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(btc_test_write_text(path, text), 0);
 }
 
 /* A candidate's JSON: runs_ms are pattern[k % n_pattern] for k < runs. */
