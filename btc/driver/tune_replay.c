@@ -9,6 +9,7 @@
 #include "driver/tune_loop.h"
 #include "report/stats.h"
 #include "util/diag.h"
+#include "util/json.h"
 
 static const struct btc_replay_rules known_rules[BTC_REPLAY_MAX_RULES] = {
 	{"old", false, false},   /* before screening and the point estimate */
@@ -317,15 +318,6 @@ void btc_replay_print(const struct btc_replay *rp, const char *path, FILE *f)
 	}
 }
 
-/* A number, or null when NaN. */
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
 /* {"index", "label", "median_ms"} of candidate i, or null. */
 static void add_schedule(cJSON *o, const char *k, const struct btc_report *r, int i, double ms)
 {
@@ -336,7 +328,7 @@ static void add_schedule(cJSON *o, const char *k, const struct btc_report *r, in
 	cJSON *s = cJSON_AddObjectToObject(o, k);
 	cJSON_AddNumberToObject(s, "index", i);
 	cJSON_AddStringToObject(s, "label", label_of(r, i));
-	add_num(s, "median_ms", ms);
+	btc_json_add_unrounded(s, "median_ms", ms);
 }
 
 cJSON *btc_replay_json(const struct btc_replay *rp, const char *path)
@@ -348,17 +340,17 @@ cJSON *btc_replay_json(const struct btc_replay *rp, const char *path)
 	cJSON_AddStringToObject(j, "device", r->device ? r->device : "");
 	cJSON_AddNumberToObject(j, "schedules", r->n_candidates);
 	cJSON_AddNumberToObject(j, "recorded_runs", rp->n_recorded);
-	add_num(j, "budget_s", rp->budget_s);
+	btc_json_add_unrounded(j, "budget_s", rp->budget_s);
 	cJSON_AddNumberToObject(j, "warmup", rp->warmup);
 	cJSON_AddNumberToObject(j, "tasks", rp->tasks);
-	add_num(j, "startup_s", rp->startup_s);
+	btc_json_add_unrounded(j, "startup_s", rp->startup_s);
 	cJSON_AddStringToObject(j, "startup_from",
 				rp->startup_measured ? "phases_s.tune" : "assumed");
 	cJSON_AddBoolToObject(j, "racing", r->racing);
 	cJSON_AddNumberToObject(j, "resample_seed", (double)BTC_REPLAY_RESAMPLE_SEED);
 	add_schedule(j, "best", r, rp->best, rp->best_ms);
 	add_schedule(j, "recorded_choice", r, r->chosen, rp->recorded_ms);
-	add_num(j, "recorded_regret", rp->recorded_regret);
+	btc_json_add_unrounded(j, "recorded_regret", rp->recorded_regret);
 	cJSON *rules = cJSON_AddArrayToObject(j, "rules");
 	for (int k = 0; k < rp->n_out; k++) {
 		const struct btc_replay_outcome *o = &rp->out[k];
@@ -368,27 +360,27 @@ cJSON *btc_replay_json(const struct btc_replay *rp, const char *path)
 		cJSON_AddBoolToObject(x, "screen", o->rules.screen);
 		cJSON_AddBoolToObject(x, "h2h_point", o->rules.h2h_point);
 		add_schedule(x, "chosen", r, o->chosen, o->chosen_ms);
-		add_num(x, "regret", o->regret);
+		btc_json_add_unrounded(x, "regret", o->regret);
 		cJSON *t = cJSON_AddObjectToObject(x, "tuning");
 		cJSON_AddNumberToObject(t, "rounds", o->sum.rounds);
 		cJSON_AddStringToObject(t, "stop", o->sum.stop ? o->sum.stop : "");
 		cJSON_AddNumberToObject(t, "screened", o->sum.screened);
-		add_num(t, "elapsed_s", o->sum.elapsed_s);
+		btc_json_add_unrounded(t, "elapsed_s", o->sum.elapsed_s);
 		if (o->h2h_ran) {
 			cJSON *h = cJSON_AddObjectToObject(x, "head_to_head");
 			cJSON_AddNumberToObject(h, "candidate", o->h2h.candidate);
 			cJSON_AddNumberToObject(h, "baseline", o->h2h.baseline);
 			cJSON_AddNumberToObject(h, "rounds", o->h2h.rounds);
-			add_num(h, "ratio_median", o->h2h.ratio_median);
-			add_num(h, "ratio_ci_low", o->h2h.ratio_lo);
-			add_num(h, "ratio_ci_high", o->h2h.ratio_hi);
+			btc_json_add_unrounded(h, "ratio_median", o->h2h.ratio_median);
+			btc_json_add_unrounded(h, "ratio_ci_low", o->h2h.ratio_lo);
+			btc_json_add_unrounded(h, "ratio_ci_high", o->h2h.ratio_hi);
 			cJSON_AddBoolToObject(h, "decided", o->h2h.decided);
 			cJSON_AddStringToObject(h, "stop", o->h2h.stop);
 			cJSON_AddBoolToObject(h, "kept_candidate", o->kept_candidate);
 		} else {
 			cJSON_AddNullToObject(x, "head_to_head");
 		}
-		add_num(x, "elapsed_s", o->elapsed_s);
+		btc_json_add_unrounded(x, "elapsed_s", o->elapsed_s);
 		cJSON_AddNumberToObject(x, "runs", o->runs_served);
 		cJSON_AddNumberToObject(x, "runs_resampled", o->runs_resampled);
 		cJSON_AddNumberToObject(x, "schedules_resampled", o->schedules_resampled);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/json.h"
 
 /* The bound with row p <= kappa_p (every n >= 2); false, reported, when
  * the LP fails. */
@@ -225,9 +226,7 @@ static cJSON *capacity_json(const struct btc_joint_plan *j, const struct btc_wor
 		cJSON *l = cJSON_CreateObject();
 		for (int p = 0; p < c->n_pus; p++) {
 			double v = c->load[(size_t)x * (size_t)c->n_pus + (size_t)p];
-			cJSON_AddItemToObject(l, j->dev->pus[p].name,
-					      isnan(v) ? cJSON_CreateNull()
-						       : cJSON_CreateNumber(v));
+			cJSON_AddItemToObject(l, j->dev->pus[p].name, btc_json_unrounded(v));
 		}
 		cJSON_AddItemToArray(load, l);
 	}

@@ -12,6 +12,7 @@
 #include "front/table.h"
 #include "util/fsafe.h"
 #include "util/infile.h"
+#include "util/json.h"
 #include "util/out.h"
 
 /* Per app its measured solo period, ms (1000 / r*_a), from the solo rates
@@ -99,12 +100,8 @@ void btc_workload_add_plan_bound(cJSON *plan, const struct btc_joint_plan *j,
 		return;
 	cJSON *pc = cJSON_AddArrayToObject(plan, "predicted_calibrated");
 	for (int k = 0; k < cal->n; k++)
-		cJSON_AddItemToArray(pc, isfinite(cal->predicted[k]) ? cJSON_CreateNumber(cal->predicted[k])
-								      : cJSON_CreateNull());
-	if (isfinite(cal->naive))
-		cJSON_AddNumberToObject(plan, "naive_predicted_calibrated", cal->naive);
-	else
-		cJSON_AddNullToObject(plan, "naive_predicted_calibrated");
+		cJSON_AddItemToArray(pc, btc_json_unrounded(cal->predicted[k]));
+	btc_json_add_unrounded(plan, "naive_predicted_calibrated", cal->naive);
 	cJSON *arr = cJSON_AddArrayToObject(plan, "calibration");
 	for (int a = 0; a < cal->n_apps; a++) {
 		cJSON *o = cJSON_CreateObject(), *sc = cJSON_CreateObject();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/json.h"
+#include "util/json.h"
 
 /* "0.812 [0.790, 0.830]" (the interval marked ~ when not exact: fewer
  * than 6 rounds), or "n/a". */
@@ -98,8 +99,7 @@ static cJSON *nums(const double *x, int n)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, x && isfinite(x[i]) ? cJSON_CreateNumber(x[i])
-							    : cJSON_CreateNull());
+		cJSON_AddItemToArray(a, x ? btc_json_unrounded(x[i]) : cJSON_CreateNull());
 	return a;
 }
 

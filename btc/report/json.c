@@ -4,13 +4,11 @@
 #include <math.h>
 
 #include "util/diag.h"
+#include "util/json.h"
 
 void btc_json_add_num(cJSON *o, const char *k, double v)
 {
-	if (isnan(v) || isinf(v))
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, round(v * 1e6) / 1e6);
+	btc_json_add_unrounded(o, k, round(v * 1e6) / 1e6); /* NaN, inf: null */
 }
 
 void btc_json_add_str(cJSON *o, const char *k, const char *v)

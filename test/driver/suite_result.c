@@ -1,13 +1,18 @@
 /* driver/result: a report written and read back field for field (absent
- * values as null, reasons kept), the schema-3 fields, and schema-1 and
- * schema-2 reports still read. */
+ * values as null, reasons kept), its numbers rounded to 1e-6 where the
+ * replay's are not, the schema-3 fields, and schema-1 and schema-2
+ * reports still read. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "report/result.h"
+#include "util/json.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -162,6 +167,50 @@ static void test_fluid_bound(void)
 	btc_report_free(&r);
 }
 
+/* The report's numbers are rounded to 1e-6 (report/json.h), JSON numbers
+ * elsewhere are not (util/json.h: the replay's); NaN and infinities are
+ * null in both. */
+static void test_numbers(void)
+{
+	struct btc_report r;
+	btc_report_init(&r);
+	r.app = btc_xstrdup("vecadd");
+	r.n_candidates = 1;
+	r.candidates = btc_report_candidates_new(1);
+	r.candidates[0].label = btc_xstrdup("cpu:0-1");
+	r.candidates[0].status = BTC_RUN_VERIFIED;
+	r.candidates[0].measured_ms = 1.23456789;
+	r.candidates[0].efficiency = INFINITY;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	struct btc_report b;
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.candidates[0].measured_ms, 1.234568);
+	CU_ASSERT_TRUE(isnan(b.candidates[0].efficiency));
+	btc_report_free(&b);
+	btc_report_free(&r);
+
+	const double v = 1.0 / 0.95 - 1;
+	cJSON *o = cJSON_CreateObject();
+	btc_json_add_unrounded(o, "v", v);
+	btc_json_add_unrounded(o, "nan", NAN);
+	btc_json_add_unrounded(o, "inf", -INFINITY);
+	cJSON_AddItemToObject(o, "item", btc_json_unrounded(0.1 + 0.2));
+	char *text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	o = cJSON_Parse(text);
+	free(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	const cJSON *x = cJSON_GetObjectItem(o, "v");
+	CU_ASSERT_TRUE_FATAL(cJSON_IsNumber(x));
+	CU_ASSERT_DOUBLE_EQUAL(x->valuedouble, v, 2 * DBL_EPSILON * v);
+	CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(o, "item")->valuedouble, 0.3, 1e-15);
+	CU_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(o, "nan")));
+	CU_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(o, "inf")));
+	cJSON_Delete(o);
+}
+
 static void test_schema1(void)
 {
 	const char *text =
@@ -301,6 +350,7 @@ int register_result_suite(void)
 	CU_pSuite s = CU_add_suite("result", setup, cleanup);
 	return !s || !CU_add_test(s, "write and read back", test_roundtrip) ||
 	       !CU_add_test(s, "the fluid bound", test_fluid_bound) ||
+	       !CU_add_test(s, "numbers: rounded in the report, null for NaN", test_numbers) ||
 	       !CU_add_test(s, "schema 1", test_schema1) ||
 	       !CU_add_test(s, "schema 3", test_schema3) ||
 	       !CU_add_test(s, "schema 2", test_schema2);
