@@ -101,8 +101,9 @@ void btrt_model_io_threads(double load_ms, double check_ms, double compute_ms, u
  * input order: while worker w holds the oldest task for t_w ms, the other
  * workers finish t_w * R_others tasks (R_others = sum over them of 1 / t_v,
  * tasks per ms) that wait behind it, each in a TaskObject of its own. The
- * pool's TaskObjects beyond one per chunk entry ("cover", W = pool -
- * entries) must hold them, else the fast workers stall:
+ * pool's TaskObjects beyond one at every position ("cover", W = pool -
+ * positions, btrt_model_farm_cover below: the loaders and check workers
+ * hold theirs too) must hold them, else the fast workers stall:
  *
  *   w may take tasks  iff  t_w * R_others <= W            (admission)
  *   extra(S)            = ceil(t_max(S) * R(S minus its slowest))
@@ -136,6 +137,30 @@ static inline int btrt_farm_admits(double t_ms, double others_per_ms, double cov
  * member). Ties keep the lower index first. */
 uint32_t btrt_model_farm(const double *member_ms, uint32_t n, double cover, double *period_ms,
 			 uint32_t *extra);
+
+/* The admission cover W of a run's farms (docs/runtime.md "Farms: the
+ * pool and admission"): the TaskObjects free to hold the tasks that a
+ * farm's workers finish behind the oldest one, beyond one at every
+ * position that holds a TaskObject busy at once (btrt_model_default_pool
+ * below: k_load loaders, the chunk entries, k_check check workers):
+ *
+ *   W = pool - positions = pool - (k_load + entries + k_check)   [TaskObjects]
+ *
+ * The io positions are not slack: by Little's law the io holds R * (T_load
+ * + T_check) TaskObjects on average at throughput R, which reaches k_load
+ * + k_check as each io share T / k nears the period (the io farms are
+ * sized k = ceil(T / period) so that it does), and the source loads item
+ * s only once s - pool is checked, so a TaskObject in a load or a check is
+ * one the workers cannot run ahead into. In the paper's model (one io
+ * thread: one position) the schedule table's pool (btc_model_pool:
+ * entries + 1 + extras) leaves W = the extras exactly; the runtime's io
+ * has at least two positions (a loader and a check worker), and a run's
+ * default pool (below) leaves W = the extras + BTRT_POOL_SLACK whatever
+ * k_load and k_check. pool: the run's
+ * TaskObjects; entries: chunk entries (each farm member one); k_load,
+ * k_check of 0 count as 1. Returns W (>= 0; 0 when the pool has no
+ * TaskObject beyond the positions). */
+double btrt_model_farm_cover(uint32_t pool, uint32_t entries, uint32_t k_load, uint32_t k_check);
 
 /* The default pool of a run (docs/runtime.md "The pool"): every
  * position that holds a TaskObject busy at once, plus slack. A task is held

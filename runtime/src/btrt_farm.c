@@ -381,10 +381,13 @@ int btrt_links_create(struct btrt_links *l, const struct btrt_pipeline_config *c
 	for (g = 0; g <= ng; g++)
 		if (l->is_farm[g])
 			atomic_store_explicit(&l->links[g].claim, cfg->first_seq, memory_order_relaxed);
-	/* Admission cover: the TaskObjects beyond one per chunk entry. */
+	/* Admission cover: the TaskObjects beyond one per position (the
+	 * loaders, the chunk entries, the check workers). */
+	double cover = btrt_model_farm_cover((uint32_t)pool, nc, btrt_io_load_threads(cfg),
+					     btrt_io_check_threads(cfg));
 	for (g = 0; g <= ng; g++)
 		if (l->is_farm[g])
-			l->links[g].cover = (double)pool - (double)nc;
+			l->links[g].cover = cover;
 	g = 0;
 	uint32_t worker = 0;
 	for (uint32_t i = 0; i <= nc; i++) {

@@ -44,7 +44,8 @@
  * - Admission (btrt_model.h, docs/runtime.md "Farms: the pool and
  *   admission"): the delivery is in order, so while a slow worker holds
  *   the oldest task the others can only run ahead as far as the pool's
- *   spare TaskObjects (cover W = pool - chunk entries) reach. Each worker
+ *   spare TaskObjects (cover W = pool - positions: the loaders, the chunk
+ *   entries and the check workers, btrt_model_farm_cover) reach. Each worker
  *   publishes its task time (an average over its tasks after the first,
  *   the warm-up) in `worker_ns`; before claiming, a worker whose time t_w
  *   gives t_w * R_others > W (R_others: the summed rates of the other
@@ -93,8 +94,9 @@ struct btrt_farm_link {
 	uint64_t mask;                    /* capacity - 1 */
 	uint32_t n_consumers;             /* end markers to store */
 	double cover;                     /* W: TaskObjects the workers may run
-					     ahead of the oldest (pool - chunk
-					     entries); set by btrt_links_create */
+					     ahead of the oldest (pool -
+					     positions, btrt_model_farm_cover);
+					     set by btrt_links_create */
 };
 
 /* An idle worker's poll period and its retry interval, in its own task

@@ -93,9 +93,21 @@ uint32_t btrt_model_farm(const double *member_ms, uint32_t n, double cover, doub
 	return set;
 }
 
+/* The io's positions: k_load loaders and k_check check workers (0: 1). */
+static uint64_t io_positions(uint32_t k_load, uint32_t k_check)
+{
+	return (uint64_t)(k_load ? k_load : 1) + (k_check ? k_check : 1);
+}
+
+double btrt_model_farm_cover(uint32_t pool, uint32_t entries, uint32_t k_load, uint32_t k_check)
+{
+	uint64_t positions = (uint64_t)entries + io_positions(k_load, k_check);
+	return pool > positions ? (double)(pool - positions) : 0.0;
+}
+
 uint32_t btrt_model_default_pool(uint32_t table_pool, uint32_t k_load, uint32_t k_check)
 {
-	uint64_t io = (uint64_t)(k_load ? k_load : 1) + (k_check ? k_check : 1);
+	uint64_t io = io_positions(k_load, k_check);
 	uint64_t n = (uint64_t)(table_pool ? table_pool - 1 : 0) + io + BTRT_POOL_SLACK;
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }

@@ -7,7 +7,8 @@
  * a fast and a slow worker: with the pool of btrt_model_farm the fast one
  * runs ahead and never waits for the slow one's task in the in-order
  * delivery; with a pool too small for the slow one it is left idle and
- * the farm runs on the fast one alone;
+ * the farm runs on the fast one alone, also where the pool's spare
+ * TaskObjects sit at the loaders and check workers;
  * kernel, load and check errors and SIGINT in a farm stop the run with
  * every thread joined; bad farm tables; the trace has a track per worker.
  * The Vulkan and CUDA suites run farms with a GPU worker. */
@@ -34,14 +35,17 @@ static int init(void)
 	return 0;
 }
 
-/* Runs the CPU toy over `items` items; returns the run (caller frees). */
-static struct btrt_run *run_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool,
-			       uint64_t items)
+/* Runs the CPU toy over `items` items with k_load loaders and k_check
+ * check workers (0: the environment's, else 1); returns the run (caller
+ * frees). */
+static struct btrt_run *run_io_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool,
+				  uint64_t items, uint32_t k_load, uint32_t k_check)
 {
 	struct toy_params p;
 	toy_default_params(&p);
 	p.n = 1024;
-	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
+	struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .load_threads = k_load,
+				   .check_threads = k_check };
 	struct btrt_error err;
 	struct btrt_run *run = NULL;
 	toy_keep_run = &run;
@@ -54,6 +58,12 @@ static struct btrt_run *run_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t
 	CU_ASSERT_EQUAL(io.next_seq, items);
 	CU_ASSERT_EQUAL(io.order_errors, 0);
 	return run;
+}
+
+static struct btrt_run *run_ok(const struct btrt_chunk *ch, uint32_t n, uint32_t pool,
+			       uint64_t items)
+{
+	return run_io_ok(ch, n, pool, items, 0, 0);
 }
 
 /* Tasks recorded by chunks [first, first + n) (the workers of a farm). */
@@ -213,18 +223,18 @@ static int sleep_body(void *ctx, struct btrt_task *t, struct btrt_error *err)
 	return run_stages(t, err);
 }
 
-/* Runs the farm {fast, slow} over `items` items with `pool` TaskObjects;
- * *fast / *slow receive the tasks each ran, *fast_waits the fast
- * worker's claims that found their item not there yet. Every item
- * checked, in order (run_ok). */
-static void run_fast_slow(uint32_t pool, uint64_t items, uint64_t *fast, uint64_t *slow,
-			  uint64_t *fast_waits)
+/* Runs the farm {fast, slow} over `items` items with `pool` TaskObjects,
+ * k_load loaders and k_check check workers; *fast / *slow receive the
+ * tasks each ran, *fast_waits the fast worker's claims that found their
+ * item not there yet. Every item checked, in order (run_io_ok). */
+static void run_fast_slow(uint32_t pool, uint32_t k_load, uint32_t k_check, uint64_t items,
+			  uint64_t *fast, uint64_t *slow, uint64_t *fast_waits)
 {
 	struct btrt_chunk ch[2] = {
 		{ "fast", BTRT_PU_CPU, &cores[0], 1, 0, 5, sleep_body, (void *)(intptr_t)FAST_US, 1 },
 		{ "slow", BTRT_PU_CPU, &cores[1], 1, 0, 5, sleep_body, (void *)(intptr_t)SLOW_US, 1 },
 	};
-	struct btrt_run *run = run_ok(ch, 2, pool, items);
+	struct btrt_run *run = run_io_ok(ch, 2, pool, items, k_load, k_check);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
 	*fast = tasks_of(run, 0, 1);
 	*slow = tasks_of(run, 1, 1);
@@ -232,18 +242,21 @@ static void run_fast_slow(uint32_t pool, uint64_t items, uint64_t *fast, uint64_
 	struct btrt_wait_stats w;
 	CU_ASSERT_EQUAL(btrt_run_wait_stats(run, 0, &w), 0);
 	*fast_waits = w.waits;
-	fprintf(stderr, "  (pool %u: fast %llu tasks, %llu waits; slow %llu tasks) ", pool,
-		(unsigned long long)*fast, (unsigned long long)w.waits, (unsigned long long)*slow);
+	fprintf(stderr, "  (pool %u, io %u + %u: fast %llu tasks, %llu waits; slow %llu tasks) ",
+		pool, k_load, k_check, (unsigned long long)*fast, (unsigned long long)w.waits,
+		(unsigned long long)*slow);
 	btrt_run_free(run);
 }
 
-/* The pool that btrt_model_farm gives {1 ms, 10 ms} (2 entries + 1 + 10):
- * the fast worker runs ahead while the slow one holds the oldest task.
- * It takes about 10 of every 11 tasks and finds its next task loaded
- * whenever it claims one: a few waits at the start and the end, where a
- * pool that made it wait behind the slow worker (as the runs of
- * docs/results/h100-farm did) costs one wait per slow task. Counts, not
- * times, are asserted. */
+/* The run's default pool for {1 ms, 10 ms} with one loader and one check
+ * worker: btrt_model_farm's extra 10, the table pool 2 entries + 1 + 10 =
+ * 13, btrt_model_default_pool 13 - 1 + 1 + 1 + 3 = 17, the cover 17 - 4
+ * positions = 13 >= 10: the fast worker runs ahead while the slow one
+ * holds the oldest task. It takes about 10 of every 11 tasks and finds its
+ * next task loaded whenever it claims one: a few waits at the start and
+ * the end, where a pool that made it wait behind the slow worker (as the
+ * runs of docs/results/h100-farm did) costs one wait per slow task.
+ * Counts, not times, are asserted. */
 static void test_fast_runs_ahead(void)
 {
 	double ms[2] = { FAST_US / 1000.0, SLOW_US / 1000.0 }, period;
@@ -252,9 +265,12 @@ static void test_fast_runs_ahead(void)
 	CU_ASSERT_EQUAL(set, 3u);
 	CU_ASSERT_EQUAL(extra, 10u);
 	CU_ASSERT_TRUE(period < ms[0]);
+	uint32_t pool = btrt_model_default_pool(2 + 1 + extra, 1, 1);
+	CU_ASSERT_EQUAL(pool, 17u);
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(pool, 2, 1, 1), 13.0);
 	const uint64_t items = 300;
 	uint64_t fast, slow, waits;
-	run_fast_slow(2 + 1 + extra, items, &fast, &slow, &waits);
+	run_fast_slow(pool, 1, 1, items, &fast, &slow, &waits);
 	CU_ASSERT_TRUE(fast * 10 >= items * 8); /* the large majority */
 	CU_ASSERT_TRUE(slow >= 2);              /* the slow one helped */
 	CU_ASSERT_TRUE(waits <= 6);
@@ -268,10 +284,35 @@ static void test_slow_left_idle(void)
 {
 	const uint64_t items = 300;
 	uint64_t fast, slow, waits;
-	run_fast_slow(4, items, &fast, &slow, &waits);
+	run_fast_slow(4, 1, 1, items, &fast, &slow, &waits);
 	CU_ASSERT_TRUE(slow <= 4);
 	CU_ASSERT_TRUE(fast >= items - 4);
 	CU_ASSERT_TRUE(waits <= 8); /* two slow tasks before it was measured */
+}
+
+/* The io positions are not cover (btrt_model_farm_cover): {1 ms, 10 ms}
+ * needs t_slow * R_fast = 10 TaskObjects of cover. A pool of 16 with 4
+ * loaders and 4 check workers has 4 + 2 + 4 = 10 positions, so its cover
+ * is 16 - 10 = 6 < 10: the slow worker is left idle, as with pool 4 above.
+ * The old cover, pool - chunk entries = 16 - 2 = 14 >= 10, admitted it,
+ * and it took about 1 task in 11 (about 27 of 300) while the loaders and
+ * check workers held TaskObjects the fast one could not run ahead into.
+ * With 1 loader and 1 check worker the same pool has 4 positions, cover
+ * 12 >= 10, and both would work (test_fast_runs_ahead runs 17). The cover is
+ * 0.6 times the need: a fast worker measured up to 1.6 ms keeps the slow
+ * one idle. */
+static void test_io_positions_not_cover(void)
+{
+	double ms[2] = { FAST_US / 1000.0, SLOW_US / 1000.0 }, period;
+	uint32_t extra;
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(16, 2, 4, 4), 6.0);
+	CU_ASSERT_EQUAL(btrt_model_farm(ms, 2, btrt_model_farm_cover(16, 2, 4, 4), &period, &extra), 1u);
+	CU_ASSERT_EQUAL(btrt_model_farm(ms, 2, btrt_model_farm_cover(16, 2, 1, 1), &period, &extra), 3u);
+	const uint64_t items = 300;
+	uint64_t fast, slow, waits;
+	run_fast_slow(16, 4, 4, items, &fast, &slow, &waits);
+	CU_ASSERT_TRUE(slow <= 4); /* the old cover: about 27 */
+	CU_ASSERT_TRUE(fast >= items - 4);
 }
 
 static const struct btrt_chunk err_farm[4] = {
@@ -492,6 +533,7 @@ int suite_farm_register(void)
 	    !CU_add_test(s, "a free worker takes the next task", test_self_scheduling) ||
 	    !CU_add_test(s, "a fast worker runs ahead of a slow one", test_fast_runs_ahead) ||
 	    !CU_add_test(s, "a slow worker the pool cannot cover is left idle", test_slow_left_idle) ||
+	    !CU_add_test(s, "the loaders and check workers are not cover", test_io_positions_not_cover) ||
 	    !CU_add_test(s, "kernel error in a worker", test_kernel_error) ||
 	    !CU_add_test(s, "load and check errors, end of input", test_io_errors) ||
 	    !CU_add_test(s, "SIGINT stops a farm, threads joined", test_interrupt) ||

@@ -475,6 +475,34 @@ static void test_model_default_pool(void)
 	CU_ASSERT_EQUAL(btrt_model_default_pool(UINT32_MAX, 16, 16), UINT32_MAX);
 }
 
+/* The farms' admission cover is the pool beyond every position, io
+ * included (btrt_model_farm_cover), not the pool beyond the chunk entries:
+ * a {1 ms, 10 ms} farm needs 10. */
+static void test_model_farm_cover(void)
+{
+	/* the default pool of {1, 10} (table pool 2 + 1 + 10 = 13) with 1
+	 * loader and 1 check worker: 17, 4 positions, cover 13 */
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(17, 2, 1, 1), 13.0);
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(17, 2, 0, 0), 13.0); /* 0: 1 */
+	/* pool 16 with 4 loaders and 4 check workers: 10 positions, cover 6
+	 * (the old rule, pool - entries, gave 14) */
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(16, 2, 4, 4), 6.0);
+	/* the table pool run as the pool with the runtime's two io threads
+	 * (not the paper's one): 9, one short of the extra */
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(13, 2, 1, 1), 9.0);
+	/* a pool at or below the positions covers nothing */
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(4, 2, 1, 1), 0.0);
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(1, 2, 1, 1), 0.0);
+	CU_ASSERT_EQUAL(btrt_model_farm_cover(UINT32_MAX, UINT32_MAX, 16, 16), 0.0);
+	/* the default pool's cover is the farm extras + BTRT_POOL_SLACK,
+	 * whatever the io farms */
+	for (uint32_t kl = 1; kl <= 4; kl++)
+		for (uint32_t kc = 1; kc <= 4; kc++)
+			CU_ASSERT_EQUAL(btrt_model_farm_cover(btrt_model_default_pool(2 + 1 + 10, kl, kc),
+							      2, kl, kc),
+					10.0 + BTRT_POOL_SLACK);
+}
+
 int suite_io_register(void)
 {
 	CU_pSuite s = CU_add_suite("io", NULL, NULL);
@@ -493,7 +521,8 @@ int suite_io_register(void)
 	    !CU_add_test(s, "load farm: a failed load's seq", test_load_farm_failure) ||
 	    !CU_add_test(s, "load farm: the source alone where loads must stay serial", test_load_farm_effective_k) ||
 	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check), the farms' sizes", test_model_io) ||
-	    !CU_add_test(s, "the default pool: every position that holds a task, and slack", test_model_default_pool))
+	    !CU_add_test(s, "the default pool: every position that holds a task, and slack", test_model_default_pool) ||
+	    !CU_add_test(s, "the farms' cover: the pool beyond every position", test_model_farm_cover))
 		return -1;
 	return 0;
 }
