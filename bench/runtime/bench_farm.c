@@ -4,11 +4,14 @@
  * each round running in rotated order
  *   fast alone:  one chunk, the fast worker, with the farm's pool (more
  *                TaskObjects than its own 2 only hide its io's wake-ups);
- *   farm:        {fast, slow} with the pool of btrt_model_farm (entries + 1
- *                + ceil(t_slow / t_fast), or the fast one alone when that
- *                is above BTRT_FARM_EXTRA_MAX);
- *   farm pool 3: {fast, slow} with one TaskObject per worker plus one: the
- *                slow worker cannot be covered and is left idle;
+ *   farm:        {fast, slow} with the default pool a generated program
+ *                runs it with (btrt_model_default_pool of btrt_model_farm's
+ *                table pool entries + 1 + ceil(t_slow / t_fast), or of the
+ *                fast one alone when that is above BTRT_FARM_EXTRA_MAX; one
+ *                loader, one check worker): its cover (btrt_model_farm_cover,
+ *                the pool beyond the 4 positions) is the extra + 3;
+ *   farm pool 3: {fast, slow} with one TaskObject per worker plus one
+ *                (cover 0): the slow worker is left idle;
  * and prints each one's median steady period (ms per task), the farm's
  * median per-round ratio to the fast worker alone, the slow worker's share
  * of the tasks, and the rate-sum ideal. Nothing is asserted.
@@ -100,7 +103,7 @@ int main(int argc, char **argv)
 		double ms[2] = { tf[k][0], tf[k][1] }, ideal;
 		uint32_t extra;
 		btrt_model_farm(ms, 2, BTRT_FARM_EXTRA_MAX, &ideal, &extra);
-		uint32_t pool = 2 + 1 + extra;
+		uint32_t pool = btrt_model_default_pool(2 + 1 + extra, 1, 1);
 		uint64_t f = (uint64_t)(ms[0] * 1e6), s = (uint64_t)(ms[1] * 1e6);
 		double alone[32], farm[32], small[32], ratio[32], share[32], share3[32];
 		for (int r = 0; r < rounds; r++)
