@@ -45,6 +45,10 @@ struct btrt_env {
 				      Vulkan devices of a several-stream
 				      program (btrt_workload_main); AUTO:
 				      unset */
+	enum btrt_vk_wait vk_wait; /* BTRT_VK_WAIT=block|spin: how a Vulkan
+				      chunk waits for its fence
+				      (btrt_vk_config.wait); DEFAULT: unset
+				      (block) */
 	int cuda_device;           /* BTRT_CUDA_DEVICE, ordinal >= 0; -1: unset */
 	enum btrt_cuda_mem cuda_mem; /* BTRT_CUDA_MEM=managed|pinned; AUTO: unset */
 	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */
@@ -76,8 +80,9 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err);
  * (on -1 the rings keep their defaults). */
 int btrt_env_init(struct btrt_env *env, struct btrt_error *err);
 
-/* Fill the config fields the caller left unset from env: validation < 0
- * and device NULL (vk), device < 0 and mem AUTO (cuda), check_threads 0
+/* Fill the config fields the caller left unset from env: validation < 0,
+ * device NULL and wait DEFAULT (vk), device < 0, mem AUTO and sync
+ * DEFAULT (cuda), check_threads 0
  * and load_threads 0 (pipeline); the diagnostic and testing flags are or-ed in. */
 void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg);
 void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg);

@@ -75,10 +75,12 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const io_pinned[] = { "0", "1" };
 	static const char *const read_mostly[] = { "0", "1" };
 	static const char *const vk_streams[] = { NULL, "one", "each", "queue" };
+	static const char *const vk_wait[] = { NULL, "block", "spin" };
 	struct btrt_env e;
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
 	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0, rm = 1;
+	int vw = BTRT_VK_WAIT_DEFAULT;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
 	if (read_flag("BTRT_NO_PIN", &e.no_pin, err) ||
@@ -88,6 +90,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_flag("BTRT_VK_VALIDATION", &e.vk_validation, err) ||
 	    read_flag("BTRT_VK_FORCE_NONCOHERENT", &e.vk_force_noncoherent, err) ||
 	    read_word("BTRT_VK_STREAMS", vk_streams, 4, &vs, "one, each or queue", err) ||
+	    read_word("BTRT_VK_WAIT", vk_wait, 3, &vw, "block or spin", err) ||
 	    read_int("BTRT_CUDA_DEVICE", 0, 1023, &dev, err) ||
 	    read_word("BTRT_CUDA_MEM", mem, 3, &m, "managed or pinned", err) ||
 	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||
@@ -110,6 +113,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	e.cuda_move_all = mv;
 	e.cuda_io_managed = !iop;
 	e.vk_streams = (enum btrt_vk_streams)vs;
+	e.vk_wait = (enum btrt_vk_wait)vw;
 	e.cuda_no_read_mostly = !rm;
 	*env = e;
 	return 0;
@@ -132,6 +136,8 @@ void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg)
 	if (cfg->validation < 0)
 		cfg->validation = env->vk_validation;
 	cfg->force_noncoherent |= env->vk_force_noncoherent;
+	if (cfg->wait == BTRT_VK_WAIT_DEFAULT)
+		cfg->wait = env->vk_wait;
 }
 
 void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg)

@@ -334,7 +334,7 @@ static int device_create(struct btrt_vk *vk, const struct btrt_vk_config *cfg, s
 int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struct btrt_error *err)
 {
 	*out = NULL;
-	if (!cfg || (cfg->n_shaders && !cfg->shaders))
+	if (!cfg || (cfg->n_shaders && !cfg->shaders) || (unsigned)cfg->wait > BTRT_VK_WAIT_SPIN)
 		return btrt_error_set(err, BTRT_E_INVAL, 0, "btrt_vk_create: bad config");
 	struct btrt_vk *vk = calloc(1, sizeof *vk);
 	if (!vk)
@@ -342,6 +342,7 @@ int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struc
 	vk->n_buffers = cfg->n_buffers;
 	vk->push_bytes = cfg->push_bytes ? cfg->push_bytes : 128;
 	vk->force_noncoherent = cfg->force_noncoherent != 0;
+	vk->wait_spin = cfg->wait == BTRT_VK_WAIT_SPIN;
 	VkResult r;
 	if (cfg->share) {
 		/* the same GPU context: its instance, device and queues */

@@ -3,6 +3,7 @@
  * stage, and the flush / invalidate of non-coherent memory. */
 #include "btrt_vk_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,26 @@ static VkResult sync_ranges(struct vk_chunk *vc, uint32_t slot, const uint32_t *
 	return r;
 }
 
+/* Waits for fence f of vk's device as vk->wait_spin says (btrt_vk_config.
+ * wait): vkWaitForFences, or vkGetFenceStatus polled with a sched_yield
+ * between polls until it is not VK_NOT_READY. Returns VK_SUCCESS, VK_TIMEOUT
+ * after BTRT_VK_FENCE_TIMEOUT_NS (btrt_now_ns when spinning), or the
+ * driver's error (VK_ERROR_DEVICE_LOST, ...). */
+static VkResult fence_wait(struct btrt_vk *vk, VkFence f)
+{
+	if (!vk->wait_spin)
+		return vkWaitForFences(vk->dev, 1, &f, VK_TRUE, BTRT_VK_FENCE_TIMEOUT_NS);
+	uint64_t t0 = btrt_now_ns();
+	for (;;) {
+		VkResult r = vkGetFenceStatus(vk->dev, f);
+		if (r != VK_NOT_READY)
+			return r;
+		if (btrt_now_ns() - t0 >= BTRT_VK_FENCE_TIMEOUT_NS)
+			return VK_TIMEOUT;
+		sched_yield();
+	}
+}
+
 int btrt_vk_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *times,
 		       struct btrt_error *err)
 {
@@ -212,7 +233,7 @@ int btrt_vk_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *t
 	VkResult r = vkQueueSubmit(vk->queue, 1, &si, vc->fence);
 	pthread_mutex_unlock(vk->qmu);
 	VKCHECK(r, err, "vkQueueSubmit");
-	r = vkWaitForFences(vk->dev, 1, &vc->fence, VK_TRUE, BTRT_VK_FENCE_TIMEOUT_NS);
+	r = fence_wait(vk, vc->fence);
 	if (r == VK_TIMEOUT) {
 		/* The command buffer may still be pending; wait it out so that
 		 * teardown is safe, then report the hang. Only this
@@ -220,7 +241,7 @@ int btrt_vk_chunk_exec(void *state, struct btrt_task *t, struct btrt_gpu_time *t
 		btrt_vk_queue_idle(vk);
 		vkResetFences(vk->dev, 1, &vc->fence);
 	}
-	VKCHECK(r, err, "vkWaitForFences");
+	VKCHECK(r, err, "%s", vk->wait_spin ? "vkGetFenceStatus" : "vkWaitForFences");
 	VKCHECK(vkResetFences(vk->dev, 1, &vc->fence), err, "vkResetFences");
 	if (vc->noncoherent)
 		VKCHECK(sync_ranges(vc, s, vc->inval, vc->n_inval, 0), err, "vkInvalidateMappedMemoryRanges");

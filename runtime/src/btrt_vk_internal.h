@@ -52,6 +52,7 @@ struct btrt_vk {
 	double ts_period;                  /* ns per tick */
 	uint64_t ts_mask;
 	int force_noncoherent;             /* btrt_vk_config.force_noncoherent */
+	int wait_spin;                     /* btrt_vk_config.wait == SPIN */
 };
 
 /* One Vulkan buffer of one TaskObject (btrt_buffer.backend). */

@@ -14,7 +14,7 @@ static const char *const vars[] = {
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_READ_MOSTLY", "BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
-	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS",
+	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS", "BTRT_VK_WAIT",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -66,6 +66,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.cuda_move_all, 0);
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 0);
 	CU_ASSERT_EQUAL(e.vk_streams, BTRT_VK_STREAMS_AUTO);
+	CU_ASSERT_EQUAL(e.vk_wait, BTRT_VK_WAIT_DEFAULT);
 	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 0);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
@@ -92,6 +93,7 @@ static void test_values(void)
 	setenv("BTRT_LOAD_THREADS", "2", 1);
 	setenv("BTRT_STOP_TIMEOUT_S", "1", 1);
 	setenv("BTRT_VK_STREAMS", "each", 1);
+	setenv("BTRT_VK_WAIT", "spin", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -125,6 +127,11 @@ static void test_values(void)
 	btrt_env_vk_config(&e, &vc);
 	CU_ASSERT_STRING_EQUAL(vc.device, "gpu");
 	CU_ASSERT_EQUAL(vc.validation, 0);
+	CU_ASSERT_EQUAL(e.vk_wait, BTRT_VK_WAIT_SPIN);
+	CU_ASSERT_EQUAL(vc.wait, BTRT_VK_WAIT_SPIN);
+	struct btrt_vk_config vb = { .validation = -1, .wait = BTRT_VK_WAIT_BLOCK };
+	btrt_env_vk_config(&e, &vb); /* the caller's wait wins */
+	CU_ASSERT_EQUAL(vb.wait, BTRT_VK_WAIT_BLOCK);
 	CU_ASSERT_EQUAL(e.check_threads, 3);
 	struct btrt_pipeline_config pc = { .no_pin = 0 };
 	btrt_env_pipeline_config(&e, &pc);
@@ -148,6 +155,15 @@ static void test_values(void)
 		CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
 		CU_ASSERT_EQUAL(e.vk_streams, want[k]);
 	}
+	/* every word of BTRT_VK_WAIT; unset or empty: DEFAULT (block) */
+	static const char *const waits[] = { "block", "spin", "" };
+	static const enum btrt_vk_wait want_wait[] = { BTRT_VK_WAIT_BLOCK, BTRT_VK_WAIT_SPIN,
+						       BTRT_VK_WAIT_DEFAULT };
+	for (int k = 0; k < 3; k++) {
+		setenv("BTRT_VK_WAIT", waits[k], 1);
+		CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
+		CU_ASSERT_EQUAL(e.vk_wait, want_wait[k]);
+	}
 }
 
 /* Each bad value alone: -1, BTRT_E_INVAL, the variable named, defaults. */
@@ -165,6 +181,7 @@ static void test_bad_values(void)
 		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
 		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
 		{ "BTRT_STOP_TIMEOUT_S", "3601" }, { "BTRT_VK_STREAMS", "all" },
+		{ "BTRT_VK_WAIT", "poll" }, { "BTRT_VK_WAIT", "Spin" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();
@@ -179,7 +196,16 @@ static void test_bad_values(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i][0]));
 		CU_ASSERT_EQUAL(e.no_pin, 0);
 		CU_ASSERT_EQUAL(e.spin_ns, -1);
+		CU_ASSERT_EQUAL(e.vk_wait, BTRT_VK_WAIT_DEFAULT);
 	}
+	/* a bad word's message names the allowed ones */
+	clear_vars();
+	setenv("BTRT_VK_WAIT", "poll", 1);
+	struct btrt_env e;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_env_read(&e, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "BTRT_VK_WAIT='poll'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "block or spin"));
 	clear_vars();
 }
 

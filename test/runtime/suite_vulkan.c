@@ -1,7 +1,8 @@
 /* CPU+Vulkan toy pipelines (llvmpipe in CI; any device via BTRT_VK_DEVICE):
  * results in order with 1, 3 and 5 chunks, GPU tracks in the trace,
  * clean under validation when BTRT_VK_VALIDATION=1 (read by suites.c);
- * contexts sharing one device, two streams on it at once. Skips (77) without a
+ * contexts sharing one device, two streams on it at once, also with
+ * spinning fence waits (BTRT_VK_WAIT=spin). Skips (77) without a
  * Vulkan device, and fails then under BTC_REQUIRE_VULKAN=1 (btc_test_skip). */
 #include "suites.h"
 #include "testutil.h"
@@ -255,10 +256,13 @@ static void stream_on(struct btrt_vk *ctx, struct toy_params *p, struct toy_io_s
 
 /* Two streams on contexts made on one device: a queue each in turn, or
  * (same_queue) every context on the first one's queue, their submissions
- * serialised under its mutex; every task of both checked in order. */
-static void streams_one_device(int same_queue)
+ * serialised under its mutex; every task of both checked in order. wait:
+ * the contexts' fence wait (DEFAULT: the environment's). */
+static void streams_one_device(int same_queue, enum btrt_vk_wait wait)
 {
 	struct btrt_vk_config cfg = vk_config();
+	if (wait != BTRT_VK_WAIT_DEFAULT)
+		cfg.wait = wait;
 	cfg.queues = 3;
 	struct btrt_vk *ctx[3] = { NULL, NULL, NULL };
 	struct btrt_error err;
@@ -310,12 +314,31 @@ static void streams_one_device(int same_queue)
 
 static void test_streams_one_device(void)
 {
-	streams_one_device(0);
+	streams_one_device(0, BTRT_VK_WAIT_DEFAULT);
 }
 
 static void test_streams_one_queue(void)
 {
-	streams_one_device(1);
+	streams_one_device(1, BTRT_VK_WAIT_DEFAULT);
+}
+
+/* BTRT_VK_WAIT=spin (btrt_vk_config.wait): both streams' dispatchers
+ * poll their fences on the one queue, every task of both still checked
+ * against the reference in order; a wait out of range is refused. A spin
+ * that returned before its fence signalled is caught under validation
+ * (runtime-vulkan-validation: the fence reset while in use,
+ * VUID-vkResetFences-pFences-01123), a hang by the test's timeout. */
+static void test_streams_spin_wait(void)
+{
+	streams_one_device(1, BTRT_VK_WAIT_SPIN);
+	struct btrt_vk_config cfg = vk_config();
+	cfg.share = vk;
+	cfg.wait = (enum btrt_vk_wait)(BTRT_VK_WAIT_SPIN + 1);
+	struct btrt_vk *bad = NULL;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL(btrt_vk_create(&bad, &cfg, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, BTRT_E_INVAL);
+	CU_ASSERT_PTR_NULL(bad);
 }
 
 static void test_memory_kind(void)
@@ -396,7 +419,8 @@ int suite_vulkan_register(void)
 	    !CU_add_test(s, "cpu kernel error between vulkan chunks", test_kernel_error) ||
 	    !CU_add_test(s, "farms with vulkan workers", test_farm) ||
 	    !CU_add_test(s, "streams on one device, a queue each", test_streams_one_device) ||
-	    !CU_add_test(s, "streams on one device, one queue", test_streams_one_queue))
+	    !CU_add_test(s, "streams on one device, one queue", test_streams_one_queue) ||
+	    !CU_add_test(s, "streams on one queue, spinning fence waits", test_streams_spin_wait))
 		return -1;
 	return 0;
 }
