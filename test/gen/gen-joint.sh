@@ -8,7 +8,8 @@
 # and checked against the plan's shape; the default run (candidate 0),
 # --joint K and --placement app verify every task of every stream and
 # their reports name the candidate's schedules; BTRT_VK_STREAMS=queue puts
-# every Vulkan stream on one device and one queue; bad values are refused.
+# every Vulkan stream on one device and one queue, also with their fence
+# waits polled (BTRT_VK_WAIT=spin); bad values are refused.
 # The service-core placement (docs/codegen.md, "Service cores per
 # stream") is checked on the H100 machine's shape (its committed Vulkan
 # tables; built here, only listed): the io threads and GPU dispatchers of
@@ -108,14 +109,20 @@ PY
 # streams"): by default llvmpipe (a CPU device with one queue) gives each
 # Vulkan stream a device of its own; BTRT_VK_STREAMS=queue (the default on
 # a GPU) puts them on one device and one queue, their submissions in it
-# one after the other; every task still checked. Both octree streams on
+# one after the other; every task still checked; and so with
+# BTRT_VK_WAIT=spin (docs/runtime.md, "Vulkan"): both dispatchers poll
+# their fences on the one queue. Both octree streams on
 # their Vulkan schedule (octree's schedule 1), so that two streams submit.
 joint_run rv --schedule 0=1 --schedule 1=1
 BTRT_VK_STREAMS=queue joint_run rq --schedule 0=1 --schedule 1=1
-python3 - "$work/rv.json" "$work/rq.json" << 'PY'
+BTRT_VK_STREAMS=queue BTRT_VK_WAIT=spin joint_run rs --schedule 0=1 --schedule 1=1
+python3 - "$work/rv.json" "$work/rq.json" "$work/rs.json" << 'PY'
 import json, sys
-r0, rq = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-assert rq["verified"] is True and all(s["verified"] is True and s["tasks"] == 6 for s in rq["streams"]), rq
+r0, rq, rs = (json.load(open(f)) for f in sys.argv[1:4])
+for r in (rq, rs):
+    assert r["verified"] is True and all(s["verified"] is True and s["tasks"] == 6 for s in r["streams"]), r
+assert [(s["vk_device"], s["vk_queue"]) for s in rs["streams"] if "vk_device" in s] == \
+    [(s["vk_device"], s["vk_queue"]) for s in rq["streams"] if "vk_device" in s], (rq, rs)
 vk0 = [(s["vk_device"], s["vk_queue"]) for s in r0["streams"] if "vk_device" in s]
 vkq = [(s["vk_device"], s["vk_queue"]) for s in rq["streams"] if "vk_device" in s]
 assert len(vkq) >= 2 and len(vk0) == len(vkq), (vk0, vkq)
@@ -129,6 +136,10 @@ check_report ra "$K" app "$k0" "$k1" "$s2"
 for bad in "--joint 3" "--joint x" "--placement both" "--share 0=-1" "--share 9=1"; do
   joint_refuses "$bad"
 done
+# a bad environment word too, the message naming the variable's words
+BTRT_VK_WAIT=poll joint_refuses "--joint 0"
+grep -q "BTRT_VK_WAIT='poll': expected block or spin" "$work/bad.txt" ||
+  { echo "FAIL: BTRT_VK_WAIT=poll: no message"; cat "$work/bad.txt"; exit 1; }
 
 # Service cores on the H100 machine's shape (16 cores, one CPU PU; the
 # single-app service cores 13, 14, 15): 4 + 4 streams, 2 candidates.
