@@ -7,7 +7,8 @@
 # generated program built with -Db_sanitize=thread: every task of every
 # stream verified, no report; two streams of one app share its tables and
 # kernels but nothing else; run again with BTRT_VK_STREAMS=one (every
-# Vulkan stream on one device, its queue shared); then its --share-probe
+# Vulkan stream on one device, its queue shared), and so with the fence
+# waits polled (BTRT_VK_WAIT=spin); then its --share-probe
 # (docs/scheduler.md, "Same-PU capacity"), also clean. Only Mesa's driver
 # and its LLVM JIT are suppressed (data/tsan-mesa.supp). Without a Vulkan
 # device or TSan: SKIP.
@@ -32,9 +33,13 @@ TSAN_OPTIONS=$tsan_options BTRT_VK_STREAMS=one "$prog" --tasks 8 --quiet \
   --report "$work/r-one.json" > "$work/run-one.txt" 2>&1 || rc=$?
 cat "$work/run-one.txt"
 [ "$rc" = 0 ] || { echo "FAIL: BTRT_VK_STREAMS=one: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
-python3 - "$work/r.json" "$work/r-one.json" << 'PY'
+TSAN_OPTIONS=$tsan_options BTRT_VK_STREAMS=one BTRT_VK_WAIT=spin "$prog" --tasks 8 --quiet \
+  --report "$work/r-spin.json" > "$work/run-spin.txt" 2>&1 || rc=$?
+cat "$work/run-spin.txt"
+[ "$rc" = 0 ] || { echo "FAIL: BTRT_VK_WAIT=spin: exit status $rc (66: a ThreadSanitizer report)"; exit 1; }
+python3 - "$work/r.json" "$work/r-one.json" "$work/r-spin.json" << 'PY'
 import json, sys
-for path, one in ((sys.argv[1], False), (sys.argv[2], True)):
+for path, one in ((sys.argv[1], False), (sys.argv[2], True), (sys.argv[3], True)):
     r = json.load(open(path))
     assert r["verified"] is True and r["joint"] == 0, r
     assert [s["app"] for s in r["streams"]] == ["octree", "octree", "alexnet_dense", "alexnet_dense"], r
