@@ -311,8 +311,13 @@ static void test_io_positions_not_cover(void)
 	const uint64_t items = 300;
 	uint64_t fast, slow, waits;
 	run_fast_slow(16, 4, 4, items, &fast, &slow, &waits);
-	CU_ASSERT_TRUE(slow <= 4); /* the old cover: about 27 */
-	CU_ASSERT_TRUE(fast >= items - 4);
+	/* The old cover: about 27 slow tasks. The new one: 3 on a quiet box,
+	 * 6 under ASan on a loaded one (four loaders put more tasks in flight
+	 * before both workers are measured, and a slowed fast worker measured
+	 * above 1.6 ms admits the slow one for a while), so the bound sits
+	 * half way between. */
+	CU_ASSERT_TRUE(slow <= 13);
+	CU_ASSERT_TRUE(fast >= items - 13);
 }
 
 static const struct btrt_chunk err_farm[4] = {
