@@ -172,8 +172,9 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores);
  * by stream, in table order; a stream's several chunks on core splits
  * each one), into disjoint runs: entry x gets about n r_x l_x / util_u
  * cores, l_x its load per task on u (all cores t; k of c cores k / c x
- * t_k; a farm member farm_ms, 0 when the farm leaves it out), by
- * largest-remainder rounding, at least 1 each. Writes the cores to out
+ * t_k; a farm member farm_ms, 0 when the farm leaves it out), rounded
+ * by btc_gen_apportion (at least 1 each; entries of equal quota, such as
+ * identical streams', equally many). Writes the cores to out
  * (room for u's pinnable cores) and returns their count; 0 when the entry
  * keeps its schedule's cores (no other stream on u, or more entries than
  * cores: they time-share all n, as before); -1 when s has no such entry
@@ -183,11 +184,22 @@ int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_g
 
 /* Largest-remainder rounding of the quotas q[0..m) (non-negative, summing
  * to n; 1 <= m <= n) to whole counts c[0..m) summing to n, each at least 1
- * (btc_gen_joint_chunk_cores' core counts): every count starts at its
- * quota's floor, at least 1; the units left go one at a time to the
- * largest q_i - c_i; while the minimum of 1 puts the sum above n, the
- * count with the largest c_i - q_i among those above 1 gives one back
- * (ties: the lowest index). Where no quota is below 1, |c_i - q_i| < 1. */
+ * (btc_gen_joint_chunk_cores' core counts), equal quotas (to a relative
+ * 1e-9: a tie group, e.g. identical streams' chunks) to equal counts
+ * wherever the rounding allows. Every count starts at its quota's floor,
+ * at least 1. The units left go to whole tie groups, the largest
+ * remainder q_i - c_i first (ties: the lower index): a group of g with
+ * fewer than g units left is raised whole when the units left plus those
+ * of single (untied) entries raised before it cover g, those entries
+ * going back to their floor (the furthest above its quota first), and is
+ * passed over otherwise. Under the max-min objective a unit given to
+ * some members of a tie group only raises none of their minimum (issue
+ * 27: 13 cores over quotas 2.14, 1.49 x 3, 2.35, 1.50, 1.27 x 2 gave
+ * octree#3 one core and octree#1, #2 two). Units no whole group can take
+ * go one at a time to the largest q_i - c_i (ties: the lower index);
+ * while the minimum of 1 puts the sum above n, the count with the
+ * largest c_i - q_i among those above 1 gives one back (ties: the lowest
+ * index). Where no quota is below 1, |c_i - q_i| < 1. */
 void btc_gen_apportion(const double *q, int m, int n, int *c);
 
 #endif

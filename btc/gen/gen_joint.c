@@ -166,6 +166,22 @@ void btc_gen_joint_service(const struct btc_joint_plan *j, int k, int *cores)
 }
 
 
+/* Whether quotas a and b are equal to a relative 1e-9 (the entries of
+ * identical streams: one load at one rate). */
+static bool same_quota(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+/* The number of quotas in q[0..m) equal to q[i] (i's tie group). */
+static int group_size(const double *q, int m, int i)
+{
+	int g = 0;
+	for (int x = 0; x < m; x++)
+		g += same_quota(q[x], q[i]);
+	return g;
+}
+
 void btc_gen_apportion(const double *q, int m, int n, int *c)
 {
 	int total = 0;
@@ -174,14 +190,61 @@ void btc_gen_apportion(const double *q, int m, int n, int *c)
 		c[i] = f < 1 ? 1 : (int)f;
 		total += c[i];
 	}
-	for (; total < n; total++) {
+	/* the cores left, to whole tie groups by largest remainder: a group
+	 * larger than what is left takes it and the units of single entries
+	 * raised before it (most above quota first), or is passed over */
+	bool *seen = btc_xcalloc((size_t)m + 1, sizeof(bool));
+	bool *raised = btc_xcalloc((size_t)m + 1, sizeof(bool));
+	int left = n - total;
+	while (left > 0) {
+		int best = -1;
+		for (int i = 0; i < m; i++)
+			if (!seen[i] && q[i] - c[i] > 0 &&
+			    (best < 0 || q[i] - c[i] > q[best] - c[best]))
+				best = i;
+		if (best < 0)
+			break;
+		int g = 0, donors = 0;
+		for (int i = 0; i < m; i++) {
+			bool mine = same_quota(q[i], q[best]);
+			g += mine;
+			donors += !mine && raised[i] && group_size(q, m, i) == 1;
+		}
+		if (g > left + donors) {
+			for (int i = 0; i < m; i++)
+				seen[i] |= same_quota(q[i], q[best]);
+			continue;
+		}
+		for (; left < g; left++) {
+			int d = -1;
+			for (int i = 0; i < m; i++)
+				if (!same_quota(q[i], q[best]) && raised[i] &&
+				    group_size(q, m, i) == 1 &&
+				    (d < 0 || c[i] - q[i] > c[d] - q[d]))
+					d = i;
+			c[d]--;
+			raised[d] = false;
+		}
+		for (int i = 0; i < m; i++)
+			if (same_quota(q[i], q[best])) {
+				c[i]++;
+				seen[i] = raised[i] = true;
+				left--;
+			}
+	}
+	free(seen);
+	free(raised);
+	/* what no whole group could take: one at a time (ties: the lower
+	 * entry) */
+	for (; left > 0; left--) {
 		int best = 0;
 		for (int i = 1; i < m; i++)
 			if (q[i] - c[i] > q[best] - c[best])
 				best = i;
 		c[best]++;
 	}
-	for (; total > n; total--) {
+	/* the minimum of 1 put the sum above n */
+	for (; left < 0; left++) {
 		int best = -1;
 		for (int i = 0; i < m; i++)
 			if (c[i] > 1 && (best < 0 || c[i] - q[i] > c[best] - q[best]))

@@ -123,12 +123,26 @@ static void test_apportion(void)
 {
 	static const struct {
 		int m, n;
-		double q[5];
-		int want[5];
+		double q[8];
+		int want[8];
 	} cases[] = {
 		/* the H100 shape: four octree chunks and an alexnet one on 13 */
 		{5, 13, {2.9, 2.9, 2.9, 2.9, 1.4}, {3, 3, 3, 3, 1}},
-		/* a tie of remainders goes to the lower index */
+		/* lease N's 4 + 4 CUDA candidate (issue 27): octree#0's cpu:4-6,
+		 * #1-#3's identical cpu:6, the alexnet-dense CPU chunks; one
+		 * core at a time by largest remainder gave 2, 2, 1 to #1-#3 */
+		{8,
+		 13,
+		 {2.1427, 1.4881, 1.4881, 1.4881, 2.3548, 1.5015, 1.2683, 1.2683},
+		 {2, 2, 2, 2, 2, 1, 1, 1}},
+		/* equal quotas get equal counts: a tie the cores left cannot
+		 * raise whole is passed over for smaller remainders ... */
+		{3, 8, {2.4, 2.4, 3.2}, {2, 2, 4}},
+		/* ... or raised whole, a single entry raised before it giving
+		 * its core back ... */
+		{4, 10, {2.7, 2.5, 2.5, 2.3}, {2, 3, 3, 2}},
+		/* ... and what no whole tie can take goes one core at a time
+		 * (ties of remainders: the lower index) */
 		{3, 13, {4.5, 4.5, 4.0}, {5, 4, 4}},
 		/* quotas below 1 get 1; the largest gives them back */
 		{3, 13, {0.2, 0.3, 12.5}, {1, 1, 11}},
@@ -137,7 +151,7 @@ static void test_apportion(void)
 		{1, 7, {7.0}, {7}},
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		int c[5] = {0};
+		int c[8] = {0};
 		btc_gen_apportion(cases[k].q, cases[k].m, cases[k].n, c);
 		for (int i = 0; i < cases[k].m; i++)
 			CU_ASSERT_EQUAL(c[i], cases[k].want[i]);
