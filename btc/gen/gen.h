@@ -191,8 +191,9 @@ int btc_gen_joint_chunk_cores(const struct btc_joint_plan *j, const struct btc_g
  * remainder q_i - c_i first (ties: the lower index): a group of g with
  * fewer than g units left is raised whole when the units left plus those
  * of single (untied) entries raised before it cover g, those entries
- * going back to their floor (the furthest above its quota first), and is
- * passed over otherwise. Under the max-min objective a unit given to
+ * going back to their floor (first the one with the largest
+ * (c_i - 1) / q_i: the least loss to the minimum share), and is passed
+ * over otherwise. Under the max-min objective a unit given to
  * some members of a tie group only raises none of their minimum (issue
  * 27: 13 cores over quotas 2.14, 1.49 x 3, 2.35, 1.50, 1.27 x 2 gave
  * octree#3 one core and octree#1, #2 two). Units no whole group can take

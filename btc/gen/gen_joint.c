@@ -192,7 +192,8 @@ void btc_gen_apportion(const double *q, int m, int n, int *c)
 	}
 	/* the cores left, to whole tie groups by largest remainder: a group
 	 * larger than what is left takes it and the units of single entries
-	 * raised before it (most above quota first), or is passed over */
+	 * raised before it (first the one whose count over quota stays the
+	 * largest without it), or is passed over */
 	bool *seen = btc_xcalloc((size_t)m + 1, sizeof(bool));
 	bool *raised = btc_xcalloc((size_t)m + 1, sizeof(bool));
 	int left = n - total;
@@ -220,7 +221,7 @@ void btc_gen_apportion(const double *q, int m, int n, int *c)
 			for (int i = 0; i < m; i++)
 				if (!same_quota(q[i], q[best]) && raised[i] &&
 				    group_size(q, m, i) == 1 &&
-				    (d < 0 || c[i] - q[i] > c[d] - q[d]))
+				    (d < 0 || (c[i] - 1) / q[i] > (c[d] - 1) / q[d]))
 					d = i;
 			c[d]--;
 			raised[d] = false;

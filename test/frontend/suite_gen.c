@@ -135,6 +135,11 @@ static void test_apportion(void)
 		 13,
 		 {2.1427, 1.4881, 1.4881, 1.4881, 2.3548, 1.5015, 1.2683, 1.2683},
 		 {2, 2, 2, 2, 2, 1, 1, 1}},
+		/* and its Vulkan one (octree#0 cpu:0-6, #1-#3 vulkan:0 cpu:1-6,
+		 * alexnet-dense#0's cpu:6-8): octree#0 gives its third core
+		 * back (2 / 2.95 of its quota left; alexnet's would be
+		 * 1 / 1.90; one at a time gave 3, 3, 3, 2, 2) */
+		{5, 13, {2.9496, 2.7163, 2.7163, 2.7163, 1.9016}, {2, 3, 3, 3, 2}},
 		/* equal quotas get equal counts: a tie the cores left cannot
 		 * raise whole is passed over for smaller remainders ... */
 		{3, 8, {2.4, 2.4, 3.2}, {2, 2, 4}},
