@@ -47,6 +47,9 @@ struct btc_calib_schedule {
 	double io_ms;       /* predicted T_io, 0 when absent */
 	double measured_ms; /* measured period (median); NAN: not measured
 				  (left out of every fit, still predicted) */
+	double measured_low_ms; /* the lower end of its 95 % interval (the least
+				   period the measurement does not exclude: the io cap of
+				   btc_calib_lower); 0 or NAN: none, measured_ms stands */
 };
 
 struct btc_calib_options {
@@ -69,8 +72,8 @@ struct btc_calib_fit {
 	double *d;         /* [n_pus * n_stages] d_{p,i} at p * n_stages + i, or NULL */
 	int n_io;          /* fitted schedules bottlenecked by T_io */
 	double io_cap_ms;  /* T_io is taken as min(T_io, io_cap_ms): INFINITY
-			      from btc_calib_fit, the least measured period
-			      after btc_calib_lower */
+			      from btc_calib_fit, the least lower end of a
+			      measured period's interval after btc_calib_lower */
 	int iterations;
 	bool converged; /* the bottlenecks stopped changing */
 };
@@ -87,10 +90,14 @@ void btc_calib_fit(const struct btc_calib_schedule *s, int n, int n_pus, const b
  *
  *   l_p = min(1, min over chunks c on p of a measured k of y_k / chunk_p(c))
  *
- * (a chunk's time per task is at most its pipeline's period y_k; chunks
- * predicted at or below 0 ms are left out), so that btc_calib_chunk_ms(c) <= y_k
- * for every such chunk, and f->io_cap_ms = the least such y_k (T_io is
- * at most every period). A PU with no such chunk keeps its fit. */
+ * (a chunk's time per task is at most its pipeline's period y_k, the
+ * median the fit went through; chunks predicted at or below 0 ms are left
+ * out), so that btc_calib_chunk_ms(c) <= y_k for every such chunk, and
+ * f->io_cap_ms = the least lower end of a measured k's 95 % interval
+ * (measured_low_ms; its median where it has none): T_io is one constant
+ * of the io threads, the same in every schedule, and no run of any
+ * schedule can be faster than it, so it is at most every period the
+ * measurements do not exclude. A PU with no such chunk keeps its fit. */
 void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
 		     struct btc_calib_fit *f);
 

@@ -6,13 +6,21 @@
 #include <math.h>
 #include <stddef.h>
 
+/* The least period measurement s does not exclude: the lower end of its
+ * 95 % interval, else its median (NAN: not measured). */
+static double floor_ms(const struct btc_calib_schedule *s)
+{
+	double lo = s->measured_low_ms;
+	return lo > 0 && lo < s->measured_ms ? lo : s->measured_ms;
+}
+
 void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
 		     struct btc_calib_fit *f)
 {
 	f->io_cap_ms = INFINITY;
 	for (int k = 0; k < n; k++)
 		if ((!use || use[k]) && s[k].measured_ms > 0) /* NAN: not measured */
-			f->io_cap_ms = fmin(f->io_cap_ms, s[k].measured_ms);
+			f->io_cap_ms = fmin(f->io_cap_ms, floor_ms(&s[k]));
 	for (int p = 0; p < f->n_pus; p++) {
 		double ratio = 1; /* the least y_k / chunk time, at most 1 */
 		for (int k = 0; k < n; k++) {

@@ -81,9 +81,10 @@ bool btc_fit_calib_input(const struct btc_plan *plan, enum btc_mode m, const str
 				.stage_ms = &pk->time_ms[(size_t)f * pk->n_pus + pu]};
 		}
 		const struct btc_report_candidate *rc = &r->candidates[k];
-		out[k] = (struct btc_calib_schedule){
-			c, s->n_chunks, pk->io_ms,
-			rc->status == BTC_RUN_VERIFIED ? rc->measured_ms : NAN};
+		bool v = rc->status == BTC_RUN_VERIFIED;
+		out[k] = (struct btc_calib_schedule){c, s->n_chunks, pk->io_ms,
+						     v ? rc->measured_ms : NAN,
+						     v ? rc->ci_low_ms : NAN};
 	}
 	return p != NULL;
 }

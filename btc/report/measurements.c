@@ -17,7 +17,9 @@
 #include "util/num.h"
 
 /* A main job's report (btc tune --report): each verified candidate's
- * median, matched to the planned schedule of the same label. */
+ * median and, where it is the schedule's one figure, the report's 95 %
+ * interval of it (the bound's calibration lowers to its lower end,
+ * btc_calib_lower), matched to the planned schedule of the same label. */
 static bool read_main_report(const char *path, const cJSON *cands,
 			     const struct btc_plan_schedule *scheds, int n,
 			     const struct btc_device *dev, struct btc_tune_entry *entries,
@@ -59,6 +61,13 @@ static bool read_main_report(const char *path, const cJSON *cands,
 			if (e->status != BTC_RUN_FAILED)
 				e->status = BTC_RUN_VERIFIED;
 			btc_tune_entry_add(e, ms->valuedouble);
+			const cJSON *lo = cJSON_GetObjectItemCaseSensitive(c, "measured_ci_low_ms");
+			const cJSON *hi = cJSON_GetObjectItemCaseSensitive(c, "measured_ci_high_ms");
+			if (e->n_runs == 1 && cJSON_IsNumber(lo) && cJSON_IsNumber(hi) &&
+			    lo->valuedouble <= ms->valuedouble && hi->valuedouble >= ms->valuedouble) {
+				e->ci_lo_ms = lo->valuedouble;
+				e->ci_hi_ms = hi->valuedouble;
+			}
 		}
 	}
 	for (int i = 0; i < n; i++)

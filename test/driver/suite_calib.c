@@ -25,7 +25,7 @@ static void build(void)
 		chunks[k][m++] = (struct btc_calib_chunk){.pu = 0, .predicted_ms = x0[k]};
 		if (!isnan(x1[k]))
 			chunks[k][m++] = (struct btc_calib_chunk){.pu = 1, .predicted_ms = x1[k]};
-		sched[k] = (struct btc_calib_schedule){chunks[k], m, 0, 0};
+		sched[k] = (struct btc_calib_schedule){chunks[k], m, 0, 0, 0};
 		double y = 0;
 		for (int c = 0; c < m; c++) {
 			int p = chunks[k][c].pu;
@@ -65,7 +65,7 @@ static void test_recovers(void)
 static void test_prior(void)
 {
 	struct btc_calib_chunk c[2] = {{.pu = 0, .predicted_ms = 2}, {.pu = 2, .predicted_ms = 1}};
-	struct btc_calib_schedule s[2] = {{c, 2, 0, 3}, {c, 1, 0, NAN}};
+	struct btc_calib_schedule s[2] = {{c, 2, 0, 3, 0}, {c, 1, 0, NAN, 0}};
 	struct btc_calib_options o;
 	btc_calib_options_init(&o);
 	struct btc_calib_fit f;
@@ -82,7 +82,7 @@ static void test_prior(void)
 	btc_calib_fit(s, 2, 3, NULL, &o, &f);
 	CU_ASSERT_DOUBLE_EQUAL(btc_calib_predict(&f, &s[0]), 2, 1e-12);
 	btc_calib_fit_free(&f);
-	struct btc_calib_schedule io = {c, 2, 7.5, NAN};
+	struct btc_calib_schedule io = {c, 2, 7.5, NAN, 0};
 	CU_ASSERT_DOUBLE_EQUAL(btc_calib_period(&io), 7.5, 0);
 }
 
@@ -132,7 +132,7 @@ static void lowered_build(struct btc_calib_chunk ch[NL][2], struct btc_calib_sch
 		ch[k][0] = (struct btc_calib_chunk){.pu = 0, .predicted_ms = x0[k]};
 		ch[k][1] = (struct btc_calib_chunk){.pu = 1, .predicted_ms = x1[k]};
 		double y = fmax(0.2 + 0.7 * x0[k], x1[k]);
-		s[k] = (struct btc_calib_schedule){ch[k], 2, 1.0, k == 2 ? 0.8 * y : y};
+		s[k] = (struct btc_calib_schedule){ch[k], 2, 1.0, k == 2 ? 0.8 * y : y, 0};
 	}
 }
 
@@ -207,6 +207,55 @@ static void test_lowered_loo(void)
 	btc_calib_fit_free(&g);
 }
 
+/* The io cap against the measurements' intervals (issue 25, octree on
+ * lease K: the profile's T_io read high, the cap at the least other median
+ * lay above the chosen's median). The table's T_io is 1.0 ms, the io
+ * threads' true one 0.8; three schedules with small chunks run io-bound
+ * at medians 0.90-1.00 ms, the runs of the fastest reaching 0.81 (the
+ * lower end of its interval), and the chosen, left out, at 0.82. Capped
+ * at the least median (the old rule) T_io reads the chosen 10 % above its
+ * period; capped at the least lower end it lies at or below it. The
+ * chunks' lowering still uses the medians: the lines do not move. */
+static void test_io_cap_interval(void)
+{
+	enum { NI = 4 };
+	static const double x0[NI] = {0.5, 0.4, 0.3, 0.45}, x1[NI] = {0.2, 0.3, 0.4, 0.3};
+	static const double med[NI] = {0.90, 0.95, 1.00, 0.82}, low[NI] = {0.81, 0.90, 0.96, 0.80};
+	struct btc_calib_chunk ch[NI][2];
+	struct btc_calib_schedule s[NI];
+	bool use[NI] = {true, true, true, false}; /* schedule 3: the chosen */
+	for (int k = 0; k < NI; k++) {
+		ch[k][0] = (struct btc_calib_chunk){.pu = 0, .predicted_ms = x0[k]};
+		ch[k][1] = (struct btc_calib_chunk){.pu = 1, .predicted_ms = x1[k]};
+		s[k] = (struct btc_calib_schedule){ch[k], 2, 1.0, med[k], 0};
+	}
+	struct btc_calib_options o;
+	btc_calib_options_init(&o);
+	struct btc_calib_fit f, g;
+	btc_calib_fit(s, NI, 2, use, &o, &f);
+	btc_calib_lower(s, NI, use, &f);
+	/* without intervals: the cap is the least median, above the chosen */
+	CU_ASSERT_DOUBLE_EQUAL(f.io_cap_ms, 0.90, 1e-12);
+	CU_ASSERT(btc_calib_predict(&f, &s[3]) > med[3]);
+	for (int k = 0; k < NI; k++)
+		s[k].measured_low_ms = low[k];
+	btc_calib_fit(s, NI, 2, use, &o, &g);
+	btc_calib_lower(s, NI, use, &g);
+	CU_ASSERT_DOUBLE_EQUAL(g.io_cap_ms, 0.81, 1e-12); /* the chosen's 0.80 not read */
+	CU_ASSERT(btc_calib_predict(&g, &s[3]) <= med[3]);
+	for (int p = 0; p < 2; p++) { /* the chunks' lowering: medians, as before */
+		CU_ASSERT_DOUBLE_EQUAL(g.a_ms[p], f.a_ms[p], 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(g.b[p], f.b[p], 1e-12);
+	}
+	/* a lower end above the median or missing (NAN) leaves the median */
+	s[0].measured_low_ms = 0.95;
+	s[1].measured_low_ms = NAN;
+	btc_calib_lower(s, NI, use, &g);
+	CU_ASSERT_DOUBLE_EQUAL(g.io_cap_ms, 0.90, 1e-12);
+	btc_calib_fit_free(&f);
+	btc_calib_fit_free(&g);
+}
+
 /* The bound's per-stage form (issue 25: a small chunk and large ones on
  * one PU, as octree's cuda:0-5 cpu:6 on leases G-I). On the CPU the
  * table reads stage 0 40 % high (1.0 ms, runs in 0.6) and the others
@@ -249,7 +298,7 @@ static void stages_build(struct btc_calib_chunk ch[NG][2], struct btc_calib_sche
 							      .stage_ms = &t[f]};
 			y = fmax(y, truth);
 		}
-		s[k] = (struct btc_calib_schedule){ch[k], n, 0, y};
+		s[k] = (struct btc_calib_schedule){ch[k], n, 0, y, 0};
 	}
 }
 
@@ -306,6 +355,7 @@ int register_calib_suite(void)
 	       !CU_add_test(s, "leave one out", test_loo) ||
 	       !CU_add_test(s, "lowered for the bound", test_lowered) ||
 	       !CU_add_test(s, "lowered, leave one out", test_lowered_loo) ||
+	       !CU_add_test(s, "io cap at the intervals' lower ends", test_io_cap_interval) ||
 	       !CU_add_test(s, "per-stage factors for the bound", test_stages) ||
 	       !CU_add_test(s, "metrics", test_metrics);
 }
