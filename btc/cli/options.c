@@ -169,7 +169,10 @@ static const struct row rows[] = {
 	INT(TUNE_TASKS, "tune-tasks", tune_tasks, C(TUNE), "N",
 	    "tuning: measured tasks per run (default 24)", 2, 1000000),
 	INT(TUNE_BUDGET, "tune-budget", tune_budget_s, C(TUNE), "SECONDS",
-	    "tuning, then the head to head: each starts no\nround after SECONDS (default 60)", 1,
+	    "tuning, then the head to head: each starts no\nround after SECONDS (default 60); the head to\n"
+	    "head and the several-apps job go on past it to\nthe 6 rounds of exact 95 % intervals, "
+	    "starting\nnone that would end past 5 x SECONDS",
+	    1,
 	    86400),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "driver/colocate_internal.h"
+#include "driver/tune_loop.h"
 #include "util/infile.h"
 #include "util/out.h"
 #include "util/proc.h"
@@ -471,10 +472,13 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 	btc_rng_seed(&rng, r->seed);
 	fprintf(stderr,
 		"colocate: seed %u (--seed %u repeats these orders), %d streams, %d joint "
-		"candidates%s, %d+%d tasks per stream and run, budget %.0f s, at most %d rounds\n",
+		"candidates%s, %d+%d tasks per stream and run, budget %g s (past it up to "
+		"%g s for the %d rounds of exact 95 %% intervals), at most %d rounds\n",
 		r->seed, r->seed, s->n_streams, s->n_joint,
 		s->baselines ? ", naive co-location and time multiplexing" : "", o->warmup,
-		o->tasks, o->budget_s, o->max_rounds);
+		o->tasks, o->budget_s, fmax(1, o->budget_cap) * o->budget_s,
+		o->h2h_min_rounds > o->min_rounds ? o->h2h_min_rounds : o->min_rounds,
+		o->max_rounds);
 	int *order = btc_xcalloc((size_t)st.n_cfg, sizeof(int));
 	bool interrupted = false;
 	const char *stop = "max rounds";
@@ -520,20 +524,24 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 			stop = "no joint candidate left";
 			break;
 		}
-		/* the gains over the baselines are a head to head: as the
-		 * tuner's, neither convergence nor the budget stops it before
-		 * the h2h_min_rounds of an exact 95 % interval, unless the
-		 * rounds run past three times the budget */
-		int need = s->baselines && o->h2h_min_rounds > o->min_rounds ? o->h2h_min_rounds
-									      : o->min_rounds;
+		/* every figure reported (M of each live candidate, of naive
+		 * and multiplex, the gains: a head to head as the tuner's)
+		 * needs the h2h_min_rounds of an exact 95 % interval: neither
+		 * convergence nor the budget stops the rounds before them,
+		 * unless the next round would end past the cap of
+		 * o->budget_cap budgets (btc_tune_budget_rule) */
+		int need = o->h2h_min_rounds > o->min_rounds ? o->h2h_min_rounds : o->min_rounds;
 		const char *why = round >= need ? colo_stop(&st, o->ci_rel) : NULL;
 		if (why) {
 			stop = why;
 			break;
 		}
-		double now = now_s(), next = now - t0 + (now - t_round);
-		if ((round >= need && next > o->budget_s) || next > 3 * o->budget_s) {
-			stop = "budget";
+		double now = now_s();
+		enum btc_tune_budget v =
+			btc_tune_budget_rule(o, need, round, now - t0, now - t_round);
+		btc_tune_budget_say(stderr, "colocate", v, o, need, round, now - t0, now - t_round);
+		if (v == BTC_BUDGET_STOP || v == BTC_BUDGET_CAP) {
+			stop = v == BTC_BUDGET_CAP ? "budget cap" : "budget";
 			break;
 		}
 	}

@@ -25,8 +25,10 @@
  *
  * A round runs each of them once in an order shuffled by the seeded
  * generator of the tuner (driver/tune.h: the same confidence rules, the
- * same budget and round limits). The figure of merit of a run is its
- * max-min normalised throughput
+ * same budget and round limits; as the tuner's head to head, the rounds
+ * go on past the budget to the 6 of exact 95 % intervals for every
+ * figure, up to o->budget_cap budgets: btc_tune_budget_rule). The figure
+ * of merit of a run is its max-min normalised throughput
  *
  *   M = min_s (r_s / (w_s r*_s))            r_s: stream s's tasks/s
  *

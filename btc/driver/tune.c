@@ -31,6 +31,7 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	o->h2h_min_rounds = 6;
 	o->h2h_max_rounds = 30;
 	o->budget_s = 60;
+	o->budget_cap = BTC_TUNE_BUDGET_CAP;
 	o->ci_rel = 0.03;
 	o->race = true;
 	o->screen = true;

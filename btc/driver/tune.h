@@ -35,6 +35,12 @@ struct btc_tune_options {
 	double budget_s;              /* tuning, and then the head to head, each stop
 				 starting rounds after this many seconds
 				 (--tune-budget, default 60) */
+	double budget_cap;            /* the head to head and the workload job go on past
+				 budget_s until their figures have the
+				 BTC_TUNE_EXACT_RUNS rounds of an exact 95 %
+				 interval, but start no round that would end
+				 past budget_cap x budget_s (a factor >= 1;
+				 default BTC_TUNE_BUDGET_CAP) */
 	double ci_rel;                /* stop when each finalist's 95 % interval is
 				 within this fraction of its median (0.03) */
 	bool race;                    /* drop schedules whose interval lies above the
@@ -59,6 +65,14 @@ struct btc_tune_options {
 #define BTC_RUN_TIMEOUT_FACTOR 10.0
 #define BTC_RUN_STARTUP_S 3.0
 #define BTC_PROFILE_BOUND_S 120.0
+
+/* The hard cap of a measurement that runs past its budget for exact 95 %
+ * intervals, in budgets (btc_tune_options.budget_cap's default): 6 rounds
+ * of up to 5/6 of a budget each. The H100's 4 + 4 Vulkan workload job
+ * (docs/results/workload-h100-m, -n) ran rounds of 24-26 s at a budget of
+ * 40 s, 6 rounds in about 3.9 budgets; a cap of 3 stopped it at 5 and 4.
+ * --tune-budget's help (cli/options.c) and docs/report.md name it. */
+#define BTC_TUNE_BUDGET_CAP 5.0
 
 void btc_tune_options_init(struct btc_tune_options *o);
 
@@ -124,7 +138,9 @@ struct btc_tune_h2h {
 	bool ci_exact;
 	bool decided;     /* the interval excludes 1 or lies within 1 +- ci_rel */
 	bool gain;        /* ratio_hi < 1: the candidate is faster */
-	const char *stop; /* "decided", "budget", "max rounds" (static) */
+	const char *stop; /* "decided", "budget", "budget cap" (stopped at the
+			     cap short of BTC_TUNE_EXACT_RUNS rounds:
+			     btc_tune_budget_rule), "max rounds" (static) */
 };
 
 /* Runs the head to head of schedules cand and base (entries[] as from

@@ -299,6 +299,43 @@ bool btc_tune_rounds(const struct btc_tune_bench *b, int n, const struct btc_tun
 	return !interrupted;
 }
 
+enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, int need,
+					  int rounds, double elapsed_s, double round_s)
+{
+	double next = elapsed_s + round_s;
+	if (next <= opt->budget_s)
+		return BTC_BUDGET_GO;
+	if (rounds >= need)
+		return BTC_BUDGET_STOP;
+	return next <= fmax(1, opt->budget_cap) * opt->budget_s ? BTC_BUDGET_PAST : BTC_BUDGET_CAP;
+}
+
+void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
+			 const struct btc_tune_options *opt, int need, int rounds,
+			 double elapsed_s, double round_s)
+{
+	if (v != BTC_BUDGET_PAST && v != BTC_BUDGET_CAP)
+		return;
+	double cap = fmax(1, opt->budget_cap), cap_s = cap * opt->budget_s;
+	if (v == BTC_BUDGET_PAST) {
+		fprintf(f,
+			"%s: past the budget (%g s): round %d would end at %.1f s; %d of the %d "
+			"rounds an exact 95 %% interval needs, going on (at most %g s, %g "
+			"budgets)\n",
+			prefix, opt->budget_s, rounds + 1, elapsed_s + round_s, rounds, need,
+			cap_s, cap);
+		return;
+	}
+	/* need rounds at the last round's length, within the cap */
+	double need_s = elapsed_s + (need - rounds) * round_s;
+	fprintf(f,
+		"%s: stopped short of an exact 95 %% interval: %d of %d rounds; round %d would "
+		"end at %.1f s, past the cap of %g s (%g x the budget of %g s); the intervals "
+		"are [min, max]; %d rounds would take about %.0f s (a budget of %.0f s)\n",
+		prefix, rounds, need, rounds + 1, elapsed_s + round_s, cap_s, cap, opt->budget_s,
+		need, need_s, ceil(need_s / cap));
+}
+
 static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *opt)
 {
 	h->ci_exact = btc_stats_median_ci(h->ratios, h->rounds, 0.95, &h->ratio_median,
@@ -322,7 +359,7 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 	*failed = -1;
 	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
 	double t0 = b->now(b->arg);
-	bool ok = true;
+	bool ok = true, past = false; /* past: said that it runs past the budget */
 	for (int r = 1; r <= opt->h2h_max_rounds && ok; r++) {
 		double t_round = b->now(b->arg);
 		int order[2] = {cand, base};
@@ -348,11 +385,17 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 		}
 		/* The budget stops the head to head only once it has the
 		 * rounds of an exact 95 % interval (h2h_min_rounds), or at
-		 * three budgets: fewer rounds decide nothing (a slow app's
-		 * rounds of several seconds each, alexnet-sparse). */
-		double now = b->now(b->arg), next = now - t0 + (now - t_round);
-		if ((r >= opt->h2h_min_rounds && next > opt->budget_s) || next > 3 * opt->budget_s) {
-			h->stop = "budget";
+		 * the cap: fewer rounds decide nothing (a slow app's rounds
+		 * of several seconds each, alexnet-sparse). */
+		double now = b->now(b->arg);
+		enum btc_tune_budget v = btc_tune_budget_rule(opt, opt->h2h_min_rounds, r,
+							      now - t0, now - t_round);
+		if (v == BTC_BUDGET_CAP || (v == BTC_BUDGET_PAST && (verbose || !past)))
+			btc_tune_budget_say(stderr, "h2h", v, opt, opt->h2h_min_rounds, r,
+					    now - t0, now - t_round);
+		past |= v == BTC_BUDGET_PAST;
+		if (v == BTC_BUDGET_STOP || v == BTC_BUDGET_CAP) {
+			h->stop = v == BTC_BUDGET_CAP ? "budget cap" : "budget";
 			break;
 		}
 	}

@@ -10,6 +10,7 @@
 #define BTC_TUNE_LOOP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "driver/tune.h"
 
@@ -47,6 +48,40 @@ bool btc_tune_rounds(const struct btc_tune_bench *b, int n, const struct btc_tun
 bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			 bool verbose, struct btc_tune_entry *entries, int cand, int base,
 			 struct btc_rng *rng, struct btc_tune_h2h *h, int *failed);
+
+/* The budget of rounds whose figures need `need` rounds for an exact 95 %
+ * interval (BTC_TUNE_EXACT_RUNS: the head to head's ratio, the workload
+ * job's M and gains; docs/report.md, "Head to head"). After `rounds`
+ * rounds, elapsed_s seconds after the first began, the next round is
+ * projected to end at elapsed_s + round_s (round_s: the last round's
+ * seconds). With B = opt->budget_s:
+ *   GO      the next round ends within B;
+ *   STOP    it ends past B and rounds >= need (the budget: "budget");
+ *   PAST    it ends past B, rounds < need, and within opt->budget_cap x B:
+ *           go on past the budget, for the exact intervals;
+ *   CAP     it ends past opt->budget_cap x B with rounds < need: stop short
+ *           of exact intervals ("budget cap"; the figures are [min, max]).
+ * A loop that goes on only while GO or PAST starts at most need rounds
+ * past B, none past the cap. Pure. */
+enum btc_tune_budget { BTC_BUDGET_GO, BTC_BUDGET_STOP, BTC_BUDGET_PAST, BTC_BUDGET_CAP };
+enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, int need,
+					  int rounds, double elapsed_s, double round_s);
+
+/* Says on f, after prefix ("colocate", "h2h"), why the rounds go on past
+ * the budget (PAST) or stop short of an exact interval (CAP: with the
+ * seconds `need` rounds would take at the last round's length, and the
+ * budget whose cap fits them), from btc_tune_budget_rule's arguments;
+ * nothing for GO and STOP:
+ *   colocate: past the budget (40 s): round 5 would end at 127.7 s; 4 of
+ *   the 6 rounds an exact 95 % interval needs, going on (at most 200 s, 5
+ *   budgets)
+ *   h2h: stopped short of an exact 95 % interval: 4 of 6 rounds; round 5
+ *   would end at 125.0 s, past the cap of 120 s (3 x the budget of 40 s);
+ *   the intervals are [min, max]; 6 rounds would take about 150 s (a
+ *   budget of 50 s) */
+void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
+			 const struct btc_tune_options *opt, int need, int rounds,
+			 double elapsed_s, double round_s);
 
 /* Whether the head to head's candidate replaces the baseline: when the
  * interval of the ratio lies below 1 (a significant gain); and, with

@@ -90,6 +90,39 @@ for f in c["joint"] + [c["naive"], c["multiplex"]]:
 for g in ("gain_naive", "gain_multiplex"):
     assert c[g]["median"] > 0, c[g]
 PY
+# Exact intervals past the budget (issue 27): a budget of 1 ms, which
+# every round overruns, and a cap far away: the rounds go on past the
+# budget to the 6 of an exact 95 % interval and stop there (min_rounds 3,
+# max_rounds 30), every figure (M of the candidate, naive, multiplex; the
+# gains) exact, and stderr says why it ran past the budget. Before, the
+# budget (3 budgets at most) stopped it after round 1.
+"$run" "$prog" "$work/runs" "$work/e.json" 1,1 1 0,0 4 1 3-30 2 0.001 1000000 \
+  > "$work/e.txt" 2> "$work/e.err" || { cat "$work/e.err" "$work/e.txt"; exit 1; }
+grep -q "^colocate: past the budget (0.001 s): round 2 would end at .*; 1 of the 6 rounds an exact 95 % interval needs, going on" "$work/e.err" ||
+  { echo "FAIL: no line saying why the rounds go past the budget"; cat "$work/e.err"; exit 1; }
+grep -q "^colocate: 6 rounds in .* s (\(budget\|decided\|converged\))$" "$work/e.err" ||
+  { echo "FAIL: not 6 rounds"; cat "$work/e.err"; exit 1; }
+python3 - "$work/e.json" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+for f in c["joint"] + [c["naive"], c["multiplex"]]:
+    assert f["verified"] is True and f["rounds"] == 6 and f["merit"]["exact"] is True, f
+for g in ("gain_naive", "gain_multiplex"):
+    assert c[g]["exact"] is True, c[g]
+PY
+# The cap: at 1 budget the same measurement stops after round 1, short of
+# an exact interval, and says so: the figures are [min, max] (~).
+"$run" "$prog" "$work/runs" "$work/p.json" 1,1 1 0,0 4 1 3-30 2 0.001 1 \
+  > "$work/p.txt" 2> "$work/p.err" || { cat "$work/p.err" "$work/p.txt"; exit 1; }
+grep -q "^colocate: stopped short of an exact 95 % interval: 1 of 6 rounds; round 2 would end at .*, past the cap of 0.001 s (1 x the budget of 0.001 s)" "$work/p.err" ||
+  { echo "FAIL: no line saying why the rounds stopped short"; cat "$work/p.err"; exit 1; }
+grep -q "^colocate: 1 rounds in .* s (budget cap)$" "$work/p.err"
+python3 - "$work/p.json" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+for f in c["joint"] + [c["naive"], c["multiplex"]]:
+    assert f["verified"] is True and f["rounds"] == 1 and f["merit"]["exact"] is False, f
+PY
 # A candidate that cannot run (schedule 9 of a two-schedule app: the
 # program refuses its command line) is out with the program's words; with
 # none left the measurement fails (exit 1) and says which and why.

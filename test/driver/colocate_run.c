@@ -2,11 +2,15 @@
  * built workload program of S streams, one app each, and prints the
  * result's table (report/colocate_print.h) and writes its JSON.
  *
- *   colocate-run PROGRAM WORK_DIR JSON_OUT SOLO K JOINT.. [TASKS WARMUP ROUNDS TURN]
+ *   colocate-run PROGRAM WORK_DIR JSON_OUT SOLO K JOINT.. [TASKS WARMUP ROUNDS TURN
+ *                [BUDGET CAP]]
  *
  * SOLO: the solo-best schedule per stream, "1,1"; K joint candidates,
- * each "0,1" (a schedule per stream). Exit 0 when a joint candidate
- * verified, 1 otherwise, 2 for a bad command line. */
+ * each "0,1" (a schedule per stream). ROUNDS: "N" (min_rounds and
+ * max_rounds N, default 2) or "MIN-MAX"; BUDGET: budget_s (seconds,
+ * default 60), CAP: budget_cap (budgets, default BTC_TUNE_BUDGET_CAP).
+ * Exit 0 when a joint candidate verified, 1 otherwise, 2 for a bad
+ * command line. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +38,7 @@ int main(int argc, char **argv)
 	if (argc < 7) {
 		fprintf(stderr,
 			"usage: %s PROGRAM WORK_DIR JSON_OUT SOLO K JOINT.. [TASKS WARMUP "
-			"ROUNDS TURN]\n",
+			"ROUNDS TURN [BUDGET CAP]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -57,7 +61,13 @@ int main(int argc, char **argv)
 	btc_tune_options_init(&o);
 	o.tasks = argc > a ? atoi(argv[a]) : 4;
 	o.warmup = argc > a + 1 ? atoi(argv[a + 1]) : 1;
-	o.min_rounds = o.max_rounds = argc > a + 2 ? atoi(argv[a + 2]) : 2;
+	o.min_rounds = o.max_rounds = 2;
+	if (argc > a + 2 && sscanf(argv[a + 2], "%d-%d", &o.min_rounds, &o.max_rounds) == 1)
+		o.max_rounds = o.min_rounds;
+	if (argc > a + 4)
+		o.budget_s = atof(argv[a + 4]);
+	if (argc > a + 5)
+		o.budget_cap = atof(argv[a + 5]);
 	o.seed = 7;
 	const char *names[16];
 	int app[16];

@@ -274,9 +274,87 @@ static void test_h2h_choice(void)
 	CU_ASSERT_FALSE(btc_tune_h2h_keeps_candidate(&h, &o));
 }
 
+/* The budget rule (btc_tune_budget_rule) on its own: B = 40 s, cap 5 B,
+ * 6 rounds needed. */
+static void test_budget_rule(void)
+{
+	struct btc_tune_options o;
+	btc_tune_options_init(&o);
+	o.budget_s = 40;
+	CU_ASSERT_EQUAL(o.budget_cap, BTC_TUNE_BUDGET_CAP);
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 1, 10, 10), BTC_BUDGET_GO);
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 6, 30, 10), BTC_BUDGET_GO); /* ends at B */
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 6, 35, 10), BTC_BUDGET_STOP);
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 4, 102.3, 25.6), BTC_BUDGET_PAST); /* lease N */
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 5, 190, 10), BTC_BUDGET_PAST);  /* ends at 5 B */
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 5, 190, 11), BTC_BUDGET_CAP);
+	o.budget_cap = 3; /* the rule before: lease N's 4 + 4 Vulkan job stopped at 4 rounds */
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 4, 102.3, 25.6), BTC_BUDGET_CAP);
+	o.budget_cap = 0.5; /* below 1: 1 */
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 2, 30, 10), BTC_BUDGET_GO);
+	CU_ASSERT_EQUAL(btc_tune_budget_rule(&o, 6, 2, 31, 10), BTC_BUDGET_CAP);
+}
+
+/* A run of a fixed time on a simulated clock: schedule 0 at 1 ms a task,
+ * 1 at 2 ms; every run SLOW_RUN_S seconds. */
+#define SLOW_RUN_S 12.5
+static bool slow_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
+		     char **error)
+{
+	(void)warmup, (void)tasks, (void)phase;
+	*(double *)arg += SLOW_RUN_S;
+	*ms = i == 0 ? 1 : 2;
+	*error = NULL;
+	return true;
+}
+
+static double slow_now(void *arg)
+{
+	return *(double *)arg;
+}
+
+/* The head to head of rounds of 25 s at a budget of 40 s (the H100's 4 +
+ * 4 Vulkan workload job's rounds): past the budget to the 6 rounds of an
+ * exact 95 % interval, decided; with a cap of 3 budgets (the rule
+ * before) it stops at 4 rounds, undecided, "budget cap". */
+static void test_h2h_past_budget(void)
+{
+	struct btc_tune_options o;
+	btc_tune_options_init(&o);
+	o.budget_s = 40;
+	for (int k = 0; k < 2; k++) {
+		double clock = 0;
+		struct btc_tune_bench b = {slow_run, slow_now, sim_interrupted, &clock};
+		struct btc_tune_entry e[2] = {
+			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .finalist = true},
+			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .baseline = true,
+			 .finalist = true}};
+		struct btc_rng rng;
+		btc_rng_seed(&rng, 1);
+		struct btc_tune_h2h h;
+		int failed;
+		o.budget_cap = k == 0 ? BTC_TUNE_BUDGET_CAP : 3;
+		CU_ASSERT_TRUE(btc_tune_h2h_rounds(&b, &o, false, e, 0, 1, &rng, &h, &failed));
+		if (k == 0) {
+			CU_ASSERT_EQUAL(h.rounds, 6);
+			CU_ASSERT_TRUE(h.ci_exact && h.decided && h.gain);
+			CU_ASSERT_STRING_EQUAL(h.stop, "decided");
+			CU_ASSERT_DOUBLE_EQUAL(clock, 6 * 2 * SLOW_RUN_S, 1e-9);
+		} else {
+			CU_ASSERT_EQUAL(h.rounds, 4);
+			CU_ASSERT_FALSE(h.ci_exact || h.decided);
+			CU_ASSERT_STRING_EQUAL(h.stop, "budget cap");
+		}
+		free(h.ratios);
+		btc_tune_entries_clear(e, 2);
+	}
+}
+
 int register_tune_sim_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune-sim", NULL, NULL);
 	return !s || !CU_add_test(s, "decision rules, old against new, by regret", test_regret) ||
-	       !CU_add_test(s, "head to head's choice", test_h2h_choice);
+	       !CU_add_test(s, "head to head's choice", test_h2h_choice) ||
+	       !CU_add_test(s, "the budget rule", test_budget_rule) ||
+	       !CU_add_test(s, "head to head past the budget", test_h2h_past_budget);
 }
