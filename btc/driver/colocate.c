@@ -253,14 +253,21 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 				*prep_ms += pm->valuedouble;
 			read_chunks(e,
 				    &chunks[i->valueint]);
-			/* its check times (docs/report.md, "The workload's report") */
+			/* its check times (docs/report.md, "The workload's report")
+			 * after the warm-up tasks the program added to ours (its
+			 * `warmup`, at least its pool: issue 25), so that
+			 * at[k][o->warmup - 1] ends the stream's own warm-up */
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
-			int k = i->valueint, n = cJSON_GetArraySize(t);
+			const cJSON *sw = cJSON_GetObjectItemCaseSensitive(e, "warmup");
+			int k = i->valueint, n = cJSON_GetArraySize(t), skip = 0;
+			if (cJSON_IsNumber(sw) && sw->valuedouble > o->warmup &&
+			    sw->valuedouble - o->warmup < n)
+				skip = (int)(sw->valuedouble - o->warmup);
 			free(at[k]);
 			at[k] = btc_xcalloc((size_t)n + 1, sizeof(double));
 			n_at[k] = 0;
 			cJSON_ArrayForEach (x, t)
-				if (cJSON_IsNumber(x))
+				if (cJSON_IsNumber(x) && skip-- <= 0)
 					at[k][n_at[k]++] = x->valuedouble;
 		}
 	}

@@ -183,6 +183,27 @@ double btrt_model_farm_cover(uint32_t pool, uint32_t entries, uint32_t k_load, u
 #define BTRT_POOL_SLACK 3
 uint32_t btrt_model_default_pool(uint32_t table_pool, uint32_t k_load, uint32_t k_check);
 
+/* The warm-up of a run (docs/runtime.md "The steady state and the
+ * warm-up", issue 25): the tasks before the measured window, at least one
+ * per TaskObject of the run's pool, so that every slot has carried a task
+ * before the clock. A slot's first use costs more than its later ones
+ * (an io that fills per-slot data once, e.g. alexnet's weights; a CUDA
+ * chunk priming its private per-slot buffers; first touches of pages and
+ * GPU allocations), and the source hands out the pool's TaskObjects in
+ * order (slot i to item first_seq + i) before it recycles any, so the
+ * first `pool` items are exactly the slots' first uses. To keep the
+ * measured tasks the caller asked for (tasks - requested), the run
+ * streams the extra warm-up tasks too:
+ *
+ *   warmup = max(requested, pool)                     [tasks]
+ *   run    = tasks + (warmup - requested)             [tasks]
+ *
+ * tasks: the tasks asked for (--tasks, > requested unless 0); requested:
+ * --warmup; pool: the run's TaskObjects. *warmup and *run receive the
+ * two (either may be NULL); run saturates at UINT64_MAX. */
+void btrt_model_warmup(uint64_t tasks, uint64_t requested, uint32_t pool, uint64_t *warmup,
+		       uint64_t *run);
+
 #ifdef __cplusplus
 }
 #endif

@@ -111,3 +111,13 @@ uint32_t btrt_model_default_pool(uint32_t table_pool, uint32_t k_load, uint32_t 
 	uint64_t n = (uint64_t)(table_pool ? table_pool - 1 : 0) + io + BTRT_POOL_SLACK;
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
+
+void btrt_model_warmup(uint64_t tasks, uint64_t requested, uint32_t pool, uint64_t *warmup,
+		       uint64_t *run)
+{
+	uint64_t w = requested > pool ? requested : pool, extra = w - requested;
+	if (warmup)
+		*warmup = w;
+	if (run)
+		*run = tasks > UINT64_MAX - extra ? UINT64_MAX : tasks + extra;
+}

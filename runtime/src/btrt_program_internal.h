@@ -10,7 +10,14 @@
 
 /* The command line of the program (`--help`). */
 struct btrt_program_options {
-	long schedule, tasks, warmup, pool;
+	long schedule, tasks, warmup, pool; /* warmup: --warmup, as asked */
+	/* The run's warm-up and its tasks (btrt_model_warmup, issue 25): at
+	 * least one warm-up task per TaskObject of the pool, so that every
+	 * slot's first use falls before the measured window, and tasks +
+	 * (warmup_run - warmup) tasks streamed, so that tasks - warmup are
+	 * measured. warmup and tasks until the pool exists. */
+	long warmup_run;
+	uint64_t tasks_run;
 	long check_threads;        /* --check-threads, 0: not given */
 	long load_threads;         /* --load-threads, 0: not given */
 	const char *input, *trace, *report, *failure;

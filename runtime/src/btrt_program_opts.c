@@ -16,8 +16,12 @@ void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *
 		"  --schedule N     run schedule N of this build (default 0; --list shows them)\n"
 		"  --list           list the schedules and exit\n"
 		"  --list-json      the same as a JSON array (index, kind, label, chunks, predicted_ms, pool)\n"
-		"  --tasks N        stream N tasks (default %ld; the input repeats as needed)\n"
-		"  --warmup N       tasks excluded from the steady-state figures (default %ld)\n"
+		"  --tasks N        stream N tasks (default %ld; the input repeats as needed),\n"
+		"                   and the extra warm-up tasks of --warmup\n"
+		"  --warmup N       tasks excluded from the steady-state figures (default %ld);\n"
+		"                   at least one per TaskObject of the pool (a slot's first\n"
+		"                   use costs more), the extra ones streamed besides --tasks\n"
+		"                   so that --tasks minus --warmup are measured\n"
 		"  --pool N         TaskObjects in flight (default: one per loader, chunk and\n"
 		"                   check worker, 3 more, and a farm's extra; at most --tasks;\n"
 		"                   must fit in memory)\n"
@@ -220,6 +224,8 @@ int btrt_program_parse(const struct btrt_program *prog, int argc, char **argv,
 		}
 		o->warmup = o->tasks / 4; /* the default is for the default --tasks */
 	}
+	o->warmup_run = o->warmup; /* until the pool exists: btrt_model_warmup */
+	o->tasks_run = (uint64_t)o->tasks;
 	if (o->pool > o->tasks) {
 		fprintf(stderr, "%s: --pool %ld: more than --tasks (%ld), which is as many "
 			"TaskObjects as can ever be in flight\n", argv[0], o->pool, o->tasks);

@@ -80,7 +80,12 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	cJSON_AddItemToObject(j, "schedule", schedule_json(s));
 	cJSON_AddNumberToObject(j, "predicted_ms", s->predicted_ms);
 	cJSON_AddNumberToObject(j, "tasks", (double)btrt_run_items(run));
-	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup);
+	/* the run's warm-up (at least the pool: issue 25), the one asked for,
+	 * and the tasks of the steady-state figure (btrt_run_steady_ns) */
+	uint64_t items = btrt_run_items(run), w = (uint64_t)o->warmup_run;
+	cJSON_AddNumberToObject(j, "warmup", (double)w);
+	cJSON_AddNumberToObject(j, "warmup_requested", (double)o->warmup);
+	cJSON_AddNumberToObject(j, "measured_tasks", (double)(items > w ? items - w : items));
 	if (out->pool)
 		cJSON_AddNumberToObject(j, "pool", out->pool);
 	cJSON_AddNumberToObject(j, "measured_ms_per_task", ms);
@@ -121,7 +126,7 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(h, "to_task", (double)o->hog_to);
 	}
 	if (out->adapt) {
-		cJSON *a = adapt_json(out->adapt, o->schedule, (uint64_t)o->warmup);
+		cJSON *a = adapt_json(out->adapt, o->schedule, (uint64_t)o->warmup_run);
 		if (!a) {
 			cJSON_Delete(j);
 			return NULL;

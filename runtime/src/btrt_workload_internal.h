@@ -78,6 +78,9 @@ struct btrt_workload_figures {
 	double share;              /* the fair admission share (--share); 0: none */
 	const struct btrt_run *run;
 	uint64_t tasks;            /* checked */
+	uint64_t warmup;           /* the stream's warm-up: --warmup, at least
+				      its pool (btrt_model_warmup) */
+	uint32_t pool;             /* the stream's TaskObjects */
 	double ms_per_task;        /* steady state */
 	double tasks_per_s;
 	double wall_ms;            /* first load to last check */

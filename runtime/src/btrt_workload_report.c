@@ -32,6 +32,12 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "share", f->share);
 	cJSON_AddBoolToObject(j, "verified", 1);
 	cJSON_AddNumberToObject(j, "tasks", (double)f->tasks);
+	/* its own warm-up (at least its pool: issue 25) and the tasks of
+	 * ms_per_task (btrt_run_steady_ns) */
+	cJSON_AddNumberToObject(j, "warmup", (double)f->warmup);
+	cJSON_AddNumberToObject(j, "pool", f->pool);
+	cJSON_AddNumberToObject(j, "measured_tasks",
+				(double)(f->tasks > f->warmup ? f->tasks - f->warmup : f->tasks));
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);

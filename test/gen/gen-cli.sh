@@ -105,7 +105,10 @@ refused "out of range (0..$((n - 1)))" --schedule 4294967296
 refused "must be less than --tasks (10)" --tasks 10 --warmup 10
 refused "not a decimal number" --warmup 1e3
 out=$(BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 20 --warmup 19 --pool 20 --schedule $((n - 1)))
-grep -q "^verified 20 tasks" <<< "$out"
+# issue 25: a warm-up task per TaskObject (20), the one more streamed so
+# that 20 - 19 is measured (was "verified 20 tasks", 1 slot's first use
+# in the window)
+grep -q "^verified 21 tasks (20 warm-up, 19 asked, one per TaskObject + 1 measured)" <<< "$out"
 echo "accepted --tasks 20 --warmup 19 --pool 20 --schedule $((n - 1)): $out"
 # The default pool (issue 25, docs/runtime.md "The pool"): one TaskObject
 # per position that holds a task (each loader, chunk entry and check
@@ -126,6 +129,40 @@ assert r["pool"] == want, f"pool {r['pool']}, want {kl} loaders + {entries} chun
 print(f"default pool: {kl} loaders + {entries} chunks + {kc} checkers + 3 = {r['pool']}")
 PY
 done
+# The steady-state window starts once every TaskObject carried a task
+# (issue 25, docs/runtime.md "The warm-up"): the report's warmup is at
+# least the pool, the one asked for is warmup_requested, and the tasks
+# asked minus the warm-up asked are measured, the run streaming the extra
+# warm-up tasks besides. The tuner's runs (68 tasks, 4 warm-up), the
+# default pool (more than 4 here) and --pool 2 (within the warm-up).
+check_warmup() {
+  python3 - "$work/warm.json" "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tasks, warmup, pool = map(int, sys.argv[2:5])
+assert r["pool"] == pool, (r["pool"], pool)
+assert r["warmup_requested"] == warmup, r["warmup_requested"]
+assert r["warmup"] == max(warmup, pool), f"warmup {r['warmup']}: not max({warmup}, pool {pool})"
+assert r["measured_tasks"] == tasks - warmup, f"measured {r['measured_tasks']}, asked {tasks - warmup}"
+assert r["tasks"] == tasks + r["warmup"] - warmup, f"tasks {r['tasks']}"
+assert r["tasks"] - r["warmup"] == r["measured_tasks"]
+print(f"--tasks {tasks} --warmup {warmup}, pool {pool}: warm-up {r['warmup']}, "
+      f"{r['tasks']} tasks, {r['measured_tasks']} measured")
+PY
+}
+BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 68 --warmup 4 --report "$work/warm.json" > "$work/warm.out"
+pool=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["pool"])' "$work/warm.json")
+[ "$pool" -gt 4 ] || { echo "FAIL: default pool $pool, expected more than 4"; exit 1; }
+check_warmup 68 4 "$pool"
+grep -q "^verified $((64 + pool)) tasks ($pool warm-up, 4 asked, one per TaskObject + 64 measured)" \
+  "$work/warm.out" || { echo "FAIL: summary"; cat "$work/warm.out"; exit 1; }
+BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 68 --warmup 4 --pool 2 --report "$work/warm.json" \
+  > "$work/warm.out"
+check_warmup 68 4 2
+grep -q "^verified 68 tasks (4 warm-up + 64 measured)" "$work/warm.out"
+BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 30 --warmup 0 --pool 5 --report "$work/warm.json" \
+  > /dev/null
+check_warmup 30 0 5
 BTRT_NO_PIN=1 "$cpu_prog" --quiet --tasks 40 --pool 3 --check-threads 2 --report "$work/pool.json" \
   > /dev/null
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["pool"]; assert p == 3, p' \

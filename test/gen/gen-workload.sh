@@ -47,14 +47,43 @@ grep -q "^  1 alexnet_dense .*cpu:0-3 vulkan:4-8" "$work/list.txt"
 BTRT_NO_PIN=1 "$prog" --tasks 8 --quiet --report "$work/r.json" --trace "$work/t.json" \
   > "$work/run.txt" 2>&1 || { cat "$work/run.txt"; exit 1; }
 cat "$work/run.txt"
-grep -q "^stream 0 (octree): verified 8 tasks" "$work/run.txt"
-grep -q "^stream 1 (alexnet_dense): verified 8 tasks" "$work/run.txt"
+# measured REPORT TASKS: each stream of REPORT measured TASKS minus the
+# warm-up asked, its own warm-up at least its pool (issue 25: every
+# TaskObject's first use before the steady-state window), the extra
+# warm-up tasks streamed besides; prints "STREAM RUN WARMUP" per stream.
+measured() {
+  python3 - "$@" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+asked, want = r["warmup"], int(sys.argv[2])
+for s in r["streams"]:
+    w = s["warmup"]
+    assert w == max(asked, s["pool"]), f"stream {s['stream']}: warm-up {w}, pool {s['pool']}"
+    assert s["measured_tasks"] == want - asked, (s["measured_tasks"], want, asked)
+    assert s["tasks"] == want + w - asked, (s["tasks"], want, w, asked)
+    print(s["stream"], s["tasks"], w)
+PY
+}
+# verified FILE REPORT TASKS STREAM...: the summary line of each stream
+# with the run's tasks and warm-up
+verified() {
+  local file=$1 report=$2 tasks=$3 i n w
+  shift 3
+  measured "$report" "$tasks" > "$work/measured.txt"
+  for s in "$@"; do
+    read -r i n w <<< "$(grep "^${s%% *} " "$work/measured.txt")"
+    grep -q "^stream $s: verified $n tasks ($w warm-up" "$file" ||
+      { echo "FAIL: stream $s: no 'verified $n tasks ($w warm-up' in $file"; cat "$file"; exit 1; }
+  done
+}
+# was "verified 8 tasks": 8 + (the warm-up - the 4 asked) now (issue 25)
+verified "$work/run.txt" "$work/r.json" 8 "0 (octree)" "1 (alexnet_dense)"
 python3 - "$work/r.json" "$work/t.json" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["verified"] is True and len(r["streams"]) == 2, r
 for s, app in zip(r["streams"], ["octree", "alexnet_dense"]):
-    assert s["app"] == app and s["verified"] is True and s["tasks"] == 8, s
+    assert s["app"] == app and s["verified"] is True and s["tasks"] == 8 + s["warmup"] - r["warmup"], s
     assert s["tasks_per_s"] > 0 and s["latency_ms"]["median"] > 0, s
     assert [c["pu"] for c in s["chunks"]] and all(0 <= c["share"] <= 1.0001 for c in s["chunks"]), s
 t = json.load(open(sys.argv[2]))
@@ -62,21 +91,29 @@ names = {e["pid"]: e["args"]["name"] for e in t["traceEvents"] if e["name"] == "
 assert names == {1: "stream 0 octree", 2: "stream 1 alexnet_dense"}, names
 for pid in (1, 2):
     checks = [e for e in t["traceEvents"] if e["pid"] == pid and e["name"] == "check"]
-    assert len(checks) == 8, (pid, len(checks))
+    assert len(checks) == r["streams"][pid - 1]["tasks"], (pid, len(checks))
 PY
 
 # Another input for one stream, one stream alone, tasks per stream, a paced stream.
-BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --streams octree \
+# (Each was "verified TASKS tasks" before issue 25.)
+BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --streams octree --report "$work/one.json" \
   --input "octree=$src/data/pointclouds" > "$work/one.txt" 2>&1 || { cat "$work/one.txt"; exit 1; }
-grep -q "^stream 0 (octree): verified 6 tasks" "$work/one.txt"
+verified "$work/one.txt" "$work/one.json" 6 "0 (octree)"
 if grep -q "^stream 1" "$work/one.txt"; then echo "FAIL: --streams octree ran alexnet_dense"; exit 1; fi
-BTRT_NO_PIN=1 "$prog" --tasks octree=4 --tasks 1=6 --quiet > "$work/each.txt" 2>&1 ||
-  { cat "$work/each.txt"; exit 1; }
-grep -q "^stream 0 (octree): verified 4 tasks" "$work/each.txt"
-grep -q "^stream 1 (alexnet_dense): verified 6 tasks" "$work/each.txt"
-BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --rate alexnet_dense=200 > "$work/paced.txt" 2>&1 ||
-  { cat "$work/paced.txt"; exit 1; }
-grep -q "^stream 1 (alexnet_dense): verified 6 tasks" "$work/paced.txt"
+BTRT_NO_PIN=1 "$prog" --tasks octree=4 --tasks 1=6 --warmup 2 --quiet --report "$work/each.json" \
+  > "$work/each.txt" 2>&1 || { cat "$work/each.txt"; exit 1; }
+python3 - "$work/each.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s, tasks in zip(r["streams"], [4, 6]): # a pool of each stream's own
+    assert s["pool"] <= tasks and s["warmup"] == max(2, s["pool"]), s
+    assert s["measured_tasks"] == tasks - 2 and s["tasks"] == tasks + s["warmup"] - 2, s
+PY
+grep -q "^stream 0 (octree): verified" "$work/each.txt"
+grep -q "^stream 1 (alexnet_dense): verified" "$work/each.txt"
+BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --rate alexnet_dense=200 --report "$work/paced.json" \
+  > "$work/paced.txt" 2>&1 || { cat "$work/paced.txt"; exit 1; }
+verified "$work/paced.txt" "$work/paced.json" 6 "1 (alexnet_dense)"
 
 # SIGINT stops every stream: exit 130, no report or trace.
 rm -f "$work"/s.json* "$work"/st.json*

@@ -475,6 +475,56 @@ static void test_model_default_pool(void)
 	CU_ASSERT_EQUAL(btrt_model_default_pool(UINT32_MAX, 16, 16), UINT32_MAX);
 }
 
+/* The run's warm-up covers every TaskObject's first use (issue 25,
+ * btrt_model_warmup): max(--warmup, pool), and the extra warm-up tasks
+ * are streamed besides --tasks, so tasks - warmup are measured. */
+static void test_model_warmup(void)
+{
+	uint64_t w = 0, n = 0;
+	/* the tuner's runs: 68 tasks, 4 warm-up; alexnet-dense cuda, pool 7 */
+	btrt_model_warmup(68, 4, 7, &w, &n);
+	CU_ASSERT_EQUAL(w, 7);
+	CU_ASSERT_EQUAL(n, 71);
+	CU_ASSERT_EQUAL(n - w, 68 - 4);
+	/* a pool within the warm-up asked for: unchanged */
+	btrt_model_warmup(68, 4, 3, &w, &n);
+	CU_ASSERT(w == 4 && n == 68);
+	btrt_model_warmup(68, 7, 7, &w, &n);
+	CU_ASSERT(w == 7 && n == 68);
+	btrt_model_warmup(300, 20, 7, &w, &n);
+	CU_ASSERT(w == 20 && n == 300);
+	/* no warm-up asked: the pool's first uses still go before the clock */
+	btrt_model_warmup(10, 0, 10, &w, &n);
+	CU_ASSERT(w == 10 && n == 20);
+	/* NULL outputs; saturation */
+	btrt_model_warmup(5, 1, 4, NULL, &n);
+	CU_ASSERT_EQUAL(n, 8);
+	btrt_model_warmup(5, 1, 4, &w, NULL);
+	CU_ASSERT_EQUAL(w, 4);
+	btrt_model_warmup(UINT64_MAX - 1, 0, 9, &w, &n);
+	CU_ASSERT(w == 9 && n == UINT64_MAX);
+}
+
+/* The premise of btrt_model_warmup: the first `pool` items are the pool's
+ * slots' first uses, item s in slot s, with one loader and with a load
+ * farm, and no slot is left unused by a long run. */
+static void test_slots_first_use(void)
+{
+	for (uint32_t k = 1; k <= 2; k++) {
+		struct toy_params p;
+		toy_default_params(&p);
+		struct toy_io_state io = { .load_fail_seq = UINT64_MAX, .load_threads = k };
+		struct btrt_error err;
+		int rc = toy_run(&p, toy_stages_cpu, toy_three, 3, 9, 40, BTRT_BACKEND_HOST, NULL,
+				 NULL, &io, NULL, &err);
+		if (rc)
+			fprintf(stderr, "%s\n", err.msg);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_EQUAL(io.slots_seen, (1ull << 9) - 1);
+		CU_ASSERT_EQUAL(io.slot_first_errors, 0);
+	}
+}
+
 /* The farms' admission cover is the pool beyond every position, io
  * included (btrt_model_farm_cover), not the pool beyond the chunk entries:
  * a {1 ms, 10 ms} farm needs 10. */
@@ -522,6 +572,8 @@ int suite_io_register(void)
 	    !CU_add_test(s, "load farm: the source alone where loads must stay serial", test_load_farm_effective_k) ||
 	    !CU_add_test(s, "chunk model: io term max(load / k_load, check / k_check), the farms' sizes", test_model_io) ||
 	    !CU_add_test(s, "the default pool: every position that holds a task, and slack", test_model_default_pool) ||
+	    !CU_add_test(s, "the warm-up: at least one task per TaskObject, tasks - warmup measured", test_model_warmup) ||
+	    !CU_add_test(s, "the first `pool` items are the slots' first uses, in order", test_slots_first_use) ||
 	    !CU_add_test(s, "the farms' cover: the pool beyond every position", test_model_farm_cover))
 		return -1;
 	return 0;

@@ -202,6 +202,11 @@ static int toy_load(void *state, uint64_t seq, void *task, char *err, size_t err
 			note_thread(&s->load_tid, &s->load_tids, 0, &s->load_cpu_errors);
 	}
 	s->loaded++;
+	uint32_t slot = t->base.slot;
+	if (slot < 64 && !(s->slots_seen >> slot & 1)) {
+		s->slots_seen |= 1ull << slot;
+		s->slot_first_errors += seq != slot;
+	}
 	pthread_mutex_unlock(&toy_check_lock);
 	if (s->p->load_sleep_us)
 		sleep_us(s->p->load_sleep_us);

@@ -89,6 +89,12 @@ struct toy_io_state {
 	long loader_tid[TOY_MAX_CHECKERS];
 	int loader_tids[TOY_MAX_CHECKERS];
 	uint64_t loader_next[TOY_MAX_CHECKERS];
+	/* The TaskObjects' first uses (issue 25): bit s set once slot s < 64
+	 * was loaded; slot_first_errors counts a slot whose first item was
+	 * not item s (the pool's slots are first handed out in order, so
+	 * the first `pool` items are their first uses: btrt_model_warmup). */
+	uint64_t slots_seen;
+	int slot_first_errors;
 };
 extern const struct btrt_app_io toy_io;
 
