@@ -411,12 +411,12 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 			  &o->tasks_run);
 	o->warmup_run = (long)wr;
 	if (!o->quiet && (k_check > 1 || k_load > 1))
-		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u, %u load and %u check "
+		printf("%s on %s, schedule %ld (%s): %s; %llu tasks, pool %u, %u load and %u check "
 		       "threads\n", prog->app.name, prog->device, o->schedule, s->kind, s->label,
-		       (long)o->tasks_run, btrt_pool_size(r.pool), k_load, k_check);
+		       (unsigned long long)o->tasks_run, btrt_pool_size(r.pool), k_load, k_check);
 	else if (!o->quiet)
-		printf("%s on %s, schedule %ld (%s): %s; %ld tasks, pool %u\n", prog->app.name,
-		       prog->device, o->schedule, s->kind, s->label, (long)o->tasks_run,
+		printf("%s on %s, schedule %ld (%s): %s; %llu tasks, pool %u\n", prog->app.name,
+		       prog->device, o->schedule, s->kind, s->label, (unsigned long long)o->tasks_run,
 		       btrt_pool_size(r.pool));
 	fflush(stdout);
 	struct btrt_pipeline_config cfg = {

@@ -414,9 +414,9 @@ static int run_workload(const struct btrt_workload *w, const char *argv0,
 			goto out;
 		}
 		if (!o->quiet)
-			printf("stream %u: %s on %s, schedule %ld (%s): %s; %ld tasks, pool %u%s%s%s%s\n",
+			printf("stream %u: %s on %s, schedule %ld (%s): %s; %llu tasks, pool %u%s%s%s%s\n",
 			       i, res[k - 1].ws->prog->app.name, w->device, o->schedule[i],
-			       res[k - 1].sched->kind, res[k - 1].sched->label, (long)res[k - 1].tasks,
+			       res[k - 1].sched->kind, res[k - 1].sched->label, (unsigned long long)res[k - 1].tasks,
 			       btrt_pool_size(res[k - 1].pool),
 			       o->rate[i] > 0 ? ", paced" : o->share[i] > 0 ? ", fair share" : "",
 			       o->placement_app ? ", its app's service cores" : "",
