@@ -183,8 +183,8 @@ double btrt_model_farm_cover(uint32_t pool, uint32_t entries, uint32_t k_load, u
 #define BTRT_POOL_SLACK 3
 uint32_t btrt_model_default_pool(uint32_t table_pool, uint32_t k_load, uint32_t k_check);
 
-/* The warm-up of a run (docs/runtime.md "The steady state and the
- * warm-up", issue 25): the tasks before the measured window, at least one
+/* The warm-up of a run (docs/runtime.md "The warm-up: every slot's
+ * first use before the clock", issue 25): the tasks before the measured window, at least one
  * per TaskObject of the run's pool, so that every slot has carried a task
  * before the clock. A slot's first use costs more than its later ones
  * (an io that fills per-slot data once, e.g. alexnet's weights; a CUDA

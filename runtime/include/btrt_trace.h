@@ -67,6 +67,10 @@ int btrt_run_latency_summary(const struct btrt_run *run, struct btrt_summary *ou
  * warmup-1 to that of the last item, divided by the items in between, so
  * pipeline fill and warm-up are excluded. warmup >= items counts all. */
 double btrt_run_steady_ns(const struct btrt_run *run, uint64_t warmup);
+/* The items btrt_run_steady_ns(run, warmup) divides by: the recorded
+ * items after the warm-up, or all of them when warmup >= their count (the
+ * same fallback); 0 when none was recorded. The reports' measured_tasks. */
+uint64_t btrt_run_steady_items(const struct btrt_run *run, uint64_t warmup);
 
 /* Copies the per-task times (ns, pop to finish) of chunk c, in task
  * order, into ns[0..max-1]; returns how many were copied. */

@@ -240,7 +240,7 @@ static void print_summary(const struct btrt_program *prog, const struct btrt_pro
 	printf("verified %llu tasks (%llu warm-up%s + %llu measured) against the sequential "
 	       "reference; %.4f ms/task in steady state, %.1f tasks/s\n",
 	       (unsigned long long)items, (unsigned long long)w, asked,
-	       (unsigned long long)(items > w ? items - w : items),
+	       (unsigned long long)btrt_run_steady_items(r->run, w),
 	       ms_per_task, ms_per_task > 0 ? 1000.0 / ms_per_task : 0.0);
 }
 

@@ -82,10 +82,10 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	cJSON_AddNumberToObject(j, "tasks", (double)btrt_run_items(run));
 	/* the run's warm-up (at least the pool: issue 25), the one asked for,
 	 * and the tasks of the steady-state figure (btrt_run_steady_ns) */
-	uint64_t items = btrt_run_items(run), w = (uint64_t)o->warmup_run;
-	cJSON_AddNumberToObject(j, "warmup", (double)w);
+	cJSON_AddNumberToObject(j, "warmup", (double)o->warmup_run);
 	cJSON_AddNumberToObject(j, "warmup_requested", (double)o->warmup);
-	cJSON_AddNumberToObject(j, "measured_tasks", (double)(items > w ? items - w : items));
+	cJSON_AddNumberToObject(j, "measured_tasks",
+				(double)btrt_run_steady_items(run, (uint64_t)o->warmup_run));
 	if (out->pool)
 		cJSON_AddNumberToObject(j, "pool", out->pool);
 	cJSON_AddNumberToObject(j, "measured_ms_per_task", ms);

@@ -407,6 +407,12 @@ int btrt_run_write_trace(const struct btrt_run *r, const char *path, struct btrt
 	return btrt_runs_write_trace(&r, &name, 1, path, err);
 }
 
+uint64_t btrt_run_steady_items(const struct btrt_run *r, uint64_t warmup)
+{
+	uint64_t n = r->n_io < r->items ? r->n_io : r->items;
+	return warmup >= n ? n : n - warmup;
+}
+
 double btrt_run_steady_ns(const struct btrt_run *r, uint64_t warmup)
 {
 	uint64_t n = r->n_io < r->items ? r->n_io : r->items;

@@ -37,7 +37,7 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	cJSON_AddNumberToObject(j, "warmup", (double)f->warmup);
 	cJSON_AddNumberToObject(j, "pool", f->pool);
 	cJSON_AddNumberToObject(j, "measured_tasks",
-				(double)(f->tasks > f->warmup ? f->tasks - f->warmup : f->tasks));
+				(double)btrt_run_steady_items(f->run, f->warmup));
 	cJSON_AddNumberToObject(j, "ms_per_task", f->ms_per_task);
 	cJSON_AddNumberToObject(j, "tasks_per_s", f->tasks_per_s);
 	cJSON_AddNumberToObject(j, "wall_ms", f->wall_ms);

@@ -299,6 +299,11 @@ static void test_records(void)
 	CU_ASSERT_EQUAL(btrt_run_latency_summary(run, &sm), 0);
 	CU_ASSERT_EQUAL(sm.n, 25);
 	CU_ASSERT_TRUE(btrt_run_steady_ns(run, 5) > 0);
+	/* the steady figure's items: the 25 recorded after the warm-up, all
+	 * of them from a warm-up at or past the record limit */
+	CU_ASSERT_EQUAL(btrt_run_steady_items(run, 5), 20);
+	CU_ASSERT_EQUAL(btrt_run_steady_items(run, 25), 25);
+	CU_ASSERT_EQUAL(btrt_run_steady_items(run, 0), 25);
 	btrt_run_print(run, stderr);
 	btrt_run_free(run);
 }
