@@ -68,10 +68,19 @@ int btc_test_need_data(const char *rel)
 
 int btc_test_tmpfile(char *tmpl)
 {
+	char was[PATH_MAX];
+	snprintf(was, sizeof was, "%s", tmpl);
 	int fd = mkstemp(tmpl);
-	if (fd < 0)
+	if (fd < 0 || close(fd) != 0) {
+		int e = errno;
+		if (fd >= 0)
+			unlink(tmpl);
+		fprintf(stderr, "btc_test_tmpfile: cannot create a scratch file from %s: %s\n", was,
+			strerror(e));
+		errno = e;
 		return -1;
-	return close(fd);
+	}
+	return 0;
 }
 
 int btc_test_write_text(const char *path, const char *text)

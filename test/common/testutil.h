@@ -31,8 +31,11 @@ int btc_test_full(void);
  * ("/tmp/btc-report-XXXXXX": its last six X are replaced in place by the
  * file's name), and closes it: the suite then writes and reads it by name
  * (btc's writers replace a file rather than write through a descriptor).
- * Returns 0, or -1 with errno set by mkstemp (tmpl then unspecified). The
- * caller unlinks the file, typically in its suite's cleanup. */
+ * Returns 0; or prints "btc_test_tmpfile: cannot create a scratch file
+ * from TEMPLATE: REASON" on stderr and returns -1 with errno set by
+ * mkstemp or close (no file left; tmpl then unspecified): a test asserts the 0
+ * (CU_ASSERT_EQUAL_FATAL), a suite's init returns nonzero. The caller
+ * unlinks the file once read, or in its suite's cleanup. */
 int btc_test_tmpfile(char *tmpl);
 
 /* Replaces the contents of the file at path with the string text (its

@@ -7,6 +7,7 @@
  * (test_runtime_tsan). */
 #include "suite_adapt_ctl.h"
 #include "suites.h"
+#include "testutil.h"
 #include "toy.h"
 
 #include <btrt_adapt.h>
@@ -260,9 +261,7 @@ static void test_real_slowdown(void)
 			CU_ASSERT(d[i].slowdown[1] > d[i].slowdown[0]);
 		}
 	char path[] = "/tmp/btrt-adapt-trace-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(path), 0);
 	CU_ASSERT_EQUAL(btrt_adapt_write_trace(res, path, &err), 0);
 	FILE *f = fopen(path, "r");
 	/* The whole trace: its size grows with the decisions taken (a loaded

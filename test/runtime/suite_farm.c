@@ -13,6 +13,7 @@
  * every thread joined; bad farm tables; the trace has a track per worker.
  * The Vulkan and CUDA suites run farms with a GPU worker. */
 #include "suites.h"
+#include "testutil.h"
 #include "toy.h"
 
 #include <btrt_model.h>
@@ -452,15 +453,13 @@ static void test_trace(void)
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
 	struct btrt_error err;
 	char path[] = "/tmp/btrt_farmtrace_XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(path), 0);
 	struct btrt_run *run = NULL;
 	toy_keep_run = &run;
 	int rc = toy_run(&p, toy_stages_cpu, ch, 2, 4, 40, BTRT_BACKEND_HOST, NULL, NULL, &io, path, &err);
 	toy_keep_run = NULL;
 	CU_ASSERT_EQUAL(rc, 0);
 	/* the trace replaces the file (btrt_fsafe.h): read it by name */
-	close(fd);
 	FILE *f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	static char buf[1 << 18];

@@ -2,6 +2,7 @@
  * input; errors in a kernel, in load and in check stop the pipeline with
  * the right error and no hang; bad tables; trace output. */
 #include "suites.h"
+#include "testutil.h"
 #include "toy.h"
 
 #include <btrt_trace.h>
@@ -256,12 +257,10 @@ static void test_trace(void)
 	struct toy_io_state io = { .load_fail_seq = UINT64_MAX };
 	struct btrt_error err;
 	char path[] = "/tmp/btrt_trace_XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(path), 0);
 	int rc = toy_run(&p, toy_stages_cpu, three, 3, 4, 30, BTRT_BACKEND_HOST, NULL, NULL, &io, path, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	/* the trace replaces the file (btrt_fsafe.h): read it by name */
-	close(fd);
 	FILE *f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	char buf[65536];

@@ -15,6 +15,7 @@
 #include <btrt_profiler.h>
 
 #include "suites.h"
+#include "testutil.h"
 #include "toy.h"
 
 static void test_parse_long(void)
@@ -186,9 +187,7 @@ static char *slurp(const char *path)
 static void test_bad_options(void)
 {
 	char errpath[] = "/tmp/btrt-prof-err-XXXXXX";
-	int fd = mkstemp(errpath);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(errpath), 0);
 	static const struct { const char *args[5]; const char *says; } bad[] = {
 		{ { "--max-reps", "3x" }, "--max-reps: '3x' is not an integer" },
 		{ { "--warmup", "-1" }, "--warmup: '-1' is out of range" },
@@ -229,10 +228,11 @@ static int count_lines(const char *text, const char *prefix)
 static void test_table(void)
 {
 	char out[] = "/tmp/btrt-prof-out-XXXXXX", errpath[] = "/tmp/btrt-prof-err-XXXXXX";
-	int fd1 = mkstemp(out), fd2 = mkstemp(errpath);
-	CU_ASSERT_FATAL(fd1 >= 0 && fd2 >= 0);
-	close(fd1);
-	close(fd2);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(out), 0);
+	if (btc_test_tmpfile(errpath) != 0) {
+		unlink(out);
+		CU_FAIL_FATAL("btc_test_tmpfile(errpath)");
+	}
 	/* A precision no measurement reaches in 3 repetitions: every cell whose
 	 * times are not all equal is capped. */
 	const char *args[] = { "-o", out, "--modes", "isolated,interference", "--warmup", "1",
@@ -290,10 +290,11 @@ static void test_table(void)
 static void test_pus_and_occupy(void)
 {
 	char out[] = "/tmp/btrt-prof-out-XXXXXX", errpath[] = "/tmp/btrt-prof-err-XXXXXX";
-	int fd1 = mkstemp(out), fd2 = mkstemp(errpath);
-	CU_ASSERT_FATAL(fd1 >= 0 && fd2 >= 0);
-	close(fd1);
-	close(fd2);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(out), 0);
+	if (btc_test_tmpfile(errpath) != 0) {
+		unlink(out);
+		CU_FAIL_FATAL("btc_test_tmpfile(errpath)");
+	}
 	const char *args[] = { "-o", out, "--modes", "isolated", "--pus", "b", "--warmup", "1",
 			       "--min-reps", "2", "--max-reps", "2", NULL };
 	CU_ASSERT_EQUAL_FATAL(profile(errpath, args), 0);

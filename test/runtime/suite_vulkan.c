@@ -88,11 +88,9 @@ static void test_three_chunks(void)
 		{ "little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0 },
 	};
 	char path[] = "/tmp/btrt_vktrace_XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(path), 0);
 	run_ok(ch, 3, 3, 60, path);
 	/* the trace replaces the file (btrt_fsafe.h): read it by name */
-	close(fd);
 	FILE *f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	static char buf[1 << 20];
