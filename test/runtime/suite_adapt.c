@@ -332,6 +332,17 @@ static void test_hog_plan(void)
 	}
 	CU_ASSERT_EQUAL(p.failed, 0);
 	btrt_hog_plan_finish(&p);
+	/* counted from task 3 (the program's extra warm-up tasks before it):
+	 * the same window, 3 tasks later */
+	struct btrt_hog_plan q = { .cpu_cores = &core, .n_cpu_cores = 1, .from = 5, .to = 9,
+				   .first = 3 };
+	for (uint64_t s = 0; s < 15; s++) {
+		struct btrt_task_done d = { s, 0, 0, 1, zero, 0, 0 };
+		CU_ASSERT_EQUAL(btrt_hog_plan_on_task_done(&q, &d), 0);
+		CU_ASSERT_EQUAL(q.cpu_hog != NULL, s >= 3 && s - 3 + 1 >= 5 && s - 3 + 1 < 9);
+	}
+	CU_ASSERT_EQUAL(q.failed, 0);
+	btrt_hog_plan_finish(&q);
 	struct btrt_hog *h;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL(btrt_hog_cpu_start(&h, &core, 0, &err), -1);
@@ -349,7 +360,7 @@ int suite_adapt_register(void)
 	    !CU_add_test(s, "forced switches, a failed check stops the run", test_forced_check_failure) ||
 	    suite_adapt_ctl_add(s) ||
 	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
-	    !CU_add_test(s, "hog plan: from / to task numbers", test_hog_plan))
+	    !CU_add_test(s, "hog plan: from / to task numbers, counted from the first", test_hog_plan))
 		return -1;
 	return 0;
 }
