@@ -15,9 +15,12 @@ the table's top K and the baselines, then
     fastest is the static choice S0 (what btc's tuner picks); schedules more
     than 4x slower than it are left out of the hog comparison (named);
  2. R rounds, each in a seeded shuffled order:
-    - adaptive: `--schedule S0 --adapt`, N tasks, the hog from task H on;
+    - adaptive: `--schedule S0 --adapt`, N tasks, `--warmup H`, the hog
+      from task H on (counted after the program's extra warm-up tasks, one
+      per TaskObject beyond H: with the first measured task);
       figure: ms/task after its last switch (after_switch_ms_per_task, from
-      max(H, resume + settle)), plus its switches and switching time;
+      max(the run's warm-up, resume + settle)), plus its switches and
+      switching time;
     - adaptive, no hog: N tasks; figure: its number of switches;
     - every static schedule under the same hog from task 0, M tasks after
       M/5 warm-up; figure: measured_ms_per_task.
@@ -259,6 +262,10 @@ def bench_app(a, app, out, rng):
                                     "reverts": ad.get("reverts"), "final": ad["final_schedule"],
                                     "switch_ms": [d["switch_ms"] for d in sw],
                                     "switch_tasks": [d["task"] for d in sw],
+                                    # the stream's task the hog counts from: the
+                                    # extra warm-up tasks (one per TaskObject
+                                    # beyond --warmup) stream first, uncounted
+                                    "hog_first": r.get("hog", {}).get("first_counted_task", 0),
                                     "kinds": [d.get("kind", "switch") for d in sw],
                                     "decisions": ad["decisions"], **loads[0]}
                 elif kind == "adapt_nohog":
@@ -322,7 +329,7 @@ def bench_app(a, app, out, rng):
     kinds = [" ".join(x["kinds"]) or "-" for x in res["adapt"]]
     finals = [x["final"] for x in res["adapt"]]
     sw_ms = [v for x in res["adapt"] for v in x["switch_ms"]]
-    sw_at = [t - a.hog_from for x in res["adapt"] for t in x["switch_tasks"][:1]]
+    sw_at = [t - a.hog_from - x.get("hog_first", 0) for x in res["adapt"] for t in x["switch_tasks"][:1]]
     lines += ["",
               f"adaptive under the hog: switches per run {sws}; final schedule per run {finals}",
               f"  switches per run, by kind: {' | '.join(kinds)}",

@@ -60,6 +60,7 @@ struct job {
 	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
 	double final_ms;                    /* the final traced run (trace only), NAN: none */
+	int final_warmup;                   /* its warm-up, the program's (>= its pool) */
 	bool final_verified;                /* the chosen one's final run verified */
 	int final_switches, final_schedule; /* --adapt: from the program's report; -1: none */
 	double phases[N_PHASES], t0;
@@ -103,6 +104,7 @@ static bool run_checked(struct job *j, int i, const char *phase, const char *tra
 		.quiet = quiet,
 		.phase = phase,
 		.adapt = j->opt->adapt && trace, /* the final (traced) run */
+		.warmup_run = &j->final_warmup,
 	};
 	char *error = NULL;
 	if (btc_tune_run_once(&run, &j->opt->tune, ms, &error))
@@ -295,13 +297,11 @@ static void read_adaptive(struct job *j)
  * stops, -1 when --keep-going must choose again. */
 static int phase_final_run(struct job *j)
 {
-	double ms;
-	if (!run_checked(j, j->chosen, "final run", j->trace, false, &ms))
+	if (!run_checked(j, j->chosen, "final run", j->trace, false, &j->final_ms))
 		return btc_interrupted() || !j->opt->keep_going ? 0 : -1;
-	j->final_ms = ms;
-	printf("final run (for the trace only): %d measured tasks after %d warm-up tasks, "
-	       "%.3f ms/task\n",
-	       j->opt->final_tasks, j->opt->tune.warmup, ms);
+	printf("final run (for the trace only): %d measured tasks after %d warm-up tasks (%d "
+	       "asked, one per TaskObject at least), %.3f ms/task\n",
+	       j->opt->final_tasks, j->final_warmup, j->opt->tune.warmup, j->final_ms);
 	j->final_verified = true;
 	if (j->opt->adapt)
 		read_adaptive(j);
@@ -360,7 +360,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->measured_ms = r->candidates[j->chosen].measured_ms;
 		r->final_ms = j->final_ms;
 		r->final_tasks = j->opt->final_tasks;
-		r->final_warmup = j->opt->tune.warmup;
+		r->final_warmup = j->final_warmup;
+		r->final_warmup_requested = j->opt->tune.warmup;
 		r->final_switches = j->final_switches;
 		r->final_schedule = j->final_schedule;
 	}
@@ -535,8 +536,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.chosen = -1,
 		.best_base = -1,
 		.final_ms = NAN,
-		.final_switches = -1,
-		.final_schedule = -1,
+		.final_switches = -1, .final_schedule = -1,
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();

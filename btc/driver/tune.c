@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,12 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 	bool ok = rc == 0 && !timed_out && wrong < 0 && cJSON_IsNumber(m) && cJSON_IsTrue(v) &&
 		  m->valuedouble > 0 && !ran;
 	double measured = ok ? m->valuedouble : NAN;
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(j, "warmup");
+	if (run->warmup_run) /* the program's, at least the one asked */
+		*run->warmup_run = ok && cJSON_IsNumber(w) && w->valuedouble >= run->warmup &&
+					   w->valuedouble <= INT_MAX
+				       ? (int)w->valuedouble
+				       : run->warmup;
 	cJSON_Delete(j);
 	char *msg = btc_tune_last_message(err_path, run->program);
 	if (ok) {

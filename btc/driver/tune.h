@@ -166,6 +166,11 @@ struct btc_tune_run {
 	bool quiet;         /* the program's stdout to /dev/null */
 	const char *phase;  /* "tuning", "head to head", "final run": for errors */
 	bool adapt;         /* the program's --adapt (docs/runtime.md, "Adaptive pipelines") */
+	/* NULL, or receives the run's warm-up [tasks]: the program's, from its
+	 * report (`warmup`: at least one task per TaskObject of its pool, the
+	 * extra ones streamed besides warmup + tasks; docs/runtime.md "The
+	 * warm-up"), else (no such figure, or a failed run) warmup as asked */
+	int *warmup_run;
 	const struct btc_app *app;    /* for stage names in errors, or NULL */
 	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
 };

@@ -231,6 +231,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddStringToObject(f, "use", "trace only");
 		cJSON_AddNumberToObject(f, "tasks", r->final_tasks);
 		cJSON_AddNumberToObject(f, "warmup", r->final_warmup);
+		cJSON_AddNumberToObject(f, "warmup_requested", r->final_warmup_requested);
 		btc_json_add_num(f, "ms_per_task", r->final_ms);
 		cJSON_AddBoolToObject(f, "adaptive", r->final_switches >= 0);
 		if (r->final_switches >= 0) {
@@ -412,6 +413,9 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	r->final_ms = btc_json_num(f, "ms_per_task");
 	r->final_tasks = (int)fmax(0, btc_json_num(f, "tasks"));
 	r->final_warmup = (int)fmax(0, btc_json_num(f, "warmup"));
+	/* absent before: warmup was the one asked */
+	double wr = btc_json_num(f, "warmup_requested");
+	r->final_warmup_requested = isnan(wr) ? r->final_warmup : (int)fmax(0, wr);
 	if (cJSON_IsTrue(btc_json_get(f, "adaptive"))) {
 		r->final_switches = (int)fmax(0, btc_json_num(f, "switches"));
 		r->final_schedule = (int)btc_json_num(f, "final_schedule");

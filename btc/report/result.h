@@ -122,7 +122,12 @@ struct btc_report {
 	bool no_significant_gain;               /* the head to head kept the baseline */
 	double speedup_ci_low, speedup_ci_high; /* of speedup, NAN: none */
 	double final_ms;                        /* the final traced run (trace only), NAN if none */
-	int final_tasks, final_warmup;
+	int final_tasks;                        /* its measured tasks */
+	/* its warm-up [tasks]: the program's (at least one per TaskObject
+	 * of its pool; docs/runtime.md "The warm-up"), and the one btc asked
+	 * for (--warmup, the tuner's); reports before warmup_requested gave
+	 * the one asked as warmup: read as both */
+	int final_warmup, final_warmup_requested;
 	int final_switches, final_schedule;     /* adaptive final run (--adapt): its switches
 						   and last schedule; -1: not adaptive */
 	char *fit_mode;                          /* table mode with the best LOO fit, or NULL */

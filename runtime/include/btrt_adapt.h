@@ -93,8 +93,10 @@ const struct btrt_adapt_decision *btrt_adapt_decisions(const struct btrt_adapt_r
 						       uint32_t *n);
 uint32_t btrt_adapt_switches(const struct btrt_adapt_result *res);
 /* Steady time per task (ns) after the last switch: from the completion
- * of task resume_seq + settle - 1 to the last; with no switch, after
- * warmup tasks (btrt_run_steady_ns). *from_seq: the first task counted. */
+ * of task resume_seq + settle - 1 to the last, settle covering every
+ * TaskObject slot's first use by the new schedule (btrt_adapt_settle);
+ * with no switch, after warmup tasks (btrt_run_steady_ns; the run's
+ * warm-up, btrt_model_warmup). *from_seq: the first task counted. */
 double btrt_adapt_after_switch_ns(const struct btrt_adapt_result *res, uint64_t warmup,
 				  uint64_t *from_seq);
 /* Writes the run's adaptive figures as the members of a JSON object

@@ -60,7 +60,8 @@ struct btrt_adapt_options {
 				      by this fraction: E_new (1 + margin) <
 				      period (0.20) */
 	uint32_t settle;           /* tasks ignored after each (re)start; 0:
-				      pool size + 4 */
+				      pool size + 4; at least the pool size
+				      (btrt_adapt_settle) */
 	uint32_t trial_windows;    /* windows a trial is measured over, after
 				      `settle` (2) */
 	uint32_t max_trials;       /* schedules tried per episode (3) */
@@ -85,6 +86,18 @@ struct btrt_adapt_options {
 	FILE *log;                 /* NULL, or print every decision here */
 };
 void btrt_adapt_options_init(struct btrt_adapt_options *o);
+
+/* The tasks a segment (the run's first, or the one after a switch)
+ * ignores before it is measured, settle [tasks]: o->settle, else
+ * pool_size + 4, and at least pool_size, the rule of btrt_model_warmup
+ * (docs/runtime.md "The warm-up"). A segment is a new pipeline: its
+ * chunks use each TaskObject slot for the first time in its first
+ * pool_size tasks (a CUDA chunk primes each slot's private buffers, and
+ * does so again in every segment), and those first uses cost more than
+ * the later ones. The controller's windows and the figure after the last
+ * switch (btrt_adapt_after_switch_ns) both start after them.
+ * pool_size: the run's TaskObjects, which every schedule shares. */
+uint32_t btrt_adapt_settle(const struct btrt_adapt_options *o, uint32_t pool_size);
 
 /* One decision of the controller (a switch, or a keep). */
 struct btrt_adapt_decision {

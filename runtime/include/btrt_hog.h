@@ -34,8 +34,12 @@ int btrt_hog_cuda_start(struct btrt_hog **out, int device, double kernel_ms,
 void btrt_hog_stop(struct btrt_hog *h);
 
 /* A hog started once `from` tasks are checked and stopped once `to` are
- * (0: at the end of the run): the program's --hog-* options; the tasks
- * in flight at those moments run partly with it. Use
+ * (0: at the end of the run), counting from task `first` of the stream:
+ * the program's --hog-* options, whose count leaves out the extra
+ * warm-up tasks that one per TaskObject adds (btrt_model_warmup; docs/
+ * runtime.md "The warm-up"), so that the hogs stand where they stood
+ * relative to the measured tasks whatever the pool. The tasks in flight
+ * at those moments run partly with it. Use
  * btrt_hog_plan_on_task_done as btrt_pipeline_config.on_task_done (or
  * btrt_adapt_config.base's) with ctx = the plan. */
 struct btrt_hog_plan {
@@ -44,7 +48,10 @@ struct btrt_hog_plan {
 	int cuda;                  /* nonzero: a CUDA hog too */
 	int cuda_device;           /* -1: current */
 	double cuda_kernel_ms;     /* <= 0: 1 ms */
-	uint64_t from, to;
+	uint64_t from, to;         /* checked tasks, counted from `first` */
+	uint64_t first;            /* the sequence number of the count's first
+				      task; the tasks before it are not counted
+				      (0: every task) */
 	FILE *log;                 /* NULL, or a line per start / stop */
 	/* state */
 	struct btrt_hog *cpu_hog, *cuda_hog;

@@ -224,7 +224,7 @@ int btrt_adapt_run(const struct btrt_adapt_config *cfg, struct btrt_adapt_result
 		btrt_adapt_free(res);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "adapt: out of memory");
 	}
-	res->settle = cfg->opt.settle ? cfg->opt.settle : btrt_pool_size(cfg->base->pool) + 4;
+	res->settle = btrt_adapt_settle(&cfg->opt, btrt_pool_size(cfg->base->pool));
 	struct ctx x = { .ctl = ctl, .base = cfg->base };
 	struct btrt_pipeline_config seg = *cfg->base;
 	seg.on_task_done = on_done;

@@ -44,6 +44,14 @@ void btrt_adapt_options_init(struct btrt_adapt_options *o)
 	o->explore = 0.50;
 }
 
+uint32_t btrt_adapt_settle(const struct btrt_adapt_options *o, uint32_t pool_size)
+{
+	uint64_t settle = o->settle ? o->settle : (uint64_t)pool_size + 4;
+	if (settle < pool_size) /* every slot's first use before the window */
+		settle = pool_size;
+	return settle > UINT32_MAX ? UINT32_MAX : (uint32_t)settle;
+}
+
 /* What the controller is doing with the current segment. */
 enum phase {
 	WATCH,                     /* comparing windows with the expected period */
@@ -132,7 +140,7 @@ struct btrt_adapt_ctl *btrt_adapt_ctl_create(const struct btrt_model *m,
 		c->o.patience = 1;
 	if (!c->o.trial_windows)
 		c->o.trial_windows = 1;
-	c->settle = c->o.settle ? c->o.settle : pool_size + 4;
+	c->settle = btrt_adapt_settle(opt, pool_size);
 	for (uint32_t u = 0; u < BTRT_ADAPT_MAX_PUS; u++)
 		c->slow[u] = c->base[u] = 1.0;
 	return c;

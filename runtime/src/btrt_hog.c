@@ -127,7 +127,9 @@ void btrt_hog_plan_finish(struct btrt_hog_plan *p)
 int btrt_hog_plan_on_task_done(void *ctx, const struct btrt_task_done *d)
 {
 	struct btrt_hog_plan *p = ctx;
-	uint64_t checked = d->seq + 1;
+	if (d->seq < p->first)
+		return 0; /* before the count (the extra warm-up tasks) */
+	uint64_t checked = d->seq - p->first + 1;
 	if (!p->started && checked >= p->from && (!p->to || checked < p->to)) {
 		p->started = 1;
 		plan_start(p, d->seq);

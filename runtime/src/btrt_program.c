@@ -410,6 +410,8 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 	btrt_model_warmup((uint64_t)o->tasks, (uint64_t)o->warmup, btrt_pool_size(r.pool), &wr,
 			  &o->tasks_run);
 	o->warmup_run = (long)wr;
+	o->hog_first = o->tasks_run - (uint64_t)o->tasks;
+	hog.first = o->hog_first;
 	if (!o->quiet && (k_check > 1 || k_load > 1))
 		printf("%s on %s, schedule %ld (%s): %s; %llu tasks, pool %u, %u load and %u check "
 		       "threads\n", prog->app.name, prog->device, o->schedule, s->kind, s->label,

@@ -27,7 +27,12 @@ struct btrt_program_options {
 	long adapt_force, adapt_window, adapt_window_ms, adapt_threshold, adapt_margin;
 	int hog_cores[64];
 	uint32_t n_hog_cores;
-	long hog_gpu_ms, hog_from, hog_to;
+	long hog_gpu_ms, hog_from, hog_to; /* counted from task hog_first */
+	/* The sequence number --hog-from and --hog-to count from: the extra
+	 * warm-up tasks (tasks_run - tasks) come first, uncounted, so that the
+	 * hogs stand where they stood relative to the measured tasks whatever
+	 * the pool (btrt_hog_plan.first). 0 until the pool exists. */
+	uint64_t hog_first;
 };
 
 /* The usage text of prog's program to out. */

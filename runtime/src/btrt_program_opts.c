@@ -54,6 +54,9 @@ void btrt_program_usage(const struct btrt_program *prog, FILE *out, const char *
 		"  --hog-gpu MS     back-to-back CUDA spin kernels of MS ms on every SM\n"
 		"  --hog-from N     start the hogs once N tasks are checked (default 0)\n"
 		"  --hog-to N       stop them once N tasks are checked (default 0: at the end)\n"
+		"                   (tasks of --tasks: the extra warm-up tasks of --warmup\n"
+		"                   come first, uncounted, so that --hog-from equal to\n"
+		"                   --warmup starts them with the first measured task)\n"
 		"environment: BTRT_NO_PIN=1 disables core pinning; BTRT_VK_DEVICE, BTRT_CUDA_DEVICE select GPUs\n",
 		argv0, prog->default_tasks, prog->default_warmup,
 		prog->app.default_input ? prog->app.default_input : "the app's default");

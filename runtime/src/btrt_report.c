@@ -124,6 +124,8 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(h, "gpu_kernel_ms", (double)o->hog_gpu_ms);
 		cJSON_AddNumberToObject(h, "from_task", (double)o->hog_from);
 		cJSON_AddNumberToObject(h, "to_task", (double)o->hog_to);
+		/* the two count from this task: the extra warm-up tasks before */
+		cJSON_AddNumberToObject(h, "first_counted_task", (double)o->hog_first);
 	}
 	if (out->adapt) {
 		cJSON *a = adapt_json(out->adapt, o->schedule, (uint64_t)o->warmup_run);

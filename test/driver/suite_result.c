@@ -272,7 +272,8 @@ static void test_schema3(void)
 	r.speedup_ci_high = 1 / 0.6;
 	r.final_ms = 1.3;
 	r.final_tasks = 64;
-	r.final_warmup = 4;
+	r.final_warmup = 7; /* the program's: its pool of 7 */
+	r.final_warmup_requested = 4;
 	r.fit_mode = btc_xstrdup("interference");
 	r.n_fit_models = 1;
 	r.fit_models = btc_xcalloc(1, sizeof(*r.fit_models));
@@ -305,7 +306,8 @@ static void test_schema3(void)
 	CU_ASSERT_DOUBLE_EQUAL(b.speedup_ci_low, 1.25, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(b.final_ms, 1.3, 1e-9);
 	CU_ASSERT_EQUAL(b.final_tasks, 64);
-	CU_ASSERT_EQUAL(b.final_warmup, 4);
+	CU_ASSERT_EQUAL(b.final_warmup, 7);
+	CU_ASSERT_EQUAL(b.final_warmup_requested, 4);
 	CU_ASSERT_STRING_EQUAL(b.fit_mode, "interference");
 	CU_ASSERT_EQUAL_FATAL(b.n_fit_models, 1);
 	CU_ASSERT_STRING_EQUAL(b.fit_models[0].name, "calibrated interference (LOO)");
@@ -345,6 +347,25 @@ static void test_schema2(void)
 	btc_report_free(&b);
 }
 
+/* A final run of a report before warmup_requested: its warmup was the one
+ * asked (the program's own was not reported), read as both. */
+static void test_final_run_warmup(void)
+{
+	const char *text =
+		"{\"schema_version\": 3, \"app\": \"a\", \"verified\": true, \"candidates\": [], "
+		"\"final_run\": {\"use\": \"trace only\", \"tasks\": 64, \"warmup\": 4, "
+		"\"ms_per_task\": 1.19}}\n";
+	CU_ASSERT_EQUAL_FATAL(btc_test_write_text(path, text), 0);
+	struct btc_report b;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.final_tasks, 64);
+	CU_ASSERT_EQUAL(b.final_warmup, 4);
+	CU_ASSERT_EQUAL(b.final_warmup_requested, 4);
+	btc_report_free(&b);
+}
+
 int register_result_suite(void)
 {
 	CU_pSuite s = CU_add_suite("result", setup, cleanup);
@@ -353,5 +374,6 @@ int register_result_suite(void)
 	       !CU_add_test(s, "numbers: rounded in the report, null for NaN", test_numbers) ||
 	       !CU_add_test(s, "schema 1", test_schema1) ||
 	       !CU_add_test(s, "schema 3", test_schema3) ||
-	       !CU_add_test(s, "schema 2", test_schema2);
+	       !CU_add_test(s, "schema 2", test_schema2) ||
+	       !CU_add_test(s, "final run: warmup_requested absent", test_final_run_warmup);
 }

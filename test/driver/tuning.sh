@@ -31,8 +31,17 @@ r=$work/r.json
   fail "candidates without median, interval and runs" "$r"
 [ "$(json "$r" 'all(len(c["runs_ms"]) == c["runs"] and sorted(c["runs_ms"])[(c["runs"] - 1) // 2] - 1e-6 <= c["measured_ms_per_task"] <= sorted(c["runs_ms"])[c["runs"] // 2] + 1e-6 for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
   fail "runs_ms: not every run, or not the median's" "$r"
-[ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
-  fail "final run: measured tasks and warm-up apart" "$r"
+[ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup_requested"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
+  fail "final run: measured tasks and warm-up asked apart" "$r"
+# its warm-up is the program's (one task per TaskObject at least, docs/runtime.md
+# "The warm-up"; the final run's own report is run.json), not the 4 asked
+# (was: 4, whatever the program's pool)
+[ "$(json "$r" 'r["final_run"]["warmup"]')" = "$(json "$work/out/run.json" 'r["warmup"] if r["warmup"] >= max(4, r["pool"]) and r["warmup_requested"] == 4 else -1')" ] ||
+  fail "final run: warmup is not the program's" "$r"
+[ "$(json "$r" 'r["final_run"]["warmup"] > 4')" = True ] ||
+  fail "final run: no pool beyond the 4 warm-up tasks asked (the check above proves nothing)" "$r"
+grep -Eq "^final run \(for the trace only\): 32 measured tasks after $(json "$r" 'r["final_run"]["warmup"]') warm-up tasks \(4 asked" "$work/1.log" ||
+  fail "final run line" "$work/1.log"
 # One figure per schedule: the chosen and the best baseline are the medians.
 [ "$(json "$r" 'r["measured_ms_per_task"] == r["candidates"][r["schedule"]["index"]]["measured_ms_per_task"]')" = True ] ||
   fail "the chosen schedule's figure is not its median" "$r"

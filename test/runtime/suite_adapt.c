@@ -136,6 +136,41 @@ static void test_forced_switches(void)
 	btrt_pool_destroy(t.pool);
 }
 
+/* After a switch the new schedule's chunks use each TaskObject slot for
+ * the first time (a CUDA chunk primes its slots again): the figure after
+ * the last switch starts a settle of at least the pool later
+ * (btrt_adapt_settle), the default pool + 4, and a settle asked below
+ * the pool is raised to it. */
+static void test_settle_covers_pool(void)
+{
+	const struct btrt_adapt_schedule scheds[] = {
+		{ "all", one, 1, NULL, 0, 0 },
+		{ "three", three, 3, NULL, 0, 0 },
+	};
+	for (uint32_t settle = 0; settle <= 1; settle++) {
+		struct toy_adapt t;
+		CU_ASSERT_FATAL(toy_adapt_setup(&t, 6, 200) == 0);
+		struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 2 };
+		btrt_adapt_options_init(&cfg.opt);
+		cfg.opt.force_every = 37;
+		cfg.opt.settle = settle;
+		CU_ASSERT_EQUAL(btrt_adapt_settle(&cfg.opt, 6), settle ? 6 : 10);
+		struct btrt_adapt_result *res = NULL;
+		struct btrt_error err;
+		CU_ASSERT_EQUAL(btrt_adapt_run(&cfg, &res, &err), 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+		uint32_t n;
+		const struct btrt_adapt_decision *d = btrt_adapt_decisions(res, &n);
+		CU_ASSERT_FATAL(n >= 1);
+		uint64_t from = 0, last = d[n - 1].resume_seq;
+		CU_ASSERT(btrt_adapt_after_switch_ns(res, 6, &from) > 0);
+		/* settle 1 asked: from last + 1 (the pool's first uses inside) before */
+		CU_ASSERT_EQUAL(from, last + (settle ? 6 : 10));
+		btrt_adapt_free(res);
+		btrt_pool_destroy(t.pool);
+	}
+}
+
 static void test_forced_end_of_input(void)
 {
 	struct toy_adapt t;
@@ -296,6 +331,17 @@ static void test_hog_plan(void)
 	}
 	CU_ASSERT_EQUAL(p.failed, 0);
 	btrt_hog_plan_finish(&p);
+	/* counted from task 3 (the program's extra warm-up tasks before it):
+	 * the same window, 3 tasks later */
+	struct btrt_hog_plan q = { .cpu_cores = &core, .n_cpu_cores = 1, .from = 5, .to = 9,
+				   .first = 3 };
+	for (uint64_t s = 0; s < 15; s++) {
+		struct btrt_task_done d = { s, 0, 0, 1, zero, 0, 0 };
+		CU_ASSERT_EQUAL(btrt_hog_plan_on_task_done(&q, &d), 0);
+		CU_ASSERT_EQUAL(q.cpu_hog != NULL, s >= 3 && s - 3 + 1 >= 5 && s - 3 + 1 < 9);
+	}
+	CU_ASSERT_EQUAL(q.failed, 0);
+	btrt_hog_plan_finish(&q);
 	struct btrt_hog *h;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL(btrt_hog_cpu_start(&h, &core, 0, &err), -1);
@@ -308,11 +354,12 @@ int suite_adapt_register(void)
 	if (!s)
 		return -1;
 	if (!CU_add_test(s, "forced switches every 37 tasks over 600, 3 schedules", test_forced_switches) ||
+	    !CU_add_test(s, "after a switch, the settle covers the pool", test_settle_covers_pool) ||
 	    !CU_add_test(s, "forced switches, end of input mid-segment", test_forced_end_of_input) ||
 	    !CU_add_test(s, "forced switches, a failed check stops the run", test_forced_check_failure) ||
 	    suite_adapt_ctl_add(s) ||
 	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
-	    !CU_add_test(s, "hog plan: from / to task numbers", test_hog_plan))
+	    !CU_add_test(s, "hog plan: from / to task numbers, counted from the first", test_hog_plan))
 		return -1;
 	return 0;
 }

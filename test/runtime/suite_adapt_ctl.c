@@ -515,6 +515,16 @@ static void test_ctl_window_ms(void)
 	CU_ASSERT(f.seq - onset <= 46 + 3 * 16);
 	CU_ASSERT(f.seq - onset > 3 * 16);
 	btrt_adapt_ctl_free(f.ctl);
+	/* a settle below the pool is raised to it (btrt_adapt_settle: every
+	 * slot's first use before the windows): pool 10, settle 2 asked */
+	o.settle = 2;
+	f = (struct feed){ btrt_adapt_ctl_create(&syn_model, syn_s, 5, 0, 10, &o), 0, 0, 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.ctl);
+	feed(&f, 200, even, 2.2, 0);
+	d = btrt_adapt_ctl_decisions(f.ctl, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(d[0].seq, 10 + 2 * 46 - 1); /* was 2 + 2 * 46 - 1 */
+	btrt_adapt_ctl_free(f.ctl);
 }
 
 static void test_ctl_explore_uneven(void)
@@ -563,7 +573,8 @@ static void test_ctl_explore_uneven(void)
 int suite_adapt_ctl_add(CU_pSuite s)
 {
 	if (!CU_add_test(s, "cost model: chunk and period", test_model_chunk_ms) ||
-	    !CU_add_test(s, "controller: a window lasts window_ms at least", test_ctl_window_ms) ||
+	    !CU_add_test(s, "controller: a window lasts window_ms at least; settle >= pool",
+			 test_ctl_window_ms) ||
 	    !CU_add_test(s, "controller: uneven slowdowns try a schedule never run",
 			 test_ctl_explore_uneven) ||
 	    !CU_add_test(s, "controller: a slow PU is left for the re-ranked best", test_ctl_switches_away) ||
