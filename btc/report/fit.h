@@ -48,17 +48,34 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
  * r->fluid_* (compute part lp_ms and io part io_ms apart, the mode,
  * whether calibrated) and r->bound_pus, each candidate's efficiency
  * (bound / its measured median) and r->efficiency (of r->chosen: call
- * after the chosen schedule is set). A measured median below the bound
- * gets no efficiency (NAN: never above 100 %); r->bound_below_term says
+ * after the chosen schedule is set), judged by btc_fit_judge_bound; when
+ * it flags a schedule, r->bound_below_term says
  * which term is off ("io" when T_io binds, else "compute" and
  * r->bound_below_pu, the PU of the largest load at the optimum),
  * r->bound_below whether the chosen one is below. The per-schedule
  * check: each verified schedule measured faster than the chosen (all
  * without a chosen) gets the bound calibrated without its own median
  * (bound_loo_ms), r->bound_loo_checked and r->bound_loo_below count them
- * and those below. Quiet: without a table, or when the bound cannot be
+ * and those below it by the same rule (the upper end of the schedule's
+ * 95 % interval below bound_loo_ms; its median without an interval). Quiet: without a table, or when the bound cannot be
  * computed, the fields stay NAN. */
 void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r);
+
+/* Judges a bound (ms per task) against the measured periods of r, as a
+ * statistical statement (docs/report.md, "The efficiency"): efficiency
+ * E = bound_ms / the measured median, with its 95 % interval
+ * [bound_ms / ci_high_ms, bound_ms / ci_low_ms] from the median's. The
+ * bound does not bound a period only when the period's whole interval
+ * lies below it (bound_ms > ci_high_ms; without an interval, > the
+ * median): then the efficiency is NAN (flagged). A median below the bound
+ * whose interval holds it keeps its efficiency, above 1: the bound stands
+ * within measurement noise. Sets each verified candidate's efficiency,
+ * r->efficiency and r->efficiency_ci_low / _high (the chosen's: its
+ * candidate's interval; NAN without one or when flagged),
+ * r->fluid_efficiency (fluid_ms, the fluid bound, by the same rule) and
+ * r->bound_below (the chosen is flagged). True when any verified schedule
+ * is flagged (the caller names the term, r->bound_below_term). */
+bool btc_fit_judge_bound(struct btc_report *r, double bound_ms, double fluid_ms);
 
 /* Prints the fluid bound and the efficiencies (one line each, when the
  * report has a bound). */

@@ -298,6 +298,50 @@ static double tighter_bound(const struct btc_plan *plan, enum btc_mode m, const 
 	return v;
 }
 
+/* The slow end of a measured period's 95 % interval: hi, else (no
+ * interval) the median itself. A bound above it lies above the whole
+ * interval: it does not bound that period beyond measurement noise. */
+static double slow_end(double median_ms, double hi_ms)
+{
+	return isnan(hi_ms) ? median_ms : hi_ms;
+}
+
+bool btc_fit_judge_bound(struct btc_report *r, double bound_ms, double fluid_ms)
+{
+	bool flagged = false;
+	for (int k = 0; k < r->n_candidates; k++) {
+		struct btc_report_candidate *c = &r->candidates[k];
+		if (c->status != BTC_RUN_VERIFIED)
+			continue;
+		c->efficiency = btc_sched_bound_efficiency(bound_ms, c->measured_ms);
+		if (!isnan(c->efficiency) && bound_ms > slow_end(c->measured_ms, c->ci_high_ms)) {
+			c->efficiency = NAN;
+			flagged = true;
+		}
+	}
+	r->bound_below = false;
+	r->efficiency_ci_low = r->efficiency_ci_high = NAN;
+	if (r->chosen < 0)
+		return flagged;
+	const struct btc_report_candidate *ch =
+		r->chosen < r->n_candidates ? &r->candidates[r->chosen] : NULL;
+	double lo = ch ? ch->ci_low_ms : NAN, hi = ch ? ch->ci_high_ms : NAN;
+	r->efficiency = btc_sched_bound_efficiency(bound_ms, r->measured_ms);
+	r->fluid_efficiency = btc_sched_bound_efficiency(fluid_ms, r->measured_ms);
+	if (fluid_ms > slow_end(r->measured_ms, hi))
+		r->fluid_efficiency = NAN;
+	r->bound_below = !isnan(r->efficiency) && bound_ms > slow_end(r->measured_ms, hi);
+	if (r->bound_below) {
+		r->efficiency = NAN;
+		return true;
+	}
+	if (!isnan(r->efficiency) && lo > 0 && hi > 0) {
+		r->efficiency_ci_low = bound_ms / hi;
+		r->efficiency_ci_high = bound_ms / lo;
+	}
+	return flagged;
+}
+
 /* The per-schedule check: each verified schedule j measured faster than
  * the chosen (every verified one without a chosen) against the bound
  * calibrated without j's median, as the chosen's is without its own: out
@@ -325,7 +369,7 @@ static void loo_check(const struct btc_plan *plan, enum btc_mode m, struct btc_r
 		if (isnan(c->bound_loo_ms))
 			continue;
 		r->bound_loo_checked++;
-		r->bound_loo_below += c->measured_ms < c->bound_loo_ms;
+		r->bound_loo_below += slow_end(c->measured_ms, c->ci_high_ms) < c->bound_loo_ms;
 	}
 }
 
@@ -387,29 +431,10 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		r->assign_pus = pus_of(dev, a.n_stages, a.n_pus, a.load_ms, a.share, a.frac);
 		r->n_assign_pus = a.n_pus;
 	}
-	/* An efficiency above 1 is a bound that does not bound: flagged
-	 * with its term, never reported as more than 100 %. */
-	for (int k = 0; k < r->n_candidates; k++) {
-		struct btc_report_candidate *c = &r->candidates[k];
-		if (c->status != BTC_RUN_VERIFIED)
-			continue;
-		c->efficiency = btc_sched_bound_efficiency(bound, c->measured_ms);
-		if (c->efficiency > 1) {
-			c->efficiency = NAN;
-			flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
-		}
-	}
-	if (r->chosen >= 0) {
-		r->efficiency = btc_sched_bound_efficiency(bound, r->measured_ms);
-		r->fluid_efficiency = btc_sched_bound_efficiency(b.bound_ms, r->measured_ms);
-		if (r->fluid_efficiency > 1)
-			r->fluid_efficiency = NAN;
-		r->bound_below = r->efficiency > 1;
-		if (r->bound_below) {
-			r->efficiency = NAN;
-			flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
-		}
-	}
+	/* A bound above a measured period's whole 95 % interval does not
+	 * bound: flagged with its term, no efficiency (btc_fit_judge_bound). */
+	if (btc_fit_judge_bound(r, bound, b.bound_ms))
+		flag_below(r, &b, &a, capped ? cap_pu : -1, dev);
 	if (fitted) {
 		if (r->chosen >= 0 && r->chosen < r->n_candidates)
 			r->candidates[r->chosen].bound_loo_ms = bound;
@@ -463,23 +488,30 @@ void btc_fit_print_bound(const struct btc_report *r, FILE *f)
 	const char *which = assign ? "assignment bound" : "fluid bound";
 	if (r->bound_below_term)
 		fprintf(f,
-			"%s: NOT a bound here: a measured period lies below it "
-			"(%s term%s%s reads high; no efficiency printed)\n",
+			"%s: NOT a bound here: a measured period's 95 %% interval lies wholly "
+			"below it (%s term%s%s reads high; no efficiency printed for it)\n",
 			which, r->bound_below_term, r->bound_below_pu ? " of PU " : "",
 			r->bound_below_pu ? r->bound_below_pu : "");
 	if (r->bound_loo_checked > 0)
 		fprintf(f,
 			"bound check: %d of the %d schedules measured%s lie below the bound "
-			"calibrated without their own measurement\n",
+			"calibrated without their own measurement (their 95 %% interval wholly, "
+			"their median without one)\n",
 			r->bound_loo_below, r->bound_loo_checked,
 			r->chosen >= 0 ? " faster than the chosen" : "");
 	else if (r->bound_without_chosen)
 		fprintf(f, "bound check: no schedule measured faster than the chosen\n");
 	if (!isnan(r->efficiency)) {
-		fprintf(f, "efficiency: %s / measured = %.1f %% for the chosen schedule", which,
-			100 * r->efficiency);
+		fprintf(f, "efficiency: %s / measured = %.1f %%", which, 100 * r->efficiency);
+		if (!isnan(r->efficiency_ci_low))
+			fprintf(f, " [%.1f, %.1f]", 100 * r->efficiency_ci_low,
+				100 * r->efficiency_ci_high);
+		fprintf(f, " for the chosen schedule");
 		if (assign && !isnan(r->fluid_efficiency))
 			fprintf(f, " (fluid bound / measured: %.1f %%)", 100 * r->fluid_efficiency);
+		if (r->efficiency > 1) /* else flagged: the interval holds the bound */
+			fprintf(f, "; the bound lies inside the measured 95 %% interval "
+				   "(the median below it: within noise, not flagged)");
 		fprintf(f, "\n");
 	}
 }

@@ -58,6 +58,13 @@ static void write_bound(cJSON *j, const struct btc_report *r)
 {
 	btc_json_add_num(j, "fluid_bound_ms", r->fluid_bound_ms);
 	btc_json_add_num(j, "efficiency", r->efficiency);
+	if (isnan(r->efficiency_ci_low)) {
+		cJSON_AddNullToObject(j, "efficiency_ci");
+	} else {
+		cJSON *e = cJSON_AddObjectToObject(j, "efficiency_ci");
+		btc_json_add_num(e, "low", r->efficiency_ci_low);
+		btc_json_add_num(e, "high", r->efficiency_ci_high);
+	}
 	if (isnan(r->fluid_bound_ms)) {
 		cJSON_AddNullToObject(j, "fluid_bound");
 		return;
@@ -163,6 +170,9 @@ static void read_bound(const cJSON *j, struct btc_report *r)
 {
 	r->fluid_bound_ms = btc_json_num(j, "fluid_bound_ms");
 	r->efficiency = btc_json_num(j, "efficiency");
+	const cJSON *eci = btc_json_get(j, "efficiency_ci");
+	r->efficiency_ci_low = btc_json_num(eci, "low");
+	r->efficiency_ci_high = btc_json_num(eci, "high");
 	const cJSON *b = btc_json_get(j, "fluid_bound"), *pus = btc_json_get(b, "pus");
 	r->fluid_model = btc_json_str(b, "model");
 	r->fluid_lp_ms = btc_json_num(b, "lp_ms");

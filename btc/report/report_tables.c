@@ -52,6 +52,22 @@ static const char *fmt_pct(char *buf, size_t n, double v)
 	return buf;
 }
 
+/* The chosen's efficiency as a percentage with its 95 % interval,
+ * "96.5 [94.0, 98.1]" (above 100 where the bound lies inside the
+ * interval), "NOT a bound" where the chosen's interval lies wholly below
+ * the bound (fit.h, btc_fit_judge_bound), or n/a. */
+static const char *fmt_eff(char *buf, size_t n, const struct btc_report *r)
+{
+	if (!isnan(r->efficiency) && !isnan(r->efficiency_ci_low))
+		snprintf(buf, n, "%.1f [%.1f, %.1f]", 100 * r->efficiency,
+			 100 * r->efficiency_ci_low, 100 * r->efficiency_ci_high);
+	else if (!isnan(r->efficiency))
+		snprintf(buf, n, "%.1f", 100 * r->efficiency);
+	else
+		snprintf(buf, n, r->bound_below ? "NOT a bound" : "n/a");
+	return buf;
+}
+
 /* "[0.950, 1.020]", or n/a without an interval. */
 static const char *fmt_ci(char *buf, size_t n, double lo, double hi)
 {
@@ -166,12 +182,12 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		fprintf(fit_csv,
 			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates,run\n");
 	fprintf(md,
-		"| run | app | GPU API | CPU-only ms/task | GPU-only ms/task | chosen schedule | ms/task | 95 %% interval | predicted ms | best baseline | baseline ms/task | speedup [95 %%] | fluid / assignment bound ms | efficiency %% | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
+		"| run | app | GPU API | CPU-only ms/task | GPU-only ms/task | chosen schedule | ms/task | 95 %% interval | predicted ms | best baseline | baseline ms/task | speedup [95 %%] | fluid / assignment bound ms | efficiency %% [95 %%] | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
 	fprintf(md,
 		"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
 		fprintf(csv,
-			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency,run,cpu_only_ms,gpu_only_ms,measured_ci_low_ms,measured_ci_high_ms,assign_bound_ms,fluid_efficiency\n");
+			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency,run,cpu_only_ms,gpu_only_ms,measured_ci_low_ms,measured_ci_high_ms,assign_bound_ms,fluid_efficiency,efficiency_ci_low,efficiency_ci_high\n");
 	if (cand_csv)
 		fprintf(cand_csv,
 			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status,efficiency,run,predicted_placed_ms,calibrated_loo_placed_ms\n");
@@ -225,12 +241,12 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
 			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
 			bounds,
-			fmt_pct(b6, sizeof(b6), r.efficiency), r.pearson_r[BTC_MODE_ISOLATED],
+			fmt_eff(b6, sizeof(b6), &r), r.pearson_r[BTC_MODE_ISOLATED],
 			r.pearson_r[BTC_MODE_INTERFERENCE], r.phases_s[0], r.phases_s[3], verified);
 		if (csv) {
 			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
 			fprintf(csv,
-				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f\n",
+				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f\n",
 				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
 				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
 				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
@@ -239,7 +255,8 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 				r.speedup_ci_low, r.speedup_ci_high,
 				r.no_significant_gain ? "true" : "false",
 				r.fit_mode ? r.fit_mode : "", r.fluid_bound_ms, r.efficiency, run,
-				cpu_ms, gpu_ms, ci_lo, ci_hi, r.assign_bound_ms, r.fluid_efficiency);
+				cpu_ms, gpu_ms, ci_lo, ci_hi, r.assign_bound_ms, r.fluid_efficiency,
+				r.efficiency_ci_low, r.efficiency_ci_high);
 		}
 		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];

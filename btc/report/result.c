@@ -40,6 +40,7 @@ void btc_report_init(struct btc_report *r)
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
 	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
 	r->assign_bound_ms = r->assign_mip_ms = r->fluid_efficiency = NAN;
+	r->efficiency_ci_low = r->efficiency_ci_high = NAN;
 	r->bound_baselines_ms = r->assign_relaxed_ms = NAN;
 	r->regret = r->regret_ci_low = r->regret_ci_high = NAN;
 	r->regret_best = -1;

@@ -155,12 +155,20 @@ struct btc_report {
 	int regret_best;      /* index into candidates of the measured best, -1 */
 	int n_space_measured; /* verified schedules behind the best */
 	int n_space;          /* --exhaustive: schedules of the paper's space, else 0 */
-	bool bound_below;                 /* the chosen's measured period < bound */
+	bool bound_below;                 /* the chosen's measured 95 % interval lies
+					   * wholly below the bound (its median
+					   * without one): flagged, no efficiency */
 	char *bound_below_term;           /* "compute" or "io" when any verified
-					   * measurement lies below the bound */
+					   * measurement's 95 % interval lies
+					   * wholly below the bound */
 	char *bound_below_pu;             /* compute: the PU of the largest load */
 	double efficiency;                /* the tighter bound (assign_bound_ms, else
-					   * fluid_bound_ms) / measured_ms (the chosen) */
+					   * fluid_bound_ms) / measured_ms (the chosen),
+					   * above 1 where the bound lies inside the
+					   * chosen's interval */
+	double efficiency_ci_low, efficiency_ci_high; /* bound / ci_high_ms, bound /
+						       * ci_low_ms of the chosen, NAN:
+						       * no interval or no efficiency */
 	struct btc_report_bound_pu *bound_pus; /* [n_bound_pus], device PU order */
 	int n_bound_pus, n_bound_stages;
 	/* The assignment bound (sched/bound.h) of the same table, mode and

@@ -3,9 +3,13 @@
  * learn, and its leave-one-out prediction never reads the held-out
  * measurement. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/calib.h"
+#include "report/fit.h"
+#include "util/diag.h"
 #include "suites.h"
 
 /* Synthetic build: 2 PUs, true a = {0.5, 2.0} ms, b = {1.5, 0.8}.
@@ -347,6 +351,106 @@ static void test_metrics(void)
 	CU_ASSERT_FALSE(x.best_within_5pct);
 }
 
+/* A report of two verified schedules for btc_fit_judge_bound: the
+ * chosen's median 0.274 ms [95 %: 0.267, 0.281] (H100 lease L's
+ * alexnet-dense-vulkan-g1) and another's of 0.300 ms, with or without
+ * its interval [0.290, 0.310]. */
+static void judged(struct btc_report *r, bool other_ci)
+{
+	btc_report_init(r);
+	r->n_candidates = 2;
+	r->candidates = btc_report_candidates_new(2);
+	static const double med[2] = {0.274, 0.300}, lo[2] = {0.267, 0.290},
+			    hi[2] = {0.281, 0.310};
+	for (int k = 0; k < 2; k++) {
+		struct btc_report_candidate *c = &r->candidates[k];
+		c->label = btc_xstrdup(k ? "cpu:0-8" : "vulkan:0-5 cpu:6-8");
+		c->status = BTC_RUN_VERIFIED;
+		c->measured_ms = med[k];
+		c->ci_low_ms = k && !other_ci ? NAN : lo[k];
+		c->ci_high_ms = k && !other_ci ? NAN : hi[k];
+	}
+	r->chosen = 0;
+	r->measured_ms = med[0];
+}
+
+/* The printed bound lines of r with an assignment bound a and a fluid
+ * bound fl (caller frees). */
+static char *printed(struct btc_report *r, double a, double fl)
+{
+	r->fluid_bound_ms = r->fluid_lp_ms = fl;
+	r->fluid_io_ms = 0.002;
+	r->assign_bound_ms = a;
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	btc_fit_print_bound(r, f);
+	fclose(f);
+	return text;
+}
+
+/* The judgement is statistical: a median below the bound whose 95 %
+ * interval holds it keeps its efficiency (above 100 %, with its interval)
+ * and is not flagged; an interval wholly below the bound is flagged with
+ * no efficiency; without an interval the median alone decides. */
+static void test_judge_bound(void)
+{
+	struct btc_report r;
+	judged(&r, true);
+	CU_ASSERT_FALSE(btc_fit_judge_bound(&r, 0.278, 0.237));
+	CU_ASSERT_FALSE(r.bound_below);
+	CU_ASSERT_DOUBLE_EQUAL(r.efficiency, 0.278 / 0.274, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.efficiency_ci_low, 0.278 / 0.281, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.efficiency_ci_high, 0.278 / 0.267, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.fluid_efficiency, 0.237 / 0.274, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.candidates[0].efficiency, 0.278 / 0.274, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.candidates[1].efficiency, 0.278 / 0.300, 1e-12);
+	char *text = printed(&r, 0.278, 0.237);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "efficiency: assignment bound / measured = 101.5 % "
+					    "[98.9, 104.1] for the chosen schedule"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "the bound lies inside the measured 95 % interval"));
+	CU_ASSERT_PTR_NULL(strstr(text, "NOT a bound"));
+	free(text);
+	btc_report_free(&r);
+
+	/* 0.285 > 0.281: the chosen's whole interval lies below the bound */
+	judged(&r, true);
+	CU_ASSERT_TRUE(btc_fit_judge_bound(&r, 0.285, 0.237));
+	CU_ASSERT_TRUE(r.bound_below);
+	CU_ASSERT_TRUE(isnan(r.efficiency));
+	CU_ASSERT_TRUE(isnan(r.efficiency_ci_low) && isnan(r.efficiency_ci_high));
+	CU_ASSERT_TRUE(isnan(r.candidates[0].efficiency));
+	CU_ASSERT_DOUBLE_EQUAL(r.candidates[1].efficiency, 0.285 / 0.300, 1e-12);
+	r.bound_below_term = btc_xstrdup("compute");
+	r.bound_below_pu = btc_xstrdup("vulkan");
+	text = printed(&r, 0.285, 0.237);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "assignment bound: NOT a bound here: a measured "
+					    "period's 95 % interval lies wholly below it (compute "
+					    "term of PU vulkan reads high"));
+	CU_ASSERT_PTR_NULL(strstr(text, "efficiency:"));
+	free(text);
+	btc_report_free(&r);
+
+	/* the other schedule: inside its interval [0.290, 0.310] is within
+	 * noise; without an interval its median 0.300 < 0.305 flags it */
+	judged(&r, true);
+	CU_ASSERT_TRUE(btc_fit_judge_bound(&r, 0.305, 0.237)); /* the chosen too */
+	CU_ASSERT_DOUBLE_EQUAL(r.candidates[1].efficiency, 0.305 / 0.300, 1e-12);
+	btc_report_free(&r);
+	judged(&r, false);
+	CU_ASSERT_FALSE(btc_fit_judge_bound(&r, 0.279, 0.237));
+	CU_ASSERT_FALSE(r.bound_below);
+	CU_ASSERT_DOUBLE_EQUAL(r.efficiency, 0.279 / 0.274, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.candidates[1].efficiency, 0.279 / 0.300, 1e-12);
+	btc_report_free(&r);
+	judged(&r, false);
+	r.candidates[1].measured_ms = 0.276;
+	CU_ASSERT_TRUE(btc_fit_judge_bound(&r, 0.279, 0.237));
+	CU_ASSERT_TRUE(isnan(r.candidates[1].efficiency));
+	CU_ASSERT_FALSE(r.bound_below);
+	btc_report_free(&r);
+}
+
 int register_calib_suite(void)
 {
 	CU_pSuite s = CU_add_suite("calib", NULL, NULL);
@@ -357,5 +461,6 @@ int register_calib_suite(void)
 	       !CU_add_test(s, "lowered, leave one out", test_lowered_loo) ||
 	       !CU_add_test(s, "io cap at the intervals' lower ends", test_io_cap_interval) ||
 	       !CU_add_test(s, "per-stage factors for the bound", test_stages) ||
-	       !CU_add_test(s, "metrics", test_metrics);
+	       !CU_add_test(s, "metrics", test_metrics) ||
+	       !CU_add_test(s, "the bound judged on the measured intervals", test_judge_bound);
 }

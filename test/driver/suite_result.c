@@ -126,6 +126,8 @@ static void test_fluid_bound(void)
 	r.fluid_io_ms = 1.5;
 	r.fluid_model = btc_xstrdup("chunk");
 	r.efficiency = 0.75;
+	r.efficiency_ci_low = 0.7;
+	r.efficiency_ci_high = 0.8;
 	r.n_bound_stages = 2;
 	r.n_bound_pus = 2;
 	r.bound_pus = btc_xcalloc(2, sizeof(*r.bound_pus));
@@ -145,6 +147,8 @@ static void test_fluid_bound(void)
 	CU_ASSERT_DOUBLE_EQUAL(b.fluid_io_ms, 1.5, 1e-9);
 	CU_ASSERT_STRING_EQUAL(b.fluid_model, "chunk");
 	CU_ASSERT_DOUBLE_EQUAL(b.efficiency, 0.75, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.efficiency_ci_low, 0.7, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.efficiency_ci_high, 0.8, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].efficiency, 0.75, 1e-9);
 	CU_ASSERT_EQUAL_FATAL(b.n_bound_pus, 2);
 	CU_ASSERT_EQUAL_FATAL(b.n_bound_stages, 2);
@@ -161,6 +165,7 @@ static void test_fluid_bound(void)
 	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
 	CU_ASSERT_TRUE(isnan(b.fluid_bound_ms));
 	CU_ASSERT_TRUE(isnan(b.efficiency));
+	CU_ASSERT_TRUE(isnan(b.efficiency_ci_low) && isnan(b.efficiency_ci_high));
 	CU_ASSERT_PTR_NULL(b.fluid_model);
 	CU_ASSERT_EQUAL(b.n_bound_pus, 0);
 	btc_report_free(&b);
