@@ -187,6 +187,22 @@ grep -q '^| E | octree-cuda-g1 | cuda:0-5 cpu:6 | 0\.732 \[0\.717, 0\.770\] | 0\
 grep -q '| [0-9]* of [0-9]* |$' "$work/rj.md" || fail "bound-rejudge: no per-schedule check" "$work/rj.md"
 grep -q '^in \[0.85, 1\]: [01] of 1 chosen runs (committed: 1); flagged' "$work/rj.md" ||
   fail "bound-rejudge: no count" "$work/rj.md"
+# Lease L's alexnet-dense-vulkan-g1: the chosen's median 0.274 ms lies
+# below the bound 0.278 ms, its interval [0.267, 0.281] holds it: within
+# noise, the efficiency above 1 with its interval, not flagged (the
+# committed report, judged on the median alone, flagged it); btc report
+# prints the same in its efficiency column.
+scripts/bound-rejudge docs/results/eval-h100-l --keep "$work/rj-l" > "$work/rj-l.md" 2>&1 ||
+  fail "bound-rejudge L: exit status $?" "$work/rj-l.md"
+grep -q '^| L | alexnet-dense-vulkan-g1 | vulkan:0-5 cpu:6-8 | 0\.274 \[0\.267, 0\.281\] | .* | 1\.01 \[0\.99, 1\.04\] | no | - |' "$work/rj-l.md" ||
+  fail "bound-rejudge L: alexnet-dense-vulkan-g1 not 1.01 [0.99, 1.04], unflagged" "$work/rj-l.md"
+grep -q "^efficiency: assignment bound / measured = 101\.5 % \[99\.1, 104\.2\] .*the bound lies inside the measured 95 % interval" \
+  "$work/rj-l/eval-h100-l-alexnet-dense-vulkan-g1.log" ||
+  fail "refit L: no efficiency line with its interval" "$work/rj-l/eval-h100-l-alexnet-dense-vulkan-g1.log"
+"$btc" report "$work/rj-l/eval-h100-l-alexnet-dense-vulkan-g1.json" > "$work/rj-l-report.md" 2>&1 ||
+  fail "btc report L: exit status $?" "$work/rj-l-report.md"
+grep -q '| 0\.237 / 0\.278 | 101\.5 \[99\.1, 104\.2\] |' "$work/rj-l-report.md" ||
+  fail "btc report L: no efficiency with its interval" "$work/rj-l-report.md"
 echo "ok: scripts/bound-rejudge"
 
 # scripts/workload-attain on a committed H100 workload report (lease C,
