@@ -247,3 +247,35 @@ scripts/workload-gpu-wait "$work/gw-job.json" > "$work/gwj.txt" 2>&1 ||
   fail "workload-gpu-wait (job report): exit status $?" "$work/gwj.txt"
 grep -qF -- "$want" "$work/gwj.txt" || fail "workload-gpu-wait (job report): no '$want'" "$work/gwj.txt"
 echo "ok: scripts/workload-gpu-wait"
+
+# scripts/workload-start-phase on a made-up measurement: one alexnet-dense
+# solo (1000/s for 200 ms, then 2000/s for 200 ms: 1330/s over the first
+# 300 ms, 399 tasks) and smi samples every
+# 20 ms whose SM clock goes from 345 to 1980 MHz 260 ms after the first
+# task; clock.txt maps CLOCK_MONOTONIC 100 s to the wall time 1e9 s.
+sp=$work/start-phase
+mkdir -p "$sp"
+python3 - "$sp" << 'PY'
+import json, sys, time
+d = sys.argv[1]
+t0 = 101_000_000_000   # ns, CLOCK_MONOTONIC
+ts = [t0 + k * 1_000_000 for k in range(200)] + [t0 + 200_000_000 + k * 500_000 for k in range(1, 401)]
+json.dump({"streams": [{"app": "alexnet_dense", "checked_at_ns": ts}]}, open(d + "/r1-solo1.json", "w"))
+open(d + "/clock.txt", "w").write("100.0 1000000000.0\n")
+with open(d + "/smi.csv", "w") as f:
+    f.write("timestamp, pstate, clocks.current.sm [MHz], clocks.current.memory [MHz], pcie.link.gen.current, utilization.gpu [%]\n")
+    for k in range(100):   # monotonic 100.5 s + 20 ms k
+        ms = 500 + 20 * k
+        wall = 1000000000 + ms // 1000
+        f.write("%s.%03d, P0, %d MHz, 2619 MHz, 5, %d %%\n" % (
+            time.strftime("%Y/%m/%d %H:%M:%S", time.gmtime(wall)), ms % 1000,
+            1980 if ms >= 1260 else 345, 90 if ms >= 1000 else 0))
+PY
+scripts/workload-start-phase "$sp" > "$work/sp.txt" 2>&1 || fail "workload-start-phase: exit status $?" "$work/sp.txt"
+grep -Eq "^r1-solo1 +400 \| +1000 +1330 +2000 +2000 +200 \| +\| +345 +345 +1980 +260 P0 +5 +90 +90$" "$work/sp.txt" ||
+  fail "workload-start-phase: not the made-up run's rates, switch at 200 ms and 1980 MHz at 260 ms" "$work/sp.txt"
+scripts/workload-start-phase "$sp" --timeline r1-solo1 > "$work/spt.txt" 2>&1 ||
+  fail "workload-start-phase --timeline: exit status $?" "$work/spt.txt"
+grep -q "^  260  alexnet  2000  SM 1980 MHz P0 gen 5 util  90%" "$work/spt.txt" ||
+  fail "workload-start-phase --timeline: no 260 ms window at 2000/s and 1980 MHz" "$work/spt.txt"
+echo "ok: scripts/workload-start-phase"
