@@ -75,6 +75,8 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 	jo->plan.space = o->exhaustive;
 	if (o->tune_budget_s)
 		jo->tune.budget_s = o->tune_budget_s;
+	if (o->min_rounds)
+		jo->tune.min_rounds = o->min_rounds;
 	jo->tune.seed = o->seed;
 	if (o->given & (UINT64_C(1) << BTC_OPT_RUN_TIMEOUT_FACTOR))
 		jo->tune.timeout_factor = o->run_timeout_factor;

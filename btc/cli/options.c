@@ -174,6 +174,11 @@ static const struct row rows[] = {
 	    "starting\nnone that would end past 5 x SECONDS",
 	    1,
 	    86400),
+	INT(MIN_ROUNDS, "min-rounds", min_rounds, C(TUNE), "N",
+	    "rounds at least (default 3): tuning stops by\nconvergence or racing no earlier; the head to\n"
+	    "head and the several-apps job need max(N, 6)\nrounds (9: the 95 % interval drops the\n"
+	    "extreme round at each end), past the budget as\nfor 6; at most 30",
+	    1, 30),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),
 	FLAG(EXHAUSTIVE, "exhaustive", exhaustive, C(TUNE),

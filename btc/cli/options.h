@@ -89,6 +89,7 @@ enum btc_cli_opt {
 	BTC_OPT_REPLAY,
 	BTC_OPT_RULES,
 	BTC_OPT_BUDGET,
+	BTC_OPT_MIN_ROUNDS,
 	BTC_CLI_N_OPTS
 };
 
@@ -155,6 +156,7 @@ struct btc_cli_options {
 	unsigned seed;
 	const char *cache;
 	int tune_budget_s;
+	int min_rounds; /* --min-rounds N (1..30); 0: not given */
 	bool force;                /* -o: replace files without btc's banner */
 	double run_timeout_factor; /* --run-timeout-factor, < 0: not given */
 	struct btc_cli_list measurements;

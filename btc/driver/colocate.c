@@ -484,8 +484,7 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 		r->seed, r->seed, s->n_streams, s->n_joint,
 		s->baselines ? ", naive co-location and time multiplexing" : "", o->warmup,
 		o->tasks, o->budget_s, fmax(1, o->budget_cap) * o->budget_s,
-		o->h2h_min_rounds > o->min_rounds ? o->h2h_min_rounds : o->min_rounds,
-		o->max_rounds);
+		btc_tune_need_rounds(o), o->max_rounds);
 	int *order = btc_xcalloc((size_t)st.n_cfg, sizeof(int));
 	bool interrupted = false;
 	const char *stop = "max rounds";
@@ -533,11 +532,12 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 		}
 		/* every figure reported (M of each live candidate, of naive
 		 * and multiplex, the gains: a head to head as the tuner's)
-		 * needs the h2h_min_rounds of an exact 95 % interval: neither
+		 * needs the h2h_min_rounds of an exact 95 % interval, or the
+		 * more min_rounds asked for (--min-rounds): neither
 		 * convergence nor the budget stops the rounds before them,
 		 * unless the next round would end past the cap of
 		 * o->budget_cap budgets (btc_tune_budget_rule) */
-		int need = o->h2h_min_rounds > o->min_rounds ? o->h2h_min_rounds : o->min_rounds;
+		int need = btc_tune_need_rounds(o);
 		const char *why = round >= need ? colo_stop(&st, o->ci_rel) : NULL;
 		if (why) {
 			stop = why;

@@ -26,8 +26,11 @@
 struct btc_tune_options {
 	int warmup;                   /* warm-up tasks per run, excluded (default 4) */
 	int tasks;                    /* measured tasks per run (default 24) */
-	int min_rounds;               /* rounds before stopping (default 3); racing needs
-				 95 % intervals, i.e. 6 runs */
+	int min_rounds;               /* rounds before racing or convergence stops the
+				 tuning (default 3; --min-rounds); racing needs
+				 95 % intervals, i.e. 6 runs. The head to head
+				 and the workload job need max(min_rounds,
+				 h2h_min_rounds) (btc_tune_need_rounds) */
 	int max_rounds;               /* tuning rounds at most (default 30) */
 	int h2h_min_rounds;           /* head-to-head rounds before deciding (default 6:
 				 the fewest with an exact 95 % interval) */

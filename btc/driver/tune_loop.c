@@ -310,6 +310,11 @@ enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, in
 	return next <= fmax(1, opt->budget_cap) * opt->budget_s ? BTC_BUDGET_PAST : BTC_BUDGET_CAP;
 }
 
+int btc_tune_need_rounds(const struct btc_tune_options *opt)
+{
+	return opt->min_rounds > opt->h2h_min_rounds ? opt->min_rounds : opt->h2h_min_rounds;
+}
+
 void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
 			 const struct btc_tune_options *opt, int need, int rounds,
 			 double elapsed_s, double round_s)
@@ -317,23 +322,28 @@ void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
 	if (v != BTC_BUDGET_PAST && v != BTC_BUDGET_CAP)
 		return;
 	double cap = fmax(1, opt->budget_cap), cap_s = cap * opt->budget_s;
+	/* the 6 of an exact interval, or more asked for (--min-rounds) */
+	bool asked = need > BTC_TUNE_EXACT_RUNS;
 	if (v == BTC_BUDGET_PAST) {
 		fprintf(f,
 			"%s: past the budget (%g s): round %d would end at %.1f s; %d of the %d "
-			"rounds an exact 95 %% interval needs, going on (at most %g s, %g "
-			"budgets)\n",
+			"rounds %s, going on (at most %g s, %g budgets)\n",
 			prefix, opt->budget_s, rounds + 1, elapsed_s + round_s, rounds, need,
-			cap_s, cap);
+			asked ? "asked for (--min-rounds)" : "an exact 95 % interval needs", cap_s,
+			cap);
 		return;
 	}
 	/* need rounds at the last round's length, within the cap */
 	double need_s = elapsed_s + (need - rounds) * round_s;
 	fprintf(f,
-		"%s: stopped short of an exact 95 %% interval: %d of %d rounds; round %d would "
-		"end at %.1f s, past the cap of %g s (%g x the budget of %g s); the intervals "
-		"are [min, max]; %d rounds would take about %.0f s (a budget of %.0f s)\n",
-		prefix, rounds, need, rounds + 1, elapsed_s + round_s, cap_s, cap, opt->budget_s,
-		need, need_s, ceil(need_s / cap));
+		"%s: stopped short of %s: %d of %d rounds; round %d would end at %.1f s, past "
+		"the cap of %g s (%g x the budget of %g s)%s; %d rounds would take about %.0f s "
+		"(a budget of %.0f s)\n",
+		prefix,
+		asked ? "the rounds asked for (--min-rounds)" : "an exact 95 % interval", rounds,
+		need, rounds + 1, elapsed_s + round_s, cap_s, cap, opt->budget_s,
+		rounds < BTC_TUNE_EXACT_RUNS ? "; the intervals are [min, max]" : "", need, need_s,
+		ceil(need_s / cap));
 }
 
 static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *opt)
@@ -360,6 +370,7 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 	h->ratios = btc_xcalloc((size_t)opt->h2h_max_rounds + 1, sizeof(double));
 	double t0 = b->now(b->arg);
 	bool ok = true, past = false; /* past: said that it runs past the budget */
+	int need = btc_tune_need_rounds(opt);
 	for (int r = 1; r <= opt->h2h_max_rounds && ok; r++) {
 		double t_round = b->now(b->arg);
 		int order[2] = {cand, base};
@@ -379,20 +390,21 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 				order[1], ms[0] / ms[1]);
 		h->ratios[h->rounds++] = ms[0] / ms[1];
 		h2h_update(h, opt);
-		if (r >= opt->h2h_min_rounds && h->decided) {
+		if (r >= need && h->decided) {
 			h->stop = "decided";
 			break;
 		}
 		/* The budget stops the head to head only once it has the
-		 * rounds of an exact 95 % interval (h2h_min_rounds), or at
-		 * the cap: fewer rounds decide nothing (a slow app's rounds
-		 * of several seconds each, alexnet-sparse). */
+		 * rounds of an exact 95 % interval (h2h_min_rounds) or the
+		 * more asked for (min_rounds), or at the cap: fewer rounds
+		 * decide nothing (a slow app's rounds of several seconds each,
+		 * alexnet-sparse). */
 		double now = b->now(b->arg);
-		enum btc_tune_budget v = btc_tune_budget_rule(opt, opt->h2h_min_rounds, r,
-							      now - t0, now - t_round);
+		enum btc_tune_budget v =
+			btc_tune_budget_rule(opt, need, r, now - t0, now - t_round);
 		if (v == BTC_BUDGET_CAP || (v == BTC_BUDGET_PAST && (verbose || !past)))
-			btc_tune_budget_say(stderr, "h2h", v, opt, opt->h2h_min_rounds, r,
-					    now - t0, now - t_round);
+			btc_tune_budget_say(stderr, "h2h", v, opt, need, r, now - t0,
+					    now - t_round);
 		past |= v == BTC_BUDGET_PAST;
 		if (v == BTC_BUDGET_STOP || v == BTC_BUDGET_CAP) {
 			h->stop = v == BTC_BUDGET_CAP ? "budget cap" : "budget";

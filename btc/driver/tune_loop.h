@@ -63,6 +63,14 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
  *           of exact intervals ("budget cap"; the figures are [min, max]).
  * A loop that goes on only while GO or PAST starts at most need rounds
  * past B, none past the cap. Pure. */
+/* The rounds the head to head and the workload job need before a
+ * decision, convergence or the budget may stop them: max(opt->min_rounds
+ * (--min-rounds), opt->h2h_min_rounds (BTC_TUNE_EXACT_RUNS)). With n
+ * rounds the exact 95 % interval of a median is [x(k), x(n+1-k)]
+ * (btc_stats_median_ci): k = 1 up to n = 8, k = 2 from n = 9 (the extreme
+ * round at each end dropped, 96.1 %). The `need` of btc_tune_budget_rule. */
+int btc_tune_need_rounds(const struct btc_tune_options *opt);
+
 enum btc_tune_budget { BTC_BUDGET_GO, BTC_BUDGET_STOP, BTC_BUDGET_PAST, BTC_BUDGET_CAP };
 enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, int need,
 					  int rounds, double elapsed_s, double round_s);
@@ -78,7 +86,9 @@ enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, in
  *   h2h: stopped short of an exact 95 % interval: 4 of 6 rounds; round 5
  *   would end at 125.0 s, past the cap of 120 s (3 x the budget of 40 s);
  *   the intervals are [min, max]; 6 rounds would take about 150 s (a
- *   budget of 50 s) */
+ *   budget of 50 s)
+ * With need above BTC_TUNE_EXACT_RUNS (--min-rounds) the lines name the
+ * rounds asked for instead, and say [min, max] only below the 6. */
 void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
 			 const struct btc_tune_options *opt, int need, int rounds,
 			 double elapsed_s, double round_s);

@@ -81,8 +81,8 @@ def machine(run_dir):
 # The job's options that `btc tune --measurements` does not take or sets
 # itself: without a value, and with one.
 _TUNE_DROP1 = {"--run", "--force"}
-_TUNE_DROP2 = {"--tune-tasks", "--tune-budget", "--seed", "-o", "--report", "--device",
-               "--cpu-groups"}
+_TUNE_DROP2 = {"--tune-tasks", "--tune-budget", "--min-rounds", "--seed", "-o", "--report",
+               "--device", "--cpu-groups"}
 
 
 def tune_command(run_dir, btc, root, drop=(), extra=()):

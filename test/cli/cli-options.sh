@@ -46,6 +46,15 @@ expect 2 "btc: --seed must be 0..4294967295, not '-1'" tune $app --device host -
 expect 2 "btc: --seed must be 0..4294967295, not '4294967296'" tune $app --device host --seed 4294967296
 expect 2 "btc: --tune-budget must be 1..86400, not '0'" tune $app --device host --tune-budget 0
 expect 2 "btc: --tune-budget must be 1..86400, not 'x'" $app --device host --run --tune-budget x
+# --min-rounds N: 1..30 (the round limit), the single-app job and the
+# several-apps job alike; only the commands that tune take it
+expect 2 "btc: --min-rounds must be 1..30, not '0'" tune $app --device host --min-rounds 0
+expect 2 "btc: --min-rounds must be 1..30, not '31'" $app --device host --run --min-rounds 31
+expect 2 "btc: --min-rounds must be 1..30, not 'x'" tune $app --device host --min-rounds x
+expect 2 "btc: --min-rounds must be 1..30, not '-9'" $app apps/alexnet-dense.yaml --device host --run --min-rounds -9
+expect 2 "btc: --min-rounds needs a value" tune $app --device host --min-rounds
+expect 2 "btc: --min-rounds is not an option of 'btc gen'" gen $app --device $dev --min-rounds 9
+expect 2 "btc: --min-rounds is not an option of 'btc schedule'" schedule $app --device $dev --table $table --min-rounds 9
 expect 2 "btc: --cpu-groups must be 1..64, not '0'" gen $app --device $dev --cpu-groups 0
 expect 2 "btc: --cpu-groups must be 1..64, not '65'" device host --cpu-groups 65
 expect 2 "btc: --min-util must be 0..100, not '101'" schedule $app --device $dev --table $table --min-util 101
@@ -121,6 +130,8 @@ expect 0 "--cache DIR" tune --help
 expect 0 "--candidates FILE" report --help
 expect 0 "--fit-csv FILE" report --help
 expect 0 "--tune-budget SECONDS" tune --help
+expect 0 "--min-rounds N" tune --help
+expect 0 "--min-rounds N" $app --run --help
 expect 0 "--measurements FILE" tune --help
 expect 0 "usage: btc tune" $app --run --help
 expect 0 "usage: btc gen" gen --help --bogus

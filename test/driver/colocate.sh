@@ -117,6 +117,37 @@ for f in c["joint"] + [c["naive"], c["multiplex"]]:
 for g in ("gain_naive", "gain_multiplex"):
     assert c[g]["exact"] is True, c[g]
 PY
+# --min-rounds 9 (min_rounds 9): the rounds go on past the budget to 9,
+# not 6, and say so; every figure's 95 % interval is then [x(2), x(8)] of
+# its 9 per-round values (M from each round's rates over the solo r*, the
+# gains their per-round ratios): the extreme round at each end dropped.
+"$run" "$prog" "$work/runs" "$work/n.json" 1,1 1 0,0 4 1 9-30 2 0.001 1000000 \
+  > "$work/n.txt" 2> "$work/n.err" || { cat "$work/n.err" "$work/n.txt"; exit 1; }
+grep -q "^colocate: past the budget (0.001 s): round 2 would end at .*; 1 of the 9 rounds asked for (--min-rounds), going on" "$work/n.err" ||
+  { echo "FAIL: no line saying the rounds go on to 9"; cat "$work/n.err"; exit 1; }
+grep -q "^colocate: 9 rounds in .* s (\(budget\|decided\|converged\))$" "$work/n.err" ||
+  { echo "FAIL: not 9 rounds"; cat "$work/n.err"; exit 1; }
+python3 - "$work/n.json" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+st = c["streams"]
+def merits(f):
+    return [min(x / (s["weight"] * s["solo_tasks_per_s"]) for x, s in zip(rr, st))
+            for rr in f["rounds_tasks_per_s"]]
+def near(a, b):
+    return abs(a - b) <= 1e-5 + 1e-5 * abs(b)
+def order_ci(x, stat, what):
+    x = sorted(x)
+    assert len(x) == 9 and stat["exact"] is True, (what, x, stat)
+    assert near(stat["ci_low"], x[1]) and near(stat["ci_high"], x[7]), (what, x, stat)
+    assert near(stat["median"], x[4]), (what, x, stat)
+chosen = c["joint"][c["best"]]
+for name, f in [("joint", chosen), ("naive", c["naive"]), ("multiplex", c["multiplex"])]:
+    assert f["verified"] is True and f["rounds"] == 9, f
+    order_ci(merits(f), f["merit"], name)
+for g, b in (("gain_naive", "naive"), ("gain_multiplex", "multiplex")):
+    order_ci([a / n for a, n in zip(merits(chosen), merits(c[b]))], c[g], g)
+PY
 # The cap: at 1 budget the same measurement stops after round 1, short of
 # an exact interval, and says so: the figures are [min, max] (~).
 "$run" "$prog" "$work/runs" "$work/p.json" 1,1 1 0,0 4 1 3-30 2 0.001 1 \

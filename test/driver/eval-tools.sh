@@ -164,6 +164,17 @@ if grep -q -- '--exhaustive' "$work/ex/octree-cuda-g2/machine.txt"; then
 fi
 echo "ok: scripts/eval --exhaustive GROUPS"
 
+# scripts/eval-workload passes what follows -- to btc (the workload job's
+# --min-rounds 9 here), as the same stand-in and machine.txt record.
+rm -f "$work/fake.args"
+BTC=$fake scripts/eval-workload "$work/ew" --backend cuda --sizes 1 -- --min-rounds 9 \
+  > "$work/ew.log" 2>&1 && fail "eval-workload with a failing btc passed" "$work/ew.log"
+grep -q '^command: .* --min-rounds 9$' "$work/ew/octree-alexnet-cuda-1/machine.txt" ||
+  fail "eval-workload: --min-rounds 9 not passed on" "$work/ew/octree-alexnet-cuda-1/machine.txt"
+grep -q 'alexnet-dense.yaml --device host .* --min-rounds 9$' "$work/fake.args" ||
+  fail "eval-workload: btc not given --min-rounds 9" "$work/fake.args"
+echo "ok: scripts/eval-workload -- BTC_ARGS"
+
 # scripts/bound-efficiency --refit on a committed H100 lease (E, one run):
 # refits with this build, then one row per chosen run with the io farms the
 # run had (1 loader, 2 checkers), its interval, and the count line.

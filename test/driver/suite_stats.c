@@ -17,7 +17,9 @@ static void test_median(void)
 }
 
 /* The order statistics of the binomial rule: n = 6 gives [x(1), x(6)]
- * (P(B <= 0) = 1/64 <= 0.025), n = 10 gives [x(2), x(9)]
+ * (P(B <= 0) = 1/64 <= 0.025), n = 8 still [x(1), x(8)] (P(B <= 1) =
+ * 9/256 = 0.035), n = 9 (--min-rounds 9) gives [x(2), x(8)] (P(B <= 1) =
+ * 10/512 = 0.0195, P(B <= 2) = 46/512), n = 10 gives [x(2), x(9)]
  * (P(B <= 1) = 11/1024), n = 20 gives [x(6), x(15)] (P(B <= 5) = 0.0207,
  * P(B <= 6) = 0.0577). Below 6 the interval is [min, max], not exact. */
 static void test_median_ci(void)
@@ -35,6 +37,13 @@ static void test_median_ci(void)
 	CU_ASSERT_DOUBLE_EQUAL(lo, 1, 0);
 	CU_ASSERT_DOUBLE_EQUAL(hi, 6, 0);
 	CU_ASSERT_DOUBLE_EQUAL(m, 3.5, 0);
+	CU_ASSERT_TRUE(btc_stats_median_ci(x + 12, 8, 0.95, &m, &lo, &hi));
+	CU_ASSERT_DOUBLE_EQUAL(lo, 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 8, 0);
+	CU_ASSERT_TRUE(btc_stats_median_ci(x + 11, 9, 0.95, &m, &lo, &hi));
+	CU_ASSERT_DOUBLE_EQUAL(lo, 2, 0);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 8, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m, 5, 0);
 	CU_ASSERT_TRUE(btc_stats_median_ci(x + 10, 10, 0.95, &m, &lo, &hi));
 	CU_ASSERT_DOUBLE_EQUAL(lo, 2, 0);
 	CU_ASSERT_DOUBLE_EQUAL(hi, 9, 0);

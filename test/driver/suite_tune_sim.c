@@ -350,11 +350,54 @@ static void test_h2h_past_budget(void)
 	}
 }
 
+/* --min-rounds (min_rounds) above the 6 of an exact interval: the head to
+ * head needs max(min_rounds, h2h_min_rounds) rounds (btc_tune_need_rounds)
+ * before it decides, past the budget as for 6. Rounds of 25 s: at a
+ * budget of 60 s (cap 300 s) it decides at 9, not at 6; at 40 s (cap 200
+ * s) round 9 would end at 225 s, so it stops at the cap after 8, its
+ * interval exact. */
+static void test_h2h_min_rounds(void)
+{
+	struct btc_tune_options o;
+	btc_tune_options_init(&o);
+	CU_ASSERT_EQUAL(btc_tune_need_rounds(&o), BTC_TUNE_EXACT_RUNS); /* min_rounds 3 */
+	o.min_rounds = 6;
+	CU_ASSERT_EQUAL(btc_tune_need_rounds(&o), 6);
+	o.min_rounds = 9;
+	CU_ASSERT_EQUAL(btc_tune_need_rounds(&o), 9);
+	for (int k = 0; k < 2; k++) {
+		double clock = 0;
+		struct btc_tune_bench b = {slow_run, slow_now, sim_interrupted, &clock};
+		struct btc_tune_entry e[2] = {
+			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .finalist = true},
+			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .baseline = true,
+			 .finalist = true}};
+		struct btc_rng rng;
+		btc_rng_seed(&rng, 1);
+		struct btc_tune_h2h h;
+		int failed;
+		o.budget_s = k == 0 ? 60 : 40;
+		CU_ASSERT_TRUE(btc_tune_h2h_rounds(&b, &o, false, e, 0, 1, &rng, &h, &failed));
+		CU_ASSERT_TRUE(h.ci_exact && h.decided && h.gain);
+		if (k == 0) {
+			CU_ASSERT_EQUAL(h.rounds, 9);
+			CU_ASSERT_STRING_EQUAL(h.stop, "decided");
+			CU_ASSERT_DOUBLE_EQUAL(clock, 9 * 2 * SLOW_RUN_S, 1e-9);
+		} else {
+			CU_ASSERT_EQUAL(h.rounds, 8);
+			CU_ASSERT_STRING_EQUAL(h.stop, "budget cap");
+		}
+		free(h.ratios);
+		btc_tune_entries_clear(e, 2);
+	}
+}
+
 int register_tune_sim_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune-sim", NULL, NULL);
 	return !s || !CU_add_test(s, "decision rules, old against new, by regret", test_regret) ||
 	       !CU_add_test(s, "head to head's choice", test_h2h_choice) ||
 	       !CU_add_test(s, "the budget rule", test_budget_rule) ||
-	       !CU_add_test(s, "head to head past the budget", test_h2h_past_budget);
+	       !CU_add_test(s, "head to head past the budget", test_h2h_past_budget) ||
+	       !CU_add_test(s, "head to head of --min-rounds", test_h2h_min_rounds);
 }
