@@ -317,24 +317,34 @@ static double slow_now(void *arg)
  * 4 Vulkan workload job's rounds): past the budget to the 6 rounds of an
  * exact 95 % interval, decided; with a cap of 3 budgets (the rule
  * before) it stops at 4 rounds, undecided, "budget cap". */
+/* One head to head of a candidate against a baseline whose runs take
+ * SLOW_RUN_S of simulated time each, under o; the simulated seconds it
+ * took into *clock. The caller frees h->ratios. */
+static void slow_h2h(const struct btc_tune_options *o, double *clock, struct btc_tune_h2h *h)
+{
+	*clock = 0;
+	struct btc_tune_bench b = {slow_run, slow_now, sim_interrupted, clock};
+	struct btc_tune_entry e[2] = {
+		{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .finalist = true},
+		{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .baseline = true,
+		 .finalist = true}};
+	struct btc_rng rng;
+	btc_rng_seed(&rng, 1);
+	int failed;
+	CU_ASSERT_TRUE(btc_tune_h2h_rounds(&b, o, false, e, 0, 1, &rng, h, &failed));
+	btc_tune_entries_clear(e, 2);
+}
+
 static void test_h2h_past_budget(void)
 {
 	struct btc_tune_options o;
 	btc_tune_options_init(&o);
 	o.budget_s = 40;
 	for (int k = 0; k < 2; k++) {
-		double clock = 0;
-		struct btc_tune_bench b = {slow_run, slow_now, sim_interrupted, &clock};
-		struct btc_tune_entry e[2] = {
-			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .finalist = true},
-			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .baseline = true,
-			 .finalist = true}};
-		struct btc_rng rng;
-		btc_rng_seed(&rng, 1);
+		double clock;
 		struct btc_tune_h2h h;
-		int failed;
 		o.budget_cap = k == 0 ? BTC_TUNE_BUDGET_CAP : 3;
-		CU_ASSERT_TRUE(btc_tune_h2h_rounds(&b, &o, false, e, 0, 1, &rng, &h, &failed));
+		slow_h2h(&o, &clock, &h);
 		if (k == 0) {
 			CU_ASSERT_EQUAL(h.rounds, 6);
 			CU_ASSERT_TRUE(h.ci_exact && h.decided && h.gain);
@@ -346,7 +356,6 @@ static void test_h2h_past_budget(void)
 			CU_ASSERT_STRING_EQUAL(h.stop, "budget cap");
 		}
 		free(h.ratios);
-		btc_tune_entries_clear(e, 2);
 	}
 }
 
@@ -366,18 +375,10 @@ static void test_h2h_min_rounds(void)
 	o.min_rounds = 9;
 	CU_ASSERT_EQUAL(btc_tune_need_rounds(&o), 9);
 	for (int k = 0; k < 2; k++) {
-		double clock = 0;
-		struct btc_tune_bench b = {slow_run, slow_now, sim_interrupted, &clock};
-		struct btc_tune_entry e[2] = {
-			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .finalist = true},
-			{.median_ms = NAN, .ci_lo_ms = NAN, .ci_hi_ms = NAN, .baseline = true,
-			 .finalist = true}};
-		struct btc_rng rng;
-		btc_rng_seed(&rng, 1);
+		double clock;
 		struct btc_tune_h2h h;
-		int failed;
 		o.budget_s = k == 0 ? 60 : 40;
-		CU_ASSERT_TRUE(btc_tune_h2h_rounds(&b, &o, false, e, 0, 1, &rng, &h, &failed));
+		slow_h2h(&o, &clock, &h);
 		CU_ASSERT_TRUE(h.ci_exact && h.decided && h.gain);
 		if (k == 0) {
 			CU_ASSERT_EQUAL(h.rounds, 9);
@@ -388,7 +389,6 @@ static void test_h2h_min_rounds(void)
 			CU_ASSERT_STRING_EQUAL(h.stop, "budget cap");
 		}
 		free(h.ratios);
-		btc_tune_entries_clear(e, 2);
 	}
 }
 
