@@ -418,7 +418,7 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		if (!isnan(c->efficiency))
 			snprintf(eff, sizeof(eff), "%.1f", 100 * c->efficiency);
 		printf("%-4d %-9s %-34s %12.3f %12s %21s %4d %6d %6s%s\n", i,
-		       c->baseline ? "baseline" : c->space_only ? "space" : "candidate", c->label,
+		       c->space_only ? "space" : btc_report_candidate_kind(c), c->label,
 		       btc_fit_shown_ms(r, i, j->plan->mode, what, sizeof(what)),
 		       measured, ci, c->runs, c->rounds, eff, i == r->chosen ? "  <- chosen" : "");
 	}

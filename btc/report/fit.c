@@ -49,6 +49,7 @@ void btc_fit_candidates(const struct btc_plan *plan, const struct btc_tune_entry
 		c->rounds = e->rounds;
 		c->finalist = e->finalist;
 		c->space_only = scheds[i].space_only;
+		c->bound = scheds[i].from_bound;
 		c->error = e->error ? btc_xstrdup(e->error) : NULL;
 	}
 }

@@ -262,7 +262,7 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 			const struct btc_report_candidate *c = &r.candidates[k];
 			fprintf(cand_csv,
 				"%s,%s,%d,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%s,%.4f,%s,%.6f,%.6f\n",
-				app, gpu, c->index, c->baseline ? "baseline" : "candidate",
+				app, gpu, c->index, btc_report_candidate_kind(c),
 				c->label ? c->label : "", c->predicted_ms[BTC_MODE_ISOLATED],
 				c->predicted_ms[BTC_MODE_INTERFERENCE],
 				c->calibrated_loo_ms[BTC_MODE_ISOLATED],
@@ -494,7 +494,7 @@ void btc_report_print_candidates(const struct btc_report *r, FILE *f)
 		char meas[32], ci[48];
 		btc_report_measured_text(c, meas, sizeof(meas), ci, sizeof(ci));
 		fprintf(f, "%-4d %-9s %-34s %12.3f %12.3f %12s %21s %4d %4d\n", i,
-			c->baseline ? "baseline" : "candidate", c->label, c->predicted_ms[m],
+			btc_report_candidate_kind(c), c->label, c->predicted_ms[m],
 			c->calibrated_loo_ms[m], meas, ci, c->runs, c->calibrated_rank);
 	}
 	fprintf(f,

@@ -113,11 +113,16 @@ void btc_report_free(struct btc_report *r)
 
 /* ---- writing ---- */
 
+const char *btc_report_candidate_kind(const struct btc_report_candidate *c)
+{
+	return c->baseline ? "baseline" : c->bound ? "bound" : "candidate";
+}
+
 static cJSON *candidate_json(const struct btc_report_candidate *c)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "index", c->index);
-	cJSON_AddStringToObject(o, "kind", c->baseline ? "baseline" : "candidate");
+	cJSON_AddStringToObject(o, "kind", btc_report_candidate_kind(c));
 	btc_json_add_str(o, "label", c->label);
 	cJSON_AddStringToObject(o, "status", btc_run_status_name(c->status));
 	btc_json_add_num(o, "predicted_isolated_ms", c->predicted_ms[BTC_MODE_ISOLATED]);
@@ -328,6 +333,7 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 	rc->index = (int)btc_json_num(c, "index");
 	char *kind = btc_json_str(c, "kind");
 	rc->baseline = kind && !strcmp(kind, "baseline");
+	rc->bound = kind && !strcmp(kind, "bound");
 	free(kind);
 	rc->label = btc_json_str(c, "label");
 	if (rc->baseline && rc->label) { /* a baseline's label is "PU:0-N" */

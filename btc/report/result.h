@@ -51,9 +51,18 @@ struct btc_report_candidate {
 			      * schedule's measurement (the per-schedule
 			      * check, btc_fit_bound), NAN unless verified */
 	bool space_only;   /* --exhaustive: measured for the regret, never chosen */
+	bool bound;        /* the assignment bound's assignment, a candidate
+			    * the optimizer's space left out (kind "bound") */
 	enum btc_run_status status;
 	char *error; /* why it failed (schedule, stage, task), or NULL */
 };
+
+/* A schedule's kind as the report's JSON, its CSV and `btc report` name
+ * it: "baseline", "bound" (the assignment bound's assignment, added
+ * beside the optimizer's candidates; docs/report.md) or "candidate" (an
+ * --exhaustive space_only schedule too: its own flag says so). Static
+ * string. */
+const char *btc_report_candidate_kind(const struct btc_report_candidate *c);
 
 /* How well one model predicts the measured medians (fit.models). */
 struct btc_report_fit_model {

@@ -371,6 +371,17 @@ void btc_sched_bound_free(struct btc_sched_bound *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void btc_sched_bound_set_io(struct btc_sched_bound *b, struct btc_sched_assign *a,
+			    double io_ms)
+{
+	b->io_ms = io_ms;
+	b->bound_ms = fmax(io_ms, b->lp_ms);
+	if (!a)
+		return;
+	a->io_ms = io_ms;
+	a->bound_ms = a->exact ? fmax(b->bound_ms, fmax(io_ms, a->mip_ms)) : b->bound_ms;
+}
+
 double btc_sched_bound_efficiency(double bound_ms, double period_ms)
 {
 	if (isnan(bound_ms) || isnan(period_ms) || !(period_ms > 0))

@@ -161,6 +161,27 @@ enum btc_status btc_sched_assign_bound(const struct btc_sched_problem *p,
 
 void btc_sched_assign_free(struct btc_sched_assign *a);
 
+/* The assignment bound's own assignment as a schedule of the paper's
+ * space (docs/scheduler.md, "The assignment bound's assignment"): the
+ * contiguous MIP's incumbent a->frac, each maximal run of stages on one
+ * PU a chunk on all its cores. Writes the chunks (PU and stage ranges;
+ * times, farm and cores 0) into *s and returns true when a is exact, has
+ * no farm shares, every stage lies on one PU that p and opt allow (a
+ * kernel there, not forbidden, not pinned elsewhere), every PU runs at
+ * most one chunk (C2) and opt->max_chunks (when > 0) holds. A schedule of
+ * one chunk is a baseline. False otherwise (*s then undefined). */
+bool btc_sched_assign_schedule(const struct btc_sched_assign *a,
+			       const struct btc_sched_problem *p,
+			       const struct btc_sched_options *opt, struct btc_schedule *s);
+
+/* Sets T_io in both bounds to io_ms (ms per task; the io farms change it
+ * after the bounds were solved: the LP and the MIP do not depend on it)
+ * and raises bound_ms as btc_sched_fluid_bound and btc_sched_assign_bound
+ * do: b->bound_ms = max(T_io, lp_ms), a->bound_ms = max(b->bound_ms, T_io,
+ * mip_ms) when a->exact, else b->bound_ms. a may be NULL. */
+void btc_sched_bound_set_io(struct btc_sched_bound *b, struct btc_sched_assign *a,
+			    double io_ms);
+
 /* Tests only: > 0 makes the next btc_sched_assign_bound calls fail as if
  * GLPK had (1: glp_intopt's error return, 2: its time limit). */
 extern int btc_sched_assign_fail;

@@ -353,3 +353,37 @@ void btc_sched_assign_free(struct btc_sched_assign *a)
 	free(a->share);
 	memset(a, 0, sizeof(*a));
 }
+
+bool btc_sched_assign_schedule(const struct btc_sched_assign *a,
+			       const struct btc_sched_problem *p,
+			       const struct btc_sched_options *opt, struct btc_schedule *s)
+{
+	int n = a->n_stages, np = a->n_pus;
+	if (!a->exact || a->farms || !a->frac || n != p->n_stages || np != p->n_pus)
+		return false;
+	memset(s, 0, sizeof(*s));
+	uint32_t used = 0;
+	for (int i = 0; i < n; i++) {
+		int pu = -1;
+		for (int c = 0; c < np; c++) {
+			double x = a->frac[i * np + c];
+			if (x > 0.5 && pu < 0)
+				pu = c;
+			else if (x > 0) /* a second PU or a share: no schedule */
+				return false;
+		}
+		if (pu < 0 || !btc_sched_bound_allowed(p, opt, i, pu))
+			return false;
+		struct btc_sched_chunk *last = s->n_chunks ? &s->chunks[s->n_chunks - 1] : NULL;
+		if (last && last->pu == pu) {
+			last->last_stage = i;
+			continue;
+		}
+		if (used & (1u << pu)) /* a PU's second chunk (C2) */
+			return false;
+		used |= 1u << pu;
+		s->chunks[s->n_chunks++] =
+			(struct btc_sched_chunk){.pu = pu, .first_stage = i, .last_stage = i};
+	}
+	return s->n_chunks > 0 && !(opt && opt->max_chunks > 0 && s->n_chunks > opt->max_chunks);
+}

@@ -217,6 +217,15 @@ struct btc_sched_result {
 	 * whether its MIP was solved (false: it equals the fluid bound). */
 	double assign_bound_ms;
 	bool assign_exact;
+	/* The assignment bound's own assignment as a schedule
+	 * (btc_sched_assign_schedule; times from the problem), set by the
+	 * caller with the bounds when it is a schedule of the space:
+	 * has_assign_schedule, and assign_rank its 1-based rank among the
+	 * candidates, 0 when the space left it out (docs/scheduler.md, "The
+	 * assignment bound's assignment"). */
+	bool has_assign_schedule;
+	struct btc_schedule assign_schedule;
+	int assign_rank;
 };
 
 /* Checks the problem and the options; reports each user error (naming the
@@ -256,7 +265,8 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
  * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],
  * "fluid_bound_ms","assign_bound_ms","assign_exact" (only when
- * res->has_fluid_bound),"optimal",
+ * res->has_fluid_bound),"assign_schedule":{"rank","tmax_ms","chunks"}
+ * (only when res->has_assign_schedule; rank 0: not in the space),"optimal",
  * "solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. When
  * res->space, every chunk also has "cores" (0: all) and a farm "farm"
  * (its PU names), and the object "space":{"farms","core_splits"}; with

@@ -338,6 +338,35 @@ static bool add_space(struct btc_plan *pl, const struct btc_sched_problem *prob,
 	return ok;
 }
 
+/* The assignment bound's own assignment (btc_sched_assign_schedule) into
+ * the ranking (pl->result: its times and its rank among the candidates)
+ * and, for a build, appended to list as a from_bound candidate when it
+ * has two or more chunks and no schedule in list is the same: the
+ * gapness filter of the paper's objective can leave out the schedule of
+ * least T_max (docs/scheduler.md, "The assignment bound's assignment").
+ * Computed on prob, the planned (uncalibrated) table mode. */
+static void add_bound_schedule(struct btc_plan *pl, const struct btc_plan_options *opt,
+			       const struct btc_sched_problem *prob,
+			       struct btc_plan_schedule *list, int *n)
+{
+	struct btc_schedule s;
+	if (!pl->has_bound || !btc_sched_assign_schedule(&pl->assign, prob, &pl->sched, &s) ||
+	    !predict(&s, prob))
+		return;
+	pl->result.has_assign_schedule = true;
+	pl->result.assign_schedule = s;
+	pl->result.assign_rank = 0;
+	for (int i = 0; i < pl->result.n_candidates && !pl->result.assign_rank; i++)
+		if (same_schedule(&pl->result.candidates[i], &s))
+			pl->result.assign_rank = i + 1;
+	if (opt->ranking || s.n_chunks < 2)
+		return;
+	for (int k = 0; k < *n; k++)
+		if (same_schedule(&list[k].s, &s))
+			return;
+	list[(*n)++] = (struct btc_plan_schedule){.s = s, .predicted = true, .from_bound = true};
+}
+
 /* The io farms (plan.h, load_threads and check_threads). The ranking
  * stays as solved: P = max(T_io, T_max) is monotone in T_max, so a
  * smaller T_io changes the periods, never the order. */
@@ -383,6 +412,11 @@ static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *op
 	for (int i = 0; pl->solved && i < pl->result.n_baselines; i++)
 		pl->result.baselines[i].period_ms =
 			btc_model_period_ms(prob, pl->result.baselines[i].time_ms);
+	if (pl->result.has_assign_schedule)
+		pl->result.assign_schedule.period_ms =
+			btc_model_period_ms(prob, pl->result.assign_schedule.tmax_ms);
+	if (pl->has_bound)
+		btc_sched_bound_set_io(&pl->bound, &pl->assign, prob->io_ms);
 }
 
 /* The fluid bound of prob under pl->sched, then the assignment bound
@@ -400,13 +434,18 @@ static bool bound(struct btc_plan *pl, const struct btc_plan_options *opt,
 	}
 	pl->has_bound = true;
 	btc_sched_assign_bound(prob, &pl->sched, NULL, &pl->bound, &pl->assign, &quiet);
-	if (pl->solved) {
-		pl->result.has_fluid_bound = true;
-		pl->result.fluid_bound_ms = pl->bound.bound_ms;
-		pl->result.assign_bound_ms = pl->assign.bound_ms;
-		pl->result.assign_exact = pl->assign.exact;
-	}
 	return true;
+}
+
+/* The bounds into the solver's ranking (after the io farms' T_io). */
+static void bound_result(struct btc_plan *pl)
+{
+	if (!pl->solved || !pl->has_bound)
+		return;
+	pl->result.has_fluid_bound = true;
+	pl->result.fluid_bound_ms = pl->bound.bound_ms;
+	pl->result.assign_bound_ms = pl->assign.bound_ms;
+	pl->result.assign_exact = pl->assign.exact;
 }
 
 struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *dev,
@@ -434,7 +473,7 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 	if (!resolve_names(pl, opt, d))
 		goto fail;
 
-	int cap = opt->n_specs + pl->sched.top_k * BTC_N_MODES + dev->n_pus +
+	int cap = opt->n_specs + pl->sched.top_k * BTC_N_MODES + dev->n_pus + 1 +
 		  (opt->space ? BTC_PLAN_MAX_SPACE + 1 : 0);
 	struct btc_plan_schedule *list = btc_xcalloc((size_t)cap, sizeof(*list));
 	pl->schedules = list;
@@ -470,14 +509,20 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 	}
 	if (ok && opt->baselines)
 		add_baselines(pl, list, &n, prob, d);
+	/* the bounds before the io farms (the LP and the MIP do not depend
+	 * on T_io; plan_io_farms sets it in them), so that the assignment
+	 * bound's assignment is among the schedules the farms are sized for */
+	if (ok && prob)
+		ok = bound(pl, opt, prob, d);
+	if (ok && pl->solved && prob)
+		add_bound_schedule(pl, opt, prob, list, &n);
 	if (ok && opt->space && prob)
 		ok = add_space(pl, prob, list, &n, d);
 	pl->n_schedules = n;
 	pl->provenance = prov.buf;
 	if (ok)
 		plan_io_farms(pl, opt);
-	if (ok && prob)
-		ok = bound(pl, opt, prob, d);
+	bound_result(pl);
 	if (!ok || d->errors != before)
 		goto fail;
 	if (n == 0 && !opt->ranking) {

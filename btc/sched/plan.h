@@ -33,7 +33,16 @@ struct btc_plan_schedule {
 	bool predicted;
 	bool space_only; /* --exhaustive: in the build to measure the space's
 			  * best (the regret's denominator), never chosen */
+	bool from_bound; /* the assignment bound's own assignment, added
+			  * beside the optimizer's candidates because they
+			  * left it out (docs/scheduler.md, "The assignment
+			  * bound's assignment"); a candidate like them */
 };
+
+/* Where a schedule of a plan came from, as reports name it: "baseline",
+ * "space" (space_only), "bound" (from_bound) or "candidate". Static
+ * string. */
+const char *btc_plan_schedule_kind(const struct btc_plan_schedule *g);
 
 /* "big:0-2 gpu:3-6": the schedule's chunks as PU:FIRST-LAST (0-based,
  * inclusive; PU:STAGE for one stage), space-separated; a chunk with a core
@@ -193,7 +202,10 @@ struct btc_plan {
 	/* The schedules: the --chunks specs in order, or the optimizer's
 	 * candidates in rank order, then the baselines in PU order, each
 	 * listed also when an earlier schedule is the same (stable numbers:
-	 * docs/codegen.md). */
+	 * docs/codegen.md); then, after the optimizer, the assignment
+	 * bound's assignment (from_bound) when it is a multi-chunk schedule
+	 * of the space that no schedule before it is; then --exhaustive's
+	 * space_only ones. */
 	struct btc_plan_schedule *schedules;
 	int n_schedules;
 	int n_space; /* opt->space: the schedules of the paper's space, else 0 */

@@ -269,3 +269,9 @@ char *btc_plan_schedule_label(const struct btc_schedule *s, const struct btc_dev
 	}
 	return o.buf;
 }
+
+const char *btc_plan_schedule_kind(const struct btc_plan_schedule *g)
+{
+	return g->baseline ? "baseline" : g->space_only ? "space" : g->from_bound ? "bound"
+										 : "candidate";
+}

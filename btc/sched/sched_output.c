@@ -143,9 +143,71 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 		fprintf(out, ",\"fluid_bound_ms\":%.6f,\"assign_bound_ms\":%.6f,\"assign_exact\":%s",
 			res->fluid_bound_ms, res->assign_bound_ms,
 			res->assign_exact ? "true" : "false");
+	if (res->has_assign_schedule) {
+		const struct btc_schedule *s = &res->assign_schedule;
+		fprintf(out,
+			",\n\"assign_schedule\":{\"rank\":%d,\"tmax_ms\":%.6f,\"gapness_ms\":%.6f,"
+			"\"chunks\":[",
+			res->assign_rank, s->tmax_ms, s->gapness_ms);
+		for (int j = 0; j < s->n_chunks; j++) {
+			fprintf(out, "%s{\"pu\":", j ? "," : "");
+			json_pu(out, p, s->chunks[j].pu);
+			fprintf(out, ",\"first_stage\":%d,\"last_stage\":%d,\"time_ms\":%.6f}",
+				s->chunks[j].first_stage, s->chunks[j].last_stage,
+				s->chunks[j].time_ms);
+		}
+		fputs("]}", out);
+	}
 	fprintf(out, ",\n\"optimal\":%s,\"solve_ms\":%.3f}\n", res->optimal ? "true" : "false",
 		with_time ? res->solve_ms : 0.0);
 	return ferror(out) ? -1 : 0;
+}
+
+/* A candidate's chunks as the ranking prints them: "PU[first-last] ms |
+ * ..." (btc_sched_chunk_label's notation in the larger space). */
+static void print_chunks(FILE *out, const struct btc_sched_problem *p,
+			 const struct btc_sched_result *res, const struct btc_schedule *s)
+{
+	for (int j = 0; j < s->n_chunks; j++) {
+		const struct btc_sched_chunk *ch = &s->chunks[j];
+		if (j)
+			fputs(" | ", out);
+		if (res->space) {
+			char label[512];
+			fputs(btc_sched_chunk_label(p, ch, label, sizeof(label)), out);
+		} else {
+			pu_name(out, p, ch->pu);
+			if (ch->first_stage == ch->last_stage)
+				fprintf(out, "[%d]", ch->first_stage);
+			else
+				fprintf(out, "[%d-%d]", ch->first_stage, ch->last_stage);
+		}
+		fprintf(out, " %.4f", ch->time_ms);
+	}
+}
+
+/* "the assignment bound's assignment: CHUNKS (T_max X ms, gapness Y ms;
+ * WHERE)": in the space at its rank, a baseline, or why the ranking left
+ * it out (the objective's gapness filter, or below the top K). */
+static void print_assign_schedule(FILE *out, const struct btc_sched_problem *p,
+				  const struct btc_sched_result *res)
+{
+	const struct btc_schedule *s = &res->assign_schedule;
+	fputs("\nthe assignment bound's assignment: ", out);
+	print_chunks(out, p, res, s);
+	fprintf(out, "\n  (T_max %.4f ms, gapness %.4f ms; ", s->tmax_ms, s->gapness_ms);
+	double u = res->util_pct / 100.0;
+	if (res->assign_rank > 0)
+		fprintf(out, "in the space, rank %d)\n", res->assign_rank);
+	else if (s->n_chunks == 1)
+		fputs("a baseline)\n", out);
+	else if (res->objective == BTC_SCHED_BT && res->gstar_q >= 0 &&
+		 s->gapness_ms > res->gstar_ms + (1 - u) * s->tmax_ms + 1e-9)
+		fprintf(out, "outside the gapness-filtered space: gapness > G* + %.2f * T_max "
+			     "= %.4f ms)\n",
+			1 - u, res->gstar_ms + (1 - u) * s->tmax_ms);
+	else
+		fputs("not among the top K candidates)\n", out);
 }
 
 /* "fluid bound: X ms (efficiency of the best candidate: bound / T_max =
@@ -203,24 +265,11 @@ int btc_sched_print_text(FILE *out, const struct btc_sched_problem *p,
 		const struct btc_schedule *s = &res->candidates[k];
 		fprintf(out, "%4d %10.4f %10.4f %11.4f %7.2fx  ", k + 1, s->tmax_ms, s->tmin_ms,
 			s->gapness_ms, btc_sched_speedup(res, s));
-		for (int j = 0; j < s->n_chunks; j++) {
-			const struct btc_sched_chunk *ch = &s->chunks[j];
-			if (j)
-				fputs(" | ", out);
-			if (res->space) {
-				char label[512];
-				fputs(btc_sched_chunk_label(p, ch, label, sizeof(label)), out);
-			} else {
-				pu_name(out, p, ch->pu);
-				if (ch->first_stage == ch->last_stage)
-					fprintf(out, "[%d]", ch->first_stage);
-				else
-					fprintf(out, "[%d-%d]", ch->first_stage, ch->last_stage);
-			}
-			fprintf(out, " %.4f", ch->time_ms);
-		}
+		print_chunks(out, p, res, s);
 		fputc('\n', out);
 	}
+	if (res->has_assign_schedule)
+		print_assign_schedule(out, p, res);
 	fputs("\nbaselines (every stage on one PU):\n", out);
 	if (res->n_baselines == 0)
 		fputs("  none: no PU has a kernel for every stage\n", out);

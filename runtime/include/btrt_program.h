@@ -30,7 +30,8 @@ extern "C" {
 /* One selectable schedule of the build (`--schedule N`, `--list`). */
 struct btrt_program_schedule {
 	const char *label;         /* "big:0-2 gpu:3-6", "{big,gpu}:0-6", "big[2]:0-2 ..." */
-	const char *kind;          /* "candidate" or "baseline" */
+	const char *kind;          /* "candidate", "baseline" or "bound" (the
+				    * assignment bound's assignment) */
 	double predicted_ms;       /* T_max from the profiling table (paper Eq. 1); 0: none */
 	const struct btrt_chunk *chunks; /* [n_chunks]; a farm: one entry per member */
 	uint32_t n_chunks;
