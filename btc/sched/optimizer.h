@@ -265,9 +265,9 @@ double btc_sched_speedup(const struct btc_sched_result *res, const struct btc_sc
  * "tmin_ms","gapness_ms","speedup","chunks":[{"pu","first_stage",
  * "last_stage","time_ms"}]}],"baselines":[{"pu","time_ms"}],
  * "fluid_bound_ms","assign_bound_ms","assign_exact" (only when
- * res->has_fluid_bound),"assign_schedule":{"rank","tmax_ms","chunks"}
- * (only when res->has_assign_schedule; rank 0: not in the space),"optimal",
- * "solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. When
+ * res->has_fluid_bound),"assign_schedule":{"candidate_rank","tmax_ms",
+ * "gapness_ms","chunks"} (only when res->has_assign_schedule;
+ * candidate_rank 0: not among the candidates),"optimal","solve_ms"}; stages 0-based, PUs by name, times with 6 decimals. When
  * res->space, every chunk also has "cores" (0: all) and a farm "farm"
  * (its PU names), and the object "space":{"farms","core_splits"}; with
  * farms every candidate also has "pool" (btc_model_pool: the TaskObjects

@@ -146,7 +146,7 @@ int btc_sched_print_json(FILE *out, const struct btc_sched_problem *p,
 	if (res->has_assign_schedule) {
 		const struct btc_schedule *s = &res->assign_schedule;
 		fprintf(out,
-			",\n\"assign_schedule\":{\"rank\":%d,\"tmax_ms\":%.6f,\"gapness_ms\":%.6f,"
+			",\n\"assign_schedule\":{\"candidate_rank\":%d,\"tmax_ms\":%.6f,\"gapness_ms\":%.6f,"
 			"\"chunks\":[",
 			res->assign_rank, s->tmax_ms, s->gapness_ms);
 		for (int j = 0; j < s->n_chunks; j++) {

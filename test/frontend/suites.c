@@ -12,6 +12,7 @@ static const struct btc_test_suite suites[] = {
 	{ "gen", register_gen_suite },
 	{ "escape", register_escape_suite },
 	{ "spec", register_spec_suite },
+	{ "plan-bound", register_plan_bound_suite },
 };
 
 const struct btc_test_program btc_test_program = {

@@ -1,0 +1,167 @@
+/* The assignment bound's own assignment as a candidate of the plan
+ * (sched/plan.h, from_bound; docs/scheduler.md, "The assignment bound's
+ * assignment"): added exactly once, labelled "bound", when the paper's
+ * gapness filter leaves it out; not added when the space has it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites.h"
+#include "front/table.h"
+#include "sched/plan.h"
+#include "table_testlib.h"
+
+#define APP_PATH FRONTEND_DATA_DIR "/demo3.yaml"
+
+static const char app_text[] =
+	"app: demo3\n"
+	"buffers:\n  - {name: x, type: f32, count: 16}\n"
+	"stages:\n"
+	"  - {name: a, cpu: a_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: b, cpu: b_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: c, cpu: c_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n";
+static const char dev_text[] =
+	"device: testdev\nos: linux\narch: aarch64\npus:\n"
+	"  - {name: little, kind: cpu, cores: [0, 1]}\n"
+	"  - {name: big, kind: cpu, cores: [2]}\n"
+	"  - {name: gpu, kind: vulkan}\n";
+
+/* The paper's model (mean times alone). The least T_max is gpu:0-1
+ * big:2 (T_max 2, T_min 0.1, gapness 1.9), the assignment MIP's unique
+ * optimum; big:0 little:1 gpu:2 has gapness 0 = G*, so the paper's filter
+ * (gapness <= G* + 0.5 T_max = 1) drops it. */
+static const char bound_table_text[] =
+	"stage,pu,mode,mean_ms,stddev_ms,samples\n"
+	"a,little,isolated,10,0.1,30\na,big,isolated,10,0.1,30\na,gpu,isolated,1,0.01,30\n"
+	"b,little,isolated,10,0.1,30\nb,big,isolated,10,0.1,30\nb,gpu,isolated,1,0.01,30\n"
+	"c,little,isolated,10,0.1,30\nc,big,isolated,0.1,0.01,30\nc,gpu,isolated,10,0.1,30\n";
+
+static struct btc_app *app;
+static struct btc_device *dev;
+static struct btc_table *table;
+
+static int setup(void)
+{
+	if (table_fixture_load(APP_PATH, app_text, dev_text, &app, &dev))
+		return 1;
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	table = btc_table_load("t.csv", bound_table_text, app, dev, BTC_MODE_ISOLATED, &d);
+	return table == NULL;
+}
+
+static int teardown(void)
+{
+	btc_table_free(table);
+	btc_app_free(app);
+	btc_device_free(dev);
+	return 0;
+}
+
+static struct btc_plan *plan_with(enum btc_sched_objective objective, bool ranking)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_plan_options po;
+	btc_plan_options_init(&po);
+	po.mode = BTC_MODE_ISOLATED;
+	po.sched.objective = objective;
+	po.ranking = ranking;
+	po.baselines = !ranking;
+	struct btc_plan *plan = btc_plan(app, dev, table, NULL, &po, &d);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	return plan;
+}
+
+/* How many schedules of the plan are labelled `label`, and how many of
+ * those are from_bound. */
+static int count_label(const struct btc_plan *plan, const char *label, int *from_bound)
+{
+	int n = 0;
+	*from_bound = 0;
+	for (int i = 0; i < plan->n_schedules; i++) {
+		char *l = btc_plan_schedule_label(&plan->schedules[i].s, dev);
+		if (!strcmp(l, label)) {
+			n++;
+			*from_bound += plan->schedules[i].from_bound;
+		}
+		free(l);
+	}
+	return n;
+}
+
+static void test_filtered_out(void)
+{
+	struct btc_plan *plan = plan_with(BTC_SCHED_BT, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	CU_ASSERT_TRUE(plan->assign.exact);
+	CU_ASSERT_DOUBLE_EQUAL(plan->assign.bound_ms, 2.0, 1e-4);
+	/* the ranking knows it and that its space left it out */
+	CU_ASSERT_TRUE(plan->result.has_assign_schedule);
+	CU_ASSERT_EQUAL(plan->result.assign_rank, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plan->result.assign_schedule.tmax_ms, 2.0, 1e-9);
+	for (int i = 0; i < plan->result.n_candidates; i++)
+		CU_ASSERT_TRUE(plan->result.candidates[i].tmax_ms > 2.0);
+	/* the build lists it once, as the bound's, after the baselines */
+	int bound;
+	CU_ASSERT_EQUAL(count_label(plan, "gpu:0-1 big:2", &bound), 1);
+	CU_ASSERT_EQUAL(bound, 1);
+	int n_bound = 0, last_baseline = -1, at = -1;
+	for (int i = 0; i < plan->n_schedules; i++) {
+		const struct btc_plan_schedule *g = &plan->schedules[i];
+		n_bound += g->from_bound;
+		if (g->baseline)
+			last_baseline = i;
+		if (g->from_bound)
+			at = i;
+	}
+	CU_ASSERT_EQUAL(n_bound, 1);
+	CU_ASSERT_EQUAL(at, plan->n_schedules - 1);
+	CU_ASSERT_TRUE(last_baseline >= 0 && last_baseline < at);
+	CU_ASSERT_EQUAL(plan->n_schedules, plan->result.n_candidates + 3 + 1);
+	const struct btc_plan_schedule *g = &plan->schedules[at];
+	CU_ASSERT_TRUE(g->predicted);
+	CU_ASSERT_FALSE(g->baseline);
+	CU_ASSERT_FALSE(g->space_only);
+	CU_ASSERT_DOUBLE_EQUAL(g->s.tmax_ms, 2.0, 1e-9);
+	CU_ASSERT_STRING_EQUAL(btc_plan_schedule_kind(g), "bound");
+	CU_ASSERT_STRING_EQUAL(btc_plan_schedule_kind(&plan->schedules[0]), "candidate");
+	CU_ASSERT_STRING_EQUAL(btc_plan_schedule_kind(&plan->schedules[last_baseline]),
+			       "baseline");
+	btc_plan_free(plan);
+
+	/* `btc schedule`'s ranking: reported, never added to the schedules */
+	plan = plan_with(BTC_SCHED_BT, true);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	CU_ASSERT_TRUE(plan->result.has_assign_schedule);
+	CU_ASSERT_EQUAL(plan->result.assign_rank, 0);
+	for (int i = 0; i < plan->n_schedules; i++)
+		CU_ASSERT_FALSE(plan->schedules[i].from_bound);
+	btc_plan_free(plan);
+}
+
+static void test_in_space(void)
+{
+	/* the latency objective has no gapness filter: the least T_max is
+	 * its first candidate, and the plan lists it once, as a candidate */
+	struct btc_plan *plan = plan_with(BTC_SCHED_LATENCY, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	CU_ASSERT_TRUE(plan->result.has_assign_schedule);
+	CU_ASSERT_EQUAL(plan->result.assign_rank, 1);
+	int bound;
+	CU_ASSERT_EQUAL(count_label(plan, "gpu:0-1 big:2", &bound), 1);
+	CU_ASSERT_EQUAL(bound, 0);
+	CU_ASSERT_EQUAL(plan->n_schedules, plan->result.n_candidates + 3);
+	for (int i = 0; i < plan->n_schedules; i++)
+		CU_ASSERT_FALSE(plan->schedules[i].from_bound);
+	btc_plan_free(plan);
+}
+
+int register_plan_bound_suite(void)
+{
+	CU_pSuite s = CU_add_suite("plan-bound", setup, teardown);
+	return !s ||
+	       !CU_add_test(s, "filtered out by gapness: added once, kind bound",
+			    test_filtered_out) ||
+	       !CU_add_test(s, "in the space: not added again", test_in_space);
+}
