@@ -155,21 +155,19 @@ static bool phase_schedule(struct job *j)
 	j->phases[PH_SCHEDULE] = now_s() - t;
 	if (!ok || btc_interrupted())
 		return false;
-	int n_cand = 0, n_space = 0;
-	for (int i = 0; i < j->n; i++) {
-		n_cand += !j->scheds[i].baseline && !j->scheds[i].space_only;
-		n_space += j->scheds[i].space_only;
-	}
+	int n_cand, n_base, n_bound, n_space;
+	btc_plan_count(j->plan, &n_cand, &n_base, &n_bound, &n_space);
 	char modes[64] = "";
 	for (int m = 0; m < BTC_N_MODES; m++)
 		if (m != (int)po.mode && (po.candidate_modes & (1u << m)))
 			snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), " + %s",
 				 btc_mode_name((enum btc_mode)m));
-	printf("schedule: %d candidates (objective %s, %s table%s%s) + %d baselines in %.0f ms\n",
+	printf("schedule: %d candidates (objective %s, %s table%s%s)%s + %d baselines in %.0f ms\n",
 	       n_cand, btc_sched_objective_name(j->opt->plan.sched.objective),
 	       btc_mode_name(po.mode), modes,
 	       !*modes ? "" : cached ? ", ranked by the first: the cached fit mode" : ", ranked by the first",
-	       j->n - n_cand - n_space, j->phases[PH_SCHEDULE] * 1000);
+	       n_bound ? " + the assignment bound's assignment (outside the candidates' space)" : "",
+	       n_base, j->phases[PH_SCHEDULE] * 1000);
 	if (j->opt->plan.space)
 		printf("schedule: --exhaustive: the paper's space has %d schedules; the %d others "
 		       "are measured too, never chosen\n",

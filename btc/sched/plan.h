@@ -44,6 +44,12 @@ struct btc_plan_schedule {
  * string. */
 const char *btc_plan_schedule_kind(const struct btc_plan_schedule *g);
 
+struct btc_plan;
+/* The plan's schedules by kind (btc_plan_schedule_kind): candidates,
+ * baselines, the bound's (0 or 1) and space_only ones. */
+void btc_plan_count(const struct btc_plan *plan, int *n_cand, int *n_base, int *n_bound,
+		    int *n_space);
+
 /* "big:0-2 gpu:3-6": the schedule's chunks as PU:FIRST-LAST (0-based,
  * inclusive; PU:STAGE for one stage), space-separated; a chunk with a core
  * count as PU[K]:..., a farm as {PU,PU,...}:... (members in PU order), the

@@ -270,6 +270,19 @@ char *btc_plan_schedule_label(const struct btc_schedule *s, const struct btc_dev
 	return o.buf;
 }
 
+void btc_plan_count(const struct btc_plan *plan, int *n_cand, int *n_base, int *n_bound,
+		    int *n_space)
+{
+	*n_cand = *n_base = *n_bound = *n_space = 0;
+	for (int i = 0; i < plan->n_schedules; i++) {
+		const struct btc_plan_schedule *g = &plan->schedules[i];
+		*n_base += g->baseline;
+		*n_space += !g->baseline && g->space_only;
+		*n_bound += !g->baseline && !g->space_only && g->from_bound;
+		*n_cand += !g->baseline && !g->space_only && !g->from_bound;
+	}
+}
+
 const char *btc_plan_schedule_kind(const struct btc_plan_schedule *g)
 {
 	return g->baseline ? "baseline" : g->space_only ? "space" : g->from_bound ? "bound"
