@@ -200,6 +200,21 @@ static void compare(const char *what, const struct btc_sched_problem *p,
 		CU_ASSERT(o->max_chunks > 0 && isinf(best) && a.bound_ms == f.bound_ms);
 	if (a.exact)
 		check_incumbent(p, &a);
+	/* the incumbent as a schedule (btc_sched_assign_schedule): none with
+	 * farm shares; in the paper's space without X one of least period */
+	struct btc_schedule s;
+	bool as = btc_sched_assign_schedule(&a, p, o, &s);
+	if (a.farms || !a.exact)
+		CU_ASSERT_FALSE(as);
+	if (exact_space && a.exact && !isinf(best)) {
+		CU_ASSERT_FATAL(as);
+		CU_ASSERT(o->max_chunks <= 0 || s.n_chunks <= o->max_chunks);
+		double period = btc_model_period_ms(p, btc_model_tmax_ms(p, &s));
+		if (!model_near(period, best, 1e-5))
+			fprintf(stderr, "\n    %s: the assignment's period %.17g, optimum %.17g\n",
+				what, period, best);
+		CU_ASSERT(model_near(period, best, 1e-5));
+	}
 	if (a.solve_ms > 100)
 		fprintf(stderr, "\n    %s: MIP %.1f ms", what, a.solve_ms);
 	CU_ASSERT(a.bound_ms >= f.bound_ms);
