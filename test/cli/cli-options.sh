@@ -229,6 +229,11 @@ fi
 expect 2 "--core-splits" check $app --core-splits
 expect 0 '"fluid_bound_ms":' schedule $app --device $dev --table $table --top 3 --format json --no-time
 expect 0 "fluid bound: " schedule $app --device $dev --table $table --top 3
+# the assignment bound's own assignment: rank 1 of the interference table's
+# space; the isolated table's gapness filter drops it (T_max 4.0236 ms)
+expect 0 "(T_max 2.4131 ms, gapness 0.4151 ms; in the space, rank 1)" schedule $app --device $dev --table $table
+expect 0 "outside the gapness-filtered space: gapness > G* + 0.50 * T_max = 2.0419 ms)" schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated
+expect 0 '"assign_schedule":{"candidate_rank":0,"tmax_ms":4.023613,' schedule $app --device $dev --table data/profiles/pixel7a/octree/isolated.csv --mode isolated --format json --no-time
 expect 0 "(efficiency of the best candidate: bound / T_max = " schedule $app --device $dev --table $table --top 3
 expect 0 "" header $app -o"$work/octree_task.h"
 expect 0 "" header $app --output="$work/octree_task2.h"
