@@ -80,6 +80,8 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 	jo->tune.seed = o->seed;
 	if (o->given & (UINT64_C(1) << BTC_OPT_RUN_TIMEOUT_FACTOR))
 		jo->tune.timeout_factor = o->run_timeout_factor;
+	if (o->given & (UINT64_C(1) << BTC_OPT_WARMUP_S))
+		jo->tune.warmup_s = o->warmup_s;
 	jo->force = o->force;
 }
 

@@ -179,6 +179,10 @@ static const struct row rows[] = {
 	    "head and the several-apps job need max(N, 6)\nrounds (9: the 95 % interval drops the\n"
 	    "extreme round at each end), past the budget as\nfor 6; at most 30",
 	    1, 30),
+	NUMBER(WARMUP_S, "warmup-s", warmup_s, C(TUNE), "S",
+	       "the several-apps job: every run's streams warm up\nfor about S seconds before "
+	       "the measured tasks\n(default 0.5; 0: only the tuner's 4 tasks)",
+	       0, 60),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),
 	FLAG(EXHAUSTIVE, "exhaustive", exhaustive, C(TUNE),

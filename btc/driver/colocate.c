@@ -31,8 +31,8 @@ static double now_s(void)
 /* One process of a run: its arguments (owned strings in own[]), report,
  * stderr and the streams it runs. */
 struct proc {
-	char *argv[16 + 6 * BTC_RUN_MAX_TOGETHER];
-	char *own[8 + 3 * BTC_RUN_MAX_TOGETHER];
+	char *argv[16 + 8 * BTC_RUN_MAX_TOGETHER];
+	char *own[8 + 4 * BTC_RUN_MAX_TOGETHER];
 	int a, n_own;
 	char *report, *err;
 };
@@ -77,12 +77,20 @@ static void proc_free(struct proc *p)
 	free(p->err);
 }
 
+/* Stream i's warm-up warm[i] (colo_warmup_tasks) and its tasks[i]
+ * measured after it, on p's command line. */
+static void proc_stream_tasks(struct proc *p, int i, const int *tasks, const int *warm)
+{
+	proc_arg(p, "--tasks", btc_xasprintf("%d=%d", i, warm[i] + tasks[i]));
+	proc_arg(p, "--warmup", btc_xasprintf("%d=%d", i, warm[i]));
+}
+
 /* The processes of configuration c (setup order; see colocate_internal.h)
- * into p[] (up to S), stream s measuring tasks[s] tasks in a run of
- * several; returns how many. */
+ * into p[] (up to S), stream s measuring tasks[s] tasks after its warm-up
+ * of warm[s] in a run of several; returns how many. */
 static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
-		    const struct colo_cfg *c, int round, const int *tasks, const double *share,
-		    struct proc *p)
+		    const struct colo_cfg *c, int round, const int *tasks, const int *warm,
+		    const double *share, struct proc *p)
 {
 	char tag[64];
 	int S = s->n_streams;
@@ -93,6 +101,7 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 		proc_arg(&p[0], "--schedule",
 			 btc_xasprintf("%d=%ld", c->stream, s->solo_schedule[c->stream]));
 		proc_arg(&p[0], "--placement", btc_xstrdup("app"));
+		proc_stream_tasks(&p[0], c->stream, tasks, warm);
 		return 1;
 	}
 	if (c->kind == COLO_NAIVE) {
@@ -103,7 +112,7 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 			proc_arg(&p[i], "--schedule",
 				 btc_xasprintf("%d=%ld", i, s->solo_schedule[i]));
 			proc_arg(&p[i], "--placement", btc_xstrdup("app"));
-			proc_arg(&p[i], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
+			proc_stream_tasks(&p[i], i, tasks, warm);
 			/* all start together once every process is prepared */
 			proc_arg(&p[i], "--start-gate",
 				 btc_xasprintf("%s.ready,%s/colocate.%ld.r%d.go", p[i].report,
@@ -122,7 +131,7 @@ static int procs_of(const struct btc_colocate_setup *s, const struct btc_tune_op
 				       c->kind == COLO_JOINT ? s->joint_schedule[c->joint * S + i]
 							     : s->solo_schedule[i]));
 	for (int i = 0; i < S; i++)
-		proc_arg(&p[0], "--tasks", btc_xasprintf("%d=%d", i, o->warmup + tasks[i]));
+		proc_stream_tasks(&p[0], i, tasks, warm);
 	p[0].argv[p[0].a++] = "--together"; /* the first stream through ends the run */
 	/* fair admission at the max-min proportions (docs/runtime.md,
 	 * "Several streams"): no stream runs ahead of the others'
@@ -207,7 +216,7 @@ static void read_chunks(const cJSON *st, struct btc_colocate_chunks *c)
  * by the caller). Returns NULL when it verified, else why (owned). */
 static char *read_report(const struct proc *p, int rc, bool timed_out, double limit,
 			 const struct btc_tune_options *o, const struct btc_colocate_setup *s,
-			 double *rate, double **at, int *n_at, double *prep_ms,
+			 const int *warm, double *rate, double **at, int *n_at, double *prep_ms,
 			 struct btc_colocate_chunks *chunks)
 {
 	char *msg = btc_tune_last_message(p->err, s->program);
@@ -256,13 +265,13 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
 			/* its check times (docs/report.md, "The workload's report")
 			 * after the warm-up tasks the program added to ours (its
 			 * `warmup`, at least its pool: issue 25), so that
-			 * at[k][o->warmup - 1] ends the stream's own warm-up */
+			 * at[k][warm[k] - 1] ends the stream's own warm-up */
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "checked_at_ns"), *x;
 			const cJSON *sw = cJSON_GetObjectItemCaseSensitive(e, "warmup");
 			int k = i->valueint, n = cJSON_GetArraySize(t), skip = 0;
-			if (cJSON_IsNumber(sw) && sw->valuedouble > o->warmup &&
-			    sw->valuedouble - o->warmup < n)
-				skip = (int)(sw->valuedouble - o->warmup);
+			if (cJSON_IsNumber(sw) && sw->valuedouble > warm[k] &&
+			    sw->valuedouble - warm[k] < n)
+				skip = (int)(sw->valuedouble - warm[k]);
 			free(at[k]);
 			at[k] = btc_xcalloc((size_t)n + 1, sizeof(double));
 			n_at[k] = 0;
@@ -282,7 +291,7 @@ static char *read_report(const struct proc *p, int rc, bool timed_out, double li
  * can take them short of a fault); a stream whose solo rate is not known
  * yet counts BTC_PROFILE_BOUND_S. */
 static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
-			const struct btc_tune_options *o, const int *tasks)
+			const struct btc_tune_options *o, const int *tasks, const int *warm)
 {
 	if (!(o->timeout_factor > 0))
 		return 0;
@@ -291,7 +300,7 @@ static double run_limit(const struct colo_state *st, const struct colo_cfg *c,
 		if (c->kind == COLO_SOLO && i != c->stream)
 			continue;
 		double r = colo_solo_rate(st, i);
-		expect += r > 0 ? (o->warmup + tasks[i]) / r : BTC_PROFILE_BOUND_S;
+		expect += r > 0 ? (warm[i] + tasks[i]) / r : BTC_PROFILE_BOUND_S;
 	}
 	return o->timeout_factor * (BTC_RUN_STARTUP_S + expect);
 }
@@ -323,7 +332,12 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 			}
 		}
 	}
-	int n = procs_of(s, o, c, round, tasks, share ? share : s->share, p);
+	int *warm = btc_xcalloc((size_t)st->S, sizeof(int));
+	colo_warmup_tasks(st, c, o->warmup_s, o->warmup, s->plan_rate,
+			  c->kind == COLO_JOINT && s->joint_predicted ? s->joint_predicted[c->joint]
+								      : NAN,
+			  warm);
+	int n = procs_of(s, o, c, round, tasks, warm, share ? share : s->share, p);
 	free(share);
 	char *const *argv[BTC_RUN_MAX_TOGETHER];
 	struct btc_run_io io[BTC_RUN_MAX_TOGETHER];
@@ -333,7 +347,7 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 		argv[i] = p[i].argv;
 		io[i] = (struct btc_run_io){"/dev/null", p[i].err, false};
 	}
-	double limit = run_limit(st, c, o, tasks);
+	double limit = run_limit(st, c, o, tasks, warm);
 	bool timed_out;
 	struct gate g = {.p = p, .n = n};
 	if (c->kind == COLO_NAIVE) {
@@ -363,7 +377,7 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	struct btc_colocate_chunks *chunks = btc_xcalloc((size_t)st->S, sizeof(*chunks));
 	for (int i = 0; i < n && !why && !btc_interrupted(); i++) {
 		double prep = 0;
-		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, rate, at, n_at,
+		char *w = read_report(&p[i], status[i], timed_out, limit, o, s, warm, rate, at, n_at,
 				      &prep, chunks);
 		prep_max = fmax(prep_max, prep);
 		if (w) {
@@ -380,7 +394,7 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	/* Several streams: what each got while all ran (their common window);
 	 * else each one's own steady state, said in verbose mode. */
 	if (!why && c->kind != COLO_SOLO && st->S > 1 &&
-	    !colo_common_rates(st->S, (const double *const *)at, n_at, o->warmup, rate) &&
+	    !colo_common_rates(st->S, (const double *const *)at, n_at, warm, rate) &&
 	    verbose) {
 		char name[32];
 		colo_cfg_name(c, name, sizeof(name));
@@ -407,55 +421,11 @@ static bool run_cfg(struct colo_state *st, struct colo_cfg *c, int round,
 	free(at);
 	free(n_at);
 	free(tasks);
+	free(warm);
 	for (int i = 0; i < n; i++)
 		proc_free(&p[i]);
 	free(p);
 	return ok;
-}
-
-/* The progress line of round r. */
-static void progress(const struct colo_state *st, int r, int n_live, double elapsed)
-{
-	fprintf(stderr, "colocate: round %d (%.1f s):", r, elapsed);
-	for (int k = 0; k < st->n_cfg; k++) {
-		const struct colo_cfg *c = &st->cfg[k];
-		if (c->kind == COLO_SOLO)
-			continue;
-		char name[32];
-		colo_cfg_name(c, name, sizeof(name));
-		if (c->failed)
-			fprintf(stderr, " %s FAILED;", name);
-		else if (c->n_runs > 0) {
-			struct btc_colocate_stat m;
-			colo_merit_stat(st, c, &m);
-			if (isnan(m.lo))
-				fprintf(stderr, " %s M %.3f", name, m.median);
-			else
-				fprintf(stderr, " %s M %.3f [%.3f, %.3f]", name, m.median, m.lo,
-					m.hi);
-			fprintf(stderr, "%s;",
-				c->kind == COLO_JOINT && !c->finalist ? " (out)" : "");
-		}
-	}
-	fprintf(stderr, " %d joint left\n", n_live);
-}
-
-/* Where a round's time went: each configuration's mean seconds a run
- * and, in parentheses, the part its programs spent preparing (GPU
- * contexts, io, pools: the reports' prepare_ms), on one line. */
-static void timing(const struct colo_state *st)
-{
-	fprintf(stderr, "colocate: seconds a run (preparing):");
-	for (int k = 0; k < st->n_cfg; k++) {
-		const struct colo_cfg *c = &st->cfg[k];
-		if (c->n_timed < 1)
-			continue;
-		char name[32];
-		colo_cfg_name(c, name, sizeof(name));
-		fprintf(stderr, " %s %.2f (%.2f);", name, c->run_s / c->n_timed,
-			c->prep_s / c->n_timed);
-	}
-	fprintf(stderr, "\n");
 }
 
 bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_tune_options *o,
@@ -485,8 +455,11 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 		s->baselines ? ", naive co-location and time multiplexing" : "", o->warmup,
 		o->tasks, o->budget_s, fmax(1, o->budget_cap) * o->budget_s,
 		btc_tune_need_rounds(o), o->max_rounds);
+	if (!(o->warmup_s > 0))
+		fprintf(stderr, "colocate: no warm-up by time (--warmup-s 0): %d tasks per stream\n",
+			o->warmup);
 	int *order = btc_xcalloc((size_t)st.n_cfg, sizeof(int));
-	bool interrupted = false;
+	bool interrupted = false, warm_said = !(o->warmup_s > 0);
 	const char *stop = "max rounds";
 	for (int round = 1; round <= o->max_rounds; round++) {
 		double t_round = now_s();
@@ -512,9 +485,12 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 			}
 			fprintf(stderr, "\n");
 		}
-		for (int k = 0; k < m && !interrupted; k++)
+		for (int k = 0; k < m && !interrupted; k++) {
 			if (!run_cfg(&st, &st.cfg[order[k]], round, s, o, ctx->verbose))
 				interrupted = btc_interrupted();
+			if (!warm_said)
+				warm_said = colo_say_warmup(&st, s, o);
+		}
 		st.rounds = round;
 		if (interrupted)
 			break;
@@ -525,7 +501,7 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 		if (o->race && round >= o->min_rounds)
 			colo_race(&st, ctx->verbose);
 		int live = colo_joint_live(&st);
-		progress(&st, round, live, now_s() - t0);
+		colo_say_progress(&st, round, live, now_s() - t0);
 		if (live == 0) {
 			stop = "no joint candidate left";
 			break;
@@ -561,7 +537,7 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 	}
 	colo_result(&st, r);
 	fprintf(stderr, "colocate: %d rounds in %.1f s (%s)\n", st.rounds, r->wall_s, stop);
-	timing(&st);
+	colo_say_timing(&st);
 	bool ok = r->best >= 0;
 	for (int k = 0; k < st.n_cfg; k++) {
 		const struct colo_cfg *c = &st.cfg[k];

@@ -60,6 +60,10 @@ struct btc_colocate_setup {
 				       for stream s at [k * S + s] */
 	const double *joint_predicted; /* [K] the model's M of candidate k, or
 					  NULL */
+	const double *plan_rate;  /* [S] or NULL: the plan's predicted solo
+				     tasks/s of each stream, the warm-up's
+				     rates until its solo is measured
+				     (colo_warmup_tasks) */
 	bool baselines;           /* measure naive and multiplex too (the main
 				     job: true) */
 	long multiplex_turn;      /* T, tasks of the slowest stream's turn (>= 1) */

@@ -96,7 +96,25 @@ const char *colo_stop(const struct colo_state *st, double ci_rel);
  * (tasks/s) when every stream has at least 3 checks in the window, false
  * (rate untouched) otherwise: then the streams did not run together long
  * enough to say what each got while all ran. */
-bool colo_common_rates(int S, const double *const *at, const int *n_at, int warmup, double *rate);
+bool colo_common_rates(int S, const double *const *at, const int *n_at, const int *warmup,
+		       double *rate);
+
+/* The warm-up by time (docs/report.md, "The workload job"): stream s's
+ * warm-up tasks in a run of configuration c, warmup[s] = max(base,
+ * ceil(warmup_s x rate_s)) with rate_s its expected tasks/s in c: after a
+ * verified run of c (not a solo) the median of c's own rates; else the
+ * solo rate r*_s (a solo's own; time multiplexing's turn; naive
+ * co-location's at most), for a joint candidate scaled by min(1,
+ * predicted x w_s) (predicted: the model's M of c, the max-min point r_s
+ * = M w_s r*_s; NAN: unscaled); before r*_s is measured plan_rate[s] (the
+ * plan's predicted solo tasks/s; NULL or <= 0: unknown, then base).
+ * warmup_s <= 0: base for every stream. A stream c does not run (the
+ * other streams of a solo) gets base. Returns where the rates came from:
+ * "measured" (c's own), "solo" (r*), "plan", "none" (some stream's
+ * unknown, or warmup_s <= 0) - the first stream's that c runs. warmup[S]. */
+const char *colo_warmup_tasks(const struct colo_state *st, const struct colo_cfg *c,
+			      double warmup_s, int base, const double *plan_rate,
+			      double predicted, int *warmup);
 
 /* Tasks per stream for a run of several streams: base for the slowest
  * stream (the lowest r*), 2 x base x r*_s / min r* for the others (at
@@ -120,6 +138,16 @@ void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int b
  * (turn_tasks >= 1) the slowest stream's turn. */
 void colo_multiplex_turns(int S, const double *weight, const int *tasks, long turn_tasks,
 			  long *turn);
+
+/* The lines on stderr (colocate_say.c): the warm-up by time once every
+ * r* is known (each stream's warm-up tasks at its solo rate; returns
+ * true once said, false before), round r's progress (M of each
+ * configuration, the joint candidates left), and each configuration's
+ * mean seconds a run (its preparation in parentheses). */
+bool colo_say_warmup(const struct colo_state *st, const struct btc_colocate_setup *s,
+		     const struct btc_tune_options *o);
+void colo_say_progress(const struct colo_state *st, int r, int n_live, double elapsed);
+void colo_say_timing(const struct colo_state *st);
 
 /* Fills r (n_streams, n_joint, solo_rate, joint, best, naive, multiplex,
  * gains; not seed and wall_s) from st. */

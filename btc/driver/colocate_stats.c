@@ -284,13 +284,14 @@ const char *colo_stop(const struct colo_state *st, double ci_rel)
 	return !baselines ? "one finalist" : decided ? "decided" : NULL;
 }
 
-bool colo_common_rates(int S, const double *const *at, const int *n_at, int warmup, double *rate)
+bool colo_common_rates(int S, const double *const *at, const int *n_at, const int *warmup,
+		       double *rate)
 {
 	double from = -INFINITY, to = INFINITY;
 	for (int s = 0; s < S; s++) {
 		if (n_at[s] < 1)
 			return false;
-		int w = warmup > 0 && warmup <= n_at[s] ? warmup - 1 : 0;
+		int w = warmup[s] > 0 && warmup[s] <= n_at[s] ? warmup[s] - 1 : 0;
 		from = fmax(from, at[s][w]);
 		to = fmin(to, at[s][n_at[s] - 1]);
 	}
@@ -349,6 +350,42 @@ void colo_cfg_tasks(const struct colo_state *st, const struct colo_cfg *c, int b
 	tasks_by(r, st->S, base, tasks);
 	free(x);
 	free(r);
+}
+
+const char *colo_warmup_tasks(const struct colo_state *st, const struct colo_cfg *c,
+			      double warmup_s, int base, const double *plan_rate,
+			      double predicted, int *warmup)
+{
+	const char *from = NULL;
+	double *x = btc_xcalloc((size_t)st->max_rounds + 1, sizeof(double));
+	for (int s = 0; s < st->S; s++) {
+		warmup[s] = base;
+		if (!(warmup_s > 0) || (c->kind == COLO_SOLO && s != c->stream))
+			continue;
+		double r = NAN;
+		const char *src = "none";
+		if (c->kind != COLO_SOLO && c->n_runs > 0) {
+			r = btc_stats_median(x, rates_of(st, c, s, x));
+			src = "measured";
+		}
+		if (!(r > 0) && colo_solo_rate(st, s) > 0) {
+			double f = c->kind == COLO_JOINT && predicted > 0
+					   ? fmin(1.0, predicted * st->weight[s])
+					   : 1.0;
+			r = colo_solo_rate(st, s) * f;
+			src = "solo";
+		}
+		if (!(r > 0) && plan_rate && plan_rate[s] > 0) {
+			r = plan_rate[s];
+			src = "plan";
+		}
+		if (!from)
+			from = r > 0 ? src : "none";
+		if (r > 0)
+			warmup[s] = (int)fmax(base, fmin(1e9, ceil(warmup_s * r)));
+	}
+	free(x);
+	return from ? from : "none";
 }
 
 void colo_multiplex_turns(int S, const double *weight, const int *tasks, long turn_tasks,

@@ -27,6 +27,7 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	memset(o, 0, sizeof(*o));
 	o->warmup = 4;
 	o->tasks = 24;
+	o->warmup_s = BTC_COLOCATE_WARMUP_S;
 	o->min_rounds = 3;
 	o->max_rounds = 30;
 	o->h2h_min_rounds = 6;

@@ -26,6 +26,12 @@
 struct btc_tune_options {
 	int warmup;                   /* warm-up tasks per run, excluded (default 4) */
 	int tasks;                    /* measured tasks per run (default 24) */
+	double warmup_s;              /* the workload job (driver/colocate.h): each
+				 run's streams warm up for about this many
+				 seconds, their warm-up tasks sized by their
+				 expected rates (colo_warmup_tasks; --warmup-s,
+				 default BTC_COLOCATE_WARMUP_S; 0: warmup
+				 only) */
 	int min_rounds;               /* rounds before racing or convergence stops the
 				 tuning (default 3; --min-rounds); racing needs
 				 95 % intervals, i.e. 6 runs. The head to head
@@ -67,6 +73,11 @@ struct btc_tune_options {
  * and the run fails, naming schedule, phase and limit. */
 #define BTC_RUN_TIMEOUT_FACTOR 10.0
 #define BTC_RUN_STARTUP_S 3.0
+/* The workload job's warm-up by time, s (btc_tune_options.warmup_s): on
+ * the H100 a run that starts the GPU after a few idle seconds starts at
+ * the idle SM clock and reaches full clock 0.2-0.4 s in
+ * (docs/results/workload-h100-vk11.md, "Leases O and P"). */
+#define BTC_COLOCATE_WARMUP_S 0.5
 #define BTC_PROFILE_BOUND_S 120.0
 
 /* The hard cap of a measurement that runs past its budget for exact 95 %

@@ -275,6 +275,7 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 	long *joint = btc_xcalloc((size_t)(S * K), sizeof(long));
 	double *pred = btc_xcalloc((size_t)K, sizeof(double));
 	double *share = btc_xcalloc((size_t)S, sizeof(double));
+	double *plan_rate = btc_xcalloc((size_t)S, sizeof(double));
 	bool built = false;
 	if (!btc_job_dir_claim(dir, d) || !btc_joint_project_make(j, dir, opt->force, d) ||
 	    !btc_job_build(dir, j->dev, &built, d) || !built || !btc_mkdirs(runs, d))
@@ -289,6 +290,7 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 		/* maxmin: r_s = lambda w_s r*_s; rates: r_s = theta target_s */
 		share[s] = j->m.objective == BTC_MULTI_RATES ? j->wl.apps[app[s]].rate_per_s
 							       : weight[s] / j->apps[app[s]].solo_ms;
+		plan_rate[s] = j->apps[app[s]].solo_ms > 0 ? 1e3 / j->apps[app[s]].solo_ms : 0;
 	}
 	for (int k = 0; k < K; k++) {
 		pred[k] = btc_joint_min_normalised(j, &j->evals[k]);
@@ -300,7 +302,8 @@ static int measure(const struct btc_joint_plan *j, const struct btc_request *opt
 	struct btc_colocate_setup setup = {
 		.program = prog, .work_dir = runs, .n_streams = S, .stream_names = names,
 		.stream_app = app, .weight = weight, .solo_schedule = solo, .n_joint = K,
-		.joint_schedule = joint, .joint_predicted = pred, .baselines = true,
+		.joint_schedule = joint, .joint_predicted = pred, .plan_rate = plan_rate,
+		.baselines = true,
 		.multiplex_turn = turn, .share = j->m.objective == BTC_MULTI_SUM ? NULL : share,
 		.share_measured = j->m.objective == BTC_MULTI_MAXMIN,
 	};
@@ -363,6 +366,7 @@ out:
 	free(joint);
 	free(pred);
 	free(share);
+	free(plan_rate);
 	return status;
 }
 

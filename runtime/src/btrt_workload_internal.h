@@ -22,6 +22,9 @@ struct btrt_workload_options {
 	long *schedule;            /* --schedule S=N, else candidate K's, else the stream's */
 	double *rate;              /* --rate S=R, else (--pace) candidate K's, else the stream's */
 	long *tasks_of;            /* per stream: --tasks S=N, else tasks */
+	long *warmup_of;           /* per stream: --warmup S=N, else warmup (as
+				      asked; btrt_model_warmup raises it to the
+				      stream's pool) */
 	unsigned char *run;        /* 1: the stream runs (--streams) */
 	long multiplex;            /* --multiplex T: tasks a turn; 0: all at once */
 	long *turn_of;             /* per stream: --multiplex S=T, else multiplex */
@@ -80,6 +83,7 @@ struct btrt_workload_figures {
 	uint64_t tasks;            /* checked */
 	uint64_t warmup;           /* the stream's warm-up: --warmup, at least
 				      its pool (btrt_model_warmup) */
+	long warmup_requested;     /* its --warmup (S=N or N) as asked */
 	uint32_t pool;             /* the stream's TaskObjects */
 	double ms_per_task;        /* steady state */
 	double tasks_per_s;

@@ -144,7 +144,7 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	for (uint32_t t = 0; t < btrt_pool_size(r->pool); t++)
 		prog->app.bind(btrt_pool_task(r->pool, t), prog->app.params);
 	/* every slot's first use before the measured window (issue 25) */
-	btrt_model_warmup((uint64_t)o->tasks_of[i], (uint64_t)o->warmup, btrt_pool_size(r->pool),
+	btrt_model_warmup((uint64_t)o->tasks_of[i], (uint64_t)o->warmup_of[i], btrt_pool_size(r->pool),
 			  &r->warmup, &r->tasks);
 	sr->cfg = (struct btrt_pipeline_config){
 		.app = prog->app.name,
@@ -207,7 +207,8 @@ static void figures(const struct btrt_workload_options *o, uint32_t i, const str
 		.stream = i, .app = r->ws->prog->app.name, .label = r->sched->label,
 		.schedule = o->schedule[i], .rate = o->rate[i], .share = o->share[i], .run = run,
 		.tasks = btrt_run_items(run),
-		.warmup = r->warmup, .pool = btrt_pool_size(r->pool),
+		.warmup = r->warmup, .warmup_requested = o->warmup_of[i],
+		.pool = btrt_pool_size(r->pool),
 		.ms_per_task = btrt_run_steady_ns(run, r->warmup) / 1e6,
 		.wall_ms = (double)btrt_run_wall_ns(run) / 1e6,
 		.n_chunks = r->sched->n_chunks, .chunks = r->chunks,
@@ -230,8 +231,8 @@ static void print_figures(const struct btrt_workload_figures *f, const struct bt
 	if (!o->quiet)
 		btrt_run_print(f->run, stdout);
 	char asked[64] = ""; /* the pool's first uses made the warm-up longer */
-	if (f->warmup != (uint64_t)o->warmup)
-		snprintf(asked, sizeof asked, ", %ld asked, one per TaskObject", o->warmup);
+	if (f->warmup != (uint64_t)f->warmup_requested)
+		snprintf(asked, sizeof asked, ", %ld asked, one per TaskObject", f->warmup_requested);
 	printf("stream %u (%s): verified %llu tasks (%llu warm-up%s) against the sequential "
 	       "reference; %.4f ms/task in steady state, %.1f tasks/s; PU shares:", f->stream,
 	       f->app, (unsigned long long)f->tasks, (unsigned long long)f->warmup, asked,

@@ -18,7 +18,8 @@ void btrt_workload_usage(const struct btrt_workload *w, FILE *out, const char *a
 		"                   N in stream S\n"
 		"  --warmup N       tasks per stream excluded from the steady-state figures (default %ld);\n"
 		"                   at least one per TaskObject of the stream's pool (a slot's first\n"
-		"                   use costs more), the extra ones streamed besides --tasks\n"
+		"                   use costs more), the extra ones streamed besides --tasks;\n"
+		"                   --warmup S=N: N in stream S\n"
 		"  --input S=PATH   stream S's input (default: its app's)\n"
 		"  --joint K        run joint candidate K of the plan (default 0, the best predicted;\n"
 		"                   %u in this build): each stream its schedule and service cores\n"
@@ -123,9 +124,10 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	o->tasks_of = calloc(w->n_streams, sizeof *o->tasks_of);
 	o->turn_of = calloc(w->n_streams, sizeof *o->turn_of);
 	o->share = calloc(w->n_streams, sizeof *o->share);
+	o->warmup_of = malloc(w->n_streams * sizeof *o->warmup_of);
 	unsigned char *given = calloc(2 * (size_t)w->n_streams, 1); /* --schedule, --rate */
 	if (!o->input || !o->schedule || !o->rate || !o->run || !o->tasks_of || !o->turn_of || !o->share ||
-	    !given) {
+	    !o->warmup_of || !given) {
 		free(given);
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return -1;
@@ -135,6 +137,7 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 		o->schedule[i] = w->streams[i].schedule;
 		o->rate[i] = w->streams[i].rate;
 		o->run[i] = 1;
+		o->warmup_of[i] = -1; /* not given */
 	}
 	int warmup_set = 0, joint_given = 0;
 	struct btrt_error err;
@@ -202,6 +205,13 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 				goto bad;
 			break;
 		case 1:
+			if (strchr(v, '=')) {
+				if (split(w, argv[0], opt, v, &s, &val))
+					goto fail;
+				if (btrt_parse_long(opt, val, 0, 1000000000L, &o->warmup_of[s], &err))
+					goto bad;
+				break;
+			}
 			if (btrt_parse_long(opt, v, 0, 1000000000L, &o->warmup, &err))
 				goto bad;
 			warmup_set = 1;
@@ -323,6 +333,9 @@ int btrt_workload_parse(const struct btrt_workload *w, int argc, char **argv,
 	/* the default warm-up leaves at least one measured task */
 	if (!warmup_set && o->warmup >= fewest)
 		o->warmup = fewest / 2;
+	for (uint32_t i = 0; i < w->n_streams; i++)
+		if (o->warmup_of[i] < 0)
+			o->warmup_of[i] = o->warmup;
 	return 0;
 bad:
 	fprintf(stderr, "%s: %s\n", argv[0], err.msg);
@@ -339,6 +352,7 @@ void btrt_workload_options_free(struct btrt_workload_options *o)
 	free(o->tasks_of);
 	free(o->turn_of);
 	free(o->share);
+	free(o->warmup_of);
 	free(o->run);
 }
 

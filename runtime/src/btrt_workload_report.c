@@ -35,6 +35,7 @@ static cJSON *stream_json(const struct btrt_workload_figures *f)
 	/* its own warm-up (at least its pool: issue 25) and the tasks of
 	 * ms_per_task (btrt_run_steady_ns) */
 	cJSON_AddNumberToObject(j, "warmup", (double)f->warmup);
+	cJSON_AddNumberToObject(j, "warmup_requested", (double)f->warmup_requested);
 	cJSON_AddNumberToObject(j, "pool", f->pool);
 	cJSON_AddNumberToObject(j, "measured_tasks",
 				(double)btrt_run_steady_items(f->run, f->warmup));

@@ -215,16 +215,23 @@ static void test_common_window(void)
 		b[i] = 50 + 2.0 * i;
 	const double *at[2] = {a, b};
 	int n[2] = {21, 26};
-	CU_ASSERT_TRUE(colo_common_rates(2, at, n, 2, rate));
+	int w[2] = {2, 2};
+	CU_ASSERT_TRUE(colo_common_rates(2, at, n, w, rate));
 	CU_ASSERT_DOUBLE_EQUAL(rate[0], 4 / 40.0 * 1e9, 1e-3);
 	CU_ASSERT_DOUBLE_EQUAL(rate[1], 24 / 48.0 * 1e9, 1e-3);
 	for (int i = 0; i < 26; i++)
 		b[i] = 300 + 2.0 * i; /* after stream 0 ended */
 	rate[0] = rate[1] = -1;
-	CU_ASSERT_FALSE(colo_common_rates(2, at, n, 2, rate));
+	CU_ASSERT_FALSE(colo_common_rates(2, at, n, w, rate));
 	CU_ASSERT_DOUBLE_EQUAL(rate[0], -1, 0);
+	for (int i = 0; i < 26; i++)
+		b[i] = 50 + 2.0 * i;
+	w[1] = 25; /* stream 1's own warm-up ends at 98: 1 check of stream 0 after */
+	CU_ASSERT_FALSE(colo_common_rates(2, at, n, w, rate));
+	CU_ASSERT_DOUBLE_EQUAL(rate[0], -1, 0);
+	w[1] = 2;
 	n[1] = 0; /* no check times at all */
-	CU_ASSERT_FALSE(colo_common_rates(2, at, n, 2, rate));
+	CU_ASSERT_FALSE(colo_common_rates(2, at, n, w, rate));
 }
 
 /* The chunks as run: the means over the verified runs added, per stream;
@@ -331,6 +338,45 @@ static void test_stream_tasks(void)
 	colo_state_free(&st);
 }
 
+/* The warm-up by time: ceil(S x the expected rate), at least the base;
+ * the plan's rates before the solos, r* after them (a joint candidate's
+ * scaled by min(1, predicted M x w_s)), a co-located configuration's own
+ * median rates once it ran; the base alone at S 0 or with no rate. */
+static void test_warmup_tasks(void)
+{
+	struct btc_colocate_setup s = setup2(1);
+	struct colo_state st;
+	colo_state_init(&st, &s, 4);
+	struct colo_cfg *s0 = &st.cfg[st.solo_of[0]], *s1 = &st.cfg[st.solo_of[1]];
+	struct colo_cfg *j = cfg_of(&st, COLO_JOINT, 0), *nv = cfg_of(&st, COLO_NAIVE, 0);
+	struct colo_cfg *mx = cfg_of(&st, COLO_MULTIPLEX, 0);
+	const double plan[2] = {200, 100};
+	int w[2];
+	CU_ASSERT_STRING_EQUAL(colo_warmup_tasks(&st, s0, 0.5, 4, plan, NAN, w), "plan");
+	CU_ASSERT(w[0] == 100 && w[1] == 4); /* stream 1 does not run */
+	CU_ASSERT_STRING_EQUAL(colo_warmup_tasks(&st, s1, 0.5, 4, NULL, NAN, w), "none");
+	CU_ASSERT(w[0] == 4 && w[1] == 4);
+	solos(&st, 1); /* r* 90 and 50 */
+	CU_ASSERT_STRING_EQUAL(colo_warmup_tasks(&st, s1, 0.5, 4, plan, NAN, w), "solo");
+	CU_ASSERT(w[0] == 4 && w[1] == 25);
+	colo_warmup_tasks(&st, mx, 0.5, 4, plan, NAN, w);
+	CU_ASSERT(w[0] == 45 && w[1] == 25);
+	/* predicted M 0.5: stream 0 (w 1) at 45 tasks/s, stream 1 (w 2) at r* */
+	CU_ASSERT_STRING_EQUAL(colo_warmup_tasks(&st, j, 0.5, 4, plan, 0.5, w), "solo");
+	CU_ASSERT(w[0] == 23 && w[1] == 25);
+	colo_warmup_tasks(&st, j, 0.5, 4, plan, NAN, w);
+	CU_ASSERT(w[0] == 45 && w[1] == 25);
+	colo_warmup_tasks(&st, nv, 0.01, 4, plan, NAN, w); /* 0.9 and 0.5 tasks */
+	CU_ASSERT(w[0] == 4 && w[1] == 4);
+	record2(&st, nv, 1, 40, 60);
+	record2(&st, nv, 2, 40, 100);
+	CU_ASSERT_STRING_EQUAL(colo_warmup_tasks(&st, nv, 0.5, 4, plan, NAN, w), "measured");
+	CU_ASSERT(w[0] == 20 && w[1] == 40); /* medians 40 and 80 */
+	CU_ASSERT_STRING_EQUAL(colo_warmup_tasks(&st, nv, 0, 4, plan, NAN, w), "none");
+	CU_ASSERT(w[0] == 4 && w[1] == 4);
+	colo_state_free(&st);
+}
+
 /* Multiplexing's turns: equal time at equal normalised throughput, T for
  * the stream with the least w_s tasks[s], the others in proportion,
  * rounded, at least 1. */
@@ -366,6 +412,7 @@ int register_colocate_suite(void)
 	CU_add_test(s, "a failed solo run", test_solo_failed);
 	CU_add_test(s, "the streams' common window", test_common_window);
 	CU_add_test(s, "tasks per stream", test_stream_tasks);
+	CU_add_test(s, "the warm-up by time", test_warmup_tasks);
 	CU_add_test(s, "multiplexing's turns", test_multiplex_turns);
 	CU_add_test(s, "the chunks as run", test_chunks);
 	return 0;
