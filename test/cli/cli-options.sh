@@ -55,6 +55,11 @@ expect 2 "btc: --min-rounds must be 1..30, not '-9'" $app apps/alexnet-dense.yam
 expect 2 "btc: --min-rounds needs a value" tune $app --device host --min-rounds
 expect 2 "btc: --min-rounds is not an option of 'btc gen'" gen $app --device $dev --min-rounds 9
 expect 2 "btc: --min-rounds is not an option of 'btc schedule'" schedule $app --device $dev --table $table --min-rounds 9
+# --warmup-s S: seconds 0..60, the several-apps job's warm-up by time
+expect 2 "btc: --warmup-s must be a decimal number in 0..60, not '-1'" tune $app --device host --warmup-s -1
+expect 2 "btc: --warmup-s must be a decimal number in 0..60, not '61'" $app --device host --run --warmup-s 61
+expect 2 "btc: --warmup-s must be a decimal number in 0..60, not 'x'" tune $app --device host --warmup-s x
+expect 2 "btc: --warmup-s is not an option of 'btc gen'" gen $app --device $dev --warmup-s 1
 expect 2 "btc: --cpu-groups must be 1..64, not '0'" gen $app --device $dev --cpu-groups 0
 expect 2 "btc: --cpu-groups must be 1..64, not '65'" device host --cpu-groups 65
 expect 2 "btc: --min-util must be 0..100, not '101'" schedule $app --device $dev --table $table --min-util 101

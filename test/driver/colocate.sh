@@ -79,10 +79,22 @@ grep -q "^stream 1 (alexnet_dense): verified" "$work/g1.txt"
 
 # The measurement: solo schedules 1,1 (CPU only); joint candidates 0,0 and 1,0.
 mkdir -p "$work/runs"
-"$run" "$prog" "$work/runs" "$work/c.json" 1,1 2 0,0 1,0 4 1 2 2 > "$work/c.txt" 2> "$work/c.err" ||
+COLOCATE_WARMUP_S=0.5 "$run" "$prog" "$work/runs" "$work/c.json" 1,1 2 0,0 1,0 4 1 2 2 > "$work/c.txt" 2> "$work/c.err" ||
   { cat "$work/c.err" "$work/c.txt"; exit 1; }
 cat "$work/c.err" "$work/c.txt"
 grep -q "^colocate: round 2" "$work/c.err"
+# the warm-up by time: about 0.5 s at each stream's solo rate, once said
+[ "$(grep -c "^colocate: warm-up 0.5 s per run: " "$work/c.err")" = 1 ] ||
+  { echo "FAIL: no single warm-up line"; exit 1; }
+python3 - "$work/c.json" "$(grep "^colocate: warm-up 0.5 s" "$work/c.err")" << 'PY'
+import json, re, sys
+c = json.load(open(sys.argv[1]))["colocation"]
+n = [int(x) for x in re.findall(r" (\d+) tasks", sys.argv[2])]
+assert len(n) == len(c["streams"]), sys.argv[2]
+for k, s in zip(n, c["streams"]): # r* of round 1 against the median of 2
+    want = max(1, 0.5 * s["solo_tasks_per_s"])
+    assert want / 3 <= k <= 3 * want + 1, (k, s["solo_tasks_per_s"])
+PY
 grep -q "<- chosen" "$work/c.txt"
 python3 - "$work/c.json" << 'PY'
 import json, sys

@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 	if (argc < 7) {
 		fprintf(stderr,
 			"usage: %s PROGRAM WORK_DIR JSON_OUT SOLO K JOINT.. [TASKS WARMUP "
-			"ROUNDS TURN [BUDGET CAP]]\n",
+			"ROUNDS TURN [BUDGET CAP]]\n"
+			"environment: COLOCATE_WARMUP_S=S the warm-up by time (default 0)\n",
 			argv[0]);
 		return 2;
 	}
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
 	btc_tune_options_init(&o);
 	o.tasks = argc > a ? atoi(argv[a]) : 4;
 	o.warmup = argc > a + 1 ? atoi(argv[a + 1]) : 1;
+	/* the warm-up by time: off unless COLOCATE_WARMUP_S (seconds) */
+	o.warmup_s = getenv("COLOCATE_WARMUP_S") ? atof(getenv("COLOCATE_WARMUP_S")) : 0;
 	o.min_rounds = o.max_rounds = 2;
 	if (argc > a + 2 && sscanf(argv[a + 2], "%d-%d", &o.min_rounds, &o.max_rounds) == 1)
 		o.max_rounds = o.min_rounds;

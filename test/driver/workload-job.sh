@@ -116,7 +116,7 @@ PY
 }
 
 "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
-  --gpu vulkan --run --top 2 --tune-tasks 6 --tune-budget 3 \
+  --gpu vulkan --run --top 2 --tune-tasks 6 --tune-budget 3 --warmup-s 0.2 \
   --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
   --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
   -o "$work/w" --report "$work/r.json" > "$work/job.log" 2>&1 || { cat "$work/job.log"; exit 1; }
@@ -128,11 +128,14 @@ rejudge "$work/r.json"
 grep -q "^same-PU factor: not measured (--same-pu none, the default" "$work/job.log"
 grep -q "^  same-PU factor none (--same-pu none: factor 1)" "$work/job.log"
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]; assert p["same_pu"] == "none" and p["same_pu_factor"] is None, p' "$work/r.json"
+# the warm-up by time (docs/report.md "The workload job"), said once
+[ "$(grep -c "^colocate: warm-up 0.2 s per run: octree#0 [0-9]* tasks, alexnet_dense#0 [0-9]* tasks (at the solo rates" "$work/job.log")" = 1 ] ||
+  { echo "FAIL: no single warm-up line"; exit 1; }
 
 # --same-pu probe: the job measures the GPU's same-PU factor (the given
 # tables have none) and plans with it; a short measurement
 "$btc" "$src/apps/octree.yaml" "$src/apps/alexnet-dense.yaml" --device host --cpu-groups 2 \
-  --gpu vulkan --run --top 2 --tune-tasks 4 --tune-budget 1 --same-pu probe \
+  --gpu vulkan --run --top 2 --tune-tasks 4 --tune-budget 1 --same-pu probe --warmup-s 0 \
   --app-table "octree=$tables/octree-host-9cf1953b57e332c6.csv" \
   --app-table "alexnet_dense=$tables/alexnet_dense-host-14e7e9be97bb8da2.csv" \
   -o "$work/w" --report "$work/rp.json" > "$work/probe.log" 2>&1 || { cat "$work/probe.log"; exit 1; }
@@ -140,6 +143,7 @@ cat "$work/probe.log"
 check "$work/rp.json" 2
 rejudge "$work/rp.json"
 grep -q "^share-probe: 2 streams together on vulkan: x" "$work/probe.log"
+grep -q "^colocate: no warm-up by time (--warmup-s 0): 4 tasks per stream" "$work/probe.log"
 grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; measured by this job's probe" \
   "$work/probe.log"
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]; assert p["same_pu"] == "probe" and p["same_pu_factor"]["kappa"]["vulkan"]["2"] > 0, p' "$work/rp.json"

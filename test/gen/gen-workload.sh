@@ -109,6 +109,18 @@ for s, tasks in zip(r["streams"], [4, 6]): # a pool of each stream's own
     assert s["pool"] <= tasks and s["warmup"] == max(2, s["pool"]), s
     assert s["measured_tasks"] == tasks - 2 and s["tasks"] == tasks + s["warmup"] - 2, s
 PY
+# a warm-up per stream (--warmup S=N over --warmup N): each one's own
+BTRT_NO_PIN=1 "$prog" --tasks 6 --warmup 2 --warmup alexnet_dense=4 --quiet \
+  --report "$work/warm.json" > "$work/warm.txt" 2>&1 || { cat "$work/warm.txt"; exit 1; }
+python3 - "$work/warm.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s, asked in zip(r["streams"], [2, 4]):
+    assert s["warmup_requested"] == asked and s["warmup"] == max(asked, s["pool"]), s
+    assert s["measured_tasks"] == 6 - asked and s["tasks"] == 6 + s["warmup"] - asked, s
+PY
+if "$prog" --warmup 1=-1 > /dev/null 2> "$work/bad.txt"; then echo "FAIL: --warmup 1=-1 ran"; exit 1; fi
+grep -q -- "--warmup" "$work/bad.txt" || { cat "$work/bad.txt"; exit 1; }
 grep -q "^stream 0 (octree): verified" "$work/each.txt"
 grep -q "^stream 1 (alexnet_dense): verified" "$work/each.txt"
 BTRT_NO_PIN=1 "$prog" --tasks 6 --quiet --rate alexnet_dense=200 --report "$work/paced.json" \
