@@ -79,7 +79,11 @@ grep -q "^stream 1 (alexnet_dense): verified" "$work/g1.txt"
 
 # The measurement: solo schedules 1,1 (CPU only); joint candidates 0,0 and 1,0.
 mkdir -p "$work/runs"
-COLOCATE_WARMUP_S=0.5 "$run" "$prog" "$work/runs" "$work/c.json" 1,1 2 0,0 1,0 4 1 2 2 > "$work/c.txt" 2> "$work/c.err" ||
+# the job's processes through a wrapper that logs their arguments
+printf '#!/bin/sh\necho "$*" >> "%s"\nexec "%s" "$@"\n' "$work/args.log" "$prog" > "$work/logprog"
+chmod +x "$work/logprog"
+rm -f "$work/args.log"
+COLOCATE_WARMUP_S=0.5 "$run" "$work/logprog" "$work/runs" "$work/c.json" 1,1 2 0,0 1,0 4 1 2 2 > "$work/c.txt" 2> "$work/c.err" ||
   { cat "$work/c.err" "$work/c.txt"; exit 1; }
 cat "$work/c.err" "$work/c.txt"
 grep -q "^colocate: round 2" "$work/c.err"
@@ -94,6 +98,23 @@ assert len(n) == len(c["streams"]), sys.argv[2]
 for k, s in zip(n, c["streams"]): # r* of round 1 against the median of 2
     want = max(1, 0.5 * s["solo_tasks_per_s"])
     assert want / 3 <= k <= 3 * want + 1, (k, s["solo_tasks_per_s"])
+PY
+# every process: per stream it runs --warmup S=N and --tasks S=N + its
+# measured tasks (at least 4, TASKS); the warm-up above the asked 1 task
+# once the solo rates are known
+python3 - "$work/args.log" << 'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) >= 12, lines
+big = 0
+for l in lines:
+    w = dict(re.findall(r"--warmup (\d+)=(\d+)", l))
+    t = dict(re.findall(r"--tasks (\d+)=(\d+)", l))
+    assert w and set(w) == set(t), l
+    for s in w:
+        assert int(w[s]) >= 1 and int(t[s]) - int(w[s]) >= 4, l
+        big += int(w[s]) > 1
+assert big > 0, lines
 PY
 grep -q "<- chosen" "$work/c.txt"
 python3 - "$work/c.json" << 'PY'
