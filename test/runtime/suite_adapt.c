@@ -152,7 +152,9 @@ static void test_settle_covers_pool(void)
 		CU_ASSERT_FATAL(toy_adapt_setup(&t, 6, 200) == 0);
 		struct btrt_adapt_config cfg = { .base = &t.base, .scheds = scheds, .n_scheds = 2 };
 		btrt_adapt_options_init(&cfg.opt);
-		cfg.opt.force_every = 37;
+		/* switches at 80 and 160 of 200: the last one's settle ends
+		 * well before the input does, however late the drain resumes */
+		cfg.opt.force_every = 80;
 		cfg.opt.settle = settle;
 		CU_ASSERT_EQUAL(btrt_adapt_settle(&cfg.opt, 6), settle ? 6 : 10);
 		struct btrt_adapt_result *res = NULL;
