@@ -63,6 +63,10 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
  *           of exact intervals ("budget cap"; the figures are [min, max]).
  * A loop that goes on only while GO or PAST starts at most need rounds
  * past B, none past the cap. Pure. */
+enum btc_tune_budget { BTC_BUDGET_GO, BTC_BUDGET_STOP, BTC_BUDGET_PAST, BTC_BUDGET_CAP };
+enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, int need,
+					  int rounds, double elapsed_s, double round_s);
+
 /* The rounds the head to head and the workload job need before a
  * decision, convergence or the budget may stop them: max(opt->min_rounds
  * (--min-rounds), opt->h2h_min_rounds (BTC_TUNE_EXACT_RUNS)). With n
@@ -70,10 +74,6 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
  * (btc_stats_median_ci): k = 1 up to n = 8, k = 2 from n = 9 (the extreme
  * round at each end dropped, 96.1 %). The `need` of btc_tune_budget_rule. */
 int btc_tune_need_rounds(const struct btc_tune_options *opt);
-
-enum btc_tune_budget { BTC_BUDGET_GO, BTC_BUDGET_STOP, BTC_BUDGET_PAST, BTC_BUDGET_CAP };
-enum btc_tune_budget btc_tune_budget_rule(const struct btc_tune_options *opt, int need,
-					  int rounds, double elapsed_s, double round_s);
 
 /* Says on f, after prefix ("colocate", "h2h"), why the rounds go on past
  * the budget (PAST) or stop short of an exact interval (CAP: with the

@@ -116,7 +116,7 @@ static void emit_schedules(struct btc_out *o, const void *p)
 		char *label = btc_c_string_literal(text);
 		free(text);
 		btc_outl(o, "\t{ %s, \"%s\", %.6f, schedule%d_chunks, %d, %d },", label,
-			 g->baseline ? "baseline" : g->from_bound ? "bound" : "candidate",
+			 btc_plan_schedule_kind(g),
 			 g->predicted ? g->s.period_ms : 0.0, i, n_entries(&g->s),
 			 schedule_pool(g));
 		free(label);

@@ -25,7 +25,7 @@ void btc_gen_schedule_yaml(struct btc_out *o, const struct btc_gen_ctx *ctx)
 	for (int i = 0; i < ctx->n_scheds; i++) {
 		const struct btc_plan_schedule *g = &ctx->scheds[i];
 		btc_outl(o, "  - index: %d", i);
-		btc_outl(o, "    kind: %s", g->baseline ? "baseline" : g->from_bound ? "bound" : "candidate");
+		btc_outl(o, "    kind: %s", btc_plan_schedule_kind(g));
 		if (g->predicted)
 			btc_outl(o, "    predicted_ms: %.6f", g->s.period_ms);
 		btc_outl(o, "    chunks:");

@@ -39,14 +39,16 @@ struct btc_plan_schedule {
 			  * bound's assignment"); a candidate like them */
 };
 
-/* Where a schedule of a plan came from, as reports name it: "baseline",
- * "space" (space_only), "bound" (from_bound) or "candidate". Static
- * string. */
+/* A schedule's kind as the generated program (its schedule table,
+ * `--list`) and schedule.yaml name it: "baseline", "bound" (from_bound)
+ * or "candidate" (an --exhaustive space_only one too, as the report's
+ * btc_report_candidate_kind). Static string. */
 const char *btc_plan_schedule_kind(const struct btc_plan_schedule *g);
 
 struct btc_plan;
-/* The plan's schedules by kind (btc_plan_schedule_kind): candidates,
- * baselines, the bound's (0 or 1) and space_only ones. */
+/* The plan's schedules by where they came from: the optimizer's
+ * candidates, the baselines, the bound's (0 or 1) and the --exhaustive
+ * space_only ones; each schedule counted once. */
 void btc_plan_count(const struct btc_plan *plan, int *n_cand, int *n_base, int *n_bound,
 		    int *n_space);
 

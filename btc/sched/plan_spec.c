@@ -285,6 +285,5 @@ void btc_plan_count(const struct btc_plan *plan, int *n_cand, int *n_base, int *
 
 const char *btc_plan_schedule_kind(const struct btc_plan_schedule *g)
 {
-	return g->baseline ? "baseline" : g->space_only ? "space" : g->from_bound ? "bound"
-										 : "candidate";
+	return g->baseline ? "baseline" : g->from_bound ? "bound" : "candidate";
 }
