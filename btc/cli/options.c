@@ -185,6 +185,9 @@ static const struct row rows[] = {
 	       0, 60),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),
+	FLAG(NO_BOUND_ROUND, "no-bound-round", no_bound_round, C(TUNE),
+	     "tuning: no bound round (by default the calibrated\nmodel's best assignment, when it was not among\n"
+	     "the measured schedules, is built and raced head\nto head against the tuning winner)"),
 	FLAG(EXHAUSTIVE, "exhaustive", exhaustive, C(TUNE),
 	     "also measure every schedule of the paper's space\n(at most 64; racing off) and report the regret:\nchosen / measured best - 1"),
 	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE),

@@ -95,6 +95,31 @@ static void report_chosen(const char *path, struct btc_report *r)
 	cJSON_Delete(j);
 }
 
+/* What the main job's bound round (driver/job.c, phase_bound_round) would
+ * do with these measurements: the calibrated model's best assignment s
+ * (btc_fit_bound_assignment, on every measurement) and whether one of the
+ * measured schedules is it. */
+static void bound_round_say(const struct btc_plan *plan, const struct btc_report *r,
+			    const struct btc_schedule *s, enum btc_mode m, double bound_ms)
+{
+	char *label = btc_plan_schedule_label(s, plan->dev);
+	int k = -1;
+	for (int i = 0; i < r->n_candidates && k < 0; i++)
+		if (r->candidates[i].status == BTC_RUN_VERIFIED && r->candidates[i].label &&
+		    !strcmp(r->candidates[i].label, label))
+			k = i;
+	if (k >= 0)
+		printf("bound round: the calibrated model's best assignment (%s table, bound %.3f "
+		       "ms) is %s, schedule %d, measured\n",
+		       btc_mode_name(m), bound_ms, label, k);
+	else
+		printf("bound round: the calibrated model's best assignment (%s table, bound %.3f "
+		       "ms) is %s, not among the measured: the main job builds it and races it "
+		       "against the tuning winner\n",
+		       btc_mode_name(m), bound_ms, label);
+	free(label);
+}
+
 /* btc_job_calibrate on the plan options in opt (its schedules settled). */
 static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		     const struct btc_request *opt, const char *const *files, int n_files,
@@ -138,6 +163,10 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		for (int i = 0; i < n; i++)
 			r.n_failed += r.candidates[i].status == BTC_RUN_FAILED;
 		btc_fit_report(plan, &r);
+		struct btc_schedule bs;
+		enum btc_mode bm;
+		double bound_ms;
+		bool has_bs = btc_fit_bound_assignment(plan, &r, &bs, &bm, &bound_ms);
 		report_chosen(n_files > 0 ? files[0] : NULL, &r);
 		btc_fit_bound(plan, &r);
 		printf("== btc fit: %s on %s, %d measurement file%s ==\n", app->name, dev->name,
@@ -145,6 +174,8 @@ static int calibrate(const struct btc_app *app, const struct btc_device *dev,
 		btc_report_print_candidates(&r, stdout);
 		btc_fit_print(&r, stdout);
 		btc_fit_print_bound(&r, stdout);
+		if (has_bs)
+			bound_round_say(plan, &r, &bs, bm, bound_ms);
 		if (opt->report) {
 			char *svg = btc_xasprintf(
 				"%.*s-fit.svg",

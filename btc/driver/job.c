@@ -57,6 +57,15 @@ struct job {
 	bool tuned;                     /* tuning ran to its end */
 	struct btc_tune_summary tsum;
 	int chosen, best_base;   /* schedule indices, -1: none */
+	/* the bound round's (phase_bound_round): what it did, for the report */
+	struct bound_round {
+		const char *status; /* NULL: none ran; static */
+		int schedule, winner; /* -1: none */
+		enum btc_mode mode;
+		double bound_ms;
+		struct btc_tune_h2h h2h; /* rounds 0: not raced */
+		bool kept;
+	} br;
 	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
 	double final_ms;                    /* the final traced run (trace only), NAN: none */
@@ -183,9 +192,10 @@ static bool phase_build(struct job *j)
 	if (!btc_project_make(j->plan, j->dir, true, j->opt->force, &built, NULL, j->d) ||
 	    !built || btc_interrupted())
 		return false;
-	j->phases[PH_BUILD] = now_s() - t;
-	printf("build: %s (%.1f s)\n", j->dir, j->phases[PH_BUILD]);
+	j->phases[PH_BUILD] += now_s() - t;
+	printf("build: %s (%.1f s)\n", j->dir, now_s() - t);
 	fflush(stdout);
+	free(j->prog);
 	j->prog = btc_xasprintf("%s/build/%s-pipeline", j->dir, j->app->name);
 	return true;
 }
@@ -212,6 +222,148 @@ static bool phase_tune(struct job *j)
 	return any && (!failed || j->opt->keep_going);
 }
 
+/* Schedule k as a tuning entry that has not run yet (btc_tune's start). */
+static struct btc_tune_entry fresh_entry(const struct btc_plan_schedule *g)
+{
+	return (struct btc_tune_entry){
+		.predicted_ms = g->predicted ? g->s.period_ms : 0,
+		.median_ms = NAN,
+		.ci_lo_ms = NAN,
+		.ci_hi_ms = NAN,
+		.baseline = g->baseline,
+		.finalist = true,
+	};
+}
+
+/* The calibrated model's best assignment (btc_fit_bound_assignment) from
+ * the candidates' measurements: --exhaustive's space_only ones are not
+ * read, so that what the regret's denominator measured never picks the
+ * choice. False when there is none or it is a one-chunk schedule (a
+ * baseline, measured). Tests only: the environment's
+ * BTC_TEST_BOUND_ROUND=SPEC (a --chunks spec) stands for the assignment,
+ * so that a test on a small app reaches the build and the race
+ * (test/driver/tuning.sh). */
+static bool bound_assignment(struct job *j, struct btc_schedule *s)
+{
+	const char *spec = getenv("BTC_TEST_BOUND_ROUND");
+	if (spec && *spec)
+		return btc_plan_parse_spec(spec, j->app, j->dev, s, j->d) && s->n_chunks >= 2;
+	struct btc_tune_entry *seen = btc_xcalloc((size_t)j->n, sizeof(*seen));
+	memcpy(seen, j->entries, (size_t)j->n * sizeof(*seen)); /* shallow: runs borrowed */
+	for (int i = 0; i < j->n; i++)
+		if (seen[i].space_only)
+			seen[i].status = BTC_RUN_NOT_RUN;
+	struct btc_report r;
+	btc_report_init(&r);
+	btc_fit_candidates(j->plan, seen, &r);
+	btc_fit_report(j->plan, &r);
+	bool has = btc_fit_bound_assignment(j->plan, &r, s, &j->br.mode, &j->br.bound_ms);
+	btc_report_free(&r);
+	free(seen);
+	return has && s->n_chunks >= 2;
+}
+
+/* 4b. The bound round (docs/report.md, "The bound round"). Tuning
+ * measured the plan's candidates, which the paper's gapness filter
+ * chose: it can leave out the schedule of least T_max (on the H100,
+ * alexnet-dense-vulkan-g2 of lease M, docs/results/h100.md). Calibrated
+ * on those measurements, the bound's model (btc_fit_bound_assignment)
+ * names its best assignment; when that is a schedule no candidate is, it
+ * is appended to the plan, the program rebuilt, and it is raced head to
+ * head against the tuning winner (the head to head's rules,
+ * btc_tune_head_to_head); it replaces the winner when the head to head
+ * keeps it (btc_tune_h2h_keeps_candidate). An --exhaustive space_only
+ * schedule is already built: it is raced the same way and becomes a
+ * candidate. False when the job stops (interrupted; a failed build; a
+ * failed run without --keep-going). */
+static bool phase_bound_round(struct job *j)
+{
+	j->br = (struct bound_round){.schedule = -1, .winner = -1, .bound_ms = NAN};
+	if (!j->opt->bound_round || j->opt->plan.n_specs || !j->plan->has_bound)
+		return true;
+	int winner = btc_tune_pick(j->entries, j->n, false);
+	if (winner < 0)
+		return true;
+	struct btc_schedule s;
+	j->br.status = "no assignment";
+	if (!bound_assignment(j, &s)) {
+		printf("bound round: nothing to measure (no calibration of every PU, or the "
+		       "calibrated model's best assignment is a baseline or outside the space)\n");
+		return true;
+	}
+	bool added;
+	int k = btc_plan_add_bound_schedule(j->plan, &s, &added);
+	if (k < 0)
+		return true;
+	j->br.schedule = k;
+	j->scheds = j->plan->schedules;
+	char *label = btc_plan_schedule_label(&j->scheds[k].s, j->dev);
+	bool space = !added && j->scheds[k].space_only;
+	if (!added && !space) {
+		printf("bound round: the calibrated model's best assignment (%s table, bound %.3f "
+		       "ms) is schedule %d (%s), measured in tuning\n",
+		       btc_mode_name(j->br.mode), j->br.bound_ms, k, label);
+		j->br.status = "measured";
+		free(label);
+		return true;
+	}
+	char what[64] = "BTC_TEST_BOUND_ROUND";
+	if (!isnan(j->br.bound_ms))
+		snprintf(what, sizeof(what), "%s table, bound %.3f ms", btc_mode_name(j->br.mode),
+			 j->br.bound_ms);
+	printf("bound round: the calibrated model's best assignment (%s) is %s, %s: racing it "
+	       "against the tuning winner %d\n",
+	       what, label, space ? "measured only for the regret (--exhaustive)" : "no candidate",
+	       winner);
+	free(label);
+	if (added) {
+		j->br.status = "added";
+		j->entries = btc_xrealloc(j->entries, (size_t)(j->n + 1) * sizeof(*j->entries));
+		j->entries[k] = fresh_entry(&j->scheds[k]);
+		j->n++;
+		if (!phase_build(j))
+			return false;
+	} else {
+		j->br.status = "space";
+		j->plan->schedules[k].space_only = false;
+		j->entries[k].space_only = false;
+	}
+	double t = now_s();
+	struct btc_rng rng;
+	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x626f756e64000000));
+	int failed;
+	bool ok = btc_tune_head_to_head(j->prog, j->scheds, &j->opt->tune, &j->tune, j->entries, k,
+					winner, &rng, &j->br.h2h, &failed);
+	if (!ok && (btc_interrupted() || failed < 0))
+		return false;
+	if (!ok) {
+		schedule_failed(j, failed, NULL);
+		return j->opt->keep_going;
+	}
+	const struct btc_tune_h2h *h = &j->br.h2h;
+	j->br.winner = winner;
+	j->br.kept = btc_tune_h2h_keeps_candidate(h, &j->opt->tune);
+	if (!j->br.kept) /* out of the pick (tuning_winner), as raced out */
+		j->entries[k].finalist = false;
+	j->phases[PH_TUNE] += now_s() - t;
+	printf("bound round: schedule %d / tuning winner %d time ratio %.3f [%.3f, %.3f%s] over %d "
+	       "rounds (%s): %s\n",
+	       k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
+	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
+	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
+	return true;
+}
+
+/* The tuning winner: the bound round's schedule when it replaced the
+ * tuning's (and has not failed since), else btc_tune_pick's. */
+static int tuning_winner(const struct job *j)
+{
+	int k = j->br.schedule;
+	if (j->br.kept && k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
+		return k;
+	return btc_tune_pick(j->entries, j->n, false);
+}
+
 /* 5. Head to head, verified: the tuning winner against the best baseline,
  * in rounds of one run each in a shuffled order, until the interval of the
  * median per-round time ratio (winner / baseline) is decided or the budget
@@ -222,7 +374,7 @@ static bool phase_tune(struct job *j)
 static bool phase_head_to_head(struct job *j)
 {
 	for (;;) {
-		j->chosen = btc_tune_pick(j->entries, j->n, false);
+		j->chosen = tuning_winner(j);
 		j->h2h_ran = false;
 		if (j->chosen < 0)
 			return false;
@@ -372,6 +524,21 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->best_baseline_null_reason = btc_xstrdup(
 			n_base == 0 ? "no baseline: no PU of the device runs every stage"
 				    : "no baseline verified: every baseline failed its check");
+	}
+	if (j->br.status) {
+		const struct btc_tune_h2h *h = &j->br.h2h;
+		r->bound_round_status = btc_xstrdup(j->br.status);
+		r->bound_round_schedule = j->br.schedule;
+		r->bound_round_mode = isnan(j->br.bound_ms) ? NULL : btc_xstrdup(btc_mode_name(j->br.mode));
+		r->bound_round_bound_ms = j->br.bound_ms;
+		r->bound_round_rounds = h->rounds;
+		if (h->rounds > 0) {
+			r->bound_round_winner = j->br.winner;
+			r->bound_round_ratio = h->ratio_median;
+			r->bound_round_ratio_lo = h->ratio_lo;
+			r->bound_round_ratio_hi = h->ratio_hi;
+			r->bound_round_kept = j->br.kept;
+		}
 	}
 	if (j->h2h_ran) {
 		const struct btc_tune_h2h *h = &j->h2h;
@@ -535,6 +702,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.best_base = -1,
 		.final_ms = NAN,
 		.final_switches = -1, .final_schedule = -1,
+		.br = {.schedule = -1, .winner = -1, .bound_ms = NAN},
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();
@@ -558,7 +726,8 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	j.trace = btc_xasprintf("%s/trace.json", j.dir);
 	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
 
-	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j);
+	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j) &&
+		  phase_bound_round(&j);
 	double t = now_s();
 	for (int final = -1; ok && final == -1;) {
 		ok = phase_head_to_head(&j);
@@ -587,6 +756,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	btc_tune_entries_clear(j.entries, j.n);
 	free(j.entries);
 	free(j.h2h.ratios);
+	free(j.br.h2h.ratios);
 	btc_plan_free(j.plan);
 	free(j.table_path);
 	btc_table_free(j.table);

@@ -26,6 +26,10 @@ struct btc_request {
 	const char *input;    /* pipeline input, NULL: the app's */
 	const char *report;   /* report JSON path, or NULL */
 	bool keep_going;      /* --keep-going: go on past a failed schedule or check */
+	bool bound_round;     /* after tuning, build and race the calibrated model's best
+				 assignment when no measured schedule is it (default
+				 true; --no-bound-round: false; docs/report.md, "The
+				 bound round") */
 	bool adapt;           /* --adapt: the final run adapts (the program's --adapt) */
 	bool force;           /* --force: the project may replace files btc did not generate */
 };

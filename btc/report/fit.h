@@ -61,6 +61,22 @@ void btc_fit_report(const struct btc_plan *plan, struct btc_report *r);
  * computed, the fields stay NAN. */
 void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r);
 
+/* The calibrated model's best assignment, for the job's bound round
+ * (driver/job.c; docs/report.md, "The bound round"): the assignment bound
+ * of the table mode and calibration btc_fit_bound uses (r as after
+ * btc_fit_report, every verified measurement of r read: call it with no
+ * chosen schedule, r->chosen -1), solved on the calibrated problem, and
+ * its own assignment (btc_sched_assign_schedule: a schedule of the
+ * paper's space, one chunk per maximal run of stages on a PU) into *s
+ * (chunks only: PU and stage ranges; predict it on the plan's problem),
+ * with the mode into *mode and the calibrated assignment bound into
+ * *bound_ms (ms per task, io included as max(load, check)). False when
+ * there is no calibration (no fit of every PU), the bound cannot be
+ * solved exactly, or its assignment is no schedule of the space (*s
+ * undefined). */
+bool btc_fit_bound_assignment(const struct btc_plan *plan, const struct btc_report *r,
+			      struct btc_schedule *s, enum btc_mode *mode, double *bound_ms);
+
 /* Judges a bound (ms per task) against the measured periods of r, as a
  * statistical statement (docs/report.md, "The efficiency"): efficiency
  * E = bound_ms / the measured median, with its 95 % interval

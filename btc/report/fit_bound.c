@@ -22,67 +22,108 @@
  * factors"). */
 #define BOUND_STAGE_WEIGHT 0.3
 
-/* The bounds of mode m's chunk-model problem calibrated by fa, fb, fs
- * (per PU a_c and b_c, per stage and PU the factor f_{i,c} at i * n_pus +
- * c, bound_fit; NULL: uncalibrated) (t'_{i,c} = f_{i,c} t_{i,c},
+/* Mode m's chunk-model problem calibrated by fa, fb, fs (per PU a_c and
+ * b_c, per stage and PU the factor f_{i,c} at i * n_pus + c, bound_fit;
+ * NULL: uncalibrated) with T_io at most io_cap: t'_{i,c} = f_{i,c} t_{i,c},
  * t'_{i,c,k} = f_{i,c} t_{i,c,k}, S'_{i,c} = b_c S_{i,c}, F'_c = a_c + b_c
- * F_c: the calibrated chunk time a_c + b_c F_c + sum f t with its
- * transfers left out, as both bounds leave X out; a negative F'_c goes
- * in as the PU rows' offset, btc_sched_fluid_bound_offset), or the plain
- * problem's bounds without a calibration: the fluid LP into *b, the
- * assignment MIP into *a (which falls back on the fluid bound). False
- * when the LP fails. */
+ * F_c (the calibrated chunk time a_c + b_c F_c + sum f t with its
+ * transfers left out, as both bounds leave X out); a negative F'_c goes
+ * in as the PU rows' offset off[c] (btc_sched_fluid_bound_offset). The
+ * problem q borrows the plan's arrays where uncalibrated and this
+ * struct's otherwise: free with calibrated_free. */
+struct calibrated {
+	struct btc_sched_problem q;
+	double *time, *fixed, *tk, *off, *start;
+};
+
+static bool calibrated_problem(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+			       const double *fb, const double *fs, double io_cap,
+			       struct calibrated *k)
+{
+	*k = (struct calibrated){0};
+	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
+	if (!p)
+		return false;
+	k->q = *p;
+	k->q.io_ms = fmin(p->io_ms, io_cap);
+	int ns = p->n_stages, np = p->n_pus;
+	k->off = btc_xcalloc((size_t)np, sizeof(double));
+	if (!(fa && fb && fs))
+		return true;
+	k->time = btc_xcalloc((size_t)ns * np, sizeof(double));
+	k->start = p->start_ms ? btc_xcalloc((size_t)ns * np, sizeof(double)) : NULL;
+	k->fixed = btc_xcalloc((size_t)np, sizeof(double));
+	size_t nk = (size_t)ns * np * BTC_SCHED_MAX_CORE_COUNTS;
+	if (p->time_cores_ms)
+		k->tk = btc_xcalloc(nk, sizeof(double));
+	for (int c = 0; c < np; c++) {
+		double bc = fb[c], f = p->fixed_ms ? p->fixed_ms[c] : 0;
+		k->fixed[c] = fmax(0, fa[c] + bc * f);
+		k->off[c] = fmin(0, fa[c] + bc * f);
+		for (int i = 0; i < ns; i++) {
+			double fi = fs[i * np + c];
+			k->time[i * np + c] = fi * p->time_ms[i * np + c];
+			if (k->start) /* compute time, as t: b_c S */
+				k->start[i * np + c] = bc * p->start_ms[i * np + c];
+			for (int j = 0; k->tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
+				size_t x = btc_sched_cores_index(np, i, c, j);
+				k->tk[x] = fi * p->time_cores_ms[x];
+			}
+		}
+	}
+	k->q.time_ms = k->time;
+	k->q.fixed_ms = k->fixed;
+	k->q.time_cores_ms = k->tk; /* calibrated per PU, every core count alike */
+	k->q.start_ms = k->start;
+	return true;
+}
+
+static void calibrated_free(struct calibrated *k)
+{
+	free(k->time);
+	free(k->fixed);
+	free(k->off);
+	free(k->tk);
+	free(k->start);
+}
+
+/* The bounds of mode m's chunk-model problem calibrated by fa, fb, fs
+ * (calibrated_problem), or the plain problem's bounds without a
+ * calibration: the fluid LP into *b, the assignment MIP into *a (which
+ * falls back on the fluid bound). False when the LP fails. When s is not
+ * NULL, also the assignment bound's own assignment into *s
+ * (btc_sched_assign_schedule on the calibrated problem; its times are the
+ * calibrated problem's), *has_s whether there is one. */
+static bool bound_of_schedule(const struct btc_plan *plan, enum btc_mode m, const double *fa,
+			      const double *fb, const double *fs, double io_cap,
+			      struct btc_sched_bound *b, struct btc_sched_assign *a,
+			      struct btc_schedule *s, bool *has_s)
+{
+	struct calibrated k;
+	if (has_s)
+		*has_s = false;
+	if (!calibrated_problem(plan, m, fa, fb, fs, io_cap, &k)) {
+		calibrated_free(&k);
+		return false;
+	}
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	bool ok = btc_sched_fluid_bound_offset(&k.q, &plan->sched, k.off, b, &quiet) == BTC_OK;
+	if (ok)
+		btc_sched_assign_bound(&k.q, &plan->sched, k.off, b, a, &quiet);
+	if (ok && s)
+		*has_s = btc_sched_assign_schedule(a, &k.q, &plan->sched, s);
+	calibrated_free(&k);
+	if (!ok)
+		btc_sched_bound_free(b);
+	return ok;
+}
+
 static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double *fa,
 		     const double *fb, const double *fs, double io_cap, struct btc_sched_bound *b,
 		     struct btc_sched_assign *a)
 {
-	const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, plan->chunk_model);
-	if (!p)
-		return false;
-	struct btc_sched_problem q = *p;
-	q.io_ms = fmin(p->io_ms, io_cap);
-	int ns = p->n_stages, np = p->n_pus;
-	double *time = NULL, *fixed = NULL, *tk = NULL, *off = NULL, *start = NULL;
-	if (fa && fb && fs) {
-		time = btc_xcalloc((size_t)ns * np, sizeof(double));
-		start = p->start_ms ? btc_xcalloc((size_t)ns * np, sizeof(double)) : NULL;
-		fixed = btc_xcalloc((size_t)np, sizeof(double));
-		off = btc_xcalloc((size_t)np, sizeof(double));
-		size_t nk = (size_t)ns * np * BTC_SCHED_MAX_CORE_COUNTS;
-		if (p->time_cores_ms)
-			tk = btc_xcalloc(nk, sizeof(double));
-		for (int c = 0; c < np; c++) {
-			double bc = fb[c], f = p->fixed_ms ? p->fixed_ms[c] : 0;
-			fixed[c] = fmax(0, fa[c] + bc * f);
-			off[c] = fmin(0, fa[c] + bc * f);
-			for (int i = 0; i < ns; i++) {
-				double fi = fs[i * np + c];
-				time[i * np + c] = fi * p->time_ms[i * np + c];
-				if (start) /* compute time, as t: b_c S */
-					start[i * np + c] = bc * p->start_ms[i * np + c];
-				for (int j = 0; tk && j < BTC_SCHED_MAX_CORE_COUNTS; j++) {
-					size_t x = btc_sched_cores_index(np, i, c, j);
-					tk[x] = fi * p->time_cores_ms[x];
-				}
-			}
-		}
-		q.time_ms = time;
-		q.fixed_ms = fixed;
-		q.time_cores_ms = tk; /* calibrated per PU, every core count alike */
-		q.start_ms = start;
-	}
-	struct btc_diag quiet;
-	btc_diag_init(&quiet, NULL);
-	bool ok = btc_sched_fluid_bound_offset(&q, &plan->sched, off, b, &quiet) == BTC_OK;
-	if (ok)
-		btc_sched_assign_bound(&q, &plan->sched, off, b, a, &quiet);
-	free(time);
-	free(fixed);
-	free(off);
-	free(tk), free(start);
-	if (!ok)
-		btc_sched_bound_free(b);
-	return ok;
+	return bound_of_schedule(plan, m, fa, fb, fs, io_cap, b, a, NULL, NULL);
 }
 
 /* Under `placed` a one-chunk schedule is predicted from the isolated rows
@@ -514,4 +555,30 @@ void btc_fit_print_bound(const struct btc_report *r, FILE *f)
 				   "(the median below it: within noise, not flagged)");
 		fprintf(f, "\n");
 	}
+}
+
+bool btc_fit_bound_assignment(const struct btc_plan *plan, const struct btc_report *r,
+			      struct btc_schedule *s, enum btc_mode *mode, double *bound_ms)
+{
+	if (!btc_plan_solved_problem(plan) || !plan->has_bound || r->n_pu_fits != plan->dev->n_pus)
+		return false;
+	enum btc_mode m = plan->mode;
+	if (!bound_mode(plan, r, &m))
+		return false;
+	double *fa = NULL, *fb = NULL, *fs = NULL, io_cap = INFINITY;
+	bound_fit(plan, r, m, -1, &fa, &fb, &fs, &io_cap);
+	struct btc_sched_bound b;
+	struct btc_sched_assign a;
+	bool has = false;
+	bool ok = fa && bound_of_schedule(plan, m, fa, fb, fs, io_cap, &b, &a, s, &has);
+	if (ok) {
+		*mode = m;
+		*bound_ms = fmax(b.bound_ms, a.frac ? a.bound_ms : b.bound_ms);
+		btc_sched_bound_free(&b);
+		btc_sched_assign_free(&a);
+	}
+	free(fa);
+	free(fb);
+	free(fs);
+	return ok && has;
 }

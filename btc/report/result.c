@@ -36,6 +36,9 @@ void btc_report_init(struct btc_report *r)
 	r->tune_budget_s = NAN;
 	r->tune_cpu_steal = NAN;
 	r->h2h_candidate = -1;
+	r->bound_round_schedule = r->bound_round_winner = -1;
+	r->bound_round_bound_ms = r->bound_round_ratio = NAN;
+	r->bound_round_ratio_lo = r->bound_round_ratio_hi = NAN;
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
 	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
@@ -66,6 +69,8 @@ struct btc_report_candidate *btc_report_candidates_new(int n)
 void btc_report_free(struct btc_report *r)
 {
 	free(r->failure_diagnosis);
+	free(r->bound_round_status);
+	free(r->bound_round_mode);
 	free(r->app);
 	free(r->device);
 	free(r->table);
@@ -215,6 +220,24 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 	btc_json_add_num(j, "speedup_ci_low", r->speedup_ci_low);
 	btc_json_add_num(j, "speedup_ci_high", r->speedup_ci_high);
 	cJSON_AddBoolToObject(j, "no_significant_gain", r->no_significant_gain);
+	if (r->bound_round_status) {
+		cJSON *b = cJSON_AddObjectToObject(j, "bound_round");
+		cJSON_AddStringToObject(b, "status", r->bound_round_status);
+		btc_json_add_str(b, "mode", r->bound_round_mode);
+		btc_json_add_num(b, "bound_ms", r->bound_round_bound_ms);
+		if (r->bound_round_schedule >= 0)
+			cJSON_AddNumberToObject(b, "schedule", r->bound_round_schedule);
+		else
+			cJSON_AddNullToObject(b, "schedule");
+		if (r->bound_round_rounds > 0) {
+			cJSON_AddNumberToObject(b, "winner", r->bound_round_winner);
+			cJSON_AddNumberToObject(b, "rounds", r->bound_round_rounds);
+			btc_json_add_num(b, "ratio_median", r->bound_round_ratio);
+			btc_json_add_num(b, "ratio_ci_low", r->bound_round_ratio_lo);
+			btc_json_add_num(b, "ratio_ci_high", r->bound_round_ratio_hi);
+			cJSON_AddBoolToObject(b, "kept", r->bound_round_kept);
+		}
+	}
 	if (r->h2h_candidate >= 0) {
 		cJSON *h = cJSON_AddObjectToObject(j, "head_to_head");
 		cJSON_AddNumberToObject(h, "candidate", r->h2h_candidate);

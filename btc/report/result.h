@@ -124,6 +124,20 @@ struct btc_report {
 	double tune_cpu_steal; /* CPU steal over the tuning (fraction), NAN: unknown */
 	char *tune_stop; /* why tuning stopped */
 	double tune_budget_s;
+	/* The bound round (docs/report.md, "The bound round"; driver/job.c):
+	 * bound_round_status NULL when none ran (--no-bound-round, --chunks,
+	 * no bound), else "no assignment" (no calibration of every PU, or
+	 * the calibrated assignment is no multi-chunk schedule of the
+	 * space), "measured" (a candidate already), "added" (built and raced),
+	 * "space" (an --exhaustive space_only schedule, raced) (owned) */
+	char *bound_round_status;
+	int bound_round_schedule;     /* its index, -1: none */
+	int bound_round_winner;       /* the tuning winner it raced, -1: none raced */
+	char *bound_round_mode;       /* the calibrated table mode (owned), or NULL */
+	double bound_round_bound_ms;  /* the calibrated assignment bound, NAN: none */
+	int bound_round_rounds;       /* head-to-head rounds, 0: not raced */
+	double bound_round_ratio, bound_round_ratio_lo, bound_round_ratio_hi; /* it / winner */
+	bool bound_round_kept;        /* it replaced the tuning winner */
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */
 	int h2h_rounds;
 	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */

@@ -535,6 +535,25 @@ fail:
 	return NULL;
 }
 
+int btc_plan_add_bound_schedule(struct btc_plan *pl, const struct btc_schedule *s, bool *added)
+{
+	*added = false;
+	const struct btc_sched_problem *prob = btc_plan_solved_problem(pl);
+	if (!prob)
+		return -1;
+	for (int k = 0; k < pl->n_schedules; k++)
+		if (same_schedule(&pl->schedules[k].s, s))
+			return k;
+	struct btc_plan_schedule g = {.s = *s, .from_bound = true};
+	if (!(g.predicted = predict(&g.s, prob)))
+		return -1;
+	pl->schedules = btc_xrealloc(pl->schedules, (size_t)(pl->n_schedules + 1) *
+							    sizeof(*pl->schedules));
+	pl->schedules[pl->n_schedules] = g;
+	*added = true;
+	return pl->n_schedules++;
+}
+
 void btc_plan_free(struct btc_plan *plan)
 {
 	if (!plan)

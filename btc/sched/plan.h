@@ -255,6 +255,17 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 			  const struct btc_table *t, const char *table_path,
 			  const struct btc_plan_options *opt, struct btc_diag *d);
 
+/* The job's bound round (driver/job.c; docs/report.md, "The bound
+ * round"): appends s (its chunks: PU and stage ranges) to the plan's
+ * schedules as a from_bound candidate, predicted on the solved problem,
+ * after every schedule there is, so that every earlier number stays.
+ * When the plan already holds the same schedule, nothing is added and its
+ * index is returned (a space_only one, --exhaustive's, stays so: the
+ * caller decides). Returns the index, *added whether it is new; -1 when
+ * the plan has no solved problem or s has a stage without a time there.
+ * plan->schedules may move: re-read it. */
+int btc_plan_add_bound_schedule(struct btc_plan *plan, const struct btc_schedule *s, bool *added);
+
 void btc_plan_free(struct btc_plan *plan);
 
 /* The problem the plan solved: btc_plan_problem_of(plan, plan->mode,
