@@ -326,6 +326,7 @@ static bool phase_bound_round(struct job *j)
 	} else {
 		j->br.status = "space";
 		j->plan->schedules[k].space_only = false;
+		j->plan->schedules[k].from_bound = true; /* kind "bound" from here on */
 		j->entries[k].space_only = false;
 	}
 	double t = now_s();

@@ -75,7 +75,7 @@ echo "ok: interleaved rounds, medians with intervals, one figure per schedule, f
 # stopped otherwise, nothing screened, the head to head decided or none),
 # a budget past reach replays the same runs in the same order to the same
 # choice, resampling none.
-if [ "$(json "$r" 'r["tuning"]["stop"] != "budget" and r["tuning"]["screened"] == 0 and (r["head_to_head"] is None or r["head_to_head"]["decided"])')" = True ]; then
+if [ "$(json "$r" 'r["tuning"]["stop"] != "budget" and r["tuning"]["screened"] == 0 and (r["head_to_head"] is None or r["head_to_head"]["decided"]) and (r.get("bound_round") or {}).get("rounds", 0) == 0')" = True ]; then
   "$btc" report --replay "$r" --rules new --budget 86400 --format json > "$work/replay.json" ||
     fail "btc report --replay: exit status $?" "$work/replay.json"
   python3 - "$r" "$work/replay.json" <<'PY' || fail "the replay under the job's rules differs from the job" "$work/replay.json"
@@ -136,9 +136,13 @@ python3 - "$work/ex.json" "$work/ex.log" <<'PY' || fail "--exhaustive: the regre
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["candidates"]
-nb = sum(x["kind"] == "bound" for x in c)
+# the bound round may race one of the space's others (status "space"):
+# kind bound from then on, a candidate like the plan's
+raced = r["bound_round"]["status"] == "space"
+nb = sum(x["kind"] == "bound" for x in c) - raced
 assert nb <= 1 and not any(x["space_only"] for x in c if x["kind"] == "bound"), nb
-assert len(c) == 6 and sum(x["space_only"] for x in c) == 3 - nb, [(x["label"], x["space_only"]) for x in c]
+assert r["bound_round"]["status"] in ("measured", "space", "no assignment"), r["bound_round"]
+assert len(c) == 6 and sum(x["space_only"] for x in c) == 3 - nb - raced, [(x["label"], x["space_only"]) for x in c]
 log = open(sys.argv[2]).read()
 assert ("+ the assignment bound's assignment (outside" in log) == (nb == 1), nb
 assert all(x["status"] == "verified" and x["runs"] == c[0]["runs"] for x in c), "racing on"
@@ -154,6 +158,49 @@ hi = chosen["measured_ci_high_ms"] / min(x["measured_ci_low_ms"] for x in c) - 1
 assert abs(g["ci_low"] - lo) < 1e-3 and abs(g["ci_high"] - hi) < 1e-3, (g, lo, hi)
 PY
 echo "ok: --exhaustive measures the space and reports the regret"
+
+# The bound round (docs/report.md, "The bound round"): the calibrated
+# model's best assignment, when no candidate is it, is built into the
+# program and raced head to head against the tuning winner. vecadd's
+# three stages leave the calibrated assignment among the candidates, so
+# the test hook BTC_TEST_BOUND_ROUND names one that is not (cpu:0
+# vulkan:1-2; --top 1 plans one candidate, and the plan's own bound
+# schedule is vulkan:0 cpu:1-2 when the filter drops it): the program is
+# rebuilt with it as the last schedule (every earlier number kept), it
+# runs 6 head-to-head rounds or more with the winner, verified, and the
+# report says so; without the hook, --no-bound-round runs no round.
+BTC_TEST_BOUND_ROUND="cpu:0,vulkan:1-2" job --top 1 --report "$work/br.json" > "$work/br.log" 2>&1 ||
+  fail "bound round: exit status $?" "$work/br.log"
+grep -q "^bound round: the calibrated model's best assignment (BTC_TEST_BOUND_ROUND) is cpu:0 vulkan:1-2, no candidate: racing it against the tuning winner [0-9]*$" "$work/br.log" ||
+  fail "bound round: no racing line" "$work/br.log"
+[ "$(grep -c "^build: " "$work/br.log")" = 2 ] || fail "bound round: the program not rebuilt" "$work/br.log"
+grep -q "^bound round: schedule [0-9]* / tuning winner [0-9]* time ratio [0-9.]* \[[0-9.]*, [0-9.]*\] over [0-9]* rounds" "$work/br.log" ||
+  fail "bound round: no race result" "$work/br.log"
+python3 - "$work/br.json" "$work/r.json" <<'PY' || fail "bound round: the report" "$work/br.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["candidates"]
+b = r["bound_round"]
+k = b["schedule"]
+assert b["status"] == "added" and k == len(c) - 1, b
+assert c[k]["label"] == "cpu:0 vulkan:1-2" and c[k]["kind"] == "bound" and c[k]["status"] == "verified", c[k]
+assert b["rounds"] >= 6 and c[k]["runs"] == b["rounds"] and c[k]["rounds"] == 0, (b, c[k])
+assert b["ratio_ci_low"] <= b["ratio_median"] <= b["ratio_ci_high"], b
+w = b["winner"]
+assert 0 <= w < k and c[w]["runs"] >= b["rounds"], (w, c[w])
+# kept: the tuning winner from then on (the head to head's candidate,
+# or the chosen); not kept: never chosen
+hh = r["head_to_head"]
+assert (r["schedule"]["index"] == k) <= b["kept"], b
+if b["kept"]:
+    assert (hh and hh["candidate"] == k) or r["schedule"]["index"] == k, (hh, r["schedule"])
+assert r["verified"], "a run failed its check"
+PY
+job --top 1 --no-bound-round --report "$work/nb.json" > "$work/nb.log" 2>&1 ||
+  fail "--no-bound-round: exit status $?" "$work/nb.log"
+! grep -q "^bound round" "$work/nb.log" || fail "--no-bound-round: a bound round ran" "$work/nb.log"
+[ "$(json "$work/nb.json" '"bound_round" in r')" = False ] || fail "--no-bound-round: a bound_round object" "$work/nb.json"
+echo "ok: the bound round builds and races the calibrated assignment; --no-bound-round runs none"
 
 # The cached fit mode (issue 25): a main job on a cached table keeps the
 # mode that fitted its measurements beside the table (TABLE.fit-mode);
