@@ -181,7 +181,7 @@ static const struct row rows[] = {
 	    1, 30),
 	NUMBER(WARMUP_S, "warmup-s", warmup_s, C(TUNE), "S",
 	       "the several-apps job: every run's streams warm up\nfor about S seconds before "
-	       "the measured tasks\n(default 0.5; 0: only the tuner's 4 tasks)",
+	       "the measured tasks\n(default 0: only the tuner's 4 tasks; naive\nco-location's separate programs then measure\napart: docs/report.md)",
 	       0, 60),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),

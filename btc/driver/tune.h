@@ -73,11 +73,15 @@ struct btc_tune_options {
  * and the run fails, naming schedule, phase and limit. */
 #define BTC_RUN_TIMEOUT_FACTOR 10.0
 #define BTC_RUN_STARTUP_S 3.0
-/* The workload job's warm-up by time, s (btc_tune_options.warmup_s): on
- * the H100 a run that starts the GPU after a few idle seconds starts at
- * the idle SM clock and reaches full clock 0.2-0.4 s in
- * (docs/results/workload-h100-vk11.md, "Leases O and P"). */
-#define BTC_COLOCATE_WARMUP_S 0.5
+/* The workload job's warm-up by time, s (btc_tune_options.warmup_s), off
+ * by default. On the H100 a run that starts the GPU after a few idle
+ * seconds starts at the idle SM clock and reaches full clock 0.2-0.4 s in
+ * (docs/results/workload-h100-vk11.md, "Leases O and P"), but a default of
+ * 0.5 s broke naive co-location on lease Q (docs/results/workload-h100.md,
+ * "Lease Q"): its separate programs, warmed by task counts at expected
+ * rates, no longer ran their measured tasks together, and every run took
+ * about 3 times as long (each warm-up task is checked too). */
+#define BTC_COLOCATE_WARMUP_S 0.0
 #define BTC_PROFILE_BOUND_S 120.0
 
 /* The hard cap of a measurement that runs past its budget for exact 95 %
