@@ -388,7 +388,8 @@ static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *op
 			if (g->predicted && !g->space_only && g->s.tmax_ms < best)
 				best = g->s.tmax_ms;
 		}
-		btrt_model_io_threads(load, check, best, opt->io_threads_extra, &kl, &kc);
+		btrt_model_io_threads(load, check, BTC_PLAN_IO_HEADROOM * best,
+				      opt->io_threads_extra, &kl, &kc);
 	}
 	if (kl <= 1 && kc <= 1)
 		return;

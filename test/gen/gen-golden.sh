@@ -40,4 +40,21 @@ for c in "${cases[@]}"; do
   done
 done
 [ "${BTC_UPDATE_GOLDEN:-0}" = 1 ] && echo "goldens updated in $golden"
+
+# The io farms' headroom (BTC_PLAN_IO_HEADROOM 0.75): the same table with
+# load 0.10 ms and a check of 0.20 ms, below the best compute period
+# (0.25 ms) but above 0.75 of it (0.1875 ms), gets two check workers; a
+# check of 0.18 ms one; the load one loader either way.
+for c in 0.20:2 0.18:1; do
+  sed -e 's/^@io_load,io,\([a-z]*\),0.45,/@io_load,io,\1,0.10,/' \
+      -e "s/^@io_check,io,\([a-z]*\),0.83,/@io_check,io,\1,${c%:*},/" \
+      -e "s/^@io,io,\([a-z]*\),1.28,/@io,io,\1,0.38,/" \
+      "$src/test/gen/data/workstation-vecadd.csv" > "$work/headroom.csv"
+  grep -q "^@io_check,io,isolated,${c%:*}," "$work/headroom.csv" || { echo "FAIL: headroom table"; exit 1; }
+  "$btc" gen "$src/examples/vecadd/vecadd.yaml" --device "$src/test/gen/data/workstation.yaml" \
+    --gpu cuda --table "$work/headroom.csv" -o "$work/headroom" > /dev/null
+  grep -q "^#define PIPELINE_CHECK_THREADS ${c#*:}$" "$work/headroom/pipeline.c" &&
+    grep -q "^#define PIPELINE_LOAD_THREADS 1 " "$work/headroom/pipeline.c" ||
+    { echo "FAIL: check ${c%:*} ms: not ${c#*:} check workers and 1 loader"; grep -n "_THREADS" "$work/headroom/pipeline.c"; status=1; }
+done
 exit $status
