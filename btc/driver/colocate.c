@@ -445,6 +445,8 @@ bool btc_colocate_measure(const struct btc_colocate_setup *s, const struct btc_t
 	struct colo_state st;
 	colo_state_init(&st, s, o->max_rounds);
 	r->seed = ctx->seed ? ctx->seed : btc_tune_seed(o);
+	r->warmup_s = o->warmup_s > 0 ? o->warmup_s : 0;
+	r->rounds_needed = btc_tune_need_rounds(o);
 	struct btc_rng rng;
 	btc_rng_seed(&rng, r->seed);
 	fprintf(stderr,

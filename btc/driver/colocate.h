@@ -137,6 +137,11 @@ struct btc_colocate_result {
 	struct btc_colocate_stat gain_naive, gain_multiplex;
 	unsigned seed;
 	double wall_s;
+	/* the measurement's options, for the report: --warmup-s (s; 0: off)
+	 * and the rounds every figure needed, btc_tune_need_rounds
+	 * (max(--min-rounds, 6)) */
+	double warmup_s;
+	int rounds_needed;
 };
 
 /* Races the joint candidates and measures the baselines (see above),

@@ -162,6 +162,8 @@ void btc_colocate_add_json(cJSON *parent, const char *key, const struct btc_colo
 	cJSON_AddNumberToObject(o, "seed", r->seed);
 	btc_json_add_num(o, "wall_s", r->wall_s);
 	cJSON_AddNumberToObject(o, "multiplex_turn", (double)s->multiplex_turn);
+	cJSON_AddNumberToObject(o, "warmup_s", r->warmup_s);
+	cJSON_AddNumberToObject(o, "rounds_needed", r->rounds_needed);
 	if (r->best >= 0)
 		cJSON_AddNumberToObject(o, "best", r->best);
 	else

@@ -131,6 +131,7 @@ python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]; assert p
 # the warm-up by time (docs/report.md "The workload job"), said once
 [ "$(grep -c "^colocate: warm-up 0.2 s per run: octree#0 [0-9]* tasks, alexnet_dense#0 [0-9]* tasks (at the solo rates" "$work/job.log")" = 1 ] ||
   { echo "FAIL: no single warm-up line"; exit 1; }
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["colocation"]; assert c["warmup_s"] == 0.2 and c["rounds_needed"] == 6, (c["warmup_s"], c["rounds_needed"])' "$work/r.json"
 
 # --same-pu probe: the job measures the GPU's same-PU factor (the given
 # tables have none) and plans with it; a short measurement
@@ -144,6 +145,7 @@ check "$work/rp.json" 2
 rejudge "$work/rp.json"
 grep -q "^share-probe: 2 streams together on vulkan: x" "$work/probe.log"
 grep -q "^colocate: no warm-up by time (--warmup-s 0): 4 tasks per stream" "$work/probe.log"
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["colocation"]; assert c["warmup_s"] == 0 and c["rounds_needed"] == 6, (c["warmup_s"], c["rounds_needed"])' "$work/rp.json"
 grep -q "^  same-PU factor measured: vulkan x[0-9.]* at 2 streams; measured by this job's probe" \
   "$work/probe.log"
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]; assert p["same_pu"] == "probe" and p["same_pu_factor"]["kappa"]["vulkan"]["2"] > 0, p' "$work/rp.json"
