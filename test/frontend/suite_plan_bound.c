@@ -157,11 +157,86 @@ static void test_in_space(void)
 	btc_plan_free(plan);
 }
 
+/* The job's bound round appends its schedule (btc_plan_add_bound_schedule):
+ * a schedule the plan holds is found, never added twice; a new one goes
+ * last, predicted on the planned problem, kind bound, and every earlier
+ * number stays; one with a stage without a time is refused. */
+static void test_add_bound_schedule(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_plan_options po; /* one candidate, the baselines, the bound's */
+	btc_plan_options_init(&po);
+	po.mode = BTC_MODE_ISOLATED;
+	po.sched.top_k = 1;
+	po.baselines = true;
+	struct btc_plan *plan = btc_plan(app, dev, table, NULL, &po, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	int n = plan->n_schedules;
+	char **labels = calloc((size_t)n, sizeof(*labels));
+	for (int i = 0; i < n; i++)
+		labels[i] = btc_plan_schedule_label(&plan->schedules[i].s, dev);
+	/* held: the bound's own (the plan added it), by its chunks */
+	struct btc_schedule s;
+	CU_ASSERT_TRUE_FATAL(btc_plan_parse_spec("gpu:0-1,big:2", app, dev, &s, &d));
+	bool added = true;
+	int k = btc_plan_add_bound_schedule(plan, &s, &added);
+	CU_ASSERT_FALSE(added);
+	CU_ASSERT_TRUE(k >= 0 && k < n);
+	CU_ASSERT_EQUAL(plan->n_schedules, n);
+	if (k >= 0)
+		CU_ASSERT_STRING_EQUAL(labels[k], "gpu:0-1 big:2");
+	/* new: the first of these the plan does not hold (chunk times are
+	 * the stages' sums here: the table has no fixed or transfer rows) */
+	static const struct {
+		const char *spec, *label;
+		double tmax_ms;
+	} fresh[] = {
+		{"little:0-1,gpu:2", "little:0-1 gpu:2", 20},
+		{"gpu:0,little:1-2", "gpu:0 little:1-2", 20},
+		{"big:0,little:1-2", "big:0 little:1-2", 20},
+		{"little:0,big:1,gpu:2", "little:0 big:1 gpu:2", 10},
+	};
+	int f = -1;
+	for (int x = 0; x < (int)(sizeof(fresh) / sizeof(fresh[0])) && f < 0; x++) {
+		f = x;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(labels[i], fresh[x].label))
+				f = -1;
+	}
+	CU_ASSERT_TRUE_FATAL(f >= 0);
+	CU_ASSERT_TRUE_FATAL(btc_plan_parse_spec(fresh[f].spec, app, dev, &s, &d));
+	k = btc_plan_add_bound_schedule(plan, &s, &added);
+	CU_ASSERT_TRUE(added);
+	CU_ASSERT_EQUAL(k, n);
+	CU_ASSERT_EQUAL_FATAL(plan->n_schedules, n + 1);
+	const struct btc_plan_schedule *g = &plan->schedules[n];
+	CU_ASSERT_TRUE(g->predicted && g->from_bound && !g->baseline && !g->space_only);
+	CU_ASSERT_DOUBLE_EQUAL(g->s.tmax_ms, fresh[f].tmax_ms, 1e-9);
+	CU_ASSERT_STRING_EQUAL(btc_plan_schedule_kind(g), "bound");
+	for (int i = 0; i < n; i++) {
+		char *l = btc_plan_schedule_label(&plan->schedules[i].s, dev);
+		CU_ASSERT_STRING_EQUAL(l, labels[i]);
+		free(l);
+	}
+	/* a second time: found, not added */
+	CU_ASSERT_EQUAL(btc_plan_add_bound_schedule(plan, &s, &added), n);
+	CU_ASSERT_FALSE(added);
+	CU_ASSERT_EQUAL(plan->n_schedules, n + 1);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	for (int i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	btc_plan_free(plan);
+}
+
 int register_plan_bound_suite(void)
 {
 	CU_pSuite s = CU_add_suite("plan-bound", setup, teardown);
 	return !s ||
 	       !CU_add_test(s, "filtered out by gapness: added once, kind bound",
 			    test_filtered_out) ||
-	       !CU_add_test(s, "in the space: not added again", test_in_space);
+	       !CU_add_test(s, "in the space: not added again", test_in_space) ||
+	       !CU_add_test(s, "the bound round's schedule: found or appended last",
+			    test_add_bound_schedule);
 }
