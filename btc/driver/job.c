@@ -59,7 +59,7 @@ struct job {
 	int chosen, best_base;   /* schedule indices, -1: none */
 	/* the bound round's (phase_bound_round): what it did, for the report */
 	struct bound_round {
-		const char *status; /* NULL: none ran; static */
+		const char *status;   /* NULL: none ran; static */
 		int schedule, winner; /* -1: none */
 		enum btc_mode mode;
 		double bound_ms;
@@ -530,7 +530,9 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		const struct btc_tune_h2h *h = &j->br.h2h;
 		r->bound_round_status = btc_xstrdup(j->br.status);
 		r->bound_round_schedule = j->br.schedule;
-		r->bound_round_mode = isnan(j->br.bound_ms) ? NULL : btc_xstrdup(btc_mode_name(j->br.mode));
+		r->bound_round_mode = isnan(j->br.bound_ms)
+					      ? NULL
+					      : btc_xstrdup(btc_mode_name(j->br.mode));
 		r->bound_round_bound_ms = j->br.bound_ms;
 		r->bound_round_rounds = h->rounds;
 		if (h->rounds > 0) {
@@ -702,7 +704,8 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.chosen = -1,
 		.best_base = -1,
 		.final_ms = NAN,
-		.final_switches = -1, .final_schedule = -1,
+		.final_switches = -1,
+		.final_schedule = -1,
 		.br = {.schedule = -1, .winner = -1, .bound_ms = NAN},
 		.t0 = now_s(),
 	};

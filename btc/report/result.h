@@ -131,13 +131,13 @@ struct btc_report {
 	 * space), "measured" (a candidate already), "added" (built and raced),
 	 * "space" (an --exhaustive space_only schedule, raced) (owned) */
 	char *bound_round_status;
-	int bound_round_schedule;     /* its index, -1: none */
-	int bound_round_winner;       /* the tuning winner it raced, -1: none raced */
-	char *bound_round_mode;       /* the calibrated table mode (owned), or NULL */
-	double bound_round_bound_ms;  /* the calibrated assignment bound, NAN: none */
-	int bound_round_rounds;       /* head-to-head rounds, 0: not raced */
+	int bound_round_schedule;    /* its index, -1: none */
+	int bound_round_winner;      /* the tuning winner it raced, -1: none raced */
+	char *bound_round_mode;      /* the calibrated table mode (owned), or NULL */
+	double bound_round_bound_ms; /* the calibrated assignment bound, NAN: none */
+	int bound_round_rounds;      /* head-to-head rounds, 0: not raced */
 	double bound_round_ratio, bound_round_ratio_lo, bound_round_ratio_hi; /* it / winner */
-	bool bound_round_kept;        /* it replaced the tuning winner */
+	bool bound_round_kept; /* it replaced the tuning winner */
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */
 	int h2h_rounds;
 	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */

@@ -548,8 +548,8 @@ int btc_plan_add_bound_schedule(struct btc_plan *pl, const struct btc_schedule *
 	struct btc_plan_schedule g = {.s = *s, .from_bound = true};
 	if (!(g.predicted = predict(&g.s, prob)))
 		return -1;
-	pl->schedules = btc_xrealloc(pl->schedules, (size_t)(pl->n_schedules + 1) *
-							    sizeof(*pl->schedules));
+	pl->schedules = btc_xrealloc(pl->schedules,
+				     (size_t)(pl->n_schedules + 1) * sizeof(*pl->schedules));
 	pl->schedules[pl->n_schedules] = g;
 	*added = true;
 	return pl->n_schedules++;
