@@ -103,12 +103,8 @@ static void bound_round_say(const struct btc_plan *plan, const struct btc_report
 			    const struct btc_schedule *s, enum btc_mode m, double bound_ms)
 {
 	char *label = btc_plan_schedule_label(s, plan->dev);
-	int k = -1;
-	for (int i = 0; i < r->n_candidates && k < 0; i++)
-		if (r->candidates[i].status == BTC_RUN_VERIFIED && r->candidates[i].label &&
-		    !strcmp(r->candidates[i].label, label))
-			k = i;
-	if (k >= 0)
+	int k = btc_plan_find_schedule(plan, s);
+	if (k >= 0 && k < r->n_candidates && r->candidates[k].status == BTC_RUN_VERIFIED)
 		printf("bound round: the calibrated model's best assignment (%s table, bound %.3f "
 		       "ms) is %s, schedule %d, measured\n",
 		       btc_mode_name(m), bound_ms, label, k);

@@ -222,19 +222,6 @@ static bool phase_tune(struct job *j)
 	return any && (!failed || j->opt->keep_going);
 }
 
-/* Schedule k as a tuning entry that has not run yet (btc_tune's start). */
-static struct btc_tune_entry fresh_entry(const struct btc_plan_schedule *g)
-{
-	return (struct btc_tune_entry){
-		.predicted_ms = g->predicted ? g->s.period_ms : 0,
-		.median_ms = NAN,
-		.ci_lo_ms = NAN,
-		.ci_hi_ms = NAN,
-		.baseline = g->baseline,
-		.finalist = true,
-	};
-}
-
 /* The calibrated model's best assignment (btc_fit_bound_assignment) from
  * the candidates' measurements: --exhaustive's space_only ones are not
  * read, so that what the regret's denominator measured never picks the
@@ -319,7 +306,7 @@ static bool phase_bound_round(struct job *j)
 	if (added) {
 		j->br.status = "added";
 		j->entries = btc_xrealloc(j->entries, (size_t)(j->n + 1) * sizeof(*j->entries));
-		j->entries[k] = fresh_entry(&j->scheds[k]);
+		j->entries[k] = btc_tune_entry_start(&j->scheds[k]);
 		j->n++;
 		if (!phase_build(j))
 			return false;

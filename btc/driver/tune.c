@@ -350,21 +350,26 @@ static bool cpu_jiffies(double *total, double *steal)
 	return true;
 }
 
+struct btc_tune_entry btc_tune_entry_start(const struct btc_plan_schedule *g)
+{
+	return (struct btc_tune_entry){
+		.predicted_ms = g->predicted ? g->s.period_ms : 0,
+		.median_ms = NAN,
+		.ci_lo_ms = NAN,
+		.ci_hi_ms = NAN,
+		.baseline = g->baseline,
+		.space_only = g->space_only,
+		.finalist = true,
+	};
+}
+
 bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n,
 	      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
 	      struct btc_tune_entry *entries, int *winner,
 	      struct btc_tune_summary *sum, struct btc_diag *d)
 {
 	for (int i = 0; i < n; i++)
-		entries[i] = (struct btc_tune_entry){
-			.predicted_ms = scheds[i].predicted ? scheds[i].s.period_ms : 0,
-			.median_ms = NAN,
-			.ci_lo_ms = NAN,
-			.ci_hi_ms = NAN,
-			.baseline = scheds[i].baseline,
-			.space_only = scheds[i].space_only,
-			.finalist = true,
-		};
+		entries[i] = btc_tune_entry_start(&scheds[i]);
 	*sum = (struct btc_tune_summary){.seed = ctx->seed ? ctx->seed : btc_tune_seed(opt),
 					 .stop = "max rounds"};
 	struct btc_rng rng;

@@ -125,6 +125,11 @@ struct btc_tune_summary {
 	double elapsed_s;
 };
 
+/* Schedule g's entry before its first run, as tuning starts it: its
+ * predicted period (ms; 0 when not predicted), no runs, medians NAN, a
+ * finalist, not yet run. Owns nothing. */
+struct btc_tune_entry btc_tune_entry_start(const struct btc_plan_schedule *g);
+
 /* Tunes the n schedules of `program` (a generated APP-pipeline). entries:
  * [n], filled (clear them with btc_tune_entries_clear). *winner: the
  * verified finalist with the lowest median (btc_tune_pick), -1 if none.

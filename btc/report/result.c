@@ -225,10 +225,8 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddStringToObject(b, "status", r->bound_round_status);
 		btc_json_add_str(b, "mode", r->bound_round_mode);
 		btc_json_add_num(b, "bound_ms", r->bound_round_bound_ms);
-		if (r->bound_round_schedule >= 0)
-			cJSON_AddNumberToObject(b, "schedule", r->bound_round_schedule);
-		else
-			cJSON_AddNullToObject(b, "schedule");
+		btc_json_add_num(b, "schedule",
+				 r->bound_round_schedule >= 0 ? r->bound_round_schedule : NAN);
 		if (r->bound_round_rounds > 0) {
 			cJSON_AddNumberToObject(b, "winner", r->bound_round_winner);
 			cJSON_AddNumberToObject(b, "rounds", r->bound_round_rounds);

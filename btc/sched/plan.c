@@ -536,15 +536,23 @@ fail:
 	return NULL;
 }
 
+int btc_plan_find_schedule(const struct btc_plan *pl, const struct btc_schedule *s)
+{
+	for (int k = 0; k < pl->n_schedules; k++)
+		if (same_schedule(&pl->schedules[k].s, s))
+			return k;
+	return -1;
+}
+
 int btc_plan_add_bound_schedule(struct btc_plan *pl, const struct btc_schedule *s, bool *added)
 {
 	*added = false;
 	const struct btc_sched_problem *prob = btc_plan_solved_problem(pl);
 	if (!prob)
 		return -1;
-	for (int k = 0; k < pl->n_schedules; k++)
-		if (same_schedule(&pl->schedules[k].s, s))
-			return k;
+	int k = btc_plan_find_schedule(pl, s);
+	if (k >= 0)
+		return k;
 	struct btc_plan_schedule g = {.s = *s, .from_bound = true};
 	if (!(g.predicted = predict(&g.s, prob)))
 		return -1;

@@ -267,6 +267,11 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 			  const struct btc_table *t, const char *table_path,
 			  const struct btc_plan_options *opt, struct btc_diag *d);
 
+/* The index of the plan's schedule that places the same stages on the
+ * same PUs as s (chunks, farms and core counts; times not compared), or
+ * -1 when the plan has none. */
+int btc_plan_find_schedule(const struct btc_plan *plan, const struct btc_schedule *s);
+
 /* The job's bound round (driver/job.c; docs/report.md, "The bound
  * round"): appends s (its chunks: PU and stage ranges) to the plan's
  * schedules as a from_bound candidate, predicted on the solved problem,
