@@ -63,6 +63,7 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 	jo->input = o->input;
 	jo->report = o->report;
 	jo->keep_going = o->keep_going;
+	jo->playoff = !o->no_playoff;
 	jo->bound_round = !o->no_bound_round;
 	jo->adapt = o->adapt;
 	if (o->tasks)

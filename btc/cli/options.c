@@ -185,6 +185,9 @@ static const struct row rows[] = {
 	       0, 60),
 	FLAG(NO_RACE, "no-race", no_race, C(TUNE),
 	     "tuning: no schedule eliminated (every one runs\nevery round)"),
+	FLAG(NO_PLAYOFF, "no-playoff", no_playoff, C(TUNE),
+	     "tuning: no playoff (by default the best two\nfinalists race head to head, at most 12 rounds,\n"
+	     "unless tuning's intervals separated them)"),
 	FLAG(NO_BOUND_ROUND, "no-bound-round", no_bound_round, C(TUNE),
 	     "tuning: no bound round (by default the calibrated\nmodel's best assignment, when it was not among\n"
 	     "the measured schedules, is built and raced head\nto head against the tuning winner)"),

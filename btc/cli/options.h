@@ -60,6 +60,7 @@ enum btc_cli_opt {
 	BTC_OPT_MAX_REPS,
 	BTC_OPT_TUNE_TASKS,
 	BTC_OPT_NO_RACE,
+	BTC_OPT_NO_PLAYOFF,
 	BTC_OPT_NO_BOUND_ROUND,
 	BTC_OPT_EXHAUSTIVE,
 	BTC_OPT_KEEP_GOING,
@@ -154,6 +155,7 @@ struct btc_cli_options {
 	bool core_counts; /* profile CPU stages on 1, 2, 4, ... cores too */
 	int max_reps, tune_tasks;
 	bool no_race, keep_going, adapt;
+	bool no_playoff;     /* --no-playoff: the tuning's winner by median alone */
 	bool no_bound_round; /* --no-bound-round: the job measures no schedule past the plan's */
 	bool exhaustive; /* btc tune --exhaustive: the paper's space measured */
 	unsigned seed;

@@ -57,6 +57,7 @@ struct job {
 	bool tuned;                     /* tuning ran to its end */
 	struct btc_tune_summary tsum;
 	int chosen, best_base;   /* schedule indices, -1: none */
+	struct btc_tune_playoff po; /* the playoff's (phase_playoff), for the report */
 	/* the bound round's (phase_bound_round): what it did, for the report */
 	struct bound_round {
 		const char *status;   /* NULL: none ran; static */
@@ -222,6 +223,72 @@ static bool phase_tune(struct job *j)
 	return any && (!failed || j->opt->keep_going);
 }
 
+/* The tuning winner: the bound round's schedule when it replaced the
+ * tuning's, else the playoff's pick, else btc_tune_pick's (each while it
+ * has not failed since). */
+static int tuning_winner(const struct job *j)
+{
+	int k = j->br.schedule;
+	if (j->br.kept && k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
+		return k;
+	k = j->po.pick;
+	if (k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
+		return k;
+	return btc_tune_pick(j->entries, j->n, false);
+}
+
+/* 4a. The playoff (btc_tune_playoff; docs/report.md, "The playoff").
+ * Tuning ranks its finalists by their medians, of as few as 3 runs each
+ * when the budget ends it: --exhaustive measures every schedule in every
+ * round (racing and screening off), which on the H100 left 3 rounds in
+ * 60 s, and two schedules within the noise swapped places from one lease
+ * to the next (octree-cuda-g1 chose three schedules on four leases,
+ * docs/results/h100.md). The best two race head to head in paired rounds,
+ * so that the machine's drift cancels in each round's ratio; the
+ * runner-up replaces the winner only on a significant gain; the loser is
+ * out of the pick (tuning_winner takes the playoff's pick). False
+ * when the job stops (interrupted; a failed run without --keep-going). */
+static bool phase_playoff(struct job *j)
+{
+	j->po = (struct btc_tune_playoff){.winner = -1, .runner_up = -1, .pick = -1};
+	if (!j->opt->playoff || j->opt->plan.n_specs)
+		return true;
+	double t = now_s();
+	struct btc_rng rng;
+	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x706c61796f666600));
+	int failed;
+	bool ok = btc_tune_playoff(j->prog, j->scheds, &j->opt->tune, &j->tune, j->entries, j->n,
+				   &rng, &j->po, &failed);
+	j->phases[PH_TUNE] += now_s() - t;
+	if (!ok && (btc_interrupted() || failed < 0))
+		return false;
+	if (!ok) {
+		j->po.pick = -1;
+		schedule_failed(j, failed, NULL);
+		return j->opt->keep_going;
+	}
+	const struct btc_tune_playoff *p = &j->po;
+	if (p->winner < 0 || p->runner_up < 0)
+		return true;
+	if (!p->raced) {
+		printf("playoff: none: the tuning winner %d's 95 %% interval lies below the "
+		       "runner-up %d's\n",
+		       p->winner, p->runner_up);
+		return true;
+	}
+	const struct btc_tune_h2h *h = &p->h;
+	char ci[96] = "";
+	if (h->rounds >= 2)
+		snprintf(ci, sizeof(ci), " [%.3f, %.3f%s]", h->ratio_lo, h->ratio_hi,
+			 h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval");
+	printf("playoff: runner-up %d / tuning winner %d time ratio %.3f%s over %d rounds (%s): "
+	       "%s\n",
+	       p->runner_up, p->winner, h->ratio_median, ci, h->rounds, h->stop,
+	       p->pick == p->runner_up ? "the runner-up replaces the tuning winner"
+				       : "the tuning winner stays");
+	return true;
+}
+
 /* The calibrated model's best assignment (btc_fit_bound_assignment) from
  * the candidates' measurements: --exhaustive's space_only ones are not
  * read, so that what the regret's denominator measured never picks the
@@ -268,7 +335,7 @@ static bool phase_bound_round(struct job *j)
 	j->br = (struct bound_round){.schedule = -1, .winner = -1, .bound_ms = NAN};
 	if (!j->opt->bound_round || j->opt->plan.n_specs || !j->plan->has_bound)
 		return true;
-	int winner = btc_tune_pick(j->entries, j->n, false);
+	int winner = tuning_winner(j);
 	if (winner < 0)
 		return true;
 	struct btc_schedule s;
@@ -340,16 +407,6 @@ static bool phase_bound_round(struct job *j)
 	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
 	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
 	return true;
-}
-
-/* The tuning winner: the bound round's schedule when it replaced the
- * tuning's (and has not failed since), else btc_tune_pick's. */
-static int tuning_winner(const struct job *j)
-{
-	int k = j->br.schedule;
-	if (j->br.kept && k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
-		return k;
-	return btc_tune_pick(j->entries, j->n, false);
 }
 
 /* 5. Head to head, verified: the tuning winner against the best baseline,
@@ -512,6 +569,21 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->best_baseline_null_reason = btc_xstrdup(
 			n_base == 0 ? "no baseline: no PU of the device runs every stage"
 				    : "no baseline verified: every baseline failed its check");
+	}
+	if (j->po.winner >= 0 && j->po.runner_up >= 0) {
+		const struct btc_tune_h2h *h = &j->po.h;
+		r->playoff_status = btc_xstrdup(j->po.raced ? "raced" : "decided in tuning");
+		r->playoff_winner = j->po.winner;
+		r->playoff_runner_up = j->po.runner_up;
+		r->playoff_rounds = j->po.raced ? h->rounds : 0;
+		if (r->playoff_rounds > 0) {
+			r->playoff_ratio = h->ratio_median;
+			r->playoff_ratio_lo = h->ratio_lo;
+			r->playoff_ratio_hi = h->ratio_hi;
+			r->playoff_decided = h->decided;
+			r->playoff_stop = btc_xstrdup(h->stop);
+			r->playoff_kept = j->po.pick == j->po.runner_up;
+		}
 	}
 	if (j->br.status) {
 		const struct btc_tune_h2h *h = &j->br.h2h;
@@ -694,6 +766,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.final_switches = -1,
 		.final_schedule = -1,
 		.br = {.schedule = -1, .winner = -1, .bound_ms = NAN},
+		.po = {.winner = -1, .runner_up = -1, .pick = -1},
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();
@@ -718,7 +791,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
 
 	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j) &&
-		  phase_bound_round(&j);
+		  phase_playoff(&j) && phase_bound_round(&j);
 	double t = now_s();
 	for (int final = -1; ok && final == -1;) {
 		ok = phase_head_to_head(&j);
@@ -748,6 +821,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.entries);
 	free(j.h2h.ratios);
 	free(j.br.h2h.ratios);
+	free(j.po.h.ratios);
 	btc_plan_free(j.plan);
 	free(j.table_path);
 	btc_table_free(j.table);

@@ -10,5 +10,6 @@ void btc_request_init(struct btc_request *o)
 	btc_tune_options_init(&o->tune);
 	o->final_tasks = 64;
 	o->profile_max_reps = 30;
+	o->playoff = true;
 	o->bound_round = true;
 }

@@ -26,6 +26,10 @@ struct btc_request {
 	const char *input;    /* pipeline input, NULL: the app's */
 	const char *report;   /* report JSON path, or NULL */
 	bool keep_going;      /* --keep-going: go on past a failed schedule or check */
+	bool playoff;         /* after tuning, race the best two finalists head to
+				 head unless tuning separated them (default true;
+				 --no-playoff: false; docs/report.md, "The
+				 playoff") */
 	bool bound_round;     /* after tuning, build and race the calibrated model's best
 				 assignment when no measured schedule is it (default
 				 true; --no-bound-round: false; docs/report.md, "The

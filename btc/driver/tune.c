@@ -440,3 +440,17 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 	free(report);
 	return ok;
 }
+
+bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *scheds,
+		      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+		      struct btc_tune_entry *entries, int n, struct btc_rng *rng,
+		      struct btc_tune_playoff *p, int *failed)
+{
+	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", ctx->work_dir, (long)getpid());
+	struct prog_bench pb = {program, report, scheds, opt, ctx};
+	struct btc_tune_bench bench = {prog_run, prog_now, prog_interrupted, &pb};
+	bool ok = btc_tune_playoff_rounds(&bench, opt, ctx->verbose, entries, n, rng, p, failed);
+	remove(report);
+	free(report);
+	return ok;
+}

@@ -148,6 +148,12 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
  * schedules). -1 when none. */
 int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only);
 
+/* The runner-up: the schedule btc_tune_pick(entries, n, false) would pick
+ * were its pick not there (the same pool: the verified finalists, never a
+ * space_only one); -1 when the pool holds fewer than two. The main job's
+ * playoff races it against the pick (driver/job.c, phase_playoff). */
+int btc_tune_pick_runner_up(const struct btc_tune_entry *entries, int n);
+
 /* The head to head of a candidate and a baseline: rounds of one run each,
  * in an order shuffled per round, until the 95 % interval of the median
  * of the per-round ratios (candidate time / baseline time) excludes 1 or
@@ -176,6 +182,36 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 			   struct btc_tune_entry *entries,
 			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
 			   int *failed);
+
+/* The playoff (docs/report.md, "The playoff"): after tuning, the best two
+ * finalists by median (btc_tune_pick, btc_tune_pick_runner_up) race head
+ * to head, runner-up as the candidate, unless the winner's exact 95 %
+ * interval lies wholly below the runner-up's; only a significant gain
+ * overturns the tuning's order (an undecided point estimate lost in the
+ * simulation, docs/results/tune-sim.md); at most
+ * BTC_TUNE_PLAYOFF_MAX_ROUNDS rounds (more when --min-rounds asks) in
+ * BTC_TUNE_PLAYOFF_BUDGET_SHARE of the budget (past it to an exact
+ * interval, up to the head to head's cap of that share). */
+#define BTC_TUNE_PLAYOFF_MAX_ROUNDS 12
+#define BTC_TUNE_PLAYOFF_BUDGET_SHARE 0.25
+
+struct btc_tune_playoff {
+	int winner, runner_up; /* the tuning's best two, -1: fewer than two */
+	bool raced;            /* false: none, or the tuning's intervals decided */
+	struct btc_tune_h2h h; /* runner-up / winner, when raced (h.ratios owned) */
+	/* the one kept, -1: none: the runner-up when the head to head
+	 * found it significantly faster (its ratio's 95 % interval below 1),
+	 * else the winner; the other is no finalist any more */
+	int pick;
+};
+
+/* Runs the playoff over entries[n] (as from btc_tune; rng seeded by the
+ * caller) into *p. Returns and fails as btc_tune_head_to_head. Free
+ * p->h.ratios with free(). */
+bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *scheds,
+		      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+		      struct btc_tune_entry *entries, int n, struct btc_rng *rng,
+		      struct btc_tune_playoff *p, int *failed);
 
 /* One run of `program --schedule index`. */
 struct btc_tune_run {

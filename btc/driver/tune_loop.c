@@ -8,7 +8,8 @@
 
 #include "util/diag.h"
 
-int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only)
+/* btc_tune_pick's choice, schedule `except` left out (-1: none). */
+static int pick_except(const struct btc_tune_entry *entries, int n, bool baselines_only, int except)
 {
 	int w = -1;
 	bool any_finalist = false;
@@ -17,14 +18,25 @@ int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_on
 				!entries[i].space_only;
 	for (int i = 0; i < n; i++) {
 		const struct btc_tune_entry *e = &entries[i];
-		if (e->status != BTC_RUN_VERIFIED || isnan(e->median_ms) || e->space_only ||
-		    (baselines_only && !e->baseline) ||
+		if (i == except || e->status != BTC_RUN_VERIFIED || isnan(e->median_ms) ||
+		    e->space_only || (baselines_only && !e->baseline) ||
 		    (!baselines_only && any_finalist && !e->finalist))
 			continue;
 		if (w < 0 || e->median_ms < entries[w].median_ms)
 			w = i;
 	}
 	return w;
+}
+
+int btc_tune_pick(const struct btc_tune_entry *entries, int n, bool baselines_only)
+{
+	return pick_except(entries, n, baselines_only, -1);
+}
+
+int btc_tune_pick_runner_up(const struct btc_tune_entry *entries, int n)
+{
+	int w = pick_except(entries, n, false, -1);
+	return w < 0 ? -1 : pick_except(entries, n, false, w);
 }
 
 /* One run of schedule i, timed; a failure takes it out of the race. */
@@ -412,6 +424,35 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 		}
 	}
 	return ok;
+}
+
+bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
+			     bool verbose, struct btc_tune_entry *entries, int n,
+			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed)
+{
+	*p = (struct btc_tune_playoff){.winner = btc_tune_pick(entries, n, false),
+				       .runner_up = btc_tune_pick_runner_up(entries, n),
+				       .pick = -1};
+	*failed = -1;
+	int w = p->winner, r = p->runner_up;
+	if (w < 0 || r < 0)
+		return true;
+	p->pick = w;
+	const struct btc_tune_entry *a = &entries[w], *z = &entries[r];
+	if (a->ci_exact && z->ci_exact && a->ci_hi_ms < z->ci_lo_ms)
+		return true;
+	struct btc_tune_options o = *opt;
+	int need = btc_tune_need_rounds(opt);
+	o.h2h_max_rounds = need > BTC_TUNE_PLAYOFF_MAX_ROUNDS ? need : BTC_TUNE_PLAYOFF_MAX_ROUNDS;
+	o.budget_s *= BTC_TUNE_PLAYOFF_BUDGET_SHARE;
+	p->raced = true;
+	if (!btc_tune_h2h_rounds(b, &o, verbose, entries, r, w, rng, &p->h, failed))
+		return false;
+	/* only a significant gain overturns the tuning's order */
+	if (p->h.gain)
+		p->pick = r;
+	entries[p->pick == r ? w : r].finalist = false; /* out of the pick, as raced out */
+	return true;
 }
 
 bool btc_tune_h2h_keeps_candidate(const struct btc_tune_h2h *h,

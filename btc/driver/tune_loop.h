@@ -1,6 +1,7 @@
 /* The tuner's decision logic (docs/report.md, "Measuring"), free of
  * processes and clocks: the interleaved rounds with screening and racing
- * (btc_tune_rounds), the head to head (btc_tune_h2h_rounds) and what it
+ * (btc_tune_rounds), the playoff (btc_tune_playoff_rounds), the head to
+ * head (btc_tune_h2h_rounds) and what it
  * chooses (btc_tune_h2h_keeps_candidate). The runs and the clock come from
  * a btc_tune_bench: the generated program and CLOCK_MONOTONIC in a job
  * (driver/tune.c), synthetic schedules and a simulated clock in the
@@ -48,6 +49,12 @@ bool btc_tune_rounds(const struct btc_tune_bench *b, int n, const struct btc_tun
 bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			 bool verbose, struct btc_tune_entry *entries, int cand, int base,
 			 struct btc_rng *rng, struct btc_tune_h2h *h, int *failed);
+
+/* The playoff over entries[n] (btc_tune_playoff's rules); *failed as
+ * there. Returns true when every run verified. */
+bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
+			     bool verbose, struct btc_tune_entry *entries, int n,
+			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed);
 
 /* The budget of rounds whose figures need `need` rounds for an exact 95 %
  * interval (BTC_TUNE_EXACT_RUNS: the head to head's ratio, the workload

@@ -36,6 +36,8 @@ void btc_report_init(struct btc_report *r)
 	r->tune_budget_s = NAN;
 	r->tune_cpu_steal = NAN;
 	r->h2h_candidate = -1;
+	r->playoff_winner = r->playoff_runner_up = -1;
+	r->playoff_ratio = r->playoff_ratio_lo = r->playoff_ratio_hi = NAN;
 	r->bound_round_schedule = r->bound_round_winner = -1;
 	r->bound_round_bound_ms = r->bound_round_ratio = NAN;
 	r->bound_round_ratio_lo = r->bound_round_ratio_hi = NAN;
@@ -69,6 +71,8 @@ struct btc_report_candidate *btc_report_candidates_new(int n)
 void btc_report_free(struct btc_report *r)
 {
 	free(r->failure_diagnosis);
+	free(r->playoff_status);
+	free(r->playoff_stop);
 	free(r->bound_round_status);
 	free(r->bound_round_mode);
 	free(r->app);
@@ -220,6 +224,21 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 	btc_json_add_num(j, "speedup_ci_low", r->speedup_ci_low);
 	btc_json_add_num(j, "speedup_ci_high", r->speedup_ci_high);
 	cJSON_AddBoolToObject(j, "no_significant_gain", r->no_significant_gain);
+	if (r->playoff_status) {
+		cJSON *p = cJSON_AddObjectToObject(j, "playoff");
+		cJSON_AddStringToObject(p, "status", r->playoff_status);
+		cJSON_AddNumberToObject(p, "winner", r->playoff_winner);
+		cJSON_AddNumberToObject(p, "runner_up", r->playoff_runner_up);
+		cJSON_AddNumberToObject(p, "rounds", r->playoff_rounds);
+		if (r->playoff_rounds > 0) {
+			btc_json_add_num(p, "ratio_median", r->playoff_ratio);
+			btc_json_add_num(p, "ratio_ci_low", r->playoff_ratio_lo);
+			btc_json_add_num(p, "ratio_ci_high", r->playoff_ratio_hi);
+			cJSON_AddBoolToObject(p, "decided", r->playoff_decided);
+			btc_json_add_str(p, "stop", r->playoff_stop);
+			cJSON_AddBoolToObject(p, "kept", r->playoff_kept);
+		}
+	}
 	if (r->bound_round_status) {
 		cJSON *b = cJSON_AddObjectToObject(j, "bound_round");
 		cJSON_AddStringToObject(b, "status", r->bound_round_status);

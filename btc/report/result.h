@@ -124,6 +124,17 @@ struct btc_report {
 	double tune_cpu_steal; /* CPU steal over the tuning (fraction), NAN: unknown */
 	char *tune_stop; /* why tuning stopped */
 	double tune_budget_s;
+	/* The playoff (docs/report.md, "The playoff"; driver/job.c):
+	 * playoff_status NULL when none ran (--no-playoff, --chunks, fewer
+	 * than two finalists), else "decided in tuning" (the winner's exact
+	 * interval below the runner-up's: not raced) or "raced" (owned) */
+	char *playoff_status;
+	int playoff_winner, playoff_runner_up; /* the tuning's best two by median, -1: none */
+	int playoff_rounds;                    /* head-to-head rounds, 0: not raced */
+	double playoff_ratio, playoff_ratio_lo, playoff_ratio_hi; /* runner-up / winner */
+	bool playoff_decided; /* the ratio's interval excludes 1 or lies within 1 +- 3 % */
+	char *playoff_stop;   /* the head to head's stop (owned), NULL: not raced */
+	bool playoff_kept;    /* the runner-up replaced the winner */
 	/* The bound round (docs/report.md, "The bound round"; driver/job.c):
 	 * bound_round_status NULL when none ran (--no-bound-round, --chunks,
 	 * no bound), else "no assignment" (no calibration of every PU, or

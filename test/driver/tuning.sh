@@ -75,7 +75,7 @@ echo "ok: interleaved rounds, medians with intervals, one figure per schedule, f
 # stopped otherwise, nothing screened, the head to head decided or none),
 # a budget past reach replays the same runs in the same order to the same
 # choice, resampling none.
-if [ "$(json "$r" 'r["tuning"]["stop"] != "budget" and r["tuning"]["screened"] == 0 and (r["head_to_head"] is None or r["head_to_head"]["decided"]) and (r.get("bound_round") or {}).get("rounds", 0) == 0')" = True ]; then
+if [ "$(json "$r" 'r["tuning"]["stop"] != "budget" and r["tuning"]["screened"] == 0 and (r["head_to_head"] is None or r["head_to_head"]["decided"]) and (r.get("bound_round") or {}).get("rounds", 0) == 0 and (r.get("playoff") or {}).get("rounds", 0) == 0')" = True ]; then
   "$btc" report --replay "$r" --rules new --budget 86400 --format json > "$work/replay.json" ||
     fail "btc report --replay: exit status $?" "$work/replay.json"
   python3 - "$r" "$work/replay.json" <<'PY' || fail "the replay under the job's rules differs from the job" "$work/replay.json"
@@ -146,10 +146,12 @@ assert len(c) == 6 and sum(x["space_only"] for x in c) == 3 - nb - raced, [(x["l
 log = open(sys.argv[2]).read()
 assert ("+ the assignment bound's assignment (outside" in log) == (nb == 1), nb
 # racing off: every schedule in every tuning round; runs beyond them only
-# in the bound round's race and the head to head, for the two they pair
+# in the playoff, the bound round's race and the head to head, for the two
+# each pairs
 extra = [0] * len(c)
-b, h = r["bound_round"], r["head_to_head"]
-for k, n in ((b.get("schedule"), b.get("rounds", 0)), (b.get("winner"), b.get("rounds", 0)),
+b, h, p = r["bound_round"], r["head_to_head"], r.get("playoff") or {}
+for k, n in ((p.get("winner"), p.get("rounds", 0)), (p.get("runner_up"), p.get("rounds", 0)),
+             (b.get("schedule"), b.get("rounds", 0)), (b.get("winner"), b.get("rounds", 0)),
              (h and h["candidate"], h and h["rounds"]), (h and h.get("baseline"), h and h["rounds"])):
     if k is not None and n:
         extra[k] += n
@@ -167,6 +169,44 @@ hi = chosen["measured_ci_high_ms"] / min(x["measured_ci_low_ms"] for x in c) - 1
 assert abs(g["ci_low"] - lo) < 1e-3 and abs(g["ci_high"] - hi) < 1e-3, (g, lo, hi)
 PY
 echo "ok: --exhaustive measures the space and reports the regret"
+
+# The playoff (docs/report.md, "The playoff"): after tuning, the best two
+# finalists by median race head to head (at most 12 rounds) unless the
+# winner's exact interval lies below the runner-up's; the loser is out of
+# the pick. --exhaustive (racing off) leaves every candidate a finalist,
+# so the job above has two; --no-playoff runs none.
+# The screening job's (--tune-budget 1: the cap cuts it short of an exact
+# interval, so the tuning's order stands) is checked the same where it ran.
+for x in ex:required sh:optional; do
+python3 - "$work/${x%:*}.json" "$work/${x%:*}.log" "${x#*:}" <<'PY' || fail "playoff: the report" "$work/${x%:*}.json"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+log = open(sys.argv[2]).read()
+if "playoff" not in r and sys.argv[3] == "optional":
+    sys.exit(0)
+c, p = r["candidates"], r["playoff"]
+w, u = p["winner"], p["runner_up"]
+assert w != u and not c[w]["space_only"] and not c[u]["space_only"], p
+assert c[w]["status"] == c[u]["status"] == "verified", p
+if p["status"] == "decided in tuning":
+    # (the intervals then: the report's grew with later runs)
+    assert p["rounds"] == 0 and "ratio_median" not in p, p
+    assert re.search(r"^playoff: none: the tuning winner %d's 95 %% interval lies below the runner-up %d's$" % (w, u), log, re.M), "no playoff line"
+else:
+    assert p["status"] == "raced" and 1 <= p["rounds"] <= 12, p
+    assert p["rounds"] < 2 or p["ratio_ci_low"] <= p["ratio_median"] <= p["ratio_ci_high"], p
+    # only a significant gain overturns the tuning's order
+    assert p["kept"] == (p["decided"] and p["ratio_ci_high"] < 1), ("kept without a significant gain", p)
+    assert p["stop"] in ("decided", "budget", "budget cap", "max rounds"), p
+    assert p["decided"] == (p["stop"] == "decided"), p
+    loser = w if p["kept"] else u
+    assert not c[loser]["finalist"], ("the loser is still in the pick", loser)
+    # chosen only as the best baseline that the head to head kept
+    assert r["schedule"]["index"] != loser or (c[loser]["kind"] == "baseline" and r["no_significant_gain"]), ("the playoff's loser chosen", loser)
+    assert re.search(r"^playoff: runner-up %d / tuning winner %d time ratio [0-9.]+( \[[0-9.]+, [0-9.]+.*\])? over %d rounds \(%s\): " % (u, w, p["rounds"], p["stop"]), log, re.M), "no playoff line"
+PY
+done
+echo "ok: the playoff races the best two finalists, or says tuning separated them"
 
 # The bound round (docs/report.md, "The bound round"): the calibrated
 # model's best assignment, when no candidate is it, is built into the
@@ -205,11 +245,13 @@ if b["kept"]:
     assert (hh and hh["candidate"] == k) or r["schedule"]["index"] == k, (hh, r["schedule"])
 assert r["verified"], "a run failed its check"
 PY
-job --top 1 --no-bound-round --report "$work/nb.json" > "$work/nb.log" 2>&1 ||
-  fail "--no-bound-round: exit status $?" "$work/nb.log"
+job --top 1 --no-bound-round --no-playoff --report "$work/nb.json" > "$work/nb.log" 2>&1 ||
+  fail "--no-bound-round --no-playoff: exit status $?" "$work/nb.log"
 ! grep -q "^bound round" "$work/nb.log" || fail "--no-bound-round: a bound round ran" "$work/nb.log"
 [ "$(json "$work/nb.json" '"bound_round" in r')" = False ] || fail "--no-bound-round: a bound_round object" "$work/nb.json"
-echo "ok: the bound round builds and races the calibrated assignment; --no-bound-round runs none"
+! grep -q "^playoff" "$work/nb.log" || fail "--no-playoff: a playoff ran" "$work/nb.log"
+[ "$(json "$work/nb.json" '"playoff" in r')" = False ] || fail "--no-playoff: a playoff object" "$work/nb.json"
+echo "ok: the bound round builds and races the calibrated assignment; --no-bound-round and --no-playoff run none"
 
 # The cached fit mode (issue 25): a main job on a cached table keeps the
 # mode that fitted its measurements beside the table (TABLE.fit-mode);
