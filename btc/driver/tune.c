@@ -425,19 +425,40 @@ bool btc_tune(const char *program, const struct btc_plan_schedule *scheds, int n
 	return *winner >= 0;
 }
 
+/* The bench of a head-to-head phase: the program's runs, reporting to a
+ * temporary file in the job's directory (removed by h2h_bench_close). */
+struct h2h_bench {
+	char *report; /* owned */
+	struct prog_bench pb;
+	struct btc_tune_bench b;
+};
+
+static void h2h_bench_open(struct h2h_bench *hb, const char *program,
+			   const struct btc_plan_schedule *scheds,
+			   const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx)
+{
+	hb->report = btc_xasprintf("%s/h2h-run.tmp.%ld", ctx->work_dir, (long)getpid());
+	hb->pb = (struct prog_bench){program, hb->report, scheds, opt, ctx};
+	hb->b = (struct btc_tune_bench){prog_run, prog_now, prog_interrupted, &hb->pb};
+}
+
+static void h2h_bench_close(struct h2h_bench *hb)
+{
+	remove(hb->report);
+	free(hb->report);
+}
+
 bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *scheds,
 			   const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
 			   struct btc_tune_entry *entries,
 			   int cand, int base, struct btc_rng *rng, struct btc_tune_h2h *h,
 			   int *failed)
 {
-	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", ctx->work_dir, (long)getpid());
-	struct prog_bench pb = {program, report, scheds, opt, ctx};
-	struct btc_tune_bench bench = {prog_run, prog_now, prog_interrupted, &pb};
-	bool ok = btc_tune_h2h_rounds(&bench, opt, ctx->verbose, entries, cand, base, rng, h,
+	struct h2h_bench hb;
+	h2h_bench_open(&hb, program, scheds, opt, ctx);
+	bool ok = btc_tune_h2h_rounds(&hb.b, opt, ctx->verbose, entries, cand, base, rng, h,
 				      failed);
-	remove(report);
-	free(report);
+	h2h_bench_close(&hb);
 	return ok;
 }
 
@@ -446,11 +467,9 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 		      struct btc_tune_entry *entries, int n, struct btc_rng *rng,
 		      struct btc_tune_playoff *p, int *failed)
 {
-	char *report = btc_xasprintf("%s/h2h-run.tmp.%ld", ctx->work_dir, (long)getpid());
-	struct prog_bench pb = {program, report, scheds, opt, ctx};
-	struct btc_tune_bench bench = {prog_run, prog_now, prog_interrupted, &pb};
-	bool ok = btc_tune_playoff_rounds(&bench, opt, ctx->verbose, entries, n, rng, p, failed);
-	remove(report);
-	free(report);
+	struct h2h_bench hb;
+	h2h_bench_open(&hb, program, scheds, opt, ctx);
+	bool ok = btc_tune_playoff_rounds(&hb.b, opt, ctx->verbose, entries, n, rng, p, failed);
+	h2h_bench_close(&hb);
 	return ok;
 }

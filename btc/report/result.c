@@ -208,6 +208,15 @@ static void write_fit(cJSON *j, const struct btc_report *r)
 	}
 }
 
+/* A head to head's time ratio into o: ratio_median, ratio_ci_low,
+ * ratio_ci_high (NAN: null). */
+static void add_ratio(cJSON *o, double median, double lo, double hi)
+{
+	btc_json_add_num(o, "ratio_median", median);
+	btc_json_add_num(o, "ratio_ci_low", lo);
+	btc_json_add_num(o, "ratio_ci_high", hi);
+}
+
 /* The fields schema 3 added: tuning, head to head, final run, fit. */
 static void write_schema3(cJSON *j, const struct btc_report *r)
 {
@@ -231,9 +240,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(p, "runner_up", r->playoff_runner_up);
 		cJSON_AddNumberToObject(p, "rounds", r->playoff_rounds);
 		if (r->playoff_rounds > 0) {
-			btc_json_add_num(p, "ratio_median", r->playoff_ratio);
-			btc_json_add_num(p, "ratio_ci_low", r->playoff_ratio_lo);
-			btc_json_add_num(p, "ratio_ci_high", r->playoff_ratio_hi);
+			add_ratio(p, r->playoff_ratio, r->playoff_ratio_lo, r->playoff_ratio_hi);
 			cJSON_AddBoolToObject(p, "decided", r->playoff_decided);
 			btc_json_add_str(p, "stop", r->playoff_stop);
 			cJSON_AddBoolToObject(p, "kept", r->playoff_kept);
@@ -249,9 +256,8 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		if (r->bound_round_rounds > 0) {
 			cJSON_AddNumberToObject(b, "winner", r->bound_round_winner);
 			cJSON_AddNumberToObject(b, "rounds", r->bound_round_rounds);
-			btc_json_add_num(b, "ratio_median", r->bound_round_ratio);
-			btc_json_add_num(b, "ratio_ci_low", r->bound_round_ratio_lo);
-			btc_json_add_num(b, "ratio_ci_high", r->bound_round_ratio_hi);
+			add_ratio(b, r->bound_round_ratio, r->bound_round_ratio_lo,
+				  r->bound_round_ratio_hi);
 			cJSON_AddBoolToObject(b, "kept", r->bound_round_kept);
 		}
 	}
@@ -262,9 +268,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			cJSON_AddNumberToObject(h, "baseline",
 						r->candidates[r->best_baseline].index);
 		cJSON_AddNumberToObject(h, "rounds", r->h2h_rounds);
-		btc_json_add_num(h, "ratio_median", r->ratio_median);
-		btc_json_add_num(h, "ratio_ci_low", r->ratio_ci_low);
-		btc_json_add_num(h, "ratio_ci_high", r->ratio_ci_high);
+		add_ratio(h, r->ratio_median, r->ratio_ci_low, r->ratio_ci_high);
 		cJSON_AddBoolToObject(h, "decided", r->h2h_decided);
 		cJSON_AddStringToObject(h, "verdict",
 					r->no_significant_gain ? "no significant gain"
