@@ -193,10 +193,6 @@ struct btc_plan_model {
 	struct btc_plan_buf buf;
 };
 
-/* One owned plan: what btc decided to build and everything it decided it
- * from, taken as it is by the generator (the cost model compiled into
- * pipeline.c), the fit and `btc schedule`; nobody builds the problem
- * again. Release with btc_plan_free. */
 /* The io farms' headroom (docs/scheduler.md, "The io farms"): each io
  * farm is sized so that its per-task time is at most this fraction of the
  * best predicted compute period, not just below it. The table's io check
@@ -209,6 +205,10 @@ struct btc_plan_model {
  * set by the io is the whole pipeline's. */
 #define BTC_PLAN_IO_HEADROOM 0.75
 
+/* One owned plan: what btc decided to build and everything it decided it
+ * from, taken as it is by the generator (the cost model compiled into
+ * pipeline.c), the fit and `btc schedule`; nobody builds the problem
+ * again. Release with btc_plan_free. */
 struct btc_plan {
 	const struct btc_app *app;     /* borrowed */
 	const struct btc_device *dev;  /* borrowed */

@@ -123,13 +123,32 @@ static bool sim_interrupted(void *arg)
 	return false;
 }
 
-/* One job's choice (driver/job.c's tune and head to head) under opt:
- * the regret of its true period against the best true period. */
-static double sim_job(const struct sim_sched *s, int n, double burst_p, double spell, bool race,
-		      bool playoff, const struct btc_tune_options *opt, uint64_t seed,
-		      int *chosen_out, double *seconds)
+/* What a simulated job runs: the schedules s[n], the noise (burst_p,
+ * spell: struct sim), racing (false: --exhaustive) and the playoff. */
+struct sim_setup {
+	const struct sim_sched *s;
+	int n;
+	double burst_p, spell;
+	bool race, playoff;
+};
+
+/* A simulated job's outcome: its choice (-1: none), the regret of its
+ * true period against the best true period (INFINITY: none), and the
+ * simulated seconds it took. */
+struct sim_outcome {
+	int chosen;
+	double regret, seconds;
+};
+
+/* One job's choice (driver/job.c's tune, playoff and head to head) under
+ * opt. */
+static struct sim_outcome sim_job(const struct sim_setup *u, const struct btc_tune_options *opt,
+				  uint64_t seed)
 {
-	struct sim m = {.s = s, .n = n, .burst_p = burst_p, .spell = spell};
+	const struct sim_sched *s = u->s;
+	int n = u->n;
+	bool race = u->race, playoff = u->playoff;
+	struct sim m = {.s = s, .n = n, .burst_p = u->burst_p, .spell = u->spell};
 	btc_rng_seed(&m.rng, seed * 7919 + 1);
 	struct btc_tune_bench b = {sim_run, sim_now, sim_interrupted, &m};
 	struct btc_tune_options o = *opt;
@@ -171,11 +190,8 @@ static double sim_job(const struct sim_sched *s, int n, double burst_p, double s
 	double best = INFINITY;
 	for (int i = 0; i < n; i++)
 		best = fmin(best, s[i].period_ms);
-	if (chosen_out)
-		*chosen_out = chosen;
-	if (seconds)
-		*seconds = m.clock_s;
-	return chosen < 0 ? INFINITY : s[chosen].period_ms / best - 1;
+	return (struct sim_outcome){chosen, chosen < 0 ? INFINITY : s[chosen].period_ms / best - 1,
+				    m.clock_s};
 }
 
 struct sim_figures {
@@ -203,7 +219,8 @@ static struct sim_figures sim_many(const struct sim_sched *s, int n, double burs
 	double r[SIM_SEEDS];
 	struct sim_figures f = {0};
 	for (int k = 0; k < SIM_SEEDS; k++) {
-		r[k] = sim_job(s, n, burst_p, spell, race, false, &o, (uint64_t)k + 1, NULL, NULL);
+		struct sim_setup u = {s, n, burst_p, spell, race, false};
+		r[k] = sim_job(&u, &o, (uint64_t)k + 1).regret;
 		f.over_5pct += r[k] > 0.05;
 		f.over_15pct += r[k] > 0.15;
 		f.mean += r[k];
@@ -425,20 +442,19 @@ struct playoff_figures {
 	double over_5pct, mean, agree, seconds;
 };
 
-static struct playoff_figures playoff_many(const struct sim_sched *s, int n, double burst_p,
-					   double spell, bool race, bool playoff)
+static struct playoff_figures playoff_many(const struct sim_setup *u)
 {
+	const struct sim_sched *s = u->s;
 	struct btc_tune_options o;
 	btc_tune_options_init(&o);
 	struct playoff_figures f = {0};
 	int prev = -1;
 	for (int k = 0; k < SIM_SEEDS; k++) {
-		int c;
-		double secs;
-		double r = sim_job(s, n, burst_p, spell, race, playoff, &o, (uint64_t)k + 1, &c, &secs);
-		f.over_5pct += r > 0.05;
-		f.mean += r;
-		f.seconds += secs;
+		struct sim_outcome x = sim_job(u, &o, (uint64_t)k + 1);
+		int c = x.chosen;
+		f.over_5pct += x.regret > 0.05;
+		f.mean += x.regret;
+		f.seconds += x.seconds;
 		if (k % 2 == 1 && c >= 0 && prev >= 0)
 			f.agree += fabs(s[c].period_ms / s[prev].period_ms - 1) <= 0.05;
 		prev = c;
@@ -454,18 +470,17 @@ static void test_playoff(void)
 {
 	const struct {
 		const char *name;
-		const struct sim_sched *s;
-		int n;
-		bool race;
-		double burst_p, spell;
+		struct sim_setup u; /* playoff: set per row */
 	} cases[] = {
-		{"octree-cuda-g1 (--exhaustive)", cu_g1, N_OF(cu_g1), false, 0.35, 0},
-		{"octree-cuda-g1 (--exhaustive), spells", cu_g1, N_OF(cu_g1), false, 0.35, 0.8},
-		{"octree-vulkan-g1 (--exhaustive)", vk_g1, N_OF(vk_g1), false, 0.35, 0},
-		{"octree-vulkan-g1 (--exhaustive), spells", vk_g1, N_OF(vk_g1), false, 0.35, 0.8},
-		{"octree-cuda-g2", cu_g2, N_OF(cu_g2), true, 0.35, 0},
-		{"octree-vulkan-g2", vk_g2, N_OF(vk_g2), true, 0.35, 0},
-		{"octree-cuda-g1 quiet", cu_g1, N_OF(cu_g1), false, 0, 0},
+		{"octree-cuda-g1 (--exhaustive)", {cu_g1, N_OF(cu_g1), 0.35, 0, false, false}},
+		{"octree-cuda-g1 (--exhaustive), spells",
+		 {cu_g1, N_OF(cu_g1), 0.35, 0.8, false, false}},
+		{"octree-vulkan-g1 (--exhaustive)", {vk_g1, N_OF(vk_g1), 0.35, 0, false, false}},
+		{"octree-vulkan-g1 (--exhaustive), spells",
+		 {vk_g1, N_OF(vk_g1), 0.35, 0.8, false, false}},
+		{"octree-cuda-g2", {cu_g2, N_OF(cu_g2), 0.35, 0, true, false}},
+		{"octree-vulkan-g2", {vk_g2, N_OF(vk_g2), 0.35, 0, true, false}},
+		{"octree-cuda-g1 quiet", {cu_g1, N_OF(cu_g1), 0, 0, false, false}},
 	};
 	printf("\n| case | bursts | playoff | regret > 5 %% (of %d seeds) | mean regret %% | "
 	       "pairs within 5 %% (of %d) | mean s a job |\n|---|---|---|---|---|---|---|\n",
@@ -473,12 +488,12 @@ static void test_playoff(void)
 	for (int c = 0; c < N_OF(cases); c++) {
 		struct playoff_figures f[2];
 		for (int v = 0; v < 2; v++) {
-			f[v] = playoff_many(cases[c].s, cases[c].n, cases[c].burst_p, cases[c].spell,
-					    cases[c].race, v == 1);
+			struct sim_setup u = cases[c].u;
+			u.playoff = v == 1;
+			f[v] = playoff_many(&u);
 			printf("| %s | %.2f%s | %s | %.3f | %.1f | %.3f | %.1f |\n", cases[c].name,
-			       cases[c].burst_p, cases[c].spell > 0 ? ", spells" : "",
-			       v ? "yes" : "no", f[v].over_5pct, 100 * f[v].mean, f[v].agree,
-			       f[v].seconds);
+			       u.burst_p, u.spell > 0 ? ", spells" : "", v ? "yes" : "no",
+			       f[v].over_5pct, 100 * f[v].mean, f[v].agree, f[v].seconds);
 		}
 		/* never worse: a playoff that overturned the tuning's order on
 		 * an undecided point estimate lost here (octree-vulkan-g1:
