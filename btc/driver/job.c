@@ -67,6 +67,14 @@ struct job {
 		struct btc_tune_h2h h2h; /* rounds 0: not raced */
 		bool kept;
 	} br;
+	/* the io round's (phase_io_round), for the report */
+	struct io_round {
+		int schedule; /* the tuning winner raced, -1: none */
+		double period_ms;
+		uint32_t load_from, check_from, load_to, check_to;
+		struct btc_tune_h2h h2h;
+		bool kept;
+	} io;
 	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
 	double final_ms;                    /* the final traced run (trace only), NAN: none */
@@ -409,6 +417,111 @@ static bool phase_bound_round(struct job *j)
 	return true;
 }
 
+/* The farms of the io round: BTC_TEST_IO_ROUND=KL,KC[,keep] (tests only:
+ * the dev box leaves no thread beyond one loader and one checker, so that
+ * a test reaches the rebuild and the race, and with ",keep" the path that
+ * keeps the new farms whatever the race found; test/driver/tuning.sh),
+ * else btc_plan_io_round_farms for the measured period. */
+static bool io_round_farms(const struct job *j, double period_ms, uint32_t *kl, uint32_t *kc,
+			   bool *keep)
+{
+	const char *hook = getenv("BTC_TEST_IO_ROUND");
+	*keep = false;
+	if (hook && *hook) { /* 1..16: BTRT_LOAD_THREADS_MAX, BTRT_CHECK_THREADS_MAX */
+		unsigned a, b;
+		char tail[8] = "";
+		if (sscanf(hook, "%u,%u,%7s", &a, &b, tail) < 2 || a < 1 || b < 1 || a > 16 ||
+		    b > 16 || (a == j->plan->load_threads && b == j->plan->check_threads))
+			return false;
+		*kl = a;
+		*kc = b;
+		*keep = strcmp(tail, "keep") == 0;
+		return true;
+	}
+	return btc_plan_io_round_farms(j->plan, period_ms, btc_gen_io_threads_extra(j->dev), kl,
+				       kc);
+}
+
+/* 4c. The io round (docs/scheduler.md, "The io round"). The plan sized
+ * the io farms against the table's predicted compute period, which can
+ * read high: on lease S (docs/results/h100.md) octree-cuda-g1's table
+ * predicted 0.96-1.19 ms, its chunks ran at 0.63-0.66 ms, and the one
+ * check worker the plan kept set the period (0.71 ms). Where the plan's
+ * T_io reaches BTC_PLAN_IO_HEADROOM of the tuning winner's measured
+ * period, the program is rebuilt with the farms for that period and
+ * raced head to head against the build it replaces (each thread more is
+ * a core fewer for the CPU chunks); the new farms stay only on a
+ * significant gain, else the plan's are built again. False when the job
+ * stops (interrupted; a failed check without --keep-going). */
+static bool phase_io_round(struct job *j)
+{
+	j->io = (struct io_round){.schedule = -1, .period_ms = NAN};
+	if (j->opt->plan.n_specs)
+		return true;
+	int k = tuning_winner(j);
+	uint32_t kl, kc;
+	bool keep;
+	if (k < 0 || !io_round_farms(j, j->entries[k].median_ms, &kl, &kc, &keep))
+		return true;
+	struct io_round *io = &j->io;
+	io->schedule = k;
+	io->period_ms = j->entries[k].median_ms;
+	io->load_from = j->plan->load_threads;
+	io->check_from = j->plan->check_threads;
+	io->load_to = kl;
+	io->check_to = kc;
+	double t_io = btc_table_io_ms(j->plan->table, j->plan->mode, io->load_from, io->check_from,
+				      NULL, NULL);
+	printf("io round: the planned io, %.3f ms with %u loader(s) and %u check worker(s), is "
+	       "%.2f of schedule %d's measured %.3f ms: rebuilding with %u and %u, racing it "
+	       "against the build\n",
+	       t_io, io->load_from, io->check_from, t_io / io->period_ms, k, io->period_ms, kl, kc);
+	char *built = btc_xasprintf("%s.built", j->prog);
+	if (rename(j->prog, built) != 0) {
+		btc_warning(j->d, (struct btc_loc){0}, "io round: cannot keep %s as %s: skipped",
+			    j->prog, built);
+		free(built);
+		io->schedule = -1;
+		return true;
+	}
+	btc_plan_set_io_farms(j->plan, kl, kc);
+	bool ok = phase_build(j);
+	if (ok) {
+		double t = now_s();
+		struct btc_rng rng;
+		btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x696f726f756e6400));
+		ok = btc_tune_io_round(j->prog, built, j->scheds, k, &j->entries[k], &j->opt->tune,
+				       &j->tune, &rng, &io->h2h);
+		j->phases[PH_TUNE] += now_s() - t;
+	}
+	remove(built);
+	free(built);
+	if (btc_interrupted())
+		return false;
+	const struct btc_tune_h2h *h = &io->h2h;
+	io->kept = ok && (h->gain || keep);
+	if (ok)
+		printf("io round: %u and %u / %u and %u time ratio %.3f [%.3f, %.3f%s] over %d "
+		       "rounds (%s): %s\n",
+		       kl, kc, io->load_from, io->check_from, h->ratio_median, h->ratio_lo,
+		       h->ratio_hi,
+		       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
+		       h->rounds, h->stop,
+		       h->gain ? "significant gain, the program keeps the new farms"
+		       : keep  ? "kept (BTC_TEST_IO_ROUND)"
+			       : "no significant gain, the plan's farms are built again");
+	else
+		btc_error(j->d, (struct btc_loc){0},
+			  "io round: schedule %d with %u loader(s) and %u check worker(s) failed",
+			  k, kl, kc);
+	if (io->kept)
+		return true;
+	btc_plan_set_io_farms(j->plan, io->load_from, io->check_from);
+	if (!phase_build(j))
+		return false;
+	return ok || j->opt->keep_going;
+}
+
 /* 5. Head to head, verified: the tuning winner against the best baseline,
  * in rounds of one run each in a shuffled order, until the interval of the
  * median per-round time ratio (winner / baseline) is decided or the budget
@@ -584,6 +697,21 @@ static void fill_report(const struct job *j, struct btc_report *r)
 			r->playoff_stop = btc_xstrdup(h->stop);
 			r->playoff_kept = j->po.pick == j->po.runner_up;
 		}
+	}
+	if (j->io.schedule >= 0 && j->io.h2h.rounds > 0) {
+		const struct btc_tune_h2h *h = &j->io.h2h;
+		r->io_round_schedule = j->io.schedule;
+		r->io_round_period_ms = j->io.period_ms;
+		r->io_round_load_from = (int)j->io.load_from;
+		r->io_round_check_from = (int)j->io.check_from;
+		r->io_round_load_to = (int)j->io.load_to;
+		r->io_round_check_to = (int)j->io.check_to;
+		r->io_round_rounds = h->rounds;
+		r->io_round_ratio = h->ratio_median;
+		r->io_round_ratio_lo = h->ratio_lo;
+		r->io_round_ratio_hi = h->ratio_hi;
+		r->io_round_stop = btc_xstrdup(h->stop);
+		r->io_round_kept = j->io.kept;
 	}
 	if (j->br.status) {
 		const struct btc_tune_h2h *h = &j->br.h2h;
@@ -767,6 +895,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.final_schedule = -1,
 		.br = {.schedule = -1, .winner = -1, .bound_ms = NAN},
 		.po = {.winner = -1, .runner_up = -1, .pick = -1},
+		.io = {.schedule = -1, .period_ms = NAN},
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();
@@ -791,7 +920,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
 
 	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j) &&
-		  phase_playoff(&j) && phase_bound_round(&j);
+		  phase_playoff(&j) && phase_bound_round(&j) && phase_io_round(&j);
 	double t = now_s();
 	for (int final = -1; ok && final == -1;) {
 		ok = phase_head_to_head(&j);
@@ -821,6 +950,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.entries);
 	free(j.h2h.ratios);
 	free(j.br.h2h.ratios);
+	free(j.io.h2h.ratios);
 	free(j.po.h.ratios);
 	btc_plan_free(j.plan);
 	free(j.table_path);

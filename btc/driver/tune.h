@@ -213,6 +213,20 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 		      struct btc_tune_entry *entries, int n, struct btc_rng *rng,
 		      struct btc_tune_playoff *p, int *failed);
 
+/* The io round (docs/scheduler.md, "The io round"; driver/job.c): the
+ * chosen schedule in `program` (rebuilt with the io farms of
+ * btc_plan_io_round_farms) head to head against it in `built` (the
+ * program as it was), paired rounds of entry's warm-up and tasks, within
+ * the playoff's limits (BTC_TUNE_PLAYOFF_MAX_ROUNDS, a
+ * BTC_TUNE_PLAYOFF_BUDGET_SHARE of the budget). *h: new / built time
+ * ratio (candidate 0, baseline 1; h->ratios owned, free()); h->gain: the
+ * new farms are significantly faster. Returns false when a run failed its
+ * check or stopped (said on stderr) or when interrupted. */
+bool btc_tune_io_round(const char *program, const char *built,
+		       const struct btc_plan_schedule *scheds, int chosen,
+		       const struct btc_tune_entry *entry, const struct btc_tune_options *opt,
+		       const struct btc_tune_ctx *ctx, struct btc_rng *rng, struct btc_tune_h2h *h);
+
 /* One run of `program --schedule index`. */
 struct btc_tune_run {
 	const char *program;

@@ -39,6 +39,9 @@ void btc_report_init(struct btc_report *r)
 	r->playoff_winner = r->playoff_runner_up = -1;
 	r->playoff_ratio = r->playoff_ratio_lo = r->playoff_ratio_hi = NAN;
 	r->bound_round_schedule = r->bound_round_winner = -1;
+	r->io_round_schedule = -1;
+	r->io_round_period_ms = r->io_round_ratio = r->io_round_ratio_lo = r->io_round_ratio_hi =
+		NAN;
 	r->bound_round_bound_ms = r->bound_round_ratio = NAN;
 	r->bound_round_ratio_lo = r->bound_round_ratio_hi = NAN;
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
@@ -73,6 +76,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->failure_diagnosis);
 	free(r->playoff_status);
 	free(r->playoff_stop);
+	free(r->io_round_stop);
 	free(r->bound_round_status);
 	free(r->bound_round_mode);
 	free(r->app);
@@ -245,6 +249,19 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			btc_json_add_str(p, "stop", r->playoff_stop);
 			cJSON_AddBoolToObject(p, "kept", r->playoff_kept);
 		}
+	}
+	if (r->io_round_schedule >= 0) {
+		cJSON *o = cJSON_AddObjectToObject(j, "io_round");
+		cJSON_AddNumberToObject(o, "schedule", r->io_round_schedule);
+		btc_json_add_num(o, "period_ms", r->io_round_period_ms);
+		cJSON_AddNumberToObject(o, "load_threads_from", r->io_round_load_from);
+		cJSON_AddNumberToObject(o, "check_threads_from", r->io_round_check_from);
+		cJSON_AddNumberToObject(o, "load_threads", r->io_round_load_to);
+		cJSON_AddNumberToObject(o, "check_threads", r->io_round_check_to);
+		cJSON_AddNumberToObject(o, "rounds", r->io_round_rounds);
+		add_ratio(o, r->io_round_ratio, r->io_round_ratio_lo, r->io_round_ratio_hi);
+		btc_json_add_str(o, "stop", r->io_round_stop);
+		cJSON_AddBoolToObject(o, "kept", r->io_round_kept);
 	}
 	if (r->bound_round_status) {
 		cJSON *b = cJSON_AddObjectToObject(j, "bound_round");

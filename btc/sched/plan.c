@@ -391,14 +391,21 @@ static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *op
 		btrt_model_io_threads(load, check, BTC_PLAN_IO_HEADROOM * best,
 				      opt->io_threads_extra, &kl, &kc);
 	}
-	if (kl <= 1 && kc <= 1)
+	if (kl > 1 || kc > 1)
+		btc_plan_set_io_farms(pl, kl, kc);
+}
+
+void btc_plan_set_io_farms(struct btc_plan *pl, uint32_t kl, uint32_t kc)
+{
+	pl->load_threads = kl > 1 ? kl : 1;
+	pl->check_threads = kc > 1 ? kc : 1;
+	if (!pl->table)
 		return;
-	pl->load_threads = kl;
-	pl->check_threads = kc;
 	for (int m = 0; m < BTC_N_MODES; m++) {
 		struct btc_plan_model *x = &pl->models[m][1]; /* the chunk model's T_io */
 		if (x->ok && x->p.io_ms > 0)
-			x->p.io_ms = btc_table_io_ms(pl->table, (enum btc_mode)m, kl, kc, NULL, NULL);
+			x->p.io_ms = btc_table_io_ms(pl->table, (enum btc_mode)m, pl->load_threads,
+						     pl->check_threads, NULL, NULL);
 	}
 	const struct btc_sched_problem *prob = btc_plan_solved_problem(pl);
 	if (!prob)
@@ -418,6 +425,31 @@ static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *op
 			btc_model_period_ms(prob, pl->result.assign_schedule.tmax_ms);
 	if (pl->has_bound)
 		btc_sched_bound_set_io(&pl->bound, &pl->assign, prob->io_ms);
+}
+
+bool btc_plan_io_round_farms(const struct btc_plan *pl, double period_ms, uint32_t extra,
+			     uint32_t *kl, uint32_t *kc)
+{
+	*kl = pl->load_threads;
+	*kc = pl->check_threads;
+	if (!pl->table || !(period_ms > 0))
+		return false;
+	double load, check;
+	double io = btc_table_io_ms(pl->table, pl->mode, pl->load_threads, pl->check_threads, &load,
+				    &check);
+	if (isnan(load) || isnan(check) || !(io >= BTC_PLAN_IO_HEADROOM * period_ms))
+		return false;
+	uint32_t used = pl->load_threads + pl->check_threads - 2;
+	uint32_t l, c;
+	btrt_model_io_threads(load, check, BTC_PLAN_IO_HEADROOM * period_ms,
+			      extra > used ? extra : used, &l, &c);
+	l = l > pl->load_threads ? l : pl->load_threads;
+	c = c > pl->check_threads ? c : pl->check_threads;
+	if (l + c - 2 > (extra > used ? extra : used) || (l == *kl && c == *kc))
+		return false;
+	*kl = l;
+	*kc = c;
+	return true;
 }
 
 /* The fluid bound of prob under pl->sched, then the assignment bound

@@ -283,6 +283,27 @@ int btc_plan_find_schedule(const struct btc_plan *plan, const struct btc_schedul
  * plan->schedules may move: re-read it. */
 int btc_plan_add_bound_schedule(struct btc_plan *plan, const struct btc_schedule *s, bool *added);
 
+/* The job's io round (driver/job.c; docs/scheduler.md, "The io round"):
+ * the io farms for the period the chosen schedule measured. The plan sizes
+ * its farms against the table's predicted compute period, which can read
+ * high (octree's CUDA chunks on the H100: 0.96-1.19 ms predicted, 0.63-0.66
+ * ms measured on lease S, so one checker was kept and its 0.73 ms set the
+ * 0.71 ms period). Where the plan's own T_io (planned table mode, its
+ * farms) reaches BTC_PLAN_IO_HEADROOM x period_ms (ms per task,
+ * measured), *kl and *kc get btrt_model_io_threads' farms for that
+ * headroom, at least the plan's and at most `extra` threads beyond one
+ * loader and one checker (btc_gen_io_threads_extra), and it returns true
+ * when they differ from the plan's. Otherwise false with the plan's farms:
+ * no table, the load and check not timed apart, the io below the
+ * headroom, or no thread left. Pure. */
+bool btc_plan_io_round_farms(const struct btc_plan *plan, double period_ms, uint32_t extra,
+			     uint32_t *kl, uint32_t *kc);
+
+/* Sets the plan's io farms (plan->load_threads, check_threads; 0 read as
+ * 1) and with them every chunk model's T_io, the schedules' predicted
+ * periods and the bound's io term, as btc_plan does with its own. */
+void btc_plan_set_io_farms(struct btc_plan *plan, uint32_t kl, uint32_t kc);
+
 void btc_plan_free(struct btc_plan *plan);
 
 /* The problem the plan solved: btc_plan_problem_of(plan, plan->mode,

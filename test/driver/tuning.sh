@@ -255,6 +255,44 @@ job --top 1 --no-bound-round --no-playoff --report "$work/nb.json" > "$work/nb.l
 [ "$(json "$work/nb.json" '"playoff" in r')" = False ] || fail "--no-playoff: a playoff object" "$work/nb.json"
 echo "ok: the bound round builds and races the calibrated assignment; --no-bound-round and --no-playoff run none"
 
+# The io round (docs/scheduler.md, "The io round"): where the plan's io
+# reaches 0.75 of the tuning winner's measured period, the program is
+# rebuilt with the farms for that period and raced against the build. The
+# dev box has no thread to spare (one loader, one checker) and vecadd's
+# table no io, so the test hook BTC_TEST_IO_ROUND=KL,KC[,keep] names the
+# farms (",keep": kept whatever the race found): the program is rebuilt,
+# raced, verified; kept, it stays (two builds) and the plan's farms follow;
+# not kept, the plan's farms are built again (three builds).
+for hook in 2,2 2,2,keep; do
+  BTC_TEST_IO_ROUND=$hook job --top 1 --no-playoff --no-bound-round --report "$work/io.json" > "$work/io.log" 2>&1 ||
+    fail "io round ($hook): exit status $?" "$work/io.log"
+  grep -q "^io round: the planned io, [0-9.]* ms with 1 loader(s) and 1 check worker(s), is [0-9.]* of schedule [0-9]*'s measured [0-9.]* ms: rebuilding with 2 and 2, racing it against the build$" "$work/io.log" ||
+    fail "io round ($hook): no racing line" "$work/io.log"
+  grep -q "^io round: 2 and 2 / 1 and 1 time ratio [0-9.]* \[[0-9.]*, [0-9.]*.*\] over [0-9]* rounds" "$work/io.log" ||
+    fail "io round ($hook): no race result" "$work/io.log"
+  python3 - "$work/io.json" "$hook" "$(grep -c "^build: " "$work/io.log")" <<'PY' || fail "io round ($hook): the report" "$work/io.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+keep = sys.argv[2].endswith(",keep")
+builds = int(sys.argv[3])
+o = r["io_round"]
+assert (o["load_threads_from"], o["check_threads_from"], o["load_threads"], o["check_threads"]) == (1, 1, 2, 2), o
+assert o["rounds"] >= 6 and o["ratio_ci_low"] <= o["ratio_median"] <= o["ratio_ci_high"], o
+assert o["kept"] == (keep or o["ratio_ci_high"] < 1), o
+# the tuning winner raced, at its measured median
+c = r["candidates"][o["schedule"]]
+assert c["status"] == "verified" and o["period_ms"] > 0, (o, c)
+fb = r["fluid_bound"]
+farms = (fb.get("load_threads", 1), fb.get("check_threads", 1))
+assert farms == ((2, 2) if o["kept"] else (1, 1)), (farms, o)
+assert builds == (2 if o["kept"] else 3), (builds, o)
+assert r["verified"], "a run failed its check"
+PY
+done
+! grep -q "^io round" "$work/nb.log" || fail "an io round with no io" "$work/nb.log"
+[ "$(json "$work/nb.json" '"io_round" in r')" = False ] || fail "an io_round object with no io" "$work/nb.json"
+echo "ok: the io round rebuilds with the farms asked, races them against the build, keeps or rebuilds"
+
 # The cached fit mode (issue 25): a main job on a cached table keeps the
 # mode that fitted its measurements beside the table (TABLE.fit-mode);
 # the next job on that table ranks its merged candidates by it.

@@ -230,6 +230,63 @@ static void test_add_bound_schedule(void)
 	btc_plan_free(plan);
 }
 
+/* The io round's farms (btc_plan_io_round_farms, btc_plan_set_io_farms;
+ * docs/scheduler.md, "The io round"). Every stage takes 2 ms on every
+ * PU, so the plan's best compute period is 2 ms and its farms stay one
+ * loader and one checker (load 0.45, check 0.83 ms: both under 0.75 x 2).
+ * A measured period of 0.5 ms asks for 0.375: 2 loaders and 3 checkers,
+ * trimmed to the 2 threads beyond one each by what raises T_io least: 2
+ * and 2 (T_io 0.415 ms). */
+static const char io_table_text[] =
+	"stage,pu,mode,mean_ms,stddev_ms,samples\n"
+	"a,little,isolated,2,0.1,30\na,big,isolated,2,0.1,30\na,gpu,isolated,2,0.1,30\n"
+	"b,little,isolated,2,0.1,30\nb,big,isolated,2,0.1,30\nb,gpu,isolated,2,0.1,30\n"
+	"c,little,isolated,2,0.1,30\nc,big,isolated,2,0.1,30\nc,gpu,isolated,2,0.1,30\n"
+	"@io_load,io,isolated,0.45,0.01,20\n@io_check,io,isolated,0.83,0.02,20\n";
+
+static void test_io_round_farms(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("io.csv", io_table_text, app, dev, BTC_MODE_ISOLATED,
+					     &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	struct btc_plan_options po;
+	btc_plan_options_init(&po);
+	po.mode = BTC_MODE_ISOLATED;
+	po.io_threads_extra = 2;
+	struct btc_plan *plan = btc_plan(app, dev, t, NULL, &po, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	CU_ASSERT_EQUAL(plan->load_threads, 1);
+	CU_ASSERT_EQUAL(plan->check_threads, 1);
+	uint32_t kl, kc;
+	/* the io (0.83 ms) under 0.75 x 2 ms: nothing to race */
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 2.0, 2, &kl, &kc));
+	CU_ASSERT_TRUE(kl == 1 && kc == 1);
+	/* no thread beyond one loader and one checker */
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.5, 0, &kl, &kc));
+	/* measured 0.5 ms: 2 and 2 */
+	CU_ASSERT_TRUE(btc_plan_io_round_farms(plan, 0.5, 2, &kl, &kc));
+	CU_ASSERT_EQUAL(kl, 2);
+	CU_ASSERT_EQUAL(kc, 2);
+	/* not a period */
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, NAN, 2, &kl, &kc));
+	/* set: every predicted period is max(T_io, T_max) with T_io = 0.83 / 2 */
+	btc_plan_set_io_farms(plan, 2, 2);
+	CU_ASSERT_EQUAL(plan->load_threads, 2);
+	CU_ASSERT_EQUAL(plan->check_threads, 2);
+	for (int i = 0; i < plan->n_schedules; i++) {
+		const struct btc_plan_schedule *g = &plan->schedules[i];
+		if (g->predicted)
+			CU_ASSERT_DOUBLE_EQUAL(g->s.period_ms, fmax(0.415, g->s.tmax_ms), 1e-9);
+	}
+	/* at the new farms a period of 0.5 ms asks for nothing more */
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.5, 2, &kl, &kc));
+	CU_ASSERT_EQUAL(d.errors, 0);
+	btc_plan_free(plan);
+	btc_table_free(t);
+}
+
 int register_plan_bound_suite(void)
 {
 	CU_pSuite s = CU_add_suite("plan-bound", setup, teardown);
@@ -238,5 +295,6 @@ int register_plan_bound_suite(void)
 			    test_filtered_out) ||
 	       !CU_add_test(s, "in the space: not added again", test_in_space) ||
 	       !CU_add_test(s, "the bound round's schedule: found or appended last",
-			    test_add_bound_schedule);
+			    test_add_bound_schedule) ||
+	       !CU_add_test(s, "the io round's farms for a measured period", test_io_round_farms);
 }
