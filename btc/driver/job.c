@@ -32,6 +32,8 @@
 #include "util/infile.h"
 #include "util/proc.h"
 
+#include <btrt_model.h>
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -69,8 +71,9 @@ struct job {
 	} br;
 	/* the io round's (phase_io_round), for the report */
 	struct io_round {
-		int schedule; /* the tuning winner raced, -1: none */
-		double period_ms;
+		const char *status; /* NULL: no probe; "not raced", "raced"; static */
+		int schedule;       /* the tuning winner probed, -1: none */
+		double period_ms, load_ms, check_ms;
 		uint32_t load_from, check_from, load_to, check_to;
 		struct btc_tune_h2h h2h;
 		bool kept;
@@ -417,77 +420,115 @@ static bool phase_bound_round(struct job *j)
 	return true;
 }
 
-/* The farms of the io round: BTC_TEST_IO_ROUND=KL,KC[,keep] (tests only:
- * the dev box leaves no thread beyond one loader and one checker, so that
- * a test reaches the rebuild and the race, and with ",keep" the path that
- * keeps the new farms whatever the race found; test/driver/tuning.sh),
- * else btc_plan_io_round_farms for the measured period. */
-static bool io_round_farms(const struct job *j, double period_ms, uint32_t *kl, uint32_t *kc,
-			   bool *keep)
+/* The test hook of the io round: BTC_TEST_IO_ROUND=KL,KC[,keep] (tests
+ * only: the dev box leaves no thread beyond one loader and one checker, so
+ * that a test reaches the probe, the rebuild and the race, and with
+ * ",keep" the path that keeps the new farms whatever the race found;
+ * test/driver/tuning.sh). False without it or when it names the plan's
+ * farms. */
+static bool io_round_hook(const struct job *j, uint32_t *kl, uint32_t *kc, bool *keep)
 {
 	const char *hook = getenv("BTC_TEST_IO_ROUND");
 	*keep = false;
-	if (hook && *hook) { /* 1..16: BTRT_LOAD_THREADS_MAX, BTRT_CHECK_THREADS_MAX */
-		unsigned a, b;
-		char tail[8] = "";
-		if (sscanf(hook, "%u,%u,%7s", &a, &b, tail) < 2 || a < 1 || b < 1 || a > 16 ||
-		    b > 16 || (a == j->plan->load_threads && b == j->plan->check_threads))
-			return false;
-		*kl = a;
-		*kc = b;
-		*keep = strcmp(tail, "keep") == 0;
-		return true;
-	}
-	return btc_plan_io_round_farms(j->plan, period_ms, btc_gen_io_threads_extra(j->dev), kl,
-				       kc);
+	if (!hook || !*hook)
+		return false;
+	unsigned a, b; /* 1..16: BTRT_LOAD_THREADS_MAX, BTRT_CHECK_THREADS_MAX */
+	char tail[8] = "";
+	if (sscanf(hook, "%u,%u,%7s", &a, &b, tail) < 2 || a < 1 || b < 1 || a > 16 || b > 16 ||
+	    (a == j->plan->load_threads && b == j->plan->check_threads))
+		return false;
+	*kl = a;
+	*kc = b;
+	*keep = strcmp(tail, "keep") == 0;
+	return true;
 }
 
-/* 4c. The io round (docs/scheduler.md, "The io round"). The plan sized
- * the io farms against the table's predicted compute period, which can
- * read high: on lease S (docs/results/h100.md) octree-cuda-g1's table
- * predicted 0.96-1.19 ms, its chunks ran at 0.63-0.66 ms, and the one
- * check worker the plan kept set the period (0.71 ms). Where the plan's
- * T_io reaches BTC_PLAN_IO_HEADROOM of the tuning winner's measured
- * period, the program is rebuilt with the farms for that period and
- * raced head to head against the build it replaces (each thread more is
- * a core fewer for the CPU chunks); the new farms stay only on a
- * significant gain, else the plan's are built again. False when the job
- * stops (interrupted; a failed check without --keep-going). */
+/* The io round's probe: one run of schedule k as the final run has it (no
+ * trace) for the program's own io figures, its report's `io`: one task's
+ * load and check on one thread, mean ms. 1 with them, 0 when the report
+ * has none, -1 when the run failed (marked failed). */
+static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
+{
+	double ms;
+	if (!run_checked(j, k, "io round", NULL, true, &ms))
+		return -1;
+	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
+	const cJSON *io = cJSON_GetObjectItemCaseSensitive(r, "io");
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
+	int got = cJSON_IsNumber(l) && cJSON_IsNumber(c);
+	if (got) {
+		*load_ms = l->valuedouble;
+		*check_ms = c->valuedouble;
+	}
+	cJSON_Delete(r);
+	return got;
+}
+
+/* 4c. The io round (docs/scheduler.md, "The io round"). The plan sizes
+ * the io farms on the table's load and check, timed alone, against its
+ * predicted compute period; in the pipeline the io runs slower and the
+ * chunks can run faster, and one io thread then sets the period (the
+ * H100's octree-cuda-g1: lease S's one checker at 0.73 ms against chunks
+ * of 0.63 ms, lease U's one loader at 0.80 ms for a period of 0.78 ms;
+ * docs/results/h100.md). Where the device leaves io threads to give
+ * (btc_gen_io_threads_extra), one probe run of the tuning winner measures
+ * its load and check; where their T_io reaches BTC_PLAN_IO_HEADROOM of the
+ * winner's measured period, the program is rebuilt with the farms for
+ * that period (btc_plan_io_round_farms) and raced head to head against
+ * the build it replaces (each thread more is a core fewer for the CPU
+ * chunks); the new farms stay only on a significant gain, else the plan's
+ * are built again. False when the job stops (interrupted; a failed check
+ * without --keep-going). */
 static bool phase_io_round(struct job *j)
 {
-	j->io = (struct io_round){.schedule = -1, .period_ms = NAN};
-	if (j->opt->plan.n_specs)
-		return true;
+	j->io = (struct io_round){
+		.schedule = -1, .period_ms = NAN, .load_ms = NAN, .check_ms = NAN};
+	uint32_t extra = btc_gen_io_threads_extra(j->dev), kl, kc;
+	bool keep, hook = io_round_hook(j, &kl, &kc, &keep);
 	int k = tuning_winner(j);
-	uint32_t kl, kc;
-	bool keep;
-	if (k < 0 || !io_round_farms(j, j->entries[k].median_ms, &kl, &kc, &keep))
+	if (j->opt->plan.n_specs || k < 0 || (!extra && !hook))
 		return true;
 	struct io_round *io = &j->io;
+	double t = now_s();
+	int got = io_probe(j, k, &io->load_ms, &io->check_ms);
+	j->phases[PH_TUNE] += now_s() - t;
+	if (got < 0)
+		return !btc_interrupted() && j->opt->keep_going;
 	io->schedule = k;
 	io->period_ms = j->entries[k].median_ms;
-	io->load_from = j->plan->load_threads;
-	io->check_from = j->plan->check_threads;
+	io->load_from = io->load_to = j->plan->load_threads;
+	io->check_from = io->check_to = j->plan->check_threads;
+	double t_io = btrt_model_io_ms(io->load_ms, io->check_ms, io->load_from, io->check_from);
+	bool race = hook || (got && btc_plan_io_round_farms(j->plan, io->load_ms, io->check_ms,
+							    io->period_ms, extra, &kl, &kc));
+	printf("io round: schedule %d's io %.3f ms (load %.3f ms / %u, check %.3f ms / %u, "
+	       "measured) is %.2f of its measured period %.3f ms: %s",
+	       k, t_io, io->load_ms, io->load_from, io->check_ms, io->check_from,
+	       t_io / io->period_ms, io->period_ms,
+	       race ? "" : "the farms stay (below the headroom or no thread left)\n");
+	if (!race) {
+		io->status = "not raced";
+		return true;
+	}
+	printf("rebuilding with %u loader(s) and %u check worker(s), racing it against the "
+	       "build%s\n",
+	       kl, kc, hook ? " (BTC_TEST_IO_ROUND)" : "");
+	io->status = "raced";
 	io->load_to = kl;
 	io->check_to = kc;
-	double t_io = btc_table_io_ms(j->plan->table, j->plan->mode, io->load_from, io->check_from,
-				      NULL, NULL);
-	printf("io round: the planned io, %.3f ms with %u loader(s) and %u check worker(s), is "
-	       "%.2f of schedule %d's measured %.3f ms: rebuilding with %u and %u, racing it "
-	       "against the build\n",
-	       t_io, io->load_from, io->check_from, t_io / io->period_ms, k, io->period_ms, kl, kc);
 	char *built = btc_xasprintf("%s.built", j->prog);
 	if (rename(j->prog, built) != 0) {
-		btc_warning(j->d, (struct btc_loc){0}, "io round: cannot keep %s as %s: skipped",
+		btc_warning(j->d, (struct btc_loc){0}, "io round: cannot keep %s as %s: not raced",
 			    j->prog, built);
 		free(built);
-		io->schedule = -1;
+		io->status = "not raced";
 		return true;
 	}
 	btc_plan_set_io_farms(j->plan, kl, kc);
 	bool ok = phase_build(j);
 	if (ok) {
-		double t = now_s();
+		t = now_s();
 		struct btc_rng rng;
 		btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x696f726f756e6400));
 		ok = btc_tune_io_round(j->prog, built, j->scheds, k, &j->entries[k], &j->opt->tune,
@@ -698,19 +739,24 @@ static void fill_report(const struct job *j, struct btc_report *r)
 			r->playoff_kept = j->po.pick == j->po.runner_up;
 		}
 	}
-	if (j->io.schedule >= 0 && j->io.h2h.rounds > 0) {
+	if (j->io.status) {
 		const struct btc_tune_h2h *h = &j->io.h2h;
+		r->io_round_status = btc_xstrdup(j->io.status);
 		r->io_round_schedule = j->io.schedule;
 		r->io_round_period_ms = j->io.period_ms;
+		r->io_round_load_ms = j->io.load_ms;
+		r->io_round_check_ms = j->io.check_ms;
 		r->io_round_load_from = (int)j->io.load_from;
 		r->io_round_check_from = (int)j->io.check_from;
 		r->io_round_load_to = (int)j->io.load_to;
 		r->io_round_check_to = (int)j->io.check_to;
 		r->io_round_rounds = h->rounds;
-		r->io_round_ratio = h->ratio_median;
-		r->io_round_ratio_lo = h->ratio_lo;
-		r->io_round_ratio_hi = h->ratio_hi;
-		r->io_round_stop = btc_xstrdup(h->stop);
+		if (h->rounds > 0) {
+			r->io_round_ratio = h->ratio_median;
+			r->io_round_ratio_lo = h->ratio_lo;
+			r->io_round_ratio_hi = h->ratio_hi;
+			r->io_round_stop = btc_xstrdup(h->stop);
+		}
 		r->io_round_kept = j->io.kept;
 	}
 	if (j->br.status) {
@@ -895,7 +941,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.final_schedule = -1,
 		.br = {.schedule = -1, .winner = -1, .bound_ms = NAN},
 		.po = {.winner = -1, .runner_up = -1, .pick = -1},
-		.io = {.schedule = -1, .period_ms = NAN},
+		.io = {.schedule = -1, .period_ms = NAN, .load_ms = NAN, .check_ms = NAN},
 		.t0 = now_s(),
 	};
 	btc_install_signal_handlers();

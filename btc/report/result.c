@@ -77,6 +77,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->playoff_status);
 	free(r->playoff_stop);
 	free(r->io_round_stop);
+	free(r->io_round_status);
 	free(r->bound_round_status);
 	free(r->bound_round_mode);
 	free(r->app);
@@ -250,17 +251,22 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			cJSON_AddBoolToObject(p, "kept", r->playoff_kept);
 		}
 	}
-	if (r->io_round_schedule >= 0) {
+	if (r->io_round_status) {
 		cJSON *o = cJSON_AddObjectToObject(j, "io_round");
+		cJSON_AddStringToObject(o, "status", r->io_round_status);
 		cJSON_AddNumberToObject(o, "schedule", r->io_round_schedule);
 		btc_json_add_num(o, "period_ms", r->io_round_period_ms);
+		btc_json_add_num(o, "load_ms", r->io_round_load_ms);
+		btc_json_add_num(o, "check_ms", r->io_round_check_ms);
 		cJSON_AddNumberToObject(o, "load_threads_from", r->io_round_load_from);
 		cJSON_AddNumberToObject(o, "check_threads_from", r->io_round_check_from);
 		cJSON_AddNumberToObject(o, "load_threads", r->io_round_load_to);
 		cJSON_AddNumberToObject(o, "check_threads", r->io_round_check_to);
 		cJSON_AddNumberToObject(o, "rounds", r->io_round_rounds);
-		add_ratio(o, r->io_round_ratio, r->io_round_ratio_lo, r->io_round_ratio_hi);
-		btc_json_add_str(o, "stop", r->io_round_stop);
+		if (r->io_round_rounds > 0) {
+			add_ratio(o, r->io_round_ratio, r->io_round_ratio_lo, r->io_round_ratio_hi);
+			btc_json_add_str(o, "stop", r->io_round_stop);
+		}
 		cJSON_AddBoolToObject(o, "kept", r->io_round_kept);
 	}
 	if (r->bound_round_status) {

@@ -149,19 +149,22 @@ struct btc_report {
 	int bound_round_rounds;      /* head-to-head rounds, 0: not raced */
 	double bound_round_ratio, bound_round_ratio_lo, bound_round_ratio_hi; /* it / winner */
 	bool bound_round_kept; /* it replaced the tuning winner */
-	/* The io round (docs/report.md, "The io round"; driver/job.c):
-	 * io_round_schedule -1 when none ran (the plan's T_io below
-	 * BTC_PLAN_IO_HEADROOM of the chosen's measured period, no thread
-	 * left, --chunks); else the program rebuilt with the io farms for
-	 * the period io_round_period_ms and raced against the build */
-	int io_round_schedule;                       /* the tuning winner raced, -1: none */
-	double io_round_period_ms;                   /* its measured median that sized the farms */
+	/* The io round (docs/scheduler.md, "The io round"; driver/job.c):
+	 * io_round_status NULL when no probe ran (no io thread to give on
+	 * the device, --chunks), else "not raced" (the measured io below
+	 * BTC_PLAN_IO_HEADROOM of the period, or no thread left) or "raced"
+	 * (the program rebuilt with the farms _to and raced against the
+	 * build) (owned) */
+	char *io_round_status;
+	int io_round_schedule;                       /* the tuning winner probed */
+	double io_round_period_ms;                   /* its measured median, ms per task */
+	double io_round_load_ms, io_round_check_ms;  /* the probe's, one thread, ms per task */
 	int io_round_load_from, io_round_check_from; /* the plan's farms */
-	int io_round_load_to, io_round_check_to;     /* the farms raced */
-	int io_round_rounds;
+	int io_round_load_to, io_round_check_to;     /* the farms raced (= _from: none) */
+	int io_round_rounds;                         /* 0: not raced */
 	double io_round_ratio, io_round_ratio_lo, io_round_ratio_hi; /* new farms / built */
-	char *io_round_stop; /* the head to head's stop (owned) */
-	bool io_round_kept;  /* significantly faster: the program keeps them */
+	char *io_round_stop; /* the head to head's stop (owned), NULL: not raced */
+	bool io_round_kept;  /* the program keeps the new farms */
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */
 	int h2h_rounds;
 	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */

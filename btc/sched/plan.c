@@ -427,25 +427,21 @@ void btc_plan_set_io_farms(struct btc_plan *pl, uint32_t kl, uint32_t kc)
 		btc_sched_bound_set_io(&pl->bound, &pl->assign, prob->io_ms);
 }
 
-bool btc_plan_io_round_farms(const struct btc_plan *pl, double period_ms, uint32_t extra,
-			     uint32_t *kl, uint32_t *kc)
+bool btc_plan_io_round_farms(const struct btc_plan *pl, double load_ms, double check_ms,
+			     double period_ms, uint32_t extra, uint32_t *kl, uint32_t *kc)
 {
 	*kl = pl->load_threads;
 	*kc = pl->check_threads;
-	if (!pl->table || !(period_ms > 0))
+	if (!(period_ms > 0) || !(load_ms >= 0) || !(check_ms >= 0))
 		return false;
-	double load, check;
-	double io = btc_table_io_ms(pl->table, pl->mode, pl->load_threads, pl->check_threads, &load,
-				    &check);
-	if (isnan(load) || isnan(check) || !(io >= BTC_PLAN_IO_HEADROOM * period_ms))
+	double target = BTC_PLAN_IO_HEADROOM * period_ms;
+	if (!(btrt_model_io_ms(load_ms, check_ms, *kl, *kc) >= target))
 		return false;
-	uint32_t used = pl->load_threads + pl->check_threads - 2;
-	uint32_t l, c;
-	btrt_model_io_threads(load, check, BTC_PLAN_IO_HEADROOM * period_ms,
-			      extra > used ? extra : used, &l, &c);
-	l = l > pl->load_threads ? l : pl->load_threads;
-	c = c > pl->check_threads ? c : pl->check_threads;
-	if (l + c - 2 > (extra > used ? extra : used) || (l == *kl && c == *kc))
+	uint32_t used = *kl + *kc - 2, room = extra > used ? extra : used, l, c;
+	btrt_model_io_threads(load_ms, check_ms, target, room, &l, &c);
+	l = l > *kl ? l : *kl;
+	c = c > *kc ? c : *kc;
+	if (l + c - 2 > room || (l == *kl && c == *kc))
 		return false;
 	*kl = l;
 	*kc = c;

@@ -284,20 +284,23 @@ int btc_plan_find_schedule(const struct btc_plan *plan, const struct btc_schedul
 int btc_plan_add_bound_schedule(struct btc_plan *plan, const struct btc_schedule *s, bool *added);
 
 /* The job's io round (driver/job.c; docs/scheduler.md, "The io round"):
- * the io farms for the period the chosen schedule measured. The plan sizes
- * its farms against the table's predicted compute period, which can read
- * high (octree's CUDA chunks on the H100: 0.96-1.19 ms predicted, 0.63-0.66
- * ms measured on lease S, so one checker was kept and its 0.73 ms set the
- * 0.71 ms period). Where the plan's own T_io (planned table mode, its
- * farms) reaches BTC_PLAN_IO_HEADROOM x period_ms (ms per task,
- * measured), *kl and *kc get btrt_model_io_threads' farms for that
- * headroom, at least the plan's and at most `extra` threads beyond one
- * loader and one checker (btc_gen_io_threads_extra), and it returns true
- * when they differ from the plan's. Otherwise false with the plan's farms:
- * no table, the load and check not timed apart, the io below the
- * headroom, or no thread left. Pure. */
-bool btc_plan_io_round_farms(const struct btc_plan *plan, double period_ms, uint32_t extra,
-			     uint32_t *kl, uint32_t *kc);
+ * the io farms for what the chosen schedule measured. The plan sizes its
+ * farms on the table's load and check, timed alone, against its predicted
+ * compute period; in the pipeline the load and check run slower and the
+ * compute can run faster (octree-cuda-g1 on the H100, lease U: the table's
+ * io fitted one loader, the run's load took 0.80 ms a task and set the
+ * 0.78 ms period; lease S: one checker at 0.73 ms against chunks of 0.63
+ * ms). load_ms and check_ms: one task's load and check on one thread as the
+ * program measured them (its report's `io`); period_ms: the schedule's
+ * measured period (ms per task). Where T_io = max(load / k_load, check /
+ * k_check) at the plan's farms reaches BTC_PLAN_IO_HEADROOM x period_ms,
+ * *kl and *kc get btrt_model_io_threads' farms for that headroom, at least
+ * the plan's and at most `extra` threads beyond one loader and one checker
+ * (btc_gen_io_threads_extra), and it returns true when they differ from
+ * the plan's. Otherwise false with the plan's farms: the io below the
+ * headroom, no thread left, or a figure missing (NAN). Pure. */
+bool btc_plan_io_round_farms(const struct btc_plan *plan, double load_ms, double check_ms,
+			     double period_ms, uint32_t extra, uint32_t *kl, uint32_t *kc);
 
 /* Sets the plan's io farms (plan->load_threads, check_threads; 0 read as
  * 1) and with them every chunk model's T_io, the schedules' predicted

@@ -255,18 +255,19 @@ job --top 1 --no-bound-round --no-playoff --report "$work/nb.json" > "$work/nb.l
 [ "$(json "$work/nb.json" '"playoff" in r')" = False ] || fail "--no-playoff: a playoff object" "$work/nb.json"
 echo "ok: the bound round builds and races the calibrated assignment; --no-bound-round and --no-playoff run none"
 
-# The io round (docs/scheduler.md, "The io round"): where the plan's io
-# reaches 0.75 of the tuning winner's measured period, the program is
-# rebuilt with the farms for that period and raced against the build. The
-# dev box has no thread to spare (one loader, one checker) and vecadd's
-# table no io, so the test hook BTC_TEST_IO_ROUND=KL,KC[,keep] names the
-# farms (",keep": kept whatever the race found): the program is rebuilt,
+# The io round (docs/scheduler.md, "The io round"): a probe run measures
+# the tuning winner's load and check; where their io reaches 0.75 of its
+# measured period, the program is rebuilt with the farms for that period
+# and raced against the build. The dev box has no io thread to spare (no
+# probe runs there: the job without the hook below has no io round), so
+# the test hook BTC_TEST_IO_ROUND=KL,KC[,keep] names the farms (",keep":
+# kept whatever the race found): the probe runs, the program is rebuilt,
 # raced, verified; kept, it stays (two builds) and the plan's farms follow;
 # not kept, the plan's farms are built again (three builds).
 for hook in 2,2 2,2,keep; do
   BTC_TEST_IO_ROUND=$hook job --top 1 --no-playoff --no-bound-round --report "$work/io.json" > "$work/io.log" 2>&1 ||
     fail "io round ($hook): exit status $?" "$work/io.log"
-  grep -q "^io round: the planned io, [0-9.]* ms with 1 loader(s) and 1 check worker(s), is [0-9.]* of schedule [0-9]*'s measured [0-9.]* ms: rebuilding with 2 and 2, racing it against the build$" "$work/io.log" ||
+  grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / 1, check [0-9.]* ms / 1, measured) is [0-9.]* of its measured period [0-9.]* ms: rebuilding with 2 loader(s) and 2 check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/io.log" ||
     fail "io round ($hook): no racing line" "$work/io.log"
   grep -q "^io round: 2 and 2 / 1 and 1 time ratio [0-9.]* \[[0-9.]*, [0-9.]*.*\] over [0-9]* rounds" "$work/io.log" ||
     fail "io round ($hook): no race result" "$work/io.log"
@@ -276,6 +277,7 @@ r = json.load(open(sys.argv[1]))
 keep = sys.argv[2].endswith(",keep")
 builds = int(sys.argv[3])
 o = r["io_round"]
+assert o["status"] == "raced" and o["load_ms"] > 0 and o["check_ms"] > 0, o
 assert (o["load_threads_from"], o["check_threads_from"], o["load_threads"], o["check_threads"]) == (1, 1, 2, 2), o
 assert o["rounds"] >= 6 and o["ratio_ci_low"] <= o["ratio_median"] <= o["ratio_ci_high"], o
 assert o["kept"] == (keep or o["ratio_ci_high"] < 1), o

@@ -261,16 +261,16 @@ static void test_io_round_farms(void)
 	CU_ASSERT_EQUAL(plan->check_threads, 1);
 	uint32_t kl, kc;
 	/* the io (0.83 ms) under 0.75 x 2 ms: nothing to race */
-	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 2.0, 2, &kl, &kc));
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.45, 0.83, 2.0, 2, &kl, &kc));
 	CU_ASSERT_TRUE(kl == 1 && kc == 1);
 	/* no thread beyond one loader and one checker */
-	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.5, 0, &kl, &kc));
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.45, 0.83, 0.5, 0, &kl, &kc));
 	/* measured 0.5 ms: 2 and 2 */
-	CU_ASSERT_TRUE(btc_plan_io_round_farms(plan, 0.5, 2, &kl, &kc));
+	CU_ASSERT_TRUE(btc_plan_io_round_farms(plan, 0.45, 0.83, 0.5, 2, &kl, &kc));
 	CU_ASSERT_EQUAL(kl, 2);
 	CU_ASSERT_EQUAL(kc, 2);
-	/* not a period */
-	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, NAN, 2, &kl, &kc));
+	/* no check figure */
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.45, NAN, 0.5, 2, &kl, &kc));
 	/* set: every predicted period is max(T_io, T_max) with T_io = 0.83 / 2 */
 	btc_plan_set_io_farms(plan, 2, 2);
 	CU_ASSERT_EQUAL(plan->load_threads, 2);
@@ -281,7 +281,7 @@ static void test_io_round_farms(void)
 			CU_ASSERT_DOUBLE_EQUAL(g->s.period_ms, fmax(0.415, g->s.tmax_ms), 1e-9);
 	}
 	/* at the new farms a period of 0.5 ms asks for nothing more */
-	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.5, 2, &kl, &kc));
+	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.45, 0.83, 0.5, 2, &kl, &kc));
 	CU_ASSERT_EQUAL(d.errors, 0);
 	btc_plan_free(plan);
 	btc_table_free(t);
