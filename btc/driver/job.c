@@ -499,9 +499,14 @@ static bool phase_io_round(struct job *j)
 	io->period_ms = j->entries[k].median_ms;
 	io->load_from = io->load_to = j->plan->load_threads;
 	io->check_from = io->check_to = j->plan->check_threads;
+	if (!got && !hook) {
+		printf("io round: schedule %d's run reports no io figures: the farms stay\n", k);
+		io->status = "not raced";
+		return true;
+	}
 	double t_io = btrt_model_io_ms(io->load_ms, io->check_ms, io->load_from, io->check_from);
-	bool race = hook || (got && btc_plan_io_round_farms(j->plan, io->load_ms, io->check_ms,
-							    io->period_ms, extra, &kl, &kc));
+	bool race = hook || btc_plan_io_round_farms(j->plan, io->load_ms, io->check_ms,
+						    io->period_ms, extra, &kl, &kc);
 	printf("io round: schedule %d's io %.3f ms (load %.3f ms / %u, check %.3f ms / %u, "
 	       "measured) is %.2f of its measured period %.3f ms: %s",
 	       k, t_io, io->load_ms, io->load_from, io->check_ms, io->check_from,

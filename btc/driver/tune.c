@@ -477,32 +477,15 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 /* The io round's bench: contender 0 runs the chosen schedule in the
  * program with the new farms, contender 1 in the program as built. */
 struct io_round_bench {
-	const char *program[2];
+	struct prog_bench pb[2];
 	int index;
-	const char *report;
-	const struct btc_plan_schedule *sched;
-	const struct btc_tune_options *opt;
-	const struct btc_tune_ctx *ctx;
 };
 
 static bool io_round_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
 			 char **error)
 {
-	const struct io_round_bench *p = arg;
-	struct btc_tune_run run = {
-		.program = p->program[i],
-		.index = p->index,
-		.sched = p->sched,
-		.warmup = warmup,
-		.tasks = tasks,
-		.input = p->ctx->input,
-		.report = p->report,
-		.quiet = true,
-		.phase = phase,
-		.app = p->ctx->app,
-		.dev = p->ctx->dev,
-	};
-	return btc_tune_run_once(&run, p->opt, ms, error);
+	struct io_round_bench *p = arg;
+	return prog_run(&p->pb[i], p->index, warmup, tasks, phase, ms, error);
 }
 
 bool btc_tune_io_round(const char *program, const char *built,
@@ -511,7 +494,8 @@ bool btc_tune_io_round(const char *program, const char *built,
 		       const struct btc_tune_ctx *ctx, struct btc_rng *rng, struct btc_tune_h2h *h)
 {
 	char *report = btc_xasprintf("%s/io-round.tmp.%ld", ctx->work_dir, (long)getpid());
-	struct io_round_bench ib = {{program, built}, chosen, report, &scheds[chosen], opt, ctx};
+	struct io_round_bench ib = {
+		{{program, report, scheds, opt, ctx}, {built, report, scheds, opt, ctx}}, chosen};
 	struct btc_tune_bench b = {io_round_run, prog_now, prog_interrupted, &ib};
 	struct btc_tune_entry e[2] = {{.tasks = entry->tasks, .warmup = entry->warmup},
 				      {.tasks = entry->tasks, .warmup = entry->warmup}};
