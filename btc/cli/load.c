@@ -65,6 +65,7 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 	jo->keep_going = o->keep_going;
 	jo->playoff = !o->no_playoff;
 	jo->bound_round = !o->no_bound_round;
+	jo->io_round = !o->no_io_round;
 	jo->adapt = o->adapt;
 	if (o->tasks)
 		jo->final_tasks = o->tasks;

@@ -191,6 +191,9 @@ static const struct row rows[] = {
 	FLAG(NO_BOUND_ROUND, "no-bound-round", no_bound_round, C(TUNE),
 	     "tuning: no bound round (by default the calibrated\nmodel's best assignment, when it was not among\n"
 	     "the measured schedules, is built and raced head\nto head against the tuning winner)"),
+	FLAG(NO_IO_ROUND, "no-io-round", no_io_round, C(TUNE),
+	     "tuning: no io round (by default, where the device\nhas io threads to give, a probe run measures the\n"
+	     "winner's load and check; where they near its\nperiod, the program is rebuilt with more io\nthreads and raced against the build)"),
 	FLAG(EXHAUSTIVE, "exhaustive", exhaustive, C(TUNE),
 	     "also measure every schedule of the paper's space\n(at most 64; racing off) and report the regret:\nchosen / measured best - 1"),
 	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE),

@@ -62,6 +62,7 @@ enum btc_cli_opt {
 	BTC_OPT_NO_RACE,
 	BTC_OPT_NO_PLAYOFF,
 	BTC_OPT_NO_BOUND_ROUND,
+	BTC_OPT_NO_IO_ROUND,
 	BTC_OPT_EXHAUSTIVE,
 	BTC_OPT_KEEP_GOING,
 	BTC_OPT_ADAPT,
@@ -157,6 +158,7 @@ struct btc_cli_options {
 	bool no_race, keep_going, adapt;
 	bool no_playoff;     /* --no-playoff: the tuning's winner by median alone */
 	bool no_bound_round; /* --no-bound-round: the job measures no schedule past the plan's */
+	bool no_io_round;    /* --no-io-round: the job keeps the plan's io farms */
 	bool exhaustive; /* btc tune --exhaustive: the paper's space measured */
 	unsigned seed;
 	const char *cache;

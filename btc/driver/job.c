@@ -487,7 +487,7 @@ static bool phase_io_round(struct job *j)
 	uint32_t extra = btc_gen_io_threads_extra(j->dev), kl, kc;
 	bool keep, hook = io_round_hook(j, &kl, &kc, &keep);
 	int k = tuning_winner(j);
-	if (j->opt->plan.n_specs || k < 0 || (!extra && !hook))
+	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 || (!extra && !hook))
 		return true;
 	struct io_round *io = &j->io;
 	double t = now_s();

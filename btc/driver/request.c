@@ -12,4 +12,5 @@ void btc_request_init(struct btc_request *o)
 	o->profile_max_reps = 30;
 	o->playoff = true;
 	o->bound_round = true;
+	o->io_round = true;
 }

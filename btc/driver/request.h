@@ -34,6 +34,10 @@ struct btc_request {
 				 assignment when no measured schedule is it (default
 				 true; --no-bound-round: false; docs/report.md, "The
 				 bound round") */
+	bool io_round;        /* after tuning, where the device has io threads to give,
+				 probe the winner's io and race more io threads when
+				 it nears the period (default true; --no-io-round:
+				 false; docs/scheduler.md, "The io round") */
 	bool adapt;           /* --adapt: the final run adapts (the program's --adapt) */
 	bool force;           /* --force: the project may replace files btc did not generate */
 };

@@ -291,9 +291,12 @@ assert builds == (2 if o["kept"] else 3), (builds, o)
 assert r["verified"], "a run failed its check"
 PY
 done
+BTC_TEST_IO_ROUND=2,2 job --top 1 --no-playoff --no-bound-round --no-io-round > "$work/nio.log" 2>&1 ||
+  fail "--no-io-round: exit status $?" "$work/nio.log"
+! grep -q "^io round" "$work/nio.log" || fail "--no-io-round: an io round ran" "$work/nio.log"
 ! grep -q "^io round" "$work/nb.log" || fail "an io round with no io" "$work/nb.log"
 [ "$(json "$work/nb.json" '"io_round" in r')" = False ] || fail "an io_round object with no io" "$work/nb.json"
-echo "ok: the io round rebuilds with the farms asked, races them against the build, keeps or rebuilds"
+echo "ok: the io round rebuilds with the farms asked, races them against the build, keeps or rebuilds; --no-io-round runs none"
 
 # The cached fit mode (issue 25): a main job on a cached table keeps the
 # mode that fitted its measurements beside the table (TABLE.fit-mode);
