@@ -662,6 +662,21 @@ static int phase_final_run(struct job *j)
 	return 1;
 }
 
+/* A race's head to head h into the report's *out (kept: the challenger
+ * won). */
+static void report_race(struct btc_report_race *out, const struct btc_tune_h2h *h, bool kept)
+{
+	out->rounds = h->rounds;
+	if (h->rounds > 0) {
+		out->ratio = h->ratio_median;
+		out->ratio_lo = h->ratio_lo;
+		out->ratio_hi = h->ratio_hi;
+		out->decided = h->decided;
+		out->stop = btc_xstrdup(h->stop);
+	}
+	out->kept = kept;
+}
+
 /* The report struct from what the job found: verified and the speedup
  * computed from the runs, null reasons where a value is absent. Every
  * schedule has one figure, the median of its verified runs. */
@@ -734,15 +749,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->playoff_status = btc_xstrdup(j->po.raced ? "raced" : "decided in tuning");
 		r->playoff_winner = j->po.winner;
 		r->playoff_runner_up = j->po.runner_up;
-		r->playoff_rounds = j->po.raced ? h->rounds : 0;
-		if (r->playoff_rounds > 0) {
-			r->playoff_ratio = h->ratio_median;
-			r->playoff_ratio_lo = h->ratio_lo;
-			r->playoff_ratio_hi = h->ratio_hi;
-			r->playoff_decided = h->decided;
-			r->playoff_stop = btc_xstrdup(h->stop);
-			r->playoff_kept = j->po.pick == j->po.runner_up;
-		}
+		if (j->po.raced)
+			report_race(&r->playoff, h, j->po.pick == j->po.runner_up);
 	}
 	if (j->io.status) {
 		const struct btc_tune_h2h *h = &j->io.h2h;
@@ -755,14 +763,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->io_round_check_from = (int)j->io.check_from;
 		r->io_round_load_to = (int)j->io.load_to;
 		r->io_round_check_to = (int)j->io.check_to;
-		r->io_round_rounds = h->rounds;
-		if (h->rounds > 0) {
-			r->io_round_ratio = h->ratio_median;
-			r->io_round_ratio_lo = h->ratio_lo;
-			r->io_round_ratio_hi = h->ratio_hi;
-			r->io_round_stop = btc_xstrdup(h->stop);
-		}
-		r->io_round_kept = j->io.kept;
+		report_race(&r->io_round, h, j->io.kept);
 	}
 	if (j->br.status) {
 		const struct btc_tune_h2h *h = &j->br.h2h;

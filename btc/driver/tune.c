@@ -499,10 +499,8 @@ bool btc_tune_io_round(const char *program, const char *built,
 	struct btc_tune_bench b = {io_round_run, prog_now, prog_interrupted, &ib};
 	struct btc_tune_entry e[2] = {{.tasks = entry->tasks, .warmup = entry->warmup},
 				      {.tasks = entry->tasks, .warmup = entry->warmup}};
-	struct btc_tune_options o = *opt;
-	int need = btc_tune_need_rounds(opt), failed;
-	o.h2h_max_rounds = need > BTC_TUNE_PLAYOFF_MAX_ROUNDS ? need : BTC_TUNE_PLAYOFF_MAX_ROUNDS;
-	o.budget_s *= BTC_TUNE_PLAYOFF_BUDGET_SHARE;
+	struct btc_tune_options o = btc_tune_playoff_options(opt);
+	int failed;
 	bool ok = btc_tune_h2h_rounds(&b, &o, ctx->verbose, e, 0, 1, rng, h, &failed);
 	if (!ok && failed >= 0 && e[failed].error)
 		fprintf(stderr, "io round: %s\n", e[failed].error);

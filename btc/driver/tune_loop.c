@@ -426,6 +426,15 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 	return ok;
 }
 
+struct btc_tune_options btc_tune_playoff_options(const struct btc_tune_options *opt)
+{
+	struct btc_tune_options o = *opt;
+	int need = btc_tune_need_rounds(opt);
+	o.h2h_max_rounds = need > BTC_TUNE_PLAYOFF_MAX_ROUNDS ? need : BTC_TUNE_PLAYOFF_MAX_ROUNDS;
+	o.budget_s *= BTC_TUNE_PLAYOFF_BUDGET_SHARE;
+	return o;
+}
+
 bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			     bool verbose, struct btc_tune_entry *entries, int n,
 			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed)
@@ -441,10 +450,7 @@ bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tu
 	const struct btc_tune_entry *a = &entries[w], *z = &entries[r];
 	if (a->ci_exact && z->ci_exact && a->ci_hi_ms < z->ci_lo_ms)
 		return true;
-	struct btc_tune_options o = *opt;
-	int need = btc_tune_need_rounds(opt);
-	o.h2h_max_rounds = need > BTC_TUNE_PLAYOFF_MAX_ROUNDS ? need : BTC_TUNE_PLAYOFF_MAX_ROUNDS;
-	o.budget_s *= BTC_TUNE_PLAYOFF_BUDGET_SHARE;
+	struct btc_tune_options o = btc_tune_playoff_options(opt);
 	p->raced = true;
 	if (!btc_tune_h2h_rounds(b, &o, verbose, entries, r, w, rng, &p->h, failed))
 		return false;

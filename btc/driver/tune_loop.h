@@ -50,6 +50,12 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 			 bool verbose, struct btc_tune_entry *entries, int cand, int base,
 			 struct btc_rng *rng, struct btc_tune_h2h *h, int *failed);
 
+/* opt with the playoff's limits (the playoff and the io round):
+ * h2h_max_rounds BTC_TUNE_PLAYOFF_MAX_ROUNDS (at least the rounds an
+ * exact interval needs, btc_tune_need_rounds), budget_s a
+ * BTC_TUNE_PLAYOFF_BUDGET_SHARE of opt's. Pure. */
+struct btc_tune_options btc_tune_playoff_options(const struct btc_tune_options *opt);
+
 /* The playoff over entries[n] (btc_tune_playoff's rules); *failed as
  * there. Returns true when every run verified. */
 bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,

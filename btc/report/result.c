@@ -37,11 +37,11 @@ void btc_report_init(struct btc_report *r)
 	r->tune_cpu_steal = NAN;
 	r->h2h_candidate = -1;
 	r->playoff_winner = r->playoff_runner_up = -1;
-	r->playoff_ratio = r->playoff_ratio_lo = r->playoff_ratio_hi = NAN;
+	r->playoff.ratio = r->playoff.ratio_lo = r->playoff.ratio_hi = NAN;
+	r->io_round.ratio = r->io_round.ratio_lo = r->io_round.ratio_hi = NAN;
 	r->bound_round_schedule = r->bound_round_winner = -1;
 	r->io_round_schedule = -1;
-	r->io_round_period_ms = r->io_round_ratio = r->io_round_ratio_lo = r->io_round_ratio_hi =
-		NAN;
+	r->io_round_period_ms = r->io_round_load_ms = r->io_round_check_ms = NAN;
 	r->bound_round_bound_ms = r->bound_round_ratio = NAN;
 	r->bound_round_ratio_lo = r->bound_round_ratio_hi = NAN;
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
@@ -75,8 +75,8 @@ void btc_report_free(struct btc_report *r)
 {
 	free(r->failure_diagnosis);
 	free(r->playoff_status);
-	free(r->playoff_stop);
-	free(r->io_round_stop);
+	free(r->playoff.stop);
+	free(r->io_round.stop);
 	free(r->io_round_status);
 	free(r->bound_round_status);
 	free(r->bound_round_mode);
@@ -222,6 +222,18 @@ static void add_ratio(cJSON *o, double median, double lo, double hi)
 	btc_json_add_num(o, "ratio_ci_high", hi);
 }
 
+/* A race into o: rounds; when raced the ratio, decided and stop; kept. */
+static void add_race(cJSON *o, const struct btc_report_race *race)
+{
+	cJSON_AddNumberToObject(o, "rounds", race->rounds);
+	if (race->rounds > 0) {
+		add_ratio(o, race->ratio, race->ratio_lo, race->ratio_hi);
+		cJSON_AddBoolToObject(o, "decided", race->decided);
+		btc_json_add_str(o, "stop", race->stop);
+	}
+	cJSON_AddBoolToObject(o, "kept", race->kept);
+}
+
 /* The fields schema 3 added: tuning, head to head, final run, fit. */
 static void write_schema3(cJSON *j, const struct btc_report *r)
 {
@@ -243,13 +255,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddStringToObject(p, "status", r->playoff_status);
 		cJSON_AddNumberToObject(p, "winner", r->playoff_winner);
 		cJSON_AddNumberToObject(p, "runner_up", r->playoff_runner_up);
-		cJSON_AddNumberToObject(p, "rounds", r->playoff_rounds);
-		if (r->playoff_rounds > 0) {
-			add_ratio(p, r->playoff_ratio, r->playoff_ratio_lo, r->playoff_ratio_hi);
-			cJSON_AddBoolToObject(p, "decided", r->playoff_decided);
-			btc_json_add_str(p, "stop", r->playoff_stop);
-			cJSON_AddBoolToObject(p, "kept", r->playoff_kept);
-		}
+		add_race(p, &r->playoff);
 	}
 	if (r->io_round_status) {
 		cJSON *o = cJSON_AddObjectToObject(j, "io_round");
@@ -262,12 +268,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(o, "check_threads_from", r->io_round_check_from);
 		cJSON_AddNumberToObject(o, "load_threads", r->io_round_load_to);
 		cJSON_AddNumberToObject(o, "check_threads", r->io_round_check_to);
-		cJSON_AddNumberToObject(o, "rounds", r->io_round_rounds);
-		if (r->io_round_rounds > 0) {
-			add_ratio(o, r->io_round_ratio, r->io_round_ratio_lo, r->io_round_ratio_hi);
-			btc_json_add_str(o, "stop", r->io_round_stop);
-		}
-		cJSON_AddBoolToObject(o, "kept", r->io_round_kept);
+		add_race(o, &r->io_round);
 	}
 	if (r->bound_round_status) {
 		cJSON *b = cJSON_AddObjectToObject(j, "bound_round");

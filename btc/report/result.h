@@ -92,6 +92,18 @@ struct btc_report_pu_fit {
 	int n_bottleneck;
 };
 
+/* A race of the main job after tuning (the playoff, the io round;
+ * docs/report.md): paired head-to-head rounds of a challenger against the
+ * incumbent, as the report gives them. */
+struct btc_report_race {
+	int rounds;                       /* head-to-head rounds, 0: not raced */
+	double ratio, ratio_lo, ratio_hi; /* challenger / incumbent time, median and 95 %
+					     interval; NAN: not raced */
+	bool decided; /* the ratio's interval excludes 1 or lies within 1 +- 3 % */
+	char *stop;   /* why the rounds stopped (owned), NULL: not raced */
+	bool kept;    /* the challenger was kept (its gain significant) */
+};
+
 struct btc_report {
 	int schema_version;
 	char *app, *device, *mode, *objective, *gpu;
@@ -130,11 +142,8 @@ struct btc_report {
 	 * interval below the runner-up's: not raced) or "raced" (owned) */
 	char *playoff_status;
 	int playoff_winner, playoff_runner_up; /* the tuning's best two by median, -1: none */
-	int playoff_rounds;                    /* head-to-head rounds, 0: not raced */
-	double playoff_ratio, playoff_ratio_lo, playoff_ratio_hi; /* runner-up / winner */
-	bool playoff_decided; /* the ratio's interval excludes 1 or lies within 1 +- 3 % */
-	char *playoff_stop;   /* the head to head's stop (owned), NULL: not raced */
-	bool playoff_kept;    /* the runner-up replaced the winner */
+	struct btc_report_race playoff;        /* runner-up / winner; kept: the runner-up
+					   replaced the winner */
 	/* The bound round (docs/report.md, "The bound round"; driver/job.c):
 	 * bound_round_status NULL when none ran (--no-bound-round, --chunks,
 	 * no bound), else "no assignment" (no calibration of every PU, or
@@ -161,10 +170,8 @@ struct btc_report {
 	double io_round_load_ms, io_round_check_ms;  /* the probe's, one thread, ms per task */
 	int io_round_load_from, io_round_check_from; /* the plan's farms */
 	int io_round_load_to, io_round_check_to;     /* the farms raced (= _from: none) */
-	int io_round_rounds;                         /* 0: not raced */
-	double io_round_ratio, io_round_ratio_lo, io_round_ratio_hi; /* new farms / built */
-	char *io_round_stop; /* the head to head's stop (owned), NULL: not raced */
-	bool io_round_kept;  /* the program keeps the new farms */
+	struct btc_report_race io_round;             /* new farms / the build; kept: the program
+					    keeps the new farms */
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */
 	int h2h_rounds;
 	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */
