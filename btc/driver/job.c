@@ -84,6 +84,7 @@ struct job {
 	int final_warmup;                   /* its warm-up, the program's (>= its pool) */
 	bool final_verified;                /* the chosen one's final run verified */
 	int final_switches, final_schedule; /* --adapt: from the program's report; -1: none */
+	struct btc_report_breakdown final_bd; /* what set the final run's period; chunk -1: none */
 	double phases[N_PHASES], t0;
 };
 
@@ -646,6 +647,73 @@ static void read_adaptive(struct job *j)
 	cJSON_Delete(r);
 }
 
+/* The final run's breakdown from the program's report (its "chunks"
+ * means per task, its "schedule" chunks' farm ids, its "io";
+ * runtime/src/btrt_report.c) into j->final_bd, printed: what set the
+ * period, the slowest chunk (a farm's workers as one chunk, its mean
+ * over their count: each runs every k-th task) or the io threads' T_io
+ * = max(load / k_load, check / k_check) (btrt_model_io_ms). Issue 25's
+ * "the period set by the slowest chunk, not by load + check" is read
+ * off it (the job's summary prints it). Nothing when the report lacks the
+ * figures. */
+static void read_breakdown(struct job *j)
+{
+	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
+	const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(r, "chunks");
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r, "schedule"), "chunks");
+	const cJSON *io = cJSON_GetObjectItemCaseSensitive(r, "io");
+	int n = cJSON_GetArraySize(chunks);
+	struct btc_report_breakdown *b = &j->final_bd;
+	free(b->chunk_pu); /* a final run again (--keep-going): its own */
+	*b = (struct btc_report_breakdown){
+		.chunk = -1, .chunk_ms = NAN, .io_ms = NAN, .load_ms = NAN, .check_ms = NAN};
+	for (int c = 0; n == cJSON_GetArraySize(sc) && c < n; c++) {
+		const cJSON *k = cJSON_GetArrayItem(chunks, c);
+		const cJSON *mean = cJSON_GetObjectItemCaseSensitive(k, "mean_ms");
+		const cJSON *pu = cJSON_GetObjectItemCaseSensitive(k, "pu");
+		const cJSON *farm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(sc, c),
+								     "farm");
+		if (!cJSON_IsNumber(mean) || !cJSON_IsString(pu))
+			continue;
+		/* a farm: its workers' mean time per task over their count */
+		double sum = 0;
+		int workers = 0;
+		for (int w = 0; w < n; w++) {
+			const cJSON *fw = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(sc, w), "farm");
+			const cJSON *mw = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(chunks, w), "mean_ms");
+			if (w == c || (cJSON_IsNumber(farm) && cJSON_IsNumber(fw) &&
+				       fw->valueint == farm->valueint && cJSON_IsNumber(mw))) {
+				sum += w == c ? mean->valuedouble : mw->valuedouble;
+				workers++;
+			}
+		}
+		double ms = sum / workers / workers;
+		if (b->chunk < 0 || ms > b->chunk_ms) {
+			free(b->chunk_pu);
+			b->chunk = c;
+			b->chunk_pu = btc_xstrdup(pu->valuestring);
+			b->chunk_ms = ms;
+		}
+	}
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
+	const cJSON *ck = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
+	const cJSON *kl = cJSON_GetObjectItemCaseSensitive(io, "load_threads");
+	const cJSON *kc = cJSON_GetObjectItemCaseSensitive(io, "check_threads");
+	if (b->chunk >= 0 && cJSON_IsNumber(l) && cJSON_IsNumber(ck) && cJSON_IsNumber(kl) &&
+	    cJSON_IsNumber(kc) && kl->valueint > 0 && kc->valueint > 0) {
+		b->load_ms = l->valuedouble;
+		b->check_ms = ck->valuedouble;
+		b->load_threads = kl->valueint;
+		b->check_threads = kc->valueint;
+		b->io_ms = btrt_model_io_ms(b->load_ms, b->check_ms, (uint32_t)b->load_threads,
+					    (uint32_t)b->check_threads);
+	}
+	cJSON_Delete(r);
+}
+
 /* 6. The chosen schedule once more, traced: its figure is for the trace
  * only, in no comparison. Returns 1 when it verified, 0 when the job
  * stops, -1 when --keep-going must choose again. */
@@ -659,6 +727,8 @@ static int phase_final_run(struct job *j)
 	j->final_verified = true;
 	if (j->opt->adapt)
 		read_adaptive(j);
+	else
+		read_breakdown(j);
 	return 1;
 }
 
@@ -733,6 +803,10 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->final_warmup_requested = j->opt->tune.warmup;
 		r->final_switches = j->final_switches;
 		r->final_schedule = j->final_schedule;
+		r->final_breakdown = j->final_bd;
+		r->final_breakdown.chunk_pu = j->final_bd.chunk_pu
+						      ? btc_xstrdup(j->final_bd.chunk_pu)
+						      : NULL;
 	}
 	r->n_space = j->plan->n_space;
 	btc_report_regret(r);
@@ -868,6 +942,15 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	if (r->final_switches >= 0)
 		printf("adaptive final run: %d switch%s, ended on schedule %d\n", r->final_switches,
 		       r->final_switches == 1 ? "" : "es", r->final_schedule);
+	const struct btc_report_breakdown *b = &r->final_breakdown;
+	if (b->chunk >= 0) {
+		printf("final run breakdown (means per task): slowest chunk %d (%s) %.3f ms",
+		       b->chunk, b->chunk_pu ? b->chunk_pu : "?", b->chunk_ms);
+		if (!isnan(b->io_ms))
+			printf(", io %.3f ms (load %.3f ms / %d, check %.3f ms / %d)", b->io_ms,
+			       b->load_ms, b->load_threads, b->check_ms, b->check_threads);
+		printf(": the period is set by the %s\n", btc_report_period_set_by(b));
+	}
 	int np = 0;
 	double *pred = btc_xcalloc((size_t)j->n + 1, sizeof(double));
 	double *meas = btc_xcalloc((size_t)j->n + 1, sizeof(double));
@@ -945,6 +1028,11 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.final_ms = NAN,
 		.final_switches = -1,
 		.final_schedule = -1,
+		.final_bd = {.chunk = -1,
+			     .chunk_ms = NAN,
+			     .io_ms = NAN,
+			     .load_ms = NAN,
+			     .check_ms = NAN},
 		.br = {.schedule = -1, .winner = -1, .bound_ms = NAN},
 		.po = {.winner = -1, .runner_up = -1, .pick = -1},
 		.io = {.schedule = -1, .period_ms = NAN, .load_ms = NAN, .check_ms = NAN},
@@ -1004,6 +1092,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.br.h2h.ratios);
 	free(j.io.h2h.ratios);
 	free(j.po.h.ratios);
+	free(j.final_bd.chunk_pu);
 	btc_plan_free(j.plan);
 	free(j.table_path);
 	btc_table_free(j.table);

@@ -173,11 +173,28 @@ static void fit_rows(const char *path, const char *run, const struct btc_report 
 	}
 }
 
+/* r's final-run breakdown as one row of the breakdown table (nothing
+ * without one). */
+static void breakdown_row(const char *run, const struct btc_report *r, struct btc_out *md)
+{
+	const struct btc_report_breakdown *b = &r->final_breakdown;
+	if (b->chunk < 0)
+		return;
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	btc_outl(md, "| %s | %s | %d (%s) | %s | %s | %s / %d | %s / %d | %s |", run,
+		 fmt_ms(b1, sizeof(b1), r->final_ms, "n/a"), b->chunk,
+		 b->chunk_pu ? b->chunk_pu : "?", fmt_ms(b2, sizeof(b2), b->chunk_ms, "n/a"),
+		 fmt_ms(b3, sizeof(b3), b->io_ms, "n/a"), fmt_ms(b4, sizeof(b4), b->load_ms, "n/a"),
+		 b->load_threads, fmt_ms(b5, sizeof(b5), b->check_ms, "n/a"), b->check_threads,
+		 btc_report_period_set_by(b));
+}
+
 bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
 		       FILE *fit_csv, struct btc_diag *d)
 {
-	struct btc_out fit_md;
+	struct btc_out fit_md, bd_md;
 	btc_out_init(&fit_md);
+	btc_out_init(&bd_md);
 	if (fit_csv)
 		fprintf(fit_csv,
 			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates,run\n");
@@ -273,8 +290,20 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 				c->calibrated_loo_ms[BTC_MODE_PLACED]);
 		}
 		fit_rows(paths[i], run, &r, &fit_md, fit_csv);
+		breakdown_row(run, &r, &bd_md);
 		btc_report_free(&r);
 	}
+	if (bd_md.len) {
+		fprintf(md,
+			"\nThe final runs' breakdown (means per task from the program's report; a "
+			"farm's workers as one chunk): what set the period, the slowest chunk or the io "
+			"threads' T_io = max(load / k_load, check / k_check).\n\n"
+			"| run | final run ms/task | slowest chunk | its ms/task | io T_io ms | load ms / "
+			"threads | check ms / threads | period set by |\n"
+			"|---|---|---|---|---|---|---|---|\n");
+		fputs(bd_md.buf, md);
+	}
+	btc_out_free(&bd_md);
 	if (fit_md.len) {
 		fprintf(md,
 			"\n| run | app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) | goals |\n");

@@ -53,6 +53,19 @@ void btc_report_init(struct btc_report *r)
 	r->regret = r->regret_ci_low = r->regret_ci_high = NAN;
 	r->regret_best = -1;
 	r->final_switches = r->final_schedule = -1;
+	r->final_breakdown = (struct btc_report_breakdown){
+		.chunk = -1, .chunk_ms = NAN, .io_ms = NAN, .load_ms = NAN, .check_ms = NAN};
+}
+
+const char *btc_report_period_set_by(const struct btc_report_breakdown *b)
+{
+	if (b->chunk < 0)
+		return NULL;
+	if (isnan(b->io_ms) || b->chunk_ms >= b->io_ms)
+		return "chunk";
+	double load = b->load_threads > 0 ? b->load_ms / b->load_threads : b->load_ms;
+	double check = b->check_threads > 0 ? b->check_ms / b->check_threads : b->check_ms;
+	return load >= check ? "io load" : "io check";
 }
 
 static void candidate_init(struct btc_report_candidate *c)
@@ -78,6 +91,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->playoff.stop);
 	free(r->io_round.stop);
 	free(r->io_round_status);
+	free(r->final_breakdown.chunk_pu);
 	free(r->bound_round_status);
 	free(r->bound_round_mode);
 	free(r->app);
@@ -312,6 +326,20 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			cJSON_AddNumberToObject(f, "switches", r->final_switches);
 			cJSON_AddNumberToObject(f, "final_schedule", r->final_schedule);
 		}
+		const struct btc_report_breakdown *b = &r->final_breakdown;
+		if (b->chunk >= 0) {
+			cJSON *o = cJSON_AddObjectToObject(f, "breakdown");
+			cJSON_AddNumberToObject(o, "slowest_chunk", b->chunk);
+			cJSON_AddStringToObject(o, "slowest_chunk_pu",
+						b->chunk_pu ? b->chunk_pu : "");
+			btc_json_add_num(o, "chunk_ms", b->chunk_ms);
+			btc_json_add_num(o, "io_ms", b->io_ms);
+			btc_json_add_num(o, "load_ms", b->load_ms);
+			btc_json_add_num(o, "check_ms", b->check_ms);
+			cJSON_AddNumberToObject(o, "load_threads", b->load_threads);
+			cJSON_AddNumberToObject(o, "check_threads", b->check_threads);
+			cJSON_AddStringToObject(o, "period_set_by", btc_report_period_set_by(b));
+		}
 	} else {
 		cJSON_AddNullToObject(j, "final_run");
 	}
@@ -494,6 +522,19 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 	if (cJSON_IsTrue(btc_json_get(f, "adaptive"))) {
 		r->final_switches = (int)fmax(0, btc_json_num(f, "switches"));
 		r->final_schedule = (int)btc_json_num(f, "final_schedule");
+	}
+	const cJSON *bd = btc_json_get(f, "breakdown");
+	double sc = btc_json_num(bd, "slowest_chunk");
+	if (!isnan(sc) && sc >= 0) {
+		struct btc_report_breakdown *b = &r->final_breakdown;
+		b->chunk = (int)sc;
+		b->chunk_pu = btc_json_str(bd, "slowest_chunk_pu");
+		b->chunk_ms = btc_json_num(bd, "chunk_ms");
+		b->io_ms = btc_json_num(bd, "io_ms");
+		b->load_ms = btc_json_num(bd, "load_ms");
+		b->check_ms = btc_json_num(bd, "check_ms");
+		b->load_threads = (int)fmax(0, btc_json_num(bd, "load_threads"));
+		b->check_threads = (int)fmax(0, btc_json_num(bd, "check_threads"));
 	}
 	const cJSON *fit = btc_json_get(j, "fit"), *c;
 	r->fit_mode = btc_json_str(fit, "mode");

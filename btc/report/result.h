@@ -104,6 +104,25 @@ struct btc_report_race {
 	bool kept;    /* the challenger was kept (its gain significant) */
 };
 
+/* The final run's breakdown (docs/report.md, "The final run's
+ * breakdown"): what set its period, from its program report's means per
+ * task [ms]. The slowest chunk's time per task (a farm's workers' mean
+ * over their count) against the io threads' T_io = max(load / k_load,
+ * check / k_check) (btrt_model_io_ms, the chunk model's io term). */
+struct btc_report_breakdown {
+	int chunk;                       /* the slowest chunk's index, -1: no breakdown */
+	char *chunk_pu;                  /* its PU (owned) */
+	double chunk_ms;                 /* its time per task */
+	double io_ms;                    /* T_io at the run's farms, NAN: no io figures */
+	double load_ms, check_ms;        /* one task's load and check on one thread */
+	int load_threads, check_threads; /* the run's io farms */
+};
+
+/* What set the period of b's run: "chunk" (its slowest chunk's time per
+ * task at least T_io), "io load" or "io check" (the larger io term), NULL
+ * without a breakdown. Static string. */
+const char *btc_report_period_set_by(const struct btc_report_breakdown *b);
+
 struct btc_report {
 	int schema_version;
 	char *app, *device, *mode, *objective, *gpu;
@@ -187,6 +206,8 @@ struct btc_report {
 	int final_warmup, final_warmup_requested;
 	int final_switches, final_schedule;     /* adaptive final run (--adapt): its switches
 						   and last schedule; -1: not adaptive */
+	struct btc_report_breakdown final_breakdown; /* chunk -1: none (earlier btc,
+							 --adapt) */
 	char *fit_mode;                          /* table mode with the best LOO fit, or NULL */
 	struct btc_report_fit_model *fit_models; /* [n_fit_models] */
 	int n_fit_models;

@@ -371,6 +371,55 @@ static void test_final_run_warmup(void)
 	btc_report_free(&b);
 }
 
+/* The final run's breakdown: written and read back; what set the period
+ * (the slowest chunk at least T_io, else the larger io term per thread);
+ * none in a report without it. */
+static void test_final_breakdown(void)
+{
+	struct btc_report r;
+	btc_report_init(&r);
+	r.app = btc_xstrdup("octree");
+	r.final_ms = 0.975;
+	r.final_tasks = 64;
+	r.final_breakdown = (struct btc_report_breakdown){.chunk = 1,
+							  .chunk_pu = btc_xstrdup("cpu"),
+							  .chunk_ms = 0.853,
+							  .io_ms = 0.971,
+							  .load_ms = 0.778,
+							  .check_ms = 0.971,
+							  .load_threads = 1,
+							  .check_threads = 1};
+	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&r.final_breakdown), "io check");
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	struct btc_report b;
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.final_breakdown.chunk, 1);
+	CU_ASSERT_STRING_EQUAL(b.final_breakdown.chunk_pu, "cpu");
+	CU_ASSERT_DOUBLE_EQUAL(b.final_breakdown.chunk_ms, 0.853, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.final_breakdown.io_ms, 0.971, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.final_breakdown.load_ms, 0.778, 1e-9);
+	CU_ASSERT_EQUAL(b.final_breakdown.check_threads, 1);
+	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&b.final_breakdown), "io check");
+	/* two checkers: T_io is the load's, under the chunk */
+	b.final_breakdown.check_threads = 2;
+	b.final_breakdown.io_ms = 0.778;
+	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&b.final_breakdown), "chunk");
+	b.final_breakdown.chunk_ms = 0.5;
+	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&b.final_breakdown), "io load");
+	btc_report_free(&b);
+	btc_report_free(&r);
+	/* none: a report of earlier btc */
+	const char *text = "{\"schema_version\": 3, \"app\": \"a\", \"candidates\": [], "
+			   "\"final_run\": {\"tasks\": 64, \"ms_per_task\": 1.19}}\n";
+	CU_ASSERT_EQUAL_FATAL(btc_test_write_text(path, text), 0);
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.final_breakdown.chunk, -1);
+	CU_ASSERT_PTR_NULL(btc_report_period_set_by(&b.final_breakdown));
+	btc_report_free(&b);
+}
+
 int register_result_suite(void)
 {
 	CU_pSuite s = CU_add_suite("result", setup, cleanup);
@@ -380,5 +429,6 @@ int register_result_suite(void)
 	       !CU_add_test(s, "schema 1", test_schema1) ||
 	       !CU_add_test(s, "schema 3", test_schema3) ||
 	       !CU_add_test(s, "schema 2", test_schema2) ||
-	       !CU_add_test(s, "final run: warmup_requested absent", test_final_run_warmup);
+	       !CU_add_test(s, "final run: warmup_requested absent", test_final_run_warmup) ||
+	       !CU_add_test(s, "final run: its breakdown", test_final_breakdown);
 }
