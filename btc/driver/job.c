@@ -942,6 +942,12 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 	if (r->final_switches >= 0)
 		printf("adaptive final run: %d switch%s, ended on schedule %d\n", r->final_switches,
 		       r->final_switches == 1 ? "" : "es", r->final_schedule);
+	int n_spread;
+	double spread = btc_report_runs_spread(r, &n_spread);
+	if (!isnan(spread))
+		printf("runs' spread: %.1f %% (over the %d schedules with 3 runs or more, the median "
+		       "of their 95 %% interval's width over their median)\n",
+		       100 * spread, n_spread);
 	const struct btc_report_breakdown *b = &r->final_breakdown;
 	if (b->chunk >= 0) {
 		printf("final run breakdown (means per task): slowest chunk %d (%s) %.3f ms",

@@ -199,16 +199,18 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		fprintf(fit_csv,
 			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates,run\n");
 	fprintf(md,
-		"| run | app | GPU API | CPU-only ms/task | GPU-only ms/task | chosen schedule | ms/task | 95 %% interval | predicted ms | best baseline | baseline ms/task | speedup [95 %%] | fluid / assignment bound ms | efficiency %% [95 %%] | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified |\n");
+		"| run | app | GPU API | CPU-only ms/task | GPU-only ms/task | chosen schedule | ms/task | 95 %% interval | predicted ms | best baseline | baseline ms/task | speedup [95 %%] | fluid / assignment bound ms | efficiency %% [95 %%] | Pearson r (isolated) | Pearson r (interference) | profile s | tune s | verified | runs' spread %% |\n");
 	fprintf(md,
-		"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	if (csv)
 		fprintf(csv,
-			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency,run,cpu_only_ms,gpu_only_ms,measured_ci_low_ms,measured_ci_high_ms,assign_bound_ms,fluid_efficiency,efficiency_ci_low,efficiency_ci_high\n");
+			"app,gpu,device,chosen,measured_ms,predicted_ms,baselines,best_baseline,best_baseline_ms,speedup,pearson_r_isolated,pearson_r_interference,profile_s,schedule_s,build_s,tune_s,run_s,verified,failed_schedules,speedup_ci_low,speedup_ci_high,no_significant_gain,fit_mode,fluid_bound_ms,efficiency,run,cpu_only_ms,gpu_only_ms,measured_ci_low_ms,measured_ci_high_ms,assign_bound_ms,fluid_efficiency,efficiency_ci_low,efficiency_ci_high,runs_spread\n");
 	if (cand_csv)
 		fprintf(cand_csv,
 			"app,gpu,index,kind,label,predicted_isolated_ms,predicted_interference_ms,calibrated_loo_isolated_ms,calibrated_loo_interference_ms,measured_ms,measured_ci_low_ms,measured_ci_high_ms,runs,tasks,rounds,status,efficiency,run,predicted_placed_ms,calibrated_loo_placed_ms\n");
 	bool ok = true;
+	double *widths = NULL; /* every report's (btc_report_spread_widths) */
+	int n_widths = 0;
 	for (int i = 0; i < n; i++) {
 		struct btc_report r;
 		if (!btc_report_read(paths[i], &r, d)) {
@@ -249,21 +251,27 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		char bounds[80], b10[32];
 		snprintf(bounds, sizeof(bounds), "%s / %s", fmt_ms(b5, sizeof(b5), r.fluid_bound_ms, "n/a"),
 			 fmt_ms(b10, sizeof(b10), r.assign_bound_ms, "n/a"));
+		widths = btc_xrealloc(widths,
+				      (size_t)(n_widths + r.n_candidates + 1) * sizeof(double));
+		int n_spread = btc_report_spread_widths(&r, widths + n_widths);
+		double spread = btc_stats_median(widths + n_widths, n_spread);
+		n_widths += n_spread;
+		char b11[32];
 		fprintf(md,
-			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s |\n",
+			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %.1f | %.1f | %s | %s |\n",
 			run, app, gpu, fmt_ms(b7, sizeof(b7), cpu_ms, "n/a"),
 			fmt_ms(b8, sizeof(b8), gpu_ms, "n/a"), chosen,
 			fmt_ms(b1, sizeof(b1), r.measured_ms, "n/a"),
 			fmt_ci(b9, sizeof(b9), ci_lo, ci_hi),
 			fmt_ms(b2, sizeof(b2), r.predicted_ms, "nan"), best,
-			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup,
-			bounds,
+			fmt_ms(b3, sizeof(b3), r.best_baseline_ms, "n/a"), speedup, bounds,
 			fmt_eff(b6, sizeof(b6), &r), r.pearson_r[BTC_MODE_ISOLATED],
-			r.pearson_r[BTC_MODE_INTERFERENCE], r.phases_s[0], r.phases_s[3], verified);
+			r.pearson_r[BTC_MODE_INTERFERENCE], r.phases_s[0], r.phases_s[3], verified,
+			fmt_pct(b11, sizeof(b11), spread));
 		if (csv) {
 			snprintf(b4, sizeof(b4), isnan(r.speedup) ? "" : "%.4f", r.speedup);
 			fprintf(csv,
-				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f\n",
+				"%s,%s,%s,%s,%.6f,%.6f,%s,%s,%.6f,%s,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.4f,%.4f,%s,%s,%.6f,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f,%.4f\n",
 				app, gpu, r.device ? r.device : "", r.n_chunks ? chosen : "",
 				r.measured_ms, r.predicted_ms, bases, best, r.best_baseline_ms, b4,
 				r.pearson_r[BTC_MODE_ISOLATED], r.pearson_r[BTC_MODE_INTERFERENCE],
@@ -273,7 +281,7 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 				r.no_significant_gain ? "true" : "false",
 				r.fit_mode ? r.fit_mode : "", r.fluid_bound_ms, r.efficiency, run,
 				cpu_ms, gpu_ms, ci_lo, ci_hi, r.assign_bound_ms, r.fluid_efficiency,
-				r.efficiency_ci_low, r.efficiency_ci_high);
+				r.efficiency_ci_low, r.efficiency_ci_high, spread);
 		}
 		for (int k = 0; cand_csv && k < r.n_candidates; k++) {
 			const struct btc_report_candidate *c = &r.candidates[k];
@@ -293,6 +301,15 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		breakdown_row(run, &r, &bd_md);
 		btc_report_free(&r);
 	}
+	if (n_widths) {
+		char b[32];
+		fprintf(md,
+			"\nThe runs' spread (the last column: over a run's schedules with 3 runs or "
+			"more, the median of their 95 %% interval's width over their median; "
+			"docs/report.md): %s %% over these runs' %d schedules.\n",
+			fmt_pct(b, sizeof(b), btc_stats_median(widths, n_widths)), n_widths);
+	}
+	free(widths);
 	if (bd_md.len) {
 		fprintf(md,
 			"\nThe final runs' breakdown (means per task from the program's report; a "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/goals.h"
+#include "report/stats.h"
 #include "util/fsafe.h"
 #include "util/infile.h"
 #include "util/out.h"
@@ -55,6 +56,29 @@ void btc_report_init(struct btc_report *r)
 	r->final_switches = r->final_schedule = -1;
 	r->final_breakdown = (struct btc_report_breakdown){
 		.chunk = -1, .chunk_ms = NAN, .io_ms = NAN, .load_ms = NAN, .check_ms = NAN};
+}
+
+int btc_report_spread_widths(const struct btc_report *r, double *w)
+{
+	int n = 0;
+	for (int k = 0; k < r->n_candidates; k++) {
+		const struct btc_report_candidate *c = &r->candidates[k];
+		if (c->status == BTC_RUN_VERIFIED && c->runs >= 3 && c->measured_ms > 0 &&
+		    !isnan(c->ci_low_ms) && !isnan(c->ci_high_ms))
+			w[n++] = (c->ci_high_ms - c->ci_low_ms) / c->measured_ms;
+	}
+	return n;
+}
+
+double btc_report_runs_spread(const struct btc_report *r, int *n)
+{
+	double *w = btc_xcalloc((size_t)r->n_candidates + 1, sizeof(double));
+	int m = btc_report_spread_widths(r, w);
+	double v = btc_stats_median(w, m);
+	free(w);
+	if (n)
+		*n = m;
+	return v;
 }
 
 const char *btc_report_period_set_by(const struct btc_report_breakdown *b)

@@ -269,6 +269,19 @@ struct btc_report {
 	int bound_loo_checked, bound_loo_below;
 };
 
+/* The runs' spread of r's schedules (docs/report.md, "The runs'
+ * spread"): for every verified schedule with at least 3 runs and a 95 %
+ * interval, the interval's width over its median, (ci_high - ci_low) /
+ * measured, a fraction, written to w[] (room for r->n_candidates);
+ * returns how many. Their median is how far one job's figures move from
+ * run to run: on the H100 it separates the leases whose CPU side was
+ * noisy, where the noise probe does not (docs/results/h100.md). */
+int btc_report_spread_widths(const struct btc_report *r, double *w);
+
+/* The median of btc_report_spread_widths over r, NAN when none; *n (may
+ * be NULL) the number of schedules. */
+double btc_report_runs_spread(const struct btc_report *r, int *n);
+
 /* An empty report: every number NAN, indices -1, the current schema. */
 void btc_report_init(struct btc_report *r);
 /* n candidates with every number NAN (free with free() or through

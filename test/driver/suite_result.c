@@ -420,6 +420,41 @@ static void test_final_breakdown(void)
 	btc_report_free(&b);
 }
 
+/* The runs' spread: the median of (ci_high - ci_low) / median over the
+ * verified schedules with 3 runs or more and an interval. */
+static void test_runs_spread(void)
+{
+	struct btc_report r;
+	btc_report_init(&r);
+	r.n_candidates = 5;
+	r.candidates = btc_report_candidates_new(5);
+	const double lo[] = {0.9, 1.8, 0.5, 0.9, 0.0}, hi[] = {1.1, 2.6, 1.5, 1.3, 9.0},
+		     med[] = {1.0, 2.0, 1.0, 1.0, 1.0};
+	const int runs[] = {3, 12, 2, 5, 7};
+	for (int k = 0; k < 5; k++) {
+		r.candidates[k].status = k == 4 ? BTC_RUN_FAILED : BTC_RUN_VERIFIED;
+		r.candidates[k].runs = runs[k];
+		r.candidates[k].ci_low_ms = lo[k];
+		r.candidates[k].ci_high_ms = hi[k];
+		r.candidates[k].measured_ms = med[k];
+	}
+	/* widths 0.2, 0.4 and 0.4; schedule 2 has 2 runs, 4 failed */
+	double w[6];
+	CU_ASSERT_EQUAL(btc_report_spread_widths(&r, w), 3);
+	CU_ASSERT_DOUBLE_EQUAL(w[0], 0.2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(w[1], 0.4, 1e-12);
+	int n = 0;
+	CU_ASSERT_DOUBLE_EQUAL(btc_report_runs_spread(&r, &n), 0.4, 1e-12);
+	CU_ASSERT_EQUAL(n, 3);
+	r.candidates[1].ci_low_ms = NAN; /* no interval */
+	CU_ASSERT_DOUBLE_EQUAL(btc_report_runs_spread(&r, &n), 0.3, 1e-12);
+	CU_ASSERT_EQUAL(n, 2);
+	for (int k = 0; k < 5; k++)
+		r.candidates[k].status = BTC_RUN_FAILED;
+	CU_ASSERT_TRUE(isnan(btc_report_runs_spread(&r, NULL)));
+	btc_report_free(&r);
+}
+
 int register_result_suite(void)
 {
 	CU_pSuite s = CU_add_suite("result", setup, cleanup);
@@ -430,5 +465,6 @@ int register_result_suite(void)
 	       !CU_add_test(s, "schema 3", test_schema3) ||
 	       !CU_add_test(s, "schema 2", test_schema2) ||
 	       !CU_add_test(s, "final run: warmup_requested absent", test_final_run_warmup) ||
-	       !CU_add_test(s, "final run: its breakdown", test_final_breakdown);
+	       !CU_add_test(s, "final run: its breakdown", test_final_breakdown) ||
+	       !CU_add_test(s, "the runs' spread", test_runs_spread);
 }

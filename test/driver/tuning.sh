@@ -106,6 +106,17 @@ grep -Eq "^final run breakdown \(means per task\): slowest chunk [0-9]+ \([a-z0-
   fail "breakdown line" "$work/1.log"
 grep -q "^The final runs' breakdown" "$work/r.md" && grep -Eq "\| $set_by \|$" "$work/r.md" ||
   fail "btc report: no breakdown table" "$work/r.md"
+# The runs' spread (docs/report.md): the median, over the schedules with 3
+# runs or more, of their interval's width over their median; printed by
+# the job and the last column of btc report's table.
+spread=$(json "$r" '"%.1f" % (100 * sorted(w)[len(w) // 2] if len(w) % 2 else 100 * ((sorted(w)[len(w) // 2 - 1] + sorted(w)[len(w) // 2]) / 2)) if (w := [(c["measured_ci_high_ms"] - c["measured_ci_low_ms"]) / c["measured_ms_per_task"] for c in r["candidates"] if c["status"] == "verified" and c["runs"] >= 3 and c["measured_ci_low_ms"] is not None and c["measured_ci_high_ms"] is not None]) else "none"')
+[ "$spread" != none ] || fail "no schedule with 3 runs and an interval" "$r"
+# (the job prints its unrounded figures, the report holds them to 1e-6:
+# the printed tenth may differ by one at a rounding edge)
+printed=$(sed -nE "s/^runs' spread: ([0-9.]+) % \(over the [0-9]+ schedules with 3 runs or more.*/\1/p" "$work/1.log")
+[ -n "$printed" ] && python3 -c "import sys; sys.exit(abs($printed - $spread) > 0.11)" ||
+  fail "runs' spread line: '$printed', want $spread %" "$work/1.log"
+grep -Eq "^\| r \| .* \| $spread \|$" "$work/r.md" || fail "btc report: runs' spread column (want $spread)" "$work/r.md"
 echo "ok: interleaved rounds, medians with intervals, one figure per schedule, fit"
 # The offline replay (btc report --replay, driver/tune_replay.h) of this
 # job's runs under its own rules: where no budget shaped the job (tuning
