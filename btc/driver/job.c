@@ -649,13 +649,13 @@ static void read_adaptive(struct job *j)
 
 /* The final run's breakdown from the program's report (its "chunks"
  * means per task, its "schedule" chunks' farm ids, its "io";
- * runtime/src/btrt_report.c) into j->final_bd, printed: what set the
- * period, the slowest chunk (a farm's workers as one chunk, its mean
- * over their count: each runs every k-th task) or the io threads' T_io
- * = max(load / k_load, check / k_check) (btrt_model_io_ms). Issue 25's
- * "the period set by the slowest chunk, not by load + check" is read
- * off it (the job's summary prints it). Nothing when the report lacks the
- * figures. */
+ * runtime/src/btrt_report.c) into j->final_bd, which the job's summary
+ * prints: what set the period, the slowest chunk (a farm's workers as one
+ * chunk: their mean over their count, each running every k-th task) or
+ * the io threads' T_io = max(load / k_load, check / k_check)
+ * (btrt_model_io_ms). Issue 25's "the period set by the slowest chunk,
+ * not by load + check" is read off it. chunk -1 when the report lacks
+ * the figures. */
 static void read_breakdown(struct job *j)
 {
 	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
