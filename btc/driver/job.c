@@ -652,10 +652,10 @@ static void read_adaptive(struct job *j)
  * runtime/src/btrt_report.c) into j->final_bd, which the job's summary
  * prints: what set the period, the slowest chunk (a farm's workers as one
  * chunk: their mean over their count, each running every k-th task) or
- * the io threads' T_io = max(load / k_load, check / k_check)
- * (btrt_model_io_ms). Issue 25's "the period set by the slowest chunk,
- * not by load + check" is read off it. chunk -1 when the report lacks
- * the figures. */
+ * the io threads' T_io = max(load / k_load, check / k_check) (the
+ * program's own io.bound_ms, btrt_model_io_ms). Issue 25's "the period
+ * set by the slowest chunk, not by load + check" is read off it. chunk
+ * -1 when the report lacks the figures. */
 static void read_breakdown(struct job *j)
 {
 	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
@@ -668,15 +668,14 @@ static void read_breakdown(struct job *j)
 	free(b->chunk_pu); /* a final run again (--keep-going): its own */
 	*b = (struct btc_report_breakdown){
 		.chunk = -1, .chunk_ms = NAN, .io_ms = NAN, .load_ms = NAN, .check_ms = NAN};
-	for (int c = 0; n == cJSON_GetArraySize(sc) && c < n; c++) {
-		const cJSON *k = cJSON_GetArrayItem(chunks, c);
-		const cJSON *mean = cJSON_GetObjectItemCaseSensitive(k, "mean_ms");
-		const cJSON *pu = cJSON_GetObjectItemCaseSensitive(k, "pu");
+	if (n != cJSON_GetArraySize(sc))
+		n = 0;
+	for (int c = 0; c < n; c++) {
+		const cJSON *pu = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(chunks, c),
+								   "pu");
 		const cJSON *farm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(sc, c),
 								     "farm");
-		if (!cJSON_IsNumber(mean) || !cJSON_IsString(pu))
-			continue;
-		/* a farm: its workers' mean time per task over their count */
+		/* chunk c with its farm's other workers: their mean over their count */
 		double sum = 0;
 		int workers = 0;
 		for (int w = 0; w < n; w++) {
@@ -684,12 +683,15 @@ static void read_breakdown(struct job *j)
 				cJSON_GetArrayItem(sc, w), "farm");
 			const cJSON *mw = cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetArrayItem(chunks, w), "mean_ms");
-			if (w == c || (cJSON_IsNumber(farm) && cJSON_IsNumber(fw) &&
-				       fw->valueint == farm->valueint && cJSON_IsNumber(mw))) {
-				sum += w == c ? mean->valuedouble : mw->valuedouble;
+			bool same = w == c || (cJSON_IsNumber(farm) && cJSON_IsNumber(fw) &&
+					       fw->valueint == farm->valueint);
+			if (same && cJSON_IsNumber(mw)) {
+				sum += mw->valuedouble;
 				workers++;
 			}
 		}
+		if (!workers || !cJSON_IsString(pu))
+			continue;
 		double ms = sum / workers / workers;
 		if (b->chunk < 0 || ms > b->chunk_ms) {
 			free(b->chunk_pu);
@@ -698,18 +700,19 @@ static void read_breakdown(struct job *j)
 			b->chunk_ms = ms;
 		}
 	}
+	/* the io as the program measured it, its T_io (bound_ms) included */
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
 	const cJSON *ck = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
 	const cJSON *kl = cJSON_GetObjectItemCaseSensitive(io, "load_threads");
 	const cJSON *kc = cJSON_GetObjectItemCaseSensitive(io, "check_threads");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(io, "bound_ms");
 	if (b->chunk >= 0 && cJSON_IsNumber(l) && cJSON_IsNumber(ck) && cJSON_IsNumber(kl) &&
-	    cJSON_IsNumber(kc) && kl->valueint > 0 && kc->valueint > 0) {
+	    cJSON_IsNumber(kc) && cJSON_IsNumber(t)) {
 		b->load_ms = l->valuedouble;
 		b->check_ms = ck->valuedouble;
 		b->load_threads = kl->valueint;
 		b->check_threads = kc->valueint;
-		b->io_ms = btrt_model_io_ms(b->load_ms, b->check_ms, (uint32_t)b->load_threads,
-					    (uint32_t)b->check_threads);
+		b->io_ms = t->valuedouble;
 	}
 	cJSON_Delete(r);
 }

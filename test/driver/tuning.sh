@@ -109,7 +109,7 @@ grep -q "^The final runs' breakdown" "$work/r.md" && grep -Eq "\| $set_by \|$" "
 # The runs' spread (docs/report.md): the median, over the schedules with 3
 # runs or more, of their interval's width over their median; printed by
 # the job and the last column of btc report's table.
-spread=$(json "$r" '"%.1f" % (100 * sorted(w)[len(w) // 2] if len(w) % 2 else 100 * ((sorted(w)[len(w) // 2 - 1] + sorted(w)[len(w) // 2]) / 2)) if (w := [(c["measured_ci_high_ms"] - c["measured_ci_low_ms"]) / c["measured_ms_per_task"] for c in r["candidates"] if c["status"] == "verified" and c["runs"] >= 3 and c["measured_ci_low_ms"] is not None and c["measured_ci_high_ms"] is not None]) else "none"')
+spread=$(json "$r" '"%.1f" % (100 * __import__("statistics").median(w)) if (w := [(c["measured_ci_high_ms"] - c["measured_ci_low_ms"]) / c["measured_ms_per_task"] for c in r["candidates"] if c["status"] == "verified" and c["runs"] >= 3 and c["measured_ci_low_ms"] is not None and c["measured_ci_high_ms"] is not None]) else "none"')
 [ "$spread" != none ] || fail "no schedule with 3 runs and an interval" "$r"
 # (the job prints its unrounded figures, the report holds them to 1e-6:
 # the printed tenth may differ by one at a rounding edge)
