@@ -80,6 +80,11 @@ struct job {
 	} io;
 	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
+	/* the regret round's (phase_regret_round): best -1 when none ran */
+	struct regret_round {
+		int best;                /* the measured best raced, -1: none */
+		struct btc_tune_h2h h2h; /* chosen / best (rounds 0: not raced) */
+	} rr;
 	double final_ms;                    /* the final traced run (trace only), NAN: none */
 	int final_warmup;                   /* its warm-up, the program's (>= its pool) */
 	bool final_verified;                /* the chosen one's final run verified */
@@ -623,6 +628,70 @@ static bool phase_head_to_head(struct job *j)
 	}
 }
 
+/* 7. The regret round (docs/report.md, "Regret"; --exhaustive only).
+ * The regret's two medians can come from different phases of the job:
+ * the measured best's from tuning alone, the chosen's from tuning, the
+ * playoff, the bound round and the head to head too. On a machine that
+ * drifts (lease Z's octree-cuda-g1, docs/results/h100.md: 8.6 % from
+ * pooled medians, 0.7 % within the tuning rounds) that difference is
+ * the drift's, not the choice's. When the measured best is not the
+ * chosen, the two race head to head in paired rounds within the
+ * playoff's limits (btc_tune_regret_round), and the report gives the
+ * paired ratio beside the pooled regret. It measures, never chooses.
+ * False when the job stops (interrupted; a failed run without
+ * --keep-going). */
+static bool phase_regret_round(struct job *j)
+{
+	j->rr = (struct regret_round){.best = -1};
+	if (j->plan->n_space <= 0 || j->chosen < 0)
+		return true;
+	int best = -1;
+	for (int i = 0; i < j->n; i++) {
+		const struct btc_tune_entry *e = &j->entries[i];
+		if (e->status == BTC_RUN_VERIFIED && !isnan(e->median_ms) &&
+		    (best < 0 || e->median_ms < j->entries[best].median_ms))
+			best = i;
+	}
+	/* tests only: BTC_TEST_REGRET_ROUND=K races schedule K instead (on
+	 * the dev box the chosen is mostly the best; test/driver/tuning.sh) */
+	const char *hook = getenv("BTC_TEST_REGRET_ROUND");
+	if (hook && *hook) {
+		int k = atoi(hook);
+		if (k >= 0 && k < j->n && j->entries[k].status == BTC_RUN_VERIFIED)
+			best = k;
+	}
+	if (best < 0 || best == j->chosen)
+		return true;
+	double t = now_s();
+	struct btc_rng rng;
+	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x7265677265740000));
+	int failed;
+	char *error;
+	bool ok = btc_tune_regret_round(j->prog, j->scheds, j->chosen, best, j->entries,
+					&j->opt->tune, &j->tune, &rng, &j->rr.h2h, &failed, &error);
+	j->phases[PH_TUNE] += now_s() - t;
+	if (!ok) {
+		if (btc_interrupted() || failed < 0) {
+			free(error);
+			return false;
+		}
+		schedule_failed(j, failed, error);
+		return j->opt->keep_going;
+	}
+	free(error);
+	j->rr.best = best;
+	const struct btc_tune_h2h *h = &j->rr.h2h;
+	char *label = btc_plan_schedule_label(&j->scheds[best].s, j->dev);
+	printf("regret round: chosen %d / measured best %d (%s) time ratio %.3f [%.3f, %.3f%s] "
+	       "over %d rounds (%s): paired regret %.1f %% [%.1f, %.1f]\n",
+	       j->chosen, best, label, h->ratio_median, h->ratio_lo, h->ratio_hi,
+	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
+	       h->stop, 100 * (h->ratio_median - 1), 100 * (h->ratio_lo - 1),
+	       100 * (h->ratio_hi - 1));
+	free(label);
+	return true;
+}
+
 /* The final run's adaptive figures from the program's report (its
  * "adapt" object: runtime/src/btrt_report.c, docs/report.md), printed. */
 static void read_adaptive(struct job *j)
@@ -813,6 +882,10 @@ static void fill_report(const struct job *j, struct btc_report *r)
 	}
 	r->n_space = j->plan->n_space;
 	btc_report_regret(r);
+	if (r->regret_best >= 0 && j->rr.best >= 0) {
+		r->regret_paired_best = j->rr.best;
+		report_race(&r->regret_paired, &j->rr.h2h, false);
+	}
 	if (j->best_base >= 0 && j->entries[j->best_base].status == BTC_RUN_VERIFIED) {
 		r->best_baseline = j->best_base;
 		r->best_baseline_ms = r->candidates[j->best_base].measured_ms;
@@ -1037,6 +1110,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		.final_ms = NAN,
 		.final_switches = -1,
 		.final_schedule = -1,
+		.rr = {.best = -1},
 		.final_bd = {.chunk = -1,
 			     .chunk_ms = NAN,
 			     .io_ms = NAN,
@@ -1077,6 +1151,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		ok = final == 1;
 	}
 	j.phases[PH_RUN] = now_s() - t;
+	ok = ok && phase_regret_round(&j);
 	if (j.tuned && !btc_interrupted() && btc_tune_pick(j.entries, j.n, false) < 0)
 		btc_error(d, (struct btc_loc){0}, "no schedule ran to a verified result");
 	/* A report when the job ran to its end, or under --keep-going. */
@@ -1101,6 +1176,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.br.h2h.ratios);
 	free(j.io.h2h.ratios);
 	free(j.po.h.ratios);
+	free(j.rr.h2h.ratios);
 	free(j.final_bd.chunk_pu);
 	btc_plan_free(j.plan);
 	free(j.table_path);

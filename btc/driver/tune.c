@@ -474,6 +474,45 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 	return ok;
 }
 
+/* The regret round's bench: contender i runs schedule index[i]. */
+struct pair_bench {
+	struct prog_bench pb;
+	int index[2];
+};
+
+static bool pair_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
+		     char **error)
+{
+	struct pair_bench *p = arg;
+	return prog_run(&p->pb, p->index[i], warmup, tasks, phase, ms, error);
+}
+
+bool btc_tune_regret_round(const char *program, const struct btc_plan_schedule *scheds, int chosen,
+			   int best, const struct btc_tune_entry *entries,
+			   const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+			   struct btc_rng *rng, struct btc_tune_h2h *h, int *failed, char **error)
+{
+	char *report = btc_xasprintf("%s/regret-round.tmp.%ld", ctx->work_dir, (long)getpid());
+	struct pair_bench pb = {{program, report, scheds, opt, ctx}, {chosen, best}};
+	struct btc_tune_bench b = {pair_run, prog_now, prog_interrupted, &pb};
+	struct btc_tune_entry e[2] = {
+		{.tasks = entries[chosen].tasks, .warmup = entries[chosen].warmup},
+		{.tasks = entries[best].tasks, .warmup = entries[best].warmup}};
+	struct btc_tune_options o = btc_tune_playoff_options(opt);
+	int f;
+	bool ok = btc_tune_h2h_rounds(&b, &o, ctx->verbose, e, 0, 1, rng, h, &f);
+	*failed = f < 0 ? -1 : pb.index[f];
+	*error = NULL;
+	if (f >= 0 && e[f].error) {
+		*error = e[f].error;
+		e[f].error = NULL;
+	}
+	btc_tune_entries_clear(e, 2);
+	remove(report);
+	free(report);
+	return ok;
+}
+
 /* The io round's bench: contender 0 runs the chosen schedule in the
  * program with the new farms, contender 1 in the program as built. */
 struct io_round_bench {

@@ -227,6 +227,23 @@ bool btc_tune_io_round(const char *program, const char *built,
 		       const struct btc_tune_entry *entry, const struct btc_tune_options *opt,
 		       const struct btc_tune_ctx *ctx, struct btc_rng *rng, struct btc_tune_h2h *h);
 
+/* The regret round (docs/report.md, "Regret"; driver/job.c): the chosen
+ * schedule head to head against the measured best of an --exhaustive
+ * job (the lowest median of every verified schedule), paired rounds of
+ * each one's warm-up and tasks (entries[chosen], entries[best]) within
+ * the playoff's limits, so that the machine's drift cancels in each
+ * round's ratio where the two medians came from different phases (the
+ * best's from tuning, the chosen's from the head to head as well). It
+ * measures, never chooses: its runs are not added to the entries. *h:
+ * chosen / best time ratio (candidate 0, baseline 1; h->ratios owned,
+ * free()). *failed: -1, or the schedule index whose run failed (its
+ * error in *error, owned). Returns false when a run failed its check or
+ * stopped, or when interrupted. */
+bool btc_tune_regret_round(const char *program, const struct btc_plan_schedule *scheds, int chosen,
+			   int best, const struct btc_tune_entry *entries,
+			   const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+			   struct btc_rng *rng, struct btc_tune_h2h *h, int *failed, char **error);
+
 /* One run of `program --schedule index`. */
 struct btc_tune_run {
 	const char *program;

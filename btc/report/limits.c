@@ -146,6 +146,14 @@ void btc_report_print_regret(const struct btc_report *r, FILE *f)
 		"over %d measured of the %d schedules of the paper's space (--exhaustive)\n",
 		r->candidates[r->chosen].measured_ms, b->measured_ms, b->label, 100 * r->regret,
 		100 * r->regret_ci_low, 100 * r->regret_ci_high, r->n_space_measured, r->n_space);
+	const struct btc_report_race *p = &r->regret_paired;
+	if (p->rounds > 0 && r->regret_paired_best >= 0)
+		fprintf(f,
+			"regret, paired (the regret round): chosen / %s time ratio %.3f [%.3f, "
+			"%.3f] over %d rounds - 1 = %.1f %% [%.1f, %.1f]\n",
+			r->candidates[r->regret_paired_best].label, p->ratio, p->ratio_lo,
+			p->ratio_hi, p->rounds, 100 * (p->ratio - 1), 100 * (p->ratio_lo - 1),
+			100 * (p->ratio_hi - 1));
 }
 
 void btc_report_limits_to_json(cJSON *j, const struct btc_report *r)
@@ -164,6 +172,20 @@ void btc_report_limits_to_json(cJSON *j, const struct btc_report *r)
 	btc_json_add_num(o, "best_ms", r->candidates[r->regret_best].measured_ms);
 	cJSON_AddNumberToObject(o, "measured", r->n_space_measured);
 	cJSON_AddNumberToObject(o, "space", r->n_space);
+	const struct btc_report_race *p = &r->regret_paired;
+	if (p->rounds <= 0 || r->regret_paired_best < 0) {
+		cJSON_AddNullToObject(o, "paired");
+		return;
+	}
+	cJSON *q = cJSON_AddObjectToObject(o, "paired");
+	cJSON_AddNumberToObject(q, "best_index", r->regret_paired_best);
+	btc_json_add_str(q, "best_label", r->candidates[r->regret_paired_best].label);
+	cJSON_AddNumberToObject(q, "rounds", p->rounds);
+	btc_json_add_num(q, "ratio_median", p->ratio);
+	btc_json_add_num(q, "ratio_ci_low", p->ratio_lo);
+	btc_json_add_num(q, "ratio_ci_high", p->ratio_hi);
+	cJSON_AddBoolToObject(q, "decided", p->decided);
+	btc_json_add_str(q, "stop", p->stop);
 }
 
 static void read_bound(const cJSON *j, struct btc_report *r)
@@ -220,4 +242,16 @@ void btc_report_limits_from_json(const cJSON *j, struct btc_report *r)
 	r->n_space_measured = isnan(m) ? 0 : (int)m;
 	double sp = btc_json_num(o, "space");
 	r->n_space = isnan(sp) ? 0 : (int)sp;
+	const cJSON *q = btc_json_get(o, "paired");
+	double pb = btc_json_num(q, "best_index"), pr = btc_json_num(q, "rounds");
+	if (r->regret_best < 0 || isnan(pb) || pb < 0 || pb >= r->n_candidates || isnan(pr) ||
+	    pr < 1)
+		return;
+	r->regret_paired_best = (int)pb;
+	r->regret_paired.rounds = (int)pr;
+	r->regret_paired.ratio = btc_json_num(q, "ratio_median");
+	r->regret_paired.ratio_lo = btc_json_num(q, "ratio_ci_low");
+	r->regret_paired.ratio_hi = btc_json_num(q, "ratio_ci_high");
+	r->regret_paired.decided = cJSON_IsTrue(btc_json_get(q, "decided"));
+	r->regret_paired.stop = btc_json_str(q, "stop");
 }

@@ -25,12 +25,16 @@
 void btc_report_regret(struct btc_report *r);
 
 /* "regret: chosen X ms / measured best Y ms (LABEL) - 1 = Z % [lo, hi]
- * over N measured schedules (--exhaustive)"; nothing without a regret. */
+ * over N measured schedules (--exhaustive)", and where the regret round
+ * ran "regret, paired (the regret round): chosen / LABEL time ratio R
+ * [lo, hi] over N rounds - 1 = Z % [lo, hi]" (its interval may reach
+ * below 0: the chosen faster); nothing without a regret. */
 void btc_report_print_regret(const struct btc_report *r, FILE *f);
 
 /* The report's fluid_bound_ms, efficiency, fluid_bound and regret
- * fields (docs/report.md) into j; and back from j into r (r's
- * candidates read first). */
+ * fields (docs/report.md; the regret round's as regret.paired, null
+ * where none ran) into j; and back from j into r (r's candidates read
+ * first). */
 void btc_report_limits_to_json(cJSON *j, const struct btc_report *r);
 void btc_report_limits_from_json(const cJSON *j, struct btc_report *r);
 

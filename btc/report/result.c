@@ -52,7 +52,8 @@ void btc_report_init(struct btc_report *r)
 	r->efficiency_ci_low = r->efficiency_ci_high = NAN;
 	r->bound_baselines_ms = r->assign_relaxed_ms = NAN;
 	r->regret = r->regret_ci_low = r->regret_ci_high = NAN;
-	r->regret_best = -1;
+	r->regret_best = r->regret_paired_best = -1;
+	r->regret_paired.ratio = r->regret_paired.ratio_lo = r->regret_paired.ratio_hi = NAN;
 	r->final_switches = r->final_schedule = -1;
 	r->final_breakdown = (struct btc_report_breakdown){
 		.chunk = -1, .chunk_ms = NAN, .io_ms = NAN, .load_ms = NAN, .check_ms = NAN};
@@ -114,6 +115,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->playoff_status);
 	free(r->playoff.stop);
 	free(r->io_round.stop);
+	free(r->regret_paired.stop);
 	free(r->io_round_status);
 	free(r->final_breakdown.chunk_pu);
 	free(r->bound_round_status);

@@ -231,6 +231,12 @@ struct btc_report {
 	 * 95 % interval; NAN without the space measured. */
 	double regret, regret_ci_low, regret_ci_high;
 	int regret_best;      /* index into candidates of the measured best, -1 */
+	/* The regret round (driver/job.c, phase_regret_round): the chosen
+	 * against regret_paired_best (the measured best when it ran) in
+	 * paired rounds; ratio: chosen / best time. rounds 0: none ran (no
+	 * --exhaustive, the chosen is the best, or a report of earlier btc). */
+	int regret_paired_best;
+	struct btc_report_race regret_paired;
 	int n_space_measured; /* verified schedules behind the best */
 	int n_space;          /* --exhaustive: schedules of the paper's space, else 0 */
 	bool bound_below;                 /* the chosen's measured 95 % interval lies

@@ -11,7 +11,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/limits.h"
 #include "report/result.h"
+#include "util/infile.h"
 #include "util/json.h"
 #include "suites.h"
 #include "testutil.h"
@@ -420,6 +422,71 @@ static void test_final_breakdown(void)
 	btc_report_free(&b);
 }
 
+/* The regret round's race (regret.paired): written beside the pooled
+ * regret and read back; null where none ran, absent in earlier reports. */
+static void test_regret_paired(void)
+{
+	struct btc_report r;
+	btc_report_init(&r);
+	r.app = btc_xstrdup("octree");
+	r.n_candidates = 3;
+	r.candidates = btc_report_candidates_new(3);
+	const double med[] = {0.951, 0.875, 1.6};
+	const char *label[] = {"cuda:0-3 cpu:4-6", "cuda:0-5 cpu:6", "cuda:0-6"};
+	for (int k = 0; k < 3; k++) {
+		r.candidates[k].status = BTC_RUN_VERIFIED;
+		r.candidates[k].label = btc_xstrdup(label[k]);
+		r.candidates[k].measured_ms = med[k];
+		r.candidates[k].ci_low_ms = med[k] * 0.95;
+		r.candidates[k].ci_high_ms = med[k] * 1.05;
+		r.candidates[k].runs = 6;
+	}
+	r.chosen = 0;
+	r.n_space = 3;
+	btc_report_regret(&r);
+	CU_ASSERT_EQUAL_FATAL(r.regret_best, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.regret, 0.951 / 0.875 - 1, 1e-9);
+	r.regret_paired_best = 1;
+	r.regret_paired = (struct btc_report_race){.rounds = 21,
+						   .ratio = 0.971,
+						   .ratio_lo = 0.864,
+						   .ratio_hi = 1.069,
+						   .stop = btc_xstrdup("budget")};
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	cJSON *j = btc_read_json(path, NULL, NULL);
+	const cJSON *q = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "regret"), "paired");
+	CU_ASSERT_STRING_EQUAL(
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(q, "best_label")),
+		"cuda:0-5 cpu:6");
+	CU_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(q, "decided")));
+	cJSON_Delete(j);
+	struct btc_report b;
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.regret_best, 1);
+	CU_ASSERT_EQUAL(b.regret_paired_best, 1);
+	CU_ASSERT_EQUAL(b.regret_paired.rounds, 21);
+	CU_ASSERT_DOUBLE_EQUAL(b.regret_paired.ratio, 0.971, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.regret_paired.ratio_lo, 0.864, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.regret_paired.ratio_hi, 1.069, 1e-9);
+	CU_ASSERT_FALSE(b.regret_paired.decided);
+	CU_ASSERT_STRING_EQUAL(b.regret_paired.stop, "budget");
+	btc_report_free(&b);
+	/* none ran: null, read back as none */
+	free(r.regret_paired.stop);
+	r.regret_paired = (struct btc_report_race){.ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN};
+	r.regret_paired_best = -1;
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.regret_best, 1);
+	CU_ASSERT_EQUAL(b.regret_paired_best, -1);
+	CU_ASSERT_EQUAL(b.regret_paired.rounds, 0);
+	btc_report_free(&b);
+	btc_report_free(&r);
+}
+
 /* The runs' spread: the median of (ci_high - ci_low) / median over the
  * verified schedules with 3 runs or more and an interval. */
 static void test_runs_spread(void)
@@ -466,5 +533,6 @@ int register_result_suite(void)
 	       !CU_add_test(s, "schema 2", test_schema2) ||
 	       !CU_add_test(s, "final run: warmup_requested absent", test_final_run_warmup) ||
 	       !CU_add_test(s, "final run: its breakdown", test_final_breakdown) ||
+	       !CU_add_test(s, "regret: the regret round's race", test_regret_paired) ||
 	       !CU_add_test(s, "the runs' spread", test_runs_spread);
 }
