@@ -195,7 +195,7 @@ static const struct row rows[] = {
 	     "tuning: no io round (by default, where the device\nhas io threads to give, a probe run measures the\n"
 	     "winner's load and check; where they near its\nperiod, the program is rebuilt with more io\nthreads and raced against the build)"),
 	FLAG(EXHAUSTIVE, "exhaustive", exhaustive, C(TUNE),
-	     "also measure every schedule of the paper's space\n(at most 64; racing off) and report the regret:\nchosen / measured best - 1"),
+	     "also measure every schedule of the paper's space\n(at most 256; racing off) and report the regret:\nchosen / measured best - 1, and paired: the two\nraced head to head after the final run"),
 	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE),
 	     "go on past a failed schedule or check"),
 	FLAG(ADAPT, "adapt", adapt, C(TUNE),
