@@ -423,7 +423,7 @@ static void test_final_breakdown(void)
 }
 
 /* The regret round's race (regret.paired): written beside the pooled
- * regret and read back; null where none ran, absent in earlier reports. */
+ * regret and read back; null where none ran, read back as none. */
 static void test_regret_paired(void)
 {
 	struct btc_report r;
