@@ -189,12 +189,40 @@ static void breakdown_row(const char *run, const struct btc_report *r, struct bt
 		 btc_report_period_set_by(b));
 }
 
+/* r's regret (an --exhaustive run) as one row of the regret table:
+ * pooled from the two schedules' medians, and paired where the regret
+ * round ran (nothing without a regret). */
+static void regret_row(const char *run, const struct btc_report *r, struct btc_out *md)
+{
+	if (isnan(r->regret) || r->regret_best < 0 || r->chosen < 0)
+		return;
+	const struct btc_report_candidate *c = &r->candidates[r->chosen];
+	const struct btc_report_candidate *b = &r->candidates[r->regret_best];
+	const struct btc_report_race *p = &r->regret_paired;
+	char b1[32], b2[32], paired[160] = "none (the chosen is the measured best)";
+	if (p->rounds > 0 && r->regret_paired_best >= 0)
+		snprintf(paired, sizeof(paired),
+			 "%s: %.3f [%.3f, %.3f] over %d rounds, %.1f [%.1f, %.1f]",
+			 r->candidates[r->regret_paired_best].label
+				 ? r->candidates[r->regret_paired_best].label
+				 : "?",
+			 p->ratio, p->ratio_lo, p->ratio_hi, p->rounds, 100 * (p->ratio - 1),
+			 100 * (p->ratio_lo - 1), 100 * (p->ratio_hi - 1));
+	else if (r->regret_best != r->chosen)
+		snprintf(paired, sizeof(paired), "not raced (a report of earlier btc)");
+	btc_outl(md, "| %s | %s | %s | %s | %s | %.1f [%.1f, %.1f] | %s |", run,
+		 c->label ? c->label : "?", fmt_ms(b1, sizeof(b1), c->measured_ms, "n/a"),
+		 b->label ? b->label : "?", fmt_ms(b2, sizeof(b2), b->measured_ms, "n/a"),
+		 100 * r->regret, 100 * r->regret_ci_low, 100 * r->regret_ci_high, paired);
+}
+
 bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *cand_csv,
 		       FILE *fit_csv, struct btc_diag *d)
 {
-	struct btc_out fit_md, bd_md;
+	struct btc_out fit_md, bd_md, rg_md;
 	btc_out_init(&fit_md);
 	btc_out_init(&bd_md);
+	btc_out_init(&rg_md);
 	if (fit_csv)
 		fprintf(fit_csv,
 			"report,app,gpu,device,model,mode,calibrated,n,pearson_r,spearman_rho,median_abs_rel_err,max_abs_rel_err,best_within_5pct,pearson_r_candidates,spearman_rho_candidates,run\n");
@@ -299,6 +327,7 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		}
 		fit_rows(paths[i], run, &r, &fit_md, fit_csv);
 		breakdown_row(run, &r, &bd_md);
+		regret_row(run, &r, &rg_md);
 		btc_report_free(&r);
 	}
 	if (n_widths) {
@@ -321,6 +350,18 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 		fputs(bd_md.buf, md);
 	}
 	btc_out_free(&bd_md);
+	if (rg_md.len) {
+		fprintf(md,
+			"\nThe regret (--exhaustive runs; docs/report.md, \"Regret\"): the chosen's "
+			"median over the measured best's - 1, pooled over each one's runs, and paired: "
+			"the regret round's race of the two, time ratio chosen / best [95 %%] and the "
+			"paired regret %% [95 %%].\n\n"
+			"| run | chosen | its ms/task | measured best | its ms/task | regret %% [95 %%] "
+			"| paired (the regret round) |\n"
+			"|---|---|---|---|---|---|---|\n");
+		fputs(rg_md.buf, md);
+	}
+	btc_out_free(&rg_md);
 	if (fit_md.len) {
 		fprintf(md,
 			"\n| run | app | device | model (* the fit mode) | n | Pearson r | Spearman rho | median abs err %% | max abs err %% | best within 5 %% | Pearson r (candidates) | Spearman rho (candidates) | goals |\n");
