@@ -683,11 +683,10 @@ static bool phase_regret_round(struct job *j)
 	const struct btc_tune_h2h *h = &j->rr.h2h;
 	char *label = btc_plan_schedule_label(&j->scheds[best].s, j->dev);
 	printf("regret round: chosen %d / measured best %d (%s) time ratio %.3f [%.3f, %.3f%s] "
-	       "over %d rounds (%s): paired regret %.1f %% [%.1f, %.1f]\n",
+	       "over %d rounds (%s): the paired regret under the summary\n",
 	       j->chosen, best, label, h->ratio_median, h->ratio_lo, h->ratio_hi,
 	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
-	       h->stop, 100 * (h->ratio_median - 1), 100 * (h->ratio_lo - 1),
-	       100 * (h->ratio_hi - 1));
+	       h->stop);
 	free(label);
 	return true;
 }

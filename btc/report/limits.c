@@ -146,14 +146,23 @@ void btc_report_print_regret(const struct btc_report *r, FILE *f)
 		"over %d measured of the %d schedules of the paper's space (--exhaustive)\n",
 		r->candidates[r->chosen].measured_ms, b->measured_ms, b->label, 100 * r->regret,
 		100 * r->regret_ci_low, 100 * r->regret_ci_high, r->n_space_measured, r->n_space);
+	char paired[256];
+	if (btc_report_paired_regret_text(r, paired, sizeof(paired)))
+		fprintf(f, "regret, paired (the regret round): %s\n", paired);
+}
+
+bool btc_report_paired_regret_text(const struct btc_report *r, char *buf, size_t n)
+{
 	const struct btc_report_race *p = &r->regret_paired;
-	if (p->rounds > 0 && r->regret_paired_best >= 0)
-		fprintf(f,
-			"regret, paired (the regret round): chosen / %s time ratio %.3f [%.3f, "
-			"%.3f] over %d rounds - 1 = %.1f %% [%.1f, %.1f]\n",
-			r->candidates[r->regret_paired_best].label, p->ratio, p->ratio_lo,
-			p->ratio_hi, p->rounds, 100 * (p->ratio - 1), 100 * (p->ratio_lo - 1),
-			100 * (p->ratio_hi - 1));
+	if (p->rounds <= 0 || r->regret_paired_best < 0)
+		return false;
+	const char *label = r->candidates[r->regret_paired_best].label;
+	snprintf(buf, n,
+		 "chosen / %s time ratio %.3f [%.3f, %.3f] over %d rounds - 1 = %.1f %% "
+		 "[%.1f, %.1f]",
+		 label ? label : "?", p->ratio, p->ratio_lo, p->ratio_hi, p->rounds,
+		 100 * (p->ratio - 1), 100 * (p->ratio_lo - 1), 100 * (p->ratio_hi - 1));
+	return true;
 }
 
 void btc_report_limits_to_json(cJSON *j, const struct btc_report *r)

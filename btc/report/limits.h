@@ -6,6 +6,8 @@
 #ifndef BTC_REPORT_LIMITS_H
 #define BTC_REPORT_LIMITS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -24,11 +26,16 @@
  * r->n_space_measured. Call after r->chosen is set. */
 void btc_report_regret(struct btc_report *r);
 
+/* The regret round's race as text into buf[n]: "chosen / LABEL time
+ * ratio R [lo, hi] over N rounds - 1 = Z % [lo, hi]" (the paired regret
+ * in %, its interval may reach below 0: the chosen faster when raced).
+ * False, buf untouched, where none ran (r->regret_paired.rounds 0). */
+bool btc_report_paired_regret_text(const struct btc_report *r, char *buf, size_t n);
+
 /* "regret: chosen X ms / measured best Y ms (LABEL) - 1 = Z % [lo, hi]
  * over N measured schedules (--exhaustive)", and where the regret round
- * ran "regret, paired (the regret round): chosen / LABEL time ratio R
- * [lo, hi] over N rounds - 1 = Z % [lo, hi]" (its interval may reach
- * below 0: the chosen faster); nothing without a regret. */
+ * ran "regret, paired (the regret round): " and
+ * btc_report_paired_regret_text; nothing without a regret. */
 void btc_report_print_regret(const struct btc_report *r, FILE *f);
 
 /* The report's fluid_bound_ms, efficiency, fluid_bound and regret

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/goals.h"
+#include "report/limits.h"
 #include "report/result.h"
 #include "report/stats.h"
 #include "util/out.h"
@@ -198,17 +199,9 @@ static void regret_row(const char *run, const struct btc_report *r, struct btc_o
 		return;
 	const struct btc_report_candidate *c = &r->candidates[r->chosen];
 	const struct btc_report_candidate *b = &r->candidates[r->regret_best];
-	const struct btc_report_race *p = &r->regret_paired;
-	char b1[32], b2[32], paired[160] = "none (the chosen is the measured best)";
-	if (p->rounds > 0 && r->regret_paired_best >= 0)
-		snprintf(paired, sizeof(paired),
-			 "%s: %.3f [%.3f, %.3f] over %d rounds, %.1f [%.1f, %.1f]",
-			 r->candidates[r->regret_paired_best].label
-				 ? r->candidates[r->regret_paired_best].label
-				 : "?",
-			 p->ratio, p->ratio_lo, p->ratio_hi, p->rounds, 100 * (p->ratio - 1),
-			 100 * (p->ratio_lo - 1), 100 * (p->ratio_hi - 1));
-	else if (r->regret_best != r->chosen)
+	char b1[32], b2[32], paired[256] = "none (the chosen is the measured best)";
+	if (!btc_report_paired_regret_text(r, paired, sizeof(paired)) &&
+	    r->regret_best != r->chosen)
 		snprintf(paired, sizeof(paired), "not raced (a report of earlier btc)");
 	btc_outl(md, "| %s | %s | %s | %s | %s | %.1f [%.1f, %.1f] | %s |", run,
 		 c->label ? c->label : "?", fmt_ms(b1, sizeof(b1), c->measured_ms, "n/a"),

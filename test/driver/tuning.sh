@@ -234,7 +234,7 @@ PY
 # btc report's regret table: the same figures, pooled and paired
 "$btc" report "$work/ex.json" > "$work/ex.md"
 grep -q "^The regret (--exhaustive runs" "$work/ex.md" || fail "btc report: no regret table" "$work/ex.md"
-want=$(json "$work/ex.json" '"| %.1f [%.1f, %.1f] | " % tuple(100 * r["regret"][k] for k in ("value", "ci_low", "ci_high")) + ("none (the chosen is the measured best)" if r["regret"]["paired"] is None else "%s: %.3f [%.3f, %.3f] over %d rounds, %.1f" % (r["regret"]["paired"]["best_label"], r["regret"]["paired"]["ratio_median"], r["regret"]["paired"]["ratio_ci_low"], r["regret"]["paired"]["ratio_ci_high"], r["regret"]["paired"]["rounds"], 100 * (r["regret"]["paired"]["ratio_median"] - 1)))')
+want=$(json "$work/ex.json" '"| %.1f [%.1f, %.1f] | " % tuple(100 * r["regret"][k] for k in ("value", "ci_low", "ci_high")) + ("none (the chosen is the measured best)" if r["regret"]["paired"] is None else "chosen / %s time ratio %.3f [%.3f, %.3f] over %d rounds - 1 = %.1f %%" % (r["regret"]["paired"]["best_label"], r["regret"]["paired"]["ratio_median"], r["regret"]["paired"]["ratio_ci_low"], r["regret"]["paired"]["ratio_ci_high"], r["regret"]["paired"]["rounds"], 100 * (r["regret"]["paired"]["ratio_median"] - 1)))')
 grep -qF "$want" "$work/ex.md" || fail "btc report: regret row (want $want)" "$work/ex.md"
 "$btc" report "$r" > "$work/r2.md"
 ! grep -q "^The regret" "$work/r2.md" || fail "btc report: a regret table without --exhaustive" "$work/r2.md"
