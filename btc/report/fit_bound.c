@@ -1,6 +1,7 @@
 /* The bounds in the report (report/fit.h, btc_fit_bound): the fluid and
- * assignment bounds of the table mode that fits every measurement but
- * the chosen schedule's, under the per-PU calibration fitted on them and
+ * assignment bounds of the table mode whose calibration, fitted on every
+ * measurement but the chosen schedule's, reads the fastest of them best
+ * (bound_mode), under the per-PU calibration fitted on them and
  * lowered until none of them contradicts it (btc_calib_lower), and the
  * per-schedule check of the bound (docs/scheduler.md, "Calibration for
  * the bound", "The fluid bound"; docs/report.md). */
@@ -13,6 +14,7 @@
 
 #include "report/calib.h"
 #include "report/fit_internal.h"
+#include "report/stats.h"
 #include "sched/bound.h"
 #include "sched/model.h"
 
@@ -265,6 +267,16 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 	return ok && skip >= 0;
 }
 
+/* The schedules the bound's table mode is judged on: the fastest
+ * BOUND_MODE_FASTEST measured ones (the chosen left out). The bound is
+ * the calibrated model's optimum, so its table should read right at the
+ * fast end of the space, not across it: over the recorded reports of the
+ * H100 leases J-ZB, re-judged offline (scripts/refit), this put the
+ * efficiency of 83 of 113 chosen schedules of the quiet leases in
+ * [0.85, 1.00] against 77 when the mode was picked by its ranking over
+ * every schedule (docs/results/h100-bound-mode.md). */
+#define BOUND_MODE_FASTEST 5
+
 /* a fits better than b: higher Spearman rho, ties by Pearson r; NAN
  * loses (as the fit mode is picked, report/fit.c). */
 static bool fits_better(const struct btc_calib_metrics *a, const struct btc_calib_metrics *b)
@@ -276,11 +288,29 @@ static bool fits_better(const struct btc_calib_metrics *a, const struct btc_cali
 	return (isnan(a->pearson_r) ? -2 : a->pearson_r) > (isnan(b->pearson_r) ? -2 : b->pearson_r);
 }
 
-/* The table mode of the bound into *m: the fit mode's criterion (the
- * highest cross-validated Spearman rho of the calibrated model, ties by
- * Pearson r) over every measurement but the chosen schedule's, which is
- * not read (each other schedule predicted by the fit without it and
- * without the chosen), so that the chosen's own median picks neither the
+/* The median |measured / predicted - 1| of pred[n] over the schedules of
+ * meas[n] (ms; NAN: not measured) at or below the BOUND_MODE_FASTEST-th
+ * fastest (all of them when fewer); NAN without any. */
+static double fast_end_error(const double *pred, const double *meas, int n)
+{
+	double cut = btc_stats_kth_smallest(meas, n, BOUND_MODE_FASTEST);
+	double *err = btc_xcalloc((size_t)n + 1, sizeof(double));
+	for (int k = 0; k < n; k++)
+		err[k] = !isnan(meas[k]) && (isnan(cut) || meas[k] <= cut) && pred[k] > 0
+				 ? fabs(meas[k] / pred[k] - 1)
+				 : NAN;
+	double v = btc_stats_median(err, n);
+	free(err);
+	return v;
+}
+
+/* The table mode of the bound into *m: the mode whose calibrated model,
+ * cross-validated, reads the fastest measured schedules best (the least
+ * median |measured / predicted - 1| over the BOUND_MODE_FASTEST fastest;
+ * ties, by the fit mode's criterion: Spearman rho, then Pearson r over
+ * all), over every measurement but the chosen schedule's, which is not
+ * read (each other schedule predicted by the fit without it and without
+ * the chosen), so that the chosen's own median picks neither the
  * calibration nor the table of its bound; r->fit_mode without a verified
  * chosen. False without a fit mode. */
 static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, enum btc_mode *m)
@@ -298,6 +328,7 @@ static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, 
 	struct btc_calib_options opt;
 	btc_calib_options_init(&opt);
 	struct btc_calib_metrics best = {0};
+	double best_err = NAN;
 	bool any = false;
 	for (int q = 0; q < BTC_N_MODES; q++) {
 		if (!btc_fit_calib_input(plan, (enum btc_mode)q, r, cs, chunks))
@@ -308,8 +339,14 @@ static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, 
 			meas[k] = cs[k].measured_ms;
 		struct btc_calib_metrics x;
 		btc_calib_metrics(pred, meas, n, &x);
-		if (x.n >= 2 && (!any || fits_better(&x, &best))) {
+		double err = fast_end_error(pred, meas, n);
+		bool better = !any || (isnan(best_err) && !isnan(err)) ||
+			      (!isnan(err) && err < best_err) ||
+			      ((err == best_err || (isnan(err) && isnan(best_err))) &&
+			       fits_better(&x, &best));
+		if (x.n >= 2 && better) {
 			best = x;
+			best_err = err;
 			*m = (enum btc_mode)q;
 			any = true;
 		}

@@ -32,6 +32,15 @@ static double median_sorted(const double *s, int m)
 	return m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
 }
 
+double btc_stats_kth_smallest(const double *x, int n, int k)
+{
+	int m;
+	double *s = sorted(x, n, &m);
+	double v = k >= 1 && k <= m ? s[k - 1] : NAN;
+	free(s);
+	return v;
+}
+
 double btc_stats_median(const double *x, int n)
 {
 	int m;

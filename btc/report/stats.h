@@ -14,6 +14,10 @@
  * value is left. */
 double btc_stats_median(const double *x, int n);
 
+/* The k-th smallest (k >= 1) of the non-NAN values of x[n]; NAN when
+ * there are fewer than k. */
+double btc_stats_kth_smallest(const double *x, int n, int k);
+
 /* The median of x[n] and its two-sided confidence interval at level conf
  * (e.g. 0.95), distribution-free, from order statistics: with x sorted,
  * [x_(j), x_(n+1-j)] (1-based) for the largest j with

@@ -146,9 +146,10 @@ for path in sys.argv[1:]:
     b = r["fluid_bound"]
     assert b is not None, path
     fit = r["fit"]
-    # the bound's mode is the fit mode's criterion over every measurement
-    # but the chosen's (by design since the bound reads no chosen median):
-    # it may differ from fit.mode only where the chosen was left out
+    # the bound's mode is picked over every measurement but the chosen's
+    # (by design since the bound reads no chosen median) by its error at
+    # the fast end: it may differ from fit.mode only where the chosen was
+    # left out
     assert b["calibrated"] is True, path
     assert b["mode"] == fit["mode"] or b["calibrated_without_chosen"], (path, b["mode"], fit["mode"])
     # under placed both bounds are capped by the isolated rows' baselines
@@ -265,6 +266,21 @@ a=$work/loo-octree-cuda-g1.json b=$work/loo-e-faster.json
 [ "$(json "$a" 'r["fluid_bound"]["mode"]')" = "$(json "$b" 'r["fluid_bound"]["mode"]')" ] ||
   fail "the chosen's own median moved the bound's table mode" "$b"
 echo "ok: the bounds are calibrated without the chosen schedule's measurement"
+
+# The bound's table mode is the one whose calibration reads the fastest
+# schedules right (issue 25; report/fit_bound.c, BOUND_MODE_FASTEST), not
+# the best ranking over all of them: on lease ZB's alexnet-dense-vulkan-g1
+# the fit mode (interference, Spearman 0.988 against isolated's 0.981)
+# reads the fastest five 15-20 % low and its bound gave the chosen 78 %;
+# the isolated table's reads them within 3 %, and the bound is the
+# isolated one's, the efficiency within [0.85, 1].
+(cd "$src" && BTC="$btc" BTC_REFIT_OUT="$work/refit-zb" scripts/refit docs/results/eval-h100-zb) \
+  > "$work/7zb.log" 2>&1 || fail "scripts/refit lease ZB: exit status $?" "$work/7zb.log"
+zb=$work/refit-zb/eval-h100-zb-alexnet-dense-vulkan-g1.json
+[ "$(json "$zb" '(r["fit"]["mode"], r["fluid_bound"]["mode"])')" = "('interference', 'isolated')" ] ||
+  fail "the bound's table mode is not the one that reads the fastest schedules right" "$zb"
+[ "$(json "$zb" '0.85 <= r["efficiency"] <= 1')" = True ] || fail "efficiency outside [0.85, 1]" "$zb"
+echo "ok: the bound's table mode reads the fastest schedules right"
 
 # --exhaustive names the space it refuses (issue 25): octree (7 stages)
 # on two one-core CPU PUs and two GPUs has 916 schedules, more than the

@@ -16,6 +16,18 @@ static void test_median(void)
 	CU_ASSERT(isnan(btc_stats_median(c, 1)));
 }
 
+static void test_kth_smallest(void)
+{
+	double a[] = {5, NAN, 1, 3, 1};
+	CU_ASSERT_DOUBLE_EQUAL(btc_stats_kth_smallest(a, 5, 1), 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(btc_stats_kth_smallest(a, 5, 2), 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(btc_stats_kth_smallest(a, 5, 3), 3, 0);
+	CU_ASSERT_DOUBLE_EQUAL(btc_stats_kth_smallest(a, 5, 4), 5, 0);
+	CU_ASSERT(isnan(btc_stats_kth_smallest(a, 5, 5))); /* 4 values, NAN skipped */
+	CU_ASSERT(isnan(btc_stats_kth_smallest(a, 5, 0)));
+	CU_ASSERT_DOUBLE_EQUAL(a[0], 5, 0); /* not modified */
+}
+
 /* The order statistics of the binomial rule: n = 6 gives [x(1), x(6)]
  * (P(B <= 0) = 1/64 <= 0.025), n = 8 still [x(1), x(8)] (P(B <= 1) =
  * 9/256 = 0.035), n = 9 (--min-rounds 9) gives [x(2), x(8)] (P(B <= 1) =
@@ -142,6 +154,7 @@ int register_stats_suite(void)
 {
 	CU_pSuite s = CU_add_suite("stats", NULL, NULL);
 	return !s || !CU_add_test(s, "median", test_median) ||
+	       !CU_add_test(s, "k-th smallest", test_kth_smallest) ||
 	       !CU_add_test(s, "median interval", test_median_ci) ||
 	       !CU_add_test(s, "ratio interval", test_ratio_ci) ||
 	       !CU_add_test(s, "spearman", test_spearman) ||
