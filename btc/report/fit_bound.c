@@ -267,7 +267,8 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 	return ok && skip >= 0;
 }
 
-/* The schedules the bound's table mode is judged on: the fastest
+/* The schedules the bound's table mode (that of the bound round's
+ * assignment too, btc_fit_bound_assignment) is judged on: the fastest
  * BOUND_MODE_FASTEST measured ones (the chosen left out). The bound is
  * the calibrated model's optimum, so its table should read right at the
  * fast end of the space, not across it: over the recorded reports of the
