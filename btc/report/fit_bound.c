@@ -329,7 +329,7 @@ static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, 
 	struct btc_calib_options opt;
 	btc_calib_options_init(&opt);
 	struct btc_calib_metrics best = {0};
-	double best_err = NAN;
+	double best_err = INFINITY;
 	bool any = false;
 	for (int q = 0; q < BTC_N_MODES; q++) {
 		if (!btc_fit_calib_input(plan, (enum btc_mode)q, r, cs, chunks))
@@ -341,11 +341,9 @@ static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, 
 		struct btc_calib_metrics x;
 		btc_calib_metrics(pred, meas, n, &x);
 		double err = fast_end_error(pred, meas, n);
-		bool better = !any || (isnan(best_err) && !isnan(err)) ||
-			      (!isnan(err) && err < best_err) ||
-			      ((err == best_err || (isnan(err) && isnan(best_err))) &&
-			       fits_better(&x, &best));
-		if (x.n >= 2 && better) {
+		err = isnan(err) ? INFINITY : err; /* no fast-end pair: loses */
+		if (x.n >= 2 &&
+		    (!any || err < best_err || (err == best_err && fits_better(&x, &best)))) {
 			best = x;
 			best_err = err;
 			*m = (enum btc_mode)q;
