@@ -2,7 +2,7 @@
  *
  * open() parses every frame of the input (a directory of .pcd files, taken
  * in name order, or one file) once; load() copies frame seq mod count into
- * the TaskObject with its bounding cube; check() compares the task's octree
+ * the TaskObject with its bounding cube (btrt_io_copy: streaming stores); check() compares the task's octree
  * with the sequential reference (computed once per frame, on first use) and
  * prints the digest line. check may run on several threads at once for
  * different tasks (docs/app-format.md, "io"): it holds s->lock only to look
@@ -183,7 +183,7 @@ static int io_load(void *state, uint64_t seq, void *task, char *err, size_t errl
 	const struct pcd_cloud *c = &s->clouds[seq % (uint64_t)s->n_frames];
 	(void)err;
 	(void)errlen;
-	memcpy(t->points, c->xyzw, (size_t)c->n * 4 * sizeof(float));
+	btrt_io_copy(t->points, c->xyzw, (size_t)c->n * 4 * sizeof(float));
 	memcpy(t->cube, s->cubes[seq % (uint64_t)s->n_frames], 4 * sizeof(float));
 	t->n_points[0] = c->n;
 	return 1;

@@ -553,10 +553,41 @@ static void test_model_farm_cover(void)
 					10.0 + BTRT_POOL_SLACK);
 }
 
+/* btrt_io_copy copies exactly the bytes asked, on both sides of
+ * BTRT_IO_COPY_STREAM_MIN and at every destination alignment: the bytes
+ * around the destination stay as they were. */
+static void test_io_copy(void)
+{
+	const size_t sizes[] = { 0, 1, 63, 4096, BTRT_IO_COPY_STREAM_MIN - 1, BTRT_IO_COPY_STREAM_MIN,
+				 BTRT_IO_COPY_STREAM_MIN + 77, 3 * BTRT_IO_COPY_STREAM_MIN + 5 };
+	const size_t max = 3 * BTRT_IO_COPY_STREAM_MIN + 5, guard = 64;
+	unsigned char *src = malloc(max + 16), *dst = malloc(max + 2 * guard + 16);
+	CU_ASSERT_FATAL(src && dst);
+	for (size_t i = 0; i < max + 16; i++)
+		src[i] = (unsigned char)(i * 131u + 7u);
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+		for (size_t dofs = 0; dofs < 16; dofs += 5)
+			for (size_t sofs = 0; sofs < 4; sofs += 3) {
+				memset(dst, 0xA5, max + 2 * guard + 16);
+				unsigned char *d = dst + guard + dofs;
+				btrt_io_copy(d, src + sofs, sizes[k]);
+				CU_ASSERT(memcmp(d, src + sofs, sizes[k]) == 0);
+				int clean = 1;
+				for (size_t i = 0; i < guard + dofs; i++)
+					clean &= dst[i] == 0xA5;
+				for (size_t i = 0; i < guard; i++)
+					clean &= d[sizes[k] + i] == 0xA5;
+				CU_ASSERT(clean);
+			}
+	free(src);
+	free(dst);
+}
+
 int suite_io_register(void)
 {
 	CU_pSuite s = CU_add_suite("io", NULL, NULL);
 	if (!s || !CU_add_test(s, "in order, source and sink on two service cores", test_two_service_cores) ||
+	    !CU_add_test(s, "btrt_io_copy: the bytes asked, any size and alignment", test_io_copy) ||
 	    !CU_add_test(s, "in order, source and sink sharing one service core", test_one_service_core) ||
 	    !CU_add_test(s, "in order through a farm", test_farm) ||
 	    !CU_add_test(s, "in order, unpinned", test_unpinned) ||
