@@ -85,6 +85,8 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 		jo->tune.timeout_factor = o->run_timeout_factor;
 	if (o->given & (UINT64_C(1) << BTC_OPT_WARMUP_S))
 		jo->tune.warmup_s = o->warmup_s;
+	if (o->given & (UINT64_C(1) << BTC_OPT_SPEEDUP_PRECISION))
+		jo->tune.speedup_precision = o->speedup_precision;
 	jo->force = o->force;
 }
 

@@ -179,6 +179,11 @@ static const struct row rows[] = {
 	    "head and the several-apps job need max(N, 6)\nrounds (9: the 95 % interval drops the\n"
 	    "extreme round at each end), past the budget as\nfor 6; at most 30",
 	    1, 30),
+	NUMBER(SPEEDUP_PRECISION, "speedup-precision", speedup_precision, C(TUNE), "R",
+	       "the head to head against the best baseline,\nonce decided, goes on (within the budget "
+	       "and\n30 rounds) until the speedup's 95 % interval\nlies within its median x (1 +- R) "
+	       "(default\n0.10; 0: it stops when decided)",
+	       0, 1),
 	NUMBER(WARMUP_S, "warmup-s", warmup_s, C(TUNE), "S",
 	       "the several-apps job: every run's streams warm up\nfor about S seconds before "
 	       "the measured tasks\n(default 0: only the tuner's 4 tasks; naive\nco-location's separate programs then measure\napart: docs/report.md)",

@@ -94,6 +94,7 @@ enum btc_cli_opt {
 	BTC_OPT_BUDGET,
 	BTC_OPT_MIN_ROUNDS,
 	BTC_OPT_WARMUP_S,
+	BTC_OPT_SPEEDUP_PRECISION,
 	BTC_CLI_N_OPTS
 };
 
@@ -167,6 +168,7 @@ struct btc_cli_options {
 	bool force;                /* -o: replace files without btc's banner */
 	double run_timeout_factor; /* --run-timeout-factor, < 0: not given */
 	double warmup_s;           /* --warmup-s S (the workload job), if given */
+	double speedup_precision;  /* --speedup-precision R, if given */
 	struct btc_cli_list measurements;
 	/* a workload of several apps (btc schedule; front/workload.h) */
 	const char *workload;                          /* --workload FILE */

@@ -404,8 +404,10 @@ static bool phase_bound_round(struct job *j)
 	struct btc_rng rng;
 	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x626f756e64000000));
 	int failed;
-	bool ok = btc_tune_head_to_head(j->prog, j->scheds, &j->opt->tune, &j->tune, j->entries, k,
-					winner, &rng, &j->br.h2h, &failed);
+	struct btc_tune_options o = j->opt->tune;
+	o.speedup_precision = 0; /* it chooses; the speedup is the final head to head's */
+	bool ok = btc_tune_head_to_head(j->prog, j->scheds, &o, &j->tune, j->entries, k, winner,
+					&rng, &j->br.h2h, &failed);
 	if (!ok && (btc_interrupted() || failed < 0))
 		return false;
 	if (!ok) {

@@ -35,6 +35,7 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	o->budget_s = 60;
 	o->budget_cap = BTC_TUNE_BUDGET_CAP;
 	o->ci_rel = 0.03;
+	o->speedup_precision = BTC_TUNE_SPEEDUP_PRECISION;
 	o->race = true;
 	o->screen = true;
 	o->h2h_point = true;

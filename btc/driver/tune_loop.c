@@ -368,6 +368,13 @@ static void h2h_update(struct btc_tune_h2h *h, const struct btc_tune_options *op
 		      (h->ratio_lo >= 1 - opt->ci_rel && h->ratio_hi <= 1 + opt->ci_rel));
 }
 
+/* The ratio's interval within its median x (1 +- p) (p <= 0: always). */
+static bool h2h_precise(const struct btc_tune_h2h *h, double p)
+{
+	return p <= 0 || (h->ratio_lo >= h->ratio_median * (1 - p) &&
+			  h->ratio_hi <= h->ratio_median * (1 + p));
+}
+
 bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			 bool verbose, struct btc_tune_entry *entries, int cand, int base,
 			 struct btc_rng *rng, struct btc_tune_h2h *h, int *failed)
@@ -402,7 +409,7 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 				order[1], ms[0] / ms[1]);
 		h->ratios[h->rounds++] = ms[0] / ms[1];
 		h2h_update(h, opt);
-		if (r >= need && h->decided) {
+		if (r >= need && h->decided && h2h_precise(h, opt->speedup_precision)) {
 			h->stop = "decided";
 			break;
 		}
@@ -432,6 +439,7 @@ struct btc_tune_options btc_tune_playoff_options(const struct btc_tune_options *
 	int need = btc_tune_need_rounds(opt);
 	o.h2h_max_rounds = need > BTC_TUNE_PLAYOFF_MAX_ROUNDS ? need : BTC_TUNE_PLAYOFF_MAX_ROUNDS;
 	o.budget_s *= BTC_TUNE_PLAYOFF_BUDGET_SHARE;
+	o.speedup_precision = 0; /* it chooses; it reports no speedup */
 	return o;
 }
 

@@ -45,7 +45,10 @@ bool btc_tune_rounds(const struct btc_tune_bench *b, int n, const struct btc_tun
 		     int *winner, struct btc_tune_summary *sum);
 
 /* The head to head of cand and base over entries (btc_tune_head_to_head's
- * rules); *failed as there. Returns true when every run verified. */
+ * rules): rounds until decided after btc_tune_need_rounds rounds and, with
+ * opt->speedup_precision p > 0, the ratio's interval within its median x
+ * (1 +- p); or the budget or h2h_max_rounds. *failed as there. Returns
+ * true when every run verified. */
 bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			 bool verbose, struct btc_tune_entry *entries, int cand, int base,
 			 struct btc_rng *rng, struct btc_tune_h2h *h, int *failed);
@@ -53,7 +56,8 @@ bool btc_tune_h2h_rounds(const struct btc_tune_bench *b, const struct btc_tune_o
 /* opt with the playoff's limits (the playoff and the io round):
  * h2h_max_rounds BTC_TUNE_PLAYOFF_MAX_ROUNDS (at least the rounds an
  * exact interval needs, btc_tune_need_rounds), budget_s a
- * BTC_TUNE_PLAYOFF_BUDGET_SHARE of opt's. Pure. */
+ * BTC_TUNE_PLAYOFF_BUDGET_SHARE of opt's, speedup_precision 0 (these
+ * races choose; they report no speedup). Pure. */
 struct btc_tune_options btc_tune_playoff_options(const struct btc_tune_options *opt);
 
 /* The playoff over entries[n] (btc_tune_playoff's rules); *failed as

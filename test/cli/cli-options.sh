@@ -60,6 +60,10 @@ expect 2 "btc: --warmup-s must be a decimal number in 0..60, not '-1'" tune $app
 expect 2 "btc: --warmup-s must be a decimal number in 0..60, not '61'" $app --device host --run --warmup-s 61
 expect 2 "btc: --warmup-s must be a decimal number in 0..60, not 'x'" tune $app --device host --warmup-s x
 expect 2 "btc: --warmup-s is not an option of 'btc gen'" gen $app --device $dev --warmup-s 1
+# --speedup-precision R: 0..1, the final head to head's precision
+expect 2 "btc: --speedup-precision must be a decimal number in 0..1, not '1.5'" tune $app --device host --speedup-precision 1.5
+expect 2 "btc: --speedup-precision must be a decimal number in 0..1, not 'x'" $app --device host --run --speedup-precision x
+expect 2 "btc: --speedup-precision is not an option of 'btc gen'" gen $app --device $dev --speedup-precision 0.1
 expect 2 "btc: --cpu-groups must be 1..64, not '0'" gen $app --device $dev --cpu-groups 0
 expect 2 "btc: --cpu-groups must be 1..64, not '65'" device host --cpu-groups 65
 expect 2 "btc: --min-util must be 0..100, not '101'" schedule $app --device $dev --table $table --min-util 101
