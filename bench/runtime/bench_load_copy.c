@@ -99,11 +99,18 @@ int main(int argc, char **argv)
 	int rounds = 15, copies = 40, bg = (int)sysconf(_SC_NPROCESSORS_ONLN) - 2, opt;
 	while ((opt = getopt(argc, argv, "r:n:b:h")) != -1) {
 		switch (opt) {
-		case 'r': rounds = atoi(optarg); break;
-		case 'n': copies = atoi(optarg); break;
-		case 'b': bg = atoi(optarg); break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'n':
+			copies = atoi(optarg);
+			break;
+		case 'b':
+			bg = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-r rounds] [-n copies] [-b background threads]\n",
+			fprintf(stderr,
+				"usage: %s [-r rounds] [-n copies] [-b background threads]\n",
 				argv[0]);
 			return opt == 'h' ? 0 : 2;
 		}
@@ -114,7 +121,7 @@ int main(int argc, char **argv)
 	}
 
 	float *src[N_FRAMES];
-	void *dst[2][N_POOL] = { { 0 } };
+	void *dst[2][N_POOL] = {{0}};
 	int n_dst = 1;
 	for (int f = 0; f < N_FRAMES; f++) {
 		if (posix_memalign((void **)&src[f], 64, FRAME_BYTES))
@@ -151,9 +158,9 @@ int main(int argc, char **argv)
 		pthread_create(&th[t], NULL, background, a);
 	}
 
-	static const char *dst_name[] = { "host", "pinned" };
-	static const char *copy_name[] = { "memcpy", "stream" };
-	static const char *bg_name[] = { "idle", "spin", "stream" };
+	static const char *dst_name[] = {"host", "pinned"};
+	static const char *copy_name[] = {"memcpy", "stream"};
+	static const char *bg_name[] = {"idle", "spin", "stream"};
 	/* ms per copy: [bg][dst][copy][round] */
 	double *ms = calloc((size_t)3 * 2 * 2 * rounds, sizeof(double));
 	uint64_t seq = 0;
@@ -172,7 +179,8 @@ int main(int argc, char **argv)
 						else
 							btrt_io_copy(to, from, FRAME_BYTES);
 					}
-					ms[((b * 2 + d) * 2 + c) * rounds + r] = (now_ms() - t0) / copies;
+					ms[((b * 2 + d) * 2 + c) * rounds + r] = (now_ms() - t0) /
+										 copies;
 				}
 			}
 		}

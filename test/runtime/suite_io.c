@@ -558,9 +558,9 @@ static void test_model_farm_cover(void)
  * around the destination stay as they were. */
 static void test_io_copy(void)
 {
-	const size_t sizes[] = { 0, 1, 63, 4096, BTRT_IO_COPY_STREAM_MIN - 1, BTRT_IO_COPY_STREAM_MIN,
-				 BTRT_IO_COPY_STREAM_MIN + 77, 3 * BTRT_IO_COPY_STREAM_MIN + 5 };
-	const size_t max = 3 * BTRT_IO_COPY_STREAM_MIN + 5, guard = 64;
+	const size_t m = BTRT_IO_COPY_STREAM_MIN;
+	const size_t sizes[] = {0, 1, 63, 4096, m - 1, m, m + 77, 3 * m + 5};
+	const size_t max = 3 * m + 5, guard = 64;
 	unsigned char *src = malloc(max + 16), *dst = malloc(max + 2 * guard + 16);
 	CU_ASSERT_FATAL(src && dst);
 	for (size_t i = 0; i < max + 16; i++)
