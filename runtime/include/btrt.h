@@ -177,6 +177,11 @@ struct btrt_app_io {
  * beside 14 memory-bound threads (docs/results/h100-load-copy.md). */
 #define BTRT_IO_COPY_STREAM_MIN ((size_t)1 << 20)
 void btrt_io_copy(void *dst, const void *src, size_t bytes);
+/* Process-wide: stream 1 (the default) as above, 0 btrt_io_copy is plain
+ * memcpy (BTRT_IO_COPY=memcpy through btrt_env_init: a diagnostic, to
+ * race the two copies in one program, scripts/io-copy-ab). Call before
+ * the pipeline starts. */
+void btrt_io_copy_configure(int stream);
 
 #define BTRT_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
 #define BTRT_MIN(a, b) ((a) < (b) ? (a) : (b))

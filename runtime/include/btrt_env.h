@@ -60,6 +60,10 @@ struct btrt_env {
 				      (the io sink's check farm); 0: unset */
 	uint32_t load_threads;     /* BTRT_LOAD_THREADS, 1..BTRT_LOAD_THREADS_MAX
 				      (the io source's load farm); 0: unset */
+	int io_copy_memcpy;        /* BTRT_IO_COPY=memcpy (diagnostic):
+				      btrt_io_copy as plain memcpy, to race
+				      the two copies in one program
+				      (btrt_io_copy_configure) */
 	uint32_t stop_timeout_s;   /* BTRT_STOP_TIMEOUT_S, 1..3600 s: how long a
 				      SIGINT/SIGTERM stop may take before the
 				      guard ends the process (btrt_watchdog.h);

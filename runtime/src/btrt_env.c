@@ -76,11 +76,12 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const read_mostly[] = { "0", "1" };
 	static const char *const vk_streams[] = { NULL, "one", "each", "queue" };
 	static const char *const vk_wait[] = { NULL, "block", "spin" };
+	static const char *const io_copy[] = { "stream", "memcpy" };
 	struct btrt_env e;
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
 	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0, rm = 1;
-	int vw = BTRT_VK_WAIT_DEFAULT;
+	int vw = BTRT_VK_WAIT_DEFAULT, ic = 0;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
 	if (read_flag("BTRT_NO_PIN", &e.no_pin, err) ||
@@ -100,6 +101,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_flag("BTRT_POOL_PRINT", &e.pool_print, err) ||
 	    read_int("BTRT_CHECK_THREADS", 1, BTRT_CHECK_THREADS_MAX, &ct, err) ||
 	    read_int("BTRT_LOAD_THREADS", 1, BTRT_LOAD_THREADS_MAX, &lt, err) ||
+	    read_word("BTRT_IO_COPY", io_copy, 2, &ic, "stream or memcpy", err) ||
 	    read_int("BTRT_STOP_TIMEOUT_S", 1, 3600, &st, err)) {
 		defaults(env);
 		return -1;
@@ -115,6 +117,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	e.vk_streams = (enum btrt_vk_streams)vs;
 	e.vk_wait = (enum btrt_vk_wait)vw;
 	e.cuda_no_read_mostly = !rm;
+	e.io_copy_memcpy = ic;
 	*env = e;
 	return 0;
 }
@@ -126,6 +129,7 @@ int btrt_env_init(struct btrt_env *env, struct btrt_error *err)
 	struct btrt_ring_config rc;
 	btrt_env_ring_config(env, &rc);
 	btrt_ring_configure(&rc);
+	btrt_io_copy_configure(!env->io_copy_memcpy);
 	return 0;
 }
 

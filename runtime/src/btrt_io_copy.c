@@ -9,10 +9,17 @@
 #include <emmintrin.h>
 #endif
 
+static int io_copy_stream = 1; /* set before any thread loads */
+
+void btrt_io_copy_configure(int stream)
+{
+	io_copy_stream = stream != 0;
+}
+
 void btrt_io_copy(void *dst, const void *src, size_t bytes)
 {
 #if defined(__SSE2__)
-	if (bytes >= BTRT_IO_COPY_STREAM_MIN) {
+	if (io_copy_stream && bytes >= BTRT_IO_COPY_STREAM_MIN) {
 		size_t head = (size_t)(-(uintptr_t)dst & 15), blocks = (bytes - head) / 64;
 		memcpy(dst, src, head);
 		__m128i *d = (__m128i *)((char *)dst + head);

@@ -14,7 +14,7 @@ static const char *const vars[] = {
 	"BTRT_VK_DEVICE", "BTRT_VK_VALIDATION", "BTRT_VK_FORCE_NONCOHERENT",
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_READ_MOSTLY", "BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
-	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS", "BTRT_VK_WAIT",
+	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS", "BTRT_VK_WAIT", "BTRT_IO_COPY",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -72,6 +72,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.check_threads, 0);
 	CU_ASSERT_EQUAL(e.load_threads, 0);
 	CU_ASSERT_EQUAL(e.stop_timeout_s, 0);
+	CU_ASSERT_EQUAL(e.io_copy_memcpy, 0);
 }
 
 static void test_values(void)
@@ -94,6 +95,7 @@ static void test_values(void)
 	setenv("BTRT_STOP_TIMEOUT_S", "1", 1);
 	setenv("BTRT_VK_STREAMS", "each", 1);
 	setenv("BTRT_VK_WAIT", "spin", 1);
+	setenv("BTRT_IO_COPY", "memcpy", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -110,6 +112,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.stop_timeout_s, 1);
+	CU_ASSERT_EQUAL(e.io_copy_memcpy, 1);
 
 	/* The caller's fields win; the unset ones take the environment. */
 	struct btrt_cuda_config cc = { .device = 0, .mem = BTRT_CUDA_MEM_MANAGED };
@@ -182,6 +185,7 @@ static void test_bad_values(void)
 		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
 		{ "BTRT_STOP_TIMEOUT_S", "3601" }, { "BTRT_VK_STREAMS", "all" },
 		{ "BTRT_VK_WAIT", "poll" }, { "BTRT_VK_WAIT", "Spin" },
+		{ "BTRT_IO_COPY", "nt" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();

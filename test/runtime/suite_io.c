@@ -565,20 +565,24 @@ static void test_io_copy(void)
 	CU_ASSERT_FATAL(src && dst);
 	for (size_t i = 0; i < max + 16; i++)
 		src[i] = (unsigned char)(i * 131u + 7u);
-	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-		for (size_t dofs = 0; dofs < 16; dofs += 5)
-			for (size_t sofs = 0; sofs < 4; sofs += 3) {
-				memset(dst, 0xA5, max + 2 * guard + 16);
-				unsigned char *d = dst + guard + dofs;
-				btrt_io_copy(d, src + sofs, sizes[k]);
-				CU_ASSERT(memcmp(d, src + sofs, sizes[k]) == 0);
-				int clean = 1;
-				for (size_t i = 0; i < guard + dofs; i++)
-					clean &= dst[i] == 0xA5;
-				for (size_t i = 0; i < guard; i++)
-					clean &= d[sizes[k] + i] == 0xA5;
-				CU_ASSERT(clean);
-			}
+	for (int stream = 1; stream >= 0; stream--) /* BTRT_IO_COPY=memcpy too */
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			btrt_io_copy_configure(stream);
+			for (size_t dofs = 0; dofs < 16; dofs += 5)
+				for (size_t sofs = 0; sofs < 4; sofs += 3) {
+					memset(dst, 0xA5, max + 2 * guard + 16);
+					unsigned char *d = dst + guard + dofs;
+					btrt_io_copy(d, src + sofs, sizes[k]);
+					CU_ASSERT(memcmp(d, src + sofs, sizes[k]) == 0);
+					int clean = 1;
+					for (size_t i = 0; i < guard + dofs; i++)
+						clean &= dst[i] == 0xA5;
+					for (size_t i = 0; i < guard; i++)
+						clean &= d[sizes[k] + i] == 0xA5;
+					CU_ASSERT(clean);
+				}
+		}
+	btrt_io_copy_configure(1);
 	free(src);
 	free(dst);
 }
