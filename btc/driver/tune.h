@@ -82,12 +82,12 @@ struct btc_tune_options {
  * profiler factor x BTC_PROFILE_BOUND_S; then its process group is killed
  * and the run fails, naming schedule, phase and limit. */
 #define BTC_RUN_TIMEOUT_FACTOR 10.0
+#define BTC_RUN_STARTUP_S 3.0
 /* The default speedup_precision: +- 10 %, issue 25's reproduction goal
  * (two leases' speedups within 10 %). With 6 rounds the exact interval is
  * [min, max] of the rounds' ratios; on lease ZD (docs/results/h100.md)
  * octree-cuda-g1's decided head to head read 0.450 [0.397, 0.788]. */
 #define BTC_TUNE_SPEEDUP_PRECISION 0.10
-#define BTC_RUN_STARTUP_S 3.0
 /* The workload job's warm-up by time, s (btc_tune_options.warmup_s), off
  * by default. On the H100 a run that starts the GPU after a few idle
  * seconds starts at the idle SM clock and reaches full clock 0.2-0.4 s in
