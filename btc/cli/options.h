@@ -97,6 +97,7 @@ enum btc_cli_opt {
 	BTC_OPT_SPEEDUP_PRECISION,
 	BTC_CLI_N_OPTS
 };
+_Static_assert(BTC_CLI_N_OPTS <= 64, "btc_cli_options.given is a 64-bit mask of options");
 
 #define BTC_CLI_MAX_LIST 64
 /* --objective maxmin|rates|sum: the workload objectives follow the
