@@ -941,6 +941,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->ratio_ci_low = h->ratio_lo;
 		r->ratio_ci_high = h->ratio_hi;
 		r->h2h_decided = h->decided;
+		r->h2h_stop = btc_xstrdup(h->stop);
+		r->h2h_precision = j->opt->tune.speedup_precision;
 		r->no_significant_gain = !h->gain;
 	}
 	if (!j->final_verified) {

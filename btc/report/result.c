@@ -37,6 +37,7 @@ void btc_report_init(struct btc_report *r)
 	r->tune_budget_s = NAN;
 	r->tune_cpu_steal = NAN;
 	r->h2h_candidate = -1;
+	r->h2h_precision = NAN;
 	r->playoff_winner = r->playoff_runner_up = -1;
 	r->playoff.ratio = r->playoff.ratio_lo = r->playoff.ratio_hi = NAN;
 	r->io_round.ratio = r->io_round.ratio_lo = r->io_round.ratio_hi = NAN;
@@ -139,6 +140,7 @@ void btc_report_free(struct btc_report *r)
 	}
 	free(r->candidates);
 	free(r->tune_stop);
+	free(r->h2h_stop);
 	free(r->fit_mode);
 	for (int i = 0; i < r->n_fit_models; i++) {
 		free(r->fit_models[i].name);
@@ -334,6 +336,8 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(h, "rounds", r->h2h_rounds);
 		add_ratio(h, r->ratio_median, r->ratio_ci_low, r->ratio_ci_high);
 		cJSON_AddBoolToObject(h, "decided", r->h2h_decided);
+		btc_json_add_str(h, "stop", r->h2h_stop);
+		btc_json_add_num(h, "speedup_precision", r->h2h_precision);
 		cJSON_AddStringToObject(h, "verdict",
 					r->no_significant_gain ? "no significant gain"
 							       : "significant gain");
@@ -537,6 +541,8 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 		r->ratio_ci_low = btc_json_num(h, "ratio_ci_low");
 		r->ratio_ci_high = btc_json_num(h, "ratio_ci_high");
 		r->h2h_decided = cJSON_IsTrue(btc_json_get(h, "decided"));
+		r->h2h_stop = btc_json_str(h, "stop");
+		r->h2h_precision = btc_json_num(h, "speedup_precision");
 	}
 	const cJSON *f = btc_json_get(j, "final_run");
 	r->final_ms = btc_json_num(f, "ms_per_task");

@@ -195,6 +195,11 @@ struct btc_report {
 	int h2h_rounds;
 	double ratio_median, ratio_ci_low, ratio_ci_high; /* candidate / baseline time */
 	bool h2h_decided;
+	char *h2h_stop;       /* why it stopped: "decided", "budget", "budget cap" or
+				  "max rounds"; NULL: not recorded (earlier reports) */
+	double h2h_precision; /* the speedup precision it ran with
+				  (btc_tune_options.speedup_precision; 0: it
+				  stopped when decided); NAN: not recorded */
 	bool no_significant_gain;               /* the head to head kept the baseline */
 	double speedup_ci_low, speedup_ci_high; /* of speedup, NAN: none */
 	double final_ms;                        /* the final traced run (trace only), NAN if none */

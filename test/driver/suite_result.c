@@ -274,6 +274,8 @@ static void test_schema3(void)
 	r.ratio_ci_low = 0.6;
 	r.ratio_ci_high = 0.8;
 	r.h2h_decided = true;
+	r.h2h_stop = btc_xstrdup("budget");
+	r.h2h_precision = 0.1;
 	r.speedup = 1 / 0.7;
 	r.speedup_ci_low = 1 / 0.8;
 	r.speedup_ci_high = 1 / 0.6;
@@ -309,6 +311,9 @@ static void test_schema3(void)
 	CU_ASSERT_EQUAL(b.h2h_rounds, 9);
 	CU_ASSERT_DOUBLE_EQUAL(b.ratio_ci_high, 0.8, 1e-9);
 	CU_ASSERT_TRUE(b.h2h_decided);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.h2h_stop);
+	CU_ASSERT_STRING_EQUAL(b.h2h_stop, "budget");
+	CU_ASSERT_DOUBLE_EQUAL(b.h2h_precision, 0.1, 1e-12);
 	CU_ASSERT_FALSE(b.no_significant_gain);
 	CU_ASSERT_DOUBLE_EQUAL(b.speedup_ci_low, 1.25, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(b.final_ms, 1.3, 1e-9);

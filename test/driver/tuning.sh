@@ -52,6 +52,10 @@ grep -Eq "^final run \(for the trace only\): 32 measured tasks after $(json "$r"
 if [ "$(json "$r" 'r["head_to_head"] is not None')" = True ]; then
   [ "$(json "$r" 'r["head_to_head"]["rounds"] >= 1 and r["head_to_head"]["ratio_ci_low"] <= r["head_to_head"]["ratio_median"] <= r["head_to_head"]["ratio_ci_high"]')" = True ] ||
     fail "head_to_head" "$r"
+  # The speedup's precision (default 0.10): a head to head stopped as
+  # decided has its ratio's interval within its median x (1 +- 0.10).
+  [ "$(json "$r" '(h := r["head_to_head"])["speedup_precision"] == 0.1 and h["stop"] in ("decided", "budget", "budget cap", "max rounds") and (h["stop"] != "decided" or (h["decided"] and 0.9 * h["ratio_median"] - 1e-6 <= h["ratio_ci_low"] and h["ratio_ci_high"] <= 1.1 * h["ratio_median"] + 1e-6))')" = True ] ||
+    fail "head_to_head: the speedup's precision" "$r"
   if [ "$(json "$r" 'r["no_significant_gain"]')" = True ]; then
     grep -q "^no significant gain: " "$work/1.log" || fail "no significant gain not printed" "$work/1.log"
     # The baseline is kept, or (by design, docs/report.md "Head to head")
