@@ -165,22 +165,25 @@ struct btrt_app_io {
 	int load_serial;
 };
 
-/* Copies bytes from src to dst for an io load into a TaskObject buffer (a
- * frame, an image): what memcpy does, faster for large inputs. From
- * BTRT_IO_COPY_STREAM_MIN bytes on x86-64 it writes dst with non-temporal
- * (SSE2 streaming) stores, which skip the read for ownership of each
- * destination line and leave the caches to the chunks, then fences them
- * (sfence) so that they are visible before the source publishes the task;
- * below that size, or on other targets, it is memcpy. The regions must not
- * overlap; any alignment. On the H100 machine one 4.9 MB octree frame into
- * pinned memory took 0.40 ms against memcpy's 0.49, and 0.82 against 1.00
- * beside 14 memory-bound threads (docs/results/h100-load-copy.md). */
+/* Copies `bytes` bytes from src to dst for an io load into a TaskObject
+ * buffer (a frame, an image): what memcpy does, faster for large inputs.
+ * Both buffers are the caller's, borrowed for the call; they must not
+ * overlap; any alignment. Nothing fails and nothing is returned. From
+ * BTRT_IO_COPY_STREAM_MIN bytes on x86-64 it writes dst with
+ * non-temporal (SSE2 streaming) stores, which skip the read for
+ * ownership of each destination line and leave the caches to the chunks,
+ * then fences them (sfence) so that they are visible before the source
+ * publishes the task; below that size, or on other targets, it is
+ * memcpy. On the H100 machine one 4.9 MB octree frame into pinned memory
+ * took 0.40 ms against memcpy's 0.49, and 0.82 against 1.00 beside 14
+ * memory-bound threads; in the pipeline the load cost 0.85 of memcpy's
+ * (docs/results/h100-load-copy.md). */
 #define BTRT_IO_COPY_STREAM_MIN ((size_t)1 << 20)
 void btrt_io_copy(void *dst, const void *src, size_t bytes);
-/* Process-wide: stream 1 (the default) as above, 0 btrt_io_copy is plain
- * memcpy (BTRT_IO_COPY=memcpy through btrt_env_init: a diagnostic, to
- * race the two copies in one program, scripts/io-copy-ab). Call before
- * the pipeline starts. */
+/* Process-wide, no return: stream != 0 (the default) as above, 0 makes
+ * btrt_io_copy plain memcpy (BTRT_IO_COPY=memcpy through btrt_env_init:
+ * a diagnostic, to race the two copies in one program,
+ * scripts/io-copy-ab). Call before the pipeline's threads start. */
 void btrt_io_copy_configure(int stream);
 
 #define BTRT_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))

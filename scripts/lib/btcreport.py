@@ -1,6 +1,7 @@
 """btcreport: the readers of the workload job's output that scripts/
 workload-compare, workload-attain, workload-gpu-wait, workload-rejudge
-and workload-rejudge-ab share (docs/report.md, "The workload job" and
+and workload-rejudge-ab share, and the median's exact interval
+(median_ci; scripts/io-copy-ab) (docs/report.md, "The workload job" and
 "The workload program"; docs/evaluation.md, "Several apps on one chip").
 
 A lease folder of scripts/eval-workload holds one run folder per
@@ -175,3 +176,21 @@ def kappa_text(cap):
     """The PUs of a capacity entry whose kappa is above 1, "cuda 1.27 cpu
     1.47" (dict order), or "1" when none is."""
     return " ".join("%s %.2f" % (pu, k) for pu, k in cap["kappa"].items() if k > 1) or "1"
+
+
+def median_ci(v, conf=0.95):
+    """The median of v and its exact interval as btc_stats_median_ci
+    (report/stats.c) gives them: [x(j), x(n+1-j)] of the sorted values, j
+    the largest with P(Binomial(n, 1/2) <= j - 1) <= (1 - conf) / 2, at
+    most n / 2. Returns (median, lo, hi, exact); exact False (fewer than
+    6 values at 95 %): lo, hi are the min and max. Stdlib only."""
+    from math import comb
+    from statistics import median
+    s = sorted(v)
+    n = len(s)
+    j = 0
+    while j + 1 <= n // 2 and sum(comb(n, i) for i in range(j + 1)) / 2 ** n <= (1 - conf) / 2:
+        j += 1
+    exact = j >= 1
+    j = max(j, 1)
+    return median(s), s[j - 1], s[n - j], exact
