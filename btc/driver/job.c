@@ -485,9 +485,11 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
  * winner's measured period, the program is rebuilt with the farms for
  * that period (btc_plan_io_round_farms) and raced head to head against
  * the build it replaces (each thread more is a core fewer for the CPU
- * chunks); the new farms stay only on a significant gain, else the plan's
- * are built again. False when the job stops (interrupted; a failed check
- * without --keep-going). */
+ * chunks). Otherwise, where the plan's farms have more than one thread,
+ * the build with one io thread fewer (btc_plan_io_round_fewer) races it
+ * the same way. The new farms stay only on a significant gain, else the
+ * plan's are built again. False when the job stops (interrupted; a failed
+ * check without --keep-going). */
 static bool phase_io_round(struct job *j)
 {
 	j->io = (struct io_round){
@@ -513,14 +515,17 @@ static bool phase_io_round(struct job *j)
 		return true;
 	}
 	double t_io = btrt_model_io_ms(io->load_ms, io->check_ms, io->load_from, io->check_from);
-	bool race = hook || btc_plan_io_round_farms(j->plan, io->load_ms, io->check_ms,
+	bool more = hook || btc_plan_io_round_farms(j->plan, io->load_ms, io->check_ms,
 						    io->period_ms, extra, &kl, &kc);
+	bool fewer = !more && btc_plan_io_round_fewer(j->plan, io->load_ms, io->check_ms, &kl, &kc);
 	printf("io round: schedule %d's io %.3f ms (load %.3f ms / %u, check %.3f ms / %u, "
 	       "measured) is %.2f of its measured period %.3f ms: %s",
 	       k, t_io, io->load_ms, io->load_from, io->check_ms, io->check_from,
 	       t_io / io->period_ms, io->period_ms,
-	       race ? "" : "the farms stay (below the headroom or no thread left)\n");
-	if (!race) {
+	       more    ? ""
+	       : fewer ? "no farm more, one io thread fewer (a core more for the chunks): "
+		       : "the farms stay (below the headroom or no thread left)\n");
+	if (!more && !fewer) {
 		io->status = "not raced";
 		return true;
 	}

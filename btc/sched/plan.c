@@ -448,6 +448,22 @@ bool btc_plan_io_round_farms(const struct btc_plan *pl, double load_ms, double c
 	return true;
 }
 
+bool btc_plan_io_round_fewer(const struct btc_plan *pl, double load_ms, double check_ms,
+			     uint32_t *kl, uint32_t *kc)
+{
+	*kl = pl->load_threads;
+	*kc = pl->check_threads;
+	if (!(load_ms >= 0) || !(check_ms >= 0) || (*kl <= 1 && *kc <= 1))
+		return false;
+	double t_load = *kl > 1 ? btrt_model_io_ms(load_ms, check_ms, *kl - 1, *kc) : INFINITY;
+	double t_check = *kc > 1 ? btrt_model_io_ms(load_ms, check_ms, *kl, *kc - 1) : INFINITY;
+	if (t_load <= t_check)
+		(*kl)--;
+	else
+		(*kc)--;
+	return true;
+}
+
 /* The fluid bound of prob under pl->sched, then the assignment bound
  * (which falls back on the fluid one): reported and false only for a
  * ranking. */

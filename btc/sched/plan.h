@@ -302,6 +302,26 @@ int btc_plan_add_bound_schedule(struct btc_plan *plan, const struct btc_schedule
 bool btc_plan_io_round_farms(const struct btc_plan *plan, double load_ms, double check_ms,
 			     double period_ms, uint32_t extra, uint32_t *kl, uint32_t *kc);
 
+/* The io round's other direction (docs/scheduler.md, "The io round"):
+ * the farms with one io thread fewer, for a race against the plan's when
+ * btc_plan_io_round_farms asks for no more. The plan sizes its farms on
+ * the table's io, and a table read high gives a farm more than the
+ * pipeline needs, while every io thread is a core fewer for the CPU
+ * chunks and another stream on the memory bus: on the H100 the plan gave
+ * octree-cuda-g1 2 loaders and 2 checkers on leases X, Y and ZG, whose
+ * periods were 0.72-0.87 ms against 0.62-0.68 ms with 1 and 2 on ZC, ZD
+ * and ZF, and 2 + 2 lost each race against 1 + 2 there (time ratios
+ * 1.12-1.14; docs/results/h100.md). load_ms and check_ms as for
+ * btc_plan_io_round_farms (one task on one thread, measured beside the
+ * plan's farms, so read high where those contend). Of the farms with
+ * more than one thread, the one whose loss raises T_io = max(load /
+ * k_load, check / k_check) least gives up one; no model bounds the
+ * result, since the figures read high beside the farms it removes: the
+ * race decides. Returns true with *kl, *kc set; false with the plan's
+ * farms when both are one thread or a figure is missing (NAN). Pure. */
+bool btc_plan_io_round_fewer(const struct btc_plan *plan, double load_ms, double check_ms,
+			     uint32_t *kl, uint32_t *kc);
+
 /* Sets the plan's io farms (plan->load_threads, check_threads; 0 read as
  * 1) and with them every chunk model's T_io, the schedules' predicted
  * periods and the bound's io term, as btc_plan does with its own. */

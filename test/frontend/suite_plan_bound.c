@@ -282,6 +282,23 @@ static void test_io_round_farms(void)
 	}
 	/* at the new farms a period of 0.5 ms asks for nothing more */
 	CU_ASSERT_FALSE(btc_plan_io_round_farms(plan, 0.45, 0.83, 0.5, 2, &kl, &kc));
+	/* one thread fewer: the farm whose loss raises T_io least gives it up
+	 * (lease ZG's octree-cuda-g1: load 0.863, check 1.150 ms at 2 and 2;
+	 * 1 and 2 gives 0.863, 2 and 1 gives 1.150) */
+	CU_ASSERT_TRUE(btc_plan_io_round_fewer(plan, 0.863, 1.150, &kl, &kc));
+	CU_ASSERT_TRUE(kl == 1 && kc == 2);
+	CU_ASSERT_TRUE(btc_plan_io_round_fewer(plan, 1.2, 0.5, &kl, &kc));
+	CU_ASSERT_TRUE(kl == 2 && kc == 1);
+	CU_ASSERT_FALSE(btc_plan_io_round_fewer(plan, 0.45, NAN, &kl, &kc));
+	CU_ASSERT_TRUE(kl == 2 && kc == 2);
+	/* a farm of one thread gives none: 1 and 2 goes to 1 and 1, 1 and 1
+	 * has nothing to give */
+	btc_plan_set_io_farms(plan, 1, 2);
+	CU_ASSERT_TRUE(btc_plan_io_round_fewer(plan, 0.2, 0.9, &kl, &kc));
+	CU_ASSERT_TRUE(kl == 1 && kc == 1);
+	btc_plan_set_io_farms(plan, 1, 1);
+	CU_ASSERT_FALSE(btc_plan_io_round_fewer(plan, 0.45, 0.83, &kl, &kc));
+	CU_ASSERT_TRUE(kl == 1 && kc == 1);
 	CU_ASSERT_EQUAL(d.errors, 0);
 	btc_plan_free(plan);
 	btc_table_free(t);
@@ -296,5 +313,6 @@ int register_plan_bound_suite(void)
 	       !CU_add_test(s, "in the space: not added again", test_in_space) ||
 	       !CU_add_test(s, "the bound round's schedule: found or appended last",
 			    test_add_bound_schedule) ||
-	       !CU_add_test(s, "the io round's farms for a measured period", test_io_round_farms);
+	       !CU_add_test(s, "the io round's farms for a measured period, and one fewer",
+			    test_io_round_farms);
 }
