@@ -428,27 +428,33 @@ static bool phase_bound_round(struct job *j)
 	return true;
 }
 
-/* The test hook of the io round: BTC_TEST_IO_ROUND=KL,KC[,keep] (tests
- * only: the dev box leaves no thread beyond one loader and one checker, so
- * that a test reaches the probe, the rebuild and the race, and with
- * ",keep" the path that keeps the new farms whatever the race found;
- * test/driver/tuning.sh). False without it or when it names the plan's
- * farms. */
-static bool io_round_hook(const struct job *j, uint32_t *kl, uint32_t *kc, bool *keep)
+/* The test hooks of the io round (tests only: the dev box leaves no
+ * thread beyond one loader and one checker; test/driver/tuning.sh):
+ * BTC_TEST_IO_ROUND=KL,KC[,keep] races the farms KL and KC whatever the
+ * probe found, so that a test reaches the probe, the rebuild and the race,
+ * and with ",keep" the path that keeps the new farms whatever the race
+ * found (IO_HOOK_RACE; none when it names the plan's farms);
+ * BTC_TEST_IO_ROUND=fewer:KL,KC takes the plan's farms as KL and KC for
+ * the round, so that it races one io thread fewer (IO_HOOK_FEWER; the
+ * dev box's generator builds one and one whatever the plan says). */
+enum io_hook { IO_HOOK_NONE, IO_HOOK_RACE, IO_HOOK_FEWER };
+
+static enum io_hook io_round_hook(const struct job *j, uint32_t *kl, uint32_t *kc, bool *keep)
 {
 	const char *hook = getenv("BTC_TEST_IO_ROUND");
 	*keep = false;
 	if (!hook || !*hook)
-		return false;
+		return IO_HOOK_NONE;
+	bool fewer = strncmp(hook, "fewer:", 6) == 0;
 	unsigned a, b; /* 1..16: BTRT_LOAD_THREADS_MAX, BTRT_CHECK_THREADS_MAX */
 	char tail[8] = "";
-	if (sscanf(hook, "%u,%u,%7s", &a, &b, tail) < 2 || a < 1 || b < 1 || a > 16 || b > 16 ||
-	    (a == j->plan->load_threads && b == j->plan->check_threads))
-		return false;
+	if (sscanf(hook + (fewer ? 6 : 0), "%u,%u,%7s", &a, &b, tail) < 2 || a < 1 || b < 1 ||
+	    a > 16 || b > 16 || (a == j->plan->load_threads && b == j->plan->check_threads))
+		return IO_HOOK_NONE;
 	*kl = a;
 	*kc = b;
-	*keep = strcmp(tail, "keep") == 0;
-	return true;
+	*keep = !fewer && strcmp(tail, "keep") == 0;
+	return fewer ? IO_HOOK_FEWER : IO_HOOK_RACE;
 }
 
 /* The io round's probe: one run of schedule k as the final run has it (no
@@ -495,10 +501,14 @@ static bool phase_io_round(struct job *j)
 	j->io = (struct io_round){
 		.schedule = -1, .period_ms = NAN, .load_ms = NAN, .check_ms = NAN};
 	uint32_t extra = btc_gen_io_threads_extra(j->dev), kl, kc;
-	bool keep, hook = io_round_hook(j, &kl, &kc, &keep);
+	bool keep;
+	enum io_hook hook_kind = io_round_hook(j, &kl, &kc, &keep);
+	bool hook = hook_kind == IO_HOOK_RACE;
 	int k = tuning_winner(j);
-	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 || (!extra && !hook))
+	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 || (!extra && !hook_kind))
 		return true;
+	if (hook_kind == IO_HOOK_FEWER)
+		btc_plan_set_io_farms(j->plan, kl, kc);
 	struct io_round *io = &j->io;
 	double t = now_s();
 	int got = io_probe(j, k, &io->load_ms, &io->check_ms);
@@ -509,7 +519,7 @@ static bool phase_io_round(struct job *j)
 	io->period_ms = j->entries[k].median_ms;
 	io->load_from = io->load_to = j->plan->load_threads;
 	io->check_from = io->check_to = j->plan->check_threads;
-	if (!got && !hook) {
+	if (!got && !hook_kind) {
 		printf("io round: schedule %d's run reports no io figures: the farms stay\n", k);
 		io->status = "not raced";
 		return true;
@@ -531,7 +541,7 @@ static bool phase_io_round(struct job *j)
 	}
 	printf("rebuilding with %u loader(s) and %u check worker(s), racing it against the "
 	       "build%s\n",
-	       kl, kc, hook ? " (BTC_TEST_IO_ROUND)" : "");
+	       kl, kc, hook_kind ? " (BTC_TEST_IO_ROUND)" : "");
 	io->status = "raced";
 	io->load_to = kl;
 	io->check_to = kc;

@@ -363,12 +363,39 @@ assert builds == (2 if o["kept"] else 3), (builds, o)
 assert r["verified"], "a run failed its check"
 PY
 done
+# One io thread fewer: with the plan's farms taken as 2 and 2
+# (BTC_TEST_IO_ROUND=fewer:2,2) and no thread to add, the round races the
+# build with one thread fewer, taken from the farm whose loss raises T_io
+# = max(load / k_load, check / k_check) least (btc_plan_io_round_fewer),
+# and keeps it only on a significant gain; else 2 and 2 are built again.
+BTC_TEST_IO_ROUND=fewer:2,2 job --top 1 --no-playoff --no-bound-round --report "$work/iof.json" > "$work/iof.log" 2>&1 ||
+  fail "io round (fewer): exit status $?" "$work/iof.log"
+grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / 2, check [0-9.]* ms / 2, measured) is [0-9.]* of its measured period [0-9.]* ms: no farm more, one io thread fewer (a core more for the chunks): rebuilding with [12] loader(s) and [12] check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/iof.log" ||
+  fail "io round (fewer): no racing line" "$work/iof.log"
+python3 - "$work/iof.json" "$(grep -c "^build: " "$work/iof.log")" <<'PY' || fail "io round (fewer): the report" "$work/iof.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+builds = int(sys.argv[2])
+o = r["io_round"]
+l, c = o["load_ms"], o["check_ms"]
+assert o["status"] == "raced" and l > 0 and c > 0, o
+want = (1, 2) if max(l, c / 2) <= max(l / 2, c) else (2, 1)
+assert (o["load_threads_from"], o["check_threads_from"]) == (2, 2), o
+assert (o["load_threads"], o["check_threads"]) == want, (o, want)
+assert o["rounds"] >= 6 and o["ratio_ci_low"] <= o["ratio_median"] <= o["ratio_ci_high"], o
+assert o["kept"] == (o["ratio_ci_high"] < 1), o
+fb = r["fluid_bound"]
+farms = (fb.get("load_threads", 1), fb.get("check_threads", 1))
+assert farms == (want if o["kept"] else (2, 2)), (farms, o)
+assert builds == (2 if o["kept"] else 3), (builds, o)
+assert r["verified"], "a run failed its check"
+PY
 BTC_TEST_IO_ROUND=2,2 job --top 1 --no-playoff --no-bound-round --no-io-round > "$work/nio.log" 2>&1 ||
   fail "--no-io-round: exit status $?" "$work/nio.log"
 ! grep -q "^io round" "$work/nio.log" || fail "--no-io-round: an io round ran" "$work/nio.log"
 ! grep -q "^io round" "$work/nb.log" || fail "an io round with no io" "$work/nb.log"
 [ "$(json "$work/nb.json" '"io_round" in r')" = False ] || fail "an io_round object with no io" "$work/nb.json"
-echo "ok: the io round rebuilds with the farms asked, races them against the build, keeps or rebuilds; --no-io-round runs none"
+echo "ok: the io round rebuilds with the farms asked, or one io thread fewer, races them against the build, keeps or rebuilds; --no-io-round runs none"
 
 # The cached fit mode (issue 25): a main job on a cached table keeps the
 # mode that fitted its measurements beside the table (TABLE.fit-mode);
