@@ -505,7 +505,8 @@ static bool phase_io_round(struct job *j)
 	enum io_hook hook_kind = io_round_hook(j, &kl, &kc, &keep);
 	bool hook = hook_kind == IO_HOOK_RACE;
 	int k = tuning_winner(j);
-	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 || (!extra && !hook_kind))
+	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 ||
+	    (!extra && hook_kind == IO_HOOK_NONE))
 		return true;
 	if (hook_kind == IO_HOOK_FEWER)
 		btc_plan_set_io_farms(j->plan, kl, kc);
@@ -519,7 +520,7 @@ static bool phase_io_round(struct job *j)
 	io->period_ms = j->entries[k].median_ms;
 	io->load_from = io->load_to = j->plan->load_threads;
 	io->check_from = io->check_to = j->plan->check_threads;
-	if (!got && !hook_kind) {
+	if (!got && hook_kind == IO_HOOK_NONE) {
 		printf("io round: schedule %d's run reports no io figures: the farms stay\n", k);
 		io->status = "not raced";
 		return true;
@@ -541,7 +542,7 @@ static bool phase_io_round(struct job *j)
 	}
 	printf("rebuilding with %u loader(s) and %u check worker(s), racing it against the "
 	       "build%s\n",
-	       kl, kc, hook_kind ? " (BTC_TEST_IO_ROUND)" : "");
+	       kl, kc, hook_kind != IO_HOOK_NONE ? " (BTC_TEST_IO_ROUND)" : "");
 	io->status = "raced";
 	io->load_to = kl;
 	io->check_to = kc;
