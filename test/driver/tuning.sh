@@ -335,22 +335,38 @@ echo "ok: the bound round builds and races the calibrated assignment; --no-bound
 # the test hook BTC_TEST_IO_ROUND=KL,KC[,keep] names the farms (",keep":
 # kept whatever the race found): the probe runs, the program is rebuilt,
 # raced, verified; kept, it stays (two builds) and the plan's farms follow;
-# not kept, the plan's farms are built again (three builds).
-for hook in 2,2 2,2,keep; do
+# not kept, the plan's farms are built again (three builds). One io thread
+# fewer: with the plan's farms taken as 2 and 2 (BTC_TEST_IO_ROUND=
+# fewer:2,2) and no thread to add, the round races the build with one
+# thread fewer, taken from the farm whose loss raises T_io = max(load /
+# k_load, check / k_check) least (btc_plan_io_round_fewer), under the same
+# rules.
+for hook in 2,2 2,2,keep fewer:2,2; do
+  case $hook in
+    fewer:*) from=2 why="no farm more, one io thread fewer (a core more for the chunks): " to="[12]" ;;
+    *) from=1 why="" to=2 ;;
+  esac
   BTC_TEST_IO_ROUND=$hook job --top 1 --no-playoff --no-bound-round --report "$work/io.json" > "$work/io.log" 2>&1 ||
     fail "io round ($hook): exit status $?" "$work/io.log"
-  grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / 1, check [0-9.]* ms / 1, measured) is [0-9.]* of its measured period [0-9.]* ms: rebuilding with 2 loader(s) and 2 check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/io.log" ||
+  grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / $from, check [0-9.]* ms / $from, measured) is [0-9.]* of its measured period [0-9.]* ms: ${why}rebuilding with $to loader(s) and $to check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/io.log" ||
     fail "io round ($hook): no racing line" "$work/io.log"
-  grep -q "^io round: 2 and 2 / 1 and 1 time ratio [0-9.]* \[[0-9.]*, [0-9.]*.*\] over [0-9]* rounds" "$work/io.log" ||
+  grep -q "^io round: $to and $to / $from and $from time ratio [0-9.]* \[[0-9.]*, [0-9.]*.*\] over [0-9]* rounds" "$work/io.log" ||
     fail "io round ($hook): no race result" "$work/io.log"
   python3 - "$work/io.json" "$hook" "$(grep -c "^build: " "$work/io.log")" <<'PY' || fail "io round ($hook): the report" "$work/io.json"
 import json, sys
 r = json.load(open(sys.argv[1]))
-keep = sys.argv[2].endswith(",keep")
+hook = sys.argv[2]
+keep = hook.endswith(",keep")
 builds = int(sys.argv[3])
 o = r["io_round"]
-assert o["status"] == "raced" and o["load_ms"] > 0 and o["check_ms"] > 0, o
-assert (o["load_threads_from"], o["check_threads_from"], o["load_threads"], o["check_threads"]) == (1, 1, 2, 2), o
+l, c = o["load_ms"], o["check_ms"]
+assert o["status"] == "raced" and l > 0 and c > 0, o
+if hook.startswith("fewer:"):  # the farm whose loss raises T_io least gives a thread
+    was, want = (2, 2), ((1, 2) if max(l, c / 2) <= max(l / 2, c) else (2, 1))
+else:
+    was, want = (1, 1), (2, 2)
+assert (o["load_threads_from"], o["check_threads_from"]) == was, o
+assert (o["load_threads"], o["check_threads"]) == want, (o, want)
 assert o["rounds"] >= 6 and o["ratio_ci_low"] <= o["ratio_median"] <= o["ratio_ci_high"], o
 assert o["kept"] == (keep or o["ratio_ci_high"] < 1), o
 # the tuning winner raced, at its measured median
@@ -358,38 +374,11 @@ c = r["candidates"][o["schedule"]]
 assert c["status"] == "verified" and o["period_ms"] > 0, (o, c)
 fb = r["fluid_bound"]
 farms = (fb.get("load_threads", 1), fb.get("check_threads", 1))
-assert farms == ((2, 2) if o["kept"] else (1, 1)), (farms, o)
+assert farms == (want if o["kept"] else was), (farms, o)
 assert builds == (2 if o["kept"] else 3), (builds, o)
 assert r["verified"], "a run failed its check"
 PY
 done
-# One io thread fewer: with the plan's farms taken as 2 and 2
-# (BTC_TEST_IO_ROUND=fewer:2,2) and no thread to add, the round races the
-# build with one thread fewer, taken from the farm whose loss raises T_io
-# = max(load / k_load, check / k_check) least (btc_plan_io_round_fewer),
-# and keeps it only on a significant gain; else 2 and 2 are built again.
-BTC_TEST_IO_ROUND=fewer:2,2 job --top 1 --no-playoff --no-bound-round --report "$work/iof.json" > "$work/iof.log" 2>&1 ||
-  fail "io round (fewer): exit status $?" "$work/iof.log"
-grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / 2, check [0-9.]* ms / 2, measured) is [0-9.]* of its measured period [0-9.]* ms: no farm more, one io thread fewer (a core more for the chunks): rebuilding with [12] loader(s) and [12] check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/iof.log" ||
-  fail "io round (fewer): no racing line" "$work/iof.log"
-python3 - "$work/iof.json" "$(grep -c "^build: " "$work/iof.log")" <<'PY' || fail "io round (fewer): the report" "$work/iof.json"
-import json, sys
-r = json.load(open(sys.argv[1]))
-builds = int(sys.argv[2])
-o = r["io_round"]
-l, c = o["load_ms"], o["check_ms"]
-assert o["status"] == "raced" and l > 0 and c > 0, o
-want = (1, 2) if max(l, c / 2) <= max(l / 2, c) else (2, 1)
-assert (o["load_threads_from"], o["check_threads_from"]) == (2, 2), o
-assert (o["load_threads"], o["check_threads"]) == want, (o, want)
-assert o["rounds"] >= 6 and o["ratio_ci_low"] <= o["ratio_median"] <= o["ratio_ci_high"], o
-assert o["kept"] == (o["ratio_ci_high"] < 1), o
-fb = r["fluid_bound"]
-farms = (fb.get("load_threads", 1), fb.get("check_threads", 1))
-assert farms == (want if o["kept"] else (2, 2)), (farms, o)
-assert builds == (2 if o["kept"] else 3), (builds, o)
-assert r["verified"], "a run failed its check"
-PY
 BTC_TEST_IO_ROUND=2,2 job --top 1 --no-playoff --no-bound-round --no-io-round > "$work/nio.log" 2>&1 ||
   fail "--no-io-round: exit status $?" "$work/nio.log"
 ! grep -q "^io round" "$work/nio.log" || fail "--no-io-round: an io round ran" "$work/nio.log"
