@@ -183,7 +183,9 @@ void btc_sched_bound_set_io(struct btc_sched_bound *b, struct btc_sched_assign *
 			    double io_ms);
 
 /* Tests only: > 0 makes the next btc_sched_assign_bound calls fail as if
- * GLPK had (1: glp_intopt's error return, 2: its time limit). */
+ * GLPK had (1: glp_intopt's error return, 2: its time limit), or (3)
+ * makes GLPK stop on an internal error in each MIP's first try, so that
+ * it is solved again with the other branching technique. */
 extern int btc_sched_assign_fail;
 
 /* Efficiency of a period (predicted or measured, ms per task) against

@@ -10,6 +10,7 @@
 
 #include <glpk.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,32 +158,64 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 	btc_lp_matrix_load(lp, &m);
 }
 
-/* Branch and cut, with GLPK's MIP presolver or, without it, on the LP
- * relaxation's optimal basis; 0, or -1 when it ends without a proven
- * optimum. */
-static int solve(glp_prob *lp, bool presolve)
+/* GLPK's error hook: back to solve()'s setjmp (info: its jmp_buf). */
+static void on_glpk_error(void *info)
 {
-	if (btc_sched_assign_fail)
+	longjmp(*(jmp_buf *)info, 1);
+}
+
+/* GLPK's terminal hook while solving: nothing printed (an internal
+ * error's message included; solve() reports it as its return). */
+static int quiet_term(void *info, const char *s)
+{
+	(void)info;
+	(void)s;
+	return 1;
+}
+
+/* Branch and cut with branching technique br (GLP_BR_*), with GLPK's MIP
+ * presolver or, without it, on the LP relaxation's optimal basis; 0, or
+ * -1 when it ends without a proven optimum, or -2 when GLPK stopped on an
+ * internal error: GLPK's environment (lp included) is then freed
+ * (glp_error_hook, glp_free_env), so the caller must not touch lp again. */
+static int solve(glp_prob *lp, bool presolve, int br)
+{
+	if (btc_sched_assign_fail == 1 || btc_sched_assign_fail == 2)
 		return -1;
+	jmp_buf env;
+	glp_error_hook(on_glpk_error, &env);
+	glp_term_hook(quiet_term, NULL);
+	if (setjmp(env)) { /* GLPK's environment is in an undefined state */
+		glp_free_env();
+		return -2;
+	}
+	if (btc_sched_assign_fail == 3 && br == GLP_BR_PCH)
+		glp_get_row_name(lp, 0); /* row 0 is out of range: GLPK's error */
+	int rc = 0;
 	if (!presolve) {
 		glp_smcp sp;
 		glp_init_smcp(&sp);
 		sp.msg_lev = GLP_MSG_OFF;
 		if (glp_simplex(lp, &sp) != 0 || glp_get_status(lp) != GLP_OPT)
-			return -1;
+			rc = -1;
 	}
-	glp_iocp parm;
-	glp_init_iocp(&parm);
-	parm.msg_lev = GLP_MSG_OFF;
-	parm.presolve = presolve ? GLP_ON : GLP_OFF;
-	parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
-	parm.br_tech = GLP_BR_PCH; /* pseudocost branching */
-	parm.bt_tech = GLP_BT_BLB; /* best local bound first */
-	parm.tol_int = 1e-9;       /* binaries within 1e-9 of 0 or 1 (default 1e-5,
-				    * which lets a share leak 1e-5 of a stage) */
-	if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
-		return -1;
-	return 0;
+	if (rc == 0) {
+		glp_iocp parm;
+		glp_init_iocp(&parm);
+		parm.msg_lev = GLP_MSG_OFF;
+		parm.presolve = presolve ? GLP_ON : GLP_OFF;
+		parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
+		parm.br_tech = br;
+		parm.bt_tech = GLP_BT_BLB; /* best local bound first */
+		parm.tol_int = 1e-9;       /* binaries within 1e-9 of 0 or 1 (default
+					    * 1e-5, which lets a share leak 1e-5 of a
+					    * stage) */
+		if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
+			rc = -1;
+	}
+	glp_error_hook(NULL, NULL);
+	glp_term_hook(NULL, NULL);
+	return rc;
 }
 
 /* The incumbent's x, y and loads, recomputed in ms from q (x rounded for
@@ -244,16 +277,31 @@ static double solve_mip(const struct btc_sched_problem *q, const struct btc_sche
 {
 	int n = q->n_stages, np = q->n_pus;
 	struct cols k = {0};
-	glp_prob *lp = glp_create_prob();
-	build(lp, q, opt, off, a->farms, contig, scale, t_lo, &k);
+	glp_prob *lp = NULL;
 	double mip = NAN;
-	/* GLPK 5.0's MIP presolver has returned an optimum below the load of
-	 * its own incumbent (T under a PU row by 5e-4 of T, a table with the
-	 * boundary term S whose T lower bound lay that close to the optimum):
-	 * such an answer is solved again without the presolver */
-	int rc = solve(lp, true);
-	if (rc == 0 && incumbent_above(lp, q, &k, off, a->farms, contig, scale))
-		rc = solve(lp, false);
+	int rc = -2;
+	/* Pseudocost branching (pixel7a's farms: 300 -> 120 ms against
+	 * GLPK's default). GLPK 5.0 has stopped on an internal error in it
+	 * (glpios09.c: "dx != 0.0", the pseudocost update, on a calibrated
+	 * alexnet-dense table of lease Q; test/sched/suite_assign.c): such a
+	 * MIP is built and solved again with Driebeck-Tomlin branching. */
+	const int br[] = {GLP_BR_PCH, GLP_BR_DTH};
+	for (int t = 0; t < 2 && rc == -2; t++) {
+		free(k.a);
+		free(k.x);
+		free(k.y);
+		memset(&k, 0, sizeof(k));
+		lp = glp_create_prob();
+		build(lp, q, opt, off, a->farms, contig, scale, t_lo, &k);
+		/* GLPK 5.0's MIP presolver has returned an optimum below the
+		 * load of its own incumbent (T under a PU row by 5e-4 of T, a
+		 * table with the boundary term S whose T lower bound lay that
+		 * close to the optimum): such an answer is solved again
+		 * without the presolver */
+		rc = solve(lp, true, br[t]);
+		if (rc == 0 && incumbent_above(lp, q, &k, off, a->farms, contig, scale))
+			rc = solve(lp, false, br[t]);
+	}
 	if (rc == 0) {
 		struct btc_sched_assign tmp = *a;
 		if (!fill) { /* the incumbent's loads, into scratch */
@@ -276,7 +324,8 @@ static double solve_mip(const struct btc_sched_problem *q, const struct btc_sche
 			free(tmp.share);
 		}
 	}
-	glp_delete_prob(lp);
+	if (rc != -2) /* else GLPK freed it */
+		glp_delete_prob(lp);
 	free(k.a);
 	free(k.x);
 	free(k.y);

@@ -153,6 +153,72 @@ static void test_glpk_failure(void)
 	btc_sched_bound_free(&f);
 }
 
+/* GLPK 5.0 stops on an internal error (glpios09.c, "dx != 0.0", in its
+ * pseudocost update) in the contiguous MIP of this table: lease Q's
+ * alexnet-dense-vulkan-g1 as the bound's calibration with held chunks
+ * gave it (an offline variant, docs/results/h100-bound-variants.md), 9
+ * stages (one row each) on cpu, vulkan and cuda (forbidden), with F, the
+ * boundary term S and cpu's offset, as btc_sched_assign_bound got them.
+ * It aborted btc; the MIP is now solved again with Driebeck-Tomlin
+ * branching. Then the same with an error injected into the first try of
+ * every MIP of the hand-solved table: its bound and assignment stand. */
+static void test_glpk_internal_error(void)
+{
+	static const double t[] = {
+		0.058801441270429113, 0, 0.074568999999999996,
+		0.034966550810224199, 0, 0.0062760000000000003,
+		0.10130103106537393, 0.022676732087542679, 0.064656000000000005,
+		0.047435014770090413, 0, 0.0055319999999999996,
+		0.11807000270913696, 0.062644370737674829, 0.028785000000000002,
+		0.20487828705706174, 0.12255824177608678, 0.048903000000000002,
+		0.1887212087362343, 0.12666990206059797, 0.048839,
+		0.033442920854741882, 0, 0.0052729999999999999,
+		0.03464569441392111, 0.0015811099096997184, 0.015654999999999999
+	};
+	static const double st[] = {
+		0, 0, 0,
+		0, 0, 0.0026769999999999988,
+		0, 0, 0.083516999999999994,
+		0, 0, 0.0024280000000000022,
+		0, 0.017197164555479996, 0.038596999999999992,
+		0, 0.03579517205944132, 0.075919,
+		0, 0.042655962488749678, 0.049155999999999998,
+		0, 0, 0.0026520000000000016,
+		0, 0, 0.003200999999999999
+	};
+	static const double fx[] = { 0, 0.065912753338097735, 0.0062069999999999998 };
+	static const double off[] = { -0.044017113771096052, 0, 0 };
+	struct btc_sched_problem p = { .n_stages = 9, .n_pus = 3, .time_ms = t, .fixed_ms = fx,
+				       .start_ms = st, .io_ms = 0.001874 };
+	struct btc_sched_options o;
+	btc_sched_options_init(&o);
+	o.forbid_mask = 1u << 2;
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_sched_bound f;
+	struct btc_sched_assign a;
+	CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound_offset(&p, &o, off, &f, &d), BTC_OK);
+	CU_ASSERT_EQUAL(btc_sched_assign_bound(&p, &o, off, &f, &a, &d), BTC_OK);
+	CU_ASSERT(a.exact && a.contiguous);
+	CU_ASSERT(a.mip_ms >= f.lp_ms * (1 - 1e-6));
+	for (int i = 0; i < 9; i++) /* one PU per stage, never cuda */
+		CU_ASSERT(a.frac[i * 3 + 2] == 0 && a.frac[i * 3] + a.frac[i * 3 + 1] == 1);
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+
+	const double th[] = { 1, 3, 3, 2 };
+	struct btc_sched_problem h = { .n_stages = 2, .n_pus = 2, .time_ms = th };
+	btc_sched_assign_fail = 3;
+	bool ok = bounds(&h, NULL, &f, &a);
+	btc_sched_assign_fail = 0;
+	CU_ASSERT_FATAL(ok);
+	CU_ASSERT(a.exact && a.contiguous);
+	CU_ASSERT(model_near(a.bound_ms, 2, 1e-5));
+	CU_ASSERT(model_near(a.frac[0], 1, 1e-9) && model_near(a.frac[3], 1, 1e-9));
+	btc_sched_assign_free(&a);
+	btc_sched_bound_free(&f);
+}
+
 /* The incumbent is an assignment (0/1 rows without farms, rows summing to
  * 1) whose loads, recomputed, are at most the MIP's optimum. */
 static void check_incumbent(const struct btc_sched_problem *p, const struct btc_sched_assign *a)
@@ -394,6 +460,8 @@ int register_assign_suite(void)
 	if (!s || !CU_add_test(s, "a hand-solved table, farm shares, F and T_io", test_hand) ||
 	    !CU_add_test(s, "a negative calibrated fixed cost as an offset", test_offset) ||
 	    !CU_add_test(s, "GLPK's failure: the fluid bound stands", test_glpk_failure) ||
+	    !CU_add_test(s, "GLPK's internal error: solved again, another branching",
+			 test_glpk_internal_error) ||
 	    !CU_add_test(s, "12 reference tables: fluid <= assignment <= best schedule",
 			 test_reference) ||
 	    !CU_add_test(s, "300 random tables, paper's and larger space", test_random) ||
