@@ -188,6 +188,11 @@ void btc_sched_bound_set_io(struct btc_sched_bound *b, struct btc_sched_assign *
  * it is solved again with the other branching technique. */
 extern int btc_sched_assign_fail;
 
+/* GLPK's internal errors btc_sched_assign_bound has caught (each MIP so
+ * stopped is solved again with another branching technique), since the
+ * process started; for tests and diagnostics. */
+extern int btc_sched_assign_glpk_errors;
+
 /* Efficiency of a period (predicted or measured, ms per task) against
  * the bound: bound_ms / period_ms. At most 1 for every period the model
  * predicts; a measured period can lie below the bound (ratio > 1) when

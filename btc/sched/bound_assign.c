@@ -15,6 +15,7 @@
 #include <string.h>
 
 int btc_sched_assign_fail;
+int btc_sched_assign_glpk_errors;
 
 /* Columns (1-based GLPK indices, 0 = none): T; per allowed (i, c) the
  * placement a_ic (binary; x_ic itself without farms) and with farms the
@@ -187,6 +188,7 @@ static int solve(glp_prob *lp, bool presolve, int br)
 	glp_term_hook(quiet_term, NULL);
 	if (setjmp(env)) { /* GLPK's environment is in an undefined state */
 		glp_free_env();
+		btc_sched_assign_glpk_errors++;
 		return -2;
 	}
 	if (btc_sched_assign_fail == 3 && br == GLP_BR_PCH)
