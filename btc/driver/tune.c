@@ -190,6 +190,55 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	return text;
 }
 
+/* The run's times by part from the program's report r into *t (zeroed
+ * first): `chunks[].mean_ms` in order, `stages[]` by `stage` (NAN where a
+ * stage did not run), `io.load_mean_ms` and `io.check_mean_ms`. A figure
+ * that is not a positive number reads as none. */
+static void read_times(const cJSON *r, struct btc_run_times *t)
+{
+	*t = (struct btc_run_times){0};
+	const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(r, "chunks"), *e;
+	const cJSON *stages = cJSON_GetObjectItemCaseSensitive(r, "stages");
+	const cJSON *io = cJSON_GetObjectItemCaseSensitive(r, "io");
+	int nc = cJSON_IsArray(chunks) ? cJSON_GetArraySize(chunks) : 0, ns = 0;
+	if (!cJSON_IsArray(stages))
+		stages = NULL; /* cJSON_ArrayForEach walks nothing */
+	cJSON_ArrayForEach(e, stages)
+	{
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "stage");
+		if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < 1e6)
+			ns = (int)fmax(ns, s->valuedouble + 1);
+	}
+	if (nc > 0) {
+		t->chunk_ms = btc_xcalloc((size_t)nc, sizeof(double));
+		t->n_chunks = nc;
+		for (int c = 0; c < nc; c++) {
+			const cJSON *m = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(chunks, c), "mean_ms");
+			t->chunk_ms[c] = cJSON_IsNumber(m) && m->valuedouble > 0 ? m->valuedouble
+										 : NAN;
+		}
+	}
+	if (ns > 0) {
+		t->stage_ms = btc_xcalloc((size_t)ns, sizeof(double));
+		t->n_stages = ns;
+		for (int i = 0; i < ns; i++)
+			t->stage_ms[i] = NAN;
+		cJSON_ArrayForEach(e, stages)
+		{
+			const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "stage");
+			const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "mean_ms");
+			if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < ns &&
+			    cJSON_IsNumber(m) && m->valuedouble > 0)
+				t->stage_ms[(int)s->valuedouble] = m->valuedouble;
+		}
+	}
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
+	t->load_ms = cJSON_IsNumber(l) && l->valuedouble > 0 ? l->valuedouble : 0;
+	t->check_ms = cJSON_IsNumber(c) && c->valuedouble > 0 ? c->valuedouble : 0;
+}
+
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,
 		       double *ms, char **error)
 {
@@ -263,6 +312,8 @@ bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_opt
 					   w->valuedouble <= INT_MAX
 				       ? (int)w->valuedouble
 				       : run->warmup;
+	if (ok && run->times)
+		read_times(j, run->times);
 	cJSON_Delete(j);
 	char *msg = btc_tune_last_message(err_path, run->program);
 	if (ok) {
@@ -300,7 +351,7 @@ struct prog_bench {
 };
 
 static bool prog_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
-		     char **error)
+		     struct btc_run_times *times, char **error)
 {
 	const struct prog_bench *p = arg;
 	struct btc_tune_run run = {
@@ -315,6 +366,7 @@ static bool prog_run(void *arg, int i, int warmup, int tasks, const char *phase,
 		.phase = phase,
 		.app = p->ctx->app,
 		.dev = p->ctx->dev,
+		.times = times,
 	};
 	return btc_tune_run_once(&run, p->opt, ms, error);
 }
@@ -482,10 +534,10 @@ struct pair_bench {
 };
 
 static bool pair_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
-		     char **error)
+		     struct btc_run_times *times, char **error)
 {
 	struct pair_bench *p = arg;
-	return prog_run(&p->pb, p->index[i], warmup, tasks, phase, ms, error);
+	return prog_run(&p->pb, p->index[i], warmup, tasks, phase, ms, times, error);
 }
 
 bool btc_tune_regret_round(const char *program, const struct btc_plan_schedule *scheds, int chosen,
@@ -522,10 +574,10 @@ struct io_round_bench {
 };
 
 static bool io_round_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
-			 char **error)
+			 struct btc_run_times *times, char **error)
 {
 	struct io_round_bench *p = arg;
-	return prog_run(&p->pb[i], p->index, warmup, tasks, phase, ms, error);
+	return prog_run(&p->pb[i], p->index, warmup, tasks, phase, ms, times, error);
 }
 
 bool btc_tune_io_round(const char *program, const char *built,

@@ -278,6 +278,10 @@ struct btc_tune_run {
 	int *warmup_run;
 	const struct btc_app *app;    /* for stage names in errors, or NULL */
 	const struct btc_device *dev; /* for schedule labels in errors, or NULL */
+	/* NULL, or receives a verified run's times by part from its report
+	 * (`chunks`, `stages`, `io`; the caller frees with
+	 * btc_run_times_free); untouched when the run failed */
+	struct btc_run_times *times;
 };
 
 /* Runs it once and reads its JSON report. Returns true when it ran and

@@ -47,17 +47,19 @@ static bool bench_run(const struct btc_tune_bench *b, const struct btc_tune_opti
 	int warmup = e->warmup > 0 ? e->warmup : opt->warmup;
 	int tasks = e->tasks > 0 ? e->tasks : opt->tasks;
 	char *error = NULL;
+	struct btc_run_times times = {0};
 	double t = b->now(b->arg);
-	bool ok = b->run(b->arg, i, warmup, tasks, phase, ms, &error);
+	bool ok = b->run(b->arg, i, warmup, tasks, phase, ms, &times, &error);
 	if (secs)
 		*secs = b->now(b->arg) - t;
 	if (ok) {
 		e->status = BTC_RUN_VERIFIED;
 		e->tasks = tasks;
 		e->warmup = warmup;
-		btc_tune_entry_add(e, *ms);
+		btc_tune_entry_add_times(e, *ms, &times);
 		return true;
 	}
+	btc_run_times_free(&times);
 	if (b->interrupted(b->arg)) {
 		free(error);
 		return false;

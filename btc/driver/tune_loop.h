@@ -22,10 +22,12 @@
 /* Where the runs come from. */
 struct btc_tune_bench {
 	/* One run of schedule i of warmup + tasks tasks in phase ("tuning",
-	 * "head to head"): true with its ms per task in *ms when it verified;
+	 * "head to head"): true with its ms per task in *ms when it verified,
+	 * and its times by part in *times (zeroed by the caller, who owns
+	 * what is put there; left zero where the bench has none);
 	 * otherwise false with *error (caller frees, NULL when interrupted). */
 	bool (*run)(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
-		    char **error);
+		    struct btc_run_times *times, char **error);
 	double (*now)(void *arg);        /* seconds, monotonic */
 	bool (*interrupted)(void *arg); /* a signal asked to stop */
 	void *arg;

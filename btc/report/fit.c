@@ -44,6 +44,7 @@ void btc_fit_candidates(const struct btc_plan *plan, const struct btc_tune_entry
 		}
 		c->runs = e->status == BTC_RUN_VERIFIED ? e->n_runs : 0;
 		c->runs_ms = c->runs ? btc_tune_entry_runs_copy(e) : NULL;
+		c->runs_times = c->runs ? btc_tune_entry_times_copy(e) : NULL;
 		c->tasks = e->tasks;
 		c->warmup = e->warmup;
 		c->rounds = e->rounds;

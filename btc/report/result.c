@@ -137,6 +137,9 @@ void btc_report_free(struct btc_report *r)
 		free(r->candidates[i].pu);
 		free(r->candidates[i].error);
 		free(r->candidates[i].runs_ms);
+		for (int k = 0; r->candidates[i].runs_times && k < r->candidates[i].runs; k++)
+			btc_run_times_free(&r->candidates[i].runs_times[k]);
+		free(r->candidates[i].runs_times);
 	}
 	free(r->candidates);
 	free(r->tune_stop);
@@ -174,6 +177,85 @@ const char *btc_report_candidate_kind(const struct btc_report_candidate *c)
 	return c->baseline ? "baseline" : c->bound ? "bound" : "candidate";
 }
 
+void btc_run_times_free(struct btc_run_times *t)
+{
+	free(t->chunk_ms);
+	free(t->stage_ms);
+	*t = (struct btc_run_times){0};
+}
+
+/* An array of ms figures, rounded as every figure of the report; null
+ * where NAN (a stage that did not run). */
+static cJSON *ms_array(const double *v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(round(v[i] * 1e6) / 1e6)
+						       : cJSON_CreateNull());
+	return a;
+}
+
+/* runs_times: per run {"chunks_ms", "stages_ms", "load_ms", "check_ms"}
+ * (docs/report.md). */
+static cJSON *run_times_json(const struct btc_run_times *t, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int k = 0; k < n; k++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToObject(o, "chunks_ms", ms_array(t[k].chunk_ms, t[k].n_chunks));
+		cJSON_AddItemToObject(o, "stages_ms", ms_array(t[k].stage_ms, t[k].n_stages));
+		btc_json_add_num(o, "load_ms", t[k].load_ms > 0 ? t[k].load_ms : NAN);
+		btc_json_add_num(o, "check_ms", t[k].check_ms > 0 ? t[k].check_ms : NAN);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* The array v of ms figures (null: NAN) into *out[*n]; false when v is
+ * not an array of numbers and nulls. */
+static bool ms_read(const cJSON *v, double **out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!cJSON_IsArray(v))
+		return false;
+	int m = cJSON_GetArraySize(v);
+	double *r = btc_xcalloc((size_t)m + 1, sizeof(double));
+	for (int i = 0; i < m; i++) {
+		const cJSON *x = cJSON_GetArrayItem(v, i);
+		if (!cJSON_IsNumber(x) && !cJSON_IsNull(x)) {
+			free(r);
+			return false;
+		}
+		r[i] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+	}
+	*out = r;
+	*n = m;
+	return true;
+}
+
+/* runs_times of a report back, or NULL where absent or not one per run. */
+static struct btc_run_times *run_times_read(const cJSON *a, int runs)
+{
+	if (!cJSON_IsArray(a) || runs <= 0 || cJSON_GetArraySize(a) != runs)
+		return NULL;
+	struct btc_run_times *t = btc_xcalloc((size_t)runs, sizeof(*t));
+	for (int k = 0; k < runs; k++) {
+		const cJSON *o = cJSON_GetArrayItem(a, k);
+		double l = btc_json_num(o, "load_ms"), c = btc_json_num(o, "check_ms");
+		if (!ms_read(btc_json_get(o, "chunks_ms"), &t[k].chunk_ms, &t[k].n_chunks) ||
+		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages)) {
+			for (int i = 0; i <= k; i++)
+				btc_run_times_free(&t[i]);
+			free(t);
+			return NULL;
+		}
+		t[k].load_ms = l > 0 ? l : 0;
+		t[k].check_ms = c > 0 ? c : 0;
+	}
+	return t;
+}
+
 static cJSON *candidate_json(const struct btc_report_candidate *c)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -202,6 +284,8 @@ static cJSON *candidate_json(const struct btc_report_candidate *c)
 	cJSON_AddNumberToObject(o, "runs", c->runs);
 	if (c->runs_ms) /* every run, for an offline replay of the tuner's rules */
 		cJSON_AddItemToObject(o, "runs_ms", cJSON_CreateDoubleArray(c->runs_ms, c->runs));
+	if (c->runs_times) /* the same runs by part, for the bound's re-judging */
+		cJSON_AddItemToObject(o, "runs_times", run_times_json(c->runs_times, c->runs));
 	cJSON_AddNumberToObject(o, "tasks", c->tasks);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "rounds", c->rounds);
@@ -485,6 +569,7 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 		for (int k = 0; k < rc->runs; k++)
 			rc->runs_ms[k] = cJSON_GetArrayItem(rm, k)->valuedouble;
 	}
+	rc->runs_times = run_times_read(btc_json_get(c, "runs_times"), rc->runs);
 	rc->warmup = (int)fmax(0, btc_json_num(c, "warmup"));
 	rc->finalist = cJSON_IsTrue(btc_json_get(c, "finalist"));
 	rc->space_only = cJSON_IsTrue(btc_json_get(c, "space_only"));

@@ -22,6 +22,27 @@ enum btc_run_status {
 };
 const char *btc_run_status_name(enum btc_run_status s);
 
+/* One verified run's time per task by part, means from the program's own
+ * report (docs/report.md, "The program's report": `chunks`, `stages`,
+ * `io`): what its period is made of, kept for the bound's offline
+ * re-judging (issue 25). Arrays owned; all zero: the run's report had
+ * none (a replay, a report of earlier btc). */
+struct btc_run_times {
+	/* [n_chunks] each chunk's pop-to-finish mean, ms, in the program's
+	 * chunk order (a farm's workers apart) */
+	int n_chunks;
+	double *chunk_ms;
+	/* [n_stages] (the app's) each stage's own mean where it ran (a GPU
+	 * stage from timestamps), ms; NAN where it did not */
+	int n_stages;
+	double *stage_ms;
+	/* one task's load and check on one io thread, mean ms; 0: none */
+	double load_ms, check_ms;
+};
+
+/* Frees t's arrays and zeroes it (t not NULL). */
+void btc_run_times_free(struct btc_run_times *t);
+
 struct btc_report_chunk {
 	char *pu;
 	int first_stage, last_stage;
@@ -41,6 +62,7 @@ struct btc_report_candidate {
 	int runs;                         /* verified runs behind it */
 	double *runs_ms;                  /* [runs] each run's ms per task, in the order run
 					 (tuning, then head to head; owned), or NULL */
+	struct btc_run_times *runs_times; /* [runs] the same runs by part (owned), or NULL */
 	int tasks, warmup, rounds;        /* per run: measured and warm-up tasks; tuning rounds */
 	bool finalist;                    /* in the race at the end of tuning */
 	double calibrated_loo_ms[BTC_N_MODES]; /* calibrated on the others (LOO), NAN if none */

@@ -105,6 +105,21 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(k, "p99_ms", sum.p99_ns / 1e6);
 		cJSON_AddItemToArray(chunks, k);
 	}
+	/* each stage's own per-task time where it ran (a farm's: its first
+	 * worker's; btrt_run_stage_summary): what a chunk's time is made of */
+	cJSON *stages = cJSON_AddArrayToObject(j, "stages");
+	for (uint32_t i = 0; i < prog->app.n_stages; i++) {
+		struct btrt_summary sum;
+		int gpu = 0;
+		if (btrt_run_stage_summary(run, i, &sum, &gpu) != 0 || !sum.n)
+			continue;
+		cJSON *k = cJSON_CreateObject();
+		cJSON_AddNumberToObject(k, "stage", i);
+		cJSON_AddBoolToObject(k, "gpu", gpu);
+		cJSON_AddNumberToObject(k, "mean_ms", sum.mean_ns / 1e6);
+		cJSON_AddNumberToObject(k, "median_ms", sum.median_ns / 1e6);
+		cJSON_AddItemToArray(stages, k);
+	}
 	struct btrt_summary ld, ck;
 	if (btrt_run_io_summary(run, 0, &ld) == 0 && btrt_run_io_summary(run, 1, &ck) == 0) {
 		uint32_t kc = btrt_run_check_threads(run), kl = btrt_run_load_threads(run);

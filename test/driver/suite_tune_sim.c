@@ -92,9 +92,10 @@ static double gauss(struct btc_rng *r)
 }
 
 static bool sim_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
-		    char **error)
+		    struct btc_run_times *times, char **error)
 {
 	(void)phase;
+	(void)times;
 	struct sim *m = arg;
 	double f = 1 + 0.02 * gauss(&m->rng);
 	if (m->spell > 0) /* the Markov chain with stationary P(busy) = burst_p */
@@ -340,9 +341,9 @@ static void test_budget_rule(void)
  * 1 at 2 ms; every run SLOW_RUN_S seconds. */
 #define SLOW_RUN_S 12.5
 static bool slow_run(void *arg, int i, int warmup, int tasks, const char *phase, double *ms,
-		     char **error)
+		     struct btc_run_times *times, char **error)
 {
-	(void)warmup, (void)tasks, (void)phase;
+	(void)warmup, (void)tasks, (void)phase, (void)times;
 	*(double *)arg += SLOW_RUN_S;
 	*ms = i == 0 ? 1 : 2;
 	*error = NULL;

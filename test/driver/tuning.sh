@@ -33,6 +33,13 @@ r=$work/r.json
   fail "candidates without median, interval and runs" "$r"
 [ "$(json "$r" 'all(len(c["runs_ms"]) == c["runs"] and sorted(c["runs_ms"])[(c["runs"] - 1) // 2] - 1e-6 <= c["measured_ms_per_task"] <= sorted(c["runs_ms"])[c["runs"] // 2] + 1e-6 for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
   fail "runs_ms: not every run, or not the median's" "$r"
+# runs_times: the same runs by part, from each run's own report (chunks,
+# stages, io; docs/report.md): one per run, a figure per chunk of the
+# label, every stage of vecadd timed once, load and check
+[ "$(json "$r" 'all(len(c["runs_times"]) == c["runs"] and all(len(t["chunks_ms"]) == len(c["label"].split()) and all(x > 0 for x in t["chunks_ms"]) and len(t["stages_ms"]) == 3 and all(x is not None and x > 0 for x in t["stages_ms"]) and t["load_ms"] > 0 and t["check_ms"] > 0 for t in c["runs_times"]) for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
+  fail "runs_times: not one per run, or a chunk, stage or io figure missing" "$r"
+[ "$(json "$work/out/run.json" 'sorted(s["stage"] for s in r["stages"]) == [0, 1, 2] and all(s["mean_ms"] > 0 and s["median_ms"] > 0 and s["gpu"] in (True, False) for s in r["stages"])')" = True ] ||
+  fail "the program's report: stages not each timed once" "$work/out/run.json"
 [ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup_requested"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
   fail "final run: measured tasks and warm-up asked apart" "$r"
 # its warm-up is the program's (one task per TaskObject at least, docs/runtime.md
