@@ -190,10 +190,18 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	return text;
 }
 
+/* Member k of o when a positive number, else NAN. */
+static double positive(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) && v->valuedouble > 0 ? v->valuedouble : NAN;
+}
+
 /* The run's times by part from the program's report r into *t (zeroed
- * first): `chunks[].mean_ms` in order, `stages[]` by `stage` (NAN where a
- * stage did not run), `io.load_mean_ms` and `io.check_mean_ms`. A figure
- * that is not a positive number reads as none. */
+ * first): `chunks[]`' `mean_ms` and `median_ms` in order, `stages[]`' by
+ * `stage` (NAN where a stage did not run), `io.load_mean_ms` and
+ * `io.check_mean_ms`. A figure that is not a positive number reads as
+ * none. */
 static void read_times(const cJSON *r, struct btc_run_times *t)
 {
 	*t = (struct btc_run_times){0};
@@ -210,33 +218,33 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 			ns = (int)fmax(ns, s->valuedouble + 1);
 	}
 	if (nc > 0) {
-		t->chunk_ms = btc_xcalloc((size_t)nc, sizeof(double));
 		t->n_chunks = nc;
+		t->chunk_ms = btc_xcalloc((size_t)nc, sizeof(double));
+		t->chunk_median_ms = btc_xcalloc((size_t)nc, sizeof(double));
 		for (int c = 0; c < nc; c++) {
-			const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetArrayItem(chunks, c), "mean_ms");
-			t->chunk_ms[c] = cJSON_IsNumber(m) && m->valuedouble > 0 ? m->valuedouble
-										 : NAN;
+			const cJSON *k = cJSON_GetArrayItem(chunks, c);
+			t->chunk_ms[c] = positive(k, "mean_ms");
+			t->chunk_median_ms[c] = positive(k, "median_ms");
 		}
 	}
 	if (ns > 0) {
-		t->stage_ms = btc_xcalloc((size_t)ns, sizeof(double));
 		t->n_stages = ns;
+		t->stage_ms = btc_xcalloc((size_t)ns, sizeof(double));
+		t->stage_median_ms = btc_xcalloc((size_t)ns, sizeof(double));
 		for (int i = 0; i < ns; i++)
-			t->stage_ms[i] = NAN;
+			t->stage_ms[i] = t->stage_median_ms[i] = NAN;
 		cJSON_ArrayForEach(e, stages)
 		{
 			const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "stage");
-			const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "mean_ms");
-			if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < ns &&
-			    cJSON_IsNumber(m) && m->valuedouble > 0)
-				t->stage_ms[(int)s->valuedouble] = m->valuedouble;
+			if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < ns) {
+				t->stage_ms[(int)s->valuedouble] = positive(e, "mean_ms");
+				t->stage_median_ms[(int)s->valuedouble] = positive(e, "median_ms");
+			}
 		}
 	}
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
-	t->load_ms = cJSON_IsNumber(l) && l->valuedouble > 0 ? l->valuedouble : 0;
-	t->check_ms = cJSON_IsNumber(c) && c->valuedouble > 0 ? c->valuedouble : 0;
+	double l = positive(io, "load_mean_ms"), c = positive(io, "check_mean_ms");
+	t->load_ms = isnan(l) ? 0 : l;
+	t->check_ms = isnan(c) ? 0 : c;
 }
 
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,

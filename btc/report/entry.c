@@ -74,7 +74,9 @@ struct btc_run_times *btc_tune_entry_times_copy(const struct btc_tune_entry *e)
 		const struct btc_run_times *t = &e->runs_times[k];
 		r[k] = *t;
 		r[k].chunk_ms = copy_doubles(t->chunk_ms, t->n_chunks);
+		r[k].chunk_median_ms = copy_doubles(t->chunk_median_ms, t->n_chunks);
 		r[k].stage_ms = copy_doubles(t->stage_ms, t->n_stages);
+		r[k].stage_median_ms = copy_doubles(t->stage_median_ms, t->n_stages);
 	}
 	return r;
 }

@@ -180,7 +180,9 @@ const char *btc_report_candidate_kind(const struct btc_report_candidate *c)
 void btc_run_times_free(struct btc_run_times *t)
 {
 	free(t->chunk_ms);
+	free(t->chunk_median_ms);
 	free(t->stage_ms);
+	free(t->stage_median_ms);
 	*t = (struct btc_run_times){0};
 }
 
@@ -203,7 +205,11 @@ static cJSON *run_times_json(const struct btc_run_times *t, int n)
 	for (int k = 0; k < n; k++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddItemToObject(o, "chunks_ms", ms_array(t[k].chunk_ms, t[k].n_chunks));
+		cJSON_AddItemToObject(o, "chunks_median_ms",
+				      ms_array(t[k].chunk_median_ms, t[k].n_chunks));
 		cJSON_AddItemToObject(o, "stages_ms", ms_array(t[k].stage_ms, t[k].n_stages));
+		cJSON_AddItemToObject(o, "stages_median_ms",
+				      ms_array(t[k].stage_median_ms, t[k].n_stages));
 		btc_json_add_num(o, "load_ms", t[k].load_ms > 0 ? t[k].load_ms : NAN);
 		btc_json_add_num(o, "check_ms", t[k].check_ms > 0 ? t[k].check_ms : NAN);
 		cJSON_AddItemToArray(a, o);
@@ -243,8 +249,12 @@ static struct btc_run_times *run_times_read(const cJSON *a, int runs)
 	for (int k = 0; k < runs; k++) {
 		const cJSON *o = cJSON_GetArrayItem(a, k);
 		double l = btc_json_num(o, "load_ms"), c = btc_json_num(o, "check_ms");
+		int ncm = 0, nsm = 0;
 		if (!ms_read(btc_json_get(o, "chunks_ms"), &t[k].chunk_ms, &t[k].n_chunks) ||
-		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages)) {
+		    !ms_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms, &ncm) ||
+		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages) ||
+		    !ms_read(btc_json_get(o, "stages_median_ms"), &t[k].stage_median_ms, &nsm) ||
+		    ncm != t[k].n_chunks || nsm != t[k].n_stages) {
 			for (int i = 0; i <= k; i++)
 				btc_run_times_free(&t[i]);
 			free(t);

@@ -28,14 +28,15 @@ const char *btc_run_status_name(enum btc_run_status s);
  * re-judging (issue 25). Arrays owned; all zero: the run's report had
  * none (a replay, a report of earlier btc). */
 struct btc_run_times {
-	/* [n_chunks] each chunk's pop-to-finish mean, ms, in the program's
-	 * chunk order (a farm's workers apart) */
+	/* [n_chunks] each chunk's pop-to-finish mean and median per task, ms,
+	 * in the program's chunk order (a farm's workers apart); the mean
+	 * holds the warm-up tasks, the median hardly */
 	int n_chunks;
-	double *chunk_ms;
-	/* [n_stages] (the app's) each stage's own mean where it ran (a GPU
-	 * stage from timestamps), ms; NAN where it did not */
+	double *chunk_ms, *chunk_median_ms;
+	/* [n_stages] (the app's) each stage's own mean and median where it
+	 * ran (a GPU stage from timestamps), ms; NAN where it did not */
 	int n_stages;
-	double *stage_ms;
+	double *stage_ms, *stage_median_ms;
 	/* one task's load and check on one io thread, mean ms; 0: none */
 	double load_ms, check_ms;
 };

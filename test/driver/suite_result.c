@@ -49,6 +49,20 @@ static void test_roundtrip(void)
 	r.candidates[0].runs_ms[0] = 0.25;
 	r.candidates[0].runs_ms[1] = 0.5;
 	r.candidates[0].runs_ms[2] = 0.125;
+	/* the runs by part: run 1 with two chunks and stage 1 not run, the
+	 * others none (a run whose report had none) */
+	r.candidates[0].runs_times = btc_xcalloc(3, sizeof(struct btc_run_times));
+	struct btc_run_times *t1 = &r.candidates[0].runs_times[1];
+	*t1 = (struct btc_run_times){.n_chunks = 2, .n_stages = 3, .load_ms = 0.0625};
+	t1->chunk_ms = btc_xcalloc(2, sizeof(double));
+	t1->chunk_median_ms = btc_xcalloc(2, sizeof(double));
+	t1->stage_ms = btc_xcalloc(3, sizeof(double));
+	t1->stage_median_ms = btc_xcalloc(3, sizeof(double));
+	t1->chunk_ms[0] = 0.375, t1->chunk_ms[1] = 0.5;
+	t1->chunk_median_ms[0] = 0.25, t1->chunk_median_ms[1] = 0.4375;
+	t1->stage_ms[0] = 0.375, t1->stage_ms[1] = NAN, t1->stage_ms[2] = 0.5;
+	t1->stage_median_ms[0] = 0.25, t1->stage_median_ms[1] = NAN;
+	t1->stage_median_ms[2] = 0.4375;
 	r.candidates[1] = (struct btc_report_candidate){
 		.index = 1, .baseline = true, .label = btc_xstrdup("cpu:0-2"), .pu = btc_xstrdup("cpu"),
 		.predicted_ms = {3.0, NAN}, .measured_ms = NAN, .rounds = 1,
@@ -96,6 +110,23 @@ static void test_roundtrip(void)
 	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].runs_ms[1], 0.5, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(b.candidates[0].runs_ms[2], 0.125, 1e-12);
 	CU_ASSERT_PTR_NULL(b.candidates[1].runs_ms);
+	/* the runs by part, one per run, a stage that did not run as NAN */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.candidates[0].runs_times);
+	const struct btc_run_times *b0 = &b.candidates[0].runs_times[0];
+	const struct btc_run_times *b1 = &b.candidates[0].runs_times[1];
+	CU_ASSERT_EQUAL(b0->n_chunks, 0);
+	CU_ASSERT_EQUAL(b0->n_stages, 0);
+	CU_ASSERT_EQUAL(b0->load_ms, 0);
+	CU_ASSERT_EQUAL_FATAL(b1->n_chunks, 2);
+	CU_ASSERT_EQUAL_FATAL(b1->n_stages, 3);
+	CU_ASSERT_DOUBLE_EQUAL(b1->chunk_ms[1], 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(b1->chunk_median_ms[0], 0.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(b1->stage_ms[2], 0.5, 1e-12);
+	CU_ASSERT_TRUE(isnan(b1->stage_ms[1]) && isnan(b1->stage_median_ms[1]));
+	CU_ASSERT_DOUBLE_EQUAL(b1->stage_median_ms[2], 0.4375, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(b1->load_ms, 0.0625, 1e-12);
+	CU_ASSERT_EQUAL(b1->check_ms, 0);
+	CU_ASSERT_PTR_NULL(b.candidates[1].runs_times);
 	CU_ASSERT_EQUAL(b.candidates[1].status, BTC_RUN_FAILED);
 	CU_ASSERT_TRUE(b.candidates[1].baseline);
 	CU_ASSERT_STRING_EQUAL(b.candidates[1].pu, "cpu");
