@@ -16,10 +16,52 @@
 #include "util/out.h"
 #include "util/num.h"
 
+/* Adds every run of the report's candidate c to e (`runs_ms`, each with
+ * its `runs_times` entry where the report has them): true, or false
+ * (nothing added) where c has no `runs_ms` of `runs` positive numbers. */
+static bool add_runs(struct btc_tune_entry *e, const cJSON *c)
+{
+	const cJSON *rm = cJSON_GetObjectItemCaseSensitive(c, "runs_ms"), *x;
+	const cJSON *rn = cJSON_GetObjectItemCaseSensitive(c, "runs");
+	int n = cJSON_IsArray(rm) ? cJSON_GetArraySize(rm) : 0;
+	if (n < 1 || !cJSON_IsNumber(rn) || rn->valuedouble != n)
+		return false;
+	cJSON_ArrayForEach(x, rm)
+	{
+		if (!cJSON_IsNumber(x) || !(x->valuedouble > 0) || isinf(x->valuedouble))
+			return false;
+	}
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(c, "runs_times");
+	struct btc_run_times *t = btc_report_read_run_times(rt, n);
+	for (int k = 0; k < n; k++)
+		btc_tune_entry_add_times(e, cJSON_GetArrayItem(rm, k)->valuedouble,
+					 t ? &t[k] : NULL);
+	free(t); /* its arrays moved to e */
+	return true;
+}
+
+/* The median ms of the report's candidate c as one run of e, with the
+ * report's 95 % interval where it is e's one figure (a report without
+ * `runs_ms`). */
+static void add_median(struct btc_tune_entry *e, const cJSON *c, double ms)
+{
+	btc_tune_entry_add(e, ms);
+	const cJSON *lo = cJSON_GetObjectItemCaseSensitive(c, "measured_ci_low_ms");
+	const cJSON *hi = cJSON_GetObjectItemCaseSensitive(c, "measured_ci_high_ms");
+	if (e->n_runs == 1 && cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && lo->valuedouble <= ms &&
+	    hi->valuedouble >= ms) {
+		e->ci_lo_ms = lo->valuedouble;
+		e->ci_hi_ms = hi->valuedouble;
+	}
+}
+
 /* A main job's report (btc tune --report): each verified candidate's
- * median and, where it is the schedule's one figure, the report's 95 %
- * interval of it (the bound's calibration lowers to its lower end,
- * btc_calib_lower), matched to the planned schedule of the same label. */
+ * runs (`runs_ms`, with `runs_times` where the report has them), so that
+ * the median and its 95 % interval are the report's; in a report without
+ * them its median and, where it is the schedule's one figure, the
+ * report's interval of it (the bound's calibration lowers to its lower
+ * end, btc_calib_lower). Matched to the planned schedule of the same
+ * label. */
 static bool read_main_report(const char *path, const cJSON *cands,
 			     const struct btc_plan_schedule *scheds, int n,
 			     const struct btc_device *dev, struct btc_tune_entry *entries,
@@ -60,14 +102,8 @@ static bool read_main_report(const char *path, const cJSON *cands,
 			   ms->valuedouble > 0) {
 			if (e->status != BTC_RUN_FAILED)
 				e->status = BTC_RUN_VERIFIED;
-			btc_tune_entry_add(e, ms->valuedouble);
-			const cJSON *lo = cJSON_GetObjectItemCaseSensitive(c, "measured_ci_low_ms");
-			const cJSON *hi = cJSON_GetObjectItemCaseSensitive(c, "measured_ci_high_ms");
-			if (e->n_runs == 1 && cJSON_IsNumber(lo) && cJSON_IsNumber(hi) &&
-			    lo->valuedouble <= ms->valuedouble && hi->valuedouble >= ms->valuedouble) {
-				e->ci_lo_ms = lo->valuedouble;
-				e->ci_hi_ms = hi->valuedouble;
-			}
+			if (!add_runs(e, c))
+				add_median(e, c, ms->valuedouble);
 		}
 	}
 	for (int i = 0; i < n; i++)

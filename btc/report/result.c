@@ -240,8 +240,21 @@ static bool ms_read(const cJSON *v, double **out, int *n)
 	return true;
 }
 
-/* runs_times of a report back, or NULL where absent or not one per run. */
-static struct btc_run_times *run_times_read(const cJSON *a, int runs)
+/* The medians v beside n means into *out[n]: NAN each where v is absent
+ * (reports of 3b262f3 kept the means only); false where v is there but
+ * not n figures. */
+static bool medians_read(const cJSON *v, double **out, int n)
+{
+	int m = 0;
+	if (v)
+		return ms_read(v, out, &m) && m == n;
+	*out = btc_xcalloc((size_t)n + 1, sizeof(double));
+	for (int i = 0; i < n; i++)
+		(*out)[i] = NAN;
+	return true;
+}
+
+struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs)
 {
 	if (!cJSON_IsArray(a) || runs <= 0 || cJSON_GetArraySize(a) != runs)
 		return NULL;
@@ -249,12 +262,12 @@ static struct btc_run_times *run_times_read(const cJSON *a, int runs)
 	for (int k = 0; k < runs; k++) {
 		const cJSON *o = cJSON_GetArrayItem(a, k);
 		double l = btc_json_num(o, "load_ms"), c = btc_json_num(o, "check_ms");
-		int ncm = 0, nsm = 0;
 		if (!ms_read(btc_json_get(o, "chunks_ms"), &t[k].chunk_ms, &t[k].n_chunks) ||
-		    !ms_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms, &ncm) ||
 		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages) ||
-		    !ms_read(btc_json_get(o, "stages_median_ms"), &t[k].stage_median_ms, &nsm) ||
-		    ncm != t[k].n_chunks || nsm != t[k].n_stages) {
+		    !medians_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms,
+				  t[k].n_chunks) ||
+		    !medians_read(btc_json_get(o, "stages_median_ms"), &t[k].stage_median_ms,
+				  t[k].n_stages)) {
 			for (int i = 0; i <= k; i++)
 				btc_run_times_free(&t[i]);
 			free(t);
@@ -579,7 +592,7 @@ static void read_candidate(const cJSON *c, int schema, struct btc_report_candida
 		for (int k = 0; k < rc->runs; k++)
 			rc->runs_ms[k] = cJSON_GetArrayItem(rm, k)->valuedouble;
 	}
-	rc->runs_times = run_times_read(btc_json_get(c, "runs_times"), rc->runs);
+	rc->runs_times = btc_report_read_run_times(btc_json_get(c, "runs_times"), rc->runs);
 	rc->warmup = (int)fmax(0, btc_json_num(c, "warmup"));
 	rc->finalist = cJSON_IsTrue(btc_json_get(c, "finalist"));
 	rc->space_only = cJSON_IsTrue(btc_json_get(c, "space_only"));

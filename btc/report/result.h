@@ -44,6 +44,12 @@ struct btc_run_times {
 /* Frees t's arrays and zeroes it (t not NULL). */
 void btc_run_times_free(struct btc_run_times *t);
 
+/* A candidate's `runs_times` (a cJSON array, docs/report.md) read back:
+ * [runs] (caller frees each with btc_run_times_free, then the array), or
+ * NULL where a is absent, not one object per run, or malformed. */
+struct cJSON;
+struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs);
+
 struct btc_report_chunk {
 	char *pu;
 	int first_stage, last_stage;

@@ -132,6 +132,33 @@ grep -q "^goals all met in [0-9]* of 12 runs" "$work/7.log" || fail "scripts/ref
 [ "$(ls "$work"/refit/*.json | wc -l)" -eq 12 ] || fail "scripts/refit: not 12 reports" "$work/7.log"
 echo "ok: scripts/refit re-judges a committed evaluation"
 
+# A refit reads every run of a report that keeps them (runs_ms, with the
+# runs by part, runs_times; H100 lease ZN's octree-cuda-g1): the same runs,
+# medians and intervals as the committed report, every run's times carried
+# through (was: each schedule's median as its one run, no times).
+(cd "$src" && BTC="$btc" BTC_REFIT_OUT="$work/refit-zn" scripts/refit docs/results/eval-h100-zn) \
+  > "$work/7zn.log" 2>&1 || fail "scripts/refit (lease ZN): exit status $?" "$work/7zn.log"
+python3 - "$src/docs/results/eval-h100-zn/octree-cuda-g1/octree-cuda-g1.json" \
+  "$work/refit-zn/eval-h100-zn-octree-cuda-g1.json" <<'PY' || fail "a refit lost runs or their times" "$work/7zn.log"
+import json, sys
+old, new = (json.load(open(f)) for f in sys.argv[1:3])
+cands = {c["label"]: c for c in new["candidates"]}
+n = 0
+for c in old["candidates"]:
+    if c["status"] != "verified":
+        continue
+    d = cands[c["label"]]
+    assert d["runs"] == c["runs"] and d["runs_ms"] == c["runs_ms"], c["label"]
+    for k in ("measured_ms_per_task", "measured_ci_low_ms", "measured_ci_high_ms"):
+        assert abs(d[k] - c[k]) < 1e-6, (c["label"], k)
+    assert [t["chunks_ms"] for t in d["runs_times"]] == [t["chunks_ms"] for t in c["runs_times"]], c["label"]
+    assert [t["stages_ms"] for t in d["runs_times"]] == [t["stages_ms"] for t in c["runs_times"]], c["label"]
+    assert [t["load_ms"] for t in d["runs_times"]] == [t["load_ms"] for t in c["runs_times"]], c["label"]
+    n += c["runs"] > 1
+assert n >= 10, n  # schedules with several runs: the check above means something
+PY
+echo "ok: a refit reads every run and its times"
+
 # A bound that bounds (issue 25): on every committed H100 lease-A run the
 # bound comes from the mode the fit picked, calibrated, with its compute
 # and io parts apart; it lies at or below every verified measured median
