@@ -199,8 +199,8 @@ static double positive(const cJSON *o, const char *k)
 
 /* The run's times by part from the program's report r into *t (zeroed
  * first): `chunks[]`' `mean_ms` and `median_ms` in order, `stages[]`' by
- * `stage` (NAN where a stage did not run), `io.load_mean_ms` and
- * `io.check_mean_ms`. A figure that is not a positive number reads as
+ * `stage` (NAN where a stage did not run), `io`'s load and check means
+ * and medians. A figure that is not a positive number reads as
  * none. */
 static void read_times(const cJSON *r, struct btc_run_times *t)
 {
@@ -242,9 +242,12 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 			}
 		}
 	}
-	double l = positive(io, "load_mean_ms"), c = positive(io, "check_mean_ms");
-	t->load_ms = isnan(l) ? 0 : l;
-	t->check_ms = isnan(c) ? 0 : c;
+	double io_ms[4] = {positive(io, "load_mean_ms"), positive(io, "check_mean_ms"),
+			   positive(io, "load_median_ms"), positive(io, "check_median_ms")};
+	t->load_ms = isnan(io_ms[0]) ? 0 : io_ms[0];
+	t->check_ms = isnan(io_ms[1]) ? 0 : io_ms[1];
+	t->load_median_ms = isnan(io_ms[2]) ? 0 : io_ms[2];
+	t->check_median_ms = isnan(io_ms[3]) ? 0 : io_ms[3];
 }
 
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,

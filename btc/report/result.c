@@ -212,6 +212,10 @@ static cJSON *run_times_json(const struct btc_run_times *t, int n)
 				      ms_array(t[k].stage_median_ms, t[k].n_stages));
 		btc_json_add_num(o, "load_ms", t[k].load_ms > 0 ? t[k].load_ms : NAN);
 		btc_json_add_num(o, "check_ms", t[k].check_ms > 0 ? t[k].check_ms : NAN);
+		btc_json_add_num(o, "load_median_ms",
+				 t[k].load_median_ms > 0 ? t[k].load_median_ms : NAN);
+		btc_json_add_num(o, "check_median_ms",
+				 t[k].check_median_ms > 0 ? t[k].check_median_ms : NAN);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -262,6 +266,8 @@ struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs)
 	for (int k = 0; k < runs; k++) {
 		const cJSON *o = cJSON_GetArrayItem(a, k);
 		double l = btc_json_num(o, "load_ms"), c = btc_json_num(o, "check_ms");
+		double lm = btc_json_num(o, "load_median_ms"),
+		       cm = btc_json_num(o, "check_median_ms");
 		if (!ms_read(btc_json_get(o, "chunks_ms"), &t[k].chunk_ms, &t[k].n_chunks) ||
 		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages) ||
 		    !medians_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms,
@@ -275,6 +281,8 @@ struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs)
 		}
 		t[k].load_ms = l > 0 ? l : 0;
 		t[k].check_ms = c > 0 ? c : 0;
+		t[k].load_median_ms = lm > 0 ? lm : 0;
+		t[k].check_median_ms = cm > 0 ? cm : 0;
 	}
 	return t;
 }

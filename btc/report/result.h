@@ -37,8 +37,9 @@ struct btc_run_times {
 	 * ran (a GPU stage from timestamps), ms; NAN where it did not */
 	int n_stages;
 	double *stage_ms, *stage_median_ms;
-	/* one task's load and check on one io thread, mean ms; 0: none */
-	double load_ms, check_ms;
+	/* one task's load and check on one io thread, mean and median ms;
+	 * 0: none */
+	double load_ms, check_ms, load_median_ms, check_median_ms;
 };
 
 /* Frees t's arrays and zeroes it (t not NULL). */

@@ -126,6 +126,8 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON *io = cJSON_AddObjectToObject(j, "io");
 		cJSON_AddNumberToObject(io, "load_mean_ms", ld.mean_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_mean_ms", ck.mean_ns / 1e6);
+		cJSON_AddNumberToObject(io, "load_median_ms", ld.median_ns / 1e6);
+		cJSON_AddNumberToObject(io, "check_median_ms", ck.median_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_threads", kc);
 		cJSON_AddNumberToObject(io, "load_threads", kl);
 		cJSON_AddNumberToObject(io, "bound_ms",

@@ -53,7 +53,8 @@ static void test_roundtrip(void)
 	 * others none (a run whose report had none) */
 	r.candidates[0].runs_times = btc_xcalloc(3, sizeof(struct btc_run_times));
 	struct btc_run_times *t1 = &r.candidates[0].runs_times[1];
-	*t1 = (struct btc_run_times){.n_chunks = 2, .n_stages = 3, .load_ms = 0.0625};
+	*t1 = (struct btc_run_times){
+		.n_chunks = 2, .n_stages = 3, .load_ms = 0.0625, .check_median_ms = 0.03125};
 	t1->chunk_ms = btc_xcalloc(2, sizeof(double));
 	t1->chunk_median_ms = btc_xcalloc(2, sizeof(double));
 	t1->stage_ms = btc_xcalloc(3, sizeof(double));
@@ -126,6 +127,8 @@ static void test_roundtrip(void)
 	CU_ASSERT_DOUBLE_EQUAL(b1->stage_median_ms[2], 0.4375, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(b1->load_ms, 0.0625, 1e-12);
 	CU_ASSERT_EQUAL(b1->check_ms, 0);
+	CU_ASSERT_EQUAL(b1->load_median_ms, 0);
+	CU_ASSERT_DOUBLE_EQUAL(b1->check_median_ms, 0.03125, 1e-12);
 	CU_ASSERT_PTR_NULL(b.candidates[1].runs_times);
 	CU_ASSERT_EQUAL(b.candidates[1].status, BTC_RUN_FAILED);
 	CU_ASSERT_TRUE(b.candidates[1].baseline);

@@ -36,7 +36,7 @@ r=$work/r.json
 # runs_times: the same runs by part, from each run's own report (chunks,
 # stages, io; docs/report.md): one per run, a figure per chunk of the
 # label, every stage of vecadd timed once, load and check
-[ "$(json "$r" 'all(len(c["runs_times"]) == c["runs"] and all(len(t["chunks_ms"]) == len(t["chunks_median_ms"]) == len(c["label"].split()) and all(x > 0 for x in t["chunks_ms"] + t["chunks_median_ms"]) and len(t["stages_ms"]) == len(t["stages_median_ms"]) == 3 and all(x is not None and x > 0 for x in t["stages_ms"] + t["stages_median_ms"]) and t["load_ms"] > 0 and t["check_ms"] > 0 for t in c["runs_times"]) for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
+[ "$(json "$r" 'all(len(c["runs_times"]) == c["runs"] and all(len(t["chunks_ms"]) == len(t["chunks_median_ms"]) == len(c["label"].split()) and all(x > 0 for x in t["chunks_ms"] + t["chunks_median_ms"]) and len(t["stages_ms"]) == len(t["stages_median_ms"]) == 3 and all(x is not None and x > 0 for x in t["stages_ms"] + t["stages_median_ms"]) and t["load_ms"] > 0 and t["check_ms"] > 0 and t["load_median_ms"] > 0 and t["check_median_ms"] > 0 for t in c["runs_times"]) for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
   fail "runs_times: not one per run, or a chunk, stage or io figure missing" "$r"
 [ "$(json "$work/out/run.json" 'sorted(s["stage"] for s in r["stages"]) == [0, 1, 2] and all(s["mean_ms"] > 0 and s["median_ms"] > 0 and s["gpu"] in (True, False) for s in r["stages"])')" = True ] ||
   fail "the program's report: stages not each timed once" "$work/out/run.json"
