@@ -185,6 +185,23 @@ grep -q '^| E | octree-cuda-g1 | cuda:0-5 cpu:6 | 0\.732 \[0\.717, 0\.770\] | [a
 grep -q '^in \[0.85, 1\]: .* of 1 chosen runs' "$work/be.md" || fail "bound-efficiency: no count" "$work/be.md"
 echo "ok: scripts/bound-efficiency --refit"
 
+# scripts/runs-by-part on a committed lease that keeps the runs by part
+# (ZN, btc 3b262f3): a row per verified schedule of octree-cuda-g1, the
+# chosen marked, its stages against the other schedules'; a report from
+# before the runs by part (lease E) has none, and says so.
+scripts/runs-by-part docs/results/eval-h100-zn --run octree-cuda-g1 > "$work/rbp.md" 2>&1 ||
+  fail "runs-by-part exit $?" "$work/rbp.md"
+[ "$(grep -c '^| [a-z]*[0-9]*:[0-9]' "$work/rbp.md")" -eq "$(json docs/results/eval-h100-zn/octree-cuda-g1/octree-cuda-g1.json 'sum(c["status"] == "verified" for c in r["candidates"])')" ] ||
+  fail "runs-by-part: not a row per verified schedule" "$work/rbp.md"
+grep -q '^| cuda:0-5 cpu:6 \* | 0.742 | ' "$work/rbp.md" || fail "runs-by-part: the chosen's row" "$work/rbp.md"
+grep -q '^| 6 | cpu | 0.788 | 0.711 | 1.358 | 6 |$' "$work/rbp.md" ||
+  fail "runs-by-part: the chosen's stage 6 against the others'" "$work/rbp.md"
+if scripts/runs-by-part docs/results/eval-h100-e > "$work/rbp-e.md" 2>&1; then
+  fail "runs-by-part: a lease without runs by part did not fail" "$work/rbp-e.md"
+fi
+grep -q "no report with runs by part" "$work/rbp-e.md" || fail "runs-by-part: no reason given" "$work/rbp-e.md"
+echo "ok: scripts/runs-by-part"
+
 # scripts/bound-rejudge on the same lease: this build's bound beside the
 # committed report's, per chosen run, each efficiency with its interval
 # (by design: above 1 only where the bound lies inside the chosen's
