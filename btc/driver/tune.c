@@ -190,18 +190,18 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	return text;
 }
 
-/* Member k of o when a positive number, else NAN. */
-static double positive(const cJSON *o, const char *k)
+/* Member k of o when a positive number, else none. */
+static double positive(const cJSON *o, const char *k, double none)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) && v->valuedouble > 0 ? v->valuedouble : NAN;
+	return cJSON_IsNumber(v) && v->valuedouble > 0 ? v->valuedouble : none;
 }
 
 /* The run's times by part from the program's report r into *t (zeroed
  * first): `chunks[]`' `mean_ms` and `median_ms` in order, `stages[]`' by
  * `stage` (NAN where a stage did not run), `io`'s load and check means
- * and medians. A figure that is not a positive number reads as
- * none. */
+ * and medians (0 where absent). A figure that is not a positive number
+ * reads as none. */
 static void read_times(const cJSON *r, struct btc_run_times *t)
 {
 	*t = (struct btc_run_times){0};
@@ -223,8 +223,8 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 		t->chunk_median_ms = btc_xcalloc((size_t)nc, sizeof(double));
 		for (int c = 0; c < nc; c++) {
 			const cJSON *k = cJSON_GetArrayItem(chunks, c);
-			t->chunk_ms[c] = positive(k, "mean_ms");
-			t->chunk_median_ms[c] = positive(k, "median_ms");
+			t->chunk_ms[c] = positive(k, "mean_ms", NAN);
+			t->chunk_median_ms[c] = positive(k, "median_ms", NAN);
 		}
 	}
 	if (ns > 0) {
@@ -236,18 +236,17 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 		cJSON_ArrayForEach(e, stages)
 		{
 			const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "stage");
-			if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < ns) {
-				t->stage_ms[(int)s->valuedouble] = positive(e, "mean_ms");
-				t->stage_median_ms[(int)s->valuedouble] = positive(e, "median_ms");
-			}
+			if (!cJSON_IsNumber(s) || !(s->valuedouble >= 0) || s->valuedouble >= ns)
+				continue;
+			int i = (int)s->valuedouble;
+			t->stage_ms[i] = positive(e, "mean_ms", NAN);
+			t->stage_median_ms[i] = positive(e, "median_ms", NAN);
 		}
 	}
-	double io_ms[4] = {positive(io, "load_mean_ms"), positive(io, "check_mean_ms"),
-			   positive(io, "load_median_ms"), positive(io, "check_median_ms")};
-	t->load_ms = isnan(io_ms[0]) ? 0 : io_ms[0];
-	t->check_ms = isnan(io_ms[1]) ? 0 : io_ms[1];
-	t->load_median_ms = isnan(io_ms[2]) ? 0 : io_ms[2];
-	t->check_median_ms = isnan(io_ms[3]) ? 0 : io_ms[3];
+	t->load_ms = positive(io, "load_mean_ms", 0);
+	t->check_ms = positive(io, "check_mean_ms", 0);
+	t->load_median_ms = positive(io, "load_median_ms", 0);
+	t->check_median_ms = positive(io, "check_median_ms", 0);
 }
 
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,

@@ -6,9 +6,14 @@
 #include "util/diag.h"
 #include "util/json.h"
 
+cJSON *btc_json_num_item(double v)
+{
+	return btc_json_unrounded(round(v * 1e6) / 1e6); /* NaN, inf: null */
+}
+
 void btc_json_add_num(cJSON *o, const char *k, double v)
 {
-	btc_json_add_unrounded(o, k, round(v * 1e6) / 1e6); /* NaN, inf: null */
+	cJSON_AddItemToObject(o, k, btc_json_num_item(v));
 }
 
 void btc_json_add_str(cJSON *o, const char *k, const char *v)

@@ -8,6 +8,10 @@
 /* Adds number k to o rounded to 1e-6 (ms, ratios), or null when v is NaN
  * or infinite. */
 void btc_json_add_num(cJSON *o, const char *k, double v);
+/* The same number as a new item (the caller owns it: adds it to an array
+ * or object): rounded to 1e-6, null for NaN or an infinity; NULL only
+ * when cJSON is out of memory. */
+cJSON *btc_json_num_item(double v);
 /* Adds string k to o (copied), or null when v is NULL. */
 void btc_json_add_str(cJSON *o, const char *k, const char *v);
 /* Field k of o (case-sensitive), NULL when absent. */

@@ -186,19 +186,19 @@ void btc_run_times_free(struct btc_run_times *t)
 	*t = (struct btc_run_times){0};
 }
 
-/* An array of ms figures, rounded as every figure of the report; null
- * where NAN (a stage that did not run). */
+/* An array of ms figures v[n], rounded as every figure of the report;
+ * null where NAN (a stage that did not run). */
 static cJSON *ms_array(const double *v, int n)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(round(v[i] * 1e6) / 1e6)
-						       : cJSON_CreateNull());
+		cJSON_AddItemToArray(a, btc_json_num_item(v[i]));
 	return a;
 }
 
-/* runs_times: per run {"chunks_ms", "stages_ms", "load_ms", "check_ms"}
- * (docs/report.md). */
+/* runs_times: per run {"chunks_ms", "chunks_median_ms", "stages_ms",
+ * "stages_median_ms", "load_ms", "check_ms", "load_median_ms",
+ * "check_median_ms"} (docs/report.md). */
 static cJSON *run_times_json(const struct btc_run_times *t, int n)
 {
 	cJSON *a = cJSON_CreateArray();

@@ -22,9 +22,9 @@ enum btc_run_status {
 };
 const char *btc_run_status_name(enum btc_run_status s);
 
-/* One verified run's time per task by part, means from the program's own
- * report (docs/report.md, "The program's report": `chunks`, `stages`,
- * `io`): what its period is made of, kept for the bound's offline
+/* One verified run's time per task by part, means and medians from the
+ * program's own report (docs/report.md, "The program's report": `chunks`,
+ * `stages`, `io`): what its period is made of, kept for the bound's offline
  * re-judging (issue 25). Arrays owned; all zero: the run's report had
  * none (a replay, a report of earlier btc). */
 struct btc_run_times {
