@@ -195,7 +195,8 @@ static const struct row rows[] = {
 	     "unless tuning's intervals separated them)"),
 	FLAG(NO_BOUND_ROUND, "no-bound-round", no_bound_round, C(TUNE),
 	     "tuning: no bound round (by default the calibrated\nmodel's best assignment, when it was not among\n"
-	     "the measured schedules, is built and raced head\nto head against the tuning winner)"),
+	     "the measured schedules, is built and raced head\nto head against the tuning winner; when it was\n"
+	     "measured but lost, a rematch races it unless\ntuning's intervals separate the two)"),
 	FLAG(NO_IO_ROUND, "no-io-round", no_io_round, C(TUNE),
 	     "tuning: no io round (by default, where the device\nhas io threads to give, a probe run measures the\n"
 	     "winner's load and check; where they near its\nperiod, the program is rebuilt with more io\nthreads and raced against the build)"),

@@ -97,8 +97,8 @@ static void report_chosen(const char *path, struct btc_report *r)
 
 /* What the main job's bound round (driver/job.c, phase_bound_round) would
  * do with these measurements: the calibrated model's best assignment s
- * (btc_fit_bound_assignment, on every measurement) and whether one of the
- * measured schedules is it. */
+ * (btc_fit_bound_assignment, on every measurement), whether one of the
+ * measured schedules is it and, where it is not the chosen, the rematch. */
 static void bound_round_say(const struct btc_plan *plan, const struct btc_report *r,
 			    const struct btc_schedule *s, enum btc_mode m, double bound_ms)
 {
@@ -106,8 +106,12 @@ static void bound_round_say(const struct btc_plan *plan, const struct btc_report
 	int k = btc_plan_find_schedule(plan, s);
 	if (k >= 0 && k < r->n_candidates && r->candidates[k].status == BTC_RUN_VERIFIED)
 		printf("bound round: the calibrated model's best assignment (%s table, bound %.3f "
-		       "ms) is %s, schedule %d, measured\n",
-		       btc_mode_name(m), bound_ms, label, k);
+		       "ms) is %s, schedule %d, measured%s\n",
+		       btc_mode_name(m), bound_ms, label, k,
+		       k == r->chosen
+			       ? ""
+			       : ": where it is not the tuning winner, the main job races it "
+				 "against the winner unless tuning's intervals separate them");
 	else
 		printf("bound round: the calibrated model's best assignment (%s table, bound %.3f "
 		       "ms) is %s, not among the measured: the main job builds it and races it "

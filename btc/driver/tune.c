@@ -537,6 +537,19 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 	return ok;
 }
 
+bool btc_tune_rematch(const char *program, const struct btc_plan_schedule *scheds,
+		      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+		      struct btc_tune_entry *entries, int winner, int contender,
+		      struct btc_rng *rng, struct btc_tune_playoff *p, int *failed)
+{
+	struct h2h_bench hb;
+	h2h_bench_open(&hb, program, scheds, opt, ctx);
+	bool ok = btc_tune_rematch_rounds(&hb.b, opt, ctx->verbose, entries, winner, contender, rng,
+					  p, failed);
+	h2h_bench_close(&hb);
+	return ok;
+}
+
 /* The regret round's bench: contender i runs schedule index[i]. */
 struct pair_bench {
 	struct prog_bench pb;

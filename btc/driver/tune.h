@@ -228,6 +228,17 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 		      struct btc_tune_entry *entries, int n, struct btc_rng *rng,
 		      struct btc_tune_playoff *p, int *failed);
 
+/* The bound round's rematch (docs/report.md, "The bound round";
+ * btc_tune_rematch_rounds): measured schedule `contender` races the
+ * tuning winner by the playoff's rules and limits, unless tuning's exact
+ * intervals separate them (p->raced false); p->pick is the contender only
+ * on a significant gain. Returns and fails as btc_tune_head_to_head. Free
+ * p->h.ratios with free(). */
+bool btc_tune_rematch(const char *program, const struct btc_plan_schedule *scheds,
+		      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,
+		      struct btc_tune_entry *entries, int winner, int contender,
+		      struct btc_rng *rng, struct btc_tune_playoff *p, int *failed);
+
 /* The io round (docs/scheduler.md, "The io round"; driver/job.c): the
  * chosen schedule in `program` (rebuilt with the io farms of
  * btc_plan_io_round_farms) head to head against it in `built` (the

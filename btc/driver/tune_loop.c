@@ -453,12 +453,24 @@ bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tu
 				       .runner_up = btc_tune_pick_runner_up(entries, n),
 				       .pick = -1};
 	*failed = -1;
-	int w = p->winner, r = p->runner_up;
-	if (w < 0 || r < 0)
+	if (p->winner < 0 || p->runner_up < 0)
 		return true;
-	p->pick = w;
-	const struct btc_tune_entry *a = &entries[w], *z = &entries[r];
-	if (a->ci_exact && z->ci_exact && a->ci_hi_ms < z->ci_lo_ms)
+	return btc_tune_rematch_rounds(b, opt, verbose, entries, p->winner, p->runner_up, rng, p,
+				       failed);
+}
+
+bool btc_tune_separated(const struct btc_tune_entry *a, const struct btc_tune_entry *z)
+{
+	return a->ci_exact && z->ci_exact && a->ci_hi_ms < z->ci_lo_ms;
+}
+
+bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
+			     bool verbose, struct btc_tune_entry *entries, int w, int r,
+			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed)
+{
+	*p = (struct btc_tune_playoff){.winner = w, .runner_up = r, .pick = w};
+	*failed = -1;
+	if (btc_tune_separated(&entries[w], &entries[r]))
 		return true;
 	struct btc_tune_options o = btc_tune_playoff_options(opt);
 	p->raced = true;

@@ -68,6 +68,25 @@ bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tu
 			     bool verbose, struct btc_tune_entry *entries, int n,
 			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed);
 
+/* True when tuning's runs already separate a from z: a's exact 95 %
+ * interval of the median (BTC_TUNE_EXACT_RUNS runs or more) lies wholly
+ * below z's exact one. Fewer runs give no exact interval, so never
+ * separate: 2 runs' min..max is no 95 % interval. Pure. */
+bool btc_tune_separated(const struct btc_tune_entry *a, const struct btc_tune_entry *z);
+
+/* The playoff's race of two measured finalists, the tuning winner w and a
+ * contender r (the playoff's runner-up; the bound round's rematch, where
+ * the calibrated model's best assignment is a measured candidate other
+ * than w: docs/report.md, "The bound round"): *p = {w, r}, then r / w head
+ * to head within the playoff's limits (btc_tune_playoff_options) unless
+ * btc_tune_separated(w, r); p->pick is r only on a significant gain (the
+ * ratio's exact 95 % interval below 1), else w; the loser is no finalist
+ * any more. *failed as btc_tune_h2h_rounds. Returns true when every run
+ * verified; free p->h.ratios with free(). */
+bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
+			     bool verbose, struct btc_tune_entry *entries, int w, int r,
+			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed);
+
 /* The budget of rounds whose figures need `need` rounds for an exact 95 %
  * interval (BTC_TUNE_EXACT_RUNS: the head to head's ratio, the workload
  * job's M and gains; docs/report.md, "Head to head"). After `rounds`

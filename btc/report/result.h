@@ -197,8 +197,11 @@ struct btc_report {
 	 * bound_round_status NULL when none ran (--no-bound-round, --chunks,
 	 * no bound), else "no assignment" (no calibration of every PU, or
 	 * the calibrated assignment is no multi-chunk schedule of the
-	 * space), "measured" (a candidate already), "added" (built and raced),
-	 * "space" (an --exhaustive space_only schedule, raced) (owned) */
+	 * space), "measured" (the tuning winner, or a measured schedule not
+	 * raced: tuning's intervals separated it, or the playoff raced it
+	 * out), "rematch" (a measured schedule, not the winner, raced against
+	 * it), "added" (built and raced), "space" (an --exhaustive space_only
+	 * schedule, raced) (owned) */
 	char *bound_round_status;
 	int bound_round_schedule;    /* its index, -1: none */
 	int bound_round_winner;      /* the tuning winner it raced, -1: none raced */
