@@ -50,6 +50,21 @@ int btrt_run_stage_summary(const struct btrt_run *run, uint32_t s,
  * max(load, check / k) with k = btrt_run_check_threads, not their sum.
  * Each item's intervals: btrt_run_io_times. */
 int btrt_run_io_summary(const struct btrt_run *run, int check, struct btrt_summary *out);
+/* The same three summaries over the tasks of seq >= from only (chunk and
+ * stage records by their task's seq; io items by their index i, counted
+ * from the run's first_seq as btrt_run_io_times's), ns; from = 0 gives the
+ * functions above. With from = the run's warm-up these are the tasks
+ * btrt_run_steady_ns(run, warmup) times, so their mean_ns is comparable
+ * with the period (the steady-state mean; mind its fallback: warmup >=
+ * btrt_run_steady_items(run, 0) counts all, pass 0 then). Where no task
+ * qualifies: *out all zero (n == 0) and the same return as with from = 0
+ * (stage: 0 if s ran at all, -1 if it never ran). */
+int btrt_run_chunk_summary_from(const struct btrt_run *run, uint32_t c, uint64_t from,
+				struct btrt_summary *out);
+int btrt_run_stage_summary_from(const struct btrt_run *run, uint32_t s, uint64_t from,
+				struct btrt_summary *out, int *gpu);
+int btrt_run_io_summary_from(const struct btrt_run *run, int check, uint64_t from,
+			     struct btrt_summary *out);
 /* The check workers of the run (btrt_io_check_threads of its config; 1
  * for a run merged from several, btrt_adapt). */
 uint32_t btrt_run_check_threads(const struct btrt_run *run);

@@ -92,10 +92,16 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	cJSON_AddNumberToObject(j, "throughput_per_s", ms > 0 ? 1000.0 / ms : 0.0);
 	cJSON_AddNumberToObject(j, "wall_ms", (double)btrt_run_wall_ns(run) / 1e6);
 	cJSON_AddBoolToObject(j, "verified", out->verified);
+	/* the steady-state means: over the tasks of the period (seq >=
+	 * warmup; all where the period counts all, btrt_run_steady_ns) */
+	uint64_t from = (uint64_t)o->warmup_run < btrt_run_steady_items(run, 0)
+				? (uint64_t)o->warmup_run
+				: 0;
 	cJSON *chunks = cJSON_AddArrayToObject(j, "chunks");
 	for (uint32_t c = 0; c < btrt_run_chunks(run); c++) {
-		struct btrt_summary sum;
+		struct btrt_summary sum, st;
 		btrt_run_chunk_summary(run, c, &sum);
+		btrt_run_chunk_summary_from(run, c, from, &st);
 		cJSON *k = cJSON_CreateObject();
 		cJSON_AddStringToObject(k, "pu", out->adapt ? btrt_adapt_chunk_name(out->adapt, c)
 							    : s->chunks[c].name);
@@ -103,31 +109,38 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(k, "median_ms", sum.median_ns / 1e6);
 		cJSON_AddNumberToObject(k, "p90_ms", sum.p90_ns / 1e6);
 		cJSON_AddNumberToObject(k, "p99_ms", sum.p99_ns / 1e6);
+		cJSON_AddNumberToObject(k, "steady_mean_ms", st.mean_ns / 1e6);
 		cJSON_AddItemToArray(chunks, k);
 	}
 	/* each stage's own per-task time where it ran (a farm's: its first
 	 * worker's; btrt_run_stage_summary): what a chunk's time is made of */
 	cJSON *stages = cJSON_AddArrayToObject(j, "stages");
 	for (uint32_t i = 0; i < prog->app.n_stages; i++) {
-		struct btrt_summary sum;
+		struct btrt_summary sum, st;
 		int gpu = 0;
 		if (btrt_run_stage_summary(run, i, &sum, &gpu) != 0 || !sum.n)
 			continue;
+		btrt_run_stage_summary_from(run, i, from, &st, NULL);
 		cJSON *k = cJSON_CreateObject();
 		cJSON_AddNumberToObject(k, "stage", i);
 		cJSON_AddBoolToObject(k, "gpu", gpu);
 		cJSON_AddNumberToObject(k, "mean_ms", sum.mean_ns / 1e6);
 		cJSON_AddNumberToObject(k, "median_ms", sum.median_ns / 1e6);
+		cJSON_AddNumberToObject(k, "steady_mean_ms", st.mean_ns / 1e6);
 		cJSON_AddItemToArray(stages, k);
 	}
-	struct btrt_summary ld, ck;
-	if (btrt_run_io_summary(run, 0, &ld) == 0 && btrt_run_io_summary(run, 1, &ck) == 0) {
+	struct btrt_summary ld, ck, lds, cks;
+	if (btrt_run_io_summary(run, 0, &ld) == 0 && btrt_run_io_summary(run, 1, &ck) == 0 &&
+	    btrt_run_io_summary_from(run, 0, from, &lds) == 0 &&
+	    btrt_run_io_summary_from(run, 1, from, &cks) == 0) {
 		uint32_t kc = btrt_run_check_threads(run), kl = btrt_run_load_threads(run);
 		cJSON *io = cJSON_AddObjectToObject(j, "io");
 		cJSON_AddNumberToObject(io, "load_mean_ms", ld.mean_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_mean_ms", ck.mean_ns / 1e6);
 		cJSON_AddNumberToObject(io, "load_median_ms", ld.median_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_median_ms", ck.median_ns / 1e6);
+		cJSON_AddNumberToObject(io, "load_steady_mean_ms", lds.mean_ns / 1e6);
+		cJSON_AddNumberToObject(io, "check_steady_mean_ms", cks.mean_ns / 1e6);
 		cJSON_AddNumberToObject(io, "check_threads", kc);
 		cJSON_AddNumberToObject(io, "load_threads", kl);
 		cJSON_AddNumberToObject(io, "bound_ms",

@@ -103,7 +103,8 @@ uint32_t btrt_run_load_threads(const struct btrt_run *r) { return r->n_load > 1 
 uint64_t btrt_run_wall_ns(const struct btrt_run *r) { return r->t_end > r->t0 ? r->t_end - r->t0 : 0; }
 uint32_t btrt_run_chunks(const struct btrt_run *r) { return r->n_chunks; }
 
-int btrt_run_chunk_summary(const struct btrt_run *r, uint32_t c, struct btrt_summary *o)
+int btrt_run_chunk_summary_from(const struct btrt_run *r, uint32_t c, uint64_t from,
+				struct btrt_summary *o)
 {
 	memset(o, 0, sizeof *o);
 	if (c >= r->n_chunks)
@@ -112,43 +113,59 @@ int btrt_run_chunk_summary(const struct btrt_run *r, uint32_t c, struct btrt_sum
 	uint64_t *v = malloc((cr->n_tasks + 1) * sizeof *v);
 	if (!v)
 		return -1;
+	uint64_t n = 0;
 	for (size_t i = 0; i < cr->n_tasks; i++)
-		v[i] = cr->tasks[i].end - cr->tasks[i].start;
-	btrt_summarize(v, cr->n_tasks, o);
+		if (cr->tasks[i].seq >= from)
+			v[n++] = cr->tasks[i].end - cr->tasks[i].start;
+	btrt_summarize(v, n, o);
 	free(v);
 	return 0;
 }
 
-/* Stage s's times in chunk c (which covers it). */
-static int chunk_stage_summary(const struct btrt_chunk_rec *cr, uint32_t s, struct btrt_summary *o,
-			       int *gpu)
+int btrt_run_chunk_summary(const struct btrt_run *r, uint32_t c, struct btrt_summary *o)
+{
+	return btrt_run_chunk_summary_from(r, c, 0, o);
+}
+
+/* Stage s's times in chunk c (which covers it), of the tasks from seq
+ * from on. */
+static int chunk_stage_summary(const struct btrt_chunk_rec *cr, uint32_t s, uint64_t from,
+			       struct btrt_summary *o, int *gpu)
 {
 	uint64_t *v = malloc((cr->n_stages_rec + 1) * sizeof *v);
 	if (!v)
 		return -1;
-	uint64_t n = 0;
+	uint64_t n = 0, ran = 0;
 	int g = 0;
 	for (size_t i = 0; i < cr->n_stages_rec; i++)
 		if (cr->stages[i].stage == s) {
-			v[n++] = cr->stages[i].end - cr->stages[i].start;
+			ran++;
 			g |= (int)cr->stages[i].gpu;
+			if (cr->stages[i].seq >= from)
+				v[n++] = cr->stages[i].end - cr->stages[i].start;
 		}
 	btrt_summarize(v, n, o);
 	free(v);
 	if (gpu)
 		*gpu = g;
-	return n ? 0 : -1;
+	return ran ? 0 : -1;
 }
 
-int btrt_run_stage_summary(const struct btrt_run *r, uint32_t s, struct btrt_summary *o, int *gpu)
+int btrt_run_stage_summary_from(const struct btrt_run *r, uint32_t s, uint64_t from,
+				struct btrt_summary *o, int *gpu)
 {
 	memset(o, 0, sizeof *o);
 	for (uint32_t c = 0; c < r->n_chunks; c++) {
 		const struct btrt_chunk_rec *cr = &r->chunks[c];
 		if (s >= cr->first_stage && s < cr->first_stage + cr->n_stages)
-			return chunk_stage_summary(cr, s, o, gpu);
+			return chunk_stage_summary(cr, s, from, o, gpu);
 	}
 	return -1;
+}
+
+int btrt_run_stage_summary(const struct btrt_run *r, uint32_t s, struct btrt_summary *o, int *gpu)
+{
+	return btrt_run_stage_summary_from(r, s, 0, o, gpu);
 }
 
 int btrt_run_io_times(const struct btrt_run *r, uint64_t i, uint64_t *ls, uint64_t *le,
@@ -177,13 +194,14 @@ int btrt_run_latency_summary(const struct btrt_run *r, struct btrt_summary *o)
 	return 0;
 }
 
-int btrt_run_io_summary(const struct btrt_run *r, int check, struct btrt_summary *o)
+int btrt_run_io_summary_from(const struct btrt_run *r, int check, uint64_t from,
+			     struct btrt_summary *o)
 {
 	uint64_t *v = malloc((r->n_io + 1) * sizeof *v);
 	if (!v)
 		return -1;
 	uint64_t n = 0;
-	for (size_t i = 0; i < r->n_io; i++) {
+	for (size_t i = from; i < r->n_io; i++) {
 		const struct btrt_rec_io *io = &r->io[i];
 		if (check && io->check_end)
 			v[n++] = io->check_end - io->check_start;
@@ -193,6 +211,11 @@ int btrt_run_io_summary(const struct btrt_run *r, int check, struct btrt_summary
 	btrt_summarize(v, n, o);
 	free(v);
 	return 0;
+}
+
+int btrt_run_io_summary(const struct btrt_run *r, int check, struct btrt_summary *o)
+{
+	return btrt_run_io_summary_from(r, check, 0, o);
 }
 
 /* "chunk 1 gpu (vulkan)", or for a farm's worker "chunk 2 gpu (vulkan,
@@ -236,7 +259,7 @@ void btrt_run_print(const struct btrt_run *r, FILE *out)
 			const struct btrt_chunk_rec *cr = &r->chunks[c];
 			int gpu = 0;
 			if (st < cr->first_stage || st >= cr->first_stage + cr->n_stages ||
-			    chunk_stage_summary(cr, st, &s, &gpu))
+			    chunk_stage_summary(cr, st, 0, &s, &gpu))
 				continue;
 			if (cr->farm)
 				snprintf(what, sizeof what, "stage %u %s%s (worker %u)", st,

@@ -5,6 +5,9 @@
 #include "testutil.h"
 #include "toy.h"
 
+/* the run records, for a hand-built run (test_steady_summary) */
+#include "../../runtime/src/btrt_internal.h"
+
 #include <btrt_trace.h>
 #include <CUnit/CUnit.h>
 #include <pthread.h>
@@ -433,6 +436,87 @@ static void test_summary(void)
 	CU_ASSERT_EQUAL(s.n, 0);
 }
 
+/* The summaries over the tasks of seq >= from (the steady-state means
+ * of the report) on a hand-built run of one chunk of stages 0 and 1 (1 a
+ * GPU stage recorded on task 0 only), 10 tasks of which the first 2 are
+ * ten times slower: the chunk's mean over all is 280 ns, from seq 2 on
+ * 100 ns. */
+static void test_steady_summary(void)
+{
+	struct btrt_run *r = calloc(1, sizeof *r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	r->app = "hand";
+	r->n_chunks = 1;
+	r->n_stages = 2;
+	r->chunks = calloc(1, sizeof *r->chunks);
+	r->stage_names = calloc(2, sizeof *r->stage_names);
+	r->waits = calloc(3, sizeof *r->waits);
+	r->io = calloc(10, sizeof *r->io);
+	struct btrt_chunk_rec *cr = r->chunks;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cr);
+	cr->tasks = calloc(10, sizeof *cr->tasks);
+	cr->stages = calloc(11, sizeof *cr->stages);
+	CU_ASSERT_TRUE_FATAL(r->stage_names && r->waits && r->io && cr->tasks && cr->stages);
+	r->stage_names[0] = "a";
+	r->stage_names[1] = "b";
+	cr->name = "c";
+	cr->n_stages = 2;
+	for (uint64_t i = 0; i < 10; i++) {
+		uint64_t slow = i < 2 ? 10 : 1, t = 10000 * (i + 1);
+		cr->tasks[cr->n_tasks++] = (struct btrt_rec_task){i, t, t + 100 * slow};
+		cr->stages[cr->n_stages_rec++] = (struct btrt_rec_stage){i, 0, 0, t, t + 60 * slow};
+		r->io[i] = (struct btrt_rec_io){t - 1000, t - 1000 + 50 * slow, t + 2000,
+						t + 2000 + 30 * slow};
+	}
+	cr->stages[cr->n_stages_rec++] = (struct btrt_rec_stage){0, 1, 1, 10000, 10500};
+	r->n_io = r->items = 10;
+	r->t0 = r->io[0].load_start;
+	r->t_end = r->io[9].check_end;
+
+	struct btrt_summary all, st;
+	int gpu = 0;
+	CU_ASSERT_EQUAL(btrt_run_chunk_summary(r, 0, &all), 0);
+	CU_ASSERT_EQUAL(btrt_run_chunk_summary_from(r, 0, 2, &st), 0);
+	CU_ASSERT_EQUAL(all.n, 10);
+	CU_ASSERT_DOUBLE_EQUAL(all.mean_ns, 280.0, 1e-9);
+	CU_ASSERT_EQUAL(st.n, 8);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_ns, 100.0, 1e-9);
+	CU_ASSERT_EQUAL(btrt_run_chunk_summary_from(r, 0, 0, &st), 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_ns, all.mean_ns, 1e-9);
+	/* no task qualifies: none, and out of range as before */
+	CU_ASSERT_EQUAL(btrt_run_chunk_summary_from(r, 0, 10, &st), 0);
+	CU_ASSERT_EQUAL(st.n, 0);
+	CU_ASSERT_EQUAL(st.mean_ns, 0);
+	CU_ASSERT_EQUAL(btrt_run_chunk_summary_from(r, 1, 2, &st), -1);
+
+	CU_ASSERT_EQUAL(btrt_run_stage_summary_from(r, 0, 2, &st, &gpu), 0);
+	CU_ASSERT_EQUAL(st.n, 8);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_ns, 60.0, 1e-9);
+	CU_ASSERT_EQUAL(gpu, 0);
+	CU_ASSERT_EQUAL(btrt_run_stage_summary(r, 0, &all, &gpu), 0);
+	CU_ASSERT_DOUBLE_EQUAL(all.mean_ns, 168.0, 1e-9);
+	/* stage 1 ran (on task 0 only): 0, with none from seq 2 on */
+	CU_ASSERT_EQUAL(btrt_run_stage_summary_from(r, 1, 2, &st, &gpu), 0);
+	CU_ASSERT_EQUAL(st.n, 0);
+	CU_ASSERT_EQUAL(gpu, 1);
+	CU_ASSERT_EQUAL(btrt_run_stage_summary_from(r, 1, 0, &st, &gpu), 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_ns, 500.0, 1e-9);
+	CU_ASSERT_EQUAL(btrt_run_stage_summary_from(r, 2, 0, &st, &gpu), -1);
+
+	CU_ASSERT_EQUAL(btrt_run_io_summary_from(r, 0, 2, &st), 0);
+	CU_ASSERT_EQUAL(st.n, 8);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_ns, 50.0, 1e-9);
+	CU_ASSERT_EQUAL(btrt_run_io_summary_from(r, 1, 2, &st), 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_ns, 30.0, 1e-9);
+	CU_ASSERT_EQUAL(btrt_run_io_summary(r, 1, &all), 0);
+	CU_ASSERT_DOUBLE_EQUAL(all.mean_ns, 84.0, 1e-9);
+	CU_ASSERT_EQUAL(btrt_run_io_summary_from(r, 0, 10, &st), 0);
+	CU_ASSERT_EQUAL(st.n, 0);
+	CU_ASSERT_EQUAL(btrt_run_io_summary_from(r, 0, 1000, &st), 0);
+	CU_ASSERT_EQUAL(st.n, 0);
+	btrt_run_free(r);
+}
+
 int suite_pipeline_register(void)
 {
 	CU_pSuite s = CU_add_suite("pipeline", init, NULL);
@@ -455,7 +539,8 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "an idle pipeline sleeps", test_idle_pipeline) ||
 	    !CU_add_test(s, "SIGINT stops the run, threads joined", test_interrupt) ||
 	    !CU_add_test(s, "pool memory estimate", test_pool_bytes) ||
-	    !CU_add_test(s, "summary statistics", test_summary))
+	    !CU_add_test(s, "summary statistics", test_summary) ||
+	    !CU_add_test(s, "summaries from a seq on (steady state)", test_steady_summary))
 		return -1;
 	return 0;
 }
