@@ -198,9 +198,9 @@ static double positive(const cJSON *o, const char *k, double none)
 }
 
 /* The run's times by part from the program's report r into *t (zeroed
- * first): `chunks[]`' `mean_ms` and `median_ms` in order, `stages[]`' by
- * `stage` (NAN where a stage did not run), `io`'s load and check means
- * and medians (0 where absent). A figure that is not a positive number
+ * first): `chunks[]`' `mean_ms`, `median_ms` and `steady_mean_ms` in
+ * order, `stages[]`' by `stage` (NAN where a stage did not run), `io`'s
+ * load and check means, medians and steady means (0 where absent). A figure that is not a positive number
  * reads as none. */
 static void read_times(const cJSON *r, struct btc_run_times *t)
 {
@@ -221,18 +221,21 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 		t->n_chunks = nc;
 		t->chunk_ms = btc_xcalloc((size_t)nc, sizeof(double));
 		t->chunk_median_ms = btc_xcalloc((size_t)nc, sizeof(double));
+		t->chunk_steady_ms = btc_xcalloc((size_t)nc, sizeof(double));
 		for (int c = 0; c < nc; c++) {
 			const cJSON *k = cJSON_GetArrayItem(chunks, c);
 			t->chunk_ms[c] = positive(k, "mean_ms", NAN);
 			t->chunk_median_ms[c] = positive(k, "median_ms", NAN);
+			t->chunk_steady_ms[c] = positive(k, "steady_mean_ms", NAN);
 		}
 	}
 	if (ns > 0) {
 		t->n_stages = ns;
 		t->stage_ms = btc_xcalloc((size_t)ns, sizeof(double));
 		t->stage_median_ms = btc_xcalloc((size_t)ns, sizeof(double));
+		t->stage_steady_ms = btc_xcalloc((size_t)ns, sizeof(double));
 		for (int i = 0; i < ns; i++)
-			t->stage_ms[i] = t->stage_median_ms[i] = NAN;
+			t->stage_ms[i] = t->stage_median_ms[i] = t->stage_steady_ms[i] = NAN;
 		cJSON_ArrayForEach(e, stages)
 		{
 			const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "stage");
@@ -241,12 +244,15 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 			int i = (int)s->valuedouble;
 			t->stage_ms[i] = positive(e, "mean_ms", NAN);
 			t->stage_median_ms[i] = positive(e, "median_ms", NAN);
+			t->stage_steady_ms[i] = positive(e, "steady_mean_ms", NAN);
 		}
 	}
 	t->load_ms = positive(io, "load_mean_ms", 0);
 	t->check_ms = positive(io, "check_mean_ms", 0);
 	t->load_median_ms = positive(io, "load_median_ms", 0);
 	t->check_median_ms = positive(io, "check_median_ms", 0);
+	t->load_steady_ms = positive(io, "load_steady_mean_ms", 0);
+	t->check_steady_ms = positive(io, "check_steady_mean_ms", 0);
 }
 
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,

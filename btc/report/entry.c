@@ -75,8 +75,10 @@ struct btc_run_times *btc_tune_entry_times_copy(const struct btc_tune_entry *e)
 		r[k] = *t;
 		r[k].chunk_ms = copy_doubles(t->chunk_ms, t->n_chunks);
 		r[k].chunk_median_ms = copy_doubles(t->chunk_median_ms, t->n_chunks);
+		r[k].chunk_steady_ms = copy_doubles(t->chunk_steady_ms, t->n_chunks);
 		r[k].stage_ms = copy_doubles(t->stage_ms, t->n_stages);
 		r[k].stage_median_ms = copy_doubles(t->stage_median_ms, t->n_stages);
+		r[k].stage_steady_ms = copy_doubles(t->stage_steady_ms, t->n_stages);
 	}
 	return r;
 }

@@ -181,8 +181,10 @@ void btc_run_times_free(struct btc_run_times *t)
 {
 	free(t->chunk_ms);
 	free(t->chunk_median_ms);
+	free(t->chunk_steady_ms);
 	free(t->stage_ms);
 	free(t->stage_median_ms);
+	free(t->stage_steady_ms);
 	*t = (struct btc_run_times){0};
 }
 
@@ -196,9 +198,10 @@ static cJSON *ms_array(const double *v, int n)
 	return a;
 }
 
-/* runs_times: per run {"chunks_ms", "chunks_median_ms", "stages_ms",
- * "stages_median_ms", "load_ms", "check_ms", "load_median_ms",
- * "check_median_ms"} (docs/report.md). */
+/* runs_times: per run {"chunks_ms", "chunks_median_ms",
+ * "chunks_steady_ms", "stages_ms", "stages_median_ms", "stages_steady_ms",
+ * "load_ms", "check_ms", "load_median_ms", "check_median_ms",
+ * "load_steady_ms", "check_steady_ms"} (docs/report.md). */
 static cJSON *run_times_json(const struct btc_run_times *t, int n)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -207,15 +210,23 @@ static cJSON *run_times_json(const struct btc_run_times *t, int n)
 		cJSON_AddItemToObject(o, "chunks_ms", ms_array(t[k].chunk_ms, t[k].n_chunks));
 		cJSON_AddItemToObject(o, "chunks_median_ms",
 				      ms_array(t[k].chunk_median_ms, t[k].n_chunks));
+		cJSON_AddItemToObject(o, "chunks_steady_ms",
+				      ms_array(t[k].chunk_steady_ms, t[k].n_chunks));
 		cJSON_AddItemToObject(o, "stages_ms", ms_array(t[k].stage_ms, t[k].n_stages));
 		cJSON_AddItemToObject(o, "stages_median_ms",
 				      ms_array(t[k].stage_median_ms, t[k].n_stages));
+		cJSON_AddItemToObject(o, "stages_steady_ms",
+				      ms_array(t[k].stage_steady_ms, t[k].n_stages));
 		btc_json_add_num(o, "load_ms", t[k].load_ms > 0 ? t[k].load_ms : NAN);
 		btc_json_add_num(o, "check_ms", t[k].check_ms > 0 ? t[k].check_ms : NAN);
 		btc_json_add_num(o, "load_median_ms",
 				 t[k].load_median_ms > 0 ? t[k].load_median_ms : NAN);
 		btc_json_add_num(o, "check_median_ms",
 				 t[k].check_median_ms > 0 ? t[k].check_median_ms : NAN);
+		btc_json_add_num(o, "load_steady_ms",
+				 t[k].load_steady_ms > 0 ? t[k].load_steady_ms : NAN);
+		btc_json_add_num(o, "check_steady_ms",
+				 t[k].check_steady_ms > 0 ? t[k].check_steady_ms : NAN);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -244,9 +255,10 @@ static bool ms_read(const cJSON *v, double **out, int *n)
 	return true;
 }
 
-/* The medians v beside n means into *out[n]: NAN each where v is absent
- * (reports of 3b262f3 kept the means only); false where v is there but
- * not n figures. */
+/* The medians (or steady means) v beside n means into *out[n]: NAN each
+ * where v is absent (reports of 3b262f3 kept the means only, those before
+ * the steady means no steady means); false where v is there but not n
+ * figures. */
 static bool medians_read(const cJSON *v, double **out, int n)
 {
 	int m = 0;
@@ -268,11 +280,17 @@ struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs)
 		double l = btc_json_num(o, "load_ms"), c = btc_json_num(o, "check_ms");
 		double lm = btc_json_num(o, "load_median_ms"),
 		       cm = btc_json_num(o, "check_median_ms");
+		double ls = btc_json_num(o, "load_steady_ms"),
+		       cs = btc_json_num(o, "check_steady_ms");
 		if (!ms_read(btc_json_get(o, "chunks_ms"), &t[k].chunk_ms, &t[k].n_chunks) ||
 		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages) ||
 		    !medians_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms,
 				  t[k].n_chunks) ||
 		    !medians_read(btc_json_get(o, "stages_median_ms"), &t[k].stage_median_ms,
+				  t[k].n_stages) ||
+		    !medians_read(btc_json_get(o, "chunks_steady_ms"), &t[k].chunk_steady_ms,
+				  t[k].n_chunks) ||
+		    !medians_read(btc_json_get(o, "stages_steady_ms"), &t[k].stage_steady_ms,
 				  t[k].n_stages)) {
 			for (int i = 0; i <= k; i++)
 				btc_run_times_free(&t[i]);
@@ -283,6 +301,8 @@ struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs)
 		t[k].check_ms = c > 0 ? c : 0;
 		t[k].load_median_ms = lm > 0 ? lm : 0;
 		t[k].check_median_ms = cm > 0 ? cm : 0;
+		t[k].load_steady_ms = ls > 0 ? ls : 0;
+		t[k].check_steady_ms = cs > 0 ? cs : 0;
 	}
 	return t;
 }

@@ -22,24 +22,28 @@ enum btc_run_status {
 };
 const char *btc_run_status_name(enum btc_run_status s);
 
-/* One verified run's time per task by part, means and medians from the
- * program's own report (docs/report.md, "The program's report": `chunks`,
+/* One verified run's time per task by part, means, medians and steady-state
+ * means from the program's own report (docs/report.md, "The program's report": `chunks`,
  * `stages`, `io`): what its period is made of, kept for the bound's offline
  * re-judging (issue 25). Arrays owned; all zero: the run's report had
  * none (a replay, a report of earlier btc). */
 struct btc_run_times {
 	/* [n_chunks] each chunk's pop-to-finish mean and median per task, ms,
 	 * in the program's chunk order (a farm's workers apart); the mean
-	 * holds the warm-up tasks, the median hardly */
+	 * holds the warm-up tasks, the median hardly; the steady mean is
+	 * over the period's tasks only (after the warm-up), comparable with
+	 * the run's ms per task (NAN where the report has none) */
 	int n_chunks;
-	double *chunk_ms, *chunk_median_ms;
-	/* [n_stages] (the app's) each stage's own mean and median where it
-	 * ran (a GPU stage from timestamps), ms; NAN where it did not */
+	double *chunk_ms, *chunk_median_ms, *chunk_steady_ms;
+	/* [n_stages] (the app's) each stage's own mean, median and steady
+	 * mean where it ran (a GPU stage from timestamps), ms; NAN where it
+	 * did not */
 	int n_stages;
-	double *stage_ms, *stage_median_ms;
-	/* one task's load and check on one io thread, mean and median ms;
-	 * 0: none */
+	double *stage_ms, *stage_median_ms, *stage_steady_ms;
+	/* one task's load and check on one io thread, mean, median and
+	 * steady mean ms; 0: none */
 	double load_ms, check_ms, load_median_ms, check_median_ms;
+	double load_steady_ms, check_steady_ms;
 };
 
 /* Frees t's arrays and zeroes it (t not NULL). */

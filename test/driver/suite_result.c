@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/entry.h"
 #include "report/limits.h"
 #include "report/result.h"
 #include "util/infile.h"
@@ -49,21 +50,28 @@ static void test_roundtrip(void)
 	r.candidates[0].runs_ms[0] = 0.25;
 	r.candidates[0].runs_ms[1] = 0.5;
 	r.candidates[0].runs_ms[2] = 0.125;
-	/* the runs by part: run 1 with two chunks and stage 1 not run, the
-	 * others none (a run whose report had none) */
+	/* the runs by part: run 1 with two chunks and stage 1 not run (chunk
+	 * 1's steady mean none), the others none (a run whose report had
+	 * none) */
 	r.candidates[0].runs_times = btc_xcalloc(3, sizeof(struct btc_run_times));
 	struct btc_run_times *t1 = &r.candidates[0].runs_times[1];
 	*t1 = (struct btc_run_times){
 		.n_chunks = 2, .n_stages = 3, .load_ms = 0.0625, .check_median_ms = 0.03125};
+	t1->check_steady_ms = 0.046875;
 	t1->chunk_ms = btc_xcalloc(2, sizeof(double));
 	t1->chunk_median_ms = btc_xcalloc(2, sizeof(double));
 	t1->stage_ms = btc_xcalloc(3, sizeof(double));
 	t1->stage_median_ms = btc_xcalloc(3, sizeof(double));
+	t1->chunk_steady_ms = btc_xcalloc(2, sizeof(double));
+	t1->stage_steady_ms = btc_xcalloc(3, sizeof(double));
 	t1->chunk_ms[0] = 0.375, t1->chunk_ms[1] = 0.5;
 	t1->chunk_median_ms[0] = 0.25, t1->chunk_median_ms[1] = 0.4375;
 	t1->stage_ms[0] = 0.375, t1->stage_ms[1] = NAN, t1->stage_ms[2] = 0.5;
 	t1->stage_median_ms[0] = 0.25, t1->stage_median_ms[1] = NAN;
 	t1->stage_median_ms[2] = 0.4375;
+	t1->chunk_steady_ms[0] = 0.3125, t1->chunk_steady_ms[1] = NAN;
+	t1->stage_steady_ms[0] = 0.1875, t1->stage_steady_ms[1] = NAN;
+	t1->stage_steady_ms[2] = 0.40625;
 	r.candidates[1] = (struct btc_report_candidate){
 		.index = 1, .baseline = true, .label = btc_xstrdup("cpu:0-2"), .pu = btc_xstrdup("cpu"),
 		.predicted_ms = {3.0, NAN}, .measured_ms = NAN, .rounds = 1,
@@ -129,6 +137,26 @@ static void test_roundtrip(void)
 	CU_ASSERT_EQUAL(b1->check_ms, 0);
 	CU_ASSERT_EQUAL(b1->load_median_ms, 0);
 	CU_ASSERT_DOUBLE_EQUAL(b1->check_median_ms, 0.03125, 1e-12);
+	/* the steady means, a chunk without one as NAN, io without as 0 */
+	CU_ASSERT_DOUBLE_EQUAL(b1->chunk_steady_ms[0], 0.3125, 1e-12);
+	CU_ASSERT_TRUE(isnan(b1->chunk_steady_ms[1]));
+	CU_ASSERT_DOUBLE_EQUAL(b1->stage_steady_ms[0], 0.1875, 1e-12);
+	CU_ASSERT_TRUE(isnan(b1->stage_steady_ms[1]));
+	CU_ASSERT_DOUBLE_EQUAL(b1->stage_steady_ms[2], 0.40625, 1e-12);
+	CU_ASSERT_EQUAL(b1->load_steady_ms, 0);
+	CU_ASSERT_DOUBLE_EQUAL(b1->check_steady_ms, 0.046875, 1e-12);
+	/* copied with the entry (a refit carries them through) */
+	struct btc_tune_entry e = {.n_runs = 3, .runs_times = b.candidates[0].runs_times};
+	struct btc_run_times *cp = btc_tune_entry_times_copy(&e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cp[1].chunk_steady_ms);
+	CU_ASSERT_TRUE(cp[1].chunk_steady_ms != b1->chunk_steady_ms);
+	CU_ASSERT_DOUBLE_EQUAL(cp[1].chunk_steady_ms[0], 0.3125, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cp[1].stage_steady_ms[2], 0.40625, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cp[1].check_steady_ms, 0.046875, 1e-12);
+	for (int k = 0; k < 3; k++)
+		btc_run_times_free(&cp[k]);
+	free(cp);
 	CU_ASSERT_PTR_NULL(b.candidates[1].runs_times);
 	CU_ASSERT_EQUAL(b.candidates[1].status, BTC_RUN_FAILED);
 	CU_ASSERT_TRUE(b.candidates[1].baseline);
@@ -141,6 +169,31 @@ static void test_roundtrip(void)
 	CU_ASSERT_DOUBLE_EQUAL(b.tune_cpu_steal, 0.03125, 1e-12);
 	btc_report_free(&b);
 	btc_report_free(&r);
+}
+
+/* runs_times of a report before the steady means: none (NAN per chunk
+ * and stage, io 0); steady means of the wrong count: malformed. */
+static void test_runs_times_older(void)
+{
+	cJSON *a = cJSON_Parse("[{\"chunks_ms\": [0.5, 0.75], \"chunks_median_ms\": [0.25, 0.5], "
+			       "\"stages_ms\": [0.5, null], \"stages_median_ms\": [0.25, null], "
+			       "\"load_ms\": 0.125, \"check_ms\": 0.0625}]");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	struct btc_run_times *t = btc_report_read_run_times(a, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL_FATAL(t->n_chunks, 2);
+	CU_ASSERT_EQUAL_FATAL(t->n_stages, 2);
+	CU_ASSERT_DOUBLE_EQUAL(t->chunk_median_ms[1], 0.5, 1e-12);
+	CU_ASSERT_TRUE(isnan(t->chunk_steady_ms[0]) && isnan(t->chunk_steady_ms[1]));
+	CU_ASSERT_TRUE(isnan(t->stage_steady_ms[0]) && isnan(t->stage_steady_ms[1]));
+	CU_ASSERT_EQUAL(t->load_steady_ms, 0);
+	CU_ASSERT_EQUAL(t->check_steady_ms, 0);
+	CU_ASSERT_DOUBLE_EQUAL(t->load_ms, 0.125, 1e-12);
+	btc_run_times_free(t);
+	free(t);
+	cJSON_AddItemToObject(cJSON_GetArrayItem(a, 0), "chunks_steady_ms", cJSON_Parse("[0.25]"));
+	CU_ASSERT_PTR_NULL(btc_report_read_run_times(a, 1));
+	cJSON_Delete(a);
 }
 
 /* The fluid bound's fields: written and read back; absent (NAN) written
@@ -573,5 +626,6 @@ int register_result_suite(void)
 	       !CU_add_test(s, "final run: warmup_requested absent", test_final_run_warmup) ||
 	       !CU_add_test(s, "final run: its breakdown", test_final_breakdown) ||
 	       !CU_add_test(s, "regret: the regret round's race", test_regret_paired) ||
-	       !CU_add_test(s, "the runs' spread", test_runs_spread);
+	       !CU_add_test(s, "the runs' spread", test_runs_spread) ||
+	       !CU_add_test(s, "runs_times before the steady means", test_runs_times_older);
 }

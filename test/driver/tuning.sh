@@ -35,11 +35,14 @@ r=$work/r.json
   fail "runs_ms: not every run, or not the median's" "$r"
 # runs_times: the same runs by part, from each run's own report (chunks,
 # stages, io; docs/report.md): one per run, a figure per chunk of the
-# label, every stage of vecadd timed once, load and check
-[ "$(json "$r" 'all(len(c["runs_times"]) == c["runs"] and all(len(t["chunks_ms"]) == len(t["chunks_median_ms"]) == len(c["label"].split()) and all(x > 0 for x in t["chunks_ms"] + t["chunks_median_ms"]) and len(t["stages_ms"]) == len(t["stages_median_ms"]) == 3 and all(x is not None and x > 0 for x in t["stages_ms"] + t["stages_median_ms"]) and t["load_ms"] > 0 and t["check_ms"] > 0 and t["load_median_ms"] > 0 and t["check_median_ms"] > 0 for t in c["runs_times"]) for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
+# label, every stage of vecadd timed once, load and check; each a mean,
+# a median and a steady-state mean (over the period's tasks)
+[ "$(json "$r" 'all(len(c["runs_times"]) == c["runs"] and all(len(t["chunks_ms"]) == len(t["chunks_median_ms"]) == len(t["chunks_steady_ms"]) == len(c["label"].split()) and all(x is not None and x > 0 for x in t["chunks_ms"] + t["chunks_median_ms"] + t["chunks_steady_ms"]) and len(t["stages_ms"]) == len(t["stages_median_ms"]) == len(t["stages_steady_ms"]) == 3 and all(x is not None and x > 0 for x in t["stages_ms"] + t["stages_median_ms"] + t["stages_steady_ms"]) and t["load_ms"] > 0 and t["check_ms"] > 0 and t["load_median_ms"] > 0 and t["check_median_ms"] > 0 and (t["load_steady_ms"] or 0) > 0 and (t["check_steady_ms"] or 0) > 0 for t in c["runs_times"]) for c in r["candidates"] if c["status"] == "verified")')" = True ] ||
   fail "runs_times: not one per run, or a chunk, stage or io figure missing" "$r"
-[ "$(json "$work/out/run.json" 'sorted(s["stage"] for s in r["stages"]) == [0, 1, 2] and all(s["mean_ms"] > 0 and s["median_ms"] > 0 and s["gpu"] in (True, False) for s in r["stages"])')" = True ] ||
+[ "$(json "$work/out/run.json" 'sorted(s["stage"] for s in r["stages"]) == [0, 1, 2] and all(s["mean_ms"] > 0 and s["median_ms"] > 0 and s["steady_mean_ms"] > 0 and s["gpu"] in (True, False) for s in r["stages"])')" = True ] ||
   fail "the program's report: stages not each timed once" "$work/out/run.json"
+[ "$(json "$work/out/run.json" 'len(r["chunks"]) > 0 and all(k["steady_mean_ms"] > 0 for k in r["chunks"]) and r["io"]["load_steady_mean_ms"] > 0 and r["io"]["check_steady_mean_ms"] > 0')" = True ] ||
+  fail "the program's report: a chunk or the io without its steady mean" "$work/out/run.json"
 [ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup_requested"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
   fail "final run: measured tasks and warm-up asked apart" "$r"
 # its warm-up is the program's (one task per TaskObject at least, docs/runtime.md
