@@ -200,6 +200,27 @@ if scripts/runs-by-part docs/results/eval-h100-e > "$work/rbp-e.md" 2>&1; then
   fail "runs-by-part: a lease without runs by part did not fail" "$work/rbp-e.md"
 fi
 grep -q "no report with runs by part" "$work/rbp-e.md" || fail "runs-by-part: no reason given" "$work/rbp-e.md"
+# Where runs kept steady means (btc after ZN), they are printed, and the
+# header says so; with them in run 0 only, the header names the fallback.
+python3 - docs/results/eval-h100-zn/octree-cuda-g1/octree-cuda-g1.json "$work/steady.json" "$work/steady0.json" <<'PY'
+import json, sys
+for out, runs in ((sys.argv[2], None), (sys.argv[3], 1)):
+    r = json.load(open(sys.argv[1]))
+    for c in r["candidates"]:
+        for t in (c.get("runs_times") or [])[:runs]:
+            t["chunks_steady_ms"] = [2.5 for x in t["chunks_ms"]]
+            t["stages_steady_ms"] = [None if x is None else 0.5 for x in t["stages_ms"]]
+            t["load_steady_ms"], t["check_steady_ms"] = 0.25, 0.375
+    json.dump(r, open(out, "w"))
+PY
+scripts/runs-by-part "$work/steady.json" > "$work/rbp-s.md" 2>&1 || fail "runs-by-part (steady) exit $?" "$work/rbp-s.md"
+grep -q '^## steady (.*): per-task steady means$' "$work/rbp-s.md" ||
+  fail "runs-by-part: the header does not say steady means" "$work/rbp-s.md"
+grep -q '^| cuda:0-5 cpu:6 \* | 0.742 | 2.500 2.500 | 2.500 | 0.30 | 0.500 0.500 0.500 0.500 0.500 0.500 0.500 | 0.250 | 0.375 |$' "$work/rbp-s.md" ||
+  fail "runs-by-part: the steady means not printed" "$work/rbp-s.md"
+scripts/runs-by-part "$work/steady0.json" > "$work/rbp-s0.md" 2>&1 || fail "runs-by-part (steady0) exit $?" "$work/rbp-s0.md"
+grep -q '^## steady0 (.*): per-task steady means, means where a run.s report kept none$' "$work/rbp-s0.md" ||
+  fail "runs-by-part: the header does not name the fallback" "$work/rbp-s0.md"
 echo "ok: scripts/runs-by-part"
 
 # scripts/bound-rejudge on the same lease: this build's bound beside the
