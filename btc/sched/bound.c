@@ -8,6 +8,7 @@
  * to the double's exact value, so its "exact" optimum of a one-PU table
  * came out 42.0355999982 ms where the table's sum is 42.0356 ms. */
 #include "sched/bound.h"
+#include "sched/glpk_guard.h"
 #include "sched/lp_matrix.h"
 
 #include <glpk.h>
@@ -155,17 +156,6 @@ static void lp_build(glp_prob *lp, const struct btc_sched_problem *p, const stru
 		}
 	}
 	btc_lp_matrix_load(lp, &m);
-}
-
-/* The primal simplex; 0, or -1 when it finds no optimum. */
-static int lp_solve(glp_prob *lp)
-{
-	glp_smcp parm;
-	glp_init_smcp(&parm);
-	parm.msg_lev = GLP_MSG_OFF;
-	if (glp_simplex(lp, &parm) != 0 || glp_get_status(lp) != GLP_OPT)
-		return -1;
-	return 0;
 }
 
 /* Weak duality. The Lagrangian of the LP with multipliers u_i (stage
@@ -336,19 +326,22 @@ static enum btc_status fluid_bound(const struct btc_sched_problem *p,
 	int term = glp_term_out(GLP_OFF);
 	glp_prob *lp = glp_create_prob();
 	lp_build(lp, p, &k, touch_row);
-	int rc = lp_solve(lp);
+	int rc = btc_glpk_simplex(lp);
 	double lb = 0;
-	if (rc == 0) {
+	if (rc == BTC_GLPK_OK) {
 		primal_point(lp, p, &k, b);
 		lb = dual_bound(lp, p, &k, touch_row);
 	}
-	glp_delete_prob(lp);
+	if (rc != BTC_GLPK_INTERNAL) /* else GLPK freed it */
+		glp_delete_prob(lp);
 	glp_term_out(term);
 	free(k.x);
 	free(k.y);
 	free(touch_row);
-	if (rc != 0) {
-		btc_error(d, no_loc, "fluid bound: GLPK's simplex found no optimum");
+	if (rc != BTC_GLPK_OK) {
+		btc_error(d, no_loc, "fluid bound: GLPK's simplex %s",
+			  rc == BTC_GLPK_INTERNAL ? "stopped on an internal error"
+						  : "found no optimum");
 		return BTC_ERR_LIMIT;
 	}
 	b->gap_ms = fmax(0.0, b->lp_ms - lb);

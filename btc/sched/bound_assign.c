@@ -6,11 +6,11 @@
  * taken less BTC_SCHED_ASSIGN_SLACK, then raised to the fluid bound and
  * T_io, two bounds of their own. */
 #include "sched/bound.h"
+#include "sched/glpk_guard.h"
 #include "sched/lp_matrix.h"
 
 #include <glpk.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,64 +159,53 @@ static void build(glp_prob *lp, const struct btc_sched_problem *q,
 	btc_lp_matrix_load(lp, &m);
 }
 
-/* GLPK's error hook: back to solve()'s setjmp (info: its jmp_buf). */
-static void on_glpk_error(void *info)
-{
-	longjmp(*(jmp_buf *)info, 1);
-}
+/* What branch_and_cut runs with. */
+struct mip_run {
+	bool presolve;
+	int br;
+};
 
-/* GLPK's terminal hook while solving: nothing printed (an internal
- * error's message included; solve() reports it as its return). */
-static int quiet_term(void *info, const char *s)
+/* Branch and cut (btc_glpk_run's fn; arg a struct mip_run). */
+static int branch_and_cut(glp_prob *lp, void *arg)
 {
-	(void)info;
-	(void)s;
-	return 1;
+	const struct mip_run *m = arg;
+	if (btc_sched_assign_fail == 3 && m->br == GLP_BR_PCH)
+		glp_get_row_name(lp, 0); /* row 0 is out of range: GLPK's error */
+	if (!m->presolve) {
+		glp_smcp sp;
+		glp_init_smcp(&sp);
+		sp.msg_lev = GLP_MSG_OFF;
+		if (glp_simplex(lp, &sp) != 0 || glp_get_status(lp) != GLP_OPT)
+			return BTC_GLPK_NO_OPTIMUM;
+	}
+	glp_iocp parm;
+	glp_init_iocp(&parm);
+	parm.msg_lev = GLP_MSG_OFF;
+	parm.presolve = m->presolve ? GLP_ON : GLP_OFF;
+	parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
+	parm.br_tech = m->br;
+	parm.bt_tech = GLP_BT_BLB; /* best local bound first */
+	parm.tol_int = 1e-9;       /* binaries within 1e-9 of 0 or 1 (default
+				    * 1e-5, which lets a share leak 1e-5 of a
+				    * stage) */
+	if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
+		return BTC_GLPK_NO_OPTIMUM;
+	return BTC_GLPK_OK;
 }
 
 /* Branch and cut with branching technique br (GLP_BR_*), with GLPK's MIP
  * presolver or, without it, on the LP relaxation's optimal basis; 0, or
  * -1 when it ends without a proven optimum, or -2 when GLPK stopped on an
  * internal error: GLPK's environment (lp included) is then freed
- * (glp_error_hook, glp_free_env), so the caller must not touch lp again. */
+ * (btc_glpk_run), so the caller must not touch lp again. */
 static int solve(glp_prob *lp, bool presolve, int br)
 {
 	if (btc_sched_assign_fail == 1 || btc_sched_assign_fail == 2)
 		return -1;
-	jmp_buf env;
-	glp_error_hook(on_glpk_error, &env);
-	glp_term_hook(quiet_term, NULL);
-	if (setjmp(env)) { /* GLPK's environment is in an undefined state */
-		glp_free_env();
+	struct mip_run m = {presolve, br};
+	int rc = btc_glpk_run(branch_and_cut, lp, &m);
+	if (rc == BTC_GLPK_INTERNAL)
 		btc_sched_assign_glpk_errors++;
-		return -2;
-	}
-	if (btc_sched_assign_fail == 3 && br == GLP_BR_PCH)
-		glp_get_row_name(lp, 0); /* row 0 is out of range: GLPK's error */
-	int rc = 0;
-	if (!presolve) {
-		glp_smcp sp;
-		glp_init_smcp(&sp);
-		sp.msg_lev = GLP_MSG_OFF;
-		if (glp_simplex(lp, &sp) != 0 || glp_get_status(lp) != GLP_OPT)
-			rc = -1;
-	}
-	if (rc == 0) {
-		glp_iocp parm;
-		glp_init_iocp(&parm);
-		parm.msg_lev = GLP_MSG_OFF;
-		parm.presolve = presolve ? GLP_ON : GLP_OFF;
-		parm.tm_lim = BTC_SCHED_ASSIGN_TIME_MS;
-		parm.br_tech = br;
-		parm.bt_tech = GLP_BT_BLB; /* best local bound first */
-		parm.tol_int = 1e-9;       /* binaries within 1e-9 of 0 or 1 (default
-					    * 1e-5, which lets a share leak 1e-5 of a
-					    * stage) */
-		if (glp_intopt(lp, &parm) != 0 || glp_mip_status(lp) != GLP_OPT)
-			rc = -1;
-	}
-	glp_error_hook(NULL, NULL);
-	glp_term_hook(NULL, NULL);
 	return rc;
 }
 

@@ -6,21 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/glpk_guard.h"
 #include "sched/lp_matrix.h"
 #include "sched/multi_internal.h"
 
 static const struct btc_loc no_loc = {0};
 
-/* Solves lp (maximising); the objective's value, or NAN when there is no
- * optimum. */
-static double solve(glp_prob *lp)
+/* Solves lp (maximising; btc_glpk_simplex): the objective's value, or NAN
+ * when there is no optimum. *gone: GLPK stopped on an internal error and
+ * freed lp (its environment), so the caller must not touch it. */
+static double solve(glp_prob *lp, bool *gone)
 {
-	glp_smcp parm;
-	glp_init_smcp(&parm);
-	parm.msg_lev = GLP_MSG_OFF;
-	if (glp_simplex(lp, &parm) != 0 || glp_get_status(lp) != GLP_OPT)
-		return NAN;
-	return glp_get_obj_val(lp);
+	int rc = btc_glpk_simplex(lp);
+	*gone = rc == BTC_GLPK_INTERNAL;
+	return rc == BTC_GLPK_OK ? glp_get_obj_val(lp) : NAN;
 }
 
 bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const double *cap,
@@ -49,11 +48,13 @@ bool btc_multi_sum_lp(const struct btc_multi_problem *m, const double *t, const 
 				btc_lp_matrix_put(&k, c + 1, s + 1, t[s * np + c]);
 	}
 	btc_lp_matrix_load(lp, &k);
-	double v = solve(lp);
+	bool gone;
+	double v = solve(lp, &gone);
 	for (int s = 0; s < S; s++)
 		rate[s] = isnan(v) ? 0 : fmax(0.0, glp_get_col_prim(lp, s + 1));
 	*value = v;
-	glp_delete_prob(lp);
+	if (!gone)
+		glp_delete_prob(lp);
 	glp_term_out(term);
 	return !isnan(v);
 }
@@ -161,11 +162,14 @@ enum btc_status btc_multi_bound(const struct btc_multi_problem *m, double *value
 		}
 	}
 	btc_lp_matrix_load(lp, &k);
-	double v = solve(lp);
-	glp_delete_prob(lp);
+	bool gone;
+	double v = solve(lp, &gone);
+	if (!gone)
+		glp_delete_prob(lp);
 	glp_term_out(term);
 	if (isnan(v)) {
-		btc_error(d, no_loc, "multi-stream fluid bound: GLPK found no optimum");
+		btc_error(d, no_loc, "multi-stream fluid bound: GLPK %s",
+			  gone ? "stopped on an internal error" : "found no optimum");
 		return BTC_ERR_LIMIT;
 	}
 	*value = v;

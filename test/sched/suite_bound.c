@@ -14,6 +14,7 @@
 #include <CUnit/CUnit.h>
 
 #include "sched/bound.h"
+#include "sched/glpk_guard.h"
 #include "sched/model.h"
 #include "best_period.h"
 #include "rng.h"
@@ -170,6 +171,29 @@ static void test_errors(void)
 	CU_ASSERT(isnan(btc_sched_bound_efficiency(1, 0)));
 	CU_ASSERT(isnan(btc_sched_bound_efficiency(NAN, 2)));
 	assert_near(btc_sched_bound_efficiency(1, 4), 0.25, "efficiency");
+}
+
+/* GLPK's internal error in the fluid bound's simplex (sched/glpk_guard.h):
+ * caught, said, counted; GLPK's next call works in a fresh environment. */
+static void test_glpk_internal_error(void)
+{
+	const double t[] = { 1, 3, 3, 2 };
+	struct btc_sched_problem p = { .n_stages = 2, .n_pus = 2, .time_ms = t };
+	struct btc_diag d;
+	btc_diag_init(&d, NULL);
+	struct btc_sched_bound r;
+	int errors = btc_glpk_internal_errors;
+	btc_glpk_simplex_fail = 1;
+	CU_ASSERT_EQUAL(btc_sched_fluid_bound(&p, NULL, &r, &d), BTC_ERR_LIMIT);
+	CU_ASSERT_EQUAL(btc_glpk_simplex_fail, 0);
+	CU_ASSERT_EQUAL(btc_glpk_internal_errors, errors + 1);
+	CU_ASSERT_STRING_EQUAL(d.last,
+			       "error: fluid bound: GLPK's simplex stopped on an internal error");
+	btc_sched_bound_free(&r);
+	CU_ASSERT_EQUAL_FATAL(btc_sched_fluid_bound(&p, NULL, &r, &d), BTC_OK);
+	assert_near(r.bound_ms, 1.6, "the next bound");
+	CU_ASSERT_EQUAL(btc_glpk_internal_errors, errors + 1);
+	btc_sched_bound_free(&r);
 }
 
 /* btc schedule's output with the bound: t = (1, 3; 3, 2); the best
@@ -361,6 +385,7 @@ int register_bound_suite(void)
 	    !CU_add_test(s, "forbidden and pinned PUs", test_forbid_and_pin) ||
 	    !CU_add_test(s, "F_c once per task touched; T_io", test_fixed_and_io) ||
 	    !CU_add_test(s, "errors", test_errors) ||
+	    !CU_add_test(s, "GLPK's internal error, caught", test_glpk_internal_error) ||
 	    !CU_add_test(s, "btc schedule's text and JSON", test_output) ||
 	    !CU_add_test(s, "constant speed ratios: sum w / sum s", test_proportional) ||
 	    !CU_add_test(s, "400 random tables: bound <= best schedule (= with 1 PU)",
