@@ -333,12 +333,13 @@ PY
 # tuning but is not the winner (lease ZQ's octree-cuda-g1 lost it on 2
 # runs in a noisy spell); BTC_TEST_BOUND_ROUND=runner-up names the
 # measured candidate of least median but the winner. With 1 s of tuning
-# and racing off, every schedule runs the 3 rounds of --min-rounds and
-# none the 6 of an exact interval (vecadd's rounds take about 0.3 s here),
-# so tuning cannot separate the two and they race by the playoff's rules: status
+# of 400-task runs, racing off, tuning ends after a round or two (0.8 s a
+# round on the dev box; 6 rounds, an exact interval, would take a machine
+# 5x faster), so it cannot separate the two and they race by the
+# playoff's rules: status
 # "rematch", the race's rounds on both, the candidate kept only on a
 # significant gain (its ratio's whole interval below 1).
-BTC_TEST_BOUND_ROUND=runner-up job --top 2 --no-playoff --no-race --tune-budget 1 --report "$work/rm.json" > "$work/rm.log" 2>&1 ||
+BTC_TEST_BOUND_ROUND=runner-up job --top 2 --no-playoff --no-race --tune-budget 1 --tune-tasks 400 --report "$work/rm.json" > "$work/rm.log" 2>&1 ||
   fail "rematch: exit status $?" "$work/rm.log"
 grep -q "^bound round: the calibrated model's best assignment (BTC_TEST_BOUND_ROUND) is schedule [0-9]* (.*), measured in tuning, not the tuning winner: a rematch against it$" "$work/rm.log" ||
   fail "rematch: no rematch line" "$work/rm.log"
