@@ -346,6 +346,18 @@ static bool bound_assignment(struct job *j, struct btc_schedule *s)
 	return has && s->n_chunks >= 2;
 }
 
+/* The bound round's race of schedule k against the tuning winner, said
+ * (what: "" or "rematch: "). */
+static void bound_race_say(const struct job *j, const char *what, int k, int winner)
+{
+	const struct btc_tune_h2h *h = &j->br.h2h;
+	printf("bound round: %sschedule %d / tuning winner %d time ratio %.3f [%.3f, %.3f%s] over "
+	       "%d rounds (%s): %s\n",
+	       what, k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
+	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
+	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
+}
+
 /* The playoff's loser (out of the pick after a head to head), -1: none. */
 static int playoff_loser(const struct job *j)
 {
@@ -413,12 +425,7 @@ static bool bound_rematch(struct job *j, int k, int winner)
 	j->br.h2h = p.h; /* takes p.h.ratios */
 	j->br.winner = winner;
 	j->br.kept = p.pick == k;
-	const struct btc_tune_h2h *h = &j->br.h2h;
-	printf("bound round: rematch: schedule %d / tuning winner %d time ratio %.3f [%.3f, "
-	       "%.3f%s] over %d rounds (%s): %s\n",
-	       k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
-	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
-	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
+	bound_race_say(j, "rematch: ", k, winner);
 	return true;
 }
 
@@ -512,11 +519,7 @@ static bool phase_bound_round(struct job *j)
 	if (!j->br.kept) /* out of the pick (tuning_winner), as raced out */
 		j->entries[k].finalist = false;
 	j->phases[PH_TUNE] += now_s() - t;
-	printf("bound round: schedule %d / tuning winner %d time ratio %.3f [%.3f, %.3f%s] over %d "
-	       "rounds (%s): %s\n",
-	       k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
-	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
-	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
+	bound_race_say(j, "", k, winner);
 	return true;
 }
 

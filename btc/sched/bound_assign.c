@@ -171,13 +171,8 @@ static int branch_and_cut(glp_prob *lp, void *arg)
 	const struct mip_run *m = arg;
 	if (btc_sched_assign_fail == 3 && m->br == GLP_BR_PCH)
 		glp_get_row_name(lp, 0); /* row 0 is out of range: GLPK's error */
-	if (!m->presolve) {
-		glp_smcp sp;
-		glp_init_smcp(&sp);
-		sp.msg_lev = GLP_MSG_OFF;
-		if (glp_simplex(lp, &sp) != 0 || glp_get_status(lp) != GLP_OPT)
-			return BTC_GLPK_NO_OPTIMUM;
-	}
+	if (!m->presolve && btc_glpk_simplex_in_run(lp) != BTC_GLPK_OK)
+		return BTC_GLPK_NO_OPTIMUM;
 	glp_iocp parm;
 	glp_init_iocp(&parm);
 	parm.msg_lev = GLP_MSG_OFF;

@@ -37,6 +37,16 @@ int btc_glpk_run(int (*fn)(glp_prob *lp, void *arg), glp_prob *lp, void *arg)
 	return rc;
 }
 
+int btc_glpk_simplex_in_run(glp_prob *lp)
+{
+	glp_smcp parm;
+	glp_init_smcp(&parm);
+	parm.msg_lev = GLP_MSG_OFF;
+	if (glp_simplex(lp, &parm) != 0 || glp_get_status(lp) != GLP_OPT)
+		return BTC_GLPK_NO_OPTIMUM;
+	return BTC_GLPK_OK;
+}
+
 static int simplex(glp_prob *lp, void *arg)
 {
 	(void)arg;
@@ -44,12 +54,7 @@ static int simplex(glp_prob *lp, void *arg)
 		btc_glpk_simplex_fail--;
 		glp_get_row_name(lp, 0); /* row 0 is out of range: GLPK's error */
 	}
-	glp_smcp parm;
-	glp_init_smcp(&parm);
-	parm.msg_lev = GLP_MSG_OFF;
-	if (glp_simplex(lp, &parm) != 0 || glp_get_status(lp) != GLP_OPT)
-		return BTC_GLPK_NO_OPTIMUM;
-	return BTC_GLPK_OK;
+	return btc_glpk_simplex_in_run(lp);
 }
 
 int btc_glpk_simplex(glp_prob *lp)

@@ -30,6 +30,11 @@ int btc_glpk_run(int (*fn)(glp_prob *lp, void *arg), glp_prob *lp, void *arg);
  * BTC_GLPK_NO_OPTIMUM or BTC_GLPK_INTERNAL (lp gone, as above). */
 int btc_glpk_simplex(glp_prob *lp);
 
+/* The same simplex unguarded, for a btc_glpk_run fn that goes on from
+ * the LP's optimum (the assignment bound's branch and cut): BTC_GLPK_OK
+ * or BTC_GLPK_NO_OPTIMUM. */
+int btc_glpk_simplex_in_run(glp_prob *lp);
+
 /* GLPK's internal errors caught since the process started (tests,
  * diagnostics). */
 extern int btc_glpk_internal_errors;

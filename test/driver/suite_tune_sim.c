@@ -500,26 +500,30 @@ static struct playoff_figures playoff_many(const struct sim_setup *u)
 	return f;
 }
 
+/* The cases of the playoff's and the rematch's tables (playoff and
+ * model_err set per row): octree's four runs under lease I's bursts, the
+ * g1 ones also in spells, and octree-cuda-g1 quiet. */
+static const struct race_case {
+	const char *name;
+	struct sim_setup u;
+} race_cases[] = {
+	{"octree-cuda-g1 (--exhaustive)", {cu_g1, N_OF(cu_g1), 0.35, 0, false, false, 0}},
+	{"octree-cuda-g1 (--exhaustive), spells", {cu_g1, N_OF(cu_g1), 0.35, 0.8, false, false, 0}},
+	{"octree-vulkan-g1 (--exhaustive)", {vk_g1, N_OF(vk_g1), 0.35, 0, false, false, 0}},
+	{"octree-vulkan-g1 (--exhaustive), spells",
+	 {vk_g1, N_OF(vk_g1), 0.35, 0.8, false, false, 0}},
+	{"octree-cuda-g2", {cu_g2, N_OF(cu_g2), 0.35, 0, true, false, 0}},
+	{"octree-vulkan-g2", {vk_g2, N_OF(vk_g2), 0.35, 0, true, false, 0}},
+	{"octree-cuda-g1 quiet", {cu_g1, N_OF(cu_g1), 0, 0, false, false, 0}},
+};
+
 static void test_playoff(void)
 {
-	const struct {
-		const char *name;
-		struct sim_setup u; /* playoff: set per row */
-	} cases[] = {
-		{"octree-cuda-g1 (--exhaustive)", {cu_g1, N_OF(cu_g1), 0.35, 0, false, false, 0}},
-		{"octree-cuda-g1 (--exhaustive), spells",
-		 {cu_g1, N_OF(cu_g1), 0.35, 0.8, false, false, 0}},
-		{"octree-vulkan-g1 (--exhaustive)", {vk_g1, N_OF(vk_g1), 0.35, 0, false, false, 0}},
-		{"octree-vulkan-g1 (--exhaustive), spells",
-		 {vk_g1, N_OF(vk_g1), 0.35, 0.8, false, false, 0}},
-		{"octree-cuda-g2", {cu_g2, N_OF(cu_g2), 0.35, 0, true, false, 0}},
-		{"octree-vulkan-g2", {vk_g2, N_OF(vk_g2), 0.35, 0, true, false, 0}},
-		{"octree-cuda-g1 quiet", {cu_g1, N_OF(cu_g1), 0, 0, false, false, 0}},
-	};
+	const struct race_case *cases = race_cases;
 	printf("\n| case | bursts | playoff | regret > 5 %% (of %d seeds) | mean regret %% | "
 	       "pairs within 5 %% (of %d) | mean s a job |\n|---|---|---|---|---|---|---|\n",
 	       SIM_SEEDS, SIM_SEEDS / 2);
-	for (int c = 0; c < N_OF(cases); c++) {
+	for (int c = 0; c < N_OF(race_cases); c++) {
 		struct playoff_figures f[2];
 		for (int v = 0; v < 2; v++) {
 			struct sim_setup u = cases[c].u;
@@ -547,28 +551,16 @@ static void test_playoff(void)
  * agreement, for every model error. */
 static void test_rematch(void)
 {
-	const struct {
-		const char *name;
-		struct sim_setup u;
-	} cases[] = {
-		{"octree-cuda-g1 (--exhaustive)", {cu_g1, N_OF(cu_g1), 0.35, 0, false, true, 0}},
-		{"octree-cuda-g1 (--exhaustive), spells",
-		 {cu_g1, N_OF(cu_g1), 0.35, 0.8, false, true, 0}},
-		{"octree-vulkan-g1 (--exhaustive)", {vk_g1, N_OF(vk_g1), 0.35, 0, false, true, 0}},
-		{"octree-vulkan-g1 (--exhaustive), spells",
-		 {vk_g1, N_OF(vk_g1), 0.35, 0.8, false, true, 0}},
-		{"octree-cuda-g2", {cu_g2, N_OF(cu_g2), 0.35, 0, true, true, 0}},
-		{"octree-vulkan-g2", {vk_g2, N_OF(vk_g2), 0.35, 0, true, true, 0}},
-		{"octree-cuda-g1 quiet", {cu_g1, N_OF(cu_g1), 0, 0, false, true, 0}},
-	};
+	const struct race_case *cases = race_cases;
 	const double errs[] = {0, 0.03, 0.05, 0.10};
 	printf("\n| case | bursts | model error | regret > 5 %% (of %d seeds) | mean regret %% | "
 	       "pairs within 5 %% (of %d) | mean s a job |\n|---|---|---|---|---|---|---|\n",
 	       SIM_SEEDS, SIM_SEEDS / 2);
-	for (int c = 0; c < N_OF(cases); c++) {
+	for (int c = 0; c < N_OF(race_cases); c++) {
 		struct playoff_figures none = {0};
 		for (int v = 0; v < N_OF(errs); v++) {
 			struct sim_setup u = cases[c].u;
+			u.playoff = true;
 			u.model_err = errs[v];
 			struct playoff_figures f = playoff_many(&u);
 			char err[24] = "no rematch";
