@@ -417,11 +417,7 @@ static bool bound_rematch(struct job *j, int k, int winner)
 		schedule_failed(j, failed, NULL);
 		return j->opt->keep_going;
 	}
-	if (!p.raced) { /* rematch_due checked the separation: cannot happen */
-		free(p.h.ratios);
-		return true;
-	}
-	j->br.status = "rematch";
+	j->br.status = "rematch"; /* raced: rematch_due checked the separation */
 	j->br.h2h = p.h; /* takes p.h.ratios */
 	j->br.winner = winner;
 	j->br.kept = p.pick == k;

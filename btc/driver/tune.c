@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report/json.h"
 #include "util/fsafe.h"
 #include "util/infile.h"
 #include "util/out.h"
@@ -190,13 +191,6 @@ static char *failure_text(const struct btc_tune_run *run, const struct btc_tune_
 	return text;
 }
 
-/* Member k of o when a positive number, else none. */
-static double positive(const cJSON *o, const char *k, double none)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) && v->valuedouble > 0 ? v->valuedouble : none;
-}
-
 /* The run's times by part from the program's report r into *t (zeroed
  * first): `chunks[]`' `mean_ms`, `median_ms` and `steady_mean_ms` in
  * order, `stages[]`' by `stage` (NAN where a stage did not run), `io`'s
@@ -224,9 +218,9 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 		t->chunk_steady_ms = btc_xcalloc((size_t)nc, sizeof(double));
 		for (int c = 0; c < nc; c++) {
 			const cJSON *k = cJSON_GetArrayItem(chunks, c);
-			t->chunk_ms[c] = positive(k, "mean_ms", NAN);
-			t->chunk_median_ms[c] = positive(k, "median_ms", NAN);
-			t->chunk_steady_ms[c] = positive(k, "steady_mean_ms", NAN);
+			t->chunk_ms[c] = btc_json_positive(k, "mean_ms", NAN);
+			t->chunk_median_ms[c] = btc_json_positive(k, "median_ms", NAN);
+			t->chunk_steady_ms[c] = btc_json_positive(k, "steady_mean_ms", NAN);
 		}
 	}
 	if (ns > 0) {
@@ -242,17 +236,17 @@ static void read_times(const cJSON *r, struct btc_run_times *t)
 			if (!cJSON_IsNumber(s) || !(s->valuedouble >= 0) || s->valuedouble >= ns)
 				continue;
 			int i = (int)s->valuedouble;
-			t->stage_ms[i] = positive(e, "mean_ms", NAN);
-			t->stage_median_ms[i] = positive(e, "median_ms", NAN);
-			t->stage_steady_ms[i] = positive(e, "steady_mean_ms", NAN);
+			t->stage_ms[i] = btc_json_positive(e, "mean_ms", NAN);
+			t->stage_median_ms[i] = btc_json_positive(e, "median_ms", NAN);
+			t->stage_steady_ms[i] = btc_json_positive(e, "steady_mean_ms", NAN);
 		}
 	}
-	t->load_ms = positive(io, "load_mean_ms", 0);
-	t->check_ms = positive(io, "check_mean_ms", 0);
-	t->load_median_ms = positive(io, "load_median_ms", 0);
-	t->check_median_ms = positive(io, "check_median_ms", 0);
-	t->load_steady_ms = positive(io, "load_steady_mean_ms", 0);
-	t->check_steady_ms = positive(io, "check_steady_mean_ms", 0);
+	t->load_ms = btc_json_positive(io, "load_mean_ms", 0);
+	t->check_ms = btc_json_positive(io, "check_mean_ms", 0);
+	t->load_median_ms = btc_json_positive(io, "load_median_ms", 0);
+	t->check_median_ms = btc_json_positive(io, "check_median_ms", 0);
+	t->load_steady_ms = btc_json_positive(io, "load_steady_mean_ms", 0);
+	t->check_steady_ms = btc_json_positive(io, "check_steady_mean_ms", 0);
 }
 
 bool btc_tune_run_once(const struct btc_tune_run *run, const struct btc_tune_options *opt,

@@ -35,6 +35,12 @@ double btc_json_num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+double btc_json_positive(const cJSON *o, const char *k, double none)
+{
+	double v = btc_json_num(o, k);
+	return v > 0 ? v : none; /* NaN: none */
+}
+
 char *btc_json_str(const cJSON *o, const char *k)
 {
 	const cJSON *v = btc_json_get(o, k);

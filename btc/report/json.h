@@ -18,6 +18,9 @@ void btc_json_add_str(cJSON *o, const char *k, const char *v);
 const cJSON *btc_json_get(const cJSON *o, const char *k);
 /* Number k of o, NaN when absent or not a number (null). */
 double btc_json_num(const cJSON *o, const char *k);
+/* Number k of o when a positive number, else none (a time of a report:
+ * absent, null, 0 or negative read as none). */
+double btc_json_positive(const cJSON *o, const char *k, double none);
 /* A copy of string k of o (the caller frees it), NULL when absent or not
  * a string. */
 char *btc_json_str(const cJSON *o, const char *k);

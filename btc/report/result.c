@@ -198,6 +198,12 @@ static cJSON *ms_array(const double *v, int n)
 	return a;
 }
 
+/* An io figure of runs_times: null where 0 (none). */
+static void io_num(cJSON *o, const char *k, double ms)
+{
+	btc_json_add_num(o, k, ms > 0 ? ms : NAN);
+}
+
 /* runs_times: per run {"chunks_ms", "chunks_median_ms",
  * "chunks_steady_ms", "stages_ms", "stages_median_ms", "stages_steady_ms",
  * "load_ms", "check_ms", "load_median_ms", "check_median_ms",
@@ -217,16 +223,12 @@ static cJSON *run_times_json(const struct btc_run_times *t, int n)
 				      ms_array(t[k].stage_median_ms, t[k].n_stages));
 		cJSON_AddItemToObject(o, "stages_steady_ms",
 				      ms_array(t[k].stage_steady_ms, t[k].n_stages));
-		btc_json_add_num(o, "load_ms", t[k].load_ms > 0 ? t[k].load_ms : NAN);
-		btc_json_add_num(o, "check_ms", t[k].check_ms > 0 ? t[k].check_ms : NAN);
-		btc_json_add_num(o, "load_median_ms",
-				 t[k].load_median_ms > 0 ? t[k].load_median_ms : NAN);
-		btc_json_add_num(o, "check_median_ms",
-				 t[k].check_median_ms > 0 ? t[k].check_median_ms : NAN);
-		btc_json_add_num(o, "load_steady_ms",
-				 t[k].load_steady_ms > 0 ? t[k].load_steady_ms : NAN);
-		btc_json_add_num(o, "check_steady_ms",
-				 t[k].check_steady_ms > 0 ? t[k].check_steady_ms : NAN);
+		io_num(o, "load_ms", t[k].load_ms);
+		io_num(o, "check_ms", t[k].check_ms);
+		io_num(o, "load_median_ms", t[k].load_median_ms);
+		io_num(o, "check_median_ms", t[k].check_median_ms);
+		io_num(o, "load_steady_ms", t[k].load_steady_ms);
+		io_num(o, "check_steady_ms", t[k].check_steady_ms);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -255,11 +257,11 @@ static bool ms_read(const cJSON *v, double **out, int *n)
 	return true;
 }
 
-/* The medians (or steady means) v beside n means into *out[n]: NAN each
- * where v is absent (reports of 3b262f3 kept the means only, those before
- * the steady means no steady means); false where v is there but not n
- * figures. */
-static bool medians_read(const cJSON *v, double **out, int n)
+/* The figures v of another statistic (the medians, the steady means)
+ * beside n means into *out[n]: NAN each where v is absent (reports of
+ * 3b262f3 kept the means only, those before 86d659f no steady means);
+ * false where v is there but not n figures. */
+static bool beside_read(const cJSON *v, double **out, int n)
 {
 	int m = 0;
 	if (v)
@@ -277,32 +279,27 @@ struct btc_run_times *btc_report_read_run_times(const struct cJSON *a, int runs)
 	struct btc_run_times *t = btc_xcalloc((size_t)runs, sizeof(*t));
 	for (int k = 0; k < runs; k++) {
 		const cJSON *o = cJSON_GetArrayItem(a, k);
-		double l = btc_json_num(o, "load_ms"), c = btc_json_num(o, "check_ms");
-		double lm = btc_json_num(o, "load_median_ms"),
-		       cm = btc_json_num(o, "check_median_ms");
-		double ls = btc_json_num(o, "load_steady_ms"),
-		       cs = btc_json_num(o, "check_steady_ms");
 		if (!ms_read(btc_json_get(o, "chunks_ms"), &t[k].chunk_ms, &t[k].n_chunks) ||
 		    !ms_read(btc_json_get(o, "stages_ms"), &t[k].stage_ms, &t[k].n_stages) ||
-		    !medians_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms,
-				  t[k].n_chunks) ||
-		    !medians_read(btc_json_get(o, "stages_median_ms"), &t[k].stage_median_ms,
-				  t[k].n_stages) ||
-		    !medians_read(btc_json_get(o, "chunks_steady_ms"), &t[k].chunk_steady_ms,
-				  t[k].n_chunks) ||
-		    !medians_read(btc_json_get(o, "stages_steady_ms"), &t[k].stage_steady_ms,
-				  t[k].n_stages)) {
+		    !beside_read(btc_json_get(o, "chunks_median_ms"), &t[k].chunk_median_ms,
+				 t[k].n_chunks) ||
+		    !beside_read(btc_json_get(o, "stages_median_ms"), &t[k].stage_median_ms,
+				 t[k].n_stages) ||
+		    !beside_read(btc_json_get(o, "chunks_steady_ms"), &t[k].chunk_steady_ms,
+				 t[k].n_chunks) ||
+		    !beside_read(btc_json_get(o, "stages_steady_ms"), &t[k].stage_steady_ms,
+				 t[k].n_stages)) {
 			for (int i = 0; i <= k; i++)
 				btc_run_times_free(&t[i]);
 			free(t);
 			return NULL;
 		}
-		t[k].load_ms = l > 0 ? l : 0;
-		t[k].check_ms = c > 0 ? c : 0;
-		t[k].load_median_ms = lm > 0 ? lm : 0;
-		t[k].check_median_ms = cm > 0 ? cm : 0;
-		t[k].load_steady_ms = ls > 0 ? ls : 0;
-		t[k].check_steady_ms = cs > 0 ? cs : 0;
+		t[k].load_ms = btc_json_positive(o, "load_ms", 0);
+		t[k].check_ms = btc_json_positive(o, "check_ms", 0);
+		t[k].load_median_ms = btc_json_positive(o, "load_median_ms", 0);
+		t[k].check_median_ms = btc_json_positive(o, "check_median_ms", 0);
+		t[k].load_steady_ms = btc_json_positive(o, "load_steady_ms", 0);
+		t[k].check_steady_ms = btc_json_positive(o, "check_steady_ms", 0);
 	}
 	return t;
 }

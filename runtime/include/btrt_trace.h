@@ -55,8 +55,8 @@ int btrt_run_io_summary(const struct btrt_run *run, int check, struct btrt_summa
  * from the run's first_seq as btrt_run_io_times's), ns; from = 0 gives the
  * functions above. With from = the run's warm-up these are the tasks
  * btrt_run_steady_ns(run, warmup) times, so their mean_ns is comparable
- * with the period (the steady-state mean; mind its fallback: warmup >=
- * btrt_run_steady_items(run, 0) counts all, pass 0 then). Where no task
+ * with the period (the steady-state mean; from =
+ * btrt_run_steady_from(run, warmup) keeps its fallback). Where no task
  * qualifies: *out all zero (n == 0) and the same return as with from = 0
  * (stage: 0 if s ran at all, -1 if it never ran). */
 int btrt_run_chunk_summary_from(const struct btrt_run *run, uint32_t c, uint64_t from,
@@ -86,6 +86,10 @@ double btrt_run_steady_ns(const struct btrt_run *run, uint64_t warmup);
  * items after the warm-up, or all of them when warmup >= their count (the
  * same fallback); 0 when none was recorded. The reports' measured_tasks. */
 uint64_t btrt_run_steady_items(const struct btrt_run *run, uint64_t warmup);
+/* The first item btrt_run_steady_ns(run, warmup) times: warmup, or 0 when
+ * warmup >= the recorded items (the same fallback). The `from` of the
+ * summaries above that gives the steady-state means. */
+uint64_t btrt_run_steady_from(const struct btrt_run *run, uint64_t warmup);
 
 /* Copies the per-task times (ns, pop to finish) of chunk c, in task
  * order, into ns[0..max-1]; returns how many were copied. */

@@ -92,11 +92,8 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	cJSON_AddNumberToObject(j, "throughput_per_s", ms > 0 ? 1000.0 / ms : 0.0);
 	cJSON_AddNumberToObject(j, "wall_ms", (double)btrt_run_wall_ns(run) / 1e6);
 	cJSON_AddBoolToObject(j, "verified", out->verified);
-	/* the steady-state means: over the tasks of the period (seq >=
-	 * warmup; all where the period counts all, btrt_run_steady_ns) */
-	uint64_t from = (uint64_t)o->warmup_run < btrt_run_steady_items(run, 0)
-				? (uint64_t)o->warmup_run
-				: 0;
+	/* the steady-state means: over the tasks of the period */
+	uint64_t from = btrt_run_steady_from(run, (uint64_t)o->warmup_run);
 	cJSON *chunks = cJSON_AddArrayToObject(j, "chunks");
 	for (uint32_t c = 0; c < btrt_run_chunks(run); c++) {
 		struct btrt_summary sum, st;

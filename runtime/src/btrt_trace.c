@@ -436,13 +436,18 @@ uint64_t btrt_run_steady_items(const struct btrt_run *r, uint64_t warmup)
 	return warmup >= n ? n : n - warmup;
 }
 
+uint64_t btrt_run_steady_from(const struct btrt_run *r, uint64_t warmup)
+{
+	uint64_t n = r->n_io < r->items ? r->n_io : r->items;
+	return warmup >= n ? 0 : warmup;
+}
+
 double btrt_run_steady_ns(const struct btrt_run *r, uint64_t warmup)
 {
 	uint64_t n = r->n_io < r->items ? r->n_io : r->items;
 	if (n == 0)
 		return 0.0;
-	if (warmup >= n)
-		warmup = 0;
+	warmup = btrt_run_steady_from(r, warmup);
 	/* From the completion of the last warm-up item to the completion of
 	 * the last item: the pipeline is full in between. */
 	uint64_t start = warmup ? r->io[warmup - 1].check_end : r->t0;
