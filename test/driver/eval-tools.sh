@@ -3,7 +3,8 @@
 # `btc report` (the CPU-only and GPU-only columns, the interval), `btc
 # report --compare` and scripts/eval-compare (the reproducibility goal),
 # `btc report --svg` (the pooled figures against an independent count),
-# scripts/eval (--list, tables, reference, skipping done steps).
+# scripts/eval (--list, tables, reference, skipping done steps),
+# scripts/trace-windows (a made-up trace).
 # Usage: eval-tools.sh BTC SOURCE_ROOT WORK_DIR
 set -uo pipefail
 btc=$1 src=$2 work=$3
@@ -347,3 +348,38 @@ scripts/workload-start-phase "$sp" --timeline r1-solo1 > "$work/spt.txt" 2>&1 ||
 grep -q "^  260  alexnet  2000  SM 1980 MHz P0 gen 5 util  90%" "$work/spt.txt" ||
   fail "workload-start-phase --timeline: no 260 ms window at 2000/s and 1980 MHz" "$work/spt.txt"
 echo "ok: scripts/workload-start-phase"
+
+# scripts/trace-windows on a made-up trace (10 tasks, warm-up 2 from the
+# run report beside it): the chunk ran each task in 0.1 ms, back to back,
+# and task 1's check ended 0.05 ms late, so the sink's window is shorter
+# than the chunk's: period (1.100 - 0.350) / 8 = 0.09375 ms, the chunk's
+# mean and own rate 0.1 ms, 1.067 of the period.
+tw=$work/tw
+mkdir -p "$tw"
+/usr/bin/python3 - "$tw" <<'PY' || fail "trace-windows: cannot write the made-up trace"
+import gzip, json, sys
+d = sys.argv[1]
+ev = [{"name": "thread_name", "ph": "M", "pid": 1, "tid": t, "args": {"name": n}}
+      for t, n in ((0, "io check (sink)"), (1, "chunk 0 cpu (cpu)"), (2000, "io load (source)"))]
+for k in range(10):
+    ev.append({"name": "load", "ph": "X", "pid": 1, "tid": 2000, "ts": 100 * k - 20, "dur": 10, "args": {"seq": k}})
+    ev.append({"name": "task %d" % k, "ph": "X", "pid": 1, "tid": 1, "ts": 100 * k, "dur": 100, "args": {"seq": k}})
+    ev.append({"name": "check", "ph": "X", "pid": 1, "tid": 0, "ts": 100 * k + 190 + (50 if k == 1 else 0),
+               "dur": 10, "args": {"seq": k}})
+with gzip.open(d + "/r-trace.json.gz", "wt") as f:
+    json.dump({"traceEvents": ev}, f)
+with gzip.open(d + "/r-run.json.gz", "wt") as f:
+    json.dump({"warmup": 2}, f)
+PY
+scripts/trace-windows "$tw/r-trace.json.gz" > "$tw/out.md" 2>&1 || fail "trace-windows: exit status $?" "$tw/out.md"
+grep -q "tasks 2..9 (8 measured), period 0.0938 ms/task" "$tw/out.md" ||
+  fail "trace-windows: not the sink's period over tasks 2..9" "$tw/out.md"
+grep -qF "| chunk 0 cpu (cpu) | 8 | 0.1000 | 0.1000 | 1.00 | 1.067 | 1.067 |" "$tw/out.md" ||
+  fail "trace-windows: not the chunk's window" "$tw/out.md"
+scripts/trace-windows "$tw/r-trace.json.gz" --warmup 0 > "$tw/out0.md" 2>&1 ||
+  fail "trace-windows --warmup 0: exit status $?" "$tw/out0.md"
+grep -q "tasks 0..9 (10 measured)" "$tw/out0.md" || fail "trace-windows: --warmup not taken" "$tw/out0.md"
+if scripts/trace-windows "$tw/none.json" > "$tw/bad.txt" 2>&1; then
+  fail "trace-windows: a missing trace read as good" "$tw/bad.txt"
+fi
+echo "ok: scripts/trace-windows"
