@@ -825,14 +825,17 @@ static void read_adaptive(struct job *j)
 }
 
 /* The final run's breakdown from the program's report (its "chunks"
- * means per task, its "schedule" chunks' farm ids, its "io";
+ * times per task, its "schedule" chunks' farm ids, its "io";
  * runtime/src/btrt_report.c) into j->final_bd, which the job's summary
  * prints: what set the period, the slowest chunk (a farm's workers as one
  * chunk: their mean over their count, each running every k-th task) or
- * the io threads' T_io = max(load / k_load, check / k_check) (the
- * program's own io.bound_ms, btrt_model_io_ms). Issue 25's "the period
- * set by the slowest chunk, not by load + check" is read off it. chunk
- * -1 when the report lacks the figures. */
+ * the io threads' T_io = max(load / k_load, check / k_check)
+ * (btrt_model_io_ms). The times are the steady-state means (over the
+ * period's tasks: steady_mean_ms, load/check_steady_mean_ms) where the
+ * report has them for every chunk and both io threads, else the means
+ * over every task (and the program's io.bound_ms), which hold the
+ * warm-up. Issue 25's "the period set by the slowest chunk, not by load +
+ * check" is read off it. chunk -1 when the report lacks the figures. */
 static void read_breakdown(struct job *j)
 {
 	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
@@ -847,6 +850,14 @@ static void read_breakdown(struct job *j)
 		.chunk = -1, .chunk_ms = NAN, .io_ms = NAN, .load_ms = NAN, .check_ms = NAN};
 	if (n != cJSON_GetArraySize(sc))
 		n = 0;
+	bool steady = n > 0 &&
+		      cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(io, "load_steady_mean_ms")) &&
+		      cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(io, "check_steady_mean_ms"));
+	for (int c = 0; steady && c < n; c++)
+		steady = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(chunks, c), "steady_mean_ms"));
+	b->steady = steady;
+	const char *per_task = steady ? "steady_mean_ms" : "mean_ms";
 	for (int c = 0; c < n; c++) {
 		const cJSON *pu = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(chunks, c),
 								   "pu");
@@ -859,7 +870,7 @@ static void read_breakdown(struct job *j)
 			const cJSON *fw = cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetArrayItem(sc, w), "farm");
 			const cJSON *mw = cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetArrayItem(chunks, w), "mean_ms");
+				cJSON_GetArrayItem(chunks, w), per_task);
 			bool same = w == c || (cJSON_IsNumber(farm) && cJSON_IsNumber(fw) &&
 					       fw->valueint == farm->valueint);
 			if (same && cJSON_IsNumber(mw)) {
@@ -877,9 +888,12 @@ static void read_breakdown(struct job *j)
 			b->chunk_ms = ms;
 		}
 	}
-	/* the io as the program measured it, its T_io (bound_ms) included */
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
-	const cJSON *ck = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
+	/* the io as the program measured it; T_io its own bound_ms over the
+	 * means, else max(load / k_load, check / k_check) */
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, steady ? "load_steady_mean_ms"
+								     : "load_mean_ms");
+	const cJSON *ck = cJSON_GetObjectItemCaseSensitive(io, steady ? "check_steady_mean_ms"
+								      : "check_mean_ms");
 	const cJSON *kl = cJSON_GetObjectItemCaseSensitive(io, "load_threads");
 	const cJSON *kc = cJSON_GetObjectItemCaseSensitive(io, "check_threads");
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(io, "bound_ms");
@@ -890,6 +904,8 @@ static void read_breakdown(struct job *j)
 		b->load_threads = kl->valueint;
 		b->check_threads = kc->valueint;
 		b->io_ms = t->valuedouble;
+		if (steady && kl->valueint > 0 && kc->valueint > 0)
+			b->io_ms = fmax(b->load_ms / kl->valueint, b->check_ms / kc->valueint);
 	}
 	cJSON_Delete(r);
 }
@@ -1136,8 +1152,9 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 		       100 * spread, n_spread);
 	const struct btc_report_breakdown *b = &r->final_breakdown;
 	if (b->chunk >= 0) {
-		printf("final run breakdown (means per task): slowest chunk %d (%s) %.3f ms",
-		       b->chunk, b->chunk_pu ? b->chunk_pu : "?", b->chunk_ms);
+		printf("final run breakdown (%s per task): slowest chunk %d (%s) %.3f ms",
+		       b->steady ? "steady means" : "means", b->chunk,
+		       b->chunk_pu ? b->chunk_pu : "?", b->chunk_ms);
 		if (!isnan(b->io_ms))
 			printf(", io %.3f ms (load %.3f ms / %d, check %.3f ms / %d)", b->io_ms,
 			       b->load_ms, b->load_threads, b->check_ms, b->check_threads);

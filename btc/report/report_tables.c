@@ -182,12 +182,12 @@ static void breakdown_row(const char *run, const struct btc_report *r, struct bt
 	if (b->chunk < 0)
 		return;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
-	btc_outl(md, "| %s | %s | %d (%s) | %s | %s | %s / %d | %s / %d | %s |", run,
+	btc_outl(md, "| %s | %s | %d (%s) | %s | %s | %s / %d | %s / %d | %s%s |", run,
 		 fmt_ms(b1, sizeof(b1), r->final_ms, "n/a"), b->chunk,
 		 b->chunk_pu ? b->chunk_pu : "?", fmt_ms(b2, sizeof(b2), b->chunk_ms, "n/a"),
 		 fmt_ms(b3, sizeof(b3), b->io_ms, "n/a"), fmt_ms(b4, sizeof(b4), b->load_ms, "n/a"),
 		 b->load_threads, fmt_ms(b5, sizeof(b5), b->check_ms, "n/a"), b->check_threads,
-		 btc_report_period_set_by(b));
+		 btc_report_period_set_by(b), b->steady ? "" : " (means)");
 }
 
 /* r's regret (an --exhaustive run) as one row of the regret table:
@@ -334,9 +334,11 @@ bool btc_report_tables(char *const *paths, int n, FILE *md, FILE *csv, FILE *can
 	free(widths);
 	if (bd_md.len) {
 		fprintf(md,
-			"\nThe final runs' breakdown (means per task from the program's report; a "
-			"farm's workers as one chunk): what set the period, the slowest chunk or the io "
-			"threads' T_io = max(load / k_load, check / k_check).\n\n"
+			"\nThe final runs' breakdown (times per task from the program's report: "
+			"steady-state means over the period's tasks, or means over every task where "
+			"the last column says so (reports of earlier btc); a farm's workers as one "
+			"chunk): what set the period, the slowest chunk or the io threads' T_io = "
+			"max(load / k_load, check / k_check).\n\n"
 			"| run | final run ms/task | slowest chunk | its ms/task | io T_io ms | load ms / "
 			"threads | check ms / threads | period set by |\n"
 			"|---|---|---|---|---|---|---|---|\n");

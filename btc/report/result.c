@@ -500,6 +500,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			btc_json_add_num(o, "check_ms", b->check_ms);
 			cJSON_AddNumberToObject(o, "load_threads", b->load_threads);
 			cJSON_AddNumberToObject(o, "check_threads", b->check_threads);
+			cJSON_AddStringToObject(o, "statistic", b->steady ? "steady mean" : "mean");
 			cJSON_AddStringToObject(o, "period_set_by", btc_report_period_set_by(b));
 		}
 	} else {
@@ -700,6 +701,8 @@ static void read_schema3(const cJSON *j, struct btc_report *r)
 		b->check_ms = btc_json_num(bd, "check_ms");
 		b->load_threads = (int)fmax(0, btc_json_num(bd, "load_threads"));
 		b->check_threads = (int)fmax(0, btc_json_num(bd, "check_threads"));
+		const char *stat = cJSON_GetStringValue(btc_json_get(bd, "statistic"));
+		b->steady = stat && !strcmp(stat, "steady mean"); /* none: earlier btc, means */
 	}
 	const cJSON *fit = btc_json_get(j, "fit"), *c;
 	r->fit_mode = btc_json_str(fit, "mode");

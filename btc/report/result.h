@@ -150,6 +150,9 @@ struct btc_report_breakdown {
 	double io_ms;                    /* T_io at the run's farms, NAN: no io figures */
 	double load_ms, check_ms;        /* one task's load and check on one thread */
 	int load_threads, check_threads; /* the run's io farms */
+	/* the figures are steady-state means (over the period's tasks, the
+	 * warm-up out), else means over every task */
+	bool steady;
 };
 
 /* What set the period of b's run: "chunk" (its slowest chunk's time per

@@ -465,9 +465,10 @@ static void test_final_run_warmup(void)
 	btc_report_free(&b);
 }
 
-/* The final run's breakdown: written and read back; what set the period
- * (the slowest chunk at least T_io, else the larger io term per thread);
- * none in a report without it. */
+/* The final run's breakdown: written and read back, its statistic
+ * (steady means, else means: a breakdown of earlier btc has none); what
+ * set the period (the slowest chunk at least T_io, else the larger io
+ * term per thread); none in a report without it. */
 static void test_final_breakdown(void)
 {
 	struct btc_report r;
@@ -482,7 +483,8 @@ static void test_final_breakdown(void)
 							  .load_ms = 0.778,
 							  .check_ms = 0.971,
 							  .load_threads = 1,
-							  .check_threads = 1};
+							  .check_threads = 1,
+							  .steady = true};
 	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&r.final_breakdown), "io check");
 	struct btc_diag d;
 	btc_diag_init(&d, NULL);
@@ -495,6 +497,7 @@ static void test_final_breakdown(void)
 	CU_ASSERT_DOUBLE_EQUAL(b.final_breakdown.io_ms, 0.971, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(b.final_breakdown.load_ms, 0.778, 1e-9);
 	CU_ASSERT_EQUAL(b.final_breakdown.check_threads, 1);
+	CU_ASSERT_TRUE(b.final_breakdown.steady);
 	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&b.final_breakdown), "io check");
 	/* two checkers: T_io is the load's, under the chunk */
 	b.final_breakdown.check_threads = 2;
@@ -503,7 +506,26 @@ static void test_final_breakdown(void)
 	b.final_breakdown.chunk_ms = 0.5;
 	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&b.final_breakdown), "io load");
 	btc_report_free(&b);
+	r.final_breakdown.steady = false;
+	CU_ASSERT_TRUE_FATAL(btc_report_write(&r, path, &d));
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.final_breakdown.chunk, 1);
+	CU_ASSERT_FALSE(b.final_breakdown.steady);
+	btc_report_free(&b);
 	btc_report_free(&r);
+	/* a breakdown of earlier btc, without its statistic: means */
+	const char *old =
+		"{\"schema_version\": 3, \"app\": \"a\", \"candidates\": [], "
+		"\"final_run\": {\"tasks\": 64, \"ms_per_task\": 1.19, \"breakdown\": "
+		"{\"slowest_chunk\": 0, \"slowest_chunk_pu\": \"cuda\", \"chunk_ms\": 0.6, "
+		"\"io_ms\": 0.5, \"load_ms\": 0.5, \"check_ms\": 0.7, \"load_threads\": 1, "
+		"\"check_threads\": 2, \"period_set_by\": \"chunk\"}}}\n";
+	CU_ASSERT_EQUAL_FATAL(btc_test_write_text(path, old), 0);
+	CU_ASSERT_TRUE_FATAL(btc_report_read(path, &b, &d));
+	CU_ASSERT_EQUAL(b.final_breakdown.chunk, 0);
+	CU_ASSERT_FALSE(b.final_breakdown.steady);
+	CU_ASSERT_STRING_EQUAL(btc_report_period_set_by(&b.final_breakdown), "chunk");
+	btc_report_free(&b);
 	/* none: a report of earlier btc */
 	const char *text = "{\"schema_version\": 3, \"app\": \"a\", \"candidates\": [], "
 			   "\"final_run\": {\"tasks\": 64, \"ms_per_task\": 1.19}}\n";

@@ -96,8 +96,9 @@ m=$(json "$r" '"%.3f" % r["measured_ms_per_task"]')
 grep -q "| $m |" "$work/r.md" || fail "btc report shows another figure than $m" "$work/r.md"
 # The final run's breakdown (docs/report.md): its slowest chunk (a farm's
 # workers as one) and the io threads' T_io, from the program's own report
-# of that run (run.json), and which set the period; in the summary and in
-# btc report's breakdown table.
+# of that run (run.json), by its steady-state means (over the period's
+# tasks), and which set the period; in the summary and in btc report's
+# breakdown table.
 python3 - "$r" "$work/out/run.json" <<'PY' || fail "final_run.breakdown does not follow the run's own report" "$r"
 import json, sys
 b = json.load(open(sys.argv[1]))["final_run"]["breakdown"]
@@ -106,17 +107,19 @@ sc, ch, io = p["schedule"]["chunks"], p["chunks"], p["io"]
 def per_task(c):
     f = sc[c].get("farm")
     ws = [w for w in range(len(ch)) if w == c or (f is not None and sc[w].get("farm") == f)]
-    return sum(ch[w]["mean_ms"] for w in ws) / len(ws) / len(ws)
+    return sum(ch[w]["steady_mean_ms"] for w in ws) / len(ws) / len(ws)
 k = max(range(len(ch)), key=per_task)
+assert b["statistic"] == "steady mean", b
 assert b["slowest_chunk"] == k and b["slowest_chunk_pu"] == ch[k]["pu"], (b, k)
-assert abs(b["chunk_ms"] - per_task(k)) < 1e-5 and abs(b["io_ms"] - io["bound_ms"]) < 1e-5, b
+l = io["load_steady_mean_ms"] / io["load_threads"]
+c = io["check_steady_mean_ms"] / io["check_threads"]
+assert abs(b["chunk_ms"] - per_task(k)) < 1e-5 and abs(b["io_ms"] - max(l, c)) < 1e-5, b
 assert (b["load_threads"], b["check_threads"]) == (io["load_threads"], io["check_threads"]), b
-l, c = io["load_mean_ms"] / io["load_threads"], io["check_mean_ms"] / io["check_threads"]
 want = "chunk" if b["chunk_ms"] >= b["io_ms"] else "io load" if l >= c else "io check"
 assert b["period_set_by"] == want, (b, want)
 PY
 set_by=$(json "$r" 'r["final_run"]["breakdown"]["period_set_by"]')
-grep -Eq "^final run breakdown \(means per task\): slowest chunk [0-9]+ \([a-z0-9]+\) [0-9.]+ ms, io [0-9.]+ ms .*: the period is set by the $set_by$" "$work/1.log" ||
+grep -Eq "^final run breakdown \(steady means per task\): slowest chunk [0-9]+ \([a-z0-9]+\) [0-9.]+ ms, io [0-9.]+ ms .*: the period is set by the $set_by$" "$work/1.log" ||
   fail "breakdown line" "$work/1.log"
 grep -q "^The final runs' breakdown" "$work/r.md" && grep -Eq "\| $set_by \|$" "$work/r.md" ||
   fail "btc report: no breakdown table" "$work/r.md"
