@@ -830,11 +830,10 @@ static void read_adaptive(struct job *j)
  * prints: what set the period, the slowest chunk (a farm's workers as one
  * chunk: their mean over their count, each running every k-th task) or
  * the io threads' T_io = max(load / k_load, check / k_check)
- * (btrt_model_io_ms). The times are the steady-state means (over the
- * period's tasks: steady_mean_ms, load/check_steady_mean_ms) where the
- * report has them for every chunk and both io threads, else the means
- * over every task (and the program's io.bound_ms), which hold the
- * warm-up. Issue 25's "the period set by the slowest chunk, not by load +
+ * (btrt_model_io_ms, on the same times). The times are the steady-state
+ * means (over the period's tasks: steady_mean_ms, load/check_steady_mean_ms)
+ * where the report has them for every chunk and both io threads, else the
+ * means over every task, which hold the warm-up. Issue 25's "the period set by the slowest chunk, not by load +
  * check" is read off it. chunk -1 when the report lacks the figures. */
 static void read_breakdown(struct job *j)
 {
@@ -888,24 +887,22 @@ static void read_breakdown(struct job *j)
 			b->chunk_ms = ms;
 		}
 	}
-	/* the io as the program measured it; T_io its own bound_ms over the
-	 * means, else max(load / k_load, check / k_check) */
+	/* the io as the program measured it, and its T_io */
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, steady ? "load_steady_mean_ms"
 								     : "load_mean_ms");
 	const cJSON *ck = cJSON_GetObjectItemCaseSensitive(io, steady ? "check_steady_mean_ms"
 								      : "check_mean_ms");
 	const cJSON *kl = cJSON_GetObjectItemCaseSensitive(io, "load_threads");
 	const cJSON *kc = cJSON_GetObjectItemCaseSensitive(io, "check_threads");
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(io, "bound_ms");
 	if (b->chunk >= 0 && cJSON_IsNumber(l) && cJSON_IsNumber(ck) && cJSON_IsNumber(kl) &&
-	    cJSON_IsNumber(kc) && cJSON_IsNumber(t)) {
+	    cJSON_IsNumber(kc)) {
 		b->load_ms = l->valuedouble;
 		b->check_ms = ck->valuedouble;
 		b->load_threads = kl->valueint;
 		b->check_threads = kc->valueint;
-		b->io_ms = t->valuedouble;
-		if (steady && kl->valueint > 0 && kc->valueint > 0)
-			b->io_ms = fmax(b->load_ms / kl->valueint, b->check_ms / kc->valueint);
+		b->io_ms = btrt_model_io_ms(b->load_ms, b->check_ms,
+					    (uint32_t)(kl->valueint > 0 ? kl->valueint : 0),
+					    (uint32_t)(kc->valueint > 0 ? kc->valueint : 0));
 	}
 	cJSON_Delete(r);
 }
