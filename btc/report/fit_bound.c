@@ -18,6 +18,8 @@
 #include "sched/bound.h"
 #include "sched/model.h"
 
+#include <btrt_model.h>
+
 /* The ridge weight of the bound's per-stage factors (btc_calib_options.
  * stage_weight, in observations' worth): picked by cross-validation over
  * every chosen run of leases F-I (docs/results/h100-bound.md, "Per-stage
@@ -213,6 +215,45 @@ static struct btc_report_bound_pu *pus_of(const struct btc_device *dev, int ns, 
 	return out;
 }
 
+/* A run's io term from its program's report, ms per task: T_io =
+ * btrt_model_io_ms over one task's load and check on one io thread
+ * (their steady means, else medians: reports of earlier btc) at the
+ * plan's farms; NAN without io figures. */
+static double run_io_ms(const struct btc_plan *plan, const struct btc_run_times *t)
+{
+	double load = t->load_steady_ms > 0 ? t->load_steady_ms : t->load_median_ms;
+	double check = t->check_steady_ms > 0 ? t->check_steady_ms : t->check_median_ms;
+	return btrt_model_io_ms(load > 0 ? load : NAN, check > 0 ? check : NAN, plan->load_threads,
+				plan->check_threads);
+}
+
+/* The io term the measurements allow, ms per task: over the verified
+ * schedules k with use[k], the least median over k's runs of run_io_ms.
+ * The io threads load and check the same tasks in every schedule, only
+ * under other co-runners, so each run's T_io reads that one constant
+ * from inside a pipeline; the least schedule's median is the reading
+ * least slowed by interference. The profiled T_io is read in isolation
+ * before the build and can read above every run's (H100 lease ZT,
+ * octree-cuda-g1: 0.671 against 0.475-0.515 ms). INFINITY without any. */
+static double measured_io_ms(const struct btc_plan *plan, const struct btc_report *r,
+			     const bool *use)
+{
+	double least = INFINITY;
+	for (int k = 0; k < r->n_candidates && k < plan->n_schedules; k++) {
+		const struct btc_report_candidate *c = &r->candidates[k];
+		if (!use[k] || c->status != BTC_RUN_VERIFIED || !c->runs_times || c->runs < 1)
+			continue;
+		double *io = btc_xcalloc((size_t)c->runs, sizeof(double));
+		for (int j = 0; j < c->runs; j++)
+			io[j] = run_io_ms(plan, &c->runs_times[j]);
+		double v = btc_stats_median(io, c->runs); /* NAN entries left out */
+		free(io);
+		if (v > 0)
+			least = fmin(least, v);
+	}
+	return least;
+}
+
 /* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, *fs: the
  * factor f_{i,c} on stage i's time at i * n_pus + c, caller frees; NULL
  * without a fit; *io_cap: T_io is at most it): mode m's per-stage fit
@@ -258,7 +299,7 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 			for (int i = 0; i < ns; i++)
 				(*fs)[i * np + c] = btc_calib_stage_factor(&f, c, i);
 		}
-		*io_cap = f.io_cap_ms;
+		*io_cap = fmin(f.io_cap_ms, measured_io_ms(plan, r, use));
 		btc_calib_fit_free(&f);
 	}
 	free(use);
