@@ -234,7 +234,8 @@ static double run_io_ms(const struct btc_plan *plan, const struct btc_run_times 
  * from inside a pipeline; the least schedule's median is the reading
  * least slowed by interference. The profiled T_io is read in isolation
  * before the build and can read above every run's (H100 lease ZT,
- * octree-cuda-g1: 0.671 against 0.475-0.515 ms). INFINITY without any. */
+ * octree-cuda-g1: 0.671 ms against the schedules' medians of 0.52-0.60
+ * ms). INFINITY without any. */
 static double measured_io_ms(const struct btc_plan *plan, const struct btc_report *r,
 			     const bool *use)
 {
