@@ -60,8 +60,7 @@ struct job {
 	struct btc_tune_summary tsum;
 	int chosen, best_base;   /* schedule indices, -1: none */
 	struct btc_tune_playoff po; /* the playoff's (phase_playoff), for the report */
-	/* the bound round's (phase_bound_round): what each step did, for the
-	 * report; br2 the second step (status NULL: none) */
+	/* the bound round's (phase_bound_round): what it did, for the report */
 	struct bound_round {
 		const char *status;   /* NULL: none ran; static */
 		int schedule, winner; /* -1: none */
@@ -69,7 +68,7 @@ struct job {
 		double bound_ms;
 		struct btc_tune_h2h h2h; /* rounds 0: not raced */
 		bool kept;
-	} br, br2;
+	} br;
 	/* the io round's (phase_io_round), for the report */
 	struct io_round {
 		const char *status; /* NULL: no probe; "not raced", "raced"; static */
@@ -242,17 +241,14 @@ static bool phase_tune(struct job *j)
 }
 
 /* The tuning winner: the bound round's schedule when it replaced the
- * tuning's (its second step's first), else the playoff's pick, else
- * btc_tune_pick's (each while it has not failed since). */
+ * tuning's, else the playoff's pick, else btc_tune_pick's (each while it
+ * has not failed since). */
 static int tuning_winner(const struct job *j)
 {
-	const struct bound_round *steps[] = {&j->br2, &j->br};
-	for (int i = 0; i < 2; i++) {
-		int k = steps[i]->schedule;
-		if (steps[i]->kept && k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
-			return k;
-	}
-	int k = j->po.pick;
+	int k = j->br.schedule;
+	if (j->br.kept && k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
+		return k;
+	k = j->po.pick;
 	if (k >= 0 && j->entries[k].status == BTC_RUN_VERIFIED)
 		return k;
 	return btc_tune_pick(j->entries, j->n, false);
@@ -310,11 +306,19 @@ static bool phase_playoff(struct job *j)
 	return true;
 }
 
-/* The test hook's assignment (bound_assignment): "runner-up" or a
- * --chunks spec. */
-static bool bound_test_assignment(struct job *j, const char *spec, struct btc_schedule *s)
+/* The calibrated model's best assignment (btc_fit_bound_assignment) from
+ * the candidates' measurements: --exhaustive's space_only ones are not
+ * read, so that what the regret's denominator measured never picks the
+ * choice. False when there is none or it is a one-chunk schedule (a
+ * baseline, measured). Tests only: the environment's
+ * BTC_TEST_BOUND_ROUND=SPEC (a --chunks spec) stands for the assignment,
+ * so that a test on a small app reaches the build and the race, and
+ * BTC_TEST_BOUND_ROUND=runner-up for the measured candidate of least
+ * median but the tuning winner, the rematch's path (test/driver/tuning.sh). */
+static bool bound_assignment(struct job *j, struct btc_schedule *s)
 {
-	if (strcmp(spec, "runner-up") == 0) { /* the rematch's path */
+	const char *spec = getenv("BTC_TEST_BOUND_ROUND");
+	if (spec && strcmp(spec, "runner-up") == 0) { /* the rematch's path */
 		int w = tuning_winner(j), best = -1;
 		for (int i = 0; i < j->n; i++)
 			if (i != w && j->entries[i].status == BTC_RUN_VERIFIED &&
@@ -325,34 +329,8 @@ static bool bound_test_assignment(struct job *j, const char *spec, struct btc_sc
 			*s = j->scheds[best].s;
 		return best >= 0;
 	}
-	return btc_plan_parse_spec(spec, j->app, j->dev, s, j->d) && s->n_chunks >= 2;
-}
-
-/* The calibrated model's best assignment (btc_fit_bound_assignment) from
- * the candidates' measurements, its table mode and bound into b:
- * --exhaustive's space_only ones are not read, so that what the regret's
- * denominator measured never picks the choice. False when there is none
- * or it is a one-chunk schedule (a baseline, measured). Tests only: the
- * environment's BTC_TEST_BOUND_ROUND=SPEC (a --chunks spec; SPEC;SPEC2:
- * SPEC2 for the second step) stands for the assignment, so that a test
- * on a small app reaches the build and the race, and
- * BTC_TEST_BOUND_ROUND=runner-up for the measured candidate of least
- * median but the tuning winner, the rematch's path (test/driver/tuning.sh). */
-static bool bound_assignment(struct job *j, struct bound_round *b, int step, struct btc_schedule *s)
-{
-	const char *env = getenv("BTC_TEST_BOUND_ROUND");
-	if (env && *env) {
-		const char *semi = strchr(env, ';');
-		char spec[256];
-		if (step == 0)
-			snprintf(spec, sizeof(spec), "%.*s",
-				 semi ? (int)(semi - env) : (int)strlen(env), env);
-		else
-			snprintf(spec, sizeof(spec), "%s", semi ? semi + 1 : "");
-		if (!*spec)
-			return false;
-		return bound_test_assignment(j, spec, s);
-	}
+	if (spec && *spec)
+		return btc_plan_parse_spec(spec, j->app, j->dev, s, j->d) && s->n_chunks >= 2;
 	struct btc_tune_entry *seen = btc_xcalloc((size_t)j->n, sizeof(*seen));
 	memcpy(seen, j->entries, (size_t)j->n * sizeof(*seen)); /* shallow: runs borrowed */
 	for (int i = 0; i < j->n; i++)
@@ -362,24 +340,22 @@ static bool bound_assignment(struct job *j, struct bound_round *b, int step, str
 	btc_report_init(&r);
 	btc_fit_candidates(j->plan, seen, &r);
 	btc_fit_report(j->plan, &r);
-	bool has = btc_fit_bound_assignment(j->plan, &r, s, &b->mode, &b->bound_ms);
+	bool has = btc_fit_bound_assignment(j->plan, &r, s, &j->br.mode, &j->br.bound_ms);
 	btc_report_free(&r);
 	free(seen);
 	return has && s->n_chunks >= 2;
 }
 
-/* The bound round's race of step b's schedule k against the tuning
- * winner, said (who: "bound round" or "bound round, second step"; what:
- * "" or "rematch: "). */
-static void bound_race_say(const struct bound_round *b, const char *who, const char *what, int k,
-			   int winner)
+/* The bound round's race of schedule k against the tuning winner, said
+ * (what: "" or "rematch: "). */
+static void bound_race_say(const struct job *j, const char *what, int k, int winner)
 {
-	const struct btc_tune_h2h *h = &b->h2h;
-	printf("%s: %sschedule %d / tuning winner %d time ratio %.3f [%.3f, %.3f%s] over "
+	const struct btc_tune_h2h *h = &j->br.h2h;
+	printf("bound round: %sschedule %d / tuning winner %d time ratio %.3f [%.3f, %.3f%s] over "
 	       "%d rounds (%s): %s\n",
-	       who, what, k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
+	       what, k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
 	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
-	       h->stop, b->kept ? "it replaces the tuning winner" : "the tuning winner stays");
+	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
 }
 
 /* The playoff's loser (out of the pick after a head to head), -1: none. */
@@ -445,124 +421,102 @@ static bool bound_rematch(struct job *j, int k, int winner)
 	j->br.h2h = p.h; /* takes p.h.ratios */
 	j->br.winner = winner;
 	j->br.kept = p.pick == k;
-	bound_race_say(&j->br, "bound round", "rematch: ", k, winner);
+	bound_race_say(j, "rematch: ", k, winner);
 	return true;
 }
 
-/* One step of the bound round (docs/report.md, "The bound round") into
- * b: step 0 the first, step 1 the second. Tuning measured the plan's
- * candidates, which the paper's gapness filter chose: it can leave out
- * the schedule of least T_max (on the H100, alexnet-dense-vulkan-g2 of
- * lease M, docs/results/h100.md). Calibrated on the measurements so far,
- * the bound's model (btc_fit_bound_assignment) names its best
- * assignment; when that is a schedule no candidate is, it is appended to
- * the plan, the program rebuilt, and it is raced head to head against
- * the tuning winner (the head to head's rules, btc_tune_head_to_head);
- * it replaces the winner when the head to head keeps it
- * (btc_tune_h2h_keeps_candidate). An --exhaustive space_only schedule is
- * already built: it is raced the same way and becomes a candidate. A
- * measured one is the first step's rematch (bound_rematch); the second
- * step races only a schedule not measured yet. False when the job stops
- * (interrupted; a failed build; a failed run without --keep-going). */
-static bool bound_step(struct job *j, struct bound_round *b, int step)
+/* 4b. The bound round (docs/report.md, "The bound round"). Tuning
+ * measured the plan's candidates, which the paper's gapness filter
+ * chose: it can leave out the schedule of least T_max (on the H100,
+ * alexnet-dense-vulkan-g2 of lease M, docs/results/h100.md). Calibrated
+ * on those measurements, the bound's model (btc_fit_bound_assignment)
+ * names its best assignment; when that is a schedule no candidate is, it
+ * is appended to the plan, the program rebuilt, and it is raced head to
+ * head against the tuning winner (the head to head's rules,
+ * btc_tune_head_to_head); it replaces the winner when the head to head
+ * keeps it (btc_tune_h2h_keeps_candidate). An --exhaustive space_only
+ * schedule is already built: it is raced the same way and becomes a
+ * candidate. False when the job stops (interrupted; a failed build; a
+ * failed run without --keep-going). */
+static bool phase_bound_round(struct job *j)
 {
-	*b = (struct bound_round){.schedule = -1, .winner = -1, .bound_ms = NAN};
+	j->br = (struct bound_round){.schedule = -1, .winner = -1, .bound_ms = NAN};
+	if (!j->opt->bound_round || j->opt->plan.n_specs || !j->plan->has_bound)
+		return true;
 	int winner = tuning_winner(j);
 	if (winner < 0)
 		return true;
-	const char *who = step ? "bound round, second step" : "bound round";
 	struct btc_schedule s;
-	b->status = "no assignment";
-	if (!bound_assignment(j, b, step, &s)) {
-		printf("%s: nothing to measure (no calibration of every PU, or the calibrated "
-		       "model's best assignment is a baseline or outside the space)\n",
-		       who);
+	j->br.status = "no assignment";
+	if (!bound_assignment(j, &s)) {
+		printf("bound round: nothing to measure (no calibration of every PU, or the "
+		       "calibrated model's best assignment is a baseline or outside the space)\n");
 		return true;
 	}
 	bool added;
 	int k = btc_plan_add_bound_schedule(j->plan, &s, &added);
 	if (k < 0)
 		return true;
-	b->schedule = k;
+	j->br.schedule = k;
 	j->scheds = j->plan->schedules;
 	char *label = btc_plan_schedule_label(&j->scheds[k].s, j->dev);
 	bool space = !added && j->scheds[k].space_only;
 	char what[64] = "BTC_TEST_BOUND_ROUND";
-	if (!isnan(b->bound_ms))
-		snprintf(what, sizeof(what), "%s table, bound %.3f ms", btc_mode_name(b->mode),
-			 b->bound_ms);
+	if (!isnan(j->br.bound_ms))
+		snprintf(what, sizeof(what), "%s table, bound %.3f ms", btc_mode_name(j->br.mode),
+			 j->br.bound_ms);
 	if (!added && !space) {
-		bool go = step == 0 && rematch_due(j, k, winner);
-		printf("%s: the calibrated model's best assignment (%s) is schedule %d (%s), "
-		       "measured%s%s\n",
-		       who, what, k, label, step ? "" : " in tuning",
+		bool go = rematch_due(j, k, winner);
+		printf("bound round: the calibrated model's best assignment (%s) is schedule %d "
+		       "(%s), measured in tuning%s\n",
+		       what, k, label,
 		       k == winner ? ": the tuning winner"
-		       : step      ? ": no second race"
 		       : go        ? ", not the tuning winner: a rematch against it"
 				   : rematch_skip_why(j, k));
-		b->status = "measured";
+		j->br.status = "measured";
 		free(label);
 		return go ? bound_rematch(j, k, winner) : true;
 	}
-	printf("%s: the calibrated model's best assignment (%s) is %s, %s: racing it against the "
-	       "tuning winner %d\n",
-	       who, what, label,
-	       space ? "measured only for the regret (--exhaustive)" : "no candidate", winner);
+	printf("bound round: the calibrated model's best assignment (%s) is %s, %s: racing it "
+	       "against the tuning winner %d\n",
+	       what, label, space ? "measured only for the regret (--exhaustive)" : "no candidate",
+	       winner);
 	free(label);
 	if (added) {
-		b->status = "added";
+		j->br.status = "added";
 		j->entries = btc_xrealloc(j->entries, (size_t)(j->n + 1) * sizeof(*j->entries));
 		j->entries[k] = btc_tune_entry_start(&j->scheds[k]);
 		j->n++;
 		if (!phase_build(j))
 			return false;
 	} else {
-		b->status = "space";
+		j->br.status = "space";
 		j->plan->schedules[k].space_only = false;
 		j->plan->schedules[k].from_bound = true; /* kind "bound" from here on */
 		j->entries[k].space_only = false;
 	}
 	double t = now_s();
 	struct btc_rng rng;
-	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x626f756e64000000) ^ (uint64_t)step);
+	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x626f756e64000000));
 	int failed;
 	struct btc_tune_options o = j->opt->tune;
 	o.speedup_precision = 0; /* it chooses; the speedup is the final head to head's */
 	bool ok = btc_tune_head_to_head(j->prog, j->scheds, &o, &j->tune, j->entries, k, winner,
-					&rng, &b->h2h, &failed);
+					&rng, &j->br.h2h, &failed);
 	if (!ok && (btc_interrupted() || failed < 0))
 		return false;
 	if (!ok) {
 		schedule_failed(j, failed, NULL);
 		return j->opt->keep_going;
 	}
-	b->winner = winner;
-	b->kept = btc_tune_h2h_keeps_candidate(&b->h2h, &j->opt->tune);
-	if (!b->kept) /* out of the pick (tuning_winner), as raced out */
+	const struct btc_tune_h2h *h = &j->br.h2h;
+	j->br.winner = winner;
+	j->br.kept = btc_tune_h2h_keeps_candidate(h, &j->opt->tune);
+	if (!j->br.kept) /* out of the pick (tuning_winner), as raced out */
 		j->entries[k].finalist = false;
 	j->phases[PH_TUNE] += now_s() - t;
-	bound_race_say(b, who, "", k, winner);
+	bound_race_say(j, "", k, winner);
 	return true;
-}
-
-/* 4b. The bound round (docs/report.md, "The bound round"): its first
- * step (bound_step), and where that raced a schedule tuning had not
- * measured, a second on the measurements with its runs: the model
- * calibrated on them can name another assignment no schedule measured
- * (H100 lease ZT's alexnet-dense-cuda-g2: after the first step's race
- * the bound's assignment was cpu1:0-2 cuda:3-6 cpu0:7-8, lease ZR's
- * choice, never measured on ZT). At most two steps, so that the round
- * ends. */
-static bool phase_bound_round(struct job *j)
-{
-	j->br = j->br2 = (struct bound_round){.schedule = -1, .winner = -1, .bound_ms = NAN};
-	if (!j->opt->bound_round || j->opt->plan.n_specs || !j->plan->has_bound)
-		return true;
-	if (!bound_step(j, &j->br, 0))
-		return false;
-	bool raced_new = j->br.h2h.rounds > 0 && j->br.status &&
-			 (strcmp(j->br.status, "added") == 0 || strcmp(j->br.status, "space") == 0);
-	return !raced_new || bound_step(j, &j->br2, 1);
 }
 
 /* The test hooks of the io round (tests only: the dev box leaves no
@@ -971,26 +925,6 @@ static int phase_final_run(struct job *j)
 	return 1;
 }
 
-/* A step of the bound round into the report's (nothing where it did
- * not run). */
-static void report_bound_step(struct btc_report_bound_step *r, const struct bound_round *b)
-{
-	if (!b->status)
-		return;
-	r->status = btc_xstrdup(b->status);
-	r->schedule = b->schedule;
-	r->mode = isnan(b->bound_ms) ? NULL : btc_xstrdup(btc_mode_name(b->mode));
-	r->bound_ms = b->bound_ms;
-	r->rounds = b->h2h.rounds;
-	if (b->h2h.rounds > 0) {
-		r->winner = b->winner;
-		r->ratio = b->h2h.ratio_median;
-		r->ratio_lo = b->h2h.ratio_lo;
-		r->ratio_hi = b->h2h.ratio_hi;
-		r->kept = b->kept;
-	}
-}
-
 /* A race's head to head h into the report's *out (kept: the challenger
  * won). */
 static void report_race(struct btc_report_race *out, const struct btc_tune_h2h *h, bool kept)
@@ -1102,8 +1036,23 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->io_round_check_to = (int)j->io.check_to;
 		report_race(&r->io_round, h, j->io.kept);
 	}
-	report_bound_step(&r->bound_round, &j->br);
-	report_bound_step(&r->bound_round_next, &j->br2);
+	if (j->br.status) {
+		const struct btc_tune_h2h *h = &j->br.h2h;
+		r->bound_round_status = btc_xstrdup(j->br.status);
+		r->bound_round_schedule = j->br.schedule;
+		r->bound_round_mode = isnan(j->br.bound_ms)
+					      ? NULL
+					      : btc_xstrdup(btc_mode_name(j->br.mode));
+		r->bound_round_bound_ms = j->br.bound_ms;
+		r->bound_round_rounds = h->rounds;
+		if (h->rounds > 0) {
+			r->bound_round_winner = j->br.winner;
+			r->bound_round_ratio = h->ratio_median;
+			r->bound_round_ratio_lo = h->ratio_lo;
+			r->bound_round_ratio_hi = h->ratio_hi;
+			r->bound_round_kept = j->br.kept;
+		}
+	}
 	if (j->h2h_ran) {
 		const struct btc_tune_h2h *h = &j->h2h;
 		r->h2h_candidate = h->candidate;
@@ -1349,7 +1298,6 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.entries);
 	free(j.h2h.ratios);
 	free(j.br.h2h.ratios);
-	free(j.br2.h2h.ratios);
 	free(j.io.h2h.ratios);
 	free(j.po.h.ratios);
 	free(j.rr.h2h.ratios);

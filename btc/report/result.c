@@ -24,17 +24,6 @@ const char *btc_run_status_name(enum btc_run_status s)
 	return status_names[s];
 }
 
-/* No bound round step: nothing raced, no bound. */
-static void bound_step_init(struct btc_report_bound_step *b)
-{
-	*b = (struct btc_report_bound_step){.schedule = -1,
-					    .winner = -1,
-					    .bound_ms = NAN,
-					    .ratio = NAN,
-					    .ratio_lo = NAN,
-					    .ratio_hi = NAN};
-}
-
 void btc_report_init(struct btc_report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -52,10 +41,11 @@ void btc_report_init(struct btc_report *r)
 	r->playoff_winner = r->playoff_runner_up = -1;
 	r->playoff.ratio = r->playoff.ratio_lo = r->playoff.ratio_hi = NAN;
 	r->io_round.ratio = r->io_round.ratio_lo = r->io_round.ratio_hi = NAN;
-	bound_step_init(&r->bound_round);
-	bound_step_init(&r->bound_round_next);
+	r->bound_round_schedule = r->bound_round_winner = -1;
 	r->io_round_schedule = -1;
 	r->io_round_period_ms = r->io_round_load_ms = r->io_round_check_ms = NAN;
+	r->bound_round_bound_ms = r->bound_round_ratio = NAN;
+	r->bound_round_ratio_lo = r->bound_round_ratio_hi = NAN;
 	r->ratio_median = r->ratio_ci_low = r->ratio_ci_high = NAN;
 	r->speedup_ci_low = r->speedup_ci_high = r->final_ms = NAN;
 	r->fluid_bound_ms = r->fluid_lp_ms = r->fluid_io_ms = r->efficiency = NAN;
@@ -129,10 +119,8 @@ void btc_report_free(struct btc_report *r)
 	free(r->regret_paired.stop);
 	free(r->io_round_status);
 	free(r->final_breakdown.chunk_pu);
-	free(r->bound_round.status);
-	free(r->bound_round.mode);
-	free(r->bound_round_next.status);
-	free(r->bound_round_next.mode);
+	free(r->bound_round_status);
+	free(r->bound_round_mode);
 	free(r->app);
 	free(r->device);
 	free(r->table);
@@ -408,21 +396,6 @@ static void add_ratio(cJSON *o, double median, double lo, double hi)
 	btc_json_add_num(o, "ratio_ci_high", hi);
 }
 
-/* One step of the bound round into o (docs/report.md, "bound_round"). */
-static void add_bound_step(cJSON *o, const struct btc_report_bound_step *b)
-{
-	cJSON_AddStringToObject(o, "status", b->status);
-	btc_json_add_str(o, "mode", b->mode);
-	btc_json_add_num(o, "bound_ms", b->bound_ms);
-	btc_json_add_num(o, "schedule", b->schedule >= 0 ? b->schedule : NAN);
-	if (b->rounds > 0) {
-		cJSON_AddNumberToObject(o, "winner", b->winner);
-		cJSON_AddNumberToObject(o, "rounds", b->rounds);
-		add_ratio(o, b->ratio, b->ratio_lo, b->ratio_hi);
-		cJSON_AddBoolToObject(o, "kept", b->kept);
-	}
-}
-
 /* A race into o: rounds; when raced the ratio, decided and stop; kept. */
 static void add_race(cJSON *o, const struct btc_report_race *race)
 {
@@ -471,11 +444,20 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(o, "check_threads", r->io_round_check_to);
 		add_race(o, &r->io_round);
 	}
-	if (r->bound_round.status) {
+	if (r->bound_round_status) {
 		cJSON *b = cJSON_AddObjectToObject(j, "bound_round");
-		add_bound_step(b, &r->bound_round);
-		if (r->bound_round_next.status)
-			add_bound_step(cJSON_AddObjectToObject(b, "next"), &r->bound_round_next);
+		cJSON_AddStringToObject(b, "status", r->bound_round_status);
+		btc_json_add_str(b, "mode", r->bound_round_mode);
+		btc_json_add_num(b, "bound_ms", r->bound_round_bound_ms);
+		btc_json_add_num(b, "schedule",
+				 r->bound_round_schedule >= 0 ? r->bound_round_schedule : NAN);
+		if (r->bound_round_rounds > 0) {
+			cJSON_AddNumberToObject(b, "winner", r->bound_round_winner);
+			cJSON_AddNumberToObject(b, "rounds", r->bound_round_rounds);
+			add_ratio(b, r->bound_round_ratio, r->bound_round_ratio_lo,
+				  r->bound_round_ratio_hi);
+			cJSON_AddBoolToObject(b, "kept", r->bound_round_kept);
+		}
 	}
 	if (r->h2h_candidate >= 0) {
 		cJSON *h = cJSON_AddObjectToObject(j, "head_to_head");

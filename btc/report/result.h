@@ -126,27 +126,6 @@ struct btc_report_pu_fit {
 	int n_bottleneck;
 };
 
-/* One step of the bound round (docs/report.md, "The bound round"):
- * status NULL when none ran (--no-bound-round, --chunks, no bound; a
- * second step after a first that raced no new schedule), else "no
- * assignment" (no calibration of every PU, or the calibrated assignment
- * is no multi-chunk schedule of the space), "measured" (the tuning
- * winner, or a measured schedule not raced: tuning's intervals
- * separated it, the playoff raced it out, or the second step names one
- * measured already), "rematch" (a measured schedule, not the winner,
- * raced against it; the first step only), "added" (built and raced),
- * "space" (an --exhaustive space_only schedule, raced) (owned) */
-struct btc_report_bound_step {
-	char *status;
-	int schedule;                     /* its index, -1: none */
-	int winner;                       /* the tuning winner it raced, -1: none raced */
-	char *mode;                       /* the calibrated table mode (owned), or NULL */
-	double bound_ms;                  /* the calibrated assignment bound, NAN: none */
-	int rounds;                       /* head-to-head rounds, 0: not raced */
-	double ratio, ratio_lo, ratio_hi; /* it / winner */
-	bool kept;                        /* it replaced the tuning winner */
-};
-
 /* A race of the main job after tuning (the playoff, the io round;
  * docs/report.md): paired head-to-head rounds of a challenger against the
  * incumbent, as the report gives them. */
@@ -222,10 +201,22 @@ struct btc_report {
 	struct btc_report_race playoff;        /* runner-up / winner; kept: the runner-up
 					   replaced the winner */
 	/* The bound round (docs/report.md, "The bound round"; driver/job.c):
-	 * its first step, and its second (bound_round_next), run only where
-	 * the first raced a schedule tuning had not measured ("added",
-	 * "space") */
-	struct btc_report_bound_step bound_round, bound_round_next;
+	 * bound_round_status NULL when none ran (--no-bound-round, --chunks,
+	 * no bound), else "no assignment" (no calibration of every PU, or
+	 * the calibrated assignment is no multi-chunk schedule of the
+	 * space), "measured" (the tuning winner, or a measured schedule not
+	 * raced: tuning's intervals separated it, or the playoff raced it
+	 * out), "rematch" (a measured schedule, not the winner, raced against
+	 * it), "added" (built and raced), "space" (an --exhaustive space_only
+	 * schedule, raced) (owned) */
+	char *bound_round_status;
+	int bound_round_schedule;    /* its index, -1: none */
+	int bound_round_winner;      /* the tuning winner it raced, -1: none raced */
+	char *bound_round_mode;      /* the calibrated table mode (owned), or NULL */
+	double bound_round_bound_ms; /* the calibrated assignment bound, NAN: none */
+	int bound_round_rounds;      /* head-to-head rounds, 0: not raced */
+	double bound_round_ratio, bound_round_ratio_lo, bound_round_ratio_hi; /* it / winner */
+	bool bound_round_kept; /* it replaced the tuning winner */
 	/* The io round (docs/scheduler.md, "The io round"; driver/job.c):
 	 * io_round_status NULL when no probe ran (no io thread to give on
 	 * the device, --chunks), else "not raced" (the measured io below
