@@ -257,7 +257,8 @@ static double measured_io_ms(const struct btc_plan *plan, const struct btc_repor
 
 /* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, *fs: the
  * factor f_{i,c} on stage i's time at i * n_pus + c, caller frees; NULL
- * without a fit; *io_cap: T_io is at most it): mode m's per-stage fit
+ * without a fit; *io_cap: T_io is at most it, the least of
+ * btc_calib_lower's cap and measured_io_ms): mode m's per-stage fit
  * (btc_calib_fit with BOUND_STAGE_WEIGHT) lowered until no measurement it was
  * fitted on contradicts it (btc_calib_lower), fitted on every
  * measurement but the chosen schedule's, so that its efficiency never
