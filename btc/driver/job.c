@@ -833,8 +833,9 @@ static void read_adaptive(struct job *j)
  * (btrt_model_io_ms, on the same times). The times are the steady-state
  * means (over the period's tasks: steady_mean_ms, load/check_steady_mean_ms)
  * where the report has them for every chunk and both io threads, else the
- * means over every task, which hold the warm-up. Issue 25's "the period set by the slowest chunk, not by load +
- * check" is read off it. chunk -1 when the report lacks the figures. */
+ * means over every task, which hold the warm-up. Issue 25's "the period
+ * set by the slowest chunk, not by load + check" is read off it. chunk -1
+ * when the report lacks the figures. */
 static void read_breakdown(struct job *j)
 {
 	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
