@@ -74,7 +74,10 @@ void btc_report_print_candidates(const struct btc_report *r, FILE *f);
  * lease. Then the noise floor of the cost-model goals: per pair, A's
  * medians of the schedules both measured taken as a prediction of B's (n,
  * Pearson r, Spearman rho, median and max |B/A - 1| in %, A's best within
- * 5 % of B's best in B), and how many pairs meet all the goals. An odd n
+ * 5 % of B's best in B), and how many pairs meet all the goals. Then the
+ * machines: per pair, both sides' best CPU-only and GPU-only baselines
+ * (median ms/task) and how far apart they are, alike when both lie within
+ * 5 %, and how many alike pairs reproduced. An odd n
  * is an error (nothing printed); unreadable reports are reported and
  * skipped. Returns false after any error (diagnostics in d). */
 bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d);

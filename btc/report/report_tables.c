@@ -441,6 +441,25 @@ static bool repetition_row(const char *run, const struct btc_report *a,
 	return all;
 }
 
+/* One row of the machines table: both leases' best CPU-only and GPU-only
+ * baselines (baseline_ms, median ms/task) and how far apart they are.
+ * Appends to out; true when both lie within 5 % (the machines alike). */
+static bool machine_row(const char *run, const struct btc_report *a, const struct btc_report *b,
+			struct btc_out *out)
+{
+	double ca = baseline_ms(a, false), cb = baseline_ms(b, false);
+	double ga = baseline_ms(a, true), gb = baseline_ms(b, true);
+	double cpu = apart(ca, cb), gpu = apart(ga, gb);
+	bool alike = !isnan(cpu) && !isnan(gpu) && cpu <= 0.05 + 1e-12 && gpu <= 0.05 + 1e-12;
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	btc_outf(out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", run,
+		 fmt_ms(b1, sizeof(b1), ca, "n/a"), fmt_ms(b2, sizeof(b2), cb, "n/a"),
+		 fmt_pct(b3, sizeof(b3), cpu), fmt_ms(b4, sizeof(b4), ga, "n/a"),
+		 fmt_ms(b5, sizeof(b5), gb, "n/a"), fmt_pct(b6, sizeof(b6), gpu),
+		 isnan(cpu) || isnan(gpu) ? "n/a" : alike ? "yes" : "no");
+	return alike;
+}
+
 bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 {
 	if (n % 2) {
@@ -454,8 +473,10 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	bool ok = true;
 	int n_pairs = 0, n_reproduced = 0, n_reproduced_one = 0, n_floor = 0;
-	struct btc_out floor;
+	int n_alike = 0, n_alike_reproduced = 0;
+	struct btc_out floor, machines;
 	btc_out_init(&floor);
+	btc_out_init(&machines);
 	for (int i = 0; i + 1 < n; i += 2) {
 		struct btc_report a, b;
 		bool ra = btc_report_read(paths[i], &a, d);
@@ -523,6 +544,9 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 			repro ? "yes" : "no", same ? "0.0" : fmt_pct(b9, sizeof(b9), one),
 			repro_one ? "yes" : "no");
 		n_floor += repetition_row(run, &a, &b, &floor);
+		bool alike = machine_row(run, &a, &b, &machines);
+		n_alike += alike;
+		n_alike_reproduced += alike && repro;
 		btc_report_free(&a);
 		btc_report_free(&b);
 	}
@@ -545,6 +569,21 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 	fprintf(md, "\n%d of %d pairs' measurements meet the fit goals against each other.\n",
 		n_floor, n_pairs);
 	btc_out_free(&floor);
+	fprintf(md,
+		"\nThe machines: each lease's best CPU-only and best GPU-only baseline (median "
+		"ms/task, the schedules every run measures) and how far apart they are "
+		"(|a - b| / min(a, b)). A pipeline bound by a CPU chunk moves with the CPU's "
+		"speed and its speedup over the GPU baseline with it, so where the CPU-only "
+		"baselines lie more than 5 %% apart the leases' machines differ by more than "
+		"the goal's tolerance.\n\n"
+		"| run | A CPU-only ms | B CPU-only ms | apart %% | A GPU-only ms | B GPU-only ms "
+		"| apart %% | machines alike (both within 5 %%) |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	fputs(machines.buf ? machines.buf : "", md);
+	fprintf(md,
+		"\n%d of %d pairs ran on machines alike; %d of those %d reproduced.\n",
+		n_alike, n_pairs, n_alike_reproduced, n_alike);
+	btc_out_free(&machines);
 	return ok;
 }
 

@@ -74,6 +74,24 @@ PY
 grep -qF -- "$want" "$work/2.md" || fail "--compare: the noise-floor row, want '$want'" "$work/2.md"
 grep -qE "^[0-9] of 2 pairs' measurements meet the fit goals against each other" "$work/2.md" ||
   fail "--compare: the noise-floor count" "$work/2.md"
+# The machines row: both leases' best CPU-only and GPU-only baselines,
+# computed here from the reports' baselines.
+want=$(python3 - $E/octree-cuda-g1/octree-cuda-g1.json $F/octree-cuda-g1/octree-cuda-g1.json <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+def best(r, pu):
+    return min(x["measured_ms_per_task"] for x in r["baselines"] if x["pu"] == pu)
+def apart(u, v):
+    return abs(u - v) / min(u, v)
+ca, cb, ga, gb = best(a, "cpu"), best(b, "cpu"), best(a, "cuda"), best(b, "cuda")
+alike = apart(ca, cb) <= 0.05 and apart(ga, gb) <= 0.05
+print("| octree-cuda-g1 | %.3f | %.3f | %.1f | %.3f | %.3f | %.1f | %s |" % (
+    ca, cb, 100 * apart(ca, cb), ga, gb, 100 * apart(ga, gb), "yes" if alike else "no"))
+PY
+)
+grep -qF -- "$want" "$work/2.md" || fail "--compare: the machines row, want '$want'" "$work/2.md"
+grep -qE '^[0-2] of 2 pairs ran on machines alike; [0-2] of those [0-2] reproduced\.$' "$work/2.md" ||
+  fail "--compare: the machines count" "$work/2.md"
 "$btc" report --compare $E/octree-cuda-g1/octree-cuda-g1.json > "$work/2b.log" 2>&1 &&
   fail "--compare with one report exits 0" "$work/2b.log"
 grep -q "no partner" "$work/2b.log" || fail "--compare with one report: no message" "$work/2b.log"
