@@ -456,7 +456,9 @@ static bool machine_row(const char *run, const struct btc_report *a, const struc
 		 fmt_ms(b1, sizeof(b1), ca, "n/a"), fmt_ms(b2, sizeof(b2), cb, "n/a"),
 		 fmt_pct(b3, sizeof(b3), cpu), fmt_ms(b4, sizeof(b4), ga, "n/a"),
 		 fmt_ms(b5, sizeof(b5), gb, "n/a"), fmt_pct(b6, sizeof(b6), gpu),
-		 isnan(cpu) || isnan(gpu) ? "n/a" : alike ? "yes" : "no");
+		 isnan(cpu) || isnan(gpu) ? "n/a"
+		 : alike                  ? "yes"
+					  : "no");
 	return alike;
 }
 
@@ -580,9 +582,8 @@ bool btc_report_compare(char *const *paths, int n, FILE *md, struct btc_diag *d)
 		"| apart %% | machines alike (both within 5 %%) |\n"
 		"|---|---|---|---|---|---|---|---|\n");
 	fputs(machines.buf ? machines.buf : "", md);
-	fprintf(md,
-		"\n%d of %d pairs ran on machines alike; %d of those %d reproduced.\n",
-		n_alike, n_pairs, n_alike_reproduced, n_alike);
+	fprintf(md, "\n%d of %d pairs ran on machines alike; %d of those %d reproduced.\n", n_alike,
+		n_pairs, n_alike_reproduced, n_alike);
 	btc_out_free(&machines);
 	return ok;
 }
