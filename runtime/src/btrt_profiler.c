@@ -33,6 +33,7 @@ struct profiling_run {
 	FILE *out;                 /* out_file.f with -o, else stdout */
 	struct btrt_ofile out_file; /* -o: published after a whole profile */
 	uint64_t *times;           /* [warmup + max_reps] chunk times, ns */
+	double *samples_ms;        /* [max_reps] one cell's measured times, ms */
 	double *overhead;          /* [n_pus][n_stages] one mode's overheads, ms */
 	double *cell_mean;         /* [n_pus][n_stages] one mode's stage rows, ms; NAN none */
 	double *capped;            /* [n_stages][n_pus][modes] 95 % CI over the mean (%)
@@ -120,6 +121,44 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of the sorted x[0..n-1], by linear interpolation. */
+static double quantile(const double *x, long n, double q)
+{
+	double h = q * (double)(n - 1);
+	long i = (long)h;
+	return i + 1 < n ? x[i] + (h - (double)i) * (x[i + 1] - x[i]) : x[n - 1];
+}
+
+double btrt_profiler_fenced_mean(const double *v, long n, double *sd, long *kept)
+{
+	double lo = -INFINITY, hi = INFINITY;
+	if (n >= 8) {
+		double *x = malloc((size_t)n * sizeof(*x));
+		if (x) {
+			memcpy(x, v, (size_t)n * sizeof(*x));
+			qsort(x, (size_t)n, sizeof(*x), cmp_double);
+			double q1 = quantile(x, n, 0.25), q3 = quantile(x, n, 0.75);
+			double w = fmax(q3 - q1, 0.05 * quantile(x, n, 0.5));
+			lo = q1 - 3 * w;
+			hi = q3 + 3 * w;
+			free(x);
+		}
+	}
+	double sum = 0, sum2 = 0;
+	long k = 0;
+	for (long i = 0; i < n; i++)
+		if (v[i] >= lo && v[i] <= hi) {
+			sum += v[i];
+			sum2 += v[i] * v[i];
+			k++;
+		}
+	double mean = k ? sum / (double)k : NAN;
+	double var = k > 1 ? (sum2 - (double)k * mean * mean) / (double)(k - 1) : 0;
+	*sd = var > 0 ? sqrt(var) : 0;
+	*kept = k;
+	return mean;
 }
 
 /* The GPU contexts the PUs need. Returns 0, or -1 with err. */
@@ -227,23 +266,19 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 			eta, pr->tty ? "   " : "\n");
 		fflush(stderr);
 	}
-	long n = o->min_reps;
+	long n = o->min_reps, kept = 0;
 	double mean = 0, sd = 0, half = 0;
 	*over_ms = NAN;
 	if (rc == 0)
 		rc = btrt_profiler_rig_run(&pr->rigs[p], (uint64_t)(o->warmup + n), pr->times,
 					   over_ms, err);
 	while (rc == 0) {
-		double sum = 0, sum2 = 0;
-		for (long i = o->warmup; i < o->warmup + n; i++) {
-			double v = (double)pr->times[i] / 1e6;
-			sum += v;
-			sum2 += v * v;
-		}
-		mean = sum / (double)n;
-		double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
-		sd = var > 0 ? sqrt(var) : 0;
-		half = t975(n - 1) * sd / sqrt((double)n);
+		for (long i = 0; i < n; i++)
+			pr->samples_ms[i] = (double)pr->times[o->warmup + i] / 1e6;
+		/* the mean inside Tukey's far-out fences: a preempted
+		 * repetition does not enter the cell (btrt_profiler.h) */
+		mean = btrt_profiler_fenced_mean(pr->samples_ms, n, &sd, &kept);
+		half = kept > 1 ? t975(kept - 1) * sd / sqrt((double)kept) : 0;
 		if (half <= o->precision * mean || n >= o->max_reps)
 			break;
 		n = n * 2 > o->max_reps ? o->max_reps : n * 2;
@@ -260,8 +295,12 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 	}
 	if (rc)
 		return -1;
-	fprintf(pr->out, "%s,%s,%s,%.6f,%.6f,%ld\n", stage, pu, mode_name, mean, sd, n);
+	fprintf(pr->out, "%s,%s,%s,%.6f,%.6f,%ld\n", stage, pu, mode_name, mean, sd, kept);
 	pr->cell_mean[(size_t)p * pr->ctx.app->n_stages + s] = mean;
+	if (kept < n)
+		fprintf(pr->out, "# fenced: %s,%s,%s: %ld of %ld repetitions beyond Tukey's far-out "
+			"fences left out of the mean\n",
+			stage, pu, mode_name, n - kept, n);
 	/* A cell that stopped at the repetition cap without reaching the
 	 * precision target: a comment the table reader skips, and a warning
 	 * at the end (warn_capped). */
@@ -408,10 +447,11 @@ static int profile(struct profiling_run *pr, struct btrt_error *err)
 	const struct btrt_profiler *prof = pr->ctx.prof;
 	uint32_t n_stages = prof->app->n_stages;
 	pr->times = calloc((size_t)(pr->o.warmup + pr->o.max_reps), sizeof(uint64_t));
+	pr->samples_ms = calloc((size_t)pr->o.max_reps, sizeof(double));
 	pr->overhead = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
 	pr->capped = calloc((size_t)n_stages * prof->n_pus * BTRT_PROF_N_MODES + 1, sizeof(double));
 	pr->cell_mean = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
-	if (!pr->times || !pr->overhead || !pr->capped || !pr->cell_mean)
+	if (!pr->times || !pr->samples_ms || !pr->overhead || !pr->capped || !pr->cell_mean)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "measurement tables");
 	for (size_t k = 0; k < (size_t)prof->n_pus * n_stages; k++)
 		pr->cell_mean[k] = NAN;
@@ -527,6 +567,7 @@ static void finish(struct profiling_run *pr)
 {
 	btrt_ofile_discard(&pr->out_file);
 	free(pr->times);
+	free(pr->samples_ms);
 	free(pr->overhead);
 	free(pr->capped);
 	free(pr->cell_mean);

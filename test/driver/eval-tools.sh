@@ -401,3 +401,39 @@ if scripts/trace-windows "$tw/none.json" > "$tw/bad.txt" 2>&1; then
   fail "trace-windows: a missing trace read as good" "$tw/bad.txt"
 fi
 echo "ok: scripts/trace-windows"
+
+# scripts/table-vs-runs on a made-up report and table: stage a ran on the
+# CPU in one schedule (1.0 ms in each run) against a table cell of 2.0 ms
+# (ratio 2.00); stage b in two (medians 2.0 and 2.2: 2.1) against 2.1 ms,
+# its cell fenced (2 of 30); the cuda rows and the farm are left out.
+tv=$work/tv
+mkdir -p "$tv"
+cat > "$tv/t.csv" <<'CSV'
+# btc profiling table
+stage,pu,mode,mean_ms,stddev_ms,samples
+a,cpu,isolated,2.000000,1.000000,30
+a,cuda,isolated,0.100000,0.001000,10
+b,cpu,isolated,2.100000,0.210000,28
+# fenced: b,cpu,isolated: 2 of 30 repetitions beyond Tukey's far-out fences left out of the mean
+b,cpu,interference,9.000000,0.100000,30
+CSV
+cat > "$tv/r.json" <<'JSON'
+{"candidates": [
+ {"label": "cpu:0-1", "status": "verified", "runs_times": [
+   {"stages_steady_ms": [1.0, 2.0]}, {"stages_steady_ms": [1.0, 1.9]}, {"stages_steady_ms": [1.0, 2.1]}]},
+ {"label": "cuda:0 cpu:1", "status": "verified", "runs_times": [
+   {"stages_steady_ms": [0.1, 2.2]}, {"stages_ms": [0.1, 2.2]}]},
+ {"label": "cpu:0-1", "status": "failed", "runs_times": [{"stages_steady_ms": [9.0, 9.0]}]},
+ {"label": "cpu*2:0-1", "status": "verified", "runs_times": [{"stages_steady_ms": [9.0, 9.0]}]}]}
+JSON
+scripts/table-vs-runs "$tv/r.json" "$tv/t.csv" --pu cpu > "$tv/out.md" 2>&1 ||
+  fail "table-vs-runs: exit status $?" "$tv/out.md"
+grep -qxF "| a | cpu | 2.000 | 50 | 30 | none | 1.000 | 1 | 2.00 |" "$tv/out.md" ||
+  fail "table-vs-runs: stage a" "$tv/out.md"
+grep -qxF "| b | cpu | 2.100 | 10 | 28 | 2 of 30 | 2.100 | 2 | 1.00 |" "$tv/out.md" ||
+  fail "table-vs-runs: stage b" "$tv/out.md"
+! grep -q "cuda" "$tv/out.md" || fail "table-vs-runs: --pu cpu printed cuda" "$tv/out.md"
+if scripts/table-vs-runs "$tv/r.json" "$tv/t.csv" --mode placed > "$tv/bad.txt" 2>&1; then
+  fail "table-vs-runs: a mode without rows read as good" "$tv/bad.txt"
+fi
+echo "ok: scripts/table-vs-runs"

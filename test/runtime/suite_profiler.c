@@ -3,7 +3,8 @@
  * 2 for every malformed number or mode, and a whole table on two unpinned
  * CPU PUs (rows, chunk-model terms, the capped warnings folded to one line
  * per stage); --pus and the co-run occupant (--occupy); which PUs co-run
- * under interference (one GPU API). */
+ * under interference (one GPU API); the cell statistic (the mean inside
+ * Tukey's far-out fences). */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -370,6 +371,52 @@ static void test_co_runs(void)
 	CU_ASSERT_FALSE(btrt_profiler_co_runs(pus, 2, 1, 1));
 }
 
+/* The cell statistic: a preempted repetition (50 ms among ~1 ms) left out,
+ * a lower one too, nothing left out of a spread without a far-out value,
+ * of equal values, or of fewer than 8 samples. */
+static void test_fenced_mean(void)
+{
+	double v[30], sd;
+	long kept;
+	for (int i = 0; i < 30; i++)
+		v[i] = 1.0 + 0.01 * (i % 5);
+	double plain = 0;
+	for (int i = 0; i < 30; i++)
+		plain += v[i];
+	plain /= 30;
+	double m = btrt_profiler_fenced_mean(v, 30, &sd, &kept);
+	CU_ASSERT_EQUAL(kept, 30);
+	CU_ASSERT_DOUBLE_EQUAL(m, plain, 1e-12);
+	CU_ASSERT_TRUE(sd > 0);
+	v[7] = 50.0;
+	m = btrt_profiler_fenced_mean(v, 30, &sd, &kept);
+	CU_ASSERT_EQUAL(kept, 29);
+	CU_ASSERT_DOUBLE_EQUAL(m, (plain * 30 - 1.02) / 29, 1e-12);
+	CU_ASSERT_TRUE(sd < 0.05);
+	CU_ASSERT_DOUBLE_EQUAL(v[7], 50.0, 0); /* v is not changed */
+	v[8] = 0.01;
+	m = btrt_profiler_fenced_mean(v, 30, &sd, &kept);
+	CU_ASSERT_EQUAL(kept, 28);
+	CU_ASSERT_TRUE(m > 1.0 && m < 1.05);
+	double u[10]; /* 1..10: no far-out value */
+	for (int i = 0; i < 10; i++)
+		u[i] = i + 1;
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(u, 10, &sd, &kept), 5.5, 1e-12);
+	CU_ASSERT_EQUAL(kept, 10);
+	double e[12]; /* equal values: the width's floor keeps them all */
+	for (int i = 0; i < 12; i++)
+		e[i] = 2.0;
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(e, 12, &sd, &kept), 2.0, 1e-12);
+	CU_ASSERT_EQUAL(kept, 12);
+	CU_ASSERT_DOUBLE_EQUAL(sd, 0, 0);
+	double f[7] = { 1, 1, 1, 1, 1, 1, 50 }; /* n < 8: nothing left out */
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(f, 7, &sd, &kept), 56.0 / 7, 1e-12);
+	CU_ASSERT_EQUAL(kept, 7);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(f, 1, &sd, &kept), 1, 0);
+	CU_ASSERT_EQUAL(kept, 1);
+	CU_ASSERT_DOUBLE_EQUAL(sd, 0, 0);
+}
+
 int suite_profiler_register(void)
 {
 	CU_pSuite s = CU_add_suite("profiler", NULL, NULL);
@@ -378,7 +425,8 @@ int suite_profiler_register(void)
 	    !CU_add_test(s, "bad options", test_bad_options) ||
 	    !CU_add_test(s, "table", test_table) ||
 	    !CU_add_test(s, "pus and occupy", test_pus_and_occupy) ||
-	    !CU_add_test(s, "co-runners", test_co_runs))
+	    !CU_add_test(s, "co-runners", test_co_runs) ||
+	    !CU_add_test(s, "fenced mean", test_fenced_mean))
 		return -1;
 	return 0;
 }
