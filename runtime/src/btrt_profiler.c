@@ -298,7 +298,8 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 	fprintf(pr->out, "%s,%s,%s,%.6f,%.6f,%ld\n", stage, pu, mode_name, mean, sd, kept);
 	pr->cell_mean[(size_t)p * pr->ctx.app->n_stages + s] = mean;
 	if (kept < n)
-		fprintf(pr->out, "# fenced: %s,%s,%s: %ld of %ld repetitions beyond Tukey's far-out "
+		fprintf(pr->out,
+			"# fenced: %s,%s,%s: %ld of %ld repetitions beyond Tukey's far-out "
 			"fences left out of the mean\n",
 			stage, pu, mode_name, n - kept, n);
 	/* A cell that stopped at the repetition cap without reaching the
