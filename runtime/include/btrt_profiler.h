@@ -120,10 +120,12 @@ int btrt_profiler_co_runs(const struct btrt_profiler_pu *pus, uint32_t n_pus, ui
  * tail: one preempted repetition of 30 can double the plain mean (H100
  * leases ZS-ZW: octree's radix_tree on the CPU read 2.86 +- 2.22 ms in
  * the table against 1.05 ms inside the pipelines). With n < 8 no sample is
- * left out. *kept: how many samples the mean is over (n when none was
- * left out); *sd is 0 when *kept < 2. v is not changed; n >= 1. Returns
- * the mean. */
-double btrt_profiler_fenced_mean(const double *v, long n, double *sd, long *kept);
+ * left out. n >= 1; v is not changed; scratch: the caller's room for n
+ * doubles, which the quartiles sort (overwritten; unused when n < 8).
+ * *kept: how many samples the mean is over (n when none was left out);
+ * *sd is 0 when *kept < 2. Pure: no allocation, no failure. Returns the
+ * mean, ms. */
+double btrt_profiler_fenced_mean(const double *v, long n, double *scratch, double *sd, long *kept);
 
 /* Runs the profiler over prof's tables with the command line argc/argv:
  *   -o TABLE.csv (default stdout), --input PATH (default

@@ -34,6 +34,7 @@ struct profiling_run {
 	struct btrt_ofile out_file; /* -o: published after a whole profile */
 	uint64_t *times;           /* [warmup + max_reps] chunk times, ns */
 	double *samples_ms;        /* [max_reps] one cell's measured times, ms */
+	double *sorted_ms;         /* [max_reps] btrt_profiler_fenced_mean's scratch */
 	double *overhead;          /* [n_pus][n_stages] one mode's overheads, ms */
 	double *cell_mean;         /* [n_pus][n_stages] one mode's stage rows, ms; NAN none */
 	double *capped;            /* [n_stages][n_pus][modes] 95 % CI over the mean (%)
@@ -131,20 +132,16 @@ static double quantile(const double *x, long n, double q)
 	return i + 1 < n ? x[i] + (h - (double)i) * (x[i + 1] - x[i]) : x[n - 1];
 }
 
-double btrt_profiler_fenced_mean(const double *v, long n, double *sd, long *kept)
+double btrt_profiler_fenced_mean(const double *v, long n, double *scratch, double *sd, long *kept)
 {
 	double lo = -INFINITY, hi = INFINITY;
 	if (n >= 8) {
-		double *x = malloc((size_t)n * sizeof(*x));
-		if (x) {
-			memcpy(x, v, (size_t)n * sizeof(*x));
-			qsort(x, (size_t)n, sizeof(*x), cmp_double);
-			double q1 = quantile(x, n, 0.25), q3 = quantile(x, n, 0.75);
-			double w = fmax(q3 - q1, 0.05 * quantile(x, n, 0.5));
-			lo = q1 - 3 * w;
-			hi = q3 + 3 * w;
-			free(x);
-		}
+		memcpy(scratch, v, (size_t)n * sizeof(*scratch));
+		qsort(scratch, (size_t)n, sizeof(*scratch), cmp_double);
+		double q1 = quantile(scratch, n, 0.25), q3 = quantile(scratch, n, 0.75);
+		double w = fmax(q3 - q1, 0.05 * quantile(scratch, n, 0.5));
+		lo = q1 - 3 * w;
+		hi = q3 + 3 * w;
 	}
 	double sum = 0, sum2 = 0;
 	long k = 0;
@@ -277,7 +274,7 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 			pr->samples_ms[i] = (double)pr->times[o->warmup + i] / 1e6;
 		/* the mean inside Tukey's far-out fences: a preempted
 		 * repetition does not enter the cell (btrt_profiler.h) */
-		mean = btrt_profiler_fenced_mean(pr->samples_ms, n, &sd, &kept);
+		mean = btrt_profiler_fenced_mean(pr->samples_ms, n, pr->sorted_ms, &sd, &kept);
 		half = kept > 1 ? t975(kept - 1) * sd / sqrt((double)kept) : 0;
 		if (half <= o->precision * mean || n >= o->max_reps)
 			break;
@@ -326,7 +323,7 @@ static double mode_fixed(struct profiling_run *pr, uint32_t p, int k)
 	double *v = &pr->overhead[p * pr->ctx.app->n_stages];
 	qsort(v, (size_t)k, sizeof(double), cmp_double);
 	int discrete = pr->ctx.prof->pus[p].kind == BTRT_PU_CUDA && pr->have_link;
-	return discrete ? v[0] : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	return discrete ? v[0] : quantile(v, k, 0.5);
 }
 
 static void write_mode_terms(struct profiling_run *pr, int mode, const int *n_over)
@@ -449,10 +446,12 @@ static int profile(struct profiling_run *pr, struct btrt_error *err)
 	uint32_t n_stages = prof->app->n_stages;
 	pr->times = calloc((size_t)(pr->o.warmup + pr->o.max_reps), sizeof(uint64_t));
 	pr->samples_ms = calloc((size_t)pr->o.max_reps, sizeof(double));
+	pr->sorted_ms = calloc((size_t)pr->o.max_reps, sizeof(double));
 	pr->overhead = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
 	pr->capped = calloc((size_t)n_stages * prof->n_pus * BTRT_PROF_N_MODES + 1, sizeof(double));
 	pr->cell_mean = calloc((size_t)prof->n_pus * n_stages + 1, sizeof(double));
-	if (!pr->times || !pr->samples_ms || !pr->overhead || !pr->capped || !pr->cell_mean)
+	if (!pr->times || !pr->samples_ms || !pr->sorted_ms || !pr->overhead || !pr->capped ||
+	    !pr->cell_mean)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "measurement tables");
 	for (size_t k = 0; k < (size_t)prof->n_pus * n_stages; k++)
 		pr->cell_mean[k] = NAN;
@@ -569,6 +568,7 @@ static void finish(struct profiling_run *pr)
 	btrt_ofile_discard(&pr->out_file);
 	free(pr->times);
 	free(pr->samples_ms);
+	free(pr->sorted_ms);
 	free(pr->overhead);
 	free(pr->capped);
 	free(pr->cell_mean);

@@ -376,7 +376,7 @@ static void test_co_runs(void)
  * of equal values, or of fewer than 8 samples. */
 static void test_fenced_mean(void)
 {
-	double v[30], sd;
+	double v[30], tmp[30], sd;
 	long kept;
 	for (int i = 0; i < 30; i++)
 		v[i] = 1.0 + 0.01 * (i % 5);
@@ -384,35 +384,35 @@ static void test_fenced_mean(void)
 	for (int i = 0; i < 30; i++)
 		plain += v[i];
 	plain /= 30;
-	double m = btrt_profiler_fenced_mean(v, 30, &sd, &kept);
+	double m = btrt_profiler_fenced_mean(v, 30, tmp, &sd, &kept);
 	CU_ASSERT_EQUAL(kept, 30);
 	CU_ASSERT_DOUBLE_EQUAL(m, plain, 1e-12);
 	CU_ASSERT_TRUE(sd > 0);
 	v[7] = 50.0;
-	m = btrt_profiler_fenced_mean(v, 30, &sd, &kept);
+	m = btrt_profiler_fenced_mean(v, 30, tmp, &sd, &kept);
 	CU_ASSERT_EQUAL(kept, 29);
 	CU_ASSERT_DOUBLE_EQUAL(m, (plain * 30 - 1.02) / 29, 1e-12);
 	CU_ASSERT_TRUE(sd < 0.05);
 	CU_ASSERT_DOUBLE_EQUAL(v[7], 50.0, 0); /* v is not changed */
 	v[8] = 0.01;
-	m = btrt_profiler_fenced_mean(v, 30, &sd, &kept);
+	m = btrt_profiler_fenced_mean(v, 30, tmp, &sd, &kept);
 	CU_ASSERT_EQUAL(kept, 28);
 	CU_ASSERT_TRUE(m > 1.0 && m < 1.05);
 	double u[10]; /* 1..10: no far-out value */
 	for (int i = 0; i < 10; i++)
 		u[i] = i + 1;
-	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(u, 10, &sd, &kept), 5.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(u, 10, tmp, &sd, &kept), 5.5, 1e-12);
 	CU_ASSERT_EQUAL(kept, 10);
 	double e[12]; /* equal values: the width's floor keeps them all */
 	for (int i = 0; i < 12; i++)
 		e[i] = 2.0;
-	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(e, 12, &sd, &kept), 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(e, 12, tmp, &sd, &kept), 2.0, 1e-12);
 	CU_ASSERT_EQUAL(kept, 12);
 	CU_ASSERT_DOUBLE_EQUAL(sd, 0, 0);
 	double f[7] = { 1, 1, 1, 1, 1, 1, 50 }; /* n < 8: nothing left out */
-	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(f, 7, &sd, &kept), 56.0 / 7, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(f, 7, tmp, &sd, &kept), 56.0 / 7, 1e-12);
 	CU_ASSERT_EQUAL(kept, 7);
-	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(f, 1, &sd, &kept), 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(btrt_profiler_fenced_mean(f, 1, tmp, &sd, &kept), 1, 0);
 	CU_ASSERT_EQUAL(kept, 1);
 	CU_ASSERT_DOUBLE_EQUAL(sd, 0, 0);
 }
