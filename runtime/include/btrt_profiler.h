@@ -127,6 +127,12 @@ int btrt_profiler_co_runs(const struct btrt_profiler_pu *pus, uint32_t n_pus, ui
  * mean, ms. */
 double btrt_profiler_fenced_mean(const double *v, long n, double *scratch, double *sd, long *kept);
 
+/* The most repetitions a cell's `# reps:` line lists (docs/app-format.md):
+ * at up to 13 bytes each, the line stays well inside the table reader's
+ * line limit (BTC_TABLE_MAX_LINE, 64 KiB). A cell of more repetitions
+ * (--max-reps above it) gets no such line. */
+#define BTRT_PROFILER_REPS_NOTE_MAX 2000
+
 /* Runs the profiler over prof's tables with the command line argc/argv:
  *   -o TABLE.csv (default stdout), --input PATH (default
  *   app->default_input), --modes LIST (of isolated, interference, placed),

@@ -299,6 +299,15 @@ static int measure_cell(struct profiling_run *pr, int mode, uint32_t s, int p, d
 			"# fenced: %s,%s,%s: %ld of %ld repetitions beyond Tukey's far-out "
 			"fences left out of the mean\n",
 			stage, pu, mode_name, n - kept, n);
+	/* Every repetition, in the order measured, so that another estimator
+	 * of the cell can be judged offline against the pipelines' times
+	 * (scripts/table-vs-runs --estimator); the reader skips the line. */
+	if (n <= BTRT_PROFILER_REPS_NOTE_MAX) {
+		fprintf(pr->out, "# reps: %s,%s,%s:", stage, pu, mode_name);
+		for (long i = 0; i < n; i++)
+			fprintf(pr->out, " %.6g", pr->samples_ms[i]);
+		fprintf(pr->out, "\n");
+	}
 	/* A cell that stopped at the repetition cap without reaching the
 	 * precision target: a comment the table reader skips, and a warning
 	 * at the end (warn_capped). */

@@ -436,4 +436,41 @@ grep -qxF "| b | cpu | 2.100 | 10 | 28 | 2 of 30 | 2.100 | 2 | 1.00 |" "$tv/out.
 if scripts/table-vs-runs "$tv/r.json" "$tv/t.csv" --mode placed > "$tv/bad.txt" 2>&1; then
   fail "table-vs-runs: a mode without rows read as good" "$tv/bad.txt"
 fi
+# --estimator from the cells' `# reps:` lines: stage a's 30 repetitions,
+# 20 of 1 ms and 10 of 5 ms (a third slow, as on a noisy lease), against
+# 1.0 ms in the pipeline: the quartiles take the slow third in (tukey and
+# mean 2.333), the median absolute deviation does not (hampel 1.000, 10
+# of 30 left out; median 1.000); stage b has no repetitions (n/a).
+{
+  echo "# btc profiling table"
+  echo "stage,pu,mode,mean_ms,stddev_ms,samples"
+  echo "a,cpu,isolated,2.333333,1.917771,30"
+  printf '# reps: a,cpu,isolated:'
+  for i in $(seq 10); do printf ' 1'; done
+  for i in $(seq 10); do printf ' 5'; done
+  for i in $(seq 10); do printf ' 1'; done
+  echo
+  echo "b,cpu,isolated,2.100000,0.210000,28"
+} > "$tv/t2.csv"
+for e in table mean median tukey hampel; do
+  scripts/table-vs-runs "$tv/r.json" "$tv/t2.csv" --pu cpu --estimator $e > "$tv/$e.md" 2>&1 ||
+    fail "table-vs-runs --estimator $e: exit status $?" "$tv/$e.md"
+done
+grep -qxF "| a | cpu | 2.333 | 82 | 30 | none | 1.000 | 1 | 2.33 |" "$tv/tukey.md" ||
+  fail "table-vs-runs --estimator tukey: stage a" "$tv/tukey.md"
+grep -qxF "| a | cpu | 2.333 | 82 | 30 | none | 1.000 | 1 | 2.33 |" "$tv/mean.md" ||
+  fail "table-vs-runs --estimator mean: stage a" "$tv/mean.md"
+grep -qxF "| a | cpu | 1.000 | 0 | 20 | 10 of 30 | 1.000 | 1 | 1.00 |" "$tv/hampel.md" ||
+  fail "table-vs-runs --estimator hampel: stage a" "$tv/hampel.md"
+grep -q "^| a | cpu | 1.000 | [0-9]* | 30 | none | 1.000 | 1 | 1.00 |$" "$tv/median.md" ||
+  fail "table-vs-runs --estimator median: stage a" "$tv/median.md"
+grep -qxF "| b | cpu | n/a | n/a | n/a | no repetitions | 2.100 | 2 | n/a |" "$tv/hampel.md" ||
+  fail "table-vs-runs --estimator hampel: stage b without repetitions" "$tv/hampel.md"
+grep -qF "1 cells with pipeline figures (hampel): table / pipelines geometric mean 1.00" \
+  "$tv/hampel.md" || fail "table-vs-runs --estimator hampel: the summary" "$tv/hampel.md"
+grep -qF "| b | cpu | 2.100 | 10 | 28 | none | 2.100 | 2 | 1.00 |" "$tv/table.md" ||
+  fail "table-vs-runs --estimator table: stage b" "$tv/table.md"
+if scripts/table-vs-runs "$tv/r.json" "$tv/t.csv" --estimator hampel > "$tv/bad.txt" 2>&1; then
+  fail "table-vs-runs: --estimator hampel on a table without # reps: read as good" "$tv/bad.txt"
+fi
 echo "ok: scripts/table-vs-runs"

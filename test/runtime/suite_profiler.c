@@ -226,6 +226,40 @@ static int count_lines(const char *text, const char *prefix)
 	return n;
 }
 
+/* The rest of the first line of text that starts with prefix, or NULL. */
+static const char *line_after(const char *text, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		if (!strncmp(l, prefix, len))
+			return l + len;
+	return NULL;
+}
+
+/* A cell's `# reps:` line against its row (the line after the prefix
+ * "stage,pu,mode,"): as many repetitions as the row's samples (no
+ * repetition is fenced below 8), whose mean is the row's mean to the
+ * row's 6 decimals (%.6f ms) and the line's 6 significant digits. */
+static void check_reps(const char *row, const char *reps)
+{
+	double mean = NAN, sd = NAN;
+	long samples = -1;
+	CU_ASSERT_EQUAL_FATAL(sscanf(row, "%lf,%lf,%ld", &mean, &sd, &samples), 3);
+	CU_ASSERT_TRUE(samples >= 2 && samples <= 3);
+	double sum = 0;
+	long n = 0;
+	char *end;
+	for (const char *p = reps; *p && *p != '\n'; p = end, n++) {
+		double v = strtod(p, &end);
+		if (end == p)
+			break;
+		CU_ASSERT_TRUE(v > 0);
+		sum += v;
+	}
+	CU_ASSERT_EQUAL(n, samples);
+	CU_ASSERT_DOUBLE_EQUAL(n ? sum / (double)n : NAN, mean, 1e-6 + 1e-5 * mean);
+}
+
 static void test_table(void)
 {
 	char out[] = "/tmp/btrt-prof-out-XXXXXX", errpath[] = "/tmp/btrt-prof-err-XXXXXX";
@@ -257,6 +291,15 @@ static void test_table(void)
 				const char *mode = m ? "interference" : "isolated";
 				snprintf(prefix, sizeof(prefix), "%s,%s,%s,", stages[s], pus[p].name, mode);
 				CU_ASSERT_EQUAL(count_lines(table, prefix), 1);
+				const char *row = line_after(table, prefix);
+				snprintf(prefix, sizeof(prefix), "# reps: %s,%s,%s:", stages[s],
+					 pus[p].name, mode);
+				CU_ASSERT_EQUAL(count_lines(table, prefix), 1);
+				const char *reps = line_after(table, prefix);
+				CU_ASSERT_PTR_NOT_NULL(row);
+				CU_ASSERT_PTR_NOT_NULL(reps);
+				if (row && reps)
+					check_reps(row, reps);
 				snprintf(prefix, sizeof(prefix), "# capped: %s,%s,%s:", stages[s],
 					 pus[p].name, mode);
 				capped += count_lines(table, prefix);
