@@ -24,6 +24,26 @@ void btc_calib_fit_free(struct btc_calib_fit *fit)
 	memset(fit, 0, sizeof(*fit));
 }
 
+/* n doubles (ints) copied into new memory; NULL for NULL. */
+static void *copy_of(const void *v, size_t n, size_t size)
+{
+	if (!v)
+		return NULL;
+	void *c = btc_xcalloc(n + 1, size);
+	memcpy(c, v, n * size);
+	return c;
+}
+
+void btc_calib_fit_copy(const struct btc_calib_fit *f, struct btc_calib_fit *out)
+{
+	size_t np = (size_t)f->n_pus, nd = np * (size_t)f->n_stages;
+	*out = *f;
+	out->a_ms = copy_of(f->a_ms, np, sizeof(double));
+	out->b = copy_of(f->b, np, sizeof(double));
+	out->n_bottleneck = copy_of(f->n_bottleneck, np, sizeof(int));
+	out->d = copy_of(f->d, nd, sizeof(double));
+}
+
 double btc_calib_period(const struct btc_calib_schedule *s)
 {
 	double p = s->io_ms;

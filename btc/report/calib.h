@@ -105,6 +105,11 @@ void btc_calib_lower(const struct btc_calib_schedule *s, int n, const bool *use,
  * not be NULL) and zeroes it. */
 void btc_calib_fit_free(struct btc_calib_fit *fit);
 
+/* A deep copy of the fit f into *out (its own arrays: free with
+ * btc_calib_fit_free), so that one fit can be lowered against two sets of
+ * schedules (report/fit_bound.c). */
+void btc_calib_fit_copy(const struct btc_calib_fit *f, struct btc_calib_fit *out);
+
 /* The calibrated time of chunk c, ms: a_p + b_p x_c, or the per-stage
  * form above when fit has factors and c has stages. */
 double btc_calib_chunk_ms(const struct btc_calib_fit *fit, const struct btc_calib_chunk *c);

@@ -132,10 +132,11 @@ static bool bound_of(const struct btc_plan *plan, enum btc_mode m, const double 
 
 /* Under `placed` a one-chunk schedule is predicted from the isolated rows
  * (btc_plan_mode_for), which the placed problem's bounds do not see: the
- * lowest such baseline period, calibrated as bound_of does and without
- * X, max(T_io, a_c + b_c F_c + sum_i f_ic t_ic), over the PUs the plan
- * allows that have every stage, its PU in *pu; INFINITY (*pu -1) when
- * there is none or m is not placed. */
+ * lowest such baseline period, calibrated as bound_of does (by the
+ * calibration lowered against those schedules, struct bound_calib's ba,
+ * bb, bs) and without X, max(T_io, a_c + b_c F_c + sum_i f_ic t_ic), over
+ * the PUs the plan allows that have every stage, its PU in *pu; INFINITY
+ * (*pu -1) when there is none or m is not placed. */
 static double placed_baselines(const struct btc_plan *plan, enum btc_mode m, const double *fa,
 			       const double *fb, const double *fs, double io_cap, int *pu)
 {
@@ -255,22 +256,67 @@ static double measured_io_ms(const struct btc_plan *plan, const struct btc_repor
 	return least;
 }
 
-/* The calibration the bounds use (*fa, *fb: a_c, b_c per PU, *fs: the
- * factor f_{i,c} on stage i's time at i * n_pus + c, caller frees; NULL
- * without a fit; *io_cap: T_io is at most it, the least of
- * btc_calib_lower's cap and measured_io_ms): mode m's per-stage fit
- * (btc_calib_fit with BOUND_STAGE_WEIGHT) lowered until no measurement it was
- * fitted on contradicts it (btc_calib_lower), fitted on every
+/* The calibration the bounds use: fa, fb (a_c, b_c per PU) and fs (the
+ * factor f_{i,c} on stage i's time at i * n_pus + c) for the problem of
+ * mode m, the bounds' rows; ba, bb, bs the same for the one-chunk
+ * schedules that mode m predicts from other rows (btc_plan_mode_for:
+ * under `placed`, the baselines from the isolated ones), placed_baselines'
+ * cap; NULL without a fit; io_cap: T_io is at most it. Free with
+ * bound_calib_free. */
+struct bound_calib {
+	double *fa, *fb, *fs;
+	double *ba, *bb, *bs;
+	double io_cap;
+};
+
+static void bound_calib_free(struct bound_calib *c)
+{
+	free(c->fa);
+	free(c->fb);
+	free(c->fs);
+	free(c->ba);
+	free(c->bb);
+	free(c->bs);
+	*c = (struct bound_calib){.io_cap = INFINITY};
+}
+
+/* f's a_c, b_c and f_{i,c} as the arrays of struct bound_calib (the
+ * caller frees *a, *b, *s). */
+static void calib_arrays(const struct btc_calib_fit *f, int ns, int np, double **a, double **b,
+			 double **s)
+{
+	*a = btc_xcalloc((size_t)np, sizeof(double));
+	*b = btc_xcalloc((size_t)np, sizeof(double));
+	*s = btc_xcalloc((size_t)ns * np + 1, sizeof(double));
+	for (int c = 0; c < np; c++) {
+		(*a)[c] = f->a_ms[c];
+		(*b)[c] = f->b[c];
+		for (int i = 0; i < ns; i++)
+			(*s)[i * np + c] = btc_calib_stage_factor(f, c, i);
+	}
+}
+
+/* The calibration the bounds use into *out (struct bound_calib): mode m's
+ * per-stage fit (btc_calib_fit with BOUND_STAGE_WEIGHT) over every
  * measurement but the chosen schedule's, so that its efficiency never
  * rests on its own measurement (issue 25), or but skip's when skip >= 0
- * (the per-schedule check, btc_fit_bound); on all without either. True
- * when a schedule was left out. */
+ * (the per-schedule check, btc_fit_bound); on all without either. The
+ * fit is lowered until no measurement contradicts it (btc_calib_lower),
+ * once against the schedules whose chunks mode m's rows predict (fa, fb,
+ * fs) and once against those it predicts from other rows (ba, bb, bs;
+ * fa, fb, fs where there is none): the per-stage factors are shared by
+ * both sets of rows, and under `placed` the isolated rows of the
+ * one-chunk baselines read the CPU stages higher than the placed rows
+ * (H200 lease A, octree: stage 6 0.831 against 0.727 ms), so a baseline
+ * lowered the placed rows' CPU line by 14 % (docs/scheduler.md,
+ * "Calibration for the bound"; docs/results/h100-bound-variants.md,
+ * "Lowering by rows: taken"). io_cap: the least of btc_calib_lower's caps
+ * over both sets and measured_io_ms. True when a schedule was left out. */
 static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, enum btc_mode m,
-		      int skip, double **fa, double **fb, double **fs, double *io_cap)
+		      int skip, struct bound_calib *out)
 {
 	int np = plan->dev->n_pus, n = plan->n_schedules;
-	*fa = *fb = *fs = NULL;
-	*io_cap = INFINITY;
+	*out = (struct bound_calib){.io_cap = INFINITY};
 	if (r->n_pu_fits != np)
 		return false;
 	if (skip < 0 && r->chosen >= 0 && r->chosen < n &&
@@ -280,30 +326,37 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 	struct btc_calib_chunk *chunks =
 		btc_xcalloc((size_t)n * BTC_SCHED_MAX_PUS + 1, sizeof(*chunks));
 	bool *use = btc_xcalloc((size_t)n + 1, sizeof(bool));
+	bool *own = btc_xcalloc((size_t)n + 1, sizeof(bool));
+	bool *other = btc_xcalloc((size_t)n + 1, sizeof(bool));
 	bool ok = btc_fit_calib_input(plan, m, r, cs, chunks);
 	if (ok) {
-		for (int k = 0; k < n; k++)
+		bool any_other = false;
+		for (int k = 0; k < n; k++) {
 			use[k] = k != skip;
+			bool rows = btc_plan_mode_for(plan->table, m, &plan->schedules[k].s) == m;
+			own[k] = use[k] && rows;
+			other[k] = use[k] && !rows;
+			any_other |= other[k] && cs[k].measured_ms > 0;
+		}
 		struct btc_calib_options opt;
 		btc_calib_options_init(&opt);
 		opt.stage_weight = BOUND_STAGE_WEIGHT;
-		struct btc_calib_fit f;
+		struct btc_calib_fit f, g;
 		btc_calib_fit(cs, n, np, use, &opt, &f);
-		btc_calib_lower(cs, n, use, &f);
-		*fa = btc_xcalloc((size_t)np, sizeof(double));
-		*fb = btc_xcalloc((size_t)np, sizeof(double));
+		btc_calib_fit_copy(&f, &g);
+		btc_calib_lower(cs, n, own, &f);
+		btc_calib_lower(cs, n, any_other ? other : own, &g);
 		const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, true);
 		int ns = p ? p->n_stages : 0;
-		*fs = btc_xcalloc((size_t)ns * np + 1, sizeof(double));
-		for (int c = 0; c < np; c++) {
-			(*fa)[c] = f.a_ms[c];
-			(*fb)[c] = f.b[c];
-			for (int i = 0; i < ns; i++)
-				(*fs)[i * np + c] = btc_calib_stage_factor(&f, c, i);
-		}
-		*io_cap = fmin(f.io_cap_ms, measured_io_ms(plan, r, use));
+		calib_arrays(&f, ns, np, &out->fa, &out->fb, &out->fs);
+		calib_arrays(&g, ns, np, &out->ba, &out->bb, &out->bs);
+		out->io_cap =
+			fmin(fmin(f.io_cap_ms, g.io_cap_ms), measured_io_ms(plan, r, use));
 		btc_calib_fit_free(&f);
+		btc_calib_fit_free(&g);
 	}
+	free(other);
+	free(own);
 	free(use);
 	free(chunks);
 	free(cs);
@@ -401,18 +454,18 @@ static bool bound_mode(const struct btc_plan *plan, const struct btc_report *r, 
 }
 
 /* The tighter bound (the assignment's, else the fluid one's; under
- * placed at most the isolated baselines') of mode m calibrated by fa, fb
- * with T_io at most io_cap; NAN when the LP fails. */
-static double tighter_bound(const struct btc_plan *plan, enum btc_mode m, const double *fa,
-			    const double *fb, const double *fs, double io_cap)
+ * placed at most the isolated baselines') of mode m calibrated by c;
+ * NAN when the LP fails. */
+static double tighter_bound(const struct btc_plan *plan, enum btc_mode m,
+			    const struct bound_calib *c)
 {
 	struct btc_sched_bound b;
 	struct btc_sched_assign a;
-	if (!bound_of(plan, m, fa, fb, fs, io_cap, &b, &a))
+	if (!bound_of(plan, m, c->fa, c->fb, c->fs, c->io_cap, &b, &a))
 		return NAN;
 	int pu;
 	double v = fmax(b.bound_ms, a.frac ? a.bound_ms : b.bound_ms);
-	v = fmin(v, placed_baselines(plan, m, fa, fb, fs, io_cap, &pu));
+	v = fmin(v, placed_baselines(plan, m, c->ba, c->bb, c->bs, c->io_cap, &pu));
 	btc_sched_bound_free(&b);
 	btc_sched_assign_free(&a);
 	return v;
@@ -480,12 +533,10 @@ static void loo_check(const struct btc_plan *plan, enum btc_mode m, struct btc_r
 		struct btc_report_candidate *c = &r->candidates[j];
 		if (c->status != BTC_RUN_VERIFIED || j == r->chosen || !(c->measured_ms < ref))
 			continue;
-		double *fa, *fb, *fs, io_cap;
-		if (bound_fit(plan, r, m, j, &fa, &fb, &fs, &io_cap))
-			c->bound_loo_ms = tighter_bound(plan, m, fa, fb, fs, io_cap);
-		free(fa);
-		free(fb);
-		free(fs);
+		struct bound_calib k;
+		if (bound_fit(plan, r, m, j, &k))
+			c->bound_loo_ms = tighter_bound(plan, m, &k);
+		bound_calib_free(&k);
 		if (isnan(c->bound_loo_ms))
 			continue;
 		r->bound_loo_checked++;
@@ -504,11 +555,11 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 	enum btc_mode m = plan->mode;
 	struct btc_sched_bound own, b = plan->bound;
 	struct btc_sched_assign own_a, a = plan->assign;
-	double *fa = NULL, *fb = NULL, *fs = NULL, io_cap = INFINITY;
+	struct bound_calib k = {.io_cap = INFINITY};
 	bool fitted = bound_mode(plan, r, &m);
 	if (fitted)
-		r->bound_without_chosen = bound_fit(plan, r, m, -1, &fa, &fb, &fs, &io_cap);
-	fitted = fitted && bound_of(plan, m, fa, fb, fs, io_cap, &own, &own_a);
+		r->bound_without_chosen = bound_fit(plan, r, m, -1, &k);
+	fitted = fitted && bound_of(plan, m, k.fa, k.fb, k.fs, k.io_cap, &own, &own_a);
 	if (fitted) {
 		b = own;
 		a = own_a;
@@ -516,10 +567,8 @@ void btc_fit_bound(const struct btc_plan *plan, struct btc_report *r)
 		m = plan->mode;
 	}
 	int cap_pu;
-	double cap = placed_baselines(plan, m, fa, fb, fs, io_cap, &cap_pu);
-	free(fa);
-	free(fb);
-	free(fs);
+	double cap = placed_baselines(plan, m, k.ba, k.bb, k.bs, k.io_cap, &cap_pu);
+	bound_calib_free(&k);
 	bool capped = cap < fmax(b.bound_ms, a.frac ? a.bound_ms : 0);
 	b.bound_ms = fmin(b.bound_ms, cap);
 	a.bound_ms = fmin(a.bound_ms, cap);
@@ -644,20 +693,18 @@ bool btc_fit_bound_assignment(const struct btc_plan *plan, const struct btc_repo
 	enum btc_mode m = plan->mode;
 	if (!bound_mode(plan, r, &m))
 		return false;
-	double *fa = NULL, *fb = NULL, *fs = NULL, io_cap = INFINITY;
-	bound_fit(plan, r, m, -1, &fa, &fb, &fs, &io_cap);
+	struct bound_calib k;
+	bound_fit(plan, r, m, -1, &k);
 	struct btc_sched_bound b;
 	struct btc_sched_assign a;
 	bool has = false;
-	bool ok = fa && bound_of_schedule(plan, m, fa, fb, fs, io_cap, &b, &a, s, &has);
+	bool ok = k.fa && bound_of_schedule(plan, m, k.fa, k.fb, k.fs, k.io_cap, &b, &a, s, &has);
 	if (ok) {
 		*mode = m;
 		*bound_ms = fmax(b.bound_ms, a.frac ? a.bound_ms : b.bound_ms);
 		btc_sched_bound_free(&b);
 		btc_sched_assign_free(&a);
 	}
-	free(fa);
-	free(fb);
-	free(fs);
+	bound_calib_free(&k);
 	return ok && has;
 }

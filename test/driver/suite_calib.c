@@ -211,6 +211,54 @@ static void test_lowered_loo(void)
 	btc_calib_fit_free(&g);
 }
 
+/* One fit lowered apart against two sets of schedules (the bound under
+ * `placed`: the placed rows against the schedules they predict, the
+ * isolated rows of the one-chunk baselines against those; report/
+ * fit_bound.c, bound_fit). Schedule 0 stands for a baseline whose rows
+ * read PU 0's work 30 % high: lowered with the rest, it pulls PU 0's
+ * whole line down; lowered apart, the others' copy is lowered only as far
+ * as they contradict it (here not at all: noise-free), the baseline's copy
+ * far enough for it, and each set lies at or below its own periods. The
+ * copy owns its arrays. */
+static void test_lowered_apart(void)
+{
+	struct btc_calib_chunk ch[NL][2];
+	struct btc_calib_schedule s[NL];
+	lowered_build(ch, s);
+	s[2].measured_ms /= 0.8; /* noise-free */
+	ch[0][0].predicted_ms *= 1.3;
+	struct btc_calib_options o;
+	btc_calib_options_init(&o);
+	bool own[NL], other[NL];
+	for (int k = 0; k < NL; k++) {
+		own[k] = k != 0;
+		other[k] = k == 0;
+	}
+	struct btc_calib_fit f, g, all;
+	btc_calib_fit(s, NL, 2, NULL, &o, &f);
+	btc_calib_fit_copy(&f, &g);
+	btc_calib_fit_copy(&f, &all);
+	CU_ASSERT_PTR_NOT_EQUAL(f.b, g.b);
+	CU_ASSERT_EQUAL(memcmp(f.b, g.b, 2 * sizeof(double)), 0);
+	CU_ASSERT_EQUAL(memcmp(f.a_ms, g.a_ms, 2 * sizeof(double)), 0);
+	double b0 = f.b[0];
+	btc_calib_lower(s, NL, own, &f);
+	btc_calib_lower(s, NL, other, &g);
+	btc_calib_lower(s, NL, NULL, &all);
+	/* together, the baseline sets PU 0's ratio; apart, it does not */
+	CU_ASSERT(all.b[0] < f.b[0] - 1e-6);
+	CU_ASSERT(g.b[0] < f.b[0] - 1e-6);
+	CU_ASSERT(f.b[0] <= b0 + 1e-12);
+	for (int k = 0; k < NL; k++)
+		CU_ASSERT(btc_calib_predict(k ? &f : &g, &s[k]) <= s[k].measured_ms + 1e-12);
+	/* the baseline under the others' copy: above its period */
+	CU_ASSERT(btc_calib_predict(&f, &s[0]) > s[0].measured_ms);
+	btc_calib_fit_free(&f);
+	CU_ASSERT(g.b[0] > 0); /* g's arrays are its own */
+	btc_calib_fit_free(&g);
+	btc_calib_fit_free(&all);
+}
+
 /* The io cap against the measurements' intervals (issue 25, octree on
  * lease K: the profile's T_io read high, the cap at the least other median
  * lay above the chosen's median). The table's T_io is 1.0 ms, the io
@@ -459,6 +507,7 @@ int register_calib_suite(void)
 	       !CU_add_test(s, "leave one out", test_loo) ||
 	       !CU_add_test(s, "lowered for the bound", test_lowered) ||
 	       !CU_add_test(s, "lowered, leave one out", test_lowered_loo) ||
+	       !CU_add_test(s, "one fit lowered apart", test_lowered_apart) ||
 	       !CU_add_test(s, "io cap at the intervals' lower ends", test_io_cap_interval) ||
 	       !CU_add_test(s, "per-stage factors for the bound", test_stages) ||
 	       !CU_add_test(s, "metrics", test_metrics) ||
