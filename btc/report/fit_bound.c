@@ -350,8 +350,7 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 		int ns = p ? p->n_stages : 0;
 		calib_arrays(&f, ns, np, &out->fa, &out->fb, &out->fs);
 		calib_arrays(&g, ns, np, &out->ba, &out->bb, &out->bs);
-		out->io_cap =
-			fmin(fmin(f.io_cap_ms, g.io_cap_ms), measured_io_ms(plan, r, use));
+		out->io_cap = fmin(fmin(f.io_cap_ms, g.io_cap_ms), measured_io_ms(plan, r, use));
 		btc_calib_fit_free(&f);
 		btc_calib_fit_free(&g);
 	}
