@@ -341,16 +341,20 @@ static bool bound_fit(const struct btc_plan *plan, const struct btc_report *r, e
 		struct btc_calib_options opt;
 		btc_calib_options_init(&opt);
 		opt.stage_weight = BOUND_STAGE_WEIGHT;
-		struct btc_calib_fit f, g;
+		struct btc_calib_fit f, g = {0};
 		btc_calib_fit(cs, n, np, use, &opt, &f);
-		btc_calib_fit_copy(&f, &g);
+		if (any_other) { /* else one lowering serves both */
+			btc_calib_fit_copy(&f, &g);
+			btc_calib_lower(cs, n, other, &g);
+		}
 		btc_calib_lower(cs, n, own, &f);
-		btc_calib_lower(cs, n, any_other ? other : own, &g);
+		const struct btc_calib_fit *base = any_other ? &g : &f;
 		const struct btc_sched_problem *p = btc_plan_problem_of(plan, m, true);
 		int ns = p ? p->n_stages : 0;
 		calib_arrays(&f, ns, np, &out->fa, &out->fb, &out->fs);
-		calib_arrays(&g, ns, np, &out->ba, &out->bb, &out->bs);
-		out->io_cap = fmin(fmin(f.io_cap_ms, g.io_cap_ms), measured_io_ms(plan, r, use));
+		calib_arrays(base, ns, np, &out->ba, &out->bb, &out->bs);
+		out->io_cap = fmin(fmin(f.io_cap_ms, base->io_cap_ms),
+				   measured_io_ms(plan, r, use));
 		btc_calib_fit_free(&f);
 		btc_calib_fit_free(&g);
 	}
