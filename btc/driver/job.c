@@ -584,7 +584,9 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
  * the build it replaces (each thread more is a core fewer for the CPU
  * chunks). Otherwise, where the plan's farms have more than one thread,
  * the build with one io thread fewer (btc_plan_io_round_fewer) races it
- * the same way. The new farms stay only on a significant gain, else the
+ * the same way. More farms stay as the head to head's candidate does
+ * (btc_tune_io_round_keeps: a significant gain, or undecided with a
+ * median ratio below 1), fewer only on a significant gain; else the
  * plan's are built again. False when the job stops (interrupted; a failed
  * check without --keep-going). */
 static bool phase_io_round(struct job *j)
@@ -660,7 +662,8 @@ static bool phase_io_round(struct job *j)
 	if (btc_interrupted())
 		return false;
 	const struct btc_tune_h2h *h = &io->h2h;
-	io->kept = ok && (h->gain || keep);
+	bool wins = ok && btc_tune_io_round_keeps(h, &j->opt->tune, more);
+	io->kept = wins || (ok && keep);
 	if (ok)
 		printf("io round: %u and %u / %u and %u time ratio %.3f [%.3f, %.3f%s] over %d "
 		       "rounds (%s): %s\n",
@@ -669,6 +672,8 @@ static bool phase_io_round(struct job *j)
 		       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
 		       h->rounds, h->stop,
 		       h->gain ? "significant gain, the program keeps the new farms"
+		       : wins  ? "no significant gain, the program keeps the new farms (undecided, "
+				 "the median below 1: the io set the period)"
 		       : keep  ? "kept (BTC_TEST_IO_ROUND)"
 			       : "no significant gain, the plan's farms are built again");
 	else

@@ -142,4 +142,17 @@ void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
 bool btc_tune_h2h_keeps_candidate(const struct btc_tune_h2h *h,
 				  const struct btc_tune_options *opt);
 
+/* Whether the io round's new farms replace the plan's (docs/scheduler.md,
+ * "The io round"), from its race (new farms / the build). more: the race
+ * of more io threads, where the probe measured T_io at the headroom of
+ * the period or above, so the model predicts a gain: decided by the head
+ * to head's rule (btc_tune_h2h_keeps_candidate: a significant gain, or
+ * undecided with a median ratio below 1 under opt->h2h_point). Lease
+ * H200-C's octree-cuda-g1 (io 0.95 of the period, 2 checkers / 1 at
+ * 0.923 [0.847, 1.299], undecided) kept one checker, which then set the
+ * period (docs/results/h200.md). !more: one io thread fewer, which no
+ * model predicts: only a significant gain. */
+bool btc_tune_io_round_keeps(const struct btc_tune_h2h *h, const struct btc_tune_options *opt,
+			     bool more);
+
 #endif

@@ -347,6 +347,39 @@ static void test_h2h_choice(void)
 	CU_ASSERT_FALSE(btc_tune_h2h_keeps_candidate(&h, &o));
 }
 
+/* The io round's choice, from its race's figures alone: more farms as the
+ * head to head's candidate, one thread fewer only on a significant gain. */
+static void test_io_round_choice(void)
+{
+	struct btc_tune_options o;
+	btc_tune_options_init(&o);
+	/* lease H200-C's octree-cuda-g1: 2 checkers / 1, undecided */
+	struct btc_tune_h2h h = {.rounds = 6, .ratio_median = 0.923, .ratio_lo = 0.847,
+				 .ratio_hi = 1.299, .ci_exact = true};
+	CU_ASSERT_TRUE(btc_tune_io_round_keeps(&h, &o, true));
+	CU_ASSERT_FALSE(btc_tune_io_round_keeps(&h, &o, false)); /* one fewer: no */
+	h.ratio_median = 1.032; /* lease W's: undecided, above 1 */
+	CU_ASSERT_FALSE(btc_tune_io_round_keeps(&h, &o, true));
+	/* lease ZJ's one loader fewer: 0.904 [0.849, 0.964], decided */
+	h = (struct btc_tune_h2h){.rounds = 12, .ratio_median = 0.904, .ratio_lo = 0.849,
+				  .ratio_hi = 0.964, .ci_exact = true, .gain = true,
+				  .decided = true};
+	CU_ASSERT_TRUE(btc_tune_io_round_keeps(&h, &o, false));
+	CU_ASSERT_TRUE(btc_tune_io_round_keeps(&h, &o, true));
+	/* lease ZC's grown build lost, decided */
+	h = (struct btc_tune_h2h){.rounds = 6, .ratio_median = 1.125, .ratio_lo = 1.05,
+				  .ratio_hi = 1.2, .ci_exact = true, .decided = true};
+	CU_ASSERT_FALSE(btc_tune_io_round_keeps(&h, &o, true));
+	/* within 1 +- 3 %, decided: the plan's (the fewer threads) */
+	h = (struct btc_tune_h2h){.rounds = 8, .ratio_median = 0.99, .ratio_lo = 0.98,
+				  .ratio_hi = 1.01, .ci_exact = true, .decided = true};
+	CU_ASSERT_FALSE(btc_tune_io_round_keeps(&h, &o, true));
+	h = (struct btc_tune_h2h){.rounds = 6, .ratio_median = 0.923, .ratio_lo = 0.847,
+				  .ratio_hi = 1.299, .ci_exact = true};
+	o.h2h_point = false; /* the old rule: only a gain */
+	CU_ASSERT_FALSE(btc_tune_io_round_keeps(&h, &o, true));
+}
+
 /* The budget rule (btc_tune_budget_rule) on its own: B = 40 s, cap 5 B,
  * 6 rounds needed. */
 static void test_budget_rule(void)
@@ -672,6 +705,7 @@ int register_tune_sim_suite(void)
 	CU_pSuite s = CU_add_suite("tune-sim", NULL, NULL);
 	return !s || !CU_add_test(s, "decision rules, old against new, by regret", test_regret) ||
 	       !CU_add_test(s, "head to head's choice", test_h2h_choice) ||
+	       !CU_add_test(s, "the io round's choice", test_io_round_choice) ||
 	       !CU_add_test(s, "the budget rule", test_budget_rule) ||
 	       !CU_add_test(s, "head to head past the budget", test_h2h_past_budget) ||
 	       !CU_add_test(s, "head to head of --min-rounds", test_h2h_min_rounds) ||
