@@ -80,6 +80,7 @@ struct job {
 	} io;
 	struct btc_tune_h2h h2h; /* valid when h2h_ran */
 	bool h2h_ran;
+	struct btc_report_race h2h_first; /* the first race where it was raced again */
 	/* the regret round's (phase_regret_round): best -1 when none ran */
 	struct regret_round {
 		int best;                /* the measured best raced, -1: none */
@@ -697,8 +698,15 @@ static bool phase_io_round(struct job *j)
  * otherwise it is kept: "no significant gain". */
 static bool phase_head_to_head(struct job *j)
 {
+	/* tests only: BTC_TEST_H2H_RERACE=K races candidate K, whatever
+	 * tuning found, and takes its first race as reversing the runs before
+	 * it (on the dev box a baseline wins tuning; test/driver/tuning.sh) */
+	const char *hook = getenv("BTC_TEST_H2H_RERACE");
+	int forced_k = hook && *hook ? atoi(hook) : -1;
+	bool forced = forced_k >= 0 && forced_k < j->n && !j->entries[forced_k].baseline &&
+		      j->entries[forced_k].status == BTC_RUN_VERIFIED;
 	for (;;) {
-		j->chosen = tuning_winner(j);
+		j->chosen = forced ? forced_k : tuning_winner(j);
 		j->h2h_ran = false;
 		if (j->chosen < 0)
 			return false;
@@ -707,13 +715,41 @@ static bool phase_head_to_head(struct job *j)
 				       : btc_tune_pick(j->entries, j->n, true);
 		if (j->best_base < 0 || j->best_base == j->chosen)
 			return true;
-		struct btc_rng rng;
-		btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x6832680000000000));
-		free(j->h2h.ratios);
-		j->h2h.ratios = NULL;
-		int failed;
-		bool ok = btc_tune_head_to_head(j->prog, j->scheds, &j->opt->tune, &j->tune, j->entries, j->chosen,
-						j->best_base, &rng, &j->h2h, &failed);
+		/* the race reverses the runs before it (btc_tune_h2h_reverses):
+		 * raced once more, and the second race decides */
+		free(j->h2h_first.stop);
+		j->h2h_first = (struct btc_report_race){0};
+		bool sep = btc_tune_separated(&j->entries[j->chosen], &j->entries[j->best_base]);
+		const struct btc_tune_entry *c = &j->entries[j->chosen], *b = &j->entries[j->best_base];
+		double c_ms = c->median_ms, c_lo = c->ci_lo_ms, c_hi = c->ci_hi_ms;
+		double b_ms = b->median_ms, b_lo = b->ci_lo_ms, b_hi = b->ci_hi_ms;
+		int failed = -1;
+		bool ok = true;
+		for (int race = 0; race < 2 && ok; race++) {
+			struct btc_rng rng;
+			btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x6832680000000000) ^
+						   (uint64_t)race);
+			free(j->h2h.ratios);
+			j->h2h.ratios = NULL;
+			ok = btc_tune_head_to_head(j->prog, j->scheds, &j->opt->tune, &j->tune,
+						   j->entries, j->chosen, j->best_base, &rng, &j->h2h,
+						   &failed);
+			if (!ok || race > 0 || !(forced || btc_tune_h2h_reverses(sep, &j->h2h)))
+				break;
+			const struct btc_tune_h2h *h = &j->h2h;
+			printf("head to head: schedule %d / baseline %s time ratio %.3f [%.3f, %.3f] "
+			       "over %d rounds reverses the runs before it (%.3f ms [%.3f, %.3f] "
+			       "against %.3f ms [%.3f, %.3f]): the machine changed during the job; "
+			       "racing again, the second race decides%s\n",
+			       j->chosen, pu_of(j, j->best_base), h->ratio_median, h->ratio_lo,
+			       h->ratio_hi, h->rounds, c_ms, c_lo, c_hi, b_ms, b_lo, b_hi,
+			       forced ? " (BTC_TEST_H2H_RERACE)" : "");
+			free(j->h2h_first.stop);
+			j->h2h_first = (struct btc_report_race){
+				.rounds = h->rounds, .ratio = h->ratio_median, .ratio_lo = h->ratio_lo,
+				.ratio_hi = h->ratio_hi, .decided = h->decided,
+				.stop = btc_xstrdup(h->stop)};
+		}
 		if (!ok && (btc_interrupted() || failed < 0))
 			return false;
 		if (!ok) {
@@ -727,14 +763,19 @@ static bool phase_head_to_head(struct job *j)
 		bool keep = btc_tune_h2h_keeps_candidate(h, &j->opt->tune);
 		char *label = btc_plan_schedule_label(&j->scheds[j->chosen].s, j->dev);
 		printf("head to head: schedule %d (%s) / baseline %s time ratio %.3f [%.3f, %.3f%s] "
-		       "over %d rounds (%s): %s\n",
+		       "over %d rounds (%s%s): %s\n",
 		       j->chosen, label, pu_of(j, j->best_base), h->ratio_median, h->ratio_lo,
 		       h->ratio_hi, h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
-		       h->rounds, h->stop,
+		       h->rounds, h->stop, j->h2h_first.rounds > 0 ? ", the second race" : "",
 		       h->gain ? "significant gain, keeping the candidate"
 		       : keep  ? "undecided, no significant gain; keeping the candidate, of median "
 				 "ratio below 1 (the point estimate)"
 			       : "no significant gain, keeping the baseline");
+		if (j->h2h_first.rounds > 0 && btc_tune_h2h_reverses(true, h))
+			btc_warning(j->d, (struct btc_loc){0},
+				    "the head to head reversed the runs before it twice: the "
+				    "choice rests on a machine that changed during the job "
+				    "(run it again on a quiet machine)");
 		free(label);
 		if (!keep)
 			j->chosen = j->best_base;
@@ -1070,6 +1111,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->h2h_stop = btc_xstrdup(h->stop);
 		r->h2h_precision = j->opt->tune.speedup_precision;
 		r->no_significant_gain = !h->gain;
+		r->h2h_first = j->h2h_first;
+		r->h2h_first.stop = j->h2h_first.stop ? btc_xstrdup(j->h2h_first.stop) : NULL;
 	}
 	if (!j->final_verified) {
 		r->speedup_null_reason = btc_xstrdup("no schedule verified");
@@ -1130,6 +1173,12 @@ static void print_summary(const struct job *j, const struct btc_report *r)
 			printf(" [%.2f, %.2f] (median of %d paired head-to-head ratios)",
 			       r->speedup_ci_low, r->speedup_ci_high, r->h2h_rounds);
 		printf("\n");
+		if (r->h2h_first.rounds > 0)
+			printf("head to head raced again: its first race, time ratio %.3f [%.3f, "
+			       "%.3f] over %d rounds, reversed the runs before it (the machine "
+			       "changed during the job); the second race decided\n",
+			       r->h2h_first.ratio, r->h2h_first.ratio_lo, r->h2h_first.ratio_hi,
+			       r->h2h_first.rounds);
 		if (r->no_significant_gain)
 			printf("no significant gain: schedule %d / baseline time ratio %.3f [%.3f, %.3f] "
 			       "over %d rounds; %s\n",
@@ -1305,6 +1354,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.h2h.ratios);
 	free(j.br.h2h.ratios);
 	free(j.io.h2h.ratios);
+	free(j.h2h_first.stop);
 	free(j.po.h.ratios);
 	free(j.rr.h2h.ratios);
 	free(j.final_bd.chunk_pu);

@@ -491,6 +491,11 @@ bool btc_tune_h2h_keeps_candidate(const struct btc_tune_h2h *h,
 	return opt->h2h_point && !h->decided && h->rounds > 0 && h->ratio_median < 1;
 }
 
+bool btc_tune_h2h_reverses(bool separated_before, const struct btc_tune_h2h *h)
+{
+	return separated_before && h->decided && h->rounds > 0 && h->ratio_lo > 1;
+}
+
 bool btc_tune_io_round_keeps(const struct btc_tune_h2h *h, const struct btc_tune_options *opt,
 			     bool more)
 {

@@ -142,6 +142,18 @@ void btc_tune_budget_say(FILE *f, const char *prefix, enum btc_tune_budget v,
 bool btc_tune_h2h_keeps_candidate(const struct btc_tune_h2h *h,
 				  const struct btc_tune_options *opt);
 
+/* Whether a head to head h of a candidate against a baseline reverses
+ * what the job had measured before it (docs/report.md, "Head to head"):
+ * separated_before, the candidate's exact 95 % interval of the median
+ * wholly below the baseline's before the race (btc_tune_separated over
+ * the entries as they stood), and the race decided the other way, its
+ * ratio's interval wholly above 1. Two measurements of one pair that
+ * exclude each other say the machine changed during the job (lease
+ * H200-C's alexnet-dense-cuda-g1: 0.194 ms [0.182, 0.212] against 0.315
+ * [0.299, 0.348] in tuning, 2.538 [1.811, 3.132] in the head to head,
+ * every schedule with a CPU chunk 2-7 times slower in its rounds). Pure. */
+bool btc_tune_h2h_reverses(bool separated_before, const struct btc_tune_h2h *h);
+
 /* Whether the io round's new farms replace the plan's (docs/scheduler.md,
  * "The io round"), from its race (new farms / the build). more: the race
  * of more io threads, where the probe measured T_io at the headroom of

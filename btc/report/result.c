@@ -41,6 +41,7 @@ void btc_report_init(struct btc_report *r)
 	r->playoff_winner = r->playoff_runner_up = -1;
 	r->playoff.ratio = r->playoff.ratio_lo = r->playoff.ratio_hi = NAN;
 	r->io_round.ratio = r->io_round.ratio_lo = r->io_round.ratio_hi = NAN;
+	r->h2h_first.ratio = r->h2h_first.ratio_lo = r->h2h_first.ratio_hi = NAN;
 	r->bound_round_schedule = r->bound_round_winner = -1;
 	r->io_round_schedule = -1;
 	r->io_round_period_ms = r->io_round_load_ms = r->io_round_check_ms = NAN;
@@ -116,6 +117,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->playoff_status);
 	free(r->playoff.stop);
 	free(r->io_round.stop);
+	free(r->h2h_first.stop);
 	free(r->regret_paired.stop);
 	free(r->io_round_status);
 	free(r->final_breakdown.chunk_pu);
@@ -473,6 +475,8 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddStringToObject(h, "verdict",
 					r->no_significant_gain ? "no significant gain"
 							       : "significant gain");
+		if (r->h2h_first.rounds > 0)
+			add_race(cJSON_AddObjectToObject(h, "first_race"), &r->h2h_first);
 	} else {
 		cJSON_AddNullToObject(j, "head_to_head");
 	}

@@ -347,6 +347,32 @@ static void test_h2h_choice(void)
 	CU_ASSERT_FALSE(btc_tune_h2h_keeps_candidate(&h, &o));
 }
 
+/* A head to head that reverses the runs before it, from its figures. */
+static void test_h2h_reverses(void)
+{
+	/* lease H200-C's alexnet-dense-cuda-g1: tuning separated the pair
+	 * (0.194 ms [0.182, 0.212] against 0.315 [0.299, 0.348]), the race
+	 * decided a loss */
+	struct btc_tune_entry c = {.median_ms = 0.194, .ci_lo_ms = 0.182, .ci_hi_ms = 0.212,
+				   .ci_exact = true};
+	struct btc_tune_entry b = {.median_ms = 0.315, .ci_lo_ms = 0.299, .ci_hi_ms = 0.348,
+				   .ci_exact = true};
+	struct btc_tune_h2h h = {.rounds = 30, .ratio_median = 2.538, .ratio_lo = 1.811,
+				 .ratio_hi = 3.132, .ci_exact = true, .decided = true};
+	CU_ASSERT_TRUE(btc_tune_separated(&c, &b));
+	CU_ASSERT_TRUE(btc_tune_h2h_reverses(btc_tune_separated(&c, &b), &h));
+	CU_ASSERT_FALSE(btc_tune_h2h_reverses(false, &h)); /* tuning had not separated them */
+	h.ratio_lo = 0.98; /* undecided, holding 1: no reversal */
+	h.decided = false;
+	CU_ASSERT_FALSE(btc_tune_h2h_reverses(true, &h));
+	h = (struct btc_tune_h2h){.rounds = 8, .ratio_median = 0.6, .ratio_lo = 0.55,
+				  .ratio_hi = 0.66, .ci_exact = true, .decided = true, .gain = true};
+	CU_ASSERT_FALSE(btc_tune_h2h_reverses(true, &h)); /* it agrees */
+	h = (struct btc_tune_h2h){.rounds = 8, .ratio_median = 1.01, .ratio_lo = 0.99,
+				  .ratio_hi = 1.02, .ci_exact = true, .decided = true};
+	CU_ASSERT_FALSE(btc_tune_h2h_reverses(true, &h)); /* equivalent, not reversed */
+}
+
 /* The io round's choice, from its race's figures alone: more farms as the
  * head to head's candidate, one thread fewer only on a significant gain. */
 static void test_io_round_choice(void)
@@ -706,6 +732,7 @@ int register_tune_sim_suite(void)
 	return !s || !CU_add_test(s, "decision rules, old against new, by regret", test_regret) ||
 	       !CU_add_test(s, "head to head's choice", test_h2h_choice) ||
 	       !CU_add_test(s, "the io round's choice", test_io_round_choice) ||
+	       !CU_add_test(s, "a head to head that reverses tuning", test_h2h_reverses) ||
 	       !CU_add_test(s, "the budget rule", test_budget_rule) ||
 	       !CU_add_test(s, "head to head past the budget", test_h2h_past_budget) ||
 	       !CU_add_test(s, "head to head of --min-rounds", test_h2h_min_rounds) ||

@@ -438,6 +438,40 @@ BTC_TEST_IO_ROUND=2,2 job --top 1 --no-playoff --no-bound-round --no-io-round > 
 [ "$(json "$work/nb.json" '"io_round" in r')" = False ] || fail "an io_round object with no io" "$work/nb.json"
 echo "ok: the io round rebuilds with the farms asked, or one io thread fewer, races them against the build, keeps or rebuilds; --no-io-round runs none"
 
+# A head to head that reverses the runs before it (docs/report.md, "Head
+# to head"; lease H200-C's alexnet-dense-cuda-g1, a noisy spell): tuning
+# put the candidate's interval wholly below the baseline's and the race
+# decided a loss, so the machine changed during the job; the pair is
+# raced once more and the second race decides. On the dev box a baseline
+# wins tuning, so the hook BTC_TEST_H2H_RERACE=0 races candidate 0 and
+# takes its first race as reversing: two races, the first in the
+# report's head_to_head.first_race, the choice by the second alone.
+BTC_TEST_H2H_RERACE=0 job --top 1 --no-playoff --no-bound-round --no-io-round --report "$work/rr.json" > "$work/rr.log" 2>&1 ||
+  fail "head to head raced again: exit status $?" "$work/rr.log"
+grep -q "^head to head: schedule 0 / baseline [a-z0-9]* time ratio [0-9.]* \[[0-9.]*, [0-9.]*\] over [0-9]* rounds reverses the runs before it (.*): the machine changed during the job; racing again, the second race decides (BTC_TEST_H2H_RERACE)$" "$work/rr.log" ||
+  fail "head to head raced again: no reversal line" "$work/rr.log"
+grep -q "^head to head: schedule 0 (.*) / baseline .* over [0-9]* rounds (.*, the second race): " "$work/rr.log" ||
+  fail "head to head raced again: no second race" "$work/rr.log"
+python3 - "$work/rr.json" <<'PY' || fail "head to head raced again: the report" "$work/rr.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+h = r["head_to_head"]
+f = h["first_race"]
+assert h["candidate"] == 0 and h["rounds"] >= 1 and f["rounds"] >= 1 and not f["kept"], h
+assert f["ratio_ci_low"] <= f["ratio_median"] <= f["ratio_ci_high"], f
+assert h["ratio_ci_low"] <= h["ratio_median"] <= h["ratio_ci_high"], h
+c = r["candidates"]
+# both races' runs are the pair's: at least the two races' rounds beyond tuning
+assert c[0]["runs"] >= f["rounds"] + h["rounds"], (c[0]["runs"], f, h)
+# the second race alone decides (btc_tune_h2h_keeps_candidate)
+keep = h["ratio_ci_high"] < 1 or (not h["decided"] and h["ratio_median"] < 1)
+assert (r["schedule"]["index"] == 0) == keep, (r["schedule"], h)
+assert r["verified"], "a run failed its check"
+PY
+grep -q "^head to head raced again: its first race, time ratio [0-9.]* \[[0-9.]*, [0-9.]*\] over [0-9]* rounds, reversed the runs before it" "$work/rr.log" ||
+  fail "head to head raced again: not in the summary" "$work/rr.log"
+echo "ok: a head to head that reverses the runs before it is raced again, the second race decides"
+
 # The cached fit mode (issue 25): a main job on a cached table keeps the
 # mode that fitted its measurements beside the table (TABLE.fit-mode);
 # the next job on that table ranks its merged candidates by it.
