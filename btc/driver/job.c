@@ -720,7 +720,8 @@ static bool phase_head_to_head(struct job *j)
 		free(j->h2h_first.stop);
 		j->h2h_first = (struct btc_report_race){0};
 		bool sep = btc_tune_separated(&j->entries[j->chosen], &j->entries[j->best_base]);
-		const struct btc_tune_entry *c = &j->entries[j->chosen], *b = &j->entries[j->best_base];
+		const struct btc_tune_entry *c = &j->entries[j->chosen],
+					    *b = &j->entries[j->best_base];
 		double c_ms = c->median_ms, c_lo = c->ci_lo_ms, c_hi = c->ci_hi_ms;
 		double b_ms = b->median_ms, b_lo = b->ci_lo_ms, b_hi = b->ci_hi_ms;
 		int failed = -1;
@@ -732,8 +733,8 @@ static bool phase_head_to_head(struct job *j)
 			free(j->h2h.ratios);
 			j->h2h.ratios = NULL;
 			ok = btc_tune_head_to_head(j->prog, j->scheds, &j->opt->tune, &j->tune,
-						   j->entries, j->chosen, j->best_base, &rng, &j->h2h,
-						   &failed);
+						   j->entries, j->chosen, j->best_base, &rng,
+						   &j->h2h, &failed);
 			if (!ok || race > 0 || !(forced || btc_tune_h2h_reverses(sep, &j->h2h)))
 				break;
 			const struct btc_tune_h2h *h = &j->h2h;
@@ -745,10 +746,12 @@ static bool phase_head_to_head(struct job *j)
 			       h->ratio_hi, h->rounds, c_ms, c_lo, c_hi, b_ms, b_lo, b_hi,
 			       forced ? " (BTC_TEST_H2H_RERACE)" : "");
 			free(j->h2h_first.stop);
-			j->h2h_first = (struct btc_report_race){
-				.rounds = h->rounds, .ratio = h->ratio_median, .ratio_lo = h->ratio_lo,
-				.ratio_hi = h->ratio_hi, .decided = h->decided,
-				.stop = btc_xstrdup(h->stop)};
+			j->h2h_first = (struct btc_report_race){.rounds = h->rounds,
+								.ratio = h->ratio_median,
+								.ratio_lo = h->ratio_lo,
+								.ratio_hi = h->ratio_hi,
+								.decided = h->decided,
+								.stop = btc_xstrdup(h->stop)};
 		}
 		if (!ok && (btc_interrupted() || failed < 0))
 			return false;
@@ -765,7 +768,8 @@ static bool phase_head_to_head(struct job *j)
 		printf("head to head: schedule %d (%s) / baseline %s time ratio %.3f [%.3f, %.3f%s] "
 		       "over %d rounds (%s%s): %s\n",
 		       j->chosen, label, pu_of(j, j->best_base), h->ratio_median, h->ratio_lo,
-		       h->ratio_hi, h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
+		       h->ratio_hi,
+		       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval",
 		       h->rounds, h->stop, j->h2h_first.rounds > 0 ? ", the second race" : "",
 		       h->gain ? "significant gain, keeping the candidate"
 		       : keep  ? "undecided, no significant gain; keeping the candidate, of median "

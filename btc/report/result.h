@@ -241,7 +241,7 @@ struct btc_report {
 				  (btc_tune_options.speedup_precision; 0: it
 				  stopped when decided); NAN: not recorded */
 	bool no_significant_gain;               /* the head to head kept the baseline */
-	struct btc_report_race h2h_first; /* the head to head's first race where it
+	struct btc_report_race h2h_first;       /* the head to head's first race where it
 					     reversed the runs before it and was raced
 					     again (btc_tune_h2h_reverses); rounds 0:
 					     none */

@@ -353,23 +353,36 @@ static void test_h2h_reverses(void)
 	/* lease H200-C's alexnet-dense-cuda-g1: tuning separated the pair
 	 * (0.194 ms [0.182, 0.212] against 0.315 [0.299, 0.348]), the race
 	 * decided a loss */
-	struct btc_tune_entry c = {.median_ms = 0.194, .ci_lo_ms = 0.182, .ci_hi_ms = 0.212,
-				   .ci_exact = true};
-	struct btc_tune_entry b = {.median_ms = 0.315, .ci_lo_ms = 0.299, .ci_hi_ms = 0.348,
-				   .ci_exact = true};
-	struct btc_tune_h2h h = {.rounds = 30, .ratio_median = 2.538, .ratio_lo = 1.811,
-				 .ratio_hi = 3.132, .ci_exact = true, .decided = true};
+	struct btc_tune_entry c = {
+		.median_ms = 0.194, .ci_lo_ms = 0.182, .ci_hi_ms = 0.212, .ci_exact = true};
+	struct btc_tune_entry b = {
+		.median_ms = 0.315, .ci_lo_ms = 0.299, .ci_hi_ms = 0.348, .ci_exact = true};
+	struct btc_tune_h2h h = {.rounds = 30,
+				 .ratio_median = 2.538,
+				 .ratio_lo = 1.811,
+				 .ratio_hi = 3.132,
+				 .ci_exact = true,
+				 .decided = true};
 	CU_ASSERT_TRUE(btc_tune_separated(&c, &b));
 	CU_ASSERT_TRUE(btc_tune_h2h_reverses(btc_tune_separated(&c, &b), &h));
 	CU_ASSERT_FALSE(btc_tune_h2h_reverses(false, &h)); /* tuning had not separated them */
-	h.ratio_lo = 0.98; /* undecided, holding 1: no reversal */
+	h.ratio_lo = 0.98;                                 /* undecided, holding 1: no reversal */
 	h.decided = false;
 	CU_ASSERT_FALSE(btc_tune_h2h_reverses(true, &h));
-	h = (struct btc_tune_h2h){.rounds = 8, .ratio_median = 0.6, .ratio_lo = 0.55,
-				  .ratio_hi = 0.66, .ci_exact = true, .decided = true, .gain = true};
+	h = (struct btc_tune_h2h){.rounds = 8,
+				  .ratio_median = 0.6,
+				  .ratio_lo = 0.55,
+				  .ratio_hi = 0.66,
+				  .ci_exact = true,
+				  .decided = true,
+				  .gain = true};
 	CU_ASSERT_FALSE(btc_tune_h2h_reverses(true, &h)); /* it agrees */
-	h = (struct btc_tune_h2h){.rounds = 8, .ratio_median = 1.01, .ratio_lo = 0.99,
-				  .ratio_hi = 1.02, .ci_exact = true, .decided = true};
+	h = (struct btc_tune_h2h){.rounds = 8,
+				  .ratio_median = 1.01,
+				  .ratio_lo = 0.99,
+				  .ratio_hi = 1.02,
+				  .ci_exact = true,
+				  .decided = true};
 	CU_ASSERT_FALSE(btc_tune_h2h_reverses(true, &h)); /* equivalent, not reversed */
 }
 
