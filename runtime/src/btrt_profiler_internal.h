@@ -54,7 +54,8 @@ struct btrt_profiling {
 };
 
 /* One PU's measuring rig: a pool of one TaskObject whose stage input is
- * ready, and a snapshot of every buffer for restoring before each run. */
+ * ready, and a snapshot of every buffer for restoring before each item
+ * what the run reads of what it writes. */
 struct btrt_profiler_rig {
 	const struct btrt_profiling *ctx;
 	const struct btrt_profiler_pu *pu;
@@ -88,9 +89,21 @@ int btrt_profiler_rig_prepare(struct btrt_profiler_rig *r, int s, struct btrt_er
 int btrt_profiler_rig_run(struct btrt_profiler_rig *r, uint64_t limit, uint64_t *times,
 			  double *overhead_ms, struct btrt_error *err);
 void btrt_profiler_rig_free(struct btrt_profiler_rig *r);
+/* Whether a rig running stages[first..] restores buffer b, written by
+ * stages[i] (first <= i), before each item: only where a stage of
+ * first..i reads it (in place, or read before i overwrites it), so that
+ * every item sees the same input. A buffer the run only writes holds the
+ * last item's output, as it holds the task before's in a pipeline;
+ * restoring it too copied megabytes of scratch into the caches before
+ * every repetition: octree's prefix_sum got 8 MiB of cub_temp and 1.2 MB
+ * of offsets before a 0.1 ms stage, and its isolated cpu cell read 4.1
+ * times the stage inside the pipelines on lease H200-D
+ * (docs/results/h200.md). Pure. */
+int btrt_profiler_rig_restores(const struct btrt_stage *stages, int first, int i, uint32_t b);
 /* Makes the rig run stages f..l (f <= l) as one chunk: prepares stage f's
- * input (btrt_profiler_rig_prepare) and restores what f..l write before
- * each item. Returns 0, or -1 with err. btrt_profiler_rig_prepare makes
+ * input (btrt_profiler_rig_prepare) and restores before each item what
+ * f..l write and a stage of f..l reads at or before the one that writes
+ * it (what is only written is not restored: btrt_profiler_rig.c). Returns 0, or -1 with err. btrt_profiler_rig_prepare makes
  * it a one-stage rig again. */
 int btrt_profiler_rig_range(struct btrt_profiler_rig *r, int f, int l, struct btrt_error *err);
 /* btrt_profiler_rig_run with limit > 0, and in stage_ms[k] the median over

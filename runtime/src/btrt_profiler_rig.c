@@ -1,6 +1,6 @@
 /* The profiler's measuring rigs (btrt_profiler_internal.h): one PU's pool
- * of one TaskObject, its stage input made once and restored before every
- * repetition, run as a one-stage pipeline; which PUs run a stage and
+ * of one TaskObject, its stage input made once and what the stage reads
+ * of what it writes restored before every repetition, run as a one-stage pipeline; which PUs run a stage and
  * which co-run (btrt_profiler.h); and the buffer probes printed in the
  * table's head. */
 #include "btrt_profiler_internal.h"
@@ -42,6 +42,23 @@ static void buffer_counts(const struct btrt_app *app, size_t *counts)
 		counts[b] = app->buffer_count(app->params, b);
 }
 
+/* Whether stage st reads buffer b. */
+static int stage_reads(const struct btrt_stage *st, uint32_t b)
+{
+	for (uint32_t k = 0; k < st->n_reads; k++)
+		if (st->reads[k] == b)
+			return 1;
+	return 0;
+}
+
+int btrt_profiler_rig_restores(const struct btrt_stage *stages, int first, int i, uint32_t b)
+{
+	for (int k = first; k <= i; k++)
+		if (stage_reads(&stages[k], b))
+			return 1;
+	return 0;
+}
+
 /* The profiling io: load restores the stage's input; check accepts. */
 static void *prof_open(const char *path, const void *p, char *err, size_t len)
 {
@@ -60,7 +77,7 @@ static int prof_load(void *state, uint64_t seq, void *task, char *err, size_t le
 		const struct btrt_stage *st = &r->ctx->app->stages[i];
 		for (uint32_t k = 0; k < st->n_writes; k++) {
 			uint32_t b = st->writes[k];
-			if (r->snapshot[b])
+			if (r->snapshot[b] && btrt_profiler_rig_restores(r->ctx->app->stages, r->stage, i, b))
 				memcpy(t->buffers[b].host, r->snapshot[b], t->buffers[b].bytes);
 		}
 	}

@@ -15,6 +15,7 @@
 
 #include <btrt_profiler.h>
 
+#include "../../runtime/src/btrt_profiler_internal.h"
 #include "suites.h"
 #include "testutil.h"
 #include "toy.h"
@@ -460,6 +461,24 @@ static void test_fenced_mean(void)
 	CU_ASSERT_DOUBLE_EQUAL(sd, 0, 0);
 }
 
+/* What the rig restores before each item (btrt_profiler_rig_restores), on
+ * the toy app's stages (scale, offset, square, mix, seal): a buffer a
+ * stage of the run reads at or before the stage that writes it (meta
+ * everywhere; seal's out, in place), not one only written (scale's a,
+ * offset's b, mix's out) nor one an earlier stage of the run makes. */
+static void test_rig_restores(void)
+{
+	const struct btrt_stage *st = toy_stages_cpu;
+	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 0, 0, TOY_BUF_A));   /* scale writes a */
+	CU_ASSERT_TRUE(btrt_profiler_rig_restores(st, 0, 0, TOY_BUF_META)); /* and reads meta */
+	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 1, 1, TOY_BUF_B));   /* offset writes b */
+	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 0, 1, TOY_BUF_B));
+	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 3, 3, TOY_BUF_OUT)); /* mix writes out */
+	CU_ASSERT_TRUE(btrt_profiler_rig_restores(st, 4, 4, TOY_BUF_OUT));  /* seal: in place */
+	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 2, 2, TOY_BUF_A));   /* square writes a */
+	CU_ASSERT_TRUE(btrt_profiler_rig_restores(st, 1, 2, TOY_BUF_A));    /* offset read it first */
+}
+
 int suite_profiler_register(void)
 {
 	CU_pSuite s = CU_add_suite("profiler", NULL, NULL);
@@ -469,7 +488,8 @@ int suite_profiler_register(void)
 	    !CU_add_test(s, "table", test_table) ||
 	    !CU_add_test(s, "pus and occupy", test_pus_and_occupy) ||
 	    !CU_add_test(s, "co-runners", test_co_runs) ||
-	    !CU_add_test(s, "fenced mean", test_fenced_mean))
+	    !CU_add_test(s, "fenced mean", test_fenced_mean) ||
+	    !CU_add_test(s, "what the rig restores", test_rig_restores))
 		return -1;
 	return 0;
 }
