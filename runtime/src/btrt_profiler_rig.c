@@ -77,7 +77,8 @@ static int prof_load(void *state, uint64_t seq, void *task, char *err, size_t le
 		const struct btrt_stage *st = &r->ctx->app->stages[i];
 		for (uint32_t k = 0; k < st->n_writes; k++) {
 			uint32_t b = st->writes[k];
-			if (r->snapshot[b] && btrt_profiler_rig_restores(r->ctx->app->stages, r->stage, i, b))
+			if (r->snapshot[b] &&
+			    btrt_profiler_rig_restores(r->ctx->app->stages, r->stage, i, b))
 				memcpy(t->buffers[b].host, r->snapshot[b], t->buffers[b].bytes);
 		}
 	}

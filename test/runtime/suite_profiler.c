@@ -476,7 +476,7 @@ static void test_rig_restores(void)
 	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 3, 3, TOY_BUF_OUT)); /* mix writes out */
 	CU_ASSERT_TRUE(btrt_profiler_rig_restores(st, 4, 4, TOY_BUF_OUT));  /* seal: in place */
 	CU_ASSERT_FALSE(btrt_profiler_rig_restores(st, 2, 2, TOY_BUF_A));   /* square writes a */
-	CU_ASSERT_TRUE(btrt_profiler_rig_restores(st, 1, 2, TOY_BUF_A));    /* offset read it first */
+	CU_ASSERT_TRUE(btrt_profiler_rig_restores(st, 1, 2, TOY_BUF_A)); /* offset read it first */
 }
 
 int suite_profiler_register(void)
