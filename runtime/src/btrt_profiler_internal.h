@@ -103,8 +103,9 @@ int btrt_profiler_rig_restores(const struct btrt_stage *stages, int first, int i
 /* Makes the rig run stages f..l (f <= l) as one chunk: prepares stage f's
  * input (btrt_profiler_rig_prepare) and restores before each item what
  * f..l write and a stage of f..l reads at or before the one that writes
- * it (what is only written is not restored: btrt_profiler_rig.c). Returns 0, or -1 with err. btrt_profiler_rig_prepare makes
- * it a one-stage rig again. */
+ * it (what is only written is not restored: btrt_profiler_rig_restores).
+ * Returns 0, or -1 with err. btrt_profiler_rig_prepare makes it a
+ * one-stage rig again. */
 int btrt_profiler_rig_range(struct btrt_profiler_rig *r, int f, int l, struct btrt_error *err);
 /* btrt_profiler_rig_run with limit > 0, and in stage_ms[k] the median over
  * the items of stage (r->stage + k)'s own time as the runtime records it

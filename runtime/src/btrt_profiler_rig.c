@@ -1,8 +1,8 @@
 /* The profiler's measuring rigs (btrt_profiler_internal.h): one PU's pool
  * of one TaskObject, its stage input made once and what the stage reads
- * of what it writes restored before every repetition, run as a one-stage pipeline; which PUs run a stage and
- * which co-run (btrt_profiler.h); and the buffer probes printed in the
- * table's head. */
+ * of what it writes restored before every repetition, run as a one-stage
+ * pipeline; which PUs run a stage and which co-run (btrt_profiler.h); and
+ * the buffer probes printed in the table's head. */
 #include "btrt_profiler_internal.h"
 #include "btrt_watchdog.h"
 #include "btrt_trace.h"
