@@ -703,9 +703,9 @@ static bool phase_head_to_head(struct job *j)
 	 * it (on the dev box a baseline wins tuning; test/driver/tuning.sh) */
 	const char *hook = getenv("BTC_TEST_H2H_RERACE");
 	int forced_k = hook && *hook ? atoi(hook) : -1;
-	bool forced = forced_k >= 0 && forced_k < j->n && !j->entries[forced_k].baseline &&
-		      j->entries[forced_k].status == BTC_RUN_VERIFIED;
 	for (;;) {
+		bool forced = forced_k >= 0 && forced_k < j->n && !j->entries[forced_k].baseline &&
+			      j->entries[forced_k].status == BTC_RUN_VERIFIED;
 		j->chosen = forced ? forced_k : tuning_winner(j);
 		j->h2h_ran = false;
 		if (j->chosen < 0)
