@@ -98,7 +98,9 @@ void btrt_profiler_rig_free(struct btrt_profiler_rig *r);
  * every repetition: octree's prefix_sum got 8 MiB of cub_temp and 1.2 MB
  * of offsets before a 0.1 ms stage, and its isolated cpu cell read 4.1
  * times the stage inside the pipelines on lease H200-D
- * (docs/results/h200.md). Pure. */
+ * (docs/results/h200.md). stages: the app's [n_stages], borrowed;
+ * first <= i < n_stages; b < the app's n_buffers. Returns 1 (restore) or
+ * 0. Pure. */
 int btrt_profiler_rig_restores(const struct btrt_stage *stages, int first, int i, uint32_t b);
 /* Makes the rig run stages f..l (f <= l) as one chunk: prepares stage f's
  * input (btrt_profiler_rig_prepare) and restores before each item what
