@@ -68,6 +68,8 @@ struct job {
 		double bound_ms;
 		struct btc_tune_h2h h2h; /* rounds 0: not raced */
 		bool kept;
+		double pooled_ratio; /* the rematch's undecided race's, NAN: none */
+		int pooled_tuning_rounds;
 	} br;
 	/* the io round's (phase_io_round), for the report */
 	struct io_round {
@@ -255,6 +257,19 @@ static int tuning_winner(const struct job *j)
 	return btc_tune_pick(j->entries, j->n, false);
 }
 
+/* An undecided playoff's or rematch's pooled ratio for its line ("" when
+ * NAN): "; undecided: with tuning's 1 paired round, 8 ratios, median
+ * 0.983". */
+static void pooled_say(char *buf, size_t size, double ratio, int tuning_rounds, int rounds)
+{
+	buf[0] = 0;
+	if (!isnan(ratio))
+		snprintf(buf, size,
+			 "; undecided: with tuning's %d paired round%s, %d ratios, median %.3f",
+			 tuning_rounds, tuning_rounds == 1 ? "" : "s", tuning_rounds + rounds,
+			 ratio);
+}
+
 /* 4a. The playoff (btc_tune_playoff; docs/report.md, "The playoff").
  * Tuning ranks its finalists by their medians, of as few as 3 runs each
  * when the budget ends it: --exhaustive measures every schedule in every
@@ -263,7 +278,8 @@ static int tuning_winner(const struct job *j)
  * to the next (octree-cuda-g1 chose three schedules on four leases,
  * docs/results/h100.md). The best two race head to head in paired rounds,
  * so that the machine's drift cancels in each round's ratio; the
- * runner-up replaces the winner only on a significant gain; the loser is
+ * runner-up replaces the winner on a significant gain or, undecided, on
+ * a pooled ratio below 1 (btc_tune_playoff_overturns); the loser is
  * out of the pick (tuning_winner takes the playoff's pick). False
  * when the job stops (interrupted; a failed run without --keep-going). */
 static bool phase_playoff(struct job *j)
@@ -299,9 +315,11 @@ static bool phase_playoff(struct job *j)
 	if (h->rounds >= 2)
 		snprintf(ci, sizeof(ci), " [%.3f, %.3f%s]", h->ratio_lo, h->ratio_hi,
 			 h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval");
-	printf("playoff: runner-up %d / tuning winner %d time ratio %.3f%s over %d rounds (%s): "
+	char pooled[128];
+	pooled_say(pooled, sizeof(pooled), p->pooled_ratio, p->pooled_tuning_rounds, h->rounds);
+	printf("playoff: runner-up %d / tuning winner %d time ratio %.3f%s over %d rounds (%s%s): "
 	       "%s\n",
-	       p->runner_up, p->winner, h->ratio_median, ci, h->rounds, h->stop,
+	       p->runner_up, p->winner, h->ratio_median, ci, h->rounds, h->stop, pooled,
 	       p->pick == p->runner_up ? "the runner-up replaces the tuning winner"
 				       : "the tuning winner stays");
 	return true;
@@ -352,11 +370,15 @@ static bool bound_assignment(struct job *j, struct btc_schedule *s)
 static void bound_race_say(const struct job *j, const char *what, int k, int winner)
 {
 	const struct btc_tune_h2h *h = &j->br.h2h;
+	char pooled[128];
+	pooled_say(pooled, sizeof(pooled), j->br.pooled_ratio, j->br.pooled_tuning_rounds,
+		   h->rounds);
 	printf("bound round: %sschedule %d / tuning winner %d time ratio %.3f [%.3f, %.3f%s] over "
-	       "%d rounds (%s): %s\n",
+	       "%d rounds (%s%s): %s\n",
 	       what, k, winner, h->ratio_median, h->ratio_lo, h->ratio_hi,
 	       h->ci_exact ? "" : ": min..max, too few rounds for a 95 % interval", h->rounds,
-	       h->stop, j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
+	       h->stop, pooled,
+	       j->br.kept ? "it replaces the tuning winner" : "the tuning winner stays");
 }
 
 /* The playoff's loser (out of the pick after a head to head), -1: none. */
@@ -396,7 +418,7 @@ static const char *rematch_skip_why(const struct job *j, int k)
  * ZQ's octree-cuda-g1: cuda:0-5 cpu:6, 2 runs at 1.66 and 2.00 ms in a
  * noisy spell, lost to one at 1.51 ms; 0.62 ms on lease ZP). k races the
  * winner by the playoff's rules (btc_tune_rematch_rounds): it replaces
- * the winner only on a significant gain; the loser is out of the pick.
+ * the winner as the playoff's runner-up would; the loser is out of the pick.
  * In the simulation (test/driver/suite_tune_sim.c, "the bound round's
  * rematch") this is never worse and gains where tuning errs most
  * (docs/results/tune-sim.md, "The rematch"). False when the job stops. */
@@ -422,6 +444,8 @@ static bool bound_rematch(struct job *j, int k, int winner)
 	j->br.h2h = p.h; /* takes p.h.ratios */
 	j->br.winner = winner;
 	j->br.kept = p.pick == k;
+	j->br.pooled_ratio = p.pooled_ratio;
+	j->br.pooled_tuning_rounds = p.pooled_tuning_rounds;
 	bound_race_say(j, "rematch: ", k, winner);
 	return true;
 }
@@ -441,7 +465,8 @@ static bool bound_rematch(struct job *j, int k, int winner)
  * failed run without --keep-going). */
 static bool phase_bound_round(struct job *j)
 {
-	j->br = (struct bound_round){.schedule = -1, .winner = -1, .bound_ms = NAN};
+	j->br = (struct bound_round){
+		.schedule = -1, .winner = -1, .bound_ms = NAN, .pooled_ratio = NAN};
 	if (!j->opt->bound_round || j->opt->plan.n_specs || !j->plan->has_bound)
 		return true;
 	int winner = tuning_winner(j);
@@ -1071,8 +1096,11 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->playoff_status = btc_xstrdup(j->po.raced ? "raced" : "decided in tuning");
 		r->playoff_winner = j->po.winner;
 		r->playoff_runner_up = j->po.runner_up;
-		if (j->po.raced)
+		if (j->po.raced) {
 			report_race(&r->playoff, h, j->po.pick == j->po.runner_up);
+			r->playoff.pooled_ratio = j->po.pooled_ratio;
+			r->playoff.pooled_tuning_rounds = j->po.pooled_tuning_rounds;
+		}
 	}
 	if (j->io.status) {
 		const struct btc_tune_h2h *h = &j->io.h2h;
@@ -1102,6 +1130,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 			r->bound_round_ratio_lo = h->ratio_lo;
 			r->bound_round_ratio_hi = h->ratio_hi;
 			r->bound_round_kept = j->br.kept;
+			r->bound_round_pooled_ratio = j->br.pooled_ratio;
+			r->bound_round_pooled_tuning_rounds = j->br.pooled_tuning_rounds;
 		}
 	}
 	if (j->h2h_ran) {

@@ -40,6 +40,7 @@ void btc_tune_options_init(struct btc_tune_options *o)
 	o->race = true;
 	o->screen = true;
 	o->h2h_point = true;
+	o->playoff_pooled = true;
 	o->timeout_factor = BTC_RUN_TIMEOUT_FACTOR;
 }
 

@@ -69,6 +69,12 @@ struct btc_tune_options {
 	bool h2h_point;               /* an undecided head to head keeps the one of
 				 lower median ratio (default true; false:
 				 the baseline, as before) */
+	bool playoff_pooled;          /* an undecided playoff (and rematch) overturns
+				 the tuning's order where the median of every
+				 paired ratio of the two lies below 1: the
+				 tuning rounds both ran and the race's
+				 (btc_tune_playoff_overturns; default true;
+				 false: only a significant gain, as before) */
 	unsigned seed; /* --seed: the round orders' seed; 0: from the clock */
 	double timeout_factor; /* --run-timeout-factor: each run of the program is
 				  killed after this many times (BTC_RUN_STARTUP_S
@@ -201,9 +207,11 @@ bool btc_tune_head_to_head(const char *program, const struct btc_plan_schedule *
 /* The playoff (docs/report.md, "The playoff"): after tuning, the best two
  * finalists by median (btc_tune_pick, btc_tune_pick_runner_up) race head
  * to head, runner-up as the candidate, unless the winner's exact 95 %
- * interval lies wholly below the runner-up's; only a significant gain
- * overturns the tuning's order (an undecided point estimate lost in the
- * simulation, docs/results/tune-sim.md); at most
+ * interval lies wholly below the runner-up's; a significant gain
+ * overturns the tuning's order, and an undecided race whose pooled
+ * ratio (tuning's paired rounds and the race's) lies below 1
+ * (btc_tune_playoff_overturns; the race's point estimate alone lost in
+ * the simulation, docs/results/tune-sim.md); at most
  * BTC_TUNE_PLAYOFF_MAX_ROUNDS rounds (more when --min-rounds asks) in
  * BTC_TUNE_PLAYOFF_BUDGET_SHARE of the budget (past it to an exact
  * interval, up to the head to head's cap of that share). */
@@ -216,8 +224,15 @@ struct btc_tune_playoff {
 	struct btc_tune_h2h h; /* runner-up / winner, when raced (h.ratios owned) */
 	/* the one kept, -1: none: the runner-up when the head to head
 	 * found it significantly faster (its ratio's 95 % interval below 1),
-	 * else the winner; the other is no finalist any more */
+	 * or, undecided, the pooled ratio below 1
+	 * (btc_tune_playoff_overturns), else the winner; the other is no
+	 * finalist any more */
 	int pick;
+	/* undecided under opt->playoff_pooled: the median of every paired
+	 * ratio (btc_tune_pooled_ratio) and how many of them came from
+	 * tuning's rounds; NAN and 0 otherwise */
+	double pooled_ratio;
+	int pooled_tuning_rounds;
 };
 
 /* Runs the playoff over entries[n] (as from btc_tune; rng seeded by the
@@ -231,8 +246,8 @@ bool btc_tune_playoff(const char *program, const struct btc_plan_schedule *sched
 /* The bound round's rematch (docs/report.md, "The bound round";
  * btc_tune_rematch_rounds): measured schedule `contender` races the
  * tuning winner by the playoff's rules and limits, unless tuning's exact
- * intervals separate them (p->raced false); p->pick is the contender only
- * on a significant gain. Returns and fails as btc_tune_head_to_head. Free
+ * intervals separate them (p->raced false); p->pick is the contender where
+ * btc_tune_playoff_overturns says so. Returns and fails as btc_tune_head_to_head. Free
  * p->h.ratios with free(). */
 bool btc_tune_rematch(const char *program, const struct btc_plan_schedule *scheds,
 		      const struct btc_tune_options *opt, const struct btc_tune_ctx *ctx,

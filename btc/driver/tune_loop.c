@@ -451,7 +451,8 @@ bool btc_tune_playoff_rounds(const struct btc_tune_bench *b, const struct btc_tu
 {
 	*p = (struct btc_tune_playoff){.winner = btc_tune_pick(entries, n, false),
 				       .runner_up = btc_tune_pick_runner_up(entries, n),
-				       .pick = -1};
+				       .pick = -1,
+				       .pooled_ratio = NAN};
 	*failed = -1;
 	if (p->winner < 0 || p->runner_up < 0)
 		return true;
@@ -468,7 +469,7 @@ bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tu
 			     bool verbose, struct btc_tune_entry *entries, int w, int r,
 			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed)
 {
-	*p = (struct btc_tune_playoff){.winner = w, .runner_up = r, .pick = w};
+	*p = (struct btc_tune_playoff){.winner = w, .runner_up = r, .pick = w, .pooled_ratio = NAN};
 	*failed = -1;
 	if (btc_tune_separated(&entries[w], &entries[r]))
 		return true;
@@ -476,11 +477,46 @@ bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tu
 	p->raced = true;
 	if (!btc_tune_h2h_rounds(b, &o, verbose, entries, r, w, rng, &p->h, failed))
 		return false;
-	/* only a significant gain overturns the tuning's order */
-	if (p->h.gain)
+	if (btc_tune_playoff_overturns(&entries[w], &entries[r], &p->h, opt))
 		p->pick = r;
+	if (opt->playoff_pooled && !p->h.gain && !p->h.decided && p->h.rounds > 0)
+		p->pooled_ratio = btc_tune_pooled_ratio(&entries[w], &entries[r], &p->h,
+							&p->pooled_tuning_rounds);
 	entries[p->pick == r ? w : r].finalist = false; /* out of the pick, as raced out */
 	return true;
+}
+
+double btc_tune_pooled_ratio(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
+			     const struct btc_tune_h2h *h, int *tuning_rounds)
+{
+	/* tuning's round k ran both (finalists run every round from the
+	 * first): their k-th runs pair up */
+	int k = w->rounds < r->rounds ? w->rounds : r->rounds;
+	k = k < w->n_runs ? k : w->n_runs;
+	k = k < r->n_runs ? k : r->n_runs;
+	k = k > 0 ? k : 0;
+	*tuning_rounds = k;
+	if (k + h->rounds == 0)
+		return NAN;
+	double *x = btc_xcalloc((size_t)(k + h->rounds), sizeof(double));
+	for (int i = 0; i < k; i++)
+		x[i] = r->runs_ms[i] / w->runs_ms[i];
+	for (int i = 0; i < h->rounds; i++)
+		x[k + i] = h->ratios[i];
+	double m = btc_stats_median(x, k + h->rounds);
+	free(x);
+	return m;
+}
+
+bool btc_tune_playoff_overturns(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
+				const struct btc_tune_h2h *h, const struct btc_tune_options *opt)
+{
+	if (h->gain)
+		return true;
+	if (!opt->playoff_pooled || h->decided || h->rounds == 0)
+		return false;
+	int k;
+	return btc_tune_pooled_ratio(w, r, h, &k) < 1;
 }
 
 bool btc_tune_h2h_keeps_candidate(const struct btc_tune_h2h *h,

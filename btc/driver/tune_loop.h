@@ -79,13 +79,33 @@ bool btc_tune_separated(const struct btc_tune_entry *a, const struct btc_tune_en
  * the calibrated model's best assignment is a measured candidate other
  * than w: docs/report.md, "The bound round"): *p = {w, r}, then r / w head
  * to head within the playoff's limits (btc_tune_playoff_options) unless
- * btc_tune_separated(w, r); p->pick is r only on a significant gain (the
- * ratio's exact 95 % interval below 1), else w; the loser is no finalist
- * any more. *failed as btc_tune_h2h_rounds. Returns true when every run
+ * btc_tune_separated(w, r); p->pick is r where btc_tune_playoff_overturns
+ * says so, else w; the loser is no finalist any more. *failed as btc_tune_h2h_rounds. Returns true when every run
  * verified; free p->h.ratios with free(). */
 bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			     bool verbose, struct btc_tune_entry *entries, int w, int r,
 			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed);
+
+/* The playoff's (and the rematch's) choice after the race h of r / w
+ * (docs/report.md, "The playoff"): true, the contender r replaces the
+ * tuning winner w, on a significant gain (h->gain: the ratio's 95 %
+ * interval below 1); and, under opt->playoff_pooled, where the race ended
+ * undecided (budget or round limit) and the median of every paired ratio
+ * r / w lies below 1: each tuning round both ran (the k-th runs of each,
+ * k < min(w->rounds, r->rounds): finalists run every round from the
+ * first), then the race's rounds. The pooled median weighs tuning's
+ * rounds and the race's alike: a tuning winner picked by one or two runs
+ * (the g2 jobs' 1-2 tuning rounds) no longer outweighs a race of six.
+ * False where the race decided no gain (a loss, or equal within
+ * ci_rel). Pure. */
+bool btc_tune_playoff_overturns(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
+				const struct btc_tune_h2h *h, const struct btc_tune_options *opt);
+
+/* The median of every paired ratio r / w that btc_tune_playoff_overturns
+ * reads (tuning's rounds both ran, then h's rounds); *tuning_rounds: how
+ * many of them are tuning's. NAN when there is none. Pure. */
+double btc_tune_pooled_ratio(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
+			     const struct btc_tune_h2h *h, int *tuning_rounds);
 
 /* The budget of rounds whose figures need `need` rounds for an exact 95 %
  * interval (BTC_TUNE_EXACT_RUNS: the head to head's ratio, the workload

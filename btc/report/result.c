@@ -40,6 +40,7 @@ void btc_report_init(struct btc_report *r)
 	r->h2h_precision = NAN;
 	r->playoff_winner = r->playoff_runner_up = -1;
 	r->playoff.ratio = r->playoff.ratio_lo = r->playoff.ratio_hi = NAN;
+	r->playoff.pooled_ratio = r->bound_round_pooled_ratio = NAN;
 	r->io_round.ratio = r->io_round.ratio_lo = r->io_round.ratio_hi = NAN;
 	r->h2h_first.ratio = r->h2h_first.ratio_lo = r->h2h_first.ratio_hi = NAN;
 	r->bound_round_schedule = r->bound_round_winner = -1;
@@ -399,6 +400,17 @@ static void add_ratio(cJSON *o, double median, double lo, double hi)
 }
 
 /* A race into o: rounds; when raced the ratio, decided and stop; kept. */
+/* An undecided playoff's or rematch's pooled ratio (absent when NAN):
+ * pooled_ratio_median and pooled_rounds (tuning's + the race's). */
+static void add_pooled(cJSON *o, double ratio, int tuning_rounds, int rounds)
+{
+	if (isnan(ratio))
+		return;
+	cJSON_AddNumberToObject(o, "pooled_ratio_median", ratio);
+	cJSON_AddNumberToObject(o, "pooled_tuning_rounds", tuning_rounds);
+	cJSON_AddNumberToObject(o, "pooled_rounds", tuning_rounds + rounds);
+}
+
 static void add_race(cJSON *o, const struct btc_report_race *race)
 {
 	cJSON_AddNumberToObject(o, "rounds", race->rounds);
@@ -407,6 +419,7 @@ static void add_race(cJSON *o, const struct btc_report_race *race)
 		cJSON_AddBoolToObject(o, "decided", race->decided);
 		btc_json_add_str(o, "stop", race->stop);
 	}
+	add_pooled(o, race->pooled_ratio, race->pooled_tuning_rounds, race->rounds);
 	cJSON_AddBoolToObject(o, "kept", race->kept);
 }
 
@@ -458,6 +471,8 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 			cJSON_AddNumberToObject(b, "rounds", r->bound_round_rounds);
 			add_ratio(b, r->bound_round_ratio, r->bound_round_ratio_lo,
 				  r->bound_round_ratio_hi);
+			add_pooled(b, r->bound_round_pooled_ratio,
+				   r->bound_round_pooled_tuning_rounds, r->bound_round_rounds);
 			cJSON_AddBoolToObject(b, "kept", r->bound_round_kept);
 		}
 	}

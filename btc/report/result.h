@@ -135,7 +135,13 @@ struct btc_report_race {
 					     interval; NAN: not raced */
 	bool decided; /* the ratio's interval excludes 1 or lies within 1 +- 3 % */
 	char *stop;   /* why the rounds stopped (owned), NULL: not raced */
-	bool kept;    /* the challenger was kept (its gain significant) */
+	bool kept;    /* the challenger was kept (its gain significant, or
+			 undecided with the pooled ratio below 1) */
+	/* the playoff's and the rematch's undecided race: the median of
+	 * every paired ratio, tuning's rounds both ran and the race's
+	 * (btc_tune_pooled_ratio); NAN: not read */
+	double pooled_ratio;
+	int pooled_tuning_rounds; /* how many of those ratios came from tuning */
 };
 
 /* The final run's breakdown (docs/report.md, "The final run's
@@ -217,6 +223,8 @@ struct btc_report {
 	int bound_round_rounds;      /* head-to-head rounds, 0: not raced */
 	double bound_round_ratio, bound_round_ratio_lo, bound_round_ratio_hi; /* it / winner */
 	bool bound_round_kept; /* it replaced the tuning winner */
+	double bound_round_pooled_ratio; /* the rematch's, as btc_report_race's; NAN: none */
+	int bound_round_pooled_tuning_rounds;
 	/* The io round (docs/scheduler.md, "The io round"; driver/job.c):
 	 * io_round_status NULL when no probe ran (no io thread to give on
 	 * the device, --chunks), else "not raced" (the measured io below

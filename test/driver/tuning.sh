@@ -260,13 +260,15 @@ echo "ok: --exhaustive measures the space and reports the regret, paired in the 
 # The playoff (docs/report.md, "The playoff"): after tuning, the best two
 # finalists by median race head to head (at most 12 rounds) unless the
 # winner's exact interval lies below the runner-up's; the loser is out of
-# the pick. --exhaustive (racing off) leaves every candidate a finalist,
+# the pick. The runner-up replaces the winner on a significant gain, or,
+# undecided, where the median of every paired ratio (tuning's rounds both
+# ran, then the race's: their runs_ms pair up) lies below 1. --exhaustive (racing off) leaves every candidate a finalist,
 # so the job above has two; --no-playoff runs none.
 # The screening job's (--tune-budget 1: the cap cuts it short of an exact
 # interval, so the tuning's order stands) is checked the same where it ran.
 for x in ex:required sh:optional; do
 python3 - "$work/${x%:*}.json" "$work/${x%:*}.log" "${x#*:}" <<'PY' || fail "playoff: the report" "$work/${x%:*}.json"
-import json, re, sys
+import json, re, statistics, sys
 r = json.load(open(sys.argv[1]))
 log = open(sys.argv[2]).read()
 if "playoff" not in r and sys.argv[3] == "optional":
@@ -282,15 +284,29 @@ if p["status"] == "decided in tuning":
 else:
     assert p["status"] == "raced" and 1 <= p["rounds"] <= 12, p
     assert p["rounds"] < 2 or p["ratio_ci_low"] <= p["ratio_median"] <= p["ratio_ci_high"], p
-    # only a significant gain overturns the tuning's order
-    assert p["kept"] == (p["decided"] and p["ratio_ci_high"] < 1), ("kept without a significant gain", p)
     assert p["stop"] in ("decided", "budget", "budget cap", "max rounds"), p
     assert p["decided"] == (p["stop"] == "decided"), p
+    # the race's rounds are each one's runs after tuning's, in order
+    k = min(c[w]["rounds"], c[u]["rounds"])
+    ratios = [a / b for a, b in zip(c[u]["runs_ms"], c[w]["runs_ms"])][:k + p["rounds"]]
+    assert len(ratios) == k + p["rounds"], (p, k)
+    # (the report's ms carry 6 decimals: a relative 1e-3 tolerance)
+    assert abs(statistics.median(ratios[k:]) / p["ratio_median"] - 1) < 1e-3, (p, ratios)
+    gain = p["decided"] and p["ratio_ci_high"] < 1
+    if p["decided"]:
+        assert "pooled_ratio_median" not in p, p
+        assert p["kept"] == gain, ("kept without a significant gain", p)
+    else:
+        pooled = statistics.median(ratios)
+        assert p["pooled_tuning_rounds"] == k and p["pooled_rounds"] == len(ratios), (p, k)
+        assert abs(p["pooled_ratio_median"] / pooled - 1) < 1e-3, (p, pooled)
+        assert p["kept"] == (p["pooled_ratio_median"] < 1), ("undecided: kept against the pooled ratio", p)
     loser = w if p["kept"] else u
     assert not c[loser]["finalist"], ("the loser is still in the pick", loser)
     # chosen only as the best baseline that the head to head kept
     assert r["schedule"]["index"] != loser or (c[loser]["kind"] == "baseline" and r["no_significant_gain"]), ("the playoff's loser chosen", loser)
-    assert re.search(r"^playoff: runner-up %d / tuning winner %d time ratio [0-9.]+( \[[0-9.]+, [0-9.]+.*\])? over %d rounds \(%s\): " % (u, w, p["rounds"], p["stop"]), log, re.M), "no playoff line"
+    pooled = "" if p["decided"] else "; undecided: with tuning's %d paired rounds?, %d ratios, median [0-9.]+" % (k, len(ratios))
+    assert re.search(r"^playoff: runner-up %d / tuning winner %d time ratio [0-9.]+( \[[0-9.]+, [0-9.]+.*\])? over %d rounds \(%s%s\): " % (u, w, p["rounds"], p["stop"], pooled), log, re.M), "no playoff line"
 PY
 done
 echo "ok: the playoff races the best two finalists, or says tuning separated them"
@@ -340,8 +356,9 @@ PY
 # round on the dev box; 6 rounds, an exact interval, would take a machine
 # 5x faster), so it cannot separate the two and they race by the
 # playoff's rules: status
-# "rematch", the race's rounds on both, the candidate kept only on a
-# significant gain (its ratio's whole interval below 1).
+# "rematch", the race's rounds on both, the candidate kept on a
+# significant gain (its ratio's whole interval below 1) or, undecided, on
+# a pooled ratio below 1 (the playoff's rule).
 BTC_TEST_BOUND_ROUND=runner-up job --top 2 --no-playoff --no-race --tune-budget 1 --tune-tasks 400 --report "$work/rm.json" > "$work/rm.log" 2>&1 ||
   fail "rematch: exit status $?" "$work/rm.log"
 grep -q "^bound round: the calibrated model's best assignment (BTC_TEST_BOUND_ROUND) is schedule [0-9]* (.*), measured in tuning, not the tuning winner: a rematch against it$" "$work/rm.log" ||
@@ -359,7 +376,10 @@ assert b["status"] == "rematch" and k != w and c[k]["kind"] != "baseline", (b, c
 assert c[k]["runs"] < 6 + b["rounds"] and b["rounds"] >= 1, (b, c[k])
 assert c[k]["runs"] >= b["rounds"] and c[w]["runs"] >= b["rounds"], (b, c[k], c[w])
 assert b["ratio_ci_low"] <= b["ratio_median"] <= b["ratio_ci_high"], b
-assert not b["kept"] or b["ratio_ci_high"] < 1, b
+assert not b["kept"] or b["ratio_ci_high"] < 1 or b["pooled_ratio_median"] < 1, b
+if "pooled_ratio_median" in b:  # undecided: the pooled ratio chose
+    assert b["kept"] == (b["pooled_ratio_median"] < 1), b
+    assert b["pooled_rounds"] == b["pooled_tuning_rounds"] + b["rounds"], b
 # the loser is out of the pick: never chosen, never the head to head's
 hh = r["head_to_head"]
 loser = w if b["kept"] else k
