@@ -80,8 +80,9 @@ bool btc_tune_separated(const struct btc_tune_entry *a, const struct btc_tune_en
  * than w: docs/report.md, "The bound round"): *p = {w, r}, then r / w head
  * to head within the playoff's limits (btc_tune_playoff_options) unless
  * btc_tune_separated(w, r); p->pick is r where btc_tune_playoff_overturns
- * says so, else w; the loser is no finalist any more. *failed as btc_tune_h2h_rounds. Returns true when every run
- * verified; free p->h.ratios with free(). */
+ * says so (and p->pooled_ratio where it read one), else w; the loser is
+ * no finalist any more. *failed as btc_tune_h2h_rounds. Returns true
+ * when every run verified; free p->h.ratios with free(). */
 bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
 			     bool verbose, struct btc_tune_entry *entries, int w, int r,
 			     struct btc_rng *rng, struct btc_tune_playoff *p, int *failed);

@@ -262,10 +262,10 @@ echo "ok: --exhaustive measures the space and reports the regret, paired in the 
 # winner's exact interval lies below the runner-up's; the loser is out of
 # the pick. The runner-up replaces the winner on a significant gain, or,
 # undecided, where the median of every paired ratio (tuning's rounds both
-# ran, then the race's: their runs_ms pair up) lies below 1. --exhaustive (racing off) leaves every candidate a finalist,
-# so the job above has two; --no-playoff runs none.
-# The screening job's (--tune-budget 1: the cap cuts it short of an exact
-# interval, so the tuning's order stands) is checked the same where it ran.
+# ran, then the race's: their runs_ms pair up) lies below 1. --exhaustive
+# (racing off) leaves every candidate a finalist, so the job above has
+# two; --no-playoff runs none. The screening job's (--tune-budget 1: the
+# cap cuts it short of an exact interval) is checked the same where it ran.
 for x in ex:required sh:optional; do
 python3 - "$work/${x%:*}.json" "$work/${x%:*}.log" "${x#*:}" <<'PY' || fail "playoff: the report" "$work/${x%:*}.json"
 import json, re, statistics, sys
