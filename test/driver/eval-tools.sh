@@ -476,3 +476,38 @@ if scripts/table-vs-runs "$tv/r.json" "$tv/t.csv" --estimator hampel > "$tv/bad.
   fail "table-vs-runs: --estimator hampel on a table without # reps: read as good" "$tv/bad.txt"
 fi
 echo "ok: scripts/table-vs-runs"
+
+# scripts/playoff-replay on made-up reports: a's undecided race (1 tuning
+# round, ratios 1.05, then 0.90 0.95 1.02 raced: race 0.95, pooled 0.985)
+# goes to the runner-up under the pooled rule; b's (3 tuning rounds 1.10
+# 1.20 1.05, raced 0.90 0.95 1.01: race 0.95, pooled 1.03) stays; c's
+# decided gain goes to the runner-up under both; d's runs do not give its
+# race's median (exit status 1).
+pr=$work/pr
+mkdir -p "$pr/a" "$pr/b" "$pr/c" "$pr/d"
+report() { # DIR W_RUNS U_RUNS ROUNDS RACE_ROUNDS MEDIAN LO HI DECIDED
+  cat > "$1/r.json" <<JSON
+{"playoff": {"status": "raced", "winner": 0, "runner_up": 1, "rounds": $5,
+  "ratio_median": $6, "ratio_ci_low": $7, "ratio_ci_high": $8, "decided": $9, "kept": false},
+ "candidates": [{"label": "cpu:0 gpu:1", "rounds": $4, "runs_ms": [$2]},
+                {"label": "gpu:0-1", "rounds": $4, "runs_ms": [$3]}]}
+JSON
+}
+report "$pr/a" "1, 1, 1, 1" "1.05, 0.90, 0.95, 1.02" 1 3 0.95 0.90 1.02 false
+report "$pr/b" "1, 1, 1, 1, 1, 1" "1.10, 1.20, 1.05, 0.90, 0.95, 1.01" 3 3 0.95 0.90 1.01 false
+report "$pr/c" "1, 1, 1, 1, 1, 1, 1" "1.0, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8" 1 6 0.8 0.8 0.8 true
+scripts/playoff-replay "$pr/a" "$pr/b" "$pr/c" > "$pr/out.md" 2>&1 ||
+  fail "playoff-replay: exit status $?" "$pr/out.md"
+grep -qxF "| $pr/a/r.json | 1 | 3 | 0.950 | 0.985 | winner | runner-up | cpu:0 gpu:1 | gpu:0-1 |" "$pr/out.md" ||
+  fail "playoff-replay: report a" "$pr/out.md"
+! grep -q "$pr/[bc]/" "$pr/out.md" || fail "playoff-replay: a row where the rules agree" "$pr/out.md"
+grep -qxF "3 raced playoffs; 2 undecided; the pooled rule switches 1; 0 whose runs do not give the race's median" "$pr/out.md" ||
+  fail "playoff-replay: the counts" "$pr/out.md"
+scripts/playoff-replay --all "$pr" > "$pr/all.md" 2>&1 || fail "playoff-replay --all: exit status $?" "$pr/all.md"
+grep -qF "| $pr/b/r.json | 3 | 3 | 0.950 | 1.030 | winner | winner |" "$pr/all.md" ||
+  fail "playoff-replay --all: report b" "$pr/all.md"
+report "$pr/d" "1, 1, 1, 1" "1.05, 0.90, 0.95, 1.02" 1 3 0.80 0.70 1.02 false
+if scripts/playoff-replay "$pr/d" > "$pr/bad.txt" 2>&1; then
+  fail "playoff-replay: runs that do not give the race's median read as good" "$pr/bad.txt"
+fi
+echo "ok: scripts/playoff-replay"
