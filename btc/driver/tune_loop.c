@@ -477,11 +477,9 @@ bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tu
 	p->raced = true;
 	if (!btc_tune_h2h_rounds(b, &o, verbose, entries, r, w, rng, &p->h, failed))
 		return false;
-	if (btc_tune_playoff_overturns(&entries[w], &entries[r], &p->h, opt))
+	if (btc_tune_playoff_overturns(&entries[w], &entries[r], &p->h, opt, &p->pooled_ratio,
+				       &p->pooled_tuning_rounds))
 		p->pick = r;
-	if (opt->playoff_pooled && !p->h.gain && !p->h.decided && p->h.rounds > 0)
-		p->pooled_ratio = btc_tune_pooled_ratio(&entries[w], &entries[r], &p->h,
-							&p->pooled_tuning_rounds);
 	entries[p->pick == r ? w : r].finalist = false; /* out of the pick, as raced out */
 	return true;
 }
@@ -494,7 +492,6 @@ double btc_tune_pooled_ratio(const struct btc_tune_entry *w, const struct btc_tu
 	int k = w->rounds < r->rounds ? w->rounds : r->rounds;
 	k = k < w->n_runs ? k : w->n_runs;
 	k = k < r->n_runs ? k : r->n_runs;
-	k = k > 0 ? k : 0;
 	*tuning_rounds = k;
 	if (k + h->rounds == 0)
 		return NAN;
@@ -509,14 +506,18 @@ double btc_tune_pooled_ratio(const struct btc_tune_entry *w, const struct btc_tu
 }
 
 bool btc_tune_playoff_overturns(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
-				const struct btc_tune_h2h *h, const struct btc_tune_options *opt)
+				const struct btc_tune_h2h *h, const struct btc_tune_options *opt,
+				double *pooled, int *tuning_rounds)
 {
-	if (h->gain)
-		return true;
-	if (!opt->playoff_pooled || h->decided || h->rounds == 0)
-		return false;
-	int k;
-	return btc_tune_pooled_ratio(w, r, h, &k) < 1;
+	double m = NAN;
+	int k = 0;
+	if (!h->gain && opt->playoff_pooled && !h->decided && h->rounds > 0)
+		m = btc_tune_pooled_ratio(w, r, h, &k);
+	if (pooled)
+		*pooled = m;
+	if (tuning_rounds)
+		*tuning_rounds = k;
+	return h->gain || m < 1;
 }
 
 bool btc_tune_h2h_keeps_candidate(const struct btc_tune_h2h *h,

@@ -80,7 +80,8 @@ bool btc_tune_separated(const struct btc_tune_entry *a, const struct btc_tune_en
  * than w: docs/report.md, "The bound round"): *p = {w, r}, then r / w head
  * to head within the playoff's limits (btc_tune_playoff_options) unless
  * btc_tune_separated(w, r); p->pick is r where btc_tune_playoff_overturns
- * says so (and p->pooled_ratio where it read one), else w; the loser is
+ * says so, else w (p->pooled_ratio and p->pooled_tuning_rounds its
+ * figures); the loser is
  * no finalist any more. *failed as btc_tune_h2h_rounds. Returns true
  * when every run verified; free p->h.ratios with free(). */
 bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tune_options *opt,
@@ -98,9 +99,12 @@ bool btc_tune_rematch_rounds(const struct btc_tune_bench *b, const struct btc_tu
  * rounds and the race's alike: a tuning winner picked by one or two runs
  * (the g2 jobs' 1-2 tuning rounds) no longer outweighs a race of six.
  * False where the race decided no gain (a loss, or equal within
- * ci_rel). Pure. */
+ * ci_rel). *pooled and *tuning_rounds (each may be NULL): the pooled
+ * median and how many of its ratios are tuning's where it was read
+ * (btc_tune_pooled_ratio), else NAN and 0. Pure. */
 bool btc_tune_playoff_overturns(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
-				const struct btc_tune_h2h *h, const struct btc_tune_options *opt);
+				const struct btc_tune_h2h *h, const struct btc_tune_options *opt,
+				double *pooled, int *tuning_rounds);
 
 /* The median of every paired ratio r / w that btc_tune_playoff_overturns
  * reads (tuning's rounds both ran, then h's rounds); *tuning_rounds: how

@@ -40,7 +40,6 @@ void btc_report_init(struct btc_report *r)
 	r->h2h_precision = NAN;
 	r->playoff_winner = r->playoff_runner_up = -1;
 	r->playoff.ratio = r->playoff.ratio_lo = r->playoff.ratio_hi = NAN;
-	r->playoff.pooled_ratio = r->bound_round_pooled_ratio = NAN;
 	r->io_round.ratio = r->io_round.ratio_lo = r->io_round.ratio_hi = NAN;
 	r->h2h_first.ratio = r->h2h_first.ratio_lo = r->h2h_first.ratio_hi = NAN;
 	r->bound_round_schedule = r->bound_round_winner = -1;
@@ -399,18 +398,19 @@ static void add_ratio(cJSON *o, double median, double lo, double hi)
 	btc_json_add_num(o, "ratio_ci_high", hi);
 }
 
-/* A race into o: rounds; when raced the ratio, decided and stop; kept. */
-/* An undecided playoff's or rematch's pooled ratio (absent when NAN):
- * pooled_ratio_median and pooled_rounds (tuning's + the race's). */
+/* An undecided playoff's or rematch's pooled ratio: pooled_ratio_median,
+ * pooled_tuning_rounds and pooled_rounds (tuning's + the race's); absent
+ * where none was read (ratio 0 or NAN). */
 static void add_pooled(cJSON *o, double ratio, int tuning_rounds, int rounds)
 {
-	if (isnan(ratio))
+	if (!(ratio > 0))
 		return;
 	cJSON_AddNumberToObject(o, "pooled_ratio_median", ratio);
 	cJSON_AddNumberToObject(o, "pooled_tuning_rounds", tuning_rounds);
 	cJSON_AddNumberToObject(o, "pooled_rounds", tuning_rounds + rounds);
 }
 
+/* A race into o: rounds; when raced the ratio, decided and stop; kept. */
 static void add_race(cJSON *o, const struct btc_report_race *race)
 {
 	cJSON_AddNumberToObject(o, "rounds", race->rounds);

@@ -139,7 +139,8 @@ struct btc_report_race {
 			 undecided with the pooled ratio below 1) */
 	/* the playoff's and the rematch's undecided race: the median of
 	 * every paired ratio, tuning's rounds both ran and the race's
-	 * (btc_tune_pooled_ratio); NAN: not read */
+	 * (btc_tune_pooled_ratio); 0 (as zeroed: every other race) or NAN:
+	 * not read, a ratio of times being > 0 */
 	double pooled_ratio;
 	int pooled_tuning_rounds; /* how many of those ratios came from tuning */
 };
@@ -223,7 +224,7 @@ struct btc_report {
 	int bound_round_rounds;      /* head-to-head rounds, 0: not raced */
 	double bound_round_ratio, bound_round_ratio_lo, bound_round_ratio_hi; /* it / winner */
 	bool bound_round_kept; /* it replaced the tuning winner */
-	double bound_round_pooled_ratio; /* the rematch's, as btc_report_race's; NAN: none */
+	double bound_round_pooled_ratio; /* the rematch's, as btc_report_race's; 0 or NAN: none */
 	int bound_round_pooled_tuning_rounds;
 	/* The io round (docs/scheduler.md, "The io round"; driver/job.c):
 	 * io_round_status NULL when no probe ran (no io thread to give on

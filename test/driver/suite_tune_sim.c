@@ -434,14 +434,19 @@ static void test_playoff_choice(void)
 	int k;
 	CU_ASSERT_DOUBLE_EQUAL(btc_tune_pooled_ratio(&e[0], &e[1], &h, &k), 0.983, 0.001);
 	CU_ASSERT_EQUAL(k, 1);
-	CU_ASSERT_TRUE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o));
+	double pooled;
+	int pk;
+	CU_ASSERT_TRUE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o, &pooled, &pk));
+	CU_ASSERT_DOUBLE_EQUAL(pooled, 0.983, 0.001); /* the figures it decided by */
+	CU_ASSERT_EQUAL(pk, 1);
 	o.playoff_pooled = false; /* the rule before: only a gain */
-	CU_ASSERT_FALSE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o));
+	CU_ASSERT_FALSE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o, &pooled, &pk));
+	CU_ASSERT_TRUE(isnan(pooled) && pk == 0); /* none read */
 	o.playoff_pooled = true;
 	h.decided = true; /* a decided race reads its own interval alone */
-	CU_ASSERT_FALSE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o));
+	CU_ASSERT_FALSE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o, NULL, NULL));
 	h.gain = true;
-	CU_ASSERT_TRUE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o));
+	CU_ASSERT_TRUE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o, NULL, NULL));
 	free(h.ratios);
 	btc_tune_entries_clear(e, 2);
 
@@ -455,12 +460,12 @@ static void test_playoff_choice(void)
 	CU_ASSERT_DOUBLE_EQUAL(h.ratio_median, 0.887, 0.001);
 	CU_ASSERT_DOUBLE_EQUAL(btc_tune_pooled_ratio(&e[0], &e[1], &h, &k), 1.026, 0.001);
 	CU_ASSERT_EQUAL(k, 3);
-	CU_ASSERT_FALSE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o));
+	CU_ASSERT_FALSE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o, NULL, NULL));
 	/* a contender that never ran in tuning (k = 0): the race alone */
 	e[1].rounds = 0;
 	CU_ASSERT_DOUBLE_EQUAL(btc_tune_pooled_ratio(&e[0], &e[1], &h, &k), h.ratio_median, 1e-12);
 	CU_ASSERT_EQUAL(k, 0);
-	CU_ASSERT_TRUE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o));
+	CU_ASSERT_TRUE(btc_tune_playoff_overturns(&e[0], &e[1], &h, &o, NULL, NULL));
 	free(h.ratios);
 	btc_tune_entries_clear(e, 2);
 }

@@ -430,6 +430,7 @@ builds = int(sys.argv[3])
 o = r["io_round"]
 l, c = o["load_ms"], o["check_ms"]
 assert o["status"] == "raced" and l > 0 and c > 0, o
+assert not any(k.startswith("pooled") for k in o), o  # only the playoff and rematch pool
 if hook.startswith("fewer:"):  # the farm whose loss raises T_io least gives a thread
     was, want = (2, 2), ((1, 2) if max(l, c / 2) <= max(l / 2, c) else (2, 1))
 else:
@@ -479,6 +480,7 @@ h = r["head_to_head"]
 f = h["first_race"]
 assert h["candidate"] == 0 and h["rounds"] >= 1 and f["rounds"] >= 1 and not f["kept"], h
 assert f["ratio_ci_low"] <= f["ratio_median"] <= f["ratio_ci_high"], f
+assert not any(k.startswith("pooled") for k in f), f  # only the playoff and rematch pool
 assert h["ratio_ci_low"] <= h["ratio_median"] <= h["ratio_ci_high"], h
 c = r["candidates"]
 # both races' runs are the pair's: at least the two races' rounds beyond tuning
