@@ -77,6 +77,7 @@ struct job {
 		int schedule;       /* the tuning winner probed, -1: none */
 		double period_ms, load_ms, check_ms;
 		uint32_t load_from, check_from, load_to, check_to;
+		const char *idle_pu; /* the owning PU's name where io_pu_idle, else NULL */
 		struct btc_tune_h2h h2h;
 		bool kept;
 	} io;
@@ -596,6 +597,18 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
 	return got;
 }
 
+/* The io round may give the io farms the owning PU's cores
+ * (btc_gen_io_threads_idle) where no schedule the job runs after it needs
+ * them: tuning winner k and the head to head's baseline run no chunk on
+ * that PU (btc_gen_service_pu_idle), and no regret round follows (it may
+ * race any schedule of the space). */
+static bool io_pu_idle(const struct job *j, int k)
+{
+	int base = btc_tune_pick(j->entries, j->n, true);
+	return j->plan->n_space <= 0 && btc_gen_service_pu_idle(j->dev, &j->scheds[k].s) &&
+	       (base < 0 || btc_gen_service_pu_idle(j->dev, &j->scheds[base].s));
+}
+
 /* 4c. The io round (docs/scheduler.md, "The io round"). The plan sizes
  * the io farms on the table's load and check, timed alone, against its
  * predicted compute period; in the pipeline the io runs slower and the
@@ -603,7 +616,8 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
  * H100's octree-cuda-g1: lease S's one checker at 0.73 ms against chunks
  * of 0.63 ms, lease U's one loader at 0.80 ms for a period of 0.78 ms;
  * docs/results/h100.md). Where the device leaves io threads to give
- * (btc_gen_io_threads_extra), one probe run of the tuning winner measures
+ * (btc_gen_io_threads_extra, or btc_gen_io_threads_idle where io_pu_idle),
+ * one probe run of the tuning winner measures
  * its load and check; where their T_io reaches BTC_PLAN_IO_HEADROOM of the
  * winner's measured period, the program is rebuilt with the farms for
  * that period (btc_plan_io_round_farms) and raced head to head against
@@ -624,12 +638,21 @@ static bool phase_io_round(struct job *j)
 	enum io_hook hook_kind = io_round_hook(j, &kl, &kc, &keep);
 	bool hook = hook_kind == IO_HOOK_RACE;
 	int k = tuning_winner(j);
+	bool idle = k >= 0 && io_pu_idle(j, k);
+	if (idle)
+		extra = btc_gen_io_threads_idle(j->dev);
 	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 ||
 	    (!extra && hook_kind == IO_HOOK_NONE))
 		return true;
+	struct io_round *io = &j->io;
+	if (idle) {
+		io->idle_pu = j->dev->pus[btc_gen_service_cores(j->dev, 1, 1).pu].name;
+		printf("io round: %s runs no chunk of schedule %d nor of the baseline: its cores "
+		       "can take %u io thread(s) beyond the source and the sink\n",
+		       io->idle_pu, k, extra);
+	}
 	if (hook_kind == IO_HOOK_FEWER)
 		btc_plan_set_io_farms(j->plan, kl, kc);
-	struct io_round *io = &j->io;
 	double t = now_s();
 	int got = io_probe(j, k, &io->load_ms, &io->check_ms);
 	j->phases[PH_TUNE] += now_s() - t;
@@ -1113,6 +1136,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->io_round_check_from = (int)j->io.check_from;
 		r->io_round_load_to = (int)j->io.load_to;
 		r->io_round_check_to = (int)j->io.check_to;
+		r->io_round_idle_pu = j->io.idle_pu ? btc_xstrdup(j->io.idle_pu) : NULL;
 		report_race(&r->io_round, h, j->io.kept);
 	}
 	if (j->br.status) {

@@ -116,8 +116,9 @@ bool btc_gen_workload_project(struct btc_gen_ctx *ctxs, int n,
  * chunks run on the rest (BTC_GEN_N_SERVICE_CORES + k_load + k_check - 2
  * fewer). k_load, k_check: the plan's io farms (1 and 1 in the profiler),
  * each clamped so that the two farms' threads beyond the source and the
- * sink fit btc_gen_io_threads_extra. A 2-core dev box and the phones (at
- * most 6 cores a PU) give up none. */
+ * sink fit btc_gen_io_threads_idle (at least one core stays the PU's
+ * chunks'). A 2-core dev box and the phones (at most 6 cores a PU) give
+ * up none. */
 #define BTC_GEN_N_SERVICE_CORES 3
 struct btc_gen_service {
 	int pu;           /* the owning CPU PU's index, -1: none (no core given up) */
@@ -139,6 +140,23 @@ struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint3
  * BTC_GEN_MAX_IO_EXTRA (16 cores: 2); elsewhere 0. */
 #define BTC_GEN_MAX_IO_EXTRA 3
 uint32_t btc_gen_io_threads_extra(const struct btc_device *dev);
+
+/* The io threads beyond the io source and sink that dev's program may
+ * give service cores to where a schedule runs no chunk on the owning PU
+ * (btc_gen_service_pu_idle; the io round, docs/scheduler.md): its
+ * pinnable cores but the BTC_GEN_N_SERVICE_CORES and one, at most
+ * BTC_GEN_MAX_IO_EXTRA (8 cores: 3); 0 where btc_gen_service_cores gives
+ * up none. Never below btc_gen_io_threads_extra. The H200's g2 (two CPU
+ * groups of 8) has no io thread to give (btc_gen_io_threads_extra 0),
+ * while its octree-cuda-g2 schedules leave the owning group idle and one
+ * checker set the period (docs/results/h200.md, "Leases H200-H and
+ * H200-I"). */
+uint32_t btc_gen_io_threads_idle(const struct btc_device *dev);
+
+/* True where dev's program gives up service cores (btc_gen_service_cores)
+ * and schedule s runs no chunk on their PU, neither alone nor as a farm
+ * member. */
+bool btc_gen_service_pu_idle(const struct btc_device *dev, const struct btc_schedule *s);
 
 /* The io farms of ctx's pipeline: its plan's load_threads and
  * check_threads (1 without a plan), PIPELINE_LOAD_THREADS and

@@ -241,6 +241,27 @@ uint32_t btc_gen_io_threads_extra(const struct btc_device *dev)
 	return k < BTC_GEN_MAX_IO_EXTRA ? k : BTC_GEN_MAX_IO_EXTRA;
 }
 
+uint32_t btc_gen_io_threads_idle(const struct btc_device *dev)
+{
+	int owner = btc_gen_service_owner(dev);
+	if (owner < 0)
+		return 0;
+	const int *pin;
+	int k = btc_pu_pinnable(&dev->pus[owner], &pin) - BTC_GEN_N_SERVICE_CORES - 1;
+	return k <= 0 ? 0 : k < BTC_GEN_MAX_IO_EXTRA ? (uint32_t)k : BTC_GEN_MAX_IO_EXTRA;
+}
+
+bool btc_gen_service_pu_idle(const struct btc_device *dev, const struct btc_schedule *s)
+{
+	int owner = btc_gen_service_owner(dev);
+	if (owner < 0)
+		return false;
+	for (int c = 0; c < s->n_chunks; c++)
+		if (s->chunks[c].pu == owner || (s->chunks[c].farm >> owner & 1u))
+			return false;
+	return true;
+}
+
 void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_t *k_check)
 {
 	*k_load = ctx->plan && ctx->plan->load_threads > 1 ? ctx->plan->load_threads : 1;
@@ -252,7 +273,7 @@ struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint3
 {
 	struct btc_gen_service s = {btc_gen_service_owner(dev), -1, -1, -1, 1, 1};
 	if (s.pu >= 0) {
-		uint32_t extra = btc_gen_io_threads_extra(dev);
+		uint32_t extra = btc_gen_io_threads_idle(dev);
 		uint32_t kc = k_check < 1 ? 1 : k_check > extra + 1 ? extra + 1 : k_check;
 		uint32_t kl = k_load < 1 ? 1 : k_load > extra + 2 - kc ? extra + 2 - kc : k_load;
 		s.n_load = (int)kl;

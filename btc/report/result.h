@@ -238,6 +238,10 @@ struct btc_report {
 	double io_round_load_ms, io_round_check_ms;  /* the probe's, one thread, ms per task */
 	int io_round_load_from, io_round_check_from; /* the plan's farms */
 	int io_round_load_to, io_round_check_to;     /* the farms raced (= _from: none) */
+	/* the owning PU whose cores the farms could take, idle in the winner
+	 * and the baseline (btc_gen_io_threads_idle); NULL: the device's io
+	 * threads (btc_gen_io_threads_extra) (owned) */
+	char *io_round_idle_pu;
 	struct btc_report_race io_round;             /* new farms / the build; kept: the program
 					    keeps the new farms */
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gen/gen.h"
+#include "gen/sections.h"
 #include "suites.h"
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo.yaml"
@@ -188,10 +189,81 @@ static void test_apportion(void)
 	}
 }
 
+/* The io threads an idle owning PU can take (btc_gen_io_threads_idle,
+ * btc_gen_service_pu_idle): the H200's g2, two CPU groups of 8 cores and
+ * a GPU, gives no io thread beyond the source and the sink
+ * (btc_gen_io_threads_extra), while a schedule that leaves the owning
+ * group (cpu0, the first of the largest) idle can give the farms 3 of its
+ * cores, one core staying its chunks'. */
+static struct btc_device *load_device(const char *text)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_device *dev = btc_device_load("io.yaml", NULL, text, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+	return dev;
+}
+
+static void test_io_threads_idle(void)
+{
+	struct btc_device *g2 = load_device(
+		"device: g2\nos: linux\narch: x86_64\npus:\n"
+		"  - {name: cpu0, kind: cpu, cores: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+		"  - {name: cpu1, kind: cpu, cores: [8, 9, 10, 11, 12, 13, 14, 15]}\n"
+		"  - {name: gpu, kind: cuda, gpu: H200, compute_capability: \"9.0\"}\n");
+	CU_ASSERT_EQUAL(btc_gen_io_threads_extra(g2), 0);
+	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(g2), 3);
+	struct btc_schedule s = {.n_chunks = 2};
+	s.chunks[0] = (struct btc_sched_chunk){.pu = 2, .first_stage = 0, .last_stage = 5};
+	s.chunks[1] = (struct btc_sched_chunk){.pu = 1, .first_stage = 6, .last_stage = 6};
+	CU_ASSERT_TRUE(btc_gen_service_pu_idle(g2, &s)); /* cuda:0-5 cpu1:6 */
+	s.chunks[1].pu = 0;
+	CU_ASSERT_FALSE(btc_gen_service_pu_idle(g2, &s)); /* cuda:0-5 cpu0:6 */
+	s.chunks[1] = (struct btc_sched_chunk){
+		.pu = 0, .first_stage = 6, .last_stage = 6, .farm = 1u << 0 | 1u << 1};
+	CU_ASSERT_FALSE(btc_gen_service_pu_idle(g2, &s)); /* a farm of cpu0 and cpu1 */
+	/* the farms fit 3 threads beyond the source and the sink: 1 + 4, and
+	 * 3 + 3 trimmed to 2 + 3; cpu0's chunks keep 8 - 1 - 5 = 2 cores */
+	struct btc_gen_service sv = btc_gen_service_cores(g2, 1, 4);
+	CU_ASSERT_EQUAL(sv.pu, 0);
+	CU_ASSERT_TRUE(sv.n_load == 1 && sv.n_check == 4);
+	CU_ASSERT_EQUAL(sv.gpu_core, 7);
+	CU_ASSERT_EQUAL(sv.io_sink_core, 3); /* check workers on 3-6 */
+	CU_ASSERT_EQUAL(sv.io_core, 2);      /* the loader on 2 */
+	sv = btc_gen_service_cores(g2, 3, 3);
+	CU_ASSERT_TRUE(sv.n_load == 2 && sv.n_check == 3);
+	char buf[64];
+	CU_ASSERT_EQUAL(btc_gen_placed_cores(g2, 0, 2, 3, buf, sizeof buf), 2);
+	CU_ASSERT_EQUAL(btc_gen_placed_cores(g2, 1, 2, 3, buf, sizeof buf), 8);
+	btc_device_free(g2);
+
+	/* g1 of 16 cores: 2 threads for any schedule, 3 where idle */
+	struct btc_device *g1 = load_device(
+		"device: g1\nos: linux\narch: x86_64\npus:\n"
+		"  - {name: cpu, kind: cpu, cores: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, "
+		"14, 15]}\n"
+		"  - {name: gpu, kind: cuda, gpu: H200, compute_capability: \"9.0\"}\n");
+	CU_ASSERT_EQUAL(btc_gen_io_threads_extra(g1), 2);
+	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(g1), 3);
+	btc_device_free(g1);
+
+	/* no PU of 8 cores: no service core, nothing idle to take */
+	struct btc_device *small = load_device(
+		"device: small\nos: linux\narch: x86_64\npus:\n"
+		"  - {name: cpu, kind: cpu, cores: [0, 1]}\n"
+		"  - {name: gpu, kind: cuda, gpu: H200, compute_capability: \"9.0\"}\n");
+	s.n_chunks = 1;
+	s.chunks[0] = (struct btc_sched_chunk){.pu = 1, .first_stage = 0, .last_stage = 6};
+	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(small), 0);
+	CU_ASSERT_FALSE(btc_gen_service_pu_idle(small, &s));
+	btc_device_free(small);
+}
+
 int register_gen_suite(void)
 {
 	CU_pSuite s = CU_add_suite("gen", NULL, NULL);
 	return !s || !CU_add_test(s, "task header", test_task_header) ||
 	       !CU_add_test(s, "hostile strings", test_hostile_strings) ||
-	       !CU_add_test(s, "apportion", test_apportion);
+	       !CU_add_test(s, "apportion", test_apportion) ||
+	       !CU_add_test(s, "io threads of an idle owning PU", test_io_threads_idle);
 }
