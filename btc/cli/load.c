@@ -66,6 +66,7 @@ void btc_cli_request(const struct btc_cli_options *o, enum btc_cli_cmd cmd, stru
 	jo->playoff = !o->no_playoff;
 	jo->bound_round = !o->no_bound_round;
 	jo->io_round = !o->no_io_round;
+	jo->regret_round = o->regret_round || o->exhaustive;
 	jo->adapt = o->adapt;
 	if (o->tasks)
 		jo->final_tasks = o->tasks;

@@ -202,6 +202,10 @@ static const struct row rows[] = {
 	     "winner's load and check; where they near its\nperiod, the program is rebuilt with more io\nthreads and raced against the build)"),
 	FLAG(EXHAUSTIVE, "exhaustive", exhaustive, C(TUNE),
 	     "also measure every schedule of the paper's space\n(at most 256; racing off) and report the regret:\nchosen / measured best - 1, and paired: the two\nraced head to head after the final run"),
+	FLAG(REGRET_ROUND, "regret-round", regret_round, C(TUNE),
+	     "after the final run, race the chosen head to head\nagainst the best measured schedule and report\n"
+	     "the regret against it (paired and pooled; without\n--exhaustive over the schedules measured, not\n"
+	     "the space; --exhaustive implies it)"),
 	FLAG(KEEP_GOING, "keep-going", keep_going, C(TUNE),
 	     "go on past a failed schedule or check"),
 	FLAG(ADAPT, "adapt", adapt, C(TUNE),
@@ -280,6 +284,7 @@ static const struct {
 	{BTC_OPT_CHUNKS, BTC_OPT_OBJECTIVE, "--chunks schedules are not ranked"},
 	{BTC_OPT_MEASUREMENTS, BTC_OPT_RUN, "--measurements runs nothing"},
 	{BTC_OPT_MEASUREMENTS, BTC_OPT_EXHAUSTIVE, "--measurements runs nothing"},
+	{BTC_OPT_MEASUREMENTS, BTC_OPT_REGRET_ROUND, "--measurements runs nothing"},
 	{BTC_OPT_CHUNKS, BTC_OPT_EXHAUSTIVE, "--exhaustive measures the space itself"},
 	{BTC_OPT_MEASUREMENTS, BTC_OPT_REPROFILE, "--measurements runs nothing"},
 	{BTC_OPT_COMPARE, BTC_OPT_CSV, "--compare prints the pairs only"},

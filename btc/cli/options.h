@@ -64,6 +64,7 @@ enum btc_cli_opt {
 	BTC_OPT_NO_BOUND_ROUND,
 	BTC_OPT_NO_IO_ROUND,
 	BTC_OPT_EXHAUSTIVE,
+	BTC_OPT_REGRET_ROUND,
 	BTC_OPT_KEEP_GOING,
 	BTC_OPT_ADAPT,
 	BTC_OPT_SEED,
@@ -162,6 +163,7 @@ struct btc_cli_options {
 	bool no_bound_round; /* --no-bound-round: the job measures no schedule past the plan's */
 	bool no_io_round;    /* --no-io-round: the job keeps the plan's io farms */
 	bool exhaustive; /* btc tune --exhaustive: the paper's space measured */
+	bool regret_round; /* --regret-round: the regret against the best measured */
 	unsigned seed;
 	const char *cache;
 	int tune_budget_s;

@@ -598,14 +598,15 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
 }
 
 /* The io round may give the io farms the owning PU's cores
- * (btc_gen_io_threads_idle) where no schedule the job runs after it needs
- * them: tuning winner k and the head to head's baseline run no chunk on
- * that PU (btc_gen_service_pu_idle), and no regret round follows (it may
- * race any schedule of the space). */
+ * (btc_gen_io_threads_idle) where the schedules the job races after it
+ * leave them idle: tuning winner k and the head to head's baseline run no
+ * chunk on that PU (btc_gen_service_pu_idle). The regret round, which may
+ * race any measured schedule, is not raced where its measured best runs
+ * there (phase_regret_round). */
 static bool io_pu_idle(const struct job *j, int k)
 {
 	int base = btc_tune_pick(j->entries, j->n, true);
-	return j->plan->n_space <= 0 && btc_gen_service_pu_idle(j->dev, &j->scheds[k].s) &&
+	return btc_gen_service_pu_idle(j->dev, &j->scheds[k].s) &&
 	       (base < 0 || btc_gen_service_pu_idle(j->dev, &j->scheds[base].s));
 }
 
@@ -835,7 +836,9 @@ static bool phase_head_to_head(struct job *j)
 	}
 }
 
-/* 7. The regret round (docs/report.md, "Regret"; --exhaustive only).
+/* 7. The regret round (docs/report.md, "Regret"; --exhaustive or
+ * --regret-round: without --exhaustive the measured best is that of the
+ * schedules the job measured, not of the space).
  * The regret's two medians can come from different phases of the job:
  * the measured best's from tuning alone, the chosen's from tuning, the
  * playoff, the bound round and the head to head too. On a machine that
@@ -850,7 +853,7 @@ static bool phase_head_to_head(struct job *j)
 static bool phase_regret_round(struct job *j)
 {
 	j->rr = (struct regret_round){.best = -1};
-	if (j->plan->n_space <= 0 || j->chosen < 0)
+	if ((j->plan->n_space <= 0 && !j->opt->regret_round) || j->chosen < 0)
 		return true;
 	int best = -1;
 	for (int i = 0; i < j->n; i++) {
@@ -869,6 +872,12 @@ static bool phase_regret_round(struct job *j)
 	}
 	if (best < 0 || best == j->chosen)
 		return true;
+	if (j->io.kept && j->io.idle_pu && !btc_gen_service_pu_idle(j->dev, &j->scheds[best].s)) {
+		printf("regret round: not raced: the measured best %d runs on %s, whose cores the "
+		       "io farms took (the io round)\n",
+		       best, j->io.idle_pu);
+		return true;
+	}
 	double t = now_s();
 	struct btc_rng rng;
 	btc_rng_seed(&rng, (uint64_t)j->tune.seed ^ UINT64_C(0x7265677265740000));
@@ -1101,6 +1110,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 						      : NULL;
 	}
 	r->n_space = j->plan->n_space;
+	r->regret_round = j->opt->regret_round;
 	btc_report_regret(r);
 	if (r->regret_best >= 0 && j->rr.best >= 0) {
 		r->regret_paired_best = j->rr.best;

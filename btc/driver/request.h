@@ -38,6 +38,9 @@ struct btc_request {
 				 probe the winner's io and race more io threads when
 				 it nears the period (default true; --no-io-round:
 				 false; docs/scheduler.md, "The io round") */
+	bool regret_round;    /* after the final run, race the chosen against the best
+				 measured schedule (--regret-round, implied by
+				 --exhaustive; docs/report.md, "Regret") */
 	bool adapt;           /* --adapt: the final run adapts (the program's --adapt) */
 	bool force;           /* --force: the project may replace files btc did not generate */
 };

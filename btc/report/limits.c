@@ -114,7 +114,7 @@ void btc_report_regret(struct btc_report *r)
 	r->regret = r->regret_ci_low = r->regret_ci_high = NAN;
 	r->regret_best = -1;
 	r->n_space_measured = 0;
-	if (r->n_space <= 0 || r->chosen < 0)
+	if ((r->n_space <= 0 && !r->regret_round) || r->chosen < 0)
 		return;
 	double best_hi = INFINITY, best_lo = INFINITY;
 	for (int k = 0; k < r->n_candidates; k++) {
@@ -142,10 +142,16 @@ void btc_report_print_regret(const struct btc_report *r, FILE *f)
 		return;
 	const struct btc_report_candidate *b = &r->candidates[r->regret_best];
 	fprintf(f,
-		"regret: chosen %.3f ms / measured best %.3f ms (%s) - 1 = %.1f %% [%.1f, %.1f] "
-		"over %d measured of the %d schedules of the paper's space (--exhaustive)\n",
+		"regret: chosen %.3f ms / measured best %.3f ms (%s) - 1 = %.1f %% [%.1f, %.1f] ",
 		r->candidates[r->chosen].measured_ms, b->measured_ms, b->label, 100 * r->regret,
-		100 * r->regret_ci_low, 100 * r->regret_ci_high, r->n_space_measured, r->n_space);
+		100 * r->regret_ci_low, 100 * r->regret_ci_high);
+	if (r->n_space > 0)
+		fprintf(f,
+			"over %d measured of the %d schedules of the paper's space (--exhaustive)\n",
+			r->n_space_measured, r->n_space);
+	else
+		fprintf(f, "over the %d schedules measured, not the space (--regret-round)\n",
+			r->n_space_measured);
 	char paired[256];
 	if (btc_report_paired_regret_text(r, paired, sizeof(paired)))
 		fprintf(f, "regret, paired (the regret round): %s\n", paired);

@@ -293,6 +293,8 @@ struct btc_report {
 	 * 95 % interval; NAN without the space measured. */
 	double regret, regret_ci_low, regret_ci_high;
 	int regret_best;      /* index into candidates of the measured best, -1 */
+	bool regret_round;    /* --regret-round (or --exhaustive): with n_space 0 the
+				 regret is over the schedules measured */
 	/* The regret round (driver/job.c, phase_regret_round): the chosen
 	 * against regret_paired_best (the measured best when it ran) in
 	 * paired rounds; ratio: chosen / best time. rounds 0: none ran (no

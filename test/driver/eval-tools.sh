@@ -169,7 +169,8 @@ scripts/eval "$out" "${opts[@]}" --step 'octree-cuda-g1,tables' > "$work/5b.log"
 echo "ok: scripts/eval --list, reference, tables"
 
 # 6. scripts/eval --exhaustive 1: the g1 jobs (and only they) measure the
-# paper's space (btc tune --exhaustive), as their machine.txt records; a
+# paper's space (btc tune --exhaustive), the others race the regret round
+# against their best measured (--regret-round), as machine.txt records; a
 # stand-in btc that records its words and fails runs no job.
 fake=$work/fake-btc
 printf '#!/bin/sh\necho "$@" >> "%s/fake.args"\nexit 1\n' "$work" > "$fake"
@@ -181,6 +182,8 @@ grep -q '^command: .* --exhaustive' "$work/ex/octree-cuda-g1/machine.txt" ||
 if grep -q -- '--exhaustive' "$work/ex/octree-cuda-g2/machine.txt"; then
   fail "eval --exhaustive 1: the g2 job with --exhaustive" "$work/ex/octree-cuda-g2/machine.txt"
 fi
+grep -q '^command: .* --regret-round' "$work/ex/octree-cuda-g2/machine.txt" ||
+  fail "eval --exhaustive 1: the g2 job without --regret-round" "$work/ex/octree-cuda-g2/machine.txt"
 echo "ok: scripts/eval --exhaustive GROUPS"
 
 # scripts/eval-workload passes what follows -- to btc (the workload job's

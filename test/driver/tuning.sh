@@ -250,12 +250,44 @@ else:
 PY
 # btc report's regret table: the same figures, pooled and paired
 "$btc" report "$work/ex.json" > "$work/ex.md"
-grep -q "^The regret (--exhaustive runs" "$work/ex.md" || fail "btc report: no regret table" "$work/ex.md"
-want=$(json "$work/ex.json" '"| %.1f [%.1f, %.1f] | " % tuple(100 * r["regret"][k] for k in ("value", "ci_low", "ci_high")) + ("none (the chosen is the measured best)" if r["regret"]["paired"] is None else "chosen / %s time ratio %.3f [%.3f, %.3f] over %d rounds - 1 = %.1f %%" % (r["regret"]["paired"]["best_label"], r["regret"]["paired"]["ratio_median"], r["regret"]["paired"]["ratio_ci_low"], r["regret"]["paired"]["ratio_ci_high"], r["regret"]["paired"]["rounds"], 100 * (r["regret"]["paired"]["ratio_median"] - 1)))')
+grep -q "^The regret (--exhaustive and --regret-round runs" "$work/ex.md" || fail "btc report: no regret table" "$work/ex.md"
+want=$(json "$work/ex.json" '"| 6 of the space\x27s 6 | %.1f [%.1f, %.1f] | " % tuple(100 * r["regret"][k] for k in ("value", "ci_low", "ci_high")) + ("none (the chosen is the measured best)" if r["regret"]["paired"] is None else "chosen / %s time ratio %.3f [%.3f, %.3f] over %d rounds - 1 = %.1f %%" % (r["regret"]["paired"]["best_label"], r["regret"]["paired"]["ratio_median"], r["regret"]["paired"]["ratio_ci_low"], r["regret"]["paired"]["ratio_ci_high"], r["regret"]["paired"]["rounds"], 100 * (r["regret"]["paired"]["ratio_median"] - 1)))')
 grep -qF "$want" "$work/ex.md" || fail "btc report: regret row (want $want)" "$work/ex.md"
 "$btc" report "$r" > "$work/r2.md"
 ! grep -q "^The regret" "$work/r2.md" || fail "btc report: a regret table without --exhaustive" "$work/r2.md"
 echo "ok: --exhaustive measures the space and reports the regret, paired in the regret round"
+
+# --regret-round without --exhaustive: the regret against the best of the
+# schedules the job measured (candidates, baselines, the bound round's),
+# not the space, raced the same way (here BTC_TEST_REGRET_ROUND=1 races
+# schedule 1 where it is not the chosen).
+BTC_TEST_REGRET_ROUND=1 job --top 2 --regret-round --tune-budget 8 --report "$work/rg.json" > "$work/rg.log" 2>&1 ||
+  fail "--regret-round: exit status $?" "$work/rg.log"
+! grep -q "^schedule: --exhaustive" "$work/rg.log" || fail "--regret-round: the space measured" "$work/rg.log"
+python3 - "$work/rg.json" "$work/rg.log" <<'PY' || fail "--regret-round: the regret" "$work/rg.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+log = open(sys.argv[2]).read()
+c = r["candidates"]
+v = [x for x in c if x["status"] == "verified"]
+assert not any(x["space_only"] for x in c), c
+g = r["regret"]
+best = min(v, key=lambda x: x["measured_ms_per_task"])
+assert g["space"] == 0 and g["measured"] == len(v) and g["best_label"] == best["label"], g
+chosen = c[r["schedule"]["index"]]
+assert abs(g["value"] - (chosen["measured_ms_per_task"] / best["measured_ms_per_task"] - 1)) < 1e-4, g
+want = "over the %d schedules measured, not the space (--regret-round)" % len(v)
+assert want in log, want
+q = g["paired"]
+if r["schedule"]["index"] == 1:
+    assert q is None and "regret round:" not in log, q
+else:
+    assert q["best_index"] == 1 and 1 <= q["rounds"] <= 12, q
+    assert "regret round: chosen %d / measured best 1 (" % r["schedule"]["index"] in log
+PY
+"$btc" report "$work/rg.json" > "$work/rg.md"
+grep -qE "^\| .* \| [0-9]+, not the space \| " "$work/rg.md" || fail "btc report: the regret row of --regret-round" "$work/rg.md"
+echo "ok: --regret-round races the chosen against the best measured and reports the regret over the schedules measured"
 
 # The playoff (docs/report.md, "The playoff"): after tuning, the best two
 # finalists by median race head to head (at most 12 rounds) unless the
