@@ -600,13 +600,14 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
 /* The io round may give the io farms the owning PU's cores
  * (btc_gen_io_threads_idle) where the schedules the job races after it
  * leave them idle: tuning winner k and the head to head's baseline run no
- * chunk on that PU (btc_gen_service_pu_idle). The regret round, which may
- * race any measured schedule, is not raced where its measured best runs
- * there (phase_regret_round). */
+ * chunk on that PU (btc_gen_service_pu_idle), and the final run does not
+ * adapt (--adapt switches among every built schedule). The regret round,
+ * which may race any measured schedule, is not raced where its measured
+ * best runs there (phase_regret_round). */
 static bool io_pu_idle(const struct job *j, int k)
 {
 	int base = btc_tune_pick(j->entries, j->n, true);
-	return btc_gen_service_pu_idle(j->dev, &j->scheds[k].s) &&
+	return !j->opt->adapt && btc_gen_service_pu_idle(j->dev, &j->scheds[k].s) &&
 	       (base < 0 || btc_gen_service_pu_idle(j->dev, &j->scheds[base].s));
 }
 

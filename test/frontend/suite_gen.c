@@ -195,11 +195,16 @@ static void test_apportion(void)
  * (btc_gen_io_threads_extra), while a schedule that leaves the owning
  * group (cpu0, the first of the largest) idle can give the farms 3 of its
  * cores, one core staying its chunks'. */
-static struct btc_device *load_device(const char *text)
+static struct btc_device *load_device(const char *cpu_pus)
 {
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
+	char *text = btc_xasprintf("device: io\nos: linux\narch: x86_64\npus:\n%s"
+				   "  - {name: gpu, kind: cuda, gpu: H200, compute_capability: "
+				   "\"9.0\"}\n",
+				   cpu_pus);
 	struct btc_device *dev = btc_device_load("io.yaml", NULL, text, &d);
+	free(text);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
 	return dev;
 }
@@ -207,10 +212,8 @@ static struct btc_device *load_device(const char *text)
 static void test_io_threads_idle(void)
 {
 	struct btc_device *g2 = load_device(
-		"device: g2\nos: linux\narch: x86_64\npus:\n"
 		"  - {name: cpu0, kind: cpu, cores: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
-		"  - {name: cpu1, kind: cpu, cores: [8, 9, 10, 11, 12, 13, 14, 15]}\n"
-		"  - {name: gpu, kind: cuda, gpu: H200, compute_capability: \"9.0\"}\n");
+		"  - {name: cpu1, kind: cpu, cores: [8, 9, 10, 11, 12, 13, 14, 15]}\n");
 	CU_ASSERT_EQUAL(btc_gen_io_threads_extra(g2), 0);
 	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(g2), 3);
 	struct btc_schedule s = {.n_chunks = 2};
@@ -238,20 +241,14 @@ static void test_io_threads_idle(void)
 	btc_device_free(g2);
 
 	/* g1 of 16 cores: 2 threads for any schedule, 3 where idle */
-	struct btc_device *g1 = load_device(
-		"device: g1\nos: linux\narch: x86_64\npus:\n"
-		"  - {name: cpu, kind: cpu, cores: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, "
-		"14, 15]}\n"
-		"  - {name: gpu, kind: cuda, gpu: H200, compute_capability: \"9.0\"}\n");
+	struct btc_device *g1 = load_device("  - {name: cpu, kind: cpu, cores: [0, 1, 2, 3, 4, "
+					    "5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}\n");
 	CU_ASSERT_EQUAL(btc_gen_io_threads_extra(g1), 2);
 	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(g1), 3);
 	btc_device_free(g1);
 
 	/* no PU of 8 cores: no service core, nothing idle to take */
-	struct btc_device *small = load_device(
-		"device: small\nos: linux\narch: x86_64\npus:\n"
-		"  - {name: cpu, kind: cpu, cores: [0, 1]}\n"
-		"  - {name: gpu, kind: cuda, gpu: H200, compute_capability: \"9.0\"}\n");
+	struct btc_device *small = load_device("  - {name: cpu, kind: cpu, cores: [0, 1]}\n");
 	s.n_chunks = 1;
 	s.chunks[0] = (struct btc_sched_chunk){.pu = 1, .first_stage = 0, .last_stage = 6};
 	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(small), 0);
