@@ -77,7 +77,7 @@ struct job {
 		int schedule;       /* the tuning winner probed, -1: none */
 		double period_ms, load_ms, check_ms;
 		uint32_t load_from, check_from, load_to, check_to;
-		const char *idle_pu; /* the owning PU's name where io_pu_idle, else NULL */
+		const char *idle_pu; /* the PU's name where io_idle_pu, else NULL */
 		struct btc_tune_h2h h2h;
 		bool kept;
 	} io;
@@ -597,18 +597,20 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
 	return got;
 }
 
-/* The io round may give the io farms the owning PU's cores
- * (btc_gen_io_threads_idle) where the schedules the job races after it
- * leave them idle: tuning winner k and the head to head's baseline run no
- * chunk on that PU (btc_gen_service_pu_idle), and the final run does not
- * adapt (--adapt switches among every built schedule). The regret round,
- * which may race any measured schedule, is not raced where its measured
- * best runs there (phase_regret_round). */
-static bool io_pu_idle(const struct job *j, int k)
+/* The PU whose cores the io round may give the io farms
+ * (btc_gen_io_threads_idle), -1: none. The schedules the job races after
+ * it must leave that PU idle: tuning winner k and the head to head's
+ * baseline run no chunk on it (btc_gen_idle_service_pu), and the final
+ * run does not adapt (--adapt switches among every built schedule). The
+ * regret round, which may race any measured schedule, is not raced where
+ * its measured best runs there (phase_regret_round). */
+static int io_idle_pu(const struct job *j, int k)
 {
 	int base = btc_tune_pick(j->entries, j->n, true);
-	return !j->opt->adapt && btc_gen_service_pu_idle(j->dev, &j->scheds[k].s) &&
-	       (base < 0 || btc_gen_service_pu_idle(j->dev, &j->scheds[base].s));
+	int u = j->opt->adapt ? -1 : btc_gen_idle_service_pu(j->dev, &j->scheds[k].s);
+	if (u >= 0 && base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u)
+		return -1;
+	return u;
 }
 
 /* 4c. The io round (docs/scheduler.md, "The io round"). The plan sizes
@@ -618,7 +620,7 @@ static bool io_pu_idle(const struct job *j, int k)
  * H100's octree-cuda-g1: lease S's one checker at 0.73 ms against chunks
  * of 0.63 ms, lease U's one loader at 0.80 ms for a period of 0.78 ms;
  * docs/results/h100.md). Where the device leaves io threads to give
- * (btc_gen_io_threads_extra, or btc_gen_io_threads_idle where io_pu_idle),
+ * (btc_gen_io_threads_extra, or btc_gen_io_threads_idle where io_idle_pu),
  * one probe run of the tuning winner measures
  * its load and check; where their T_io reaches BTC_PLAN_IO_HEADROOM of the
  * winner's measured period, the program is rebuilt with the farms for
@@ -640,15 +642,15 @@ static bool phase_io_round(struct job *j)
 	enum io_hook hook_kind = io_round_hook(j, &kl, &kc, &keep);
 	bool hook = hook_kind == IO_HOOK_RACE;
 	int k = tuning_winner(j);
-	bool idle = k >= 0 && io_pu_idle(j, k);
-	if (idle)
+	int idle = k >= 0 ? io_idle_pu(j, k) : -1;
+	if (idle >= 0)
 		extra = btc_gen_io_threads_idle(j->dev);
 	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 ||
 	    (!extra && hook_kind == IO_HOOK_NONE))
 		return true;
 	struct io_round *io = &j->io;
-	if (idle) {
-		io->idle_pu = j->dev->pus[btc_gen_service_cores(j->dev, 1, 1).pu].name;
+	if (idle >= 0) {
+		io->idle_pu = j->dev->pus[idle].name;
 		printf("io round: %s runs no chunk of schedule %d nor of the baseline: its cores "
 		       "can take %u io thread(s) beyond the source and the sink\n",
 		       io->idle_pu, k, extra);
@@ -873,7 +875,8 @@ static bool phase_regret_round(struct job *j)
 	}
 	if (best < 0 || best == j->chosen)
 		return true;
-	if (j->io.kept && j->io.idle_pu && !btc_gen_service_pu_idle(j->dev, &j->scheds[best].s)) {
+	if (j->io.kept && j->io.idle_pu &&
+	    btc_gen_idle_service_pu(j->dev, &j->scheds[best].s) < 0) {
 		printf("regret round: not raced: the measured best %d runs on %s, whose cores the "
 		       "io farms took (the io round)\n",
 		       best, j->io.idle_pu);

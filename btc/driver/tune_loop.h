@@ -106,9 +106,11 @@ bool btc_tune_playoff_overturns(const struct btc_tune_entry *w, const struct btc
 				const struct btc_tune_h2h *h, const struct btc_tune_options *opt,
 				double *pooled, int *tuning_rounds);
 
-/* The median of every paired ratio r / w that btc_tune_playoff_overturns
- * reads (tuning's rounds both ran, then h's rounds); *tuning_rounds: how
- * many of them are tuning's. NAN when there is none. Pure. */
+/* The median of every paired ratio r / w (time ratios, unitless) that
+ * btc_tune_playoff_overturns reads: tuning's rounds both ran (their k-th
+ * runs_ms), then h's h->rounds ratios. *tuning_rounds (not NULL): how
+ * many of them are tuning's. NAN when there is none. Allocates only
+ * scratch it frees; exits on out of memory (btc_xcalloc). */
 double btc_tune_pooled_ratio(const struct btc_tune_entry *w, const struct btc_tune_entry *r,
 			     const struct btc_tune_h2h *h, int *tuning_rounds);
 

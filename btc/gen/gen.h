@@ -143,7 +143,7 @@ uint32_t btc_gen_io_threads_extra(const struct btc_device *dev);
 
 /* The io threads beyond the io source and sink that dev's program may
  * give service cores to where a schedule runs no chunk on the owning PU
- * (btc_gen_service_pu_idle; the io round, docs/scheduler.md): its
+ * (btc_gen_idle_service_pu; the io round, docs/scheduler.md): its
  * pinnable cores but the BTC_GEN_N_SERVICE_CORES and one, at most
  * BTC_GEN_MAX_IO_EXTRA (8 cores: 3); 0 where btc_gen_service_cores gives
  * up none. Never below btc_gen_io_threads_extra. The H200's g2 (two CPU
@@ -153,10 +153,11 @@ uint32_t btc_gen_io_threads_extra(const struct btc_device *dev);
  * H200-I"). */
 uint32_t btc_gen_io_threads_idle(const struct btc_device *dev);
 
-/* True where dev's program gives up service cores (btc_gen_service_cores)
- * and schedule s runs no chunk on their PU, neither alone nor as a farm
- * member. */
-bool btc_gen_service_pu_idle(const struct btc_device *dev, const struct btc_schedule *s);
+/* The index into dev->pus of the PU whose cores dev's program gives up as
+ * service cores (btc_gen_service_cores) where schedule s runs no chunk on
+ * it, neither alone nor as a farm member; -1 where s runs one there or
+ * the program gives up none. */
+int btc_gen_idle_service_pu(const struct btc_device *dev, const struct btc_schedule *s);
 
 /* The io farms of ctx's pipeline: its plan's load_threads and
  * check_threads (1 without a plan), PIPELINE_LOAD_THREADS and

@@ -251,15 +251,15 @@ uint32_t btc_gen_io_threads_idle(const struct btc_device *dev)
 	return k <= 0 ? 0 : k < BTC_GEN_MAX_IO_EXTRA ? (uint32_t)k : BTC_GEN_MAX_IO_EXTRA;
 }
 
-bool btc_gen_service_pu_idle(const struct btc_device *dev, const struct btc_schedule *s)
+int btc_gen_idle_service_pu(const struct btc_device *dev, const struct btc_schedule *s)
 {
 	int owner = btc_gen_service_owner(dev);
 	if (owner < 0)
-		return false;
+		return -1;
 	for (int c = 0; c < s->n_chunks; c++)
 		if (s->chunks[c].pu == owner || (s->chunks[c].farm >> owner & 1u))
-			return false;
-	return true;
+			return -1;
+	return owner;
 }
 
 void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_t *k_check)

@@ -190,7 +190,7 @@ static void test_apportion(void)
 }
 
 /* The io threads an idle owning PU can take (btc_gen_io_threads_idle,
- * btc_gen_service_pu_idle): the H200's g2, two CPU groups of 8 cores and
+ * btc_gen_idle_service_pu): the H200's g2, two CPU groups of 8 cores and
  * a GPU, gives no io thread beyond the source and the sink
  * (btc_gen_io_threads_extra), while a schedule that leaves the owning
  * group (cpu0, the first of the largest) idle can give the farms 3 of its
@@ -219,12 +219,12 @@ static void test_io_threads_idle(void)
 	struct btc_schedule s = {.n_chunks = 2};
 	s.chunks[0] = (struct btc_sched_chunk){.pu = 2, .first_stage = 0, .last_stage = 5};
 	s.chunks[1] = (struct btc_sched_chunk){.pu = 1, .first_stage = 6, .last_stage = 6};
-	CU_ASSERT_TRUE(btc_gen_service_pu_idle(g2, &s)); /* cuda:0-5 cpu1:6 */
+	CU_ASSERT_EQUAL(btc_gen_idle_service_pu(g2, &s), 0); /* cuda:0-5 cpu1:6: cpu0 */
 	s.chunks[1].pu = 0;
-	CU_ASSERT_FALSE(btc_gen_service_pu_idle(g2, &s)); /* cuda:0-5 cpu0:6 */
+	CU_ASSERT_EQUAL(btc_gen_idle_service_pu(g2, &s), -1); /* cuda:0-5 cpu0:6 */
 	s.chunks[1] = (struct btc_sched_chunk){
 		.pu = 0, .first_stage = 6, .last_stage = 6, .farm = 1u << 0 | 1u << 1};
-	CU_ASSERT_FALSE(btc_gen_service_pu_idle(g2, &s)); /* a farm of cpu0 and cpu1 */
+	CU_ASSERT_EQUAL(btc_gen_idle_service_pu(g2, &s), -1); /* a farm of cpu0 and cpu1 */
 	/* the farms fit 3 threads beyond the source and the sink: 1 + 4, and
 	 * 3 + 3 trimmed to 2 + 3; cpu0's chunks keep 8 - 1 - 5 = 2 cores */
 	struct btc_gen_service sv = btc_gen_service_cores(g2, 1, 4);
@@ -252,7 +252,7 @@ static void test_io_threads_idle(void)
 	s.n_chunks = 1;
 	s.chunks[0] = (struct btc_sched_chunk){.pu = 1, .first_stage = 0, .last_stage = 6};
 	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(small), 0);
-	CU_ASSERT_FALSE(btc_gen_service_pu_idle(small, &s));
+	CU_ASSERT_EQUAL(btc_gen_idle_service_pu(small, &s), -1);
 	btc_device_free(small);
 }
 
