@@ -514,3 +514,31 @@ if scripts/playoff-replay "$pr/d" > "$pr/bad.txt" 2>&1; then
   fail "playoff-replay: runs that do not give the race's median read as good" "$pr/bad.txt"
 fi
 echo "ok: scripts/playoff-replay"
+
+# scripts/group-asymmetry: made-up g2 reports, cpu0's baseline at twice
+# cpu1's and a mirror pair at 1.5 (placed rows reading 1.2 of it, the
+# isolated rows neither); an unverified schedule is left out. Then the
+# committed lease J: octree-cuda-g2's cpu0 baseline 1.396 times cpu1's.
+ga=$work/ga
+mkdir -p "$ga/x-g2"
+cat > "$ga/x-g2/x-g2.json" <<'JSON'
+{"candidates": [
+ {"label": "cpu0:0-2", "status": "verified", "measured_ms_per_task": 2.0, "predicted_ms": {"isolated": 1.0, "placed": 1.0}},
+ {"label": "cpu1:0-2", "status": "verified", "measured_ms_per_task": 1.0, "predicted_ms": {"isolated": 1.0, "placed": 1.0}},
+ {"label": "cpu0:0 gpu:1-2", "status": "verified", "measured_ms_per_task": 1.5, "predicted_ms": {"isolated": 1.0, "placed": 1.2}},
+ {"label": "cpu1:0 gpu:1-2", "status": "verified", "measured_ms_per_task": 1.0, "predicted_ms": {"isolated": 1.0, "placed": 1.0}},
+ {"label": "gpu:0 cpu0:1-2", "status": "failed", "measured_ms_per_task": 9.0, "predicted_ms": {"isolated": 1.0, "placed": 1.0}},
+ {"label": "gpu:0 cpu1:1-2", "status": "verified", "measured_ms_per_task": 1.0, "predicted_ms": {"isolated": 1.0, "placed": 1.0}}]}
+JSON
+scripts/group-asymmetry "$ga" > "$ga/out.md" 2>&1 || fail "group-asymmetry: exit status $?" "$ga/out.md"
+grep -qxF "| ga x-g2 | 2.000 | 1.000 | 1.000 |" "$ga/out.md" || fail "group-asymmetry: the baselines' row" "$ga/out.md"
+grep -qxF "isolated: over 2 mirror pairs, median |log measured ratio| 0.549, |log predicted| 0.000, |log measured - log predicted| 0.549, the same sign in 0" "$ga/out.md" ||
+  fail "group-asymmetry: the isolated rows' pairs" "$ga/out.md"
+grep -qxF "placed: over 2 mirror pairs, median |log measured ratio| 0.549, |log predicted| 0.091, |log measured - log predicted| 0.458, the same sign in 1" "$ga/out.md" ||
+  fail "group-asymmetry: the placed rows' pairs" "$ga/out.md"
+scripts/group-asymmetry docs/results/eval-h200-j > "$ga/j.md" 2>&1 || fail "group-asymmetry J: exit status $?" "$ga/j.md"
+grep -qxF "| eval-h200-j octree-cuda-g2 | 1.396 | 0.999 | 0.999 |" "$ga/j.md" || fail "group-asymmetry J: octree-cuda-g2" "$ga/j.md"
+if scripts/group-asymmetry > "$ga/usage.txt" 2>&1; then
+  fail "group-asymmetry: no folder given, exit status 0" "$ga/usage.txt"
+fi
+echo "ok: scripts/group-asymmetry"
