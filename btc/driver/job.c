@@ -606,11 +606,11 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
  * its measured best runs there (phase_regret_round). */
 static int io_idle_pu(const struct job *j, int k)
 {
-	int base = btc_tune_pick(j->entries, j->n, true);
 	int u = j->opt->adapt ? -1 : btc_gen_idle_service_pu(j->dev, &j->scheds[k].s);
-	if (u >= 0 && base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u)
+	if (u < 0)
 		return -1;
-	return u;
+	int base = btc_tune_pick(j->entries, j->n, true);
+	return base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u ? -1 : u;
 }
 
 /* 4c. The io round (docs/scheduler.md, "The io round"). The plan sizes

@@ -230,25 +230,30 @@ int btc_gen_service_owner(const struct btc_device *dev)
 	return gpu ? owner : -1;
 }
 
-uint32_t btc_gen_io_threads_extra(const struct btc_device *dev)
+/* The pinnable cores of the PU that gives up the service cores, 0: none. */
+static int service_owner_cores(const struct btc_device *dev)
 {
 	int owner = btc_gen_service_owner(dev);
-	if (owner < 0)
-		return 0;
 	const int *pin;
-	int n = btc_pu_pinnable(&dev->pus[owner], &pin);
-	uint32_t k = (uint32_t)(n - BTC_SERVICE_MIN_CORES) / 4;
-	return k < BTC_GEN_MAX_IO_EXTRA ? k : BTC_GEN_MAX_IO_EXTRA;
+	return owner < 0 ? 0 : btc_pu_pinnable(&dev->pus[owner], &pin);
+}
+
+/* k io threads, at most BTC_GEN_MAX_IO_EXTRA, none below 0. */
+static uint32_t io_extra_cap(int k)
+{
+	return k <= 0 ? 0 : k < BTC_GEN_MAX_IO_EXTRA ? (uint32_t)k : BTC_GEN_MAX_IO_EXTRA;
+}
+
+uint32_t btc_gen_io_threads_extra(const struct btc_device *dev)
+{
+	int n = service_owner_cores(dev);
+	return n ? io_extra_cap((n - BTC_SERVICE_MIN_CORES) / 4) : 0;
 }
 
 uint32_t btc_gen_io_threads_idle(const struct btc_device *dev)
 {
-	int owner = btc_gen_service_owner(dev);
-	if (owner < 0)
-		return 0;
-	const int *pin;
-	int k = btc_pu_pinnable(&dev->pus[owner], &pin) - BTC_GEN_N_SERVICE_CORES - 1;
-	return k <= 0 ? 0 : k < BTC_GEN_MAX_IO_EXTRA ? (uint32_t)k : BTC_GEN_MAX_IO_EXTRA;
+	int n = service_owner_cores(dev);
+	return n ? io_extra_cap(n - BTC_GEN_N_SERVICE_CORES - 1) : 0;
 }
 
 int btc_gen_idle_service_pu(const struct btc_device *dev, const struct btc_schedule *s)
