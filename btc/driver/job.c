@@ -193,11 +193,19 @@ static bool phase_schedule(struct job *j)
 		if (m != (int)po.mode && (po.candidate_modes & (1u << m)))
 			snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), " + %s",
 				 btc_mode_name((enum btc_mode)m));
-	printf("schedule: %d candidates (objective %s, %s table%s%s)%s + %d baselines in %.0f ms\n",
+	char slice[80] = "";
+	if (po.period_slice > 0)
+		snprintf(slice, sizeof(slice),
+			 "; with each table's %d least-period schedules and their twin mirrors",
+			 po.period_slice);
+	const char *ranked = !*modes  ? ""
+			     : cached ? ", ranked by the first: the cached fit mode"
+				      : ", ranked by the first";
+	printf("schedule: %d candidates (objective %s, %s table%s%s%s)%s + %d baselines in %.0f ms\n",
 	       n_cand, btc_sched_objective_name(j->opt->plan.sched.objective),
-	       btc_mode_name(po.mode), modes,
-	       !*modes ? "" : cached ? ", ranked by the first: the cached fit mode" : ", ranked by the first",
-	       n_bound ? " + the assignment bound's assignment (outside the candidates' space)" : "",
+	       btc_mode_name(po.mode), modes, ranked, slice,
+	       n_bound ? " + the assignment bound's assignment (outside the candidates' space)"
+		       : "",
 	       n_base, j->phases[PH_SCHEDULE] * 1000);
 	if (j->opt->plan.space)
 		printf("schedule: --exhaustive: the paper's space has %d schedules; the %d others "

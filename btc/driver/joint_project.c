@@ -39,6 +39,7 @@ bool btc_joint_project_make(const struct btc_joint_plan *j, const char *dir, boo
 		po.n_specs = 0;
 		po.baselines = po.baselines_only = po.space = po.ranking = false;
 		po.candidate_modes = 0;
+		po.period_slice = 0;
 		po.n_pins = 0;
 		specs = btc_xrealloc(specs, (size_t)(n_specs + x->n_vectors) * sizeof(*specs));
 		for (int v = 0; v < x->n_vectors; v++) {

@@ -388,6 +388,7 @@ int btc_workload_job(const struct btc_joint_request *r, const struct btc_device 
 	jr.n_app_tables = r->n_app_tables + n_tables;
 	jr.plan = opt->plan;
 	jr.plan.candidate_modes = 0;
+	jr.plan.period_slice = 0;
 	struct btc_joint_plan *j = btc_joint_plan_make(&jr, dev, d);
 	if (!j)
 		goto out;

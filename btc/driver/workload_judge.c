@@ -260,6 +260,7 @@ int btc_workload_rejudge(const struct btc_joint_request *r, const struct btc_dev
 	struct btc_joint_request jr = *r;
 	jr.plan = opt->plan;
 	jr.plan.candidate_modes = 0;
+	jr.plan.period_slice = 0;
 	struct btc_joint_plan *j = btc_joint_plan_make(&jr, dev, d);
 	if (!j)
 		return 1;

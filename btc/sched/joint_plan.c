@@ -174,6 +174,7 @@ static bool solo(const struct btc_joint_request *o, struct btc_joint_plan *w, in
 	struct btc_plan_options po = o->plan;
 	po.n_specs = 0;
 	po.candidate_modes = 0;
+	po.period_slice = 0;
 	po.space = false;
 	po.sched.objective = BTC_SCHED_LATENCY;
 	po.sched.top_k = 1;

@@ -25,6 +25,7 @@ void btc_plan_default_modes(struct btc_plan_options *o)
 {
 	o->mode = BTC_MODE_ISOLATED;
 	o->candidate_modes = 1u << BTC_MODE_ISOLATED | 1u << BTC_MODE_INTERFERENCE;
+	o->period_slice = BTC_PLAN_PERIOD_SLICE;
 }
 
 /* A stage by name, or by 0-based index; -1 when neither. */
@@ -209,7 +210,111 @@ static int by_period(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* Twin PUs: two CPU PUs of one core type (or both without one) and as
+ * many cores, so the same hardware, which the profiling tables tell apart
+ * only by noise and by the service cores (docs/scheduler.md, "The
+ * near-period slice"). */
+static bool twins(const struct btc_pu *a, const struct btc_pu *b)
+{
+	const int *pin;
+	return a->kind == BTC_BACKEND_CPU && b->kind == BTC_BACKEND_CPU &&
+	       a->n_cores == b->n_cores && btc_pu_pinnable(a, &pin) == btc_pu_pinnable(b, &pin) &&
+	       (a->core_type && b->core_type ? !strcmp(a->core_type, b->core_type)
+					     : a->core_type == b->core_type);
+}
+
+/* The pairs of twin PUs of the device (p < q), at most n_pus^2 / 2. */
+static int twin_pairs(const struct btc_device *dev)
+{
+	int n = 0;
+	for (int p = 0; p < dev->n_pus; p++)
+		for (int q = p + 1; q < dev->n_pus; q++)
+			n += twins(&dev->pus[p], &dev->pus[q]);
+	return n;
+}
+
+/* Appends s to list[0..*n) unless a schedule there is the same, timed
+ * under prob; false when it was not appended. */
+static bool append_new(struct btc_plan_schedule *list, int *n, const struct btc_schedule *s,
+		       const struct btc_sched_problem *prob)
+{
+	for (int k = 0; k < *n; k++)
+		if (same_schedule(&list[k].s, s))
+			return false;
+	struct btc_plan_schedule g = {.s = *s};
+	if (!(g.predicted = predict(&g.s, prob)))
+		return false;
+	list[(*n)++] = g;
+	return true;
+}
+
+/* s with twin PUs p and q swapped into *m: false when s uses neither,
+ * has a farm or a core count, or the swap breaks a pin or a forbidden
+ * PU. */
+static bool twin_mirror(const struct btc_plan *pl, const struct btc_schedule *s, int p, int q,
+			struct btc_schedule *m)
+{
+	if ((pl->sched.forbid_mask & (1u << p | 1u << q)))
+		return false;
+	*m = *s;
+	bool used = false;
+	for (int c = 0; c < s->n_chunks; c++) {
+		struct btc_sched_chunk *x = &m->chunks[c];
+		if (x->farm || x->cores)
+			return false;
+		if (x->pu != p && x->pu != q)
+			continue;
+		used = true;
+		x->pu = x->pu == p ? q : p;
+		for (int i = x->first_stage; pl->sched.pin && i <= x->last_stage; i++)
+			if (pl->sched.pin[i] >= 0 && pl->sched.pin[i] != x->pu)
+				return false;
+	}
+	return used;
+}
+
+/* The near-period slice (issue 25; docs/scheduler.md, "The near-period
+ * slice"), for each mode of `modes` the table has: the opt->period_slice
+ * (at most top K) multi-chunk schedules of least T_max (objective
+ * latency, so no gapness filter; the other solver options as planned)
+ * and each one's twin mirrors, appended to list[0..*n) when not there.
+ * At most BTC_N_MODES * period_slice * (1 + twin_pairs(dev)) schedules.
+ * A solver failure leaves a mode's slice out. */
+static void add_period_slice(struct btc_plan *pl, uint32_t modes,
+			     const struct btc_plan_options *opt,
+			     const struct btc_sched_problem *prob, struct btc_plan_schedule *list,
+			     int *n)
+{
+	struct btc_sched_options o = pl->sched;
+	o.objective = BTC_SCHED_LATENCY;
+	o.top_k = opt->period_slice < pl->sched.top_k ? opt->period_slice : pl->sched.top_k;
+	const struct btc_device *dev = pl->dev;
+	for (int mode = 0; mode < BTC_N_MODES; mode++) {
+		const struct btc_sched_problem *pm = btc_plan_problem_of(pl, (enum btc_mode)mode,
+									 pl->chunk_model);
+		if (!(modes & (1u << mode)) || !pm)
+			continue;
+		struct btc_sched_result r;
+		struct btc_diag quiet;
+		btc_diag_init(&quiet, NULL);
+		enum btc_status st = opt->exhaustive
+					     ? btc_sched_solve_exhaustive(pm, &o, &r, &quiet)
+					     : btc_sched_solve_z3(pm, &o, &r, &quiet);
+		for (int i = 0; st == BTC_OK && i < r.n_candidates; i++) {
+			append_new(list, n, &r.candidates[i], prob);
+			struct btc_schedule m;
+			for (int p = 0; p < dev->n_pus; p++)
+				for (int q = p + 1; q < dev->n_pus; q++)
+					if (twins(&dev->pus[p], &dev->pus[q]) &&
+					    twin_mirror(pl, &r.candidates[i], p, q, &m))
+						append_new(list, n, &m, prob);
+		}
+		btc_sched_result_free(&r);
+	}
+}
+
 /* opt->candidate_modes: every other mode's top K (same solver options)
+ * and the near-period slice of every mode merged (add_period_slice)
  * appended to list[0..*n) when not there yet, then all of them re-timed
  * under prob (the planned mode) and sorted by that period, ties by list
  * order. The modes merged go to prov. A mode's solver failure is a
@@ -219,7 +324,7 @@ static bool merge_modes(struct btc_plan *pl, const struct btc_plan_options *opt,
 			int *n, struct btc_out *prov)
 {
 	uint32_t modes = opt->candidate_modes & ~(1u << pl->mode);
-	if (!modes)
+	if (!modes && opt->period_slice < 1)
 		return true;
 	struct btc_out names;
 	btc_out_init(&names);
@@ -250,6 +355,8 @@ static bool merge_modes(struct btc_plan *pl, const struct btc_plan_options *opt,
 		}
 		btc_sched_result_free(&r);
 	}
+	if (opt->period_slice > 0)
+		add_period_slice(pl, opt->candidate_modes | 1u << pl->mode, opt, prob, list, n);
 	struct ranked *rk = btc_xcalloc((size_t)*n, sizeof(*rk));
 	struct btc_plan_schedule *copy = btc_xcalloc((size_t)*n, sizeof(*copy));
 	for (int i = 0; i < *n; i++) {
@@ -262,8 +369,8 @@ static bool merge_modes(struct btc_plan *pl, const struct btc_plan_options *opt,
 		list[i] = copy[rk[i].order];
 	free(rk);
 	free(copy);
-	btc_outl(prov, "candidates: {modes: [%s], ranked_by: %s}", names.buf ? names.buf : "",
-		 btc_mode_name(pl->mode));
+	btc_outl(prov, "candidates: {modes: [%s], ranked_by: %s, period_slice: %d}",
+		 names.buf ? names.buf : "", btc_mode_name(pl->mode), opt->period_slice);
 	btc_out_free(&names);
 	return true;
 }
@@ -519,6 +626,8 @@ struct btc_plan *btc_plan(const struct btc_app *app, const struct btc_device *de
 		goto fail;
 
 	int cap = opt->n_specs + pl->sched.top_k * BTC_N_MODES + dev->n_pus + 1 +
+		  BTC_N_MODES * (opt->period_slice > 0 ? opt->period_slice : 0) *
+			  (1 + twin_pairs(dev)) +
 		  (opt->space ? BTC_PLAN_MAX_SPACE + 1 : 0);
 	struct btc_plan_schedule *list = btc_xcalloc((size_t)cap, sizeof(*list));
 	pl->schedules = list;

@@ -535,7 +535,7 @@ echo "ok: a head to head that reverses the runs before it is raced again, the se
 cjob() { "$btc" "$app" --device host --gpu vulkan --run --cache "$work/cache" -o "$work/cout" \
   --seed 1 --tune-budget 4 --tasks 16 "$@"; }
 cjob > "$work/c1.log" 2>&1 || fail "cached job 1: exit status $?" "$work/c1.log"
-grep -q "^schedule: .*(objective bt, isolated table + interference, ranked by the first)" "$work/c1.log" ||
+grep -q "^schedule: .*(objective bt, isolated table + interference, ranked by the first; with each table's 2 least-period schedules and their twin mirrors)" "$work/c1.log" ||
   fail "cached job 1: not ranked by the default" "$work/c1.log"
 table=$(ls "$work"/cache/*.csv)
 [ -f "$table.fit-mode" ] || fail "no $table.fit-mode after a job" "$work/c1.log"
@@ -543,6 +543,6 @@ mode=$(cat "$table.fit-mode")
 grep -q "^fit: table mode by fit (cross-validated Spearman, then Pearson): $mode$" "$work/c1.log" ||
   fail "the kept mode ($mode) is not the fit's" "$work/c1.log"
 cjob > "$work/c2.log" 2>&1 || fail "cached job 2: exit status $?" "$work/c2.log"
-grep -q "^schedule: .*(objective bt, $mode table + [a-z +]*, ranked by the first: the cached fit mode)" "$work/c2.log" ||
+grep -q "^schedule: .*(objective bt, $mode table + [a-z +]*, ranked by the first: the cached fit mode; with each table's 2 least-period schedules and their twin mirrors)" "$work/c2.log" ||
   fail "cached job 2: not ranked by the cached fit mode ($mode)" "$work/c2.log"
 echo "ok: the fit mode kept beside a cached table ranks the next job's candidates"

@@ -5,9 +5,12 @@
  * ranked by isolated: btc_plan_default_modes), prints both sets, and
  * checks that LABEL, the measured best of the space, is in the default
  * set; with --absent-under-interference also that the interference mode
- * alone leaves it out (the failure the default mends).
+ * alone leaves it out (the failure the default mends); with
+ * --absent-without-slice that the default set without its near-period
+ * slice (period_slice 0) leaves it out (the failure the slice mends).
  *
- *   sched-candidates APP.yaml DEVICE.yaml TABLE.csv GPU LABEL [--absent-under-interference]
+ *   sched-candidates APP.yaml DEVICE.yaml TABLE.csv GPU LABEL
+ *                    [--absent-under-interference | --absent-without-slice]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,11 +50,18 @@ static int plan_has(const struct btc_app *app, const struct btc_device *dev,
 int main(int argc, char **argv)
 {
 	if (argc < 6) {
-		fprintf(stderr, "usage: %s APP DEVICE TABLE GPU LABEL [--absent-under-interference]\n",
+		fprintf(stderr,
+			"usage: %s APP DEVICE TABLE GPU LABEL [--absent-under-interference | "
+			"--absent-without-slice]\n",
 			argv[0]);
 		return 2;
 	}
 	bool absent = argc > 6 && !strcmp(argv[6], "--absent-under-interference");
+	bool no_slice = argc > 6 && !strcmp(argv[6], "--absent-without-slice");
+	if (argc > 6 && !absent && !no_slice) {
+		fprintf(stderr, "%s: unknown option '%s'\n", argv[0], argv[6]);
+		return 2;
+	}
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);
 	struct btc_app *app = btc_app_load(argv[1], NULL, NULL, 0, &d);
@@ -60,21 +70,28 @@ int main(int argc, char **argv)
 		dev ? btc_table_load(argv[3], NULL, app, dev, BTC_MODE_INTERFERENCE, &d) : NULL;
 	if (!t)
 		return 1;
-	struct btc_plan_options paper, dflt;
+	struct btc_plan_options paper, dflt, unsliced;
 	btc_plan_options_init(&paper);
 	paper.gpu = argv[4];
 	dflt = paper;
 	btc_plan_default_modes(&dflt);
+	unsliced = dflt;
+	unsliced.period_slice = 0;
 	int in_paper = plan_has(app, dev, t, &paper, "interference", argv[5]);
+	int in_unsliced = plan_has(app, dev, t, &unsliced, "default without the slice", argv[5]);
 	int in_dflt = plan_has(app, dev, t, &dflt, "default", argv[5]);
 	int status = 0;
-	if (in_paper < 0 || in_dflt < 0) {
+	if (in_paper < 0 || in_unsliced < 0 || in_dflt < 0) {
 		status = 1;
 	} else if (!in_dflt) {
 		fprintf(stderr, "FAIL: %s is not among the default candidates\n", argv[5]);
 		status = 1;
 	} else if (absent && in_paper) {
 		fprintf(stderr, "FAIL: %s is among the interference candidates too\n", argv[5]);
+		status = 1;
+	} else if (no_slice && in_unsliced) {
+		fprintf(stderr, "FAIL: %s is among the default candidates without the slice too\n",
+			argv[5]);
 		status = 1;
 	}
 	btc_table_free(t);
