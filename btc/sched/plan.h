@@ -26,7 +26,7 @@
  * docs/scheduler.md, "The near-period slice"). Over the 35 committed
  * g2 tables of the H200 leases A to M, 2 puts the schedule most leases
  * chose (alexnet-dense CUDA and Vulkan, octree CUDA and Vulkan) into 33
- * runs' candidate sets, against 25 without the slice, at 1.7 schedules
+ * runs' candidate sets, against 24 without the slice, at 1.7 schedules
  * more per run (26.0 on average). */
 #define BTC_PLAN_PERIOD_SLICE 2
 

@@ -542,3 +542,23 @@ if scripts/group-asymmetry > "$ga/usage.txt" 2>&1; then
   fail "group-asymmetry: no folder given, exit status 0" "$ga/usage.txt"
 fi
 echo "ok: scripts/group-asymmetry"
+
+# scripts/candidate-cover on the committed leases J, L and M: J's table
+# leaves alexnet-dense-cuda-g2's most chosen schedule out without the
+# near-period slice and holds it with it (docs/scheduler.md); M's holds it
+# either way.
+cc=$work/cc
+mkdir -p "$cc"
+prog=$(dirname "$(dirname "$btc")")/test/sched/sched-candidates
+scripts/candidate-cover --sched-candidates "$prog" docs/results/eval-h200-j docs/results/eval-h200-l \
+  docs/results/eval-h200-m > "$cc/out.md" 2>&1 || fail "candidate-cover: exit status $?" "$cc/out.md"
+grep -qxF "| eval-h200-j alexnet-dense-cuda-g2 | cpu1:0-2 cuda:3-6 cpu0:7-8 | no | yes | 21 / 24 |" "$cc/out.md" ||
+  fail "candidate-cover: J's alexnet-dense-cuda-g2" "$cc/out.md"
+grep -qxF "| eval-h200-m alexnet-dense-cuda-g2 | cpu1:0-2 cuda:3-6 cpu0:7-8 | yes | yes | 19 / 22 |" "$cc/out.md" ||
+  fail "candidate-cover: M's alexnet-dense-cuda-g2" "$cc/out.md"
+grep -qxF "| alexnet-dense-cuda-g2 | 3 | 1 | 3 | 19.7 / 22.7 | 0 |" "$cc/out.md" ||
+  fail "candidate-cover: the alexnet-dense-cuda-g2 total" "$cc/out.md"
+if scripts/candidate-cover > "$cc/usage.txt" 2>&1; then
+  fail "candidate-cover: no folder given, exit status 0" "$cc/usage.txt"
+fi
+echo "ok: scripts/candidate-cover"
