@@ -210,6 +210,25 @@ static int by_period(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* opt's solver on pl's table of `mode` with options o into *r (the
+ * caller frees it); false, and nothing to free, when the table lacks
+ * the mode or the solver fails (a note for the caller to skip). */
+static bool solve_mode(struct btc_plan *pl, const struct btc_plan_options *opt, int mode,
+		       const struct btc_sched_options *o, struct btc_sched_result *r)
+{
+	const struct btc_sched_problem *pm = btc_plan_problem_of(pl, (enum btc_mode)mode,
+								 pl->chunk_model);
+	if (!pm)
+		return false;
+	struct btc_diag quiet;
+	btc_diag_init(&quiet, NULL);
+	enum btc_status st = opt->exhaustive ? btc_sched_solve_exhaustive(pm, o, r, &quiet)
+					     : btc_sched_solve_z3(pm, o, r, &quiet);
+	if (st != BTC_OK)
+		btc_sched_result_free(r);
+	return st == BTC_OK;
+}
+
 /* Twin PUs: two CPU PUs of one core type (or both without one) and as
  * many cores, so the same hardware, which the profiling tables tell apart
  * only by noise and by the service cores (docs/scheduler.md, "The
@@ -233,19 +252,17 @@ static int twin_pairs(const struct btc_device *dev)
 	return n;
 }
 
-/* Appends s to list[0..*n) unless a schedule there is the same, timed
- * under prob; false when it was not appended. */
-static bool append_new(struct btc_plan_schedule *list, int *n, const struct btc_schedule *s,
+/* Appends s to list[0..*n), timed under prob (predicted: every stage
+ * has a time there), unless a schedule there is the same. */
+static void append_new(struct btc_plan_schedule *list, int *n, const struct btc_schedule *s,
 		       const struct btc_sched_problem *prob)
 {
 	for (int k = 0; k < *n; k++)
 		if (same_schedule(&list[k].s, s))
-			return false;
-	struct btc_plan_schedule g = {.s = *s};
-	if (!(g.predicted = predict(&g.s, prob)))
-		return false;
-	list[(*n)++] = g;
-	return true;
+			return;
+	list[*n] = (struct btc_plan_schedule){.s = *s};
+	list[*n].predicted = predict(&list[*n].s, prob);
+	(*n)++;
 }
 
 /* s with twin PUs p and q swapped into *m: false when s uses neither,
@@ -290,17 +307,9 @@ static void add_period_slice(struct btc_plan *pl, uint32_t modes,
 	o.top_k = opt->period_slice < pl->sched.top_k ? opt->period_slice : pl->sched.top_k;
 	const struct btc_device *dev = pl->dev;
 	for (int mode = 0; mode < BTC_N_MODES; mode++) {
-		const struct btc_sched_problem *pm = btc_plan_problem_of(pl, (enum btc_mode)mode,
-									 pl->chunk_model);
-		if (!(modes & (1u << mode)) || !pm)
-			continue;
 		struct btc_sched_result r;
-		struct btc_diag quiet;
-		btc_diag_init(&quiet, NULL);
-		enum btc_status st = opt->exhaustive
-					     ? btc_sched_solve_exhaustive(pm, &o, &r, &quiet)
-					     : btc_sched_solve_z3(pm, &o, &r, &quiet);
-		for (int i = 0; st == BTC_OK && i < r.n_candidates; i++) {
+		bool ok = (modes & (1u << mode)) && solve_mode(pl, opt, mode, &o, &r);
+		for (int i = 0; ok && i < r.n_candidates; i++) {
 			append_new(list, n, &r.candidates[i], prob);
 			struct btc_schedule m;
 			for (int p = 0; p < dev->n_pus; p++)
@@ -309,7 +318,8 @@ static void add_period_slice(struct btc_plan *pl, uint32_t modes,
 					    twin_mirror(pl, &r.candidates[i], p, q, &m))
 						append_new(list, n, &m, prob);
 		}
-		btc_sched_result_free(&r);
+		if (ok)
+			btc_sched_result_free(&r);
 	}
 }
 
@@ -330,29 +340,12 @@ static bool merge_modes(struct btc_plan *pl, const struct btc_plan_options *opt,
 	btc_out_init(&names);
 	btc_outf(&names, "%s", btc_mode_name(pl->mode));
 	for (int m = 0; m < BTC_N_MODES; m++) {
-		const struct btc_sched_problem *pm = btc_plan_problem_of(pl, (enum btc_mode)m,
-									 pl->chunk_model);
-		if (!(modes & (1u << m)) || !pm)
-			continue;
 		struct btc_sched_result r;
-		struct btc_diag quiet;
-		btc_diag_init(&quiet, NULL);
-		enum btc_status st = opt->exhaustive
-					     ? btc_sched_solve_exhaustive(pm, &pl->sched, &r, &quiet)
-					     : btc_sched_solve_z3(pm, &pl->sched, &r, &quiet);
-		if (st == BTC_OK) {
-			btc_outf(&names, ", %s", btc_mode_name((enum btc_mode)m));
-			for (int i = 0; i < r.n_candidates; i++) {
-				bool dup = false;
-				for (int k = 0; k < *n && !dup; k++)
-					dup = same_schedule(&list[k].s, &r.candidates[i]);
-				if (dup)
-					continue;
-				list[*n].s = r.candidates[i];
-				list[*n].predicted = true;
-				(*n)++;
-			}
-		}
+		if (!(modes & (1u << m)) || !solve_mode(pl, opt, m, &pl->sched, &r))
+			continue;
+		btc_outf(&names, ", %s", btc_mode_name((enum btc_mode)m));
+		for (int i = 0; i < r.n_candidates; i++)
+			append_new(list, n, &r.candidates[i], prob);
 		btc_sched_result_free(&r);
 	}
 	if (opt->period_slice > 0)
