@@ -13,6 +13,7 @@ static const struct btc_test_suite suites[] = {
 	{ "escape", register_escape_suite },
 	{ "spec", register_spec_suite },
 	{ "plan-bound", register_plan_bound_suite },
+	{ "plan-slice", register_plan_slice_suite },
 };
 
 const struct btc_test_program btc_test_program = {

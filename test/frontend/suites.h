@@ -16,6 +16,7 @@ int register_gen_suite(void);
 int register_escape_suite(void);
 int register_spec_suite(void);
 int register_plan_bound_suite(void);
+int register_plan_slice_suite(void);
 
 /* A bad input and the first diagnostic it must produce, exactly. */
 struct bad_case {
