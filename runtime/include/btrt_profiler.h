@@ -133,6 +133,18 @@ double btrt_profiler_fenced_mean(const double *v, long n, double *scratch, doubl
  * (--max-reps above it) gets no such line. */
 #define BTRT_PROFILER_REPS_NOTE_MAX 2000
 
+/* Before a profile's first cell, each measured PU runs its first stage,
+ * unrecorded, for at least this long (seconds; at most
+ * BTRT_PROFILER_WARM_RUNS rig runs): the first cells of the isolated
+ * mode, stage 0 on each PU, were measured in a PU's first milliseconds of
+ * work, and on the H200's two 8-core groups (the same hardware) they read
+ * apart most: median |log cpu1 / cpu0| 0.106 over 21 tables, against
+ * 0.026-0.060 for the later stages; under interference, measured later,
+ * stage 0 (0.117) lies among the others (0.047-0.131; `scripts/
+ * group-asymmetry`, docs/results/h200.md, "What remains"). */
+#define BTRT_PROFILER_WARM_S 0.05
+#define BTRT_PROFILER_WARM_RUNS 64
+
 /* Runs the profiler over prof's tables with the command line argc/argv:
  *   -o TABLE.csv (default stdout), --input PATH (default
  *   app->default_input), --modes LIST (of isolated, interference, placed),

@@ -448,6 +448,34 @@ static void warn_capped(const struct profiling_run *pr)
 	}
 }
 
+/* Each measured PU of the device runs its first stage, unrecorded, for
+ * BTRT_PROFILER_WARM_S (at most BTRT_PROFILER_WARM_RUNS rig runs of
+ * warmup + max_reps items), so that no cell is timed in a PU's first
+ * milliseconds of work. Returns 0, or -1 with err. */
+static int warm_pus(struct profiling_run *pr, struct btrt_error *err)
+{
+	const struct btrt_profiler *prof = pr->ctx.prof;
+	for (uint32_t p = 0; p < prof->n_device_pus; p++) {
+		uint32_t s = 0;
+		while (s < prof->app->n_stages &&
+		       !btrt_profiler_stage_runs_on(prof->app, s, &prof->pus[p]))
+			s++;
+		if (!measured(pr, (int)p) || s == prof->app->n_stages)
+			continue;
+		if (pr->rigs[p].stage != (int)s &&
+		    btrt_profiler_rig_prepare(&pr->rigs[p], (int)s, err))
+			return -1;
+		double t = now_s();
+		for (int k = 0; k < BTRT_PROFILER_WARM_RUNS && now_s() - t < BTRT_PROFILER_WARM_S;
+		     k++)
+			if (btrt_profiler_rig_run(&pr->rigs[p],
+						  (uint64_t)(pr->o.warmup + pr->o.max_reps),
+						  pr->times, NULL, err))
+				return -1;
+	}
+	return 0;
+}
+
 /* Every cell and row of the table after its head. Returns 0, or -1 with err. */
 static int profile(struct profiling_run *pr, struct btrt_error *err)
 {
@@ -472,6 +500,8 @@ static int profile(struct profiling_run *pr, struct btrt_error *err)
 				pr->total += measured(pr, p) &&
 					     btrt_profiler_stage_runs_on(prof->app, s, &prof->pus[p]);
 	pr->t0 = now_s();
+	if (warm_pus(pr, err))
+		return -1;
 	for (int mode = 0; mode < BTRT_PROF_N_MODES; mode++)
 		if (pr->o.modes[mode] && measure_mode(pr, mode, err))
 			return -1;

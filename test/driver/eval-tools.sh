@@ -518,7 +518,8 @@ echo "ok: scripts/playoff-replay"
 # scripts/group-asymmetry: made-up g2 reports, cpu0's baseline at twice
 # cpu1's and a mirror pair at 1.5 (placed rows reading 1.2 of it, the
 # isolated rows neither); an unverified schedule is left out. Then the
-# committed lease J: octree-cuda-g2's cpu0 baseline 1.396 times cpu1's.
+# committed lease J: octree-cuda-g2's cpu0 baseline 1.396 times cpu1's,
+# and its two tables' twin cells (conv1's and morton's pairs apart).
 ga=$work/ga
 mkdir -p "$ga/x-g2"
 cat > "$ga/x-g2/x-g2.json" <<'JSON'
@@ -538,6 +539,8 @@ grep -qxF "placed: over 2 mirror pairs, median |log measured ratio| 0.549, |log 
   fail "group-asymmetry: the placed rows' pairs" "$ga/out.md"
 scripts/group-asymmetry docs/results/eval-h200-j > "$ga/j.md" 2>&1 || fail "group-asymmetry J: exit status $?" "$ga/j.md"
 grep -qxF "| eval-h200-j octree-cuda-g2 | 1.396 | 0.999 | 0.999 |" "$ga/j.md" || fail "group-asymmetry J: octree-cuda-g2" "$ga/j.md"
+grep -qxF "isolated: 0:0.324 1:0.028 2:0.031 3:0.011 4:0.295 5:0.044 6:0.054 7:0.119 8:0.006" "$ga/j.md" ||
+  fail "group-asymmetry J: the isolated twin cells by stage" "$ga/j.md"
 if scripts/group-asymmetry > "$ga/usage.txt" 2>&1; then
   fail "group-asymmetry: no folder given, exit status 0" "$ga/usage.txt"
 fi
