@@ -13,13 +13,6 @@
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo3.yaml"
 
-static const char app_text[] =
-	"app: demo3\n"
-	"buffers:\n  - {name: x, type: f32, count: 16}\n"
-	"stages:\n"
-	"  - {name: a, cpu: a_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
-	"  - {name: b, cpu: b_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
-	"  - {name: c, cpu: c_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n";
 static const char dev_text[] =
 	"device: testdev\nos: linux\narch: aarch64\npus:\n"
 	"  - {name: little, kind: cpu, cores: [0, 1]}\n"
@@ -42,7 +35,7 @@ static struct btc_table *table;
 
 static int setup(void)
 {
-	if (table_fixture_load(APP_PATH, app_text, dev_text, &app, &dev))
+	if (table_fixture_load(APP_PATH, demo3_app_text, dev_text, &app, &dev))
 		return 1;
 	struct btc_diag d;
 	btc_diag_init(&d, stderr);

@@ -14,30 +14,20 @@
 
 #define APP_PATH FRONTEND_DATA_DIR "/demo3.yaml"
 
-static const char app_text[] =
-	"app: demo3\n"
-	"buffers:\n  - {name: x, type: f32, count: 16}\n"
-	"stages:\n"
-	"  - {name: a, cpu: a_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
-	"  - {name: b, cpu: b_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
-	"  - {name: c, cpu: c_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n";
 /* twin0 and twin1: the same cores; the table reads twin1 3x slower on a
  * (noise, as lease J's cpu1 on conv1) */
-static const char twins_text[] =
-	"device: twins\nos: linux\narch: x86_64\npus:\n"
-	"  - {name: twin0, kind: cpu, cores: [0, 1], core_type: X}\n"
-	"  - {name: twin1, kind: cpu, cores: [2, 3], core_type: X}\n"
-	"  - {name: gpu, kind: vulkan}\n";
-static const char sizes_text[] =
-	"device: sizes\nos: linux\narch: x86_64\npus:\n"
-	"  - {name: twin0, kind: cpu, cores: [0, 1], core_type: X}\n"
-	"  - {name: twin1, kind: cpu, cores: [2, 3, 4], core_type: X}\n"
-	"  - {name: gpu, kind: vulkan}\n";
-static const char types_text[] =
-	"device: types\nos: linux\narch: x86_64\npus:\n"
-	"  - {name: twin0, kind: cpu, cores: [0, 1], core_type: X}\n"
-	"  - {name: twin1, kind: cpu, cores: [2, 3], core_type: Y}\n"
-	"  - {name: gpu, kind: vulkan}\n";
+static const char twins_text[] = "device: twins\nos: linux\narch: x86_64\npus:\n"
+				 "  - {name: twin0, kind: cpu, cores: [0, 1], core_type: X}\n"
+				 "  - {name: twin1, kind: cpu, cores: [2, 3], core_type: X}\n"
+				 "  - {name: gpu, kind: vulkan}\n";
+static const char sizes_text[] = "device: sizes\nos: linux\narch: x86_64\npus:\n"
+				 "  - {name: twin0, kind: cpu, cores: [0, 1], core_type: X}\n"
+				 "  - {name: twin1, kind: cpu, cores: [2, 3, 4], core_type: X}\n"
+				 "  - {name: gpu, kind: vulkan}\n";
+static const char types_text[] = "device: types\nos: linux\narch: x86_64\npus:\n"
+				 "  - {name: twin0, kind: cpu, cores: [0, 1], core_type: X}\n"
+				 "  - {name: twin1, kind: cpu, cores: [2, 3], core_type: Y}\n"
+				 "  - {name: gpu, kind: vulkan}\n";
 
 /* The paper's model (mean times alone). The least T_max is
  * twin0:0 twin1:1 gpu:2 (1, 1, 0.5: T_max 1, gapness 0.5, the least
@@ -58,7 +48,7 @@ static struct btc_app *app;
 static int setup(void)
 {
 	struct btc_device *dev = NULL;
-	int rc = table_fixture_load(APP_PATH, app_text, twins_text, &app, &dev);
+	int rc = table_fixture_load(APP_PATH, demo3_app_text, twins_text, &app, &dev);
 	btc_device_free(dev);
 	return rc;
 }

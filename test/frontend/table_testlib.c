@@ -4,6 +4,14 @@
 
 #include "table_testlib.h"
 
+const char demo3_app_text[] =
+	"app: demo3\n"
+	"buffers:\n  - {name: x, type: f32, count: 16}\n"
+	"stages:\n"
+	"  - {name: a, cpu: a_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: b, cpu: b_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n"
+	"  - {name: c, cpu: c_cpu, vulkan: [{shader: noop.comp, groups: [1]}]}\n";
+
 int table_fixture_load(const char *app_path, const char *app_text, const char *dev_text,
 		       struct btc_app **app, struct btc_device **dev)
 {

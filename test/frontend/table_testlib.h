@@ -10,6 +10,11 @@
 #include "front/table.h"
 #include "suites.h"
 
+/* demo3: three stages a, b, c with a CPU kernel and a Vulkan shader each,
+ * the app the plan suites (suite_plan_bound.c, suite_plan_slice.c) plan
+ * against their made-up tables; load it as FRONTEND_DATA_DIR/demo3.yaml. */
+extern const char demo3_app_text[];
+
 /* Loads the app (from app_text, as app_path) and the device (dev_text, as
  * "dev.yaml") a suite's tables name, diagnostics on stderr. Returns 0
  * when both load; *app and *dev are the caller's (free them, either may
