@@ -456,11 +456,13 @@ static int warm_pus(struct profiling_run *pr, struct btrt_error *err)
 {
 	const struct btrt_profiler *prof = pr->ctx.prof;
 	for (uint32_t p = 0; p < prof->n_device_pus; p++) {
+		if (!measured(pr, (int)p))
+			continue;
 		uint32_t s = 0;
 		while (s < prof->app->n_stages &&
 		       !btrt_profiler_stage_runs_on(prof->app, s, &prof->pus[p]))
 			s++;
-		if (!measured(pr, (int)p) || s == prof->app->n_stages)
+		if (s == prof->app->n_stages)
 			continue;
 		if (pr->rigs[p].stage != (int)s &&
 		    btrt_profiler_rig_prepare(&pr->rigs[p], (int)s, err))
