@@ -292,6 +292,23 @@ struct btc_gen_service btc_gen_service_cores(const struct btc_device *dev, uint3
 	return s;
 }
 
+bool btc_gen_omp_spin(const struct btc_device *dev)
+{
+	if (btc_gen_service_owner(dev) < 0)
+		return false;
+	for (int u = 0; u < dev->n_pus; u++) {
+		const struct btc_pu *pu = &dev->pus[u];
+		if (pu->cpu_backed)
+			return false;
+		if (pu->kind != BTC_BACKEND_CPU)
+			continue;
+		const int *pin;
+		if (!btc_pu_pinnable(pu, &pin))
+			return false;
+	}
+	return true; /* the device refuses a core in two PUs (btc_device_load) */
+}
+
 void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k_load,
 			   uint32_t k_check)
 {
@@ -306,6 +323,8 @@ void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint
 			btc_outf(o, "%s%d", c ? ", " : " ", pin[c]);
 		btc_outl(o, " };");
 	}
+	btc_outl(o, "#define PIPELINE_OMP_WAIT %s /* btc_gen_omp_spin */",
+		 btc_gen_omp_spin(dev) ? "BTRT_OMP_WAIT_SPIN" : "BTRT_OMP_WAIT_PASSIVE");
 	struct btc_gen_service sv = btc_gen_service_cores(dev, k_load, k_check);
 	if (sv.pu < 0) {
 		btc_outl(o, "#define PIPELINE_SERVICE_CORES NULL");

@@ -36,11 +36,23 @@ void btc_gen_emit_adapt_model(struct btc_out *o, const void *ctx);
  * cores: one per loader, then one per check worker; NULL / 0 without
  * service cores), PIPELINE_GPU_SERVICE_CORES (the GPU dispatchers' core),
  * PIPELINE_LOAD_THREADS, PIPELINE_CHECK_THREADS (the plan's io farms; 1
- * and 1 in the profiler)
+ * and 1 in the profiler), PIPELINE_OMP_WAIT (btc_gen_omp_spin)
  * and `pu_NAME_placed_cores[]` of the PU that gives up its service
  * cores. */
 void btc_gen_emit_pu_cores(struct btc_out *o, const struct btc_device *dev, uint32_t k_load,
 			   uint32_t k_check);
+
+/* Whether the device's generated programs let their OpenMP teams spin
+ * between parallel regions (PIPELINE_OMP_WAIT BTRT_OMP_WAIT_SPIN; else
+ * passive: btrt_omp_env_init, docs/runtime.md "OpenMP"): only where every
+ * thread has cores of its own, i.e. the device has service cores
+ * (btc_gen_service_owner >= 0: the io threads and GPU dispatchers leave
+ * the chunks' cores), its CPU PUs are all pinnable (on disjoint cores:
+ * btc_device_load refuses a core in two PUs), and no GPU runs on CPU
+ * cores (cpu_backed, llvmpipe). A schedule
+ * puts at most one chunk on a PU, and a core-count chunk gets its own
+ * share of the PU's cores, so then no two teams share a core. Pure. */
+bool btc_gen_omp_spin(const struct btc_device *dev);
 /* The cores a chunk on PU u is pinned to in the generated pipeline with
  * the io farms k_load, k_check (btc_gen_service_cores): the array's name
  * into buf (len bytes) and the count as the return value. */

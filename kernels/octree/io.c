@@ -189,7 +189,8 @@ static int io_load(void *state, uint64_t seq, void *task, char *err, size_t errl
 	return 1;
 }
 
-/* The sequential reference of frame f, computed once. Call with s->lock. */
+/* The sequential reference of frame f, computed once. Call with s->lock
+ * (io_prepare holds it for its threads, each on a frame of its own). */
 static int ensure_ref(struct octree_io_state *s, int f, char *err, size_t errlen)
 {
 	if (s->have_ref[f])
@@ -201,16 +202,56 @@ static int ensure_ref(struct octree_io_state *s, int f, char *err, size_t errlen
 	return 0;
 }
 
-/* Before a run: the references of every frame the run will check. */
+/* One frame's reference on a thread of its own (io_prepare). */
+struct ref_job {
+	struct octree_io_state *s;
+	int f, rc;
+	char err[160];
+};
+
+static void *ref_thread(void *arg)
+{
+	struct ref_job *j = arg;
+	j->rc = ensure_ref(j->s, j->f, j->err, sizeof j->err);
+	return NULL;
+}
+
+/* Before a run: the references of every frame the run will check, the
+ * frames at once on threads of their own (each reference is sequential
+ * and writes only its own refs[f]; before a run nothing else reads them),
+ * so a run starts about one frame's reference after its input opened,
+ * not n of them (the tuner runs each schedule's program afresh: 6 frames
+ * of octree's input). Holds s->lock throughout; a thread that cannot be
+ * started leaves its frame to the caller. */
 static int io_prepare(void *state, uint64_t n_items, char *err, size_t errlen)
 {
 	struct octree_io_state *s = state;
-	uint64_t n = n_items && n_items < (uint64_t)s->n_frames ? n_items : (uint64_t)s->n_frames;
+	int n = (int)(n_items && n_items < (uint64_t)s->n_frames ? n_items : (uint64_t)s->n_frames);
+	struct ref_job *jobs = calloc((size_t)n + 1, sizeof *jobs);
+	pthread_t *th = calloc((size_t)n + 1, sizeof *th);
+	unsigned char *started = calloc((size_t)n + 1, 1);
 	int rc = 0;
 	pthread_mutex_lock(&s->lock);
-	for (uint64_t f = 0; f < n && rc == 0; f++)
-		rc = ensure_ref(s, (int)f, err, errlen);
+	for (int f = 0; f < n && jobs && th && started; f++) {
+		jobs[f] = (struct ref_job){.s = s, .f = f};
+		started[f] = !s->have_ref[f] &&
+			     pthread_create(&th[f], NULL, ref_thread, &jobs[f]) == 0;
+	}
+	for (int f = 0; f < n; f++) {
+		if (started && started[f]) {
+			pthread_join(th[f], NULL);
+			if (jobs[f].rc && rc == 0) {
+				msg(err, errlen, "%s", jobs[f].err);
+				rc = -1;
+			}
+		} else if (rc == 0) {
+			rc = ensure_ref(s, f, err, errlen);
+		}
+	}
 	pthread_mutex_unlock(&s->lock);
+	free(jobs);
+	free(th);
+	free(started);
 	return rc;
 }
 

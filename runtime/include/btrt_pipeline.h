@@ -249,18 +249,40 @@ int btrt_pipeline_run(const struct btrt_pipeline_config *cfg,
  * Returns 0, or -1 with err filled (BTRT_E_SYS). n == 0 is a no-op. */
 int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err);
 
-/* OpenMP wait policy. libgomp's default keeps idle workers spinning for
- * ~300k iterations after every parallel region (LLVM's libomp: 200 ms), which
- * starves the dispatchers and kernels of other chunks whenever PUs share
- * cores (a small dev box) and burns power on phones. The policy is read
- * once when the OpenMP runtime loads, before main, so the generated main()
- * calls this first: if none of OMP_WAIT_POLICY, GOMP_SPINCOUNT and
- * KMP_BLOCKTIME is set it sets OMP_WAIT_POLICY=passive and re-executes the
- * program (/proc/self/exe, same argv, once). Returns 0 when nothing had to be
- * done, -1 if the re-exec failed (the program then continues with the
- * OpenMP default). Set OMP_WAIT_POLICY=active to opt out, e.g. when every
- * PU has cores of its own. */
-int btrt_omp_env_init(char **argv);
+/* OpenMP wait policy: how a CPU chunk's idle team waits between its
+ * parallel regions. libgomp's default keeps idle workers spinning for
+ * ~300k iterations after every parallel region (LLVM's libomp: 200 ms),
+ * which starves the dispatchers and kernels of other chunks whenever PUs
+ * share cores (a small dev box) and burns power on phones: there the
+ * program asks for BTRT_OMP_WAIT_PASSIVE. Where every thread of the
+ * program has cores of its own (the generator's service cores, CPU PUs on
+ * disjoint cores, no CPU-backed GPU: btc_gen_omp_wait) it asks for
+ * BTRT_OMP_WAIT_SPIN, the runtime's own bounded spin: a passive team
+ * sleeps after each region and every region then starts with a futex wake
+ * of each worker, which a virtual machine pays as an interrupt to a halted
+ * vCPU (the alexnet-dense CPU baseline ran 1.3-2.0x slower passive on the
+ * dev box; docs/runtime.md, "OpenMP"). */
+enum btrt_omp_wait {
+	BTRT_OMP_WAIT_PASSIVE = 0, /* OMP_WAIT_POLICY=passive (the default) */
+	BTRT_OMP_WAIT_SPIN = 1,    /* the OpenMP runtime's default bounded spin */
+};
+
+/* Applies policy w. The policy is read once when the OpenMP runtime loads,
+ * before main, so the generated main() calls this first: if none of
+ * OMP_WAIT_POLICY, GOMP_SPINCOUNT and KMP_BLOCKTIME is set and w is
+ * BTRT_OMP_WAIT_PASSIVE, it sets OMP_WAIT_POLICY=passive and re-executes
+ * the program (/proc/self/exe, same argv, once); BTRT_OMP_WAIT_SPIN needs
+ * nothing. A policy set in the environment wins either way (set
+ * OMP_WAIT_POLICY=active or passive to override the build's). Returns 0
+ * when no re-exec was needed, -1 if the re-exec failed (the program then
+ * continues with the OpenMP default). */
+int btrt_omp_env_init(char **argv, enum btrt_omp_wait w);
+
+/* The wait policy in effect after btrt_omp_env_init(argv, w), for the
+ * report: "passive", "spin" (the runtime's bounded default) or "environment"
+ * (OMP_WAIT_POLICY, GOMP_SPINCOUNT or KMP_BLOCKTIME set by the user). A
+ * static string. */
+const char *btrt_omp_wait_name(enum btrt_omp_wait w);
 
 /* ---- Probes of one task's buffers (btrt_probe.c) ----
  * They use TaskObject 0 of a probe pool: a pool of one TaskObject in host

@@ -93,6 +93,8 @@ struct btrt_profiler {
 	const int *service_cores;  /* [n_service_cores] the io thread's core in
 				      placed mode, or NULL */
 	uint32_t n_service_cores;
+	enum btrt_omp_wait omp_wait; /* as the device's pipeline waits
+					(btrt_program.omp_wait); 0: passive */
 };
 
 /* Whether device PU pus[q] runs beside device PU pus[p]'s cell under

@@ -70,6 +70,10 @@ struct btrt_program {
 	 * model PU of every chunk of schedule i. */
 	const struct btrt_model *model;
 	const uint32_t *const *schedule_pus;
+	/* How the CPU chunks' OpenMP teams wait (btrt_omp_env_init;
+	 * PIPELINE_OMP_WAIT, btc_gen_omp_wait): spin only where every
+	 * thread has cores of its own. 0: passive. */
+	enum btrt_omp_wait omp_wait;
 };
 
 /* Runs the program over prog's tables with the command line argc/argv

@@ -181,13 +181,29 @@ void btrt_env_ring_config(const struct btrt_env *env, struct btrt_ring_config *c
 /* The OpenMP runtime reads its own variables before main, so this one
  * works on the environment itself (btrt_pipeline.h). BTRT_OMP_ENV_DONE is
  * its own mark that the re-exec happened, not a setting. */
-int btrt_omp_env_init(char **argv)
+/* An OpenMP wait setting of the user's (not btrt's own re-exec mark). */
+static int omp_env_user(void)
 {
-	if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME") ||
-	    getenv("BTRT_OMP_ENV_DONE") || !argv || !argv[0])
+	return getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME");
+}
+
+int btrt_omp_env_init(char **argv, enum btrt_omp_wait w)
+{
+	if (w == BTRT_OMP_WAIT_SPIN || omp_env_user() || getenv("BTRT_OMP_ENV_DONE") || !argv ||
+	    !argv[0])
 		return 0;
 	setenv("OMP_WAIT_POLICY", "passive", 1);
 	setenv("BTRT_OMP_ENV_DONE", "1", 1);
 	execv("/proc/self/exe", argv);
 	return -1; /* exec failed: go on with the OpenMP runtime's default */
+}
+
+const char *btrt_omp_wait_name(enum btrt_omp_wait w)
+{
+	/* after a re-exec the policy is btrt's, though OMP_WAIT_POLICY is set */
+	if (getenv("BTRT_OMP_ENV_DONE"))
+		return "passive";
+	if (omp_env_user())
+		return "environment";
+	return w == BTRT_OMP_WAIT_SPIN ? "spin" : "passive";
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define BTRT_ALIGN 64
@@ -57,6 +58,19 @@ uint64_t btrt_mem_available(void)
 	return 0;
 }
 
+/* A host buffer of at least this many bytes is an anonymous mapping of
+ * its own: zero pages that the kernel fills on first touch, so the part
+ * of a buffer sized for the worst case that no task writes (octree's node
+ * array for 307200 points, its CUB scratch on a CPU schedule) costs
+ * neither time nor memory. Smaller ones come from the heap, zeroed. */
+#define BTRT_POOL_MMAP_MIN ((size_t)1 << 20)
+
+/* A host buffer's allocation: its bytes rounded up (64-byte alignment). */
+static size_t host_bytes(const struct btrt_buffer *bf)
+{
+	return round_up(bf->bytes ? bf->bytes : 1, BTRT_ALIGN);
+}
+
 static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 {
 	for (uint32_t b = 0; b < p->cfg.n_buffers; b++)
@@ -65,12 +79,21 @@ static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 		for (uint32_t b = 0; b < p->cfg.n_buffers; b++) {
 			struct btrt_buffer *bf = btrt_pool_buf(p, s, b);
 			void *m = NULL;
-			size_t bytes = round_up(bf->bytes ? bf->bytes : 1, BTRT_ALIGN);
-			if (posix_memalign(&m, BTRT_ALIGN, bytes) != 0)
+			size_t bytes = host_bytes(bf);
+			if (bytes >= BTRT_POOL_MMAP_MIN) {
+				m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+				if (m == MAP_FAILED)
+					m = NULL;
+			} else if (posix_memalign(&m, BTRT_ALIGN, bytes) == 0) {
+				memset(m, 0, bytes);
+			} else {
+				m = NULL;
+			}
+			if (!m)
 				return btrt_error_set(err, BTRT_E_NOMEM, 0,
-					"cannot allocate %zu bytes for buffer '%s'",
-					bf->bytes, p->descs[b].name);
-			memset(m, 0, bytes);
+						      "cannot allocate %zu bytes for buffer '%s'",
+						      bf->bytes, p->descs[b].name);
 			bf->host = m;
 			bf->dev = m;
 		}
@@ -81,8 +104,12 @@ static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 static void host_free(struct btrt_pool *p)
 {
 	for (size_t i = 0; i < (size_t)p->cfg.n_tasks * p->cfg.n_buffers; i++) {
-		free(p->bufs[i].host);
-		p->bufs[i].host = p->bufs[i].dev = NULL;
+		struct btrt_buffer *bf = &p->bufs[i];
+		if (bf->host && host_bytes(bf) >= BTRT_POOL_MMAP_MIN)
+			munmap(bf->host, host_bytes(bf));
+		else
+			free(bf->host);
+		bf->host = bf->dev = NULL;
 	}
 }
 

@@ -628,9 +628,10 @@ static void finish(struct profiling_run *pr)
 
 int btrt_profiler_main(const struct btrt_profiler *prof, int argc, char **argv)
 {
-	/* OpenMP teams wait passively between kernels (an idle pipeline must
-	 * not burn the cores other chunks need); may re-execute once. */
-	btrt_omp_env_init(argv);
+	/* OpenMP teams wait as the device's pipeline does (btrt_program_main),
+	 * so that the table measures what the pipeline runs; may re-execute
+	 * once. */
+	btrt_omp_env_init(argv, prof->omp_wait);
 	struct profiling_run pr = { .ctx = { .prof = prof, .app = prof->app },
 				    .argv0 = argv[0], .tty = isatty(2) };
 	struct btrt_error err;

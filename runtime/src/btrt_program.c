@@ -152,7 +152,16 @@ struct program_run {
 	const struct btrt_run *run;
 	void *io_state;
 	struct btrt_ofile trace_out, report_out; /* written, not yet published */
+	struct btrt_program_setup setup;
 };
+
+/* ms since t0 (btrt_now_ns), and t0 moved to now */
+static double lap_ms(uint64_t *t0)
+{
+	uint64_t t = btrt_now_ns(), d = t - *t0;
+	*t0 = t;
+	return (double)d / 1e6;
+}
 
 /* The GPU context of backend: a failure ends the run unless --adapt
  * started from a schedule that does not need it. Returns 0 (*backend
@@ -263,8 +272,9 @@ static int write_outputs(const struct btrt_program *prog, const struct btrt_prog
 			return -1;
 	}
 	if (o->report) {
-		struct btrt_program_outcome out = { o->schedule, r->run, r->ares, ms_per_task, 1,
-						    NULL, btrt_pool_size(r->pool) };
+		struct btrt_program_outcome out = {
+			o->schedule, r->run, r->ares, ms_per_task, 1, NULL, btrt_pool_size(r->pool),
+			&r->setup};
 		char *text = btrt_report_text(o->report, prog, o, &out);
 		if (!text)
 			return -1;
@@ -300,8 +310,9 @@ static void report_failure(const struct btrt_program *prog, const char *argv0,
 	fprintf(stderr, "%s: %s: %s\n", argv0, btrt_strerror(err->kind), err->msg);
 	if (o->failure)
 		btrt_failure_write(o->failure, err, o->schedule);
-	struct btrt_program_outcome out = { o->schedule, r->run, r->ares, 0.0, 0, err,
-					    r->pool ? btrt_pool_size(r->pool) : 0 };
+	struct btrt_program_outcome out = {
+		o->schedule, r->run, r->ares, 0.0, 0, err, r->pool ? btrt_pool_size(r->pool) : 0,
+		NULL};
 	if (r->run && o->report)
 		btrt_report_write(o->report, prog, o, &out);
 }
@@ -388,8 +399,10 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 				     .from = (uint64_t)o->hog_from, .to = (uint64_t)o->hog_to,
 				     .log = o->quiet ? NULL : stdout };
 	int rc = 1;
+	uint64_t t0 = btrt_now_ns();
 	if (create_gpu(prog, argv0, env, o, &r, &backend, &err))
 		goto fail;
+	r.setup.gpu_ms = lap_ms(&t0);
 	btrt_error_clear(&err); /* a GPU left out of --adapt is no failure */
 	pc.backend = backend;
 	char ioerr[256] = "";
@@ -403,8 +416,10 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		btrt_program_input_failed(prog, argv0, o, ioerr);
 		goto out;
 	}
+	r.setup.input_open_ms = lap_ms(&t0);
 	if (create_pool(prog, &pc, &r, &err))
 		goto fail;
+	r.setup.pool_ms = lap_ms(&t0);
 	/* every slot's first use before the measured window (issue 25) */
 	uint64_t wr;
 	btrt_model_warmup((uint64_t)o->tasks, (uint64_t)o->warmup, btrt_pool_size(r.pool), &wr,
@@ -440,6 +455,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		cfg.on_task_done_ctx = &hog;
 	}
 	int arc;
+	lap_ms(&t0);
 	if (o->adapt) {
 		arc = adapt_run(prog, o, &cfg, backend, &r.ascheds, &r.ares, &err);
 		r.run = r.ares ? btrt_adapt_records(r.ares) : NULL;
@@ -447,6 +463,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		arc = btrt_pipeline_run(&cfg, &r.srun, &err);
 		r.run = r.srun;
 	}
+	r.setup.pipeline_ms = lap_ms(&t0);
 	btrt_hog_plan_finish(&hog);
 	if (arc)
 		goto fail;
@@ -482,8 +499,9 @@ out:;
 int btrt_program_main(const struct btrt_program *prog, int argc, char **argv)
 {
 	/* OpenMP teams wait passively between kernels (an idle pipeline must
-	 * not burn the cores other chunks need); may re-execute once. */
-	btrt_omp_env_init(argv);
+	 * not burn the cores other chunks need) unless every thread has cores
+	 * of its own; may re-execute once. */
+	btrt_omp_env_init(argv, prog->omp_wait);
 	struct btrt_env env; /* the BTRT_* variables, read once */
 	struct btrt_error err;
 	if (btrt_env_init(&env, &err)) {

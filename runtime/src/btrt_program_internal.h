@@ -56,6 +56,15 @@ int btrt_program_check_pool_memory(const char *argv0, const struct btrt_pool_con
 				   uint32_t n_chunks);
 
 /* What the report says of one run. */
+/* Where a run's wall time went before and around its tasks, ms: the GPU
+ * context (create_gpu), the input's open (io->open: octree parses every
+ * frame), the TaskObject pool (allocation and first touch), and the
+ * pipeline call (btrt_pipeline_run: the check's references
+ * (io->prepare), thread start, every task, drain). */
+struct btrt_program_setup {
+	double gpu_ms, input_open_ms, pool_ms, pipeline_ms;
+};
+
 struct btrt_program_outcome {
 	long schedule;                 /* the schedule that ran (the last, --adapt) */
 	const struct btrt_run *run;    /* its records */
@@ -67,6 +76,8 @@ struct btrt_program_outcome {
 	uint32_t pool;                 /* TaskObjects of the run (--pool or the
 					  default, btrt_model_default_pool);
 					  0: not created */
+	/* The run's set-up, wall ms (the report's `setup_ms`); NULL: none */
+	const struct btrt_program_setup *setup;
 };
 
 /* Writes the JSON report of docs/report.md ("The program's report") to

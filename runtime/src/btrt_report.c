@@ -91,6 +91,14 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 	cJSON_AddNumberToObject(j, "measured_ms_per_task", ms);
 	cJSON_AddNumberToObject(j, "throughput_per_s", ms > 0 ? 1000.0 / ms : 0.0);
 	cJSON_AddNumberToObject(j, "wall_ms", (double)btrt_run_wall_ns(run) / 1e6);
+	cJSON_AddStringToObject(j, "omp_wait", btrt_omp_wait_name(prog->omp_wait));
+	if (out->setup) {
+		cJSON *su = cJSON_AddObjectToObject(j, "setup_ms");
+		cJSON_AddNumberToObject(su, "gpu", out->setup->gpu_ms);
+		cJSON_AddNumberToObject(su, "input_open", out->setup->input_open_ms);
+		cJSON_AddNumberToObject(su, "pool", out->setup->pool_ms);
+		cJSON_AddNumberToObject(su, "pipeline", out->setup->pipeline_ms);
+	}
 	cJSON_AddBoolToObject(j, "verified", out->verified);
 	/* the steady-state means: over the tasks of the period */
 	uint64_t from = btrt_run_steady_from(run, (uint64_t)o->warmup_run);

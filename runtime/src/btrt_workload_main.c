@@ -477,7 +477,8 @@ out:;
 
 int btrt_workload_main(const struct btrt_workload *w, int argc, char **argv)
 {
-	btrt_omp_env_init(argv);
+	/* passive: several streams' teams may share cores (--share) */
+	btrt_omp_env_init(argv, BTRT_OMP_WAIT_PASSIVE);
 	struct btrt_env env;
 	struct btrt_error err;
 	if (btrt_env_init(&env, &err)) {

@@ -256,11 +256,43 @@ static void test_io_threads_idle(void)
 	btc_device_free(small);
 }
 
+/* The OpenMP wait policy (btc_gen_omp_spin): spin only where every
+ * thread has cores of its own. */
+static void test_omp_spin(void)
+{
+	struct btc_device *g2 = load_device(
+		"  - {name: cpu0, kind: cpu, cores: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+		"  - {name: cpu1, kind: cpu, cores: [8, 9, 10, 11, 12, 13, 14, 15]}\n");
+	CU_ASSERT_TRUE(btc_gen_omp_spin(g2)); /* the H200's --cpu-groups 2 */
+	btc_device_free(g2);
+	struct btc_device *g1 = load_device("  - {name: cpu, kind: cpu, cores: [0, 1, 2, 3, 4, "
+					    "5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}\n");
+	CU_ASSERT_TRUE(btc_gen_omp_spin(g1));
+	btc_device_free(g1);
+	/* no service cores: the io threads and GPU dispatchers run anywhere */
+	struct btc_device *small = load_device("  - {name: cpu, kind: cpu, cores: [0, 1]}\n");
+	CU_ASSERT_FALSE(btc_gen_omp_spin(small));
+	btc_device_free(small);
+	/* a GPU on CPU cores (llvmpipe) */
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	const char *text = "device: lp\nos: linux\narch: x86_64\npus:\n"
+			   "  - {name: cpu, kind: cpu, cores: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+			   "  - {name: gpu, kind: vulkan, gpu: llvmpipe, cpu_backed: true}\n";
+	struct btc_device *lp = btc_device_load("lp.yaml", NULL, text, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lp);
+	CU_ASSERT_FALSE(btc_gen_omp_spin(lp));
+	lp->pus[1].cpu_backed = false;
+	CU_ASSERT_TRUE(btc_gen_omp_spin(lp));
+	btc_device_free(lp);
+}
+
 int register_gen_suite(void)
 {
 	CU_pSuite s = CU_add_suite("gen", NULL, NULL);
 	return !s || !CU_add_test(s, "task header", test_task_header) ||
 	       !CU_add_test(s, "hostile strings", test_hostile_strings) ||
 	       !CU_add_test(s, "apportion", test_apportion) ||
-	       !CU_add_test(s, "io threads of an idle owning PU", test_io_threads_idle);
+	       !CU_add_test(s, "io threads of an idle owning PU", test_io_threads_idle) ||
+	       !CU_add_test(s, "OpenMP spin only on cores of its own", test_omp_spin);
 }

@@ -31,7 +31,7 @@ struct btrt_env test_btrt_env;
 
 static void start(char **argv)
 {
-	btrt_omp_env_init(argv); /* OMP_WAIT_POLICY=passive unless set */
+	btrt_omp_env_init(argv, BTRT_OMP_WAIT_PASSIVE); /* OMP_WAIT_POLICY=passive unless set */
 	struct btrt_error err;
 	if (btrt_env_init(&test_btrt_env, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
