@@ -78,6 +78,7 @@ struct job {
 		double period_ms, load_ms, check_ms;
 		uint32_t load_from, check_from, load_to, check_to;
 		const char *idle_pu; /* the PU's name where io_idle_pu, else NULL */
+		const char *chunk_core_pu; /* the PU's name where io_busy_pu, else NULL */
 		struct btc_tune_h2h h2h;
 		bool kept;
 	} io;
@@ -621,6 +622,19 @@ static int io_idle_pu(const struct job *j, int k)
 	return base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u ? -1 : u;
 }
 
+/* The owning PU whose one chunk of tuning winner k may give the io farms a
+ * core (btc_gen_busy_service_pu), -1: none. The head to head's baseline
+ * must run no chunk there, so that it keeps every core it was measured
+ * with, and the final run does not adapt. */
+static int io_busy_pu(const struct job *j, int k)
+{
+	int u = j->opt->adapt ? -1 : btc_gen_busy_service_pu(j->dev, &j->scheds[k].s);
+	if (u < 0)
+		return -1;
+	int base = btc_tune_pick(j->entries, j->n, true);
+	return base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u ? -1 : u;
+}
+
 /* 4c. The io round (docs/scheduler.md, "The io round"). The plan sizes
  * the io farms on the table's load and check, timed alone, against its
  * predicted compute period; in the pipeline the io runs slower and the
@@ -628,7 +642,8 @@ static int io_idle_pu(const struct job *j, int k)
  * H100's octree-cuda-g1: lease S's one checker at 0.73 ms against chunks
  * of 0.63 ms, lease U's one loader at 0.80 ms for a period of 0.78 ms;
  * docs/results/h100.md). Where the device leaves io threads to give
- * (btc_gen_io_threads_extra, or btc_gen_io_threads_idle where io_idle_pu),
+ * (btc_gen_io_threads_extra, or btc_gen_io_threads_idle where io_idle_pu,
+ * or one core of the owning PU's chunk where io_busy_pu and none else),
  * one probe run of the tuning winner measures
  * its load and check; where their T_io reaches BTC_PLAN_IO_HEADROOM of the
  * winner's measured period, the program is rebuilt with the farms for
@@ -651,8 +666,11 @@ static bool phase_io_round(struct job *j)
 	bool hook = hook_kind == IO_HOOK_RACE;
 	int k = tuning_winner(j);
 	int idle = k >= 0 ? io_idle_pu(j, k) : -1;
+	int busy = k >= 0 && idle < 0 && !extra ? io_busy_pu(j, k) : -1;
 	if (idle >= 0)
 		extra = btc_gen_io_threads_idle(j->dev);
+	else if (busy >= 0)
+		extra = 1; /* a core of the owning PU's chunk */
 	if (!j->opt->io_round || j->opt->plan.n_specs || k < 0 ||
 	    (!extra && hook_kind == IO_HOOK_NONE))
 		return true;
@@ -662,6 +680,12 @@ static bool phase_io_round(struct job *j)
 		printf("io round: %s runs no chunk of schedule %d nor of the baseline: its cores "
 		       "can take %u io thread(s) beyond the source and the sink\n",
 		       io->idle_pu, k, extra);
+	}
+	if (busy >= 0) {
+		io->chunk_core_pu = j->dev->pus[busy].name;
+		printf("io round: no io thread to spare: schedule %d's chunk on %s can give the io "
+		       "farms one of its cores\n",
+		       k, io->chunk_core_pu);
 	}
 	if (hook_kind == IO_HOOK_FEWER)
 		btc_plan_set_io_farms(j->plan, kl, kc);
@@ -1159,6 +1183,8 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->io_round_load_to = (int)j->io.load_to;
 		r->io_round_check_to = (int)j->io.check_to;
 		r->io_round_idle_pu = j->io.idle_pu ? btc_xstrdup(j->io.idle_pu) : NULL;
+		r->io_round_chunk_core_pu = j->io.chunk_core_pu ? btc_xstrdup(j->io.chunk_core_pu)
+								: NULL;
 		report_race(&r->io_round, h, j->io.kept);
 	}
 	if (j->br.status) {

@@ -159,6 +159,15 @@ uint32_t btc_gen_io_threads_idle(const struct btc_device *dev);
  * the program gives up none. */
 int btc_gen_idle_service_pu(const struct btc_device *dev, const struct btc_schedule *s);
 
+/* The index into dev->pus of the owning PU (btc_gen_service_cores) whose
+ * chunk of schedule s may give the io farms one of its cores where the
+ * device has no io thread to spare (btc_gen_io_threads_extra 0: an
+ * owning CPU group of 8 to 11 cores, the H200's g2): s runs exactly one
+ * plain chunk there (no farm member, no core count), which then runs on
+ * one core fewer (the io round, docs/scheduler.md, "A core of a busy
+ * owning PU"); -1 otherwise (s leaves it idle: btc_gen_idle_service_pu). */
+int btc_gen_busy_service_pu(const struct btc_device *dev, const struct btc_schedule *s);
+
 /* The io farms of ctx's pipeline: its plan's load_threads and
  * check_threads (1 without a plan), PIPELINE_LOAD_THREADS and
  * PIPELINE_CHECK_THREADS in pipeline.c. */

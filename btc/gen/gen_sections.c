@@ -267,6 +267,24 @@ int btc_gen_idle_service_pu(const struct btc_device *dev, const struct btc_sched
 	return owner;
 }
 
+int btc_gen_busy_service_pu(const struct btc_device *dev, const struct btc_schedule *s)
+{
+	int owner = btc_gen_service_owner(dev), on_owner = 0;
+	if (owner < 0 || btc_gen_io_threads_extra(dev) > 0)
+		return -1;
+	for (int c = 0; c < s->n_chunks; c++) {
+		const struct btc_sched_chunk *ch = &s->chunks[c];
+		if (ch->farm >> owner & 1u)
+			return -1;
+		if (ch->pu == owner) {
+			if (ch->farm || ch->cores)
+				return -1;
+			on_owner++;
+		}
+	}
+	return on_owner == 1 ? owner : -1;
+}
+
 void btc_gen_io_threads(const struct btc_gen_ctx *ctx, uint32_t *k_load, uint32_t *k_check)
 {
 	*k_load = ctx->plan && ctx->plan->load_threads > 1 ? ctx->plan->load_threads : 1;

@@ -121,6 +121,7 @@ void btc_report_free(struct btc_report *r)
 	free(r->regret_paired.stop);
 	free(r->io_round_status);
 	free(r->io_round_idle_pu);
+	free(r->io_round_chunk_core_pu);
 	free(r->final_breakdown.chunk_pu);
 	free(r->bound_round_status);
 	free(r->bound_round_mode);
@@ -459,6 +460,7 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		cJSON_AddNumberToObject(o, "load_threads", r->io_round_load_to);
 		cJSON_AddNumberToObject(o, "check_threads", r->io_round_check_to);
 		btc_json_add_str(o, "idle_pu", r->io_round_idle_pu);
+		btc_json_add_str(o, "chunk_core_pu", r->io_round_chunk_core_pu);
 		add_race(o, &r->io_round);
 	}
 	if (r->bound_round_status) {

@@ -242,6 +242,9 @@ struct btc_report {
 	 * and the baseline (btc_gen_io_threads_idle); NULL: the device's io
 	 * threads (btc_gen_io_threads_extra) (owned) */
 	char *io_round_idle_pu;
+	/* the owning CPU PU whose chunk in the tuning winner could give the
+	 * farms one core (btc_gen_busy_service_pu); NULL: none */
+	char *io_round_chunk_core_pu;
 	struct btc_report_race io_round;             /* new farms / the build; kept: the program
 					    keeps the new farms */
 	int h2h_candidate; /* the candidate of the head to head, -1: none ran */

@@ -464,6 +464,7 @@ l, c = o["load_ms"], o["check_ms"]
 assert o["status"] == "raced" and l > 0 and c > 0, o
 assert not any(k.startswith("pooled") for k in o), o  # only the playoff and rematch pool
 assert o["idle_pu"] is None, o  # the dev box gives up no service core, idle or not
+assert o["chunk_core_pu"] is None, o  # nor a chunk's core
 if hook.startswith("fewer:"):  # the farm whose loss raises T_io least gives a thread
     was, want = (2, 2), ((1, 2) if max(l, c / 2) <= max(l / 2, c) else (2, 1))
 else:

@@ -235,6 +235,24 @@ static void test_io_threads_idle(void)
 	CU_ASSERT_EQUAL(sv.io_core, 2);      /* the loader on 2 */
 	sv = btc_gen_service_cores(g2, 3, 3);
 	CU_ASSERT_TRUE(sv.n_load == 2 && sv.n_check == 3);
+	/* a core of the busy owner's one plain chunk (btc_gen_busy_service_pu) */
+	s.chunks[0] = (struct btc_sched_chunk){.pu = 0, .first_stage = 0, .last_stage = 0};
+	s.chunks[1] = (struct btc_sched_chunk){.pu = 2, .first_stage = 1, .last_stage = 5};
+	s.chunks[2] = (struct btc_sched_chunk){.pu = 1, .first_stage = 6, .last_stage = 6};
+	s.n_chunks = 3;
+	CU_ASSERT_EQUAL(btc_gen_busy_service_pu(g2, &s), 0); /* cpu0:0 cuda:1-5 cpu1:6 */
+	CU_ASSERT_EQUAL(btc_gen_idle_service_pu(g2, &s), -1);
+	s.chunks[0].cores = 4; /* a core count: its share is the plan's */
+	CU_ASSERT_EQUAL(btc_gen_busy_service_pu(g2, &s), -1);
+	s.chunks[0].cores = 0;
+	s.chunks[0].pu = 1; /* cpu1:0 cuda:1-5 {cpu0,cpu1}:6: cpu0 only a farm member */
+	s.chunks[2] = (struct btc_sched_chunk){
+		.pu = 0, .first_stage = 6, .last_stage = 6, .farm = 1u << 0 | 1u << 1};
+	CU_ASSERT_EQUAL(btc_gen_busy_service_pu(g2, &s), -1);
+	s.n_chunks = 2;
+	s.chunks[0] = (struct btc_sched_chunk){.pu = 2, .first_stage = 0, .last_stage = 5};
+	s.chunks[1] = (struct btc_sched_chunk){.pu = 1, .first_stage = 6, .last_stage = 6};
+	CU_ASSERT_EQUAL(btc_gen_busy_service_pu(g2, &s), -1); /* cpu0 idle */
 	char buf[64];
 	CU_ASSERT_EQUAL(btc_gen_placed_cores(g2, 0, 2, 3, buf, sizeof buf), 2);
 	CU_ASSERT_EQUAL(btc_gen_placed_cores(g2, 1, 2, 3, buf, sizeof buf), 8);
@@ -245,6 +263,11 @@ static void test_io_threads_idle(void)
 					    "5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}\n");
 	CU_ASSERT_EQUAL(btc_gen_io_threads_extra(g1), 2);
 	CU_ASSERT_EQUAL(btc_gen_io_threads_idle(g1), 3);
+	/* the device has io threads to spare: no chunk gives a core */
+	s.n_chunks = 2;
+	s.chunks[0] = (struct btc_sched_chunk){.pu = 1, .first_stage = 0, .last_stage = 5};
+	s.chunks[1] = (struct btc_sched_chunk){.pu = 0, .first_stage = 6, .last_stage = 6};
+	CU_ASSERT_EQUAL(btc_gen_busy_service_pu(g1, &s), -1);
 	btc_device_free(g1);
 
 	/* no PU of 8 cores: no service core, nothing idle to take */
