@@ -606,33 +606,36 @@ static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
 	return got;
 }
 
-/* The PU whose cores the io round may give the io farms
- * (btc_gen_io_threads_idle), -1: none. The schedules the job races after
- * it must leave that PU idle: tuning winner k and the head to head's
- * baseline run no chunk on it (btc_gen_idle_service_pu), and the final
- * run does not adapt (--adapt switches among every built schedule). The
- * regret round, which may race any measured schedule, is not raced where
- * its measured best runs there (phase_regret_round). */
-static int io_idle_pu(const struct job *j, int k)
+/* u, an owning PU that the io round may take cores of for the io farms,
+ * where the final run does not adapt (--adapt switches among every
+ * built schedule) and the head to head's baseline runs no chunk on it
+ * (btc_gen_idle_service_pu), so that the baseline keeps every core it
+ * was measured with; else -1. */
+static int io_pu_free_of_baseline(const struct job *j, int u)
 {
-	int u = j->opt->adapt ? -1 : btc_gen_idle_service_pu(j->dev, &j->scheds[k].s);
-	if (u < 0)
+	if (u < 0 || j->opt->adapt)
 		return -1;
 	int base = btc_tune_pick(j->entries, j->n, true);
 	return base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u ? -1 : u;
 }
 
+/* The PU whose cores the io round may give the io farms
+ * (btc_gen_io_threads_idle), -1: none. The schedules the job races after
+ * it must leave that PU idle: tuning winner k and the baseline run no
+ * chunk on it (io_pu_free_of_baseline). The regret round, which may race
+ * any measured schedule, is not raced where its measured best runs there
+ * (phase_regret_round). */
+static int io_idle_pu(const struct job *j, int k)
+{
+	return io_pu_free_of_baseline(j, btc_gen_idle_service_pu(j->dev, &j->scheds[k].s));
+}
+
 /* The owning PU whose one chunk of tuning winner k may give the io farms a
- * core (btc_gen_busy_service_pu), -1: none. The head to head's baseline
- * must run no chunk there, so that it keeps every core it was measured
- * with, and the final run does not adapt. */
+ * core (btc_gen_busy_service_pu), -1: none; the baseline runs no chunk
+ * there (io_pu_free_of_baseline). */
 static int io_busy_pu(const struct job *j, int k)
 {
-	int u = j->opt->adapt ? -1 : btc_gen_busy_service_pu(j->dev, &j->scheds[k].s);
-	if (u < 0)
-		return -1;
-	int base = btc_tune_pick(j->entries, j->n, true);
-	return base >= 0 && btc_gen_idle_service_pu(j->dev, &j->scheds[base].s) != u ? -1 : u;
+	return io_pu_free_of_baseline(j, btc_gen_busy_service_pu(j->dev, &j->scheds[k].s));
 }
 
 /* 4c. The io round (docs/scheduler.md, "The io round"). The plan sizes
