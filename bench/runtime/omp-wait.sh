@@ -24,9 +24,11 @@ case $app in
 esac
 work=$(mktemp -d /tmp/omp-wait.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-"$btc" gen "$root/apps/$app.yaml" --device host --chunks "$chunks" -o "$work/p" > "$work/gen.log" 2>&1 ||
+"$btc" gen "$root/apps/$app.yaml" --device host --chunks "$chunks" -o "$work/p" \
+  > "$work/gen.log" 2>&1 ||
   { cat "$work/gen.log" >&2; exit 1; }
-(cd "$work/p" && meson setup build > "$work/setup.log" 2>&1 && ninja -C build > "$work/build.log" 2>&1) ||
+(cd "$work/p" && meson setup build > "$work/setup.log" 2>&1 &&
+  ninja -C build > "$work/build.log" 2>&1) ||
   { cat "$work/setup.log" "$work/build.log" >&2; exit 1; }
 echo "omp-wait: $app, the cpu schedule (schedule 0) on $(nproc) cores, $rounds rounds of 200 tasks"
 run() { # POLICY -> "POLICY ms/task" on stdout
@@ -35,7 +37,11 @@ run() { # POLICY -> "POLICY ms/task" on stdout
   [ "$1" = spin ] && env=(GOMP_SPINCOUNT=300000)
   env "${env[@]}" "$work/p/build/$prog" --schedule 0 --tasks 200 --quiet --report "$rep" \
     > "$work/run.log" 2>&1 || { cat "$work/run.log" >&2; return 1; }
-  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verified"], "not verified"; assert r["omp_wait"] == "environment", r["omp_wait"]; print(sys.argv[2], r["measured_ms_per_task"])' "$rep" "$1"
+  python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verified"], "not verified"
+assert r["omp_wait"] == "environment", r["omp_wait"]
+print(sys.argv[2], r["measured_ms_per_task"])' "$rep" "$1"
 }
 : > "$work/all"
 for ((k = 1; k <= rounds; k++)); do
@@ -54,5 +60,6 @@ for p in ("passive", "spin"):
     x = d[p]
     print("| %s | %.3f | %.3f..%.3f | %d |" % (p, st.median(x), min(x), max(x), len(x)))
 r = [s / q for q, s in zip(d["passive"], d["spin"])]
-print("spin / passive: %.3f (per round: %.3f..%.3f over %d rounds)" % (st.median(r), min(r), max(r), len(r)))
+print("spin / passive: %.3f (per round: %.3f..%.3f over %d rounds)"
+      % (st.median(r), min(r), max(r), len(r)))
 PY

@@ -19,7 +19,8 @@ set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: bench/runtime/startup.sh BTC_A BTC_B [APP [ROUNDS]]" >&2; exit 2; }
 a=$(realpath "$1") b=$(realpath "$2") app=${3:-octree} rounds=${4:-7}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-[ -x /usr/bin/time ] || { echo "startup: needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
+[ -x /usr/bin/time ] ||
+  { echo "startup: needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 case $app in
   octree) prog=octree-pipeline; chunks=cpu:0-6 ;;
   alexnet-dense) prog=alexnet_dense-pipeline; chunks=cpu:0-8 ;;
@@ -29,9 +30,11 @@ work=$(mktemp -d /tmp/startup.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 for v in A B; do
   btc=$a; [ $v = B ] && btc=$b
-  "$btc" gen "$root/apps/$app.yaml" --device host --chunks "$chunks" -o "$work/$v" > "$work/gen.log" 2>&1 ||
+  "$btc" gen "$root/apps/$app.yaml" --device host --chunks "$chunks" -o "$work/$v" \
+    > "$work/gen.log" 2>&1 ||
     { cat "$work/gen.log" >&2; exit 1; }
-  (cd "$work/$v" && meson setup build > "$work/setup.log" 2>&1 && ninja -C build > "$work/build.log" 2>&1) ||
+  (cd "$work/$v" && meson setup build > "$work/setup.log" 2>&1 &&
+    ninja -C build > "$work/build.log" 2>&1) ||
     { cat "$work/setup.log" "$work/build.log" >&2; exit 1; }
 done
 echo "startup: $app, the cpu schedule (schedule 0), --tasks 28, $rounds rounds; A: $a, B: $b"
@@ -39,7 +42,12 @@ run() { # VARIANT -> "VARIANT wall_s rss_kb setup" on stdout
   local rep=$work/r.json
   /usr/bin/time -o "$work/time" -f "%e %M" "$work/$1/build/$prog" --schedule 0 --tasks 28 --quiet \
     --report "$rep" > "$work/run.log" 2>&1 || { cat "$work/run.log" >&2; return 1; }
-  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verified"], "not verified"; s=r.get("setup_ms"); print(sys.argv[2], open(sys.argv[3]).read().strip(), "-" if not s else "open=%.0f,pool=%.0f,pipeline=%.0f" % (s["input_open"], s["pool"], s["pipeline"]))' "$rep" "$1" "$work/time"
+  python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verified"], "not verified"
+s = r.get("setup_ms")
+su = "open=%.0f,pool=%.0f,pipeline=%.0f" % (s["input_open"], s["pool"], s["pipeline"]) if s else "-"
+print(sys.argv[2], open(sys.argv[3]).read().strip(), su)' "$rep" "$1" "$work/time"
 }
 : > "$work/all"
 for ((k = 1; k <= rounds; k++)); do
@@ -53,7 +61,8 @@ d = {"A": [], "B": []}
 rss, setup = {"A": [], "B": []}, {"A": [], "B": []}
 for v, s, kb, su in rows:
     d[v].append(float(s)); rss[v].append(int(kb)); setup[v].append(su)
-print("| build | wall s median | min..max | peak RSS MB (median) | set-up ms (the last run) | runs |")
+print("| build | wall s median | min..max | peak RSS MB (median) | set-up ms (the last run) "
+      "| runs |")
 print("|---|---|---|---|---|---|")
 for v in ("A", "B"):
     x = d[v]
