@@ -272,7 +272,8 @@ enum btrt_omp_wait {
  * OMP_WAIT_POLICY, GOMP_SPINCOUNT and KMP_BLOCKTIME is set and w is
  * BTRT_OMP_WAIT_PASSIVE, it sets OMP_WAIT_POLICY=passive and re-executes
  * the program (/proc/self/exe, same argv, once); BTRT_OMP_WAIT_SPIN needs
- * nothing. A policy set in the environment wins either way (set
+ * nothing, and counts as passive under BTRT_NO_PIN=1 (unpinned threads
+ * may share cores: a program run on a machine other than its device's). A policy set in the environment wins either way (set
  * OMP_WAIT_POLICY=active or passive to override the build's). Returns 0
  * when no re-exec was needed, -1 if the re-exec failed (the program then
  * continues with the OpenMP default). */

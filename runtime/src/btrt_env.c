@@ -187,9 +187,17 @@ static int omp_env_user(void)
 	return getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME");
 }
 
+/* The policy w asks for, as it runs: spin only with the threads pinned
+ * (BTRT_NO_PIN=1 leaves every thread free to share a core). */
+static enum btrt_omp_wait omp_wait_effective(enum btrt_omp_wait w)
+{
+	const char *v = getenv("BTRT_NO_PIN");
+	return v && !strcmp(v, "1") ? BTRT_OMP_WAIT_PASSIVE : w;
+}
+
 int btrt_omp_env_init(char **argv, enum btrt_omp_wait w)
 {
-	if (w == BTRT_OMP_WAIT_SPIN || omp_env_user() || getenv("BTRT_OMP_ENV_DONE") || !argv ||
+	if (omp_wait_effective(w) == BTRT_OMP_WAIT_SPIN || omp_env_user() || getenv("BTRT_OMP_ENV_DONE") || !argv ||
 	    !argv[0])
 		return 0;
 	setenv("OMP_WAIT_POLICY", "passive", 1);
@@ -205,5 +213,5 @@ const char *btrt_omp_wait_name(enum btrt_omp_wait w)
 		return "passive";
 	if (omp_env_user())
 		return "environment";
-	return w == BTRT_OMP_WAIT_SPIN ? "spin" : "passive";
+	return omp_wait_effective(w) == BTRT_OMP_WAIT_SPIN ? "spin" : "passive";
 }

@@ -5,6 +5,7 @@
 #include "suites.h"
 
 #include <btrt_env.h>
+#include <btrt_pipeline.h>
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,13 +263,46 @@ static void test_cuda_place(void)
 	CU_ASSERT_EQUAL(btrt_cuda_place(&jet, &inter, 0).kind, BTRT_CUDA_KIND_MANAGED);
 }
 
+/* The OpenMP wait policy as it runs (btrt_omp_wait_name): the build's
+ * unless the environment sets one; spin only with the threads pinned.
+ * The runner itself re-executed passively (suites.c), so its marks are
+ * set aside for the test and put back. */
+static void test_omp_wait(void)
+{
+	const char *omp[] = {"BTRT_OMP_ENV_DONE", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT",
+			     "KMP_BLOCKTIME"};
+	char *was[4];
+	for (int i = 0; i < 4; i++) {
+		const char *v = getenv(omp[i]);
+		was[i] = v ? strdup(v) : NULL;
+		unsetenv(omp[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(btrt_omp_wait_name(BTRT_OMP_WAIT_SPIN), "spin");
+	CU_ASSERT_STRING_EQUAL(btrt_omp_wait_name(BTRT_OMP_WAIT_PASSIVE), "passive");
+	setenv("BTRT_NO_PIN", "1", 1);
+	CU_ASSERT_STRING_EQUAL(btrt_omp_wait_name(BTRT_OMP_WAIT_SPIN), "passive");
+	unsetenv("BTRT_NO_PIN");
+	setenv("OMP_WAIT_POLICY", "active", 1);
+	CU_ASSERT_STRING_EQUAL(btrt_omp_wait_name(BTRT_OMP_WAIT_PASSIVE), "environment");
+	/* nothing to do for spin: no re-exec */
+	CU_ASSERT_EQUAL(btrt_omp_env_init(NULL, BTRT_OMP_WAIT_SPIN), 0);
+	for (int i = 0; i < 4; i++) {
+		if (was[i])
+			setenv(omp[i], was[i], 1);
+		else
+			unsetenv(omp[i]);
+		free(was[i]);
+	}
+}
+
 int suite_env_register(void)
 {
 	CU_pSuite s = CU_add_suite("env", save_env, restore_env);
 	if (!s || !CU_add_test(s, "defaults", test_defaults) ||
 	    !CU_add_test(s, "values and configs", test_values) ||
 	    !CU_add_test(s, "bad values", test_bad_values) ||
-	    !CU_add_test(s, "CUDA buffer placement rule", test_cuda_place))
+	    !CU_add_test(s, "CUDA buffer placement rule", test_cuda_place) ||
+	    !CU_add_test(s, "OpenMP wait policy", test_omp_wait))
 		return -1;
 	return 0;
 }
