@@ -197,8 +197,8 @@ static enum btrt_omp_wait omp_wait_effective(enum btrt_omp_wait w)
 
 int btrt_omp_env_init(char **argv, enum btrt_omp_wait w)
 {
-	if (omp_wait_effective(w) == BTRT_OMP_WAIT_SPIN || omp_env_user() || getenv("BTRT_OMP_ENV_DONE") || !argv ||
-	    !argv[0])
+	if (omp_wait_effective(w) == BTRT_OMP_WAIT_SPIN || omp_env_user() ||
+	    getenv("BTRT_OMP_ENV_DONE") || !argv || !argv[0])
 		return 0;
 	setenv("OMP_WAIT_POLICY", "passive", 1);
 	setenv("BTRT_OMP_ENV_DONE", "1", 1);
