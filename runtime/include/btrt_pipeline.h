@@ -256,12 +256,12 @@ int btrt_pin_self(const int *cores, uint32_t n, struct btrt_error *err);
  * share cores (a small dev box) and burns power on phones: there the
  * program asks for BTRT_OMP_WAIT_PASSIVE. Where every thread of the
  * program has cores of its own (the generator's service cores, CPU PUs on
- * disjoint cores, no CPU-backed GPU: btc_gen_omp_wait) it asks for
+ * disjoint cores, no CPU-backed GPU: btc_gen_omp_spin) it asks for
  * BTRT_OMP_WAIT_SPIN, the runtime's own bounded spin: a passive team
  * sleeps after each region and every region then starts with a futex wake
  * of each worker, which a virtual machine pays as an interrupt to a halted
- * vCPU (the alexnet-dense CPU baseline ran 1.3-2.0x slower passive on the
- * dev box; docs/runtime.md, "OpenMP"). */
+ * vCPU (alexnet-dense's CPU-only schedule ran 1.48x slower passive on the
+ * dev box, the median of 7 rounds; docs/runtime.md, "OpenMP"). */
 enum btrt_omp_wait {
 	BTRT_OMP_WAIT_PASSIVE = 0, /* OMP_WAIT_POLICY=passive (the default) */
 	BTRT_OMP_WAIT_SPIN = 1,    /* the OpenMP runtime's default bounded spin */
@@ -273,7 +273,8 @@ enum btrt_omp_wait {
  * BTRT_OMP_WAIT_PASSIVE, it sets OMP_WAIT_POLICY=passive and re-executes
  * the program (/proc/self/exe, same argv, once); BTRT_OMP_WAIT_SPIN needs
  * nothing, and counts as passive under BTRT_NO_PIN=1 (unpinned threads
- * may share cores: a program run on a machine other than its device's). A policy set in the environment wins either way (set
+ * may share cores: a program run on a machine other than its device's).
+ * A policy set in the environment wins either way (set
  * OMP_WAIT_POLICY=active or passive to override the build's). Returns 0
  * when no re-exec was needed, -1 if the re-exec failed (the program then
  * continues with the OpenMP default). */

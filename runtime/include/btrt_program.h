@@ -71,7 +71,7 @@ struct btrt_program {
 	const struct btrt_model *model;
 	const uint32_t *const *schedule_pus;
 	/* How the CPU chunks' OpenMP teams wait (btrt_omp_env_init;
-	 * PIPELINE_OMP_WAIT, btc_gen_omp_wait): spin only where every
+	 * PIPELINE_OMP_WAIT, btc_gen_omp_spin): spin only where every
 	 * thread has cores of its own. 0: passive. */
 	enum btrt_omp_wait omp_wait;
 };
