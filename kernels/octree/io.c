@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -206,6 +207,8 @@ static int ensure_ref(struct octree_io_state *s, int f, char *err, size_t errlen
 struct ref_job {
 	struct octree_io_state *s;
 	int f, rc;
+	bool started; /* th runs it; else the caller makes it */
+	pthread_t th;
 	char err[160];
 };
 
@@ -228,18 +231,16 @@ static int io_prepare(void *state, uint64_t n_items, char *err, size_t errlen)
 	struct octree_io_state *s = state;
 	int n = (int)(n_items && n_items < (uint64_t)s->n_frames ? n_items : (uint64_t)s->n_frames);
 	struct ref_job *jobs = calloc((size_t)n + 1, sizeof *jobs);
-	pthread_t *th = calloc((size_t)n + 1, sizeof *th);
-	unsigned char *started = calloc((size_t)n + 1, 1);
 	int rc = 0;
 	pthread_mutex_lock(&s->lock);
-	for (int f = 0; f < n && jobs && th && started; f++) {
+	for (int f = 0; f < n && jobs; f++) {
 		jobs[f] = (struct ref_job){.s = s, .f = f};
-		started[f] = !s->have_ref[f] &&
-			     pthread_create(&th[f], NULL, ref_thread, &jobs[f]) == 0;
+		jobs[f].started = !s->have_ref[f] &&
+				  pthread_create(&jobs[f].th, NULL, ref_thread, &jobs[f]) == 0;
 	}
 	for (int f = 0; f < n; f++) {
-		if (started && started[f]) {
-			pthread_join(th[f], NULL);
+		if (jobs && jobs[f].started) {
+			pthread_join(jobs[f].th, NULL);
 			if (jobs[f].rc && rc == 0) {
 				msg(err, errlen, "%s", jobs[f].err);
 				rc = -1;
@@ -250,8 +251,6 @@ static int io_prepare(void *state, uint64_t n_items, char *err, size_t errlen)
 	}
 	pthread_mutex_unlock(&s->lock);
 	free(jobs);
-	free(th);
-	free(started);
 	return rc;
 }
 

@@ -283,7 +283,8 @@ int btrt_omp_env_init(char **argv, enum btrt_omp_wait w);
 /* The wait policy in effect after btrt_omp_env_init(argv, w), for the
  * report: "passive", "spin" (the runtime's bounded default) or "environment"
  * (OMP_WAIT_POLICY, GOMP_SPINCOUNT or KMP_BLOCKTIME set by the user). A
- * static string. */
+ * static string. After a re-exec that failed (btrt_omp_env_init -1, the
+ * OpenMP runtime's default in effect) it still says "passive". */
 const char *btrt_omp_wait_name(enum btrt_omp_wait w);
 
 /* ---- Probes of one task's buffers (btrt_probe.c) ----

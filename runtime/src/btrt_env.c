@@ -178,9 +178,11 @@ void btrt_env_ring_config(const struct btrt_env *env, struct btrt_ring_config *c
 	cfg->yield_ns = env->yield_ns;
 }
 
-/* The OpenMP runtime reads its own variables before main, so this one
- * works on the environment itself (btrt_pipeline.h). BTRT_OMP_ENV_DONE is
- * its own mark that the re-exec happened, not a setting. */
+/* The OpenMP runtime reads its own variables before main, so the wait
+ * policy works on the environment itself (btrt_pipeline.h).
+ * BTRT_OMP_ENV_DONE is btrt's own mark that the re-exec happened, not a
+ * setting. */
+
 /* An OpenMP wait setting of the user's (not btrt's own re-exec mark). */
 static int omp_env_user(void)
 {
@@ -191,8 +193,9 @@ static int omp_env_user(void)
  * (BTRT_NO_PIN=1 leaves every thread free to share a core). */
 static enum btrt_omp_wait omp_wait_effective(enum btrt_omp_wait w)
 {
-	const char *v = getenv("BTRT_NO_PIN");
-	return v && !strcmp(v, "1") ? BTRT_OMP_WAIT_PASSIVE : w;
+	int no_pin;
+	struct btrt_error err; /* a bad value: btrt_env_init reports it */
+	return read_flag("BTRT_NO_PIN", &no_pin, &err) == 0 && no_pin ? BTRT_OMP_WAIT_PASSIVE : w;
 }
 
 int btrt_omp_env_init(char **argv, enum btrt_omp_wait w)
