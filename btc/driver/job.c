@@ -79,6 +79,7 @@ struct job {
 		uint32_t load_from, check_from, load_to, check_to;
 		const char *idle_pu; /* the PU's name where io_idle_pu, else NULL */
 		const char *chunk_core_pu; /* the PU's name where io_busy_pu, else NULL */
+		bool steady; /* load_ms and check_ms are steady-state means (io_probe) */
 		struct btc_tune_h2h h2h;
 		bool kept;
 	} io;
@@ -586,22 +587,17 @@ static enum io_hook io_round_hook(const struct job *j, uint32_t *kl, uint32_t *k
 
 /* The io round's probe: one run of schedule k as the final run has it (no
  * trace) for the program's own io figures, its report's `io`: one task's
- * load and check on one thread, mean ms. 1 with them, 0 when the report
- * has none, -1 when the run failed (marked failed). */
+ * load and check on one thread, mean ms over the steady state's tasks,
+ * as the period it is weighed against (btc_tune_io_means). 2 with those,
+ * 1 with the means over every task (a program of an earlier btrt), 0 when
+ * the report has none, -1 when the run failed (marked failed). */
 static int io_probe(struct job *j, int k, double *load_ms, double *check_ms)
 {
 	double ms;
 	if (!run_checked(j, k, "io round", NULL, true, &ms))
 		return -1;
 	cJSON *r = btc_read_json(j->run_report, NULL, NULL);
-	const cJSON *io = cJSON_GetObjectItemCaseSensitive(r, "io");
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(io, "load_mean_ms");
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(io, "check_mean_ms");
-	int got = cJSON_IsNumber(l) && cJSON_IsNumber(c);
-	if (got) {
-		*load_ms = l->valuedouble;
-		*check_ms = c->valuedouble;
-	}
+	int got = btc_tune_io_means(cJSON_GetObjectItemCaseSensitive(r, "io"), load_ms, check_ms);
 	cJSON_Delete(r);
 	return got;
 }
@@ -698,6 +694,7 @@ static bool phase_io_round(struct job *j)
 	if (got < 0)
 		return !btc_interrupted() && j->opt->keep_going;
 	io->schedule = k;
+	io->steady = got == 2;
 	io->period_ms = j->entries[k].median_ms;
 	io->load_from = io->load_to = j->plan->load_threads;
 	io->check_from = io->check_to = j->plan->check_threads;
@@ -711,8 +708,9 @@ static bool phase_io_round(struct job *j)
 						    io->period_ms, extra, &kl, &kc);
 	bool fewer = !more && btc_plan_io_round_fewer(j->plan, io->load_ms, io->check_ms, &kl, &kc);
 	printf("io round: schedule %d's io %.3f ms (load %.3f ms / %u, check %.3f ms / %u, "
-	       "measured) is %.2f of its measured period %.3f ms: %s",
+	       "measured%s) is %.2f of its measured period %.3f ms: %s",
 	       k, t_io, io->load_ms, io->load_from, io->check_ms, io->check_from,
+	       io->steady ? ", steady state" : "",
 	       t_io / io->period_ms, io->period_ms,
 	       more    ? ""
 	       : fewer ? "no farm more, one io thread fewer (a core more for the chunks): "
@@ -1181,6 +1179,7 @@ static void fill_report(const struct job *j, struct btc_report *r)
 		r->io_round_period_ms = j->io.period_ms;
 		r->io_round_load_ms = j->io.load_ms;
 		r->io_round_check_ms = j->io.check_ms;
+		r->io_round_steady = j->io.steady;
 		r->io_round_load_from = (int)j->io.load_from;
 		r->io_round_check_from = (int)j->io.check_from;
 		r->io_round_load_to = (int)j->io.load_to;

@@ -414,6 +414,21 @@ static bool cpu_jiffies(double *total, double *steal)
 	return true;
 }
 
+int btc_tune_io_means(const cJSON *io, double *load_ms, double *check_ms)
+{
+	static const char *const keys[2][2] = {{"load_steady_mean_ms", "check_steady_mean_ms"},
+					       {"load_mean_ms", "check_mean_ms"}};
+	for (int k = 0; k < 2; k++) {
+		double l = btc_json_num(io, keys[k][0]), c = btc_json_num(io, keys[k][1]);
+		if (isfinite(l) && isfinite(c) && l >= 0 && c >= 0) {
+			*load_ms = l;
+			*check_ms = c;
+			return 2 - k;
+		}
+	}
+	return 0;
+}
+
 struct btc_tune_entry btc_tune_entry_start(const struct btc_plan_schedule *g)
 {
 	return (struct btc_tune_entry){

@@ -146,6 +146,19 @@ struct btc_tune_summary {
 	double elapsed_s;
 };
 
+/* One task's load and check on one thread, mean ms (>= 0), from a
+ * program report's `io` object (docs/report.md, the program's report):
+ * over the tasks of the steady state (`load_steady_mean_ms`,
+ * `check_steady_mean_ms`) where the report has both, else over every task
+ * (`load_mean_ms`, `check_mean_ms`: a btrt before them). The io round
+ * weighs them against the measured period, a steady-state figure; over
+ * every task the first use of each TaskObject counts too (lease H200-R's
+ * alexnet-dense-cuda-g1: load 0.174 ms over every task, 0.0024 ms in the
+ * steady state). Returns 2 (steady state), 1 (every task) or 0 (neither
+ * pair; *load_ms and *check_ms untouched). io may be NULL (0). */
+struct cJSON;
+int btc_tune_io_means(const struct cJSON *io, double *load_ms, double *check_ms);
+
 /* Schedule g's entry before its first run, as tuning starts it: its
  * predicted period (ms; 0 when not predicted), no runs, medians NAN, a
  * finalist, not yet run. Owns nothing. */

@@ -236,6 +236,7 @@ struct btc_report {
 	int io_round_schedule;                       /* the tuning winner probed */
 	double io_round_period_ms;                   /* its measured median, ms per task */
 	double io_round_load_ms, io_round_check_ms;  /* the probe's, one thread, ms per task */
+	bool io_round_steady; /* those are steady-state means, else over every task */
 	int io_round_load_from, io_round_check_from; /* the plan's farms */
 	int io_round_load_to, io_round_check_to;     /* the farms raced (= _from: none) */
 	/* the owning PU whose cores the farms could take, idle in the winner

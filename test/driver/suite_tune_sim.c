@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+#include "driver/tune.h"
 #include "driver/tune_loop.h"
 #include "report/stats.h"
 #include "suites.h"
@@ -503,6 +505,36 @@ static void test_io_round_choice(void)
 	CU_ASSERT_FALSE(btc_tune_io_round_keeps(&h, &o, true));
 }
 
+/* The io round's figures (btc_tune_io_means): the steady state's means
+ * where the report has both, else the means over every task, else none. */
+static void test_io_means(void)
+{
+	/* lease H200-R's alexnet-dense-cuda-g1 final run: the first use of
+	 * each TaskObject made the mean load 70 times the steady one */
+	cJSON *io = cJSON_Parse("{\"load_mean_ms\": 0.173896, \"check_mean_ms\": 0.000579,"
+				" \"load_steady_mean_ms\": 0.002428,"
+				" \"check_steady_mean_ms\": 0.000542}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(io);
+	double l = -1, c = -1;
+	CU_ASSERT_EQUAL(btc_tune_io_means(io, &l, &c), 2);
+	CU_ASSERT_DOUBLE_EQUAL(l, 0.002428, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c, 0.000542, 1e-9);
+	/* one steady figure missing (or null): the pair over every task */
+	cJSON_DeleteItemFromObject(io, "check_steady_mean_ms");
+	cJSON_AddNullToObject(io, "check_steady_mean_ms");
+	CU_ASSERT_EQUAL(btc_tune_io_means(io, &l, &c), 1);
+	CU_ASSERT_DOUBLE_EQUAL(l, 0.173896, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c, 0.000579, 1e-9);
+	/* none: untouched */
+	cJSON_DeleteItemFromObject(io, "load_mean_ms");
+	l = c = -1;
+	CU_ASSERT_EQUAL(btc_tune_io_means(io, &l, &c), 0);
+	CU_ASSERT_EQUAL(btc_tune_io_means(NULL, &l, &c), 0);
+	CU_ASSERT_EQUAL(l, -1);
+	CU_ASSERT_EQUAL(c, -1);
+	cJSON_Delete(io);
+}
+
 /* The budget rule (btc_tune_budget_rule) on its own: B = 40 s, cap 5 B,
  * 6 rounds needed. */
 static void test_budget_rule(void)
@@ -838,6 +870,7 @@ int register_tune_sim_suite(void)
 	return !s || !CU_add_test(s, "decision rules, old against new, by regret", test_regret) ||
 	       !CU_add_test(s, "head to head's choice", test_h2h_choice) ||
 	       !CU_add_test(s, "the io round's choice", test_io_round_choice) ||
+	       !CU_add_test(s, "the io round's figures: the steady state's", test_io_means) ||
 	       !CU_add_test(s, "the playoff's choice, undecided", test_playoff_choice) ||
 	       !CU_add_test(s, "a head to head that reverses tuning", test_h2h_reverses) ||
 	       !CU_add_test(s, "the budget rule", test_budget_rule) ||

@@ -449,7 +449,7 @@ for hook in 2,2 2,2,keep fewer:2,2; do
   esac
   BTC_TEST_IO_ROUND=$hook job --top 1 --no-playoff --no-bound-round --report "$work/io.json" > "$work/io.log" 2>&1 ||
     fail "io round ($hook): exit status $?" "$work/io.log"
-  grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / $from, check [0-9.]* ms / $from, measured) is [0-9.]* of its measured period [0-9.]* ms: ${why}rebuilding with $to loader(s) and $to check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/io.log" ||
+  grep -q "^io round: schedule [0-9]*'s io [0-9.]* ms (load [0-9.]* ms / $from, check [0-9.]* ms / $from, measured, steady state) is [0-9.]* of its measured period [0-9.]* ms: ${why}rebuilding with $to loader(s) and $to check worker(s), racing it against the build (BTC_TEST_IO_ROUND)$" "$work/io.log" ||
     fail "io round ($hook): no racing line" "$work/io.log"
   grep -q "^io round: $to and $to / $from and $from time ratio [0-9.]* \[[0-9.]*, [0-9.]*.*\] over [0-9]* rounds" "$work/io.log" ||
     fail "io round ($hook): no race result" "$work/io.log"
@@ -462,6 +462,7 @@ builds = int(sys.argv[3])
 o = r["io_round"]
 l, c = o["load_ms"], o["check_ms"]
 assert o["status"] == "raced" and l > 0 and c > 0, o
+assert o["statistic"] == "steady mean", o  # as the period it is weighed against
 assert not any(k.startswith("pooled") for k in o), o  # only the playoff and rematch pool
 assert o["idle_pu"] is None, o  # the dev box gives up no service core, idle or not
 assert o["chunk_core_pu"] is None, o  # nor a chunk's core
