@@ -95,8 +95,9 @@ static void emit_profiler_pus(struct btc_out *o, const void *p)
 	btc_gen_emit_pu_cores(o, dev, 1, 1); /* placed mode: one loader, one checker */
 	emit_variant_cores(o, dev);
 	btc_out_nl(o);
-	btc_outl(o, "/* name, kind, cores (isolated, interference), cores as the pipeline pins");
-	btc_outl(o, " * them (placed), the variant's PU (-1: none), its rest, measured */");
+	btc_outl(o, "/* name, kind, cores as the device declares them (interference), cores");
+	btc_outl(o, " * as the pipeline pins them (isolated, placed), the variant's PU (-1:");
+	btc_outl(o, " * none), its rest, measured */");
 	btc_outl(o, "static const struct btrt_profiler_pu profiler_pus[] = {");
 	for (int u = 0; u < dev->n_pus; u++) {
 		const struct btc_pu *pu = &dev->pus[u];

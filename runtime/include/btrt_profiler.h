@@ -69,10 +69,11 @@ struct btrt_profiler_pu {
 	const char *name;          /* the table's pu column: "big", "big[2]" */
 	enum btrt_pu_kind kind;
 	const int *cores;          /* [n_cores] as the device declares them
-				      (isolated, interference); NULL: unpinned */
+				      (interference mode); NULL: unpinned */
 	uint32_t n_cores;
 	const int *placed_cores;   /* [n_placed_cores] as the generated
-				      pipeline pins it (placed mode) */
+				      pipeline pins it (isolated and placed
+				      modes) */
 	uint32_t n_placed_cores;
 	int base;                  /* -1: a PU of the device; else the index of
 				      the PU this variant is part of */

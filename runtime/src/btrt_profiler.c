@@ -385,6 +385,20 @@ static int measure_in_chunk(struct profiling_run *pr, int mode, const int *n_ove
 	return 0;
 }
 
+/* Whether a mode's cells run their PU's threads as the generated pipeline
+ * places them (struct btrt_profiler_pu.placed_cores, the io on the service
+ * cores): placed, and isolated (the PU alone, on the cores the pipeline
+ * gives its chunks). On a device with service cores the owning CPU PU's
+ * chunks never run on its last three, so its isolated rows measured on
+ * every core predicted its chunks, baselines included, too fast (H200-Q
+ * and R, --cpu-groups 2: cpu0's CPU-only baseline 1.52 times cpu1's, on 5
+ * chunk cores against 8; the isolated rows 0.906). Elsewhere placed_cores
+ * is cores. Interference keeps the paper's placement. */
+static int mode_placed(int mode)
+{
+	return mode == BTRT_PROF_PLACED || mode == BTRT_PROF_ISOLATED;
+}
+
 /* Every cell of one mode, then its in-chunk cells (isolated) and its
  * chunk-model rows. Returns 0, or -1 with err. */
 static int measure_mode(struct profiling_run *pr, int mode, struct btrt_error *err)
@@ -394,7 +408,7 @@ static int measure_mode(struct profiling_run *pr, int mode, struct btrt_error *e
 	if (!n_over)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "overhead counts");
 	for (int p = 0; p < pr->n_rigs; p++)
-		pr->rigs[p].placed = mode == BTRT_PROF_PLACED;
+		pr->rigs[p].placed = mode_placed(mode);
 	for (uint32_t s = 0; s < prof->app->n_stages; s++)
 		for (int p = 0; p < (int)prof->n_pus; p++) {
 			if (!measured(pr, p) || !btrt_profiler_stage_runs_on(prof->app, s, &prof->pus[p]))
@@ -450,11 +464,17 @@ static void warn_capped(const struct profiling_run *pr)
 
 /* Each measured PU of the device runs its first stage, unrecorded, for
  * BTRT_PROFILER_WARM_S (at most BTRT_PROFILER_WARM_RUNS rig runs of
- * warmup + max_reps items), so that no cell is timed in a PU's first
- * milliseconds of work. Returns 0, or -1 with err. */
+ * warmup + max_reps items), placed as the first mode measured places it,
+ * so that no cell is timed in a PU's first milliseconds of work. Returns
+ * 0, or -1 with err. */
 static int warm_pus(struct profiling_run *pr, struct btrt_error *err)
 {
 	const struct btrt_profiler *prof = pr->ctx.prof;
+	int first = 0;
+	while (first < BTRT_PROF_N_MODES - 1 && !pr->o.modes[first])
+		first++;
+	for (int p = 0; p < pr->n_rigs; p++)
+		pr->rigs[p].placed = mode_placed(first);
 	for (uint32_t p = 0; p < prof->n_device_pus; p++) {
 		if (!measured(pr, (int)p))
 			continue;

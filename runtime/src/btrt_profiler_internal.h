@@ -65,7 +65,8 @@ struct btrt_profiler_rig {
 	int last;                  /* the last stage a run runs: stage, or with
 				      btrt_profiler_rig_range a later one */
 	btrt_atomic_int *stop;     /* interference loop: stop when set */
-	int placed;                /* pin as the generated pipeline does */
+	int placed;                /* pin as the generated pipeline does
+				      (isolated and placed modes) */
 	uint64_t limit;            /* items to run (0: until *stop) */
 };
 

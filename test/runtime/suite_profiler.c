@@ -4,10 +4,13 @@
  * CPU PUs (rows, chunk-model terms, the capped warnings folded to one line
  * per stage); --pus and the co-run occupant (--occupy); which PUs co-run
  * under interference (one GPU API); the cell statistic (the mean inside
- * Tukey's far-out fences). */
+ * Tukey's far-out fences); the cores a cell's stage runs on in each mode. */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,9 +146,9 @@ static const struct btrt_profiler prof = {
 	.pus = pus, .n_pus = 2, .n_device_pus = 2,
 };
 
-/* btrt_profiler_main with the arguments (NULL-terminated), its stderr
- * into the file errpath when not NULL. */
-static int profile(const char *errpath, const char *const *args)
+/* btrt_profiler_main of profiler p with the arguments (NULL-terminated),
+ * its stderr into the file errpath when not NULL. */
+static int profile_with(const struct btrt_profiler *p, const char *errpath, const char *const *args)
 {
 	char *argv[32] = { "toy-profiler" };
 	int argc = 1;
@@ -164,13 +167,18 @@ static int profile(const char *errpath, const char *const *args)
 	}
 	toy_default_params(&params);
 	params.n = 1024;
-	int rc = btrt_profiler_main(&prof, argc, argv);
+	int rc = btrt_profiler_main(p, argc, argv);
 	if (errpath) {
 		fflush(stderr);
 		dup2(saved, 2);
 		close(saved);
 	}
 	return rc;
+}
+
+static int profile(const char *errpath, const char *const *args)
+{
+	return profile_with(&prof, errpath, args);
 }
 
 /* The text of the file at path (at most 64 KiB; owned by the caller), or NULL. */
@@ -184,6 +192,75 @@ static char *slurp(const char *path)
 	buf[n] = 0;
 	fclose(f);
 	return strdup(buf);
+}
+
+/* The CPUs the toy's first stage ran on in the pipeline's threads (every
+ * thread of its team), as a bit mask: where_scale records them, then runs
+ * the stage. The profiler's own thread (this suite's: main_thread) also
+ * runs stages, unpinned, to prepare a later stage's input and to check the
+ * app; those runs are not a cell's and are left out. */
+static atomic_ulong scale_cpus;
+static pthread_t main_thread;
+
+static int where_scale(void *tp)
+{
+	if (pthread_equal(pthread_self(), main_thread))
+		return toy_scale_cpu(tp);
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+	{
+		int c = sched_getcpu();
+		if (c >= 0 && c < 64)
+			atomic_fetch_or(&scale_cpus, 1ul << c);
+	}
+	return toy_scale_cpu(tp);
+}
+
+/* A PU whose pipeline chunks run on fewer cores than it has (the owning
+ * PU of a device with service cores, btc_gen_placed_cores): its isolated
+ * and placed cells run on those, its interference cells on every core
+ * the device declares (the paper's). */
+static void test_mode_cores(void)
+{
+	int two[2];
+	test_two_cores(two);
+	if (two[0] == two[1]) {
+		printf("(one core: nothing to tell apart) ");
+		return;
+	}
+	static struct btrt_stage stages[TOY_N_STAGES];
+	memcpy(stages, toy_stages_cpu, sizeof stages);
+	stages[0].cpu = where_scale;
+	struct btrt_app a = app;
+	a.stages = stages;
+	int placed[1] = { two[1] };
+	const struct btrt_profiler_pu owner[] = {
+		{ "a", BTRT_PU_CPU, two, 2, placed, 1, -1, -1, 1 },
+	};
+	const struct btrt_profiler p = {
+		.app = &a, .device = "box", .btc_version = "test",
+		.pus = owner, .n_pus = 1, .n_device_pus = 1,
+	};
+	char out[] = "/tmp/btrt-prof-out-XXXXXX";
+	CU_ASSERT_EQUAL_FATAL(btc_test_tmpfile(out), 0);
+	main_thread = pthread_self();
+	static const char *const modes[] = { "isolated", "placed", "interference" };
+	for (int m = 0; m < 3; m++) {
+		const char *args[] = { "-o", out, "--modes", modes[m], "--warmup", "1",
+				       "--min-reps", "2", "--max-reps", "3", NULL };
+		atomic_store(&scale_cpus, 0);
+		CU_ASSERT_EQUAL(profile_with(&p, "/dev/null", args), 0);
+		unsigned long ran = atomic_load(&scale_cpus);
+		unsigned long mine = (1ul << two[0]) | (1ul << two[1]);
+		CU_ASSERT_NOT_EQUAL(ran, 0);
+		if (m < 2) {
+			CU_ASSERT_EQUAL(ran, 1ul << two[1]); /* only the chunk's core */
+		} else {
+			CU_ASSERT_EQUAL(ran & ~mine, 0); /* within the PU's cores (on two: any) */
+		}
+	}
+	unlink(out);
 }
 
 static void test_bad_options(void)
@@ -486,6 +563,7 @@ int suite_profiler_register(void)
 	    !CU_add_test(s, "parse double", test_parse_double) ||
 	    !CU_add_test(s, "bad options", test_bad_options) ||
 	    !CU_add_test(s, "table", test_table) ||
+	    !CU_add_test(s, "the cores of each mode", test_mode_cores) ||
 	    !CU_add_test(s, "pus and occupy", test_pus_and_occupy) ||
 	    !CU_add_test(s, "co-runners", test_co_runs) ||
 	    !CU_add_test(s, "fenced mean", test_fenced_mean) ||

@@ -96,8 +96,9 @@ static const int pu_little_k1_rest_cores[] = { 1 };
 static const int pu_big_k1_cores[] = { 2 };
 static const int pu_big_k1_rest_cores[] = { 3 };
 
-/* name, kind, cores (isolated, interference), cores as the pipeline pins
- * them (placed), the variant's PU (-1: none), its rest, measured */
+/* name, kind, cores as the device declares them (interference), cores
+ * as the pipeline pins them (isolated, placed), the variant's PU (-1:
+ * none), its rest, measured */
 static const struct btrt_profiler_pu profiler_pus[] = {
 	{ "little", BTRT_PU_CPU, pu_little_cores, 2, pu_little_cores, 2, -1, -1, 1 },
 	{ "big", BTRT_PU_CPU, pu_big_cores, 2, pu_big_cores, 2, -1, -1, 1 },

@@ -97,8 +97,9 @@ static const int pu_cpu_k8_cores[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 static const int pu_cpu_k8_rest_cores[] = { 8, 9, 10, 11, 12, 13, 14, 15 };
 static const int pu_cpu_k8_rest_placed_cores[] = { 8, 9, 10, 11, 12, 13, 14 };
 
-/* name, kind, cores (isolated, interference), cores as the pipeline pins
- * them (placed), the variant's PU (-1: none), its rest, measured */
+/* name, kind, cores as the device declares them (interference), cores
+ * as the pipeline pins them (isolated, placed), the variant's PU (-1:
+ * none), its rest, measured */
 static const struct btrt_profiler_pu profiler_pus[] = {
 	{ "cpu", BTRT_PU_CPU, pu_cpu_cores, 16, pu_cpu_placed_cores, 13, -1, -1, 1 },
 	{ "cuda", BTRT_PU_CUDA, NULL, 0, PIPELINE_GPU_SERVICE_CORES, 1, -1, -1, 1 },
