@@ -85,6 +85,12 @@ uint64_t btrt_mem_available(void);
 void btrt_pool_destroy(struct btrt_pool *pool);
 
 uint32_t btrt_pool_size(const struct btrt_pool *pool);
+/* Where the pool's creation spent its time, ms: *probe_ms in the CUDA
+ * placement probes (managed+prefetch against pinned, one per buffer size
+ * a stage writes on a discrete GPU; 0 elsewhere), *zero_ms in zeroing the
+ * buffers (memset, cudaMemset; on managed memory also the pages' first
+ * touch). The rest of the creation is allocation. */
+void btrt_pool_setup_ms(const struct btrt_pool *pool, double *probe_ms, double *zero_ms);
 /* TaskObject i (0 <= i < size) as a `struct APP_task *` (cast it). */
 void *btrt_pool_task(struct btrt_pool *pool, uint32_t i);
 enum btrt_backend btrt_pool_backend(const struct btrt_pool *pool);

@@ -92,6 +92,15 @@ fail:
 	return -1;
 }
 
+// memset(p, 0, bytes), its time added to the pool's zero_ms
+// (btrt_pool_setup_ms): on managed memory also the pages' first touch.
+static void zero_host(struct btrt_pool *pool, void *p, size_t bytes)
+{
+	uint64_t t = btrt_now_ns();
+	memset(p, 0, bytes);
+	pool->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
+}
+
 extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool, struct btrt_error *err)
 {
 	uint32_t nb = pool->cfg.n_buffers, nt = pool->cfg.n_tasks;
@@ -124,8 +133,10 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 					if (!pool->probe_managed_us || !pool->probe_pinned_us)
 						return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 				}
+				uint64_t t = btrt_now_ns();
 				if (probe(cu, bytes, &pool->probe_managed_us[b], &pool->probe_pinned_us[b], err))
 					return -1;
+				pool->probe_ms += (double)(btrt_now_ns() - t) / 1e6;
 				k = pool->probe_managed_us[b] < pool->probe_pinned_us[b] ? BK_MANAGED : BK_PINNED;
 			}
 			ps->kind[b] = (unsigned char)k;
@@ -144,7 +155,7 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 				if (posix_memalign(&p, 64, bytes))
 					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'",
 							      pool->descs[b].name);
-				memset(p, 0, bytes);
+				zero_host(pool, p, bytes);
 				bf->host = bf->dev = p;
 				break;
 			case BK_MANAGED:
@@ -153,7 +164,7 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 				CUCHECK(cudaMallocManaged(&p, bytes, cu->concurrent_managed ? cudaMemAttachGlobal
 											    : cudaMemAttachHost),
 					err, "cudaMallocManaged");
-				memset(p, 0, bytes);
+				zero_host(pool, p, bytes);
 				bf->host = bf->dev = p;
 				if (ps->read_mostly[b])
 					CUCHECK(read_mostly(p, bytes, cu->device), err,
@@ -162,16 +173,19 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 			case BK_PINNED:
 				CUCHECK(cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
 					err, "cudaHostAlloc");
-				memset(p, 0, bytes);
+				zero_host(pool, p, bytes);
 				bf->host = p;
 				CUCHECK(cudaHostGetDevicePointer(&bf->dev, p, 0), err, "cudaHostGetDevicePointer");
 				break;
-			case BK_DEVICE:
+			case BK_DEVICE: {
 				CUCHECK(cudaMalloc(&p, bytes), err, "cudaMalloc");
+				uint64_t z = btrt_now_ns();
 				CUCHECK(cudaMemset(p, 0, bytes), err, "cudaMemset");
+				pool->zero_ms += (double)(btrt_now_ns() - z) / 1e6;
 				bf->host = NULL;
 				bf->dev = p;
 				break;
+			}
 			}
 		}
 	CUCHECK(cudaDeviceSynchronize(), err, "cudaDeviceSynchronize");

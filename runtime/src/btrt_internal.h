@@ -21,6 +21,9 @@ struct btrt_pool {
 	double *probe_managed_us;         /* [n_buffers] CUDA discrete AUTO, else NULL */
 	double *probe_pinned_us;
 	void *backend_state;              /* Vulkan: descriptor pool etc. */
+	/* where the creation's time went, ms (btrt_pool_setup_ms): the CUDA
+	 * placement probes (btrt_cuda_pool.cu) and the zeroing of buffers */
+	double probe_ms, zero_ms;
 };
 
 static inline struct btrt_buffer *btrt_pool_buf(struct btrt_pool *p, uint32_t slot, uint32_t b)

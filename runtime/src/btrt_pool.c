@@ -86,7 +86,9 @@ static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 				if (m == MAP_FAILED)
 					m = NULL;
 			} else if (posix_memalign(&m, BTRT_ALIGN, bytes) == 0) {
+				uint64_t t = btrt_now_ns();
 				memset(m, 0, bytes);
+				p->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
 			} else {
 				m = NULL;
 			}
@@ -212,6 +214,12 @@ void btrt_pool_destroy(struct btrt_pool *p)
 uint32_t btrt_pool_size(const struct btrt_pool *p)
 {
 	return p->cfg.n_tasks;
+}
+
+void btrt_pool_setup_ms(const struct btrt_pool *p, double *probe_ms, double *zero_ms)
+{
+	*probe_ms = p->probe_ms;
+	*zero_ms = p->zero_ms;
 }
 
 void *btrt_pool_task(struct btrt_pool *p, uint32_t i)

@@ -207,15 +207,18 @@ static int create_pool(const struct btrt_program *prog, struct btrt_pool_config 
 	if (!io_loaded)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
 	if (pc->backend == BTRT_BACKEND_CUDA) {
+		uint64_t t = btrt_now_ns();
 		if (btrt_probe_pool_create(&r->probe_pool, pc, prog->app.bind, prog->app.params, prog->app.io,
 					   r->io_state, io_loaded, err))
 			goto out;
+		r->setup.pool_io_probe_ms = (double)(btrt_now_ns() - t) / 1e6;
 		pc->io_loaded = io_loaded;
 	}
 	pc->vk = r->vk;
 	pc->cuda = r->cuda;
 	if (btrt_pool_create(&r->pool, pc, err))
 		goto out;
+	btrt_pool_setup_ms(r->pool, &r->setup.pool_probe_ms, &r->setup.pool_zero_ms);
 	for (uint32_t i = 0; i < btrt_pool_size(r->pool); i++)
 		prog->app.bind(btrt_pool_task(r->pool, i), prog->app.params);
 	rc = 0;

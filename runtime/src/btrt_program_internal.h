@@ -63,6 +63,10 @@ int btrt_program_check_pool_memory(const char *argv0, const struct btrt_pool_con
  * (io->prepare), thread start, every task, drain). */
 struct btrt_program_setup {
 	double gpu_ms, input_open_ms, pool_ms, pipeline_ms;
+	/* parts of pool_ms: the CUDA pool's probe of the buffers one task's
+	 * load refills (btrt_probe_pool_create), its placement probes and the
+	 * zeroing (btrt_pool_setup_ms) */
+	double pool_io_probe_ms, pool_probe_ms, pool_zero_ms;
 };
 
 struct btrt_program_outcome {

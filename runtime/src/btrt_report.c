@@ -97,6 +97,9 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(su, "gpu", out->setup->gpu_ms);
 		cJSON_AddNumberToObject(su, "input_open", out->setup->input_open_ms);
 		cJSON_AddNumberToObject(su, "pool", out->setup->pool_ms);
+		cJSON_AddNumberToObject(su, "pool_io_probe", out->setup->pool_io_probe_ms);
+		cJSON_AddNumberToObject(su, "pool_probe", out->setup->pool_probe_ms);
+		cJSON_AddNumberToObject(su, "pool_zero", out->setup->pool_zero_ms);
 		cJSON_AddNumberToObject(su, "pipeline", out->setup->pipeline_ms);
 	}
 	cJSON_AddBoolToObject(j, "verified", out->verified);

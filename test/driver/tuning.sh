@@ -43,6 +43,10 @@ r=$work/r.json
   fail "the program's report: stages not each timed once" "$work/out/run.json"
 [ "$(json "$work/out/run.json" 'len(r["chunks"]) > 0 and all(k["steady_mean_ms"] > 0 for k in r["chunks"]) and r["io"]["load_steady_mean_ms"] > 0 and r["io"]["check_steady_mean_ms"] > 0')" = True ] ||
   fail "the program's report: a chunk or the io without its steady mean" "$work/out/run.json"
+# the set-up's parts (docs/report.md, `setup_ms`): each a time, the pool's
+# probes and zeroing within the pool's
+[ "$(json "$work/out/run.json" 'all(r["setup_ms"][k] >= 0 for k in ("gpu", "input_open", "pool", "pool_io_probe", "pool_probe", "pool_zero", "pipeline")) and r["setup_ms"]["pool_io_probe"] + r["setup_ms"]["pool_probe"] + r["setup_ms"]["pool_zero"] <= r["setup_ms"]["pool"] + 1e-6')" = True ] ||
+  fail "the program's report: setup_ms without its parts, or the pool's above the pool" "$work/out/run.json"
 [ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup_requested"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
   fail "final run: measured tasks and warm-up asked apart" "$r"
 # its warm-up is the program's (one task per TaskObject at least, docs/runtime.md
