@@ -710,8 +710,7 @@ static bool phase_io_round(struct job *j)
 	printf("io round: schedule %d's io %.3f ms (load %.3f ms / %u, check %.3f ms / %u, "
 	       "measured%s) is %.2f of its measured period %.3f ms: %s",
 	       k, t_io, io->load_ms, io->load_from, io->check_ms, io->check_from,
-	       io->steady ? ", steady state" : "",
-	       t_io / io->period_ms, io->period_ms,
+	       io->steady ? ", steady state" : "", t_io / io->period_ms, io->period_ms,
 	       more    ? ""
 	       : fewer ? "no farm more, one io thread fewer (a core more for the chunks): "
 		       : "the farms stay (below the headroom or no thread left)\n");

@@ -455,7 +455,8 @@ static void write_schema3(cJSON *j, const struct btc_report *r)
 		btc_json_add_num(o, "period_ms", r->io_round_period_ms);
 		btc_json_add_num(o, "load_ms", r->io_round_load_ms);
 		btc_json_add_num(o, "check_ms", r->io_round_check_ms);
-		cJSON_AddStringToObject(o, "statistic", r->io_round_steady ? "steady mean" : "mean");
+		cJSON_AddStringToObject(o, "statistic",
+					r->io_round_steady ? "steady mean" : "mean");
 		cJSON_AddNumberToObject(o, "load_threads_from", r->io_round_load_from);
 		cJSON_AddNumberToObject(o, "check_threads_from", r->io_round_check_from);
 		cJSON_AddNumberToObject(o, "load_threads", r->io_round_load_to);
