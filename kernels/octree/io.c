@@ -135,6 +135,61 @@ void octree_digest(char *buf, size_t len, uint64_t seq, uint32_t n_points,
 
 static void io_close(void *state, FILE *out);
 
+/* One frame read and bounded on a thread of its own (read_frames). */
+struct read_job {
+	struct octree_io_state *s;
+	int f, rc;
+	bool started; /* th runs it; else the caller reads it */
+	pthread_t th;
+	char err[256];
+};
+
+static int read_frame(struct octree_io_state *s, int f, char *err, size_t errlen)
+{
+	uint32_t limit = s->params.max_points > UINT32_MAX ? UINT32_MAX
+		: (uint32_t)s->params.max_points;
+	if (pcd_read_file(s->paths[f], limit, &s->clouds[f], err, errlen))
+		return -1;
+	octree_bounding_cube(s->clouds[f].xyzw, s->clouds[f].n, s->cubes[f]);
+	return 0;
+}
+
+static void *read_thread(void *arg)
+{
+	struct read_job *j = arg;
+	j->rc = read_frame(j->s, j->f, j->err, sizeof j->err);
+	return NULL;
+}
+
+/* Every frame of the input parsed at once, one thread per frame (each
+ * writes only its own clouds[f] and cubes[f]), so the open takes about
+ * one frame's parse rather than n: the tuner opens the input afresh in
+ * every run (6 frames of octree's input). The first failing frame in
+ * the input's order names the error; a thread that cannot be started
+ * leaves its frame to the caller. 0, or -1 with err. */
+static int read_frames(struct octree_io_state *s, char *err, size_t errlen)
+{
+	int n = s->n_frames, rc = 0;
+	struct read_job *jobs = calloc((size_t)n + 1, sizeof *jobs);
+	for (int f = 0; f < n && jobs; f++) {
+		jobs[f] = (struct read_job){.s = s, .f = f};
+		jobs[f].started = pthread_create(&jobs[f].th, NULL, read_thread, &jobs[f]) == 0;
+	}
+	for (int f = 0; f < n; f++) {
+		if (jobs && jobs[f].started) {
+			pthread_join(jobs[f].th, NULL);
+			if (jobs[f].rc && rc == 0) {
+				msg(err, errlen, "%s", jobs[f].err);
+				rc = -1;
+			}
+		} else if (rc == 0) {
+			rc = read_frame(s, f, err, errlen);
+		}
+	}
+	free(jobs);
+	return rc;
+}
+
 static void *io_open(const char *path, const void *params, char *err, size_t errlen)
 {
 	struct octree_io_state *s = calloc(1, sizeof *s);
@@ -165,14 +220,9 @@ static void *io_open(const char *path, const void *params, char *err, size_t err
 		io_close(s, NULL);
 		return NULL;
 	}
-	uint32_t limit = s->params.max_points > UINT32_MAX ? UINT32_MAX
-		: (uint32_t)s->params.max_points;
-	for (int i = 0; i < s->n_frames; i++) {
-		if (pcd_read_file(s->paths[i], limit, &s->clouds[i], err, errlen)) {
-			io_close(s, NULL);
-			return NULL;
-		}
-		octree_bounding_cube(s->clouds[i].xyzw, s->clouds[i].n, s->cubes[i]);
+	if (read_frames(s, err, errlen)) {
+		io_close(s, NULL);
+		return NULL;
 	}
 	return s;
 }

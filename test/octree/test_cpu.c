@@ -3,7 +3,9 @@
  * own octrees against the structural invariants; octree_io end to end. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btc_config.h"
 #include "common.h"
@@ -106,6 +108,39 @@ static void test_io_pipeline(void)
 	CU_ASSERT_PTR_NULL(octree_io.open("/nonexistent", &p, err, sizeof err));
 }
 
+/* octree_io's open parses the frames at once (one thread each): a
+ * directory whose second and third frames are bad fails on the second,
+ * the first bad one in the input's order, whichever thread ends first. */
+static void test_io_open_order(void)
+{
+	char dir[] = "/tmp/octree-open-XXXXXX", path[512], err[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	static const char *const links[][2] = {
+		{ "0_ok.pcd", "binary_ok.pcd" },
+		{ "1_bad.pcd", "truncated.pcd" },
+		{ "2_bad.pcd", "unknown_data.pcd" },
+		{ "3_ok.pcd", "ascii_ok.pcd" },
+	};
+	for (int i = 0; i < 4; i++) {
+		char to[512];
+		snprintf(to, sizeof to, "%s/test/octree/pcd/%s", BTC_SOURCE_ROOT, links[i][1]);
+		snprintf(path, sizeof path, "%s/%s", dir, links[i][0]);
+		CU_ASSERT_EQUAL(symlink(to, path), 0);
+	}
+	struct octree_params p = OCTREE_DEFAULT_PARAMS;
+	for (int k = 0; k < 5; k++) { /* the threads end in any order */
+		err[0] = 0;
+		CU_ASSERT_PTR_NULL(octree_io.open(dir, &p, err, sizeof err));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "1_bad.pcd"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated binary data"));
+	}
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, links[i][0]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 /* Degenerate frames: no point, one point, all points equal, two points. */
 static void test_tiny(void)
 {
@@ -133,6 +168,7 @@ int octree_cpu_register(void)
 	    !CU_add_test(s, "each stage equals the reference", test_stages) ||
 	    !CU_add_test(s, "each stage on synthetic edge cases", test_stages_synthetic) ||
 	    !CU_add_test(s, "octree_io with the CPU pipeline", test_io_pipeline) ||
+	    !CU_add_test(s, "octree_io's open names the first bad frame", test_io_open_order) ||
 	    !CU_add_test(s, "degenerate frames", test_tiny))
 		return -1;
 	return 0;
