@@ -227,8 +227,12 @@ static void test_forced_check_failure(void)
 
 static atomic_int slow_b;                  /* set once the disturbance starts */
 
-/* Chunk body: the toy stages, and on PU "B" (ctx != NULL) 20 ms more per
- * task once slow_b is set. */
+/* Chunk body: the toy stages and 1 ms of sleep, and on PU "B" (range[2])
+ * 50 ms more per task once slow_b is set. The floor of 1 ms sets the
+ * controller's start on tasks that a loaded machine's stalls cannot
+ * make 21 times slower for three windows in a row; B's 51 ms are. With
+ * microsecond tasks one descheduling of B's thread (an ASan build beside
+ * other tests) read as B slowed and switched before task 59. */
 static int body(void *ctx, struct btrt_task *t, struct btrt_error *err)
 {
 	(void)err;
@@ -238,10 +242,9 @@ static int body(void *ctx, struct btrt_task *t, struct btrt_error *err)
 		if (rc)
 			return rc;
 	}
-	if (range[2] && atomic_load(&slow_b)) {
-		struct timespec ts = { 0, 20 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
+	long ms = range[2] && atomic_load(&slow_b) ? 51 : 1;
+	struct timespec ts = { 0, ms * 1000 * 1000 };
+	nanosleep(&ts, NULL);
 	return 0;
 }
 
@@ -277,7 +280,8 @@ static void test_real_slowdown(void)
 					 .n_scheds = 2 };
 	btrt_adapt_options_init(&cfg.opt);
 	cfg.opt.window = 8;
-	cfg.opt.window_ms = 0; /* microsecond tasks: windows of 8 tasks */
+	cfg.opt.window_ms = 0; /* windows of 8 tasks, so the start is measured before task 60 */
+	cfg.opt.threshold = 20; /* a slowdown above 21 x (body) */
 	cfg.opt.log = getenv("TOY_VERBOSE") ? stderr : NULL;
 	struct btrt_adapt_result *res = NULL;
 	struct btrt_error err;
@@ -289,7 +293,7 @@ static void test_real_slowdown(void)
 	CU_ASSERT_EQUAL(t.io.order_errors, 0);
 	uint32_t n;
 	const struct btrt_adapt_decision *d = btrt_adapt_decisions(res, &n);
-	/* B's 20 ms per task against microseconds: the run leaves B, once */
+	/* B's 51 ms per task against 1: the run leaves B, once */
 	CU_ASSERT_EQUAL(btrt_adapt_switches(res), 1);
 	for (uint32_t i = 0; i < n; i++)
 		if (d[i].to != d[i].from) {
@@ -360,7 +364,7 @@ int suite_adapt_register(void)
 	    !CU_add_test(s, "forced switches, end of input mid-segment", test_forced_end_of_input) ||
 	    !CU_add_test(s, "forced switches, a failed check stops the run", test_forced_check_failure) ||
 	    suite_adapt_ctl_add(s) ||
-	    !CU_add_test(s, "real run: PU B slowed by 20 ms per task is left", test_real_slowdown) ||
+	    !CU_add_test(s, "real run: PU B slowed by 50 ms per task is left", test_real_slowdown) ||
 	    !CU_add_test(s, "hog plan: from / to task numbers, counted from the first", test_hog_plan))
 		return -1;
 	return 0;
