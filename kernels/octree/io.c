@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -135,15 +137,6 @@ void octree_digest(char *buf, size_t len, uint64_t seq, uint32_t n_points,
 
 static void io_close(void *state, FILE *out);
 
-/* One frame read and bounded on a thread of its own (read_frames). */
-struct read_job {
-	struct octree_io_state *s;
-	int f, rc;
-	bool started; /* th runs it; else the caller reads it */
-	pthread_t th;
-	char err[256];
-};
-
 static int read_frame(struct octree_io_state *s, int f, char *err, size_t errlen)
 {
 	uint32_t limit = s->params.max_points > UINT32_MAX ? UINT32_MAX
@@ -154,39 +147,70 @@ static int read_frame(struct octree_io_state *s, int f, char *err, size_t errlen
 	return 0;
 }
 
-static void *read_thread(void *arg)
+/* A step of one frame that writes only that frame's state. */
+typedef int (*frame_fn)(struct octree_io_state *s, int f, char *err, size_t errlen);
+
+/* for_each_frame's threads: each takes the next frame (next, atomic). */
+struct frame_pool {
+	struct octree_io_state *s;
+	frame_fn fn;
+	int n;
+	atomic_int next;
+	int *rc;          /* [n] */
+	char (*err)[256]; /* [n] */
+};
+
+static void *frame_worker(void *arg)
 {
-	struct read_job *j = arg;
-	j->rc = read_frame(j->s, j->f, j->err, sizeof j->err);
+	struct frame_pool *fp = arg;
+	for (int f; (f = atomic_fetch_add(&fp->next, 1)) < fp->n;)
+		fp->rc[f] = fp->fn(fp->s, f, fp->err[f], sizeof fp->err[f]);
 	return NULL;
 }
 
-/* Every frame of the input parsed at once, one thread per frame (each
- * writes only its own clouds[f] and cubes[f]), so the open takes about
- * one frame's parse rather than n: the tuner opens the input afresh in
- * every run (6 frames of octree's input). The first failing frame in
- * the input's order names the error; a thread that cannot be started
- * leaves its frame to the caller. 0, or -1 with err. */
-static int read_frames(struct octree_io_state *s, char *err, size_t errlen)
+/* fn on frames 0..n-1 at once, on as many threads as the process may use
+ * (at most 64, and n), each taking the next frame: the input's open and
+ * the references before a run take about n / threads frames' time rather
+ * than n (the tuner runs every schedule's program afresh: 6 frames of
+ * octree's input), and a directory of many frames starts no more threads
+ * than cores. The first failing frame in order names the error, however
+ * the threads end; without memory for the frames' results, one after the
+ * other. 0, or -1 with err. */
+static int for_each_frame(struct octree_io_state *s, int n, frame_fn fn, char *err, size_t errlen)
 {
-	int n = s->n_frames, rc = 0;
-	struct read_job *jobs = calloc((size_t)n + 1, sizeof *jobs);
-	for (int f = 0; f < n && jobs; f++) {
-		jobs[f] = (struct read_job){.s = s, .f = f};
-		jobs[f].started = pthread_create(&jobs[f].th, NULL, read_thread, &jobs[f]) == 0;
+	struct frame_pool fp = {.s = s, .fn = fn, .n = n};
+	atomic_init(&fp.next, 0);
+	fp.rc = calloc((size_t)n + 1, sizeof *fp.rc);
+	fp.err = calloc((size_t)n + 1, sizeof *fp.err);
+	if (!fp.rc || !fp.err) {
+		free(fp.rc);
+		free(fp.err);
+		for (int f = 0; f < n; f++)
+			if (fn(s, f, err, errlen))
+				return -1;
+		return 0;
 	}
-	for (int f = 0; f < n; f++) {
-		if (jobs && jobs[f].started) {
-			pthread_join(jobs[f].th, NULL);
-			if (jobs[f].rc && rc == 0) {
-				msg(err, errlen, "%s", jobs[f].err);
-				rc = -1;
-			}
-		} else if (rc == 0) {
-			rc = read_frame(s, f, err, errlen);
+	cpu_set_t cpus;
+	int n_th = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+	if (n_th > n)
+		n_th = n;
+	if (n_th > 64)
+		n_th = 64;
+	pthread_t th[64];
+	int started = 0;
+	while (started + 1 < n_th && pthread_create(&th[started], NULL, frame_worker, &fp) == 0)
+		started++;
+	frame_worker(&fp); /* the caller takes frames too, and the rest */
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	int rc = 0;
+	for (int f = 0; f < n && rc == 0; f++)
+		if (fp.rc[f]) {
+			msg(err, errlen, "%s", fp.err[f]);
+			rc = -1;
 		}
-	}
-	free(jobs);
+	free(fp.rc);
+	free(fp.err);
 	return rc;
 }
 
@@ -220,7 +244,7 @@ static void *io_open(const char *path, const void *params, char *err, size_t err
 		io_close(s, NULL);
 		return NULL;
 	}
-	if (read_frames(s, err, errlen)) {
+	if (for_each_frame(s, s->n_frames, read_frame, err, errlen)) {
 		io_close(s, NULL);
 		return NULL;
 	}
@@ -241,7 +265,7 @@ static int io_load(void *state, uint64_t seq, void *task, char *err, size_t errl
 }
 
 /* The sequential reference of frame f, computed once. Call with s->lock
- * (io_prepare holds it for its threads, each on a frame of its own). */
+ * (io_prepare holds it for its threads, each frame on one of them). */
 static int ensure_ref(struct octree_io_state *s, int f, char *err, size_t errlen)
 {
 	if (s->have_ref[f])
@@ -253,54 +277,18 @@ static int ensure_ref(struct octree_io_state *s, int f, char *err, size_t errlen
 	return 0;
 }
 
-/* One frame's reference on a thread of its own (io_prepare). */
-struct ref_job {
-	struct octree_io_state *s;
-	int f, rc;
-	bool started; /* th runs it; else the caller makes it */
-	pthread_t th;
-	char err[160];
-};
-
-static void *ref_thread(void *arg)
-{
-	struct ref_job *j = arg;
-	j->rc = ensure_ref(j->s, j->f, j->err, sizeof j->err);
-	return NULL;
-}
-
-/* Before a run: the references of every frame the run will check, the
- * frames at once on threads of their own (each reference is sequential
- * and writes only its own refs[f]; before a run nothing else reads them),
- * so a run starts about one frame's reference after its input opened,
- * not n of them (the tuner runs each schedule's program afresh: 6 frames
- * of octree's input). Holds s->lock throughout; a thread that cannot be
- * started leaves its frame to the caller. */
+/* Before a run: the references of every frame the run will check, at
+ * once (for_each_frame; each reference is sequential and writes only its
+ * own refs[f]; before a run nothing else reads them), so a run starts
+ * about one frame's reference after its input opened, not n of them.
+ * Holds s->lock throughout. */
 static int io_prepare(void *state, uint64_t n_items, char *err, size_t errlen)
 {
 	struct octree_io_state *s = state;
 	int n = (int)(n_items && n_items < (uint64_t)s->n_frames ? n_items : (uint64_t)s->n_frames);
-	struct ref_job *jobs = calloc((size_t)n + 1, sizeof *jobs);
-	int rc = 0;
 	pthread_mutex_lock(&s->lock);
-	for (int f = 0; f < n && jobs; f++) {
-		jobs[f] = (struct ref_job){.s = s, .f = f};
-		jobs[f].started = !s->have_ref[f] &&
-				  pthread_create(&jobs[f].th, NULL, ref_thread, &jobs[f]) == 0;
-	}
-	for (int f = 0; f < n; f++) {
-		if (jobs && jobs[f].started) {
-			pthread_join(jobs[f].th, NULL);
-			if (jobs[f].rc && rc == 0) {
-				msg(err, errlen, "%s", jobs[f].err);
-				rc = -1;
-			}
-		} else if (rc == 0) {
-			rc = ensure_ref(s, f, err, errlen);
-		}
-	}
+	int rc = for_each_frame(s, n, ensure_ref, err, errlen);
 	pthread_mutex_unlock(&s->lock);
-	free(jobs);
 	return rc;
 }
 
