@@ -92,15 +92,6 @@ fail:
 	return -1;
 }
 
-// memset(p, 0, bytes), its time added to the pool's zero_ms
-// (btrt_pool_setup_ms): on managed memory also the pages' first touch.
-static void zero_host(struct btrt_pool *pool, void *p, size_t bytes)
-{
-	uint64_t t = btrt_now_ns();
-	memset(p, 0, bytes);
-	pool->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
-}
-
 extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool, struct btrt_error *err)
 {
 	uint32_t nb = pool->cfg.n_buffers, nt = pool->cfg.n_tasks;
@@ -155,7 +146,7 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 				if (posix_memalign(&p, 64, bytes))
 					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'",
 							      pool->descs[b].name);
-				zero_host(pool, p, bytes);
+				btrt_pool_zero(pool, p, bytes);
 				bf->host = bf->dev = p;
 				break;
 			case BK_MANAGED:
@@ -164,7 +155,7 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 				CUCHECK(cudaMallocManaged(&p, bytes, cu->concurrent_managed ? cudaMemAttachGlobal
 											    : cudaMemAttachHost),
 					err, "cudaMallocManaged");
-				zero_host(pool, p, bytes);
+				btrt_pool_zero(pool, p, bytes);
 				bf->host = bf->dev = p;
 				if (ps->read_mostly[b])
 					CUCHECK(read_mostly(p, bytes, cu->device), err,
@@ -173,7 +164,7 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 			case BK_PINNED:
 				CUCHECK(cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
 					err, "cudaHostAlloc");
-				zero_host(pool, p, bytes);
+				btrt_pool_zero(pool, p, bytes);
 				bf->host = p;
 				CUCHECK(cudaHostGetDevicePointer(&bf->dev, p, 0), err, "cudaHostGetDevicePointer");
 				break;

@@ -3,6 +3,7 @@
 #define BTRT_INTERNAL_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "btrt.h"
 #include "btrt_adapt.h"
@@ -25,6 +26,16 @@ struct btrt_pool {
 	 * placement probes (btrt_cuda_pool.cu) and the zeroing of buffers */
 	double probe_ms, zero_ms;
 };
+
+/* memset(m, 0, bytes) of a pool buffer, its time added to the pool's
+ * zero_ms (btrt_pool_setup_ms): on managed memory also the pages' first
+ * touch. Every backend zeroes through it. */
+static inline void btrt_pool_zero(struct btrt_pool *p, void *m, size_t bytes)
+{
+	uint64_t t = btrt_now_ns();
+	memset(m, 0, bytes);
+	p->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
+}
 
 static inline struct btrt_buffer *btrt_pool_buf(struct btrt_pool *p, uint32_t slot, uint32_t b)
 {

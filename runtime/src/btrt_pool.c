@@ -86,9 +86,7 @@ static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 				if (m == MAP_FAILED)
 					m = NULL;
 			} else if (posix_memalign(&m, BTRT_ALIGN, bytes) == 0) {
-				uint64_t t = btrt_now_ns();
-				memset(m, 0, bytes);
-				p->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
+				btrt_pool_zero(p, m, bytes);
 			} else {
 				m = NULL;
 			}

@@ -54,9 +54,7 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 				size_t bytes = (bf->bytes + 63) / 64 * 64 + 64;
 				if (posix_memalign(&m, 64, bytes))
 					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'", name);
-				uint64_t t = btrt_now_ns();
-				memset(m, 0, bytes);
-				pool->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
+				btrt_pool_zero(pool, m, bytes);
 				bf->host = bf->dev = m;
 				pool->mem_kind[b] = "host";
 				continue;
@@ -91,9 +89,7 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 				void *m = NULL;
 				VKCHECK(vkMapMemory(vk->dev, vb->mem, 0, VK_WHOLE_SIZE, 0, &m), err,
 					"vkMapMemory(%s)", name);
-				uint64_t t = btrt_now_ns();
-				memset(m, 0, bf->bytes);
-				pool->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
+				btrt_pool_zero(pool, m, bf->bytes);
 				if (!vb->coherent) {
 					VkMappedMemoryRange rg = {
 						.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
