@@ -29,7 +29,8 @@ struct btrt_pool {
 
 /* memset(m, 0, bytes) of a pool buffer, its time added to the pool's
  * zero_ms (btrt_pool_setup_ms): on managed memory also the pages' first
- * touch. Every backend zeroes through it. */
+ * touch. Every pool zeroes host-visible memory
+ * through it; a CUDA device buffer's cudaMemset is timed where it is called. */
 static inline void btrt_pool_zero(struct btrt_pool *p, void *m, size_t bytes)
 {
 	uint64_t t = btrt_now_ns();
