@@ -9,6 +9,7 @@
 #include "gen/gen.h"
 #include "gen/sections.h"
 #include "gen/template.h"
+#include "front/table.h"
 #include "sched/model.h"
 #include "util/escape.h"
 #include "util/str.h"
@@ -124,6 +125,33 @@ static void emit_schedules(struct btc_out *o, const void *p)
 	btc_outl(o, "};");
 }
 
+/* PIPELINE_IO_LOADED: the buffers io.load refills per task, from the
+ * plan's profiling table (`# io_loads:`, measured by the profiler's probe
+ * on the device, btrt_probe_io_loads), so that a CUDA pool places them in
+ * pinned memory without probing them again at every start
+ * (btrt_program.io_loaded). NULL without a table or without that line:
+ * the program probes. */
+static void emit_io_loaded(struct btc_out *o, const void *p)
+{
+	const struct btc_gen_ctx *ctx = p;
+	const struct btc_table *t = ctx->plan ? ctx->plan->table : NULL;
+	int any = 0;
+	for (int b = 0; t && t->io_loaded && b < ctx->app->n_buffers; b++)
+		any |= t->io_loaded[b];
+	if (!any) {
+		btc_outl(
+			o,
+			"#define PIPELINE_IO_LOADED NULL /* no table's io_loads: probed at start */");
+		return;
+	}
+	btc_outl(o, "/* The buffers io.load refills per task (the profiling table's io_loads). */");
+	btc_outf(o, "static const unsigned char pipeline_io_loaded[APP_N_BUFFERS] = {");
+	for (int b = 0; b < ctx->app->n_buffers; b++)
+		btc_outf(o, "%s%d", b ? ", " : " ", t->io_loaded[b] ? 1 : 0);
+	btc_outl(o, " };");
+	btc_outl(o, "#define PIPELINE_IO_LOADED pipeline_io_loaded");
+}
+
 /* Every chunk with a core count fits its PU's pinnable cores. */
 static bool check_cores(const struct btc_gen_ctx *ctx, struct btc_diag *d)
 {
@@ -185,6 +213,7 @@ bool btc_gen_pipeline_c(struct btc_out *o, const struct btc_gen_ctx *ctx, struct
 	static const struct btc_section sections[] = {
 		BTC_GEN_PROGRAM_SECTIONS,
 		{"schedules", emit_schedules},
+		{"io_loaded", emit_io_loaded},
 		{"adapt_model", btc_gen_emit_adapt_model},
 	};
 	if (!check_cores(ctx, d))

@@ -74,6 +74,13 @@ struct btrt_program {
 	 * PIPELINE_OMP_WAIT, btc_gen_omp_spin): spin only where every
 	 * thread has cores of its own. 0: passive. */
 	enum btrt_omp_wait omp_wait;
+	/* [app.n_buffers] 1: io.load refills the buffer every task (the
+	 * profiling table's `# io_loads:`, PIPELINE_IO_LOADED), so a CUDA pool
+	 * places it in pinned host memory (btrt_pool_config.io_loaded). NULL:
+	 * the program probes it at start (btrt_probe_pool_create, one
+	 * TaskObject in host memory and two loads; the report's
+	 * `io_loaded_from`). */
+	const unsigned char *io_loaded;
 };
 
 /* Runs the program over prog's tables with the command line argc/argv

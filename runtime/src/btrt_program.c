@@ -196,8 +196,9 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
 
 /* The pool of the run: --pool, else the schedule's default (the largest
  * of the build's with --adapt) but at most --tasks; io-loaded inputs in
- * pinned host memory on CUDA (btrt_pool_config.io_loaded, found on the
- * probe pool, kept until the end: btrt_probe_pool_create). Returns 0, or
+ * pinned host memory on CUDA (btrt_pool_config.io_loaded: the build's
+ * btrt_program.io_loaded, else found on the probe pool, kept until the
+ * end: btrt_probe_pool_create). Returns 0, or
  * -1 with err. */
 static int create_pool(const struct btrt_program *prog, struct btrt_pool_config *pc,
 		       struct program_run *r, struct btrt_error *err)
@@ -206,12 +207,17 @@ static int create_pool(const struct btrt_program *prog, struct btrt_pool_config 
 	int rc = -1;
 	if (!io_loaded)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
-	if (pc->backend == BTRT_BACKEND_CUDA) {
+	if (pc->backend == BTRT_BACKEND_CUDA && prog->io_loaded) {
+		memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
+		r->setup.io_loaded_from = "table";
+		pc->io_loaded = io_loaded;
+	} else if (pc->backend == BTRT_BACKEND_CUDA) {
 		uint64_t t = btrt_now_ns();
 		if (btrt_probe_pool_create(&r->probe_pool, pc, prog->app.bind, prog->app.params, prog->app.io,
 					   r->io_state, io_loaded, err))
 			goto out;
 		r->setup.pool_io_probe_ms = (double)(btrt_now_ns() - t) / 1e6;
+		r->setup.io_loaded_from = "probe";
 		pc->io_loaded = io_loaded;
 	}
 	pc->vk = r->vk;

@@ -67,6 +67,9 @@ struct btrt_program_setup {
 	 * load refills (btrt_probe_pool_create), its placement probes and the
 	 * zeroing (btrt_pool_setup_ms) */
 	double pool_io_probe_ms, pool_probe_ms, pool_zero_ms;
+	/* where a CUDA pool's io-loaded buffers came from: "table" (the
+	 * build's btrt_program.io_loaded), "probe", or NULL (no CUDA pool) */
+	const char *io_loaded_from;
 };
 
 struct btrt_program_outcome {

@@ -101,6 +101,8 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(su, "pool_probe", out->setup->pool_probe_ms);
 		cJSON_AddNumberToObject(su, "pool_zero", out->setup->pool_zero_ms);
 		cJSON_AddNumberToObject(su, "pipeline", out->setup->pipeline_ms);
+		if (out->setup->io_loaded_from)
+			cJSON_AddStringToObject(j, "io_loaded_from", out->setup->io_loaded_from);
 	}
 	cJSON_AddBoolToObject(j, "verified", out->verified);
 	/* the steady-state means: over the tasks of the period */

@@ -130,8 +130,12 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	int rc = 0;
 	if (backend == BTRT_BACKEND_CUDA) {
-		rc = btrt_probe_pool_create(&r->probe_pool, &pc, prog->app.bind, prog->app.params, prog->app.io,
-					    r->io_state, io_loaded, err);
+		if (prog->io_loaded) /* the app's profiling table (PIPELINE_IO_LOADED) */
+			memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
+		else
+			rc = btrt_probe_pool_create(&r->probe_pool, &pc, prog->app.bind,
+						    prog->app.params, prog->app.io, r->io_state,
+						    io_loaded, err);
 		pc.io_loaded = io_loaded;
 	}
 	pc.vk = r->vk;

@@ -13,6 +13,8 @@ btc_test_need_vulkan driver-tuning
 rm -rf "$work" && mkdir -p "$work"
 app=$src/examples/vecadd/vecadd.yaml
 host_table "$btc" "$app" "$work/table.csv"
+# as the profiler writes it: the buffers io.load refills (btrt_probe_io_loads)
+sed -i '1i # io_loads: x' "$work/table.csv"
 job() { "$btc" "$app" --device host --gpu vulkan --run --table "$work/table.csv" -o "$work/out" \
   --seed 1 --tune-budget 20 --tasks 32 "$@"; }
 
@@ -47,6 +49,13 @@ r=$work/r.json
 # probes and zeroing within the pool's
 [ "$(json "$work/out/run.json" 'all(r["setup_ms"][k] >= 0 for k in ("gpu", "input_open", "pool", "pool_io_probe", "pool_probe", "pool_zero", "pipeline")) and r["setup_ms"]["pool_io_probe"] + r["setup_ms"]["pool_probe"] + r["setup_ms"]["pool_zero"] <= r["setup_ms"]["pool"] + 1e-6')" = True ] ||
   fail "the program's report: setup_ms without its parts, or the pool's above the pool" "$work/out/run.json"
+# the table's io_loads in the program (PIPELINE_IO_LOADED,
+# btrt_program.io_loaded): a CUDA pool takes them instead of probing at
+# every start; a Vulkan run has no such pool (no io_loaded_from)
+grep -qx 'static const unsigned char pipeline_io_loaded\[APP_N_BUFFERS\] = { 1, 0, 0 };' "$work/out/pipeline.c" ||
+  fail "pipeline.c: not the table's io_loads (x of x y z)" "$work/out/pipeline.c"
+[ "$(json "$work/out/run.json" '"io_loaded_from" in r')" = False ] ||
+  fail "the program's report: io_loaded_from without a CUDA pool" "$work/out/run.json"
 [ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup_requested"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
   fail "final run: measured tasks and warm-up asked apart" "$r"
 # its warm-up is the program's (one task per TaskObject at least, docs/runtime.md
