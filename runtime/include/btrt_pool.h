@@ -99,6 +99,15 @@ enum btrt_backend btrt_pool_backend(const struct btrt_pool *pool);
  * "vk-noncoherent", "vk-device", "cuda-managed",
  * "cuda-managed-read-mostly", "cuda-pinned", "cuda-device"), the same for every TaskObject. */
 const char *btrt_pool_buffer_memory(const struct btrt_pool *pool, uint32_t b);
+/* Buffer b (< the layout's n_buffers): *bytes the bytes of one
+ * TaskObject's copy (the layout's count under the run's params times the
+ * element size), *alloc_ms the wall ms its allocation calls took over
+ * every TaskObject (posix_memalign or mmap; vkCreateBuffer to vkMapMemory;
+ * cudaMallocManaged with its advice, cudaHostAlloc with its device
+ * pointer, cudaMalloc), the zeroing apart (btrt_pool_setup_ms). Returns
+ * 0, or -1 when b is out of range. */
+int btrt_pool_buffer_setup(const struct btrt_pool *pool, uint32_t b, uint64_t *bytes,
+			   double *alloc_ms);
 /* Prints one line per buffer: name, bytes, memory kind, and for CUDA on a
  * discrete GPU the measured managed+prefetch vs pinned times (us). */
 void btrt_pool_print(const struct btrt_pool *pool, FILE *out);

@@ -141,11 +141,13 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 			struct btrt_buffer *bf = btrt_pool_buf(pool, s, b);
 			size_t bytes = bf->bytes ? (bf->bytes + 63) / 64 * 64 : 64;
 			void *p = NULL;
+			uint64_t t0 = btrt_now_ns();
 			switch ((enum buf_kind)ps->kind[b]) {
 			case BK_HOST:
 				if (posix_memalign(&p, 64, bytes))
 					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'",
 							      pool->descs[b].name);
+				btrt_pool_alloc_ms(pool, b, t0);
 				btrt_pool_zero(pool, p, bytes);
 				bf->host = bf->dev = p;
 				break;
@@ -155,21 +157,28 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 				CUCHECK(cudaMallocManaged(&p, bytes, cu->concurrent_managed ? cudaMemAttachGlobal
 											    : cudaMemAttachHost),
 					err, "cudaMallocManaged");
+				btrt_pool_alloc_ms(pool, b, t0);
 				btrt_pool_zero(pool, p, bytes);
 				bf->host = bf->dev = p;
-				if (ps->read_mostly[b])
+				if (ps->read_mostly[b]) {
+					t0 = btrt_now_ns();
 					CUCHECK(read_mostly(p, bytes, cu->device), err,
 						"cudaMemAdvise(ReadMostly)");
+					btrt_pool_alloc_ms(pool, b, t0);
+				}
 				break;
 			case BK_PINNED:
-				CUCHECK(cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
+				CUCHECK(cudaHostAlloc(&p, bytes,
+						      cudaHostAllocMapped | cudaHostAllocPortable),
 					err, "cudaHostAlloc");
-				btrt_pool_zero(pool, p, bytes);
 				bf->host = p;
 				CUCHECK(cudaHostGetDevicePointer(&bf->dev, p, 0), err, "cudaHostGetDevicePointer");
+				btrt_pool_alloc_ms(pool, b, t0);
+				btrt_pool_zero(pool, p, bytes);
 				break;
 			case BK_DEVICE: {
 				CUCHECK(cudaMalloc(&p, bytes), err, "cudaMalloc");
+				btrt_pool_alloc_ms(pool, b, t0);
 				uint64_t z = btrt_now_ns();
 				CUCHECK(cudaMemset(p, 0, bytes), err, "cudaMemset");
 				pool->zero_ms += (double)(btrt_now_ns() - z) / 1e6;

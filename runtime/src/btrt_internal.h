@@ -25,7 +25,16 @@ struct btrt_pool {
 	/* where the creation's time went, ms (btrt_pool_setup_ms): the CUDA
 	 * placement probes (btrt_cuda_pool.cu) and the zeroing of buffers */
 	double probe_ms, zero_ms;
+	/* [n_buffers] ms in the allocation calls of buffer b over every
+	 * TaskObject (btrt_pool_buffer_setup) */
+	double *alloc_ms;
 };
+
+/* Adds the wall time since t0 (btrt_now_ns) to buffer b's alloc_ms. */
+static inline void btrt_pool_alloc_ms(struct btrt_pool *p, uint32_t b, uint64_t t0)
+{
+	p->alloc_ms[b] += (double)(btrt_now_ns() - t0) / 1e6;
+}
 
 /* memset(m, 0, bytes) of a pool buffer, its time added to the pool's
  * zero_ms (btrt_pool_setup_ms): on managed memory also the pages' first

@@ -80,12 +80,15 @@ static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 			struct btrt_buffer *bf = btrt_pool_buf(p, s, b);
 			void *m = NULL;
 			size_t bytes = host_bytes(bf);
+			uint64_t t0 = btrt_now_ns();
 			if (bytes >= BTRT_POOL_MMAP_MIN) {
 				m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 				if (m == MAP_FAILED)
 					m = NULL;
+				btrt_pool_alloc_ms(p, b, t0);
 			} else if (posix_memalign(&m, BTRT_ALIGN, bytes) == 0) {
+				btrt_pool_alloc_ms(p, b, t0);
 				btrt_pool_zero(p, m, bytes);
 			} else {
 				m = NULL;
@@ -133,6 +136,7 @@ int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 	p->descs = calloc(nb + 1, sizeof *p->descs);
 	p->counts = calloc(nb + 1, sizeof *p->counts);
 	p->mem_kind = calloc(nb + 1, sizeof *p->mem_kind);
+	p->alloc_ms = calloc(nb + 1, sizeof *p->alloc_ms);
 	p->bufs = calloc((size_t)nt * nb + 1, sizeof *p->bufs);
 	p->stride = round_up(cfg->task_size, BTRT_ALIGN);
 	void *tasks = NULL;
@@ -141,7 +145,7 @@ int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 	    posix_memalign(&tasks, BTRT_ALIGN, task_bytes) != 0)
 		tasks = NULL;
 	p->tasks = tasks;
-	if (!p->descs || !p->counts || !p->mem_kind || !p->bufs || !p->tasks) {
+	if (!p->descs || !p->counts || !p->mem_kind || !p->alloc_ms || !p->bufs || !p->tasks) {
 		btrt_pool_destroy(p);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
 	}
@@ -204,6 +208,7 @@ void btrt_pool_destroy(struct btrt_pool *p)
 	free(p->descs);
 	free(p->counts);
 	free(p->mem_kind);
+	free(p->alloc_ms);
 	free(p->probe_managed_us);
 	free(p->probe_pinned_us);
 	free(p);
@@ -237,6 +242,15 @@ const char *btrt_pool_buffer_memory(const struct btrt_pool *p, uint32_t b)
 	if (b >= p->cfg.n_buffers || !p->mem_kind[b])
 		return "?";
 	return p->mem_kind[b];
+}
+
+int btrt_pool_buffer_setup(const struct btrt_pool *p, uint32_t b, uint64_t *bytes, double *alloc_ms)
+{
+	if (b >= p->cfg.n_buffers)
+		return -1;
+	*bytes = p->bufs[b].bytes;
+	*alloc_ms = p->alloc_ms[b];
+	return 0;
 }
 
 void btrt_pool_print(const struct btrt_pool *p, FILE *out)

@@ -225,6 +225,7 @@ static int create_pool(const struct btrt_program *prog, struct btrt_pool_config 
 	if (btrt_pool_create(&r->pool, pc, err))
 		goto out;
 	btrt_pool_setup_ms(r->pool, &r->setup.pool_probe_ms, &r->setup.pool_zero_ms);
+	r->setup.pool = r->pool;
 	for (uint32_t i = 0; i < btrt_pool_size(r->pool); i++)
 		prog->app.bind(btrt_pool_task(r->pool, i), prog->app.params);
 	rc = 0;

@@ -70,6 +70,9 @@ struct btrt_program_setup {
 	/* where a CUDA pool's io-loaded buffers came from: "table" (the
 	 * build's btrt_program.io_loaded), "probe", or NULL (no CUDA pool) */
 	const char *io_loaded_from;
+	/* the run's pool, for the report's `pool_buffers` (borrowed; NULL
+	 * before it exists) */
+	const struct btrt_pool *pool;
 };
 
 struct btrt_program_outcome {

@@ -67,6 +67,27 @@ static cJSON *adapt_json(const struct btrt_adapt_result *ad, long start, uint64_
 }
 
 /* The report as a cJSON tree; NULL: out of memory. */
+/* `pool_buffers`: per layout buffer its name, memory kind, bytes per
+ * TaskObject and the ms its allocation calls took over every TaskObject
+ * (btrt_pool_buffer_setup). */
+static void add_pool_buffers(cJSON *j, const struct btrt_program *prog,
+			     const struct btrt_pool *pool)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "pool_buffers");
+	for (uint32_t b = 0; b < prog->app.n_buffers; b++) {
+		uint64_t bytes;
+		double ms;
+		if (btrt_pool_buffer_setup(pool, b, &bytes, &ms))
+			break;
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", prog->app.buffers[b].name);
+		cJSON_AddStringToObject(e, "memory", btrt_pool_buffer_memory(pool, b));
+		cJSON_AddNumberToObject(e, "bytes", (double)bytes);
+		cJSON_AddNumberToObject(e, "alloc_ms", ms);
+		cJSON_AddItemToArray(a, e);
+	}
+}
+
 static cJSON *report_json(const struct btrt_program *prog, const struct btrt_program_options *o,
 			  const struct btrt_program_outcome *out)
 {
@@ -103,6 +124,8 @@ static cJSON *report_json(const struct btrt_program *prog, const struct btrt_pro
 		cJSON_AddNumberToObject(su, "pipeline", out->setup->pipeline_ms);
 		if (out->setup->io_loaded_from)
 			cJSON_AddStringToObject(j, "io_loaded_from", out->setup->io_loaded_from);
+		if (out->setup->pool)
+			add_pool_buffers(j, prog, out->setup->pool);
 	}
 	cJSON_AddBoolToObject(j, "verified", out->verified);
 	/* the steady-state means: over the tasks of the period */

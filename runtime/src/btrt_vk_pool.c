@@ -52,8 +52,10 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 			if (bf->placement == BTRT_PLACE_HOST) {
 				void *m = NULL;
 				size_t bytes = (bf->bytes + 63) / 64 * 64 + 64;
+				uint64_t t0 = btrt_now_ns();
 				if (posix_memalign(&m, 64, bytes))
 					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'", name);
+				btrt_pool_alloc_ms(pool, b, t0);
 				btrt_pool_zero(pool, m, bytes);
 				bf->host = bf->dev = m;
 				pool->mem_kind[b] = "host";
@@ -66,6 +68,7 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 					 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 				.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 			};
+			uint64_t t0 = btrt_now_ns();
 			VKCHECK(vkCreateBuffer(vk->dev, &bi, NULL, &vb->buf), err, "vkCreateBuffer(%s)", name);
 			VkMemoryRequirements mr;
 			vkGetBufferMemoryRequirements(vk->dev, vb->buf, &mr);
@@ -89,6 +92,7 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 				void *m = NULL;
 				VKCHECK(vkMapMemory(vk->dev, vb->mem, 0, VK_WHOLE_SIZE, 0, &m), err,
 					"vkMapMemory(%s)", name);
+				btrt_pool_alloc_ms(pool, b, t0);
 				btrt_pool_zero(pool, m, bf->bytes);
 				if (!vb->coherent) {
 					VkMappedMemoryRange rg = {
@@ -98,6 +102,8 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 					vkFlushMappedMemoryRanges(vk->dev, 1, &rg);
 				}
 				bf->host = m;
+			} else {
+				btrt_pool_alloc_ms(pool, b, t0);
 			}
 			bf->dev = NULL;
 			bf->backend = vb;

@@ -49,6 +49,10 @@ r=$work/r.json
 # probes and zeroing within the pool's
 [ "$(json "$work/out/run.json" 'all(r["setup_ms"][k] >= 0 for k in ("gpu", "input_open", "pool", "pool_io_probe", "pool_probe", "pool_zero", "pipeline")) and r["setup_ms"]["pool_io_probe"] + r["setup_ms"]["pool_probe"] + r["setup_ms"]["pool_zero"] <= r["setup_ms"]["pool"] + 1e-6')" = True ] ||
   fail "the program's report: setup_ms without its parts, or the pool's above the pool" "$work/out/run.json"
+# each buffer's memory, bytes and allocation time (docs/report.md,
+# `pool_buffers`): vecadd's x y z, 4096 floats each
+[ "$(json "$work/out/run.json" '[(b["name"], b["bytes"]) for b in r["pool_buffers"]] == [("x", 16384), ("y", 16384), ("z", 16384)] and all(b["memory"] and b["alloc_ms"] >= 0 for b in r["pool_buffers"])')" = True ] ||
+  fail "the program's report: pool_buffers not vecadd's three" "$work/out/run.json"
 # the table's io_loads in the program (PIPELINE_IO_LOADED,
 # btrt_program.io_loaded): a CUDA pool takes them instead of probing at
 # every start; a Vulkan run has no such pool (no io_loaded_from)

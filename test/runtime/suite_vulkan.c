@@ -354,6 +354,18 @@ static void test_memory_kind(void)
 	struct btrt_task *t = btrt_pool_task(pool, 1);
 	CU_ASSERT_PTR_NOT_NULL(t->vk_set);
 	CU_ASSERT_PTR_NOT_NULL(t->buffers[TOY_BUF_OUT].host);
+	/* each buffer's bytes per TaskObject and its allocation time
+	 * (the report's pool_buffers) */
+	for (uint32_t b = 0; b < TOY_N_BUFFERS; b++) {
+		uint64_t bytes = 0;
+		double ms = -1;
+		CU_ASSERT_EQUAL(btrt_pool_buffer_setup(pool, b, &bytes, &ms), 0);
+		CU_ASSERT_EQUAL(bytes, counts[b] * toy_buffers[b].elem_size);
+		CU_ASSERT(ms >= 0 && ms < 60e3);
+	}
+	uint64_t bytes;
+	double ms;
+	CU_ASSERT_EQUAL(btrt_pool_buffer_setup(pool, TOY_N_BUFFERS, &bytes, &ms), -1);
 	btrt_pool_print(pool, stderr);
 	btrt_pool_destroy(pool);
 }
