@@ -1382,6 +1382,23 @@ static void phase_report(struct job *j)
 
 /* ---- the job ---- */
 
+/* The CUDA placement probe's results shared by the job's programs
+ * (BTRT_CUDA_PROBE_FILE; btrt_probe_file.c): the first run that probes a
+ * buffer size decides for the runs after it, which neither probe it again
+ * at their start (100-115 ms of each octree CUDA run on the H200) nor
+ * place that buffer otherwise. A fresh DIR/cuda-probe.txt for each job,
+ * kept afterwards; a setting of the user's stands. Returns the path to
+ * free, or NULL. */
+static char *share_cuda_probe(const char *dir)
+{
+	if (getenv("BTRT_CUDA_PROBE_FILE"))
+		return NULL;
+	char *path = btc_xasprintf("%s/cuda-probe.txt", dir);
+	unlink(path);
+	setenv("BTRT_CUDA_PROBE_FILE", path, 1);
+	return path;
+}
+
 int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 		 const struct btc_request *opt, struct btc_diag *d)
 {
@@ -1427,6 +1444,7 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	j.tune.work_dir = j.dir;
 	j.trace = btc_xasprintf("%s/trace.json", j.dir);
 	j.run_report = btc_xasprintf("%s/run.tmp.%ld", j.dir, (long)getpid());
+	char *probe_file = share_cuda_probe(j.dir);
 
 	bool ok = phase_profile(&j) && phase_schedule(&j) && phase_build(&j) && phase_tune(&j) &&
 		  phase_playoff(&j) && phase_bound_round(&j) && phase_io_round(&j);
@@ -1472,5 +1490,9 @@ int btc_job_main(const struct btc_app *app, const struct btc_device *dev,
 	free(j.trace);
 	free(j.run_report);
 	free(j.dir);
+	if (probe_file) {
+		unsetenv("BTRT_CUDA_PROBE_FILE");
+		free(probe_file);
+	}
 	return status;
 }

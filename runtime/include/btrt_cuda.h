@@ -54,6 +54,11 @@ struct btrt_cuda_config {
 	int no_read_mostly;        /* (diagnostic) 1: managed weights without
 				      cudaMemAdviseSetReadMostly (the rule
 				      before issue 25's fix) */
+	const char *probe_file;    /* the placement probe's results kept
+				      across processes (BTRT_CUDA_PROBE_FILE,
+				      set by btc's main job for its runs):
+				      read before probing a size, appended
+				      after; NULL: none. Copied */
 };
 
 /* The memory kind of one unified buffer in a CUDA pool. */

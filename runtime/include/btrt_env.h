@@ -54,6 +54,10 @@ struct btrt_env {
 	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */
 	int cuda_io_managed;       /* BTRT_CUDA_IO_PINNED=0 (diagnostic) */
 	int cuda_no_read_mostly;   /* BTRT_CUDA_READ_MOSTLY=0 (diagnostic) */
+	const char *cuda_probe_file; /* BTRT_CUDA_PROBE_FILE: the placement
+				      probe's results across processes
+				      (btrt_cuda_config.probe_file); NULL:
+				      unset */
 	enum btrt_cuda_sync cuda_sync; /* BTRT_CUDA_SYNC=spin|yield|block */
 	int pool_print;            /* BTRT_POOL_PRINT (diagnostic) */
 	uint32_t check_threads;    /* BTRT_CHECK_THREADS, 1..BTRT_CHECK_THREADS_MAX

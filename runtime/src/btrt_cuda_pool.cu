@@ -29,8 +29,22 @@ static cudaError_t read_mostly(const void *p, size_t bytes, int device)
 #endif
 }
 
+// The probe's results for a size, kept in the process (64 sizes) and,
+// with btrt_cuda_config.probe_file, in that file for the processes after.
+static void remember(struct btrt_cuda *cu, size_t bytes, double managed_us, double pinned_us)
+{
+	if (cu->n_probe < 64) {
+		cu->probe_bytes[cu->n_probe] = bytes;
+		cu->probe_managed_us[cu->n_probe] = managed_us;
+		cu->probe_pinned_us[cu->n_probe] = pinned_us;
+		cu->n_probe++;
+	}
+}
+
 // Time (us, best of 3) of one GPU read+write pass over `bytes` in managed
-// memory with prefetch to the device and back, and in pinned host memory.
+// memory with prefetch to the device and back, and in pinned host memory;
+// a size probed before in this process, or in an earlier one that wrote
+// btrt_cuda_config.probe_file, is not probed again.
 static int probe(struct btrt_cuda *cu, size_t bytes, double *managed_us, double *pinned_us,
 		 struct btrt_error *err)
 {
@@ -40,6 +54,10 @@ static int probe(struct btrt_cuda *cu, size_t bytes, double *managed_us, double 
 			*pinned_us = cu->probe_pinned_us[i];
 			return 0;
 		}
+	if (btrt_probe_file_find(cu->probe_file, bytes, managed_us, pinned_us)) {
+		remember(cu, bytes, *managed_us, *pinned_us);
+		return 0;
+	}
 	void *m = NULL, *h = NULL;
 	cudaStream_t s = NULL;
 	size_t words = bytes / 4 ? bytes / 4 : 1;
@@ -75,12 +93,8 @@ static int probe(struct btrt_cuda *cu, size_t bytes, double *managed_us, double 
 	cudaStreamDestroy(s);
 	*managed_us = best_m;
 	*pinned_us = best_h;
-	if (cu->n_probe < 64) {
-		cu->probe_bytes[cu->n_probe] = bytes;
-		cu->probe_managed_us[cu->n_probe] = best_m;
-		cu->probe_pinned_us[cu->n_probe] = best_h;
-		cu->n_probe++;
-	}
+	remember(cu, bytes, best_m, best_h);
+	btrt_probe_file_add(cu->probe_file, bytes, best_m, best_h);
 	return 0;
 fail:
 	if (m)

@@ -84,6 +84,8 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	int vw = BTRT_VK_WAIT_DEFAULT, ic = 0;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
+	const char *pf = getenv("BTRT_CUDA_PROBE_FILE");
+	e.cuda_probe_file = pf && *pf ? pf : NULL;
 	if (read_flag("BTRT_NO_PIN", &e.no_pin, err) ||
 	    read_flag("BTRT_NO_MEMBARRIER", &e.no_membarrier, err) ||
 	    read_int("BTRT_SPIN_NS", 0, max_ns, &e.spin_ns, err) ||
@@ -155,6 +157,8 @@ void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *c
 	cfg->move_all |= env->cuda_move_all;
 	cfg->io_managed |= env->cuda_io_managed;
 	cfg->no_read_mostly |= env->cuda_no_read_mostly;
+	if (!cfg->probe_file)
+		cfg->probe_file = env->cuda_probe_file;
 }
 
 void btrt_env_pool_config(const struct btrt_env *env, struct btrt_pool_config *cfg)

@@ -113,6 +113,16 @@ void btrt_adapt_trace_events(const struct btrt_adapt_result *res, FILE *f);
 /* Growable array helper: ensures room for n+1 elements of size sz. */
 int btrt_vec_reserve(void **data, size_t *cap, size_t n, size_t sz);
 
+/* The CUDA placement probe's results across processes (btrt_probe_file.c;
+ * btrt_cuda_config.probe_file, BTRT_CUDA_PROBE_FILE): find returns 1 and
+ * the times (us, managed+prefetch and pinned, each > 0) of the first line
+ * for a buffer of `bytes`, 0 when there is none (no file, no such line;
+ * malformed lines are skipped); add appends such a line with one write.
+ * Either may be given a NULL path (then: 0, nothing). Errors are ignored:
+ * a run without the file probes. */
+int btrt_probe_file_find(const char *path, size_t bytes, double *managed_us, double *pinned_us);
+void btrt_probe_file_add(const char *path, size_t bytes, double managed_us, double pinned_us);
+
 #endif
 
 /* ---- run records (btrt_trace.c) ---------------------------------------- */

@@ -16,6 +16,7 @@ static const char *const vars[] = {
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_READ_MOSTLY", "BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
 	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS", "BTRT_VK_WAIT", "BTRT_IO_COPY",
+	"BTRT_CUDA_PROBE_FILE",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -97,6 +98,7 @@ static void test_values(void)
 	setenv("BTRT_VK_STREAMS", "each", 1);
 	setenv("BTRT_VK_WAIT", "spin", 1);
 	setenv("BTRT_IO_COPY", "memcpy", 1);
+	setenv("BTRT_CUDA_PROBE_FILE", "/tmp/probe.txt", 1);
 	struct btrt_env e;
 	struct btrt_error err;
 	CU_ASSERT_EQUAL_FATAL(btrt_env_read(&e, &err), 0);
@@ -114,6 +116,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.stop_timeout_s, 1);
 	CU_ASSERT_EQUAL(e.io_copy_memcpy, 1);
+	CU_ASSERT_STRING_EQUAL(e.cuda_probe_file, "/tmp/probe.txt");
 
 	/* The caller's fields win; the unset ones take the environment. */
 	struct btrt_cuda_config cc = { .device = 0, .mem = BTRT_CUDA_MEM_MANAGED };
@@ -123,10 +126,12 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(cc.sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(cc.move_all, 1);
 	CU_ASSERT_EQUAL(cc.no_read_mostly, 1);
-	struct btrt_cuda_config cd = { .device = -1 };
+	CU_ASSERT_STRING_EQUAL(cc.probe_file, "/tmp/probe.txt");
+	struct btrt_cuda_config cd = { .device = -1, .probe_file = "mine.txt" };
 	btrt_env_cuda_config(&e, &cd);
 	CU_ASSERT_EQUAL(cd.device, 2);
 	CU_ASSERT_EQUAL(cd.mem, BTRT_CUDA_MEM_PINNED);
+	CU_ASSERT_STRING_EQUAL(cd.probe_file, "mine.txt"); /* the caller's wins */
 	struct btrt_vk_config vc = { .device = "gpu", .validation = -1 };
 	btrt_env_vk_config(&e, &vc);
 	CU_ASSERT_STRING_EQUAL(vc.device, "gpu");

@@ -4,8 +4,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../../runtime/src/btrt_internal.h"
 #include "suites.h"
 #include "toy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* A pool config whose buffers hold 4x the elements the item uses. */
 static void config(const struct toy_params *p, size_t counts[TOY_N_BUFFERS],
@@ -170,13 +175,50 @@ static void test_io_ms(void)
 	btrt_pool_destroy(pool);
 }
 
+/* The CUDA placement probe's results across processes
+ * (btrt_probe_file.c): a size found after it was added, the first line of
+ * a size winning; sizes never added, malformed lines, times not above 0,
+ * a missing file and no path found nowhere. */
+static void test_probe_file(void)
+{
+	char path[] = "/tmp/btrt-probe-file-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	double m = -1, p = -1;
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 4096, &m, &p), 0); /* empty */
+	btrt_probe_file_add(path, 4096, 174.25, 23.5);
+	btrt_probe_file_add(path, 14745600, 900.0, 1200.0);
+	btrt_probe_file_add(path, 4096, 1.0, 2.0); /* a later line of the same size */
+	FILE *f = fopen(path, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("garbage\n8192 0 5\n16 1 2 3\n", f); /* malformed, a time of 0, 4 fields */
+	fclose(f);
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 4096, &m, &p), 1);
+	CU_ASSERT_DOUBLE_EQUAL(m, 174.25, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p, 23.5, 1e-9);
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 14745600, &m, &p), 1);
+	CU_ASSERT_DOUBLE_EQUAL(m, 900.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p, 1200.0, 1e-9);
+	m = p = -1;
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 8192, &m, &p), 0);
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 16, &m, &p), 0);
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 1, &m, &p), 0);
+	CU_ASSERT_DOUBLE_EQUAL(m, -1, 0);
+	CU_ASSERT_EQUAL(btrt_probe_file_find(NULL, 4096, &m, &p), 0);
+	btrt_probe_file_add(NULL, 4096, 1.0, 2.0); /* nothing */
+	unlink(path);
+	CU_ASSERT_EQUAL(btrt_probe_file_find(path, 4096, &m, &p), 0); /* no file */
+}
+
 int suite_probe_register(void)
 {
 	CU_pSuite s = CU_add_suite("probe", NULL, NULL);
 	if (!s || !CU_add_test(s, "io loads", test_io_loads) ||
 	    !CU_add_test(s, "touched bytes", test_touched) ||
 	    !CU_add_test(s, "probe pool", test_probe_pool) ||
-	    !CU_add_test(s, "io time", test_io_ms))
+	    !CU_add_test(s, "io time", test_io_ms) ||
+	    !CU_add_test(s, "the placement probe's file", test_probe_file))
 		return -1;
 	return 0;
 }
