@@ -198,8 +198,7 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
  * of the build's with --adapt) but at most --tasks; io-loaded inputs in
  * pinned host memory on CUDA (btrt_pool_config.io_loaded: the build's
  * btrt_program.io_loaded, else found on the probe pool, kept until the
- * end: btrt_probe_pool_create). Returns 0, or
- * -1 with err. */
+ * end: btrt_probe_pool_create). Returns 0, or -1 with err. */
 static int create_pool(const struct btrt_program *prog, struct btrt_pool_config *pc,
 		       struct program_run *r, struct btrt_error *err)
 {

@@ -66,7 +66,6 @@ static cJSON *adapt_json(const struct btrt_adapt_result *ad, long start, uint64_
 	return j;
 }
 
-/* The report as a cJSON tree; NULL: out of memory. */
 /* `pool_buffers`: per layout buffer its name, memory kind, bytes per
  * TaskObject and the ms its allocation calls took over every TaskObject
  * (btrt_pool_buffer_setup). */
@@ -88,6 +87,7 @@ static void add_pool_buffers(cJSON *j, const struct btrt_program *prog,
 	}
 }
 
+/* The report as a cJSON tree; NULL: out of memory. */
 static cJSON *report_json(const struct btrt_program *prog, const struct btrt_program_options *o,
 			  const struct btrt_program_outcome *out)
 {
