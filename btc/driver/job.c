@@ -1393,7 +1393,9 @@ static char *share_cuda_probe(const char *dir)
 {
 	if (getenv("BTRT_CUDA_PROBE_FILE"))
 		return NULL;
-	char *path = btc_xasprintf("%s/cuda-probe.txt", dir);
+	char *abs = realpath(dir, NULL); /* whatever directory a program runs in */
+	char *path = btc_xasprintf("%s/cuda-probe.txt", abs ? abs : dir);
+	free(abs);
 	unlink(path);
 	setenv("BTRT_CUDA_PROBE_FILE", path, 1);
 	return path;
