@@ -2,10 +2,10 @@
 #include "io_common.h"
 #include "cifar.h"
 
+#include <btrt.h>
+
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,21 +155,17 @@ static const float *ref_logits(struct alexnet_io *s, size_t img)
 	return r;
 }
 
-/* prepare's images without a reference, shared by its threads: each
- * takes the next one (next, atomic) until none is left. */
+/* prepare's images without a reference, shared by btrt_io_parallel's
+ * threads. */
 struct ref_share {
 	struct alexnet_io *s;
-	const size_t *need; /* [n] distinct images */
-	size_t n;
-	atomic_size_t next;
+	const size_t *need; /* distinct images */
 };
 
-static void *ref_worker(void *arg)
+static void ref_one(void *ctx, size_t k)
 {
-	struct ref_share *sh = arg;
-	for (size_t k; (k = atomic_fetch_add(&sh->next, 1)) < sh->n;)
-		ref_logits(sh->s, sh->need[k]); /* its own row and ref_done byte */
-	return NULL;
+	struct ref_share *sh = ctx;
+	ref_logits(sh->s, sh->need[k]); /* its own row and ref_done byte */
 }
 
 /* Before a run: the references of every image the run will check, on as
@@ -204,21 +200,8 @@ int alexnet_io_prepare(void *state, uint64_t n_items, char *err, size_t errlen)
 				need[k++] = img;
 			}
 		}
-	struct ref_share sh = {.s = s, .need = need, .n = k};
-	atomic_init(&sh.next, 0);
-	cpu_set_t cpus;
-	size_t n_th = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (size_t)CPU_COUNT(&cpus) : 1;
-	if (n_th > k)
-		n_th = k;
-	if (n_th > 64)
-		n_th = 64;
-	pthread_t th[64];
-	size_t started = 0;
-	while (started + 1 < n_th && pthread_create(&th[started], NULL, ref_worker, &sh) == 0)
-		started++;
-	ref_worker(&sh); /* the caller takes a share too, and the rest */
-	for (size_t t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	struct ref_share sh = {.s = s, .need = need};
+	btrt_io_parallel(k, ref_one, &sh);
 	pthread_mutex_unlock(&s->lock);
 	free(want);
 	free(need);

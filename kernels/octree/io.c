@@ -12,8 +12,6 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -150,27 +148,23 @@ static int read_frame(struct octree_io_state *s, int f, char *err, size_t errlen
 /* A step of one frame that writes only that frame's state. */
 typedef int (*frame_fn)(struct octree_io_state *s, int f, char *err, size_t errlen);
 
-/* for_each_frame's threads: each takes the next frame (next, atomic). */
+/* for_each_frame's frames: each one's outcome and error apart. */
 struct frame_pool {
 	struct octree_io_state *s;
 	frame_fn fn;
-	int n;
-	atomic_int next;
 	int *rc;          /* [n] */
 	char (*err)[256]; /* [n] */
 };
 
-static void *frame_worker(void *arg)
+static void frame_one(void *ctx, size_t f)
 {
-	struct frame_pool *fp = arg;
-	for (int f; (f = atomic_fetch_add(&fp->next, 1)) < fp->n;)
-		fp->rc[f] = fp->fn(fp->s, f, fp->err[f], sizeof fp->err[f]);
-	return NULL;
+	struct frame_pool *fp = ctx;
+	fp->rc[f] = fp->fn(fp->s, (int)f, fp->err[f], sizeof fp->err[f]);
 }
 
-/* fn on frames 0..n-1 at once, on as many threads as the process may use
- * (at most 64, and n), each taking the next frame: the input's open and
- * the references before a run take about n / threads frames' time rather
+/* fn on frames 0..n-1 at once (btrt_io_parallel: on as many threads as
+ * the process may use, at most 64 and n): the input's open and the
+ * references before a run take about n / threads frames' time rather
  * than n (the tuner runs every schedule's program afresh: 6 frames of
  * octree's input), and a directory of many frames starts no more threads
  * than cores. The first failing frame in order names the error, however
@@ -178,8 +172,7 @@ static void *frame_worker(void *arg)
  * other. 0, or -1 with err. */
 static int for_each_frame(struct octree_io_state *s, int n, frame_fn fn, char *err, size_t errlen)
 {
-	struct frame_pool fp = {.s = s, .fn = fn, .n = n};
-	atomic_init(&fp.next, 0);
+	struct frame_pool fp = {.s = s, .fn = fn};
 	fp.rc = calloc((size_t)n + 1, sizeof *fp.rc);
 	fp.err = calloc((size_t)n + 1, sizeof *fp.err);
 	if (!fp.rc || !fp.err) {
@@ -190,19 +183,7 @@ static int for_each_frame(struct octree_io_state *s, int n, frame_fn fn, char *e
 				return -1;
 		return 0;
 	}
-	cpu_set_t cpus;
-	int n_th = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-	if (n_th > n)
-		n_th = n;
-	if (n_th > 64)
-		n_th = 64;
-	pthread_t th[64];
-	int started = 0;
-	while (started + 1 < n_th && pthread_create(&th[started], NULL, frame_worker, &fp) == 0)
-		started++;
-	frame_worker(&fp); /* the caller takes frames too, and the rest */
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	btrt_io_parallel((size_t)n, frame_one, &fp);
 	int rc = 0;
 	for (int f = 0; f < n && rc == 0; f++)
 		if (fp.rc[f]) {

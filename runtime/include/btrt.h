@@ -185,6 +185,17 @@ void btrt_io_copy(void *dst, const void *src, size_t bytes);
  * a diagnostic, to race the two copies in one program,
  * scripts/io-copy-ab). Call before the pipeline's threads start. */
 void btrt_io_copy_configure(int stream);
+/* fn(ctx, i) once for every i in [0, n), on as many threads as the
+ * process may use (its CPU affinity; at most 64 and n), the caller's
+ * among them; each thread takes the next i (an atomic counter), so the
+ * calls run in no set order and fn must write only what belongs to its
+ * i. For an app io's one-off work before a run: the input's open, the
+ * check's references (the tuner runs every schedule's program afresh, so
+ * a run starts about n / cores items after the call rather than n).
+ * Threads that cannot be started leave their items to the caller; fn
+ * cannot fail here (record a failure in ctx, by i). Returns the threads
+ * that ran (1 .. 64; 0 when n is 0) after every call has returned. */
+size_t btrt_io_parallel(size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
 
 #define BTRT_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
 #define BTRT_MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -15,6 +15,9 @@
 
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -587,11 +590,55 @@ static void test_io_copy(void)
 	free(dst);
 }
 
+/* btrt_io_parallel's fn: counts each item's calls and the calling thread. */
+struct parallel_items {
+	atomic_int *calls; /* [n] */
+	pthread_t *by;     /* [n] */
+};
+
+static void parallel_one(void *ctx, size_t i)
+{
+	struct parallel_items *p = ctx;
+	atomic_fetch_add(&p->calls[i], 1);
+	p->by[i] = pthread_self();
+}
+
+/* btrt_io_parallel calls fn once for every item, on at most min(n, the
+ * process's cores, 64) threads, the caller's among them; n = 0 calls
+ * nothing. */
+static void test_io_parallel(void)
+{
+	enum { N = 200 };
+	atomic_int calls[N];
+	pthread_t by[N];
+	struct parallel_items p = {calls, by};
+	cpu_set_t cpus;
+	CU_ASSERT_FATAL(sched_getaffinity(0, sizeof cpus, &cpus) == 0);
+	size_t cores = (size_t)CPU_COUNT(&cpus);
+	const size_t ns[] = {0, 1, 2, 7, N};
+	for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+		for (int i = 0; i < N; i++)
+			atomic_init(&calls[i], 0);
+		size_t n = ns[k], th = btrt_io_parallel(n, parallel_one, &p);
+		size_t most = n < cores ? n : cores;
+		CU_ASSERT(th <= (most < 64 ? most : 64));
+		CU_ASSERT(n == 0 ? th == 0 : th >= 1);
+		int once = 1, caller = n == 0;
+		for (size_t i = 0; i < N; i++) {
+			once &= atomic_load(&calls[i]) == (i < n);
+			caller |= i < n && pthread_equal(by[i], pthread_self());
+		}
+		CU_ASSERT(once);
+		CU_ASSERT(caller || th > 1); /* with one thread, the caller ran every item */
+	}
+}
+
 int suite_io_register(void)
 {
 	CU_pSuite s = CU_add_suite("io", NULL, NULL);
 	if (!s || !CU_add_test(s, "in order, source and sink on two service cores", test_two_service_cores) ||
 	    !CU_add_test(s, "btrt_io_copy: the bytes asked, any size and alignment", test_io_copy) ||
+	    !CU_add_test(s, "btrt_io_parallel: every item once, at most one thread a core", test_io_parallel) ||
 	    !CU_add_test(s, "in order, source and sink sharing one service core", test_one_service_core) ||
 	    !CU_add_test(s, "in order through a farm", test_farm) ||
 	    !CU_add_test(s, "in order, unpinned", test_unpinned) ||
