@@ -63,7 +63,8 @@ struct btrt_cuda_config {
 
 /* The memory kind of one unified buffer in a CUDA pool. */
 enum btrt_cuda_kind {
-	BTRT_CUDA_KIND_HOST = 0,    /* malloc'd host memory (placement: host) */
+	BTRT_CUDA_KIND_HOST = 0,    /* plain host memory (placement: host, or
+				       no GPU stage of the run touches it) */
 	BTRT_CUDA_KIND_MANAGED = 1, /* cudaMallocManaged */
 	BTRT_CUDA_KIND_PINNED = 2,  /* cudaHostAlloc(Mapped|Portable) */
 	BTRT_CUDA_KIND_DEVICE = 3,  /* cudaMalloc (placement: device) */
@@ -96,16 +97,19 @@ struct btrt_cuda_place {
 };
 
 /* Where the CUDA pool puts unified buffer d (docs/runtime.md, "CUDA
- * buffer placement"); io_loaded: 1 where io.load refills it every task.
- * A pure function of its arguments (no CUDA call), the same for every
- * schedule of the program: placement host / device as declared; else
- * BTRT_CUDA_MEM forced; else managed on integrated GPUs or without
+ * buffer placement"); io_loaded: 1 where io.load refills it every task;
+ * gpu_touched: 0 where no GPU stage of the run reads or writes it
+ * (btrt_chunks_gpu_touched), 1 where one does or may.
+ * A pure function of its arguments (no CUDA call): placement host /
+ * device as declared; else host memory for a buffer the GPU never sees;
+ * else BTRT_CUDA_MEM forced; else managed on integrated GPUs or without
  * concurrent managed access; else, on a discrete GPU: pinned for a
  * stage-read-only io-loaded input (unless io_managed), managed and
  * read-mostly for the other stage-read-only buffers (unless
  * no_read_mostly), and the probe's choice for buffers a stage writes. */
 struct btrt_cuda_place btrt_cuda_place(const struct btrt_cuda_rule *rule,
-				       const struct btrt_buffer_desc *d, int io_loaded);
+				       const struct btrt_buffer_desc *d, int io_loaded,
+				       int gpu_touched);
 
 /* Creates the context. Returns 0, or -1 with err: BTRT_E_NODEV if the
  * build has no CUDA or no device is present (tests exit 77 then),

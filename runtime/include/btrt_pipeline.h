@@ -226,6 +226,20 @@ uint32_t btrt_io_load_threads(const struct btrt_pipeline_config *cfg);
  * (btrt_model_io_ms). */
 uint32_t btrt_io_check_threads(const struct btrt_pipeline_config *cfg);
 
+/* The buffers the GPU sees in a schedule: touched[b] (b < n_buffers,
+ * every entry written) is 1 where a stage of a GPU chunk (a Vulkan or CUDA
+ * chunk, a farm's GPU worker too) of chunks[0..n_chunks) reads or writes
+ * buffer b by its reads and writes lists, else 0. A CUDA pool keeps a
+ * buffer with 0 in plain host memory (btrt_pool_config.gpu_touched): no
+ * pinned or managed allocation for a buffer only the CPU chunks and the
+ * io threads use (octree's 59 MB node array per TaskObject where its
+ * last stage runs on a CPU). Returns 0, or -1 when a chunk's stages lie
+ * beyond n_stages or a list names a buffer >= n_buffers (touched is then
+ * undefined). */
+int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
+			    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t n_buffers,
+			    unsigned char *touched);
+
 #define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)
 
 struct btrt_run; /* records of one run: btrt_trace.h */

@@ -56,6 +56,14 @@ struct btrt_pool_config {
 	 * io.load 1.9 ms instead of 0.6 ms per task). Borrowed during
 	 * btrt_pool_create only. */
 	const unsigned char *io_loaded;
+	/* [n_buffers] or NULL (the GPU may see every buffer: the profiler,
+	 * --adapt): 0 where no stage of a GPU chunk of the run reads or
+	 * writes the buffer (btrt_chunks_gpu_touched). A CUDA pool keeps such
+	 * a buffer in plain host memory (BTRT_CUDA_KIND_HOST): pinning costs
+	 * by the byte (octree's node array, 59 MB per TaskObject: about
+	 * 200 ms of every CUDA run's start on the H200). Borrowed during
+	 * btrt_pool_create only. */
+	const unsigned char *gpu_touched;
 	int print;                 /* (diagnostic) 1: btrt_pool_print to stderr at creation */
 };
 

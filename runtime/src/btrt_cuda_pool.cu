@@ -121,15 +121,18 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 	if (pool->cfg.io_loaded) // borrowed during creation only: keep a copy
 		memcpy(ps->io_loaded, pool->cfg.io_loaded, nb);
 	CUCHECK(cudaSetDevice(cu->device), err, "cudaSetDevice");
-	// Memory kind per buffer (the same for every TaskObject and every
-	// schedule): btrt_cuda_place (btrt_cuda_rule.c), the probe deciding
-	// the buffers a stage writes on a discrete GPU.
+	// Memory kind per buffer (the same for every TaskObject):
+	// btrt_cuda_place (btrt_cuda_rule.c), the probe deciding the buffers
+	// a stage writes on a discrete GPU; host memory for those no GPU
+	// stage of the run touches (cfg.gpu_touched, borrowed: read here only).
 	{
 		struct btrt_cuda_rule rule = { cu->integrated, cu->concurrent_managed, cu->mem,
 					       cu->io_managed, cu->no_read_mostly };
 		for (uint32_t b = 0; b < nb; b++) {
 			size_t bytes = btrt_pool_buf(pool, 0, b)->bytes;
-			struct btrt_cuda_place pl = btrt_cuda_place(&rule, &pool->descs[b], ps->io_loaded[b]);
+			int touched = !pool->cfg.gpu_touched || pool->cfg.gpu_touched[b];
+			struct btrt_cuda_place pl = btrt_cuda_place(&rule, &pool->descs[b],
+								    ps->io_loaded[b], touched);
 			enum buf_kind k = (enum buf_kind)pl.kind;
 			if (pl.kind == BTRT_CUDA_KIND_PROBE) {
 				if (!pool->probe_managed_us) {
@@ -158,12 +161,8 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 			uint64_t t0 = btrt_now_ns();
 			switch ((enum buf_kind)ps->kind[b]) {
 			case BK_HOST:
-				if (posix_memalign(&p, 64, bytes))
-					return btrt_error_set(err, BTRT_E_NOMEM, 0, "cannot allocate '%s'",
-							      pool->descs[b].name);
-				btrt_pool_alloc_ms(pool, b, t0);
-				btrt_pool_zero(pool, p, bytes);
-				bf->host = bf->dev = p;
+				if (btrt_pool_host_buffer(pool, b, bf, err))
+					return -1;
 				break;
 			case BK_MANAGED:
 				// Without concurrent managed access, start attached to the
@@ -222,7 +221,7 @@ extern "C" void btrt_cuda_pool_fini(struct btrt_cuda *cu, struct btrt_pool *pool
 			if (!bf->host && !bf->dev)
 				continue;
 			switch ((enum buf_kind)ps->kind[b]) {
-			case BK_HOST: free(bf->host); break;
+			case BK_HOST: btrt_pool_host_buffer_free(bf); break;
 			case BK_MANAGED: cudaFree(bf->dev); break;
 			case BK_PINNED: cudaFreeHost(bf->host); break;
 			case BK_DEVICE: cudaFree(bf->dev); break;

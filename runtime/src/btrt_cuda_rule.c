@@ -3,13 +3,18 @@
 #include "btrt_cuda.h"
 
 struct btrt_cuda_place btrt_cuda_place(const struct btrt_cuda_rule *rule,
-				       const struct btrt_buffer_desc *d, int io_loaded)
+				       const struct btrt_buffer_desc *d, int io_loaded,
+				       int gpu_touched)
 {
 	struct btrt_cuda_place p = { BTRT_CUDA_KIND_PROBE, 0 };
 	if (d->placement == BTRT_PLACE_HOST)
 		p.kind = BTRT_CUDA_KIND_HOST;
 	else if (d->placement == BTRT_PLACE_DEVICE)
 		p.kind = BTRT_CUDA_KIND_DEVICE;
+	else if (!gpu_touched)
+		/* Only CPU chunks and the io threads use it in this run:
+		 * neither pinning nor managed pages buy anything. */
+		p.kind = BTRT_CUDA_KIND_HOST;
 	else if (rule->mem == BTRT_CUDA_MEM_MANAGED)
 		p.kind = BTRT_CUDA_KIND_MANAGED;
 	else if (rule->mem == BTRT_CUDA_MEM_PINNED)

@@ -47,6 +47,18 @@ static inline void btrt_pool_zero(struct btrt_pool *p, void *m, size_t bytes)
 	p->zero_ms += (double)(btrt_now_ns() - t) / 1e6;
 }
 
+/* Buffer b of TaskObject bf in plain host memory (btrt_pool.c): its
+ * bytes rounded up to 64; from 1 MiB on an anonymous mapping of its own
+ * (zero pages on first touch: a worst-case size's unwritten tail costs
+ * nothing), else 64-byte aligned heap memory, zeroed. Sets bf->host and
+ * bf->dev (the same pointer); the time goes to the pool's alloc_ms and
+ * zero_ms. Returns 0, or -1 with err BTRT_E_NOMEM. The host backend's
+ * buffers and a CUDA pool's BTRT_CUDA_KIND_HOST ones; freed by
+ * btrt_pool_host_buffer_free (NULLs both pointers; none allocated: no-op). */
+int btrt_pool_host_buffer(struct btrt_pool *p, uint32_t b, struct btrt_buffer *bf,
+			  struct btrt_error *err);
+void btrt_pool_host_buffer_free(struct btrt_buffer *bf);
+
 static inline struct btrt_buffer *btrt_pool_buf(struct btrt_pool *p, uint32_t slot, uint32_t b)
 {
 	return &p->bufs[(size_t)slot * p->cfg.n_buffers + b];

@@ -226,6 +226,37 @@ static void *dispatcher(void *arg)
 	return NULL;
 }
 
+/* Marks the buffers of list l[0..n) in touched; -1 when one is out of
+ * range. */
+static int mark_buffers(const uint32_t *l, uint32_t n, uint32_t n_buffers, unsigned char *touched)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (l[i] >= n_buffers)
+			return -1;
+		touched[l[i]] = 1;
+	}
+	return 0;
+}
+
+int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
+			    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t n_buffers,
+			    unsigned char *touched)
+{
+	memset(touched, 0, n_buffers);
+	for (uint32_t i = 0; i < n_chunks; i++) {
+		const struct btrt_chunk *c = &chunks[i];
+		if (c->first_stage > n_stages || c->n_stages > n_stages - c->first_stage)
+			return -1;
+		if (c->pu == BTRT_PU_CPU)
+			continue;
+		for (uint32_t s = c->first_stage; s < c->first_stage + c->n_stages; s++)
+			if (mark_buffers(stages[s].reads, stages[s].n_reads, n_buffers, touched) ||
+			    mark_buffers(stages[s].writes, stages[s].n_writes, n_buffers, touched))
+				return -1;
+	}
+	return 0;
+}
+
 static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *err)
 {
 	if (!cfg->stages || !cfg->n_stages || !cfg->chunks || !cfg->n_chunks)

@@ -71,49 +71,56 @@ static size_t host_bytes(const struct btrt_buffer *bf)
 	return round_up(bf->bytes ? bf->bytes : 1, BTRT_ALIGN);
 }
 
+int btrt_pool_host_buffer(struct btrt_pool *p, uint32_t b, struct btrt_buffer *bf,
+			  struct btrt_error *err)
+{
+	void *m = NULL;
+	size_t bytes = host_bytes(bf);
+	uint64_t t0 = btrt_now_ns();
+	if (bytes >= BTRT_POOL_MMAP_MIN) {
+		m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			m = NULL;
+		btrt_pool_alloc_ms(p, b, t0);
+	} else if (posix_memalign(&m, BTRT_ALIGN, bytes) == 0) {
+		btrt_pool_alloc_ms(p, b, t0);
+		btrt_pool_zero(p, m, bytes);
+	} else {
+		m = NULL;
+	}
+	if (!m)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0,
+				      "cannot allocate %zu bytes for buffer '%s'", bf->bytes,
+				      p->descs[b].name);
+	bf->host = m;
+	bf->dev = m;
+	return 0;
+}
+
+void btrt_pool_host_buffer_free(struct btrt_buffer *bf)
+{
+	if (bf->host && host_bytes(bf) >= BTRT_POOL_MMAP_MIN)
+		munmap(bf->host, host_bytes(bf));
+	else
+		free(bf->host);
+	bf->host = bf->dev = NULL;
+}
+
 static int host_alloc(struct btrt_pool *p, struct btrt_error *err)
 {
 	for (uint32_t b = 0; b < p->cfg.n_buffers; b++)
 		p->mem_kind[b] = "host";
-	for (uint32_t s = 0; s < p->cfg.n_tasks; s++) {
-		for (uint32_t b = 0; b < p->cfg.n_buffers; b++) {
-			struct btrt_buffer *bf = btrt_pool_buf(p, s, b);
-			void *m = NULL;
-			size_t bytes = host_bytes(bf);
-			uint64_t t0 = btrt_now_ns();
-			if (bytes >= BTRT_POOL_MMAP_MIN) {
-				m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-				if (m == MAP_FAILED)
-					m = NULL;
-				btrt_pool_alloc_ms(p, b, t0);
-			} else if (posix_memalign(&m, BTRT_ALIGN, bytes) == 0) {
-				btrt_pool_alloc_ms(p, b, t0);
-				btrt_pool_zero(p, m, bytes);
-			} else {
-				m = NULL;
-			}
-			if (!m)
-				return btrt_error_set(err, BTRT_E_NOMEM, 0,
-						      "cannot allocate %zu bytes for buffer '%s'",
-						      bf->bytes, p->descs[b].name);
-			bf->host = m;
-			bf->dev = m;
-		}
-	}
+	for (uint32_t s = 0; s < p->cfg.n_tasks; s++)
+		for (uint32_t b = 0; b < p->cfg.n_buffers; b++)
+			if (btrt_pool_host_buffer(p, b, btrt_pool_buf(p, s, b), err))
+				return -1;
 	return 0;
 }
 
 static void host_free(struct btrt_pool *p)
 {
-	for (size_t i = 0; i < (size_t)p->cfg.n_tasks * p->cfg.n_buffers; i++) {
-		struct btrt_buffer *bf = &p->bufs[i];
-		if (bf->host && host_bytes(bf) >= BTRT_POOL_MMAP_MIN)
-			munmap(bf->host, host_bytes(bf));
-		else
-			free(bf->host);
-		bf->host = bf->dev = NULL;
-	}
+	for (size_t i = 0; i < (size_t)p->cfg.n_tasks * p->cfg.n_buffers; i++)
+		btrt_pool_host_buffer_free(&p->bufs[i]);
 }
 
 int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
@@ -182,6 +189,7 @@ int btrt_pool_create(struct btrt_pool **out, const struct btrt_pool_config *cfg,
 	default: rc = btrt_error_set(err, BTRT_E_INVAL, 0, "pool: unknown backend %d", (int)cfg->backend);
 	}
 	p->cfg.io_loaded = NULL; /* borrowed during creation only */
+	p->cfg.gpu_touched = NULL;
 	if (rc) {
 		btrt_pool_destroy(p);
 		return -1;

@@ -198,14 +198,25 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
  * of the build's with --adapt) but at most --tasks; io-loaded inputs in
  * pinned host memory on CUDA (btrt_pool_config.io_loaded: the build's
  * btrt_program.io_loaded, else found on the probe pool, kept until the
- * end: btrt_probe_pool_create). Returns 0, or -1 with err. */
-static int create_pool(const struct btrt_program *prog, struct btrt_pool_config *pc,
-		       struct program_run *r, struct btrt_error *err)
+ * end: btrt_probe_pool_create), and on CUDA the buffers no GPU stage of
+ * schedule s touches in host memory (btrt_pool_config.gpu_touched; s
+ * NULL under --adapt, which may switch to any schedule). Returns 0, or
+ * -1 with err. */
+static int create_pool(const struct btrt_program *prog, const struct btrt_program_schedule *s,
+		       struct btrt_pool_config *pc, struct program_run *r, struct btrt_error *err)
 {
 	unsigned char *io_loaded = calloc(prog->app.n_buffers + 1, 1);
+	unsigned char *gpu_touched = calloc(prog->app.n_buffers + 1, 1);
 	int rc = -1;
-	if (!io_loaded)
+	if (!io_loaded || !gpu_touched) {
+		free(io_loaded);
+		free(gpu_touched);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
+	}
+	if (pc->backend == BTRT_BACKEND_CUDA && s &&
+	    btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks, s->n_chunks,
+				    prog->app.n_buffers, gpu_touched) == 0)
+		pc->gpu_touched = gpu_touched;
 	if (pc->backend == BTRT_BACKEND_CUDA && prog->io_loaded) {
 		memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
 		r->setup.io_loaded_from = "table";
@@ -230,7 +241,9 @@ static int create_pool(const struct btrt_program *prog, struct btrt_pool_config 
 	rc = 0;
 out:
 	pc->io_loaded = NULL; /* borrowed during btrt_pool_create only */
+	pc->gpu_touched = NULL;
 	free(io_loaded);
+	free(gpu_touched);
 	return rc;
 }
 
@@ -426,7 +439,7 @@ static int run_program(const struct btrt_program *prog, const char *argv0,
 		goto out;
 	}
 	r.setup.input_open_ms = lap_ms(&t0);
-	if (create_pool(prog, &pc, &r, &err))
+	if (create_pool(prog, o->adapt ? NULL : s, &pc, &r, &err))
 		goto fail;
 	r.setup.pool_ms = lap_ms(&t0);
 	/* every slot's first use before the measured window (issue 25) */

@@ -126,10 +126,11 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 		return btrt_error_set(err, BTRT_E_IO, 0, "stream %u (%s): input: %s", i, prog->app.name,
 				      ioerr);
 	unsigned char *io_loaded = calloc(prog->app.n_buffers + 1, 1);
-	if (!io_loaded)
-		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	unsigned char *gpu_touched = calloc(prog->app.n_buffers + 1, 1);
 	int rc = 0;
-	if (backend == BTRT_BACKEND_CUDA) {
+	if (!io_loaded || !gpu_touched)
+		rc = btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
+	else if (backend == BTRT_BACKEND_CUDA) {
 		if (prog->io_loaded) /* the app's profiling table (PIPELINE_IO_LOADED) */
 			memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
 		else
@@ -137,12 +138,17 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 						    prog->app.params, prog->app.io, r->io_state,
 						    io_loaded, err);
 		pc.io_loaded = io_loaded;
+		/* the buffers no GPU stage of the stream's schedule touches: host memory */
+		if (btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks,
+					    s->n_chunks, prog->app.n_buffers, gpu_touched) == 0)
+			pc.gpu_touched = gpu_touched;
 	}
 	pc.vk = r->vk;
 	pc.cuda = r->cuda;
 	if (!rc)
 		rc = btrt_pool_create(&r->pool, &pc, err);
 	free(io_loaded);
+	free(gpu_touched);
 	if (rc)
 		return -1;
 	for (uint32_t t = 0; t < btrt_pool_size(r->pool); t++)

@@ -223,7 +223,8 @@ static void test_bad_values(void)
  * tested here without a GPU): declared placements kept, BTRT_CUDA_MEM
  * forcing, integrated GPUs managed, and on a discrete GPU io-loaded inputs
  * pinned, written buffers left to the probe and weights managed and
- * read-mostly (issue 25), unless BTRT_CUDA_READ_MOSTLY=0. */
+ * read-mostly (issue 25), unless BTRT_CUDA_READ_MOSTLY=0; host memory for
+ * a buffer no GPU stage of the run touches. */
 static void test_cuda_place(void)
 {
 	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1 };
@@ -232,40 +233,50 @@ static void test_cuda_place(void)
 	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0 };
 	struct btrt_cuda_rule h100 = { .integrated = 0, .concurrent_managed = 1,
 				       .mem = BTRT_CUDA_MEM_AUTO };
-	struct btrt_cuda_place p = btrt_cuda_place(&h100, &weights, 0);
+	struct btrt_cuda_place p = btrt_cuda_place(&h100, &weights, 0, 1);
 	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
 	CU_ASSERT_EQUAL(p.read_mostly, 1);
-	p = btrt_cuda_place(&h100, &weights, 1); /* octree's points: refilled per task */
+	p = btrt_cuda_place(&h100, &weights, 1, 1); /* octree's points: refilled per task */
 	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_PINNED);
 	CU_ASSERT_EQUAL(p.read_mostly, 0);
-	p = btrt_cuda_place(&h100, &inter, 0);
+	p = btrt_cuda_place(&h100, &inter, 0, 1);
 	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_PROBE);
 	CU_ASSERT_EQUAL(p.read_mostly, 0);
-	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &host, 0).kind, BTRT_CUDA_KIND_HOST);
-	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &dev, 0).kind, BTRT_CUDA_KIND_DEVICE);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &host, 0, 1).kind, BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &dev, 0, 1).kind, BTRT_CUDA_KIND_DEVICE);
 	/* io-loaded and read-only, kept managed (BTRT_CUDA_IO_PINNED=0): each
 	 * io.load would drop the GPU's copy, so not read-mostly */
 	struct btrt_cuda_rule iom = h100;
 	iom.io_managed = 1;
-	p = btrt_cuda_place(&iom, &weights, 1);
+	p = btrt_cuda_place(&iom, &weights, 1, 1);
 	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
 	CU_ASSERT_EQUAL(p.read_mostly, 0);
 	/* the rule before (BTRT_CUDA_READ_MOSTLY=0) */
 	struct btrt_cuda_rule old = h100;
 	old.no_read_mostly = 1;
-	p = btrt_cuda_place(&old, &weights, 0);
+	p = btrt_cuda_place(&old, &weights, 0, 1);
 	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
 	CU_ASSERT_EQUAL(p.read_mostly, 0);
 	/* forced kinds and Jetson-style managed memory: no advice */
 	struct btrt_cuda_rule pin = h100, jet = h100;
 	pin.mem = BTRT_CUDA_MEM_PINNED;
 	jet.integrated = 1;
-	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &weights, 0).kind, BTRT_CUDA_KIND_PINNED);
-	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &dev, 0).kind, BTRT_CUDA_KIND_DEVICE);
-	p = btrt_cuda_place(&jet, &weights, 0);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &weights, 0, 1).kind, BTRT_CUDA_KIND_PINNED);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &dev, 0, 1).kind, BTRT_CUDA_KIND_DEVICE);
+	p = btrt_cuda_place(&jet, &weights, 0, 1);
 	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
 	CU_ASSERT_EQUAL(p.read_mostly, 0);
-	CU_ASSERT_EQUAL(btrt_cuda_place(&jet, &inter, 0).kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&jet, &inter, 0, 1).kind, BTRT_CUDA_KIND_MANAGED);
+	/* a buffer no GPU stage of the run touches: host memory, whatever
+	 * else the rule would say; a declared device placement stays */
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &inter, 0, 0).kind, BTRT_CUDA_KIND_HOST);
+	p = btrt_cuda_place(&h100, &weights, 0, 0);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &weights, 1, 0).kind, BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &inter, 0, 0).kind, BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&jet, &inter, 0, 0).kind, BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &dev, 0, 0).kind, BTRT_CUDA_KIND_DEVICE);
 }
 
 /* The OpenMP wait policy as it runs (btrt_omp_wait_name): the build's

@@ -418,6 +418,50 @@ static void test_pool_bytes(void)
 	CU_ASSERT_TRUE(btrt_mem_available() > 0); /* Linux: /proc/meminfo */
 }
 
+/* btrt_chunks_gpu_touched: the buffers a GPU chunk's stages read or
+ * write, by the stages' lists (octree's shape: a GPU middle between CPU
+ * ends, and a farm with a GPU worker). */
+static void test_gpu_touched(void)
+{
+	/* buffers: 0 points, 1 codes, 2 sorted, 3 tree, 4 nodes, 5 weights */
+	static const uint32_t r0[] = {0, 5}, w0[] = {1}, r1[] = {1}, w1[] = {2};
+	static const uint32_t r2[] = {2}, w2[] = {3}, r3[] = {3}, w3[] = {4};
+	const struct btrt_stage st[4] = {
+		{.name = "morton", .reads = r0, .n_reads = 2, .writes = w0, .n_writes = 1},
+		{.name = "sort", .reads = r1, .n_reads = 1, .writes = w1, .n_writes = 1},
+		{.name = "tree", .reads = r2, .n_reads = 1, .writes = w2, .n_writes = 1},
+		{.name = "octree", .reads = r3, .n_reads = 1, .writes = w3, .n_writes = 1},
+	};
+	unsigned char t[6];
+	const struct btrt_chunk mid[3] = {
+		{"cpu0", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL, 0},
+		{"gpu", BTRT_PU_CUDA, NULL, 0, 1, 2, NULL, NULL, 0},
+		{"cpu1", BTRT_PU_CPU, NULL, 0, 3, 1, NULL, NULL, 0},
+	};
+	memset(t, 7, sizeof t);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, mid, 3, 6, t), 0);
+	const unsigned char want_mid[6] = {0, 1, 1, 1, 0, 0};
+	CU_ASSERT_EQUAL(memcmp(t, want_mid, 6), 0);
+	/* CPU only: the GPU sees nothing */
+	const struct btrt_chunk cpu[1] = {{"cpu", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0}};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, cpu, 1, 6, t), 0);
+	const unsigned char none[6] = {0};
+	CU_ASSERT_EQUAL(memcmp(t, none, 6), 0);
+	/* a farm of stages 0-1 with a Vulkan worker, then the rest on the CPU */
+	const struct btrt_chunk farm[3] = {
+		{"cpu0", BTRT_PU_CPU, NULL, 0, 0, 2, NULL, NULL, 1},
+		{"vk", BTRT_PU_VULKAN, NULL, 0, 0, 2, NULL, NULL, 1},
+		{"cpu1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0},
+	};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, 6, t), 0);
+	const unsigned char want_farm[6] = {1, 1, 1, 0, 0, 1};
+	CU_ASSERT_EQUAL(memcmp(t, want_farm, 6), 0);
+	/* a chunk past the stages, a buffer past the layout */
+	const struct btrt_chunk past[1] = {{"gpu", BTRT_PU_CUDA, NULL, 0, 3, 2, NULL, NULL, 0}};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, past, 1, 6, t), -1);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, 5, t), -1);
+}
+
 static void test_summary(void)
 {
 	uint64_t v[100];
@@ -539,6 +583,7 @@ int suite_pipeline_register(void)
 	    !CU_add_test(s, "an idle pipeline sleeps", test_idle_pipeline) ||
 	    !CU_add_test(s, "SIGINT stops the run, threads joined", test_interrupt) ||
 	    !CU_add_test(s, "pool memory estimate", test_pool_bytes) ||
+	    !CU_add_test(s, "the buffers a schedule's GPU chunks touch", test_gpu_touched) ||
 	    !CU_add_test(s, "summary statistics", test_summary) ||
 	    !CU_add_test(s, "summaries from a seq on (steady state)", test_steady_summary))
 		return -1;
