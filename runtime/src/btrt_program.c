@@ -213,23 +213,12 @@ static int create_pool(const struct btrt_program *prog, const struct btrt_progra
 		free(gpu_touched);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
 	}
-	if (pc->backend == BTRT_BACKEND_CUDA && s &&
-	    btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks, s->n_chunks,
-				    prog->app.n_buffers, gpu_touched) == 0)
-		pc->gpu_touched = gpu_touched;
-	if (pc->backend == BTRT_BACKEND_CUDA && prog->io_loaded) {
-		memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
-		r->setup.io_loaded_from = "table";
-		pc->io_loaded = io_loaded;
-	} else if (pc->backend == BTRT_BACKEND_CUDA) {
-		uint64_t t = btrt_now_ns();
-		if (btrt_probe_pool_create(&r->probe_pool, pc, prog->app.bind, prog->app.params, prog->app.io,
-					   r->io_state, io_loaded, err))
-			goto out;
+	uint64_t t = btrt_now_ns();
+	if (btrt_program_cuda_pool_inputs(prog, s, r->io_state, pc, io_loaded, gpu_touched,
+					  &r->probe_pool, &r->setup.io_loaded_from, err))
+		goto out;
+	if (r->setup.io_loaded_from && !strcmp(r->setup.io_loaded_from, "probe"))
 		r->setup.pool_io_probe_ms = (double)(btrt_now_ns() - t) / 1e6;
-		r->setup.io_loaded_from = "probe";
-		pc->io_loaded = io_loaded;
-	}
 	pc->vk = r->vk;
 	pc->cuda = r->cuda;
 	if (btrt_pool_create(&r->pool, pc, err))

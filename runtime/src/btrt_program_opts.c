@@ -286,6 +286,31 @@ void btrt_program_input_failed(const struct btrt_program *prog, const char *argv
 		fprintf(stderr, "%s: the input tried was %s (--input)\n", argv0, tried);
 }
 
+int btrt_program_cuda_pool_inputs(const struct btrt_program *prog,
+				  const struct btrt_program_schedule *s, void *io_state,
+				  struct btrt_pool_config *pc, unsigned char *io_loaded,
+				  unsigned char *gpu_touched, struct btrt_pool **probe_pool,
+				  const char **from, struct btrt_error *err)
+{
+	*from = NULL;
+	if (pc->backend != BTRT_BACKEND_CUDA)
+		return 0;
+	if (prog->io_loaded) {
+		memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
+		*from = "table";
+	} else {
+		if (btrt_probe_pool_create(probe_pool, pc, prog->app.bind, prog->app.params,
+					   prog->app.io, io_state, io_loaded, err))
+			return -1;
+		*from = "probe";
+	}
+	pc->io_loaded = io_loaded;
+	if (s && btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks,
+					 s->n_chunks, prog->app.n_buffers, gpu_touched) == 0)
+		pc->gpu_touched = gpu_touched;
+	return 0;
+}
+
 enum btrt_backend btrt_program_schedule_backend(const struct btrt_program_schedule *s)
 {
 	enum btrt_backend b = BTRT_BACKEND_HOST;

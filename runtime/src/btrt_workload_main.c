@@ -127,22 +127,13 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 				      ioerr);
 	unsigned char *io_loaded = calloc(prog->app.n_buffers + 1, 1);
 	unsigned char *gpu_touched = calloc(prog->app.n_buffers + 1, 1);
+	const char *from; /* not reported per stream */
 	int rc = 0;
 	if (!io_loaded || !gpu_touched)
 		rc = btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
-	else if (backend == BTRT_BACKEND_CUDA) {
-		if (prog->io_loaded) /* the app's profiling table (PIPELINE_IO_LOADED) */
-			memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);
-		else
-			rc = btrt_probe_pool_create(&r->probe_pool, &pc, prog->app.bind,
-						    prog->app.params, prog->app.io, r->io_state,
-						    io_loaded, err);
-		pc.io_loaded = io_loaded;
-		/* the buffers no GPU stage of the stream's schedule touches: host memory */
-		if (btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks,
-					    s->n_chunks, prog->app.n_buffers, gpu_touched) == 0)
-			pc.gpu_touched = gpu_touched;
-	}
+	else
+		rc = btrt_program_cuda_pool_inputs(prog, s, r->io_state, &pc, io_loaded,
+						   gpu_touched, &r->probe_pool, &from, err);
 	pc.vk = r->vk;
 	pc.cuda = r->cuda;
 	if (!rc)
