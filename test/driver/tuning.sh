@@ -202,14 +202,17 @@ python3 - "$work/sh.json" <<'PY' || fail "screening: tuning.screened, the screen
 import json, sys
 r = json.load(open(sys.argv[1]))
 h, b = r["head_to_head"] or {}, r["bound_round"] or {}
-again = {h.get("baseline"), h.get("candidate"), b.get("schedule") if b.get("status") == "rematch" else None}
+again = {h.get("baseline"), h.get("candidate"),
+         b.get("schedule") if b.get("status") == "rematch" else None}
 screened = [c for c in r["candidates"] if c["status"] == "verified" and c["rounds"] == 1]
 exact = [c for c in r["candidates"] if c["rounds"] >= 6 and c["runs"] >= 6]
 print("screened:", r["tuning"]["screened"], [(c["index"], c["runs"]) for c in screened],
-      "ran again:", sorted(i for i in again if i is not None), "6 rounds:", [c["index"] for c in exact])
+      "ran again:", sorted(i for i in again if i is not None),
+      "6 rounds:", [c["index"] for c in exact])
 sys.exit(not (r["tuning"]["screened"] >= 1 and len(screened) == r["tuning"]["screened"] and
               all(c["runs"] == 1 or c["index"] in again for c in screened) and
-              not any(c["finalist"] for c in screened if c["index"] not in again) and len(exact) >= 2))
+              not any(c["finalist"] for c in screened if c["index"] not in again) and
+              len(exact) >= 2))
 PY
 echo "ok: screening keeps 2 finalists, measured to 6 runs, when round 1 outlasts the budget"
 
