@@ -12,8 +12,9 @@
  * CUDA call is checked; a failure names the call, the chunk, stage and task.
  *
  * The environment (BTRT_CUDA_DEVICE, BTRT_CUDA_MEM, BTRT_CUDA_SYNC,
- * BTRT_CUDA_MOVE, BTRT_CUDA_IO_PINNED, BTRT_CUDA_READ_MOSTLY) reaches the backend only through
- * btrt_cuda_config (btrt_env.h: btrt_env_cuda_config). */
+ * BTRT_CUDA_MOVE, BTRT_CUDA_IO_PINNED, BTRT_CUDA_READ_MOSTLY,
+ * BTRT_CUDA_PRIVATE) reaches the backend only through btrt_cuda_config
+ * (btrt_env.h: btrt_env_cuda_config). */
 #ifndef BTRT_CUDA_H
 #define BTRT_CUDA_H
 
@@ -54,6 +55,9 @@ struct btrt_cuda_config {
 	int no_read_mostly;        /* (diagnostic) 1: managed weights without
 				      cudaMemAdviseSetReadMostly (the rule
 				      before issue 25's fix) */
+	int probe_private;         /* (diagnostic) 1: a GPU chunk's private
+				      intermediates left to the probe, as
+				      shared ones (the rule before) */
 	const char *probe_file;    /* the placement probe's results kept
 				      across processes (BTRT_CUDA_PROBE_FILE,
 				      set by btc's main job for its runs):
@@ -80,6 +84,7 @@ struct btrt_cuda_rule {
 	enum btrt_cuda_mem mem;    /* BTRT_CUDA_MEM */
 	int io_managed;            /* btrt_cuda_config.io_managed */
 	int no_read_mostly;        /* btrt_cuda_config.no_read_mostly */
+	int probe_private;         /* btrt_cuda_config.probe_private */
 };
 
 struct btrt_cuda_place {
@@ -98,15 +103,17 @@ struct btrt_cuda_place {
 
 /* Where the CUDA pool puts unified buffer d (docs/runtime.md, "CUDA
  * buffer placement"); io_loaded: 1 where io.load refills it every task;
- * gpu_touched: 0 where no GPU stage of the run reads or writes it
- * (btrt_chunks_gpu_touched), 1 where one does or may.
+ * gpu_touched: an enum btrt_gpu_use (btrt_chunks_gpu_touched; 1,
+ * SHARED, where the schedule is not known).
  * A pure function of its arguments (no CUDA call): placement host /
  * device as declared; else host memory for a buffer the GPU never sees;
  * else BTRT_CUDA_MEM forced; else managed on integrated GPUs or without
  * concurrent managed access; else, on a discrete GPU: pinned for a
  * stage-read-only io-loaded input (unless io_managed), managed and
  * read-mostly for the other stage-read-only buffers (unless
- * no_read_mostly), and the probe's choice for buffers a stage writes. */
+ * no_read_mostly), managed for a GPU chunk's private intermediates
+ * (unless probe_private), and the probe's choice for the other buffers a
+ * stage writes. */
 struct btrt_cuda_place btrt_cuda_place(const struct btrt_cuda_rule *rule,
 				       const struct btrt_buffer_desc *d, int io_loaded,
 				       int gpu_touched);

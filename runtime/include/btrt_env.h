@@ -54,6 +54,7 @@ struct btrt_env {
 	int cuda_move_all;         /* BTRT_CUDA_MOVE=all (diagnostic) */
 	int cuda_io_managed;       /* BTRT_CUDA_IO_PINNED=0 (diagnostic) */
 	int cuda_no_read_mostly;   /* BTRT_CUDA_READ_MOSTLY=0 (diagnostic) */
+	int cuda_probe_private;    /* BTRT_CUDA_PRIVATE=probe (diagnostic) */
 	const char *cuda_probe_file; /* BTRT_CUDA_PROBE_FILE: the placement
 				      probe's results across processes
 				      (btrt_cuda_config.probe_file); NULL:

@@ -226,15 +226,36 @@ uint32_t btrt_io_load_threads(const struct btrt_pipeline_config *cfg);
  * (btrt_model_io_ms). */
 uint32_t btrt_io_check_threads(const struct btrt_pipeline_config *cfg);
 
+/* What the GPU chunks of a schedule do with a buffer
+ * (btrt_chunks_gpu_touched). */
+enum btrt_gpu_use {
+	BTRT_GPU_UNTOUCHED = 0, /* no stage of a GPU chunk reads or writes it */
+	BTRT_GPU_SHARED = 1,    /* a GPU chunk's stage touches it, and so does
+				   a CPU chunk's stage, or it is an output */
+	BTRT_GPU_PRIVATE = 2,   /* only GPU chunks' stages touch it, and a
+				   stage reads the value its last writer
+				   wrote (an intermediate, not an output) */
+};
+
 /* The buffers the GPU sees in a schedule: touched[b] (b < n_buffers,
- * every entry written) is 1 where a stage of a GPU chunk (a Vulkan or CUDA
- * chunk, a farm's GPU worker too) of chunks[0..n_chunks) reads or writes
- * buffer b by its reads and writes lists, else 0. A CUDA pool keeps a
- * buffer with 0 in plain host memory (btrt_pool_config.gpu_touched): no
- * pinned or managed allocation for a buffer only the CPU chunks and the
- * io threads use (octree's 59 MB node array per TaskObject where its
- * last stage runs on a CPU). Returns 0, or -1 when a chunk's stages lie
- * beyond n_stages or a list names a buffer >= n_buffers (touched is then
+ * every entry written) is an enum btrt_gpu_use, from the reads and writes
+ * lists of the stages of chunks[0..n_chunks) (a Vulkan or CUDA chunk, a
+ * farm's GPU worker too, is a GPU chunk). An output is a buffer some
+ * stage writes and no stage reads after its last write: the io check
+ * reads it on the host. Whether io.load refills a buffer is not known
+ * here (btrt_pool_config.io_loaded): a PRIVATE buffer io.load refills is
+ * shared all the same.
+ *
+ * A CUDA pool keeps an UNTOUCHED buffer in plain host memory
+ * (btrt_pool_config.gpu_touched): no pinned or managed allocation for a
+ * buffer only the CPU chunks and the io threads use (octree's 59 MB node
+ * array per TaskObject where its last stage runs on a CPU). It keeps a
+ * PRIVATE buffer a stage writes in managed memory, which the chunk moves
+ * to the device on a TaskObject's first task and leaves there (octree's
+ * sort buffers in cuda:0-5 cpu:6; AlexNet's activations inside a CUDA
+ * chunk), not in pinned host memory that every kernel would read and
+ * write across the bus. Returns 0, or -1 when a chunk's stages lie beyond
+ * n_stages or a list names a buffer >= n_buffers (touched is then
  * undefined). */
 int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
 			    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t n_buffers,

@@ -43,6 +43,7 @@ extern "C" int btrt_cuda_create(struct btrt_cuda **out, const struct btrt_cuda_c
 	cu->move_all = cfg && cfg->move_all;
 	cu->io_managed = cfg && cfg->io_managed;
 	cu->no_read_mostly = cfg && cfg->no_read_mostly;
+	cu->probe_private = cfg && cfg->probe_private;
 	if (cfg && cfg->probe_file && !(cu->probe_file = strdup(cfg->probe_file))) {
 		free(cu);
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");

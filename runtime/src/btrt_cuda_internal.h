@@ -19,6 +19,7 @@ struct btrt_cuda {
 	int move_all;              // btrt_cuda_config.move_all
 	int io_managed;            // btrt_cuda_config.io_managed
 	int no_read_mostly;        // btrt_cuda_config.no_read_mostly
+	int probe_private;         // btrt_cuda_config.probe_private
 	char *probe_file;          // btrt_cuda_config.probe_file (a copy), or NULL
 	char name[256];
 	// Probe results by size (discrete GPUs, BTRT_CUDA_MEM_AUTO).

@@ -127,7 +127,8 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 	// stage of the run touches (cfg.gpu_touched, borrowed: read here only).
 	{
 		struct btrt_cuda_rule rule = { cu->integrated, cu->concurrent_managed, cu->mem,
-					       cu->io_managed, cu->no_read_mostly };
+					       cu->io_managed, cu->no_read_mostly,
+					       cu->probe_private };
 		for (uint32_t b = 0; b < nb; b++) {
 			size_t bytes = btrt_pool_buf(pool, 0, b)->bytes;
 			int touched = !pool->cfg.gpu_touched || pool->cfg.gpu_touched[b];

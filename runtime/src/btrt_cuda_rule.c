@@ -1,6 +1,7 @@
 /* The CUDA pool's placement rule (btrt_cuda.h: btrt_cuda_place), kept free
  * of CUDA calls so that it builds and is tested without a GPU. */
 #include "btrt_cuda.h"
+#include "btrt_pipeline.h"
 
 struct btrt_cuda_place btrt_cuda_place(const struct btrt_cuda_rule *rule,
 				       const struct btrt_buffer_desc *d, int io_loaded,
@@ -37,6 +38,12 @@ struct btrt_cuda_place btrt_cuda_place(const struct btrt_cuda_rule *rule,
 		 * task: each write would drop the GPU's copy. */
 		p.kind = BTRT_CUDA_KIND_MANAGED;
 		p.read_mostly = !io_loaded && !rule->no_read_mostly;
-	}
+	} else if (gpu_touched == BTRT_GPU_PRIVATE && !io_loaded && !rule->probe_private)
+		/* An intermediate only GPU stages touch: the chunk moves it to
+		 * the device once per TaskObject, and the kernels then read
+		 * and write device memory. In pinned host memory every access
+		 * crosses the bus (the probe times one round trip of a shared
+		 * buffer, which a private one never makes). */
+		p.kind = BTRT_CUDA_KIND_MANAGED;
 	return p;
 }

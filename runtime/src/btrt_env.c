@@ -74,6 +74,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const move[] = { "", "all" };
 	static const char *const io_pinned[] = { "0", "1" };
 	static const char *const read_mostly[] = { "0", "1" };
+	static const char *const private_rule[] = { "device", "probe" };
 	static const char *const vk_streams[] = { NULL, "one", "each", "queue" };
 	static const char *const vk_wait[] = { NULL, "block", "spin" };
 	static const char *const io_copy[] = { "stream", "memcpy" };
@@ -81,7 +82,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
 	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0, rm = 1;
-	int vw = BTRT_VK_WAIT_DEFAULT, ic = 0;
+	int vw = BTRT_VK_WAIT_DEFAULT, ic = 0, pr = 0;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
 	const char *pf = getenv("BTRT_CUDA_PROBE_FILE");
@@ -100,6 +101,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_word("BTRT_CUDA_MOVE", move, 2, &mv, "all", err) ||
 	    read_word("BTRT_CUDA_IO_PINNED", io_pinned, 2, &iop, "0 or 1", err) ||
 	    read_word("BTRT_CUDA_READ_MOSTLY", read_mostly, 2, &rm, "0 or 1", err) ||
+	    read_word("BTRT_CUDA_PRIVATE", private_rule, 2, &pr, "device or probe", err) ||
 	    read_flag("BTRT_POOL_PRINT", &e.pool_print, err) ||
 	    read_int("BTRT_CHECK_THREADS", 1, BTRT_CHECK_THREADS_MAX, &ct, err) ||
 	    read_int("BTRT_LOAD_THREADS", 1, BTRT_LOAD_THREADS_MAX, &lt, err) ||
@@ -119,6 +121,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	e.vk_streams = (enum btrt_vk_streams)vs;
 	e.vk_wait = (enum btrt_vk_wait)vw;
 	e.cuda_no_read_mostly = !rm;
+	e.cuda_probe_private = pr;
 	e.io_copy_memcpy = ic;
 	*env = e;
 	return 0;
@@ -157,6 +160,7 @@ void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *c
 	cfg->move_all |= env->cuda_move_all;
 	cfg->io_managed |= env->cuda_io_managed;
 	cfg->no_read_mostly |= env->cuda_no_read_mostly;
+	cfg->probe_private |= env->cuda_probe_private;
 	if (!cfg->probe_file)
 		cfg->probe_file = env->cuda_probe_file;
 }

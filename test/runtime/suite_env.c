@@ -16,7 +16,7 @@ static const char *const vars[] = {
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_READ_MOSTLY", "BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
 	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS", "BTRT_VK_WAIT", "BTRT_IO_COPY",
-	"BTRT_CUDA_PROBE_FILE",
+	"BTRT_CUDA_PROBE_FILE", "BTRT_CUDA_PRIVATE",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -70,6 +70,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.vk_streams, BTRT_VK_STREAMS_AUTO);
 	CU_ASSERT_EQUAL(e.vk_wait, BTRT_VK_WAIT_DEFAULT);
 	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 0);
+	CU_ASSERT_EQUAL(e.cuda_probe_private, 0);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
 	CU_ASSERT_EQUAL(e.load_threads, 0);
@@ -90,6 +91,7 @@ static void test_values(void)
 	setenv("BTRT_CUDA_MOVE", "all", 1);
 	setenv("BTRT_CUDA_IO_PINNED", "0", 1);
 	setenv("BTRT_CUDA_READ_MOSTLY", "0", 1);
+	setenv("BTRT_CUDA_PRIVATE", "probe", 1);
 	setenv("BTRT_CUDA_SYNC", "block", 1);
 	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
 	setenv("BTRT_CHECK_THREADS", "3", 1);
@@ -112,6 +114,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(e.cuda_move_all, 1);
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 1);
 	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 1);
+	CU_ASSERT_EQUAL(e.cuda_probe_private, 1);
 	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.stop_timeout_s, 1);
@@ -126,6 +129,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(cc.sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(cc.move_all, 1);
 	CU_ASSERT_EQUAL(cc.no_read_mostly, 1);
+	CU_ASSERT_EQUAL(cc.probe_private, 1);
 	CU_ASSERT_STRING_EQUAL(cc.probe_file, "/tmp/probe.txt");
 	struct btrt_cuda_config cd = { .device = -1, .probe_file = "mine.txt" };
 	btrt_env_cuda_config(&e, &cd);
@@ -185,7 +189,7 @@ static void test_bad_values(void)
 		{ "BTRT_VK_FORCE_NONCOHERENT", "true" }, { "BTRT_CUDA_DEVICE", "gpu0" },
 		{ "BTRT_CUDA_DEVICE", "1024" }, { "BTRT_CUDA_MEM", "device" },
 		{ "BTRT_CUDA_MOVE", "some" }, { "BTRT_CUDA_IO_PINNED", "no" },
-		{ "BTRT_CUDA_READ_MOSTLY", "off" },
+		{ "BTRT_CUDA_READ_MOSTLY", "off" }, { "BTRT_CUDA_PRIVATE", "managed" },
 		{ "BTRT_CUDA_SYNC", "sleep" }, { "BTRT_POOL_PRINT", "1 " },
 		{ "BTRT_CHECK_THREADS", "0" }, { "BTRT_CHECK_THREADS", "17" },
 		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
@@ -224,7 +228,8 @@ static void test_bad_values(void)
  * forcing, integrated GPUs managed, and on a discrete GPU io-loaded inputs
  * pinned, written buffers left to the probe and weights managed and
  * read-mostly (issue 25), unless BTRT_CUDA_READ_MOSTLY=0; host memory for
- * a buffer no GPU stage of the run touches. */
+ * a buffer no GPU stage of the run touches; managed memory for a GPU
+ * chunk's private intermediates, unless BTRT_CUDA_PRIVATE=probe. */
 static void test_cuda_place(void)
 {
 	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1 };
@@ -277,6 +282,66 @@ static void test_cuda_place(void)
 	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &inter, 0, 0).kind, BTRT_CUDA_KIND_HOST);
 	CU_ASSERT_EQUAL(btrt_cuda_place(&jet, &inter, 0, 0).kind, BTRT_CUDA_KIND_HOST);
 	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &dev, 0, 0).kind, BTRT_CUDA_KIND_DEVICE);
+	/* a GPU chunk's private intermediate: managed (moved to the device
+	 * once per TaskObject), not read-mostly (a stage writes it); io.load
+	 * refilling it, or the rule before, leaves it to the probe; weights
+	 * and declared placements as before */
+	p = btrt_cuda_place(&h100, &inter, 0, BTRT_GPU_PRIVATE);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(p.read_mostly, 0);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &inter, 1, BTRT_GPU_PRIVATE).kind,
+			BTRT_CUDA_KIND_PROBE);
+	struct btrt_cuda_rule before = h100;
+	before.probe_private = 1;
+	CU_ASSERT_EQUAL(btrt_cuda_place(&before, &inter, 0, BTRT_GPU_PRIVATE).kind,
+			BTRT_CUDA_KIND_PROBE);
+	p = btrt_cuda_place(&h100, &weights, 0, BTRT_GPU_PRIVATE);
+	CU_ASSERT_EQUAL(p.kind, BTRT_CUDA_KIND_MANAGED);
+	CU_ASSERT_EQUAL(p.read_mostly, 1);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&h100, &host, 0, BTRT_GPU_PRIVATE).kind,
+			BTRT_CUDA_KIND_HOST);
+	CU_ASSERT_EQUAL(btrt_cuda_place(&pin, &inter, 0, BTRT_GPU_PRIVATE).kind,
+			BTRT_CUDA_KIND_PINNED);
+}
+
+/* btrt_chunks_gpu_touched over octree's shape in cuda:0-2 cpu:3, and the
+ * same app all on the GPU: in (io-loaded, read by stage 0), a (0 -> 1),
+ * tmp (read and written by 1), b (1 -> 2 and 3), c (2 -> 3), out (3's
+ * output), w (weights stage 2 reads). */
+static void test_gpu_touched(void)
+{
+	enum { IN, A, TMP, B, C, OUT, W, NB };
+	static const uint32_t r0[] = { IN }, w0[] = { A }, r1[] = { A, TMP }, w1[] = { TMP, B };
+	static const uint32_t r2[] = { B, W }, w2[] = { C }, r3[] = { B, C }, w3[] = { OUT };
+	const struct btrt_stage st[] = {
+		{ "s0", NULL, NULL, NULL, 0, r0, 1, w0, 1 },
+		{ "s1", NULL, NULL, NULL, 0, r1, 2, w1, 2 },
+		{ "s2", NULL, NULL, NULL, 0, r2, 2, w2, 1 },
+		{ "s3", NULL, NULL, NULL, 0, r3, 2, w3, 1 },
+	};
+	struct btrt_chunk mixed[2] = { { .name = "gpu", .pu = BTRT_PU_CUDA, .n_stages = 3 },
+				       { .name = "cpu", .pu = BTRT_PU_CPU, .first_stage = 3,
+					 .n_stages = 1 } };
+	unsigned char t[NB];
+	CU_ASSERT_EQUAL_FATAL(btrt_chunks_gpu_touched(st, 4, mixed, 2, NB, t), 0);
+	CU_ASSERT_EQUAL(t[IN], BTRT_GPU_PRIVATE); /* io.load's: the pool decides */
+	CU_ASSERT_EQUAL(t[A], BTRT_GPU_PRIVATE);
+	CU_ASSERT_EQUAL(t[TMP], BTRT_GPU_SHARED); /* the chunks' rule: an output */
+	CU_ASSERT_EQUAL(t[B], BTRT_GPU_SHARED);   /* the cpu chunk reads it */
+	CU_ASSERT_EQUAL(t[C], BTRT_GPU_SHARED);
+	CU_ASSERT_EQUAL(t[OUT], BTRT_GPU_UNTOUCHED);
+	CU_ASSERT_EQUAL(t[W], BTRT_GPU_PRIVATE);
+	struct btrt_chunk gpu = { .name = "gpu", .pu = BTRT_PU_CUDA, .n_stages = 4 };
+	CU_ASSERT_EQUAL_FATAL(btrt_chunks_gpu_touched(st, 4, &gpu, 1, NB, t), 0);
+	CU_ASSERT_EQUAL(t[B], BTRT_GPU_PRIVATE);
+	CU_ASSERT_EQUAL(t[C], BTRT_GPU_PRIVATE);
+	CU_ASSERT_EQUAL(t[OUT], BTRT_GPU_SHARED); /* the io check reads it */
+	mixed[1].n_stages = 2; /* beyond the stages */
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, mixed, 2, NB, t), -1);
+	static const uint32_t bad[] = { NB };
+	const struct btrt_stage st_bad[] = { { "s0", NULL, NULL, NULL, 0, bad, 1, w0, 1 } };
+	gpu.n_stages = 1;
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st_bad, 1, &gpu, 1, NB, t), -1);
 }
 
 /* The OpenMP wait policy as it runs (btrt_omp_wait_name): the build's
@@ -318,6 +383,7 @@ int suite_env_register(void)
 	    !CU_add_test(s, "values and configs", test_values) ||
 	    !CU_add_test(s, "bad values", test_bad_values) ||
 	    !CU_add_test(s, "CUDA buffer placement rule", test_cuda_place) ||
+	    !CU_add_test(s, "the buffers a schedule's GPU chunks touch", test_gpu_touched) ||
 	    !CU_add_test(s, "OpenMP wait policy", test_omp_wait))
 		return -1;
 	return 0;
