@@ -131,7 +131,8 @@ extern "C" int btrt_cuda_pool_init(struct btrt_cuda *cu, struct btrt_pool *pool,
 					       cu->probe_private };
 		for (uint32_t b = 0; b < nb; b++) {
 			size_t bytes = btrt_pool_buf(pool, 0, b)->bytes;
-			int touched = !pool->cfg.gpu_touched || pool->cfg.gpu_touched[b];
+			int touched = pool->cfg.gpu_touched ? (int)pool->cfg.gpu_touched[b]
+							    : (int)BTRT_GPU_SHARED;
 			struct btrt_cuda_place pl = btrt_cuda_place(&rule, &pool->descs[b],
 								    ps->io_loaded[b], touched);
 			enum buf_kind k = (enum buf_kind)pl.kind;
