@@ -304,46 +304,6 @@ static void test_cuda_place(void)
 			BTRT_CUDA_KIND_PINNED);
 }
 
-/* btrt_chunks_gpu_touched over octree's shape in cuda:0-2 cpu:3, and the
- * same app all on the GPU: in (io-loaded, read by stage 0), a (0 -> 1),
- * tmp (read and written by 1), b (1 -> 2 and 3), c (2 -> 3), out (3's
- * output), w (weights stage 2 reads). */
-static void test_gpu_touched(void)
-{
-	enum { IN, A, TMP, B, C, OUT, W, NB };
-	static const uint32_t r0[] = { IN }, w0[] = { A }, r1[] = { A, TMP }, w1[] = { TMP, B };
-	static const uint32_t r2[] = { B, W }, w2[] = { C }, r3[] = { B, C }, w3[] = { OUT };
-	const struct btrt_stage st[] = {
-		{ "s0", NULL, NULL, NULL, 0, r0, 1, w0, 1 },
-		{ "s1", NULL, NULL, NULL, 0, r1, 2, w1, 2 },
-		{ "s2", NULL, NULL, NULL, 0, r2, 2, w2, 1 },
-		{ "s3", NULL, NULL, NULL, 0, r3, 2, w3, 1 },
-	};
-	struct btrt_chunk mixed[2] = { { .name = "gpu", .pu = BTRT_PU_CUDA, .n_stages = 3 },
-				       { .name = "cpu", .pu = BTRT_PU_CPU, .first_stage = 3,
-					 .n_stages = 1 } };
-	unsigned char t[NB];
-	CU_ASSERT_EQUAL_FATAL(btrt_chunks_gpu_touched(st, 4, mixed, 2, NB, t), 0);
-	CU_ASSERT_EQUAL(t[IN], BTRT_GPU_PRIVATE); /* io.load's: the pool decides */
-	CU_ASSERT_EQUAL(t[A], BTRT_GPU_PRIVATE);
-	CU_ASSERT_EQUAL(t[TMP], BTRT_GPU_SHARED); /* the chunks' rule: an output */
-	CU_ASSERT_EQUAL(t[B], BTRT_GPU_SHARED);   /* the cpu chunk reads it */
-	CU_ASSERT_EQUAL(t[C], BTRT_GPU_SHARED);
-	CU_ASSERT_EQUAL(t[OUT], BTRT_GPU_UNTOUCHED);
-	CU_ASSERT_EQUAL(t[W], BTRT_GPU_PRIVATE);
-	struct btrt_chunk gpu = { .name = "gpu", .pu = BTRT_PU_CUDA, .n_stages = 4 };
-	CU_ASSERT_EQUAL_FATAL(btrt_chunks_gpu_touched(st, 4, &gpu, 1, NB, t), 0);
-	CU_ASSERT_EQUAL(t[B], BTRT_GPU_PRIVATE);
-	CU_ASSERT_EQUAL(t[C], BTRT_GPU_PRIVATE);
-	CU_ASSERT_EQUAL(t[OUT], BTRT_GPU_SHARED); /* the io check reads it */
-	mixed[1].n_stages = 2; /* beyond the stages */
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, mixed, 2, NB, t), -1);
-	static const uint32_t bad[] = { NB };
-	const struct btrt_stage st_bad[] = { { "s0", NULL, NULL, NULL, 0, bad, 1, w0, 1 } };
-	gpu.n_stages = 1;
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st_bad, 1, &gpu, 1, NB, t), -1);
-}
-
 /* The OpenMP wait policy as it runs (btrt_omp_wait_name): the build's
  * unless the environment sets one; spin only with the threads pinned.
  * The runner itself re-executed passively (suites.c), so its marks are
@@ -383,7 +343,6 @@ int suite_env_register(void)
 	    !CU_add_test(s, "values and configs", test_values) ||
 	    !CU_add_test(s, "bad values", test_bad_values) ||
 	    !CU_add_test(s, "CUDA buffer placement rule", test_cuda_place) ||
-	    !CU_add_test(s, "the buffers a schedule's GPU chunks touch", test_gpu_touched) ||
 	    !CU_add_test(s, "OpenMP wait policy", test_omp_wait))
 		return -1;
 	return 0;

@@ -419,8 +419,9 @@ static void test_pool_bytes(void)
 }
 
 /* btrt_chunks_gpu_touched: the buffers a GPU chunk's stages read or
- * write, by the stages' lists (octree's shape: a GPU middle between CPU
- * ends, and a farm with a GPU worker). */
+ * write, by the stages' lists, and of those the private ones (octree's
+ * shape: a GPU middle between CPU ends, all on the GPU, and a farm with a
+ * GPU worker; a stage's ping-pong buffer). */
 static void test_gpu_touched(void)
 {
 	/* buffers: 0 points, 1 codes, 2 sorted, 3 tree, 4 nodes, 5 weights */
@@ -440,8 +441,19 @@ static void test_gpu_touched(void)
 	};
 	memset(t, 7, sizeof t);
 	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, mid, 3, 6, t), 0);
-	const unsigned char want_mid[6] = {0, 1, 1, 1, 0, 0};
+	/* codes and tree are shared with a CPU chunk; sorted is private */
+	const unsigned char want_mid[6] = {BTRT_GPU_UNTOUCHED, BTRT_GPU_SHARED,
+					   BTRT_GPU_PRIVATE,   BTRT_GPU_SHARED,
+					   BTRT_GPU_UNTOUCHED, BTRT_GPU_UNTOUCHED};
 	CU_ASSERT_EQUAL(memcmp(t, want_mid, 6), 0);
+	/* all on the GPU: nodes is the output the io check reads; points and
+	 * weights, which no stage writes, are private here (the CUDA pool
+	 * keeps an io-loaded one pinned all the same: btrt_cuda_place) */
+	const struct btrt_chunk gpu[1] = {{"gpu", BTRT_PU_CUDA, NULL, 0, 0, 4, NULL, NULL, 0}};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, gpu, 1, 6, t), 0);
+	const unsigned char want_gpu[6] = {BTRT_GPU_PRIVATE, BTRT_GPU_PRIVATE, BTRT_GPU_PRIVATE,
+					   BTRT_GPU_PRIVATE, BTRT_GPU_SHARED,  BTRT_GPU_PRIVATE};
+	CU_ASSERT_EQUAL(memcmp(t, want_gpu, 6), 0);
 	/* CPU only: the GPU sees nothing */
 	const struct btrt_chunk cpu[1] = {{"cpu", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0}};
 	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, cpu, 1, 6, t), 0);
@@ -454,8 +466,23 @@ static void test_gpu_touched(void)
 		{"cpu1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0},
 	};
 	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, 6, t), 0);
-	const unsigned char want_farm[6] = {1, 1, 1, 0, 0, 1};
+	const unsigned char want_farm[6] = {1, 1, 1, 0, 0, 1}; /* the CPU worker: all shared */
 	CU_ASSERT_EQUAL(memcmp(t, want_farm, 6), 0);
+	/* a buffer one stage reads and writes (a sort's ping-pong) and no
+	 * later stage reads: an output by the CUDA chunk's rule, so shared */
+	static const uint32_t pr[] = {0, 1}, pw[] = {1, 2}, qr[] = {2}, qw[] = {3};
+	const struct btrt_stage pp[2] = {
+		{.name = "sort", .reads = pr, .n_reads = 2, .writes = pw, .n_writes = 2},
+		{.name = "use", .reads = qr, .n_reads = 1, .writes = qw, .n_writes = 1},
+	};
+	const struct btrt_chunk pp_gpu[2] = {
+		{"gpu", BTRT_PU_CUDA, NULL, 0, 0, 1, NULL, NULL, 0},
+		{"cpu", BTRT_PU_CPU, NULL, 0, 1, 1, NULL, NULL, 0},
+	};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(pp, 2, pp_gpu, 2, 4, t), 0);
+	const unsigned char want_pp[4] = {BTRT_GPU_PRIVATE, BTRT_GPU_SHARED, BTRT_GPU_SHARED,
+					  BTRT_GPU_UNTOUCHED};
+	CU_ASSERT_EQUAL(memcmp(t, want_pp, 4), 0);
 	/* a chunk past the stages, a buffer past the layout */
 	const struct btrt_chunk past[1] = {{"gpu", BTRT_PU_CUDA, NULL, 0, 3, 2, NULL, NULL, 0}};
 	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, past, 1, 6, t), -1);
