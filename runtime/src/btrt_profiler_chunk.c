@@ -64,6 +64,54 @@ static int measure_run(struct btrt_profiler_rig *r, uint32_t f, uint32_t l, cons
 	return 0;
 }
 
+/* measure_run for the run f..l on r's GPU PU, on a rig of its own whose
+ * pool is placed as the generated program places a pool for the schedule
+ * cpu:0..f-1 <pu>:f..l cpu:l+1.. On a CUDA PU: the run's private
+ * intermediates in managed memory on the device (btrt_cuda_place,
+ * BTRT_GPU_PRIVATE); what the CPU stages around it read or write, and
+ * the outputs, where the probe puts them. The rig r, whose pool sees no
+ * schedule (every buffer a stage writes pinned on the H200), would time
+ * every stage after the first reading and writing across the bus, where
+ * the program's chunk reads and writes device memory (alexnet-dense's
+ * conv4 and conv5: 59-60 us a row on lease H200-Z against 8-9 us in the
+ * chunk). A Vulkan pool places every buffer alike today. */
+static int measure_run_placed(struct btrt_profiler_rig *r, uint32_t f, uint32_t l,
+			      const double *row_ms, double fixed_ms, const char *mode, long warmup,
+			      long reps, uint64_t *times, FILE *out, struct btrt_error *err)
+{
+	const struct btrt_app *app = r->ctx->app;
+	struct btrt_chunk chunks[3];
+	uint32_t n = 0;
+	if (f > 0)
+		chunks[n++] = (struct btrt_chunk){.name = "cpu", .pu = BTRT_PU_CPU, .n_stages = f};
+	chunks[n++] = (struct btrt_chunk){
+		.name = r->pu->name, .pu = r->pu->kind, .first_stage = f, .n_stages = l - f + 1};
+	if (l + 1 < app->n_stages)
+		chunks[n++] = (struct btrt_chunk){.name = "cpu",
+						  .pu = BTRT_PU_CPU,
+						  .first_stage = l + 1,
+						  .n_stages = app->n_stages - l - 1};
+	unsigned char *touched = calloc(app->n_buffers + 1, 1);
+	if (!touched)
+		return btrt_error_set(err, BTRT_E_NOMEM, 0, "in-chunk placement");
+	if (btrt_chunks_gpu_touched(app->stages, app->n_stages, chunks, n, app->n_buffers,
+				    touched)) {
+		free(touched);
+		return btrt_error_set(err, BTRT_E_INVAL, 0, "in-chunk run %u..%u: its buffers", f,
+				      l);
+	}
+	struct btrt_profiler_rig pr;
+	int rc = btrt_profiler_rig_init_placed(&pr, r->ctx, r->pu, touched, err);
+	free(touched);
+	if (rc == 0) {
+		pr.placed = r->placed;
+		pr.stop = r->stop;
+		rc = measure_run(&pr, f, l, row_ms, fixed_ms, mode, warmup, reps, times, out, err);
+	}
+	btrt_profiler_rig_free(&pr);
+	return rc;
+}
+
 int btrt_profiler_in_chunk(struct btrt_profiler_rig *r, const double *row_ms, double fixed_ms,
 			   const char *mode, long warmup, long reps, uint64_t *times, FILE *out,
 			   int *cells, struct btrt_error *err)
@@ -75,8 +123,8 @@ int btrt_profiler_in_chunk(struct btrt_profiler_rig *r, const double *row_ms, do
 		while (l < app->n_stages && !isnan(row_ms[l]))
 			l++;
 		if (l >= f + 2) {
-			rc = measure_run(r, f, l - 1, row_ms, fixed_ms, mode, warmup, reps, times, out,
-					 err);
+			rc = measure_run_placed(r, f, l - 1, row_ms, fixed_ms, mode, warmup, reps,
+						times, out, err);
 			n++;
 		}
 		f = l > f ? l : f + 1;

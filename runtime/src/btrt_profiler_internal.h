@@ -77,6 +77,13 @@ int btrt_profiler_stage_runs_on(const struct btrt_app *app, uint32_t s,
 /* A rig for pu on ctx's devices. Returns 0, or -1 with err. */
 int btrt_profiler_rig_init(struct btrt_profiler_rig *r, const struct btrt_profiling *ctx,
 			   const struct btrt_profiler_pu *pu, struct btrt_error *err);
+/* The same, its pool placed for one schedule: gpu_touched[n_buffers] as
+ * btrt_chunks_gpu_touched fills it (borrowed during the call only; NULL:
+ * as btrt_profiler_rig_init, the GPU may see every buffer). The in-chunk
+ * runs on a CUDA PU (btrt_profiler_in_chunk). */
+int btrt_profiler_rig_init_placed(struct btrt_profiler_rig *r, const struct btrt_profiling *ctx,
+				  const struct btrt_profiler_pu *pu,
+				  const unsigned char *gpu_touched, struct btrt_error *err);
 /* Makes the rig's task hold the input of stage s: loads item 0, runs
  * stages 0..s-1 with their CPU kernels, snapshots every host-visible
  * buffer. Returns 0, or -1 with err. */

@@ -105,6 +105,13 @@ static enum btrt_backend backend_of(enum btrt_pu_kind k)
 int btrt_profiler_rig_init(struct btrt_profiler_rig *r, const struct btrt_profiling *ctx,
 			   const struct btrt_profiler_pu *pu, struct btrt_error *err)
 {
+	return btrt_profiler_rig_init_placed(r, ctx, pu, NULL, err);
+}
+
+int btrt_profiler_rig_init_placed(struct btrt_profiler_rig *r, const struct btrt_profiling *ctx,
+				  const struct btrt_profiler_pu *pu,
+				  const unsigned char *gpu_touched, struct btrt_error *err)
+{
 	const struct btrt_app *app = ctx->app;
 	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
@@ -115,10 +122,16 @@ int btrt_profiler_rig_init(struct btrt_profiler_rig *r, const struct btrt_profil
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "buffer counts");
 	buffer_counts(app, counts);
 	struct btrt_pool_config pc = {
-		.task_size = app->task_size, .n_tasks = 1,
-		.buffers = app->buffers, .counts = counts, .n_buffers = app->n_buffers,
-		.backend = backend_of(pu->kind), .vk = ctx->vk, .cuda = ctx->cuda,
+		.task_size = app->task_size,
+		.n_tasks = 1,
+		.buffers = app->buffers,
+		.counts = counts,
+		.n_buffers = app->n_buffers,
+		.backend = backend_of(pu->kind),
+		.vk = ctx->vk,
+		.cuda = ctx->cuda,
 		.io_loaded = ctx->io_loaded,
+		.gpu_touched = gpu_touched,
 	};
 	btrt_env_pool_config(&ctx->env, &pc);
 	int rc = btrt_pool_create(&r->pool, &pc, err);
