@@ -438,7 +438,11 @@ c = r["candidates"]
 b = r["bound_round"]
 k, w = b["schedule"], b["winner"]
 assert b["status"] == "rematch" and k != w and c[k]["kind"] != "baseline", (b, c[k]["kind"])
-assert c[k]["runs"] < 6 + b["rounds"] and b["rounds"] >= 1, (b, c[k])
+# tuning's runs (fewer than 6), the race's, and where the rematch kept it
+# and it became the pick, the head to head's against the baseline
+hh = r["head_to_head"]
+extra = hh["rounds"] if hh and hh["candidate"] == k else 0
+assert b["rounds"] + 1 <= c[k]["runs"] < 6 + b["rounds"] + extra and b["rounds"] >= 1, (b, c[k], hh)
 assert c[k]["runs"] >= b["rounds"] and c[w]["runs"] >= b["rounds"], (b, c[k], c[w])
 assert b["ratio_ci_low"] <= b["ratio_median"] <= b["ratio_ci_high"], b
 assert not b["kept"] or b["ratio_ci_high"] < 1 or b["pooled_ratio_median"] < 1, b
@@ -446,7 +450,6 @@ if "pooled_ratio_median" in b:  # undecided: the pooled ratio chose
     assert b["kept"] == (b["pooled_ratio_median"] < 1), b
     assert b["pooled_rounds"] == b["pooled_tuning_rounds"] + b["rounds"], b
 # the loser is out of the pick: never chosen, never the head to head's
-hh = r["head_to_head"]
 loser = w if b["kept"] else k
 assert r["schedule"]["index"] != loser and not (hh and hh["candidate"] == loser), (b, r["schedule"])
 assert not c[loser]["finalist"], c[loser]
