@@ -37,7 +37,6 @@ extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipe
 			if (ps->kind[b] != BK_MANAGED)
 				continue;
 			int touched = 0, wrote = 0, outside = 0, written = 0;
-			int last_writer = -1, read_after_last_write = 0;
 			for (uint32_t st = 0; st < cfg->n_stages; st++) {
 				int r = btrt_u32_listed(cfg->stages[st].reads, cfg->stages[st].n_reads, b);
 				int w = btrt_u32_listed(cfg->stages[st].writes, cfg->stages[st].n_writes, b);
@@ -46,12 +45,6 @@ extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipe
 				wrote |= in && w;
 				outside |= !in && (r || w);
 				written |= w;
-				if (r && last_writer >= 0)
-					read_after_last_write = 1;
-				if (w) {
-					last_writer = (int)st;
-					read_after_last_write = 0;
-				}
 			}
 			if (!touched)
 				continue;
@@ -65,7 +58,8 @@ extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipe
 			// is an output (its final value read by no stage: the
 			// output check reads it on the host). A buffer no stage
 			// writes stays wherever it is once moved (weights).
-			int shared = ps->io_loaded[b] || (written && (outside || !read_after_last_write));
+			int shared = ps->io_loaded[b] || (written && outside) ||
+				     btrt_stages_output(cfg->stages, cfg->n_stages, b);
 			if (shared) {
 				cc->sync[cc->n_sync++] = b;
 				cc->back[cc->n_back++] = b;

@@ -226,14 +226,15 @@ static void *dispatcher(void *arg)
 	return NULL;
 }
 
-/* Sets mark[b] for the buffers of list l[0..n); -1 when one is out of
- * range. */
-static int mark_buffers(const uint32_t *l, uint32_t n, uint32_t n_buffers, unsigned char *mark)
+/* Sets bits in use[b] for the buffers of list l[0..n); -1 when one is out
+ * of range. */
+static int mark_buffers(const uint32_t *l, uint32_t n, uint32_t n_buffers, unsigned char *use,
+			unsigned char bits)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (l[i] >= n_buffers)
 			return -1;
-		mark[l[i]] = 1;
+		use[l[i]] |= bits;
 	}
 	return 0;
 }
@@ -242,45 +243,30 @@ int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
 			    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t n_buffers,
 			    unsigned char *touched)
 {
-	unsigned char *cpu = calloc(n_buffers + 1, 1);
-	if (!cpu)
-		return -1;
+	enum { GPU = 1, CPU = 2 }; /* marks while scanning the chunks */
 	memset(touched, 0, n_buffers);
-	int rc = 0;
-	for (uint32_t i = 0; i < n_chunks && !rc; i++) {
+	for (uint32_t i = 0; i < n_chunks; i++) {
 		const struct btrt_chunk *c = &chunks[i];
-		if (c->first_stage > n_stages || c->n_stages > n_stages - c->first_stage) {
-			rc = -1;
-			break;
-		}
-		unsigned char *mark = c->pu == BTRT_PU_CPU ? cpu : touched;
-		for (uint32_t s = c->first_stage; s < c->first_stage + c->n_stages && !rc; s++)
-			rc = mark_buffers(stages[s].reads, stages[s].n_reads, n_buffers, mark) ||
-					     mark_buffers(stages[s].writes, stages[s].n_writes,
-							  n_buffers, mark)
-				     ? -1
-				     : 0;
+		if (c->first_stage > n_stages || c->n_stages > n_stages - c->first_stage)
+			return -1;
+		unsigned char bits = c->pu == BTRT_PU_CPU ? CPU : GPU;
+		for (uint32_t s = c->first_stage; s < c->first_stage + c->n_stages; s++)
+			if (mark_buffers(stages[s].reads, stages[s].n_reads, n_buffers, touched,
+					 bits) ||
+			    mark_buffers(stages[s].writes, stages[s].n_writes, n_buffers, touched,
+					 bits))
+				return -1;
 	}
-	/* A GPU-only buffer is private unless it is an output: written, and
-	 * read by no stage after its last writer. The CUDA chunk's rule
-	 * (btrt_cuda_chunk.cu) and the chunk model's (btc_model_chunk_bytes):
-	 * a stage that reads and writes it reads before it writes. */
-	for (uint32_t b = 0; b < n_buffers && !rc; b++) {
-		if (!touched[b] || cpu[b])
-			continue;
-		int written = 0, read_after = 0;
-		for (uint32_t s = 0; s < n_stages; s++) {
-			if (btrt_u32_listed(stages[s].reads, stages[s].n_reads, b) && written)
-				read_after = 1;
-			if (btrt_u32_listed(stages[s].writes, stages[s].n_writes, b)) {
-				written = 1;
-				read_after = 0;
-			}
-		}
-		touched[b] = !written || read_after ? BTRT_GPU_PRIVATE : BTRT_GPU_SHARED;
+	/* GPU-only and not an output (the io check reads that): private */
+	for (uint32_t b = 0; b < n_buffers; b++) {
+		if (!(touched[b] & GPU))
+			touched[b] = BTRT_GPU_UNTOUCHED;
+		else if (touched[b] & CPU || btrt_stages_output(stages, n_stages, b))
+			touched[b] = BTRT_GPU_SHARED;
+		else
+			touched[b] = BTRT_GPU_PRIVATE;
 	}
-	free(cpu);
-	return rc;
+	return 0;
 }
 
 static int validate(const struct btrt_pipeline_config *cfg, struct btrt_error *err)
