@@ -41,6 +41,7 @@ struct btrt_env {
 				    * NULL: unset; points into the environment */
 	int vk_validation;         /* BTRT_VK_VALIDATION */
 	int vk_force_noncoherent;  /* BTRT_VK_FORCE_NONCOHERENT (testing) */
+	int vk_host_private;       /* BTRT_VK_PRIVATE=host (diagnostic) */
 	enum btrt_vk_streams vk_streams; /* BTRT_VK_STREAMS=one|each|queue: the
 				      Vulkan devices of a several-stream
 				      program (btrt_workload_main); AUTO:

@@ -7,8 +7,11 @@
  *
  *   BTRT_BACKEND_HOST    aligned host memory (64-byte, posix_memalign)
  *   BTRT_BACKEND_VULKAN  one VkBuffer per buffer in HOST_VISIBLE memory,
- *                        mapped persistently (btrt_buffer.host); device
- *                        placement in DEVICE_LOCAL memory (host == NULL).
+ *                        mapped persistently (btrt_buffer.host); a GPU
+ *                        chunk's private buffers in DEVICE_LOCAL mapped
+ *                        memory where the device has it (btrt_vk_place);
+ *                        device placement in DEVICE_LOCAL memory (host ==
+ *                        NULL).
  *                        One VkDescriptorSet per TaskObject covering all
  *                        layout buffers, binding = buffer index.
  *   BTRT_BACKEND_CUDA    cudaMallocManaged (integrated GPUs, and discrete
@@ -53,7 +56,8 @@ struct btrt_pool_config {
 	 * memory, which GPU kernels read over the link: in managed memory
 	 * the GPU's prefetch would move it to the device and the next
 	 * io.load would move it back page by page (octree on an H100:
-	 * io.load 1.9 ms instead of 0.6 ms per task). Borrowed during
+	 * io.load 1.9 ms instead of 0.6 ms per task). A Vulkan pool keeps
+	 * it host-visible, not device-local (btrt_vk_place). Borrowed during
 	 * btrt_pool_create only. */
 	const unsigned char *io_loaded;
 	/* [n_buffers] or NULL (the GPU may see every buffer: the profiler,
@@ -61,8 +65,10 @@ struct btrt_pool_config {
 	 * writes the buffer (btrt_chunks_gpu_touched). A CUDA pool keeps such
 	 * a buffer in plain host memory (BTRT_CUDA_KIND_HOST): pinning costs
 	 * by the byte (octree's node array, 59 MB per TaskObject: about
-	 * 200 ms of every CUDA run's start on the H200). Borrowed during
-	 * btrt_pool_create only. */
+	 * 200 ms of every CUDA run's start on the H200). Where the entry is
+	 * BTRT_GPU_PRIVATE, a CUDA pool moves the buffer to the device
+	 * (btrt_cuda_place) and a Vulkan pool allocates it device-local
+	 * (btrt_vk_place). Borrowed during btrt_pool_create only. */
 	const unsigned char *gpu_touched;
 	int print;                 /* (diagnostic) 1: btrt_pool_print to stderr at creation */
 };
@@ -104,7 +110,7 @@ void *btrt_pool_task(struct btrt_pool *pool, uint32_t i);
 enum btrt_backend btrt_pool_backend(const struct btrt_pool *pool);
 
 /* Short name of the memory kind chosen for buffer b ("host", "vk-coherent",
- * "vk-noncoherent", "vk-device", "cuda-managed",
+ * "vk-noncoherent", "vk-device-mapped", "vk-device", "cuda-managed",
  * "cuda-managed-read-mostly", "cuda-pinned", "cuda-device"), the same for every TaskObject. */
 const char *btrt_pool_buffer_memory(const struct btrt_pool *pool, uint32_t b);
 /* Buffer b (< the layout's n_buffers): *bytes the bytes of one

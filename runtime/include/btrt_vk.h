@@ -36,7 +36,11 @@
  *   BTRT_VK_FORCE_NONCOHERENT=1  (testing) flush/invalidate mapped memory
  *                           as if it were not HOST_COHERENT.
  *   BTRT_VK_WAIT=block|spin how a chunk's thread waits for its fence
- *                           (btrt_vk_config.wait). */
+ *                           (btrt_vk_config.wait).
+ *   BTRT_VK_PRIVATE=host    (diagnostic) a GPU chunk's private buffers in
+ *                           host-visible memory like the rest, the rule
+ *                           before btrt_vk_place's device-local one
+ *                           (btrt_vk_config.host_private; default: device). */
 #ifndef BTRT_VK_H
 #define BTRT_VK_H
 
@@ -88,6 +92,9 @@ struct btrt_vk_config {
 				      device's next queue in turn */
 	enum btrt_vk_wait wait;    /* the fence wait of this context's chunks;
 				      DEFAULT (0): block */
+	int host_private;          /* (diagnostic) 1: a GPU chunk's private
+				      buffers in host-visible memory, the
+				      rule before (btrt_vk_place) */
 	uint32_t n_buffers;        /* bindings 0 .. n_buffers-1 (the layout) */
 	uint32_t push_bytes;       /* push-constant range; 0: 128 */
 	const struct btrt_vk_shader *shaders; /* [n_shaders]; dispatch records index it */
@@ -99,6 +106,40 @@ struct btrt_vk_config {
  * exit 77), BTRT_E_VULKAN (code = VkResult) otherwise. */
 int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg,
 		   struct btrt_error *err);
+
+/* The memory of one unified buffer in a Vulkan pool (btrt_vk_place). */
+enum btrt_vk_mem {
+	BTRT_VK_MEM_UNIFIED = 0,       /* host-visible, host-cached where the
+				      device offers it (system memory on a
+				      discrete GPU), persistently mapped */
+	BTRT_VK_MEM_HOST = 1,          /* aligned host memory (placement: host) */
+	BTRT_VK_MEM_DEVICE = 2,        /* DEVICE_LOCAL, unmapped (placement:
+				      device; btrt_buffer.host NULL) */
+	BTRT_VK_MEM_DEVICE_MAPPED = 3, /* DEVICE_LOCAL and HOST_VISIBLE (a
+				      discrete GPU's BAR, all memory of an
+				      integrated one), mapped: the GPU reads
+				      and writes its own memory, the CPU
+				      still sees the buffer (slowly on a
+				      discrete GPU: uncached, across the
+				      bus); UNIFIED where the device has no
+				      such memory or it runs out */
+};
+
+/* Where the Vulkan pool puts unified buffer d (docs/runtime.md, "Vulkan
+ * buffer placement"); io_loaded: 1 where io.load refills it every task
+ * (where not known, the pool passes d->stage_read_only); gpu_use: an enum btrt_gpu_use (btrt_chunks_gpu_touched;
+ * BTRT_GPU_SHARED where the schedule is not known). A pure function of its
+ * arguments (no Vulkan call): placement host / device as declared; else
+ * DEVICE_MAPPED for a buffer only a GPU chunk's stages use (PRIVATE: an
+ * intermediate, or weights the CPU writes once per TaskObject), unless
+ * io.load refills it every task (octree's points, AlexNet's images: the
+ * CPU would write them across the bus) or host_private; else UNIFIED.
+ * The Vulkan side of btrt_cuda_place's managed private intermediates: a
+ * CPU chunk's or the io check's reads of a shared buffer stay cached and
+ * fast, and the GPU stops reading and writing its own intermediates in
+ * system memory across the bus. */
+enum btrt_vk_mem btrt_vk_place(const struct btrt_buffer_desc *d, int io_loaded, int gpu_use,
+			       int host_private);
 /* Waits for the context's queue to go idle and destroys its layouts and
  * pipelines; the device and instance go with the last context holding
  * them (after waiting for the device to go idle). NULL allowed. Destroy

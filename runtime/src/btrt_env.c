@@ -75,6 +75,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	static const char *const io_pinned[] = { "0", "1" };
 	static const char *const read_mostly[] = { "0", "1" };
 	static const char *const private_rule[] = { "device", "probe" };
+	static const char *const vk_private[] = { "device", "host" };
 	static const char *const vk_streams[] = { NULL, "one", "each", "queue" };
 	static const char *const vk_wait[] = { NULL, "block", "spin" };
 	static const char *const io_copy[] = { "stream", "memcpy" };
@@ -82,7 +83,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	defaults(&e);
 	int64_t dev = -1, ct = 0, lt = 0, st = 0;
 	int m = BTRT_CUDA_MEM_AUTO, s = BTRT_CUDA_SYNC_DEFAULT, mv = 0, iop = 1, vs = 0, rm = 1;
-	int vw = BTRT_VK_WAIT_DEFAULT, ic = 0, pr = 0;
+	int vw = BTRT_VK_WAIT_DEFAULT, ic = 0, pr = 0, vp = 0;
 	const char *vd = getenv("BTRT_VK_DEVICE");
 	e.vk_device = vd && *vd ? vd : NULL;
 	const char *pf = getenv("BTRT_CUDA_PROBE_FILE");
@@ -95,6 +96,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	    read_flag("BTRT_VK_FORCE_NONCOHERENT", &e.vk_force_noncoherent, err) ||
 	    read_word("BTRT_VK_STREAMS", vk_streams, 4, &vs, "one, each or queue", err) ||
 	    read_word("BTRT_VK_WAIT", vk_wait, 3, &vw, "block or spin", err) ||
+	    read_word("BTRT_VK_PRIVATE", vk_private, 2, &vp, "device or host", err) ||
 	    read_int("BTRT_CUDA_DEVICE", 0, 1023, &dev, err) ||
 	    read_word("BTRT_CUDA_MEM", mem, 3, &m, "managed or pinned", err) ||
 	    read_word("BTRT_CUDA_SYNC", sync, 4, &s, "spin, yield or block", err) ||
@@ -122,6 +124,7 @@ int btrt_env_read(struct btrt_env *env, struct btrt_error *err)
 	e.vk_wait = (enum btrt_vk_wait)vw;
 	e.cuda_no_read_mostly = !rm;
 	e.cuda_probe_private = pr;
+	e.vk_host_private = vp;
 	e.io_copy_memcpy = ic;
 	*env = e;
 	return 0;
@@ -147,6 +150,7 @@ void btrt_env_vk_config(const struct btrt_env *env, struct btrt_vk_config *cfg)
 	cfg->force_noncoherent |= env->vk_force_noncoherent;
 	if (cfg->wait == BTRT_VK_WAIT_DEFAULT)
 		cfg->wait = env->vk_wait;
+	cfg->host_private |= env->vk_host_private;
 }
 
 void btrt_env_cuda_config(const struct btrt_env *env, struct btrt_cuda_config *cfg)

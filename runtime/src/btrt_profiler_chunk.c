@@ -74,7 +74,8 @@ static int measure_run(struct btrt_profiler_rig *r, uint32_t f, uint32_t l, cons
  * every stage after the first reading and writing across the bus, where
  * the program's chunk reads and writes device memory (alexnet-dense's
  * conv4 and conv5: 59-60 us a row on lease H200-Z against 8-9 us in the
- * chunk). A Vulkan pool places every buffer alike today. */
+ * chunk). On a Vulkan PU the run's private buffers are device-local
+ * (btrt_vk_place), as in the program's chunk. */
 static int measure_run_placed(struct btrt_profiler_rig *r, uint32_t f, uint32_t l,
 			      const double *row_ms, double fixed_ms, const char *mode, long warmup,
 			      long reps, uint64_t *times, FILE *out, struct btrt_error *err)

@@ -198,10 +198,11 @@ static int create_gpu(const struct btrt_program *prog, const char *argv0,
  * of the build's with --adapt) but at most --tasks; io-loaded inputs in
  * pinned host memory on CUDA (btrt_pool_config.io_loaded: the build's
  * btrt_program.io_loaded, else found on the probe pool, kept until the
- * end: btrt_probe_pool_create), and on CUDA the buffers no GPU stage of
- * schedule s touches in host memory (btrt_pool_config.gpu_touched; s
- * NULL under --adapt, which may switch to any schedule). Returns 0, or
- * -1 with err. */
+ * end: btrt_probe_pool_create), and the GPU use of every buffer in
+ * schedule s (btrt_pool_config.gpu_touched: on CUDA the buffers no GPU
+ * stage touches in host memory, on CUDA and Vulkan a GPU chunk's private
+ * ones on the device; s NULL under --adapt, which may switch to any
+ * schedule). Returns 0, or -1 with err. */
 static int create_pool(const struct btrt_program *prog, const struct btrt_program_schedule *s,
 		       struct btrt_pool_config *pc, struct program_run *r, struct btrt_error *err)
 {
@@ -214,8 +215,8 @@ static int create_pool(const struct btrt_program *prog, const struct btrt_progra
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "pool: out of memory");
 	}
 	uint64_t t = btrt_now_ns();
-	if (btrt_program_cuda_pool_inputs(prog, s, r->io_state, pc, io_loaded, gpu_touched,
-					  &r->probe_pool, &r->setup.io_loaded_from, err))
+	if (btrt_program_gpu_pool_inputs(prog, s, r->io_state, pc, io_loaded, gpu_touched,
+					 &r->probe_pool, &r->setup.io_loaded_from, err))
 		goto out;
 	if (r->setup.io_loaded_from && !strcmp(r->setup.io_loaded_from, "probe"))
 		r->setup.pool_io_probe_ms = (double)(btrt_now_ns() - t) / 1e6;

@@ -105,7 +105,8 @@ char *btrt_report_text(const char *path, const struct btrt_program *prog,
  * "task", "message"}: docs/report.md) to path. Returns 0, or -1 after a
  * message. */
 int btrt_failure_write(const char *path, const struct btrt_error *failure, long schedule);
-/* A CUDA pool's inputs per buffer for a run of prog on schedule s (s
+/* A GPU pool's inputs per buffer (CUDA: btrt_cuda_place, Vulkan:
+ * btrt_vk_place) for a run of prog on schedule s (s
  * NULL: any of the build's may run, --adapt), into pc:
  * io_loaded[b] = 1 where io.load refills buffer b every task (the build's
  * prog->io_loaded, the profiling table's; without it probed on a probe
@@ -114,13 +115,13 @@ int btrt_failure_write(const char *path, const struct btrt_error *failure, long 
  * left unset in pc for s NULL). io_loaded and gpu_touched are the
  * caller's [app.n_buffers] arrays, which pc borrows until
  * btrt_pool_create. *from = "table" or "probe" (where io_loaded came
- * from). For another backend nothing is set and *from is NULL. Returns
+ * from). For the host backend nothing is set and *from is NULL. Returns
  * 0, or -1 with err (the probe failed). */
-int btrt_program_cuda_pool_inputs(const struct btrt_program *prog,
-				  const struct btrt_program_schedule *s, void *io_state,
-				  struct btrt_pool_config *pc, unsigned char *io_loaded,
-				  unsigned char *gpu_touched, struct btrt_pool **probe_pool,
-				  const char **from, struct btrt_error *err);
+int btrt_program_gpu_pool_inputs(const struct btrt_program *prog,
+				 const struct btrt_program_schedule *s, void *io_state,
+				 struct btrt_pool_config *pc, unsigned char *io_loaded,
+				 unsigned char *gpu_touched, struct btrt_pool **probe_pool,
+				 const char **from, struct btrt_error *err);
 /* The GPU API schedule s needs: BTRT_BACKEND_VULKAN or _CUDA when one of
  * its chunks runs there, else BTRT_BACKEND_HOST. */
 enum btrt_backend btrt_program_schedule_backend(const struct btrt_program_schedule *s);

@@ -286,14 +286,14 @@ void btrt_program_input_failed(const struct btrt_program *prog, const char *argv
 		fprintf(stderr, "%s: the input tried was %s (--input)\n", argv0, tried);
 }
 
-int btrt_program_cuda_pool_inputs(const struct btrt_program *prog,
-				  const struct btrt_program_schedule *s, void *io_state,
-				  struct btrt_pool_config *pc, unsigned char *io_loaded,
-				  unsigned char *gpu_touched, struct btrt_pool **probe_pool,
-				  const char **from, struct btrt_error *err)
+int btrt_program_gpu_pool_inputs(const struct btrt_program *prog,
+				 const struct btrt_program_schedule *s, void *io_state,
+				 struct btrt_pool_config *pc, unsigned char *io_loaded,
+				 unsigned char *gpu_touched, struct btrt_pool **probe_pool,
+				 const char **from, struct btrt_error *err)
 {
 	*from = NULL;
-	if (pc->backend != BTRT_BACKEND_CUDA)
+	if (pc->backend == BTRT_BACKEND_HOST)
 		return 0;
 	if (prog->io_loaded) {
 		memcpy(io_loaded, prog->io_loaded, prog->app.n_buffers);

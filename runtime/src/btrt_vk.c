@@ -343,6 +343,7 @@ int btrt_vk_create(struct btrt_vk **out, const struct btrt_vk_config *cfg, struc
 	vk->push_bytes = cfg->push_bytes ? cfg->push_bytes : 128;
 	vk->force_noncoherent = cfg->force_noncoherent != 0;
 	vk->wait_spin = cfg->wait == BTRT_VK_WAIT_SPIN;
+	vk->host_private = cfg->host_private != 0;
 	VkResult r;
 	if (cfg->share) {
 		/* the same GPU context: its instance, device and queues */

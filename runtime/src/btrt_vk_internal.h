@@ -53,6 +53,7 @@ struct btrt_vk {
 	uint64_t ts_mask;
 	int force_noncoherent;             /* btrt_vk_config.force_noncoherent */
 	int wait_spin;                     /* btrt_vk_config.wait == SPIN */
+	int host_private;                  /* btrt_vk_config.host_private */
 };
 
 /* One Vulkan buffer of one TaskObject (btrt_buffer.backend). */
@@ -83,6 +84,16 @@ struct vk_chunk {
 	int noncoherent;                   /* any of them non-coherent */
 	uint64_t *ts;                      /* [2 * n_stages] scratch */
 };
+
+/* The memory type for a buffer of memory kind m (UNIFIED, DEVICE or
+ * DEVICE_MAPPED) among the types in bits (VkMemoryRequirements), the
+ * first of m's preferences mp offers: UNIFIED host-visible, coherent and
+ * cached first (a discrete GPU's device-local-only BAR types would make
+ * CPU kernels crawl, so they come last); DEVICE device-local, else any;
+ * DEVICE_MAPPED device-local and host-visible, coherent first, else
+ * UNIFIED's. Returns the index, or -1 when no type in bits fits. */
+int btrt_vk_memory_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits,
+			enum btrt_vk_mem m);
 
 /* Waits until vk's queue is idle (under its mutex): the context's own
  * work done, other contexts on the device left running. */

@@ -132,8 +132,8 @@ static int prepare_stream(const struct btrt_workload *w, const char *argv0,
 	if (!io_loaded || !gpu_touched)
 		rc = btrt_error_set(err, BTRT_E_NOMEM, 0, "out of memory");
 	else
-		rc = btrt_program_cuda_pool_inputs(prog, s, r->io_state, &pc, io_loaded,
-						   gpu_touched, &r->probe_pool, &from, err);
+		rc = btrt_program_gpu_pool_inputs(prog, s, r->io_state, &pc, io_loaded, gpu_touched,
+						  &r->probe_pool, &from, err);
 	pc.vk = r->vk;
 	pc.cuda = r->cuda;
 	if (!rc)

@@ -54,12 +54,13 @@ r=$work/r.json
 [ "$(json "$work/out/run.json" '[(b["name"], b["bytes"]) for b in r["pool_buffers"]] == [("x", 16384), ("y", 16384), ("z", 16384)] and all(b["memory"] and b["alloc_ms"] >= 0 for b in r["pool_buffers"])')" = True ] ||
   fail "the program's report: pool_buffers not vecadd's three" "$work/out/run.json"
 # the table's io_loads in the program (PIPELINE_IO_LOADED,
-# btrt_program.io_loaded): a CUDA pool takes them instead of probing at
-# every start; a Vulkan run has no such pool (no io_loaded_from)
+# btrt_program.io_loaded): a GPU pool (CUDA, Vulkan) takes them instead
+# of probing at every start; a CPU-only run has no such pool (no
+# io_loaded_from)
 grep -qx 'static const unsigned char pipeline_io_loaded\[APP_N_BUFFERS\] = { 1, 0, 0 };' "$work/out/pipeline.c" ||
   fail "pipeline.c: not the table's io_loads (x of x y z)" "$work/out/pipeline.c"
-[ "$(json "$work/out/run.json" '"io_loaded_from" in r')" = False ] ||
-  fail "the program's report: io_loaded_from without a CUDA pool" "$work/out/run.json"
+[ "$(json "$work/out/run.json" 'r.get("io_loaded_from", "none") == ("table" if any(c["pu"] in ("vulkan", "cuda") for c in r["chunks"]) else "none")')" = True ] ||
+  fail "the program's report: io_loaded_from not the table's on a GPU pool, or set without one" "$work/out/run.json"
 [ "$(json "$r" 'r["final_run"]["tasks"], r["final_run"]["warmup_requested"], r["final_run"]["use"]')" = "(32, 4, 'trace only')" ] ||
   fail "final run: measured tasks and warm-up asked apart" "$r"
 # its warm-up is the program's (one task per TaskObject at least, docs/runtime.md

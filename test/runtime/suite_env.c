@@ -16,7 +16,7 @@ static const char *const vars[] = {
 	"BTRT_CUDA_DEVICE", "BTRT_CUDA_MEM", "BTRT_CUDA_MOVE", "BTRT_CUDA_IO_PINNED",
 	"BTRT_CUDA_READ_MOSTLY", "BTRT_CUDA_SYNC", "BTRT_POOL_PRINT", "BTRT_CHECK_THREADS", "BTRT_LOAD_THREADS",
 	"BTRT_STOP_TIMEOUT_S", "BTRT_VK_STREAMS", "BTRT_VK_WAIT", "BTRT_IO_COPY",
-	"BTRT_CUDA_PROBE_FILE", "BTRT_CUDA_PRIVATE",
+	"BTRT_CUDA_PROBE_FILE", "BTRT_CUDA_PRIVATE", "BTRT_VK_PRIVATE",
 };
 #define N_VARS (sizeof vars / sizeof vars[0])
 static char *saved[N_VARS];
@@ -71,6 +71,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(e.vk_wait, BTRT_VK_WAIT_DEFAULT);
 	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 0);
 	CU_ASSERT_EQUAL(e.cuda_probe_private, 0);
+	CU_ASSERT_EQUAL(e.vk_host_private, 0);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.check_threads, 0);
 	CU_ASSERT_EQUAL(e.load_threads, 0);
@@ -92,6 +93,7 @@ static void test_values(void)
 	setenv("BTRT_CUDA_IO_PINNED", "0", 1);
 	setenv("BTRT_CUDA_READ_MOSTLY", "0", 1);
 	setenv("BTRT_CUDA_PRIVATE", "probe", 1);
+	setenv("BTRT_VK_PRIVATE", "host", 1);
 	setenv("BTRT_CUDA_SYNC", "block", 1);
 	setenv("BTRT_POOL_PRINT", "", 1); /* empty: unset */
 	setenv("BTRT_CHECK_THREADS", "3", 1);
@@ -115,6 +117,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(e.cuda_io_managed, 1);
 	CU_ASSERT_EQUAL(e.cuda_no_read_mostly, 1);
 	CU_ASSERT_EQUAL(e.cuda_probe_private, 1);
+	CU_ASSERT_EQUAL(e.vk_host_private, 1);
 	CU_ASSERT_EQUAL(e.cuda_sync, BTRT_CUDA_SYNC_BLOCK);
 	CU_ASSERT_EQUAL(e.pool_print, 0);
 	CU_ASSERT_EQUAL(e.stop_timeout_s, 1);
@@ -142,6 +145,7 @@ static void test_values(void)
 	CU_ASSERT_EQUAL(vc.validation, 0);
 	CU_ASSERT_EQUAL(e.vk_wait, BTRT_VK_WAIT_SPIN);
 	CU_ASSERT_EQUAL(vc.wait, BTRT_VK_WAIT_SPIN);
+	CU_ASSERT_EQUAL(vc.host_private, 1);
 	struct btrt_vk_config vb = { .validation = -1, .wait = BTRT_VK_WAIT_BLOCK };
 	btrt_env_vk_config(&e, &vb); /* the caller's wait wins */
 	CU_ASSERT_EQUAL(vb.wait, BTRT_VK_WAIT_BLOCK);
@@ -195,7 +199,7 @@ static void test_bad_values(void)
 		{ "BTRT_LOAD_THREADS", "x" }, { "BTRT_STOP_TIMEOUT_S", "0" },
 		{ "BTRT_STOP_TIMEOUT_S", "3601" }, { "BTRT_VK_STREAMS", "all" },
 		{ "BTRT_VK_WAIT", "poll" }, { "BTRT_VK_WAIT", "Spin" },
-		{ "BTRT_IO_COPY", "nt" },
+		{ "BTRT_IO_COPY", "nt" }, { "BTRT_VK_PRIVATE", "probe" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		clear_vars();
@@ -304,6 +308,33 @@ static void test_cuda_place(void)
 			BTRT_CUDA_KIND_PINNED);
 }
 
+/* btrt_vk_place, the Vulkan pool's placement rule (a pure function, so
+ * tested here without a device): declared placements kept; a GPU
+ * chunk's private intermediate and its weights (written once per
+ * TaskObject) device-local, unless io.load refills the buffer every task
+ * or BTRT_VK_PRIVATE=host; every other buffer unified, where the CPU
+ * reads it cached. */
+static void test_vk_place(void)
+{
+	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1 };
+	const struct btrt_buffer_desc inter = { "conv1_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 0 };
+	const struct btrt_buffer_desc host = { "h", BTRT_F32, 4, BTRT_PLACE_HOST, 0 };
+	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0 };
+	CU_ASSERT_EQUAL(btrt_vk_place(&inter, 0, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_DEVICE_MAPPED);
+	CU_ASSERT_EQUAL(btrt_vk_place(&weights, 0, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_DEVICE_MAPPED);
+	CU_ASSERT_EQUAL(btrt_vk_place(&weights, 1, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_UNIFIED);
+	CU_ASSERT_EQUAL(btrt_vk_place(&inter, 1, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_UNIFIED);
+	CU_ASSERT_EQUAL(btrt_vk_place(&inter, 0, BTRT_GPU_PRIVATE, 1), BTRT_VK_MEM_UNIFIED);
+	for (int use = BTRT_GPU_UNTOUCHED; use <= BTRT_GPU_PRIVATE; use++) {
+		CU_ASSERT_EQUAL(btrt_vk_place(&host, 0, use, 0), BTRT_VK_MEM_HOST);
+		CU_ASSERT_EQUAL(btrt_vk_place(&dev, 1, use, 1), BTRT_VK_MEM_DEVICE);
+		if (use != BTRT_GPU_PRIVATE) {
+			CU_ASSERT_EQUAL(btrt_vk_place(&inter, 0, use, 0), BTRT_VK_MEM_UNIFIED);
+			CU_ASSERT_EQUAL(btrt_vk_place(&weights, 0, use, 0), BTRT_VK_MEM_UNIFIED);
+		}
+	}
+}
+
 /* The OpenMP wait policy as it runs (btrt_omp_wait_name): the build's
  * unless the environment sets one; spin only with the threads pinned.
  * The runner itself re-executed passively (suites.c), so its marks are
@@ -343,6 +374,7 @@ int suite_env_register(void)
 	    !CU_add_test(s, "values and configs", test_values) ||
 	    !CU_add_test(s, "bad values", test_bad_values) ||
 	    !CU_add_test(s, "CUDA buffer placement rule", test_cuda_place) ||
+	    !CU_add_test(s, "Vulkan buffer placement rule", test_vk_place) ||
 	    !CU_add_test(s, "OpenMP wait policy", test_omp_wait))
 		return -1;
 	return 0;

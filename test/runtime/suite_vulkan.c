@@ -21,6 +21,8 @@
 #include <btrt_vk.h>
 #include <btrt_workload.h>
 
+#include "../../runtime/src/btrt_vk_internal.h"
+
 #include "scale.spv.h"
 #include "offset.spv.h"
 #include "square.spv.h"
@@ -370,6 +372,131 @@ static void test_memory_kind(void)
 	btrt_pool_destroy(pool);
 }
 
+/* btrt_vk_memory_type on the memory types of three devices (their
+ * VkPhysicalDeviceMemoryProperties as the drivers list them): unified
+ * buffers in cached system memory, device-only ones in VRAM, and a GPU
+ * chunk's private ones in the BAR's device-local mapped memory where
+ * there is one, else unified. */
+static void test_memory_type(void)
+{
+	enum {
+		DL = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+		HV = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+		HC = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+		CA = VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+	};
+	/* a discrete NVIDIA GPU: none, VRAM, system memory (coherent; and
+	 * cached), the BAR */
+	VkPhysicalDeviceMemoryProperties nv = {
+		.memoryTypeCount = 5,
+		.memoryTypes = {{0, 1}, {DL, 0}, {HV | HC, 1}, {HV | HC | CA, 1}, {DL | HV | HC, 2}},
+	};
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x1f, BTRT_VK_MEM_UNIFIED), 3);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x1f, BTRT_VK_MEM_DEVICE), 1);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x1f, BTRT_VK_MEM_DEVICE_MAPPED), 4);
+	/* a buffer whose memoryTypeBits leave the BAR out, or no cached type */
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x0f, BTRT_VK_MEM_DEVICE_MAPPED), 3);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x17, BTRT_VK_MEM_UNIFIED), 2);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x03, BTRT_VK_MEM_UNIFIED), -1);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&nv, 0x01, BTRT_VK_MEM_DEVICE), 0);
+	/* llvmpipe: one type, all of it */
+	VkPhysicalDeviceMemoryProperties lp = {
+		.memoryTypeCount = 1,
+		.memoryTypes = {{DL | HV | HC | CA, 0}},
+	};
+	for (int m = BTRT_VK_MEM_UNIFIED; m <= BTRT_VK_MEM_DEVICE_MAPPED; m++)
+		if (m != BTRT_VK_MEM_HOST)
+			CU_ASSERT_EQUAL(btrt_vk_memory_type(&lp, 0x1, (enum btrt_vk_mem)m), 0);
+	/* an integrated GPU (Mali): device-local coherent, and cached */
+	VkPhysicalDeviceMemoryProperties mali = {
+		.memoryTypeCount = 2,
+		.memoryTypes = {{DL | HV | HC, 0}, {DL | HV | CA, 0}},
+	};
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&mali, 0x3, BTRT_VK_MEM_UNIFIED), 0);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&mali, 0x2, BTRT_VK_MEM_UNIFIED), 1);
+	CU_ASSERT_EQUAL(btrt_vk_memory_type(&mali, 0x3, BTRT_VK_MEM_DEVICE_MAPPED), 0);
+}
+
+/* A GPU chunk's private buffer (the toy's b between offset and square in
+ * cpu | vulkan 1-3 | cpu; a and b in a GPU-only chunk) in device-local
+ * mapped memory where the device has it, every shared one where it was;
+ * BTRT_VK_PRIVATE=host's rule puts it back; the runs verify every task. */
+static void test_private_buffers(void)
+{
+	struct btrt_chunk ch[3] = {
+		{"big", BTRT_PU_CPU, &cores[0], 1, 0, 1, NULL, NULL, 0},
+		{"gpu", BTRT_PU_VULKAN, &cores[1], 1, 1, 3, NULL, NULL, 0},
+		{"little", BTRT_PU_CPU, &cores[1], 1, 4, 1, NULL, NULL, 0},
+	};
+	unsigned char use[TOY_N_BUFFERS];
+	CU_ASSERT_EQUAL_FATAL(
+		btrt_chunks_gpu_touched(stages, TOY_N_STAGES, ch, 3, TOY_N_BUFFERS, use), 0);
+	CU_ASSERT_EQUAL_FATAL(use[TOY_BUF_B], BTRT_GPU_PRIVATE);
+	size_t counts[TOY_N_BUFFERS];
+	toy_counts(&params, counts);
+	struct btrt_pool_config pc = {
+		.task_size = sizeof(struct toy_task),
+		.n_tasks = 2,
+		.buffers = toy_buffers,
+		.counts = counts,
+		.n_buffers = TOY_N_BUFFERS,
+		.backend = BTRT_BACKEND_VULKAN,
+		.vk = vk,
+		.gpu_touched = use,
+	};
+	/* the type the device gives private buffers: device-local where it
+	 * has such host-visible memory (llvmpipe: its one type) */
+	VkBuffer probe;
+	VkBufferCreateInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = 64,
+		.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	CU_ASSERT_EQUAL_FATAL(vkCreateBuffer(vk->dev, &bi, NULL, &probe), VK_SUCCESS);
+	VkMemoryRequirements mr;
+	vkGetBufferMemoryRequirements(vk->dev, probe, &mr);
+	vkDestroyBuffer(vk->dev, probe, NULL);
+	int ti = btrt_vk_memory_type(&vk->memp, mr.memoryTypeBits, BTRT_VK_MEM_DEVICE_MAPPED);
+	CU_ASSERT_FATAL(ti >= 0);
+	int mapped = (vk->memp.memoryTypes[ti].propertyFlags &
+		      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
+	struct btrt_pool *pool;
+	struct btrt_error err;
+	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(&pool, &pc, &err), 0);
+	CU_ASSERT_STRING_EQUAL(btrt_pool_buffer_memory(pool, TOY_BUF_B),
+			       mapped ? "vk-device-mapped" : "vk-coherent");
+	for (uint32_t b = 0; b < TOY_N_BUFFERS; b++)
+		if (b != TOY_BUF_B)
+			CU_ASSERT_STRING_NOT_EQUAL(btrt_pool_buffer_memory(pool, b),
+						   "vk-device-mapped");
+	/* mapped: the CPU still sees it (the io check may read any buffer) */
+	CU_ASSERT_PTR_NOT_NULL(
+		((struct btrt_task *)btrt_pool_task(pool, 1))->buffers[TOY_BUF_B].host);
+	btrt_pool_destroy(pool);
+	/* the rule before, on a second context of the device */
+	struct btrt_vk_config cfg = vk_config();
+	cfg.host_private = 1;
+	cfg.share = vk;
+	struct btrt_vk *before = NULL;
+	CU_ASSERT_EQUAL_FATAL(btrt_vk_create(&before, &cfg, &err), 0);
+	pc.vk = before;
+	CU_ASSERT_EQUAL_FATAL(btrt_pool_create(&pool, &pc, &err), 0);
+	CU_ASSERT_STRING_NOT_EQUAL(btrt_pool_buffer_memory(pool, TOY_BUF_B), "vk-device-mapped");
+	btrt_pool_destroy(pool);
+	btrt_vk_destroy(before);
+	/* runs: cpu | vulkan | cpu, and all on the GPU (a and b private) */
+	toy_gpu_touched = use;
+	run_ok(ch, 3, 3, 40, NULL);
+	struct btrt_chunk gpu = {"gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 5, NULL, NULL, 0};
+	CU_ASSERT_EQUAL_FATAL(
+		btrt_chunks_gpu_touched(stages, TOY_N_STAGES, &gpu, 1, TOY_N_BUFFERS, use), 0);
+	CU_ASSERT_EQUAL(use[TOY_BUF_A], BTRT_GPU_PRIVATE);
+	CU_ASSERT_EQUAL(use[TOY_BUF_B], BTRT_GPU_PRIVATE);
+	run_ok(&gpu, 1, 2, 40, NULL);
+	toy_gpu_touched = NULL;
+}
+
 static void test_device_selection(void)
 {
 	struct btrt_vk_config cfg = {
@@ -422,6 +549,8 @@ int suite_vulkan_register(void)
 		return -1;
 	if (!CU_add_test(s, "device selection", test_device_selection) ||
 	    !CU_add_test(s, "memory kinds and descriptor sets", test_memory_kind) ||
+	    !CU_add_test(s, "memory types by kind", test_memory_type) ||
+	    !CU_add_test(s, "a GPU chunk's private buffers device-local", test_private_buffers) ||
 	    !CU_add_test(s, "GPU-only chunk", test_gpu_only) ||
 	    !CU_add_test(s, "cpu -> vulkan -> cpu", test_three_chunks) ||
 	    !CU_add_test(s, "five chunks alternating", test_five_chunks) ||

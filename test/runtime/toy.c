@@ -275,6 +275,7 @@ uint64_t toy_record_limit;
 struct btrt_run **toy_keep_run;
 const btrt_atomic_int *toy_interrupt;
 const int *toy_io_cores;
+const unsigned char *toy_gpu_touched;
 uint32_t toy_n_io_cores;
 
 int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
@@ -294,6 +295,7 @@ int toy_run(const struct toy_params *p, const struct btrt_stage *stages,
 		.backend = backend,
 		.vk = vk,
 		.cuda = cuda,
+		.gpu_touched = toy_gpu_touched,
 	};
 	struct btrt_pool *pool;
 	if (btrt_pool_create(&pool, &pc, err))

@@ -138,6 +138,9 @@ extern struct btrt_run **toy_keep_run;
 extern const btrt_atomic_int *toy_interrupt;
 /* The service cores of the next runs (btrt_pipeline_config.io_cores). */
 extern const int *toy_io_cores;
+/* The GPU use of each buffer in the next runs' pools
+ * (btrt_pool_config.gpu_touched; NULL: not known). */
+extern const unsigned char *toy_gpu_touched;
 extern uint32_t toy_n_io_cores;
 
 #endif
