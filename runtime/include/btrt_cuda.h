@@ -101,8 +101,8 @@ struct btrt_cuda_place {
 	int read_mostly;
 };
 
-/* Where the CUDA pool puts unified buffer d (docs/runtime.md, "CUDA
- * buffer placement"); io_loaded: 1 where io.load refills it every task;
+/* Where the CUDA pool puts unified buffer d (docs/runtime.md, "Unified
+ * buffers"); io_loaded: 1 where io.load refills it every task;
  * gpu_touched: an enum btrt_gpu_use (btrt_chunks_gpu_touched; 1,
  * SHARED, where the schedule is not known).
  * A pure function of its arguments (no CUDA call): placement host /

@@ -111,7 +111,9 @@ enum btrt_backend btrt_pool_backend(const struct btrt_pool *pool);
 
 /* Short name of the memory kind chosen for buffer b ("host", "vk-coherent",
  * "vk-noncoherent", "vk-device-mapped", "vk-device", "cuda-managed",
- * "cuda-managed-read-mostly", "cuda-pinned", "cuda-device"), the same for every TaskObject. */
+ * "cuda-managed-read-mostly", "cuda-pinned", "cuda-device"), the same for
+ * every TaskObject; "vk-device-mapped" only where every TaskObject got
+ * such memory (the rest of a Vulkan pool's fall back once it runs out). */
 const char *btrt_pool_buffer_memory(const struct btrt_pool *pool, uint32_t b);
 /* Buffer b (< the layout's n_buffers): *bytes the bytes of one
  * TaskObject's copy (the layout's count under the run's params times the

@@ -129,8 +129,8 @@ enum btrt_vk_mem {
  * buffers"); io_loaded: 1 where io.load refills it every task (where not
  * known, the pool passes d->stage_read_only); gpu_use: an enum
  * btrt_gpu_use (btrt_chunks_gpu_touched; BTRT_GPU_SHARED where the
- * schedule is not known). A pure function of its
- * arguments (no Vulkan call): placement host / device as declared; else
+ * schedule is not known). A pure function of its arguments (no Vulkan
+ * call): placement host / device as declared; else
  * DEVICE_MAPPED for a buffer only a GPU chunk's stages use (PRIVATE: an
  * intermediate, or weights the CPU writes once per TaskObject), unless
  * io.load refills it every task (octree's points, AlexNet's images: the

@@ -80,7 +80,7 @@ int btrt_profiler_rig_init(struct btrt_profiler_rig *r, const struct btrt_profil
 /* The same, its pool placed for one schedule: gpu_touched[n_buffers] as
  * btrt_chunks_gpu_touched fills it (borrowed during the call only; NULL:
  * as btrt_profiler_rig_init, the GPU may see every buffer). The in-chunk
- * runs on a CUDA PU (btrt_profiler_in_chunk). */
+ * runs on a GPU PU (btrt_profiler_in_chunk). */
 int btrt_profiler_rig_init_placed(struct btrt_profiler_rig *r, const struct btrt_profiling *ctx,
 				  const struct btrt_profiler_pu *pu,
 				  const unsigned char *gpu_touched, struct btrt_error *err);

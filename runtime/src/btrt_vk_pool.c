@@ -151,10 +151,14 @@ int btrt_vk_pool_init(struct btrt_vk *vk, struct btrt_pool *pool, struct btrt_er
 			}
 			bf->dev = NULL;
 			bf->backend = vb;
-			pool->mem_kind[b] = dev                              ? "vk-device"
-					    : m == BTRT_VK_MEM_DEVICE_MAPPED ? "vk-device-mapped"
-					    : vb->coherent                   ? "vk-coherent"
-									     : "vk-noncoherent";
+			const char *kind = dev                              ? "vk-device"
+					   : m == BTRT_VK_MEM_DEVICE_MAPPED ? "vk-device-mapped"
+					   : vb->coherent                   ? "vk-coherent"
+									    : "vk-noncoherent";
+			/* device-mapped only where every TaskObject got it (a small
+			 * BAR may run out part way) */
+			if (s == 0 || m != BTRT_VK_MEM_DEVICE_MAPPED)
+				pool->mem_kind[b] = kind;
 		}
 	}
 	/* One descriptor set per TaskObject covering every GPU-visible buffer. */
