@@ -19,7 +19,8 @@ void btc_cli_print_app(const struct btc_app *app, FILE *out)
 		total += bytes;
 		fprintf(out, "  %2d %-20s %-4s x %-12lld %10.1f KiB  %-8s  count: %s\n", i, b->name,
 			btc_elem_name(b->elem), (long long)b->count_value, (double)bytes / 1024.0,
-			btc_placement_name(b->placement), btc_expr_text(b->count));
+			b->scratch ? "scratch" : btc_placement_name(b->placement),
+			btc_expr_text(b->count));
 	}
 	fprintf(out, "  TaskObject size: %.1f KiB\n", (double)total / 1024.0);
 	fputs("stages:\n", out);

@@ -55,7 +55,12 @@ struct btc_buffer {
 	struct btc_expr *count; /* element count over params */
 	int64_t count_value;    /* count evaluated with the current params */
 	enum btc_placement placement;
+	/* scratch: true: one stage's working storage, whose value no later
+	 * stage and no io check reads (docs/app-format.md); never an output,
+	 * so a GPU chunk that alone touches it keeps it on the device */
+	bool scratch;
 	struct btc_loc loc;
+	struct btc_loc scratch_loc; /* the `scratch` value (when set) */
 };
 
 /* One compute dispatch of a Vulkan stage (repeated `repeat` times, with the

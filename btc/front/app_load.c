@@ -81,8 +81,8 @@ static void load_params(struct loader *l, yaml_node_t *n)
 
 static void load_buffers(struct loader *l, yaml_node_t *n)
 {
-	static const char *const keys[] = {"!name",     "!type",       "!count",
-					   "placement", "description", NULL};
+	static const char *const keys[] = {"!name",   "!type",       "!count", "placement",
+					   "scratch", "description", NULL};
 	struct btc_app *app = l->app;
 	int len;
 	if (!btc_yaml_seq(&l->y, n, "buffers", &len, l->d))
@@ -94,7 +94,7 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 	}
 	app->buffers = btc_xcalloc((size_t)len, sizeof(*app->buffers));
 	for (int i = 0; i < len; i++) {
-		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[5];
+		yaml_node_t *item = btc_yaml_item(&l->y, n, i), *v[6];
 		if (!btc_yaml_map(&l->y, item, "buffer", keys, v, l->d) && !v[0])
 			continue;
 		const char *name = NULL, *type = NULL;
@@ -165,6 +165,47 @@ static void load_buffers(struct loader *l, yaml_node_t *n)
 					b->placement = (enum btc_placement)p;
 			}
 		}
+		if (v[4] && btc_yaml_bool(&l->y, v[4], "scratch", &b->scratch, l->d))
+			b->scratch_loc = btc_yaml_loc(&l->y, v[4]);
+	}
+}
+
+/* A scratch buffer is one stage's working storage (docs/app-format.md):
+ * some stage writes it, every stage that reads it writes it too (it carries
+ * nothing from one stage to the next), and its placement follows the
+ * schedule (unified). */
+static void check_scratch(struct loader *l)
+{
+	const struct btc_app *app = l->app;
+	for (int b = 0; b < app->n_buffers; b++) {
+		const struct btc_buffer *buf = &app->buffers[b];
+		if (!buf->scratch)
+			continue;
+		if (buf->placement != BTC_PLACE_UNIFIED) {
+			btc_error(
+				l->d, buf->scratch_loc,
+				"scratch buffer '%s' has placement %s; a scratch buffer is unified (the schedule places it)",
+				buf->name, btc_placement_name(buf->placement));
+			continue;
+		}
+		bool written = false;
+		for (int i = 0; i < app->n_stages; i++) {
+			const struct btc_stage *s = &app->stages[i];
+			bool r = false, w = false;
+			for (int k = 0; k < s->n_reads; k++)
+				r |= s->reads[k] == b;
+			for (int k = 0; k < s->n_writes; k++)
+				w |= s->writes[k] == b;
+			written |= w;
+			if (r && !w)
+				btc_error(
+					l->d, s->loc,
+					"stage '%s' reads scratch buffer '%s' but does not write it: a scratch buffer carries nothing from one stage to the next",
+					s->name, buf->name);
+		}
+		if (!written)
+			btc_error(l->d, buf->scratch_loc,
+				  "scratch buffer '%s' is written by no stage", buf->name);
 	}
 }
 
@@ -487,6 +528,7 @@ static struct btc_app *load(const char *path, const char *text,
 		load_buffers(&l, v[2]);
 	if (v[3])
 		load_stages(&l, v[3]);
+	check_scratch(&l);
 	if (v[4] && btc_yaml_ident(&l.y, v[4], "io symbol", &s, d))
 		l.app->io = btc_xstrdup(s), l.app->io_loc = btc_yaml_loc(&l.y, v[4]);
 	if (v[5] && btc_yaml_str(&l.y, v[5], "input", &s, d)) {

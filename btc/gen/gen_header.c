@@ -62,8 +62,9 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app)
 	btc_outl(o, "\tconst struct %s_params *params;", a);
 	for (int i = 0; i < app->n_buffers; i++) {
 		const struct btc_buffer *b = &app->buffers[i];
-		btc_outl(o, "\t%s *%s; /* [%s], %s */", btc_elem_ctype(b->elem), b->name,
-			 btc_expr_text(b->count), btc_placement_name(b->placement));
+		btc_outl(o, "\t%s *%s; /* [%s], %s%s */", btc_elem_ctype(b->elem), b->name,
+			 btc_expr_text(b->count), btc_placement_name(b->placement),
+			 b->scratch ? ", scratch" : "");
 	}
 	btc_outl(o, "};");
 	btc_out_nl(o);
@@ -91,8 +92,8 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app)
 			for (int k = 0; k < app->stages[s].n_writes; k++)
 				written |= app->stages[s].writes[k] == i;
 		char *name = btc_c_string_literal(b->name);
-		btc_outl(o, "\t{ %s, BTRT_%s, sizeof(%s), BTRT_PLACE_%s, %d },", name, E,
-			 btc_elem_ctype(b->elem), P, !written);
+		btc_outl(o, "\t{ %s, BTRT_%s, sizeof(%s), BTRT_PLACE_%s, %d, %d },", name, E,
+			 btc_elem_ctype(b->elem), P, !written, b->scratch);
 		free(name);
 		free(E);
 		free(P);

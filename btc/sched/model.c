@@ -178,11 +178,12 @@ void btc_model_chunk_bytes(const struct btc_model_buffers *b, int f, int l, doub
 			}
 		}
 		bool loaded = b->io_loaded && b->io_loaded[k];
+		bool output = !read_after && !(b->scratch && b->scratch[k]);
 		/* written by no stage: resident (weights) or, io-loaded, in
 		 * pinned host memory (btrt_pool_config.io_loaded) */
 		if (!touched || !written)
 			continue;
-		if (!(loaded || outside || !read_after))
+		if (!(loaded || outside || output))
 			continue;
 		*in_bytes += b->bytes[k];
 		*out_bytes += b->bytes[k];

@@ -122,6 +122,9 @@ struct btc_model_buffers {
 	const unsigned char *in_place;  /* [n_buffers] 0/1: lives in host memory
 					 * the GPU reads in place (never moves),
 					 * or NULL (none) */
+	const unsigned char *scratch;   /* [n_buffers] 0/1: the app's `scratch:
+					 * true` (never an output), or NULL
+					 * (none) */
 };
 
 /* Bytes the chunk f..l moves in and out per task (docs/scheduler.md,
@@ -130,7 +133,8 @@ struct btc_model_buffers {
  * after it when a stage of f..l touches it, some stage writes it, it is not
  * in place, and its value is shared with the host: the io thread loads
  * it, a stage outside f..l touches it, or it is an output (no stage reads
- * its final value: the output check does, on the host). The chunk's
+ * its final value: the output check does, on the host; a scratch buffer
+ * is none). The chunk's
  * private buffers (weights no stage writes, intermediates only f..l
  * touch) move once per TaskObject and stay: 0 per task. Each moved buffer
  * counts in both directions: *in_bytes == *out_bytes, *n_in == *n_out.

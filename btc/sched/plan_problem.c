@@ -110,6 +110,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 	unsigned char *wr = btc_xcalloc((size_t)(n * nb) + 1, 1);
 	unsigned char *io = btc_xcalloc((size_t)nb + 1, 1);
 	unsigned char *in_place = btc_xcalloc((size_t)nb + 1, 1);
+	unsigned char *scratch = btc_xcalloc((size_t)nb + 1, 1);
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < app->stages[i].n_reads; j++)
 			rd[i * nb + app->stages[i].reads[j]] = 1;
@@ -124,8 +125,9 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 							(double)app->buffers[k].count_value;
 		io[k] = t->io_loaded[k];
 		in_place[k] = t->in_place[k];
+		scratch[k] = app->buffers[k].scratch;
 	}
-	struct btc_model_buffers mb = {n, nb, bytes, rd, wr, io, in_place};
+	struct btc_model_buffers mb = {n, nb, bytes, rd, wr, io, in_place, scratch};
 	btc_model_fill_transfers(&mb, links, has, np, buf->xfer);
 	/* t_{i,c}: the one-stage measurement minus what the model adds */
 	for (int i = 0; i < n; i++)
@@ -151,6 +153,7 @@ static void plan_model(const struct btc_app *app, const struct btc_device *dev,
 	free(wr);
 	free(io);
 	free(in_place);
+	free(scratch);
 }
 
 _Static_assert(BTC_TABLE_MAX_CORE_COUNTS == BTC_SCHED_MAX_CORE_COUNTS, "core count slots");

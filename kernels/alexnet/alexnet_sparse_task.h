@@ -83,21 +83,21 @@ static inline size_t alexnet_sparse_buffer_count(const struct alexnet_sparse_par
 }
 
 static const struct btrt_buffer_desc alexnet_sparse_buffers[ALEXNET_SPARSE_N_BUFFERS] = {
-	{ "image", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1 },
-	{ "conv1_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "pool1_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "conv2_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "pool2_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "conv3_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "conv4_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "conv5_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "pool3_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "logits", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "pred", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "csr_rowptr", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 1 },
-	{ "csr_colidx", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 1 },
-	{ "csr_val", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1 },
-	{ "bias", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1 },
+	{ "image", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "conv1_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "pool1_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "conv2_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "pool2_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "conv3_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "conv4_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "conv5_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "pool3_out", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "logits", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "pred", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "csr_rowptr", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "csr_colidx", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "csr_val", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "bias", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1, 0 },
 };
 
 /* Points the typed fields at t->base.buffers[i].host (after allocation). */

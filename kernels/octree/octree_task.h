@@ -49,7 +49,7 @@ struct octree_task {
 	uint32_t *n_points; /* [1], unified */
 	float *cube; /* [4], unified */
 	uint32_t *codes; /* [max_points], unified */
-	uint32_t *sort_tmp; /* [max_points], unified */
+	uint32_t *sort_tmp; /* [max_points], unified, scratch */
 	uint32_t *sorted; /* [max_points], unified */
 	uint32_t *ucodes; /* [max_points], unified */
 	uint32_t *n_unique; /* [1], unified */
@@ -95,25 +95,25 @@ static inline size_t octree_buffer_count(const struct octree_params *p, int b)
 }
 
 static const struct btrt_buffer_desc octree_buffers[OCTREE_N_BUFFERS] = {
-	{ "points", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1 },
-	{ "n_points", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 1 },
-	{ "cube", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1 },
-	{ "codes", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "sort_tmp", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "sorted", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "ucodes", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "n_unique", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "prefix_n", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "has_leaf_left", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "has_leaf_right", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "left_child", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "parent", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "edge_count", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "offsets", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "nodes", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "n_nodes", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0 },
-	{ "vk_scratch", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_DEVICE, 0 },
-	{ "cub_temp", BTRT_U8, sizeof(uint8_t), BTRT_PLACE_DEVICE, 0 },
+	{ "points", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "n_points", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "cube", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "codes", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "sort_tmp", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 1 },
+	{ "sorted", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "ucodes", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "n_unique", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "prefix_n", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "has_leaf_left", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "has_leaf_right", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "left_child", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "parent", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "edge_count", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "offsets", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "nodes", BTRT_I32, sizeof(int32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "n_nodes", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "vk_scratch", BTRT_U32, sizeof(uint32_t), BTRT_PLACE_DEVICE, 0, 0 },
+	{ "cub_temp", BTRT_U8, sizeof(uint8_t), BTRT_PLACE_DEVICE, 0, 0 },
 };
 
 /* Points the typed fields at t->base.buffers[i].host (after allocation). */

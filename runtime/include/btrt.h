@@ -45,6 +45,12 @@ struct btrt_buffer_desc {
 				      stays; advised read-mostly unless io.load
 				      refills it (btrt_cuda_place), so that a CPU
 				      chunk reading it keeps its own copy. */
+	int scratch;               /* 1: a stage's working storage (the app's
+				      `scratch: true`): no later stage and no
+				      io check reads its value, so it is never
+				      an output (btrt_chunks_gpu_touched): a
+				      GPU chunk that alone touches it keeps it
+				      on the device. */
 };
 
 /* One allocated buffer of one TaskObject. */

@@ -242,7 +242,10 @@ enum btrt_gpu_use {
  * lists of the stages of chunks[0..n_chunks) (a Vulkan or CUDA chunk, a
  * farm's GPU worker too, is a GPU chunk). An output is a buffer some
  * stage writes and no stage reads after its last write: the io check
- * reads it on the host. Whether io.load refills a buffer is not known
+ * reads it on the host. A scratch buffer (buffers[b].scratch, the app's
+ * `scratch: true`; buffers may be NULL: none) is never an output, so a
+ * GPU chunk that alone touches it keeps it PRIVATE (octree's radix-sort
+ * ping-pong buffer `sort_tmp`). Whether io.load refills a buffer is not known
  * here (btrt_pool_config.io_loaded): a PRIVATE buffer io.load refills is
  * shared all the same.
  *
@@ -258,7 +261,8 @@ enum btrt_gpu_use {
  * n_stages or a list names a buffer >= n_buffers (touched is then
  * undefined). */
 int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
-			    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t n_buffers,
+			    const struct btrt_chunk *chunks, uint32_t n_chunks,
+			    const struct btrt_buffer_desc *buffers, uint32_t n_buffers,
 			    unsigned char *touched);
 
 #define BTRT_DEFAULT_RECORD_LIMIT (1u << 18)

@@ -59,7 +59,8 @@ extern "C" int btrt_cuda_chunk_init(struct btrt_cuda *cu, const struct btrt_pipe
 			// output check reads it on the host). A buffer no stage
 			// writes stays wherever it is once moved (weights).
 			int shared = ps->io_loaded[b] || (written && outside) ||
-				     btrt_stages_output(cfg->stages, cfg->n_stages, b);
+				     btrt_stages_output(cfg->stages, cfg->n_stages,
+							pool->cfg.buffers, b);
 			if (shared) {
 				cc->sync[cc->n_sync++] = b;
 				cc->back[cc->n_back++] = b;

@@ -84,12 +84,16 @@ static inline int btrt_u32_listed(const uint32_t *l, uint32_t n, uint32_t x)
 /* 1 if buffer b is an output of stages[0 .. n_stages-1]: some stage writes
  * it and no stage reads it after its last writer (a stage that reads and
  * writes it reads before it writes), so its final value is the io check's
- * on the host; else 0. The CUDA chunk's shared/private split
- * (btrt_cuda_chunk.cu), the pool's private buffers (btrt_chunks_gpu_touched)
- * and, in btc, the chunk model's transfers (btc_model_chunk_bytes) use
- * this rule. */
-static inline int btrt_stages_output(const struct btrt_stage *stages, uint32_t n_stages, uint32_t b)
+ * on the host; else 0. A scratch buffer (buffers[b].scratch; buffers NULL:
+ * none) is never an output: no check reads it. The CUDA chunk's
+ * shared/private split (btrt_cuda_chunk.cu), the pool's private buffers
+ * (btrt_chunks_gpu_touched) and, in btc, the chunk model's transfers
+ * (btc_model_chunk_bytes) use this rule. */
+static inline int btrt_stages_output(const struct btrt_stage *stages, uint32_t n_stages,
+				     const struct btrt_buffer_desc *buffers, uint32_t b)
 {
+	if (buffers && buffers[b].scratch)
+		return 0;
 	int written = 0, read_after = 0;
 	for (uint32_t s = 0; s < n_stages; s++) {
 		if (written && btrt_u32_listed(stages[s].reads, stages[s].n_reads, b))

@@ -240,7 +240,8 @@ static int mark_buffers(const uint32_t *l, uint32_t n, uint32_t n_buffers, unsig
 }
 
 int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
-			    const struct btrt_chunk *chunks, uint32_t n_chunks, uint32_t n_buffers,
+			    const struct btrt_chunk *chunks, uint32_t n_chunks,
+			    const struct btrt_buffer_desc *buffers, uint32_t n_buffers,
 			    unsigned char *touched)
 {
 	enum { GPU = 1, CPU = 2 }; /* marks while scanning the chunks */
@@ -261,7 +262,7 @@ int btrt_chunks_gpu_touched(const struct btrt_stage *stages, uint32_t n_stages,
 	for (uint32_t b = 0; b < n_buffers; b++) {
 		if (!(touched[b] & GPU))
 			touched[b] = BTRT_GPU_UNTOUCHED;
-		else if (touched[b] & CPU || btrt_stages_output(stages, n_stages, b))
+		else if (touched[b] & CPU || btrt_stages_output(stages, n_stages, buffers, b))
 			touched[b] = BTRT_GPU_SHARED;
 		else
 			touched[b] = BTRT_GPU_PRIVATE;

@@ -95,8 +95,8 @@ static int measure_run_placed(struct btrt_profiler_rig *r, uint32_t f, uint32_t 
 	unsigned char *touched = calloc(app->n_buffers + 1, 1);
 	if (!touched)
 		return btrt_error_set(err, BTRT_E_NOMEM, 0, "in-chunk placement");
-	if (btrt_chunks_gpu_touched(app->stages, app->n_stages, chunks, n, app->n_buffers,
-				    touched)) {
+	if (btrt_chunks_gpu_touched(app->stages, app->n_stages, chunks, n, app->buffers,
+				    app->n_buffers, touched)) {
 		free(touched);
 		return btrt_error_set(err, BTRT_E_INVAL, 0, "in-chunk run %u..%u: its buffers", f,
 				      l);

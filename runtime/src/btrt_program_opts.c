@@ -305,8 +305,9 @@ int btrt_program_gpu_pool_inputs(const struct btrt_program *prog,
 		*from = "probe";
 	}
 	pc->io_loaded = io_loaded;
-	if (s && btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks,
-					 s->n_chunks, prog->app.n_buffers, gpu_touched) == 0)
+	if (s &&
+	    btrt_chunks_gpu_touched(prog->app.stages, prog->app.n_stages, s->chunks, s->n_chunks,
+				    prog->app.buffers, prog->app.n_buffers, gpu_touched) == 0)
 		pc->gpu_touched = gpu_touched;
 	return 0;
 }

@@ -1,6 +1,10 @@
 #version 450
 // Stage 7: octree nodes; invocation i writes the nodes owned by radix node
 // i whole (port of octree_build_nodes in kernels/octree/octree_kern.h).
+// Each node is built in registers and stored as three 16-byte stores
+// (octree_store_node's): the node array is an output, which a GPU pool
+// keeps in host memory, and a store per word crossed the bus as a
+// transaction of its own.
 #extension GL_GOOGLE_include_directive : require
 #include "octree_layout.glsl"
 
@@ -14,22 +18,32 @@ layout(std430, set = 0, binding = BINDING_left_child) readonly buffer LC { int l
 layout(std430, set = 0, binding = BINDING_parent) readonly buffer Parent { int parent[]; };
 layout(std430, set = 0, binding = BINDING_edge_count) readonly buffer Edge { uint edge_count[]; };
 layout(std430, set = 0, binding = BINDING_offsets) readonly buffer Offsets { uint offsets[]; };
-layout(std430, set = 0, binding = BINDING_nodes) writeonly buffer Nodes { int nodes[]; };
+layout(std430, set = 0, binding = BINDING_nodes) writeonly buffer Nodes { ivec4 nodes4[]; };
 layout(std430, set = 0, binding = BINDING_n_nodes) writeonly buffer NNodes { uint n_nodes; };
 
 #define WORDS 12
 
+// The node being built (words 0-7 children, 8 parent, 9 code, 10 level,
+// 11 masks; struct octree_node), stored whole by store_node.
+int nd[WORDS];
+
+void store_node(int self)
+{
+	nodes4[self * 3] = ivec4(nd[0], nd[1], nd[2], nd[3]);
+	nodes4[self * 3 + 1] = ivec4(nd[4], nd[5], nd[6], nd[7]);
+	nodes4[self * 3 + 2] = ivec4(nd[8], nd[9], nd[10], nd[11]);
+}
+
 // Puts radix child c (a leaf: unique code c; else its top octree node)
 // into the octant given by its code bits below shift.
-// Writes straight into the node (words base .. base + 7).
-void take(int c, uint is_leaf, uint shift, int base, inout uint masks)
+void take(int c, uint is_leaf, uint shift, inout uint masks)
 {
 	uint slot = (ucodes[c] >> shift) & 7u;
 	if (is_leaf != 0u) {
-		nodes[base + int(slot)] = c;
+		nd[slot] = c;
 		masks |= 1u << (slot + 8u);
 	} else {
-		nodes[base + int(slot)] = int(offsets[c]);
+		nd[slot] = int(offsets[c]);
 		masks |= 1u << slot;
 	}
 }
@@ -51,14 +65,13 @@ void build_nodes(int i)
 	for (uint j = 0u; j < e; j++) {
 		uint lvl = top + j;
 		int self = int(offsets[i] + j);
-		int base = self * WORDS;
 		uint masks = 0u;
 		uint shift = 30u - 3u * (lvl + 1u);
 		for (int c = 0; c < 8; c++)
-			nodes[base + c] = -1;
+			nd[c] = -1;
 		if (j + 1u < e) {
 			uint slot = (code >> shift) & 7u;
-			nodes[base + int(slot)] = self + 1;
+			nd[slot] = self + 1;
 			masks = 1u << slot;
 		} else {
 			// children: the radix children of i, looking through radix
@@ -68,28 +81,29 @@ void build_nodes(int i)
 				int c1 = left_child[i] + a;
 				uint l1 = a == 0 ? has_leaf_left[i] : has_leaf_right[i];
 				if (l1 != 0u || edge_count[c1] != 0u) {
-					take(c1, l1, shift, base, masks);
+					take(c1, l1, shift, masks);
 					continue;
 				}
 				for (int b = 0; b < 2; b++) {
 					int c2 = left_child[c1] + b;
 					uint l2 = b == 0 ? has_leaf_left[c1] : has_leaf_right[c1];
 					if (l2 != 0u || edge_count[c2] != 0u) {
-						take(c2, l2, shift, base, masks);
+						take(c2, l2, shift, masks);
 						continue;
 					}
 					for (int d = 0; d < 2; d++) {
 						int c3 = left_child[c2] + d;
 						take(c3, d == 0 ? has_leaf_left[c2] : has_leaf_right[c2],
-						     shift, base, masks);
+						     shift, masks);
 					}
 				}
 			}
 		}
-		nodes[base + 8] = j != 0u ? self - 1 : up;
-		nodes[base + 9] = int(code >> (30u - 3u * lvl));
-		nodes[base + 10] = int(lvl);
-		nodes[base + 11] = int(masks);
+		nd[8] = j != 0u ? self - 1 : up;
+		nd[9] = int(code >> (30u - 3u * lvl));
+		nd[10] = int(lvl);
+		nd[11] = int(masks);
+		store_node(self);
 	}
 }
 
@@ -101,11 +115,12 @@ void main()
 		if (n == 1u) {
 			uint slot = ucodes[0] >> 27u;
 			for (int c = 0; c < 8; c++)
-				nodes[c] = c == int(slot) ? 0 : -1;
-			nodes[8] = -1;
-			nodes[9] = 0;
-			nodes[10] = 0;
-			nodes[11] = int(1u << (slot + 8u));
+				nd[c] = c == int(slot) ? 0 : -1;
+			nd[8] = -1;
+			nd[9] = 0;
+			nd[10] = 0;
+			nd[11] = int(1u << (slot + 8u));
+			store_node(0);
 		}
 		n_nodes = n < 2u ? n : offsets[n - 1u];
 	}

@@ -121,6 +121,14 @@ static const struct bad_case bad[] = {
 	 P "5:47: error: unknown placement 'gpu' (expected unified, host or device)"},
 	{"buffer unknown key", HEAD "buffers:\n  - {name: a, type: f32, count: 1, size: 4}\nstages: []\n",
 	 P "5:36: error: unknown key 'size' in buffer"},
+	{"scratch not a bool", HEAD "buffers:\n  - {name: a, type: f32, count: 1, scratch: 2}\nstages:\n  - {name: s, writes: [a], cpu: f}\n",
+	 P "5:45: error: scratch must be true or false, not '2'"},
+	{"scratch not unified", HEAD "buffers:\n  - {name: a, type: f32, count: 1, placement: host, scratch: true}\nstages:\n  - {name: s, writes: [a], cpu: f}\n",
+	 P "5:62: error: scratch buffer 'a' has placement host; a scratch buffer is unified (the schedule places it)"},
+	{"scratch read by a later stage", HEAD "buffers:\n  - {name: a, type: f32, count: 1, scratch: true}\nstages:\n  - {name: s, writes: [a], cpu: f}\n  - {name: t, reads: [a], cpu: g}\n",
+	 P "8:5: error: stage 't' reads scratch buffer 'a' but does not write it: a scratch buffer carries nothing from one stage to the next"},
+	{"scratch written by no stage", HEAD "buffers:\n  - {name: a, type: f32, count: 1, scratch: true}\nstages:\n  - {name: s, cpu: f}\n",
+	 P "5:45: error: scratch buffer 'a' is written by no stage"},
 	{"count undefined name", HEAD "buffers:\n  - {name: a, type: f32, count: n * m}\nstages: []\n",
 	 P "5:37: error: undefined name 'm' in expression"},
 	{"count division by zero", HEAD "buffers:\n  - {name: a, type: f32, count: n / (n - 1024)}\nstages: []\n",
@@ -243,6 +251,28 @@ static void test_bad(void)
 		btc_app_free(app);
 		assert_first_error(&d, bad[i].name, bad[i].expect);
 	}
+}
+
+/* A scratch buffer: a stage that reads it writes it too (a sort's
+ * ping-pong); the flag reaches the app, other buffers keep it off. */
+static void test_scratch(void)
+{
+	static const char text[] = HEAD BUFS
+		"  - {name: tmp, type: u32, count: n, scratch: true}\n"
+		"  - {name: kept, type: u32, count: n, scratch: false}\n"
+		"stages:\n"
+		"  - {name: sort, reads: [input, tmp], writes: [output, tmp, kept], cpu: f}\n";
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_app *app = btc_app_load(APP_PATH, text, NULL, 0, &d);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(app);
+	CU_ASSERT_EQUAL(app->n_buffers, 4);
+	CU_ASSERT_FALSE(app->buffers[0].scratch);
+	CU_ASSERT_FALSE(app->buffers[1].scratch);
+	CU_ASSERT_TRUE(app->buffers[2].scratch);
+	CU_ASSERT_FALSE(app->buffers[3].scratch);
+	btc_app_free(app);
 }
 
 static void test_all_errors_reported(void)
@@ -438,6 +468,7 @@ int register_app_suite(void)
 	CU_pSuite s = CU_add_suite("app", NULL, NULL);
 	return !s || !CU_add_test(s, "good app", test_good) ||
 	       !CU_add_test(s, "bad apps", test_bad) ||
+	       !CU_add_test(s, "scratch buffer", test_scratch) ||
 	       !CU_add_test(s, "all errors reported", test_all_errors_reported) ||
 	       !CU_add_test(s, "all bad names reported", test_all_bad_names_reported) ||
 	       !CU_add_test(s, "unknown override", test_unknown_override) ||

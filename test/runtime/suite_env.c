@@ -236,10 +236,10 @@ static void test_bad_values(void)
  * chunk's private intermediates, unless BTRT_CUDA_PRIVATE=probe. */
 static void test_cuda_place(void)
 {
-	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1 };
-	const struct btrt_buffer_desc inter = { "conv1_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 0 };
-	const struct btrt_buffer_desc host = { "h", BTRT_F32, 4, BTRT_PLACE_HOST, 1 };
-	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0 };
+	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1, 0 };
+	const struct btrt_buffer_desc inter = { "conv1_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 0, 0 };
+	const struct btrt_buffer_desc host = { "h", BTRT_F32, 4, BTRT_PLACE_HOST, 1, 0 };
+	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0, 0 };
 	struct btrt_cuda_rule h100 = { .integrated = 0, .concurrent_managed = 1,
 				       .mem = BTRT_CUDA_MEM_AUTO };
 	struct btrt_cuda_place p = btrt_cuda_place(&h100, &weights, 0, 1);
@@ -316,10 +316,10 @@ static void test_cuda_place(void)
  * reads it cached. */
 static void test_vk_place(void)
 {
-	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1 };
-	const struct btrt_buffer_desc inter = { "conv1_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 0 };
-	const struct btrt_buffer_desc host = { "h", BTRT_F32, 4, BTRT_PLACE_HOST, 0 };
-	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0 };
+	const struct btrt_buffer_desc weights = { "conv1_w", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 1, 0 };
+	const struct btrt_buffer_desc inter = { "conv1_out", BTRT_F32, 4, BTRT_PLACE_UNIFIED, 0, 0 };
+	const struct btrt_buffer_desc host = { "h", BTRT_F32, 4, BTRT_PLACE_HOST, 0, 0 };
+	const struct btrt_buffer_desc dev = { "d", BTRT_F32, 4, BTRT_PLACE_DEVICE, 0, 0 };
 	CU_ASSERT_EQUAL(btrt_vk_place(&inter, 0, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_DEVICE_MAPPED);
 	CU_ASSERT_EQUAL(btrt_vk_place(&weights, 0, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_DEVICE_MAPPED);
 	CU_ASSERT_EQUAL(btrt_vk_place(&weights, 1, BTRT_GPU_PRIVATE, 0), BTRT_VK_MEM_UNIFIED);

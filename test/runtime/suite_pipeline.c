@@ -440,7 +440,7 @@ static void test_gpu_touched(void)
 		{"cpu1", BTRT_PU_CPU, NULL, 0, 3, 1, NULL, NULL, 0},
 	};
 	memset(t, 7, sizeof t);
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, mid, 3, 6, t), 0);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, mid, 3, NULL, 6, t), 0);
 	/* codes and tree are shared with a CPU chunk; sorted is private */
 	const unsigned char want_mid[6] = {BTRT_GPU_UNTOUCHED, BTRT_GPU_SHARED,
 					   BTRT_GPU_PRIVATE,   BTRT_GPU_SHARED,
@@ -450,13 +450,13 @@ static void test_gpu_touched(void)
 	 * weights, which no stage writes, are private here (the CUDA pool
 	 * keeps an io-loaded one pinned all the same: btrt_cuda_place) */
 	const struct btrt_chunk gpu[1] = {{"gpu", BTRT_PU_CUDA, NULL, 0, 0, 4, NULL, NULL, 0}};
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, gpu, 1, 6, t), 0);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, gpu, 1, NULL, 6, t), 0);
 	const unsigned char want_gpu[6] = {BTRT_GPU_PRIVATE, BTRT_GPU_PRIVATE, BTRT_GPU_PRIVATE,
 					   BTRT_GPU_PRIVATE, BTRT_GPU_SHARED,  BTRT_GPU_PRIVATE};
 	CU_ASSERT_EQUAL(memcmp(t, want_gpu, 6), 0);
 	/* CPU only: the GPU sees nothing */
 	const struct btrt_chunk cpu[1] = {{"cpu", BTRT_PU_CPU, NULL, 0, 0, 4, NULL, NULL, 0}};
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, cpu, 1, 6, t), 0);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, cpu, 1, NULL, 6, t), 0);
 	const unsigned char none[6] = {0};
 	CU_ASSERT_EQUAL(memcmp(t, none, 6), 0);
 	/* a farm of stages 0-1 with a Vulkan worker, then the rest on the CPU */
@@ -465,7 +465,7 @@ static void test_gpu_touched(void)
 		{"vk", BTRT_PU_VULKAN, NULL, 0, 0, 2, NULL, NULL, 1},
 		{"cpu1", BTRT_PU_CPU, NULL, 0, 2, 2, NULL, NULL, 0},
 	};
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, 6, t), 0);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, NULL, 6, t), 0);
 	const unsigned char want_farm[6] = {1, 1, 1, 0, 0, 1}; /* the CPU worker: all shared */
 	CU_ASSERT_EQUAL(memcmp(t, want_farm, 6), 0);
 	/* a buffer one stage reads and writes (a sort's ping-pong) and no
@@ -479,14 +479,34 @@ static void test_gpu_touched(void)
 		{"gpu", BTRT_PU_CUDA, NULL, 0, 0, 1, NULL, NULL, 0},
 		{"cpu", BTRT_PU_CPU, NULL, 0, 1, 1, NULL, NULL, 0},
 	};
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(pp, 2, pp_gpu, 2, 4, t), 0);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(pp, 2, pp_gpu, 2, NULL, 4, t), 0);
 	const unsigned char want_pp[4] = {BTRT_GPU_PRIVATE, BTRT_GPU_SHARED, BTRT_GPU_SHARED,
 					  BTRT_GPU_UNTOUCHED};
 	CU_ASSERT_EQUAL(memcmp(t, want_pp, 4), 0);
+	/* marked scratch (the app's `scratch: true`), the ping-pong buffer is
+	 * no output: private to the GPU chunk; beside a CPU chunk that
+	 * touches it too it is shared all the same */
+	const struct btrt_buffer_desc pp_bufs[4] = {
+		{"in", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 1, 0},
+		{"tmp", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 1},
+		{"sorted", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0},
+		{"out", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0},
+	};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(pp, 2, pp_gpu, 2, pp_bufs, 4, t), 0);
+	const unsigned char want_scratch[4] = {BTRT_GPU_PRIVATE, BTRT_GPU_PRIVATE, BTRT_GPU_SHARED,
+					       BTRT_GPU_UNTOUCHED};
+	CU_ASSERT_EQUAL(memcmp(t, want_scratch, 4), 0);
+	const struct btrt_chunk pp_farm[3] = {
+		{"cpu", BTRT_PU_CPU, NULL, 0, 0, 1, NULL, NULL, 1},
+		{"gpu", BTRT_PU_CUDA, NULL, 0, 0, 1, NULL, NULL, 1},
+		{"cpu1", BTRT_PU_CPU, NULL, 0, 1, 1, NULL, NULL, 0},
+	};
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(pp, 2, pp_farm, 3, pp_bufs, 4, t), 0);
+	CU_ASSERT_EQUAL(t[1], BTRT_GPU_SHARED);
 	/* a chunk past the stages, a buffer past the layout */
 	const struct btrt_chunk past[1] = {{"gpu", BTRT_PU_CUDA, NULL, 0, 3, 2, NULL, NULL, 0}};
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, past, 1, 6, t), -1);
-	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, 5, t), -1);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, past, 1, NULL, 6, t), -1);
+	CU_ASSERT_EQUAL(btrt_chunks_gpu_touched(st, 4, farm, 3, NULL, 5, t), -1);
 }
 
 static void test_summary(void)

@@ -430,7 +430,7 @@ static void test_private_buffers(void)
 	};
 	unsigned char use[TOY_N_BUFFERS];
 	CU_ASSERT_EQUAL_FATAL(
-		btrt_chunks_gpu_touched(stages, TOY_N_STAGES, ch, 3, TOY_N_BUFFERS, use), 0);
+		btrt_chunks_gpu_touched(stages, TOY_N_STAGES, ch, 3, NULL, TOY_N_BUFFERS, use), 0);
 	CU_ASSERT_EQUAL_FATAL(use[TOY_BUF_B], BTRT_GPU_PRIVATE);
 	size_t counts[TOY_N_BUFFERS];
 	toy_counts(&params, counts);
@@ -490,7 +490,8 @@ static void test_private_buffers(void)
 	run_ok(ch, 3, 3, 40, NULL);
 	struct btrt_chunk gpu = {"gpu", BTRT_PU_VULKAN, &cores[0], 1, 0, 5, NULL, NULL, 0};
 	CU_ASSERT_EQUAL_FATAL(
-		btrt_chunks_gpu_touched(stages, TOY_N_STAGES, &gpu, 1, TOY_N_BUFFERS, use), 0);
+		btrt_chunks_gpu_touched(stages, TOY_N_STAGES, &gpu, 1, NULL, TOY_N_BUFFERS, use),
+		0);
 	CU_ASSERT_EQUAL(use[TOY_BUF_A], BTRT_GPU_PRIVATE);
 	CU_ASSERT_EQUAL(use[TOY_BUF_B], BTRT_GPU_PRIVATE);
 	run_ok(&gpu, 1, 2, 40, NULL);

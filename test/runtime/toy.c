@@ -22,11 +22,11 @@
 #endif
 
 const struct btrt_buffer_desc toy_buffers[TOY_N_BUFFERS] = {
-	{ "in", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 1 },
-	{ "a", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0 },
-	{ "b", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0 },
-	{ "out", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0 },
-	{ "meta", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0 },
+	{ "in", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "a", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "b", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "out", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "meta", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0 },
 };
 
 void toy_default_params(struct toy_params *p)

@@ -59,7 +59,7 @@ static void random_model(struct btc_sched_problem *p, bool coarse,
 			rd[k] = rnd_in(0, 3) == 0;
 			wr[k] = rnd_in(0, 4) == 0;
 		}
-		struct btc_model_buffers mb = { n, NB, bytes, rd, wr, io, NULL };
+		struct btc_model_buffers mb = { n, NB, bytes, rd, wr, io, NULL, NULL };
 		struct btc_model_link links[5];
 		bool has[5];
 		for (int c = 0; c < np; c++) {
@@ -239,7 +239,7 @@ static void test_moved_buffers(void)
 	wr[0 * B + 4] = 1; rd[3 * B + 4] = 1;   /* p */
 	in_place[4] = 1;
 	io[5] = 1; wr[2 * B + 5] = 1; rd[3 * B + 5] = 1; /* l */
-	struct btc_model_buffers mb = { NS, B, bytes, rd, wr, io, in_place };
+	struct btc_model_buffers mb = { NS, B, bytes, rd, wr, io, in_place, NULL };
 	static const struct { int f, l; double bytes; int n; } want[] = {
 		{ 0, 0, 10, 1 },        /* a (read by s1) */
 		{ 1, 1, 110, 2 },       /* a in, b out; w resident */
@@ -259,6 +259,22 @@ static void test_moved_buffers(void)
 			fprintf(stderr, "chunk %d..%d: moved %.0f bytes in %d buffers, want %.0f in %d\n",
 				want[i].f, want[i].l, in, n_in, want[i].bytes, want[i].n);
 	}
+	/* o marked scratch (`scratch: true`): no output, so the chunk that
+	 * alone touches it keeps it; a chunk beside another stage that touches
+	 * a scratch buffer still moves it */
+	unsigned char scratch[B] = {0};
+	scratch[3] = 1;
+	mb.scratch = scratch;
+	double in, out;
+	int n_in, n_out;
+	btc_model_chunk_bytes(&mb, 0, 3, &in, &n_in, &out, &n_out);
+	CU_ASSERT_DOUBLE_EQUAL(in, 100000, 1e-9); /* l alone */
+	CU_ASSERT_EQUAL(n_in, 1);
+	scratch[3] = 0;
+	scratch[1] = 1; /* a, read by s1 outside the chunk 0..0 */
+	btc_model_chunk_bytes(&mb, 0, 0, &in, &n_in, &out, &n_out);
+	CU_ASSERT_DOUBLE_EQUAL(in, 10, 1e-9);
+	CU_ASSERT_EQUAL(n_in, 1);
 }
 
 int register_property_suite(void)

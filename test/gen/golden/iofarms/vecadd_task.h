@@ -46,9 +46,9 @@ static inline size_t vecadd_buffer_count(const struct vecadd_params *p, int b)
 }
 
 static const struct btrt_buffer_desc vecadd_buffers[VECADD_N_BUFFERS] = {
-	{ "x", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1 },
-	{ "y", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
-	{ "z", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0 },
+	{ "x", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 1, 0 },
+	{ "y", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
+	{ "z", BTRT_F32, sizeof(float), BTRT_PLACE_UNIFIED, 0, 0 },
 };
 
 /* Points the typed fields at t->base.buffers[i].host (after allocation). */
