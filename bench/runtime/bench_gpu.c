@@ -26,7 +26,9 @@ static const struct btrt_app_io io = { NULL, load_nothing, NULL, NULL, NULL, 0, 
 static int run(const char *what, enum btrt_pu_kind pu, enum btrt_backend be, struct btrt_vk *vk,
 	       struct btrt_cuda *cu, const struct btrt_stage *st, uint64_t items)
 {
-	static const struct btrt_buffer_desc bufs[1] = { { "data", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0 } };
+	static const struct btrt_buffer_desc bufs[1] = {
+		{ "data", BTRT_U32, 4, BTRT_PLACE_UNIFIED, 0, 0 },
+	};
 	size_t counts[1] = { 64 };
 	int core = 0;
 	struct btrt_pool_config pc = { .task_size = sizeof(struct btrt_task), .n_tasks = 4, .buffers = bufs,

@@ -467,6 +467,31 @@ static void add_bound_schedule(struct btc_plan *pl, const struct btc_plan_option
 	list[(*n)++] = (struct btc_plan_schedule){.s = s, .predicted = true, .from_bound = true};
 }
 
+/* T*_compute of the io farms (docs/scheduler.md, "The io farms"): the
+ * smallest predicted T_max of the plan's schedules (space-only ones left
+ * out) in any mode of the table, by the chunk model. The planned mode alone
+ * may read a PU far slow: the interference and placed modes have no
+ * in-chunk rows, so they cost every GPU stage as if it started a chunk
+ * (octree all on Vulkan 5.5 ms against 0.55-0.92 measured on lease
+ * H200-AD), and the tuning then ran with one check worker, which set the
+ * period. A farm sized for the fastest reading costs a service core's
+ * share at worst; the io round races fewer threads where they do not
+ * pay. INFINITY when no schedule is predicted. */
+static double plan_best_tmax(const struct btc_plan *pl)
+{
+	double best = INFINITY;
+	for (int i = 0; i < pl->n_schedules; i++) {
+		const struct btc_plan_schedule *g = &pl->schedules[i];
+		if (!g->predicted || g->space_only)
+			continue;
+		best = fmin(best, g->s.tmax_ms); /* fmin skips NAN */
+		for (int m = 0; m < BTC_N_MODES; m++)
+			if (pl->models[m][1].ok)
+				best = fmin(best, btc_model_tmax_ms(&pl->models[m][1].p, &g->s));
+	}
+	return best;
+}
+
 /* The io farms (plan.h, load_threads and check_threads). The ranking
  * stays as solved: P = max(T_io, T_max) is monotone in T_max, so a
  * smaller T_io changes the periods, never the order. */
@@ -481,13 +506,9 @@ static void plan_io_farms(struct btc_plan *pl, const struct btc_plan_options *op
 		kl = opt->load_threads ? opt->load_threads : 1;
 		kc = opt->check_threads ? opt->check_threads : 1;
 	} else {
-		double load, check, best = INFINITY;
+		double load, check;
 		btc_table_io_ms(pl->table, pl->mode, 1, 1, &load, &check);
-		for (int i = 0; i < pl->n_schedules; i++) {
-			const struct btc_plan_schedule *g = &pl->schedules[i];
-			if (g->predicted && !g->space_only && g->s.tmax_ms < best)
-				best = g->s.tmax_ms;
-		}
+		double best = plan_best_tmax(pl);
 		btrt_model_io_threads(load, check, BTC_PLAN_IO_HEADROOM * best,
 				      opt->io_threads_extra, &kl, &kc);
 	}

@@ -297,6 +297,50 @@ static void test_io_round_farms(void)
 	btc_table_free(t);
 }
 
+/* The plan's io farms are sized for the fastest reading of its schedules
+ * in any mode of the table (plan_best_tmax): planned in the interference
+ * mode, where every stage takes 2 ms, one loader and one checker would do
+ * (0.45 and 0.83 ms under 0.75 x 2); the isolated mode reads every stage
+ * at 0.5 ms, so the schedules' best period is 0.5 ms there and the farms
+ * are 2 and 2 (lease H200-AD's octree-vulkan-g1: the placed mode read all
+ * on Vulkan at 5.5 ms, the isolated mode at 0.57; the tuning ran with one
+ * checker, which set the period). */
+static const char io_modes_text[] =
+	"stage,pu,mode,mean_ms,stddev_ms,samples\n"
+	"a,little,isolated,0.5,0.1,30\na,big,isolated,0.5,0.1,30\na,gpu,isolated,0.5,0.1,30\n"
+	"b,little,isolated,0.5,0.1,30\nb,big,isolated,0.5,0.1,30\nb,gpu,isolated,0.5,0.1,30\n"
+	"c,little,isolated,0.5,0.1,30\nc,big,isolated,0.5,0.1,30\nc,gpu,isolated,0.5,0.1,30\n"
+	"a,little,interference,2,0.1,30\na,big,interference,2,0.1,30\na,gpu,interference,2,0.1,30\n"
+	"b,little,interference,2,0.1,30\nb,big,interference,2,0.1,30\nb,gpu,interference,2,0.1,30\n"
+	"c,little,interference,2,0.1,30\nc,big,interference,2,0.1,30\nc,gpu,interference,2,0.1,30\n"
+	"@io_load,io,isolated,0.45,0.01,20\n@io_check,io,isolated,0.83,0.02,20\n"
+	"@io_load,io,interference,0.45,0.01,20\n@io_check,io,interference,0.83,0.02,20\n";
+
+static void test_io_farms_fastest_mode(void)
+{
+	struct btc_diag d;
+	btc_diag_init(&d, stderr);
+	struct btc_table *t = btc_table_load("io-modes.csv", io_modes_text, app, dev,
+					     BTC_MODE_INTERFERENCE, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	struct btc_plan_options po;
+	btc_plan_options_init(&po);
+	po.mode = BTC_MODE_INTERFERENCE;
+	po.io_threads_extra = 2;
+	struct btc_plan *plan = btc_plan(app, dev, t, NULL, &po, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+	double best = INFINITY;
+	for (int i = 0; i < plan->n_schedules; i++)
+		if (plan->schedules[i].predicted && !plan->schedules[i].space_only)
+			best = fmin(best, plan->schedules[i].s.tmax_ms);
+	CU_ASSERT_DOUBLE_EQUAL(best, 2.0, 1e-9); /* the planned mode's reading */
+	CU_ASSERT_EQUAL(plan->load_threads, 2);
+	CU_ASSERT_EQUAL(plan->check_threads, 2);
+	CU_ASSERT_EQUAL(d.errors, 0);
+	btc_plan_free(plan);
+	btc_table_free(t);
+}
+
 int register_plan_bound_suite(void)
 {
 	CU_pSuite s = CU_add_suite("plan-bound", setup, teardown);
@@ -306,6 +350,8 @@ int register_plan_bound_suite(void)
 	       !CU_add_test(s, "in the space: not added again", test_in_space) ||
 	       !CU_add_test(s, "the bound round's schedule: found or appended last",
 			    test_add_bound_schedule) ||
+	       !CU_add_test(s, "the io farms sized for the fastest mode's reading",
+			    test_io_farms_fastest_mode) ||
 	       !CU_add_test(s, "the io round's farms for a measured period, and one fewer",
 			    test_io_round_farms);
 }
