@@ -44,6 +44,24 @@ const char *btc_placement_name(enum btc_placement p)
 	return placement_names[p];
 }
 
+static bool listed(const int *l, int n, int b)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i] == b)
+			return true;
+	return false;
+}
+
+bool btc_stage_reads(const struct btc_stage *s, int b)
+{
+	return listed(s->reads, s->n_reads, b);
+}
+
+bool btc_stage_writes(const struct btc_stage *s, int b)
+{
+	return listed(s->writes, s->n_writes, b);
+}
+
 bool btc_stage_has(const struct btc_stage *s, enum btc_backend b)
 {
 	switch (b) {

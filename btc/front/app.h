@@ -132,6 +132,10 @@ struct btc_app *btc_app_load_layout(const char *path, const struct btc_param_ove
 /* True if stage s has a kernel for backend b. */
 bool btc_stage_has(const struct btc_stage *s, enum btc_backend b);
 
+/* True if stage s lists buffer index b in its reads / its writes. */
+bool btc_stage_reads(const struct btc_stage *s, int b);
+bool btc_stage_writes(const struct btc_stage *s, int b);
+
 /* Index of the named stage / buffer / param, or -1. */
 int btc_app_stage_index(const struct btc_app *app, const char *name);
 int btc_app_buffer_index(const struct btc_app *app, const char *name);

@@ -191,13 +191,9 @@ static void check_scratch(struct loader *l)
 		bool written = false;
 		for (int i = 0; i < app->n_stages; i++) {
 			const struct btc_stage *s = &app->stages[i];
-			bool r = false, w = false;
-			for (int k = 0; k < s->n_reads; k++)
-				r |= s->reads[k] == b;
-			for (int k = 0; k < s->n_writes; k++)
-				w |= s->writes[k] == b;
+			bool w = btc_stage_writes(s, b);
 			written |= w;
-			if (r && !w)
+			if (!w && btc_stage_reads(s, b))
 				btc_error(
 					l->d, s->loc,
 					"stage '%s' reads scratch buffer '%s' but does not write it: a scratch buffer carries nothing from one stage to the next",

@@ -1,13 +1,5 @@
 #include "front/dataflow.h"
 
-static bool stage_writes(const struct btc_stage *s, int buf)
-{
-	for (int i = 0; i < s->n_writes; i++)
-		if (s->writes[i] == buf)
-			return true;
-	return false;
-}
-
 int btc_app_check_dataflow(const struct btc_app *app, struct btc_diag *d)
 {
 	int warnings = 0;
@@ -17,10 +9,10 @@ int btc_app_check_dataflow(const struct btc_app *app, struct btc_diag *d)
 			int b = st->reads[i];
 			bool before = false;
 			for (int e = 0; e < s && !before; e++)
-				before = stage_writes(&app->stages[e], b);
+				before = btc_stage_writes(&app->stages[e], b);
 			int later = -1;
 			for (int e = s + 1; e < app->n_stages && later < 0; e++)
-				if (stage_writes(&app->stages[e], b))
+				if (btc_stage_writes(&app->stages[e], b))
 					later = e;
 			if (before || later < 0)
 				continue;

@@ -89,8 +89,7 @@ void btc_gen_task_header(struct btc_out *o, const struct btc_app *app)
 		char *P = btc_str_upper(btc_placement_name(b->placement));
 		bool written = false;
 		for (int s = 0; s < app->n_stages; s++)
-			for (int k = 0; k < app->stages[s].n_writes; k++)
-				written |= app->stages[s].writes[k] == i;
+			written |= btc_stage_writes(&app->stages[s], i);
 		char *name = btc_c_string_literal(b->name);
 		btc_outl(o, "\t{ %s, BTRT_%s, sizeof(%s), BTRT_PLACE_%s, %d, %d },", name, E,
 			 btc_elem_ctype(b->elem), P, !written, b->scratch);

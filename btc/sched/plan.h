@@ -264,9 +264,10 @@ struct btc_plan {
 	 * loaders and the io sink's check workers, btrt_model_io_threads(load,
 	 * check of the planned mode, BTC_PLAN_IO_HEADROOM x the best predicted
 	 * compute period of the schedules (their smallest T_max in any mode of
-	 * the table, space_only ones left out), opt->io_threads_extra); every chunk model's T_io is
-	 * max(load / load_threads, check / check_threads) and the schedules'
-	 * periods follow. 1 and 1 without a table or room for more. The
+	 * the table, space_only ones left out), opt->io_threads_extra); every
+	 * chunk model's T_io is max(load / load_threads, check /
+	 * check_threads) and the schedules' periods follow. 1 and 1 without a
+	 * table or room for more. The
 	 * generator gives each thread a service core (PIPELINE_LOAD_THREADS,
 	 * PIPELINE_CHECK_THREADS). */
 	uint32_t load_threads, check_threads;
